@@ -1,0 +1,114 @@
+/**
+ * The identity store: Amazon Cognito in AWS, cognito-local under `npm start` and the tests (same
+ * API, pointed at by COGNITO_ENDPOINT). Accounts log in with their email as the username; the
+ * tenant is an immutable custom attribute, so it is in every ID token Cognito signs.
+ */
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+  DescribeUserPoolCommand,
+  InitiateAuthCommand,
+  NotAuthorizedException,
+  UserNotFoundException,
+  type AttributeType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { config } from '../config.js';
+
+const client = new CognitoIdentityProviderClient({
+  region: config.region,
+  ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
+});
+
+export const TENANT_ATTRIBUTE = 'custom:tenant_id';
+
+export interface Tokens {
+  /** The ID token: it carries the tenant, and the API verifies it as the bearer credential. */
+  idToken: string;
+  expiresIn: number;
+}
+
+/** Logs in with email and password; null when they do not match an enabled account. */
+export async function passwordLogin(email: string, password: string): Promise<Tokens | null> {
+  try {
+    const out = await client.send(
+      new InitiateAuthCommand({
+        AuthFlow: 'USER_PASSWORD_AUTH',
+        ClientId: config.userPoolClientId,
+        AuthParameters: { USERNAME: email.toLowerCase(), PASSWORD: password },
+      }),
+    );
+    const result = out.AuthenticationResult;
+    if (!result?.IdToken) return null; // a challenge (e.g. a new password) is not a login
+    return { idToken: result.IdToken, expiresIn: result.ExpiresIn ?? 3600 };
+  } catch (err) {
+    if (err instanceof NotAuthorizedException || err instanceof UserNotFoundException) return null;
+    // cognito-local names some of these by `name` only.
+    if (err instanceof Error && ['NotAuthorizedException', 'UserNotFoundException'].includes(err.name)) return null;
+    throw err;
+  }
+}
+
+export interface Identity {
+  userId: string;
+  tenantId: string;
+  email: string;
+}
+
+function attribute(attrs: AttributeType[] | undefined, name: string): string | undefined {
+  return attrs?.find((a) => a.Name === name)?.Value;
+}
+
+export async function findIdentity(email: string): Promise<Identity | null> {
+  try {
+    const out = await client.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email.toLowerCase() }));
+    const userId = attribute(out.UserAttributes, 'sub');
+    const tenantId = attribute(out.UserAttributes, TENANT_ATTRIBUTE);
+    if (!userId || !tenantId) return null;
+    return { userId, tenantId, email: email.toLowerCase() };
+  } catch (err) {
+    if (err instanceof UserNotFoundException || (err instanceof Error && err.name === 'UserNotFoundException')) {
+      return null;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Creates an account for `email` in `tenantId`. With a password the account can log in at once;
+ * without one it waits for an invitation flow. Sends no email: our API answers the caller.
+ */
+export async function createIdentity(input: { email: string; tenantId: string; password?: string }): Promise<Identity> {
+  const email = input.email.toLowerCase();
+  const out = await client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: config.userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+        { Name: TENANT_ATTRIBUTE, Value: input.tenantId },
+      ],
+    }),
+  );
+  const userId = attribute(out.User?.Attributes, 'sub');
+  if (!userId) throw new Error('the identity store created a user without a sub');
+  if (input.password) {
+    await client.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: config.userPoolId,
+        Username: email,
+        Password: input.password,
+        Permanent: true,
+      }),
+    );
+  }
+  return { userId, tenantId: input.tenantId, email };
+}
+
+/** Whether the identity store answers; for /health. */
+export async function pingIdentityStore(): Promise<void> {
+  await client.send(new DescribeUserPoolCommand({ UserPoolId: config.userPoolId }));
+}

@@ -1,0 +1,48 @@
+/**
+ * Verifies bearer JWTs signed by the user pool with aws-jwt-verify. The verifier and its JWKS
+ * cache live at module scope: keys are fetched once per container and again only on an unknown
+ * `kid`. The JWKS is fetched with `fetch`, which also reaches cognito-local over plain http.
+ */
+import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import { config } from '../config.js';
+import { TENANT_ATTRIBUTE } from '../adapters/cognito.js';
+
+const jwksCache = new SimpleJwksCache({
+  fetcher: {
+    fetch: async (uri: string) => {
+      const res = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+      if (!res.ok) throw new Error(`JWKS fetch failed: ${res.status}`);
+      return res.arrayBuffer();
+    },
+  },
+});
+
+const verifier = JwtRsaVerifier.create(
+  {
+    issuer: config.jwtIssuer,
+    audience: config.userPoolClientId,
+    jwksUri: config.jwksUri,
+    customJwtCheck: ({ payload }) => {
+      if (payload.token_use !== 'id') throw new Error('not an ID token');
+      if (typeof payload[TENANT_ATTRIBUTE] !== 'string') throw new Error('token carries no tenant');
+    },
+  },
+  { jwksCache },
+);
+
+export interface TokenClaims {
+  userId: string;
+  tenantId: string;
+  email?: string;
+}
+
+/** The claims of a valid token; throws for anything else (bad signature, expired, alg none, ...). */
+export async function verifyBearer(token: string): Promise<TokenClaims> {
+  const payload = await verifier.verify(token);
+  return {
+    userId: String(payload.sub),
+    tenantId: String(payload[TENANT_ATTRIBUTE]),
+    email: typeof payload.email === 'string' ? payload.email : undefined,
+  };
+}

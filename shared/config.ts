@@ -1,0 +1,75 @@
+/**
+ * The one place that reads the environment. Read and checked when the module loads, so a
+ * function with a missing setting fails at cold start with a clear message, not mid-request.
+ */
+
+export interface Config {
+  /** Deployment stage name; `local` under `npm start` and the tests. */
+  stage: string;
+  region: string;
+  tableName: string;
+  bucketName: string;
+  eventBusName: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  /** Issuer of the JWTs the API accepts (the user pool). */
+  jwtIssuer: string;
+  /** Where the issuer publishes its signing keys. */
+  jwksUri: string;
+  /** Endpoints of local stand-ins; unset in AWS. */
+  endpoints: { dynamodb?: string; s3?: string; cognito?: string };
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  version: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export function loadConfig(env: Env): Config {
+  const missing: string[] = [];
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value) missing.push(name);
+    return value ?? '';
+  };
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  const tableName = required('TABLE_NAME');
+  const bucketName = required('BUCKET_NAME');
+  const eventBusName = required('EVENT_BUS_NAME');
+  const userPoolId = required('USER_POOL_ID');
+  const userPoolClientId = required('USER_POOL_CLIENT_ID');
+  if (missing.length > 0) {
+    throw new Error(`missing configuration: ${missing.join(', ')} must be set`);
+  }
+  const cognitoEndpoint = env.COGNITO_ENDPOINT;
+  const jwtIssuer =
+    env.JWT_ISSUER ??
+    (cognitoEndpoint
+      ? `${cognitoEndpoint.replace(/\/$/, '')}/${userPoolId}`
+      : `https://cognito-idp.${region}.amazonaws.com/${userPoolId}`);
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    stage: env.GATEHOUSE_STAGE ?? 'local',
+    region,
+    tableName,
+    bucketName,
+    eventBusName,
+    userPoolId,
+    userPoolClientId,
+    jwtIssuer,
+    jwksUri: env.JWKS_URI ?? `${jwtIssuer}/.well-known/jwks.json`,
+    endpoints: {
+      dynamodb: env.DYNAMODB_ENDPOINT || undefined,
+      s3: env.S3_ENDPOINT || undefined,
+      cognito: cognitoEndpoint || undefined,
+    },
+    logLevel: logLevel as Config['logLevel'],
+    version: env.GATEHOUSE_VERSION ?? '0.1.0',
+  };
+}
+
+export const config: Config = loadConfig(process.env);

@@ -1,0 +1,15 @@
+/** The DynamoDB document client, created once per container. */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+
+const base = new DynamoDBClient({
+  region: config.region,
+  ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb } : {}),
+});
+
+export const db = DynamoDBDocumentClient.from(base, {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+});
+
+export const TABLE = config.tableName;

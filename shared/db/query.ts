@@ -1,0 +1,52 @@
+/**
+ * Offset paging over a DynamoDB Query. The spec pages by `offset`; DynamoDB pages by key, so a
+ * page reads `offset + limit` items in key order and drops the first `offset`. Cost grows with the
+ * offset, which is why limits cap it (see docs/data-model.md).
+ */
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from './client.js';
+import type { IndexName } from './table.js';
+
+export interface PageRequest {
+  limit: number;
+  offset: number;
+}
+
+export interface KeyQuery {
+  index?: IndexName;
+  /** Partition key value. */
+  pk: string;
+  /** Only sort keys starting with this. */
+  skPrefix?: string;
+  /** Newest (highest sort key) first when false. */
+  ascending?: boolean;
+  consistent?: boolean;
+}
+
+function keyNames(index?: IndexName) {
+  return index ? { pk: `${index}PK`, sk: `${index}SK` } : { pk: 'PK', sk: 'SK' };
+}
+
+export async function queryPage(q: KeyQuery, page: PageRequest): Promise<Record<string, unknown>[]> {
+  const names = keyNames(q.index);
+  const input: QueryCommandInput = {
+    TableName: TABLE,
+    IndexName: q.index,
+    KeyConditionExpression: q.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
+    ExpressionAttributeNames: q.skPrefix ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
+    ExpressionAttributeValues: q.skPrefix ? { ':pk': q.pk, ':sk': q.skPrefix } : { ':pk': q.pk },
+    ScanIndexForward: q.ascending ?? true,
+    ConsistentRead: q.index ? undefined : q.consistent,
+  };
+  const wanted = page.offset + page.limit;
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({ ...input, Limit: Math.min(wanted - items.length, 1000), ExclusiveStartKey: startKey }),
+    );
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < wanted);
+  return items.slice(page.offset, wanted);
+}

@@ -1,0 +1,67 @@
+/**
+ * The first platform administrator. `npm start` calls this at every start and `npm run
+ * create-admin` in AWS; it creates what is missing and repairs a half-finished earlier run (the
+ * identity store and the table are two systems, so either can be ahead after a crash).
+ */
+import { createIdentity, findIdentity } from '../adapters/cognito.js';
+import { auditEntry, auditPut } from '../db/audit.js';
+import { getTenant } from '../db/tenants.js';
+import { getUser, putNewUser, type User } from '../db/users.js';
+import { transactWrite } from '../db/transact.js';
+import { newId, now } from '../ids.js';
+import { systemActor, type Actor } from './actor.js';
+import { createTenant } from './tenants.js';
+
+export const PLATFORM_TENANT_NAME = 'Gatehouse platform';
+
+export interface BootstrapResult {
+  created: boolean;
+  userId: string;
+  tenantId: string;
+}
+
+export async function ensureBootstrapAdmin(opts: { email: string; password: string }): Promise<BootstrapResult> {
+  const actor = systemActor(`bootstrap-${newId()}`);
+  let created = false;
+  let identity = await findIdentity(opts.email);
+  if (!identity) {
+    identity = await createIdentity({ email: opts.email, tenantId: newId(), password: opts.password });
+    created = true;
+  }
+  const { userId, tenantId, email } = identity;
+  const userItems = async () => ((await getUser(tenantId, userId)) ? [] : adminUserWrite(actor, tenantId, userId, email));
+  if (!(await getTenant(tenantId))) {
+    const items = await userItems();
+    await createTenant(actor, { name: PLATFORM_TENANT_NAME, plan: 'enterprise' }, () => items, tenantId);
+    created = true;
+  } else {
+    const items = await userItems();
+    if (items.length > 0) {
+      await transactWrite(items);
+      created = true;
+    }
+  }
+  return { created, userId, tenantId };
+}
+
+function adminUserWrite(actor: Actor, tenantId: string, userId: string, email: string) {
+  const at = now();
+  const user: User = {
+    user_id: userId,
+    tenant_id: tenantId,
+    email,
+    name: 'Platform administrator',
+    role: 'SUPER_ADMIN',
+    active: true,
+    created_at: at,
+    updated_at: at,
+  };
+  const audit = auditEntry(actor, {
+    tenantId,
+    action: 'user.created',
+    resourceType: 'user',
+    resourceId: userId,
+    changes: { email, role: user.role },
+  });
+  return [putNewUser(user), auditPut(audit)];
+}

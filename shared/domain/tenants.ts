@@ -1,0 +1,152 @@
+/**
+ * Tenants: the organisations that own everything else. Pure domain logic over the repository;
+ * every change writes its audit entry in the same transaction.
+ */
+import { auditEntry, auditPut } from '../db/audit.js';
+import {
+  getTenant,
+  getTenantConfig,
+  listTenants as listStoredTenants,
+  publicConfig,
+  publicTenant,
+  putNewTenant,
+  putNewTenantConfig,
+  putTenantConfigVersion,
+  putTenantVersion,
+  type Tenant,
+  type TenantPlan,
+  type TenantStatus,
+} from '../db/tenants.js';
+import type { PageRequest } from '../db/query.js';
+import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
+import { NotFoundError } from '../http/errors.js';
+import { newId, now } from '../ids.js';
+import type { Actor } from './actor.js';
+import { diff } from './diff.js';
+import {
+  defaultTenantConfig,
+  mergeTenantConfig,
+  type TenantConfig,
+  type TenantConfigUpdate,
+} from './tenant-config.js';
+
+export type { Tenant } from '../db/tenants.js';
+
+export interface TenantCreate {
+  name: string;
+  plan?: TenantPlan;
+  contact_email?: string | null;
+}
+
+export interface TenantUpdate {
+  name?: string;
+  plan?: TenantPlan;
+  status?: TenantStatus;
+  contact_email?: string | null;
+}
+
+const TENANT_NOT_FOUND = 'Tenant not found';
+
+/**
+ * Creates a tenant with the default configuration. `extra` lets a caller (registration,
+ * bootstrap) add items that must be written in the same transaction, such as the first user.
+ */
+export async function createTenant(
+  actor: Actor,
+  input: TenantCreate,
+  extra: (tenantId: string) => TransactItem[] = () => [],
+  tenantId: string = newId(),
+): Promise<Tenant> {
+  const at = now();
+  const tenant = {
+    tenant_id: tenantId,
+    name: input.name.trim(),
+    plan: input.plan ?? 'free',
+    status: 'active' as const,
+    contact_email: input.contact_email ?? null,
+    created_at: at,
+    updated_at: at,
+    version: 1,
+  };
+  const audit = auditEntry(actor, {
+    tenantId: tenant.tenant_id,
+    action: 'tenant.created',
+    resourceType: 'tenant',
+    resourceId: tenant.tenant_id,
+    changes: publicTenant(tenant) as unknown as Record<string, unknown>,
+  });
+  await transactWrite([
+    putNewTenant(tenant),
+    putNewTenantConfig(defaultTenantConfig(tenant.tenant_id, at)),
+    auditPut(audit),
+    ...extra(tenant.tenant_id),
+  ]);
+  return publicTenant(tenant);
+}
+
+export async function findTenant(tenantId: string): Promise<Tenant> {
+  const tenant = await getTenant(tenantId);
+  if (!tenant) throw new NotFoundError(TENANT_NOT_FOUND);
+  return publicTenant(tenant);
+}
+
+export async function listTenants(page: PageRequest): Promise<Tenant[]> {
+  return (await listStoredTenants(page)).map(publicTenant);
+}
+
+export async function updateTenant(actor: Actor, tenantId: string, update: TenantUpdate): Promise<Tenant> {
+  return retryOnConcurrentChange(async () => {
+    const current = await getTenant(tenantId);
+    if (!current) throw new NotFoundError(TENANT_NOT_FOUND);
+    const changes = diff(current as unknown as Record<string, unknown>, update as Record<string, unknown>);
+    if (Object.keys(changes).length === 0) return publicTenant(current);
+    const next = {
+      ...current,
+      ...update,
+      name: update.name?.trim() ?? current.name,
+      updated_at: now(),
+      version: current.version + 1,
+    };
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'tenant.updated',
+      resourceType: 'tenant',
+      resourceId: tenantId,
+      changes,
+    });
+    await transactWrite([putTenantVersion(next, current.version), auditPut(audit)]);
+    return publicTenant(next);
+  });
+}
+
+export async function findTenantConfig(tenantId: string): Promise<TenantConfig> {
+  const stored = await getTenantConfig(tenantId);
+  if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
+  return publicConfig(stored);
+}
+
+export async function updateTenantConfig(
+  actor: Actor,
+  tenantId: string,
+  update: TenantConfigUpdate,
+): Promise<TenantConfig> {
+  return retryOnConcurrentChange(async () => {
+    const stored = await getTenantConfig(tenantId);
+    if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
+    const current = publicConfig(stored);
+    const next = mergeTenantConfig(current, update, now());
+    const changes = diff(current as unknown as Record<string, unknown>, next as unknown as Record<string, unknown>, [
+      'updated_at',
+    ]);
+    if (Object.keys(changes).length === 0) return current;
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'tenant_config.updated',
+      resourceType: 'tenant_config',
+      resourceId: tenantId,
+      changes,
+    });
+    await transactWrite([putTenantConfigVersion(next, stored.version), auditPut(audit)]);
+    return next;
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * The handler chain every HTTP route runs through (middy):
+ *   request context (id, logger, timing, X-Request-Id) -> header normalisation -> authentication
+ *   and role check -> JSON body parsing -> validation (schemas compiled once per cold start) ->
+ *   the route's function -> reply shaping; errors mapped to the contract's bodies.
+ *
+ * A route file is glue only: `export const handler = httpHandler('tenants.get', async (req) => ...)`.
+ */
+import middy, { type MiddlewareObj, type Request } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { authenticate } from '../auth/authenticate.js';
+import { roleSatisfies, type Principal } from '../auth/principal.js';
+import type { Actor } from '../domain/actor.js';
+import { log, type Logger } from '../log.js';
+import { routeById } from '../routes/index.js';
+import type { RouteDef } from '../routes/types.js';
+import { toProxyResult, errorResult } from './respond.js';
+import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import type { Reply } from './reply.js';
+import { requestValidators } from './validation.js';
+
+/** JSON bodies larger than this are refused with 413 before parsing. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+export interface HttpRequest<B = unknown, Q = Record<string, unknown>, P = Record<string, string>> {
+  route: RouteDef;
+  /** The verified caller; null on public routes. */
+  principal: Principal | null;
+  /** The caller as an audit actor. */
+  actor: Actor;
+  params: P;
+  query: Q;
+  body: B;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  requestId: string;
+  sourceIp: string;
+  log: Logger;
+  event: APIGatewayProxyEvent;
+}
+
+type RouteFn = (req: HttpRequest<any, any, any>) => Promise<Reply>;
+
+interface Internal extends Record<string, unknown> {
+  requestId: string;
+  log: Logger;
+  startedAt: number;
+  principal: Principal | null;
+}
+
+type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
+
+export function httpHandler(routeId: string, fn: RouteFn) {
+  const route = routeById(routeId);
+  // Compiled here, at module load: once per cold start.
+  const validators = requestValidators(route);
+
+  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const internal = (context as unknown as { gatehouse: Internal }).gatehouse;
+    const principal = internal.principal;
+    const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
+    const reply = await fn({
+      route,
+      principal,
+      actor: { principal, requestId: internal.requestId, sourceIp },
+      params: (event.pathParameters ?? {}) as Record<string, string>,
+      query: (event.queryStringParameters ?? {}) as Record<string, unknown>,
+      body: event.body as unknown,
+      headers: event.headers as Record<string, string | undefined>,
+      requestId: internal.requestId,
+      sourceIp,
+      log: internal.log,
+      event,
+    });
+    return toProxyResult(route, reply);
+  };
+
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
+    .use(requestContext(route))
+    .use(httpHeaderNormalizer())
+    .use(authorize(route));
+  if (route.request?.body) {
+    chain.use(jsonBody());
+  }
+  for (const v of validators) chain.use(v);
+  return chain;
+}
+
+/** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */
+function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  const finish = (request: Req, result: APIGatewayProxyResult) => {
+    const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
+    result.headers = { ...result.headers, 'X-Request-Id': internal.requestId };
+    request.response = result;
+    internal.log.info('request', {
+      method: request.event.httpMethod,
+      path: request.event.path,
+      status: result.statusCode,
+      duration_ms: Date.now() - internal.startedAt,
+      tenant_id: internal.principal?.tenantId,
+      user_id: internal.principal?.userId,
+    });
+  };
+  return {
+    before: (request) => {
+      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      const internal: Internal = {
+        requestId,
+        startedAt: Date.now(),
+        principal: null,
+        log: log.child({ request_id: requestId, route: route.id }),
+      };
+      (request.context as unknown as { gatehouse: Internal }).gatehouse = internal;
+      request.event.pathParameters ??= {};
+      request.event.queryStringParameters ??= {};
+    },
+    after: (request) => finish(request as Req, request.response as APIGatewayProxyResult),
+    onError: (request) => {
+      const internal = (request.context as unknown as { gatehouse?: Internal }).gatehouse;
+      const requestId = internal?.requestId ?? request.context.awsRequestId;
+      const result = errorResult(request.error, requestId, internal?.log ?? log);
+      if (!internal) {
+        request.response = { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+        return;
+      }
+      finish(request as Req, result);
+    },
+  };
+}
+
+/** Authentication and the route's least role; public routes pass. */
+function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: async (request) => {
+      if (route.access === 'public') return;
+      const headers = request.event.headers ?? {};
+      const principal = await authenticate({
+        authorization: headers.authorization,
+        apiKey: headers['x-api-key'],
+      });
+      const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
+      internal.principal = principal;
+      if (!roleSatisfies(principal.role, route.access)) {
+        throw new ForbiddenError(`This needs the ${route.access} role`);
+      }
+    },
+  };
+}
+
+/**
+ * Size and content-type checks, then @middy/http-json-body-parser. An absent body is left absent
+ * so validation reports it as a 422 on `body`; malformed JSON is a 400, as the contract says.
+ */
+function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  const parser = httpJsonBodyParser();
+  return {
+    before: async (request) => {
+      const { body, isBase64Encoded } = request.event;
+      if (body === null || body === undefined || body === '') {
+        request.event.body = undefined as unknown as string;
+        return;
+      }
+      const bytes = isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body);
+      if (bytes > MAX_JSON_BODY_BYTES) {
+        throw new PayloadTooLargeError(`The body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
+      }
+      const contentType = request.event.headers['content-type'];
+      if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+        throw new UnsupportedMediaTypeError('The body must be JSON (Content-Type: application/json)');
+      }
+      try {
+        await parser.before?.(request);
+      } catch (err) {
+        if ((err as { cause?: { package?: string } }).cause?.package === '@middy/http-json-body-parser') {
+          throw new BadRequestError('The body is not valid JSON');
+        }
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The shape of one HTTP route. Routes are data: the CDK stack, the local server, the OpenAPI
+ * document and the tests all read the same table (`shared/routes/index.ts`).
+ */
+import type { JsonSchema } from '../schemas/json-schema.js';
+
+export const ROLES = ['VIEWER', 'OPERATOR', 'TENANT_ADMIN', 'SUPER_ADMIN'] as const;
+/** A role; later entries include every earlier one. */
+export type Role = (typeof ROLES)[number];
+
+/** The least role a route needs, or `public` for the routes the contract lists as open. */
+export type Access = Role | 'public';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The AWS resources a route's function touches. The CDK stack grants exactly these and nothing
+ * else, so each function gets least privilege.
+ */
+export interface RouteGrants {
+  /** Single table: read only or read-write. */
+  table?: 'read' | 'write';
+  /** Files bucket: read only or read-write. */
+  bucket?: 'read' | 'write';
+  /** Cognito user pool actions the function calls, e.g. `cognito-idp:InitiateAuth`. */
+  userPool?: readonly string[];
+  /** Publishes to the event bus. */
+  eventBus?: boolean;
+}
+
+export interface RouteResponse {
+  /** Success status. */
+  status: number;
+  description: string;
+  /** JSON Schema of the success body; absent for 204. */
+  schema?: JsonSchema;
+  /** Content type of the success body when it is not JSON (HTML, JS, CSS, SSE). */
+  contentType?: string;
+}
+
+export interface RouteDef {
+  /** Unique, stable id; also the OpenAPI operationId and the Lambda's logical name. */
+  id: string;
+  method: HttpMethod;
+  /** The path as the spec writes it, with `{name}` parameters. */
+  path: string;
+  /** Handler entry, relative to the repository root, exporting `handler`. */
+  handler: string;
+  access: Access;
+  /** Grouping: OpenAPI tag and CDK nested stack. */
+  tag: string;
+  summary: string;
+  description?: string;
+  request?: {
+    /** Object schema whose properties are the path parameters. */
+    path?: JsonSchema;
+    /** Object schema whose properties are the query parameters. */
+    query?: JsonSchema;
+    /** JSON body schema. */
+    body?: JsonSchema;
+  };
+  response: RouteResponse;
+  /** Error statuses this route can answer beyond those every route of its kind can. */
+  errors?: readonly number[];
+  /** Streams its response (server-sent events). */
+  streaming?: boolean;
+  grants: RouteGrants;
+  /** Lambda timeout in seconds; defaults to 10. */
+  timeoutSeconds?: number;
+  /** Lambda memory in MB; defaults to 512. */
+  memoryMb?: number;
+}

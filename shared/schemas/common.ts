@@ -1,0 +1,61 @@
+/** Schemas shared by many routes: ids, paging, timestamps and the contract's error bodies. */
+import type { JsonSchema } from './json-schema.js';
+
+export const uuid = { type: 'string', format: 'uuid' } as const satisfies JsonSchema;
+
+export const timestamp = {
+  type: 'string',
+  format: 'date-time',
+  description: 'RFC 3339 UTC timestamp with milliseconds, e.g. 2026-11-21T13:45:00.123Z',
+} as const satisfies JsonSchema;
+
+/** Paging per the spec: `limit` 1..200 (default 50), `offset` >= 0 (default 0). */
+export const pagingProperties = {
+  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
+  offset: { type: 'integer', minimum: 0, default: 0, description: 'Items to skip.' },
+} as const satisfies JsonSchema;
+
+export const pagingQuery = {
+  type: 'object',
+  properties: pagingProperties,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** An object schema with one required uuid path parameter. */
+export const uuidPath = (name: string): JsonSchema => ({
+  type: 'object',
+  properties: { [name]: uuid },
+  required: [name],
+  additionalProperties: false,
+});
+
+export const validationError = {
+  type: 'object',
+  description: 'The request failed validation: one entry per problem.',
+  properties: {
+    detail: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          loc: {
+            type: 'array',
+            items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+            description: 'Where the problem is: starts with path, query, header or body.',
+          },
+          msg: { type: 'string' },
+          type: { type: 'string' },
+        },
+        required: ['loc', 'msg', 'type'],
+      },
+    },
+  },
+  required: ['detail'],
+} as const satisfies JsonSchema;
+
+export const errorBody = {
+  type: 'object',
+  description: 'Any error other than a validation error.',
+  properties: { detail: { type: 'string' } },
+  required: ['detail'],
+} as const satisfies JsonSchema;

@@ -1,0 +1,52 @@
+/** Platform routes: health, the API description, login. */
+import type { JsonSchema } from './json-schema.js';
+
+export const health = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'degraded'] },
+    detail: { type: 'string', description: 'When degraded: which dependencies do not answer.' },
+    version: { type: 'string' },
+    checks: {
+      type: 'object',
+      description: 'Each dependency and whether it answered.',
+      additionalProperties: { type: 'string', enum: ['ok', 'error'] },
+    },
+  },
+  required: ['status', 'checks'],
+} as const satisfies JsonSchema;
+
+export const loginRequest = {
+  type: 'object',
+  properties: {
+    email: { type: 'string', format: 'email', maxLength: 254 },
+    password: { type: 'string', minLength: 1, maxLength: 256 },
+  },
+  required: ['email', 'password'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const loginResponse = {
+  type: 'object',
+  properties: {
+    access_token: { type: 'string', description: 'Send as `Authorization: Bearer <access_token>`.' },
+    token_type: { type: 'string', enum: ['bearer'] },
+    expires_in: { type: 'integer', description: 'Seconds until the token expires.' },
+    refresh_token: { type: 'string' },
+  },
+  required: ['access_token', 'token_type', 'expires_in'],
+} as const satisfies JsonSchema;
+
+export const openApiDocument = {
+  type: 'object',
+  description: 'An OpenAPI 3.1 document.',
+  properties: { openapi: { type: 'string' } },
+  required: ['openapi'],
+} as const satisfies JsonSchema;
+
+export const docsAssetPath = {
+  type: 'object',
+  properties: { asset: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['asset'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;

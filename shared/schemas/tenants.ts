@@ -1,0 +1,163 @@
+/** Tenants and their configuration. */
+import { timestamp, uuid } from './common.js';
+import type { JsonSchema } from './json-schema.js';
+
+export const TENANT_PLANS = ['free', 'pro', 'enterprise'] as const;
+export const TENANT_STATUSES = ['active', 'suspended'] as const;
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+
+const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Organisation name.' } as const;
+const plan = { type: 'string', enum: TENANT_PLANS, description: 'Commercial plan; sets the limits of the tenant.' } as const;
+const status = {
+  type: 'string',
+  enum: TENANT_STATUSES,
+  description: 'A suspended tenant keeps its data, but its users and keys are refused.',
+} as const;
+const contactEmail = { type: ['string', 'null'], format: 'email', maxLength: 254, description: 'Who to contact about this tenant.' } as const;
+
+export const tenantCreate = {
+  type: 'object',
+  properties: { name, plan: { ...plan, default: 'free' }, contact_email: contactEmail },
+  required: ['name'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const tenantUpdate = {
+  type: 'object',
+  properties: { name, plan, status, contact_email: contactEmail },
+  minProperties: 1,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const tenantResponse = {
+  type: 'object',
+  properties: {
+    tenant_id: uuid,
+    name: { type: 'string' },
+    plan,
+    status,
+    contact_email: contactEmail,
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ['tenant_id', 'name', 'plan', 'status', 'contact_email', 'created_at', 'updated_at'],
+} as const satisfies JsonSchema;
+
+export const tenantPath = {
+  type: 'object',
+  properties: { tenant_id: { ...uuid, description: 'The tenant.' } },
+  required: ['tenant_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const minutes = { type: 'integer', minimum: 1, maximum: 43200 } as const;
+
+const slaMinutes = {
+  type: 'object',
+  description: 'Time to acknowledge an incident, in minutes, by severity. Past it the incident escalates.',
+  properties: { low: minutes, medium: minutes, high: minutes, critical: minutes },
+  additionalProperties: false,
+} as const;
+
+const escalationLevel = {
+  type: 'object',
+  properties: {
+    after_minutes: { ...minutes, description: 'Minutes after the previous level before this one is notified.' },
+    notify_roles: {
+      type: 'array',
+      items: { type: 'string', enum: ['VIEWER', 'OPERATOR', 'TENANT_ADMIN'] },
+      minItems: 1,
+      uniqueItems: true,
+    },
+  },
+  required: ['after_minutes', 'notify_roles'],
+  additionalProperties: false,
+} as const;
+
+const escalationPolicy = {
+  type: 'object',
+  description: 'Escalation levels in order; the number of levels is the highest escalation level.',
+  properties: { levels: { type: 'array', items: escalationLevel, minItems: 1, maxItems: 10 } },
+  required: ['levels'],
+  additionalProperties: false,
+} as const;
+
+const retentionDays = {
+  type: 'object',
+  description: 'Days each kind of record is kept before it expires.',
+  properties: {
+    events: { type: 'integer', minimum: 1, maximum: 3650 },
+    incidents: { type: 'integer', minimum: 1, maximum: 3650 },
+    audit_logs: { type: 'integer', minimum: 365, maximum: 3650, description: 'At least a year, for audits.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const hhmm = { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' } as const;
+
+const businessHours = {
+  type: 'object',
+  description: 'Working hours in the tenant timezone; events outside them weigh more in threat scoring.',
+  properties: {
+    start: hhmm,
+    end: hhmm,
+    days: {
+      type: 'array',
+      description: 'ISO weekdays, 1 = Monday .. 7 = Sunday.',
+      items: { type: 'integer', minimum: 1, maximum: 7 },
+      uniqueItems: true,
+      maxItems: 7,
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const notifications = {
+  type: 'object',
+  properties: {
+    min_severity: { type: 'string', enum: SEVERITIES, description: 'Least severity that notifies anyone.' },
+    email_recipients: {
+      type: 'array',
+      items: { type: 'string', format: 'email', maxLength: 254 },
+      maxItems: 50,
+      uniqueItems: true,
+    },
+    acknowledgement_link_ttl_minutes: { ...minutes, description: 'How long an acknowledgement link stays valid.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const configProperties = {
+  timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Oslo.' },
+  sla_minutes: slaMinutes,
+  escalation_policy: escalationPolicy,
+  retention_days: retentionDays,
+  business_hours: businessHours,
+  notifications,
+  incident_threshold: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    description: 'Threat score (0..1) at or above which an event opens an incident.',
+  },
+  sensor_heartbeat_timeout_seconds: {
+    type: 'integer',
+    minimum: 30,
+    maximum: 86400,
+    description: 'A sensor silent for longer than this reads offline; half of it, degraded.',
+  },
+} as const;
+
+export const tenantConfigUpdate = {
+  type: 'object',
+  description: 'Only the fields given change; nested objects are merged key by key, arrays are replaced.',
+  properties: configProperties,
+  minProperties: 1,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const tenantConfig = {
+  type: 'object',
+  properties: { tenant_id: uuid, ...configProperties, updated_at: timestamp },
+  required: ['tenant_id', ...Object.keys(configProperties), 'updated_at'],
+} as const satisfies JsonSchema;
