@@ -4,7 +4,8 @@
  *
  * Path and query parameters arrive as strings, so they are validated with type coercion
  * (`limit=5` becomes 5) and defaults filled in; the JSON body is validated without coercion, so
- * `"limit": "5"` in a body stays an error.
+ * `"limit": "5"` in a body stays an error. A route that declares query parameters refuses unknown
+ * ones (a typo such as `limt=5` is a 422, not a silently ignored filter).
  */
 import type { MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
@@ -16,7 +17,8 @@ import { RequestValidationError, type Loc, type ValidationIssue } from './errors
 
 const AJV_OPTIONS = { allowUnionTypes: true, strict: true } as const;
 
-const EMPTY_OBJECT = { type: 'object', additionalProperties: false } as const;
+/** A route that takes no path or query parameters ignores any it is sent (a cache-buster on /docs). */
+const NO_PARAMETERS = { type: 'object' } as const;
 
 /** Middlewares validating `pathParameters`, `queryStringParameters` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
@@ -24,8 +26,8 @@ export function requestValidators(route: RouteDef): MiddlewareObj[] {
   const params: JsonSchema = {
     type: 'object',
     properties: {
-      pathParameters: path ?? EMPTY_OBJECT,
-      queryStringParameters: query ?? EMPTY_OBJECT,
+      pathParameters: path ?? NO_PARAMETERS,
+      queryStringParameters: query ?? NO_PARAMETERS,
     },
   };
   const middlewares: MiddlewareObj[] = [

@@ -46,7 +46,7 @@ export const openApiDocument = {
 
 export const docsAssetPath = {
   type: 'object',
-  properties: { asset: { type: 'string', minLength: 1, maxLength: 64 } },
+  properties: { asset: { type: 'string', minLength: 1, maxLength: 64, description: 'swagger-ui.css or swagger-ui-bundle.js' } },
   required: ['asset'],
   additionalProperties: false,
 } as const satisfies JsonSchema;

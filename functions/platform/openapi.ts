@@ -1,0 +1,9 @@
+/** GET /openapi.json: the OpenAPI document of this deployment, its server URL as the caller reached it. */
+import { config } from '../../shared/config.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { openApiDocumentFor } from '../../shared/openapi/serve.js';
+
+export const handler = httpHandler('openapi', async (req) => ({
+  json: openApiDocumentFor(req.event, config.version),
+  headers: { 'Cache-Control': 'public, max-age=300' },
+}));

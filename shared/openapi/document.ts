@@ -1,0 +1,453 @@
+/**
+ * The OpenAPI 3.1 document of the service, generated from the route table. Pure and
+ * deterministic: the same routes and options always give the same document (no clock, no
+ * environment), so it can be served, linted and compared in tests alike.
+ *
+ * Route schemas are JSON Schema 2020-12, which is OpenAPI 3.1's schema dialect, so they are used
+ * as they are (deep-copied). The contract's two error bodies become `components.schemas`; every
+ * error status becomes a `components.responses` entry; only components in use are emitted, so the
+ * `oas3-unused-component` lint rule stays quiet.
+ */
+import { ROLES, type Access, type RouteDef } from '../routes/types.js';
+import { errorBody, validationError } from '../schemas/common.js';
+import type { JsonSchema } from '../schemas/json-schema.js';
+import { tagDescription } from './tags.js';
+
+export interface OpenApiOptions {
+  /** `info.version`: the version of this API (config `version`). */
+  version: string;
+  /** Base URL of this deployment; defaults to `/` (the host that serves the document). */
+  serverUrl?: string;
+  serverDescription?: string;
+}
+
+type Json = JsonSchema;
+type Ref = { $ref: string };
+
+export interface OpenApiOperation {
+  tags: string[];
+  summary: string;
+  description: string;
+  operationId: string;
+  /** The least role the operation needs, or `public`. */
+  'x-gatehouse-access': Access;
+  parameters?: OpenApiParameter[];
+  requestBody?: { required: true; content: Record<string, { schema: Json }> };
+  responses: Record<string, Json | Ref>;
+  security: Array<Record<string, string[]>>;
+}
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query';
+  required: boolean;
+  description?: string;
+  deprecated?: boolean;
+  schema: Json;
+}
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    contact: { name: string };
+    license: { name: string };
+  };
+  servers: Array<{ url: string; description: string }>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, Json>;
+    responses: Record<string, Json>;
+    headers: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+  };
+}
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'An access token from `POST /api/v1/portal/login`, sent as `Authorization: Bearer <access_token>`.',
+  },
+  apiKeyAuth: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description:
+      'An API key, sent as `X-API-Key: <key>`. A key acts for one tenant with the role it was issued with.',
+  },
+} as const;
+
+/** Security requirement of every non-public operation: either credential form will do. */
+export const CREDENTIAL_REQUIRED: ReadonlyArray<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyAuth: [] }];
+
+/** `tenants.config.get` -> `tenantsConfigGet`: an identifier that code generators and URLs take. */
+export function operationIdFor(routeId: string): string {
+  const words = routeId.split(/[^A-Za-z0-9]+/).filter((w) => w.length > 0);
+  return words.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() : w.charAt(0).toUpperCase()) + w.slice(1)).join('');
+}
+
+interface ErrorKind {
+  /** Component name under `components.responses`. */
+  name: string;
+  description: string;
+  example: string;
+  /** Extra response headers (components.headers names) besides X-Request-Id. */
+  headers?: readonly string[];
+}
+
+/** Every error status the handler chain (and the contract) knows, with its component. */
+const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
+  400: { name: 'BadRequest', description: 'Malformed request: the body is not valid JSON.', example: 'The body is not valid JSON' },
+  401: {
+    name: 'Unauthorized',
+    description: 'No credential, or the credential is invalid or expired.',
+    example: 'Not authenticated',
+    headers: ['WWW-Authenticate'],
+  },
+  403: {
+    name: 'Forbidden',
+    description: "Authenticated, but the caller's role does not allow this.",
+    example: 'This needs the SUPER_ADMIN role',
+  },
+  404: {
+    name: 'NotFound',
+    description: "No such resource. Another tenant's resource is answered the same way.",
+    example: 'Not found',
+  },
+  409: {
+    name: 'Conflict',
+    description: 'Conflicts with the current state, or a transition the state machine forbids.',
+    example: 'The request conflicts with the current state',
+  },
+  413: { name: 'PayloadTooLarge', description: 'The body or upload is too large.', example: 'The body is larger than 1048576 bytes' },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'Wrong content type of the body.',
+    example: 'The body must be JSON (Content-Type: application/json)',
+  },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Rate limited; retry after the time given.',
+    example: 'Too many requests',
+    headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  },
+  500: {
+    name: 'InternalServerError',
+    description: 'An unexpected fault. The body names the request id; retry with backoff.',
+    example: 'Internal Server Error (request 0193a0b4-7c1e-7d2a-9f00-3c5e8a1b2c3d)',
+  },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'A dependency did not answer; retry later.',
+    example: 'A dependency did not answer (request 0193a0b4-7c1e-7d2a-9f00-3c5e8a1b2c3d)',
+  },
+};
+
+const HEADERS: Readonly<Record<string, Json>> = {
+  'X-Request-Id': {
+    description: 'Unique id of this request; quote it when reporting a problem.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': { description: 'The authentication scheme to use.', schema: { type: 'string', examples: ['Bearer'] } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Reset': { description: 'When the window resets, in Unix seconds.', schema: { type: 'integer', minimum: 0 } },
+};
+
+const VALIDATION_EXAMPLE = {
+  detail: [{ loc: ['query', 'limit'], msg: 'must be <= 200', type: 'maximum' }],
+};
+
+const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
+
+const ref = (kind: string, name: string): Ref => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Copies a schema so the document shares nothing with the (readonly) route table. */
+const copy = (schema: Json): Json => structuredClone(schema) as Json;
+
+/** JSON with sorted keys, to compare schemas by content. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sortedObject = <T>(entries: Map<string, T>): Record<string, T> =>
+  Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** Collects the components that operations refer to, so only those are emitted. */
+class Components {
+  private readonly schemas = new Map<string, Json>();
+  private readonly responses = new Map<string, Json>();
+  private readonly headers = new Map<string, Json>();
+  private readonly schemaSources = new Map<string, string>();
+
+  header(name: string): Ref {
+    const header = HEADERS[name];
+    if (!header) throw new Error(`openapi: no header component ${name}`);
+    this.headers.set(name, header);
+    return ref('headers', name);
+  }
+
+  private schema(name: string, schema: Json, owner: string): Ref {
+    const source = canonical(schema);
+    const known = this.schemaSources.get(name);
+    if (known !== undefined && known !== source) {
+      throw new Error(`openapi: ${owner}: two different schemas are titled ${name}`);
+    }
+    this.schemaSources.set(name, source);
+    this.schemas.set(name, copy(schema));
+    return ref('schemas', name);
+  }
+
+  /**
+   * A body schema with a `title` (e.g. `TenantResponse`) becomes a named component, and so do the
+   * titled `items` of an array body; anything else stays inline.
+   */
+  named(schema: Json, owner: string): Json | Ref {
+    const title = schema.title;
+    if (typeof title === 'string' && COMPONENT_NAME.test(title)) {
+      if (title === 'Error' || title === 'ValidationError') {
+        throw new Error(`openapi: ${owner}: the schema title ${title} is reserved`);
+      }
+      return this.schema(title, schema, owner);
+    }
+    const items = schema.items;
+    if (schema.type === 'array' && items && typeof items === 'object' && !Array.isArray(items)) {
+      return { ...copy(schema), items: this.named(items as Json, owner) };
+    }
+    return copy(schema);
+  }
+
+  error(status: number): Ref {
+    if (status === 422) {
+      const schema = this.schema('ValidationError', validationError, 'components');
+      this.responses.set('ValidationError', {
+        description: 'The request failed validation: one entry per problem.',
+        headers: { 'X-Request-Id': this.header('X-Request-Id') },
+        content: { 'application/json': { schema, example: VALIDATION_EXAMPLE } },
+      });
+      return ref('responses', 'ValidationError');
+    }
+    const kind = ERROR_KINDS[status] ?? {
+      name: `Error${status}`,
+      description: `Error ${status}.`,
+      example: `Error ${status}`,
+    };
+    const headers: Record<string, Ref> = { 'X-Request-Id': this.header('X-Request-Id') };
+    for (const h of kind.headers ?? []) headers[h] = this.header(h);
+    this.responses.set(kind.name, {
+      description: kind.description,
+      headers,
+      content: {
+        'application/json': { schema: this.schema('Error', errorBody, 'components'), example: { detail: kind.example } },
+      },
+    });
+    return ref('responses', kind.name);
+  }
+
+  toJSON(): OpenApiDocument['components'] {
+    return {
+      schemas: sortedObject(this.schemas),
+      responses: sortedObject(this.responses),
+      headers: sortedObject(this.headers),
+      securitySchemes: copy(SECURITY_SCHEMES) as Record<string, Json>,
+    };
+  }
+}
+
+function accessText(access: Access): string {
+  if (access === 'public') return '**Access:** public, no credential needed.';
+  const higher = ROLES.slice(ROLES.indexOf(access) + 1).map((r) => `\`${r}\``);
+  const who = higher.length === 0 ? `role \`${access}\` only` : `role \`${access}\` or higher (${higher.join(', ')})`;
+  return `**Access:** ${who}, with a bearer token or an API key.`;
+}
+
+function objectProperties(schema: Json | undefined, owner: string, part: string): Array<[string, Json]> {
+  if (schema === undefined) return [];
+  const properties = schema.properties;
+  if (properties === undefined) return [];
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) {
+    throw new Error(`openapi: ${owner}: request.${part} must be an object schema with properties`);
+  }
+  return Object.entries(properties as Record<string, Json>);
+}
+
+function requiredNames(schema: Json | undefined): Set<string> {
+  const required = schema?.required;
+  return new Set(Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : []);
+}
+
+function parameter(name: string, where: 'path' | 'query', schema: Json, required: boolean): OpenApiParameter {
+  // The description belongs to the parameter; the schema keeps its limits.
+  const { description, deprecated, ...rest } = copy(schema);
+  const p: OpenApiParameter = { name, in: where, required, schema: rest };
+  if (typeof description === 'string') p.description = description;
+  if (deprecated === true) p.deprecated = true;
+  return p;
+}
+
+/** Path parameters in the order of the template, then query parameters in schema order. */
+function parametersOf(route: RouteDef): OpenApiParameter[] {
+  const owner = `route ${route.id}`;
+  const inTemplate = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  const pathProps = new Map(objectProperties(route.request?.path, owner, 'path'));
+  for (const name of pathProps.keys()) {
+    if (!inTemplate.includes(name)) throw new Error(`openapi: ${owner}: path parameter ${name} is not in ${route.path}`);
+  }
+  const params = inTemplate.map((name) => {
+    const schema = pathProps.get(name);
+    if (!schema) throw new Error(`openapi: ${owner}: {${name}} in the path has no schema in request.path`);
+    return parameter(name, 'path', schema, true);
+  });
+  const query = route.request?.query;
+  const required = requiredNames(query);
+  for (const [name, schema] of objectProperties(query, owner, 'query')) {
+    params.push(parameter(name, 'query', schema, required.has(name)));
+  }
+  return params;
+}
+
+const TEXTUAL = /^text\/|[/+]json\b|javascript|[/+]xml\b/i;
+
+function successResponse(route: RouteDef, components: Components): Json {
+  const { status, description, schema, contentType } = route.response;
+  const response: Record<string, unknown> = {
+    description,
+    headers: { 'X-Request-Id': components.header('X-Request-Id') },
+  };
+  if (status === 204) return response;
+  const owner = `route ${route.id}`;
+  if (contentType !== undefined) {
+    const media = schema
+      ? { schema: components.named(schema, owner) }
+      : TEXTUAL.test(contentType)
+        ? { schema: { type: 'string' } }
+        : {};
+    response.content = { [contentType]: media };
+  } else if (schema) {
+    response.content = { 'application/json': { schema: components.named(schema, owner) } };
+  }
+  return response;
+}
+
+/** 422 when the route takes input, the body checks, 401/403 when it needs a credential, its own, 500. */
+function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
+  const statuses = new Set<number>();
+  const hasBody = route.request?.body !== undefined;
+  if (takesParameters || hasBody) statuses.add(422);
+  if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  if (route.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  for (const s of route.errors ?? []) {
+    if (!Number.isInteger(s) || s < 400 || s > 599) throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
+    statuses.add(s);
+  }
+  statuses.add(500);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+function operationOf(route: RouteDef, components: Components): OpenApiOperation {
+  const parameters = parametersOf(route);
+  const responses: Record<string, Json | Ref> = { [String(route.response.status)]: successResponse(route, components) };
+  for (const status of errorStatuses(route, parameters.length > 0)) {
+    responses[String(status)] = components.error(status);
+  }
+  const op: OpenApiOperation = {
+    tags: [route.tag],
+    summary: route.summary,
+    description: `${route.description ?? `${route.summary}.`}\n\n${accessText(route.access)}`,
+    operationId: operationIdFor(route.id),
+    'x-gatehouse-access': route.access,
+    responses,
+    security: route.access === 'public' ? [] : CREDENTIAL_REQUIRED.map((r) => ({ ...r })),
+  };
+  if (parameters.length > 0) op.parameters = parameters;
+  const body = route.request?.body;
+  if (body) {
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: components.named(body, `route ${route.id}`) } },
+    };
+  }
+  // Keep the conventional key order: parameters and requestBody before responses.
+  const { responses: r, security, ...head } = op;
+  return { ...head, responses: r, security };
+}
+
+const INFO_DESCRIPTION = [
+  'Gatehouse is a multi-tenant physical-security backend: tenants and their users, environments, zones and sensors,',
+  'the events they produce, the incidents made from them, and the audit trail of every change.',
+  '',
+  '## Authentication',
+  'Send `Authorization: Bearer <access_token>` (from `POST /api/v1/portal/login`) or `X-API-Key: <key>`.',
+  `Each operation states the least role it needs (${ROLES.map((r) => `\`${r}\``).join(' < ')});`,
+  'a higher role includes the lower ones. The tenant always comes from the credential: a `tenant_id` in a',
+  "request must name the caller's own tenant unless the caller is `SUPER_ADMIN`, and another tenant's",
+  'objects are answered 404, exactly like unknown ids.',
+  '',
+  '## Errors',
+  'A request that fails validation is answered 422 with `{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}`,',
+  'one entry per problem; `loc` starts with `path`, `query`, `header` or `body`. Every other error is answered',
+  '`{"detail": "<message>"}`; a 5xx body names the request id and nothing else of the fault.',
+  '',
+  '## Conventions',
+  '- Every response carries `X-Request-Id`.',
+  '- Ids are UUID strings; timestamps are RFC 3339 UTC with milliseconds; field names are snake_case.',
+  '- Paged lists take `limit` (1 to 200, default 50) and `offset` (at least 0, default 0).',
+  '- PATCH updates are partial: only the fields given change.',
+].join('\n');
+
+/** The OpenAPI 3.1.0 document of `routes`. Throws on an inconsistent route table (a programming error). */
+export function buildOpenApiDocument(routes: readonly RouteDef[], options: OpenApiOptions): OpenApiDocument {
+  const components = new Components();
+  const paths: Record<string, Record<string, OpenApiOperation>> = {};
+  const tags: string[] = [];
+  const operationIds = new Map<string, string>();
+  for (const route of routes) {
+    const operation = operationOf(route, components);
+    const clash = operationIds.get(operation.operationId);
+    if (clash !== undefined) {
+      throw new Error(`openapi: routes ${clash} and ${route.id} both make operationId ${operation.operationId}`);
+    }
+    operationIds.set(operation.operationId, route.id);
+    const item = (paths[route.path] ??= {});
+    const method = route.method.toLowerCase();
+    if (item[method]) throw new Error(`openapi: two routes for ${route.method} ${route.path}`);
+    item[method] = operation;
+    if (!tags.includes(route.tag)) tags.push(route.tag);
+  }
+  const serverUrl = options.serverUrl ?? '/';
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse',
+      version: options.version,
+      description: INFO_DESCRIPTION,
+      contact: { name: 'Gatehouse platform team' },
+      // The package is private and unlicensed for outside use.
+      license: { name: 'Proprietary' },
+    },
+    servers: [
+      {
+        url: serverUrl,
+        description: options.serverDescription ?? (serverUrl === '/' ? 'The host serving this document' : 'This deployment'),
+      },
+    ],
+    tags: tags.map((name) => ({ name, description: tagDescription(name) })),
+    paths,
+    components: components.toJSON(),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * What each route group (a route's `tag`) is about, for the OpenAPI `tags` list. A tag missing
+ * here still gets a generic description; the unit test insists every tag in use has a real one.
+ */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  platform: 'Health, this API description and its interactive documentation.',
+  portal: 'Account portal: log in, register an organisation, plans and API keys.',
+  tenants: 'Tenants (organisations) and their configuration. Platform administrators (SUPER_ADMIN) only.',
+  users: 'Users of a tenant and their roles.',
+  environments: 'Environments (sites) of a tenant.',
+  zones: 'Operational zones within an environment.',
+  sensors: 'Sensors of an environment and their health.',
+  events: 'Events from sensors, other systems and human reporters; ingestion, filtering and the live stream.',
+  reports: 'Manual reports from people, passed through the event pipeline.',
+  incidents: 'Incidents: voice and public reports, completion, finalisation, response, acknowledgement and escalation.',
+  feed: 'Recent activity of a tenant.',
+  'audit-logs': 'The audit trail of every change, per tenant.',
+  infrastructure: 'Infrastructure data files (KML, KMZ, GeoJSON, shapefile) per environment and their geometries.',
+  analytics: 'Threat time series and tenant summaries.',
+  'threat-libraries': 'Threat library entries per tenant, grouped by vertical.',
+  integrations: 'Integrations with external systems and their connection tests.',
+  webhooks: 'Webhook subscriptions to event types.',
+  'live-status': 'Real-time platform status.',
+  replay: 'Incident timeline reconstruction and point-in-time snapshots.',
+  threats: 'Active threats and threat intelligence.',
+  assets: 'Protected assets.',
+  workflows: 'Response workflows.',
+  agents: 'The AI agents and their status.',
+  developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
+};
+
+export function tagDescription(tag: string): string {
+  return Object.hasOwn(TAG_DESCRIPTIONS, tag) ? (TAG_DESCRIPTIONS[tag] as string) : `Operations of the ${tag} group.`;
+}
