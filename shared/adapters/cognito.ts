@@ -10,7 +10,6 @@ import {
   CognitoIdentityProviderClient,
   DescribeUserPoolCommand,
   InitiateAuthCommand,
-  NotAuthorizedException,
   UserNotFoundException,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -29,6 +28,14 @@ export interface Tokens {
   expiresIn: number;
 }
 
+const LOGIN_REFUSED = new Set([
+  'NotAuthorizedException',
+  'UserNotFoundException',
+  'InvalidPasswordException',
+  'PasswordResetRequiredException',
+  'UserNotConfirmedException',
+]);
+
 /** Logs in with email and password; null when they do not match an enabled account. */
 export async function passwordLogin(email: string, password: string): Promise<Tokens | null> {
   try {
@@ -43,9 +50,8 @@ export async function passwordLogin(email: string, password: string): Promise<To
     if (!result?.IdToken) return null; // a challenge (e.g. a new password) is not a login
     return { idToken: result.IdToken, expiresIn: result.ExpiresIn ?? 3600 };
   } catch (err) {
-    if (err instanceof NotAuthorizedException || err instanceof UserNotFoundException) return null;
-    // cognito-local names some of these by `name` only.
-    if (err instanceof Error && ['NotAuthorizedException', 'UserNotFoundException'].includes(err.name)) return null;
+    // Cognito answers a wrong password with NotAuthorized; cognito-local with InvalidPassword.
+    if (err instanceof Error && LOGIN_REFUSED.has(err.name)) return null;
     throw err;
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * The service: shared data, storage, identity and events, the REST API shell, and one nested
+ * stack of functions and methods per route tag. Everything is derived from the route table.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { ROUTES, type RouteDef } from '../shared/routes/index.js';
+import { Api } from './api.js';
+import { Data } from './data.js';
+import { Events } from './events.js';
+import { PROJECT_ROOT } from './function.js';
+import { Identity } from './identity.js';
+import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
+import { RoutesStack } from './routes-stack.js';
+import { Storage } from './storage.js';
+
+export interface GatehouseStackProps extends StackProps {
+  /** Stage name: API stage, bus name, GATEHOUSE_STAGE. */
+  readonly stage: string;
+  /** Table, user pool, buckets and access logs refuse deletion and outlive the stack. */
+  readonly deletionProtection: boolean;
+  /** The route table; the tests inject synthetic ones. Default: shared/routes. */
+  readonly routes?: readonly RouteDef[];
+  /** X-Ray on the API stage and every function. Default off. */
+  readonly tracing?: boolean;
+  /** LOG_LEVEL of every function. Default `info`. */
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Retention of function logs. Default one month. */
+  readonly logRetention?: logs.RetentionDays;
+  /** Cognito feature plan. Default `essentials`. */
+  readonly userPoolFeaturePlan?: 'essentials' | 'plus';
+}
+
+export class GatehouseStack extends Stack {
+  readonly api: Api;
+  readonly routeStacks: RoutesStack[] = [];
+
+  constructor(scope: Construct, id: string, props: GatehouseStackProps) {
+    super(scope, id, props);
+    const routes = props.routes ?? ROUTES;
+    checkRoutes(routes);
+    const tracing = props.tracing ?? false;
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const retain = props.deletionProtection;
+
+    const data = new Data(this, 'Data', { deletionProtection: props.deletionProtection });
+    const storage = new Storage(this, 'Storage', { retain });
+    const identity = new Identity(this, 'Identity', {
+      deletionProtection: props.deletionProtection,
+      featurePlan: props.userPoolFeaturePlan ?? 'essentials',
+    });
+    const events = new Events(this, 'Events', { stage: props.stage, archiveRetention: Duration.days(90) });
+    this.api = new Api(this, 'Api', {
+      stage: props.stage,
+      tracing,
+      retainLogs: retain,
+      paths: [...new Set(routes.map((r) => r.path))],
+    });
+    const restApi = this.api.restApi;
+
+    const services = {
+      tableName: data.table.tableName,
+      tableArn: data.table.tableArn,
+      bucketName: storage.bucket.bucketName,
+      bucketArn: storage.bucket.bucketArn,
+      eventBusName: events.bus.eventBusName,
+      eventBusArn: events.bus.eventBusArn,
+      userPoolId: identity.userPool.userPoolId,
+      userPoolArn: identity.userPool.userPoolArn,
+      userPoolClientId: identity.client.userPoolClientId,
+      restApiId: restApi.restApiId,
+      rootResourceId: restApi.restApiRootResourceId,
+    };
+    const version = packageVersion();
+    const deployment = restApi.latestDeployment;
+    if (!deployment) throw new Error('the RestApi must deploy its stage');
+    for (const group of groupRoutes(routes)) {
+      const routeStack = new RoutesStack(this, group.stackId, {
+        group,
+        services,
+        resourceFor: (path) => this.api.resourceFor(path),
+        stage: props.stage,
+        version,
+        logLevel: props.logLevel ?? 'info',
+        tracing,
+        logRetention,
+      });
+      // The stage must be deployed after every method exists...
+      deployment.node.addDependency(routeStack);
+      this.routeStacks.push(routeStack);
+    }
+    // ...and deployed again whenever a method changes, which CDK cannot see across stacks.
+    deployment.addToLogicalId({ routes: routesFingerprint(routes) });
+
+    new CfnOutput(this, 'ApiUrl', { value: restApi.url });
+    new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: identity.client.userPoolClientId });
+    new CfnOutput(this, 'TableName', { value: data.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
+    new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
+  }
+}
+
+/** The service version functions report (GATEHOUSE_VERSION), from package.json. */
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}

@@ -1,0 +1,72 @@
+/**
+ * A route's `grants` as IAM statements: exactly what the route table says, nothing more.
+ *
+ * Written out instead of `table.grantReadData()` / `bucket.grantRead()` on purpose: the CDK
+ * grants use action wildcards on S3 (`s3:GetObject*`, `s3:List*`, `s3:DeleteObject*`...) and
+ * `<table>/index/*` on DynamoDB, broader than what the code calls. Here the indexes are the
+ * three of TABLE_KEYS by name and every action is named.
+ */
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { TABLE_KEYS } from '../shared/db/table.js';
+import type { RouteGrants } from '../shared/routes/index.js';
+
+/** ARNs of the shared resources, as seen from the stack that holds the function. */
+export interface ServiceArns {
+  tableArn: string;
+  bucketArn: string;
+  userPoolArn: string;
+  eventBusArn: string;
+}
+
+// No Scan: the data model serves every access pattern by key or index (docs/data-model.md).
+// Transactions need no action of their own: TransactWriteItems checks Put/Update/Delete/
+// ConditionCheckItem per item, TransactGetItems checks GetItem.
+const TABLE_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+];
+const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+
+// ListBucket also authorises HeadBucket, which the health check uses.
+const BUCKET_READ = ['s3:ListBucket'];
+const OBJECT_READ = ['s3:GetObject'];
+const OBJECT_WRITE = ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+
+export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.PolicyStatement[] {
+  const statements: iam.PolicyStatement[] = [];
+  if (grants.table) {
+    const actions = grants.table === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : TABLE_READ;
+    statements.push(new iam.PolicyStatement({ actions, resources: [arns.tableArn] }));
+    statements.push(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: TABLE_KEYS.indexes.map((index) => `${arns.tableArn}/index/${index.name}`),
+      }),
+    );
+  }
+  if (grants.bucket) {
+    const objectActions = grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : OBJECT_READ;
+    statements.push(new iam.PolicyStatement({ actions: BUCKET_READ, resources: [arns.bucketArn] }));
+    statements.push(new iam.PolicyStatement({ actions: objectActions, resources: [`${arns.bucketArn}/*`] }));
+  }
+  if (grants.userPool && grants.userPool.length > 0) {
+    for (const action of grants.userPool) {
+      if (!/^cognito-idp:[A-Za-z]+$/.test(action)) {
+        throw new Error(`userPool grant "${action}" must be one named cognito-idp action, no wildcard`);
+      }
+    }
+    statements.push(new iam.PolicyStatement({ actions: [...grants.userPool], resources: [arns.userPoolArn] }));
+  }
+  if (grants.eventBus) {
+    statements.push(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [arns.eventBusArn] }));
+  }
+  return statements;
+}
+
+/** Whether the grants reach objects in the bucket, which only a `<bucket>/*` resource can. */
+export function grantsObjects(grants: RouteGrants): boolean {
+  return Boolean(grants.bucket);
+}

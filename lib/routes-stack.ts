@@ -1,0 +1,128 @@
+/**
+ * A nested stack with the functions and methods of one group of routes (one tag). The API, its
+ * resources and the shared services stay in the parent; this stack imports them, so the parent
+ * does not grow by ~6 resources per route and no stack nears CloudFormation's 500.
+ */
+import { CfnParameter, Duration, NestedStack } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import type { RouteDef } from '../shared/routes/index.js';
+import { AUTH_IN_FUNCTION, acknowledgeOpenMethod } from './api.js';
+import { RouteFunction } from './route-function.js';
+import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
+
+/** The shared services, as the parent stack sees them (tokens there). */
+export interface ServiceRefs {
+  tableName: string;
+  tableArn: string;
+  bucketName: string;
+  bucketArn: string;
+  eventBusName: string;
+  eventBusArn: string;
+  userPoolId: string;
+  userPoolArn: string;
+  userPoolClientId: string;
+  restApiId: string;
+  rootResourceId: string;
+}
+
+export interface RoutesStackProps {
+  readonly group: RouteGroup;
+  readonly services: ServiceRefs;
+  /** The parent's API resource of a route path. */
+  readonly resourceFor: (path: string) => apigw.IResource;
+  readonly stage: string;
+  readonly version: string;
+  readonly logLevel: string;
+  readonly tracing: boolean;
+  readonly logRetention: logs.RetentionDays;
+}
+
+export class RoutesStack extends NestedStack {
+  private readonly imported = new Map<string, apigw.IResource>();
+
+  constructor(scope: Construct, id: string, props: RoutesStackProps) {
+    super(scope, id, { description: `Gatehouse routes tagged ${props.group.tag}` });
+    // Explicit, named parameters rather than CDK's generated `referenceto...` ones: the names
+    // are the stack's readable interface, and cdk-nag findings on them stay stable
+    // (`Resource::<BucketArn>/*`).
+    const s = props.services;
+    const param = (name: string, value: string) => {
+      this.setParameter(name, value);
+      return new CfnParameter(this, name, { type: 'String' }).valueAsString;
+    };
+    const tableName = param('TableName', s.tableName);
+    const bucketName = param('BucketName', s.bucketName);
+    const eventBusName = param('EventBusName', s.eventBusName);
+    const userPoolId = param('UserPoolId', s.userPoolId);
+    const userPoolClientId = param('UserPoolClientId', s.userPoolClientId);
+    const arns = {
+      tableArn: param('TableArn', s.tableArn),
+      bucketArn: param('BucketArn', s.bucketArn),
+      eventBusArn: param('EventBusArn', s.eventBusArn),
+      userPoolArn: param('UserPoolArn', s.userPoolArn),
+    };
+    const api = apigw.RestApi.fromRestApiAttributes(this, 'RestApi', {
+      restApiId: param('RestApiId', s.restApiId),
+      rootResourceId: param('RootResourceId', s.rootResourceId),
+    });
+
+    // The names shared/config.ts reads.
+    const environment = {
+      TABLE_NAME: tableName,
+      BUCKET_NAME: bucketName,
+      EVENT_BUS_NAME: eventBusName,
+      USER_POOL_ID: userPoolId,
+      USER_POOL_CLIENT_ID: userPoolClientId,
+      GATEHOUSE_STAGE: props.stage,
+      GATEHOUSE_VERSION: props.version,
+      LOG_LEVEL: props.logLevel,
+    };
+
+    for (const route of props.group.routes) {
+      const { function: fn } = new RouteFunction(this, route.id, {
+        route,
+        arns,
+        environment,
+        tracing: props.tracing,
+        logRetention: props.logRetention,
+      });
+      const resource = this.importResource(api, route.path, props.resourceFor(route.path));
+      const method = resource.addMethod(route.method, integrationFor(route, fn), {
+        authorizationType: apigw.AuthorizationType.NONE,
+        operationName: route.id,
+      });
+      acknowledgeOpenMethod(method, AUTH_IN_FUNCTION);
+    }
+  }
+
+  /** The parent's resource, imported once per path (its id becomes a stack parameter). */
+  private importResource(api: apigw.IRestApi, path: string, parent: apigw.IResource): apigw.IResource {
+    let resource = this.imported.get(path);
+    if (!resource) {
+      resource = apigw.Resource.fromResourceAttributes(this, `Resource ${path.replace(/\//g, ' ')}`, {
+        restApi: api,
+        resourceId: parent.resourceId,
+        path,
+      });
+      this.imported.set(path, resource);
+    }
+    return resource;
+  }
+}
+
+function integrationFor(route: RouteDef, fn: RouteFunction['function']): apigw.LambdaIntegration {
+  return new apigw.LambdaIntegration(fn, {
+    // One invoke permission per method instead of two: the console's test-invoke is not used.
+    allowTestInvoke: false,
+    // A streamed response (server-sent events) may run up to 15 minutes; buffered ones keep the
+    // default 29 s cap.
+    ...(route.streaming
+      ? {
+          responseTransferMode: apigw.ResponseTransferMode.STREAM,
+          timeout: Duration.seconds(STREAMING_TIMEOUT_SECONDS),
+        }
+      : {}),
+  });
+}

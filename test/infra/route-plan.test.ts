@@ -1,0 +1,85 @@
+/** The pure rules of lib/route-plan.ts and lib/settings.ts. */
+import { App } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { checkRoutes, groupRoutes, MAX_ROUTES_PER_STACK, routesFingerprint } from '../../lib/route-plan.js';
+import { settingsFromContext } from '../../lib/settings.js';
+import { ROUTES, type RouteDef } from '../../shared/routes/index.js';
+import { syntheticRoutes } from './synth.js';
+
+const base = ROUTES[0]!;
+const withRoute = (patch: Partial<RouteDef>): RouteDef[] => [base, { ...base, id: 'x', path: '/x', ...patch }];
+
+describe('checkRoutes', () => {
+  it('accepts the route table', () => {
+    expect(() => checkRoutes(ROUTES)).not.toThrow();
+  });
+
+  it('names the route that breaks a rule', () => {
+    expect(() => checkRoutes(withRoute({ id: base.id }))).toThrow(`route id ${base.id} is used twice`);
+    const duplicate = withRoute({ method: base.method, path: base.path });
+    expect(() => checkRoutes(duplicate)).toThrow(/route x: .* declared twice/);
+    expect(() => checkRoutes(withRoute({ path: 'no-slash' }))).toThrow(/route x: path/);
+    expect(() => checkRoutes(withRoute({ path: '/a//b' }))).toThrow(/route x: path/);
+    expect(() => checkRoutes(withRoute({ timeoutSeconds: 60 }))).toThrow(/route x: timeoutSeconds 60/);
+  });
+
+  it('lets a streaming route run long', () => {
+    expect(() => checkRoutes(withRoute({ streaming: true, timeoutSeconds: 60 }))).not.toThrow();
+  });
+});
+
+describe('groupRoutes', () => {
+  it('one group per tag, in the order tags appear', () => {
+    expect(groupRoutes(ROUTES).map((g) => g.stackId)).toEqual(['RoutesPlatform', 'RoutesPortal', 'RoutesTenants']);
+  });
+
+  it('splits a tag over MAX_ROUTES_PER_STACK and keeps every route once', () => {
+    const routes = syntheticRoutes(MAX_ROUTES_PER_STACK * 2 + 1, 1);
+    const groups = groupRoutes(routes);
+    expect(groups.map((g) => g.routes.length)).toEqual([MAX_ROUTES_PER_STACK, MAX_ROUTES_PER_STACK, 1]);
+    expect(groups.flatMap((g) => g.routes)).toEqual(routes);
+  });
+
+  it('makes stack names from tags with dashes', () => {
+    const routes = [{ ...base, tag: 'threat-libraries' }];
+    expect(groupRoutes(routes)[0]!.stackId).toBe('RoutesThreatLibraries');
+  });
+});
+
+describe('routesFingerprint', () => {
+  it('ignores order, follows methods, paths and streaming', () => {
+    const routes = syntheticRoutes(5, 2);
+    expect(routesFingerprint([...routes].reverse())).toBe(routesFingerprint(routes));
+    expect(routesFingerprint(routes.slice(1))).not.toBe(routesFingerprint(routes));
+    const streamed = routes.map((r, i) => (i === 0 ? { ...r, streaming: true } : r));
+    expect(routesFingerprint(streamed)).not.toBe(routesFingerprint(routes));
+  });
+});
+
+describe('settingsFromContext', () => {
+  const settings = (context: Record<string, unknown>) => settingsFromContext(new App({ context }).node);
+
+  it('defaults to stage dev with deletion protection', () => {
+    expect(settings({})).toEqual({
+      stage: 'dev',
+      deletionProtection: true,
+      tracing: false,
+      logLevel: 'info',
+      userPoolFeaturePlan: 'essentials',
+    });
+  });
+
+  it('reads -c values, which arrive as strings', () => {
+    expect(settings({ stage: 'prod', deletionProtection: 'false', tracing: 'true' })).toMatchObject({
+      stage: 'prod',
+      deletionProtection: false,
+      tracing: true,
+    });
+  });
+
+  it('rejects bad values by name', () => {
+    expect(() => settings({ stage: 'Prod_1' })).toThrow(/context stage/);
+    expect(() => settings({ deletionProtection: 'no' })).toThrow(/context deletionProtection/);
+    expect(() => settings({ logLevel: 'verbose' })).toThrow(/context logLevel/);
+  });
+});

@@ -1,0 +1,360 @@
+/**
+ * The synthesized templates of the real route table: one function and one method per route,
+ * least-privilege roles, and the shared resources configured as issue 2 asks.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RouteFunction } from '../../lib/route-function.js';
+import { ROUTES, type RouteDef } from '../../shared/routes/index.js';
+import { methods, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
+
+let s: Synthesized;
+beforeAll(() => {
+  s = synth();
+});
+
+/** The template properties of a route's function, found through the construct tree. */
+function functionOf(route: RouteDef): { stack: string; logicalId: string; props: Record<string, any> } {
+  for (const routeStack of s.stack.routeStacks) {
+    const child = routeStack.node.tryFindChild(route.id);
+    if (!(child instanceof RouteFunction)) continue;
+    const logicalId = routeStack.getLogicalId(child.function.node.defaultChild as lambda.CfnFunction);
+    const template = s.nested.get(routeStack.node.id)!;
+    return { stack: routeStack.node.id, logicalId, props: template.toJSON().Resources[logicalId].Properties };
+  }
+  throw new Error(`no function for route ${route.id}`);
+}
+
+/** Statements of the function's role policy. */
+function statementsOf(route: RouteDef): { Action: string | string[]; Resource: unknown }[] {
+  const fn = functionOf(route);
+  const template = s.nested.get(fn.stack)!;
+  const roleId = fn.props.Role['Fn::GetAtt'][0] as string;
+  const policies = resourcesOfType(template, 'AWS::IAM::Policy').filter(([, p]) =>
+    (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+  );
+  return policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+}
+
+function actionsOf(route: RouteDef): string[] {
+  return statementsOf(route).flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+}
+
+const route = (id: string) => ROUTES.find((r) => r.id === id)!;
+
+describe('functions', () => {
+  it('one Lambda function per route, all in the route stacks', () => {
+    expect(resourcesOfType(s.parent, 'AWS::Lambda::Function')).toHaveLength(0);
+    const total = [...s.nested.values()].reduce((n, t) => n + resourcesOfType(t, 'AWS::Lambda::Function').length, 0);
+    expect(total).toBe(ROUTES.length);
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s has its function: nodejs24.x on arm64, ESM bundle', (_id, r) => {
+    const { props, stack } = functionOf(r);
+    expect(stack).toBe(s.stack.routeStacks.find((rs) => rs.node.tryFindChild(r.id))!.node.id);
+    expect(props.Runtime).toBe('nodejs24.x');
+    expect(props.Architectures).toEqual(['arm64']);
+    expect(props.Handler).toBe('index.handler');
+    expect(props.Description).toContain(`route ${r.id}:`);
+    expect(props.Timeout).toBe(r.streaming ? 900 : (r.timeoutSeconds ?? 10));
+    expect(props.MemorySize).toBe(r.memoryMb ?? 512);
+  });
+
+  it('every function gets the settings shared/config.ts requires, and source maps', () => {
+    for (const r of ROUTES) {
+      const env = functionOf(r).props.Environment.Variables as Record<string, unknown>;
+      for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'USER_POOL_ID', 'USER_POOL_CLIENT_ID']) {
+        expect(env[name], `${r.id} ${name}`).toEqual({ Ref: expect.any(String) });
+      }
+      expect(env).toMatchObject({ GATEHOUSE_STAGE: 'test', LOG_LEVEL: 'info', NODE_OPTIONS: '--enable-source-maps' });
+    }
+  });
+
+  it('every function logs to its own log group with a retention', () => {
+    for (const r of ROUTES) {
+      const fn = functionOf(r);
+      const logGroupId = fn.props.LoggingConfig.LogGroup.Ref as string;
+      const logGroup = s.nested.get(fn.stack)!.toJSON().Resources[logGroupId];
+      expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+      expect(logGroup.Properties.RetentionInDays).toBe(30);
+    }
+  });
+
+  it('a missing handler file fails synth with a message naming it', () => {
+    const missing = { ...route('health'), id: 'ghost.get', path: '/ghost', handler: 'functions/ghost/get.ts' };
+    expect(() => synth({ routes: [missing] })).toThrow(
+      /route ghost\.get: .*handler file functions\/ghost\/get\.ts does not exist/,
+    );
+  });
+
+  it('docs.asset is told where the Swagger UI files are packaged; no other function is', () => {
+    for (const r of ROUTES) {
+      const env = functionOf(r).props.Environment.Variables as Record<string, unknown>;
+      expect(env.DOCS_ASSETS_DIR).toBe(r.id === 'docs.asset' ? '/var/task' : undefined);
+    }
+  });
+});
+
+describe('methods', () => {
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s has a method on its path, invoking its function', (_id, r) => {
+    const found = methods(s).filter((m) => m.method === r.method && m.path === r.path);
+    expect(found).toHaveLength(1);
+    const fn = functionOf(r);
+    expect(found[0]!.stack).toBe(fn.stack);
+    expect(found[0]!.functionId).toBe(fn.logicalId);
+    expect(found[0]!.integration.Type).toBe('AWS_PROXY');
+  });
+
+  it('no method beyond the routes, and none with an API Gateway authorizer', () => {
+    expect(methods(s)).toHaveLength(ROUTES.length);
+    for (const template of s.nested.values()) {
+      for (const [, m] of resourcesOfType(template, 'AWS::ApiGateway::Method')) {
+        expect(m.Properties.AuthorizationType).toBe('NONE');
+      }
+    }
+  });
+
+  it('one invoke permission per method (no test-invoke permission)', () => {
+    for (const template of s.nested.values()) {
+      expect(resourcesOfType(template, 'AWS::Lambda::Permission').length).toBe(
+        resourcesOfType(template, 'AWS::ApiGateway::Method').length,
+      );
+    }
+  });
+});
+
+describe('least privilege', () => {
+  it('a read route can read the table and nothing else', () => {
+    const actions = actionsOf(route('tenants.get'));
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).toContain('dynamodb:Query');
+    expect(actions).not.toContain('dynamodb:PutItem');
+    expect(actions).not.toContain('dynamodb:Scan');
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+  });
+
+  it('a write route can write the table', () => {
+    expect(actionsOf(route('tenants.create'))).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']),
+    );
+  });
+
+  it('index access names the three indexes, no wildcard', () => {
+    const indexStatement = statementsOf(route('tenants.list')).find((st) => Array.isArray(st.Resource))!;
+    expect(JSON.stringify(indexStatement.Resource)).toMatch(/index\/GSI1.*index\/GSI2.*index\/GSI3/);
+    expect(JSON.stringify(indexStatement.Resource)).not.toContain('*');
+  });
+
+  it('login may call exactly the user pool actions it lists, on the pool', () => {
+    const login = route('portal.login');
+    const cognito = statementsOf(login).filter((st) => JSON.stringify(st.Action).includes('cognito-idp:'));
+    expect(cognito).toHaveLength(1);
+    expect([cognito[0]!.Action].flat().sort()).toEqual([...login.grants.userPool!].sort());
+    expect(cognito[0]!.Resource).toEqual({ Ref: 'UserPoolArn' });
+  });
+
+  it('bucket read is read only', () => {
+    const actions = actionsOf(route('health'));
+    expect(actions).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket']));
+    expect(actions).not.toContain('s3:PutObject');
+  });
+
+  it('a route without grants can only write its logs', () => {
+    expect(actionsOf(route('openapi')).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+  });
+
+  it('no statement anywhere allows every action or every resource', () => {
+    for (const template of [s.parent, ...s.nested.values()]) {
+      for (const [, p] of resourcesOfType(template, 'AWS::IAM::Policy')) {
+        for (const st of p.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]) {
+          expect(st.Action).not.toEqual('*');
+          expect(st.Resource).not.toEqual('*');
+        }
+      }
+    }
+  });
+
+  it('function roles carry no managed policy', () => {
+    for (const template of s.nested.values()) {
+      for (const [, role] of resourcesOfType(template, 'AWS::IAM::Role')) {
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('data, storage, identity, events', () => {
+  it('the table: on demand, PITR, TTL, deletion protection, three GSIs with ALL projection', () => {
+    s.parent.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    s.parent.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+        GlobalSecondaryIndexes: ['GSI1', 'GSI2', 'GSI3'].map((name) => ({
+          IndexName: name,
+          KeySchema: [
+            { AttributeName: `${name}PK`, KeyType: 'HASH' },
+            { AttributeName: `${name}SK`, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    });
+  });
+
+  it('deletion protection can be turned off', () => {
+    const unprotected = synth({ deletionProtection: false, routes: [route('health')] });
+    unprotected.parent.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
+    });
+    unprotected.parent.hasResourceProperties('AWS::Cognito::UserPool', { DeletionProtection: 'INACTIVE' });
+  });
+
+  it('the files bucket: encrypted, private, versioned, access-logged', () => {
+    s.parent.hasResourceProperties('AWS::S3::Bucket', {
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: { DestinationBucketName: { Ref: Match.stringLikeRegexp('StorageAccessLogs') } },
+    });
+  });
+
+  it('every bucket refuses requests without TLS', () => {
+    const policies = resourcesOfType(s.parent, 'AWS::S3::BucketPolicy');
+    expect(policies).toHaveLength(resourcesOfType(s.parent, 'AWS::S3::Bucket').length);
+    for (const [, policy] of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Deny',
+          Action: 's3:*',
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        }),
+      );
+    }
+  });
+
+  it('the user pool: email sign-in, admin-only sign-up, immutable tenant_id, strong passwords', () => {
+    s.parent.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Schema: Match.arrayWith([
+        Match.objectLike({ Name: 'tenant_id', AttributeDataType: 'String', Mutable: false }),
+      ]),
+      Policies: {
+        PasswordPolicy: Match.objectLike({
+          MinimumLength: 12,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        }),
+      },
+    });
+    s.parent.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      IdTokenValidity: 60,
+      TokenValidityUnits: Match.objectLike({ IdToken: 'minutes' }),
+    });
+  });
+
+  it('an event bus named after the stage, archived', () => {
+    s.parent.hasResourceProperties('AWS::Events::EventBus', { Name: 'gatehouse-test' });
+    s.parent.resourceCountIs('AWS::Events::Archive', 1);
+  });
+});
+
+describe('api', () => {
+  it('a regional REST API that takes uploads as binary', () => {
+    s.parent.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      BinaryMediaTypes: Match.arrayWith(['multipart/form-data', 'audio/*']),
+    });
+  });
+
+  it('the stage writes JSON access logs and is throttled', () => {
+    const [[, stage]] = resourcesOfType(s.parent, 'AWS::ApiGateway::Stage') as [[string, any]];
+    expect(stage.Properties.StageName).toBe('test');
+    const format = JSON.parse(stage.Properties.AccessLogSetting.Format as string) as Record<string, string>;
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    expect(stage.Properties.MethodSettings[0]).toMatchObject({
+      ThrottlingRateLimit: expect.any(Number),
+      ThrottlingBurstLimit: expect.any(Number),
+      DataTraceEnabled: false,
+    });
+  });
+
+  it('an unknown path answers 404 {"detail":"Not Found"}; other gateway errors carry a detail', () => {
+    s.parent.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
+      StatusCode: '404',
+      ResponseTemplates: { 'application/json': '{"detail":"Not Found"}' },
+    });
+    for (const type of ['DEFAULT_4XX', 'DEFAULT_5XX', 'THROTTLED']) {
+      s.parent.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: type,
+        ResponseTemplates: { 'application/json': Match.stringLikeRegexp('^\\{"detail":') },
+      });
+    }
+    // The body of a 5xx names the request id, as the contract asks.
+    s.parent.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'DEFAULT_5XX',
+      ResponseTemplates: { 'application/json': Match.stringLikeRegexp('\\$context.requestId') },
+    });
+  });
+
+  it('the root answers 404 too (and is the only method of the parent)', () => {
+    const rootMethods = resourcesOfType(s.parent, 'AWS::ApiGateway::Method');
+    expect(rootMethods).toHaveLength(1);
+    expect(rootMethods[0]![1].Properties).toMatchObject({
+      HttpMethod: 'ANY',
+      Integration: { Type: 'MOCK', IntegrationResponses: [{ StatusCode: '404' }] },
+    });
+  });
+
+  it('the deployment waits for every route stack', () => {
+    const [[, deployment]] = resourcesOfType(s.parent, 'AWS::ApiGateway::Deployment') as [[string, any]];
+    for (const routeStack of s.stack.routeStacks) {
+      expect(deployment.DependsOn).toContain(s.stack.getLogicalId(routeStack.nestedStackResource!));
+    }
+  });
+
+  it('the deployment is replaced when the routes change, and only then', () => {
+    const deploymentId = (x: Synthesized) => resourcesOfType(x.parent, 'AWS::ApiGateway::Deployment')[0]![0];
+    const two = [route('health'), route('openapi')];
+    const a = synth({ routes: two });
+    const same = synth({ routes: [...two] });
+    const more = synth({ routes: [...two, route('docs')] });
+    const moved = synth({ routes: [two[0]!, { ...two[1]!, path: '/openapi-v2.json' }] });
+    expect(deploymentId(same)).toBe(deploymentId(a));
+    expect(deploymentId(more)).not.toBe(deploymentId(a));
+    expect(deploymentId(moved)).not.toBe(deploymentId(a));
+  });
+});
+
+describe('stack sizes', () => {
+  it('every stack stays far under 500 resources', () => {
+    expect(resourceCount(s.parent)).toBeLessThan(500);
+    for (const [id, template] of s.nested) expect(resourceCount(template), id).toBeLessThan(500);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * Synthesizes the stack the way `cdk synth` does (same feature flags from cdk.json), by default
+ * without bundling, so a test costs template generation only.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { RouteDef } from '../../shared/routes/index.js';
+import { PROJECT_ROOT } from '../../lib/function.js';
+import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';
+
+const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+  context: Record<string, unknown>;
+};
+
+export interface Synthesized {
+  app: App;
+  stack: GatehouseStack;
+  parent: Template;
+  /** Nested stack templates by construct id (`RoutesTenants`). */
+  nested: Map<string, Template>;
+}
+
+export function synth(overrides: Partial<GatehouseStackProps> = {}, options: { bundle?: boolean } = {}): Synthesized {
+  const bundling = options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] };
+  const app = new App({ context: { ...cdkJson.context, ...bundling } });
+  const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
+  const parent = Template.fromStack(stack);
+  const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
+  return { app, stack, parent, nested };
+}
+
+export function resourceCount(template: Template): number {
+  return Object.keys((template.toJSON() as { Resources?: object }).Resources ?? {}).length;
+}
+
+export interface NagFinding {
+  rule: string;
+  severity: string;
+  paths: string[];
+}
+
+/** cdk-nag AwsSolutions findings that no acknowledgement covers, over the whole app. */
+export function nagFindings(app: App): NagFinding[] {
+  const report = new AwsSolutionsChecks(app).validateScope(app);
+  return report.violations.map((v) => ({
+    rule: v.ruleName,
+    severity: v.severity ?? 'error',
+    paths: v.violatingResources.map((r) => r.constructPath ?? ''),
+  }));
+}
+
+/** `count` synthetic routes over `tags` tags, handled by the fixture handler. */
+export function syntheticRoutes(count: number, tags: number): RouteDef[] {
+  const routes: RouteDef[] = [];
+  const methods = ['GET', 'POST', 'GET', 'PATCH', 'DELETE'] as const;
+  for (let i = 0; i < count; i++) {
+    const tag = `group${i % tags}`;
+    const n = Math.floor(i / tags);
+    const kind = n % methods.length;
+    // Paths like the spec's: collection, item, item sub-resources.
+    const path =
+      kind < 2
+        ? `/api/v1/${tag}/c${Math.floor(n / 5)}`
+        : `/api/v1/${tag}/c${Math.floor(n / 5)}/{${tag}_id}${kind === 2 ? '' : `/sub${kind}`}`;
+    routes.push({
+      id: `${tag}.r${n}`,
+      method: methods[kind]!,
+      path,
+      handler: 'test/infra/fixtures/handler.ts',
+      access: 'VIEWER',
+      tag,
+      summary: 'synthetic',
+      response: { status: 200, description: 'ok' },
+      grants: kind === 0 ? { table: 'read' } : { table: 'write', bucket: 'write', eventBus: true },
+    });
+  }
+  return routes;
+}
+
+type Json = Record<string, any>;
+
+function resourcesOf(template: Template): Record<string, Json> {
+  return (template.toJSON() as { Resources: Record<string, Json> }).Resources;
+}
+
+/** Full path of every API Gateway resource of the parent, by logical id (root under `root`). */
+function resourcePaths(parent: Template): Map<string, string> {
+  const resources = resourcesOf(parent);
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const known = paths.get(id);
+    if (known) return known;
+    const props = resources[id]!.Properties as Json;
+    const parentRef = props.ParentId as Json;
+    const prefix = parentRef.Ref ? pathOf(parentRef.Ref as string) : '';
+    const path = `${prefix === '/' ? '' : prefix}/${props.PathPart as string}`;
+    paths.set(id, path);
+    return path;
+  };
+  for (const [id, r] of Object.entries(resources)) if (r.Type === 'AWS::ApiGateway::Resource') pathOf(id);
+  return paths;
+}
+
+export interface MethodInfo {
+  method: string;
+  path: string;
+  stack: string;
+  /** Logical id of the function the integration invokes, in `stack`. */
+  functionId: string;
+  integration: Json;
+}
+
+/**
+ * Every method of the nested stacks, read from the templates alone: the method's ResourceId is a
+ * stack parameter, whose value in the parent is the API resource, whose path is rebuilt from
+ * its PathPart/ParentId chain.
+ */
+export function methods(s: Synthesized): MethodInfo[] {
+  const paths = resourcePaths(s.parent);
+  const parentResources = resourcesOf(s.parent);
+  const found: MethodInfo[] = [];
+  for (const routeStack of s.stack.routeStacks) {
+    const stackResourceId = s.stack.getLogicalId(routeStack.nestedStackResource!);
+    const parameters = parentResources[stackResourceId]!.Properties.Parameters as Record<string, Json>;
+    for (const r of Object.values(resourcesOf(s.nested.get(routeStack.node.id)!))) {
+      if (r.Type !== 'AWS::ApiGateway::Method') continue;
+      const value = parameters[(r.Properties.ResourceId as Json).Ref as string]!;
+      const path = value.Ref ? paths.get(value.Ref as string)! : '/';
+      const uriParts = (r.Properties.Integration.Uri as Json)['Fn::Join'][1] as Json[];
+      const fnRef = uriParts.find((p) => p['Fn::GetAtt']) as Json;
+      found.push({
+        method: r.Properties.HttpMethod as string,
+        path,
+        stack: routeStack.node.id,
+        functionId: fnRef['Fn::GetAtt'][0] as string,
+        integration: r.Properties.Integration as Json,
+      });
+    }
+  }
+  return found;
+}
+
+export function resourcesOfType(template: Template, type: string): [string, Json][] {
+  return Object.entries(resourcesOf(template)).filter(([, r]) => r.Type === type);
+}
