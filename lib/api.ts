@@ -9,6 +9,7 @@ import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BINARY_MEDIA_TYPES } from '../shared/http/media-types.js';
 
 export interface ApiProps {
   readonly stage: string;
@@ -23,7 +24,6 @@ const THROTTLE = { rateLimit: 100, burstLimit: 200 };
 
 // Uploads (multipart infrastructure files, voice recordings) reach the function base64-encoded
 // and intact only when their content type is listed here.
-const BINARY_MEDIA_TYPES = ['multipart/form-data', 'audio/*', 'application/octet-stream'];
 
 const NOT_FOUND_BODY = '{"detail":"Not Found"}';
 
@@ -44,7 +44,7 @@ export class Api extends Construct {
       description: `Gatehouse API (${props.stage})`,
       // Regional: a streamed response may idle 5 minutes there, 30 s on edge-optimized.
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
-      binaryMediaTypes: BINARY_MEDIA_TYPES,
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
       // Access and execution logs need the account-level CloudWatch role. It is shared by every
       // REST API of the account and region, so it outlives this stack.
       cloudWatchRole: true,

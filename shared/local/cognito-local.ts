@@ -1,0 +1,85 @@
+/**
+ * cognito-local as a child process on a free port. Its state lives in `.cognito/` under its
+ * working directory, so the working directory is the data directory we are given.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ChildExitedError, freePort, startChild, waitUntilReady, type LocalService } from './process.js';
+
+export interface CognitoLocalOptions {
+  /** Holds `.cognito/config.json` and `.cognito/db/`. */
+  directory: string;
+  logFile: string;
+}
+
+export interface CognitoLocal extends LocalService {
+  pid: number;
+  /**
+   * What cognito-local writes into `iss` is `<issuerDomain>/<userPoolId>`. We set the domain to
+   * the endpoint, so the issuer URL also serves the pool's JWKS, as in AWS.
+   */
+  issuerDomain: string;
+}
+
+const MAX_ATTEMPTS = 5;
+
+export async function startCognitoLocal(options: CognitoLocalOptions): Promise<CognitoLocal> {
+  const entry = join(dirname(createRequire(import.meta.url).resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
+  for (let attempt = 1; ; attempt++) {
+    // cognito-local cannot report a kernel-chosen port in its tokens (the issuer is read from the
+    // config before it listens), so pick one, write it, and retry if someone else took it.
+    const port = await freePort();
+    const endpoint = `http://127.0.0.1:${port}`;
+    writeConfig(options.directory, endpoint);
+    const child = await startChild({
+      name: 'cognito-local',
+      command: process.execPath,
+      args: [entry],
+      cwd: options.directory,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        // It uses aws-sdk v2 (for triggers we do not use), which prints a warning on every start.
+        AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1',
+        DEBUG: '',
+      },
+      logFile: options.logFile,
+    });
+    try {
+      await waitUntilReady('cognito-local', () => isCognitoLocal(endpoint), { child, timeoutMs: 30_000, intervalMs: 50 });
+      return { endpoint, issuerDomain: endpoint, pid: child.pid, stop: () => child.stop() };
+    } catch (error) {
+      await child.stop();
+      if (error instanceof ChildExitedError && /EADDRINUSE/.test(error.log) && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Merges our settings into `.cognito/config.json`, keeping anything a developer added (triggers).
+ * The issuer domain follows the port, which changes on every start: tokens from an earlier run
+ * fail verification after a restart, and a new login is needed.
+ */
+function writeConfig(directory: string, endpoint: string): void {
+  const dir = join(directory, '.cognito');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'config.json');
+  const current = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const tokenConfig = (current.TokenConfig ?? {}) as Record<string, unknown>;
+  const next = {
+    ...current,
+    TokenConfig: { ...tokenConfig, IssuerDomain: endpoint },
+    // Username = email, as the user pool's UsernameAttributes says; the default, made explicit.
+    UserPoolDefaults: { UsernameAttributes: ['email'] },
+  };
+  writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+}
+
+async function isCognitoLocal(endpoint: string): Promise<boolean> {
+  const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1000) });
+  const body = (await response.json().catch(() => null)) as { ok?: boolean } | null;
+  return response.ok && body?.ok === true;
+}

@@ -1,0 +1,87 @@
+/**
+ * DynamoDB Local, the jar that ships inside the npm package `amplify-dynamodb-simulator`, run with
+ * the machine's Java on a free port. In memory, or persisted under `dbPath`.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ChildExitedError, freePort, startChild, waitUntilReady, type LocalService } from './process.js';
+
+export interface DynamoDbLocalOptions {
+  /** Directory that keeps the data across restarts; in memory when absent. */
+  dbPath?: string;
+  /** Where its output goes. */
+  logFile: string;
+}
+
+/** Java is not installed (or too old): the message says what to install; print it, no stack. */
+export class JavaMissingError extends Error {
+  constructor(detail: string) {
+    super(
+      `DynamoDB Local needs Java 17 or later: ${detail}.\n` +
+        'Install it, then run again:\n' +
+        '  Debian/Ubuntu: apt-get install -y openjdk-17-jre-headless\n' +
+        '  macOS:         brew install openjdk@17\n' +
+        'or point JAVA_HOME at an installed JDK/JRE.',
+    );
+    this.name = 'JavaMissingError';
+  }
+}
+
+const MAX_ATTEMPTS = 5;
+
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<LocalService & { pid: number }> {
+  const emulator = join(dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+  const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
+
+  // A free port can be taken between probing and binding (two instances starting at once), so a
+  // bind failure is retried on a new port.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const args = [
+      // Fast start matters more than peak throughput for a local stand-in.
+      '-XX:TieredStopAtLevel=1',
+      `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(emulator, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      // One database whatever credentials/region a client signs with; otherwise data would be
+      // split by AWS_ACCESS_KEY_ID and "vanish" when it changes.
+      '-sharedDb',
+      '-disableTelemetry',
+      ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
+    ];
+    const child = await startChild({
+      name: 'dynamodb-local',
+      command: java,
+      args,
+      cwd: options.dbPath ?? dirname(options.logFile),
+      logFile: options.logFile,
+    }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') throw new JavaMissingError(`\`${java}\` was not found`);
+      throw error;
+    });
+    const endpoint = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilReady('DynamoDB Local', () => isDynamoDb(endpoint), { child, timeoutMs: 60_000 });
+      return { endpoint, pid: child.pid, stop: () => child.stop() };
+    } catch (error) {
+      await child.stop();
+      if (error instanceof ChildExitedError) {
+        if (/UnsupportedClassVersionError/.test(error.log)) {
+          throw new JavaMissingError(`\`${java}\` is too old`);
+        }
+        if (/BindException|Address already in use/.test(error.log) && attempt < MAX_ATTEMPTS) continue;
+      }
+      throw error;
+    }
+  }
+}
+
+// DynamoDB Local answers an unsigned request with MissingAuthenticationToken: proof it is this
+// server on that port, not whoever else might have grabbed it.
+async function isDynamoDb(endpoint: string): Promise<boolean> {
+  const response = await fetch(endpoint, { signal: AbortSignal.timeout(1000) });
+  const body = await response.text();
+  return response.headers.has('x-amzn-requestid') && body.includes('MissingAuthenticationToken');
+}

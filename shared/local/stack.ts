@@ -1,0 +1,167 @@
+/**
+ * The local stand-ins of the AWS parts, started together: DynamoDB Local, s3rver, cognito-local,
+ * provisioned like the CDK stack, and `process.env` set so the very Lambda handlers find them.
+ *
+ * Set the env before importing any handler: `shared/config.ts` reads it when it loads.
+ */
+import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startCognitoLocal } from './cognito-local.js';
+import { startDynamoDbLocal } from './dynamodb-local.js';
+import type { LocalService } from './process.js';
+import { LOCAL_NAMES, provision } from './provision.js';
+import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
+
+export interface LocalStackOptions {
+  /** Where data and logs live. Created when missing. */
+  dataDir: string;
+  /**
+   * Keep data across restarts. Without it DynamoDB runs in memory and the S3 and Cognito files
+   * under `dataDir` are removed at stop (the directory itself is the caller's).
+   */
+  persist: boolean;
+  region?: string;
+  /**
+   * Also copy `env` into `process.env` (the default): what `npm start` and the test run's global
+   * setup want. Tests that start a second stack pass false, so they do not repoint the shared one.
+   */
+  setProcessEnv?: boolean;
+}
+
+/** The variables the handlers read (see shared/config.ts), with their local values. */
+export type LocalEnv = Record<string, string>;
+
+export interface LocalStack {
+  env: LocalEnv;
+  endpoints: { dynamodb: string; s3: string; cognito: string };
+  /** What this start created rather than found (all false on a restart with persisted data). */
+  created: { table: boolean; bucket: boolean; userPool: boolean };
+  /** Milliseconds spent starting services and provisioning. */
+  timings: { services: number; provision: number };
+  stop(): Promise<void>;
+}
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir);
+  const region = options.region ?? 'us-east-1';
+  const logs = join(dataDir, 'logs');
+  const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito') };
+  const stateFile = join(dataDir, 'local-stack.json');
+  mkdirSync(logs, { recursive: true });
+  const releaseLock = lockDataDir(dataDir);
+  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile);
+  mkdirSync(dirs.s3, { recursive: true });
+  if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
+
+  const t0 = performance.now();
+  // In parallel: DynamoDB Local (the JVM, ~2 s) dominates; the others hide behind it.
+  const [dynamodbResult, s3Result, cognitoResult] = await Promise.allSettled([
+    startDynamoDbLocal({ dbPath: options.persist ? dirs.dynamodb : undefined, logFile: join(logs, 'dynamodb-local.log') }),
+    startS3Local({ directory: dirs.s3 }),
+    startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log') }),
+  ]);
+  const results = [dynamodbResult, s3Result, cognitoResult];
+  const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const stopAll = async () => {
+    await Promise.allSettled(services.map((s) => s.stop()));
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile);
+    releaseLock();
+  };
+  if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected') {
+    await stopAll();
+    throw results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))[0];
+  }
+  const [dynamodb, s3, cognito] = [dynamodbResult.value, s3Result.value, cognitoResult.value];
+  const t1 = performance.now();
+
+  let provisioned;
+  try {
+    provisioned = await provision({
+      region,
+      dynamodbEndpoint: dynamodb.endpoint,
+      s3Endpoint: s3.endpoint,
+      cognitoEndpoint: cognito.endpoint,
+      stateFile,
+    });
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  const t2 = performance.now();
+
+  const issuer = `${cognito.issuerDomain}/${provisioned.userPoolId}`;
+  const env: LocalEnv = {
+    GATEHOUSE_STAGE: 'local',
+    AWS_REGION: region,
+    // Any credentials do for DynamoDB Local (-sharedDb) and cognito-local; s3rver wants these.
+    AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    TABLE_NAME: provisioned.tableName,
+    BUCKET_NAME: provisioned.bucketName,
+    // No local EventBridge: the name is set so config loads; publishing needs a local stand-in.
+    EVENT_BUS_NAME: LOCAL_NAMES.eventBus,
+    USER_POOL_ID: provisioned.userPoolId,
+    USER_POOL_CLIENT_ID: provisioned.userPoolClientId,
+    DYNAMODB_ENDPOINT: dynamodb.endpoint,
+    S3_ENDPOINT: s3.endpoint,
+    COGNITO_ENDPOINT: cognito.endpoint,
+    // What cognito-local writes into `iss` (checked in test/integration/local-runtime.test.ts).
+    JWT_ISSUER: issuer,
+    JWKS_URI: `${issuer}/.well-known/jwks.json`,
+    // Safety net: an SDK client created without an explicit endpoint still stays local.
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
+    AWS_ENDPOINT_URL_S3: s3.endpoint,
+    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,
+  };
+  if (options.setProcessEnv ?? true) {
+    Object.assign(process.env, env);
+    // Real credentials from the developer's shell must not mix with the dummies above.
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    env,
+    endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, cognito: cognito.endpoint },
+    created: provisioned.created,
+    timings: { services: Math.round(t1 - t0), provision: Math.round(t2 - t1) },
+    stop: () => (stopping ??= stopAll()),
+  };
+}
+
+/**
+ * One running stack per data directory: two DynamoDB Locals on one database file would corrupt it.
+ * A lock left by a process that is gone is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = join(dataDir, '.lock');
+  for (;;) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(file, 'utf8'));
+      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
+        throw new Error(`${dataDir} is in use by process ${holder}: give this instance another GATEHOUSE_DATA_DIR`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeFiles(...paths: string[]): void {
+  for (const path of paths) rmSync(path, { recursive: true, force: true });
+}

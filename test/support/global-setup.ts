@@ -1,0 +1,48 @@
+/**
+ * vitest globalSetup: one local stack for the whole test run, in memory (temp data under the OS
+ * temp dir), the bootstrap administrator, and the local HTTP server on a free port serving every
+ * route through the real handlers. Everything is stopped by PID at teardown.
+ *
+ * Tests get the base URL with `inject('baseUrl')` and the stack's variables with
+ * `inject('localEnv')`; the variables are also in `process.env` before the workers start, so code
+ * under test that reads shared/config.ts (TABLE_NAME, ...) finds them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
+import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
+import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The local server, e.g. http://127.0.0.1:41234 (no trailing slash). */
+    baseUrl: string;
+    /** What the handlers read from the env: TABLE_NAME, USER_POOL_ID, DYNAMODB_ENDPOINT, ... */
+    localEnv: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  let stack: LocalStack | undefined;
+  let server: LocalHttpServer | undefined;
+  const teardown = async () => {
+    await server?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    stack = await startLocalStack({ dataDir, persist: false });
+    await ensureLocalAdmin(localAdminFromEnv());
+    server = await startHttpServer({ port: 0 });
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  process.env.GATEHOUSE_BASE_URL = server.url;
+  project.provide('baseUrl', server.url);
+  project.provide('localEnv', { ...stack.env, GATEHOUSE_BASE_URL: server.url });
+  return teardown;
+}

@@ -1,0 +1,49 @@
+/**
+ * Seeding and inspection for tests, straight against the local stand-ins the test run started:
+ * users with a role (the user routes arrive with the identity issue), and the audit partition.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { createIdentity } from '../../shared/adapters/cognito.js';
+import type { AuditEntry } from '../../shared/db/audit.js';
+import { auditFromItem } from '../../shared/db/audit.js';
+import { db, TABLE } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
+import { transactWrite } from '../../shared/db/transact.js';
+import { putNewUser } from '../../shared/db/users.js';
+import type { Role } from '../../shared/routes/types.js';
+import { login } from './api.js';
+
+const PASSWORD = 'Seeded-user-pass-1';
+
+export async function seedUser(tenantId: string, role: Role): Promise<{ userId: string; email: string; token: string }> {
+  const email = `${role.toLowerCase()}-${Math.random().toString(36).slice(2, 10)}@test.example`;
+  const identity = await createIdentity({ email, tenantId, password: PASSWORD });
+  const at = new Date().toISOString();
+  await transactWrite([
+    putNewUser({
+      user_id: identity.userId,
+      tenant_id: tenantId,
+      email,
+      name: null,
+      role,
+      active: true,
+      created_at: at,
+      updated_at: at,
+    }),
+  ]);
+  return { userId: identity.userId, email, token: await login(email, PASSWORD) };
+}
+
+/** A tenant's audit entries, oldest first. */
+export async function auditEntriesOf(tenantId: string): Promise<AuditEntry[]> {
+  const { PK } = keys.audit(tenantId, '');
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': PK },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []).map(auditFromItem);
+}

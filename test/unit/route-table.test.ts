@@ -1,0 +1,55 @@
+/**
+ * The route table is the single source: every route must have a handler file exporting
+ * `handler`, an OpenAPI operation, and at least one test named after its id
+ * (`describe('<route id>', ...)`). The CDK side is checked in test/infra.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../../shared/openapi/document.js';
+import { ROUTES } from '../../shared/routes/index.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return testFiles(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('route table', () => {
+  it('ids are unique, and so are method + path', () => {
+    expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
+    expect(new Set(ROUTES.map((r) => `${r.method} ${r.path}`)).size).toBe(ROUTES.length);
+  });
+
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s has a handler file that exports handler', async (_id, route) => {
+    expect(existsSync(join(root, route.handler))).toBe(true);
+    const mod = await import(join(root, route.handler));
+    expect(typeof mod.handler).toBe('function');
+  });
+
+  it('every route has an OpenAPI operation with its id', () => {
+    const doc = buildOpenApiDocument(ROUTES, { version: '0.0.0' }) as { paths: Record<string, Record<string, { operationId: string }>> };
+    for (const route of ROUTES) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+    }
+  });
+
+  it('every route has at least one test named after its id', () => {
+    const sources = testFiles(join(root, 'test')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const untested = ROUTES.filter((r) => !sources.includes(`describe('${r.id}'`)).map((r) => r.id);
+    expect(untested).toEqual([]);
+  });
+
+  it('path parameters in the path and in the schema agree', () => {
+    for (const route of ROUTES) {
+      const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const inSchema = Object.keys((route.request?.path?.properties ?? {}) as object).sort();
+      expect(inSchema, route.id).toEqual(inPath);
+    }
+  });
+});
