@@ -6,6 +6,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { PASSWORD_POLICY } from '../shared/auth/password-policy.js';
 
 export interface IdentityProps {
   readonly deletionProtection: boolean;
@@ -33,14 +34,7 @@ export class Identity extends Construct {
         // Set once at creation; a user can never move themselves to another tenant.
         tenant_id: new cognito.StringAttribute({ mutable: false, minLen: 1, maxLen: 64 }),
       },
-      passwordPolicy: {
-        minLength: 12,
-        requireLowercase: true,
-        requireUppercase: true,
-        requireDigits: true,
-        requireSymbols: true,
-        tempPasswordValidity: Duration.days(3),
-      },
+      passwordPolicy: { ...PASSWORD_POLICY, tempPasswordValidity: Duration.days(3) },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
       mfa: cognito.Mfa.OFF,
       featurePlan: plus ? cognito.FeaturePlan.PLUS : cognito.FeaturePlan.ESSENTIALS,

@@ -5,12 +5,16 @@
  */
 import {
   AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminDisableUserCommand,
+  AdminEnableUserCommand,
   AdminGetUserCommand,
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   DescribeUserPoolCommand,
   InitiateAuthCommand,
   UserNotFoundException,
+  UsernameExistsException,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { config } from '../config.js';
@@ -21,6 +25,9 @@ const client = new CognitoIdentityProviderClient({
 });
 
 export const TENANT_ATTRIBUTE = 'custom:tenant_id';
+
+/** cognito-local names some errors by `name` only, without the SDK's classes. */
+const isNamed = (err: unknown, name: string) => err instanceof Error && err.name === name;
 
 export interface Tokens {
   /** The ID token: it carries the tenant, and the API verifies it as the bearer credential. */
@@ -74,44 +81,77 @@ export async function findIdentity(email: string): Promise<Identity | null> {
     if (!userId || !tenantId) return null;
     return { userId, tenantId, email: email.toLowerCase() };
   } catch (err) {
-    if (err instanceof UserNotFoundException || (err instanceof Error && err.name === 'UserNotFoundException')) {
+    if (err instanceof UserNotFoundException || isNamed(err, 'UserNotFoundException')) {
       return null;
     }
     throw err;
   }
 }
 
+/** Thrown by createIdentity when the email has an account already. */
+export class IdentityExistsError extends Error {
+  constructor() {
+    super('an account with this email exists');
+  }
+}
+
+/** Thrown by createIdentity when the password does not meet the pool's policy. */
+export class WeakPasswordError extends Error {}
+
 /**
  * Creates an account for `email` in `tenantId`. With a password the account can log in at once;
- * without one it waits for an invitation flow. Sends no email: our API answers the caller.
+ * without one it waits for an invitation flow. Sends no email: our API answers the caller. A
+ * password the pool refuses leaves no account behind.
  */
 export async function createIdentity(input: { email: string; tenantId: string; password?: string }): Promise<Identity> {
   const email = input.email.toLowerCase();
-  const out = await client.send(
-    new AdminCreateUserCommand({
-      UserPoolId: config.userPoolId,
-      Username: email,
-      MessageAction: 'SUPPRESS',
-      UserAttributes: [
-        { Name: 'email', Value: email },
-        { Name: 'email_verified', Value: 'true' },
-        { Name: TENANT_ATTRIBUTE, Value: input.tenantId },
-      ],
-    }),
-  );
+  let out;
+  try {
+    out = await client.send(
+      new AdminCreateUserCommand({
+        UserPoolId: config.userPoolId,
+        Username: email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+          { Name: TENANT_ATTRIBUTE, Value: input.tenantId },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (err instanceof UsernameExistsException || isNamed(err, 'UsernameExistsException')) throw new IdentityExistsError();
+    throw err;
+  }
   const userId = attribute(out.User?.Attributes, 'sub');
   if (!userId) throw new Error('the identity store created a user without a sub');
   if (input.password) {
-    await client.send(
-      new AdminSetUserPasswordCommand({
-        UserPoolId: config.userPoolId,
-        Username: email,
-        Password: input.password,
-        Permanent: true,
-      }),
-    );
+    try {
+      await client.send(
+        new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: input.password, Permanent: true }),
+      );
+    } catch (err) {
+      await deleteIdentity(email);
+      if (isNamed(err, 'InvalidPasswordException')) throw new WeakPasswordError((err as Error).message);
+      throw err;
+    }
   }
   return { userId, tenantId: input.tenantId, email };
+}
+
+/** Removes an account; an account already gone is fine. */
+export async function deleteIdentity(email: string): Promise<void> {
+  try {
+    await client.send(new AdminDeleteUserCommand({ UserPoolId: config.userPoolId, Username: email.toLowerCase() }));
+  } catch (err) {
+    if (!isNamed(err, 'UserNotFoundException')) throw err;
+  }
+}
+
+/** Disables or enables an account's logins (tokens it holds are refused by the API anyway). */
+export async function setIdentityEnabled(email: string, enabled: boolean): Promise<void> {
+  const input = { UserPoolId: config.userPoolId, Username: email.toLowerCase() };
+  await client.send(enabled ? new AdminEnableUserCommand(input) : new AdminDisableUserCommand(input));
 }
 
 /** Whether the identity store answers; for /health. */

@@ -1,9 +1,11 @@
 /**
- * Turns a request's credential into a Principal. The role and the active flag are read from the
- * table on every request, so a role change or a deactivation takes effect on the next call.
+ * Turns a request's credential (a bearer token or an API key) into a Principal. The user's role
+ * and active flag, and the tenant's status, are read from the table on every request, so a role
+ * change, a deactivation, a deletion or a revoked key takes effect on the next call.
  */
 import { getTenant } from '../db/tenants.js';
 import { getUser } from '../db/users.js';
+import { lowerRole, verifyApiKey } from '../domain/api-keys.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { verifyBearer } from './jwt.js';
 import type { Principal } from './principal.js';
@@ -11,26 +13,46 @@ import type { Principal } from './principal.js';
 export interface Credentials {
   authorization?: string;
   apiKey?: string;
+  sourceIp: string;
 }
 
+const INVALID_TOKEN = 'Invalid or expired token';
+const INVALID_KEY = 'Invalid API key';
+
 export async function authenticate(creds: Credentials): Promise<Principal> {
-  if (creds.apiKey !== undefined) {
-    // API keys arrive with the identity work; until then no key is valid.
-    throw new UnauthorizedError('Invalid API key');
-  }
+  if (creds.apiKey !== undefined) return authenticateApiKey(creds.apiKey, creds.sourceIp);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(creds.authorization ?? '');
   if (!match?.[1]) throw new UnauthorizedError('Not authenticated');
   let claims;
   try {
     claims = await verifyBearer(match[1]);
   } catch {
-    throw new UnauthorizedError('Invalid or expired token');
+    throw new UnauthorizedError(INVALID_TOKEN);
   }
-  const [user, tenant] = await Promise.all([getUser(claims.tenantId, claims.userId), getTenant(claims.tenantId)]);
-  if (!user || !user.active) throw new UnauthorizedError('Invalid or expired token');
-  if (!tenant) throw new UnauthorizedError('Invalid or expired token');
+  const user = await activeUser(claims.tenantId, claims.userId, INVALID_TOKEN);
+  return { userId: user.user_id, tenantId: user.tenant_id, role: user.role, email: user.email, via: 'jwt' };
+}
+
+async function authenticateApiKey(apiKey: string, sourceIp: string): Promise<Principal> {
+  const key = await verifyApiKey(apiKey, sourceIp);
+  if (!key) throw new UnauthorizedError(INVALID_KEY);
+  const creator = await activeUser(key.tenant_id, key.created_by, INVALID_KEY);
+  return {
+    userId: creator.user_id,
+    tenantId: key.tenant_id,
+    role: lowerRole(key.role, creator.role),
+    email: creator.email,
+    via: 'api_key',
+    apiKeyId: key.key_id,
+  };
+}
+
+/** The user, if they exist and are active and their tenant is not suspended. */
+async function activeUser(tenantId: string, userId: string, refusal: string) {
+  const [user, tenant] = await Promise.all([getUser(tenantId, userId), getTenant(tenantId)]);
+  if (!user || !user.active || !tenant) throw new UnauthorizedError(refusal);
   if (tenant.status !== 'active' && user.role !== 'SUPER_ADMIN') {
     throw new ForbiddenError('This tenant is suspended');
   }
-  return { userId: user.user_id, tenantId: user.tenant_id, role: user.role, email: user.email, via: 'jwt' };
+  return user;
 }

@@ -8,6 +8,8 @@ export interface Principal {
   role: Role;
   email?: string;
   via: 'jwt' | 'api_key';
+  /** The key used, when `via` is `api_key`. */
+  apiKeyId?: string;
 }
 
 /** Whether `role` meets `least`: a higher role includes every lower one. */

@@ -3,7 +3,7 @@
  * page reads `offset + limit` items in key order and drops the first `offset`. Cost grows with the
  * offset, which is why limits cap it (see docs/data-model.md).
  */
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import type { IndexName } from './table.js';
 
@@ -49,4 +49,14 @@ export async function queryPage(q: KeyQuery, page: PageRequest): Promise<Record<
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < wanted);
   return items.slice(page.offset, wanted);
+}
+
+/** Runs a query to its end, handing each page to `onPage` in order. */
+export async function forEachPage(input: QueryCommandInput, onPage: (page: QueryCommandOutput) => Promise<void> | void): Promise<void> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));
+    await onPage(out);
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
 }

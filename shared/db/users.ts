@@ -2,7 +2,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../routes/types.js';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import { keys, tenantPk, USER_PREFIX } from './keys.js';
+import { forEachPage, queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 
 export interface User {
@@ -16,23 +17,82 @@ export interface User {
   updated_at: string;
 }
 
+export interface StoredUser extends User {
+  version: number;
+}
+
 const USER_FIELDS = ['user_id', 'tenant_id', 'email', 'name', 'role', 'active', 'created_at', 'updated_at'] as const;
 
-export function userFromItem(item: Record<string, unknown>): User {
-  return Object.fromEntries(USER_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as User;
+export function userFromItem(item: Record<string, unknown>): StoredUser {
+  const user = Object.fromEntries(USER_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as User;
+  return { ...user, version: Number(item.version ?? 0) };
+}
+
+export function publicUser({ version: _v, ...user }: StoredUser): User {
+  return user;
+}
+
+function userItem(u: StoredUser) {
+  return {
+    ...keys.user(u.tenant_id, u.user_id),
+    ...keys.userDirectory(u.tenant_id, u.created_at, u.user_id),
+    type: 'USER',
+    ...u,
+  };
 }
 
 export function putNewUser(u: User): TransactItem {
   return {
+    Put: { TableName: TABLE, Item: userItem({ ...u, version: 1 }), ConditionExpression: 'attribute_not_exists(PK)' },
+  };
+}
+
+export function putUserVersion(u: StoredUser, expectedVersion: number): TransactItem {
+  return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.user(u.tenant_id, u.user_id), type: 'USER', ...u, version: 1 },
-      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: userItem(u),
+      ConditionExpression: 'attribute_exists(PK) AND version = :v',
+      ExpressionAttributeValues: { ':v': expectedVersion },
     },
   };
 }
 
-export async function getUser(tenantId: string, userId: string): Promise<User | null> {
+export function deleteUserItem(u: StoredUser): TransactItem {
+  return {
+    Delete: {
+      TableName: TABLE,
+      Key: keys.user(u.tenant_id, u.user_id),
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: { ':v': u.version },
+    },
+  };
+}
+
+export async function getUser(tenantId: string, userId: string): Promise<StoredUser | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(tenantId, userId), ConsistentRead: true }));
   return out.Item ? userFromItem(out.Item) : null;
+}
+
+export async function listUsers(tenantId: string, page: PageRequest): Promise<StoredUser[]> {
+  const { GSI1PK } = keys.userDirectory(tenantId, '', '');
+  return (await queryPage({ index: 'GSI1', pk: GSI1PK, ascending: true }, page)).map(userFromItem);
+}
+
+/** How many users a tenant has, for plan limits. */
+export async function countUsers(tenantId: string): Promise<number> {
+  let count = 0;
+  await forEachPage(
+    {
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': tenantPk(tenantId), ':sk': USER_PREFIX },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    },
+    (page) => {
+      count += page.Count ?? 0;
+    },
+  );
+  return count;
 }

@@ -4,13 +4,13 @@
  * identity store and the table are two systems, so either can be ahead after a crash).
  */
 import { createIdentity, findIdentity } from '../adapters/cognito.js';
-import { auditEntry, auditPut } from '../db/audit.js';
 import { getTenant } from '../db/tenants.js';
-import { getUser, putNewUser, type User } from '../db/users.js';
+import { getUser } from '../db/users.js';
 import { transactWrite } from '../db/transact.js';
 import { newId, now } from '../ids.js';
 import { systemActor, type Actor } from './actor.js';
 import { createTenant } from './tenants.js';
+import { newUserWrites } from './users.js';
 
 export const PLATFORM_TENANT_NAME = 'Gatehouse platform';
 
@@ -46,7 +46,7 @@ export async function ensureBootstrapAdmin(opts: { email: string; password: stri
 
 function adminUserWrite(actor: Actor, tenantId: string, userId: string, email: string) {
   const at = now();
-  const user: User = {
+  return newUserWrites(actor, {
     user_id: userId,
     tenant_id: tenantId,
     email,
@@ -55,13 +55,5 @@ function adminUserWrite(actor: Actor, tenantId: string, userId: string, email: s
     active: true,
     created_at: at,
     updated_at: at,
-  };
-  const audit = auditEntry(actor, {
-    tenantId,
-    action: 'user.created',
-    resourceType: 'user',
-    resourceId: userId,
-    changes: { email, role: user.role },
   });
-  return [putNewUser(user), auditPut(audit)];
 }

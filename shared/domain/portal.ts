@@ -1,6 +1,14 @@
-/** The account portal: logging in. */
+/** The account portal: registering an organisation and logging in. */
 import { passwordLogin } from '../adapters/cognito.js';
+import { verifyBearer } from '../auth/jwt.js';
+import { getUser } from '../db/users.js';
 import { UnauthorizedError } from '../http/errors.js';
+import { newId, now } from '../ids.js';
+import type { Actor } from './actor.js';
+import { createTenant } from './tenants.js';
+import { newUserWrites, withNewIdentity } from './users.js';
+
+const LOGIN_REFUSED = 'Incorrect email or password';
 
 export interface LoginResult {
   access_token: string;
@@ -14,6 +22,57 @@ export interface LoginResult {
  */
 export async function login(email: string, password: string): Promise<LoginResult> {
   const tokens = await passwordLogin(email, password);
-  if (!tokens) throw new UnauthorizedError('Incorrect email or password');
+  if (!tokens) throw new UnauthorizedError(LOGIN_REFUSED);
+  // The table decides who is active (the identity store follows it): a deactivated or deleted
+  // user gets no token, even if the identity store has not caught up.
+  const claims = await verifyBearer(tokens.idToken);
+  const user = await getUser(claims.tenantId, claims.userId);
+  if (!user?.active) throw new UnauthorizedError(LOGIN_REFUSED);
   return { access_token: tokens.idToken, token_type: 'bearer', expires_in: tokens.expiresIn };
+}
+
+export interface Registration {
+  email: string;
+  password: string;
+  organization_name: string;
+  name?: string;
+}
+
+export interface Registered {
+  tenant_id: string;
+  user_id: string;
+  email: string;
+  role: 'TENANT_ADMIN';
+  plan: 'free';
+}
+
+/**
+ * Self-serve sign-up: a new tenant on the free plan with the registrant as its TENANT_ADMIN. The
+ * account is created first; the tenant, its configuration, the user and their audit entries are
+ * then written in one transaction, and the account is removed again if that fails.
+ */
+export async function register(actor: Actor, input: Registration): Promise<Registered> {
+  const tenantId = newId();
+  return withNewIdentity({ email: input.email, tenantId, password: input.password }, async ({ userId, email }) => {
+    const at = now();
+    const user = {
+      user_id: userId,
+      tenant_id: tenantId,
+      email,
+      name: input.name?.trim() || null,
+      role: 'TENANT_ADMIN' as const,
+      active: true,
+      created_at: at,
+      updated_at: at,
+    };
+    // The registrant is who acts, for the audit entries.
+    const registrant: Actor = { ...actor, principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt' } };
+    await createTenant(
+      registrant,
+      { name: input.organization_name, plan: 'free', contact_email: email },
+      () => newUserWrites(registrant, user),
+      tenantId,
+    );
+    return { tenant_id: tenantId, user_id: userId, email, role: 'TENANT_ADMIN', plan: 'free' };
+  });
 }

@@ -20,6 +20,7 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../http/errors.js';
+import { TENANT_NOT_FOUND } from '../auth/tenant-scope.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
@@ -45,7 +46,6 @@ export interface TenantUpdate {
   contact_email?: string | null;
 }
 
-const TENANT_NOT_FOUND = 'Tenant not found';
 
 /**
  * Creates a tenant with the default configuration. `extra` lets a caller (registration,

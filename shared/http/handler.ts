@@ -15,7 +15,8 @@ import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor } from '../domain/actor.js';
 import { log, type Logger } from '../log.js';
 import { routeById } from '../routes/index.js';
-import type { RouteDef } from '../routes/types.js';
+import type { RouteDef, RouteRateLimit } from '../routes/types.js';
+import { consumeRateLimit, rateLimitHeaders, type RateLimitState } from '../domain/rate-limit.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 import type { Reply } from './reply.js';
@@ -48,6 +49,7 @@ interface Internal extends Record<string, unknown> {
   log: Logger;
   startedAt: number;
   principal: Principal | null;
+  rateLimit?: RateLimitState;
 }
 
 type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
@@ -79,8 +81,9 @@ export function httpHandler(routeId: string, fn: RouteFn) {
 
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
     .use(requestContext(route))
-    .use(httpHeaderNormalizer())
-    .use(authorize(route));
+    .use(httpHeaderNormalizer());
+  if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
+  chain.use(authorize(route));
   if (route.request?.body) {
     chain.use(jsonBody());
   }
@@ -92,7 +95,8 @@ export function httpHandler(routeId: string, fn: RouteFn) {
 function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const finish = (request: Req, result: APIGatewayProxyResult) => {
     const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
-    result.headers = { ...result.headers, 'X-Request-Id': internal.requestId };
+    const limits = internal.rateLimit ? rateLimitHeaders(internal.rateLimit) : {};
+    result.headers = { ...limits, ...result.headers, 'X-Request-Id': internal.requestId };
     request.response = result;
     internal.log.info('request', {
       method: request.event.httpMethod,
@@ -130,6 +134,17 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
   };
 }
 
+/** The route's per-IP limit, counted before anything else; `finish` adds its headers to every answer. */
+function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: async (request) => {
+      const caller = request.event.requestContext?.identity?.sourceIp ?? 'unknown';
+      const state = await consumeRateLimit(limit.name, caller, limit.perMinute);
+      (request.context as unknown as { gatehouse: Internal }).gatehouse.rateLimit = state;
+    },
+  };
+}
+
 /** Authentication and the route's least role; public routes pass. */
 function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   return {
@@ -139,11 +154,15 @@ function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGate
       const principal = await authenticate({
         authorization: headers.authorization,
         apiKey: headers['x-api-key'],
+        sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
       });
       const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
       internal.principal = principal;
       if (!roleSatisfies(principal.role, route.access)) {
         throw new ForbiddenError(`This needs the ${route.access} role`);
+      }
+      if (route.bearerOnly && principal.via === 'api_key') {
+        throw new ForbiddenError('This needs a bearer token: an API key cannot do it');
       }
     },
   };

@@ -34,6 +34,8 @@ export interface HttpServerOptions {
   stage?: string;
   region?: string;
   maxBodyBytes?: number;
+  /** Client address from X-Forwarded-For, so tests can play many clients. Off under `npm start`. */
+  trustForwardedFor?: boolean;
   /**
    * A JSON log line for each response the server gives itself (404, 405, 413, 400): those never
    * reach a handler, whose chain logs every other request.
@@ -146,7 +148,17 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
       return sendJson(res, 500, { detail: `Internal Server Error (request ${requestId})` }, requestId);
     }
     invoked();
-    const event = buildProxyEvent({ req, url, body, route, pathParameters: match.pathParameters, requestId, stage, receivedAt });
+    const event = buildProxyEvent({
+      req,
+      url,
+      body,
+      route,
+      pathParameters: match.pathParameters,
+      requestId,
+      stage,
+      receivedAt,
+      trustForwardedFor: options.trustForwardedFor,
+    });
     const context = buildContext(route, randomUUID(), region);
 
     if (route.streaming) {

@@ -27,6 +27,7 @@ import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/clien
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { TABLE_KEYS } from '../db/table.js';
 import { S3RVER_CREDENTIALS } from './s3-local.js';
+import { PASSWORD_POLICY } from '../auth/password-policy.js';
 
 export const LOCAL_NAMES = {
   table: 'gatehouse-local',
@@ -207,7 +208,13 @@ async function ensureUserPool(
         AutoVerifiedAttributes: ['email'],
         UsernameConfiguration: { CaseSensitive: false },
         Policies: {
-          PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: false },
+          PasswordPolicy: {
+            MinimumLength: PASSWORD_POLICY.minLength,
+            RequireLowercase: PASSWORD_POLICY.requireLowercase,
+            RequireUppercase: PASSWORD_POLICY.requireUppercase,
+            RequireNumbers: PASSWORD_POLICY.requireDigits,
+            RequireSymbols: PASSWORD_POLICY.requireSymbols,
+          },
         },
         AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
         Schema: [

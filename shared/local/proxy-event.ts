@@ -8,6 +8,8 @@ import type { RouteDef } from '../routes/types.js';
 import { isBinaryContentType } from '../http/media-types.js';
 
 export interface EventInput {
+  /** Take the client address from X-Forwarded-For (tests that play many clients); never in AWS. */
+  trustForwardedFor?: boolean;
   req: IncomingMessage;
   /** Path and query as received. */
   url: URL;
@@ -42,7 +44,10 @@ export function buildProxyEvent(input: EventInput): APIGatewayProxyEvent {
 
   const contentType = req.headers['content-type'];
   const binary = isBinaryContentType(contentType);
-  const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  const socketIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  // API Gateway sets sourceIp itself; only the test harness may stand in for many clients.
+  const forwarded = input.trustForwardedFor ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+  const sourceIp = forwarded || socketIp;
 
   return {
     resource: route.path,

@@ -38,6 +38,13 @@ export interface RouteResponse {
   contentType?: string;
 }
 
+/** A fixed-window limit on calls per client IP, counted before anything else runs. */
+export interface RouteRateLimit {
+  /** Counter name, shared by routes that should count together. */
+  name: string;
+  perMinute: number;
+}
+
 export interface RouteDef {
   /** Unique, stable id; also the OpenAPI operationId and the Lambda's logical name. */
   id: string;
@@ -62,6 +69,10 @@ export interface RouteDef {
   response: RouteResponse;
   /** Error statuses this route can answer beyond those every route of its kind can. */
   errors?: readonly number[];
+  /** Calls per client IP per minute; past it 429 with Retry-After and X-RateLimit-* headers. */
+  rateLimit?: RouteRateLimit;
+  /** Refused to API-key callers: minting credentials needs a person's bearer token. */
+  bearerOnly?: boolean;
   /** Streams its response (server-sent events). */
   streaming?: boolean;
   grants: RouteGrants;

@@ -23,10 +23,18 @@ export interface CallOptions {
 
 export const baseUrl = (): string => inject('baseUrl');
 
+/** A private address, different on almost every call. */
+export function randomClientIp(): string {
+  const r = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${r()}.${r()}.${r()}`;
+}
+
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const url = new URL(path, baseUrl());
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { ...opts.headers };
+  // Each call comes from its own client address unless the test names one, so per-IP rate limits
+  // (login, registration) count only what a test means them to.
+  const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp(), ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
   let body: string | undefined;
@@ -59,4 +67,38 @@ export async function login(email: string, password: string): Promise<string> {
   const res = await call('POST', '/api/v1/portal/login', { body: { email, password } });
   if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${res.text}`);
   return res.body.access_token as string;
+}
+
+export interface RegisteredTenant {
+  tenantId: string;
+  userId: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** Registers a new organisation through the portal and logs its TENANT_ADMIN in. */
+export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
+  const tag = Math.random().toString(36).slice(2, 10);
+  const email = `admin-${tag}@${label.toLowerCase().replace(/\W/g, '')}.example`;
+  const password = `Reg-${tag}-Pass1`;
+  const res = await call('POST', '/api/v1/portal/register', {
+    body: { email, password, organization_name: `${label} ${tag}` },
+  });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+  return { tenantId: res.body.tenant_id, userId: res.body.user_id, email, password, token: await login(email, password) };
+}
+
+/** Creates a user with a password through the API and logs them in. */
+export async function createUser(
+  adminToken: string,
+  role: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ userId: string; email: string; password: string; token: string }> {
+  const tag = Math.random().toString(36).slice(2, 10);
+  const email = `${role.toLowerCase()}-${tag}@users.example`;
+  const password = `User-${tag}-Pass1`;
+  const res = await call('POST', '/api/v1/users', { token: adminToken, body: { email, role, password, ...extra } });
+  if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${res.text}`);
+  return { userId: res.body.user_id, email, password, token: await login(email, password) };
 }

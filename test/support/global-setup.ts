@@ -36,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     stack = await startLocalStack({ dataDir, persist: false });
     await ensureLocalAdmin(localAdminFromEnv());
-    server = await startHttpServer({ port: 0 });
+    server = await startHttpServer({ port: 0, trustForwardedFor: true });
   } catch (error) {
     await teardown();
     throw error;

@@ -1,0 +1,8 @@
+import { deleteUser } from '../../shared/domain/users.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('users.delete', async (req) => {
+  await deleteUser(req.actor, req.params.user_id, req.query.tenant_id);
+  return noContent();
+});

@@ -1,0 +1,148 @@
+/**
+ * API keys: `X-API-Key` works wherever a bearer token does. A key acts for one tenant with the role
+ * it was given (never above its creator's, then or now), may expire and may be bound to client
+ * addresses. The key is shown once; the table keeps its SHA-256 only. A key names its own id and
+ * tenant, so checking it is one consistent read, and revoking (deleting that item) works at once.
+ *
+ * Format: `ghk_` + key id (32 hex) + tenant id (32 hex) + 43 characters of secret (256 bits).
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BlockList, isIP } from 'node:net';
+import { roleSatisfies } from '../auth/principal.js';
+import { tenantScope } from '../auth/tenant-scope.js';
+import {
+  deleteApiKeyItem,
+  getApiKey,
+  listApiKeys as listStoredApiKeys,
+  publicApiKey,
+  putNewApiKey,
+  type ApiKey,
+  type StoredApiKey,
+} from '../db/api-keys.js';
+import { auditEntry, auditPut } from '../db/audit.js';
+import type { PageRequest } from '../db/query.js';
+import { ConditionFailed, transactWrite } from '../db/transact.js';
+import { ForbiddenError, invalid, NotFoundError } from '../http/errors.js';
+import { newTimeId, now } from '../ids.js';
+import { ROLES, type Role } from '../routes/types.js';
+import type { Actor } from './actor.js';
+
+export const API_KEY_NOT_FOUND = 'API key not found';
+const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
+
+export interface ApiKeyCreate {
+  tenant_id?: string;
+  name: string;
+  role?: Role;
+  expires_at?: string;
+  ip_allowlist?: string[];
+}
+
+const hex = (uuid: string) => uuid.replace(/-/g, '');
+const uuidOf = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Parses an allowlist entry (address or CIDR) into a BlockList; false when it is neither. */
+function addToList(list: BlockList, entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  if (!address || rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (bits === undefined) {
+    list.addAddress(address, type);
+    return true;
+  }
+  const prefix = Number(bits);
+  if (!/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128)) return false;
+  list.addSubnet(address, prefix, type);
+  return true;
+}
+
+function allows(allowlist: string[], sourceIp: string): boolean {
+  if (allowlist.length === 0) return true;
+  const family = isIP(sourceIp);
+  if (family === 0) return false;
+  const list = new BlockList();
+  for (const entry of allowlist) addToList(list, entry);
+  return list.check(sourceIp, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export async function createApiKey(actor: Actor, input: ApiKeyCreate): Promise<ApiKey & { api_key: string }> {
+  const principal = actor.principal;
+  if (!principal) throw new Error('minting a key needs an authenticated caller');
+  const tenantId = await tenantScope(principal, input.tenant_id);
+  const role = input.role ?? 'VIEWER';
+  if (!roleSatisfies(principal.role, role)) {
+    throw new ForbiddenError(`A key cannot have the ${role} role: it is above your own`);
+  }
+  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= Date.now()) {
+    throw invalid(['body', 'expires_at'], 'must be in the future', 'value_error');
+  }
+  const allowlist = input.ip_allowlist ?? [];
+  allowlist.forEach((entry, i) => {
+    if (!addToList(new BlockList(), entry)) {
+      throw invalid(['body', 'ip_allowlist', i], 'must be an IPv4 or IPv6 address or CIDR range', 'value_error');
+    }
+  });
+  const keyId = newTimeId();
+  const apiKey = `ghk_${hex(keyId)}${hex(tenantId)}${randomBytes(32).toString('base64url')}`;
+  const stored: StoredApiKey = {
+    key_id: keyId,
+    tenant_id: tenantId,
+    name: input.name.trim(),
+    role,
+    prefix: apiKey.slice(0, 12),
+    expires_at: input.expires_at ?? null,
+    ip_allowlist: allowlist,
+    created_by: principal.userId,
+    created_at: now(),
+    key_hash: hashOf(apiKey),
+  };
+  const audit = auditEntry(actor, {
+    tenantId,
+    action: 'api_key.created',
+    resourceType: 'api_key',
+    resourceId: keyId,
+    changes: { name: stored.name, role, expires_at: stored.expires_at, ip_allowlist: allowlist },
+  });
+  await transactWrite([putNewApiKey(stored), auditPut(audit)]);
+  return { ...publicApiKey(stored), api_key: apiKey };
+}
+
+export async function listApiKeys(actor: Actor, requestedTenant: string | undefined, page: PageRequest): Promise<ApiKey[]> {
+  if (!actor.principal) throw new Error('listing keys needs an authenticated caller');
+  const tenantId = await tenantScope(actor.principal, requestedTenant);
+  return (await listStoredApiKeys(tenantId, page)).map(publicApiKey);
+}
+
+export async function revokeApiKey(actor: Actor, keyId: string, requestedTenant?: string): Promise<void> {
+  if (!actor.principal) throw new Error('revoking a key needs an authenticated caller');
+  const tenantId = await tenantScope(actor.principal, requestedTenant);
+  const audit = auditEntry(actor, { tenantId, action: 'api_key.revoked', resourceType: 'api_key', resourceId: keyId });
+  try {
+    await transactWrite([deleteApiKeyItem(tenantId, keyId), auditPut(audit)]);
+  } catch (err) {
+    if (err instanceof ConditionFailed) throw new NotFoundError(API_KEY_NOT_FOUND);
+    throw err;
+  }
+}
+
+/** The stored key an `X-API-Key` value names, if it is that key and usable from `sourceIp` now. */
+export async function verifyApiKey(apiKey: string, sourceIp: string): Promise<StoredApiKey | null> {
+  const match = KEY_PATTERN.exec(apiKey);
+  if (!match) return null;
+  const stored = await getApiKey(uuidOf(match[2]!), uuidOf(match[1]!));
+  if (!stored) return null;
+  const expected = Buffer.from(stored.key_hash, 'hex');
+  const actual = Buffer.from(hashOf(apiKey), 'hex');
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+  if (stored.expires_at && Date.parse(stored.expires_at) <= Date.now()) return null;
+  if (!allows(stored.ip_allowlist, sourceIp)) return null;
+  return stored;
+}
+
+/** The lower of two roles: a key never acts above its creator's current role. */
+export function lowerRole(a: Role, b: Role): Role {
+  return ROLES.indexOf(a) <= ROLES.indexOf(b) ? a : b;
+}

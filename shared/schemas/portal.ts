@@ -1,0 +1,118 @@
+/** The account portal: registration, plans and API keys. */
+import { pagingProperties, timestamp, uuid } from './common.js';
+import type { JsonSchema } from './json-schema.js';
+import { TENANT_PLANS } from './tenants.js';
+import { email, password, roleSchema, tenantScope } from './users.js';
+
+export const registerRequest = {
+  type: 'object',
+  properties: {
+    email,
+    password,
+    organization_name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    name: { type: 'string', maxLength: 200, description: 'Your display name.' },
+  },
+  required: ['email', 'password', 'organization_name'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const registerResponse = {
+  type: 'object',
+  properties: {
+    tenant_id: uuid,
+    user_id: uuid,
+    email: { type: 'string' },
+    role: { type: 'string', enum: ['TENANT_ADMIN'] },
+    plan: { type: 'string', enum: ['free'] },
+  },
+  required: ['tenant_id', 'user_id', 'email', 'role', 'plan'],
+} as const satisfies JsonSchema;
+
+const limit = (description: string) => ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null means no limit.` }) as const;
+
+export const planSchema = {
+  type: 'object',
+  properties: {
+    plan: { type: 'string', enum: TENANT_PLANS },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    limits: {
+      type: 'object',
+      properties: {
+        requests_per_minute: limit('API requests per minute'),
+        users: limit('Users'),
+        sensors: limit('Sensors'),
+        retention_days: limit('Longest retention of events and incidents, in days'),
+      },
+      required: ['requests_per_minute', 'users', 'sensors', 'retention_days'],
+    },
+    features: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['plan', 'name', 'description', 'limits', 'features'],
+} as const satisfies JsonSchema;
+
+const keyRole = {
+  ...roleSchema,
+  description: "What the key may do; at most the creator's own role. Defaults to VIEWER.",
+} as const;
+
+const ipAllowlist = {
+  type: 'array',
+  description: 'Client addresses or CIDR ranges (IPv4 or IPv6) the key works from; empty or absent means anywhere.',
+  items: { type: 'string', minLength: 2, maxLength: 49 },
+  maxItems: 20,
+  uniqueItems: true,
+} as const;
+
+export const apiKeyCreate = {
+  type: 'object',
+  properties: {
+    tenant_id: tenantScope,
+    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'What the key is for.' },
+    role: keyRole,
+    expires_at: { ...timestamp, description: 'When the key stops working; must be in the future. Absent: never.' },
+    ip_allowlist: ipAllowlist,
+  },
+  required: ['name'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const apiKeyFields = {
+  key_id: uuid,
+  tenant_id: uuid,
+  name: { type: 'string' },
+  role: roleSchema,
+  prefix: { type: 'string', description: 'The first characters of the key, to tell keys apart.' },
+  expires_at: { ...timestamp, type: ['string', 'null'] },
+  ip_allowlist: { type: 'array', items: { type: 'string' } },
+  created_by: uuid,
+  created_at: timestamp,
+} as const;
+
+export const apiKeyResponse = {
+  type: 'object',
+  properties: apiKeyFields,
+  required: Object.keys(apiKeyFields),
+} as const satisfies JsonSchema;
+
+export const apiKeyCreated = {
+  type: 'object',
+  properties: {
+    ...apiKeyFields,
+    api_key: { type: 'string', description: 'The key itself. Shown this once: only its hash is kept.' },
+  },
+  required: [...Object.keys(apiKeyFields), 'api_key'],
+} as const satisfies JsonSchema;
+
+export const apiKeyPath = {
+  type: 'object',
+  properties: { key_id: uuid },
+  required: ['key_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const apiKeyListQuery = {
+  type: 'object',
+  properties: { tenant_id: tenantScope, ...pagingProperties },
+  additionalProperties: false,
+} as const satisfies JsonSchema;

@@ -1,0 +1,215 @@
+/** The account portal end to end: registration, plans, API keys, and the per-IP limits. */
+import { describe, expect, it } from 'vitest';
+import { asAdmin, call, createUser, login, randomClientIp, registerTenant } from '../support/api.js';
+import { auditEntriesOf } from '../support/seed.js';
+
+describe('identity acceptance', () => {
+  it('register, log in, create a user, log in as them, mint a key, use it, revoke it: the next call is 401', async () => {
+    const org = await registerTenant('Harbour');
+    const op = await createUser(org.token, 'TENANT_ADMIN');
+    const minted = await call('POST', '/api/v1/portal/api-keys', { token: op.token, body: { name: 'radar bridge', role: 'OPERATOR' } });
+    expect(minted.status).toBe(201);
+    const use = await call('GET', '/api/v1/users', { apiKey: minted.body.api_key });
+    expect(use.status).toBe(200);
+    expect(use.body.map((u: { user_id: string }) => u.user_id)).toContain(op.userId);
+    expect((await call('DELETE', `/api/v1/portal/api-keys/${minted.body.key_id}`, { token: op.token })).status).toBe(204);
+    const after = await call('GET', '/api/v1/users', { apiKey: minted.body.api_key });
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ detail: 'Invalid API key' });
+  });
+});
+
+describe('portal.register', () => {
+  it('makes a tenant on the free plan with the registrant as TENANT_ADMIN, audited as theirs', async () => {
+    const email = `founder-${Date.now()}@newco.example`;
+    const res = await call('POST', '/api/v1/portal/register', {
+      body: { email, password: 'Founder-Pass-1', organization_name: 'NewCo Security', name: 'Founder' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ email, role: 'TENANT_ADMIN', plan: 'free' });
+    const token = await login(email, 'Founder-Pass-1');
+    const me = await call('GET', `/api/v1/users/${res.body.user_id}`, { token });
+    expect(me.body).toMatchObject({ role: 'TENANT_ADMIN', tenant_id: res.body.tenant_id, name: 'Founder' });
+    const tenant = await call('GET', `/api/v1/tenants/${res.body.tenant_id}`, { token: await asAdmin() });
+    expect(tenant.body).toMatchObject({ name: 'NewCo Security', plan: 'free', status: 'active' });
+    const audit = await auditEntriesOf(res.body.tenant_id);
+    expect(audit.map((e) => e.action).sort()).toEqual(['tenant.created', 'user.created']);
+    expect(audit.every((e) => e.user_id === res.body.user_id)).toBe(true);
+  });
+
+  it('an email in use is 409 and makes no tenant', async () => {
+    const org = await registerTenant('Dup');
+    const before = await call('GET', '/api/v1/tenants', { token: await asAdmin(), query: { limit: 200 } });
+    const res = await call('POST', '/api/v1/portal/register', {
+      body: { email: org.email, password: 'Another-Pass-1', organization_name: 'Dup Two' },
+    });
+    expect(res.status).toBe(409);
+    const after = await call('GET', '/api/v1/tenants', { token: await asAdmin(), query: { limit: 200 } });
+    expect(after.body.length).toBe(before.body.length);
+  });
+
+  it('a password the pool refuses is 422 on body.password, and leaves no account', async () => {
+    const email = `weak-${Date.now()}@newco.example`;
+    const res = await call('POST', '/api/v1/portal/register', { body: { email, password: 'alllowercase', organization_name: 'Weak' } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'password']);
+    const retry = await call('POST', '/api/v1/portal/register', { body: { email, password: 'Strong-Pass-1', organization_name: 'Weak' } });
+    expect(retry.status).toBe(201);
+  });
+
+  it('the 11th registration from one address within a minute is 429; another address still registers', async () => {
+    // Fixed one-minute windows: if the window turned during the burst, try again in the next one.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ip = randomClientIp();
+      const burst = [];
+      for (let i = 0; i < 11; i++) {
+        burst.push(await call('POST', '/api/v1/portal/register', { body: { email: `x${i}@burst.example` }, headers: { 'x-forwarded-for': ip } }));
+      }
+      const resets = new Set(burst.map((r) => r.headers.get('x-ratelimit-reset')));
+      if (resets.size > 1) continue;
+      expect(burst.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(422));
+      expect(burst[0]!.headers.get('x-ratelimit-limit')).toBe('10');
+      expect(burst[9]!.headers.get('x-ratelimit-remaining')).toBe('0');
+      const limited = burst[10]!;
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+      expect(typeof limited.body.detail).toBe('string');
+      const other = await call('POST', '/api/v1/portal/register', {
+        body: { email: `other-${Date.now()}@burst.example`, password: 'Other-Pass-1', organization_name: 'Other' },
+      });
+      expect(other.status).toBe(201);
+      return;
+    }
+    throw new Error('the rate-limit window turned during both bursts');
+  });
+});
+
+describe('portal.login', () => {
+  it('the 31st login from one address within a minute is 429', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ip = randomClientIp();
+      const results = [];
+      for (let i = 0; i < 31; i++) {
+        results.push(await call('POST', '/api/v1/portal/login', { body: { email: 'nobody@x.example', password: 'Wrong-pass-1' }, headers: { 'x-forwarded-for': ip } }));
+      }
+      if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
+      expect(results.slice(0, 30).every((r) => r.status === 401)).toBe(true);
+      expect(results[30]!.status).toBe(429);
+      expect(results[30]!.headers.get('retry-after')).toBeTruthy();
+      return;
+    }
+    throw new Error('the rate-limit window turned during both bursts');
+  });
+});
+
+describe('portal.plans', () => {
+  it('lists every plan with its limits, without a credential', async () => {
+    const res = await call('GET', '/api/v1/portal/plans');
+    expect(res.status).toBe(200);
+    expect(res.body.map((p: { plan: string }) => p.plan)).toEqual(['free', 'pro', 'enterprise']);
+    expect(res.body[0].limits).toEqual({ requests_per_minute: 100, users: 5, sensors: 25, retention_days: 30 });
+    expect(res.body[2].limits.users).toBeNull();
+  });
+});
+
+describe('portal.apiKeys.create', () => {
+  it('shows the key once; only a hash is kept', async () => {
+    const org = await registerTenant('Keys');
+    const res = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'ops console' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: 'ops console', role: 'VIEWER', tenant_id: org.tenantId, created_by: org.userId, expires_at: null });
+    expect(res.body.api_key).toMatch(/^ghk_[0-9a-f]{64}[A-Za-z0-9_-]{43}$/);
+    expect(res.body.api_key.startsWith(res.body.prefix)).toBe(true);
+    const list = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
+    expect(list.text).not.toContain(res.body.api_key);
+    expect(list.text).not.toContain(res.body.api_key.slice(-43));
+    expect(list.body[0]).not.toHaveProperty('api_key');
+    expect(list.body[0]).not.toHaveProperty('key_hash');
+    const audit = await auditEntriesOf(org.tenantId);
+    expect(JSON.stringify(audit)).not.toContain(res.body.api_key.slice(-43));
+  });
+
+  it('a key acts with its role: a VIEWER key reads but cannot write', async () => {
+    const org = await registerTenant('Keys');
+    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'dash', role: 'VIEWER' } })).body.api_key;
+    expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(200);
+    expect((await call('POST', '/api/v1/users', { apiKey: key, body: { email: 'k@keys.example', role: 'VIEWER' } })).status).toBe(403);
+  });
+
+  it('no key above its creator, no key minted by a key, no expiry in the past', async () => {
+    const org = await registerTenant('Keys');
+    const above = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'x', role: 'SUPER_ADMIN' } });
+    expect(above.status).toBe(403);
+    const adminKey = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'admin', role: 'TENANT_ADMIN' } })).body.api_key;
+    const byKey = await call('POST', '/api/v1/portal/api-keys', { apiKey: adminKey, body: { name: 'child' } });
+    expect(byKey.status).toBe(403);
+    const past = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'old', expires_at: '2020-01-01T00:00:00.000Z' } });
+    expect(past.status).toBe(422);
+    expect(past.body.detail[0].loc).toEqual(['body', 'expires_at']);
+  });
+
+  it('a key stops working when it expires', async () => {
+    const org = await registerTenant('Keys');
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'short', expires_at: expiresAt } })).body.api_key;
+    expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1700));
+    expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(401);
+  });
+
+  it('a key with an address allowlist works only from those addresses', async () => {
+    const org = await registerTenant('Keys');
+    const res = await call('POST', '/api/v1/portal/api-keys', {
+      token: org.token,
+      body: { name: 'site', ip_allowlist: ['198.51.100.7', '2001:db8::/32'] },
+    });
+    expect(res.status).toBe(201);
+    const key = res.body.api_key;
+    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
+    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '2001:db8::1' } })).status).toBe(200);
+    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(401);
+    const bad = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'bad', ip_allowlist: ['10.0.0.0/33'] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'ip_allowlist', 0]);
+  });
+
+  it("a key never acts above its creator's current role", async () => {
+    const org = await registerTenant('Keys');
+    const admin2 = await createUser(org.token, 'TENANT_ADMIN');
+    const key = (await call('POST', '/api/v1/portal/api-keys', { token: admin2.token, body: { name: 'k', role: 'TENANT_ADMIN' } })).body.api_key;
+    expect((await call('GET', '/api/v1/portal/api-keys', { apiKey: key })).status).toBe(200);
+    await call('PATCH', `/api/v1/users/${admin2.userId}`, { token: org.token, body: { role: 'VIEWER' } });
+    expect((await call('GET', '/api/v1/portal/api-keys', { apiKey: key })).status).toBe(403);
+    expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(200);
+  });
+});
+
+describe('portal.apiKeys.list', () => {
+  it('lists newest first, without secrets; other tenants are 404', async () => {
+    const org = await registerTenant('Keys');
+    const other = await registerTenant('Else');
+    for (const name of ['first', 'second']) {
+      await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name } });
+    }
+    const res = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
+    expect(res.body.map((k: { name: string }) => k.name)).toEqual(['second', 'first']);
+    const cross = await call('GET', '/api/v1/portal/api-keys', { token: other.token, query: { tenant_id: org.tenantId } });
+    expect(cross.status).toBe(404);
+  });
+});
+
+describe('portal.apiKeys.revoke', () => {
+  it("revokes once; again, or another tenant's key, is 404", async () => {
+    const org = await registerTenant('Keys');
+    const other = await registerTenant('Else');
+    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'k' } })).body;
+    const cross = await call('DELETE', `/api/v1/portal/api-keys/${key.key_id}`, { token: other.token });
+    expect(cross.status).toBe(404);
+    expect((await call('GET', '/api/v1/users', { apiKey: key.api_key })).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/portal/api-keys/${key.key_id}`, { token: org.token })).status).toBe(204);
+    expect((await call('DELETE', `/api/v1/portal/api-keys/${key.key_id}`, { token: org.token })).status).toBe(404);
+    const audit = await auditEntriesOf(org.tenantId);
+    expect(audit.filter((e) => e.action === 'api_key.revoked')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ConflictError, RequestValidationError, ServiceUnavailableError } from '../../shared/http/errors.js';
+import { errorResult } from '../../shared/http/respond.js';
+import { createLogger } from '../../shared/log.js';
+
+const quiet = createLogger({}, 'error');
+const silent = { ...quiet, error: () => {}, warn: () => {} };
+
+describe('error bodies', () => {
+  it('a fault is a 500 that names the request and shows nothing of the error', () => {
+    const err = new Error('connect ECONNREFUSED 10.0.0.7:8000 at Socket.connect (/var/task/index.mjs:1:2)');
+    const res = errorResult(err, 'req-123', silent);
+    expect(res.statusCode).toBe(500);
+    expect(JSON.parse(res.body)).toEqual({ detail: 'Internal Server Error (request req-123)' });
+    expect(res.body).not.toMatch(/ECONNREFUSED|10\.0\.0\.7|index\.mjs/);
+  });
+
+  it('a client error carries its message as detail', () => {
+    const res = errorResult(new ConflictError('Already there'), 'r', silent);
+    expect(res.statusCode).toBe(409);
+    expect(JSON.parse(res.body)).toEqual({ detail: 'Already there' });
+  });
+
+  it('a validation error lists its issues', () => {
+    const res = errorResult(new RequestValidationError([{ loc: ['query', 'limit'], msg: 'too big', type: 'maximum' }]), 'r', silent);
+    expect(res.statusCode).toBe(422);
+    expect(JSON.parse(res.body)).toEqual({ detail: [{ loc: ['query', 'limit'], msg: 'too big', type: 'maximum' }] });
+  });
+
+  it('a deliberate 503 keeps its status and says which request', () => {
+    const res = errorResult(new ServiceUnavailableError('No speech recogniser installed'), 'req-9', silent);
+    expect(res.statusCode).toBe(503);
+    expect(JSON.parse(res.body).detail).toBe('No speech recogniser installed (request req-9)');
+  });
+});
+
+describe('logs', () => {
+  it('never write secrets', () => {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => (lines.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      createLogger({}, 'debug').info('login', { password: 'hunter2', authorization: 'Bearer abc', api_key: 'k', email: 'a@b.c' });
+    } finally {
+      process.stdout.write = write;
+    }
+    const entry = JSON.parse(lines[0]!);
+    expect(entry).toMatchObject({ msg: 'login', email: 'a@b.c', password: '[redacted]', authorization: '[redacted]', api_key: '[redacted]' });
+    expect(lines[0]).not.toMatch(/hunter2|Bearer abc/);
+  });
+});
