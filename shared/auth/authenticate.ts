@@ -6,6 +6,7 @@
 import { getTenant } from '../db/tenants.js';
 import { getUser } from '../db/users.js';
 import { lowerRole, verifyApiKey } from '../domain/api-keys.js';
+import { planOf } from '../domain/plans.js';
 import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
 import { verifyBearer } from './jwt.js';
 import type { Principal } from './principal.js';
@@ -29,15 +30,23 @@ export async function authenticate(creds: Credentials): Promise<Principal> {
   } catch {
     throw new UnauthorizedError(INVALID_TOKEN);
   }
-  const user = await activeUser(claims.tenantId, claims.userId, INVALID_TOKEN);
-  return { userId: user.user_id, tenantId: user.tenant_id, role: user.role, email: user.email, via: 'jwt' };
+  const { user, tenant } = await activeUser(claims.tenantId, claims.userId, INVALID_TOKEN);
+  return {
+    userId: user.user_id,
+    tenantId: user.tenant_id,
+    role: user.role,
+    email: user.email,
+    via: 'jwt',
+    requestsPerMinute: planOf(tenant.plan).limits.requests_per_minute,
+  };
 }
 
 async function authenticateApiKey(apiKey: string, sourceIp: string): Promise<Principal> {
   const key = await verifyApiKey(apiKey, sourceIp);
   if (!key) throw new UnauthorizedError(INVALID_KEY);
-  const creator = await activeUser(key.tenant_id, key.created_by, INVALID_KEY);
+  const { user: creator, tenant } = await activeUser(key.tenant_id, key.created_by, INVALID_KEY);
   return {
+    requestsPerMinute: planOf(tenant.plan).limits.requests_per_minute,
     userId: creator.user_id,
     tenantId: key.tenant_id,
     role: lowerRole(key.role, creator.role),
@@ -47,12 +56,12 @@ async function authenticateApiKey(apiKey: string, sourceIp: string): Promise<Pri
   };
 }
 
-/** The user, if they exist and are active and their tenant is not suspended. */
+/** The user and their tenant, if the user exists and is active and the tenant is not suspended. */
 async function activeUser(tenantId: string, userId: string, refusal: string) {
   const [user, tenant] = await Promise.all([getUser(tenantId, userId), getTenant(tenantId)]);
   if (!user || !user.active || !tenant) throw new UnauthorizedError(refusal);
   if (tenant.status !== 'active' && user.role !== 'SUPER_ADMIN') {
     throw new ForbiddenError('This tenant is suspended');
   }
-  return user;
+  return { user, tenant };
 }

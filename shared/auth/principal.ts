@@ -10,6 +10,8 @@ export interface Principal {
   via: 'jwt' | 'api_key';
   /** The key used, when `via` is `api_key`. */
   apiKeyId?: string;
+  /** Calls per minute the caller's tenant may make (its plan); null for no limit. */
+  requestsPerMinute: number | null;
 }
 
 /** Whether `role` meets `least`: a higher role includes every lower one. */

@@ -32,7 +32,10 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
   };
 }
 
-/** Counts a call of `caller` against `name`; throws RateLimitedError past the limit. */
+/**
+ * Counts a call of `caller` (a client IP, or a tenant id for plan rates) against `name`; throws
+ * RateLimitedError past the limit.
+ */
 export async function consumeRateLimit(name: string, caller: string, perMinute: number, nowMs = Date.now()): Promise<RateLimitState> {
   const nowSeconds = Math.floor(nowMs / 1000);
   const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);

@@ -164,6 +164,10 @@ function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGate
       if (route.bearerOnly && principal.via === 'api_key') {
         throw new ForbiddenError('This needs a bearer token: an API key cannot do it');
       }
+      // The plan's request rate, per tenant: every authenticated call counts.
+      if (principal.requestsPerMinute !== null) {
+        internal.rateLimit = await consumeRateLimit('tenant', principal.tenantId, principal.requestsPerMinute);
+      }
     },
   };
 }

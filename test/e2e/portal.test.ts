@@ -113,6 +113,31 @@ describe('portal.plans', () => {
   });
 });
 
+describe("a plan's request rate", () => {
+  it("a free tenant's 101st call within a minute is 429; other tenants are not affected", async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const org = await registerTenant('Busy');
+      const other = await registerTenant('Calm');
+      const results = await Promise.all(Array.from({ length: 101 }, () => call('GET', '/api/v1/users', { token: org.token })));
+      if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+      const limited = results.find((r) => r.status === 429)!;
+      expect(limited.headers.get('retry-after')).toBeTruthy();
+      expect(limited.headers.get('x-ratelimit-limit')).toBe('100');
+      expect((await call('GET', '/api/v1/users', { token: other.token })).status).toBe(200);
+      return;
+    }
+    throw new Error('the rate-limit window turned during both bursts');
+  });
+
+  it('the enterprise plan (the platform tenant) has no limit', async () => {
+    const res = await call('GET', '/api/v1/tenants', { token: await asAdmin() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+
 describe('portal.apiKeys.create', () => {
   it('shows the key once; only a hash is kept', async () => {
     const org = await registerTenant('Keys');
