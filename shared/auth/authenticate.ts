@@ -21,6 +21,10 @@ const INVALID_TOKEN = 'Invalid or expired token';
 const INVALID_KEY = 'Invalid API key';
 
 export async function authenticate(creds: Credentials): Promise<Principal> {
+  if (creds.apiKey !== undefined && creds.authorization !== undefined) {
+    // Two credentials could name two tenants; which one wins must never be a guess.
+    throw new UnauthorizedError('Send one credential: a bearer token or an API key, not both');
+  }
   if (creds.apiKey !== undefined) return authenticateApiKey(creds.apiKey, creds.sourceIp);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(creds.authorization ?? '');
   if (!match?.[1]) throw new UnauthorizedError('Not authenticated');

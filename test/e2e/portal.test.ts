@@ -155,6 +155,14 @@ describe('portal.apiKeys.create', () => {
     expect(JSON.stringify(audit)).not.toContain(res.body.api_key.slice(-43));
   });
 
+  it('a request with both a bearer token and a key is refused', async () => {
+    const org = await registerTenant('Keys');
+    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'k' } })).body.api_key;
+    const both = await call('GET', '/api/v1/users', { token: org.token, apiKey: key });
+    expect(both.status).toBe(401);
+    expect(both.body.detail).toMatch(/not both/);
+  });
+
   it('a key acts with its role: a VIEWER key reads but cannot write', async () => {
     const org = await registerTenant('Keys');
     const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'dash', role: 'VIEWER' } })).body.api_key;

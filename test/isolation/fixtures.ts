@@ -1,0 +1,144 @@
+/**
+ * THE fixture registry of the isolation suite: for every parameter name a route can use to name a
+ * tenant's resource (a path parameter, or a reference in a query or body), how to make one such
+ * resource in a tenant, through the API, as that tenant's TENANT_ADMIN.
+ *
+ * Tenants A and B each get one resource of every kind. The suite then calls every route with A's
+ * resource where B's would be legitimate, and expects "unknown id" (404).
+ *
+ * ## Adding a resource kind (later issues)
+ * When a route takes a parameter the registry does not know (`{environment_id}`, a required
+ * `zone_id` in a body, `sensor_ids: [uuid]`), the suite fails with "no fixture for ...". Add one
+ * entry keyed by the parameter name:
+ *
+ *     environment_id: {
+ *       owned: true,
+ *       create: async (t) => {
+ *         const res = await t.call('POST', '/api/v1/environments', { body: { name: t.name('environment') } });
+ *         return created(res, 'environment_id');
+ *       },
+ *     },
+ *     zone_id: {
+ *       owned: true,
+ *       needs: ['environment_id'],          // created after these; their ids are in t.ids
+ *       create: async (t) => created(await t.call('POST', '/api/v1/zones', {
+ *         body: { environment_id: t.ids.environment_id, name: t.name('zone') },
+ *       }), 'zone_id'),
+ *     },
+ *
+ * Put the tenant's marker in every name and free-text field (`t.name(...)`, `t.email(...)`), so a
+ * response that shows any of A's data is caught; call `t.remember(secret)` for anything else that
+ * must never reach another tenant (an API key, a webhook secret). A plural reference
+ * (`sensor_ids`) is filled from the singular entry (`sensor_id`). A property that ends in `_id` or
+ * has `format: uuid` but names no tenant resource goes in NOT_REFERENCES, with the reason.
+ */
+import type { ApiResponse, CallOptions } from '../support/api.js';
+
+/** What a fixture's `create` gets: one tenant, seen through its TENANT_ADMIN. */
+export interface FixtureTenant {
+  label: 'A' | 'B';
+  /** Unique per tenant and run, e.g. `MARKER-A-k3j9x0q2`; must appear in every name of the tenant. */
+  marker: string;
+  tenantId: string;
+  /** Ids of the kinds created so far in this tenant (at least those in `needs`). */
+  ids: Readonly<Record<string, string>>;
+  /** An API call as the tenant's TENANT_ADMIN (bearer token). */
+  call(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
+  /** A display name carrying the marker. */
+  name(what: string): string;
+  /** A unique email carrying the marker. */
+  email(what: string): string;
+  /** A strong password, unique. */
+  password(): string;
+  /** A value that must never appear in a response to another tenant. */
+  remember(secret: string): void;
+  /** An account that must still log in when the suite ends. */
+  addLogin(email: string, password: string): void;
+}
+
+export interface Fixture {
+  /**
+   * True for a resource of one tenant: A's is answered to B as an unknown id (404). False for a
+   * value everyone shares (a docs asset name): both tenants get the same value and it names nothing.
+   */
+  owned: boolean;
+  /** Kinds created before this one (their ids are in `t.ids`). */
+  needs?: readonly string[];
+  /** Makes one resource in the tenant and returns its id (the value the parameter takes). */
+  create(t: FixtureTenant): Promise<string>;
+  /** An id of this kind that exists nowhere; a random UUID unless given. */
+  unknown?(): string;
+}
+
+/** The id in a 201 answer; throws with the answer otherwise. */
+export function created(res: ApiResponse, idField: string): string {
+  const id = (res.body as Record<string, unknown> | undefined)?.[idField];
+  if (res.status !== 201 || typeof id !== 'string') {
+    throw new Error(`fixture creation failed: expected 201 with ${idField}, got ${res.status} ${res.text.slice(0, 300)}`);
+  }
+  return id;
+}
+
+export const FIXTURES: Readonly<Record<string, Fixture>> = {
+  /** The tenant itself: made by registration (see seed.ts), named by `tenant_id` everywhere. */
+  tenant_id: { owned: true, create: async (t) => t.tenantId },
+
+  /** A user who is not one of the principals, so no attempt can lock a principal out. */
+  user_id: {
+    owned: true,
+    create: async (t) => {
+      const email = t.email('fixture-user');
+      const password = t.password();
+      const res = await t.call('POST', '/api/v1/users', {
+        body: { email, role: 'VIEWER', name: t.name('fixture user'), password },
+      });
+      t.addLogin(email, password);
+      return created(res, 'user_id');
+    },
+  },
+
+  /** An API key that is not one of the principals' keys. */
+  key_id: {
+    owned: true,
+    create: async (t) => {
+      const res = await t.call('POST', '/api/v1/portal/api-keys', { body: { name: t.name('fixture key'), role: 'VIEWER' } });
+      const key = (res.body as { api_key?: string }).api_key;
+      if (key) t.remember(key);
+      return created(res, 'key_id');
+    },
+  },
+
+  /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
+  asset: { owned: false, create: async () => 'swagger-ui.css' },
+};
+
+/**
+ * Properties that look like references (`*_id`, `format: uuid`) but name no tenant's resource,
+ * each with the reason. They get a generated value and no cross-tenant attempt.
+ */
+export const NOT_REFERENCES: Readonly<Record<string, string>> = {};
+
+/** The registry entry that fills a parameter: `sensor_ids` uses `sensor_id`. */
+export function fixtureKindOf(name: string): string | undefined {
+  if (FIXTURES[name]) return name;
+  if (name.endsWith('_ids') && FIXTURES[name.slice(0, -1)]) return name.slice(0, -1);
+  return undefined;
+}
+
+/** The kinds in an order where every kind comes after what it needs. */
+export function creationOrder(): string[] {
+  const order: string[] = [];
+  const visiting = new Set<string>();
+  const visit = (kind: string, chain: string[]) => {
+    if (order.includes(kind)) return;
+    const fixture = FIXTURES[kind];
+    if (!fixture) throw new Error(`fixture ${chain.join(' -> ')} needs ${kind}, which has no entry in FIXTURES`);
+    if (visiting.has(kind)) throw new Error(`fixtures need each other in a cycle: ${[...chain, kind].join(' -> ')}`);
+    visiting.add(kind);
+    for (const need of fixture.needs ?? []) visit(need, [...chain, kind]);
+    visiting.delete(kind);
+    order.push(kind);
+  };
+  for (const kind of Object.keys(FIXTURES)) visit(kind, []);
+  return order;
+}

@@ -1,0 +1,201 @@
+/**
+ * The tenant-isolation suite (issue 3, items 6 and 7), generated from the route table: a route
+ * added to ROUTES is attacked the day it is added, and a route the suite cannot fill (a path
+ * parameter or reference without a fixture) fails the build.
+ *
+ * Two tenants, A and B, are registered through the portal and each gets an OPERATOR, a VIEWER and
+ * one resource of every kind in the fixture registry (fixtures.ts). Then, as every principal of B
+ * (each role's token, API keys, and ten kinds of invalid credential), for every route:
+ *   - cross-tenant: A's id in each path parameter, A's tenant and A's ids in query and body,
+ *     alone and together, with a minimal valid body generated from the route's schema;
+ *   - method swaps: every method a path does not declare;
+ *   - function-level: B's own ids as every role below the route's least role (403, B unchanged).
+ * Each answer is checked for its status, for any of A's marker strings and ids, and after each
+ * write, A's items in the table (see attempts.ts for the rules and the concurrency argument).
+ *
+ * Top-level blocks are named `isolation: ...`: `describe('<route id>'` is the per-route tests'.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../shared/routes/index.js';
+import { call, login } from '../support/api.js';
+import {
+  crossTenantAttempts,
+  functionLevelAttempts,
+  refusedRoles,
+  runAttempts,
+  stats,
+  swapAttempts,
+} from './attempts.js';
+import { FIXTURES } from './fixtures.js';
+import { pathParamsOf, planAll } from './plan.js';
+import { ALLOWED_IP, INVALID_PRINCIPAL_NAMES, OTHER_IP, VALID_PRINCIPALS } from './principals.js';
+import { diffSnapshots, prefixSnapshot, TenantGuard, type Snapshot } from './snapshot.js';
+import { credentials, seedWorld, type World } from './world.js';
+
+const plans = planAll(ROUTES);
+const BATCH_TIMEOUT = 120_000;
+
+let world: World;
+let guardA: TenantGuard;
+let guardB: TenantGuard;
+let startOfA: Snapshot;
+
+beforeAll(async () => {
+  world = await seedWorld();
+  guardA = new TenantGuard('A', world.A.tenantId);
+  guardB = new TenantGuard('B', world.B.tenantId);
+  await Promise.all([guardA.start(), guardB.start()]);
+  startOfA = await prefixSnapshot(world.A.tenantId);
+}, 180_000);
+
+afterAll(() => {
+  const routes = ROUTES.filter((r) => (stats.perTarget.get(r.id) ?? 0) > 0).length;
+  console.log(`isolation: ${stats.attempts} attempts over ${routes} routes, ${stats.leaks.length} leaks`);
+  console.log(`isolation: plus ${stats.twins} unknown-id requests to compare 404 bodies with`);
+});
+
+/** The plan of a route; a route that could not be planned fails here with the reason. */
+function planOf(routeId: string) {
+  const plan = plans.routes.get(routeId);
+  if (!plan) throw new Error(plans.errors.get(routeId) ?? `route ${routeId} was not planned`);
+  return plan;
+}
+
+describe('isolation: seeded tenants and principals', () => {
+  it('A and B each have their users and one resource of every fixture kind', () => {
+    for (const t of [world.A, world.B]) {
+      expect(Object.keys(t.ids).sort()).toEqual(Object.keys(FIXTURES).sort());
+      expect(new Set([t.admin.userId, t.operator.userId, t.viewer.userId, t.ids.user_id]).size).toBe(4);
+    }
+    for (const [kind, fixture] of Object.entries(FIXTURES)) {
+      if (fixture.owned) expect(world.A.ids[kind], kind).not.toBe(world.B.ids[kind]);
+    }
+  });
+
+  it("the leak detector sees A's data in A's own answers (positive control)", async () => {
+    const res = await call('GET', '/api/v1/users', { apiKey: world.A.apiKeys.A!.key });
+    expect(res.status).toBe(200);
+    const text = res.text.toLowerCase();
+    expect(text).toContain(world.A.marker.toLowerCase());
+    expect(text).toContain(world.A.ids.user_id!);
+    expect(text).not.toContain(world.B.marker.toLowerCase());
+  });
+
+  it('every valid principal of B is accepted, as its role', async () => {
+    expect(world.principals.map((p) => p.name)).toEqual([...VALID_PRINCIPALS.map((p) => p.name), ...INVALID_PRINCIPAL_NAMES]);
+    const valid = world.principals.filter((x) => x.valid);
+    const seen = await Promise.all(
+      valid.map(async (p) => {
+        const viewerRoute = await call('GET', '/api/v1/users', credentials(p));
+        const adminRoute = await call('GET', '/api/v1/portal/api-keys', credentials(p));
+        return [p.name, { users: viewerRoute.status, ownTenant: viewerRoute.text.includes(world.B.marker), apiKeys: adminRoute.status }];
+      }),
+    );
+    expect(Object.fromEntries(seen)).toEqual(
+      Object.fromEntries(valid.map((p) => [p.name, { users: 200, ownTenant: true, apiKeys: p.role === 'TENANT_ADMIN' ? 200 : 403 }])),
+    );
+  });
+
+  it('every invalid principal is refused with 401, each for its one defect only', async () => {
+    const invalid = world.principals.filter((x) => !x.valid);
+    const statuses = await Promise.all(invalid.map(async (p) => [p.name, (await call('GET', '/api/v1/users', credentials(p))).status]));
+    expect(Object.fromEntries(statuses)).toEqual(Object.fromEntries(invalid.map((p) => [p.name, 401])));
+    // The forged tokens copy a real B ID token; its kid is the one the JWKS publishes, with the
+    // modulus of cognito-local's key; the same claims, validly signed and unexpired, are accepted.
+    expect(world.forgery.jwksKids).toContain(world.forgery.tokenKid);
+    expect(world.forgery.jwksModulusMatches).toBe(true);
+    expect(world.forgery.realClaims['custom:tenant_id']).toBe(world.B.tenantId);
+    expect((await call('GET', '/api/v1/users', { token: world.forgery.freshTwin })).status).toBe(200);
+    // The allowlisted key works from its address only.
+    const allowlisted = world.principals.find((p) => p.name === 'invalid: allowlisted api key from another address')!;
+    expect(allowlisted.headers?.['x-forwarded-for']).toBe(OTHER_IP);
+    expect((await call('GET', '/api/v1/users', { apiKey: allowlisted.apiKey!, headers: { 'x-forwarded-for': ALLOWED_IP } })).status).toBe(200);
+  });
+});
+
+describe('isolation: cross-tenant attempts as every principal of B', () => {
+  for (const route of ROUTES) {
+    it(
+      `${route.id} (${route.method} ${route.path}): A's ids and tenant in path, query and body`,
+      async () => {
+        const attempts = crossTenantAttempts(planOf(route.id), world);
+        expect(attempts.length).toBeGreaterThan(0);
+        const problems = await runAttempts(attempts, { world, guard: guardA });
+        expect(problems).toEqual([]);
+      },
+      BATCH_TIMEOUT,
+    );
+  }
+
+  for (const swap of plans.swaps.filter((s) => s.methods.length > 0)) {
+    it(
+      `method swaps on ${swap.path}: ${swap.methods.join(', ')}`,
+      async () => {
+        const problems = await runAttempts(swapAttempts(swap, world), { world, guard: guardA });
+        expect(problems).toEqual([]);
+      },
+      BATCH_TIMEOUT,
+    );
+  }
+
+  it('A is unchanged in every partition, and its users and key still work', async () => {
+    expect(diffSnapshots(startOfA, await prefixSnapshot(world.A.tenantId))).toEqual([]);
+    expect(await guardA.unchangedSinceStart()).toEqual([]);
+    for (const { email, password } of world.A.logins) {
+      const res = await call('POST', '/api/v1/portal/login', { body: { email, password } });
+      expect(res.status, `login of ${email}`).toBe(200);
+    }
+    const res = await call('GET', '/api/v1/users', { apiKey: world.A.apiKeys.A!.key });
+    expect(res.status).toBe(200);
+    expect((res.body as { user_id: string }[]).map((u) => u.user_id)).toEqual(
+      expect.arrayContaining([world.A.admin.userId, world.A.operator.userId, world.A.viewer.userId, world.A.ids.user_id]),
+    );
+  });
+});
+
+describe('isolation: function-level authorization', () => {
+  for (const route of ROUTES) {
+    const refused = refusedRoles(route, VALID_PRINCIPALS);
+    if (refused.length === 0) continue;
+    it(
+      `${route.id} (${route.access}${route.bearerOnly ? ', bearer only' : ''}): 403 for ${refused.map((p) => p.name).join(', ')}, B unchanged`,
+      async () => {
+        const attempts = functionLevelAttempts(planOf(route.id), world);
+        expect(attempts.map((a) => a.principal.name)).toEqual(expect.arrayContaining(refused.map((p) => p.name)));
+        const problems = await runAttempts(attempts, { world, guard: guardB });
+        expect(problems).toEqual([]);
+      },
+      BATCH_TIMEOUT,
+    );
+  }
+
+  it("B's principals still work: no refused attempt changed them", async () => {
+    expect(await guardB.unchangedSinceStart()).toEqual([]);
+    for (const p of world.principals.filter((x) => x.valid)) {
+      expect((await call('GET', '/api/v1/users', credentials(p))).status, p.name).toBe(200);
+    }
+    for (const { email, password } of world.B.logins) await login(email, password);
+  });
+});
+
+describe('isolation: coverage', () => {
+  it('every route of the table can be planned: each path parameter and reference has a fixture', () => {
+    expect(Object.fromEntries(plans.errors)).toEqual({});
+    for (const route of ROUTES) {
+      for (const param of pathParamsOf(route)) expect(Object.keys(FIXTURES), `${route.id} {${param}}`).toContain(param);
+    }
+  });
+
+  it('every route produced attempts, every path its method swaps', () => {
+    const without = ROUTES.filter((r) => !(stats.perTarget.get(r.id) ?? 0)).map((r) => r.id);
+    expect(without).toEqual([]);
+    for (const swap of plans.swaps.filter((s) => s.methods.length > 0)) {
+      expect(stats.perTarget.get(swap.path) ?? 0, swap.path).toBe(swap.methods.length * world.principals.length);
+    }
+  });
+
+  it('thousands of attempts, no leak', () => {
+    expect(stats.attempts).toBeGreaterThanOrEqual(1000);
+    expect(stats.leaks).toEqual([]);
+  });
+});
