@@ -9,6 +9,7 @@
 import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys, tenantPk } from '../../shared/db/keys.js';
+import { forEachPage } from '../../shared/db/query.js';
 
 /** `PK|SK` -> the item as canonical JSON. */
 export type Snapshot = Map<string, string>;
@@ -43,22 +44,12 @@ export async function partitionSnapshot(tenantId: string): Promise<Snapshot> {
   const snapshot: Snapshot = new Map();
   const pks = [tenantPk(tenantId), keys.audit(tenantId, '').PK];
   await Promise.all(
-    pks.map(async (pk) => {
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await db.send(
-          new QueryCommand({
-            TableName: TABLE,
-            KeyConditionExpression: 'PK = :pk',
-            ExpressionAttributeValues: { ':pk': pk },
-            ConsistentRead: true,
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        add(snapshot, out.Items);
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-    }),
+    pks.map((pk) =>
+      forEachPage(
+        { TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true },
+        (page) => add(snapshot, page.Items),
+      ),
+    ),
   );
   return snapshot;
 }
