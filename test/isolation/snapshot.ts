@@ -6,7 +6,7 @@
  * attempt. `prefixSnapshot` scans for every partition starting with `T#<id>`, so partitions that
  * later issues add (`T#<id>#EVENTS`, ...) are covered too; it runs at the start and the end.
  */
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys, tenantPk } from '../../shared/db/keys.js';
 import { forEachPage } from '../../shared/db/query.js';

@@ -1,0 +1,102 @@
+/** The account portal: login, registration, plans, API keys. */
+import { loginRequest, loginResponse } from '../schemas/platform.js';
+import {
+  apiKeyCreate,
+  apiKeyCreated,
+  apiKeyListQuery,
+  apiKeyPath,
+  apiKeyResponse,
+  planSchema,
+  registerRequest,
+  registerResponse,
+} from '../schemas/portal.js';
+import { tenantScopeQuery } from '../schemas/users.js';
+import type { RouteDef } from './types.js';
+
+/** Logins per client IP per minute: enough for an office behind one address, too few to guess passwords. */
+const LOGIN_PER_MINUTE = 30;
+/** Registrations per client IP per minute. */
+const REGISTER_PER_MINUTE = 10;
+
+export const portalRoutes: RouteDef[] = [
+  {
+    id: 'portal.login',
+    method: 'POST',
+    path: '/api/v1/portal/login',
+    handler: 'functions/portal/login.ts',
+    access: 'public',
+    tag: 'portal',
+    summary: 'Log in with email and password and obtain a bearer token',
+    request: { body: loginRequest },
+    response: { status: 200, description: 'Logged in.', schema: loginResponse },
+    errors: [401, 429],
+    rateLimit: { name: 'login', perMinute: LOGIN_PER_MINUTE },
+    grants: { table: 'write', userPool: ['cognito-idp:InitiateAuth'] },
+  },
+  {
+    id: 'portal.register',
+    method: 'POST',
+    path: '/api/v1/portal/register',
+    handler: 'functions/portal/register.ts',
+    access: 'public',
+    tag: 'portal',
+    summary: 'Register an organisation: a new tenant on the free plan, with you as its TENANT_ADMIN',
+    request: { body: registerRequest },
+    response: { status: 201, description: 'Registered; log in with the same email and password.', schema: registerResponse },
+    errors: [409, 429],
+    rateLimit: { name: 'register', perMinute: REGISTER_PER_MINUTE },
+    grants: { table: 'write', userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] },
+  },
+  {
+    id: 'portal.plans',
+    method: 'GET',
+    path: '/api/v1/portal/plans',
+    handler: 'functions/portal/plans.ts',
+    access: 'public',
+    tag: 'portal',
+    summary: 'The plans and their limits',
+    response: { status: 200, description: 'Every plan.', schema: { type: 'array', items: planSchema } },
+    grants: {},
+  },
+  {
+    id: 'portal.apiKeys.create',
+    method: 'POST',
+    path: '/api/v1/portal/api-keys',
+    handler: 'functions/portal/create-api-key.ts',
+    access: 'TENANT_ADMIN',
+    bearerOnly: true,
+    tag: 'portal',
+    summary: 'Mint an API key for your tenant; the key is shown once',
+    description: 'Send the key as `X-API-Key`. It acts for one tenant with the role it was given, never above its creator\'s. Minting needs a bearer token: a key cannot mint keys.',
+    request: { body: apiKeyCreate },
+    response: { status: 201, description: 'The key, shown this once.', schema: apiKeyCreated },
+    errors: [404],
+    grants: { table: 'write' },
+  },
+  {
+    id: 'portal.apiKeys.list',
+    method: 'GET',
+    path: '/api/v1/portal/api-keys',
+    handler: 'functions/portal/list-api-keys.ts',
+    access: 'TENANT_ADMIN',
+    tag: 'portal',
+    summary: "List a tenant's API keys (never the keys themselves)",
+    request: { query: apiKeyListQuery },
+    response: { status: 200, description: 'A page of keys, newest first.', schema: { type: 'array', items: apiKeyResponse } },
+    errors: [404],
+    grants: { table: 'read' },
+  },
+  {
+    id: 'portal.apiKeys.revoke',
+    method: 'DELETE',
+    path: '/api/v1/portal/api-keys/{key_id}',
+    handler: 'functions/portal/revoke-api-key.ts',
+    access: 'TENANT_ADMIN',
+    tag: 'portal',
+    summary: 'Revoke an API key; it stops working at once',
+    request: { path: apiKeyPath, query: tenantScopeQuery },
+    response: { status: 204, description: 'Revoked.' },
+    errors: [404],
+    grants: { table: 'write' },
+  },
+];
