@@ -41,6 +41,16 @@ export class Storage extends Construct {
       versioned: true,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'files/',
+      // Browsers PUT large infrastructure files straight to presigned URLs; the signature, not the
+      // origin, is what authorises an upload.
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+          allowedOrigins: ['*'],
+          allowedHeaders: ['content-type', 'content-length'],
+          maxAge: 3000,
+        },
+      ],
       lifecycleRules: [
         // Versioning protects against overwrites and deletes; old versions need not live forever.
         { noncurrentVersionExpiration: Duration.days(30) },

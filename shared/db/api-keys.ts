@@ -37,7 +37,7 @@ export function putNewApiKey(k: StoredApiKey): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.apiKey(k.tenant_id, k.key_id), type: 'APIKEY', ...k },
+      Item: { ...keys.apiKey(k.tenant_id, k.key_id), entity: 'APIKEY', ...k },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };

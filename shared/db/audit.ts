@@ -52,7 +52,7 @@ export function auditPut(entry: AuditEntry): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.audit(entry.tenant_id, entry.log_id), type: 'AUDIT', ...entry },
+      Item: { ...keys.audit(entry.tenant_id, entry.log_id), entity: 'AUDIT', ...entry },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
@@ -60,6 +60,6 @@ export function auditPut(entry: AuditEntry): TransactItem {
 
 /** An item read back from the table, without its keys. */
 export function auditFromItem(item: Record<string, unknown>): AuditEntry {
-  const { PK: _pk, SK: _sk, type: _type, ...entry } = item;
+  const { PK: _pk, SK: _sk, entity: _entity, ...entry } = item;
   return entry as unknown as AuditEntry;
 }

@@ -27,6 +27,34 @@ export const keys = {
    * tenant yet. Expires with TTL.
    */
   rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `RATE#${name}#${caller}`, SK: String(windowStart) }),
+  environment: (tenantId: string, environmentId: string) => ({ PK: tenantPk(tenantId), SK: `ENV#${environmentId}` }),
+  /** GSI1: a tenant's environments, oldest first. */
+  environmentDirectory: (tenantId: string, createdAt: string, environmentId: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#ENVS`,
+    GSI1SK: `${createdAt}#${environmentId}`,
+  }),
+  /** GSI2: a tenant's environments of one type. */
+  environmentByType: (tenantId: string, type: string, createdAt: string, environmentId: string) => ({
+    GSI2PK: `${tenantPk(tenantId)}#ENVTYPE#${type}`,
+    GSI2SK: `${createdAt}#${environmentId}`,
+  }),
+  /** GSI3: a tenant's environments of one status. */
+  environmentByStatus: (tenantId: string, status: string, createdAt: string, environmentId: string) => ({
+    GSI3PK: `${tenantPk(tenantId)}#ENVSTATUS#${status}`,
+    GSI3SK: `${createdAt}#${environmentId}`,
+  }),
+  /** A thing inside an environment (zone, sensor, asset, file), by its own id. */
+  siteEntity: (tenantId: string, prefix: string, id: string) => ({ PK: tenantPk(tenantId), SK: `${prefix}${id}` }),
+  /** GSI1: the things of one kind inside an environment, oldest first. */
+  environmentContents: (tenantId: string, environmentId: string, prefix: string, createdAt: string, id: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#ENV#${environmentId}`,
+    GSI1SK: `${prefix}${createdAt}#${id}`,
+  }),
+  /**
+   * An infrastructure file announced through a presigned upload URL and not extracted yet, by the
+   * file id it will have. Expires with TTL.
+   */
+  pendingUpload: (tenantId: string, fileId: string) => ({ PK: tenantPk(tenantId), SK: `UPLOAD#${fileId}` }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
 } as const;

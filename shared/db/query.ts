@@ -21,6 +21,8 @@ export interface KeyQuery {
   /** Newest (highest sort key) first when false. */
   ascending?: boolean;
   consistent?: boolean;
+  /** Equality filters on other attributes, applied after the key condition (not a scan). */
+  filter?: Record<string, unknown>;
 }
 
 function keyNames(index?: IndexName) {
@@ -29,12 +31,24 @@ function keyNames(index?: IndexName) {
 
 export async function queryPage(q: KeyQuery, page: PageRequest): Promise<Record<string, unknown>[]> {
   const names = keyNames(q.index);
+  const attributeNames: Record<string, string> = { '#pk': names.pk };
+  const values: Record<string, unknown> = { ':pk': q.pk };
+  if (q.skPrefix) {
+    attributeNames['#sk'] = names.sk;
+    values[':sk'] = q.skPrefix;
+  }
+  const filters = Object.entries(q.filter ?? {}).filter(([, v]) => v !== undefined);
+  filters.forEach(([field, value], i) => {
+    attributeNames[`#f${i}`] = field;
+    values[`:f${i}`] = value;
+  });
   const input: QueryCommandInput = {
     TableName: TABLE,
     IndexName: q.index,
     KeyConditionExpression: q.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : '#pk = :pk',
-    ExpressionAttributeNames: q.skPrefix ? { '#pk': names.pk, '#sk': names.sk } : { '#pk': names.pk },
-    ExpressionAttributeValues: q.skPrefix ? { ':pk': q.pk, ':sk': q.skPrefix } : { ':pk': q.pk },
+    FilterExpression: filters.length > 0 ? filters.map((_, i) => `#f${i} = :f${i}`).join(' AND ') : undefined,
+    ExpressionAttributeNames: attributeNames,
+    ExpressionAttributeValues: values,
     ScanIndexForward: q.ascending ?? true,
     ConsistentRead: q.index ? undefined : q.consistent,
   };

@@ -39,7 +39,7 @@ function tenantItem(t: StoredTenant) {
   return {
     ...keys.tenant(t.tenant_id),
     ...keys.tenantDirectory(t.created_at, t.tenant_id),
-    type: 'TENANT',
+    entity: 'TENANT',
     ...t,
   };
 }
@@ -76,7 +76,7 @@ interface StoredConfig extends TenantConfig {
 }
 
 export function configFromItem(item: Record<string, unknown>): StoredConfig {
-  const { PK: _pk, SK: _sk, type: _type, ...rest } = item;
+  const { PK: _pk, SK: _sk, entity: _entity, ...rest } = item;
   return rest as unknown as StoredConfig;
 }
 
@@ -95,7 +95,7 @@ export function putNewTenantConfig(c: TenantConfig): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.tenantConfig(c.tenant_id), type: 'TENANT_CONFIG', ...c, version: 1 },
+      Item: { ...keys.tenantConfig(c.tenant_id), entity: 'TENANT_CONFIG', ...c, version: 1 },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
@@ -105,7 +105,7 @@ export function putTenantConfigVersion(c: TenantConfig, expectedVersion: number)
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.tenantConfig(c.tenant_id), type: 'TENANT_CONFIG', ...c, version: expectedVersion + 1 },
+      Item: { ...keys.tenantConfig(c.tenant_id), entity: 'TENANT_CONFIG', ...c, version: expectedVersion + 1 },
       ConditionExpression: 'attribute_exists(PK) AND version = :v',
       ExpressionAttributeValues: { ':v': expectedVersion },
     },

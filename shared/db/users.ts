@@ -36,7 +36,7 @@ function userItem(u: StoredUser) {
   return {
     ...keys.user(u.tenant_id, u.user_id),
     ...keys.userDirectory(u.tenant_id, u.created_at, u.user_id),
-    type: 'USER',
+    entity: 'USER',
     ...u,
   };
 }

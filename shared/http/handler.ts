@@ -15,7 +15,7 @@ import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor } from '../domain/actor.js';
 import { log, type Logger } from '../log.js';
 import { routeById } from '../routes/index.js';
-import type { RouteDef, RouteRateLimit } from '../routes/types.js';
+import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import { consumeRateLimit, rateLimitHeaders, type RateLimitState } from '../domain/rate-limit.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
@@ -86,6 +86,8 @@ export function httpHandler(routeId: string, fn: RouteFn) {
   chain.use(authorize(route));
   if (route.request?.body) {
     chain.use(jsonBody());
+  } else if (route.upload) {
+    chain.use(uploadBody(route.upload));
   }
   for (const v of validators) chain.use(v);
   return chain;
@@ -167,6 +169,24 @@ function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGate
       // The plan's request rate, per tenant: every authenticated call counts.
       if (principal.requestsPerMinute !== null) {
         internal.rateLimit = await consumeRateLimit('tenant', principal.tenantId, principal.requestsPerMinute);
+      }
+    },
+  };
+}
+
+/** An upload route: the body must be multipart; its size is checked before anything parses it. */
+function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: (request) => {
+      const contentType = request.event.headers['content-type'];
+      if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
+        throw new UnsupportedMediaTypeError(`The body must be multipart/form-data with the file in the field "${upload.field}"`);
+      }
+      const { body, isBase64Encoded } = request.event;
+      const bytes = !body ? 0 : isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body);
+      // The form's own framing adds a little to the file.
+      if (bytes > upload.maxBytes + 64 * 1024) {
+        throw new PayloadTooLargeError(`The upload is larger than ${upload.maxBytes} bytes; use upload-url for larger files`);
       }
     },
   };

@@ -15,7 +15,8 @@ import type { RouteDef } from '../routes/types.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
 
-const AJV_OPTIONS = { allowUnionTypes: true, strict: true } as const;
+// strictTuples off: a GeoJSON position is [lon, lat] with an optional altitude.
+export const AJV_OPTIONS = { allowUnionTypes: true, strict: true, strictTuples: false } as const;
 
 /** A route that takes no path or query parameters ignores any it is sent (a cache-buster on /docs). */
 const NO_PARAMETERS = { type: 'object' } as const;

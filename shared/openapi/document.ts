@@ -8,7 +8,7 @@
  * error status becomes a `components.responses` entry; only components in use are emitted, so the
  * `oas3-unused-component` lint rule stays quiet.
  */
-import { ROLES, type Access, type RouteDef } from '../routes/types.js';
+import { ROLES, type Access, type RouteDef, type RouteUpload } from '../routes/types.js';
 import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 import { tagDescription } from './tags.js';
@@ -348,8 +348,10 @@ function successResponse(route: RouteDef, components: Components): Json {
 function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   const statuses = new Set<number>();
   const hasBody = route.request?.body !== undefined;
-  if (takesParameters || hasBody) statuses.add(422);
+  if (takesParameters || hasBody || route.upload) statuses.add(422);
   if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
+  // An upload: not multipart is 415, past its size 413, a missing or bad file 422.
+  if (route.upload) [413, 415].forEach((s) => statuses.add(s));
   if (route.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
   for (const s of route.errors ?? []) {
     if (!Number.isInteger(s) || s < 400 || s > 599) throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
@@ -357,6 +359,26 @@ function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   }
   statuses.add(500);
   return [...statuses].sort((a, b) => a - b);
+}
+
+/**
+ * A multipart form with one file, in OpenAPI 3.1 terms: the file part is a string of binary
+ * content (`contentMediaType`, not 3.0's `format: binary`).
+ */
+function uploadMedia(upload: RouteUpload): { schema: Json } {
+  return {
+    schema: {
+      type: 'object',
+      properties: {
+        [upload.field]: {
+          type: 'string',
+          contentMediaType: 'application/octet-stream',
+          description: `${upload.description} At most ${upload.maxBytes} bytes.`,
+        },
+      },
+      required: [upload.field],
+    },
+  };
 }
 
 function operationOf(route: RouteDef, components: Components): OpenApiOperation {
@@ -381,6 +403,8 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
       required: true,
       content: { 'application/json': { schema: components.named(body, `route ${route.id}`) } },
     };
+  } else if (route.upload) {
+    op.requestBody = { required: true, content: { 'multipart/form-data': uploadMedia(route.upload) } };
   }
   // Keep the conventional key order: parameters and requestBody before responses.
   const { responses: r, security, ...head } = op;

@@ -4,16 +4,31 @@
  * OpenAPI document is generated from it, and the tests check each entry has a handler, a CDK
  * route, an OpenAPI operation and a test.
  */
+import { assetsRoutes } from './assets.js';
+import { environmentsRoutes } from './environments.js';
+import { infrastructureRoutes } from './infrastructure.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
 import type { RouteDef } from './types.js';
+import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
+import { zonesRoutes } from './zones.js';
 
 export type { Access, HttpMethod, Role, RouteDef, RouteGrants } from './types.js';
 export { ROLES } from './types.js';
 
-export const ROUTES: readonly RouteDef[] = [...platformRoutes, ...portalRoutes, ...usersRoutes, ...tenantsRoutes];
+export const ROUTES: readonly RouteDef[] = [
+  ...platformRoutes,
+  ...portalRoutes,
+  ...usersRoutes,
+  ...tenantsRoutes,
+  ...environmentsRoutes,
+  ...zonesRoutes,
+  ...sensorsRoutes,
+  ...assetsRoutes,
+  ...infrastructureRoutes,
+];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));
 

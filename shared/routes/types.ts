@@ -45,6 +45,14 @@ export interface RouteRateLimit {
   perMinute: number;
 }
 
+export interface RouteUpload {
+  /** The form field that carries the file. */
+  field: string;
+  maxBytes: number;
+  /** What the file may be, for the documentation. */
+  description: string;
+}
+
 export interface RouteDef {
   /** Unique, stable id; also the OpenAPI operationId and the Lambda's logical name. */
   id: string;
@@ -69,6 +77,11 @@ export interface RouteDef {
   response: RouteResponse;
   /** Error statuses this route can answer beyond those every route of its kind can. */
   errors?: readonly number[];
+  /**
+   * A `multipart/form-data` body with one file instead of JSON: the chain checks the content type
+   * and size (413 past `maxBytes`) and hands the raw body to the route.
+   */
+  upload?: RouteUpload;
   /** Calls per client IP per minute; past it 429 with Retry-After and X-RateLimit-* headers. */
   rateLimit?: RouteRateLimit;
   /** Refused to API-key callers: minting credentials needs a person's bearer token. */

@@ -207,8 +207,23 @@ function statusProblem(e: Expectation, res: ApiResponse): string | null {
   }
 }
 
+const BOUNDARY = 'isolation-boundary';
+
+/** A small, valid upload: a route that takes files gets a real form, so only the ids decide. */
+function multipartFile(field: string): CallOptions {
+  const file = JSON.stringify({ type: 'Feature', properties: { name: 'probe' }, geometry: { type: 'Point', coordinates: [10.7, 59.9] } });
+  return {
+    rawBody:
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="site.geojson"\r\n` +
+      `Content-Type: application/geo+json\r\n\r\n${file}\r\n--${BOUNDARY}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  };
+}
+
 async function send(r: ConcreteRequest, p: Principal): Promise<ApiResponse> {
-  const opts: CallOptions = { ...credentials(p), query: r.query, ...(r.body !== undefined ? { body: r.body } : {}) };
+  const credential = credentials(p);
+  const payload = r.uploadField ? multipartFile(r.uploadField) : r.body !== undefined ? { body: r.body } : {};
+  const opts: CallOptions = { ...credential, query: r.query, ...payload, headers: { ...credential.headers, ...payload.headers } };
   return call(r.method, r.path, opts);
 }
 

@@ -108,6 +108,84 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  environment_id: {
+    owned: true,
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/environments', {
+          body: { name: t.name('environment'), type: 'port', description: t.name('environment description'), address: t.name('address') },
+        }),
+        'environment_id',
+      ),
+  },
+
+  zone_id: {
+    owned: true,
+    needs: ['environment_id'],
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/zones', {
+          body: {
+            environment_id: t.ids.environment_id,
+            name: t.name('zone'),
+            description: t.name('zone description'),
+            geofence: { type: 'Circle', center: [10.7, 59.9], radius_m: 250 },
+          },
+        }),
+        'zone_id',
+      ),
+  },
+
+  sensor_id: {
+    owned: true,
+    needs: ['environment_id', 'zone_id'],
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/sensors', {
+          body: {
+            environment_id: t.ids.environment_id,
+            zone_id: t.ids.zone_id,
+            name: t.name('sensor'),
+            type: 'radar',
+            location: { lat: 59.9, lon: 10.7 },
+            serial_number: t.name('serial'),
+          },
+        }),
+        'sensor_id',
+      ),
+  },
+
+  asset_id: {
+    owned: true,
+    needs: ['environment_id'],
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/assets', {
+          body: { environment_id: t.ids.environment_id, name: t.name('asset'), type: 'gate', location: { lat: 59.9, lon: 10.7 }, description: t.name('asset description') },
+        }),
+        'asset_id',
+      ),
+  },
+
+  /** An infrastructure file, through the presigned flow (upload-url, PUT, extract): JSON calls only. */
+  file_id: {
+    owned: true,
+    needs: ['environment_id'],
+    create: async (t) => {
+      const base = `/api/v1/environments/${t.ids.environment_id}/infrastructure`;
+      const data = JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', properties: { name: t.name('fence line') }, geometry: { type: 'LineString', coordinates: [[10.7, 59.9], [10.71, 59.91]] } }],
+      });
+      const ticket = await t.call('POST', `${base}/upload-url`, { body: { filename: 'fence.geojson', size_bytes: Buffer.byteLength(data) } });
+      const { file_id: fileId, upload_url: url, headers } = ticket.body as { file_id: string; upload_url: string; headers: Record<string, string> };
+      if (ticket.status !== 201) throw new Error(`fixture upload-url failed: ${ticket.status} ${ticket.text}`);
+      const put = await fetch(url, { method: 'PUT', headers, body: data });
+      if (!put.ok) throw new Error(`fixture PUT failed: ${put.status}`);
+      return created(await t.call('POST', `${base}/${fileId}/extract`), 'file_id');
+    },
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

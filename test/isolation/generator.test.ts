@@ -30,14 +30,14 @@ describe('isolation: the generator on made-up routes', () => {
   it('refuses a path parameter without a fixture, naming the route and the parameter', () => {
     const plans = planAll([
       route({
-        id: 'made.up.zone',
+        id: 'made.up.widget',
         method: 'GET',
-        path: '/api/v1/environments/{environment_id}/zones',
-        request: { path: { type: 'object', properties: { environment_id: uuid }, required: ['environment_id'], additionalProperties: false } },
+        path: '/api/v1/widgets/{widget_id}/zones',
+        request: { path: { type: 'object', properties: { widget_id: uuid }, required: ['widget_id'], additionalProperties: false } },
       }),
     ]);
     expect(plans.routes.size).toBe(0);
-    expect(plans.errors.get('made.up.zone')).toMatch(/made\.up\.zone .*\{environment_id\}.*FIXTURES/);
+    expect(plans.errors.get('made.up.widget')).toMatch(/made\.up\.widget .*\{widget_id\}.*FIXTURES/);
   });
 
   it('refuses a reference without a fixture, required or not, in a body or a query', () => {
@@ -45,17 +45,17 @@ describe('isolation: the generator on made-up routes', () => {
       id: 'made.up.body',
       method: 'POST',
       path: '/api/v1/things',
-      request: { body: { type: 'object', properties: { zone_id: uuid, name: { type: 'string' } }, required: ['name'], additionalProperties: false } },
+      request: { body: { type: 'object', properties: { gizmo_id: uuid, name: { type: 'string' } }, required: ['name'], additionalProperties: false } },
     });
     const query = route({
       id: 'made.up.query',
       method: 'GET',
       path: '/api/v1/things',
-      request: { query: { type: 'object', properties: { sensor_ids: { type: 'array', items: uuid } }, additionalProperties: false } },
+      request: { query: { type: 'object', properties: { gadget_ids: { type: 'array', items: uuid } }, additionalProperties: false } },
     });
     expect(() => planRoute(body)).toThrow(PlanError);
-    expect(() => planRoute(body)).toThrow(/"zone_id" looks like a reference/);
-    expect(() => planRoute(query)).toThrow(/"sensor_ids" looks like a reference.*"sensor_id"/);
+    expect(() => planRoute(body)).toThrow(/"gizmo_id" looks like a reference/);
+    expect(() => planRoute(query)).toThrow(/"gadget_ids" looks like a reference.*"gadget_id"/);
   });
 
   it("finds references in path, query and nested body, and tries A's in each", () => {

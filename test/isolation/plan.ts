@@ -8,6 +8,7 @@
  * without a fixture, or a body schema the generator cannot satisfy.
  */
 import { transpileSchema } from '@middy/validator/transpile';
+import { AJV_OPTIONS } from '../../shared/http/validation.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { HttpMethod, RouteDef } from '../../shared/routes/types.js';
 import type { JsonSchema } from '../../shared/schemas/json-schema.js';
@@ -184,6 +185,8 @@ export interface ConcreteRequest {
   path: string;
   query: Record<string, string>;
   body?: unknown;
+  /** The route takes a multipart upload in this form field (instead of a JSON body). */
+  uploadField?: string;
 }
 
 /** A concrete request for a variant: owners resolved to ids; `unknownId(kind)` for owner `unknown`. */
@@ -238,7 +241,13 @@ export function materialize(plan: RoutePlan, v: Variant, ids: TenantIds, unknown
       throw err;
     }
   }
-  return { method: route.method, path, query, ...(body !== undefined ? { body } : {}) };
+  return {
+    method: route.method,
+    path,
+    query,
+    ...(body !== undefined ? { body } : {}),
+    ...(route.upload ? { uploadField: route.upload.field } : {}),
+  };
 }
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
@@ -251,7 +260,7 @@ function assertValid(route: RouteDef, req: ConcreteRequest, v: Variant): void {
     const key = `${route.id}:${part}`;
     let validate = validators.get(key);
     if (!validate) {
-      validate = transpileSchema(schema, { allowUnionTypes: true, strict: true, coerceTypes: coerce ? 'array' : false }) as unknown as Validate;
+      validate = transpileSchema(schema, { ...AJV_OPTIONS, coerceTypes: coerce ? 'array' : false }) as unknown as Validate;
       validators.set(key, validate);
     }
     if (!validate(structuredClone(data))) {

@@ -23,6 +23,7 @@ export class SchemaSampleError extends Error {
  * pattern none of these match fails generation with a message naming the pattern: add a sample.
  */
 export const PATTERN_SAMPLES: readonly string[] = [
+  'site.geojson',
   '00:00',
   '12:30',
   '2030-01-01',
@@ -91,6 +92,8 @@ function typesOf(schema: JsonSchema): string[] {
 
 /** A minimal valid value for `schema`; `where` names the place for error messages. */
 export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: string): unknown {
+  // A schema that shows an example (a geofence: if/then branches no generator reads) is sampled by it.
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return structuredClone(schema.examples[0]);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) {
     const nonNull = schema.enum.find((v) => v !== null);

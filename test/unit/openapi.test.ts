@@ -126,8 +126,24 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
     }
   });
 
-  it('takes its JSON body when it has one', () => {
+  it('takes its JSON body, or its multipart upload, when it has one', () => {
     const body = route.request?.body;
+    if (route.upload) {
+      const field = route.upload.field;
+      expect(op.requestBody).toEqual({
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: { [field]: expect.objectContaining({ type: 'string', contentMediaType: 'application/octet-stream' }) },
+              required: [field],
+            },
+          },
+        },
+      });
+      return;
+    }
     if (!body) {
       expect(op.requestBody).toBeUndefined();
       return;
@@ -153,6 +169,7 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
     if (takesInput) expected.add(422);
     if (route.access !== 'public') [401, 403].forEach((s) => expected.add(s));
     if (route.request?.body) [400, 413, 415].forEach((s) => expected.add(s));
+    if (route.upload) [413, 415].forEach((s) => expected.add(s));
     expect(statuses).toEqual([...expected].sort((a, b) => a - b));
     for (const status of statuses) {
       const ref = op.responses[String(status)] as { $ref?: string };
@@ -223,6 +240,26 @@ describe('operation-level details', () => {
     const headers = Object.keys(d.components.responses.TooManyRequests?.headers as object);
     expect(headers).toEqual(['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
     expect(d.paths['/health']?.get?.responses['418']).toEqual({ $ref: '#/components/responses/Error418' });
+  });
+
+  it('documents an upload as a multipart form with its file field, 413 and 415', () => {
+    const upload = { field: 'file', maxBytes: 1024, description: 'A map file.' };
+    const d = buildOpenApiDocument([{ ...routeById('tenants.get'), upload, errors: [] }], { version: '1' });
+    const op = d.paths['/api/v1/tenants/{tenant_id}']?.get;
+    expect(op?.requestBody).toEqual({
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'A map file. At most 1024 bytes.' } },
+            required: ['file'],
+          },
+        },
+      },
+    });
+    expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['413', '415', '422']));
+    expect(op?.responses).not.toHaveProperty('400');
   });
 
   it('emits only the components in use', () => {

@@ -1,0 +1,8 @@
+import { deleteAsset } from '../../shared/domain/assets.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('assets.delete', async (req) => {
+  await deleteAsset(req.actor, req.params.asset_id, req.query.tenant_id);
+  return noContent();
+});

@@ -1,0 +1,8 @@
+import { deleteEnvironment } from '../../shared/domain/environments.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('environments.delete', async (req) => {
+  await deleteEnvironment(req.actor, req.params.environment_id, req.query.tenant_id, req.query.cascade === true);
+  return noContent();
+});

@@ -1,0 +1,11 @@
+import { uploadInfrastructureFile } from '../../shared/domain/infrastructure/upload.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { decodeBody, parseMultipartFile } from '../../shared/http/multipart.js';
+import { json } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('infrastructure.upload', async (req) => {
+  const { field, maxBytes } = req.route.upload!;
+  const readFile = () =>
+    parseMultipartFile(req.headers['content-type'], decodeBody(req.event.body, req.event.isBase64Encoded), field, maxBytes);
+  return json(await uploadInfrastructureFile(req.actor, req.params.environment_id, req.query.tenant_id, readFile));
+});

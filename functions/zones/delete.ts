@@ -1,0 +1,8 @@
+import { deleteZone } from '../../shared/domain/zones.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { noContent } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('zones.delete', async (req) => {
+  await deleteZone(req.actor, req.params.zone_id, req.query.tenant_id);
+  return noContent();
+});

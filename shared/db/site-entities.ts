@@ -1,0 +1,116 @@
+/**
+ * Things inside an environment (zones, sensors, assets, infrastructure files) share one storage
+ * pattern: the item under the tenant by its own id, an entry in the environment's contents
+ * (GSI1), and the environment's count of that kind moved in the same transaction.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from './client.js';
+import { countChild, type ChildKind } from './environments.js';
+import { putNew, versionedDelete, versionedUpdate } from './items.js';
+import { keys, tenantPk } from './keys.js';
+import { queryPage, type PageRequest } from './query.js';
+import type { TransactItem } from './transact.js';
+
+export interface SiteKind {
+  /** The environment count this kind moves. */
+  child: ChildKind;
+  /** Sort-key prefix, e.g. `ZONE#`. */
+  prefix: string;
+  /** The entity marker stored on the item. */
+  entity: string;
+  /** The id field of the public shape, e.g. `zone_id`. */
+  idField: string;
+  /** The audit resource type, e.g. `zone`. */
+  resource: string;
+}
+
+export const SITE_KINDS = {
+  zone: { child: 'zones', prefix: 'ZONE#', entity: 'ZONE', idField: 'zone_id', resource: 'zone' },
+  sensor: { child: 'sensors', prefix: 'SENSOR#', entity: 'SENSOR', idField: 'sensor_id', resource: 'sensor' },
+  asset: { child: 'assets', prefix: 'ASSET#', entity: 'ASSET', idField: 'asset_id', resource: 'asset' },
+  file: { child: 'files', prefix: 'FILE#', entity: 'INFRASTRUCTURE_FILE', idField: 'file_id', resource: 'infrastructure_file' },
+} as const satisfies Record<string, SiteKind>;
+
+/** What every site entity has. */
+export interface SiteEntityBase {
+  tenant_id: string;
+  environment_id: string;
+  created_at: string;
+}
+
+export type StoredSiteEntity<T> = T & { version: number };
+
+const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity', 'expires_at']);
+
+/** An item without its keys and markers: the stored entity (with `version`). */
+export function siteEntityFromItem<T>(item: Record<string, unknown>): StoredSiteEntity<T> {
+  return Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) as StoredSiteEntity<T>;
+}
+
+export function withoutVersion<T>({ version: _v, ...rest }: StoredSiteEntity<T>): T {
+  return rest as T;
+}
+
+function idOf(kind: SiteKind, entity: SiteEntityBase): string {
+  return String((entity as unknown as Record<string, unknown>)[kind.idField]);
+}
+
+/** Creates the entity and counts it in its environment; fails if the environment is gone. */
+export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): TransactItem[] {
+  const id = idOf(kind, entity);
+  return [
+    putNew({
+      ...keys.siteEntity(entity.tenant_id, kind.prefix, id),
+      ...keys.environmentContents(entity.tenant_id, entity.environment_id, kind.prefix, entity.created_at, id),
+      entity: kind.entity,
+      ...entity,
+      version: 1,
+    }),
+    countChild(entity.tenant_id, entity.environment_id, kind.child, 1),
+  ];
+}
+
+export function updateSiteEntity(kind: SiteKind, entity: SiteEntityBase, fields: Record<string, unknown>, expectedVersion: number): TransactItem {
+  return versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, idOf(kind, entity)), fields, expectedVersion);
+}
+
+export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEntityBase>): TransactItem[] {
+  return [
+    versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, idOf(kind, entity)), entity.version),
+    countChild(entity.tenant_id, entity.environment_id, kind.child, -1),
+  ];
+}
+
+export async function getSiteEntity<T>(kind: SiteKind, tenantId: string, id: string): Promise<StoredSiteEntity<T> | null> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.siteEntity(tenantId, kind.prefix, id), ConsistentRead: true }),
+  );
+  return out.Item ? siteEntityFromItem<T>(out.Item) : null;
+}
+
+/** The entities of one kind in an environment, oldest first (or newest first). */
+export async function listSiteEntitiesOfEnvironment<T>(
+  kind: SiteKind,
+  tenantId: string,
+  environmentId: string,
+  page: PageRequest,
+  options: { newestFirst?: boolean; filter?: Record<string, unknown> } = {},
+): Promise<StoredSiteEntity<T>[]> {
+  const { GSI1PK } = keys.environmentContents(tenantId, environmentId, kind.prefix, '', '');
+  const items = await queryPage(
+    { index: 'GSI1', pk: GSI1PK, skPrefix: kind.prefix, ascending: !options.newestFirst, filter: options.filter },
+    page,
+  );
+  return items.map((i) => siteEntityFromItem<T>(i));
+}
+
+/** The entities of one kind in a whole tenant, in id order (time order for UUIDv7 ids). */
+export async function listSiteEntitiesOfTenant<T>(
+  kind: SiteKind,
+  tenantId: string,
+  page: PageRequest,
+  filter?: Record<string, unknown>,
+): Promise<StoredSiteEntity<T>[]> {
+  const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: kind.prefix, ascending: true, consistent: true, filter }, page);
+  return items.map((i) => siteEntityFromItem<T>(i));
+}

@@ -1,0 +1,103 @@
+/**
+ * From a file's bytes to GeoJSON features and what the API reports about them: how many, which
+ * geometry types, and the bounding box. Features without a geometry (a KML placemark holding
+ * only a name, a GeoJSON feature with `"geometry": null`) are left out: they cannot be drawn.
+ */
+import { bbox as turfBbox } from '@turf/bbox';
+import type { Feature, FeatureCollection, Geometry } from 'geojson';
+import { HttpError, invalid, type Loc } from '../../http/errors.js';
+import { openByNameAndContent, type OpenedFile } from './detect.js';
+import { FORMAT_LABEL, type InfrastructureFormat } from './formats.js';
+import { GeoFileError } from './geo-file-error.js';
+import { geojsonFeatures } from './geojson.js';
+import { assertKmlSize, isKmlDocument, kmlFeatures, parseXml } from './kml.js';
+import { shapefileFeatures } from './shapefile.js';
+import { decodeText } from './text.js';
+
+export interface GeometrySummary {
+  feature_count: number;
+  /** Distinct top-level geometry types, sorted. */
+  geometry_types: string[];
+  /** [west, south, east, north]. */
+  bbox: [number, number, number, number];
+}
+
+export interface Extraction {
+  format: InfrastructureFormat;
+  features: FeatureCollection<Geometry>;
+  summary: GeometrySummary;
+}
+
+export async function extractGeometries(filename: string, data: Uint8Array): Promise<Extraction> {
+  const opened = await openByNameAndContent(filename, data);
+  let all: Feature<Geometry | null>[];
+  try {
+    all = await featuresOf(opened);
+  } catch (err) {
+    if (err instanceof GeoFileError || err instanceof HttpError) throw err;
+    // A converter tripping over hostile or odd input: the file's fault, not ours.
+    throw new GeoFileError('unreadable_file', `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`);
+  }
+  const features = all.filter((f): f is Feature<Geometry> => f.geometry !== null && hasPosition(f.geometry));
+  if (features.length === 0) {
+    const held = all.length === 0 ? 'no features' : `${all.length} feature${all.length === 1 ? '' : 's'}, none with coordinates`;
+    throw new GeoFileError('no_geometries', `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`);
+  }
+  const collection: FeatureCollection<Geometry> = { type: 'FeatureCollection', features };
+  return { format: opened.format, features: collection, summary: summarize(collection) };
+}
+
+/** Extracts, turning a bad file into a 422 at `loc` (a too large one stays a 413). */
+export async function extractOrRefuse(filename: string, data: Uint8Array, loc: Loc): Promise<Extraction> {
+  try {
+    return await extractGeometries(filename, data);
+  } catch (err) {
+    if (err instanceof GeoFileError) throw invalid(loc, err.message, err.problem);
+    throw err;
+  }
+}
+
+async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[]> {
+  switch (opened.format) {
+    case 'kml':
+      return kmlFeatures(opened.document);
+    case 'kmz': {
+      const bytes = await opened.archive.read(opened.kml);
+      assertKmlSize(bytes.length);
+      const text = decodeText(bytes);
+      let document;
+      try {
+        document = parseXml(text);
+      } catch (err) {
+        throw new GeoFileError('unreadable_file', `${opened.kml.name} in the KMZ archive does not parse as XML (${(err as Error).message})`);
+      }
+      if (!isKmlDocument(document)) throw new GeoFileError('unreadable_file', `${opened.kml.name} in the KMZ archive is not a KML document`);
+      return kmlFeatures(document);
+    }
+    case 'geojson':
+      return geojsonFeatures(opened.value);
+    case 'shapefile':
+      return shapefileFeatures(opened.archive, opened.layers);
+  }
+}
+
+/** Whether a geometry has at least one position (a LineString of [] has none). */
+function hasPosition(geometry: Geometry): boolean {
+  if (geometry.type === 'GeometryCollection') return geometry.geometries.some(hasPosition);
+  const walk = (c: unknown): boolean => Array.isArray(c) && (typeof c[0] === 'number' || c.some(walk));
+  return walk(geometry.coordinates);
+}
+
+export function summarize(collection: FeatureCollection<Geometry>): GeometrySummary {
+  const types = new Set(collection.features.map((f) => f.geometry.type));
+  const [west, south, east, north] = turfBbox(collection, { recompute: true }) as [number, number, number, number];
+  const inRange = [west, east].every((x) => x >= -180 && x <= 180) && [south, north].every((y) => y >= -90 && y <= 90);
+  if (!inRange) {
+    throw new GeoFileError(
+      'coordinate_range',
+      `The coordinates reach outside WGS 84 longitude/latitude (bounding box ${[west, south, east, north].join(', ')}); ` +
+        'projected data (e.g. a shapefile in UTM) is not supported: export it in WGS 84 (EPSG:4326)',
+    );
+  }
+  return { feature_count: collection.features.length, geometry_types: [...types].sort(), bbox: [west, south, east, north] };
+}

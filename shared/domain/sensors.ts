@@ -1,0 +1,190 @@
+/**
+ * Sensors of an environment. Health is derived on every read from the last report and the
+ * tenant's heartbeat timeout, never stored, so it cannot go stale: online within half the timeout,
+ * degraded within the whole, offline beyond it or when never seen.
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { tenantScope } from '../auth/tenant-scope.js';
+import { db, TABLE } from '../db/client.js';
+import { keys } from '../db/keys.js';
+import type { PageRequest } from '../db/query.js';
+import { getSiteEntity, siteEntityFromItem, SITE_KINDS, withoutVersion } from '../db/site-entities.js';
+import { getTenantConfig } from '../db/tenants.js';
+import { NotFoundError } from '../http/errors.js';
+import { newId, now } from '../ids.js';
+import type { Actor } from './actor.js';
+import type { LatLon } from './geo/geofence.js';
+import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
+import { ZONE_NOT_FOUND, type Zone } from './zones.js';
+
+export const SENSOR_NOT_FOUND = 'Sensor not found';
+const KIND = SITE_KINDS.sensor;
+const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 300;
+
+export type SensorHealth = 'online' | 'degraded' | 'offline';
+
+export interface StoredSensor {
+  sensor_id: string;
+  tenant_id: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  location: LatLon;
+  zone_id: string | null;
+  status: string;
+  model: string | null;
+  serial_number: string | null;
+  last_seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Sensor extends StoredSensor {
+  health: SensorHealth;
+}
+
+export interface SensorCreate {
+  tenant_id?: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  location: LatLon;
+  zone_id?: string | null;
+  status?: string;
+  model?: string | null;
+  serial_number?: string | null;
+}
+
+export type SensorUpdate = Partial<Pick<StoredSensor, 'name' | 'type' | 'location' | 'zone_id' | 'status' | 'model' | 'serial_number'>>;
+
+/** Optional scoping as the spec has it: the tenant, and an environment the sensor must be in. */
+export interface SensorScope {
+  tenant_id?: string;
+  environment_id?: string;
+}
+
+export function healthOf(lastSeenAt: string | null, timeoutSeconds: number, at = Date.now()): SensorHealth {
+  if (!lastSeenAt) return 'offline';
+  const silentMs = at - Date.parse(lastSeenAt);
+  if (silentMs <= (timeoutSeconds * 1000) / 2) return 'online';
+  if (silentMs <= timeoutSeconds * 1000) return 'degraded';
+  return 'offline';
+}
+
+async function heartbeatTimeout(tenantId: string): Promise<number> {
+  return (await getTenantConfig(tenantId))?.sensor_heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
+}
+
+function withHealth(sensor: StoredSensor, timeoutSeconds: number): Sensor {
+  return { ...sensor, health: healthOf(sensor.last_seen_at, timeoutSeconds) };
+}
+
+/**
+ * A zone given for a sensor must be a zone of the same environment; any other (another tenant's
+ * included) is answered as an unknown zone.
+ */
+async function assertZoneOf(tenantId: string, environmentId: string, zoneId: string | null | undefined): Promise<void> {
+  if (!zoneId) return;
+  const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, zoneId);
+  if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
+}
+
+export async function createSensor(actor: Actor, input: SensorCreate): Promise<Sensor> {
+  const sensor = await createInEnvironment<StoredSensor>(
+    actor,
+    KIND,
+    input.tenant_id,
+    input.environment_id,
+    async ({ tenantId, environmentId, at }) => {
+      await assertZoneOf(tenantId, environmentId, input.zone_id);
+      return {
+        sensor_id: newId(),
+        tenant_id: tenantId,
+        environment_id: environmentId,
+        name: input.name.trim(),
+        type: input.type,
+        location: input.location,
+        zone_id: input.zone_id ?? null,
+        status: input.status ?? 'active',
+        model: input.model ?? null,
+        serial_number: input.serial_number ?? null,
+        last_seen_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+    },
+    (s) => ({ name: s.name, type: s.type, zone_id: s.zone_id }),
+  );
+  return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
+}
+
+async function findStoredSensor(actor: Actor, sensorId: string, scope: SensorScope) {
+  const sensor = await findInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND);
+  if (scope.environment_id && sensor.environment_id !== scope.environment_id) throw new NotFoundError(SENSOR_NOT_FOUND);
+  return sensor;
+}
+
+export async function findSensor(actor: Actor, sensorId: string, scope: SensorScope): Promise<Sensor> {
+  const sensor = withoutVersion(await findStoredSensor(actor, sensorId, scope));
+  return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
+}
+
+export async function listSensors(actor: Actor, requestedTenant: string, environmentId: string, page: PageRequest): Promise<Sensor[]> {
+  const sensors = await listInEnvironment<StoredSensor>(actor, KIND, requestedTenant, environmentId, page);
+  if (sensors.length === 0) return [];
+  const timeout = await heartbeatTimeout(sensors[0]!.tenant_id);
+  return sensors.map((s) => withHealth(s, timeout));
+}
+
+export async function updateSensor(actor: Actor, sensorId: string, scope: SensorScope, update: SensorUpdate): Promise<Sensor> {
+  await findStoredSensor(actor, sensorId, scope);
+  const sensor = await updateInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND, async (current) => {
+    if (update.zone_id !== undefined) await assertZoneOf(current.tenant_id, current.environment_id, update.zone_id);
+    return { ...update, ...(update.name !== undefined ? { name: update.name.trim() } : {}) };
+  });
+  return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
+}
+
+export async function deleteSensor(actor: Actor, sensorId: string, scope: SensorScope): Promise<void> {
+  await findStoredSensor(actor, sensorId, scope);
+  await deleteInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND, (s) => ({ name: s.name }));
+}
+
+/**
+ * Records that the sensor reported now. Telemetry, not a configuration change: one conditional
+ * update, not audited (heartbeats arrive every few seconds from every sensor).
+ */
+export async function recordHeartbeat(actor: Actor, sensorId: string, scope: SensorScope, at = now()): Promise<Sensor> {
+  if (!actor.principal) throw new Error('a heartbeat needs an authenticated caller');
+  const tenantId = await tenantScope(actor.principal, scope.tenant_id);
+  const sensor = await touchSensor(tenantId, sensorId, at, scope.environment_id);
+  if (!sensor) throw new NotFoundError(SENSOR_NOT_FOUND);
+  return withHealth(sensor, await heartbeatTimeout(tenantId));
+}
+
+/**
+ * Moves `last_seen_at` forward (never back), only for a sensor that exists (in `environmentId`,
+ * when given); null when there is no such sensor, and then nothing was written.
+ */
+export async function touchSensor(tenantId: string, sensorId: string, at: string, environmentId?: string): Promise<StoredSensor | null> {
+  const inEnvironment = environmentId ? ' AND environment_id = :env' : '';
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.siteEntity(tenantId, KIND.prefix, sensorId),
+        UpdateExpression: 'SET last_seen_at = :at',
+        ConditionExpression: `attribute_exists(PK)${inEnvironment} AND (attribute_not_exists(last_seen_at) OR last_seen_at = :null OR last_seen_at < :at)`,
+        ExpressionAttributeValues: { ':at': at, ':null': null, ...(environmentId ? { ':env': environmentId } : {}) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return withoutVersion(siteEntityFromItem<StoredSensor>(out.Attributes ?? {}));
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    // Either no such sensor, or a later report is already recorded.
+    const current = await getSiteEntity<StoredSensor>(KIND, tenantId, sensorId);
+    if (!current || (environmentId && current.environment_id !== environmentId)) return null;
+    return withoutVersion(current);
+  }
+}

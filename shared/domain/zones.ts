@@ -1,0 +1,118 @@
+/** Zones: areas of an environment with a geofence and a security level. */
+import type { PageRequest } from '../db/query.js';
+import { SITE_KINDS } from '../db/site-entities.js';
+import { newId } from '../ids.js';
+import type { Actor } from './actor.js';
+import { assertValidGeofence, geofenceArea, geofenceBbox, type Geofence } from './geo/geofence.js';
+import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
+import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../db/site-entities.js';
+import { NotFoundError } from '../http/errors.js';
+
+export const ZONE_NOT_FOUND = 'Zone not found';
+const KIND = SITE_KINDS.zone;
+
+export interface Zone {
+  zone_id: string;
+  tenant_id: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  security_level: number;
+  geofence: Geofence;
+  description: string | null;
+  active: boolean;
+  area_m2: number;
+  bbox: [number, number, number, number];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ZoneCreate {
+  tenant_id?: string;
+  environment_id: string;
+  name: string;
+  type?: string;
+  security_level?: number;
+  geofence: Geofence;
+  description?: string | null;
+  active?: boolean;
+}
+
+export type ZoneUpdate = Partial<Pick<Zone, 'name' | 'type' | 'security_level' | 'geofence' | 'description' | 'active'>>;
+
+/** Area (rounded to cm²) and bounding box, kept with the zone for maps and listings. */
+function measured(geofence: Geofence) {
+  return { area_m2: Math.round(geofenceArea(geofence) * 10000) / 10000, bbox: geofenceBbox(geofence) };
+}
+
+export function createZone(actor: Actor, input: ZoneCreate): Promise<Zone> {
+  return createInEnvironment<Zone>(
+    actor,
+    KIND,
+    input.tenant_id,
+    input.environment_id,
+    ({ tenantId, environmentId, at }) => {
+      assertValidGeofence(input.geofence, ['body', 'geofence']);
+      return {
+        zone_id: newId(),
+        tenant_id: tenantId,
+        environment_id: environmentId,
+        name: input.name.trim(),
+        type: input.type ?? 'other',
+        security_level: input.security_level ?? 3,
+        geofence: input.geofence,
+        description: input.description ?? null,
+        active: input.active ?? true,
+        ...measured(input.geofence),
+        created_at: at,
+        updated_at: at,
+      };
+    },
+    (z) => ({ name: z.name, type: z.type, security_level: z.security_level, geofence_type: z.geofence.type }),
+  );
+}
+
+export async function findZone(actor: Actor, zoneId: string, requestedTenant: string): Promise<Zone> {
+  return withoutVersion(await findInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND));
+}
+
+export function listZones(actor: Actor, requestedTenant: string, environmentId: string, page: PageRequest): Promise<Zone[]> {
+  return listInEnvironment<Zone>(actor, KIND, requestedTenant, environmentId, page);
+}
+
+export function updateZone(actor: Actor, zoneId: string, requestedTenant: string, update: ZoneUpdate): Promise<Zone> {
+  return updateInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND, (current) => {
+    const next: Partial<Zone> = { ...update };
+    if (update.name !== undefined) next.name = update.name.trim();
+    if (update.geofence) {
+      assertValidGeofence(update.geofence, ['body', 'geofence']);
+      Object.assign(next, measured(update.geofence));
+    }
+    return { ...next, tenant_id: current.tenant_id };
+  });
+}
+
+/** Deletes the zone; sensors that watched it keep working with no zone (each change audited). */
+export async function deleteZone(actor: Actor, zoneId: string, requestedTenant: string): Promise<void> {
+  const zone = await deleteInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND, (z) => ({ name: z.name }));
+  const watching = await listSiteEntitiesOfEnvironment<SiteEntityBase & { sensor_id: string }>(
+    SITE_KINDS.sensor,
+    zone.tenant_id,
+    zone.environment_id,
+    { limit: 10_000, offset: 0 },
+    { filter: { zone_id: zoneId } },
+  );
+  for (const sensor of watching) {
+    await updateInTenant<SiteEntityBase & { zone_id: string | null }>(
+      actor,
+      SITE_KINDS.sensor,
+      sensor.sensor_id,
+      zone.tenant_id,
+      'Sensor not found',
+      () => ({ zone_id: null }),
+    ).catch((err: unknown) => {
+      // A sensor deleted meanwhile needs no clearing.
+      if (!(err instanceof NotFoundError)) throw err;
+    });
+  }
+}

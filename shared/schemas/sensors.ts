@@ -1,0 +1,109 @@
+/** Sensors of an environment, with a health derived from their last report. */
+import { pagingProperties, timestamp, uuid } from './common.js';
+import { latLon } from './geo.js';
+import type { JsonSchema } from './json-schema.js';
+import { tenantScope } from './users.js';
+
+export const SENSOR_TYPES = [
+  'camera',
+  'thermal_camera',
+  'motion',
+  'door_contact',
+  'glass_break',
+  'access_control',
+  'fibre_optic',
+  'radar',
+  'lidar',
+  'acoustic',
+  'ais_receiver',
+  'other',
+] as const;
+export const SENSOR_STATUSES = ['active', 'maintenance', 'disabled'] as const;
+export const SENSOR_HEALTH = ['online', 'degraded', 'offline'] as const;
+
+/** The spec types sensor ids as strings; they are UUIDs, but a malformed one is simply not found. */
+export const sensorIdString = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
+const type = { type: 'string', enum: SENSOR_TYPES } as const;
+const status = {
+  type: 'string',
+  enum: SENSOR_STATUSES,
+  description: 'Set by people: active, maintenance (reports expected to stop), disabled.',
+} as const;
+const zoneId = { ...uuid, type: ['string', 'null'], description: 'A zone of the same environment the sensor watches.' } as const;
+const text = (max: number) => ({ type: ['string', 'null'], maxLength: max }) as const;
+
+export const sensorCreate = {
+  type: 'object',
+  properties: {
+    tenant_id: tenantScope,
+    environment_id: uuid,
+    name,
+    type,
+    location: latLon,
+    zone_id: zoneId,
+    status: { ...status, default: 'active' },
+    model: text(200),
+    serial_number: text(200),
+  },
+  required: ['environment_id', 'name', 'type', 'location'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const sensorUpdate = {
+  type: 'object',
+  properties: { name, type, location: latLon, zone_id: zoneId, status, model: text(200), serial_number: text(200) },
+  minProperties: 1,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const sensorResponse = {
+  type: 'object',
+  properties: {
+    sensor_id: uuid,
+    tenant_id: uuid,
+    environment_id: uuid,
+    name: { type: 'string' },
+    type,
+    location: latLon,
+    zone_id: zoneId,
+    status,
+    model: text(200),
+    serial_number: text(200),
+    last_seen_at: { ...timestamp, type: ['string', 'null'], description: 'When the sensor last reported.' },
+    health: {
+      type: 'string',
+      enum: SENSOR_HEALTH,
+      description:
+        "From the last report and the tenant's sensor_heartbeat_timeout_seconds: online within half the timeout, degraded within it, offline beyond it or never seen.",
+    },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: [
+    'sensor_id', 'tenant_id', 'environment_id', 'name', 'type', 'location', 'zone_id', 'status', 'model',
+    'serial_number', 'last_seen_at', 'health', 'created_at', 'updated_at',
+  ],
+} as const satisfies JsonSchema;
+
+export const sensorPath = {
+  type: 'object',
+  properties: { sensor_id: sensorIdString },
+  required: ['sensor_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** Optional scoping, as the spec has it: strings. */
+export const sensorScopeQuery = {
+  type: 'object',
+  properties: { environment_id: sensorIdString, tenant_id: { ...sensorIdString, description: tenantScope.description } },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const sensorListQuery = {
+  type: 'object',
+  properties: { ...sensorScopeQuery.properties, ...pagingProperties },
+  required: ['environment_id', 'tenant_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
