@@ -55,6 +55,19 @@ export const keys = {
    * file id it will have. Expires with TTL.
    */
   pendingUpload: (tenantId: string, fileId: string) => ({ PK: tenantPk(tenantId), SK: `UPLOAD#${fileId}` }),
+  /** A tenant's events, one partition, sorted by their time-ordered (UUIDv7) ids. */
+  event: (tenantId: string, eventId: string) => ({ PK: `${tenantPk(tenantId)}#EVENT`, SK: eventId }),
+  /** GSI1: the events of one environment. */
+  eventByEnvironment: (tenantId: string, environmentId: string, eventId: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#ENV#${environmentId}`,
+    GSI1SK: `EVENT#${eventId}`,
+  }),
+  /** GSI2: the events of one type. */
+  eventByType: (tenantId: string, type: string, eventId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#EVTYPE#${type}`, GSI2SK: eventId }),
+  /** GSI3 (sparse): the events not processed yet; removed when an operator marks one processed. */
+  eventUnprocessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#UNPROCESSED`, GSI3SK: eventId }),
+  /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */
+  idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
 } as const;

@@ -6,6 +6,7 @@
  */
 import { assetsRoutes } from './assets.js';
 import { environmentsRoutes } from './environments.js';
+import { eventsRoutes } from './events.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -28,6 +29,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...sensorsRoutes,
   ...assetsRoutes,
   ...infrastructureRoutes,
+  ...eventsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

@@ -1,0 +1,214 @@
+/**
+ * Events in the single table: one partition per tenant (`T#<tid>#EVENT`) sorted by UUIDv7 event
+ * id, so time ranges are key ranges; GSI1 by environment, GSI2 by type, GSI3 (sparse) while
+ * unprocessed. Each stored event goes out to EventBridge through the table's stream (see
+ * shared/workers), so storing is the only thing ingest must get right.
+ */
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from './client.js';
+import { keys } from './keys.js';
+import type { PageRequest } from './query.js';
+
+export interface StoredEvent {
+  event_id: string;
+  tenant_id: string;
+  environment_id: string | null;
+  sensor_id: string | null;
+  type: string;
+  source: string;
+  occurred_at: string;
+  received_at: string;
+  location: { lat: number; lon: number } | null;
+  severity: string | null;
+  description: string | null;
+  payload: Record<string, unknown>;
+  matched_zone_ids: string[];
+  threat_score: number | null;
+  threat_factors: Record<string, { value: number; weight: number }> | null;
+  processed: boolean;
+  processed_at: string | null;
+  incident_id: string | null;
+}
+
+export const EVENT_FIELDS = [
+  'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
+  'severity', 'description', 'payload', 'matched_zone_ids', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
+] as const;
+
+/** An event as the API shows it (and as EventBridge and the stream carry it). */
+export function eventFromItem(item: Record<string, unknown>): StoredEvent {
+  const event = Object.fromEntries(EVENT_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as StoredEvent;
+  event.payload ??= {};
+  event.matched_zone_ids ??= [];
+  event.processed = event.processed === true;
+  return event;
+}
+
+/** The hash of what the client sent, kept to tell a retry from a different event with the same id. */
+export interface EventRecord {
+  event: StoredEvent;
+  contentHash: string;
+  /** Epoch seconds when the event expires (the tenant's retention). */
+  expiresAt: number;
+}
+
+export function eventItem({ event, contentHash, expiresAt }: EventRecord): Record<string, unknown> {
+  return {
+    ...keys.event(event.tenant_id, event.event_id),
+    ...(event.environment_id ? keys.eventByEnvironment(event.tenant_id, event.environment_id, event.event_id) : {}),
+    ...keys.eventByType(event.tenant_id, event.type, event.event_id),
+    ...(event.processed ? {} : keys.eventUnprocessed(event.tenant_id, event.event_id)),
+    entity: 'EVENT',
+    ...event,
+    content_hash: contentHash,
+    expires_at: expiresAt,
+  };
+}
+
+export async function getEvent(tenantId: string, eventId: string): Promise<(StoredEvent & { content_hash?: string }) | null> {
+  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.event(tenantId, eventId), ConsistentRead: true }));
+  return out.Item ? { ...eventFromItem(out.Item), content_hash: out.Item.content_hash as string | undefined } : null;
+}
+
+/** Content hashes of the events among `eventIds` that exist already (consistent reads). */
+export async function existingEventHashes(tenantId: string, eventIds: string[]): Promise<Map<string, { hash: string; item: Record<string, unknown> }>> {
+  const found = new Map<string, { hash: string; item: Record<string, unknown> }>();
+  for (let i = 0; i < eventIds.length; i += 100) {
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+      [TABLE]: { Keys: eventIds.slice(i, i + 100).map((id) => keys.event(tenantId, id)), ConsistentRead: true },
+    };
+    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+      if (attempt > 0) await backoff(attempt);
+      const out = await db.send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of out.Responses?.[TABLE] ?? []) found.set(String(item.SK), { hash: String(item.content_hash ?? ''), item });
+      request = out.UnprocessedKeys as typeof request;
+      if (attempt > 8) throw new Error('the table kept refusing reads; try again');
+    }
+  }
+  return found;
+}
+
+/**
+ * Writes the items 25 at a time and retries what DynamoDB leaves unprocessed, with growing
+ * pauses, until all are stored; throws when it cannot (the caller answers an error, so nothing
+ * half-written is reported as success).
+ */
+export async function writeAll(items: Record<string, unknown>[]): Promise<{ writeCalls: number }> {
+  let writeCalls = 0;
+  for (let i = 0; i < items.length; i += 25) {
+    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await backoff(attempt);
+      if (attempt > 8) throw new Error(`the table kept refusing ${pending.length} writes; try again`);
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
+      writeCalls++;
+      pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof pending;
+    }
+  }
+  return { writeCalls };
+}
+
+/** Full jitter: up to 50 ms, 100 ms, 200 ms, ... capped at 2 s. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.random() * Math.min(2000, 25 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface EventQuery {
+  environmentId?: string;
+  type?: string;
+  processed?: boolean;
+  /** Inclusive id bounds (UUIDv7 of the time bounds). */
+  fromId?: string;
+  toId?: string;
+}
+
+/**
+ * A tenant's events, newest first, served by the narrowest key: unprocessed (GSI3), environment
+ * (GSI1), type (GSI2), or the tenant's partition; the other filters apply within.
+ */
+export async function listEvents(tenantId: string, q: EventQuery, page: PageRequest): Promise<StoredEvent[]> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  let input: QueryCommandInput;
+  const range = (skName: string, prefix = '') => {
+    names['#sk'] = skName;
+    values[':from'] = `${prefix}${q.fromId ?? '0'}`;
+    values[':to'] = `${prefix}${q.toId ?? 'g'}`;
+    return ' AND #sk BETWEEN :from AND :to';
+  };
+  const filters: string[] = [];
+  if (q.processed === false) {
+    names['#pk'] = 'GSI3PK';
+    values[':pk'] = keys.eventUnprocessed(tenantId, '').GSI3PK;
+    input = { TableName: TABLE, IndexName: 'GSI3', KeyConditionExpression: `#pk = :pk${range('GSI3SK')}` };
+    if (q.environmentId) filters.push('environment_id = :env');
+    if (q.type) filters.push('#type = :type');
+  } else if (q.environmentId) {
+    names['#pk'] = 'GSI1PK';
+    values[':pk'] = keys.eventByEnvironment(tenantId, q.environmentId, '').GSI1PK;
+    input = { TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: `#pk = :pk${range('GSI1SK', 'EVENT#')}` };
+    if (q.type) filters.push('#type = :type');
+  } else if (q.type) {
+    names['#pk'] = 'GSI2PK';
+    values[':pk'] = keys.eventByType(tenantId, q.type, '').GSI2PK;
+    input = { TableName: TABLE, IndexName: 'GSI2', KeyConditionExpression: `#pk = :pk${range('GSI2SK')}` };
+  } else {
+    names['#pk'] = 'PK';
+    values[':pk'] = keys.event(tenantId, '').PK;
+    input = { TableName: TABLE, KeyConditionExpression: `#pk = :pk${range('SK')}`, ConsistentRead: true };
+  }
+  if (q.environmentId && filters.includes('environment_id = :env')) values[':env'] = q.environmentId;
+  if (q.type && filters.includes('#type = :type')) {
+    names['#type'] = 'type';
+    values[':type'] = q.type;
+  }
+  if (q.processed === true) {
+    filters.push('processed = :true');
+    values[':true'] = true;
+  }
+  input = {
+    ...input,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
+    ScanIndexForward: false,
+  };
+  const wanted = page.offset + page.limit;
+  const items: Record<string, unknown>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(new QueryCommand({ ...input, Limit: Math.min(1000, Math.max(wanted - items.length, 50)), ExclusiveStartKey: startKey }));
+    items.push(...(out.Items ?? []));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < wanted);
+  return items.slice(page.offset, wanted).map(eventFromItem);
+}
+
+/**
+ * A tenant's events with ids after `afterId` up to `upToId`, oldest first: what the live stream
+ * sends next, at most `limit` read. `cursor` is where the next read starts: past everything read,
+ * filtered out or not, so a long run of other types never stalls the stream.
+ */
+export async function eventsAfter(
+  tenantId: string,
+  afterId: string,
+  upToId: string,
+  limit: number,
+  type?: string,
+): Promise<{ events: StoredEvent[]; cursor: string }> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :upTo',
+      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK, ':after': afterId, ':upTo': upToId, ...(type ? { ':type': type } : {}) },
+      ...(type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : {}),
+      ScanIndexForward: true,
+      ConsistentRead: true,
+      Limit: limit,
+    }),
+  );
+  const events = (out.Items ?? []).map(eventFromItem).filter((e) => e.event_id !== afterId);
+  const cursor = out.LastEvaluatedKey ? String(out.LastEvaluatedKey.SK) : upToId;
+  return { events, cursor };
+}

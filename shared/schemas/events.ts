@@ -1,0 +1,215 @@
+/** Events: what sensors, other systems and people report, as ingested, scored and streamed. */
+import { pagingProperties, timestamp, uuid } from './common.js';
+import { latLon } from './geo.js';
+import type { JsonSchema } from './json-schema.js';
+import { SEVERITIES } from './tenants.js';
+import { tenantScope } from './users.js';
+
+/**
+ * The event types a client may send. Each has a base weight in threat scoring
+ * (shared/domain/events/scoring.ts) and, where it is fixed, a payload schema below.
+ */
+export const EVENT_TYPES = [
+  'sensor.reading',
+  'sensor.alert',
+  'sensor.heartbeat',
+  'sensor.tamper',
+  'motion.detected',
+  'intrusion.detected',
+  'perimeter.breach',
+  'door.forced',
+  'door.held_open',
+  'access.denied',
+  'access.granted',
+  'tailgating.detected',
+  'glass.break',
+  'fibre.disturbance',
+  'drone.detected',
+  'vehicle.detected',
+  'ais.position',
+  'ais.gap',
+  'vessel.loitering',
+  'manual_report',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_SOURCES = ['sensor', 'api', 'human'] as const;
+
+/** Most events one batch may hold (the spec). */
+export const MAX_BATCH_EVENTS = 100;
+/** Largest event payload, in bytes of JSON. */
+export const MAX_PAYLOAD_BYTES = 16 * 1024;
+
+/** Payload schemas of the types whose payload is fixed; other types take any object. */
+export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
+  'sensor.reading': {
+    type: 'object',
+    properties: { value: { type: 'number' }, unit: { type: 'string', maxLength: 32 }, metric: { type: 'string', maxLength: 64 } },
+    required: ['value'],
+  },
+  'ais.position': {
+    type: 'object',
+    properties: {
+      mmsi: { type: 'string', pattern: '^[0-9]{9}$' },
+      sog_knots: { type: 'number', minimum: 0, maximum: 102.2 },
+      cog_degrees: { type: 'number', minimum: 0, maximum: 360 },
+      heading_degrees: { type: 'number', minimum: 0, maximum: 511 },
+    },
+    required: ['mmsi'],
+  },
+  'access.denied': {
+    type: 'object',
+    properties: { credential_id: { type: 'string', maxLength: 128 }, reason: { type: 'string', maxLength: 200 } },
+  },
+};
+
+/** A UUIDv7 (time-ordered): client-supplied event ids must be, so they sort by time like ours. */
+const uuidV7 = {
+  type: 'string',
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
+  description: 'A UUIDv7 you generate: sending the same event again (a retry) stores it once.',
+} as const;
+
+const eventType = { type: 'string', enum: EVENT_TYPES, description: 'What happened; see the EventType list.' } as const;
+const severity = { type: 'string', enum: SEVERITIES, description: "The reporter's own view of severity, if any." } as const;
+
+const payloadRules = Object.entries(EVENT_PAYLOADS).map(([type, payload]) => ({
+  if: { properties: { type: { const: type } }, required: ['type'] },
+  then: { properties: { payload } },
+}));
+
+export const eventCreate = {
+  type: 'object',
+  properties: {
+    event_id: uuidV7,
+    tenant_id: tenantScope,
+    environment_id: { ...uuid, description: 'Where it happened; needed for geofence matching.' },
+    sensor_id: { ...uuid, description: 'The sensor that reported it.' },
+    type: eventType,
+    source: { type: 'string', enum: EVENT_SOURCES, default: 'api' },
+    occurred_at: { ...timestamp, description: 'When it happened; defaults to when it was received.' },
+    location: { ...latLon, description: 'Where it happened; defaults to the sensor location.' },
+    severity,
+    description: { type: 'string', maxLength: 2000 },
+    payload: { type: 'object', description: 'Type-specific data (fixed for some types).' },
+  },
+  required: ['type'],
+  additionalProperties: false,
+  allOf: payloadRules,
+} as const satisfies JsonSchema;
+
+export const eventBatchCreate = {
+  type: 'object',
+  properties: {
+    events: { type: 'array', items: eventCreate, minItems: 1, maxItems: MAX_BATCH_EVENTS },
+  },
+  required: ['events'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const threatFactors = {
+  type: ['object', 'null'],
+  description: 'What produced the threat score, each factor in 0..1 with its weight.',
+  additionalProperties: { type: 'object', properties: { value: { type: 'number' }, weight: { type: 'number' } } },
+} as const;
+
+export const eventResponse = {
+  type: 'object',
+  properties: {
+    event_id: uuid,
+    tenant_id: uuid,
+    environment_id: { ...uuid, type: ['string', 'null'] },
+    sensor_id: { ...uuid, type: ['string', 'null'] },
+    type: eventType,
+    source: { type: 'string', enum: EVENT_SOURCES },
+    occurred_at: timestamp,
+    received_at: timestamp,
+    location: { ...latLon, type: ['object', 'null'] },
+    severity: { ...severity, type: ['string', 'null'] },
+    description: { type: ['string', 'null'] },
+    payload: { type: 'object' },
+    matched_zone_ids: { type: 'array', items: uuid, description: 'Zones whose geofence contains the location.' },
+    threat_score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    threat_factors: threatFactors,
+    processed: { type: 'boolean', description: 'Set by an operator once handled; false when new.' },
+    processed_at: { ...timestamp, type: ['string', 'null'] },
+    incident_id: { ...uuid, type: ['string', 'null'] },
+  },
+  required: [
+    'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
+    'severity', 'description', 'payload', 'matched_zone_ids', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
+  ],
+} as const satisfies JsonSchema;
+
+export const eventPath = {
+  type: 'object',
+  properties: { event_id: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['event_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const eventListQuery = {
+  type: 'object',
+  properties: {
+    tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
+    environment_id: { type: 'string', maxLength: 64 },
+    type: eventType,
+    processed: { type: 'boolean' },
+    start_date: { ...timestamp, description: 'Events that occurred at or after this time.' },
+    end_date: { ...timestamp, description: 'Events that occurred at or before this time.' },
+    ...pagingProperties,
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const eventScopeQuery = {
+  type: 'object',
+  properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const eventProcessedUpdate = {
+  type: 'object',
+  properties: {
+    processed: { type: 'boolean' },
+    threat_score: { type: 'number', minimum: 0, maximum: 1, description: "An operator's own assessment; replaces the computed score." },
+    incident_id: { ...uuid, type: ['string', 'null'], description: 'The incident this event belongs to.' },
+  },
+  required: ['processed'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const manualReportCreate = {
+  type: 'object',
+  properties: {
+    tenant_id: tenantScope,
+    environment_id: uuid,
+    title: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' },
+    description: { type: 'string', minLength: 1, maxLength: 5000 },
+    location: latLon,
+    occurred_at: timestamp,
+    severity,
+    reporter_name: { type: 'string', maxLength: 200 },
+    event_id: uuidV7,
+  },
+  required: ['environment_id', 'title', 'description'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const manualReportResponse = {
+  type: 'object',
+  properties: {
+    report_id: { ...uuid, description: 'The id of the event the report became.' },
+    event: eventResponse,
+  },
+  required: ['report_id', 'event'],
+} as const satisfies JsonSchema;
+
+export const eventStreamQuery = {
+  type: 'object',
+  properties: {
+    event_type: { ...eventType, description: 'Only events of this type.' },
+    tenant_id: { type: 'string', maxLength: 64, description: 'Only this tenant (a SUPER_ADMIN may omit it to watch all).' },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
