@@ -24,6 +24,8 @@ export class Data extends Construct {
       billing: dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       timeToLiveAttribute: TABLE_KEYS.ttlAttribute,
+      // The workers read new items from the stream (shared/workers.ts): the event bus fan-out.
+      dynamoStream: dynamodb.StreamViewType[TABLE_KEYS.streamViewType],
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       // ALL projection: the indexes serve whole items (lists by status, by environment...),

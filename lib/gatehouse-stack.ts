@@ -1,6 +1,7 @@
 /**
- * The service: shared data, storage, identity and events, the REST API shell, and one nested
- * stack of functions and methods per route tag. Everything is derived from the route table.
+ * The service: shared data, storage, identity and events, the REST API shell, one nested stack of
+ * functions and methods per route tag, and a nested stack of workers (the functions that are not
+ * routes). Everything is derived from the route table and the worker table.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ROUTES, type RouteDef } from '../shared/routes/index.js';
+import { WORKERS, type WorkerDef } from '../shared/workers.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Events } from './events.js';
@@ -16,6 +18,7 @@ import { Identity } from './identity.js';
 import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
 import { RoutesStack } from './routes-stack.js';
 import { Storage } from './storage.js';
+import { WorkersStack } from './workers-stack.js';
 
 export interface GatehouseStackProps extends StackProps {
   /** Stage name: API stage, bus name, GATEHOUSE_STAGE. */
@@ -24,6 +27,8 @@ export interface GatehouseStackProps extends StackProps {
   readonly deletionProtection: boolean;
   /** The route table; the tests inject synthetic ones. Default: shared/routes. */
   readonly routes?: readonly RouteDef[];
+  /** The worker table. Default: shared/workers. */
+  readonly workers?: readonly WorkerDef[];
   /** X-Ray on the API stage and every function. Default off. */
   readonly tracing?: boolean;
   /** LOG_LEVEL of every function. Default `info`. */
@@ -37,6 +42,7 @@ export interface GatehouseStackProps extends StackProps {
 export class GatehouseStack extends Stack {
   readonly api: Api;
   readonly routeStacks: RoutesStack[] = [];
+  readonly workersStack: WorkersStack;
 
   constructor(scope: Construct, id: string, props: GatehouseStackProps) {
     super(scope, id, props);
@@ -94,6 +100,19 @@ export class GatehouseStack extends Stack {
     }
     // ...and deployed again whenever a method changes, which CDK cannot see across stacks.
     deployment.addToLogicalId({ routes: routesFingerprint(routes) });
+
+    const tableStreamArn = data.table.tableStreamArn;
+    if (!tableStreamArn) throw new Error('the table must have a stream: the workers read it');
+    this.workersStack = new WorkersStack(this, 'Workers', {
+      workers: props.workers ?? WORKERS,
+      services: { ...services, tableStreamArn },
+      stage: props.stage,
+      version,
+      logLevel: props.logLevel ?? 'info',
+      tracing,
+      logRetention,
+      retain,
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: restApi.url });
     new CfnOutput(this, 'UserPoolId', { value: identity.userPool.userPoolId });

@@ -10,6 +10,11 @@ export interface Config {
   tableName: string;
   bucketName: string;
   eventBusName: string;
+  /**
+   * `aws`: PutEvents to `eventBusName`. `local`: the in-process bus of the local runtime
+   * (shared/local/event-bus.ts), which `npm start` and the tests select with EVENT_BUS_MODE.
+   */
+  eventBusMode: 'aws' | 'local';
   userPoolId: string;
   userPoolClientId: string;
   /** Issuer of the JWTs the API accepts (the user pool). */
@@ -20,11 +25,35 @@ export interface Config {
   endpoints: { dynamodb?: string; s3?: string; cognito?: string };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   version: string;
+  /** The live event stream (`GET /api/v1/events/stream`). */
+  eventStream: {
+    /** Longest silence before a keep-alive comment, in seconds (default 15). */
+    keepAliveSeconds: number;
+    /**
+     * After this many seconds a stream ends cleanly and the client reconnects with Last-Event-ID
+     * (default 840, 14 min): below the 15 min that Lambda and API Gateway allow a streamed response.
+     */
+    maxDurationSeconds: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** Lambda's and API Gateway's limit for one streamed response, in seconds. */
+const STREAM_LIMIT_SECONDS = 900;
+
+/** An optional number of seconds, above 0 and below `below`; fractions allowed (tests use short intervals). */
+function seconds(env: Env, name: string, fallback: number, below: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value >= below) {
+    throw new Error(`${name} must be a number of seconds above 0 and below ${below}`);
+  }
+  return value;
+}
 
 export function loadConfig(env: Env): Config {
   const missing: string[] = [];
@@ -48,6 +77,10 @@ export function loadConfig(env: Env): Config {
     (cognitoEndpoint
       ? `${cognitoEndpoint.replace(/\/$/, '')}/${userPoolId}`
       : `https://cognito-idp.${region}.amazonaws.com/${userPoolId}`);
+  const eventBusMode = env.EVENT_BUS_MODE ?? 'aws';
+  if (eventBusMode !== 'aws' && eventBusMode !== 'local') {
+    throw new Error('EVENT_BUS_MODE must be aws or local');
+  }
   const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -58,6 +91,7 @@ export function loadConfig(env: Env): Config {
     tableName,
     bucketName,
     eventBusName,
+    eventBusMode,
     userPoolId,
     userPoolClientId,
     jwtIssuer,
@@ -69,6 +103,10 @@ export function loadConfig(env: Env): Config {
     },
     logLevel: logLevel as Config['logLevel'],
     version: env.GATEHOUSE_VERSION ?? '0.1.0',
+    eventStream: {
+      keepAliveSeconds: seconds(env, 'EVENT_STREAM_KEEPALIVE_SECONDS', 15, STREAM_LIMIT_SECONDS),
+      maxDurationSeconds: seconds(env, 'EVENT_STREAM_MAX_SECONDS', 14 * 60, STREAM_LIMIT_SECONDS),
+    },
   };
 }
 

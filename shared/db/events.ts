@@ -93,19 +93,21 @@ export async function existingEventHashes(tenantId: string, eventIds: string[]):
  * pauses, until all are stored; throws when it cannot (the caller answers an error, so nothing
  * half-written is reported as success).
  */
-export async function writeAll(items: Record<string, unknown>[]): Promise<{ writeCalls: number }> {
+export async function writeAll(items: Record<string, unknown>[]): Promise<{ writeCalls: number; writeUnits: number }> {
   let writeCalls = 0;
+  let writeUnits = 0;
   for (let i = 0; i < items.length; i += 25) {
     let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await backoff(attempt);
       if (attempt > 8) throw new Error(`the table kept refusing ${pending.length} writes; try again`);
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
+      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
       writeCalls++;
+      writeUnits += (out.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof pending;
     }
   }
-  return { writeCalls };
+  return { writeCalls, writeUnits };
 }
 
 /** Full jitter: up to 50 ms, 100 ms, 200 ms, ... capped at 2 s. */
@@ -164,7 +166,8 @@ export async function listEvents(tenantId: string, q: EventQuery, page: PageRequ
     values[':type'] = q.type;
   }
   if (q.processed === true) {
-    filters.push('processed = :true');
+    names['#processed'] = 'processed';
+    filters.push('#processed = :true');
     values[':true'] = true;
   }
   input = {

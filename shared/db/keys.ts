@@ -66,10 +66,17 @@ export const keys = {
   eventByType: (tenantId: string, type: string, eventId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#EVTYPE#${type}`, GSI2SK: eventId }),
   /** GSI3 (sparse): the events not processed yet; removed when an operator marks one processed. */
   eventUnprocessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#UNPROCESSED`, GSI3SK: eventId }),
+  /** An incident's own item (its transitions and notes share the partition). */
+  incident: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: 'INCIDENT' }),
   /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */
   idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
+  /**
+   * A domain message waiting for the event bus (shared/db/outbox.ts): written in the transaction
+   * of the change it announces, published from the table's stream, gone with TTL.
+   */
+  outbox: (tenantId: string, messageId: string) => ({ PK: `${tenantPk(tenantId)}#OUTBOX`, SK: messageId }),
 } as const;
 
 export const TENANT_DIRECTORY_PK = 'TENANTS';

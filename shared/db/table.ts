@@ -7,6 +7,11 @@ export const TABLE_KEYS = {
   sortKey: 'SK',
   /** Epoch seconds; DynamoDB deletes the item some time after. */
   ttlAttribute: 'expires_at',
+  /**
+   * What the table's stream records: the item as written, for the workers that publish new items
+   * (shared/workers.ts).
+   */
+  streamViewType: 'NEW_IMAGE',
   indexes: [
     { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
     { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },

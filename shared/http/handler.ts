@@ -5,6 +5,7 @@
  *   the route's function -> reply shaping; errors mapped to the contract's bodies.
  *
  * A route file is glue only: `export const handler = httpHandler('tenants.get', async (req) => ...)`.
+ * A streaming route uses `streamingHttpHandler` (shared/http/stream-handler.ts) on the same chain.
  */
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
@@ -56,29 +57,21 @@ type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, 
 
 export function httpHandler(routeId: string, fn: RouteFn) {
   const route = routeById(routeId);
-  // Compiled here, at module load: once per cold start.
+  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf(route, event, context))));
+}
+
+/** The function a chain wraps: it runs once every "before" step has passed. */
+export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+/**
+ * The chain around `core`: request context and error mapping, header normalisation, the route's
+ * rate limit, authentication and role, body parsing, validation (schemas compiled here, when the
+ * route's module loads: once per cold start). `httpHandler` puts a route's function inside it; a
+ * streaming route (shared/http/stream-handler.ts) puts the opening of its stream inside it, so
+ * both answer refusals (401, 403, 404, 422, 429, ...) the same way.
+ */
+export function handlerChain(route: RouteDef, core: ChainCore) {
   const validators = requestValidators(route);
-
-  const core = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const internal = (context as unknown as { gatehouse: Internal }).gatehouse;
-    const principal = internal.principal;
-    const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
-    const reply = await fn({
-      route,
-      principal,
-      actor: { principal, requestId: internal.requestId, sourceIp },
-      params: (event.pathParameters ?? {}) as Record<string, string>,
-      query: (event.queryStringParameters ?? {}) as Record<string, unknown>,
-      body: event.body as unknown,
-      headers: event.headers as Record<string, string | undefined>,
-      requestId: internal.requestId,
-      sourceIp,
-      log: internal.log,
-      event,
-    });
-    return toProxyResult(route, reply);
-  };
-
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
@@ -91,6 +84,26 @@ export function httpHandler(routeId: string, fn: RouteFn) {
   }
   for (const v of validators) chain.use(v);
   return chain;
+}
+
+/** The request as a route's function sees it; call it inside a chain's core (the steps set `context`). */
+export function httpRequestOf(route: RouteDef, event: APIGatewayProxyEvent, context: Context): HttpRequest {
+  const internal = (context as unknown as { gatehouse: Internal }).gatehouse;
+  const principal = internal.principal;
+  const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
+  return {
+    route,
+    principal,
+    actor: { principal, requestId: internal.requestId, sourceIp },
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    query: (event.queryStringParameters ?? {}) as Record<string, unknown>,
+    body: event.body as unknown,
+    headers: event.headers as Record<string, string | undefined>,
+    requestId: internal.requestId,
+    sourceIp,
+    log: internal.log,
+    event,
+  };
 }
 
 /** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */

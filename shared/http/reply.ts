@@ -14,3 +14,10 @@ export interface Reply {
 
 export const json = (body: unknown, status?: number): Reply => ({ json: body, status });
 export const noContent = (): Reply => ({ status: 204 });
+
+/** The answer of an idempotent request; a replay says so in `Idempotent-Replayed`. */
+export const idempotentReply = (answer: { status: number; body: unknown; replayed: boolean }): Reply => ({
+  status: answer.status,
+  json: answer.body,
+  headers: answer.replayed ? { 'Idempotent-Replayed': 'true' } : {},
+});

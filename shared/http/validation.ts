@@ -23,12 +23,14 @@ const NO_PARAMETERS = { type: 'object' } as const;
 
 /** Middlewares validating `pathParameters`, `queryStringParameters` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
-  const { path, query, body } = route.request ?? {};
+  const { path, query, body, headers } = route.request ?? {};
   const params: JsonSchema = {
     type: 'object',
     properties: {
       pathParameters: path ?? NO_PARAMETERS,
       queryStringParameters: query ?? NO_PARAMETERS,
+      // Headers arrive lower-cased (header normaliser); only the declared ones are checked.
+      headers: headers ?? NO_PARAMETERS,
     },
   };
   const middlewares: MiddlewareObj[] = [
@@ -64,6 +66,7 @@ function mapErrors(middleware: MiddlewareObj): MiddlewareObj {
 }
 
 const PART: Record<string, Loc[0]> = {
+  headers: 'header',
   pathParameters: 'path',
   queryStringParameters: 'query',
   body: 'body',

@@ -1,6 +1,7 @@
 /**
  * Creates what the CDK stack creates in AWS, on the local stand-ins, when it is missing: the single
- * table (keys, GSIs and TTL from TABLE_KEYS), the files bucket, the user pool and its app client.
+ * table (keys, GSIs, TTL and the NEW_IMAGE stream from TABLE_KEYS), the files bucket, the user
+ * pool and its app client.
  * Idempotent: a restart on persisted data finds everything again (cognito-local invents pool and
  * client ids, so they are remembered in `<dataDir>/local-stack.json`).
  */
@@ -22,6 +23,7 @@ import {
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
   type GlobalSecondaryIndex,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,6 +55,8 @@ export interface Provisioned {
   userPoolClientId: string;
   /** What was created now rather than found. */
   created: { table: boolean; bucket: boolean; userPool: boolean };
+  /** The table's stream, and whether it began now (a new table, or a stream just enabled). */
+  tableStream: { arn: string; new: boolean };
 }
 
 interface SavedState {
@@ -75,7 +79,7 @@ export async function provision(input: ProvisionInput): Promise<Provisioned> {
   });
   const cognito = new CognitoIdentityProviderClient({ region: input.region, endpoint: input.cognitoEndpoint, credentials });
   try {
-    const [table, bucket, pool] = await Promise.all([
+    const [{ created: table, stream }, bucket, pool] = await Promise.all([
       ensureTable(dynamodb, LOCAL_NAMES.table),
       ensureBucket(s3, LOCAL_NAMES.bucket),
       ensureUserPool(cognito, input.stateFile),
@@ -86,6 +90,7 @@ export async function provision(input: ProvisionInput): Promise<Provisioned> {
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,
       created: { table, bucket, userPool: pool.created },
+      tableStream: stream,
     };
   } finally {
     dynamodb.destroy();
@@ -94,8 +99,13 @@ export async function provision(input: ProvisionInput): Promise<Provisioned> {
   }
 }
 
-/** Creates the table, or adds GSIs that TABLE_KEYS gained since the data was created. */
-async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+/**
+ * Creates the table, or adds what TABLE_KEYS gained since the data was created: GSIs, the stream.
+ */
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<{ created: boolean; stream: { arn: string; new: boolean } }> {
   const existing = await client
     .send(new DescribeTableCommand({ TableName: tableName }))
     .then((r) => r.Table)
@@ -130,6 +140,7 @@ async function ensureTable(client: DynamoDBClient, tableName: string): Promise<b
           ...TABLE_KEYS.indexes.flatMap((index) => [attribute(index.partitionKey), attribute(index.sortKey)]),
         ],
         GlobalSecondaryIndexes: wanted,
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType },
       }),
     );
     created = true;
@@ -147,6 +158,7 @@ async function ensureTable(client: DynamoDBClient, tableName: string): Promise<b
       );
     }
   }
+  const stream = await ensureStream(client, tableName, existing);
   const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   const status = ttl.TimeToLiveDescription?.TimeToLiveStatus;
   if (status !== 'ENABLED' && status !== 'ENABLING') {
@@ -157,7 +169,36 @@ async function ensureTable(client: DynamoDBClient, tableName: string): Promise<b
       }),
     );
   }
-  return created;
+  return { created, stream: { arn: stream.arn, new: created || stream.new } };
+}
+
+/** Enables the stream on a table made before it existed (or with another view type). */
+async function ensureStream(
+  client: DynamoDBClient,
+  tableName: string,
+  existing: TableDescription | undefined,
+): Promise<{ arn: string; new: boolean }> {
+  const spec = existing?.StreamSpecification;
+  let changed = false;
+  if (existing && !(spec?.StreamEnabled && spec.StreamViewType === TABLE_KEYS.streamViewType)) {
+    // As in DynamoDB, a stream's view type cannot change: off first, then on again.
+    if (spec?.StreamEnabled) {
+      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+    }
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType },
+      }),
+    );
+    changed = true;
+  }
+  const arn =
+    existing && !changed
+      ? existing.LatestStreamArn
+      : (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.LatestStreamArn;
+  if (!arn) throw new Error(`table ${tableName} has no stream after enabling it`);
+  return { arn, new: changed };
 }
 
 async function ensureBucket(client: S3Client, bucketName: string): Promise<boolean> {

@@ -1,6 +1,9 @@
 /**
  * The local stand-ins of the AWS parts, started together: DynamoDB Local, s3rver, cognito-local,
  * provisioned like the CDK stack, and `process.env` set so the very Lambda handlers find them.
+ * The workers of shared/workers.ts run too: the table's stream is polled and handed to them as
+ * Lambda's event source mapping would, and they publish to the in-process event bus
+ * (shared/local/event-bus.ts), whose events are also appended to `<dataDir>/logs/event-bus.jsonl`.
  *
  * Set the env before importing any handler: `shared/config.ts` reads it when it loads.
  */
@@ -11,6 +14,9 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
 import type { LocalService } from './process.js';
 import { LOCAL_NAMES, provision } from './provision.js';
 import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
+import { WORKERS } from '../workers.js';
+import { localEventBus } from './event-bus.js';
+import { startStreamPoller, type StreamPoller } from './stream-poller.js';
 
 export interface LocalStackOptions {
   /** Where data and logs live. Created when missing. */
@@ -26,6 +32,11 @@ export interface LocalStackOptions {
    * setup want. Tests that start a second stack pass false, so they do not repoint the shared one.
    */
   setProcessEnv?: boolean;
+  /**
+   * Run the workers (the table stream poller) in this process. Defaults to `setProcessEnv`: the
+   * handlers read `process.env`, so they belong to the stack that set it.
+   */
+  workers?: boolean;
 }
 
 /** The variables the handlers read (see shared/config.ts), with their local values. */
@@ -38,6 +49,8 @@ export interface LocalStack {
   created: { table: boolean; bucket: boolean; userPool: boolean };
   /** Milliseconds spent starting services and provisioning. */
   timings: { services: number; provision: number };
+  /** The table stream poller running the workers; absent when `workers` is false. */
+  streamPoller?: StreamPoller;
   stop(): Promise<void>;
 }
 
@@ -47,9 +60,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const logs = join(dataDir, 'logs');
   const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito') };
   const stateFile = join(dataDir, 'local-stack.json');
+  const checkpointFile = join(dataDir, 'stream-checkpoints.json');
+  const eventBusLog = join(logs, 'event-bus.jsonl');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile);
+  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
@@ -62,9 +77,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   ]);
   const results = [dynamodbResult, s3Result, cognitoResult];
   const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  let streamPoller: StreamPoller | undefined;
+  let recording = false;
   const stopAll = async () => {
+    // The poller first: it reads DynamoDB Local.
+    await streamPoller?.stop();
+    if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile);
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog);
     releaseLock();
   };
   if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected') {
@@ -98,8 +118,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     TABLE_NAME: provisioned.tableName,
     BUCKET_NAME: provisioned.bucketName,
-    // No local EventBridge: the name is set so config loads; publishing needs a local stand-in.
+    // No local EventBridge: events go to the in-process bus (shared/local/event-bus.ts).
     EVENT_BUS_NAME: LOCAL_NAMES.eventBus,
+    EVENT_BUS_MODE: 'local',
+    // Every event published to the local bus, one JSON line each (for tests and for a look).
+    LOCAL_EVENT_BUS_LOG: eventBusLog,
     USER_POOL_ID: provisioned.userPoolId,
     USER_POOL_CLIENT_ID: provisioned.userPoolClientId,
     DYNAMODB_ENDPOINT: dynamodb.endpoint,
@@ -120,12 +143,35 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     delete process.env.AWS_PROFILE;
   }
 
+  if (options.workers ?? options.setProcessEnv ?? true) {
+    localEventBus().recordTo(eventBusLog);
+    recording = true;
+    try {
+      streamPoller = await startStreamPoller({
+        region,
+        endpoint: dynamodb.endpoint,
+        credentials: S3RVER_CREDENTIALS,
+        tableName: provisioned.tableName,
+        workers: WORKERS,
+        // A new table or stream holds only what was written since: read it all. Otherwise the
+        // positions saved at the last stop say where to go on.
+        startAt: provisioned.tableStream.new ? 'TRIM_HORIZON' : 'LATEST',
+        checkpointFile: options.persist ? checkpointFile : undefined,
+        deadLetterFile: join(logs, 'stream-dead-letters.jsonl'),
+      });
+    } catch (error) {
+      await stopAll();
+      throw error;
+    }
+  }
+
   let stopping: Promise<void> | undefined;
   return {
     env,
     endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, cognito: cognito.endpoint },
     created: provisioned.created,
     timings: { services: Math.round(t1 - t0), provision: Math.round(t2 - t1) },
+    streamPoller,
     stop: () => (stopping ??= stopAll()),
   };
 }

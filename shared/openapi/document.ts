@@ -39,7 +39,7 @@ export interface OpenApiOperation {
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query';
+  in: 'path' | 'query' | 'header';
   required: boolean;
   description?: string;
   deprecated?: boolean;
@@ -291,7 +291,7 @@ function requiredNames(schema: Json | undefined): Set<string> {
   return new Set(Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : []);
 }
 
-function parameter(name: string, where: 'path' | 'query', schema: Json, required: boolean): OpenApiParameter {
+function parameter(name: string, where: 'path' | 'query' | 'header', schema: Json, required: boolean): OpenApiParameter {
   // The description belongs to the parameter; the schema keeps its limits.
   const { description, deprecated, ...rest } = copy(schema);
   const p: OpenApiParameter = { name, in: where, required, schema: rest };
@@ -317,6 +317,13 @@ function parametersOf(route: RouteDef): OpenApiParameter[] {
   const required = requiredNames(query);
   for (const [name, schema] of objectProperties(query, owner, 'query')) {
     params.push(parameter(name, 'query', schema, required.has(name)));
+  }
+  const headers = route.request?.headers;
+  const requiredHeaders = requiredNames(headers);
+  for (const [name, schema] of objectProperties(headers, owner, 'headers')) {
+    // Header names are case-insensitive; the documentation shows the usual spelling.
+    const shown = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()).replace(/\bId\b/, 'ID');
+    params.push(parameter(shown, 'header', schema, requiredHeaders.has(name)));
   }
   return params;
 }

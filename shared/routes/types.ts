@@ -73,6 +73,11 @@ export interface RouteDef {
     query?: JsonSchema;
     /** JSON body schema. */
     body?: JsonSchema;
+    /**
+     * Object schema of the request headers the route reads (names in lower case); other headers
+     * pass. Validated like the rest and documented as header parameters.
+     */
+    headers?: JsonSchema;
   };
   response: RouteResponse;
   /** Error statuses this route can answer beyond those every route of its kind can. */

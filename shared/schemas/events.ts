@@ -213,3 +213,25 @@ export const eventStreamQuery = {
   },
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+/** The Idempotency-Key header of the creating routes. */
+export const idempotencyHeaders = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'Makes a retry safe: the same key with the same body answers the first answer again (for 24 hours).',
+    },
+  },
+} as const satisfies JsonSchema;
+
+/** The Last-Event-ID header of the event stream. */
+export const streamHeaders = {
+  type: 'object',
+  properties: {
+    'last-event-id': { type: 'string', maxLength: 64, description: 'Resume after this event: nothing lost, nothing repeated.' },
+  },
+} as const satisfies JsonSchema;

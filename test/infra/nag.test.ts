@@ -44,7 +44,7 @@ function rawFindings(root: App): { id: string; path: string }[] {
 describe('cdk-nag AwsSolutionsChecks', () => {
   const s = synth();
   // The other branches of the code: X-Ray, the Plus plan, a streaming route.
-  const streaming = { ...ROUTES[0]!, id: 'events.stream', path: '/api/v1/events/stream', streaming: true };
+  const streaming = { ...ROUTES[0]!, id: 'synthetic.stream', path: '/api/v1/synthetic/stream', streaming: true };
   const variant = synth({ tracing: true, userPoolFeaturePlan: 'plus', routes: [...ROUTES, streaming] });
 
   it('reports no unacknowledged error or warning', () => {

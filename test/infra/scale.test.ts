@@ -58,16 +58,16 @@ describe('one oversized tag', () => {
 
 describe('a streaming route', () => {
   const [plain] = syntheticRoutes(1, 1);
-  const streaming = { ...plain!, id: 'events.stream', path: '/api/v1/events/stream', streaming: true };
+  const streaming = { ...plain!, id: 'synthetic.stream', path: '/api/v1/synthetic/stream', streaming: true };
   const s = synth({ routes: [plain!, streaming] });
   const byPath = new Map(methods(s).map((m) => [m.path, m]));
 
   it('is integrated with response streaming and a 15 minute timeout', () => {
-    const integration = byPath.get('/api/v1/events/stream')!.integration;
+    const integration = byPath.get('/api/v1/synthetic/stream')!.integration;
     expect(integration.ResponseTransferMode).toBe('STREAM');
     expect(integration.TimeoutInMillis).toBe(15 * 60 * 1000);
     expect(JSON.stringify(integration.Uri)).toContain('/response-streaming-invocations');
-    const fnId = byPath.get('/api/v1/events/stream')!.functionId;
+    const fnId = byPath.get('/api/v1/synthetic/stream')!.functionId;
     const fn = s.nested.get('RoutesGroup0')!.toJSON().Resources[fnId];
     expect(fn.Properties.Timeout).toBe(900);
   });

@@ -21,6 +21,8 @@ export interface Synthesized {
   parent: Template;
   /** Nested stack templates by construct id (`RoutesTenants`). */
   nested: Map<string, Template>;
+  /** The workers' nested stack (shared/workers.ts). */
+  workers: Template;
 }
 
 export function synth(overrides: Partial<GatehouseStackProps> = {}, options: { bundle?: boolean } = {}): Synthesized {
@@ -29,7 +31,7 @@ export function synth(overrides: Partial<GatehouseStackProps> = {}, options: { b
   const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
   const parent = Template.fromStack(stack);
   const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
-  return { app, stack, parent, nested };
+  return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack) };
 }
 
 export function resourceCount(template: Template): number {

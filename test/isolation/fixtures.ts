@@ -186,6 +186,19 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** An event, ingested as A's administrator with A's marker in its text. */
+  event_id: {
+    owned: true,
+    needs: ['environment_id'],
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/events', {
+          body: { type: 'perimeter.breach', environment_id: t.ids.environment_id, description: t.name('event'), payload: { note: t.name('payload') } },
+        }),
+        'event_id',
+      ),
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };
@@ -194,7 +207,18 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
  * Properties that look like references (`*_id`, `format: uuid`) but name no tenant's resource,
  * each with the reason. They get a generated value and no cross-tenant attempt.
  */
-export const NOT_REFERENCES: Readonly<Record<string, string>> = {};
+export const NOT_REFERENCES: Readonly<Record<string, string>> = {
+  incident_id:
+    'events.processed links an incident; none can be made until the incidents issue lands, and the route answers any incident it cannot find in the caller tenant as 404 (test/e2e/events.test.ts). Move to FIXTURES with incidents.',
+};
+
+/**
+ * Ids a client makes for a new resource (retry tokens) in a request body: they name nothing of
+ * another tenant (ids are per tenant), so they get a generated value and no cross-tenant attempt.
+ */
+export const CLIENT_CHOSEN_IDS: Readonly<Record<string, string>> = {
+  event_id: 'a UUIDv7 the client makes for a new event so a retry stores it once; scoped to the caller tenant',
+};
 
 /** The registry entry that fills a parameter: `sensor_ids` uses `sensor_id`. */
 export function fixtureKindOf(name: string): string | undefined {

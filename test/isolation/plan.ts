@@ -12,7 +12,7 @@ import { AJV_OPTIONS } from '../../shared/http/validation.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { HttpMethod, RouteDef } from '../../shared/routes/types.js';
 import type { JsonSchema } from '../../shared/schemas/json-schema.js';
-import { FIXTURES, fixtureKindOf, NOT_REFERENCES } from './fixtures.js';
+import { CLIENT_CHOSEN_IDS, FIXTURES, fixtureKindOf, NOT_REFERENCES } from './fixtures.js';
 import { SchemaSampleError, sampleValue, type SampleContext } from './schema-sample.js';
 
 export class PlanError extends Error {
@@ -59,6 +59,7 @@ const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !==
 
 /** Whether a property names a resource; throws for one that looks like it but has no fixture. */
 export function isReference(name: string, schema: JsonSchema, where: string): boolean {
+  if (name in CLIENT_CHOSEN_IDS && / body[.\[]/.test(where)) return false;
   if (fixtureKindOf(name)) return true;
   if (name in NOT_REFERENCES) return false;
   const items = isObject(schema.items) ? schema.items : undefined;

@@ -23,6 +23,7 @@ export class SchemaSampleError extends Error {
  * pattern none of these match fails generation with a message naming the pattern: add a sample.
  */
 export const PATTERN_SAMPLES: readonly string[] = [
+  '01a1fea8-0000-7000-8000-000000000001',
   'site.geojson',
   '00:00',
   '12:30',

@@ -1,0 +1,69 @@
+/**
+ * The project's event bus: EventBridge PutEvents in AWS, the in-process bus of the local runtime
+ * when EVENT_BUS_MODE is `local` (shared/local/event-bus.ts). Either way it speaks the domain's
+ * `PutEntries` port: one outcome per entry, a per-entry error code where the bus refused one.
+ */
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { config } from '../config.js';
+import type { BusEntry, EntryOutcome } from '../domain/events/publish.js';
+import { localEventBus } from '../local/event-bus.js';
+
+export interface EventBus {
+  readonly name: string;
+  readonly mode: 'aws' | 'local';
+  putEntries(entries: readonly BusEntry[]): Promise<EntryOutcome[]>;
+}
+
+/** PutEvents to `busName` (at most 10 entries a call: the domain chunks). */
+export function awsEventBus(busName: string, client: EventBridgeClient): EventBus {
+  return {
+    name: busName,
+    mode: 'aws',
+    async putEntries(entries) {
+      const out = await client.send(
+        new PutEventsCommand({
+          Entries: entries.map((e) => ({
+            EventBusName: busName,
+            Source: e.source,
+            DetailType: e.detailType,
+            Detail: JSON.stringify(e.detail),
+            Time: new Date(e.time),
+          })),
+        }),
+      );
+      const results = out.Entries ?? [];
+      // PutEvents answers one result per entry, in order. Without them only the count says
+      // whether something failed, and not what: then every entry is sent again.
+      if (results.length !== entries.length) {
+        const failed = (out.FailedEntryCount ?? 0) > 0;
+        return entries.map(() =>
+          failed ? { errorCode: 'UnknownEntryResult', errorMessage: 'PutEvents reported failures without per-entry results' } : {},
+        );
+      }
+      return results.map((r) => (r.ErrorCode ? { errorCode: r.ErrorCode, errorMessage: r.ErrorMessage ?? '' } : {}));
+    },
+  };
+}
+
+/** The in-process bus; every entry is accepted. */
+export function localEventBusAdapter(busName: string, region: string): EventBus {
+  return {
+    name: busName,
+    mode: 'local',
+    putEntries(entries) {
+      localEventBus().put(entries, region);
+      return Promise.resolve(entries.map(() => ({})));
+    },
+  };
+}
+
+let projectBus: EventBus | undefined;
+
+/** The bus this deployment publishes to, per shared/config.ts; created on first use. */
+export function projectEventBus(): EventBus {
+  projectBus ??=
+    config.eventBusMode === 'local'
+      ? localEventBusAdapter(config.eventBusName, config.region)
+      : awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region }));
+  return projectBus;
+}

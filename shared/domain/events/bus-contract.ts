@@ -1,0 +1,17 @@
+/**
+ * The names integrators write EventBridge rules against (docs/events.md). Changing one breaks
+ * their rules: add, never rename.
+ */
+
+/** The source of every stored event; its detail-type is the event's type. */
+export const EVENTS_SOURCE = 'gatehouse.events';
+
+/** Sources of outbox messages: `gatehouse.<feature>`, e.g. `gatehouse.incidents`. */
+export const OUTBOX_SOURCE = /^gatehouse\.[a-z][a-z0-9-]*$/;
+
+/** Detail-types of outbox messages: `<resource>.<change>`, e.g. `incident.created`. */
+export const DETAIL_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+
+/** Whether an outbox message may use this source (never the stored events' own). */
+export const isOutboxSource = (source: unknown): source is string =>
+  typeof source === 'string' && OUTBOX_SOURCE.test(source) && source !== EVENTS_SOURCE;

@@ -1,0 +1,139 @@
+/** Reading events, and an operator marking one processed. */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { auditEntry, auditPut } from '../../db/audit.js';
+import { db, TABLE } from '../../db/client.js';
+import { getEvent, listEvents as listStoredEvents, type StoredEvent } from '../../db/events.js';
+import { keys } from '../../db/keys.js';
+import type { PageRequest } from '../../db/query.js';
+import { transactWrite } from '../../db/transact.js';
+import { invalid, NotFoundError } from '../../http/errors.js';
+import { now, timeIdBound } from '../../ids.js';
+import type { Actor } from '../actor.js';
+import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
+import { getEnvironment } from '../../db/environments.js';
+
+export const EVENT_NOT_FOUND = 'Event not found';
+export const INCIDENT_NOT_FOUND = 'Incident not found';
+
+export interface EventFilter {
+  tenant_id?: string;
+  environment_id?: string;
+  type?: string;
+  processed?: boolean;
+  start_date?: string;
+  end_date?: string;
+}
+
+function callerOf(actor: Actor) {
+  if (!actor.principal) throw new Error('events need an authenticated caller');
+  return actor.principal;
+}
+
+/**
+ * Newest first. Dates bound the event ids (UUIDv7, made when the event was received); both
+ * bounds are inclusive.
+ */
+export async function listEvents(actor: Actor, filter: EventFilter, page: PageRequest): Promise<StoredEvent[]> {
+  const tenantId = await tenantScope(callerOf(actor), filter.tenant_id);
+  // A filter naming an environment that is not the tenant's is answered as the unknown it is.
+  if (filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
+    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  }
+  const from = filter.start_date ? Date.parse(filter.start_date) : undefined;
+  const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
+  }
+  return listStoredEvents(
+    tenantId,
+    {
+      environmentId: filter.environment_id,
+      type: filter.type,
+      processed: filter.processed,
+      fromId: from !== undefined ? timeIdBound(from, 'low') : undefined,
+      toId: to !== undefined ? timeIdBound(to, 'high') : undefined,
+    },
+    page,
+  );
+}
+
+export async function findEvent(actor: Actor, eventId: string, requestedTenant?: string): Promise<StoredEvent> {
+  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+  const event = await getEvent(tenantId, eventId);
+  if (!event) throw new NotFoundError(EVENT_NOT_FOUND);
+  const { content_hash: _h, ...rest } = event;
+  return rest;
+}
+
+export interface ProcessedUpdate {
+  processed: boolean;
+  threat_score?: number;
+  incident_id?: string | null;
+}
+
+/** The incident must be one of the tenant's (any other is answered as unknown). */
+async function assertIncident(tenantId: string, incidentId: string): Promise<void> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }),
+  );
+  if (!out.Item) throw new NotFoundError(INCIDENT_NOT_FOUND);
+}
+
+export async function markProcessed(actor: Actor, eventId: string, requestedTenant: string | undefined, update: ProcessedUpdate): Promise<StoredEvent> {
+  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+  const current = await getEvent(tenantId, eventId);
+  if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
+  if (update.incident_id) await assertIncident(tenantId, update.incident_id);
+  const at = now();
+  // Every attribute by placeholder: `processed` is a reserved word in DynamoDB expressions.
+  const names: Record<string, string> = { '#processed': 'processed', '#processedAt': 'processed_at' };
+  const values: Record<string, unknown> = { ':processed': update.processed, ':at': update.processed ? at : null };
+  const sets = ['#processed = :processed', '#processedAt = :at'];
+  let remove = '';
+  if (update.processed) {
+    remove = ' REMOVE GSI3PK, GSI3SK';
+  } else {
+    const unprocessed = keys.eventUnprocessed(tenantId, eventId);
+    sets.push('GSI3PK = :g3pk', 'GSI3SK = :g3sk');
+    values[':g3pk'] = unprocessed.GSI3PK;
+    values[':g3sk'] = unprocessed.GSI3SK;
+  }
+  if (update.threat_score !== undefined) {
+    names['#score'] = 'threat_score';
+    names['#factors'] = 'threat_factors';
+    sets.push('#score = :score', '#factors.operator_override = :override');
+    values[':score'] = update.threat_score;
+    values[':override'] = { value: update.threat_score, weight: 1 };
+  }
+  if (update.incident_id !== undefined) {
+    names['#incident'] = 'incident_id';
+    sets.push('#incident = :incident');
+    values[':incident'] = update.incident_id;
+  }
+  if (!current.threat_factors && update.threat_score !== undefined) {
+    // No computed factors to extend: start the map.
+    sets.splice(sets.indexOf('#factors.operator_override = :override'), 1, '#factors = :factors');
+    values[':factors'] = { operator_override: { value: update.threat_score, weight: 1 } };
+    delete values[':override'];
+  }
+  const changes = Object.fromEntries(
+    Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
+  );
+  await transactWrite([
+    {
+      Update: {
+        TableName: TABLE,
+        Key: keys.event(tenantId, eventId),
+        UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
+  ]);
+  return findEvent(actor, eventId, tenantId);
+}

@@ -1,0 +1,66 @@
+/**
+ * The live event stream over the table: whose events a caller may watch, and the reads
+ * (shared/db/events.ts `eventsAfter`, the tenant directory) behind shared/domain/events/stream.ts.
+ */
+import { tenantScope } from '../../auth/tenant-scope.js';
+import type { Principal } from '../../auth/principal.js';
+import { eventsAfter } from '../../db/events.js';
+import { listTenants } from '../../db/tenants.js';
+import type { Logger } from '../../log.js';
+import { parseLastEventId, runEventStream, startPosition, type EventFeed, type StreamScope, type StreamSummary, type StreamTiming } from './stream.js';
+
+/** Tenants per directory page. */
+const DIRECTORY_PAGE = 500;
+
+/**
+ * Whose events the caller watches: a tenant user only their own (naming another tenant is a 404,
+ * as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named.
+ */
+export async function streamScopeOf(principal: Principal, tenantId: string | undefined): Promise<StreamScope> {
+  if (!tenantId && principal.role === 'SUPER_ADMIN') return { kind: 'all' };
+  return { kind: 'tenant', tenantId: await tenantScope(principal, tenantId) };
+}
+
+export function tableFeed(eventType: string | undefined): EventFeed {
+  return {
+    read: (tenantId, afterId, upToId, limit) => eventsAfter(tenantId, afterId, upToId, limit, eventType),
+    tenantIds: async () => {
+      const ids: string[] = [];
+      for (let offset = 0; ; offset += DIRECTORY_PAGE) {
+        const page = await listTenants({ limit: DIRECTORY_PAGE, offset });
+        ids.push(...page.map((t) => t.tenant_id));
+        if (page.length < DIRECTORY_PAGE) return ids;
+      }
+    },
+  };
+}
+
+export interface EventStreamRequest {
+  principal: Principal;
+  /** The query's filters. */
+  tenantId?: string;
+  eventType?: string;
+  /** The `Last-Event-ID` header as sent. */
+  lastEventId?: string;
+}
+
+export interface StreamWriter {
+  send(chunk: string): Promise<void>;
+  signal: AbortSignal;
+  deadline: number;
+}
+
+/**
+ * Checks the request before anything is sent (404 for another tenant, 422 for a malformed
+ * Last-Event-ID) and fixes the starting point; returns what runs the stream.
+ */
+export async function openEventStream(
+  request: EventStreamRequest,
+  options: { timing?: Partial<StreamTiming>; log?: Pick<Logger, 'warn'> } = {},
+): Promise<(writer: StreamWriter) => Promise<StreamSummary>> {
+  const lastEventId = parseLastEventId(request.lastEventId);
+  const scope = await streamScopeOf(request.principal, request.tenantId);
+  const start = startPosition(lastEventId, Date.now());
+  const feed = tableFeed(request.eventType);
+  return (writer) => runEventStream({ scope, start, feed, ...writer, ...options });
+}

@@ -1,0 +1,46 @@
+/**
+ * Manual reports: a person's account of what they saw becomes a `manual_report` event (source
+ * `human`), matched and scored like any other.
+ */
+import type { StoredEvent } from '../db/events.js';
+import type { Actor } from './actor.js';
+import type { LatLon } from './geo/geofence.js';
+import { ingestEvents } from './events/ingest.js';
+
+export interface ManualReport {
+  tenant_id?: string;
+  environment_id: string;
+  title: string;
+  description: string;
+  location?: LatLon;
+  occurred_at?: string;
+  severity?: string;
+  reporter_name?: string;
+  event_id?: string;
+}
+
+export async function fileManualReport(actor: Actor, report: ManualReport): Promise<{ report_id: string; event: StoredEvent }> {
+  const [event] = await ingestEvents(
+    actor,
+    [
+      {
+        event_id: report.event_id,
+        tenant_id: report.tenant_id,
+        environment_id: report.environment_id,
+        type: 'manual_report',
+        source: 'human',
+        occurred_at: report.occurred_at,
+        location: report.location,
+        severity: report.severity,
+        description: report.description,
+        payload: {
+          title: report.title.trim(),
+          reporter_name: report.reporter_name ?? null,
+          reported_by_user_id: actor.principal?.userId ?? null,
+        },
+      },
+    ],
+    () => ['body'],
+  );
+  return { report_id: event!.event_id, event: event! };
+}

@@ -1,0 +1,113 @@
+/**
+ * A route whose answer is a stream (server-sent events): a Lambda response stream
+ * (`awslambda.streamifyResponse`) behind the REST API's streaming integration; under `npm start`
+ * the same handler streams through the local server (shared/local/http-server.ts).
+ *
+ * The request first runs through the very chain buffered routes use (`handlerChain`, see
+ * handler.ts): request id and log line, rate limits, authentication and role, validation, and
+ * then the route's `open`, which checks what only the route knows (tenant scope, headers) and may
+ * throw like any route function. A refusal (401, 403, 404, 422, 429, ...) is therefore the same
+ * JSON answer with `X-Request-Id` as anywhere else, and no stream starts. Once `open` returns, the
+ * status and headers go out and its body writes the stream until it is done, the client goes
+ * away, or the function's time is nearly up.
+ */
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import type { Logger } from '../log.js';
+import { routeById } from '../routes/index.js';
+import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
+
+/** What a stream body writes to. */
+export interface StreamSink {
+  /** Writes a chunk; waits while the client is slower than the writes. Rejects once the client is gone. */
+  write(chunk: string): Promise<void>;
+  /** Aborted when the client goes away, or at `deadline`. */
+  signal: AbortSignal;
+  /** Epoch ms by which the body must have finished: the function's timeout less a margin. */
+  deadline: number;
+}
+
+/** Writes the stream; returning ends it cleanly. */
+export type StreamBody = (sink: StreamSink) => Promise<void>;
+
+/** Checks the request (throwing HttpErrors like any route function) and returns the body to stream. */
+export type OpenStream = (req: HttpRequest<any, any, any>) => Promise<StreamBody>;
+
+/** Kept back from the function's timeout so the stream ends cleanly rather than being cut. */
+export const END_MARGIN_MS = 10_000;
+
+export class ClientGoneError extends Error {
+  override name = 'ClientGoneError';
+  constructor() {
+    super('the client closed the stream');
+  }
+}
+
+export function streamingHttpHandler(routeId: string, open: OpenStream) {
+  const route = routeById(routeId);
+  if (!route.streaming) throw new Error(`route ${routeId} is not marked streaming in the route table`);
+  // What `open` returned, per invocation, from inside the chain to the streaming part below.
+  const opened = new WeakMap<Context, { body: StreamBody; log: Logger }>();
+  const admit = handlerChain(route, async (event, context) => {
+    const req = httpRequestOf(route, event, context);
+    opened.set(context, { body: await open(req), log: req.log });
+    return {
+      statusCode: route.response.status,
+      headers: {
+        'Content-Type': route.response.contentType ?? 'text/event-stream',
+        // Neither a cache nor a buffering proxy may hold back a live stream.
+        'Cache-Control': 'no-cache',
+        'X-Accel-Buffering': 'no',
+      },
+      body: '',
+    };
+  });
+
+  return awslambda.streamifyResponse(async (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
+    const result = await admit(event, context);
+    const stream = opened.get(context);
+    opened.delete(context);
+    const { body: text, isBase64Encoded: _base64, ...prelude } = result;
+    // The prelude (status, headers) goes out before the first body byte.
+    const out = awslambda.HttpResponseStream.from(responseStream, prelude);
+    if (!stream || result.statusCode >= 300) {
+      // A refusal or an error, as the chain shaped it.
+      out.end(text);
+      await finished(out).catch(() => undefined);
+      return;
+    }
+    const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
+    await pump(out, stream.body, deadline, stream.log);
+  });
+}
+
+async function pump(out: Writable, body: StreamBody, deadline: number, log: Logger): Promise<void> {
+  const stop = new AbortController();
+  // In AWS a client that goes away may not be noticed (the function runs on to the deadline);
+  // locally, and wherever the runtime reports it, the stream closes or fails and polling stops.
+  const gone = () => stop.abort(new ClientGoneError());
+  out.once('close', gone);
+  out.once('error', gone);
+  const timer = setTimeout(() => stop.abort(new Error('the stream reached its deadline')), Math.max(0, deadline - Date.now()));
+  const write = async (chunk: string) => {
+    if (stop.signal.aborted || out.destroyed || out.writableEnded) throw new ClientGoneError();
+    if (!out.write(chunk)) await once(out, 'drain', { signal: stop.signal });
+  };
+  try {
+    await body({ write, signal: stop.signal, deadline });
+  } catch (err) {
+    // A client that left is the normal end of a stream; anything else is a fault, and once bytes
+    // are out the only way to report it is to end the stream (the client reconnects).
+    if (!(err instanceof ClientGoneError || stop.signal.reason instanceof ClientGoneError)) log.error('stream failed', { err });
+  } finally {
+    clearTimeout(timer);
+    out.off('close', gone);
+    out.off('error', gone);
+  }
+  if (!out.destroyed && !out.writableEnded) {
+    out.end();
+    await finished(out).catch(() => undefined);
+  }
+}
