@@ -68,6 +68,16 @@ export const keys = {
   eventUnprocessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#UNPROCESSED`, GSI3SK: eventId }),
   /** An incident's own item (its transitions and notes share the partition). */
   incident: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: 'INCIDENT' }),
+  /** GSI1: a tenant's incidents, newest first by their UUIDv7 ids. */
+  incidentDirectory: (tenantId: string, incidentId: string) => ({ GSI1PK: `${tenantPk(tenantId)}#INCIDENTS`, GSI1SK: incidentId }),
+  /** GSI2: a tenant's incidents in one status. */
+  incidentByStatus: (tenantId: string, status: string, incidentId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#INCSTATUS#${status}`, GSI2SK: incidentId }),
+  /** GSI3: a tenant's incidents of one severity. */
+  incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
+  /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
+  ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
+  /** A tenant's recent activity, newest first, kept 30 days. */
+  feed: (tenantId: string, entryId: string) => ({ PK: `${tenantPk(tenantId)}#FEED`, SK: entryId }),
   /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */
   idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */

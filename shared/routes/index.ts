@@ -7,6 +7,7 @@
 import { assetsRoutes } from './assets.js';
 import { environmentsRoutes } from './environments.js';
 import { eventsRoutes } from './events.js';
+import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -30,6 +31,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...assetsRoutes,
   ...infrastructureRoutes,
   ...eventsRoutes,
+  ...incidentsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

@@ -1,0 +1,5 @@
+import { replay } from '../../shared/domain/incidents/incidents.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('replay.timeline', async (req) => json(await replay(req.actor, req.params.incident_id)));

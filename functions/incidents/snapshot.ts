@@ -1,0 +1,7 @@
+import { snapshot } from '../../shared/domain/incidents/incidents.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+
+export const handler = httpHandler('replay.snapshot', async (req) =>
+  json(await snapshot(req.actor, req.params.incident_id, req.query.at as string | undefined)),
+);

@@ -1,0 +1,147 @@
+/**
+ * Incidents in the single table: one partition per incident (`T#<tid>#INC#<id>`) holding the
+ * incident item (with its whole history, so one read gives the detail and the replay) and its
+ * acknowledgement tokens; GSI1 lists a tenant's incidents by id (time), GSI2 by status, GSI3 by
+ * severity. Feed entries live in `T#<tid>#FEED`.
+ */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { IncidentSeverity, IncidentStatus, Resolution } from '../domain/incidents/lifecycle.js';
+import { db, TABLE } from './client.js';
+import { putNew, versionedUpdate } from './items.js';
+import { keys } from './keys.js';
+import { queryPage } from './query.js';
+import type { TransactItem } from './transact.js';
+
+/** One thing that happened to an incident, in time order: the replay is this list. */
+export interface HistoryEntry {
+  at: string;
+  /** `status`, `note`, `assigned`, `escalated`, `acknowledged`, `linked`, `created`, `resolution`. */
+  kind: string;
+  by: string;
+  detail: Record<string, unknown>;
+}
+
+export interface Incident {
+  incident_id: string;
+  tenant_id: string;
+  title: string;
+  description: string | null;
+  type: string | null;
+  severity: IncidentSeverity;
+  status: IncidentStatus;
+  resolution: Resolution | null;
+  resolution_notes: string | null;
+  source: 'manual' | 'voice' | 'public' | 'event';
+  environment_id: string | null;
+  location: { lat: number; lon: number } | null;
+  location_text: string | null;
+  occurred_at: string | null;
+  assignee_id: string | null;
+  escalation_level: number;
+  sla_due_at: string | null;
+  summary: string | null;
+  event_ids: string[];
+  history: HistoryEntry[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type StoredIncident = Incident & { version: number };
+
+const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity']);
+
+function fromItem(item: Record<string, unknown>): StoredIncident {
+  return Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) as unknown as StoredIncident;
+}
+
+function indexKeys(i: Incident) {
+  return {
+    ...keys.incidentDirectory(i.tenant_id, i.incident_id),
+    ...keys.incidentByStatus(i.tenant_id, i.status, i.incident_id),
+    ...keys.incidentBySeverity(i.tenant_id, i.severity, i.incident_id),
+  };
+}
+
+export function putNewIncident(i: Incident): TransactItem {
+  return putNew({ ...keys.incident(i.tenant_id, i.incident_id), ...indexKeys(i), entity: 'INCIDENT', ...i, version: 1 });
+}
+
+/** Writes the changed fields (the index keys follow status and severity), if still at `version`. */
+export function updateIncident(next: Incident, fields: (keyof Incident)[], expectedVersion: number): TransactItem {
+  const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
+  return versionedUpdate(keys.incident(next.tenant_id, next.incident_id), { ...changed, updated_at: next.updated_at, ...indexKeys(next) }, expectedVersion);
+}
+
+export async function getIncident(tenantId: string, incidentId: string): Promise<StoredIncident | null> {
+  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }));
+  return out.Item ? fromItem(out.Item) : null;
+}
+
+/** Up to `max` of a tenant's incidents, newest first, from the narrowest index for the filters. */
+export async function listIncidents(tenantId: string, filter: { status?: string; severity?: string }, max: number): Promise<StoredIncident[]> {
+  const page = { limit: max, offset: 0 };
+  let items;
+  if (filter.status) {
+    items = await queryPage({ index: 'GSI2', pk: keys.incidentByStatus(tenantId, filter.status, '').GSI2PK, ascending: false, filter: { severity: filter.severity } }, page);
+  } else if (filter.severity) {
+    items = await queryPage({ index: 'GSI3', pk: keys.incidentBySeverity(tenantId, filter.severity, '').GSI3PK, ascending: false }, page);
+  } else {
+    items = await queryPage({ index: 'GSI1', pk: keys.incidentDirectory(tenantId, '').GSI1PK, ascending: false }, page);
+  }
+  return items.map(fromItem);
+}
+
+export interface StoredAckToken {
+  incident_id: string;
+  tenant_id: string;
+  token_hash: string;
+  expires_at_iso: string;
+  addressed_to: string[];
+}
+
+export function putAckToken(t: StoredAckToken): TransactItem {
+  return putNew({
+    ...keys.ackToken(t.tenant_id, t.incident_id, t.token_hash),
+    entity: 'ACK_TOKEN',
+    ...t,
+    // TTL removes it some time after it expired; reads check `expires_at_iso` themselves.
+    expires_at: Math.floor(Date.parse(t.expires_at_iso) / 1000) + 86_400,
+  });
+}
+
+export async function getAckToken(tenantId: string, incidentId: string, tokenHash: string): Promise<StoredAckToken | null> {
+  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConsistentRead: true }));
+  return out.Item ? (out.Item as unknown as StoredAckToken) : null;
+}
+
+/** Uses the token up: deleted only if it is still there, so two clicks acknowledge once. */
+export function useAckToken(tenantId: string, incidentId: string, tokenHash: string): TransactItem {
+  return {
+    Delete: { TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConditionExpression: 'attribute_exists(PK)' },
+  };
+}
+
+export interface FeedEntry {
+  entry_id: string;
+  at: string;
+  kind: string;
+  incident_id: string;
+  title: string;
+  severity: string;
+  status: string;
+  by: string;
+}
+
+const FEED_DAYS = 30;
+
+export function putFeedEntry(tenantId: string, e: FeedEntry): TransactItem {
+  return putNew({ ...keys.feed(tenantId, e.entry_id), entity: 'FEED', ...e, expires_at: Math.floor(Date.parse(e.at) / 1000) + FEED_DAYS * 86_400 });
+}
+
+export async function listFeed(tenantId: string, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
+  const items = await queryPage({ pk: keys.feed(tenantId, '').PK, ascending: false, consistent: true }, page);
+  return items.map((i) => {
+    const { PK: _p, SK: _s, entity: _e, expires_at: _x, ...entry } = i;
+    return entry as unknown as FeedEntry;
+  });
+}

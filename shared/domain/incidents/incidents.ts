@@ -1,0 +1,419 @@
+/**
+ * Incidents: opening one, reading, responding, escalating, acknowledging by link, the feed and
+ * the replay. Every change is one transaction: the incident (versioned), its audit entry, a feed
+ * entry and its announcement on the event bus (outbox), so none exists without the others.
+ */
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { auditEntry, auditPut } from '../../db/audit.js';
+import {
+  getAckToken,
+  getIncident,
+  listFeed,
+  listIncidents as listStoredIncidents,
+  putAckToken,
+  putFeedEntry,
+  putNewIncident,
+  updateIncident,
+  useAckToken,
+  type FeedEntry,
+  type HistoryEntry,
+  type Incident,
+  type StoredIncident,
+} from '../../db/incidents.js';
+import { outboxPut } from '../../db/outbox.js';
+import { getTenantConfig } from '../../db/tenants.js';
+import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
+import { getUser } from '../../db/users.js';
+import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../http/errors.js';
+import { newTimeId, now } from '../../ids.js';
+import type { Actor } from '../actor.js';
+import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
+import { USER_NOT_FOUND } from '../users.js';
+import { getEnvironment } from '../../db/environments.js';
+import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
+import { hashToken, issueAckToken, tokenOpens } from './ack-token.js';
+import {
+  canTransition,
+  ForbiddenTransitionError,
+  timeFigures,
+  transition,
+  type IncidentSeverity,
+  type IncidentStatus,
+  type Resolution,
+  type Transition,
+} from './lifecycle.js';
+
+export const INCIDENT_NOT_FOUND = 'Incident not found';
+const SOURCE = 'gatehouse.incidents';
+/** Incidents read to sort by something other than time; lists past it are cut, newest first. */
+const SORT_WINDOW = 1000;
+const SEVERITY_ORDER: Record<string, number> = { low: 0, medium: 1, high: 2, critical: 3 };
+
+export interface IncidentView extends Omit<Incident, 'history'> {
+  transitions: Transition[];
+  time_to_acknowledge_seconds: number | null;
+  time_to_resolve_seconds: number | null;
+}
+
+export function transitionsOf(history: readonly HistoryEntry[]): Transition[] {
+  return history
+    .filter((h) => h.kind === 'status')
+    .map((h) => ({ from: (h.detail.from as IncidentStatus | null) ?? null, to: h.detail.to as IncidentStatus, at: h.at, by: h.by, ...(h.detail.note ? { note: String(h.detail.note) } : {}) }));
+}
+
+export function viewOf({ history, ...incident }: Incident | StoredIncident): IncidentView {
+  const { version: _v, ...rest } = incident as StoredIncident;
+  const transitions = transitionsOf(history);
+  return { ...rest, transitions, ...timeFigures(incident.created_at, transitions) };
+}
+
+function callerOf(actor: Actor) {
+  if (!actor.principal) throw new Error('this needs an authenticated caller');
+  return actor.principal;
+}
+
+const byOf = (actor: Actor) => actor.principal?.userId ?? 'system';
+
+async function configOf(tenantId: string): Promise<TenantConfig> {
+  return (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now());
+}
+
+/** The writes that go with every change: audit, feed, bus. */
+function companions(actor: Actor, incident: Incident, action: string, changes: Record<string, unknown>, extra: Record<string, unknown> = {}): TransactItem[] {
+  const view = viewOf(incident);
+  return [
+    auditPut(auditEntry(actor, { tenantId: incident.tenant_id, action, resourceType: 'incident', resourceId: incident.incident_id, changes })),
+    putFeedEntry(incident.tenant_id, {
+      entry_id: newTimeId(),
+      at: incident.updated_at,
+      kind: action,
+      incident_id: incident.incident_id,
+      title: incident.title,
+      severity: incident.severity,
+      status: incident.status,
+      by: byOf(actor),
+    }),
+    outboxPut({ tenantId: incident.tenant_id, source: SOURCE, detailType: action, detail: { ...view, ...extra } }),
+  ];
+}
+
+/**
+ * On confirmation: the SLA clock starts (time to acknowledge, by severity) and the first
+ * escalation level is notified with an acknowledgement link. The link's token goes out only in
+ * the notification (on the bus, to the tenant's webhooks and rules); the table keeps its hash.
+ */
+function confirmationWrites(actor: Actor, incident: Incident, config: TenantConfig): { items: TransactItem[]; token: string } {
+  const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
+  const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
+  const level = config.escalation_policy.levels[0];
+  const addressedTo = level?.notify_roles ?? ['OPERATOR'];
+  return {
+    token,
+    items: [
+      putAckToken({ incident_id: incident.incident_id, tenant_id: incident.tenant_id, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: addressedTo }),
+      outboxPut({
+        tenantId: incident.tenant_id,
+        source: SOURCE,
+        detailType: 'incident.notification',
+        detail: {
+          incident_id: incident.incident_id,
+          title: incident.title,
+          severity: incident.severity,
+          escalation_level: incident.escalation_level,
+          notify_roles: addressedTo,
+          email_recipients: config.notifications.email_recipients,
+          acknowledge_path: `/api/v1/incidents/${incident.incident_id}/acknowledge?token=${token}`,
+          link_expires_at: issued.expiresAt,
+        },
+      }),
+    ],
+  };
+}
+
+function slaDue(config: TenantConfig, severity: IncidentSeverity, from: string): string {
+  return new Date(Date.parse(from) + config.sla_minutes[severity] * 60_000).toISOString();
+}
+
+export interface IncidentCreate {
+  title: string;
+  description?: string;
+  type?: string;
+  severity?: IncidentSeverity;
+  environment_id?: string;
+  location?: { lat: number; lon: number };
+  location_text?: string;
+  occurred_at?: string;
+  status?: 'draft' | 'confirmed';
+}
+
+export async function openIncident(actor: Actor, input: IncidentCreate, source: Incident['source'] = 'manual', extra: Partial<Incident> = {}): Promise<IncidentView> {
+  const tenantId = actor.principal ? await tenantScope(actor.principal, undefined) : extra.tenant_id!;
+  if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  const config = await configOf(tenantId);
+  const at = now();
+  const status = input.status ?? 'confirmed';
+  const severity = input.severity ?? 'medium';
+  const history: HistoryEntry[] = [{ at, kind: 'status', by: byOf(actor), detail: { from: null, to: 'draft' } }];
+  if (status === 'confirmed') history.push({ at, kind: 'status', by: byOf(actor), detail: { from: 'draft', to: 'confirmed' } });
+  const incident: Incident = {
+    incident_id: newTimeId(),
+    tenant_id: tenantId,
+    title: input.title.trim(),
+    description: input.description ?? null,
+    type: input.type ?? null,
+    severity,
+    status,
+    resolution: null,
+    resolution_notes: null,
+    source,
+    environment_id: input.environment_id ?? null,
+    location: input.location ?? null,
+    location_text: input.location_text ?? null,
+    occurred_at: input.occurred_at ?? null,
+    assignee_id: null,
+    escalation_level: 0,
+    sla_due_at: status === 'confirmed' ? slaDue(config, severity, at) : null,
+    summary: null,
+    event_ids: [],
+    history,
+    created_at: at,
+    updated_at: at,
+    ...extra,
+  };
+  const confirmation = status === 'confirmed' ? confirmationWrites(actor, incident, config).items : [];
+  await transactWrite([
+    putNewIncident(incident),
+    ...companions(actor, incident, 'incident.created', { title: incident.title, severity, status, source }),
+    ...confirmation,
+  ]);
+  return viewOf(incident);
+}
+
+async function findStored(actor: Actor, incidentId: string): Promise<StoredIncident> {
+  const tenantId = await tenantScope(callerOf(actor), undefined);
+  const incident = await getIncident(tenantId, incidentId);
+  if (!incident) throw new NotFoundError(INCIDENT_NOT_FOUND);
+  return incident;
+}
+
+export async function findIncident(actor: Actor, incidentId: string): Promise<IncidentView> {
+  return viewOf(await findStored(actor, incidentId));
+}
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  sort_by: 'created_at' | 'updated_at' | 'severity' | 'status' | 'escalation_level';
+  sort_order: 'asc' | 'desc';
+  status?: string;
+  severity?: string;
+}
+
+/**
+ * Filters come from the indexes; sorting by time follows the key, any other sort reads the
+ * newest SORT_WINDOW incidents and sorts them (ties newest first).
+ */
+export async function listIncidents(actor: Actor, q: ListQuery): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
+  const tenantId = await tenantScope(callerOf(actor), undefined);
+  const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW)).map(viewOf);
+  const key = (i: IncidentView): string | number =>
+    q.sort_by === 'severity' ? SEVERITY_ORDER[i.severity]! : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
+  const sign = q.sort_order === 'asc' ? 1 : -1;
+  const sorted = [...all].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka < kb) return -sign;
+    if (ka > kb) return sign;
+    return a.incident_id < b.incident_id ? 1 : -1;
+  });
+  return { items: sorted.slice(q.offset, q.offset + q.limit), total: all.length, limit: q.limit, offset: q.offset };
+}
+
+/** Read, change, write with the version condition; a forbidden transition is 409 and writes nothing. */
+async function change(
+  actor: Actor,
+  incidentId: string,
+  apply: (current: StoredIncident, at: string) => { next: Incident; fields: (keyof Incident)[]; action: string; changes: Record<string, unknown>; extra?: TransactItem[] },
+  load: () => Promise<StoredIncident> = () => findStored(actor, incidentId),
+): Promise<IncidentView> {
+  return retryOnConcurrentChange(async () => {
+    const current = await load();
+    const at = now();
+    let result;
+    try {
+      result = apply(current, at);
+    } catch (err) {
+      if (err instanceof ForbiddenTransitionError) throw new ConflictError(err.message);
+      throw err;
+    }
+    const next = { ...result.next, updated_at: at };
+    await transactWrite([
+      updateIncident(next, [...result.fields, 'history'], current.version),
+      ...companions(actor, next, result.action, result.changes),
+      ...(result.extra ?? []),
+    ]);
+    return viewOf(next);
+  });
+}
+
+export interface RespondInput {
+  status?: IncidentStatus;
+  assignee_id?: string | null;
+  resolution?: Resolution;
+  resolution_notes?: string;
+  note?: string;
+}
+
+export async function respond(actor: Actor, incidentId: string, input: RespondInput): Promise<IncidentView> {
+  const principal = callerOf(actor);
+  if (input.assignee_id) {
+    const assignee = await getUser(principal.tenantId, input.assignee_id);
+    // Another tenant's user is answered as the unknown user it is here.
+    if (!assignee) throw new NotFoundError(USER_NOT_FOUND);
+    if (!assignee.active) throw invalid(['body', 'assignee_id'], 'must be an active user', 'inactive');
+  }
+  const config = input.status === 'confirmed' ? await configOf(principal.tenantId) : null;
+  return change(actor, incidentId, (current, at) => {
+    const by = byOf(actor);
+    const history = [...current.history];
+    const next: Incident = { ...current };
+    const fields: (keyof Incident)[] = [];
+    const changes: Record<string, unknown> = {};
+    let action = 'incident.updated';
+    const extra: TransactItem[] = [];
+    if (input.status && input.status !== current.status) {
+      const t = transition(current.status, input.status, at, by, input.note);
+      if (t.to === 'resolved' && !(input.resolution ?? current.resolution)) {
+        throw invalid(['body', 'resolution'], 'a resolution is needed to resolve an incident', 'missing');
+      }
+      history.push({ at, kind: 'status', by, detail: { from: t.from, to: t.to, ...(t.note ? { note: t.note } : {}) } });
+      next.status = t.to;
+      fields.push('status');
+      changes.status = { from: current.status, to: t.to };
+      action = `incident.${t.to}`;
+      if (t.to === 'confirmed' && config) {
+        next.sla_due_at = slaDue(config, current.severity, at);
+        fields.push('sla_due_at');
+        extra.push(...confirmationWrites(actor, next, config).items);
+      }
+    }
+    if (input.assignee_id !== undefined && input.assignee_id !== current.assignee_id) {
+      history.push({ at, kind: 'assigned', by, detail: { from: current.assignee_id, to: input.assignee_id } });
+      next.assignee_id = input.assignee_id;
+      fields.push('assignee_id');
+      changes.assignee_id = { from: current.assignee_id, to: input.assignee_id };
+    }
+    if (input.resolution !== undefined || input.resolution_notes !== undefined) {
+      next.resolution = input.resolution ?? current.resolution;
+      next.resolution_notes = input.resolution_notes ?? current.resolution_notes;
+      history.push({ at, kind: 'resolution', by, detail: { resolution: next.resolution, notes: next.resolution_notes } });
+      fields.push('resolution', 'resolution_notes');
+      changes.resolution = { from: current.resolution, to: next.resolution };
+    }
+    if (input.note && !input.status) history.push({ at, kind: 'note', by, detail: { text: input.note } });
+    next.history = history;
+    return { next, fields, action, changes, extra };
+  });
+}
+
+/** One level up the tenant's escalation policy, notifying that level; past the top it is 409. */
+export async function escalate(actor: Actor, incidentId: string, reason: string | undefined, by = byOf(actor)): Promise<IncidentView> {
+  const tenantId = actor.principal ? actor.principal.tenantId : undefined;
+  const config = await configOf(tenantId ?? (await findStored(actor, incidentId)).tenant_id);
+  const levels = config.escalation_policy.levels;
+  return change(actor, incidentId, (current, at) => {
+    if (['draft', 'resolved', 'closed', 'cancelled'].includes(current.status)) {
+      throw new ConflictError(`A ${current.status} incident is not escalated`);
+    }
+    if (current.escalation_level >= levels.length) {
+      throw new ConflictError(`The incident is at the highest escalation level (${levels.length}) of the tenant's policy`);
+    }
+    const level = current.escalation_level + 1;
+    const notify = levels[level - 1]!.notify_roles;
+    const next: Incident = {
+      ...current,
+      escalation_level: level,
+      history: [...current.history, { at, kind: 'escalated', by, detail: { level, notify_roles: notify, ...(reason ? { reason } : {}) } }],
+    };
+    return { next, fields: ['escalation_level'], action: 'incident.escalated', changes: { escalation_level: { from: current.escalation_level, to: level }, notify_roles: notify, reason } };
+  });
+}
+
+/**
+ * Acknowledgement by link, without a credential: the token names its tenant, opens only its own
+ * incident, works once and expires. A bad, used or expired token is 403 and changes nothing.
+ */
+export async function acknowledge(actor: Actor, incidentId: string, token: string): Promise<IncidentView> {
+  const refused = () => new ForbiddenError('This acknowledgement link is not valid: it may have been used already or have expired');
+  const match = /^ack_([0-9a-f]{32})([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) throw refused();
+  const h = match[1]!;
+  const tenantId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const hash = hashToken(token);
+  const stored = await getAckToken(tenantId, incidentId, hash);
+  if (!stored || !tokenOpens({ hash: stored.token_hash, incidentId: stored.incident_id, expiresAt: stored.expires_at_iso }, token, incidentId, Date.now())) {
+    throw refused();
+  }
+  try {
+    return await change(
+      actor,
+      incidentId,
+      (current, at) => {
+        if (!canTransition(current.status, 'acknowledged') && current.status !== 'acknowledged') {
+          throw new ConflictError(`A ${current.status} incident cannot be acknowledged`);
+        }
+        const history = [...current.history, { at, kind: 'acknowledged', by: 'token', detail: { addressed_to: stored.addressed_to } }];
+        const next: Incident = { ...current, history };
+        if (current.status !== 'acknowledged') {
+          history.push({ at, kind: 'status', by: 'token', detail: { from: current.status, to: 'acknowledged' } });
+          next.status = 'acknowledged';
+        }
+        return {
+          next,
+          fields: ['status'],
+          action: 'incident.acknowledged',
+          changes: { status: { from: current.status, to: next.status }, addressed_to: stored.addressed_to },
+          extra: [useAckToken(tenantId, incidentId, hash)],
+        };
+      },
+      async () => {
+        const incident = await getIncident(tenantId, incidentId);
+        if (!incident) throw refused();
+        return incident;
+      },
+    );
+  } catch (err) {
+    // The token was used by a concurrent click between our read and our write.
+    if (err instanceof ConditionFailed) throw refused();
+    throw err;
+  }
+}
+
+export async function feed(actor: Actor, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
+  const tenantId = await tenantScope(callerOf(actor), undefined);
+  return listFeed(tenantId, page);
+}
+
+export async function replay(actor: Actor, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
+  const incident = await findStored(actor, incidentId);
+  return { incident_id: incidentId, timeline: incident.history };
+}
+
+/** The incident as it stood at `at`: its history folded up to that moment. */
+export async function snapshot(actor: Actor, incidentId: string, at: string = now()) {
+  const incident = await findStored(actor, incidentId);
+  const moment = Date.parse(at);
+  if (moment < Date.parse(incident.created_at)) throw new NotFoundError('The incident did not exist yet at that time');
+  let status: IncidentStatus = 'draft';
+  let escalationLevel = 0;
+  let assignee: string | null = null;
+  const notes: Record<string, unknown>[] = [];
+  for (const h of incident.history) {
+    if (Date.parse(h.at) > moment) break;
+    if (h.kind === 'status') status = h.detail.to as IncidentStatus;
+    if (h.kind === 'escalated') escalationLevel = Number(h.detail.level);
+    if (h.kind === 'assigned') assignee = (h.detail.to as string | null) ?? null;
+    if (h.kind === 'note') notes.push({ at: h.at, by: h.by, text: h.detail.text });
+  }
+  return { incident_id: incidentId, at: new Date(moment).toISOString(), status, escalation_level: escalationLevel, assignee_id: assignee, notes };
+}

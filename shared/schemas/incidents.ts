@@ -1,0 +1,198 @@
+/** Incidents: their lifecycle, response, escalation, feed and replay. */
+import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../domain/incidents/lifecycle.js';
+import { pagingProperties, timestamp, uuid } from './common.js';
+import { latLon } from './geo.js';
+import type { JsonSchema } from './json-schema.js';
+
+const nullable = <T extends Record<string, unknown>>(schema: T) => ({ ...schema, type: [schema.type as string, 'null'] }) as const;
+
+export const incidentStatus = {
+  type: 'string',
+  enum: INCIDENT_STATUSES,
+  description: 'draft -> confirmed -> acknowledged -> in_progress <-> on_hold -> resolved -> closed; cancelled from any state before resolved.',
+} as const;
+export const incidentSeverity = { type: 'string', enum: INCIDENT_SEVERITIES } as const;
+const resolution = { type: 'string', enum: RESOLUTIONS, description: 'Why it ended, apart from its status.' } as const;
+const title = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
+const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
+
+const transition = {
+  type: 'object',
+  properties: {
+    from: nullable(incidentStatus),
+    to: incidentStatus,
+    at: timestamp,
+    by: { type: 'string', description: 'A user id, `system` or `token` (an acknowledgement link).' },
+    note: { type: 'string' },
+  },
+  required: ['from', 'to', 'at', 'by'],
+} as const;
+
+export const incidentResponse = {
+  type: 'object',
+  properties: {
+    incident_id: uuid,
+    tenant_id: uuid,
+    title: { type: 'string' },
+    description: nullable(text(5000)),
+    type: nullable(text(100)),
+    severity: incidentSeverity,
+    status: incidentStatus,
+    resolution: nullable(resolution),
+    resolution_notes: nullable(text(5000)),
+    source: { type: 'string', enum: ['manual', 'voice', 'public', 'event'] },
+    environment_id: nullable(uuid),
+    location: nullable(latLon),
+    location_text: nullable(text(500)),
+    occurred_at: nullable(timestamp),
+    assignee_id: nullable(uuid),
+    escalation_level: { type: 'integer', minimum: 0 },
+    sla_due_at: nullable(timestamp),
+    summary: nullable(text(5000)),
+    event_ids: { type: 'array', items: uuid },
+    transitions: { type: 'array', items: transition },
+    time_to_acknowledge_seconds: { type: ['integer', 'null'] },
+    time_to_resolve_seconds: { type: ['integer', 'null'] },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: [
+    'incident_id', 'tenant_id', 'title', 'severity', 'status', 'resolution', 'source', 'escalation_level',
+    'transitions', 'event_ids', 'created_at', 'updated_at',
+  ],
+} as const satisfies JsonSchema;
+
+export const incidentCreate = {
+  type: 'object',
+  properties: {
+    title,
+    description: text(5000),
+    type: text(100),
+    severity: { ...incidentSeverity, default: 'medium' },
+    environment_id: uuid,
+    location: latLon,
+    location_text: text(500),
+    occurred_at: timestamp,
+    status: { type: 'string', enum: ['draft', 'confirmed'], default: 'confirmed', description: 'Open as a draft to complete later, or confirmed at once.' },
+  },
+  required: ['title'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentRespond = {
+  type: 'object',
+  description: 'At least one of: a status change, an assignee, a resolution with notes, a note.',
+  properties: {
+    status: incidentStatus,
+    assignee_id: nullable(uuid),
+    resolution,
+    resolution_notes: text(5000),
+    note: text(2000),
+  },
+  minProperties: 1,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentEscalate = {
+  type: 'object',
+  properties: { reason: text(2000) },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentPath = {
+  type: 'object',
+  properties: { incident_id: uuid },
+  required: ['incident_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const acknowledgeQuery = {
+  type: 'object',
+  properties: { token: { type: 'string', minLength: 1, maxLength: 200, description: 'The token of the acknowledgement link.' } },
+  required: ['token'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const INCIDENT_SORT_FIELDS = ['created_at', 'updated_at', 'severity', 'status', 'escalation_level'] as const;
+
+export const incidentListQuery = {
+  type: 'object',
+  properties: {
+    ...pagingProperties,
+    sort_by: { type: 'string', enum: INCIDENT_SORT_FIELDS, default: 'created_at' },
+    sort_order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+    status: incidentStatus,
+    severity: incidentSeverity,
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentList = {
+  type: 'object',
+  properties: {
+    items: { type: 'array', items: incidentResponse },
+    total: { type: 'integer' },
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+  },
+  required: ['items', 'total', 'limit', 'offset'],
+} as const satisfies JsonSchema;
+
+export const feedQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 30 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const feedEntry = {
+  type: 'object',
+  properties: {
+    entry_id: uuid,
+    at: timestamp,
+    kind: { type: 'string', description: 'What happened, e.g. incident.created, incident.acknowledged.' },
+    incident_id: uuid,
+    title: { type: 'string' },
+    severity: incidentSeverity,
+    status: incidentStatus,
+    by: { type: 'string' },
+  },
+  required: ['entry_id', 'at', 'kind', 'incident_id', 'title', 'severity', 'status', 'by'],
+} as const satisfies JsonSchema;
+
+export const replayTimeline = {
+  type: 'object',
+  properties: {
+    incident_id: uuid,
+    timeline: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { at: timestamp, kind: { type: 'string' }, by: { type: 'string' }, detail: { type: 'object' } },
+        required: ['at', 'kind', 'by', 'detail'],
+      },
+    },
+  },
+  required: ['incident_id', 'timeline'],
+} as const satisfies JsonSchema;
+
+export const snapshotQuery = {
+  type: 'object',
+  properties: { at: { ...timestamp, description: 'The moment to show; defaults to now.' } },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentSnapshot = {
+  type: 'object',
+  properties: {
+    incident_id: uuid,
+    at: timestamp,
+    status: incidentStatus,
+    escalation_level: { type: 'integer' },
+    assignee_id: nullable(uuid),
+    notes: { type: 'array', items: { type: 'object' } },
+  },
+  required: ['incident_id', 'at', 'status', 'escalation_level', 'assignee_id', 'notes'],
+} as const satisfies JsonSchema;

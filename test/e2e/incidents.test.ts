@@ -1,0 +1,210 @@
+/** Incidents end to end: opening, the lifecycle, acknowledgement links, escalation, feed and replay. */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { db, TABLE } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
+import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { auditEntriesOf } from '../support/seed.js';
+
+/** What the tenant's outbox announced (what EventBridge and webhooks receive), oldest first. */
+async function announced(tenantId: string): Promise<{ detail_type: string; detail: Record<string, unknown> }[]> {
+  const out = await db.send(
+    new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK }, ConsistentRead: true }),
+  );
+  return (out.Items ?? []) as { detail_type: string; detail: Record<string, unknown> }[];
+}
+
+async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
+  const notes = (await announced(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId);
+  expect(notes.length).toBeGreaterThan(0);
+  return String(notes.at(-1)!.detail.acknowledge_path);
+}
+
+async function open(org: RegisteredTenant, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/v1/incidents', { token: org.token, body: { title: 'Fence cut at the north gate', severity: 'high', ...body } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const respond = (org: RegisteredTenant, id: string, body: Record<string, unknown>) =>
+  call('PATCH', `/api/v1/incidents/${id}/respond`, { token: org.token, body });
+
+describe('incidents.create', () => {
+  it('opens a confirmed incident with its SLA due time, audit, feed entry and a notification carrying the link', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org);
+    expect(incident).toMatchObject({ status: 'confirmed', severity: 'high', escalation_level: 0, source: 'manual', resolution: null });
+    expect(incident.transitions.map((t: { to: string }) => t.to)).toEqual(['draft', 'confirmed']);
+    // High severity: 60 minutes to acknowledge by default.
+    expect(Date.parse(incident.sla_due_at) - Date.parse(incident.created_at)).toBe(60 * 60_000);
+    const messages = await announced(org.tenantId);
+    expect(messages.map((m) => m.detail_type)).toEqual(expect.arrayContaining(['incident.created', 'incident.notification']));
+    expect(await ackPathOf(org.tenantId, incident.incident_id)).toMatch(new RegExp(`^/api/v1/incidents/${incident.incident_id}/acknowledge\\?token=ack_`));
+    expect((await auditEntriesOf(org.tenantId)).at(-1)).toMatchObject({ action: 'incident.created', resource_id: incident.incident_id });
+    const feed = await call('GET', '/api/v1/feed', { token: org.token });
+    expect(feed.body[0]).toMatchObject({ kind: 'incident.created', incident_id: incident.incident_id });
+  });
+
+  it('a viewer cannot open one', async () => {
+    const org = await registerTenant('Inc');
+    const viewer = await createUser(org.token, 'VIEWER');
+    expect((await call('POST', '/api/v1/incidents', { token: viewer.token, body: { title: 'x' } })).status).toBe(403);
+  });
+});
+
+describe('incidents.respond', () => {
+  it('walks the lifecycle in order; each forbidden step is 409 and changes nothing', async () => {
+    const org = await registerTenant('Inc');
+    const operator = await createUser(org.token, 'OPERATOR');
+    const draft = await open(org, { status: 'draft' });
+    expect((await respond(org, draft.incident_id, { status: 'resolved', resolution: 'true_positive' })).status).toBe(409);
+    expect((await respond(org, draft.incident_id, { status: 'confirmed' })).body.status).toBe('confirmed');
+    const ack = await call('POST', (await ackPathOf(org.tenantId, draft.incident_id)));
+    expect(ack.status).toBe(200);
+    expect(ack.body.status).toBe('acknowledged');
+    const assigned = await respond(org, draft.incident_id, { status: 'in_progress', assignee_id: operator.userId });
+    expect(assigned.body).toMatchObject({ status: 'in_progress', assignee_id: operator.userId });
+    expect((await respond(org, draft.incident_id, { status: 'on_hold', note: 'waiting for police' })).body.status).toBe('on_hold');
+    expect((await respond(org, draft.incident_id, { status: 'resolved' })).status).toBe(422);
+    const resolved = await respond(org, draft.incident_id, { status: 'resolved', resolution: 'true_positive', resolution_notes: 'Fence repaired' });
+    expect(resolved.body).toMatchObject({ status: 'resolved', resolution: 'true_positive', resolution_notes: 'Fence repaired' });
+    expect(resolved.body.time_to_acknowledge_seconds).toBeGreaterThanOrEqual(0);
+    expect(resolved.body.time_to_resolve_seconds).toBeGreaterThanOrEqual(resolved.body.time_to_acknowledge_seconds);
+    expect((await respond(org, draft.incident_id, { status: 'closed' })).body.status).toBe('closed');
+    const after = await respond(org, draft.incident_id, { status: 'in_progress' });
+    expect(after.status).toBe(409);
+    expect(after.body.detail).toMatch(/closed cannot become in_progress/);
+    const read = await call('GET', `/api/v1/incidents/${draft.incident_id}`, { token: org.token });
+    expect(read.body.status).toBe('closed');
+    expect(read.body.transitions.map((t: { to: string }) => t.to)).toEqual(['draft', 'confirmed', 'acknowledged', 'in_progress', 'on_hold', 'resolved', 'closed']);
+  });
+
+  it("the assignee must be a user of the same tenant; another tenant's user is unknown here", async () => {
+    const a = await registerTenant('Inc');
+    const b = await registerTenant('Other');
+    const incident = await open(a);
+    const res = await respond(a, incident.incident_id, { assignee_id: b.userId });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: 'User not found' });
+  });
+
+  it("another tenant's environment cannot be named when opening one", async () => {
+    const a = await registerTenant('Inc');
+    const b = await registerTenant('Other');
+    const env = (await call('POST', '/api/v1/environments', { token: a.token, body: { name: 'Port', type: 'port' } })).body;
+    const res = await call('POST', '/api/v1/incidents', { token: b.token, body: { title: 'x', environment_id: env.environment_id } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: 'Environment not found' });
+  });
+});
+
+describe('incidents.acknowledge', () => {
+  it('a link works once, for its incident only; a bad token is 403 and changes nothing', async () => {
+    const org = await registerTenant('Inc');
+    const first = await open(org);
+    const second = await open(org);
+    const path = await ackPathOf(org.tenantId, first.incident_id);
+    const token = new URL(path, 'http://x').searchParams.get('token')!;
+    const other = await call('POST', `/api/v1/incidents/${second.incident_id}/acknowledge`, { query: { token } });
+    expect(other.status).toBe(403);
+    expect((await call('POST', `/api/v1/incidents/${first.incident_id}/acknowledge`, { query: { token: `${token.slice(0, -2)}xx` } })).status).toBe(403);
+    expect((await call('POST', path)).status).toBe(200);
+    const again = await call('POST', path);
+    expect(again.status).toBe(403);
+    expect(again.body.detail).toMatch(/used already or have expired/);
+    const untouched = await call('GET', `/api/v1/incidents/${second.incident_id}`, { token: org.token });
+    expect(untouched.body.status).toBe('confirmed');
+    const timeline = await call('GET', `/api/v1/replay/${first.incident_id}`, { token: org.token });
+    expect(timeline.body.timeline.find((e: { kind: string }) => e.kind === 'acknowledged')).toMatchObject({ by: 'token', detail: { addressed_to: ['OPERATOR'] } });
+  });
+});
+
+describe('incidents.escalate', () => {
+  it('raises the level one at a time up to the policy, then 409', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org);
+    for (const level of [1, 2, 3]) {
+      const res = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: { reason: 'no answer' } });
+      expect(res.status).toBe(200);
+      expect(res.body.escalation_level).toBe(level);
+    }
+    const past = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: {} });
+    expect(past.status).toBe(409);
+    const escalations = (await announced(org.tenantId)).filter((m) => m.detail_type === 'incident.escalated');
+    expect(escalations).toHaveLength(3);
+  });
+});
+
+describe('incidents.list', () => {
+  it('filters by status and severity, sorts, and pages with a total', async () => {
+    const org = await registerTenant('Inc');
+    const low = await open(org, { title: 'Low', severity: 'low' });
+    const critical = await open(org, { title: 'Critical', severity: 'critical' });
+    const draft = await open(org, { title: 'Draft', severity: 'medium', status: 'draft' });
+    const list = (query: Record<string, string | number>) => call('GET', '/api/v1/incidents', { token: org.token, query });
+    const newest = await list({});
+    expect(newest.body).toMatchObject({ total: 3, limit: 50, offset: 0 });
+    expect(newest.body.items.map((i: { incident_id: string }) => i.incident_id)).toEqual([draft.incident_id, critical.incident_id, low.incident_id]);
+    const bySeverity = await list({ sort_by: 'severity', sort_order: 'desc' });
+    expect(bySeverity.body.items.map((i: { title: string }) => i.title)).toEqual(['Critical', 'Draft', 'Low']);
+    expect((await list({ status: 'draft' })).body.items.map((i: { title: string }) => i.title)).toEqual(['Draft']);
+    expect((await list({ severity: 'critical' })).body.total).toBe(1);
+    const page = await list({ limit: 1, offset: 1 });
+    expect(page.body).toMatchObject({ total: 3, limit: 1, offset: 1 });
+    expect(page.body.items).toHaveLength(1);
+    expect((await list({ sort_by: 'title' })).status).toBe(422);
+  });
+});
+
+describe('incidents.get', () => {
+  it("another tenant's incident is 404", async () => {
+    const a = await registerTenant('Inc');
+    const b = await registerTenant('Other');
+    const incident = await open(a);
+    const res = await call('GET', `/api/v1/incidents/${incident.incident_id}`, { token: b.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: 'Incident not found' });
+  });
+});
+
+describe('feed.list', () => {
+  it('shows recent activity newest first, limit 1..100 default 30', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org);
+    await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: {} });
+    const feed = await call('GET', '/api/v1/feed', { token: org.token });
+    expect(feed.body.map((e: { kind: string }) => e.kind)).toEqual(['incident.escalated', 'incident.created']);
+    expect((await call('GET', '/api/v1/feed', { token: org.token, query: { limit: 101 } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/feed', { token: org.token, query: { limit: 1 } })).body).toHaveLength(1);
+  });
+});
+
+describe('replay.timeline', () => {
+  it('lists every transition, note, assignment and escalation in order with who and when', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org);
+    await respond(org, incident.incident_id, { note: 'Guard on the way' });
+    await respond(org, incident.incident_id, { assignee_id: org.userId });
+    await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: { reason: 'big' } });
+    const res = await call('GET', `/api/v1/replay/${incident.incident_id}`, { token: org.token });
+    expect(res.body.timeline.map((e: { kind: string }) => e.kind)).toEqual(['status', 'status', 'note', 'assigned', 'escalated']);
+    expect(res.body.timeline[2]).toMatchObject({ by: org.userId, detail: { text: 'Guard on the way' } });
+  });
+});
+
+describe('replay.snapshot', () => {
+  it('the snapshot at a time between two transitions shows the state of that moment', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org);
+    await new Promise((r) => setTimeout(r, 20));
+    const between = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    await respond(org, incident.incident_id, { status: 'in_progress', assignee_id: org.userId });
+    const then = await call('GET', `/api/v1/replay/${incident.incident_id}/snapshot`, { token: org.token, query: { at: between } });
+    expect(then.body).toMatchObject({ status: 'confirmed', assignee_id: null, escalation_level: 0 });
+    const nowSnap = await call('GET', `/api/v1/replay/${incident.incident_id}/snapshot`, { token: org.token });
+    expect(nowSnap.body).toMatchObject({ status: 'in_progress', assignee_id: org.userId });
+    const before = await call('GET', `/api/v1/replay/${incident.incident_id}/snapshot`, { token: org.token, query: { at: '2000-01-01T00:00:00Z' } });
+    expect(before.status).toBe(404);
+  });
+});
