@@ -196,3 +196,27 @@ export const incidentSnapshot = {
   },
   required: ['incident_id', 'at', 'status', 'escalation_level', 'assignee_id', 'notes'],
 } as const satisfies JsonSchema;
+
+export const publicIncidentCreate = {
+  type: 'object',
+  properties: {
+    report_key: { type: 'string', minLength: 10, maxLength: 100, description: 'The public reporting key the organisation publishes.' },
+    title,
+    description: { type: 'string', minLength: 1, maxLength: 5000 },
+    location: latLon,
+    location_text: text(500),
+    occurred_at: timestamp,
+    contact: { ...text(200), description: 'How to reach you, if you wish; kept with the report.' },
+  },
+  required: ['report_key', 'title', 'description'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const publicReportKeyResponse = {
+  type: 'object',
+  properties: {
+    public_report_key: { type: 'string', description: 'Publish it (on your website, in an app): anonymous reports send it. Shown once; rotating replaces it.' },
+    created_at: timestamp,
+  },
+  required: ['public_report_key', 'created_at'],
+} as const satisfies JsonSchema;

@@ -3,7 +3,8 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
-import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { v7 } from 'uuid';
+import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf } from '../support/seed.js';
 
 /** What the tenant's outbox announced (what EventBridge and webhooks receive), oldest first. */
@@ -206,5 +207,87 @@ describe('replay.snapshot', () => {
     expect(nowSnap.body).toMatchObject({ status: 'in_progress', assignee_id: org.userId });
     const before = await call('GET', `/api/v1/replay/${incident.incident_id}/snapshot`, { token: org.token, query: { at: '2000-01-01T00:00:00Z' } });
     expect(before.status).toBe(404);
+  });
+});
+
+describe('incidents from the event pipeline', () => {
+  it("an event scoring at or above the tenant's threshold opens an incident linked both ways, once", async () => {
+    const org = await registerTenant('Inc');
+    await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, { token: await asAdmin(), body: { incident_threshold: 0.5 } });
+    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'site' } })).body;
+    await call('POST', '/api/v1/zones', {
+      token: org.token,
+      body: { environment_id: env.environment_id, name: 'Vault', security_level: 5, geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 100 } },
+    });
+    const body = { event_id: v7(), type: 'intrusion.detected', environment_id: env.environment_id, location: { lat: 59.91, lon: 10.75 }, severity: 'critical' };
+    const event = (await call('POST', '/api/v1/events', { token: org.token, body })).body;
+    expect(event.threat_score).toBeGreaterThanOrEqual(0.5);
+    expect(event.incident_id).toBeTruthy();
+    const incident = (await call('GET', `/api/v1/incidents/${event.incident_id}`, { token: org.token })).body;
+    expect(incident).toMatchObject({ source: 'event', event_ids: [event.event_id], status: 'confirmed', type: 'intrusion.detected' });
+    const retry = (await call('POST', '/api/v1/events', { token: org.token, body })).body;
+    expect(retry.incident_id).toBe(event.incident_id);
+    expect((await call('GET', '/api/v1/incidents', { token: org.token })).body.total).toBe(1);
+    const quiet = (await call('POST', '/api/v1/events', { token: org.token, body: { type: 'sensor.reading', payload: { value: 1 } } })).body;
+    expect(quiet.incident_id).toBeNull();
+  });
+});
+
+describe('incidents.publicKey', () => {
+  it('is shown once per rotation; rotating retires the old key', async () => {
+    const org = await registerTenant('Inc');
+    const first = await call('POST', '/api/v1/incidents/public-key', { token: org.token });
+    expect(first.status).toBe(201);
+    expect(first.body.public_report_key).toMatch(/^prk_/);
+    const second = await call('POST', '/api/v1/incidents/public-key', { token: org.token });
+    const report = { title: 'Open gate', description: 'The side gate is open' };
+    expect((await call('POST', '/api/v1/incidents/public', { body: { ...report, report_key: first.body.public_report_key } })).status).toBe(404);
+    expect((await call('POST', '/api/v1/incidents/public', { body: { ...report, report_key: second.body.public_report_key } })).status).toBe(201);
+  });
+});
+
+describe('incidents.public', () => {
+  it('an anonymous report becomes a draft of the tenant the key names; the reporter address is stored nowhere', async () => {
+    const org = await registerTenant('Inc');
+    const key = (await call('POST', '/api/v1/incidents/public-key', { token: org.token })).body.public_report_key;
+    const ip = '198.51.100.77';
+    const res = await call('POST', '/api/v1/incidents/public', {
+      body: { report_key: key, title: 'Drone over the yard', description: 'A small drone circling', location: { lat: 59.9, lon: 10.7 } },
+      headers: { 'x-forwarded-for': ip },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'draft', source: 'public', tenant_id: org.tenantId });
+    const incident = await call('GET', `/api/v1/incidents/${res.body.incident_id}`, { token: org.token });
+    expect(JSON.stringify(incident.body)).not.toContain(ip);
+    const audit = await auditEntriesOf(org.tenantId);
+    const created = audit.find((e) => e.resource_id === res.body.incident_id)!;
+    expect(created).toMatchObject({ action: 'incident.created', source_ip: 'anonymous', user_id: null });
+    expect(JSON.stringify(audit)).not.toContain(ip);
+  });
+
+  it('the 11th report from one address within a minute is 429 with Retry-After; another address still gets 201', async () => {
+    const org = await registerTenant('Inc');
+    const key = (await call('POST', '/api/v1/incidents/public-key', { token: org.token })).body.public_report_key;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const ip = `203.0.113.${Math.floor(Math.random() * 200) + 1}`;
+      const results = [];
+      for (let i = 0; i < 11; i++) {
+        results.push(await call('POST', '/api/v1/incidents/public', { body: { report_key: key, title: `Report ${i}`, description: 'x' }, headers: { 'x-forwarded-for': ip } }));
+      }
+      if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
+      expect(results.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(201));
+      expect(results[10]!.status).toBe(429);
+      expect(Number(results[10]!.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(results[10]!.headers.get('x-ratelimit-limit')).toBe('10');
+      const other = await call('POST', '/api/v1/incidents/public', { body: { report_key: key, title: 'Other', description: 'x' }, headers: { 'x-forwarded-for': '203.0.113.250' } });
+      expect(other.status).toBe(201);
+      return;
+    }
+    throw new Error('the rate-limit window turned during both bursts');
+  });
+
+  it('an unknown key is 404 and stores nothing', async () => {
+    const res = await call('POST', '/api/v1/incidents/public', { body: { report_key: `prk_${'0'.repeat(32)}${'a'.repeat(22)}`, title: 'x', description: 'y' } });
+    expect(res.status).toBe(404);
   });
 });

@@ -25,6 +25,7 @@ import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../s
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
 import { scoreEvent } from './scoring.js';
+import { openIncidentsForEvents } from '../incidents/from-events.js';
 
 export interface EventInput {
   event_id?: string;
@@ -243,5 +244,8 @@ export async function ingestEvents(actor: Actor, inputs: EventInput[], locOf: (i
   }
   for (const [key, { tenantId, at: reportedAt }] of lastReport) await touchSensor(tenantId, key.split('/')[1]!, reportedAt);
 
-  return prepared.map((p) => stored.get(`${p.event.tenant_id}/${p.event.event_id}`) ?? p.event);
+  const result = prepared.map((p) => stored.get(`${p.event.tenant_id}/${p.event.event_id}`) ?? p.event);
+  // Scores at or above the tenant's threshold open incidents (a retry finishes what a failed
+  // attempt left: events stored but not linked yet).
+  return openIncidentsForEvents(actor, result);
 }

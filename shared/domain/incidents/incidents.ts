@@ -72,7 +72,7 @@ function callerOf(actor: Actor) {
   return actor.principal;
 }
 
-const byOf = (actor: Actor) => actor.principal?.userId ?? 'system';
+const byOf = (actor: Actor) => actor.principal?.userId ?? (actor.sourceIp === 'anonymous' ? 'anonymous' : 'system');
 
 async function configOf(tenantId: string): Promise<TenantConfig> {
   return (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now());
@@ -146,8 +146,15 @@ export interface IncidentCreate {
   status?: 'draft' | 'confirmed';
 }
 
-export async function openIncident(actor: Actor, input: IncidentCreate, source: Incident['source'] = 'manual', extra: Partial<Incident> = {}): Promise<IncidentView> {
-  const tenantId = actor.principal ? await tenantScope(actor.principal, undefined) : extra.tenant_id!;
+export async function openIncident(
+  actor: Actor,
+  input: IncidentCreate,
+  source: Incident['source'] = 'manual',
+  extra: Partial<Incident> = {},
+  /** Writes that must happen with the opening or not at all (linking the event that opened it). */
+  alongside: (incidentId: string) => TransactItem[] = () => [],
+): Promise<IncidentView> {
+  const tenantId = actor.principal ? await tenantScope(actor.principal, extra.tenant_id) : extra.tenant_id!;
   if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   const config = await configOf(tenantId);
   const at = now();
@@ -185,6 +192,7 @@ export async function openIncident(actor: Actor, input: IncidentCreate, source: 
     putNewIncident(incident),
     ...companions(actor, incident, 'incident.created', { title: incident.title, severity, status, source }),
     ...confirmation,
+    ...alongside(incident.incident_id),
   ]);
   return viewOf(incident);
 }

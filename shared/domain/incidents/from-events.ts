@@ -1,0 +1,72 @@
+/**
+ * The pipeline's way in: an event whose threat score reaches the tenant's threshold opens an
+ * incident, linked both ways (the incident lists the event, the event names the incident) in one
+ * transaction, which also checks the event is not linked yet, so a retried ingest opens no second
+ * incident for the same event.
+ */
+import type { StoredEvent } from '../../db/events.js';
+import { keys } from '../../db/keys.js';
+import { TABLE } from '../../db/client.js';
+import { getTenantConfig } from '../../db/tenants.js';
+import { ConditionFailed, type TransactItem } from '../../db/transact.js';
+import type { Actor } from '../actor.js';
+import type { IncidentSeverity } from './lifecycle.js';
+import { openIncident } from './incidents.js';
+
+/** A score's severity: the threshold opens medium ones; the top of the scale critical. */
+export function severityOfScore(score: number): IncidentSeverity {
+  if (score >= 0.9) return 'critical';
+  if (score >= 0.8) return 'high';
+  return 'medium';
+}
+
+function linkEvent(event: StoredEvent, incidentId: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.event(event.tenant_id, event.event_id),
+      UpdateExpression: 'SET incident_id = :incident',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)',
+      ExpressionAttributeValues: { ':incident': incidentId, ':null': null },
+    },
+  };
+}
+
+/** Opens an incident for each event at or above its tenant's threshold and not linked yet; returns the events as they are now. */
+export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]): Promise<StoredEvent[]> {
+  const thresholds = new Map<string, number>();
+  const out: StoredEvent[] = [];
+  for (const event of events) {
+    if (!thresholds.has(event.tenant_id)) {
+      thresholds.set(event.tenant_id, (await getTenantConfig(event.tenant_id))?.incident_threshold ?? 0.7);
+    }
+    if (event.incident_id || event.threat_score === null || event.threat_score < thresholds.get(event.tenant_id)!) {
+      out.push(event);
+      continue;
+    }
+    try {
+      const incident = await openIncident(
+        actor,
+        {
+          title: `${event.type.replace(/[._]/g, ' ')}${event.matched_zone_ids.length > 0 ? ' in a watched zone' : ''}`,
+          description: event.description ?? undefined,
+          type: event.type,
+          severity: severityOfScore(event.threat_score),
+          environment_id: event.environment_id ?? undefined,
+          location: event.location ?? undefined,
+          occurred_at: event.occurred_at,
+        },
+        'event',
+        { event_ids: [event.event_id], tenant_id: event.tenant_id },
+        (incidentId) => [linkEvent(event, incidentId)],
+      );
+      out.push({ ...event, incident_id: incident.incident_id });
+    } catch (err) {
+      // Linked by a concurrent retry of the same ingest: that one opened the incident.
+      if (!(err instanceof ConditionFailed)) throw err;
+      out.push(event);
+    }
+  }
+  return out;
+}
+
