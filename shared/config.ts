@@ -35,6 +35,23 @@ export interface Config {
      */
     maxDurationSeconds: number;
   };
+  /** Speech to text for voice reports (shared/adapters/speech). */
+  speech: {
+    /**
+     * `local`: sox + pocketsphinx on this machine. `aws`: Amazon Transcribe. SPEECH_MODE; by
+     * default `local` under the local stack (local stand-ins configured), `aws` otherwise.
+     */
+    mode: 'aws' | 'local';
+    /** Transcribe's language (TRANSCRIBE_LANGUAGE, default en-US); the local models are en-US only. */
+    languageCode: string;
+  };
+  /** Field extraction and summaries (shared/adapters/extraction). */
+  ai: {
+    /** `local`: offline rules. `aws`: Amazon Bedrock. AI_MODE; default as for `speech.mode`. */
+    mode: 'aws' | 'local';
+    /** Model or inference profile for the Converse API (BEDROCK_MODEL_ID). */
+    bedrockModelId: string;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -43,6 +60,20 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /** Lambda's and API Gateway's limit for one streamed response, in seconds. */
 const STREAM_LIMIT_SECONDS = 900;
+
+/**
+ * A cross-region (global) inference profile: on-demand Claude 4.x models are invocable only through
+ * one, and `global.` works from every commercial region. Haiku: extraction needs speed, not depth.
+ */
+export const DEFAULT_BEDROCK_MODEL_ID = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
+
+/** `aws` or `local` from `name`; unset means `fallback`. */
+function mode(env: Env, name: string, fallback: 'aws' | 'local'): 'aws' | 'local' {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'aws' && raw !== 'local') throw new Error(`${name} must be aws or local`);
+  return raw;
+}
 
 /** An optional number of seconds, above 0 and below `below`; fractions allowed (tests use short intervals). */
 function seconds(env: Env, name: string, fallback: number, below: number): number {
@@ -85,6 +116,8 @@ export function loadConfig(env: Env): Config {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   }
+  // Under the local stack the stand-ins' endpoints are set: no Transcribe or Bedrock there.
+  const offline = Boolean(env.S3_ENDPOINT || env.DYNAMODB_ENDPOINT) || eventBusMode === 'local';
   return {
     stage: env.GATEHOUSE_STAGE ?? 'local',
     region,
@@ -106,6 +139,14 @@ export function loadConfig(env: Env): Config {
     eventStream: {
       keepAliveSeconds: seconds(env, 'EVENT_STREAM_KEEPALIVE_SECONDS', 15, STREAM_LIMIT_SECONDS),
       maxDurationSeconds: seconds(env, 'EVENT_STREAM_MAX_SECONDS', 14 * 60, STREAM_LIMIT_SECONDS),
+    },
+    speech: {
+      mode: mode(env, 'SPEECH_MODE', offline ? 'local' : 'aws'),
+      languageCode: env.TRANSCRIBE_LANGUAGE || 'en-US',
+    },
+    ai: {
+      mode: mode(env, 'AI_MODE', offline ? 'local' : 'aws'),
+      bedrockModelId: env.BEDROCK_MODEL_ID || DEFAULT_BEDROCK_MODEL_ID,
     },
   };
 }

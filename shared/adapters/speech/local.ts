@@ -1,0 +1,109 @@
+/**
+ * The offline recogniser: sox turns the recording into what pocketsphinx 0.8 wants (16 kHz mono
+ * 16-bit WAV), then `pocketsphinx_continuous -infile` recognises it against a grammar of security
+ * words (grammar.ts says why a grammar). Debian packages: sox, pocketsphinx, pocketsphinx-en-us.
+ * Everything happens in a temp dir that is removed afterwards, whatever happens.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { securityGrammar } from './grammar.js';
+import { findOnPath, ProcessTimeoutError, run } from './processes.js';
+import {
+  assertTenantAudioKey,
+  SpeechUnavailableError,
+  TranscriptionFailedError,
+  type AudioFormat,
+  type SpeechRecognizer,
+  type TranscribeInput,
+  type TranscribeResult,
+} from './types.js';
+
+export interface LocalSpeechOptions {
+  /** Reads a stored recording when the caller passes no bytes; default: the files bucket. */
+  loadAudio?: (key: string) => Promise<Buffer | null>;
+  /** `grammar` (default) or pocketsphinx's general language model (`language-model`). */
+  vocabulary?: 'grammar' | 'language-model';
+  /** PATH to look for the binaries on (tests point it at nowhere). */
+  path?: string;
+}
+
+const BINARIES = ['sox', 'pocketsphinx_continuous'] as const;
+/** sox reads these itself; Debian's sox has no M4A (AAC) reader, ffmpeg does. */
+const SOX_TYPES: Record<Exclude<AudioFormat, 'm4a'>, string> = { wav: 'wav', mp3: 'mp3', ogg: 'ogg', flac: 'flac' };
+
+async function storedAudio(key: string): Promise<Buffer | null> {
+  // Imported on first use: the recogniser itself needs no bucket configuration.
+  const { getObjectBytes } = await import('../s3.js');
+  return getObjectBytes(key);
+}
+
+export class LocalSpeechRecognizer implements SpeechRecognizer {
+  private readonly loadAudio: (key: string) => Promise<Buffer | null>;
+  private readonly vocabulary: 'grammar' | 'language-model';
+  private readonly path: string | undefined;
+
+  constructor(options: LocalSpeechOptions = {}) {
+    this.loadAudio = options.loadAudio ?? storedAudio;
+    this.vocabulary = options.vocabulary ?? 'grammar';
+    this.path = options.path;
+  }
+
+  /** The binaries' paths; SpeechUnavailableError naming what is missing and how to get it. */
+  binaries(format: AudioFormat): { sox: string; pocketsphinx: string; ffmpeg?: string } {
+    const found = Object.fromEntries(BINARIES.map((b) => [b, findOnPath(b, this.path)]));
+    const missing = BINARIES.filter((b) => !found[b]);
+    if (missing.length > 0) {
+      throw new SpeechUnavailableError(
+        `offline speech recognition is not installed (${missing.join(', ')} missing): ` +
+          'apt-get install -y sox pocketsphinx pocketsphinx-en-us, or send a transcript made on the device',
+      );
+    }
+    const result = { sox: found.sox!, pocketsphinx: found.pocketsphinx_continuous! };
+    if (format !== 'm4a') return result;
+    const ffmpeg = findOnPath('ffmpeg', this.path);
+    if (!ffmpeg) throw new SpeechUnavailableError('M4A recordings need ffmpeg for offline recognition; send WAV, MP3, OGG or FLAC');
+    return { ...result, ffmpeg };
+  }
+
+  async transcribe(input: TranscribeInput): Promise<TranscribeResult> {
+    assertTenantAudioKey(input.tenantId, input.audioKey);
+    const bins = this.binaries(input.format);
+    const deadline = Date.now() + input.budgetMs;
+    const left = () => {
+      const ms = deadline - Date.now();
+      if (ms <= 0) throw new TranscriptionFailedError(`offline recognition did not finish within ${input.budgetMs} ms`);
+      return ms;
+    };
+    const audio = input.audio ?? (await this.loadAudio(input.audioKey));
+    if (!audio || audio.length === 0) throw new TranscriptionFailedError(`no recording at ${input.audioKey}`);
+
+    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-speech-'));
+    try {
+      const source = join(dir, `input.${input.format}`);
+      const wav = join(dir, 'speech.wav');
+      await writeFile(source, audio);
+      const pcm = ['-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', wav];
+      if (bins.ffmpeg) {
+        await run(bins.ffmpeg, ['-nostdin', '-loglevel', 'error', '-i', source, '-ar', '16000', '-ac', '1', '-sample_fmt', 's16', wav], left());
+      } else {
+        await run(bins.sox, ['-t', SOX_TYPES[input.format as Exclude<AudioFormat, 'm4a'>], source, ...pcm], left());
+      }
+      const args = ['-infile', wav, '-logfn', '/dev/null'];
+      if (this.vocabulary === 'grammar') {
+        const grammar = join(dir, 'security.gram');
+        await writeFile(grammar, securityGrammar());
+        args.push('-jsgf', grammar);
+      }
+      // One line per utterance pocketsphinx found in the recording.
+      const stdout = await run(bins.pocketsphinx, args, left());
+      return { status: 'completed', transcript: stdout.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').toLowerCase() };
+    } catch (error) {
+      if (error instanceof TranscriptionFailedError) throw error;
+      const reason = error instanceof ProcessTimeoutError ? `did not finish within the budget of ${input.budgetMs} ms` : (error as Error).message;
+      throw new TranscriptionFailedError(`offline recognition of ${input.audioKey} failed: ${reason}`, { cause: error });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Speech to text for voice reports, behind one interface: Amazon Transcribe in AWS, pocketsphinx
+ * offline. Knows nothing of Lambda or HTTP; the voice route maps the errors to its answers.
+ */
+
+/** The containers Transcribe accepts and the voice route takes (sox reads them all locally). */
+export const AUDIO_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'm4a'] as const;
+export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+
+export interface TranscribeInput {
+  /** Where the recording is stored: always under `tenants/<tenantId>/audio/`. */
+  audioKey: string;
+  /** The bytes when the caller has them already (a short clip from the request body). */
+  audio?: Buffer;
+  format: AudioFormat;
+  tenantId: string;
+  /** How long the caller can wait, in ms (what is left of API Gateway's timeout). */
+  budgetMs: number;
+}
+
+export type TranscribeResult =
+  | { status: 'completed'; transcript: string }
+  /** Still running when the budget ran out; finished later from the job's state-change event. */
+  | { status: 'pending'; jobName: string };
+
+export interface SpeechRecognizer {
+  transcribe(input: TranscribeInput): Promise<TranscribeResult>;
+}
+
+/** No recogniser on this machine (sox or pocketsphinx missing): the route answers 503. */
+export class SpeechUnavailableError extends Error {
+  override readonly name = 'SpeechUnavailableError';
+}
+
+/** The recogniser ran and failed on this recording (unreadable audio, a failed job). */
+export class TranscriptionFailedError extends Error {
+  override readonly name = 'TranscriptionFailedError';
+}
+
+/** Where a tenant's recordings live; the only prefix either recogniser reads from. */
+export const tenantAudioPrefix = (tenantId: string) => `tenants/${tenantId}/audio/`;
+
+/**
+ * Refuses a key outside the tenant's audio prefix, so a key from a request can never make us
+ * read (or hand Transcribe) another tenant's recording. `..` is refused too: S3 keys are
+ * literal, but the local recogniser and log readers should not see path tricks either.
+ */
+export function assertTenantAudioKey(tenantId: string, audioKey: string): void {
+  if (!/^[A-Za-z0-9_-]+$/.test(tenantId)) throw new Error(`invalid tenant id: ${tenantId}`);
+  const prefix = tenantAudioPrefix(tenantId);
+  if (!audioKey.startsWith(prefix) || audioKey.length === prefix.length || audioKey.split('/').includes('..')) {
+    throw new Error(`audio key ${audioKey} is not under ${prefix}`);
+  }
+}
