@@ -1,4 +1,4 @@
-import { feed } from '../../shared/domain/incidents/incidents.js';
+import { feed } from '../../shared/domain/incidents/history.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 

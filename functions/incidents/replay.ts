@@ -1,4 +1,4 @@
-import { replay } from '../../shared/domain/incidents/incidents.js';
+import { replay } from '../../shared/domain/incidents/history.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 

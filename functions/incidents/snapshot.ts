@@ -1,4 +1,4 @@
-import { snapshot } from '../../shared/domain/incidents/incidents.js';
+import { snapshot } from '../../shared/domain/incidents/history.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 

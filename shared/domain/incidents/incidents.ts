@@ -8,14 +8,12 @@ import { auditEntry, auditPut } from '../../db/audit.js';
 import {
   getAckToken,
   getIncident,
-  listFeed,
   listIncidents as listStoredIncidents,
   putAckToken,
   putFeedEntry,
   putNewIncident,
   updateIncident,
   useAckToken,
-  type FeedEntry,
   type HistoryEntry,
   type Incident,
   type StoredIncident,
@@ -197,7 +195,8 @@ export async function openIncident(
   return viewOf(incident);
 }
 
-async function findStored(actor: Actor, incidentId: string): Promise<StoredIncident> {
+/** The caller's incident, with its history; another tenant's is 404 like an unknown one. */
+export async function findStored(actor: Actor, incidentId: string): Promise<StoredIncident> {
   const tenantId = await tenantScope(callerOf(actor), undefined);
   const incident = await getIncident(tenantId, incidentId);
   if (!incident) throw new NotFoundError(INCIDENT_NOT_FOUND);
@@ -395,33 +394,4 @@ export async function acknowledge(actor: Actor, incidentId: string, token: strin
     if (err instanceof ConditionFailed) throw refused();
     throw err;
   }
-}
-
-export async function feed(actor: Actor, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
-  const tenantId = await tenantScope(callerOf(actor), undefined);
-  return listFeed(tenantId, page);
-}
-
-export async function replay(actor: Actor, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
-  const incident = await findStored(actor, incidentId);
-  return { incident_id: incidentId, timeline: incident.history };
-}
-
-/** The incident as it stood at `at`: its history folded up to that moment. */
-export async function snapshot(actor: Actor, incidentId: string, at: string = now()) {
-  const incident = await findStored(actor, incidentId);
-  const moment = Date.parse(at);
-  if (moment < Date.parse(incident.created_at)) throw new NotFoundError('The incident did not exist yet at that time');
-  let status: IncidentStatus = 'draft';
-  let escalationLevel = 0;
-  let assignee: string | null = null;
-  const notes: Record<string, unknown>[] = [];
-  for (const h of incident.history) {
-    if (Date.parse(h.at) > moment) break;
-    if (h.kind === 'status') status = h.detail.to as IncidentStatus;
-    if (h.kind === 'escalated') escalationLevel = Number(h.detail.level);
-    if (h.kind === 'assigned') assignee = (h.detail.to as string | null) ?? null;
-    if (h.kind === 'note') notes.push({ at: h.at, by: h.by, text: h.detail.text });
-  }
-  return { incident_id: incidentId, at: new Date(moment).toISOString(), status, escalation_level: escalationLevel, assignee_id: assignee, notes };
 }

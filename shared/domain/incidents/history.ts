@@ -1,0 +1,41 @@
+/**
+ * Reading an incident's past: the tenant's activity feed, an incident's whole timeline, and the
+ * incident as it stood at a moment (its history folded up to then).
+ */
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { listFeed, type FeedEntry, type HistoryEntry } from '../../db/incidents.js';
+import { NotFoundError } from '../../http/errors.js';
+import { now } from '../../ids.js';
+import type { Actor } from '../actor.js';
+import { findStored } from './incidents.js';
+import type { IncidentStatus } from './lifecycle.js';
+
+export async function feed(actor: Actor, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
+  if (!actor.principal) throw new Error('the feed needs an authenticated caller');
+  const tenantId = await tenantScope(actor.principal, undefined);
+  return listFeed(tenantId, page);
+}
+
+export async function replay(actor: Actor, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
+  const incident = await findStored(actor, incidentId);
+  return { incident_id: incidentId, timeline: incident.history };
+}
+
+/** The incident as it stood at `at`: its history folded up to that moment. */
+export async function snapshot(actor: Actor, incidentId: string, at: string = now()) {
+  const incident = await findStored(actor, incidentId);
+  const moment = Date.parse(at);
+  if (moment < Date.parse(incident.created_at)) throw new NotFoundError('The incident did not exist yet at that time');
+  let status: IncidentStatus = 'draft';
+  let escalationLevel = 0;
+  let assignee: string | null = null;
+  const notes: Record<string, unknown>[] = [];
+  for (const h of incident.history) {
+    if (Date.parse(h.at) > moment) break;
+    if (h.kind === 'status') status = h.detail.to as IncidentStatus;
+    if (h.kind === 'escalated') escalationLevel = Number(h.detail.level);
+    if (h.kind === 'assigned') assignee = (h.detail.to as string | null) ?? null;
+    if (h.kind === 'note') notes.push({ at: h.at, by: h.by, text: h.detail.text });
+  }
+  return { incident_id: incidentId, at: new Date(moment).toISOString(), status, escalation_level: escalationLevel, assignee_id: assignee, notes };
+}
