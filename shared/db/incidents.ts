@@ -21,6 +21,18 @@ export interface HistoryEntry {
   detail: Record<string, unknown>;
 }
 
+/** What a voice report added: the recording, its transcript and the fields read from it. */
+export interface VoiceReport {
+  audio_key: string | null;
+  transcript: string | null;
+  /** `completed`, or `pending` while Amazon Transcribe still works on a long recording. */
+  transcription_status: 'completed' | 'pending';
+  transcription_job: string | null;
+  fields: Record<string, unknown>;
+  missing_fields: string[];
+  follow_up_questions: string[];
+}
+
 export interface Incident {
   incident_id: string;
   tenant_id: string;
@@ -41,6 +53,7 @@ export interface Incident {
   sla_due_at: string | null;
   summary: string | null;
   event_ids: string[];
+  voice?: VoiceReport | null;
   history: HistoryEntry[];
   created_at: string;
   updated_at: string;

@@ -50,6 +50,18 @@ export const incidentResponse = {
     sla_due_at: nullable(timestamp),
     summary: nullable(text(5000)),
     event_ids: { type: 'array', items: uuid },
+    voice: {
+      type: ['object', 'null'],
+      description: 'For a voice report: the recording, its transcript, the fields read from it, and what is still missing.',
+      properties: {
+        audio_key: { type: ['string', 'null'] },
+        transcript: { type: ['string', 'null'] },
+        transcription_status: { type: 'string', enum: ['completed', 'pending'] },
+        fields: { type: 'object' },
+        missing_fields: { type: 'array', items: { type: 'string' } },
+        follow_up_questions: { type: 'array', items: { type: 'string' } },
+      },
+    },
     transitions: { type: 'array', items: transition },
     time_to_acknowledge_seconds: { type: ['integer', 'null'] },
     time_to_resolve_seconds: { type: ['integer', 'null'] },
@@ -219,4 +231,44 @@ export const publicReportKeyResponse = {
     created_at: timestamp,
   },
   required: ['public_report_key', 'created_at'],
+} as const satisfies JsonSchema;
+
+export const voiceIncidentCreate = {
+  type: 'object',
+  description: 'A recording (base64, for short clips; or the key of an upload under your tenant), or a transcript made on the device.',
+  properties: {
+    audio_base64: { type: 'string', minLength: 1, maxLength: 1_000_000, description: 'The recording, base64; at most about 700 KB of audio.' },
+    upload_key: { type: 'string', minLength: 1, maxLength: 500, description: 'The S3 key of a recording uploaded under tenants/<your tenant>/audio/.' },
+    format: { type: 'string', enum: ['wav', 'mp3', 'ogg', 'flac', 'm4a'], default: 'wav' },
+    transcript: { type: 'string', minLength: 1, maxLength: 20000, description: 'A transcript made on the device: transcription is skipped.' },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentComplete = {
+  type: 'object',
+  properties: {
+    answers: {
+      type: 'object',
+      description: 'Answers to the follow-up questions, by field.',
+      properties: {
+        title: title,
+        type: text(100),
+        severity: incidentSeverity,
+        location_text: text(500),
+        occurred_at_text: text(200),
+        description: text(5000),
+      },
+      minProperties: 1,
+      additionalProperties: false,
+    },
+  },
+  required: ['answers'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const incidentFinalize = {
+  type: 'object',
+  properties: { note: text(2000) },
+  additionalProperties: false,
 } as const satisfies JsonSchema;

@@ -70,9 +70,9 @@ function callerOf(actor: Actor) {
   return actor.principal;
 }
 
-const byOf = (actor: Actor) => actor.principal?.userId ?? (actor.sourceIp === 'anonymous' ? 'anonymous' : 'system');
+export const byOf = (actor: Actor) => actor.principal?.userId ?? (actor.sourceIp === 'anonymous' ? 'anonymous' : 'system');
 
-async function configOf(tenantId: string): Promise<TenantConfig> {
+export async function configOf(tenantId: string): Promise<TenantConfig> {
   return (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now());
 }
 
@@ -100,7 +100,7 @@ function companions(actor: Actor, incident: Incident, action: string, changes: R
  * escalation level is notified with an acknowledgement link. The link's token goes out only in
  * the notification (on the bus, to the tenant's webhooks and rules); the table keeps its hash.
  */
-function confirmationWrites(actor: Actor, incident: Incident, config: TenantConfig): { items: TransactItem[]; token: string } {
+export function confirmationWrites(actor: Actor, incident: Incident, config: TenantConfig): { items: TransactItem[]; token: string } {
   const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
   const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
   const level = config.escalation_policy.levels[0];
@@ -128,7 +128,7 @@ function confirmationWrites(actor: Actor, incident: Incident, config: TenantConf
   };
 }
 
-function slaDue(config: TenantConfig, severity: IncidentSeverity, from: string): string {
+export function slaDue(config: TenantConfig, severity: IncidentSeverity, from: string): string {
   return new Date(Date.parse(from) + config.sla_minutes[severity] * 60_000).toISOString();
 }
 
@@ -237,7 +237,7 @@ export async function listIncidents(actor: Actor, q: ListQuery): Promise<{ items
 }
 
 /** Read, change, write with the version condition; a forbidden transition is 409 and writes nothing. */
-async function change(
+export async function change(
   actor: Actor,
   incidentId: string,
   apply: (current: StoredIncident, at: string) => { next: Incident; fields: (keyof Incident)[]; action: string; changes: Record<string, unknown>; extra?: TransactItem[] },

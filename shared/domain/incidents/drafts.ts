@@ -1,0 +1,172 @@
+/**
+ * Drafts: a spoken report becomes a draft (recording stored under the tenant's prefix,
+ * transcribed, fields extracted, what is missing asked as follow-up questions); answers complete
+ * it; finalizing writes the summary and confirms it (SLA clock, notification with the link).
+ */
+import { incidentAi, withQuestions, type IncidentFields } from '../../adapters/extraction/index.js';
+import { headObject, putObject } from '../../adapters/s3.js';
+import { assertTenantAudioKey, speechRecognizer, SpeechUnavailableError, tenantAudioPrefix, type AudioFormat } from '../../adapters/speech/index.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
+import type { Incident, VoiceReport } from '../../db/incidents.js';
+import { ConflictError, invalid, NotFoundError, ServiceUnavailableError } from '../../http/errors.js';
+import { newTimeId } from '../../ids.js';
+import type { Actor } from '../actor.js';
+import { byOf, change, configOf, confirmationWrites, findStored, openIncident, slaDue, type IncidentView } from './incidents.js';
+import { transition, type IncidentSeverity } from './lifecycle.js';
+
+/** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
+const RECOGNITION_BUDGET_MS = 20_000;
+const CONTENT_TYPES: Record<AudioFormat, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  m4a: 'audio/mp4',
+};
+
+export interface VoiceInput {
+  audio_base64?: string;
+  upload_key?: string;
+  format?: AudioFormat;
+  transcript?: string;
+}
+
+/** The incident's own fields that the extracted ones fill. */
+function incidentFieldsOf(fields: IncidentFields) {
+  return {
+    title: fields.title?.trim() || 'Voice report',
+    type: fields.type,
+    severity: fields.severity as IncidentSeverity | undefined,
+    location_text: fields.location_text,
+    description: fields.description,
+  };
+}
+
+export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<IncidentView> {
+  if (!actor.principal) throw new Error('a voice report needs an authenticated caller');
+  const tenantId = await tenantScope(actor.principal, undefined);
+  const format = input.format ?? 'wav';
+  let audioKey: string | null = null;
+  let audio: Buffer | undefined;
+  if (input.audio_base64) {
+    audio = Buffer.from(input.audio_base64, 'base64');
+    if (audio.length === 0) throw invalid(['body', 'audio_base64'], 'not a base64 recording', 'value_error');
+    audioKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${format}`;
+    await putObject(audioKey, audio, CONTENT_TYPES[format]);
+  } else if (input.upload_key) {
+    try {
+      assertTenantAudioKey(tenantId, input.upload_key);
+    } catch {
+      throw new NotFoundError('Recording not found');
+    }
+    if (!(await headObject(input.upload_key))) throw new NotFoundError('Recording not found');
+    audioKey = input.upload_key;
+  } else if (!input.transcript) {
+    throw invalid(['body'], 'send audio_base64, upload_key or transcript', 'missing');
+  }
+
+  let transcript = input.transcript ?? null;
+  let pendingJob: string | null = null;
+  if (!transcript && audioKey) {
+    try {
+      const result = await speechRecognizer().transcribe({ audioKey, audio, format, tenantId, budgetMs: RECOGNITION_BUDGET_MS });
+      if (result.status === 'completed') transcript = result.transcript;
+      else pendingJob = result.jobName;
+    } catch (err) {
+      if (err instanceof SpeechUnavailableError) throw new ServiceUnavailableError(`No speech recogniser is available: ${err.message}`);
+      throw err;
+    }
+  }
+  const extraction = transcript ? await incidentAi().extract(transcript) : withQuestions({});
+  const voice: VoiceReport = {
+    audio_key: audioKey,
+    transcript,
+    transcription_status: pendingJob ? 'pending' : 'completed',
+    transcription_job: pendingJob,
+    fields: extraction.fields as Record<string, unknown>,
+    missing_fields: extraction.missing,
+    follow_up_questions: extraction.questions,
+  };
+  const own = incidentFieldsOf(extraction.fields);
+  return openIncident(
+    actor,
+    { ...own, title: own.title, description: own.description ?? transcript ?? undefined, status: 'draft' },
+    'voice',
+    { voice },
+  );
+}
+
+export interface CompleteInput {
+  answers: Partial<Record<'title' | 'type' | 'severity' | 'location_text' | 'occurred_at_text' | 'description', string>>;
+}
+
+/** Fills a draft's missing fields from follow-up answers; a draft only (409 otherwise). */
+export function completeDraft(actor: Actor, incidentId: string, input: CompleteInput): Promise<IncidentView> {
+  return change(actor, incidentId, (current, at) => {
+    if (current.status !== 'draft') throw new ConflictError(`Only a draft is completed; this incident is ${current.status}`);
+    const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), ...(input.answers as IncidentFields) };
+    const extraction = withQuestions(fields);
+    const voice: VoiceReport = {
+      ...(current.voice ?? { audio_key: null, transcript: null, transcription_status: 'completed', transcription_job: null }),
+      fields: fields as Record<string, unknown>,
+      missing_fields: extraction.missing,
+      follow_up_questions: extraction.questions,
+    };
+    const own = incidentFieldsOf(fields);
+    const next: Incident = {
+      ...current,
+      voice,
+      title: input.answers.title ? own.title : current.title,
+      type: own.type ?? current.type,
+      severity: own.severity ?? current.severity,
+      location_text: own.location_text ?? current.location_text,
+      description: own.description ?? current.description,
+      history: [...current.history, { at, kind: 'completed', by: byOf(actor), detail: { answers: input.answers } }],
+    };
+    return {
+      next,
+      fields: ['voice', 'title', 'type', 'severity', 'location_text', 'description'],
+      action: 'incident.updated',
+      changes: { answers: input.answers },
+    };
+  });
+}
+
+/** Writes the summary, confirms the draft, starts its SLA clock and sends the notification. */
+export async function finalizeDraft(actor: Actor, incidentId: string, note?: string): Promise<IncidentView> {
+  if (!actor.principal) throw new Error('finalizing needs an authenticated caller');
+  const config = await configOf(actor.principal.tenantId);
+  const ai = incidentAi();
+  // The summary is written outside the transaction (a model call); the change checks the
+  // incident's version, so a concurrent change makes it read again and summarise again.
+  let summary = '';
+  return change(
+    actor,
+    incidentId,
+    (current, at) => {
+      const t = transition(current.status, 'confirmed', at, byOf(actor), note);
+      const next: Incident = {
+        ...current,
+        status: 'confirmed',
+        summary,
+        sla_due_at: slaDue(config, current.severity, at),
+        history: [...current.history, { at, kind: 'status', by: t.by, detail: { from: t.from, to: t.to, ...(note ? { note } : {}) } }],
+      };
+      return {
+        next,
+        fields: ['status', 'summary', 'sla_due_at'],
+        action: 'incident.confirmed',
+        changes: { status: { from: current.status, to: 'confirmed' } },
+        extra: confirmationWrites(actor, next, config).items,
+      };
+    },
+    async () => {
+      const current = await findStored(actor, incidentId);
+      if (current.status === 'draft') {
+        const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), title: current.title, description: current.description ?? undefined };
+        summary = await ai.summarize({ fields, transcript: current.voice?.transcript ?? current.description ?? current.title });
+      }
+      return current;
+    },
+  );
+}
