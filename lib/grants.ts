@@ -6,6 +6,7 @@
  * `<table>/index/*` on DynamoDB, broader than what the code calls. Here the indexes are the
  * three of TABLE_KEYS by name and every action is named.
  */
+import { Aws } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { TABLE_KEYS } from '../shared/db/table.js';
 import type { RouteGrants } from '../shared/routes/index.js';
@@ -35,6 +36,14 @@ const BUCKET_READ = ['s3:ListBucket'];
 const OBJECT_READ = ['s3:GetObject'];
 const OBJECT_WRITE = ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
 
+/** Our jobs only: their names start with `gh-` (shared/adapters/speech/transcribe.ts). */
+export const TRANSCRIPTION_JOBS = `arn:${Aws.PARTITION}:transcribe:${Aws.REGION}:${Aws.ACCOUNT_ID}:transcription-job/gh-*`;
+/** Foundation models in any region (a global inference profile routes across regions) and this account's profiles. */
+export const BEDROCK_MODELS = [
+  `arn:${Aws.PARTITION}:bedrock:*::foundation-model/*`,
+  `arn:${Aws.PARTITION}:bedrock:*:${Aws.ACCOUNT_ID}:inference-profile/*`,
+];
+
 export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.PolicyStatement[] {
   const statements: iam.PolicyStatement[] = [];
   if (grants.table) {
@@ -62,6 +71,15 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.Pol
   }
   if (grants.eventBus) {
     statements.push(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [arns.eventBusArn] }));
+  }
+  if (grants.speech) {
+    statements.push(
+      new iam.PolicyStatement({ actions: ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'], resources: [TRANSCRIPTION_JOBS] }),
+    );
+  }
+  if (grants.ai) {
+    // Converse calls InvokeModel on the inference profile and on the models it routes to.
+    statements.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: BEDROCK_MODELS }));
   }
   return statements;
 }

@@ -73,6 +73,22 @@ export class RouteFunction extends Construct {
           'upload; the actions themselves are listed one by one (lib/grants.ts).',
       });
     }
+    if (route.grants.speech) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/gh-*]',
+        reason: 'Job names are made at run time from the recording key; the wildcard is limited to our gh- prefix.',
+      });
+    }
+    if (route.grants.ai) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
+        reason: 'The model id is configuration (BEDROCK_MODEL_ID) and a global inference profile routes to the model in any region.',
+      });
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*]',
+        reason: 'The inference profile is configuration (BEDROCK_MODEL_ID); only bedrock:InvokeModel is allowed on it.',
+      });
+    }
     if (props.tracing) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -49,7 +49,7 @@ export const incidentsRoutes: RouteDef[] = [
     errors: [404, 503],
     timeoutSeconds: 29,
     memoryMb: 1024,
-    grants: { table: 'write', bucket: 'write' },
+    grants: { table: 'write', bucket: 'write', speech: true, ai: true },
   },
   {
     id: 'incidents.complete',
@@ -76,7 +76,7 @@ export const incidentsRoutes: RouteDef[] = [
     response: { status: 200, description: 'The confirmed incident.', schema: incidentResponse },
     errors: [404, 409],
     timeoutSeconds: 29,
-    grants: { table: 'write' },
+    grants: { table: 'write', ai: true },
   },
   {
     id: 'incidents.public',

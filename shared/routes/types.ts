@@ -26,6 +26,10 @@ export interface RouteGrants {
   userPool?: readonly string[];
   /** Publishes to the event bus. */
   eventBus?: boolean;
+  /** Starts and reads Amazon Transcribe jobs (the voice route). */
+  speech?: boolean;
+  /** Calls Bedrock models (field extraction, summaries). */
+  ai?: boolean;
 }
 
 export interface RouteResponse {

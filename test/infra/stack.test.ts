@@ -134,6 +134,15 @@ describe('least privilege', () => {
     expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
   });
 
+  it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {
+    const voice = actionsOf(route('incidents.voice'));
+    expect(voice).toEqual(expect.arrayContaining(['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'bedrock:InvokeModel']));
+    expect(JSON.stringify(statementsOf(route('incidents.voice')))).toContain('transcription-job/gh-*');
+    expect(actionsOf(route('incidents.finalize'))).toContain('bedrock:InvokeModel');
+    expect(actionsOf(route('incidents.finalize'))).not.toContain('transcribe:StartTranscriptionJob');
+    expect(actionsOf(route('incidents.list')).filter((a) => a.startsWith('bedrock:') || a.startsWith('transcribe:'))).toEqual([]);
+  });
+
   it('a write route can write the table', () => {
     expect(actionsOf(route('tenants.create'))).toEqual(
       expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']),
