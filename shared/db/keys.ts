@@ -76,8 +76,13 @@ export const keys = {
   incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
   /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
   ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
-  /** The tenant's public reporting key (its hash): anonymous reports name the tenant with it. */
+  /** The tenant's current public reporting key (its hash), to retire it when it is rotated. */
   publicReportKey: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'PUBLIC_REPORT_KEY' }),
+  /**
+   * From a public reporting key's hash to its tenant. Not tenant data: an anonymous report has no
+   * tenant until this lookup, and the key must not carry the tenant's id.
+   */
+  publicReportKeyLookup: (keyHash: string) => ({ PK: `PUBLICKEY#${keyHash}`, SK: 'PUBLICKEY' }),
   /** A tenant's recent activity, newest first, kept 30 days. */
   feed: (tenantId: string, entryId: string) => ({ PK: `${tenantPk(tenantId)}#FEED`, SK: entryId }),
   /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */

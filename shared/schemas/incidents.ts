@@ -272,3 +272,10 @@ export const incidentFinalize = {
   properties: { note: text(2000) },
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+/** What an anonymous reporter gets back: the report's own id and state, no internal ids. */
+export const publicIncidentReceipt = {
+  type: 'object',
+  properties: { incident_id: uuid, title: { type: 'string' }, status: incidentStatus, created_at: timestamp },
+  required: ['incident_id', 'title', 'status', 'created_at'],
+} as const satisfies JsonSchema;
