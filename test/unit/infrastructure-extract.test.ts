@@ -198,17 +198,13 @@ describe('no geometries', () => {
   });
 });
 
-describe('extraction time', () => {
-  // Generous bounds: they catch a pathological slowdown, not a slow machine.
+describe('large files', () => {
+  // How long they take is bin/bench-extract.ts's business; here, that they are read whole.
   it.each([
     ['cables.kml', largeKmlBytes],
     ['cables.geojson', largeGeojsonBytes],
-  ])('a 4 MB %s is extracted in seconds', { timeout: 60_000 }, async (name, make) => {
-    const data = make(4 * 1024 * 1024);
-    const started = performance.now();
-    const { summary } = await extractGeometries(name, data);
-    const ms = performance.now() - started;
+  ])('a 4 MB %s is extracted whole', { timeout: 60_000 }, async (name, make) => {
+    const { summary } = await extractGeometries(name, make(4 * 1024 * 1024));
     expect(summary.feature_count).toBeGreaterThan(5000);
-    expect(ms).toBeLessThan(15_000);
   });
 });
