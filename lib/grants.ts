@@ -6,8 +6,9 @@
  * `<table>/index/*` on DynamoDB, broader than what the code calls. Here the indexes are the
  * three of TABLE_KEYS by name and every action is named.
  */
-import { Aws } from 'aws-cdk-lib';
+import { Aws, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type { IConstruct } from 'constructs';
 import { TABLE_KEYS } from '../shared/db/table.js';
 import type { RouteGrants } from '../shared/routes/index.js';
 
@@ -73,9 +74,8 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.Pol
     statements.push(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [arns.eventBusArn] }));
   }
   if (grants.speech) {
-    statements.push(
-      new iam.PolicyStatement({ actions: ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'], resources: [TRANSCRIPTION_JOBS] }),
-    );
+    const actions = grants.speech === 'write' ? ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'] : ['transcribe:GetTranscriptionJob'];
+    statements.push(new iam.PolicyStatement({ actions, resources: [TRANSCRIPTION_JOBS] }));
   }
   if (grants.ai) {
     // Converse calls InvokeModel on the inference profile and on the models it routes to.
@@ -87,4 +87,35 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.Pol
 /** Whether the grants reach objects in the bucket, which only a `<bucket>/*` resource can. */
 export function grantsObjects(grants: RouteGrants): boolean {
   return Boolean(grants.bucket);
+}
+
+/**
+ * The cdk-nag acknowledgements of the wildcards the grants need (resources named at run time),
+ * each with its reason: for a route's function and a worker's alike.
+ */
+export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants): void {
+  if (grantsObjects(grants)) {
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::<BucketArn>/*]',
+      reason:
+        'Object actions can only name objects by key, and keys are made at run time per tenant and ' +
+        'upload; the actions themselves are listed one by one (lib/grants.ts).',
+    });
+  }
+  if (grants.speech) {
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/gh-*]',
+      reason: 'Job names are made at run time from the recording key; the wildcard is limited to our gh- prefix.',
+    });
+  }
+  if (grants.ai) {
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
+      reason: 'The model id is configuration (BEDROCK_MODEL_ID) and a global inference profile routes to the model in any region.',
+    });
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*]',
+      reason: 'The inference profile is configuration (BEDROCK_MODEL_ID); only bedrock:InvokeModel is allowed on it.',
+    });
+  }
 }

@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { GatehouseFunction } from './function.js';
-import { grantStatements, grantsObjects, type ServiceArns } from './grants.js';
+import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
 /**
@@ -65,30 +65,7 @@ export class RouteFunction extends Construct {
       packageFiles: extra?.files ?? [],
     });
 
-    if (grantsObjects(route.grants)) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::<BucketArn>/*]',
-        reason:
-          'Object actions can only name objects by key, and keys are made at run time per tenant and ' +
-          'upload; the actions themselves are listed one by one (lib/grants.ts).',
-      });
-    }
-    if (route.grants.speech) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/gh-*]',
-        reason: 'Job names are made at run time from the recording key; the wildcard is limited to our gh- prefix.',
-      });
-    }
-    if (route.grants.ai) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
-        reason: 'The model id is configuration (BEDROCK_MODEL_ID) and a global inference profile routes to the model in any region.',
-      });
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*]',
-        reason: 'The inference profile is configuration (BEDROCK_MODEL_ID); only bedrock:InvokeModel is allowed on it.',
-      });
-    }
+    acknowledgeGrantWildcards(this, route.grants);
     if (props.tracing) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -1,20 +1,24 @@
 /**
- * The Lambda of one worker (shared/workers.ts), with its own role and log group, the event source
- * mapping of its trigger, a dead-letter queue for what the mapping gives up on, and an alarm when
- * that queue holds anything. Granted the worker's `grants`, reading its trigger, and sending to
- * its queue: nothing else.
+ * The Lambda of one worker (shared/workers.ts), with its own role and log group, its trigger (an
+ * event source mapping on the table's stream, or an EventBridge rule: a schedule or a pattern on
+ * the default bus), a dead-letter queue for what it gives up on, and an alarm when that queue
+ * holds anything. Granted the worker's `grants`, reading its trigger, and sending to its queue:
+ * nothing else.
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { streamFilterPattern, type WorkerDef } from '../shared/workers.js';
+import { streamFilterPattern, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
 import { GatehouseFunction } from './function.js';
-import { grantStatements, type ServiceArns } from './grants.js';
+import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 
 /** The stream actions an event source mapping's function needs, on the stream only. */
 export const STREAM_READ_ACTIONS = [
@@ -44,7 +48,10 @@ export class WorkerFunction extends Construct {
   readonly function: GatehouseFunction;
   readonly deadLetterQueue: sqs.Queue;
   readonly deadLetterAlarm: cloudwatch.Alarm;
-  readonly eventSourceMapping: lambda.EventSourceMapping;
+  /** For a table-stream trigger. */
+  readonly eventSourceMapping?: lambda.EventSourceMapping;
+  /** For a schedule or an event-rule trigger (on the account's default bus). */
+  readonly rule?: events.Rule;
 
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     super(scope, id);
@@ -58,7 +65,6 @@ export class WorkerFunction extends Construct {
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     logGroup.grantWrite(role);
     for (const statement of grantStatements(worker.grants, props.arns)) role.addToPrincipalPolicy(statement);
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }));
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: worker.handler,
@@ -71,8 +77,9 @@ export class WorkerFunction extends Construct {
       tracing: props.tracing,
     });
 
-    // Lambda sends it the position of each batch it gave up on (shard, first and last sequence
-    // numbers), not the records: docs/events.md says how to publish them again.
+    // For a stream, Lambda sends it the position of each batch it gave up on (shard, first and
+    // last sequence numbers), not the records: docs/events.md says how to publish them again. For
+    // the other triggers it holds the events themselves.
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -82,32 +89,52 @@ export class WorkerFunction extends Construct {
     Validations.of(this.deadLetterQueue).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
-        'This queue is itself the dead-letter destination (onFailure) of the worker\'s stream event source ' +
-        'mapping, which cdk-nag does not recognise; a dead-letter queue needs no dead-letter queue of its own.',
+        'This queue is itself the dead-letter destination of the worker (its stream mapping\'s or its ' +
+        'asynchronous invocations\' onFailure, its rule target\'s dead-letter queue), which cdk-nag does not ' +
+        'recognise; a dead-letter queue needs no dead-letter queue of its own.',
     });
 
     const { trigger } = worker;
-    this.eventSourceMapping = new lambda.EventSourceMapping(this, 'Trigger', {
-      target: this.function,
-      eventSourceArn: props.arns.tableStreamArn,
-      // A new mapping reads the stream from its oldest record (24 h): nothing written before the
-      // mapping existed is skipped.
-      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-      batchSize: trigger.batchSize,
-      retryAttempts: trigger.retryAttempts,
-      reportBatchItemFailures: true,
-      // Failures are per record already; halving batches would only repeat the good ones.
-      bisectBatchOnError: false,
-      filters: [lambda.FilterCriteria.filter(streamFilterPattern(trigger))],
-      onFailure: new SqsDlq(this.deadLetterQueue),
-    });
+    if (trigger.kind === 'table-stream') {
+      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }));
+      this.eventSourceMapping = new lambda.EventSourceMapping(this, 'Trigger', {
+        target: this.function,
+        eventSourceArn: props.arns.tableStreamArn,
+        // A new mapping reads the stream from its oldest record (24 h): nothing written before the
+        // mapping existed is skipped.
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: trigger.batchSize,
+        retryAttempts: trigger.retryAttempts,
+        reportBatchItemFailures: true,
+        // Failures are per record already; halving batches would only repeat the good ones.
+        bisectBatchOnError: false,
+        filters: [lambda.FilterCriteria.filter(streamFilterPattern(trigger))],
+        onFailure: new SqsDlq(this.deadLetterQueue),
+      });
+    } else {
+      // Asynchronous invocations: a failed one is retried as the trigger says, then its event goes
+      // to the dead-letter queue; an event EventBridge could not deliver at all goes there too.
+      this.function.configureAsyncInvoke({
+        retryAttempts: trigger.retryAttempts,
+        onFailure: new destinations.SqsDestination(this.deadLetterQueue),
+      });
+      this.rule = new events.Rule(this, 'Trigger', {
+        description: `Gatehouse worker ${worker.id}`,
+        ...(trigger.kind === 'schedule'
+          ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }
+          : { eventPattern: ruleEventPattern(trigger.pattern) }),
+        targets: [new targets.LambdaFunction(this.function, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 2 })],
+      });
+    }
 
     this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
       // A name operators can find and subscribe their paging to.
       alarmName: `gatehouse-${props.stage}-${worker.id}-dead-letters`,
       alarmDescription:
-        `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
-        'and must be published again (docs/events.md, "When publishing fails").',
+        trigger.kind === 'table-stream'
+          ? `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
+            'and must be published again (docs/events.md, "When publishing fails").'
+          : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue (docs/architecture.md, workers).`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(1),
         statistic: cloudwatch.Stats.MAXIMUM,
@@ -118,6 +145,7 @@ export class WorkerFunction extends Construct {
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
 
+    acknowledgeGrantWildcards(this, worker.grants);
     if (props.tracing) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
@@ -125,4 +153,13 @@ export class WorkerFunction extends Construct {
       });
     }
   }
+}
+
+/** A trigger's pattern (EventBridge's JSON names) as the CDK's EventPattern (camelCase names). */
+export function ruleEventPattern(pattern: EventRuleTrigger['pattern']): events.EventPattern {
+  return {
+    source: [...pattern.source],
+    detailType: [...pattern['detail-type']],
+    ...(pattern.detail ? { detail: pattern.detail as Record<string, unknown> } : {}),
+  };
 }

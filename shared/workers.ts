@@ -1,8 +1,10 @@
 /**
  * The functions that are not HTTP routes, as data, like the route table: the CDK stack creates
  * one function per entry with its trigger (lib/workers-stack.ts), and the local runtime runs the
- * same handler from the same trigger (shared/local/stream-poller.ts).
+ * same handler from the same trigger (shared/local/stream-poller.ts for the table's stream,
+ * shared/local/async-workers.ts for schedules and event rules).
  */
+import type { EventPattern } from './local/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
 
 /** DynamoDB stream record kinds. */
@@ -27,7 +29,35 @@ export interface TableStreamTrigger {
   retryAttempts: number;
 }
 
-export type WorkerTrigger = TableStreamTrigger;
+/**
+ * Lambda invokes these asynchronously: a failed invocation is retried `retryAttempts` times, then
+ * its event goes to the worker's dead-letter queue (an alarm watches it).
+ */
+interface AsyncTrigger {
+  /** 0 to 2, as Lambda's asynchronous invocation allows. */
+  retryAttempts: 0 | 1 | 2;
+}
+
+/**
+ * A timer: an EventBridge rule `rate(n minutes)` in AWS, a timer in the local runtime
+ * (shared/local/async-workers.ts). The event is EventBridge's "Scheduled Event".
+ */
+export interface ScheduleTrigger extends AsyncTrigger {
+  kind: 'schedule';
+  everyMinutes: number;
+}
+
+/**
+ * An EventBridge rule on the account's default bus, where AWS services (Transcribe, ...) put
+ * their events. Locally the in-process bus stands for it.
+ */
+export interface EventRuleTrigger extends AsyncTrigger {
+  kind: 'event-rule';
+  /** The rule's pattern, in EventBridge's own syntax (shared/local/event-pattern.ts subset). */
+  pattern: { source: readonly string[]; 'detail-type': readonly string[]; detail?: EventPattern };
+}
+
+export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger;
 
 export interface WorkerDef {
   /** Unique, stable id; also the Lambda's logical name. */
@@ -61,6 +91,38 @@ export const WORKERS: readonly WorkerDef[] = [
     timeoutSeconds: 60,
     memoryMb: 256,
   },
+  {
+    id: 'sla-escalation',
+    handler: 'functions/workers/sla-escalation.ts',
+    description: 'Marks SLA breaches and escalates incidents nobody acknowledged (docs/configuration.md)',
+    // Every minute: an incident escalates at most a minute (and its processing) after it is due.
+    // A failed run is not retried: the next one finds the same timers.
+    trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 0 },
+    grants: { table: 'write' },
+    // Under the one-minute period, so two runs rarely overlap (they may: every write is versioned).
+    timeoutSeconds: 50,
+    memoryMb: 256,
+  },
+  {
+    id: 'transcription-finished',
+    handler: 'functions/workers/transcription-finished.ts',
+    description: 'Completes voice drafts whose Transcribe job outlived the request (docs/events.md)',
+    trigger: {
+      kind: 'event-rule',
+      // Transcribe puts these on the account's default bus; our jobs' names start with gh-.
+      pattern: {
+        source: ['aws.transcribe'],
+        'detail-type': ['Transcribe Job State Change'],
+        detail: { TranscriptionJobName: [{ prefix: 'gh-' }], TranscriptionJobStatus: ['COMPLETED', 'FAILED'] },
+      },
+      retryAttempts: 2,
+    },
+    // Reads the job and its transcript (in the files bucket), extracts the fields with Bedrock,
+    // and completes the drafts.
+    grants: { table: 'write', bucket: 'read', speech: 'read', ai: true },
+    timeoutSeconds: 60,
+    memoryMb: 512,
+  },
 ];
 
 export function workerById(id: string): WorkerDef {
@@ -74,6 +136,20 @@ export function workerById(id: string): WorkerDef {
  * reads it (the image in DynamoDB JSON): the CDK event source mapping's filter criteria, and what
  * the local poller applies before invoking the handler.
  */
+/** A worker's trigger, checked to be of `kind`. */
+export function triggerOf<K extends WorkerTrigger['kind']>(id: string, kind: K): Extract<WorkerTrigger, { kind: K }> {
+  const trigger = workerById(id).trigger;
+  if (trigger.kind !== kind) throw new Error(`worker ${id} has a ${trigger.kind} trigger, not ${kind}`);
+  return trigger as Extract<WorkerTrigger, { kind: K }>;
+}
+
+/** A worker fed by the table's stream. */
+export type StreamWorker = WorkerDef & { trigger: TableStreamTrigger };
+
+export function isTableStream(worker: WorkerDef): worker is StreamWorker {
+  return worker.trigger.kind === 'table-stream';
+}
+
 export function streamFilterPattern(trigger: TableStreamTrigger): Record<string, unknown> {
   return {
     eventName: [...trigger.eventNames],

@@ -10,9 +10,9 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { projectEventBus, type EventBus } from '../../shared/adapters/event-bus.js';
 import { publishItems, type ItemToPublish, type PublishOptions } from '../../shared/domain/events/publish.js';
 import { log } from '../../shared/log.js';
-import { workerById } from '../../shared/workers.js';
+import { triggerOf } from '../../shared/workers.js';
 
-const trigger = workerById('publish-events').trigger;
+const trigger = triggerOf('publish-events', 'table-stream');
 
 /** Publishes the records' new images; the response names the records that failed. */
 export async function publishStreamRecords(

@@ -25,9 +25,14 @@ export interface HistoryEntry {
 export interface VoiceReport {
   audio_key: string | null;
   transcript: string | null;
-  /** `completed`, or `pending` while Amazon Transcribe still works on a long recording. */
-  transcription_status: 'completed' | 'pending';
+  /**
+   * `completed`; `pending` while Amazon Transcribe still works on a long recording; `failed` when
+   * its job failed (the follow-up questions then ask for everything).
+   */
+  transcription_status: 'completed' | 'pending' | 'failed';
   transcription_job: string | null;
+  /** Why the job failed, as Transcribe said. */
+  transcription_error?: string | null;
   fields: Record<string, unknown>;
   missing_fields: string[];
   follow_up_questions: string[];
@@ -50,7 +55,12 @@ export interface Incident {
   occurred_at: string | null;
   assignee_id: string | null;
   escalation_level: number;
+  /** When acknowledgement is due (set on confirmation, by severity). */
   sla_due_at: string | null;
+  /** When the SLA was breached (its due time), once the scheduler saw it unacknowledged then. */
+  sla_breached_at: string | null;
+  /** When the scheduler raises the level next if nobody acknowledges it; null once acknowledged. */
+  next_escalation_at: string | null;
   summary: string | null;
   event_ids: string[];
   voice?: VoiceReport | null;
@@ -63,8 +73,11 @@ export type StoredIncident = Incident & { version: number };
 
 const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity']);
 
+/** Fields added after incidents were first stored, as older items read. */
+const ADDED_FIELDS = { sla_breached_at: null, next_escalation_at: null };
+
 function fromItem(item: Record<string, unknown>): StoredIncident {
-  return Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) as unknown as StoredIncident;
+  return { ...ADDED_FIELDS, ...Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) } as unknown as StoredIncident;
 }
 
 function indexKeys(i: Incident) {
@@ -132,6 +145,29 @@ export function useAckToken(tenantId: string, incidentId: string, tokenHash: str
   return {
     Delete: { TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConditionExpression: 'attribute_exists(PK)' },
   };
+}
+
+/** A voice draft waiting for its Transcribe job (docs/data-model.md). */
+export interface PendingTranscription {
+  tenant_id: string;
+  job_name: string;
+  incident_id: string;
+}
+
+export function putPendingTranscription(p: PendingTranscription): TransactItem {
+  return putNew({ ...keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id), entity: 'TRANSCRIPTION_JOB', ...p });
+}
+
+/** The drafts waiting for this job. */
+export async function pendingTranscriptions(tenantId: string, jobName: string): Promise<PendingTranscription[]> {
+  const { PK, SK } = keys.transcriptionJob(tenantId, jobName, '');
+  const items = await queryPage({ pk: PK, skPrefix: SK, consistent: true }, { limit: 100, offset: 0 });
+  return items.map((i) => ({ tenant_id: tenantId, job_name: jobName, incident_id: i.incident_id as string }));
+}
+
+/** Ends the wait in the transaction that completes the draft; fails if another run ended it. */
+export function endPendingTranscription(p: PendingTranscription): TransactItem {
+  return { Delete: { TableName: TABLE, Key: keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id), ConditionExpression: 'attribute_exists(PK)' } };
 }
 
 export interface FeedEntry {

@@ -5,6 +5,8 @@
  */
 
 export const tenantPk = (tenantId: string) => `T#${tenantId}`;
+/** The partition of the SLA timers (`keys.slaTimer`). */
+export const SLA_TIMERS_PK = 'SLATIMERS';
 
 export const keys = {
   tenant: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'TENANT' }),
@@ -76,6 +78,11 @@ export const keys = {
   incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
   /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
   ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
+  /**
+   * A Transcribe job still working on a voice draft's recording, and the draft it completes (two
+   * drafts of one upload share the job).
+   */
+  transcriptionJob: (tenantId: string, jobName: string, incidentId: string) => ({ PK: tenantPk(tenantId), SK: `TRANSCRIPTION#${jobName}#${incidentId}` }),
   /** The tenant's current public reporting key (its hash), to retire it when it is rotated. */
   publicReportKey: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'PUBLIC_REPORT_KEY' }),
   /**
@@ -83,6 +90,12 @@ export const keys = {
    * tenant until this lookup, and the key must not carry the tenant's id.
    */
   publicReportKeyLookup: (keyHash: string) => ({ PK: `PUBLICKEY#${keyHash}`, SK: 'PUBLICKEY' }),
+  /**
+   * When the SLA scheduler must next look at an incident (shared/domain/incidents/sla.ts). Not
+   * tenant data: one partition for every tenant, sorted by time, so one query each minute finds
+   * what is due. Written and removed only in the transactions that change the incident.
+   */
+  slaTimer: (wakeAt: string, tenantId: string, incidentId: string) => ({ PK: SLA_TIMERS_PK, SK: `${wakeAt}#${tenantId}#${incidentId}` }),
   /** A tenant's recent activity, newest first, kept 30 days. */
   feed: (tenantId: string, entryId: string) => ({ PK: `${tenantPk(tenantId)}#FEED`, SK: entryId }),
   /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */

@@ -2,7 +2,8 @@
  * The local stand-ins of the AWS parts, started together: DynamoDB Local, s3rver, cognito-local,
  * provisioned like the CDK stack, and `process.env` set so the very Lambda handlers find them.
  * The workers of shared/workers.ts run too: the table's stream is polled and handed to them as
- * Lambda's event source mapping would, and they publish to the in-process event bus
+ * Lambda's event source mapping would, schedules run on timers and event rules subscribe to the
+ * bus (shared/local/async-workers.ts), and they publish to the in-process event bus
  * (shared/local/event-bus.ts), whose events are also appended to `<dataDir>/logs/event-bus.jsonl`.
  *
  * Set the env before importing any handler: `shared/config.ts` reads it when it loads.
@@ -14,9 +15,10 @@ import { startDynamoDbLocal } from './dynamodb-local.js';
 import type { LocalService } from './process.js';
 import { LOCAL_NAMES, provision } from './provision.js';
 import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
-import { WORKERS } from '../workers.js';
+import { isTableStream, WORKERS } from '../workers.js';
 import { localEventBus } from './event-bus.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
+import { startAsyncWorkers, type AsyncWorkers } from './async-workers.js';
 
 export interface LocalStackOptions {
   /** Where data and logs live. Created when missing. */
@@ -37,6 +39,11 @@ export interface LocalStackOptions {
    * handlers read `process.env`, so they belong to the stack that set it.
    */
   workers?: boolean;
+  /**
+   * Run the schedule workers on their timers (the default). The test run turns them off: its SLA
+   * tests drive the scheduler themselves, on clocks of their own, and a timer here would race them.
+   */
+  schedules?: boolean;
 }
 
 /** The variables the handlers read (see shared/config.ts), with their local values. */
@@ -49,8 +56,10 @@ export interface LocalStack {
   created: { table: boolean; bucket: boolean; userPool: boolean };
   /** Milliseconds spent starting services and provisioning. */
   timings: { services: number; provision: number };
-  /** The table stream poller running the workers; absent when `workers` is false. */
+  /** The table stream poller running the stream workers; absent when `workers` is false. */
   streamPoller?: StreamPoller;
+  /** The schedule and event-rule workers; absent when `workers` is false. */
+  asyncWorkers?: AsyncWorkers;
   stop(): Promise<void>;
 }
 
@@ -78,9 +87,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const results = [dynamodbResult, s3Result, cognitoResult];
   const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   let streamPoller: StreamPoller | undefined;
+  let asyncWorkers: AsyncWorkers | undefined;
   let recording = false;
   const stopAll = async () => {
-    // The poller first: it reads DynamoDB Local.
+    // The workers first: they use the services.
+    await asyncWorkers?.stop();
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
@@ -152,12 +163,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         endpoint: dynamodb.endpoint,
         credentials: S3RVER_CREDENTIALS,
         tableName: provisioned.tableName,
-        workers: WORKERS,
+        workers: WORKERS.filter(isTableStream),
         // A new table or stream holds only what was written since: read it all. Otherwise the
         // positions saved at the last stop say where to go on.
         startAt: provisioned.tableStream.new ? 'TRIM_HORIZON' : 'LATEST',
         checkpointFile: options.persist ? checkpointFile : undefined,
         deadLetterFile: join(logs, 'stream-dead-letters.jsonl'),
+      });
+      asyncWorkers = await startAsyncWorkers({
+        region,
+        workers: WORKERS.filter((w) => !isTableStream(w) && (options.schedules !== false || w.trigger.kind !== 'schedule')),
+        deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
       });
     } catch (error) {
       await stopAll();
@@ -172,6 +188,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     created: provisioned.created,
     timings: { services: Math.round(t1 - t0), provision: Math.round(t2 - t1) },
     streamPoller,
+    asyncWorkers,
     stop: () => (stopping ??= stopAll()),
   };
 }

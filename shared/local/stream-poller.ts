@@ -24,12 +24,12 @@ import {
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { streamFilterPattern, type TableStreamTrigger, type WorkerDef } from '../workers.js';
+import { fileURLToPath } from 'node:url';
+import { streamFilterPattern, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
+import { importHandler, workerContext } from './lambda-context.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,8 +41,8 @@ export interface StreamPollerOptions {
   endpoint: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   tableName: string;
-  /** The workers to run; only table-stream ones exist so far. */
-  workers: readonly WorkerDef[];
+  /** The workers the table's stream feeds (shared/workers.ts `isTableStream`). */
+  workers: readonly StreamWorker[];
   /** Handler paths are relative to this directory; defaults to the repository root. */
   rootDir?: string;
   /** Handlers by worker id instead of importing the worker's file (tests). */
@@ -170,7 +170,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       },
     };
     for (const worker of options.workers) {
-      const handler = options.handlers?.[worker.id] ?? (await importHandler(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+      const handler = options.handlers?.[worker.id] ?? (await importHandler<StreamHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
       const consumer = new Consumer(runtime, worker, worker.trigger, handler, (checkpoints.positions[worker.id] ??= {}));
       // With saved positions, a shard the file does not know began after the last save: read it
       // all. Iterators of the shards open now are taken before start returns, so nothing written
@@ -413,12 +413,6 @@ function readCheckpoints(file: string | undefined, streamArn: string): Checkpoin
   }
 }
 
-async function importHandler(file: string): Promise<StreamHandler> {
-  const module = (await import(pathToFileURL(file).href)) as { handler?: unknown };
-  if (typeof module.handler !== 'function') throw new Error(`${file} does not export a function named handler`);
-  return module.handler as StreamHandler;
-}
-
 /** A stream record as Lambda delivers it: epoch seconds, binary values as base64 text. */
 function lambdaRecord(record: SdkRecord, streamArn: string): DynamoDBRecord {
   const image = (values: Record<string, SdkAttributeValue> | undefined) =>
@@ -450,26 +444,4 @@ function lambdaValue(value: SdkAttributeValue): AttributeValue {
   if (value.L !== undefined) return { L: value.L.map(lambdaValue) };
   if (value.M !== undefined) return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, lambdaValue(v)])) };
   return value as AttributeValue;
-}
-
-/** A Lambda-like context for a worker invocation. */
-function workerContext(worker: WorkerDef, region: string): Context {
-  const deadline = Date.now() + worker.timeoutSeconds * 1000;
-  const unsupported = () => {
-    throw new Error('callback-style completion (done/fail/succeed) is not supported; return a promise');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: worker.id,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${region}:000000000000:function:${worker.id}`,
-    memoryLimitInMB: String(worker.memoryMb),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${worker.id}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: unsupported,
-    fail: unsupported,
-    succeed: unsupported,
-  };
 }

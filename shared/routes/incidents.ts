@@ -50,7 +50,7 @@ export const incidentsRoutes: RouteDef[] = [
     errors: [404, 503],
     timeoutSeconds: 29,
     memoryMb: 1024,
-    grants: { table: 'write', bucket: 'write', speech: true, ai: true },
+    grants: { table: 'write', bucket: 'write', speech: 'write', ai: true },
   },
   {
     id: 'incidents.complete',

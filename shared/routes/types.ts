@@ -26,8 +26,8 @@ export interface RouteGrants {
   userPool?: readonly string[];
   /** Publishes to the event bus. */
   eventBus?: boolean;
-  /** Starts and reads Amazon Transcribe jobs (the voice route). */
-  speech?: boolean;
+  /** Amazon Transcribe jobs: `write` starts and reads them (the voice route), `read` only reads. */
+  speech?: 'read' | 'write';
   /** Calls Bedrock models (field extraction, summaries). */
   ai?: boolean;
 }

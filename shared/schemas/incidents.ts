@@ -47,7 +47,12 @@ export const incidentResponse = {
     occurred_at: nullable(timestamp),
     assignee_id: nullable(uuid),
     escalation_level: { type: 'integer', minimum: 0 },
-    sla_due_at: nullable(timestamp),
+    sla_due_at: { ...nullable(timestamp), description: 'When acknowledgement is due: set on confirmation from the tenant\'s sla_minutes for the severity.' },
+    sla_breached_at: { ...nullable(timestamp), description: 'The due time, once the incident was not acknowledged by then; null while in time.' },
+    next_escalation_at: {
+      ...nullable(timestamp),
+      description: 'When the incident escalates to the next level if nobody acknowledges it; null once acknowledged or at the top level.',
+    },
     summary: nullable(text(5000)),
     event_ids: { type: 'array', items: uuid },
     voice: {
@@ -56,7 +61,12 @@ export const incidentResponse = {
       properties: {
         audio_key: { type: ['string', 'null'] },
         transcript: { type: ['string', 'null'] },
-        transcription_status: { type: 'string', enum: ['completed', 'pending'] },
+        transcription_status: {
+          type: 'string',
+          enum: ['completed', 'pending', 'failed'],
+          description: 'pending while Amazon Transcribe still works on a long recording (the draft completes by itself); failed when the job failed.',
+        },
+        transcription_error: { type: ['string', 'null'], description: 'Why transcription failed.' },
         fields: { type: 'object' },
         missing_fields: { type: 'array', items: { type: 'string' } },
         follow_up_questions: { type: 'array', items: { type: 'string' } },

@@ -62,7 +62,11 @@ const slaMinutes = {
 const escalationLevel = {
   type: 'object',
   properties: {
-    after_minutes: { ...minutes, description: 'Minutes after the previous level before this one is notified.' },
+    after_minutes: {
+      ...minutes,
+      description:
+        'Minutes an unacknowledged incident stays at this level before it escalates to the next one (the top level\'s value is not used). Level 1 is reached when the SLA is breached.',
+    },
     notify_roles: {
       type: 'array',
       items: { type: 'string', enum: ['VIEWER', 'OPERATOR', 'TENANT_ADMIN'] },
@@ -76,7 +80,8 @@ const escalationLevel = {
 
 const escalationPolicy = {
   type: 'object',
-  description: 'Escalation levels in order; the number of levels is the highest escalation level.',
+  description:
+    'Escalation levels in order; the number of levels is the highest escalation level. The first level is told when an incident is confirmed, and each level again when the incident reaches it.',
   properties: { levels: { type: 'array', items: escalationLevel, minItems: 1, maxItems: 10 } },
   required: ['levels'],
   additionalProperties: false,

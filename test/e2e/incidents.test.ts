@@ -133,6 +133,33 @@ describe('incidents.escalate', () => {
     expect(past.status).toBe(409);
     const escalations = (await announced(org.tenantId)).filter((m) => m.detail_type === 'incident.escalated');
     expect(escalations).toHaveLength(3);
+    // Nobody acknowledged: each level is told with a link of its own (the confirmation's was level 0).
+    const notes = (await announced(org.tenantId)).filter((m) => m.detail_type === 'incident.notification');
+    expect(notes.map((n) => [n.detail.escalation_level, n.detail.notify_roles])).toEqual([
+      [0, ['OPERATOR']],
+      [1, ['OPERATOR']],
+      [2, ['TENANT_ADMIN']],
+      [3, ['TENANT_ADMIN']],
+    ]);
+    expect(new Set(notes.map((n) => n.detail.acknowledge_path)).size).toBe(4);
+  });
+
+  it('restarts the wait of the level it reaches; the top level has no next; an acknowledged incident gets no new link', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org, { severity: 'critical' });
+    expect(incident.next_escalation_at).toBe(incident.sla_due_at);
+    const first = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: {} });
+    // Level 1 waits 15 minutes (the default policy) before level 2.
+    expect(Date.parse(first.body.next_escalation_at) - Date.parse(first.body.updated_at)).toBe(15 * 60_000);
+    expect(first.body.sla_due_at).toBe(incident.sla_due_at);
+
+    const ack = await call('POST', await ackPathOf(org.tenantId, incident.incident_id));
+    expect(ack.status).toBe(200);
+    expect(ack.body).toMatchObject({ status: 'acknowledged', next_escalation_at: null, sla_breached_at: null });
+    const later = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: {} });
+    expect(later.body).toMatchObject({ escalation_level: 2, next_escalation_at: null });
+    const notes = (await announced(org.tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incident.incident_id);
+    expect(notes).toHaveLength(2);
   });
 });
 

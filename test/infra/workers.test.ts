@@ -7,7 +7,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkerFunction } from '../../lib/worker-function.js';
-import { streamFilterPattern, workerById, WORKERS } from '../../shared/workers.js';
+import { streamFilterPattern, triggerOf, workerById, WORKERS } from '../../shared/workers.js';
 import { nagFindings, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
 type Json = Record<string, any>;
@@ -18,6 +18,7 @@ beforeAll(() => {
 });
 
 const publisher = workerById('publish-events');
+const publisherTrigger = triggerOf('publish-events', 'table-stream');
 
 function logicalId(construct: { node: { defaultChild?: unknown } } | undefined): string {
   return s.stack.workersStack.getLogicalId(construct!.node.defaultChild as lambda.CfnFunction);
@@ -29,6 +30,17 @@ function workerFunction(id: string): WorkerFunction {
 
 function resource(logical: string): Json {
   return (s.workers.toJSON() as { Resources: Record<string, Json> }).Resources[logical]!;
+}
+
+type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
+
+/** The IAM statements of a worker's own role. */
+function statementsOf(workerId: string): Statement[] {
+  const fn = resource(logicalId(workerFunction(workerId).function));
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
+  return resourcesOfType(s.workers, 'AWS::IAM::Policy')
+    .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as Statement[]);
 }
 
 describe('workers stack', () => {
@@ -59,6 +71,12 @@ describe('workers stack', () => {
     expect(params.TableStreamArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
+  it('each worker has its own dead-letter queue and alarm', () => {
+    expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(WORKERS.length);
+    const alarms = resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName as string);
+    expect(alarms.sort()).toEqual(WORKERS.map((w) => `gatehouse-test-${w.id}-dead-letters`).sort());
+  });
+
   it('publish-events reads the stream: INSERTs of EVENT and OUTBOX items only, failures reported per record, dead-lettered', () => {
     const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping');
     expect(mappings).toHaveLength(1);
@@ -69,8 +87,8 @@ describe('workers stack', () => {
       FunctionName: { Ref: fnId },
       EventSourceArn: { Ref: 'TableStreamArn' },
       StartingPosition: 'TRIM_HORIZON',
-      BatchSize: publisher.trigger.batchSize,
-      MaximumRetryAttempts: publisher.trigger.retryAttempts,
+      BatchSize: publisherTrigger.batchSize,
+      MaximumRetryAttempts: publisherTrigger.retryAttempts,
       BisectBatchOnFunctionError: false,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
@@ -79,7 +97,7 @@ describe('workers stack', () => {
     expect(filters).toHaveLength(1);
     const pattern = JSON.parse(filters[0]!.Pattern) as Json;
     expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } } });
-    expect(pattern).toEqual(streamFilterPattern(publisher.trigger));
+    expect(pattern).toEqual(streamFilterPattern(publisherTrigger));
   });
 
   it('the dead-letter queue is encrypted, refuses plain HTTP and keeps messages 14 days', () => {
@@ -89,8 +107,7 @@ describe('workers stack', () => {
       DeletionPolicy: 'Retain',
       Properties: { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 },
     });
-    const [[, policy]] = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy') as [[string, Json]];
-    expect(policy.Properties.Queues).toEqual([{ Ref: queueId }]);
+    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]))![1];
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
@@ -115,19 +132,14 @@ describe('workers stack', () => {
 
   it('without deletion protection the queue goes with the stack', () => {
     const unprotected = synth({ deletionProtection: false, routes: [] });
-    const [[, queue]] = resourcesOfType(unprotected.workers, 'AWS::SQS::Queue') as [[string, Json]];
-    expect(queue.DeletionPolicy).toBe('Delete');
+    const queues = resourcesOfType(unprotected.workers, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(WORKERS.length);
+    for (const [, queue] of queues) expect(queue.DeletionPolicy).toBe('Delete');
   });
 });
 
 describe('publish-events least privilege', () => {
-  function statements(): { Action: string | string[]; Resource: unknown; Effect: string }[] {
-    const fn = resource(logicalId(workerFunction(publisher.id).function));
-    const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
-    return resourcesOfType(s.workers, 'AWS::IAM::Policy')
-      .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
-      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
-  }
+  const statements = () => statementsOf(publisher.id);
   const actions = (st: { Action: string | string[] }) => [st.Action].flat();
 
   it('may PutEvents, only to the project bus', () => {
@@ -163,6 +175,91 @@ describe('publish-events least privilege', () => {
     for (const [, role] of resourcesOfType(s.workers, 'AWS::IAM::Role')) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }
+  });
+});
+
+describe('sla-escalation runs on a schedule', () => {
+  const sla = workerById('sla-escalation');
+  const trigger = triggerOf('sla-escalation', 'schedule');
+
+  it('an EventBridge rule starts it every minute; what it cannot deliver, and a failed run, go to its dead-letter queue', () => {
+    const fnId = logicalId(workerFunction(sla.id).function);
+    const queueId = s.stack.workersStack.getLogicalId(workerFunction(sla.id).deadLetterQueue.node.defaultChild as never);
+    const rules = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId);
+    expect(rules).toHaveLength(1);
+    const [ruleId, rule] = rules[0]!;
+    expect(rule.Properties).toMatchObject({
+      ScheduleExpression: `rate(${trigger.everyMinutes} minute)`,
+      State: 'ENABLED',
+      Targets: [{ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } }],
+    });
+    // The default bus: a schedule has no bus of its own.
+    expect(rule.Properties.EventBusName).toBeUndefined();
+    s.workers.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId },
+      MaximumRetryAttempts: trigger.retryAttempts,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
+    });
+    s.workers.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+    });
+    // Only the rule may put into the queue from outside.
+    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]))![1];
+    expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({
+        Effect: 'Allow',
+        Principal: { Service: 'events.amazonaws.com' },
+        Action: 'sqs:SendMessage',
+        Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [ruleId, 'Arn'] } } },
+      }),
+    );
+    expect(resource(fnId).Properties.Timeout).toBeLessThan(trigger.everyMinutes * 60);
+  });
+
+  it('reads and writes the table (no stream, no bus) and sends only to its own queue', () => {
+    const all = statementsOf(sla.id);
+    const actions = all.flatMap((st) => [st.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'sqs:SendMessage']));
+    expect(actions.filter((a) => a.startsWith('dynamodb:') && /Stream|GetRecords|GetShardIterator/.test(a))).toEqual([]);
+    expect(actions.filter((a) => !/^(dynamodb|sqs|logs):/.test(a))).toEqual([]);
+    const queueId = s.stack.workersStack.getLogicalId(workerFunction(sla.id).deadLetterQueue.node.defaultChild as never);
+    for (const st of all.filter((x) => [x.Action].flat().some((a) => a.startsWith('sqs:')))) {
+      expect(st.Resource).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    }
+    for (const st of all) expect(JSON.stringify(st.Resource)).not.toBe('"*"');
+  });
+});
+
+describe('transcription-finished runs on Transcribe\'s state changes', () => {
+  const worker = workerById('transcription-finished');
+
+  it('a rule on the default bus matches our jobs\' COMPLETED and FAILED changes only', () => {
+    const fnId = logicalId(workerFunction(worker.id).function);
+    const queueId = s.stack.workersStack.getLogicalId(workerFunction(worker.id).deadLetterQueue.node.defaultChild as never);
+    const [rule] = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId);
+    expect(rule![1].Properties).toMatchObject({
+      EventPattern: {
+        source: ['aws.transcribe'],
+        'detail-type': ['Transcribe Job State Change'],
+        detail: { TranscriptionJobName: [{ prefix: 'gh-' }], TranscriptionJobStatus: ['COMPLETED', 'FAILED'] },
+      },
+      Targets: [{ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } } }],
+    });
+    expect(rule![1].Properties.EventBusName).toBeUndefined();
+    s.workers.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 2 });
+  });
+
+  it('may read our jobs, read objects, invoke models and write the table: nothing else', () => {
+    const all = statementsOf(worker.id);
+    const actions = all.flatMap((st) => [st.Action].flat());
+    expect(actions.filter((a) => a.startsWith('transcribe:'))).toEqual(['transcribe:GetTranscriptionJob']);
+    expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
+    expect(actions).toContain('bedrock:InvokeModel');
+    expect(actions).toContain('dynamodb:UpdateItem');
+    expect(actions.filter((a) => !/^(dynamodb|s3|transcribe|bedrock|sqs|logs):/.test(a))).toEqual([]);
   });
 });
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { startStreamPoller, type StreamHandler, type StreamPoller, type StreamPollerOptions } from '../../shared/local/stream-poller.js';
-import type { WorkerDef } from '../../shared/workers.js';
+import type { StreamWorker, TableStreamTrigger } from '../../shared/workers.js';
 
 const env = inject('localEnv');
 const pollers: StreamPoller[] = [];
@@ -23,7 +23,7 @@ afterEach(async () => {
   await Promise.all(pollers.splice(0).map((p) => p.stop()));
 });
 
-function probeWorker(entity: string, extra: Partial<WorkerDef['trigger']> = {}): WorkerDef {
+function probeWorker(entity: string, extra: Partial<TableStreamTrigger> = {}): StreamWorker {
   return {
     id: `probe-${entity}`,
     handler: 'functions/workers/publish-events.ts',
@@ -35,7 +35,7 @@ function probeWorker(entity: string, extra: Partial<WorkerDef['trigger']> = {}):
   };
 }
 
-async function start(worker: WorkerDef, handler: StreamHandler, extra: Partial<StreamPollerOptions> = {}): Promise<StreamPoller> {
+async function start(worker: StreamWorker, handler: StreamHandler, extra: Partial<StreamPollerOptions> = {}): Promise<StreamPoller> {
   const poller = await startStreamPoller({
     region: env.AWS_REGION!,
     endpoint: env.DYNAMODB_ENDPOINT!,

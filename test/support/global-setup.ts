@@ -34,7 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    stack = await startLocalStack({ dataDir, persist: false });
+    // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
+    stack = await startLocalStack({ dataDir, persist: false, schedules: false });
     await ensureLocalAdmin(localAdminFromEnv());
     server = await startHttpServer({ port: 0, trustForwardedFor: true });
   } catch (error) {

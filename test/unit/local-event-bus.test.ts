@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { localEventBusAdapter } from '../../shared/adapters/event-bus.js';
 import { checkPattern, matchesPattern, type EventPattern } from '../../shared/local/event-pattern.js';
 import { LocalEventBus, localEventBus, type BusEvent } from '../../shared/local/event-bus.js';
-import { streamFilterPattern, workerById } from '../../shared/workers.js';
+import { streamFilterPattern, triggerOf } from '../../shared/workers.js';
 
 describe('event patterns', () => {
   const event = {
@@ -45,7 +45,7 @@ describe('event patterns', () => {
   });
 
   it('the publish-events filter passes new EVENT and OUTBOX items only', () => {
-    const pattern = streamFilterPattern(workerById('publish-events').trigger) as EventPattern;
+    const pattern = streamFilterPattern(triggerOf('publish-events', 'table-stream')) as EventPattern;
     const rec = (eventName: string, entity: string) => ({ eventName, dynamodb: { NewImage: { entity: { S: entity }, PK: { S: 'x' } } } });
     expect(matchesPattern(pattern, rec('INSERT', 'EVENT'))).toBe(true);
     expect(matchesPattern(pattern, rec('INSERT', 'OUTBOX'))).toBe(true);

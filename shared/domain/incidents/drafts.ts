@@ -7,11 +7,12 @@ import { incidentAi, withQuestions, type IncidentFields } from '../../adapters/e
 import { headObject, putObject } from '../../adapters/s3.js';
 import { assertTenantAudioKey, speechRecognizer, SpeechUnavailableError, tenantAudioPrefix, type AudioFormat } from '../../adapters/speech/index.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
-import type { Incident, VoiceReport } from '../../db/incidents.js';
+import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
 import { ConflictError, invalid, NotFoundError, ServiceUnavailableError } from '../../http/errors.js';
 import { newTimeId } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { byOf, change, configOf, confirmationWrites, findStored, openIncident, slaDue, type IncidentView } from './incidents.js';
+import { startSlaClock } from './escalation.js';
+import { byOf, change, configOf, confirmationWrites, findStored, openIncident, type IncidentView } from './incidents.js';
 import { transition, type IncidentSeverity } from './lifecycle.js';
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
@@ -32,7 +33,7 @@ export interface VoiceInput {
 }
 
 /** The incident's own fields that the extracted ones fill. */
-function incidentFieldsOf(fields: IncidentFields) {
+export function incidentFieldsOf(fields: IncidentFields) {
   return {
     title: fields.title?.trim() || 'Voice report',
     type: fields.type,
@@ -93,6 +94,8 @@ export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<I
     { ...own, title: own.title, description: own.description ?? transcript ?? undefined, status: 'draft' },
     'voice',
     { voice },
+    // The job's state-change event finds the draft through this (transcription.ts).
+    (incidentId) => (pendingJob ? [putPendingTranscription({ tenant_id: tenantId, job_name: pendingJob, incident_id: incidentId })] : []),
   );
 }
 
@@ -149,15 +152,15 @@ export async function finalizeDraft(actor: Actor, incidentId: string, note?: str
         ...current,
         status: 'confirmed',
         summary,
-        sla_due_at: slaDue(config, current.severity, at),
+        ...startSlaClock(config, current.severity, at),
         history: [...current.history, { at, kind: 'status', by: t.by, detail: { from: t.from, to: t.to, ...(note ? { note } : {}) } }],
       };
       return {
         next,
-        fields: ['status', 'summary', 'sla_due_at'],
+        fields: ['status', 'summary'],
         action: 'incident.confirmed',
         changes: { status: { from: current.status, to: 'confirmed' } },
-        extra: confirmationWrites(actor, next, config).items,
+        extra: confirmationWrites(next, config),
       };
     },
     async () => {

@@ -28,8 +28,9 @@ import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { USER_NOT_FOUND } from '../users.js';
 import { getEnvironment } from '../../db/environments.js';
-import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
+import { defaultTenantConfig, type EscalationLevel, type TenantConfig } from '../tenant-config.js';
 import { hashToken, issueAckToken, tokenOpens } from './ack-token.js';
+import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import {
   canTransition,
   ForbiddenTransitionError,
@@ -77,7 +78,7 @@ export async function configOf(tenantId: string): Promise<TenantConfig> {
 }
 
 /** The writes that go with every change: audit, feed, bus. */
-function companions(actor: Actor, incident: Incident, action: string, changes: Record<string, unknown>, extra: Record<string, unknown> = {}): TransactItem[] {
+export function companions(actor: Actor, incident: Incident, action: string, changes: Record<string, unknown>, extra: Record<string, unknown> = {}): TransactItem[] {
   const view = viewOf(incident);
   return [
     auditPut(auditEntry(actor, { tenantId: incident.tenant_id, action, resourceType: 'incident', resourceId: incident.incident_id, changes })),
@@ -96,40 +97,37 @@ function companions(actor: Actor, incident: Incident, action: string, changes: R
 }
 
 /**
- * On confirmation: the SLA clock starts (time to acknowledge, by severity) and the first
- * escalation level is notified with an acknowledgement link. The link's token goes out only in
- * the notification (on the bus, to the tenant's webhooks and rules); the table keeps its hash.
+ * A notification with an acknowledgement link, addressed to `roles`: on confirmation (the first
+ * level of the tenant's escalation policy) and on each escalation while nobody has acknowledged.
+ * The link's token goes out only in the notification (on the bus, to the tenant's webhooks and
+ * rules); the table keeps its hash.
  */
-export function confirmationWrites(actor: Actor, incident: Incident, config: TenantConfig): { items: TransactItem[]; token: string } {
+export function notificationWrites(incident: Incident, config: TenantConfig, roles: EscalationLevel['notify_roles']): TransactItem[] {
   const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
   const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
-  const level = config.escalation_policy.levels[0];
-  const addressedTo = level?.notify_roles ?? ['OPERATOR'];
-  return {
-    token,
-    items: [
-      putAckToken({ incident_id: incident.incident_id, tenant_id: incident.tenant_id, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: addressedTo }),
-      outboxPut({
-        tenantId: incident.tenant_id,
-        source: SOURCE,
-        detailType: 'incident.notification',
-        detail: {
-          incident_id: incident.incident_id,
-          title: incident.title,
-          severity: incident.severity,
-          escalation_level: incident.escalation_level,
-          notify_roles: addressedTo,
-          email_recipients: config.notifications.email_recipients,
-          acknowledge_path: `/api/v1/incidents/${incident.incident_id}/acknowledge?token=${token}`,
-          link_expires_at: issued.expiresAt,
-        },
-      }),
-    ],
-  };
+  return [
+    putAckToken({ incident_id: incident.incident_id, tenant_id: incident.tenant_id, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: [...roles] }),
+    outboxPut({
+      tenantId: incident.tenant_id,
+      source: SOURCE,
+      detailType: 'incident.notification',
+      detail: {
+        incident_id: incident.incident_id,
+        title: incident.title,
+        severity: incident.severity,
+        escalation_level: incident.escalation_level,
+        notify_roles: roles,
+        email_recipients: config.notifications.email_recipients,
+        acknowledge_path: `/api/v1/incidents/${incident.incident_id}/acknowledge?token=${token}`,
+        link_expires_at: issued.expiresAt,
+      },
+    }),
+  ];
 }
 
-export function slaDue(config: TenantConfig, severity: IncidentSeverity, from: string): string {
-  return new Date(Date.parse(from) + config.sla_minutes[severity] * 60_000).toISOString();
+/** Confirming: the SLA clock starts (the caller sets it) and the first level is told. */
+export function confirmationWrites(incident: Incident, config: TenantConfig): TransactItem[] {
+  return notificationWrites(incident, config, config.escalation_policy.levels[0]?.notify_roles ?? ['OPERATOR']);
 }
 
 export interface IncidentCreate {
@@ -177,7 +175,7 @@ export async function openIncident(
     occurred_at: input.occurred_at ?? null,
     assignee_id: null,
     escalation_level: 0,
-    sla_due_at: status === 'confirmed' ? slaDue(config, severity, at) : null,
+    ...(status === 'confirmed' ? startSlaClock(config, severity, at) : { sla_due_at: null, sla_breached_at: null, next_escalation_at: null }),
     summary: null,
     event_ids: [],
     history,
@@ -185,11 +183,12 @@ export async function openIncident(
     updated_at: at,
     ...extra,
   };
-  const confirmation = status === 'confirmed' ? confirmationWrites(actor, incident, config).items : [];
+  const confirmation = status === 'confirmed' ? confirmationWrites(incident, config) : [];
   await transactWrite([
     putNewIncident(incident),
     ...companions(actor, incident, 'incident.created', { title: incident.title, severity, status, source }),
     ...confirmation,
+    ...slaTimerWrites(null, incident),
     ...alongside(incident.incident_id),
   ]);
   return viewOf(incident);
@@ -253,11 +252,13 @@ export async function change(
       if (err instanceof ForbiddenTransitionError) throw new ConflictError(err.message);
       throw err;
     }
-    const next = { ...result.next, updated_at: at };
+    const next = settleSlaClock({ ...result.next, updated_at: at });
     await transactWrite([
-      updateIncident(next, [...result.fields, 'history'], current.version),
+      // The SLA fields are always written: any change may stop or move the clock.
+      updateIncident(next, [...result.fields, 'history', 'sla_due_at', 'sla_breached_at', 'next_escalation_at'], current.version),
       ...companions(actor, next, result.action, result.changes),
       ...(result.extra ?? []),
+      ...slaTimerWrites(current, next),
     ]);
     return viewOf(next);
   });
@@ -299,9 +300,8 @@ export async function respond(actor: Actor, incidentId: string, input: RespondIn
       changes.status = { from: current.status, to: t.to };
       action = `incident.${t.to}`;
       if (t.to === 'confirmed' && config) {
-        next.sla_due_at = slaDue(config, current.severity, at);
-        fields.push('sla_due_at');
-        extra.push(...confirmationWrites(actor, next, config).items);
+        Object.assign(next, startSlaClock(config, current.severity, at));
+        extra.push(...confirmationWrites(next, config));
       }
     }
     if (input.assignee_id !== undefined && input.assignee_id !== current.assignee_id) {
@@ -323,26 +323,27 @@ export async function respond(actor: Actor, incidentId: string, input: RespondIn
   });
 }
 
-/** One level up the tenant's escalation policy, notifying that level; past the top it is 409. */
-export async function escalate(actor: Actor, incidentId: string, reason: string | undefined, by = byOf(actor)): Promise<IncidentView> {
-  const tenantId = actor.principal ? actor.principal.tenantId : undefined;
-  const config = await configOf(tenantId ?? (await findStored(actor, incidentId)).tenant_id);
+/**
+ * One level up the tenant's escalation policy, notifying that level (with a new acknowledgement
+ * link while nobody has acknowledged); past the top it is 409. The SLA scheduler escalates through
+ * the same steps (escalation.ts).
+ */
+export async function escalate(actor: Actor, incidentId: string, reason: string | undefined): Promise<IncidentView> {
+  const config = await configOf(callerOf(actor).tenantId);
   const levels = config.escalation_policy.levels;
   return change(actor, incidentId, (current, at) => {
     if (['draft', 'resolved', 'closed', 'cancelled'].includes(current.status)) {
       throw new ConflictError(`A ${current.status} incident is not escalated`);
     }
-    if (current.escalation_level >= levels.length) {
-      throw new ConflictError(`The incident is at the highest escalation level (${levels.length}) of the tenant's policy`);
-    }
-    const level = current.escalation_level + 1;
-    const notify = levels[level - 1]!.notify_roles;
-    const next: Incident = {
-      ...current,
-      escalation_level: level,
-      history: [...current.history, { at, kind: 'escalated', by, detail: { level, notify_roles: notify, ...(reason ? { reason } : {}) } }],
+    const raised = raiseLevel(current, levels, at, byOf(actor), reason);
+    if (!raised) throw new ConflictError(`The incident is at the highest escalation level (${levels.length}) of the tenant's policy`);
+    return {
+      next: raised.next,
+      fields: ['escalation_level'],
+      action: 'incident.escalated',
+      changes: { escalation_level: { from: current.escalation_level, to: raised.level }, notify_roles: raised.notifyRoles, reason },
+      extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.notifyRoles) : [],
     };
-    return { next, fields: ['escalation_level'], action: 'incident.escalated', changes: { escalation_level: { from: current.escalation_level, to: level }, notify_roles: notify, reason } };
   });
 }
 

@@ -1,0 +1,52 @@
+/**
+ * SLA timers: one item per incident that waits for acknowledgement, keyed by the time the SLA
+ * scheduler must look at it (`keys.slaTimer`). The incident's changes move its timer in their own
+ * transaction; the scheduler reads what is due with one key-range query.
+ */
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from './client.js';
+import { keys, SLA_TIMERS_PK } from './keys.js';
+import type { TransactItem } from './transact.js';
+
+export interface SlaTimer {
+  wake_at: string;
+  tenant_id: string;
+  incident_id: string;
+}
+
+const keyOf = (t: SlaTimer) => keys.slaTimer(t.wake_at, t.tenant_id, t.incident_id);
+
+/** Unconditional: writing the same timer twice is one timer. */
+export function putSlaTimer(t: SlaTimer): TransactItem {
+  return { Put: { TableName: TABLE, Item: { ...keyOf(t), entity: 'SLA_TIMER', ...t } } };
+}
+
+/** Unconditional: the scheduler may have removed a stale timer already. */
+export function deleteSlaTimer(t: SlaTimer): TransactItem {
+  return { Delete: { TableName: TABLE, Key: keyOf(t) } };
+}
+
+/** Removes a timer that no longer matches its incident (outside any incident change). */
+export async function removeSlaTimer(t: SlaTimer): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: TABLE, Key: keyOf(t) }));
+}
+
+/**
+ * Up to `limit` timers due at or before `at`, earliest first, after `after` when given (the last
+ * of the previous page). ISO instants of one length sort as text, and `$` follows the `#` that ends
+ * the time in a key, so `SK < "<at>$"` is "wake_at <= at".
+ */
+export async function dueSlaTimers(at: string, limit: number, after?: SlaTimer): Promise<SlaTimer[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk AND SK < :upper',
+      ExpressionAttributeValues: { ':pk': SLA_TIMERS_PK, ':upper': `${at}$` },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+      Limit: limit,
+      ExclusiveStartKey: after ? keyOf(after) : undefined,
+    }),
+  );
+  return (out.Items ?? []).map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as string, incident_id: i.incident_id as string }));
+}

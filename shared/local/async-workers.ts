@@ -1,0 +1,147 @@
+/**
+ * The local runtime of the workers Lambda invokes asynchronously (shared/workers.ts): a schedule
+ * worker runs on a timer with EventBridge's "Scheduled Event"; an event-rule worker gets each
+ * event of the in-process bus that its pattern matches (locally that bus stands for the account's
+ * default bus too). As with Lambda's asynchronous invocation, a failed invocation is tried again
+ * `retryAttempts` times, then its event goes to the dead letters (kept in memory, appended to a
+ * JSON Lines file, logged).
+ *
+ * A schedule run that is still going when its next turn comes is not started twice.
+ */
+import type { Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { WorkerDef } from '../workers.js';
+import { LOCAL_ACCOUNT, localEventBus, type BusEvent, type LocalEventBus } from './event-bus.js';
+import { importHandler, workerContext } from './lambda-context.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export type AsyncHandler = (event: BusEvent, context: Context) => Promise<unknown>;
+
+export interface AsyncWorkersOptions {
+  region: string;
+  /** Schedule and event-rule workers; others are refused. */
+  workers: readonly WorkerDef[];
+  /** Handler paths are relative to this directory; defaults to the repository root. */
+  rootDir?: string;
+  /** Handlers by worker id instead of importing the worker's file (tests). */
+  handlers?: Record<string, AsyncHandler>;
+  bus?: LocalEventBus;
+  /** Dead letters are appended to this file as JSON lines. */
+  deadLetterFile?: string;
+  /** Between a failed invocation and the next try. Default 1 s (Lambda waits minutes). */
+  retryDelayMs?: number;
+  /** The period of every schedule, instead of its minutes (tests). */
+  scheduleIntervalMs?: number;
+}
+
+/** What Lambda's on-failure destination gets for an asynchronous invocation, in short. */
+export interface AsyncDeadLetter {
+  worker: string;
+  event: BusEvent;
+  reason: string;
+  attempts: number;
+  at: string;
+}
+
+export interface AsyncWorkers {
+  /** Runs a schedule worker now, as its timer would, and resolves when it (and its retries) ended. */
+  runNow(workerId: string): Promise<void>;
+  readonly deadLetters: readonly AsyncDeadLetter[];
+  /** Stops the timers and subscriptions and waits for what is running. */
+  stop(): Promise<void>;
+}
+
+export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<AsyncWorkers> {
+  const bus = options.bus ?? localEventBus();
+  const deadLetters: AsyncDeadLetter[] = [];
+  const running = new Set<Promise<void>>();
+  const timers: NodeJS.Timeout[] = [];
+  const unsubscribe: (() => void)[] = [];
+  const scheduleRuns = new Map<string, Promise<void>>();
+  let stopping = false;
+
+  const write = (line: Record<string, unknown>) =>
+    (line.level === 'error' ? process.stderr : process.stdout).write(`${JSON.stringify({ source: 'async-workers', ...line })}\n`);
+
+  const invoke = (worker: WorkerDef, handler: AsyncHandler, event: BusEvent): Promise<void> => {
+    const retries = worker.trigger.kind === 'table-stream' ? 0 : worker.trigger.retryAttempts;
+    const run = (async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await handler(event, workerContext(worker, options.region));
+          return;
+        } catch (error) {
+          const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          if (attempt >= retries || stopping) {
+            const letter: AsyncDeadLetter = { worker: worker.id, event, reason, attempts: attempt + 1, at: new Date().toISOString() };
+            deadLetters.push(letter);
+            if (options.deadLetterFile) appendFileSync(options.deadLetterFile, `${JSON.stringify(letter)}\n`);
+            write({ level: 'error', msg: 'worker failed; its event went to the dead letters', worker: worker.id, reason, attempts: attempt + 1 });
+            return;
+          }
+          await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
+        }
+      }
+    })();
+    running.add(run);
+    void run.finally(() => running.delete(run));
+    return run;
+  };
+
+  const runSchedule = new Map<string, () => Promise<void>>();
+  for (const worker of options.workers) {
+    const { trigger } = worker;
+    if (trigger.kind === 'table-stream') throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
+    const handler = options.handlers?.[worker.id] ?? (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+    if (trigger.kind === 'schedule') {
+      const tick = () => {
+        const current = scheduleRuns.get(worker.id);
+        if (current) return current;
+        const run = invoke(worker, handler, scheduledEvent(worker, options.region)).finally(() => scheduleRuns.delete(worker.id));
+        scheduleRuns.set(worker.id, run);
+        return run;
+      };
+      runSchedule.set(worker.id, tick);
+      const timer = setInterval(() => void tick(), options.scheduleIntervalMs ?? trigger.everyMinutes * 60_000);
+      // The timer alone does not keep `npm start` (or a test run) alive.
+      timer.unref();
+      timers.push(timer);
+    } else {
+      unsubscribe.push(bus.subscribe(`worker:${worker.id}`, trigger.pattern, (event) => (stopping ? undefined : invoke(worker, handler, event))));
+    }
+  }
+
+  return {
+    runNow: (workerId) => {
+      const tick = runSchedule.get(workerId);
+      if (!tick) throw new Error(`no schedule worker ${workerId}`);
+      return tick();
+    },
+    deadLetters,
+    stop: async () => {
+      stopping = true;
+      timers.forEach(clearInterval);
+      unsubscribe.forEach((u) => u());
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** EventBridge's event for a scheduled rule. */
+function scheduledEvent(worker: WorkerDef, region: string): BusEvent {
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: LOCAL_ACCOUNT,
+    time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region,
+    resources: [`arn:aws:events:${region}:${LOCAL_ACCOUNT}:rule/gatehouse-${worker.id}`],
+    detail: {},
+  };
+}
