@@ -9,8 +9,9 @@
 import { Aws, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
+import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import type { RouteGrants } from '../shared/routes/index.js';
+import type { RouteDef, RouteGrants } from '../shared/routes/index.js';
 
 /** ARNs of the shared resources, as seen from the stack that holds the function. */
 export interface ServiceArns {
@@ -82,6 +83,24 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.Pol
     statements.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: BEDROCK_MODELS }));
   }
   return statements;
+}
+
+/**
+ * The handler chain counts calls in the table (shared/db/rate-limits.ts): per IP for routes with a
+ * `rateLimit`, per tenant for every authenticated call on a plan with a rate. A route that only
+ * reads the table may still UpdateItem those counters, and nothing else: the condition admits only
+ * items whose partition key starts with `RATE#`.
+ */
+export function rateCounterStatements(route: Pick<RouteDef, 'access' | 'rateLimit' | 'grants'>, tableArn: string): iam.PolicyStatement[] {
+  const counts = route.access !== 'public' || Boolean(route.rateLimit);
+  if (!counts || route.grants.table === 'write') return [];
+  return [
+    new iam.PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PK_PREFIX}*`] } },
+    }),
+  ];
 }
 
 /** Whether the grants reach objects in the bucket, which only a `<bucket>/*` resource can. */

@@ -8,7 +8,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { GatehouseFunction } from './function.js';
-import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
+import { acknowledgeGrantWildcards, grantStatements, rateCounterStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
 /**
@@ -51,7 +51,9 @@ export class RouteFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(route.grants, props.arns)) role.addToPrincipalPolicy(statement);
+    for (const statement of [...grantStatements(route.grants, props.arns), ...rateCounterStatements(route, props.arns.tableArn)]) {
+      role.addToPrincipalPolicy(statement);
+    }
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: route.handler,

@@ -5,6 +5,8 @@
  */
 
 export const tenantPk = (tenantId: string) => `T#${tenantId}`;
+/** Rate-limit counters' partitions start with this (`keys.rateWindow`); IAM fences them by it. */
+export const RATE_PK_PREFIX = 'RATE#';
 /** The partition of the SLA timers (`keys.slaTimer`). */
 export const SLA_TIMERS_PK = 'SLATIMERS';
 
@@ -28,7 +30,7 @@ export const keys = {
    * A fixed-window counter of an anonymous caller (by IP). Not tenant data: the caller has no
    * tenant yet. Expires with TTL.
    */
-  rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `RATE#${name}#${caller}`, SK: String(windowStart) }),
+  rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: String(windowStart) }),
   environment: (tenantId: string, environmentId: string) => ({ PK: tenantPk(tenantId), SK: `ENV#${environmentId}` }),
   /** GSI1: a tenant's environments, oldest first. */
   environmentDirectory: (tenantId: string, createdAt: string, environmentId: string) => ({

@@ -125,13 +125,30 @@ describe('methods', () => {
 });
 
 describe('least privilege', () => {
-  it('a read route can read the table and nothing else', () => {
+  it('a read route can read the table and nothing else, but count its calls', () => {
     const actions = actionsOf(route('tenants.get'));
     expect(actions).toContain('dynamodb:GetItem');
     expect(actions).toContain('dynamodb:Query');
     expect(actions).not.toContain('dynamodb:PutItem');
     expect(actions).not.toContain('dynamodb:Scan');
     expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    // The plan's rate is counted on every authenticated call: UpdateItem, on counter items only.
+    const updates = statementsOf(route('tenants.get')).filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(updates).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateItem',
+        Resource: { Ref: 'TableArn' },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    ]);
+  });
+
+  it('every route that counts calls may update the counters; a public route without a limit may not', () => {
+    for (const r of ROUTES) {
+      const counts = r.access !== 'public' || Boolean(r.rateLimit);
+      expect(actionsOf(r).includes('dynamodb:UpdateItem'), r.id).toBe(counts || r.grants.table === 'write');
+    }
+    expect(actionsOf(route('health'))).not.toContain('dynamodb:UpdateItem');
   });
 
   it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {
