@@ -13,7 +13,10 @@ import {
   incidentSnapshot,
   incidentComplete,
   incidentFinalize,
+  MAX_VOICE_UPLOAD_BYTES,
   voiceIncidentCreate,
+  voiceUploadUrlRequest,
+  voiceUploadUrlResponse,
   publicIncidentCreate,
   publicIncidentReceipt,
   publicReportKeyResponse,
@@ -44,13 +47,34 @@ export const incidentsRoutes: RouteDef[] = [
     access: 'OPERATOR',
     tag: 'incidents',
     summary: 'Turn a spoken report into a draft incident: transcribed, fields extracted, follow-up questions listed',
-    description: 'Send a short recording as base64, the key of a recording uploaded under tenants/<tenant>/audio/, or a transcript made on the device. 503 when no speech recogniser is available.',
+    description:
+      'Send a short recording as base64, the upload_key of a longer one PUT to a URL from POST /api/v1/incidents/voice/upload-url ' +
+      `(a key under tenants/<tenant>/audio/, at most ${MAX_VOICE_UPLOAD_BYTES} bytes: 413 past it; its extension gives the format when none is sent), ` +
+      'or a transcript made on the device. 503 when no speech recogniser is available.',
     request: { body: voiceIncidentCreate },
     response: { status: 201, description: 'The draft.', schema: incidentResponse },
     errors: [404, 503],
     timeoutSeconds: 29,
     memoryMb: 1024,
     grants: { table: 'write', bucket: 'write', speech: 'write', ai: true },
+  },
+  {
+    id: 'incidents.voiceUploadUrl',
+    method: 'POST',
+    path: '/api/v1/incidents/voice/upload-url',
+    handler: 'functions/incidents/voice-upload-url.ts',
+    access: 'OPERATOR',
+    tag: 'incidents',
+    summary: 'Get a presigned URL to upload a long recording, then send its key to POST /api/v1/incidents/voice',
+    description:
+      `For recordings too long to send as base64, up to ${MAX_VOICE_UPLOAD_BYTES} bytes. PUT exactly size_bytes bytes to upload_url ` +
+      'with the headers given, within 15 minutes, then call POST /api/v1/incidents/voice with the upload_key. The key lies under your ' +
+      "own tenant's audio prefix and ends in the format.",
+    request: { body: voiceUploadUrlRequest },
+    response: { status: 201, description: 'Where and how to PUT the recording, and the key to send afterwards.', schema: voiceUploadUrlResponse },
+    // Presigning calls nothing; the URL acts with this function's s3:PutObject. The table is for
+    // the chain: authentication reads the user and tenant, the plan rate counts with UpdateItem.
+    grants: { table: 'write', bucket: 'write' },
   },
   {
     id: 'incidents.complete',

@@ -1,4 +1,5 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
+import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../adapters/speech/types.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../domain/incidents/lifecycle.js';
 import { pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
@@ -243,13 +244,58 @@ export const publicReportKeyResponse = {
   required: ['public_report_key', 'created_at'],
 } as const satisfies JsonSchema;
 
+/**
+ * Largest recording through an upload URL. Far below Amazon Transcribe's own 2 GB / 4 h: a spoken
+ * report lasts minutes, and 100 MB still holds about 10 min of CD-quality stereo WAV, 55 min of
+ * 16 kHz mono WAV or hours of compressed audio. It bounds what one request can make us store and
+ * transcribe (Transcribe bills by the second), and what the offline recogniser reads into memory.
+ */
+export const MAX_VOICE_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+export const voiceUploadUrlRequest = {
+  type: 'object',
+  properties: {
+    format: { type: 'string', enum: AUDIO_FORMATS, description: "The recording's container; the upload key ends in it." },
+    size_bytes: { type: 'integer', minimum: 1, maximum: MAX_VOICE_UPLOAD_BYTES, description: 'The exact length of the recording: the URL takes no other.' },
+  },
+  required: ['format', 'size_bytes'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const voiceUploadUrlResponse = {
+  type: 'object',
+  properties: {
+    upload_key: { type: 'string', description: 'Where the recording goes, under tenants/<your tenant>/audio/; send it to POST /api/v1/incidents/voice once uploaded.' },
+    upload_url: { type: 'string', description: 'PUT the recording here, with the headers given, before expires_at.' },
+    method: { type: 'string', enum: ['PUT'] },
+    headers: {
+      type: 'object',
+      properties: {
+        'Content-Length': { type: 'string', description: 'size_bytes: the length is signed.' },
+        'Content-Type': { type: 'string', enum: Object.values(AUDIO_CONTENT_TYPES) },
+      },
+      required: ['Content-Length', 'Content-Type'],
+      additionalProperties: { type: 'string' },
+    },
+    expires_at: timestamp,
+    max_bytes: { type: 'integer', description: 'The largest recording an upload URL is given for.' },
+  },
+  required: ['upload_key', 'upload_url', 'method', 'headers', 'expires_at', 'max_bytes'],
+} as const satisfies JsonSchema;
+
 export const voiceIncidentCreate = {
   type: 'object',
   description: 'A recording (base64, for short clips; or the key of an upload under your tenant), or a transcript made on the device.',
   properties: {
     audio_base64: { type: 'string', minLength: 1, maxLength: 1_000_000, description: 'The recording, base64; at most about 700 KB of audio.' },
-    upload_key: { type: 'string', minLength: 1, maxLength: 500, description: 'The S3 key of a recording uploaded under tenants/<your tenant>/audio/.' },
-    format: { type: 'string', enum: ['wav', 'mp3', 'ogg', 'flac', 'm4a'], default: 'wav' },
+    upload_key: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: `A key under tenants/<your tenant>/audio/: the upload_key of POST /api/v1/incidents/voice/upload-url once the recording is PUT there. At most ${MAX_VOICE_UPLOAD_BYTES} bytes (413 past it).`,
+    },
+    // No schema default: a default would fill in wav before an upload key's extension is read.
+    format: { type: 'string', enum: AUDIO_FORMATS, description: "The recording's container. Unless given: an upload key's extension when it is one of these, otherwise wav." },
     transcript: { type: 'string', minLength: 1, maxLength: 20000, description: 'A transcript made on the device: transcription is skipped.' },
   },
   additionalProperties: false,

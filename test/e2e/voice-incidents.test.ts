@@ -1,27 +1,67 @@
 /**
  * A spoken report to a closed incident, offline: flite speaks it, the local server transcribes it
- * with pocketsphinx and reads its fields, and the incident goes through its whole life.
+ * with pocketsphinx and reads its fields, and the incident goes through its whole life. Longer
+ * recordings go through an upload URL: PUT to s3rver, then their key to the voice route.
  * Needs flite, sox and pocketsphinx (.ci/run installs them).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CopyObjectCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { BUCKET, deleteObjectsUnder, headObject, s3 } from '../../shared/adapters/s3.js';
+import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
-import { call, registerTenant } from '../support/api.js';
+import { MAX_VOICE_UPLOAD_BYTES } from '../../shared/schemas/incidents.js';
+import { call, createUser, registerTenant } from '../support/api.js';
 
-function speak(text: string): string {
+/** The text spoken by flite as a WAV, or converted by sox to another format. */
+function speak(text: string, format: 'wav' | 'flac' = 'wav'): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-voice-'));
   try {
     const wav = join(dir, 'report.wav');
     execFileSync('flite', ['-voice', 'kal16', '-t', text, '-o', wav]);
-    return readFileSync(wav).toString('base64');
+    if (format === 'wav') return readFileSync(wav);
+    const converted = join(dir, `report.${format}`);
+    execFileSync('sox', [wav, converted]);
+    return readFileSync(converted);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const REPORT = 'there is a suspicious person near gate four at the north fence';
+const REPORT_WORDS = ['suspicious', 'person', 'gate', 'north', 'fence'];
+
+/**
+ * Stores `size` zero bytes at `key`, by way of a bucket of its own. s3rver answers HeadBucket (the
+ * /health probe) with a full listing that hashes every object still being written, so a 100 MB
+ * PUT into the files bucket holds /health past its 2 s budget for as long as it streams, failing
+ * tests that run alongside. Written elsewhere and copied in (a file copy on s3rver's disk), the
+ * object is half-written in the files bucket only while the copy runs: under a second.
+ */
+async function putLarge(key: string, size: number): Promise<void> {
+  const scratch = `${BUCKET}-scratch-${Math.random().toString(36).slice(2, 10)}`;
+  await s3.send(new CreateBucketCommand({ Bucket: scratch }));
+  try {
+    await s3.send(new PutObjectCommand({ Bucket: scratch, Key: 'large', Body: Buffer.alloc(size), ContentType: 'audio/wav' }));
+    await s3.send(new CopyObjectCommand({ Bucket: BUCKET, Key: key, CopySource: `${scratch}/large` }));
+  } finally {
+    await s3.send(new DeleteObjectCommand({ Bucket: scratch, Key: 'large' }));
+    await s3.send(new DeleteBucketCommand({ Bucket: scratch }));
+  }
+}
+
+/** An upload URL for `data`, then a PUT of it with the headers the answer names. */
+async function uploadRecording(token: string, data: Buffer, format: 'wav' | 'flac') {
+  const ticket = await call('POST', '/api/v1/incidents/voice/upload-url', { token, body: { format, size_bytes: data.length } });
+  expect(ticket.status).toBe(201);
+  const put = await fetch(ticket.body.upload_url, { method: ticket.body.method, headers: ticket.body.headers, body: data });
+  expect(put.status).toBe(200);
+  return ticket.body as { upload_key: string; upload_url: string; headers: Record<string, string>; expires_at: string; max_bytes: number };
 }
 
 async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
@@ -37,14 +77,13 @@ describe('incidents.voice', () => {
     const org = await registerTenant('Voice');
     const res = await call('POST', '/api/v1/incidents/voice', {
       token: org.token,
-      body: { audio_base64: speak('there is a suspicious person near gate four at the north fence'), format: 'wav' },
+      body: { audio_base64: speak(REPORT).toString('base64'), format: 'wav' },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'draft', source: 'voice' });
     expect(res.body.voice.transcription_status).toBe('completed');
     expect(res.body.voice.audio_key.startsWith(`tenants/${org.tenantId}/audio/`)).toBe(true);
-    const words = ['suspicious', 'person', 'gate', 'north', 'fence'];
-    const heard = words.filter((w) => res.body.voice.transcript.includes(w));
+    const heard = REPORT_WORDS.filter((w) => res.body.voice.transcript.includes(w));
     expect(heard.length).toBeGreaterThanOrEqual(4);
     expect(`${res.body.voice.fields.location_text}`).toMatch(/gate|fence/);
     expect(Array.isArray(res.body.voice.follow_up_questions)).toBe(true);
@@ -60,6 +99,106 @@ describe('incidents.voice', () => {
     expect(foreign.status).toBe(404);
     const nothing = await call('POST', '/api/v1/incidents/voice', { token: a.token, body: {} });
     expect(nothing.status).toBe(422);
+  });
+});
+
+describe('incidents.voiceUploadUrl', () => {
+  it("hands out a PUT URL for <id>.<format> under the caller's own audio prefix, length signed, valid 15 minutes", async () => {
+    const org = await registerTenant('Voice');
+    const before = Date.now();
+    const res = await call('POST', '/api/v1/incidents/voice/upload-url', { token: org.token, body: { format: 'mp3', size_bytes: 123456 } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      upload_key: expect.stringMatching(new RegExp(`^${tenantAudioPrefix(org.tenantId)}[0-9a-f-]{36}\\.mp3$`)),
+      upload_url: expect.any(String),
+      method: 'PUT',
+      headers: { 'Content-Length': '123456', 'Content-Type': 'audio/mpeg' },
+      expires_at: expect.any(String),
+      max_bytes: MAX_VOICE_UPLOAD_BYTES,
+    });
+    const url = new URL(res.body.upload_url);
+    expect(decodeURIComponent(url.pathname)).toBe(`/${BUCKET}/${res.body.upload_key}`);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(url.searchParams.get('X-Amz-SignedHeaders')).toContain('content-length');
+    const expires = Date.parse(res.body.expires_at);
+    expect(expires - before).toBeGreaterThanOrEqual(15 * 60 * 1000 - 1000);
+    expect(expires - before).toBeLessThanOrEqual(15 * 60 * 1000 + 5000);
+    // Nothing is stored until the client PUTs.
+    expect(await headObject(res.body.upload_key)).toBeNull();
+  });
+
+  it('a recording PUT to the URL becomes a draft through its key, whose transcript and fields carry its words', async () => {
+    const org = await registerTenant('Voice');
+    const ticket = await uploadRecording(org.token, speak(REPORT), 'wav');
+    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { upload_key: ticket.upload_key } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'draft', source: 'voice', tenant_id: org.tenantId });
+    expect(res.body.voice).toMatchObject({ audio_key: ticket.upload_key, transcription_status: 'completed' });
+    expect(REPORT_WORDS.filter((w) => res.body.voice.transcript.includes(w)).length).toBeGreaterThanOrEqual(4);
+    expect(`${res.body.voice.fields.location_text}`).toMatch(/gate|fence/);
+  });
+
+  it("without a format the key's extension gives it: a FLAC upload is read as FLAC", async () => {
+    // Read as the old default (wav), sox refuses FLAC bytes; only the extension makes this work.
+    const org = await registerTenant('Voice');
+    const ticket = await uploadRecording(org.token, speak(REPORT, 'flac'), 'flac');
+    expect(ticket.upload_key.endsWith('.flac')).toBe(true);
+    expect(ticket.headers['Content-Type']).toBe('audio/flac');
+    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { upload_key: ticket.upload_key } });
+    expect(res.status).toBe(201);
+    expect(REPORT_WORDS.filter((w) => res.body.voice.transcript.includes(w)).length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('needs OPERATOR: a VIEWER is 403', async () => {
+    const org = await registerTenant('Voice');
+    const viewer = await createUser(org.token, 'VIEWER');
+    const res = await call('POST', '/api/v1/incidents/voice/upload-url', { token: viewer.token, body: { format: 'wav', size_bytes: 1000 } });
+    expect(res.status).toBe(403);
+    const operator = await createUser(org.token, 'OPERATOR');
+    expect((await call('POST', '/api/v1/incidents/voice/upload-url', { token: operator.token, body: { format: 'wav', size_bytes: 1000 } })).status).toBe(201);
+  });
+
+  it('validates the format and the size: past the limit, zero, an unknown format or property is 422', async () => {
+    const org = await registerTenant('Voice');
+    const ask = (body: Record<string, unknown>) => call('POST', '/api/v1/incidents/voice/upload-url', { token: org.token, body });
+    const locs = (res: { body: { detail: { loc: string[] }[] } }) => res.body.detail.map((d) => d.loc.join('.')).sort();
+    const tooLarge = await ask({ format: 'wav', size_bytes: MAX_VOICE_UPLOAD_BYTES + 1 });
+    expect(tooLarge.status).toBe(422);
+    expect(locs(tooLarge)).toEqual(['body.size_bytes']);
+    expect((await ask({ format: 'wav', size_bytes: MAX_VOICE_UPLOAD_BYTES })).status).toBe(201);
+    const bad = await ask({ format: 'aiff', size_bytes: 0 });
+    expect(bad.status).toBe(422);
+    expect(locs(bad)).toEqual(['body.format', 'body.size_bytes']);
+    expect((await ask({ format: 'wav', size_bytes: 10, tenant_id: org.tenantId })).status).toBe(422);
+    expect((await ask({ size_bytes: 10 })).status).toBe(422);
+  });
+
+  it("an uploaded recording of another tenant is 404 to the voice route, and no draft is opened", async () => {
+    const a = await registerTenant('Voice');
+    const b = await registerTenant('Other');
+    const ticket = await uploadRecording(a.token, speak('smoke near the east door'), 'wav');
+    const res = await call('POST', '/api/v1/incidents/voice', { token: b.token, body: { upload_key: ticket.upload_key } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ detail: 'Recording not found' });
+    expect((await call('GET', '/api/v1/incidents', { token: b.token })).body.total).toBe(0);
+  });
+
+  it('a stored recording over the limit is 413 and opens no draft', async () => {
+    // Only a PUT past the signed length could store one (S3 refuses that; s3rver checks no
+    // signature), so it is put here directly: the size check in the voice route is what is tested.
+    const org = await registerTenant('Voice');
+    const key = `${tenantAudioPrefix(org.tenantId)}oversized.wav`;
+    await putLarge(key, MAX_VOICE_UPLOAD_BYTES + 1);
+    try {
+      const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { upload_key: key } });
+      expect(res.status).toBe(413);
+      expect(res.body).toEqual({ detail: `The recording is larger than ${MAX_VOICE_UPLOAD_BYTES} bytes` });
+      expect((await call('GET', '/api/v1/incidents', { token: org.token })).body.total).toBe(0);
+      // Refused, not deleted: a key names no upload of ours, so it may be something else's recording.
+      expect(await headObject(key)).toEqual({ sizeBytes: MAX_VOICE_UPLOAD_BYTES + 1 });
+    } finally {
+      await deleteObjectsUnder(tenantAudioPrefix(org.tenantId));
+    }
   });
 });
 

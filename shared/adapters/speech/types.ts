@@ -7,6 +7,21 @@
 export const AUDIO_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'm4a'] as const;
 export type AudioFormat = (typeof AUDIO_FORMATS)[number];
 
+/** The content type a recording of each format is stored with. */
+export const AUDIO_CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  flac: 'audio/flac',
+  m4a: 'audio/mp4',
+};
+
+/** The format a key's extension names (`.../x.MP3` is mp3), or undefined for any other ending. */
+export function audioFormatOfKey(key: string): AudioFormat | undefined {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(key)?.[1]?.toLowerCase();
+  return AUDIO_FORMATS.find((f) => f === extension);
+}
+
 export interface TranscribeInput {
   /** Where the recording is stored: always under `tenants/<tenantId>/audio/`. */
   audioKey: string;

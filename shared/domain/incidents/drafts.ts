@@ -5,11 +5,20 @@
  */
 import { incidentAi, withQuestions, type IncidentFields } from '../../adapters/extraction/index.js';
 import { headObject, putObject } from '../../adapters/s3.js';
-import { assertTenantAudioKey, speechRecognizer, SpeechUnavailableError, tenantAudioPrefix, type AudioFormat } from '../../adapters/speech/index.js';
+import {
+  assertTenantAudioKey,
+  AUDIO_CONTENT_TYPES,
+  audioFormatOfKey,
+  speechRecognizer,
+  SpeechUnavailableError,
+  tenantAudioPrefix,
+  type AudioFormat,
+} from '../../adapters/speech/index.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
-import { ConflictError, invalid, NotFoundError, ServiceUnavailableError } from '../../http/errors.js';
+import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../http/errors.js';
 import { newTimeId } from '../../ids.js';
+import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, confirmationWrites, findStored, openIncident, type IncidentView } from './incidents.js';
@@ -17,13 +26,6 @@ import { transition, type IncidentSeverity } from './lifecycle.js';
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
 const RECOGNITION_BUDGET_MS = 20_000;
-const CONTENT_TYPES: Record<AudioFormat, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-};
 
 export interface VoiceInput {
   audio_base64?: string;
@@ -46,22 +48,31 @@ export function incidentFieldsOf(fields: IncidentFields) {
 export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<IncidentView> {
   if (!actor.principal) throw new Error('a voice report needs an authenticated caller');
   const tenantId = await tenantScope(actor.principal, undefined);
-  const format = input.format ?? 'wav';
+  let format = input.format ?? 'wav';
   let audioKey: string | null = null;
   let audio: Buffer | undefined;
   if (input.audio_base64) {
     audio = Buffer.from(input.audio_base64, 'base64');
     if (audio.length === 0) throw invalid(['body', 'audio_base64'], 'not a base64 recording', 'value_error');
     audioKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${format}`;
-    await putObject(audioKey, audio, CONTENT_TYPES[format]);
+    await putObject(audioKey, audio, AUDIO_CONTENT_TYPES[format]);
   } else if (input.upload_key) {
     try {
       assertTenantAudioKey(tenantId, input.upload_key);
     } catch {
       throw new NotFoundError('Recording not found');
     }
-    if (!(await headObject(input.upload_key))) throw new NotFoundError('Recording not found');
+    const stored = await headObject(input.upload_key);
+    if (!stored) throw new NotFoundError('Recording not found');
+    // Upload URLs sign the announced length (at most the limit), so only a PUT that bypassed them
+    // gets here. 413 like an oversized infrastructure upload, but the object stays: the key names
+    // no pending upload of ours, so it may be a recording something else refers to.
+    if (stored.sizeBytes > MAX_VOICE_UPLOAD_BYTES) {
+      throw new PayloadTooLargeError(`The recording is larger than ${MAX_VOICE_UPLOAD_BYTES} bytes`);
+    }
     audioKey = input.upload_key;
+    // Upload keys end in their format (incidents.voiceUploadUrl); a stated format still wins.
+    format = input.format ?? audioFormatOfKey(audioKey) ?? format;
   } else if (!input.transcript) {
     throw invalid(['body'], 'send audio_base64, upload_key or transcript', 'missing');
   }
