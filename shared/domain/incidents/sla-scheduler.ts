@@ -55,12 +55,6 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
   const result: SweepResult = { due: 0, breached: 0, escalated: 0, stale: 0, failed: 0, deferred: false };
 
   const settle = async (timer: SlaTimer): Promise<void> => {
-    const incident = await getIncident(timer.tenant_id, timer.incident_id);
-    if (!incident || wakeOf(incident) !== timer.wake_at) {
-      await removeSlaTimer(timer);
-      result.stale++;
-      return;
-    }
     const config = await configFor(timer.tenant_id);
     const levels = config.escalation_policy.levels;
     let step: SlaStep | null = null;
@@ -69,7 +63,8 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
         actor,
         timer.incident_id,
         (current, stamp) => {
-          step = slaStep(current, levels, stamp);
+          // A timer the incident has moved on from (acknowledged, escalated since) is stale.
+          step = wakeOf(current) === timer.wake_at ? slaStep(current, levels, stamp) : null;
           if (!step) throw new NothingDue();
           const { next, breached, raised } = step;
           const escalation = raised
@@ -98,7 +93,8 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
       );
     } catch (error) {
       if (!(error instanceof NothingDue)) throw error;
-      // Acknowledged (or gone) between the read and the write: its change moved the timer.
+      // Gone, or changed since the timer was set (its own change moved the timer, unless that
+      // raced this run's read): remove the timer if it is still there and still stale.
       const current = await getIncident(timer.tenant_id, timer.incident_id);
       if (!current || wakeOf(current) !== timer.wake_at) await removeSlaTimer(timer);
       result.stale++;
