@@ -37,6 +37,10 @@ export interface GatehouseStackProps extends StackProps {
   readonly logRetention?: logs.RetentionDays;
   /** Cognito feature plan. Default `essentials`. */
   readonly userPoolFeaturePlan?: 'essentials' | 'plus';
+  /** An SNS topic (yours, with its own encryption and subscriptions) the alarms notify. Default none. */
+  readonly alarmTopicArn?: string;
+  /** BEDROCK_MODEL_ID of every function: the model or inference profile for extraction and summaries. */
+  readonly bedrockModelId?: string;
 }
 
 export class GatehouseStack extends Stack {
@@ -91,6 +95,7 @@ export class GatehouseStack extends Stack {
         stage: props.stage,
         version,
         logLevel: props.logLevel ?? 'info',
+        bedrockModelId: props.bedrockModelId,
         tracing,
         logRetention,
       });
@@ -109,6 +114,8 @@ export class GatehouseStack extends Stack {
       stage: props.stage,
       version,
       logLevel: props.logLevel ?? 'info',
+      bedrockModelId: props.bedrockModelId,
+      alarmTopicArn: props.alarmTopicArn,
       tracing,
       logRetention,
       retain,

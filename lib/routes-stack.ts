@@ -35,6 +35,7 @@ export interface RoutesStackProps {
   readonly stage: string;
   readonly version: string;
   readonly logLevel: string;
+  readonly bedrockModelId?: string;
   readonly tracing: boolean;
   readonly logRetention: logs.RetentionDays;
 }
@@ -78,6 +79,7 @@ export class RoutesStack extends NestedStack {
       GATEHOUSE_STAGE: props.stage,
       GATEHOUSE_VERSION: props.version,
       LOG_LEVEL: props.logLevel,
+      ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
     };
 
     for (const route of props.group.routes) {

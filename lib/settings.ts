@@ -7,7 +7,7 @@ import type { GatehouseStackProps } from './gatehouse-stack.js';
 
 export type Settings = Pick<
   GatehouseStackProps,
-  'stage' | 'deletionProtection' | 'tracing' | 'logLevel' | 'userPoolFeaturePlan'
+  'stage' | 'deletionProtection' | 'tracing' | 'logLevel' | 'userPoolFeaturePlan' | 'alarmTopicArn' | 'bedrockModelId'
 >;
 
 export function settingsFromContext(node: Node): Settings {
@@ -24,13 +24,24 @@ export function settingsFromContext(node: Node): Settings {
   if (plan !== 'essentials' && plan !== 'plus') {
     throw new Error(`context userPoolFeaturePlan "${plan}" must be essentials or plus`);
   }
+  const alarmTopicArn = optional(node, 'alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN');
+  const bedrockModelId = optional(node, 'bedrockModelId', /^[A-Za-z0-9][A-Za-z0-9.:/_-]{0,2047}$/, 'a Bedrock model or inference profile id');
   return {
     stage,
     deletionProtection: flag(node, 'deletionProtection', true),
     tracing: flag(node, 'tracing', false),
     logLevel: logLevel as Settings['logLevel'],
     userPoolFeaturePlan: plan,
+    ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    ...(bedrockModelId ? { bedrockModelId } : {}),
   };
+}
+
+function optional(node: Node, name: string, form: RegExp, what: string): string | undefined {
+  const value: unknown = node.tryGetContext(name);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !form.test(value)) throw new Error(`context ${name} must be ${what}, not ${JSON.stringify(value)}`);
+  return value;
 }
 
 function flag(node: Node, name: string, fallback: boolean): boolean {

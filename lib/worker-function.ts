@@ -7,6 +7,7 @@
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -14,6 +15,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { streamFilterPattern, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
@@ -42,6 +44,8 @@ export interface WorkerFunctionProps {
   readonly logRetention: logs.RetentionDays;
   /** Keep the dead-letter queue (and what it holds) when the stack goes. */
   readonly retain: boolean;
+  /** Told when the alarm goes off and when it clears. */
+  readonly alarmTopic?: sns.ITopic;
 }
 
 export class WorkerFunction extends Construct {
@@ -144,6 +148,10 @@ export class WorkerFunction extends Construct {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
+    if (props.alarmTopic) {
+      this.deadLetterAlarm.addAlarmAction(new cloudwatchActions.SnsAction(props.alarmTopic));
+      this.deadLetterAlarm.addOkAction(new cloudwatchActions.SnsAction(props.alarmTopic));
+    }
 
     acknowledgeGrantWildcards(this, worker.grants);
     if (props.tracing) {

@@ -5,6 +5,7 @@
  */
 import { CfnParameter, NestedStack } from 'aws-cdk-lib';
 import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { WorkerDef } from '../shared/workers.js';
 import type { ServiceRefs } from './routes-stack.js';
@@ -16,6 +17,9 @@ export interface WorkersStackProps {
   readonly stage: string;
   readonly version: string;
   readonly logLevel: string;
+  readonly bedrockModelId?: string;
+  /** The alarms notify this SNS topic when set. */
+  readonly alarmTopicArn?: string;
   readonly tracing: boolean;
   readonly logRetention: logs.RetentionDays;
   /** Keep the dead-letter queues when the stack goes. */
@@ -42,6 +46,7 @@ export class WorkersStack extends NestedStack {
       GATEHOUSE_STAGE: props.stage,
       GATEHOUSE_VERSION: props.version,
       LOG_LEVEL: props.logLevel,
+      ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
     };
     // Only the ARNs some worker's grants name become parameters.
     const grants = props.workers.map((w) => w.grants);
@@ -54,6 +59,7 @@ export class WorkersStack extends NestedStack {
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
     };
 
+    const alarmTopic = props.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined;
     for (const worker of props.workers) {
       this.workers.set(
         worker.id,
@@ -65,6 +71,7 @@ export class WorkersStack extends NestedStack {
           tracing: props.tracing,
           logRetention: props.logRetention,
           retain: props.retain,
+          alarmTopic,
         }),
       );
     }

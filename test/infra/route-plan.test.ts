@@ -84,5 +84,17 @@ describe('settingsFromContext', () => {
     expect(() => settings({ stage: 'Prod_1' })).toThrow(/context stage/);
     expect(() => settings({ deletionProtection: 'no' })).toThrow(/context deletionProtection/);
     expect(() => settings({ logLevel: 'verbose' })).toThrow(/context logLevel/);
+    expect(() => settings({ alarmTopicArn: 'paging-topic' })).toThrow(/context alarmTopicArn must be an SNS topic ARN/);
+    expect(() => settings({ bedrockModelId: 'has spaces' })).toThrow(/context bedrockModelId/);
+  });
+
+  it('takes an alarm topic and a model id when given, and leaves them out otherwise', () => {
+    const arn = 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging';
+    expect(settings({ alarmTopicArn: arn, bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0' })).toMatchObject({
+      alarmTopicArn: arn,
+      bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+    });
+    expect(settings({})).not.toHaveProperty('alarmTopicArn');
+    expect(settings({ alarmTopicArn: '' })).not.toHaveProperty('alarmTopicArn');
   });
 });

@@ -130,6 +130,26 @@ describe('workers stack', () => {
     });
   });
 
+  it('with an alarm topic, every dead-letter alarm notifies it when it fires and when it clears; without, none', () => {
+    const arn = 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging';
+    const withTopic = synth({ alarmTopicArn: arn, routes: [] });
+    const alarms = resourcesOfType(withTopic.workers, 'AWS::CloudWatch::Alarm');
+    expect(alarms).toHaveLength(WORKERS.length);
+    for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [arn], OKActions: [arn] });
+    for (const [, alarm] of resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toBeUndefined();
+  });
+
+  it('a configured Bedrock model id reaches every function; by default config.ts picks its own', () => {
+    const model = 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0';
+    const configured = synth({ bedrockModelId: model });
+    for (const template of [configured.workers, ...configured.nested.values()]) {
+      for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
+        expect(fn.Properties.Environment.Variables.BEDROCK_MODEL_ID).toBe(model);
+      }
+    }
+    expect(resource(logicalId(workerFunction('transcription-finished').function)).Properties.Environment.Variables.BEDROCK_MODEL_ID).toBeUndefined();
+  });
+
   it('without deletion protection the queue goes with the stack', () => {
     const unprotected = synth({ deletionProtection: false, routes: [] });
     const queues = resourcesOfType(unprotected.workers, 'AWS::SQS::Queue');
