@@ -11,7 +11,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import type { RouteDef, RouteGrants } from '../shared/routes/index.js';
+import { allowedActions, RATE_COUNTER_ACTION } from '../shared/iam.js';
+import type { RouteGrants } from '../shared/routes/index.js';
 
 /** ARNs of the shared resources, as seen from the stack that holds the function. */
 export interface ServiceArns {
@@ -21,23 +22,6 @@ export interface ServiceArns {
   eventBusArn: string;
 }
 
-// No Scan: the data model serves every access pattern by key or index (docs/data-model.md).
-// Transactions need no action of their own: TransactWriteItems checks Put/Update/Delete/
-// ConditionCheckItem per item, TransactGetItems checks GetItem.
-const TABLE_READ = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-  'dynamodb:DescribeTable',
-];
-const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-
-// ListBucket also authorises HeadBucket, which the health check uses.
-const BUCKET_READ = ['s3:ListBucket'];
-const OBJECT_READ = ['s3:GetObject'];
-const OBJECT_WRITE = ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
-
 /** Our jobs only: their names start with `gh-` (shared/adapters/speech/transcribe.ts). */
 export const TRANSCRIPTION_JOBS = `arn:${Aws.PARTITION}:transcribe:${Aws.REGION}:${Aws.ACCOUNT_ID}:transcription-job/gh-*`;
 /** Foundation models in any region (a global inference profile routes across regions) and this account's profiles. */
@@ -46,11 +30,17 @@ export const BEDROCK_MODELS = [
   `arn:${Aws.PARTITION}:bedrock:*:${Aws.ACCOUNT_ID}:inference-profile/*`,
 ];
 
-export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.PolicyStatement[] {
+/**
+ * The statements of `grants` (actions from shared/iam.ts, the list the local runtime enforces),
+ * plus, when the handler chain counts the function's calls and the table grant alone does not
+ * allow it, UpdateItem on the rate counters only: the condition admits only items whose partition
+ * key starts with `RATE#`.
+ */
+export function grantStatements(grants: RouteGrants, arns: ServiceArns, countsCalls = false): iam.PolicyStatement[] {
+  const allowed = allowedActions(grants, countsCalls);
   const statements: iam.PolicyStatement[] = [];
-  if (grants.table) {
-    const actions = grants.table === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : TABLE_READ;
-    statements.push(new iam.PolicyStatement({ actions, resources: [arns.tableArn] }));
+  if (allowed.table.length > 0) {
+    statements.push(new iam.PolicyStatement({ actions: [...allowed.table], resources: [arns.tableArn] }));
     statements.push(
       new iam.PolicyStatement({
         actions: ['dynamodb:Query'],
@@ -58,49 +48,33 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns): iam.Pol
       }),
     );
   }
-  if (grants.bucket) {
-    const objectActions = grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : OBJECT_READ;
-    statements.push(new iam.PolicyStatement({ actions: BUCKET_READ, resources: [arns.bucketArn] }));
-    statements.push(new iam.PolicyStatement({ actions: objectActions, resources: [`${arns.bucketArn}/*`] }));
+  if (allowed.rateCounters) {
+    statements.push(
+      new iam.PolicyStatement({
+        actions: [RATE_COUNTER_ACTION],
+        resources: [arns.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PK_PREFIX}*`] } },
+      }),
+    );
   }
-  if (grants.userPool && grants.userPool.length > 0) {
-    for (const action of grants.userPool) {
+  if (allowed.bucket.length > 0) {
+    statements.push(new iam.PolicyStatement({ actions: [...allowed.bucket], resources: [arns.bucketArn] }));
+    statements.push(new iam.PolicyStatement({ actions: [...allowed.objects], resources: [`${arns.bucketArn}/*`] }));
+  }
+  if (allowed.userPool.length > 0) {
+    for (const action of allowed.userPool) {
       if (!/^cognito-idp:[A-Za-z]+$/.test(action)) {
         throw new Error(`userPool grant "${action}" must be one named cognito-idp action, no wildcard`);
       }
     }
-    statements.push(new iam.PolicyStatement({ actions: [...grants.userPool], resources: [arns.userPoolArn] }));
+    statements.push(new iam.PolicyStatement({ actions: [...allowed.userPool], resources: [arns.userPoolArn] }));
   }
-  if (grants.eventBus) {
-    statements.push(new iam.PolicyStatement({ actions: ['events:PutEvents'], resources: [arns.eventBusArn] }));
-  }
-  if (grants.speech) {
-    const actions = grants.speech === 'write' ? ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob'] : ['transcribe:GetTranscriptionJob'];
-    statements.push(new iam.PolicyStatement({ actions, resources: [TRANSCRIPTION_JOBS] }));
-  }
-  if (grants.ai) {
-    // Converse calls InvokeModel on the inference profile and on the models it routes to.
-    statements.push(new iam.PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: BEDROCK_MODELS }));
-  }
+  const other = (prefix: string) => allowed.other.filter((a) => a.startsWith(prefix));
+  if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
+  if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
+  // Converse calls InvokeModel on the inference profile and on the models it routes to.
+  if (other('bedrock:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('bedrock:'), resources: BEDROCK_MODELS }));
   return statements;
-}
-
-/**
- * The handler chain counts calls in the table (shared/db/rate-limits.ts): per IP for routes with a
- * `rateLimit`, per tenant for every authenticated call on a plan with a rate. A route that only
- * reads the table may still UpdateItem those counters, and nothing else: the condition admits only
- * items whose partition key starts with `RATE#`.
- */
-export function rateCounterStatements(route: Pick<RouteDef, 'access' | 'rateLimit' | 'grants'>, tableArn: string): iam.PolicyStatement[] {
-  const counts = route.access !== 'public' || Boolean(route.rateLimit);
-  if (!counts || route.grants.table === 'write') return [];
-  return [
-    new iam.PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PK_PREFIX}*`] } },
-    }),
-  ];
 }
 
 /** Whether the grants reach objects in the bucket, which only a `<bucket>/*` resource can. */

@@ -8,7 +8,8 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { GatehouseFunction } from './function.js';
-import { acknowledgeGrantWildcards, grantStatements, rateCounterStatements, type ServiceArns } from './grants.js';
+import { countsCalls } from '../shared/iam.js';
+import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
 /**
@@ -51,9 +52,7 @@ export class RouteFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of [...grantStatements(route.grants, props.arns), ...rateCounterStatements(route, props.arns.tableArn)]) {
-      role.addToPrincipalPolicy(statement);
-    }
+    for (const statement of grantStatements(route.grants, props.arns, countsCalls(route))) role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: route.handler,

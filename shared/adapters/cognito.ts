@@ -19,7 +19,8 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { config } from '../config.js';
 
-const client = new CognitoIdentityProviderClient({
+/** Exported for the local runtime's permission check (shared/local/iam-check.ts). */
+export const client = new CognitoIdentityProviderClient({
   region: config.region,
   ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
 });

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT, localEventBus, type BusEvent, type LocalEventBus } from './event-bus.js';
+import { runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -72,7 +73,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await handler(event, workerContext(worker, options.region));
+          await runAs(worker.id, worker.grants, false, () => handler(event, workerContext(worker, options.region)));
           return;
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -17,6 +17,8 @@ import type { RouteDef } from '../routes/types.js';
 import { installAwslambdaShim, isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
 import { buildContext, buildProxyEvent } from './proxy-event.js';
 import { RouteMatcher } from './route-matcher.js';
+import { countsCalls } from '../iam.js';
+import { runAs } from './iam-check.js';
 
 /** API Gateway's payload limit. (Lambda's own invoke limit, 6 MB, is lower; see the README.) */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -164,7 +166,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     if (route.streaming) {
       const stream = new LocalResponseStream(res);
       try {
-        await (handler as StreamingHandler)(event, stream, context);
+        await runAs(route.id, route.grants, countsCalls(route), () => (handler as StreamingHandler)(event, stream, context));
       } catch (error) {
         if (res.destroyed) return; // the client left; its writes failing is expected
         logError(`streaming handler of route ${route.id} failed`, error, requestId);
@@ -180,7 +182,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
 
     let result: APIGatewayProxyResult;
     try {
-      result = await (handler as ProxyHandler)(event, context);
+      result = await runAs(route.id, route.grants, countsCalls(route), () => (handler as ProxyHandler)(event, context));
     } catch (error) {
       logError(`handler of route ${route.id} threw`, error, requestId);
       return sendJson(res, 500, { detail: `Internal Server Error (request ${requestId})` }, requestId);

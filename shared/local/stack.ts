@@ -19,6 +19,7 @@ import { isTableStream, WORKERS } from '../workers.js';
 import { localEventBus } from './event-bus.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
 import { startAsyncWorkers, type AsyncWorkers } from './async-workers.js';
+import { checkSharedClients } from './iam-check.js';
 
 export interface LocalStackOptions {
   /** Where data and logs live. Created when missing. */
@@ -152,6 +153,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Real credentials from the developer's shell must not mix with the dummies above.
     delete process.env.AWS_SESSION_TOKEN;
     delete process.env.AWS_PROFILE;
+    // Functions run here may make only the calls their role in AWS would allow.
+    await checkSharedClients();
   }
 
   if (options.workers ?? options.setProcessEnv ?? true) {

@@ -29,6 +29,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { streamFilterPattern, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
+import { runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -363,7 +364,9 @@ class Consumer {
       let failedFrom: number;
       let reason: string;
       try {
-        const response = await this.handler({ Records: batch }, workerContext(this.worker, this.rt.options.region));
+        const response = await runAs(this.worker.id, this.worker.grants, false, () =>
+          this.handler({ Records: batch }, workerContext(this.worker, this.rt.options.region)),
+        );
         const failures = response?.batchItemFailures ?? [];
         if (failures.length === 0) return;
         // As Lambda: resume from the first failed record; an identifier that names no record of

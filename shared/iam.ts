@@ -1,0 +1,66 @@
+/**
+ * What a function's `grants` (route table, worker table) allow, as IAM action names: the single
+ * list that lib/grants.ts turns into IAM statements and that the local runtime enforces on every
+ * AWS SDK call a route or worker makes (shared/local/iam-check.ts), so a missing grant fails the
+ * tests instead of the first call in AWS.
+ */
+import type { RouteDef, RouteGrants } from './routes/types.js';
+
+// No Scan: the data model serves every access pattern by key or index (docs/data-model.md).
+// Transactions need no action of their own: TransactWriteItems checks Put/Update/Delete/
+// ConditionCheckItem per item, TransactGetItems checks GetItem.
+export const TABLE_READ = [
+  'dynamodb:GetItem',
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+] as const;
+export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
+// ListBucket also authorises HeadBucket, which the health check uses.
+export const BUCKET_READ = ['s3:ListBucket'] as const;
+export const OBJECT_READ = ['s3:GetObject'] as const;
+export const OBJECT_WRITE = ['s3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'] as const;
+
+export const TRANSCRIBE_READ = ['transcribe:GetTranscriptionJob'] as const;
+export const TRANSCRIBE_WRITE = ['transcribe:StartTranscriptionJob', ...TRANSCRIBE_READ] as const;
+
+export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
+export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
+
+/** The counters' partitions (shared/db/keys.ts `rateWindow`). */
+export const RATE_COUNTER_ACTION = 'dynamodb:UpdateItem';
+
+/**
+ * Whether the handler chain counts this route's calls in the table: per IP for a route with a
+ * `rateLimit`, per tenant for every authenticated call on a plan with a rate.
+ */
+export function countsCalls(route: Pick<RouteDef, 'access' | 'rateLimit'>): boolean {
+  return route.access !== 'public' || Boolean(route.rateLimit);
+}
+
+export interface Allowed {
+  table: readonly string[];
+  bucket: readonly string[];
+  objects: readonly string[];
+  userPool: readonly string[];
+  other: readonly string[];
+  /** UpdateItem on the rate counters only (when the table grant alone does not allow it). */
+  rateCounters: boolean;
+}
+
+export function allowedActions(grants: RouteGrants, counts: boolean): Allowed {
+  return {
+    table: grants.table === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : grants.table === 'read' ? TABLE_READ : [],
+    bucket: grants.bucket ? BUCKET_READ : [],
+    objects: grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : grants.bucket === 'read' ? OBJECT_READ : [],
+    userPool: grants.userPool ?? [],
+    other: [
+      ...(grants.eventBus ? EVENT_BUS_WRITE : []),
+      ...(grants.speech === 'write' ? TRANSCRIBE_WRITE : grants.speech === 'read' ? TRANSCRIBE_READ : []),
+      ...(grants.ai ? MODEL_INVOKE : []),
+    ],
+    rateCounters: counts && grants.table !== 'write',
+  };
+}

@@ -1,0 +1,148 @@
+/**
+ * IAM, as far as the local runtime can have it: every AWS SDK call made while a route or a worker
+ * runs in the local runtime is checked against that function's `grants` (shared/iam.ts, the very
+ * list the CDK turns into its role's statements) and refused with AccessDeniedException when the
+ * role in AWS would refuse it. The stand-ins check no permissions themselves, so without this a
+ * missing grant shows only in AWS.
+ *
+ * Calls made outside a function (bootstrap, tests calling domain code directly) are not checked.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { allowedActions, RATE_COUNTER_ACTION, type Allowed } from '../iam.js';
+import type { RouteGrants } from '../routes/types.js';
+import { RATE_PK_PREFIX } from '../db/keys.js';
+
+interface Running {
+  /** The route or worker id, for the message. */
+  who: string;
+  allowed: Allowed;
+}
+
+const current = new AsyncLocalStorage<Running>();
+
+/** Runs `work` as the function `who` with these grants: its SDK calls are checked. */
+export function runAs<T>(who: string, grants: RouteGrants, countsCalls: boolean, work: () => T): T {
+  return current.run({ who, allowed: allowedActions(grants, countsCalls) }, work);
+}
+
+export class LocalAccessDenied extends Error {
+  override readonly name = 'AccessDeniedException';
+}
+
+type Input = Record<string, unknown>;
+
+/** The document client's command names (and the low-level ones) as IAM actions. */
+const DYNAMODB: Record<string, string> = {
+  Get: 'GetItem',
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  Query: 'Query',
+  Scan: 'Scan',
+  BatchGet: 'BatchGetItem',
+  BatchWrite: 'BatchWriteItem',
+  TransactGet: 'TransactGetItems',
+  TransactWrite: 'TransactWriteItems',
+};
+
+const partitionOf = (key: unknown): string | undefined => {
+  const pk = (key as { PK?: unknown } | undefined)?.PK;
+  return typeof pk === 'string' ? pk : ((pk as { S?: string } | undefined)?.S ?? undefined);
+};
+
+/** The IAM actions (with the partition each touches) one DynamoDB call needs. */
+function dynamodbActions(command: string, input: Input): { action: string; pk?: string }[] {
+  const name = command.replace(/Command$/, '');
+  const action = DYNAMODB[name] ?? name;
+  if (action === 'TransactWriteItems') {
+    // Checked per item, as IAM does.
+    return ((input.TransactItems ?? []) as Input[]).flatMap((item) => {
+      const [kind, body] = Object.entries(item)[0] as [string, Input];
+      const perItem = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind] ?? kind;
+      return [{ action: `dynamodb:${perItem}`, pk: partitionOf(body.Key ?? body.Item) }];
+    });
+  }
+  if (action === 'TransactGetItems') return [{ action: 'dynamodb:GetItem' }];
+  return [{ action: `dynamodb:${action}`, pk: partitionOf(input.Key) }];
+}
+
+const S3: Record<string, string[]> = {
+  GetObject: ['s3:GetObject'],
+  HeadObject: ['s3:GetObject'],
+  PutObject: ['s3:PutObject'],
+  CopyObject: ['s3:GetObject', 's3:PutObject'],
+  DeleteObject: ['s3:DeleteObject'],
+  DeleteObjects: ['s3:DeleteObject'],
+  CreateMultipartUpload: ['s3:PutObject'],
+  UploadPart: ['s3:PutObject'],
+  CompleteMultipartUpload: ['s3:PutObject'],
+  AbortMultipartUpload: ['s3:AbortMultipartUpload'],
+  ListObjectsV2: ['s3:ListBucket'],
+  ListObjects: ['s3:ListBucket'],
+  HeadBucket: ['s3:ListBucket'],
+};
+
+function permits(allowed: Allowed, action: string, pk: string | undefined): boolean {
+  const [service] = action.split(':');
+  if (service === 'dynamodb') {
+    if (allowed.table.includes(action)) return true;
+    return allowed.rateCounters && action === RATE_COUNTER_ACTION && Boolean(pk?.startsWith(RATE_PK_PREFIX));
+  }
+  if (service === 's3') return allowed.bucket.includes(action) || allowed.objects.includes(action);
+  if (service === 'cognito-idp') return allowed.userPool.includes(action);
+  return allowed.other.includes(action);
+}
+
+/** The actions a call needs, by the client's service. */
+function actionsOf(service: string, command: string, input: Input): { action: string; pk?: string }[] {
+  const name = command.replace(/Command$/, '');
+  if (service === 'dynamodb') return dynamodbActions(command, input);
+  if (service === 's3') return (S3[name] ?? [`s3:${name}`]).map((action) => ({ action }));
+  return [{ action: `${service}:${name}` }];
+}
+
+interface SdkClient {
+  middlewareStack: { add: (middleware: unknown, options: { step: string; name: string }) => void };
+}
+
+const installed = new WeakSet<object>();
+
+/**
+ * Adds the check to an SDK client (once). `service` is the IAM service prefix: dynamodb, s3,
+ * cognito-idp, events, transcribe, bedrock.
+ */
+export function checkCallsOf(client: SdkClient, service: string): void {
+  if (installed.has(client)) return;
+  installed.add(client);
+  client.middlewareStack.add(
+    (next: (args: { input: Input }) => Promise<unknown>, context: { commandName?: string }) => async (args: { input: Input }) => {
+      const running = current.getStore();
+      if (running) {
+        for (const { action, pk } of actionsOf(service, context.commandName ?? 'Unknown', args.input)) {
+          if (!permits(running.allowed, action, pk)) {
+            throw new LocalAccessDenied(
+              `${running.who} is not allowed to perform ${action}${pk ? ` on partition ${pk}` : ''}: its grants in the route or worker table do not allow it (shared/iam.ts)`,
+            );
+          }
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'gatehouseLocalIamCheck' },
+  );
+}
+
+/**
+ * Checks the calls of the clients the handlers share (the table, the files bucket, the user
+ * pool). Imported late: they read shared/config.ts, which needs the local env in place.
+ */
+export async function checkSharedClients(): Promise<void> {
+  const [{ db }, { s3 }, { client: cognito }] = await Promise.all([
+    import('../db/client.js'),
+    import('../adapters/s3.js'),
+    import('../adapters/cognito.js'),
+  ]);
+  checkCallsOf(db as unknown as SdkClient, 'dynamodb');
+  checkCallsOf(s3 as unknown as SdkClient, 's3');
+  checkCallsOf(cognito as unknown as SdkClient, 'cognito-idp');
+}
