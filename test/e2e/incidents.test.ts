@@ -120,6 +120,23 @@ describe('incidents.acknowledge', () => {
   });
 });
 
+describe('notifications below the tenant\'s threshold', () => {
+  it('an incident under notifications.min_severity sends no notification and no link; at the threshold it does', async () => {
+    const org = await registerTenant('Inc');
+    const set = await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, { token: await asAdmin(), body: { notifications: { min_severity: 'high' } } });
+    expect(set.status).toBe(200);
+    const medium = await open(org, { severity: 'medium' });
+    const high = await open(org, { severity: 'high' });
+    const notes = (await announced(org.tenantId)).filter((m) => m.detail_type === 'incident.notification');
+    expect(notes.map((n) => n.detail.incident_id)).toEqual([high.incident_id]);
+    // The quiet one is still on the bus and on its SLA clock, and operators acknowledge it by hand.
+    expect((await announced(org.tenantId)).some((m) => m.detail_type === 'incident.created' && m.detail.incident_id === medium.incident_id)).toBe(true);
+    expect(medium.sla_due_at).toBeTruthy();
+    const ack = await respond(org, medium.incident_id, { status: 'acknowledged' });
+    expect(ack.status).toBe(200);
+  });
+});
+
 describe('incidents.escalate', () => {
   it('raises the level one at a time up to the policy, then 409', async () => {
     const org = await registerTenant('Inc');

@@ -98,11 +98,14 @@ export function companions(actor: Actor, incident: Incident, action: string, cha
 
 /**
  * A notification with an acknowledgement link, addressed to `roles`: on confirmation (the first
- * level of the tenant's escalation policy) and on each escalation while nobody has acknowledged.
+ * level of the tenant's escalation policy) and on each escalation while nobody has acknowledged,
+ * for incidents at or above the tenant's `notifications.min_severity`.
  * The link's token goes out only in the notification (on the bus, to the tenant's webhooks and
  * rules); the table keeps its hash.
  */
 export function notificationWrites(incident: Incident, config: TenantConfig, roles: EscalationLevel['notify_roles']): TransactItem[] {
+  // Below the tenant's notification threshold nobody is told (the domain events still go out).
+  if (SEVERITY_ORDER[incident.severity]! < SEVERITY_ORDER[config.notifications.min_severity]!) return [];
   const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
   const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
   return [
