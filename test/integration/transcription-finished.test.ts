@@ -148,6 +148,20 @@ describe('worker transcription-finished', () => {
     expect(res.body.voice.follow_up_questions.length).toBeGreaterThan(0);
   });
 
+  it('a draft finalized before its transcript came keeps its own fields; the transcript still lands', async () => {
+    const org = await registerTenant('Voice');
+    const draft = await pendingDraft(org);
+    const job = draft.voice!.transcription_job!;
+    const final = await call('POST', `/api/v1/incidents/${draft.incident_id}/finalize`, { token: org.token, body: {} });
+    expect(final.status).toBe(200);
+    await putObject(transcriptKeyFor(org.tenantId, job), Buffer.from(JSON.stringify({ results: { transcripts: [{ transcript: `urgent ${TEXT}` }] } })), 'application/json');
+    jobEnded(job, draft.voice!.audio_key!, 'COMPLETED');
+    expect(await runWorker(job)).toMatchObject({ completed: [draft.incident_id] });
+    const res = await call('GET', `/api/v1/incidents/${draft.incident_id}`, { token: org.token });
+    expect(res.body).toMatchObject({ status: 'confirmed', title: final.body.title, severity: final.body.severity, sla_due_at: final.body.sla_due_at });
+    expect(res.body.voice).toMatchObject({ transcription_status: 'completed', transcript: `urgent ${TEXT}` });
+  });
+
   it('trusts the job, not the event: a job whose media is not under a tenant prefix is refused, and no draft changes', async () => {
     const org = await registerTenant('Voice');
     const draft = await pendingDraft(org);

@@ -74,7 +74,8 @@ async function load(pending: PendingTranscription) {
 
 /**
  * The draft with its transcript and the fields read from it. Fields the draft has already (the
- * operator's answers) are kept; the incident's own fields are filled only where still unset.
+ * operator's answers) are kept; the incident's own fields are filled only where still unset, and
+ * only while it is a draft.
  */
 function withTranscript(current: Incident, got: { transcript: string | null; extracted: IncidentFields; error: string | null }): Incident {
   const voice = current.voice!;
@@ -89,6 +90,9 @@ function withTranscript(current: Incident, got: { transcript: string | null; ext
     missing_fields: questions.missing,
     follow_up_questions: questions.questions,
   };
+  // Once finalized (an operator did not wait for the transcript), the incident's own fields are
+  // the operator's: its severity already set the SLA clock. The transcript and fields still land.
+  if (current.status !== 'draft') return { ...current, voice: nextVoice };
   const own = incidentFieldsOf(fields);
   const answered = (field: keyof IncidentFields) => (voice.fields as IncidentFields)[field] !== undefined;
   return {
