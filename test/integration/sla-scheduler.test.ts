@@ -15,7 +15,7 @@ import type { Actor } from '../../shared/domain/actor.js';
 import { openIncident, type IncidentView } from '../../shared/domain/incidents/incidents.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
-import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { asAdmin, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf } from '../support/seed.js';
 
 const MINUTE = 60_000;
@@ -149,6 +149,23 @@ describe('worker sla-escalation', () => {
     expect(kinds.filter((k) => k === 'incident.escalated')).toHaveLength(3);
     // The confirmation's and one per level.
     expect(kinds.filter((k) => k === 'incident.notification')).toHaveLength(4);
+  });
+
+  it('a policy shrunk below the level an incident reached ends its wait instead of failing the run', async () => {
+    const org = await registerTenant('Sla');
+    const opened = await openCritical(org, 300);
+    await runScheduler(280);
+    await runScheduler(264);
+    expect((await get(org, opened.incident_id)).escalation_level).toBe(2);
+    const shrink = await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, {
+      token: await asAdmin(),
+      body: { escalation_policy: { levels: [{ after_minutes: 15, notify_roles: ['OPERATOR'] }, { after_minutes: 30, notify_roles: ['TENANT_ADMIN'] }] } },
+    });
+    expect(shrink.status).toBe(200);
+    const result = await runScheduler(233);
+    expect(result.failed).toBe(0);
+    expect(await get(org, opened.incident_id)).toMatchObject({ escalation_level: 2, next_escalation_at: null, status: 'confirmed' });
+    expect(await timersOf(opened.incident_id)).toEqual([]);
   });
 
   it('an incident acknowledged in time never breaches; one acknowledged late records the breach, and neither escalates', async () => {

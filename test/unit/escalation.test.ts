@@ -115,6 +115,17 @@ describe('the scheduler steps', () => {
     expect(wakeOf(step.next)).toBeNull();
   });
 
+  it('when the policy has shrunk below the level reached, the due step only ends the wait', () => {
+    let incident = confirmed();
+    incident = slaStep(incident, levels, at(15))!.next;
+    incident = slaStep(incident, levels, at(30))!.next;
+    expect(incident.escalation_level).toBe(2);
+    const step = slaStep(incident, levels.slice(0, 2), at(60))!;
+    expect(step).toMatchObject({ breached: false, raised: null });
+    expect(step.next).toMatchObject({ escalation_level: 2, next_escalation_at: null });
+    expect(wakeOf(step.next)).toBeNull();
+  });
+
   it('a manual escalation restarts the wait of the level it reaches, without an escalation time once acknowledged', () => {
     const raised = raiseLevel(confirmed(), levels, at(5), 'user-1', 'called it in')!;
     expect(raised.next).toMatchObject({ escalation_level: 1, next_escalation_at: at(20) });

@@ -73,7 +73,11 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
                 changes: { escalation_level: { from: current.escalation_level, to: raised.level }, notify_roles: raised.notifyRoles, automatic: true },
               }
             : null;
-          const first = breached ? { action: 'incident.sla_breached', changes: { sla_due_at: current.sla_due_at, sla_breached_at: next.sla_breached_at } } : escalation!;
+          // Neither: the next level was due but the tenant's policy has fewer levels now; the
+          // incident stays where it is and nothing further is due.
+          const first = breached
+            ? { action: 'incident.sla_breached', changes: { sla_due_at: current.sla_due_at, sla_breached_at: next.sla_breached_at } }
+            : (escalation ?? { action: 'incident.updated', changes: { next_escalation_at: { from: current.next_escalation_at, to: null } } });
           return {
             next,
             fields: ['escalation_level'],
