@@ -1,19 +1,10 @@
 /** Incidents end to end: opening, the lifecycle, acknowledgement links, escalation, feed and replay. */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
 import { v7 } from 'uuid';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
-import { auditEntriesOf } from '../support/seed.js';
+import { auditEntriesOf, outboxOf } from '../support/seed.js';
 
-/** What the tenant's outbox announced (what EventBridge and webhooks receive), oldest first. */
-async function announced(tenantId: string): Promise<{ detail_type: string; detail: Record<string, unknown> }[]> {
-  const out = await db.send(
-    new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK }, ConsistentRead: true }),
-  );
-  return (out.Items ?? []) as { detail_type: string; detail: Record<string, unknown> }[];
-}
+const announced = outboxOf;
 
 async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
   const notes = (await announced(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId);

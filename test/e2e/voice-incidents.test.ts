@@ -9,14 +9,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CopyObjectCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { BUCKET, deleteObjectsUnder, headObject, s3 } from '../../shared/adapters/s3.js';
 import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
-import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../shared/schemas/incidents.js';
 import { call, createUser, registerTenant } from '../support/api.js';
+import { outboxOf } from '../support/seed.js';
 
 /** The text spoken by flite as a WAV, or converted by sox to another format. */
 function speak(text: string, format: 'wav' | 'flac' = 'wav'): Buffer {
@@ -65,10 +63,7 @@ async function uploadRecording(token: string, data: Buffer, format: 'wav' | 'fla
 }
 
 async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
-  const out = await db.send(
-    new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK }, ConsistentRead: true }),
-  );
-  const note = (out.Items ?? []).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId).at(-1);
+  const note = (await outboxOf(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId).at(-1);
   return String(note!.detail.acknowledge_path);
 }
 

@@ -8,15 +8,13 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { handler } from '../../functions/workers/sla-escalation.js';
-import type { Principal } from '../../shared/auth/principal.js';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys, SLA_TIMERS_PK } from '../../shared/db/keys.js';
-import type { Actor } from '../../shared/domain/actor.js';
+import { SLA_TIMERS_PK } from '../../shared/db/keys.js';
 import { openIncident, type IncidentView } from '../../shared/domain/incidents/incidents.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
 import { asAdmin, call, registerTenant, type RegisteredTenant } from '../support/api.js';
-import { auditEntriesOf } from '../support/seed.js';
+import { actorOf, auditEntriesOf, outboxOf } from '../support/seed.js';
 
 const MINUTE = 60_000;
 const worker = workerById('sla-escalation');
@@ -33,11 +31,6 @@ async function minutesAgo<T>(minutes: number, work: () => Promise<T>): Promise<T
   }
 }
 
-const actorOf = (org: RegisteredTenant): Actor => {
-  const principal: Principal = { userId: org.userId, tenantId: org.tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null };
-  return { principal, requestId: 'sla-test', sourceIp: '10.1.2.3' };
-};
-
 const openCritical = (org: RegisteredTenant, ago: number): Promise<IncidentView> =>
   minutesAgo(ago, () => openIncident(actorOf(org), { title: 'Gate 4 forced open', severity: 'critical', status: 'confirmed' }));
 
@@ -51,12 +44,7 @@ const get = async (org: RegisteredTenant, id: string) => {
   return res.body;
 };
 
-async function announced(tenantId: string, incidentId: string): Promise<{ detail_type: string; detail: Record<string, any> }[]> {
-  const out = await db.send(
-    new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK }, ConsistentRead: true }),
-  );
-  return ((out.Items ?? []) as { detail_type: string; detail: Record<string, any> }[]).filter((m) => m.detail.incident_id === incidentId);
-}
+const announced = async (tenantId: string, incidentId: string) => (await outboxOf(tenantId)).filter((m) => m.detail.incident_id === incidentId);
 
 async function timersOf(incidentId: string): Promise<string[]> {
   const out = await db.send(

@@ -5,7 +5,6 @@
  * draft; the job's state-change event, through the `transcription-finished` worker, completes it.
  */
 import { GetTranscriptionJobCommand, StartTranscriptionJobCommand, TranscribeClient } from '@aws-sdk/client-transcribe';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -19,23 +18,15 @@ vi.hoisted(() => {
 import { handler } from '../../functions/workers/transcription-finished.js';
 import { putObject } from '../../shared/adapters/s3.js';
 import { transcriptKeyFor } from '../../shared/adapters/speech/index.js';
-import type { Principal } from '../../shared/auth/principal.js';
 import { BUCKET } from '../../shared/adapters/s3.js';
-import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
-import type { Actor } from '../../shared/domain/actor.js';
 import { draftFromVoice } from '../../shared/domain/incidents/drafts.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { actorOf, outboxOf } from '../support/seed.js';
 
 const transcribe = mockClient(TranscribeClient);
 const TEXT = 'suspicious person near gate four at the north fence';
-
-const actorOf = (org: RegisteredTenant): Actor => {
-  const principal: Principal = { userId: org.userId, tenantId: org.tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null };
-  return { principal, requestId: 'voice-test', sourceIp: '10.1.2.3' };
-};
 
 /** Transcribe accepts the job and keeps working on it past the request's budget. */
 function slowJob() {
@@ -84,12 +75,8 @@ async function pendingDraft(org: RegisteredTenant) {
   }
 }
 
-async function messages(tenantId: string, incidentId: string): Promise<string[]> {
-  const out = await db.send(
-    new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK }, ConsistentRead: true }),
-  );
-  return (out.Items ?? []).filter((m) => m.detail.incident_id === incidentId).map((m) => m.detail_type as string);
-}
+const messages = async (tenantId: string, incidentId: string) =>
+  (await outboxOf(tenantId)).filter((m) => m.detail.incident_id === incidentId).map((m) => m.detail_type);
 
 beforeEach(() => transcribe.reset());
 

@@ -1,6 +1,6 @@
 /**
  * Seeding and inspection for tests, straight against the local stand-ins the test run started:
- * users with a role (the user routes arrive with the identity issue), and the audit partition.
+ * users with a role, the audit and outbox partitions, and an actor for calling domain code.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createIdentity } from '../../shared/adapters/cognito.js';
@@ -10,8 +10,10 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { transactWrite } from '../../shared/db/transact.js';
 import { putNewUser } from '../../shared/db/users.js';
+import type { Principal } from '../../shared/auth/principal.js';
+import type { Actor } from '../../shared/domain/actor.js';
 import type { Role } from '../../shared/routes/types.js';
-import { login } from './api.js';
+import { login, type RegisteredTenant } from './api.js';
 
 const PASSWORD = 'Seeded-user-pass-1';
 
@@ -46,4 +48,29 @@ export async function auditEntriesOf(tenantId: string): Promise<AuditEntry[]> {
     }),
   );
   return (out.Items ?? []).map(auditFromItem);
+}
+
+/** A message of the tenant's outbox: what EventBridge and webhooks receive. */
+export interface OutboxMessage {
+  detail_type: string;
+  detail: Record<string, any>;
+}
+
+/** What the tenant's outbox announced, oldest first. */
+export async function outboxOf(tenantId: string): Promise<OutboxMessage[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.outbox(tenantId, '').PK },
+      ConsistentRead: true,
+    }),
+  );
+  return (out.Items ?? []) as OutboxMessage[];
+}
+
+/** The registered tenant's admin as the actor domain code expects (for tests that call it directly). */
+export function actorOf(org: RegisteredTenant): Actor {
+  const principal: Principal = { userId: org.userId, tenantId: org.tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null };
+  return { principal, requestId: 'test', sourceIp: '10.1.2.3' };
 }
