@@ -1,10 +1,12 @@
 /** Tenants and their configuration. */
+import { INCIDENT_SEVERITIES } from '../domain/incidents/lifecycle.js';
 import { timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 
 export const TENANT_PLANS = ['free', 'pro', 'enterprise'] as const;
 export const TENANT_STATUSES = ['active', 'suspended'] as const;
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+/** The incident severities (one list): what notifications.min_severity may name. */
+export const SEVERITIES = INCIDENT_SEVERITIES;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'Organisation name.' } as const;
 const plan = { type: 'string', enum: TENANT_PLANS, description: 'Commercial plan; sets the limits of the tenant.' } as const;

@@ -21,7 +21,8 @@ import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
-import { byOf, change, configOf, confirmationWrites, findStored, openIncident, type IncidentView } from './incidents.js';
+import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';
+import { confirmationWrites } from './notifications.js';
 import { transition, type IncidentSeverity } from './lifecycle.js';
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */

@@ -1,6 +1,6 @@
 /**
- * Incidents: opening one, reading, responding, escalating, acknowledging by link, the feed and
- * the replay. Every change is one transaction: the incident (versioned), its audit entry, a feed
+ * Incidents: opening one, reading, responding, escalating, acknowledging by link (the links are
+ * issued by notifications.ts; the feed and replay are read by history.ts). Every change is one transaction: the incident (versioned), its audit entry, a feed
  * entry and its announcement on the event bus (outbox), so none exists without the others.
  */
 import { tenantScope } from '../../auth/tenant-scope.js';
@@ -9,7 +9,6 @@ import {
   getAckToken,
   getIncident,
   listIncidents as listStoredIncidents,
-  putAckToken,
   putFeedEntry,
   putNewIncident,
   updateIncident,
@@ -28,12 +27,14 @@ import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { USER_NOT_FOUND } from '../users.js';
 import { getEnvironment } from '../../db/environments.js';
-import { defaultTenantConfig, type EscalationLevel, type TenantConfig } from '../tenant-config.js';
-import { hashToken, issueAckToken, tokenOpens } from './ack-token.js';
+import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
+import { hashToken, tokenOpens } from './ack-token.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
+import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
 import {
   canTransition,
   ForbiddenTransitionError,
+  severityRank,
   timeFigures,
   transition,
   type IncidentSeverity,
@@ -43,10 +44,8 @@ import {
 } from './lifecycle.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
-const SOURCE = 'gatehouse.incidents';
 /** Incidents read to sort by something other than time; lists past it are cut, newest first. */
 const SORT_WINDOW = 1000;
-const SEVERITY_ORDER: Record<string, number> = { low: 0, medium: 1, high: 2, critical: 3 };
 
 export interface IncidentView extends Omit<Incident, 'history'> {
   transitions: Transition[];
@@ -92,45 +91,8 @@ export function companions(actor: Actor, incident: Incident, action: string, cha
       status: incident.status,
       by: byOf(actor),
     }),
-    outboxPut({ tenantId: incident.tenant_id, source: SOURCE, detailType: action, detail: { ...view, ...extra } }),
+    outboxPut({ tenantId: incident.tenant_id, source: INCIDENTS_SOURCE, detailType: action, detail: { ...view, ...extra } }),
   ];
-}
-
-/**
- * A notification with an acknowledgement link, addressed to `roles`: on confirmation (the first
- * level of the tenant's escalation policy) and on each escalation while nobody has acknowledged,
- * for incidents at or above the tenant's `notifications.min_severity`.
- * The link's token goes out only in the notification (on the bus, to the tenant's webhooks and
- * rules); the table keeps its hash.
- */
-export function notificationWrites(incident: Incident, config: TenantConfig, roles: EscalationLevel['notify_roles']): TransactItem[] {
-  // Below the tenant's notification threshold nobody is told (the domain events still go out).
-  if (SEVERITY_ORDER[incident.severity]! < SEVERITY_ORDER[config.notifications.min_severity]!) return [];
-  const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
-  const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
-  return [
-    putAckToken({ incident_id: incident.incident_id, tenant_id: incident.tenant_id, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: [...roles] }),
-    outboxPut({
-      tenantId: incident.tenant_id,
-      source: SOURCE,
-      detailType: 'incident.notification',
-      detail: {
-        incident_id: incident.incident_id,
-        title: incident.title,
-        severity: incident.severity,
-        escalation_level: incident.escalation_level,
-        notify_roles: roles,
-        email_recipients: config.notifications.email_recipients,
-        acknowledge_path: `/api/v1/incidents/${incident.incident_id}/acknowledge?token=${token}`,
-        link_expires_at: issued.expiresAt,
-      },
-    }),
-  ];
-}
-
-/** Confirming: the SLA clock starts (the caller sets it) and the first level is told. */
-export function confirmationWrites(incident: Incident, config: TenantConfig): TransactItem[] {
-  return notificationWrites(incident, config, config.escalation_policy.levels[0]?.notify_roles ?? ['OPERATOR']);
 }
 
 export interface IncidentCreate {
@@ -226,7 +188,7 @@ export async function listIncidents(actor: Actor, q: ListQuery): Promise<{ items
   const tenantId = await tenantScope(callerOf(actor), undefined);
   const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW)).map(viewOf);
   const key = (i: IncidentView): string | number =>
-    q.sort_by === 'severity' ? SEVERITY_ORDER[i.severity]! : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
+    q.sort_by === 'severity' ? severityRank(i.severity) : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
   const sign = q.sort_order === 'asc' ? 1 : -1;
   const sorted = [...all].sort((a, b) => {
     const ka = key(a);

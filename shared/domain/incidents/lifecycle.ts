@@ -15,6 +15,9 @@ export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
 
+/** Low 0 to critical 3: for sorting and thresholds. */
+export const severityRank = (severity: IncidentSeverity): number => INCIDENT_SEVERITIES.indexOf(severity);
+
 /** Why an incident ended, kept apart from its status. */
 export const RESOLUTIONS = ['true_positive', 'false_positive', 'duplicate', 'benign', 'test'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];

@@ -13,7 +13,8 @@ import { log } from '../../log.js';
 import { systemActor } from '../actor.js';
 import type { TenantConfig } from '../tenant-config.js';
 import { slaStep, wakeOf, type SlaStep } from './escalation.js';
-import { change, companions, configOf, notificationWrites } from './incidents.js';
+import { change, companions, configOf } from './incidents.js';
+import { notificationWrites } from './notifications.js';
 
 export interface SweepOptions {
   /** For the audit entries: the invocation's request id. */
