@@ -1,0 +1,116 @@
+/**
+ * Builds the deployed functions' bundles the way `cdk synth` does (GatehouseFunction, esbuild,
+ * the same settings), plus two reference bundles built with the very same settings:
+ *
+ * - `floor`: a handler that only builds the DynamoDB document client and sends one GetCommand,
+ *   the least any function of this service can be (test/support/bundle-fixtures/floor.ts);
+ * - `empty`: a handler that does nothing (test/support/bundle-fixtures/empty.ts).
+ *
+ * Used by the cold-start benchmark (bin/bench-cold-start.ts) and the bundle budget test.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { RouteDef } from '../../shared/routes/types.js';
+import type { WorkerDef } from '../../shared/workers.js';
+import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
+import { GatehouseStack } from '../../lib/gatehouse-stack.js';
+
+export interface Bundle {
+  /** Route or worker id, or `floor` / `empty`. */
+  name: string;
+  kind: 'route' | 'worker' | 'reference';
+  /** The bundle's directory (the Lambda package). */
+  dir: string;
+  /** Its entry, index.mjs. */
+  file: string;
+  /** Size of index.mjs in bytes (the source map is not loaded unless an error is printed). */
+  bytes: number;
+  /** NODE_OPTIONS the function runs with. */
+  nodeOptions: string;
+}
+
+export interface Bundles {
+  functions: Bundle[];
+  floor: Bundle;
+  empty: Bundle;
+  /** Removes the build output. */
+  dispose(): void;
+}
+
+export const REFERENCE_HANDLERS = {
+  floor: 'test/support/bundle-fixtures/floor.ts',
+  empty: 'test/support/bundle-fixtures/empty.ts',
+} as const;
+
+/** Builds every function of the stack (or of the given tables) and the two reference bundles. */
+export function buildBundles(options: { routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] } = {}): Bundles {
+  const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-bundles-'));
+  // The feature flags of cdk.json, as `cdk synth` reads them.
+  const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const app = new App({ outdir, context });
+  const stack = new GatehouseStack(app, 'Gatehouse-bundles', {
+    stage: 'bundles',
+    deletionProtection: false,
+    routes: options.routes,
+    workers: options.workers,
+  });
+  const reference = new Stack(app, 'Gatehouse-reference');
+  const role = new iam.Role(reference, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+  const logGroup = new logs.LogGroup(reference, 'Logs');
+  for (const [name, handlerFile] of Object.entries(REFERENCE_HANDLERS)) {
+    new GatehouseFunction(reference, name, {
+      handlerFile,
+      description: `reference bundle: ${name}`,
+      role,
+      logGroup,
+      environment: {},
+      timeout: Duration.seconds(10),
+      memorySize: 512,
+      tracing: false,
+    });
+  }
+  app.synth();
+
+  const found: Bundle[] = [];
+  for (const construct of app.node.findAll()) {
+    if (!(construct instanceof GatehouseFunction)) continue;
+    const cfn = construct.node.defaultChild as lambda.CfnFunction;
+    const code = cfn.code as { s3Key?: string };
+    const env = (cfn.environment as { variables?: Record<string, string> } | undefined)?.variables ?? {};
+    const dir = join(outdir, `asset.${String(code.s3Key).replace(/\.zip$/, '')}`);
+    const file = join(dir, 'index.mjs');
+    const owner = construct.node.scope!;
+    const isReference = owner === reference;
+    found.push({
+      name: isReference ? construct.node.id : owner.node.id,
+      kind: isReference ? 'reference' : owner.node.scope?.node.id === stack.workersStack.node.id ? 'worker' : 'route',
+      dir,
+      file,
+      bytes: statSync(file).size,
+      nodeOptions: env.NODE_OPTIONS ?? '',
+    });
+  }
+  const pick = (name: string) => {
+    const bundle = found.find((b) => b.kind === 'reference' && b.name === name);
+    if (!bundle) throw new Error(`reference bundle ${name} was not built`);
+    return bundle;
+  };
+  return {
+    functions: found.filter((b) => b.kind !== 'reference'),
+    floor: pick('floor'),
+    empty: pick('empty'),
+    dispose: () => rmSync(outdir, { recursive: true, force: true }),
+  };
+}
+
+/** Median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
