@@ -6,8 +6,8 @@ export default defineConfig({
     // One local stack (DynamoDB Local, s3rver, cognito-local) and the local HTTP server for the
     // whole run; see test/support/global-setup.ts.
     globalSetup: ['test/support/global-setup.ts'],
-    // `awslambda.streamifyResponse` exists in Lambda; tests that import a streaming handler need it.
-    setupFiles: ['test/support/install-awslambda.ts'],
+    // What Lambda and the bundles give a handler (awslambda, compiled validators), for tests that import one.
+    setupFiles: ['test/support/local-runtime.ts'],
     testTimeout: 20_000,
     // Starting a JVM (DynamoDB Local) inside a hook takes seconds on a small machine.
     hookTimeout: 60_000,

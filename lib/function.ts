@@ -34,6 +34,8 @@ export interface GatehouseFunctionProps {
   readonly tracing: boolean;
   /** Files under node_modules copied next to the bundle (`swagger-ui-dist/swagger-ui.css`). */
   readonly packageFiles?: readonly string[];
+  /** Modules esbuild runs before the handler module (a route's compiled validators). */
+  readonly inject?: readonly string[];
 }
 
 export class GatehouseFunction extends nodejs.NodejsFunction {
@@ -77,6 +79,7 @@ export class GatehouseFunction extends nodejs.NodejsFunction {
         // The cost is a larger package (tree-shaken ESM keeps it to a few hundred KB).
         bundleAwsSDK: true,
         commandHooks: packageFilesHooks(props.packageFiles ?? []),
+        inject: props.inject ? [...props.inject] : undefined,
       },
     });
   }

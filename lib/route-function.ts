@@ -2,12 +2,14 @@
  * The Lambda of one route with its own role and log group, granted exactly the route's
  * `grants` and nothing else.
  */
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
-import { GatehouseFunction } from './function.js';
+import { GatehouseFunction, PROJECT_ROOT } from './function.js';
+import { writeValidatorModules } from './validators.js';
 import { countsCalls } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
@@ -22,6 +24,9 @@ const PACKAGE_FILES: Record<string, { files: string[]; environment: Record<strin
     environment: { DOCS_ASSETS_DIR: '/var/task' },
   },
 };
+
+/** Where the build writes generated validator modules (git-ignored). */
+const VALIDATORS_DIR = join(PROJECT_ROOT, '.build', 'validators');
 
 export interface RouteFunctionProps {
   readonly route: RouteDef;
@@ -64,6 +69,11 @@ export class RouteFunction extends Construct {
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
       tracing: props.tracing,
       packageFiles: extra?.files ?? [],
+      // The route's request validators, compiled now into standalone code (only when this synth
+      // bundles: a template-only synth has no bundle to put them in).
+      inject: Stack.of(this).bundlingRequired
+        ? [writeValidatorModules(route, VALIDATORS_DIR, join(PROJECT_ROOT, 'shared/http/compiled-validators.ts'))]
+        : undefined,
     });
 
     acknowledgeGrantWildcards(this, route.grants);

@@ -1,47 +1,27 @@
 /**
- * Request validation against a route's JSON Schemas, through @middy/validator. The schemas are
- * compiled once per cold start (when the handler module loads), never per request.
+ * Request validation through @middy/validator, fed the route's compiled validators
+ * (shared/http/compiled-validators.ts): nothing is compiled at cold start. Failures become the
+ * contract's 422 `{"detail": [{loc, msg, type}]}`.
  *
- * Path and query parameters arrive as strings, so they are validated with type coercion
- * (`limit=5` becomes 5) and defaults filled in; the JSON body is validated without coercion, so
- * `"limit": "5"` in a body stays an error. A route that declares query parameters refuses unknown
- * ones (a typo such as `limt=5` is a 422, not a silently ignored filter).
+ * Path and query parameters are validated with type coercion and defaults, the JSON body without
+ * coercion (shared/http/request-schemas.ts). A route that declares query parameters refuses
+ * unknown ones (a typo such as `limt=5` is a 422, not a silently ignored filter).
  */
 import type { MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
-import { transpileSchema } from '@middy/validator/transpile';
 import type { ErrorObject } from 'ajv';
 import type { RouteDef } from '../routes/types.js';
-import type { JsonSchema } from '../schemas/json-schema.js';
+import { compiledValidators, type ValidateFunction } from './compiled-validators.js';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
 
-// strictTuples off: a GeoJSON position is [lon, lat] with an optional altitude.
-export const AJV_OPTIONS = { allowUnionTypes: true, strict: true, strictTuples: false } as const;
+// @middy/validator's types name an Ajv instance; what it takes and calls is a compiled validate function.
+const middyValidator = validator as unknown as (options: { eventSchema: ValidateFunction }) => MiddlewareObj;
 
-/** A route that takes no path or query parameters ignores any it is sent (a cache-buster on /docs). */
-const NO_PARAMETERS = { type: 'object' } as const;
-
-/** Middlewares validating `pathParameters`, `queryStringParameters` and `body` of the event. */
+/** Middlewares validating `pathParameters`, `queryStringParameters`, `headers` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
-  const { path, query, body, headers } = route.request ?? {};
-  const params: JsonSchema = {
-    type: 'object',
-    properties: {
-      pathParameters: path ?? NO_PARAMETERS,
-      queryStringParameters: query ?? NO_PARAMETERS,
-      // Headers arrive lower-cased (header normaliser); only the declared ones are checked.
-      headers: headers ?? NO_PARAMETERS,
-    },
-  };
-  const middlewares: MiddlewareObj[] = [
-    mapErrors(validator({ eventSchema: transpileSchema(params, { ...AJV_OPTIONS, coerceTypes: 'array' }) })),
-  ];
-  if (body) {
-    const bodySchema: JsonSchema = { type: 'object', properties: { body }, required: ['body'] };
-    middlewares.push(
-      mapErrors(validator({ eventSchema: transpileSchema(bodySchema, { ...AJV_OPTIONS, coerceTypes: false }) })),
-    );
-  }
+  const { params, body } = compiledValidators(route);
+  const middlewares: MiddlewareObj[] = [mapErrors(middyValidator({ eventSchema: params }))];
+  if (body) middlewares.push(mapErrors(middyValidator({ eventSchema: body })));
   return middlewares;
 }
 

@@ -14,7 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ROUTES } from '../routes/index.js';
 import type { RouteDef } from '../routes/types.js';
-import { installAwslambdaShim, isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
+import { isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
+import { composeLocalRuntime } from './compose.js';
 import { buildContext, buildProxyEvent } from './proxy-event.js';
 import { RouteMatcher } from './route-matcher.js';
 import { countsCalls } from '../iam.js';
@@ -68,8 +69,9 @@ type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<A
 type StreamingHandler = (event: APIGatewayProxyEvent, stream: LocalResponseStream, context: Context) => Promise<unknown>;
 
 export async function startHttpServer(options: HttpServerOptions = {}): Promise<LocalHttpServer> {
-  // Before any handler module loads: a streaming handler calls awslambda.streamifyResponse then.
-  installAwslambdaShim();
+  // Before any handler module loads: a streaming handler calls awslambda.streamifyResponse then,
+  // and every route's chain asks for its compiled validators.
+  composeLocalRuntime();
   const routes = options.routes ?? ROUTES;
   const rootDir = options.rootDir ?? REPO_ROOT;
   const stage = options.stage ?? 'local';

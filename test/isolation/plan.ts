@@ -7,8 +7,7 @@
  * Planning refuses loudly (PlanError) a route it cannot fill: a path parameter or a reference
  * without a fixture, or a body schema the generator cannot satisfy.
  */
-import { transpileSchema } from '@middy/validator/transpile';
-import { AJV_OPTIONS } from '../../shared/http/validation.js';
+import { requestAjv } from '../../shared/http/ajv.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { HttpMethod, RouteDef } from '../../shared/routes/types.js';
 import type { JsonSchema } from '../../shared/schemas/json-schema.js';
@@ -261,7 +260,7 @@ function assertValid(route: RouteDef, req: ConcreteRequest, v: Variant): void {
     const key = `${route.id}:${part}`;
     let validate = validators.get(key);
     if (!validate) {
-      validate = transpileSchema(schema, { ...AJV_OPTIONS, coerceTypes: coerce ? 'array' : false }) as unknown as Validate;
+      validate = requestAjv(coerce ? 'array' : false).compile(schema) as Validate;
       validators.set(key, validate);
     }
     if (!validate(structuredClone(data))) {
