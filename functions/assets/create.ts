@@ -1,5 +1,6 @@
-import { createAsset, type AssetCreate } from '../../shared/domain/assets.js';
+import { createAsset } from '../../shared/domain/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { assetsCreateRoute } from '../../shared/routes/assets.js';
 
-export const handler = httpHandler('assets.create', async (req) => json(await createAsset(req.actor, req.body as AssetCreate)));
+export const handler = httpHandler(assetsCreateRoute, async (req) => json(await createAsset(req.actor, req.body)));

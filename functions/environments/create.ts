@@ -1,7 +1,8 @@
-import { createEnvironment, type EnvironmentCreate } from '../../shared/domain/environments.js';
+import { createEnvironment } from '../../shared/domain/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { environmentsCreateRoute } from '../../shared/routes/environments.js';
 
-export const handler = httpHandler('environments.create', async (req) =>
-  json(await createEnvironment(req.actor, req.body as EnvironmentCreate)),
+export const handler = httpHandler(environmentsCreateRoute, async (req) =>
+  json(await createEnvironment(req.actor, req.body)),
 );

@@ -1,8 +1,9 @@
 import { deleteEnvironment } from '../../shared/domain/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
+import { environmentsDeleteRoute } from '../../shared/routes/environments.js';
 
-export const handler = httpHandler('environments.delete', async (req) => {
+export const handler = httpHandler(environmentsDeleteRoute, async (req) => {
   await deleteEnvironment(req.actor, req.params.environment_id, req.query.tenant_id, req.query.cascade === true);
   return noContent();
 });

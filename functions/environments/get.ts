@@ -1,7 +1,8 @@
 import { findEnvironment } from '../../shared/domain/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { environmentsGetRoute } from '../../shared/routes/environments.js';
 
-export const handler = httpHandler('environments.get', async (req) =>
+export const handler = httpHandler(environmentsGetRoute, async (req) =>
   json(await findEnvironment(req.actor, req.params.environment_id, req.query.tenant_id)),
 );

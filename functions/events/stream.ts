@@ -2,10 +2,11 @@
 import { config } from '../../shared/config.js';
 import { openEventStream } from '../../shared/domain/events/stream-feed.js';
 import { streamingHttpHandler } from '../../shared/http/stream-handler.js';
+import { eventsStreamRoute } from '../../shared/routes/events.js';
 
 const { keepAliveSeconds, maxDurationSeconds } = config.eventStream;
 
-export const handler = streamingHttpHandler('events.stream', async (req) => {
+export const handler = streamingHttpHandler(eventsStreamRoute, async (req) => {
   const run = await openEventStream(
     { principal: req.principal!, tenantId: req.query.tenant_id, eventType: req.query.event_type, lastEventId: req.headers['last-event-id'] },
     { timing: { keepAliveMs: keepAliveSeconds * 1000 }, log: req.log },

@@ -1,5 +1,6 @@
-import { openIncident, type IncidentCreate } from '../../shared/domain/incidents/incidents.js';
+import { openIncident } from '../../shared/domain/incidents/incidents.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { incidentsCreateRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler('incidents.create', async (req) => json(await openIncident(req.actor, req.body as IncidentCreate)));
+export const handler = httpHandler(incidentsCreateRoute, async (req) => json(await openIncident(req.actor, req.body)));

@@ -1,5 +1,6 @@
-import { listIncidents, type ListQuery } from '../../shared/domain/incidents/incidents.js';
+import { listIncidents } from '../../shared/domain/incidents/incidents.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { incidentsListRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler('incidents.list', async (req) => json(await listIncidents(req.actor, req.query as ListQuery)));
+export const handler = httpHandler(incidentsListRoute, async (req) => json(await listIncidents(req.actor, req.query)));

@@ -1,7 +1,8 @@
 import { snapshot } from '../../shared/domain/incidents/history.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { replaySnapshotRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler('replay.snapshot', async (req) =>
+export const handler = httpHandler(replaySnapshotRoute, async (req) =>
   json(await snapshot(req.actor, req.params.incident_id, req.query.at as string | undefined)),
 );

@@ -1,7 +1,8 @@
-import { createVoiceUploadUrl, type VoiceUploadUrlRequest } from '../../shared/domain/incidents/voice-upload.js';
+import { createVoiceUploadUrl } from '../../shared/domain/incidents/voice-upload.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { incidentsVoiceUploadUrlRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler('incidents.voiceUploadUrl', async (req) =>
-  json(await createVoiceUploadUrl(req.actor, req.body as VoiceUploadUrlRequest)),
+export const handler = httpHandler(incidentsVoiceUploadUrlRoute, async (req) =>
+  json(await createVoiceUploadUrl(req.actor, req.body)),
 );

@@ -1,5 +1,6 @@
-import { draftFromVoice, type VoiceInput } from '../../shared/domain/incidents/drafts.js';
+import { draftFromVoice } from '../../shared/domain/incidents/drafts.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { incidentsVoiceRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler('incidents.voice', async (req) => json(await draftFromVoice(req.actor, req.body as VoiceInput)));
+export const handler = httpHandler(incidentsVoiceRoute, async (req) => json(await draftFromVoice(req.actor, req.body)));

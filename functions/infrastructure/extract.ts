@@ -1,7 +1,8 @@
 import { extractUploadedFile } from '../../shared/domain/infrastructure/presigned.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { infrastructureExtractRoute } from '../../shared/routes/infrastructure.js';
 
-export const handler = httpHandler('infrastructure.extract', async (req) =>
+export const handler = httpHandler(infrastructureExtractRoute, async (req) =>
   json(await extractUploadedFile(req.actor, req.params.environment_id, req.params.file_id, req.query.tenant_id)),
 );

@@ -1,7 +1,8 @@
 import { infrastructureFeatures } from '../../shared/domain/infrastructure/files.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { infrastructureFeaturesRoute } from '../../shared/routes/infrastructure.js';
 
-export const handler = httpHandler('infrastructure.features', async (req) => {
+export const handler = httpHandler(infrastructureFeaturesRoute, async (req) => {
   const features = await infrastructureFeatures(req.actor, req.params.environment_id, req.params.file_id, req.query.tenant_id);
   // Too large for a Lambda response: the client follows the redirect to the stored object.
   if ('redirectTo' in features) return { status: 307, headers: { Location: features.redirectTo }, text: '' };

@@ -2,8 +2,9 @@ import { uploadInfrastructureFile } from '../../shared/domain/infrastructure/upl
 import { httpHandler } from '../../shared/http/handler.js';
 import { decodeBody, parseMultipartFile } from '../../shared/http/multipart.js';
 import { json } from '../../shared/http/reply.js';
+import { infrastructureUploadRoute } from '../../shared/routes/infrastructure.js';
 
-export const handler = httpHandler('infrastructure.upload', async (req) => {
+export const handler = httpHandler(infrastructureUploadRoute, async (req) => {
   const { field, maxBytes } = req.route.upload!;
   const readFile = () =>
     parseMultipartFile(req.headers['content-type'], decodeBody(req.event.body, req.event.isBase64Encoded), field, maxBytes);

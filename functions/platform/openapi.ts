@@ -2,8 +2,9 @@
 import { config } from '../../shared/config.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { openApiDocumentFor } from '../../shared/openapi/serve.js';
+import { openapiRoute } from '../../shared/routes/platform.js';
 
-export const handler = httpHandler('openapi', async (req) => ({
+export const handler = httpHandler(openapiRoute, async (req) => ({
   json: openApiDocumentFor(req.event, config.version),
   headers: { 'Cache-Control': 'public, max-age=300' },
 }));

@@ -1,7 +1,8 @@
-import { createApiKey, type ApiKeyCreate } from '../../shared/domain/api-keys.js';
+import { createApiKey } from '../../shared/domain/api-keys.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { portalApiKeysCreateRoute } from '../../shared/routes/portal.js';
 
-export const handler = httpHandler('portal.apiKeys.create', async (req) =>
-  json(await createApiKey(req.actor, req.body as ApiKeyCreate)),
+export const handler = httpHandler(portalApiKeysCreateRoute, async (req) =>
+  json(await createApiKey(req.actor, req.body)),
 );

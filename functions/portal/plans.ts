@@ -1,5 +1,6 @@
 import { PLANS } from '../../shared/domain/plans.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { portalPlansRoute } from '../../shared/routes/portal.js';
 
-export const handler = httpHandler('portal.plans', async () => json(PLANS));
+export const handler = httpHandler(portalPlansRoute, async () => json(PLANS));

@@ -1,5 +1,6 @@
-import { register, type Registration } from '../../shared/domain/portal.js';
+import { register } from '../../shared/domain/portal.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { portalRegisterRoute } from '../../shared/routes/portal.js';
 
-export const handler = httpHandler('portal.register', async (req) => json(await register(req.actor, req.body as Registration)));
+export const handler = httpHandler(portalRegisterRoute, async (req) => json(await register(req.actor, req.body)));

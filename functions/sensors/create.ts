@@ -1,5 +1,6 @@
-import { createSensor, type SensorCreate } from '../../shared/domain/sensors.js';
+import { createSensor } from '../../shared/domain/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { sensorsCreateRoute } from '../../shared/routes/sensors.js';
 
-export const handler = httpHandler('sensors.create', async (req) => json(await createSensor(req.actor, req.body as SensorCreate)));
+export const handler = httpHandler(sensorsCreateRoute, async (req) => json(await createSensor(req.actor, req.body)));

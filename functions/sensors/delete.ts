@@ -1,8 +1,9 @@
-import { deleteSensor, type SensorScope } from '../../shared/domain/sensors.js';
+import { deleteSensor } from '../../shared/domain/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
+import { sensorsDeleteRoute } from '../../shared/routes/sensors.js';
 
-export const handler = httpHandler('sensors.delete', async (req) => {
-  await deleteSensor(req.actor, req.params.sensor_id, req.query as SensorScope);
+export const handler = httpHandler(sensorsDeleteRoute, async (req) => {
+  await deleteSensor(req.actor, req.params.sensor_id, req.query);
   return noContent();
 });

@@ -1,7 +1,8 @@
-import { findSensor, type SensorScope } from '../../shared/domain/sensors.js';
+import { findSensor } from '../../shared/domain/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { sensorsGetRoute } from '../../shared/routes/sensors.js';
 
-export const handler = httpHandler('sensors.get', async (req) =>
-  json(await findSensor(req.actor, req.params.sensor_id, req.query as SensorScope)),
+export const handler = httpHandler(sensorsGetRoute, async (req) =>
+  json(await findSensor(req.actor, req.params.sensor_id, req.query)),
 );

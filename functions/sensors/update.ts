@@ -1,7 +1,8 @@
-import { updateSensor, type SensorScope, type SensorUpdate } from '../../shared/domain/sensors.js';
+import { updateSensor } from '../../shared/domain/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { sensorsUpdateRoute } from '../../shared/routes/sensors.js';
 
-export const handler = httpHandler('sensors.update', async (req) =>
-  json(await updateSensor(req.actor, req.params.sensor_id, req.query as SensorScope, req.body as SensorUpdate)),
+export const handler = httpHandler(sensorsUpdateRoute, async (req) =>
+  json(await updateSensor(req.actor, req.params.sensor_id, req.query, req.body)),
 );

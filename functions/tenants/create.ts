@@ -1,7 +1,8 @@
-import { createTenant, type TenantCreate } from '../../shared/domain/tenants.js';
+import { createTenant } from '../../shared/domain/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { tenantsCreateRoute } from '../../shared/routes/tenants.js';
 
-export const handler = httpHandler('tenants.create', async (req) =>
-  json(await createTenant(req.actor, req.body as TenantCreate)),
+export const handler = httpHandler(tenantsCreateRoute, async (req) =>
+  json(await createTenant(req.actor, req.body)),
 );

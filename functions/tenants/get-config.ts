@@ -1,7 +1,8 @@
 import { findTenantConfig } from '../../shared/domain/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { tenantsConfigGetRoute } from '../../shared/routes/tenants.js';
 
-export const handler = httpHandler('tenants.config.get', async (req) =>
+export const handler = httpHandler(tenantsConfigGetRoute, async (req) =>
   json(await findTenantConfig(req.params.tenant_id)),
 );

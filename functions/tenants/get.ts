@@ -1,5 +1,6 @@
 import { findTenant } from '../../shared/domain/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { tenantsGetRoute } from '../../shared/routes/tenants.js';
 
-export const handler = httpHandler('tenants.get', async (req) => json(await findTenant(req.params.tenant_id)));
+export const handler = httpHandler(tenantsGetRoute, async (req) => json(await findTenant(req.params.tenant_id)));

@@ -1,6 +1,6 @@
 import { listTenants } from '../../shared/domain/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
-import type { PageRequest } from '../../shared/db/query.js';
+import { tenantsListRoute } from '../../shared/routes/tenants.js';
 
-export const handler = httpHandler('tenants.list', async (req) => json(await listTenants(req.query as PageRequest)));
+export const handler = httpHandler(tenantsListRoute, async (req) => json(await listTenants(req.query)));

@@ -1,5 +1,6 @@
-import { createUser, type UserCreate } from '../../shared/domain/users.js';
+import { createUser } from '../../shared/domain/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { usersCreateRoute } from '../../shared/routes/users.js';
 
-export const handler = httpHandler('users.create', async (req) => json(await createUser(req.actor, req.body as UserCreate)));
+export const handler = httpHandler(usersCreateRoute, async (req) => json(await createUser(req.actor, req.body)));

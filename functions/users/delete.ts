@@ -1,8 +1,9 @@
 import { deleteUser } from '../../shared/domain/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
+import { usersDeleteRoute } from '../../shared/routes/users.js';
 
-export const handler = httpHandler('users.delete', async (req) => {
+export const handler = httpHandler(usersDeleteRoute, async (req) => {
   await deleteUser(req.actor, req.params.user_id, req.query.tenant_id);
   return noContent();
 });

@@ -1,7 +1,8 @@
 import { findUser } from '../../shared/domain/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { usersGetRoute } from '../../shared/routes/users.js';
 
-export const handler = httpHandler('users.get', async (req) =>
+export const handler = httpHandler(usersGetRoute, async (req) =>
   json(await findUser(req.actor, req.params.user_id, req.query.tenant_id)),
 );

@@ -1,7 +1,8 @@
-import { updateUser, type UserUpdate } from '../../shared/domain/users.js';
+import { updateUser } from '../../shared/domain/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { usersUpdateRoute } from '../../shared/routes/users.js';
 
-export const handler = httpHandler('users.update', async (req) =>
-  json(await updateUser(req.actor, req.params.user_id, req.query.tenant_id, req.body as UserUpdate)),
+export const handler = httpHandler(usersUpdateRoute, async (req) =>
+  json(await updateUser(req.actor, req.params.user_id, req.query.tenant_id, req.body)),
 );

@@ -1,5 +1,6 @@
-import { createZone, type ZoneCreate } from '../../shared/domain/zones.js';
+import { createZone } from '../../shared/domain/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { zonesCreateRoute } from '../../shared/routes/zones.js';
 
-export const handler = httpHandler('zones.create', async (req) => json(await createZone(req.actor, req.body as ZoneCreate)));
+export const handler = httpHandler(zonesCreateRoute, async (req) => json(await createZone(req.actor, req.body)));

@@ -1,8 +1,9 @@
 import { deleteZone } from '../../shared/domain/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
+import { zonesDeleteRoute } from '../../shared/routes/zones.js';
 
-export const handler = httpHandler('zones.delete', async (req) => {
+export const handler = httpHandler(zonesDeleteRoute, async (req) => {
   await deleteZone(req.actor, req.params.zone_id, req.query.tenant_id);
   return noContent();
 });

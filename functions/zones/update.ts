@@ -1,7 +1,8 @@
-import { updateZone, type ZoneUpdate } from '../../shared/domain/zones.js';
+import { updateZone } from '../../shared/domain/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
+import { zonesUpdateRoute } from '../../shared/routes/zones.js';
 
-export const handler = httpHandler('zones.update', async (req) =>
-  json(await updateZone(req.actor, req.params.zone_id, req.query.tenant_id, req.body as ZoneUpdate)),
+export const handler = httpHandler(zonesUpdateRoute, async (req) =>
+  json(await updateZone(req.actor, req.params.zone_id, req.query.tenant_id, req.body)),
 );

@@ -26,17 +26,13 @@ import { ForbiddenError, invalid, NotFoundError } from '../http/errors.js';
 import { newTimeId, now } from '../ids.js';
 import { ROLES, type Role } from '../routes/types.js';
 import type { Actor } from './actor.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { apiKeyCreate } from '../schemas/portal.js';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
 
-export interface ApiKeyCreate {
-  tenant_id?: string;
-  name: string;
-  role?: Role;
-  expires_at?: string;
-  ip_allowlist?: string[];
-}
+export type ApiKeyCreate = InputOf<typeof apiKeyCreate>;
 
 const hex = (uuid: string) => uuid.replace(/-/g, '');
 const uuidOf = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;

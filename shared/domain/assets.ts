@@ -9,6 +9,8 @@ import { newTimeId } from '../ids.js';
 import type { Actor } from './actor.js';
 import type { LatLon } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { assetCreate, assetListQuery, assetUpdate } from '../schemas/assets.js';
 
 export const ASSET_NOT_FOUND = 'Asset not found';
 const KIND = SITE_KINDS.asset;
@@ -27,25 +29,11 @@ export interface Asset {
   updated_at: string;
 }
 
-export interface AssetCreate {
-  tenant_id?: string;
-  environment_id: string;
-  name: string;
-  type: string;
-  criticality?: string;
-  location?: LatLon | null;
-  geometry?: Geometry | null;
-  description?: string | null;
-}
+export type AssetCreate = InputOf<typeof assetCreate>;
 
-export type AssetUpdate = Partial<Pick<Asset, 'name' | 'type' | 'criticality' | 'location' | 'geometry' | 'description'>>;
+export type AssetUpdate = InputOf<typeof assetUpdate>;
 
-export interface AssetFilter {
-  tenant_id?: string;
-  environment_id?: string;
-  type?: string;
-  criticality?: string;
-}
+export type AssetFilter = Omit<InputOf<typeof assetListQuery>, 'limit' | 'offset'>;
 
 /** Positions nested as the geometry type says, each [lon, lat] in range. */
 function assertGeometry(geometry: Geometry | null | undefined): void {

@@ -21,22 +21,16 @@ import { ConflictError, NotFoundError } from '../http/errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { environmentCreate, environmentUpdate } from '../schemas/environments.js';
 
 export type { Environment } from '../db/environments.js';
 
 export const ENVIRONMENT_NOT_FOUND = 'Environment not found';
 
-export interface EnvironmentCreate {
-  tenant_id?: string;
-  name: string;
-  type: string;
-  status?: string;
-  description?: string | null;
-  location?: { lat: number; lon: number } | null;
-  address?: string | null;
-}
+export type EnvironmentCreate = InputOf<typeof environmentCreate>;
 
-export type EnvironmentUpdate = Partial<Omit<EnvironmentCreate, 'tenant_id'>>;
+export type EnvironmentUpdate = InputOf<typeof environmentUpdate>;
 
 function callerOf(actor: Actor) {
   if (!actor.principal) throw new Error('environments need an authenticated caller');

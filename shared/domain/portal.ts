@@ -7,6 +7,8 @@ import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';
 import { newUserWrites, withNewIdentity } from './users.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { registerRequest } from '../schemas/portal.js';
 
 const LOGIN_REFUSED = 'Incorrect email or password';
 
@@ -31,12 +33,7 @@ export async function login(email: string, password: string): Promise<LoginResul
   return { access_token: tokens.idToken, token_type: 'bearer', expires_in: tokens.expiresIn };
 }
 
-export interface Registration {
-  email: string;
-  password: string;
-  organization_name: string;
-  name?: string;
-}
+export type Registration = InputOf<typeof registerRequest>;
 
 export interface Registered {
   tenant_id: string;

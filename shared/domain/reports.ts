@@ -4,20 +4,11 @@
  */
 import type { StoredEvent } from '../db/events.js';
 import type { Actor } from './actor.js';
-import type { LatLon } from './geo/geofence.js';
 import { ingestEvents } from './events/ingest.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { manualReportCreate } from '../schemas/events.js';
 
-export interface ManualReport {
-  tenant_id?: string;
-  environment_id: string;
-  title: string;
-  description: string;
-  location?: LatLon;
-  occurred_at?: string;
-  severity?: string;
-  reporter_name?: string;
-  event_id?: string;
-}
+export type ManualReport = InputOf<typeof manualReportCreate>;
 
 export async function fileManualReport(actor: Actor, report: ManualReport): Promise<{ report_id: string; event: StoredEvent }> {
   const [event] = await ingestEvents(

@@ -16,6 +16,8 @@ import type { Actor } from './actor.js';
 import type { LatLon } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { ZONE_NOT_FOUND, type Zone } from './zones.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { sensorCreate, sensorScopeQuery, sensorUpdate } from '../schemas/sensors.js';
 
 export const SENSOR_NOT_FOUND = 'Sensor not found';
 const KIND = SITE_KINDS.sensor;
@@ -43,25 +45,12 @@ export interface Sensor extends StoredSensor {
   health: SensorHealth;
 }
 
-export interface SensorCreate {
-  tenant_id?: string;
-  environment_id: string;
-  name: string;
-  type: string;
-  location: LatLon;
-  zone_id?: string | null;
-  status?: string;
-  model?: string | null;
-  serial_number?: string | null;
-}
+export type SensorCreate = InputOf<typeof sensorCreate>;
 
-export type SensorUpdate = Partial<Pick<StoredSensor, 'name' | 'type' | 'location' | 'zone_id' | 'status' | 'model' | 'serial_number'>>;
+export type SensorUpdate = InputOf<typeof sensorUpdate>;
 
 /** Optional scoping as the spec has it: the tenant, and an environment the sensor must be in. */
-export interface SensorScope {
-  tenant_id?: string;
-  environment_id?: string;
-}
+export type SensorScope = InputOf<typeof sensorScopeQuery>;
 
 export function healthOf(lastSeenAt: string | null, timeoutSeconds: number, at = Date.now()): SensorHealth {
   if (!lastSeenAt) return 'offline';

@@ -3,6 +3,8 @@
  * Field meanings are documented in the schema (shared/schemas/tenants.ts) and docs/configuration.
  */
 import { invalid } from '../http/errors.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { tenantConfigUpdate } from '../schemas/tenants.js';
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
 
@@ -24,7 +26,7 @@ export interface TenantConfig {
   updated_at: string;
 }
 
-export type TenantConfigUpdate = Partial<Omit<TenantConfig, 'tenant_id' | 'updated_at'>>;
+export type TenantConfigUpdate = InputOf<typeof tenantConfigUpdate>;
 
 export function defaultTenantConfig(tenantId: string, at: string): TenantConfig {
   return {

@@ -14,8 +14,6 @@ import {
   putTenantConfigVersion,
   putTenantVersion,
   type Tenant,
-  type TenantPlan,
-  type TenantStatus,
 } from '../db/tenants.js';
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
@@ -30,21 +28,14 @@ import {
   type TenantConfig,
   type TenantConfigUpdate,
 } from './tenant-config.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { tenantCreate, tenantUpdate } from '../schemas/tenants.js';
 
 export type { Tenant } from '../db/tenants.js';
 
-export interface TenantCreate {
-  name: string;
-  plan?: TenantPlan;
-  contact_email?: string | null;
-}
+export type TenantCreate = InputOf<typeof tenantCreate>;
 
-export interface TenantUpdate {
-  name?: string;
-  plan?: TenantPlan;
-  status?: TenantStatus;
-  contact_email?: string | null;
-}
+export type TenantUpdate = InputOf<typeof tenantUpdate>;
 
 
 /**

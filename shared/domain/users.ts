@@ -35,24 +35,16 @@ import type { Role } from '../routes/types.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { planOf } from './plans.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { userCreate, userUpdate } from '../schemas/users.js';
 
 export type { User } from '../db/users.js';
 
 export const USER_NOT_FOUND = 'User not found';
 
-export interface UserCreate {
-  tenant_id?: string;
-  email: string;
-  role: Role;
-  name?: string | null;
-  password?: string;
-}
+export type UserCreate = InputOf<typeof userCreate>;
 
-export interface UserUpdate {
-  name?: string | null;
-  role?: Role;
-  active?: boolean;
-}
+export type UserUpdate = InputOf<typeof userUpdate>;
 
 /** Nobody hands out a role above their own; only SUPER_ADMIN makes SUPER_ADMINs. */
 function assertMayGrant(principal: Principal, role: Role): void {

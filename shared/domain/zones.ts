@@ -7,6 +7,8 @@ import { assertValidGeofence, geofenceArea, geofenceBbox, type Geofence } from '
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../db/site-entities.js';
 import { NotFoundError } from '../http/errors.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { zoneCreate, zoneUpdate } from '../schemas/zones.js';
 
 export const ZONE_NOT_FOUND = 'Zone not found';
 const KIND = SITE_KINDS.zone;
@@ -27,18 +29,9 @@ export interface Zone {
   updated_at: string;
 }
 
-export interface ZoneCreate {
-  tenant_id?: string;
-  environment_id: string;
-  name: string;
-  type?: string;
-  security_level?: number;
-  geofence: Geofence;
-  description?: string | null;
-  active?: boolean;
-}
+export type ZoneCreate = InputOf<typeof zoneCreate>;
 
-export type ZoneUpdate = Partial<Pick<Zone, 'name' | 'type' | 'security_level' | 'geofence' | 'description' | 'active'>>;
+export type ZoneUpdate = InputOf<typeof zoneUpdate>;
 
 /** Area (rounded to cm²) and bounding box, kept with the zone for maps and listings. */
 function measured(geofence: Geofence) {

@@ -4,7 +4,8 @@
  *   and role check -> JSON body parsing -> validation (schemas compiled once per cold start) ->
  *   the route's function -> reply shaping; errors mapped to the contract's bodies.
  *
- * A route file is glue only: `export const handler = httpHandler('tenants.get', async (req) => ...)`.
+ * A route file is glue only: `export const handler = httpHandler(tenantsGetRoute, async (req) => ...)`,
+ * bound to the route object, so its input is typed from the route's schemas.
  * A streaming route uses `streamingHttpHandler` (shared/http/stream-handler.ts) on the same chain.
  */
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
@@ -15,7 +16,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor } from '../domain/actor.js';
 import { log, type Logger } from '../log.js';
-import { routeById } from '../routes/index.js';
+import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import { consumeRateLimit, rateLimitHeaders, type RateLimitState } from '../domain/rate-limit.js';
 import { toProxyResult, errorResult } from './respond.js';
@@ -26,24 +27,26 @@ import { requestValidators } from './validation.js';
 /** JSON bodies larger than this are refused with 413 before parsing. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-export interface HttpRequest<B = unknown, Q = Record<string, unknown>, P = Record<string, string>> {
-  route: RouteDef;
+/** What a route's function receives: its input typed from its own schemas, and who asks. */
+export interface HttpRequest<R extends RouteDef = RouteDef> {
+  route: R;
   /** The verified caller; null on public routes. */
   principal: Principal | null;
   /** The caller as an audit actor. */
   actor: Actor;
-  params: P;
-  query: Q;
-  body: B;
+  params: ParamsOf<R>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
   /** Header names in lower case. */
-  headers: Record<string, string | undefined>;
+  headers: HeadersOf<R>;
   requestId: string;
   sourceIp: string;
   log: Logger;
   event: APIGatewayProxyEvent;
 }
 
-type RouteFn = (req: HttpRequest<any, any, any>) => Promise<Reply>;
+/** A route's function: typed input in, a reply out. */
+export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply>;
 
 interface Internal extends Record<string, unknown> {
   requestId: string;
@@ -55,9 +58,9 @@ interface Internal extends Record<string, unknown> {
 
 type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
 
-export function httpHandler(routeId: string, fn: RouteFn) {
-  const route = routeById(routeId);
-  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf(route, event, context))));
+/** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
+export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>) {
+  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))));
 }
 
 /** The function a chain wraps: it runs once every "before" step has passed. */
@@ -86,8 +89,12 @@ export function handlerChain(route: RouteDef, core: ChainCore) {
   return chain;
 }
 
-/** The request as a route's function sees it; call it inside a chain's core (the steps set `context`). */
-export function httpRequestOf(route: RouteDef, event: APIGatewayProxyEvent, context: Context): HttpRequest {
+/**
+ * The request as a route's function sees it; call it inside a chain's core (the steps set
+ * `context`). The event's parts have passed the route's validators by then, so they are what the
+ * schemas say: the one place where the untyped event becomes the typed input.
+ */
+export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayProxyEvent, context: Context): HttpRequest<R> {
   const internal = (context as unknown as { gatehouse: Internal }).gatehouse;
   const principal = internal.principal;
   const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
@@ -95,16 +102,19 @@ export function httpRequestOf(route: RouteDef, event: APIGatewayProxyEvent, cont
     route,
     principal,
     actor: { principal, requestId: internal.requestId, sourceIp },
-    params: (event.pathParameters ?? {}) as Record<string, string>,
-    query: (event.queryStringParameters ?? {}) as Record<string, unknown>,
-    body: event.body as unknown,
-    headers: event.headers as Record<string, string | undefined>,
+    params: validated<ParamsOf<R>>(event.pathParameters ?? {}),
+    query: validated<QueryOf<R>>(event.queryStringParameters ?? {}),
+    body: validated<BodyOf<R>>(event.body),
+    headers: validated<HeadersOf<R>>(event.headers),
     requestId: internal.requestId,
     sourceIp,
     log: internal.log,
     event,
   };
 }
+
+/** A part of the event that the route's validators have checked: from here on it has their type. */
+const validated = <T>(part: unknown): T => part as T;
 
 /** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */
 function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {

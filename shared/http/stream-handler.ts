@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Logger } from '../log.js';
-import { routeById } from '../routes/index.js';
+import type { RouteDef } from '../routes/types.js';
 import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
 
 /** What a stream body writes to. */
@@ -33,7 +33,7 @@ export interface StreamSink {
 export type StreamBody = (sink: StreamSink) => Promise<void>;
 
 /** Checks the request (throwing HttpErrors like any route function) and returns the body to stream. */
-export type OpenStream = (req: HttpRequest<any, any, any>) => Promise<StreamBody>;
+export type OpenStream<R extends RouteDef> = (req: HttpRequest<R>) => Promise<StreamBody>;
 
 /** Kept back from the function's timeout so the stream ends cleanly rather than being cut. */
 export const END_MARGIN_MS = 10_000;
@@ -45,9 +45,8 @@ export class ClientGoneError extends Error {
   }
 }
 
-export function streamingHttpHandler(routeId: string, open: OpenStream) {
-  const route = routeById(routeId);
-  if (!route.streaming) throw new Error(`route ${routeId} is not marked streaming in the route table`);
+export function streamingHttpHandler<const R extends RouteDef>(route: R, open: NoInfer<OpenStream<R>>) {
+  if (!route.streaming) throw new Error(`route ${route.id} is not marked streaming in the route table`);
   // What `open` returned, per invocation, from inside the chain to the streaming part below.
   const opened = new WeakMap<Context, { body: StreamBody; log: Logger }>();
   const admit = handlerChain(route, async (event, context) => {

@@ -1,5 +1,6 @@
 /** The served document: built from the route table for the caller's base URL, kept per container. */
-import { ROUTES, routeById } from '../routes/index.js';
+import { ROUTES } from '../routes/index.js';
+import { openapiRoute } from '../routes/platform.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 import { serverUrlOf, type OriginEvent } from './server-url.js';
 
@@ -9,7 +10,7 @@ const MAX_CACHED = 4;
 const cache = new Map<string, OpenApiDocument>();
 
 export function openApiDocumentFor(event: OriginEvent, version: string): OpenApiDocument {
-  const serverUrl = serverUrlOf(event, routeById('openapi').path);
+  const serverUrl = serverUrlOf(event, openapiRoute.path);
   const key = `${version}\u0000${serverUrl}`;
   let document = cache.get(key);
   if (!document) {

@@ -1,5 +1,21 @@
 /** GeoJSON shapes (RFC 7946, longitude first) and the circle geofence. */
+import type { LineString, MultiLineString, MultiPoint, MultiPolygon, Point, Polygon, Position } from 'geojson';
 import type { JsonSchema } from './json-schema.js';
+
+/** A zone's geofence as the `geofence` schema accepts it. */
+export type Geofence =
+  | { type: 'Polygon'; coordinates: Position[][] }
+  | { type: 'MultiPolygon'; coordinates: Position[][][] }
+  | { type: 'Circle'; center: Position; radius_m: number };
+
+/** A point with named fields, as the `latLon` schema accepts it. */
+export interface LatLon {
+  lat: number;
+  lon: number;
+}
+
+/** An asset's geometry as the `assetGeometry` schema accepts it (its nesting checked by the domain). */
+export type AssetGeometry = Point | MultiPoint | LineString | MultiLineString | Polygon | MultiPolygon;
 
 export const longitude = { type: 'number', minimum: -180, maximum: 180 } as const;
 export const latitude = { type: 'number', minimum: -90, maximum: 90 } as const;
@@ -46,6 +62,7 @@ const polygonCoordinates = {
 
 /** A zone's geofence: a GeoJSON Polygon or MultiPolygon (holes allowed), or a circle. */
 export const geofence = {
+  title: 'Geofence',
   type: 'object',
   description:
     `A GeoJSON Polygon or MultiPolygon (holes allowed; rings closed, not self-intersecting, at most ${MAX_GEOFENCE_VERTICES} vertices in all), ` +
@@ -93,6 +110,7 @@ export const geofence = {
 
 /** Any GeoJSON geometry an asset may have (a point, a cable's line, a building's outline). */
 export const assetGeometry = {
+  title: 'Geometry',
   type: 'object',
   description: 'A GeoJSON geometry: Point, LineString, Polygon, MultiPoint, MultiLineString or MultiPolygon.',
   properties: {

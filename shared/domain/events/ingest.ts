@@ -16,30 +16,19 @@ import { getSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS } from '../../
 import { getTenantConfig } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, type Loc } from '../../http/errors.js';
 import { newTimeId, now, timeIdBound, timeOfId } from '../../ids.js';
-import type { EventType } from '../../schemas/events.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
-import { geofenceContains, type LatLon } from '../geo/geofence.js';
+import { geofenceContains } from '../geo/geofence.js';
 import { contentHash } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
 import { scoreEvent } from './scoring.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { eventCreate } from '../../schemas/events.js';
 
-export interface EventInput {
-  event_id?: string;
-  tenant_id?: string;
-  environment_id?: string;
-  sensor_id?: string;
-  type: EventType;
-  source?: 'sensor' | 'api' | 'human';
-  occurred_at?: string;
-  location?: LatLon;
-  severity?: string;
-  description?: string;
-  payload?: Record<string, unknown>;
-}
+export type EventInput = InputOf<typeof eventCreate>;
 
 const HOUR_MS = 3600_000;
 /** How far a client-made event id's time may be from the time it is first received. */

@@ -12,18 +12,13 @@ import { now, timeIdBound } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { getEnvironment } from '../../db/environments.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { eventListQuery, eventProcessedUpdate } from '../../schemas/events.js';
 
 export const EVENT_NOT_FOUND = 'Event not found';
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 
-export interface EventFilter {
-  tenant_id?: string;
-  environment_id?: string;
-  type?: string;
-  processed?: boolean;
-  start_date?: string;
-  end_date?: string;
-}
+export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset'>;
 
 function callerOf(actor: Actor) {
   if (!actor.principal) throw new Error('events need an authenticated caller');
@@ -66,11 +61,7 @@ export async function findEvent(actor: Actor, eventId: string, requestedTenant?:
   return rest;
 }
 
-export interface ProcessedUpdate {
-  processed: boolean;
-  threat_score?: number;
-  incident_id?: string | null;
-}
+export type ProcessedUpdate = InputOf<typeof eventProcessedUpdate>;
 
 /** The incident must be one of the tenant's (any other is answered as unknown). */
 async function assertIncident(tenantId: string, incidentId: string): Promise<void> {

@@ -12,17 +12,9 @@ import { point, polygon as turfPolygon } from '@turf/helpers';
 import kinks from '@turf/kinks';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { invalid, type Loc } from '../../http/errors.js';
-import { MAX_GEOFENCE_VERTICES } from '../../schemas/geo.js';
+import { MAX_GEOFENCE_VERTICES, type Geofence, type LatLon } from '../../schemas/geo.js';
 
-export type Geofence =
-  | { type: 'Polygon'; coordinates: Position[][] }
-  | { type: 'MultiPolygon'; coordinates: Position[][][] }
-  | { type: 'Circle'; center: Position; radius_m: number };
-
-export interface LatLon {
-  lat: number;
-  lon: number;
-}
+export type { Geofence, LatLon } from '../../schemas/geo.js';
 
 const samePosition = (a: Position, b: Position) => a[0] === b[0] && a[1] === b[1];
 

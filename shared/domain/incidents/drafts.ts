@@ -12,7 +12,6 @@ import {
   speechRecognizer,
   SpeechUnavailableError,
   tenantAudioPrefix,
-  type AudioFormat,
 } from '../../adapters/speech/index.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
@@ -24,16 +23,13 @@ import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';
 import { confirmationWrites } from './notifications.js';
 import { transition, type IncidentSeverity } from './lifecycle.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { incidentComplete, voiceIncidentCreate } from '../../schemas/incidents.js';
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
 const RECOGNITION_BUDGET_MS = 20_000;
 
-export interface VoiceInput {
-  audio_base64?: string;
-  upload_key?: string;
-  format?: AudioFormat;
-  transcript?: string;
-}
+export type VoiceInput = InputOf<typeof voiceIncidentCreate>;
 
 /** The incident's own fields that the extracted ones fill. */
 export function incidentFieldsOf(fields: IncidentFields) {
@@ -111,9 +107,7 @@ export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<I
   );
 }
 
-export interface CompleteInput {
-  answers: Partial<Record<'title' | 'type' | 'severity' | 'location_text' | 'occurred_at_text' | 'description', string>>;
-}
+export type CompleteInput = InputOf<typeof incidentComplete>;
 
 /** Fills a draft's missing fields from follow-up answers; a draft only (409 otherwise). */
 export function completeDraft(actor: Actor, incidentId: string, input: CompleteInput): Promise<IncidentView> {

@@ -37,11 +37,11 @@ import {
   severityRank,
   timeFigures,
   transition,
-  type IncidentSeverity,
   type IncidentStatus,
-  type Resolution,
   type Transition,
 } from './lifecycle.js';
+import type { Infer, InputOf } from '../../schemas/json-schema.js';
+import type { incidentCreate, incidentListQuery, incidentRespond } from '../../schemas/incidents.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 /** Incidents read to sort by something other than time; lists past it are cut, newest first. */
@@ -95,17 +95,7 @@ export function companions(actor: Actor, incident: Incident, action: string, cha
   ];
 }
 
-export interface IncidentCreate {
-  title: string;
-  description?: string;
-  type?: string;
-  severity?: IncidentSeverity;
-  environment_id?: string;
-  location?: { lat: number; lon: number };
-  location_text?: string;
-  occurred_at?: string;
-  status?: 'draft' | 'confirmed';
-}
+export type IncidentCreate = InputOf<typeof incidentCreate>;
 
 export async function openIncident(
   actor: Actor,
@@ -171,14 +161,8 @@ export async function findIncident(actor: Actor, incidentId: string): Promise<In
   return viewOf(await findStored(actor, incidentId));
 }
 
-export interface ListQuery {
-  limit: number;
-  offset: number;
-  sort_by: 'created_at' | 'updated_at' | 'severity' | 'status' | 'escalation_level';
-  sort_order: 'asc' | 'desc';
-  status?: string;
-  severity?: string;
-}
+/** As validated: paging and sorting defaults filled in. */
+export type ListQuery = Infer<typeof incidentListQuery>;
 
 /**
  * Filters come from the indexes; sorting by time follows the key, any other sort reads the
@@ -229,13 +213,7 @@ export async function change(
   });
 }
 
-export interface RespondInput {
-  status?: IncidentStatus;
-  assignee_id?: string | null;
-  resolution?: Resolution;
-  resolution_notes?: string;
-  note?: string;
-}
+export type RespondInput = InputOf<typeof incidentRespond>;
 
 export async function respond(actor: Actor, incidentId: string, input: RespondInput): Promise<IncidentView> {
   const principal = callerOf(actor);

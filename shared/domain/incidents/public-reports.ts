@@ -15,6 +15,8 @@ import { NotFoundError } from '../../http/errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { openIncident } from './incidents.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { publicIncidentCreate } from '../../schemas/incidents.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -43,15 +45,7 @@ async function tenantOfKey(key: string): Promise<string | null> {
   return (out.Item?.tenant_id as string | undefined) ?? null;
 }
 
-export interface PublicReport {
-  report_key: string;
-  title: string;
-  description: string;
-  location?: { lat: number; lon: number };
-  location_text?: string;
-  occurred_at?: string;
-  contact?: string;
-}
+export type PublicReport = InputOf<typeof publicIncidentCreate>;
 
 /** What the reporter sees: a receipt, with no tenant or other internal id but the report's own. */
 export interface PublicReceipt {

@@ -8,19 +8,18 @@
  * Imports stay off the recogniser and model adapters, so this route's bundle does not carry them.
  */
 import { presignPut } from '../../adapters/s3.js';
-import { AUDIO_CONTENT_TYPES, tenantAudioPrefix, type AudioFormat } from '../../adapters/speech/types.js';
+import { AUDIO_CONTENT_TYPES, tenantAudioPrefix } from '../../adapters/speech/types.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import type { Actor } from '../actor.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { voiceUploadUrlRequest } from '../../schemas/incidents.js';
 
 /** As long as an infrastructure upload URL: enough to send 100 MB over a slow mobile link. */
 export const VOICE_UPLOAD_URL_TTL_SECONDS = 15 * 60;
 
-export interface VoiceUploadUrlRequest {
-  format: AudioFormat;
-  size_bytes: number;
-}
+export type VoiceUploadUrlRequest = InputOf<typeof voiceUploadUrlRequest>;
 
 export interface VoiceUploadUrl {
   upload_key: string;

@@ -21,14 +21,13 @@ import { findStoredEnvironment } from '../environments.js';
 import { extractOrRefuse } from './extract.js';
 import { baseName, formatFromFilename } from './formats.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, originalObjectKey, storeFile, type InfrastructureFile } from './storage.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { uploadUrlRequest } from '../../schemas/infrastructure.js';
 
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 export const PENDING_UPLOAD_TTL_SECONDS = 24 * 60 * 60;
 
-export interface UploadUrlRequest {
-  filename: string;
-  size_bytes: number;
-}
+export type UploadUrlRequest = InputOf<typeof uploadUrlRequest>;
 
 export interface UploadUrl {
   file_id: string;
