@@ -1,4 +1,4 @@
-import { createUploadUrl } from '../../shared/domain/infrastructure/presigned.js';
+import { createUploadUrl } from '../../shared/domain/infrastructure/upload-url.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { infrastructureUploadUrlRoute } from '../../shared/routes/infrastructure.js';

@@ -1,4 +1,4 @@
-import { createUser } from '../../shared/domain/users.js';
+import { createUser } from '../../shared/domain/user-accounts.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersCreateRoute } from '../../shared/routes/users.js';

@@ -6,7 +6,7 @@
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { config } from '../config.js';
-import { TENANT_ATTRIBUTE } from '../adapters/cognito.js';
+import { TENANT_ATTRIBUTE } from '../vocabulary/identity.js';
 
 const jwksCache = new SimpleJwksCache({
   fetcher: {

@@ -10,7 +10,7 @@ import { transactWrite } from '../db/transact.js';
 import { newId, now } from '../ids.js';
 import { systemActor, type Actor } from './actor.js';
 import { createTenant } from './tenants.js';
-import { newUserWrites } from './users.js';
+import { newUserWrites } from './user-accounts.js';
 
 export const PLATFORM_TENANT_NAME = 'Gatehouse platform';
 

@@ -6,7 +6,7 @@ import { UnauthorizedError } from '../http/errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';
-import { newUserWrites, withNewIdentity } from './users.js';
+import { newUserWrites, withNewIdentity } from './user-accounts.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { registerRequest } from '../schemas/portal.js';
 
