@@ -4,7 +4,7 @@
  * same handler from the same trigger (shared/local/stream-poller.ts for the table's stream,
  * shared/local/async-workers.ts for schedules and event rules).
  */
-import type { EventPattern } from './local/event-pattern.js';
+import type { EventPattern } from './vocabulary/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
 
 /** DynamoDB stream record kinds. */
@@ -53,7 +53,7 @@ export interface ScheduleTrigger extends AsyncTrigger {
  */
 export interface EventRuleTrigger extends AsyncTrigger {
   kind: 'event-rule';
-  /** The rule's pattern, in EventBridge's own syntax (shared/local/event-pattern.ts subset). */
+  /** The rule's pattern, in EventBridge's own syntax (shared/vocabulary/event-pattern.ts). */
   pattern: { source: readonly string[]; 'detail-type': readonly string[]; detail?: EventPattern };
 }
 

@@ -1,12 +1,12 @@
 /**
- * The project's event bus: EventBridge PutEvents in AWS, the in-process bus of the local runtime
- * when EVENT_BUS_MODE is `local` (shared/local/event-bus.ts). Either way it speaks the domain's
- * `PutEntries` port: one outcome per entry, a per-entry error code where the bus refused one.
+ * The project's event bus: EventBridge PutEvents, unless the program was composed with another
+ * (the local runtime installs its in-process bus: shared/local/compose.ts). Either way it speaks
+ * the domain's `PutEntries` port: one outcome per entry, a per-entry error code where the bus
+ * refused one.
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config.js';
 import type { BusEntry, EntryOutcome } from '../domain/events/publish.js';
-import { localEventBus } from '../local/event-bus.js';
 
 export interface EventBus {
   readonly name: string;
@@ -45,25 +45,15 @@ export function awsEventBus(busName: string, client: EventBridgeClient): EventBu
   };
 }
 
-/** The in-process bus; every entry is accepted. */
-export function localEventBusAdapter(busName: string, region: string): EventBus {
-  return {
-    name: busName,
-    mode: 'local',
-    putEntries(entries) {
-      localEventBus().put(entries, region);
-      return Promise.resolve(entries.map(() => ({})));
-    },
-  };
-}
-
 let projectBus: EventBus | undefined;
 
-/** The bus this deployment publishes to, per shared/config.ts; created on first use. */
+/** Where the program is composed: the bus to publish to instead of EventBridge. */
+export function useEventBus(bus: EventBus): void {
+  projectBus = bus;
+}
+
+/** The bus this deployment publishes to (EventBridge's `config.eventBusName`); created on first use. */
 export function projectEventBus(): EventBus {
-  projectBus ??=
-    config.eventBusMode === 'local'
-      ? localEventBusAdapter(config.eventBusName, config.region)
-      : awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region }));
+  projectBus ??= awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region }));
   return projectBus;
 }

@@ -1,15 +1,39 @@
 /**
- * Where the local runtime is composed: what a deployed function gets from its bundle or from
- * Lambda, the local runtime installs here, before any handler module loads. Idempotent. Called by
- * the local server, the worker loader and the test run's setup file.
+ * Where the local runtime is composed: what a deployed function gets from its bundle, from Lambda
+ * or from AWS, the local runtime installs here, before any handler module loads. Idempotent.
+ * Called by the local server, the worker loader and the test run's setup file. No production
+ * module imports this folder (test/unit/layers.test.ts): adapters default to AWS.
  *
  * - the Lambda runtime's global `awslambda` (streaming handlers call it when they load);
- * - a compiler for request validators (bundles carry them precompiled: lib/validators.ts).
+ * - a compiler for request validators (bundles carry them precompiled: lib/validators.ts);
+ * - the in-process event bus, pocketsphinx and the offline extractor, where the configuration
+ *   says `local` (EVENT_BUS_MODE, SPEECH_MODE, AI_MODE: docs/configuration.md).
  */
 import { installAwslambdaShim } from './awslambda-shim.js';
 import { installValidatorCompiler } from './validators.js';
 
+/** What needs no configuration: the Lambda runtime's global and the validator compiler. */
 export function composeLocalRuntime(): void {
   installAwslambdaShim();
   installValidatorCompiler();
+}
+
+/**
+ * The local adapters, where the configuration says `local`. Call it once the stack's settings are
+ * in `process.env`: the configuration is read here (imported here, not at the top, because the
+ * local server imports this module before the stack has set them).
+ */
+export async function installLocalAdapters(): Promise<void> {
+  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }] = await Promise.all([
+    import('../config.js'),
+    import('../adapters/event-bus.js'),
+    import('../adapters/extraction/index.js'),
+    import('../adapters/speech/index.js'),
+    import('./event-bus.js'),
+    import('./extraction/extractor.js'),
+    import('./speech/recognizer.js'),
+  ]);
+  if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));
+  if (config.speech.mode === 'local') speech.useSpeechRecognizer(new LocalSpeechRecognizer());
+  if (config.ai.mode === 'local') extraction.useIncidentAi(new LocalExtractor());
 }

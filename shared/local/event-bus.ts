@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import type { EventBus } from '../adapters/event-bus.js';
 import type { BusEntry } from '../domain/events/publish.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
 
@@ -124,4 +125,16 @@ const KEY = Symbol.for('gatehouse.localEventBus');
 export function localEventBus(): LocalEventBus {
   const holder = globalThis as unknown as Record<symbol, LocalEventBus | undefined>;
   return (holder[KEY] ??= new LocalEventBus());
+}
+
+/** The in-process bus as the project's bus adapter (shared/adapters/event-bus.ts); every entry is accepted. */
+export function localEventBusAdapter(busName: string, region: string): EventBus {
+  return {
+    name: busName,
+    mode: 'local',
+    putEntries(entries) {
+      localEventBus().put(entries, region);
+      return Promise.resolve(entries.map(() => ({})));
+    },
+  };
 }

@@ -10,15 +10,11 @@
  * elements does. Anything else is refused when the pattern is checked, not silently ignored.
  */
 
-export type EventPattern = { [field: string]: EventPattern | readonly PatternValue[] };
+import type { EventPattern, PatternValue } from '../vocabulary/event-pattern.js';
+
+export type { EventPattern, PatternValue } from '../vocabulary/event-pattern.js';
 
 type Scalar = string | number | boolean | null;
-export type PatternValue =
-  | Scalar
-  | { prefix: string }
-  | { suffix: string }
-  | { 'anything-but': Scalar | readonly Scalar[] }
-  | { exists: boolean };
 
 const OPERATORS = new Set(['prefix', 'suffix', 'anything-but', 'exists']);
 

@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ROUTES } from '../routes/index.js';
 import type { RouteDef } from '../routes/types.js';
 import { isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
-import { composeLocalRuntime } from './compose.js';
+import { composeLocalRuntime, installLocalAdapters } from './compose.js';
 import { buildContext, buildProxyEvent } from './proxy-event.js';
 import { RouteMatcher } from './route-matcher.js';
 import { countsCalls } from '../iam.js';
@@ -72,6 +72,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   // Before any handler module loads: a streaming handler calls awslambda.streamifyResponse then,
   // and every route's chain asks for its compiled validators.
   composeLocalRuntime();
+  await installLocalAdapters();
   const routes = options.routes ?? ROUTES;
   const rootDir = options.rootDir ?? REPO_ROOT;
   const stage = options.stage ?? 'local';

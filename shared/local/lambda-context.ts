@@ -6,11 +6,12 @@ import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type { WorkerDef } from '../workers.js';
-import { composeLocalRuntime } from './compose.js';
+import { composeLocalRuntime, installLocalAdapters } from './compose.js';
 import { LOCAL_ACCOUNT } from './event-bus.js';
 
 export async function importHandler<H>(file: string): Promise<H> {
   composeLocalRuntime();
+  await installLocalAdapters();
   const module = (await import(pathToFileURL(file).href)) as { handler?: unknown };
   if (typeof module.handler !== 'function') throw new Error(`${file} does not export a function named handler`);
   return module.handler as H;

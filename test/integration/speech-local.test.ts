@@ -9,9 +9,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalExtractor } from '../../shared/adapters/extraction/local.js';
-import { LocalSpeechRecognizer } from '../../shared/adapters/speech/local.js';
-import { findOnPath } from '../../shared/adapters/speech/processes.js';
+import { LocalExtractor } from '../../shared/local/extraction/extractor.js';
+import { LocalSpeechRecognizer } from '../../shared/local/speech/recognizer.js';
+import { findOnPath } from '../../shared/local/speech/processes.js';
 import { SpeechUnavailableError, TranscriptionFailedError } from '../../shared/adapters/speech/types.js';
 
 const SENTENCE = 'there is a suspicious person near gate four at the north fence';

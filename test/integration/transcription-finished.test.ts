@@ -7,7 +7,7 @@
 import { GetTranscriptionJobCommand, StartTranscriptionJobCommand, TranscribeClient } from '@aws-sdk/client-transcribe';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   // Before shared/config.ts loads: Transcribe for speech, the offline extractor for fields.
@@ -20,6 +20,7 @@ import { putObject } from '../../shared/adapters/s3.js';
 import { transcriptKeyFor } from '../../shared/adapters/speech/index.js';
 import { BUCKET } from '../../shared/adapters/s3.js';
 import { draftFromVoice } from '../../shared/domain/incidents/drafts.js';
+import { installLocalAdapters } from '../../shared/local/compose.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
@@ -78,6 +79,9 @@ async function pendingDraft(org: RegisteredTenant) {
 const messages = async (tenantId: string, incidentId: string) =>
   (await outboxOf(tenantId)).filter((m) => m.detail.incident_id === incidentId).map((m) => m.detail_type);
 
+// As the local runtime composes it, with this file's settings: the offline extractor (AI_MODE),
+// Transcribe (SPEECH_MODE=aws, mocked above).
+beforeAll(() => installLocalAdapters());
 beforeEach(() => transcribe.reset());
 
 describe('worker transcription-finished', () => {

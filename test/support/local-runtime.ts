@@ -1,7 +1,9 @@
 /**
- * vitest setupFiles: the local runtime's composition (shared/local/compose.ts) before any test
- * file imports a handler, so a test can import a handler module directly, as the runtime would
- * load it: the global `awslambda` for streaming handlers, and the validator compiler.
+ * vitest setupFiles: what Lambda and a bundle give a handler (shared/local/compose.ts), before any
+ * test file imports one: the global `awslambda` for streaming handlers, and the validator
+ * compiler. Nothing here reads the configuration: a test file may still set its own environment
+ * (vi.hoisted) before shared/config.ts loads. A test that calls the domain with the local
+ * adapters composes them itself (installLocalAdapters).
  */
 import { composeLocalRuntime } from '../../shared/local/compose.js';
 

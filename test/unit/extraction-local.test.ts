@@ -1,6 +1,6 @@
 /** The offline extractor on written sentences: type, severity, place, time, counts, questions. */
 import { describe, expect, it } from 'vitest';
-import { LocalExtractor } from '../../shared/adapters/extraction/local.js';
+import { LocalExtractor } from '../../shared/local/extraction/extractor.js';
 
 const extract = (text: string) => new LocalExtractor().extract(text);
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { localEventBusAdapter } from '../../shared/adapters/event-bus.js';
+import { localEventBusAdapter } from '../../shared/local/event-bus.js';
 import { checkPattern, matchesPattern, type EventPattern } from '../../shared/local/event-pattern.js';
 import { LocalEventBus, localEventBus, type BusEvent } from '../../shared/local/event-bus.js';
 import { streamFilterPattern, triggerOf } from '../../shared/workers.js';

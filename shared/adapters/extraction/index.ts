@@ -1,21 +1,23 @@
 /**
- * The extractor and summariser this deployment uses (config.ai.mode): Bedrock in AWS, the offline
- * rules under the local stack.
+ * The extractor and summariser voice reports use: Amazon Bedrock, unless the program was
+ * composed with another (the local runtime installs offline rules: shared/local/compose.ts).
  */
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { config, type Config } from '../../config.js';
+import { config } from '../../config.js';
 import { BedrockExtractor } from './bedrock.js';
 import type { IncidentAi } from './fields.js';
-import { LocalExtractor } from './local.js';
 
 export * from './fields.js';
 export { BedrockExtractor, EXTRACTION_TOOL } from './bedrock.js';
-export { LocalExtractor } from './local.js';
 
-let bedrock: BedrockRuntimeClient | undefined;
+let installed: IncidentAi | undefined;
 
-export function incidentAi(cfg: Config = config): IncidentAi {
-  if (cfg.ai.mode === 'local') return new LocalExtractor();
-  bedrock ??= new BedrockRuntimeClient({ region: cfg.region });
-  return new BedrockExtractor({ client: bedrock, modelId: cfg.ai.bedrockModelId });
+/** Where the program is composed: the extractor to use instead of Bedrock. */
+export function useIncidentAi(ai: IncidentAi): void {
+  installed = ai;
+}
+
+export function incidentAi(): IncidentAi {
+  installed ??= new BedrockExtractor({ client: new BedrockRuntimeClient({ region: config.region }), modelId: config.ai.bedrockModelId });
+  return installed;
 }

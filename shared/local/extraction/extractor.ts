@@ -3,7 +3,7 @@
  * no model. Good enough for short spoken reports; what it cannot find becomes a question.
  */
 import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
-import { withQuestions, type Extraction, type IncidentAi, type IncidentFields } from './fields.js';
+import { withQuestions, type Extraction, type IncidentAi, type IncidentFields } from '../../adapters/extraction/fields.js';
 import {
   NUMBER_WORDS,
   ONGOING,

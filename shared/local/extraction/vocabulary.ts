@@ -3,7 +3,7 @@
  * serious kinds come first ("smoke near an intruder" is a fire before it is an intrusion).
  */
 import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
-import type { IncidentType } from './fields.js';
+import type { IncidentType } from '../../adapters/extraction/fields.js';
 
 export const TYPE_RULES: ReadonlyArray<{ type: IncidentType; severity: IncidentSeverity; pattern: RegExp }> = [
   { type: 'armed_threat', severity: 'critical', pattern: /\b(gun|guns|armed|weapons?|knife|knives|shots?|shooting|firearm)\b/ },

@@ -17,7 +17,7 @@ import {
   type SpeechRecognizer,
   type TranscribeInput,
   type TranscribeResult,
-} from './types.js';
+} from '../../adapters/speech/types.js';
 
 export interface LocalSpeechOptions {
   /** Reads a stored recording when the caller passes no bytes; default: the files bucket. */
@@ -34,7 +34,7 @@ const SOX_TYPES: Record<Exclude<AudioFormat, 'm4a'>, string> = { wav: 'wav', mp3
 
 async function storedAudio(key: string): Promise<Buffer | null> {
   // Imported on first use: the recogniser itself needs no bucket configuration.
-  const { getObjectBytes } = await import('../s3.js');
+  const { getObjectBytes } = await import('../../adapters/s3.js');
   return getObjectBytes(key);
 }
 
