@@ -31,6 +31,18 @@ describe('route table', () => {
     expect(typeof mod.handler).toBe('function');
   });
 
+  it.each(ROUTES.map((r) => [r.id, r] as const))('%s: its handler is bound to its own route object', async (_id, route) => {
+    // httpHandler(xRoute, ...) types the input from xRoute's schemas and validates with them:
+    // bound to another route's object, a handler would check and type the wrong request.
+    const source = readFileSync(join(root, route.handler), 'utf8');
+    const bound = /(?:httpHandler|streamingHttpHandler)\((\w+)\s*,/.exec(source)?.[1];
+    expect(bound, `${route.handler} calls httpHandler(<route object>, ...)`).toBeDefined();
+    const groups = await Promise.all(
+      readdirSync(join(root, 'shared/routes')).map(async (f) => (await import(join(root, 'shared/routes', f))) as Record<string, unknown>),
+    );
+    expect(groups.find((g) => bound! in g)?.[bound!], `${bound} is a route object of shared/routes`).toBe(route);
+  });
+
   it('every route has an OpenAPI operation with its id', () => {
     const doc = buildOpenApiDocument(ROUTES, { version: '0.0.0' }) as { paths: Record<string, Record<string, { operationId: string }>> };
     for (const route of ROUTES) {

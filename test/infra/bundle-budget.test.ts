@@ -1,0 +1,67 @@
+/**
+ * Every function's bundle, built as `cdk synth` builds it, within its budget against the floor (a
+ * handler that only sends one GetCommand with the DynamoDB document client, same settings): the
+ * median at most the floor + 100 KB, none past 2.5 times the floor. And what a bundle must not
+ * carry: Ajv's schema compiler (validators are compiled at build time) and the deprecated
+ * `punycode` module (DEP0040 at every cold start). The figures themselves, and import times, are
+ * printed by the benchmark (bin/bench-cold-start.ts), not asserted here.
+ */
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBundles, median, type Bundles } from '../support/bundles.js';
+
+const KB = 1024;
+
+describe('function bundles', () => {
+  let bundles: Bundles;
+  beforeAll(() => {
+    bundles = buildBundles();
+  }, 900_000);
+  afterAll(() => bundles?.dispose());
+
+  it('builds one bundle per route and worker, each with its source map', () => {
+    expect(bundles.functions.length).toBeGreaterThan(70);
+    for (const b of bundles.functions) expect(readFileSync(`${b.file}.map`, 'utf8').length, b.name).toBeGreaterThan(0);
+  });
+
+  it('the median bundle is at most the floor + 100 KB, and none is more than 2.5 times the floor', () => {
+    const floor = bundles.floor.bytes;
+    const sizes = bundles.functions.map((b) => b.bytes);
+    expect(median(sizes), `median vs floor ${Math.round(floor / KB)} KB`).toBeLessThanOrEqual(floor + 100 * KB);
+    const over = bundles.functions.filter((b) => b.bytes > 2.5 * floor).map((b) => `${b.name}: ${Math.round(b.bytes / KB)} KB`);
+    expect(over).toEqual([]);
+  });
+
+  it('no bundle carries a schema compiler or the deprecated punycode module', () => {
+    for (const b of bundles.functions) {
+      const code = readFileSync(b.file, 'utf8');
+      // A message of Ajv's compiler (ajv/dist/compile); standalone validators have none.
+      expect(code.includes('unknown keyword'), `${b.name} carries Ajv's compiler`).toBe(false);
+      expect(/["'](node:)?punycode["']/.test(code), `${b.name} requires punycode`).toBe(false);
+    }
+  });
+
+  it("a bundle validates with the standalone validators built into it: a bad parameter is the contract's 422", async () => {
+    const docsAsset = bundles.functions.find((b) => b.name === 'docs.asset')!;
+    const { handler } = (await import(pathToFileURL(docsAsset.file).href)) as {
+      handler: (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+    };
+    const asset = 'x'.repeat(65);
+    const event = {
+      resource: '/docs/{asset}',
+      path: `/docs/${asset}`,
+      httpMethod: 'GET',
+      headers: {},
+      pathParameters: { asset },
+      queryStringParameters: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: { requestId: 'budget-test', identity: { sourceIp: '127.0.0.1' } },
+    } as unknown as APIGatewayProxyEvent;
+    const result = await handler(event, { awsRequestId: 'budget-test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context);
+    expect(result.statusCode).toBe(422);
+    expect(JSON.parse(result.body)).toEqual({ detail: [{ loc: ['path', 'asset'], msg: expect.any(String), type: 'maxLength' }] });
+  });
+});
