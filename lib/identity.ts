@@ -6,7 +6,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
-import { PASSWORD_POLICY } from '../shared/auth/password-policy.js';
+import { PASSWORD_POLICY } from '../shared/vocabulary/password-policy.js';
 
 export interface IdentityProps {
   readonly deletionProtection: boolean;

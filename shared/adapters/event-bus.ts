@@ -6,7 +6,7 @@
  */
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config.js';
-import type { BusEntry, EntryOutcome } from '../domain/events/publish.js';
+import type { BusEntry, EntryOutcome } from '../vocabulary/bus.js';
 
 export interface EventBus {
   readonly name: string;

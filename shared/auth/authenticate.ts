@@ -7,8 +7,8 @@ import { getTenant } from '../db/tenants.js';
 import { getUser } from '../db/users.js';
 import { lowerRole, verifyApiKey } from '../domain/api-keys.js';
 import { planOf } from '../domain/plans.js';
-import { ForbiddenError, UnauthorizedError } from '../http/errors.js';
-import { verifyBearer } from './jwt.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { verifyBearer } from '../adapters/jwt.js';
 import type { Principal } from './principal.js';
 
 export interface Credentials {

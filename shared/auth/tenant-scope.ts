@@ -4,7 +4,7 @@
  * answered exactly as an unknown one (404, same body), so ids of other tenants reveal nothing.
  */
 import { getTenant } from '../db/tenants.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { Principal } from './principal.js';
 
 export const TENANT_NOT_FOUND = 'Tenant not found';

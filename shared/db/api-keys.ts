@@ -1,6 +1,6 @@
 /** API keys in the single table: only a hash of each key is kept. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../routes/types.js';
+import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
 import { API_KEY_PREFIX, keys, tenantPk } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';

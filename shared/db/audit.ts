@@ -2,7 +2,7 @@
  * Audit entries. Every mutation puts its entry in the same transaction as the change, so neither
  * exists without the other.
  */
-import type { Actor } from '../domain/actor.js';
+import type { Actor } from '../vocabulary/actor.js';
 import { newTimeId, now } from '../ids.js';
 import { TABLE } from './client.js';
 import { keys } from './keys.js';

@@ -1,5 +1,5 @@
 /** The DynamoDB document client, created once per container. */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 
@@ -13,3 +13,8 @@ export const db = DynamoDBDocumentClient.from(base, {
 });
 
 export const TABLE = config.tableName;
+
+/** Whether the table answers; for /health. */
+export async function pingTable(): Promise<void> {
+  await db.send(new DescribeTableCommand({ TableName: TABLE }));
+}

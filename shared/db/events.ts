@@ -8,6 +8,7 @@ import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type Quer
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
+import type { TransactItem } from './transact.js';
 
 export interface StoredEvent {
   event_id: string;
@@ -214,4 +215,95 @@ export async function eventsAfter(
   const events = (out.Items ?? []).map(eventFromItem).filter((e) => e.event_id !== afterId);
   const cursor = out.LastEvaluatedKey ? String(out.LastEvaluatedKey.SK) : upToId;
   return { events, cursor };
+}
+
+/**
+ * The update that marks an event processed (or not): the flag and its time, the unprocessed index
+ * entry removed or put back, and an operator's threat score and incident when given. Only for an
+ * event that exists.
+ */
+export function markProcessedUpdate(
+  tenantId: string,
+  eventId: string,
+  update: { processed: boolean; threat_score?: number; incident_id?: string | null },
+  at: string,
+  hasFactors: boolean,
+): TransactItem {
+  // Every attribute by placeholder: `processed` is a reserved word in DynamoDB expressions.
+  const names: Record<string, string> = { '#processed': 'processed', '#processedAt': 'processed_at' };
+  const values: Record<string, unknown> = { ':processed': update.processed, ':at': update.processed ? at : null };
+  const sets = ['#processed = :processed', '#processedAt = :at'];
+  let remove = '';
+  if (update.processed) {
+    remove = ' REMOVE GSI3PK, GSI3SK';
+  } else {
+    const unprocessed = keys.eventUnprocessed(tenantId, eventId);
+    sets.push('GSI3PK = :g3pk', 'GSI3SK = :g3sk');
+    values[':g3pk'] = unprocessed.GSI3PK;
+    values[':g3sk'] = unprocessed.GSI3SK;
+  }
+  if (update.threat_score !== undefined) {
+    names['#score'] = 'threat_score';
+    names['#factors'] = 'threat_factors';
+    sets.push('#score = :score', '#factors.operator_override = :override');
+    values[':score'] = update.threat_score;
+    values[':override'] = { value: update.threat_score, weight: 1 };
+  }
+  if (update.incident_id !== undefined) {
+    names['#incident'] = 'incident_id';
+    sets.push('#incident = :incident');
+    values[':incident'] = update.incident_id;
+  }
+  if (!hasFactors && update.threat_score !== undefined) {
+    // No computed factors to extend: start the map.
+    sets.splice(sets.indexOf('#factors.operator_override = :override'), 1, '#factors = :factors');
+    values[':factors'] = { operator_override: { value: update.threat_score, weight: 1 } };
+    delete values[':override'];
+  }
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.event(tenantId, eventId),
+      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * The zone ids matched by the environment's events with ids between `fromId` and `toId` (newest
+ * first, at most `limit` events), one entry per event and zone.
+ */
+export async function zoneHitsOfEnvironment(tenantId: string, environmentId: string, fromId: string, toId: string, limit: number): Promise<string[]> {
+  const out = await db.send(
+    new QueryCommand({
+      TableName: TABLE,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': keys.eventByEnvironment(tenantId, environmentId, '').GSI1PK,
+        ':from': `EVENT#${fromId}`,
+        ':to': `EVENT#${toId}`,
+      },
+      ProjectionExpression: 'matched_zone_ids',
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []).flatMap((i) => (i.matched_zone_ids as string[] | undefined) ?? []);
+}
+
+/** Names the incident on an event, only if it exists and names none yet (a retried ingest opens no second one). */
+export function linkEventToIncident(tenantId: string, eventId: string, incidentId: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.event(tenantId, eventId),
+      UpdateExpression: 'SET incident_id = :incident',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)',
+      ExpressionAttributeValues: { ':incident': incidentId, ':null': null },
+    },
+  };
 }

@@ -5,7 +5,7 @@
  * severity. Feed entries live in `T#<tid>#FEED`.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { IncidentSeverity, IncidentStatus, Resolution } from '../domain/incidents/lifecycle.js';
+import type { IncidentSeverity, IncidentStatus, Resolution } from '../vocabulary/incidents.js';
 import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
 import { keys } from './keys.js';

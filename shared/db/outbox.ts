@@ -8,7 +8,7 @@
  *   await transactWrite([putNew(incident), auditPut(...), outboxPut({ tenantId, source:
  *     'gatehouse.incidents', detailType: 'incident.created', detail: publicIncident })]);
  */
-import { DETAIL_TYPE, isOutboxSource } from '../domain/events/bus-contract.js';
+import { DETAIL_TYPE, isOutboxSource } from '../vocabulary/bus.js';
 import { newTimeId, now } from '../ids.js';
 import { putNew } from './items.js';
 import { keys } from './keys.js';

@@ -3,7 +3,7 @@
  * pattern: the item under the tenant by its own id, an entry in the environment's contents
  * (GSI1), and the environment's count of that kind moved in the same transaction.
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { countChild, type ChildKind } from './environments.js';
 import { putNew, versionedDelete, versionedUpdate } from './items.js';
@@ -113,4 +113,31 @@ export async function listSiteEntitiesOfTenant<T>(
 ): Promise<StoredSiteEntity<T>[]> {
   const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: kind.prefix, ascending: true, consistent: true, filter }, page);
   return items.map((i) => siteEntityFromItem<T>(i));
+}
+
+/**
+ * Moves an entity's `last_seen_at` forward (never back), only if it exists (in `environmentId`,
+ * when given): a sensor's heartbeat. The entity as it is then; null when there is no such entity.
+ */
+export async function touchSiteEntity<T>(kind: SiteKind, tenantId: string, id: string, at: string, environmentId?: string): Promise<StoredSiteEntity<T> | null> {
+  const inEnvironment = environmentId ? ' AND environment_id = :env' : '';
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.siteEntity(tenantId, kind.prefix, id),
+        UpdateExpression: 'SET last_seen_at = :at',
+        ConditionExpression: `attribute_exists(PK)${inEnvironment} AND (attribute_not_exists(last_seen_at) OR last_seen_at = :null OR last_seen_at < :at)`,
+        ExpressionAttributeValues: { ':at': at, ':null': null, ...(environmentId ? { ':env': environmentId } : {}) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return siteEntityFromItem<T>(out.Attributes ?? {});
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    // Either no such entity, or a later report is already recorded.
+    const current = await getSiteEntity<T>(kind, tenantId, id);
+    if (!current || (environmentId && (current as { environment_id?: string }).environment_id !== environmentId)) return null;
+    return current;
+  }
 }

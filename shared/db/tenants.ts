@@ -1,6 +1,6 @@
 /** Tenants and tenant configurations in the single table. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { TenantConfig } from '../domain/tenant-config.js';
+import type { TenantConfig } from '../schemas/tenants.js';
 import { db, TABLE } from './client.js';
 import { keys, TENANT_DIRECTORY_PK } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';

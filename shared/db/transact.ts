@@ -1,7 +1,7 @@
 /** Transactions that say which of their conditions failed, so callers can answer 404 or 409. */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConflictError } from '../http/errors.js';
+import { ConflictError } from '../errors.js';
 import { db } from './client.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

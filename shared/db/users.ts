@@ -1,6 +1,6 @@
 /** Users in the single table. The user id is the Cognito `sub` of the user's identity. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Role } from '../routes/types.js';
+import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
 import { keys, tenantPk, USER_PREFIX } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';

@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
-import { roleSatisfies } from '../auth/principal.js';
+import { roleSatisfies } from '../vocabulary/roles.js';
 import { tenantScope } from '../auth/tenant-scope.js';
 import {
   deleteApiKeyItem,
@@ -22,9 +22,9 @@ import {
 import { auditEntry, auditPut } from '../db/audit.js';
 import type { PageRequest } from '../db/query.js';
 import { ConditionFailed, transactWrite } from '../db/transact.js';
-import { ForbiddenError, invalid, NotFoundError } from '../http/errors.js';
+import { ForbiddenError, invalid, NotFoundError } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
-import { ROLES, type Role } from '../routes/types.js';
+import { ROLES, type Role } from '../vocabulary/roles.js';
 import type { Actor } from './actor.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { apiKeyCreate } from '../schemas/portal.js';

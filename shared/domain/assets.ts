@@ -4,7 +4,7 @@ import type { Geometry } from 'geojson';
 import { tenantScope } from '../auth/tenant-scope.js';
 import type { PageRequest } from '../db/query.js';
 import { listSiteEntitiesOfTenant, SITE_KINDS, withoutVersion } from '../db/site-entities.js';
-import { invalid } from '../http/errors.js';
+import { invalid } from '../errors.js';
 import { newTimeId } from '../ids.js';
 import type { Actor } from './actor.js';
 import type { LatLon } from './geo/geofence.js';

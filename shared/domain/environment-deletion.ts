@@ -8,7 +8,7 @@ import { auditEntry, auditPut } from '../db/audit.js';
 import { CHILD_KINDS, deleteEmptyEnvironment, type StoredEnvironment } from '../db/environments.js';
 import { deleteSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS, type SiteEntityBase } from '../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../db/transact.js';
-import { ConflictError } from '../http/errors.js';
+import { ConflictError } from '../errors.js';
 import type { Actor } from './actor.js';
 import { findStoredEnvironment } from './environments.js';
 

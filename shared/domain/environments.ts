@@ -13,7 +13,7 @@ import {
 } from '../db/environments.js';
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../db/transact.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';

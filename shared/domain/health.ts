@@ -1,9 +1,8 @@
 /** Health: the service is up when every dependency answers within a short time. */
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { pingIdentityStore } from '../adapters/cognito.js';
 import { pingBucket } from '../adapters/s3.js';
 import { config } from '../config.js';
-import { db, TABLE } from '../db/client.js';
+import { pingTable } from '../db/client.js';
 
 export interface Health {
   status: 'ok' | 'degraded';
@@ -16,7 +15,7 @@ export interface Health {
 const CHECK_TIMEOUT_MS = 2000;
 
 const CHECKS: Record<string, () => Promise<unknown>> = {
-  database: () => db.send(new DescribeTableCommand({ TableName: TABLE })),
+  database: pingTable,
   storage: pingBucket,
   identity: pingIdentityStore,
 };

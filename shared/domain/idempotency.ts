@@ -6,11 +6,9 @@
  * removes its record, so a retry runs afresh. Records expire after 24 hours. The key's form is
  * checked by the route's header schema.
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
-import { db, TABLE } from '../db/client.js';
-import { keys } from '../db/keys.js';
-import { ConflictError } from '../http/errors.js';
+import { claimIdempotencyKey, completeIdempotencyKey, getIdempotencyRecord, idempotencyKeyOf, releaseIdempotencyKey } from '../db/idempotency.js';
+import { ConflictError } from '../errors.js';
 import type { Actor } from './actor.js';
 
 const TTL_SECONDS = 24 * 3600;
@@ -42,26 +40,13 @@ export async function withIdempotency<T>(
   run: () => Promise<StoredAnswer<T>>,
 ): Promise<StoredAnswer<T> & { replayed: boolean }> {
   if (!key) return { ...(await run()), replayed: false };
-  const Key = keys.idempotency(tenantId, scope, key);
+  const Key = idempotencyKeyOf(tenantId, scope, key);
   const hash = contentHash(body);
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const now = Date.now();
-    try {
-      await db.send(
-        new PutCommand({
-          TableName: TABLE,
-          Item: { ...Key, entity: 'IDEMPOTENCY', status: 'IN_PROGRESS', request_hash: hash, started_at: now, expires_at: Math.floor(now / 1000) + TTL_SECONDS },
-          ConditionExpression: 'attribute_not_exists(PK) OR expires_at < :nowSeconds OR (#status = :running AND started_at < :stale)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':running': 'IN_PROGRESS', ':stale': now - STALE_MS },
-        }),
-      );
-      break;
-    } catch (err) {
-      if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    }
-    const existing = (await db.send(new GetCommand({ TableName: TABLE, Key, ConsistentRead: true }))).Item;
+    if (await claimIdempotencyKey(Key, hash, now, now - STALE_MS, TTL_SECONDS)) break;
+    const existing = await getIdempotencyRecord(Key);
     if (!existing) continue;
     if (existing.request_hash !== hash) {
       throw new ConflictError('This Idempotency-Key was used with a different body');
@@ -76,18 +61,10 @@ export async function withIdempotency<T>(
   try {
     answer = await run();
   } catch (err) {
-    await db.send(new DeleteCommand({ TableName: TABLE, Key }));
+    await releaseIdempotencyKey(Key);
     throw err;
   }
-  await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key,
-      UpdateExpression: 'SET #status = :done, response_status = :status, response_body = :body',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':done': 'COMPLETE', ':status': answer.status, ':body': JSON.stringify(answer.body) },
-    }),
-  );
+  await completeIdempotencyKey(Key, answer.status, answer.body);
   return { ...answer, replayed: false };
 }
 

@@ -1,8 +1,8 @@
 /** The account portal: registering an organisation and logging in. */
 import { passwordLogin } from '../adapters/cognito.js';
-import { verifyBearer } from '../auth/jwt.js';
+import { verifyBearer } from '../adapters/jwt.js';
 import { getUser } from '../db/users.js';
-import { UnauthorizedError } from '../http/errors.js';
+import { UnauthorizedError } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';

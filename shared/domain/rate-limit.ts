@@ -4,7 +4,7 @@
  * minute; the answer carries the contract's X-RateLimit-* headers either way.
  */
 import { countCall } from '../db/rate-limits.js';
-import { HttpError } from '../http/errors.js';
+import { RateLimitedError } from '../errors.js';
 
 const WINDOW_SECONDS = 60;
 
@@ -15,22 +15,6 @@ export interface RateLimitState {
   reset: number;
 }
 
-export class RateLimitedError extends HttpError {
-  constructor(state: RateLimitState, nowSeconds: number) {
-    super(429, `Too many requests: at most ${state.limit} per minute. Try again in ${state.reset - nowSeconds} s.`, {
-      ...rateLimitHeaders(state),
-      'Retry-After': String(Math.max(1, state.reset - nowSeconds)),
-    });
-  }
-}
-
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(state.limit),
-    'X-RateLimit-Remaining': String(state.remaining),
-    'X-RateLimit-Reset': String(state.reset),
-  };
-}
 
 /**
  * Counts a call of `caller` (a client IP, or a tenant id for plan rates) against `name`; throws
@@ -42,6 +26,6 @@ export async function consumeRateLimit(name: string, caller: string, perMinute: 
   const reset = windowStart + WINDOW_SECONDS;
   const hits = await countCall(name, caller, windowStart, reset + WINDOW_SECONDS);
   const state = { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
-  if (hits > perMinute) throw new RateLimitedError(state, nowSeconds);
+  if (hits > perMinute) throw new RateLimitedError(state, Math.max(1, state.reset - nowSeconds));
   return state;
 }

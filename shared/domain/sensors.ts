@@ -3,14 +3,11 @@
  * tenant's heartbeat timeout, never stored, so it cannot go stale: online within half the timeout,
  * degraded within the whole, offline beyond it or when never seen.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { tenantScope } from '../auth/tenant-scope.js';
-import { db, TABLE } from '../db/client.js';
-import { keys } from '../db/keys.js';
 import type { PageRequest } from '../db/query.js';
-import { getSiteEntity, siteEntityFromItem, SITE_KINDS, withoutVersion } from '../db/site-entities.js';
+import { getSiteEntity, SITE_KINDS, touchSiteEntity, withoutVersion } from '../db/site-entities.js';
 import { getTenantConfig } from '../db/tenants.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import type { LatLon } from './geo/geofence.js';
@@ -156,24 +153,6 @@ export async function recordHeartbeat(actor: Actor, sensorId: string, scope: Sen
  * when given); null when there is no such sensor, and then nothing was written.
  */
 export async function touchSensor(tenantId: string, sensorId: string, at: string, environmentId?: string): Promise<StoredSensor | null> {
-  const inEnvironment = environmentId ? ' AND environment_id = :env' : '';
-  try {
-    const out = await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.siteEntity(tenantId, KIND.prefix, sensorId),
-        UpdateExpression: 'SET last_seen_at = :at',
-        ConditionExpression: `attribute_exists(PK)${inEnvironment} AND (attribute_not_exists(last_seen_at) OR last_seen_at = :null OR last_seen_at < :at)`,
-        ExpressionAttributeValues: { ':at': at, ':null': null, ...(environmentId ? { ':env': environmentId } : {}) },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return withoutVersion(siteEntityFromItem<StoredSensor>(out.Attributes ?? {}));
-  } catch (err) {
-    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    // Either no such sensor, or a later report is already recorded.
-    const current = await getSiteEntity<StoredSensor>(KIND, tenantId, sensorId);
-    if (!current || (environmentId && current.environment_id !== environmentId)) return null;
-    return withoutVersion(current);
-  }
+  const sensor = await touchSiteEntity<StoredSensor>(KIND, tenantId, sensorId, at, environmentId);
+  return sensor ? withoutVersion(sensor) : null;
 }

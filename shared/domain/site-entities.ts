@@ -20,7 +20,7 @@ import {
   type StoredSiteEntity,
 } from '../db/site-entities.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../db/transact.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';

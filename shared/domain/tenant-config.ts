@@ -2,29 +2,14 @@
  * The tenant configuration: its fields, their defaults, and how a partial update merges in.
  * Field meanings are documented in the schema (shared/schemas/tenants.ts) and docs/configuration.
  */
-import { invalid } from '../http/errors.js';
+import { invalid } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { tenantConfigUpdate } from '../schemas/tenants.js';
 
-export type Severity = 'low' | 'medium' | 'high' | 'critical';
+import type { TenantConfig } from '../schemas/tenants.js';
 
-export interface EscalationLevel {
-  after_minutes: number;
-  notify_roles: ('VIEWER' | 'OPERATOR' | 'TENANT_ADMIN')[];
-}
-
-export interface TenantConfig {
-  tenant_id: string;
-  timezone: string;
-  sla_minutes: Record<Severity, number>;
-  escalation_policy: { levels: EscalationLevel[] };
-  retention_days: { events: number; incidents: number; audit_logs: number };
-  business_hours: { start: string; end: string; days: number[] };
-  notifications: { min_severity: Severity; email_recipients: string[]; acknowledgement_link_ttl_minutes: number };
-  incident_threshold: number;
-  sensor_heartbeat_timeout_seconds: number;
-  updated_at: string;
-}
+export type { EscalationLevel, TenantConfig } from '../schemas/tenants.js';
+export type { IncidentSeverity as Severity } from '../vocabulary/incidents.js';
 
 export type TenantConfigUpdate = InputOf<typeof tenantConfigUpdate>;
 

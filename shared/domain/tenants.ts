@@ -17,7 +17,7 @@ import {
 } from '../db/tenants.js';
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import { TENANT_NOT_FOUND } from '../auth/tenant-scope.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';

@@ -11,8 +11,9 @@ import {
   setIdentityEnabled,
   WeakPasswordError,
 } from '../adapters/cognito.js';
-import { meetsPasswordPolicy, PASSWORD_RULES } from '../auth/password-policy.js';
-import { roleSatisfies, type Principal } from '../auth/principal.js';
+import { meetsPasswordPolicy, PASSWORD_RULES } from '../vocabulary/password-policy.js';
+import type { Principal } from '../vocabulary/actor.js';
+import { roleSatisfies } from '../vocabulary/roles.js';
 import { tenantScope } from '../auth/tenant-scope.js';
 import { deleteApiKeysOf } from '../db/api-keys.js';
 import { auditEntry, auditPut } from '../db/audit.js';
@@ -26,9 +27,9 @@ import {
   putUserVersion,
   type User,
 } from '../db/users.js';
-import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../http/errors.js';
+import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../errors.js';
 import { now } from '../ids.js';
-import type { Role } from '../routes/types.js';
+import type { Role } from '../vocabulary/roles.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { planOf } from './plans.js';

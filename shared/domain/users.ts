@@ -2,11 +2,11 @@
  * Users of a tenant, as the table holds them: role, active flag, name. Reading them needs no
  * identity store; creating, changing and deleting accounts does (user-accounts.ts).
  */
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../vocabulary/actor.js';
 import { tenantScope } from '../auth/tenant-scope.js';
 import type { PageRequest } from '../db/query.js';
 import { getUser, listUsers as listStoredUsers, publicUser, type User } from '../db/users.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { userCreate, userUpdate } from '../schemas/users.js';
 import type { Actor } from './actor.js';

@@ -6,7 +6,7 @@ import type { Actor } from './actor.js';
 import { assertValidGeofence, geofenceArea, geofenceBbox, type Geofence } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../db/site-entities.js';
-import { NotFoundError } from '../http/errors.js';
+import { NotFoundError } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { zoneCreate, zoneUpdate } from '../schemas/zones.js';
 

@@ -1,83 +1,37 @@
 /**
- * Errors with an HTTP status. Domain code throws these; the handler chain maps them to the
- * contract's bodies: `{"detail": "..."}`, or for 422 `{"detail": [{loc, msg, type}]}`.
+ * The HTTP edge of the domain's errors (shared/errors.ts): each kind's status and headers. The
+ * chain (shared/http/respond.ts) turns them into the contract's bodies: `{"detail": "..."}`, or
+ * for 422 `{"detail": [{loc, msg, type}]}`.
  */
+import { RateLimitedError, type DomainError, type ErrorKind } from '../errors.js';
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(detail);
-    this.name = new.target.name;
-  }
+export * from '../errors.js';
+
+export const STATUS: Record<ErrorKind, number> = {
+  malformed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  invalid: 422,
+  rate_limited: 429,
+  unavailable: 503,
+};
+
+/** The contract's rate-limit headers for a window. */
+export function rateLimitHeaders(window: { limit: number; remaining: number; reset: number }): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(window.limit),
+    'X-RateLimit-Remaining': String(window.remaining),
+    'X-RateLimit-Reset': String(window.reset),
+  };
 }
 
-export class BadRequestError extends HttpError {
-  constructor(detail = 'Bad request') {
-    super(400, detail);
-  }
-}
-
-export class UnauthorizedError extends HttpError {
-  constructor(detail = 'Not authenticated') {
-    super(401, detail, { 'WWW-Authenticate': 'Bearer' });
-  }
-}
-
-export class ForbiddenError extends HttpError {
-  constructor(detail = 'Not allowed') {
-    super(403, detail);
-  }
-}
-
-export class NotFoundError extends HttpError {
-  constructor(detail = 'Not found') {
-    super(404, detail);
-  }
-}
-
-export class ConflictError extends HttpError {
-  constructor(detail: string) {
-    super(409, detail);
-  }
-}
-
-export class PayloadTooLargeError extends HttpError {
-  constructor(detail: string) {
-    super(413, detail);
-  }
-}
-
-export class UnsupportedMediaTypeError extends HttpError {
-  constructor(detail: string) {
-    super(415, detail);
-  }
-}
-
-export class ServiceUnavailableError extends HttpError {
-  constructor(detail: string) {
-    super(503, detail);
-  }
-}
-
-/** Where a validation problem is: starts with `path`, `query`, `header` or `body`. */
-export type Loc = [('path' | 'query' | 'header' | 'body'), ...(string | number)[]];
-
-export interface ValidationIssue {
-  loc: Loc;
-  msg: string;
-  type: string;
-}
-
-export class RequestValidationError extends HttpError {
-  constructor(readonly issues: ValidationIssue[]) {
-    super(422, issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; '));
-  }
-}
-
-/** One validation problem, for checks a schema cannot express (e.g. a valid IANA time zone). */
-export function invalid(loc: Loc, msg: string, type = 'value_error'): RequestValidationError {
-  return new RequestValidationError([{ loc, msg, type }]);
+/** Headers that go with an error of this kind. */
+export function errorHeaders(err: DomainError): Record<string, string> {
+  if (err.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer' };
+  if (err instanceof RateLimitedError) return { ...rateLimitHeaders(err.window), 'Retry-After': String(err.retryAfterSeconds) };
+  return {};
 }

@@ -18,9 +18,9 @@ import type { Actor } from '../domain/actor.js';
 import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
-import { consumeRateLimit, rateLimitHeaders, type RateLimitState } from '../domain/rate-limit.js';
+import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit.js';
 import { toProxyResult, errorResult } from './respond.js';
-import { BadRequestError, ForbiddenError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 

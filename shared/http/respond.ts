@@ -2,7 +2,7 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
-import { HttpError, RequestValidationError } from './errors.js';
+import { DomainError, errorHeaders, isRefusal, RequestValidationError, STATUS } from './errors.js';
 import type { Reply } from './reply.js';
 
 const JSON_TYPE = 'application/json';
@@ -41,17 +41,17 @@ export function errorResult(err: unknown, requestId: string, log: Logger): APIGa
   if (err instanceof RequestValidationError) {
     return jsonResult(422, { detail: err.issues });
   }
-  if (err instanceof HttpError && err.status < 500) {
-    return jsonResult(err.status, { detail: err.detail }, err.headers);
+  if (isRefusal(err)) {
+    return jsonResult(STATUS[err.kind], { detail: err.detail }, errorHeaders(err));
   }
   // http-errors style errors from middy middlewares (e.g. 415 from the body parser).
   const status = (err as { statusCode?: number; expose?: boolean }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose !== false) {
     return jsonResult(status, { detail: (err as Error).message });
   }
-  if (err instanceof HttpError) {
-    log.warn('service unavailable', { status: err.status, detail: err.detail });
-    return jsonResult(err.status, { detail: `${err.detail} (request ${requestId})` }, err.headers);
+  if (err instanceof DomainError) {
+    log.warn('service unavailable', { kind: err.kind, detail: err.detail });
+    return jsonResult(STATUS[err.kind], { detail: `${err.detail} (request ${requestId})` }, errorHeaders(err));
   }
   log.error('unhandled error', { err });
   return jsonResult(500, { detail: `Internal Server Error (request ${requestId})` });

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { EventBus } from '../adapters/event-bus.js';
-import type { BusEntry } from '../domain/events/publish.js';
+import type { BusEntry } from '../vocabulary/bus.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
 
 /** What an EventBridge rule target receives. */

@@ -29,7 +29,7 @@ import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/clien
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { TABLE_KEYS } from '../db/table.js';
 import { S3RVER_CREDENTIALS } from './s3-local.js';
-import { PASSWORD_POLICY } from '../auth/password-policy.js';
+import { PASSWORD_POLICY } from '../vocabulary/password-policy.js';
 
 export const LOCAL_NAMES = {
   table: 'gatehouse-local',

@@ -1,6 +1,6 @@
 /** The role matrix of docs/roles.md, generated from the route table so the doc cannot drift. */
-import { ROLES, type RouteDef } from './types.js';
-import { roleSatisfies } from '../auth/principal.js';
+import { ROLES, roleSatisfies } from '../vocabulary/roles.js';
+import type { RouteDef } from './types.js';
 
 export function rolesMatrix(routes: readonly RouteDef[]): string {
   const header = `| Route | ${ROLES.join(' | ')} |`;

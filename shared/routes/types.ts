@@ -4,12 +4,10 @@
  */
 import type { JsonSchema } from '../schemas/json-schema.js';
 
-export const ROLES = ['VIEWER', 'OPERATOR', 'TENANT_ADMIN', 'SUPER_ADMIN'] as const;
-/** A role; later entries include every earlier one. */
-export type Role = (typeof ROLES)[number];
+import type { Access } from '../vocabulary/roles.js';
 
-/** The least role a route needs, or `public` for the routes the contract lists as open. */
-export type Access = Role | 'public';
+export { ROLES } from '../vocabulary/roles.js';
+export type { Access, Role } from '../vocabulary/roles.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

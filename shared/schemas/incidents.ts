@@ -1,6 +1,6 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
-import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../adapters/speech/types.js';
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../domain/incidents/lifecycle.js';
+import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../vocabulary/audio.js';
+import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../vocabulary/incidents.js';
 import { pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';

@@ -1,5 +1,5 @@
 /** Tenants and their configuration. */
-import { INCIDENT_SEVERITIES } from '../domain/incidents/lifecycle.js';
+import { INCIDENT_SEVERITIES, type IncidentSeverity } from '../vocabulary/incidents.js';
 import { timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -168,3 +168,23 @@ export const tenantConfig = {
   properties: { tenant_id: uuid, ...configProperties, updated_at: timestamp },
   required: ['tenant_id', ...Object.keys(configProperties), 'updated_at'],
 } as const satisfies JsonSchema;
+
+/** What notification rules may name: the roles below SUPER_ADMIN. */
+export interface EscalationLevel {
+  after_minutes: number;
+  notify_roles: ('VIEWER' | 'OPERATOR' | 'TENANT_ADMIN')[];
+}
+
+/** A tenant's configuration as stored and answered (its schema: `tenantConfig`). */
+export interface TenantConfig {
+  tenant_id: string;
+  timezone: string;
+  sla_minutes: Record<IncidentSeverity, number>;
+  escalation_policy: { levels: EscalationLevel[] };
+  retention_days: { events: number; incidents: number; audit_logs: number };
+  business_hours: { start: string; end: string; days: number[] };
+  notifications: { min_severity: IncidentSeverity; email_recipients: string[]; acknowledgement_link_ttl_minutes: number };
+  incident_threshold: number;
+  sensor_heartbeat_timeout_seconds: number;
+  updated_at: string;
+}

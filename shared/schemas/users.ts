@@ -1,7 +1,7 @@
 /** Users of a tenant. */
 import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
-import { PASSWORD_POLICY, PASSWORD_RULES } from '../auth/password-policy.js';
+import { PASSWORD_POLICY, PASSWORD_RULES } from '../vocabulary/password-policy.js';
 
 export const roleSchema = {
   type: 'string',

@@ -129,7 +129,7 @@ describe('event stream positions', () => {
         }
       })();
       expect(err).toBeInstanceOf(RequestValidationError);
-      expect((err as RequestValidationError).status).toBe(422);
+      expect((err as RequestValidationError).kind).toBe('invalid');
       expect((err as RequestValidationError).issues[0]!.loc).toEqual(['header', 'last-event-id']);
     }
   });

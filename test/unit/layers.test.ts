@@ -43,7 +43,43 @@ const isProduction = (file: string) => file.startsWith('functions/') || (file.st
 const under = (prefix: string) => (i: Import) => i.to.startsWith(prefix);
 const show = (list: Import[]) => list.map((i) => `${i.from} -> ${i.to}`);
 
+/**
+ * The layers, lowest first. A module may import from its own layer and the ones below it, never
+ * from one above (docs/architecture.md, 16).
+ */
+const LAYERS: [name: string, test: RegExp][] = [
+  ['base', /^shared\/(vocabulary\/|errors\.ts$|config\.ts$|log\.ts$|ids\.ts$)/],
+  ['schemas', /^shared\/schemas\//],
+  ['db', /^shared\/db\//],
+  ['adapters', /^shared\/adapters\//],
+  ['domain', /^shared\/domain\//],
+  ['edge', /^shared\/(auth|http|routes|openapi)\/|^shared\/(iam|workers)\.ts$/],
+  ['functions', /^functions\//],
+];
+const layerOf = (path: string) => LAYERS.findIndex(([, test]) => test.test(path));
+/**
+ * The one upward import left, named so it cannot spread: domain functions still resolve the
+ * tenant themselves (shared/auth/tenant-scope.ts). Deciding it once at the edge (issue 21, part
+ * 2) removes it, and this set with it.
+ */
+const PENDING = new Set(['shared/auth/tenant-scope.ts']);
+
 describe('layers', () => {
+  it.each(LAYERS.slice(0, 5).map(([name]) => [name]))('%s imports nothing from a layer above it', (name) => {
+    const level = LAYERS.findIndex(([n]) => n === name);
+    const upward = imports.filter((i) => layerOf(i.from) === level && layerOf(i.to) > level && !PENDING.has(i.to));
+    expect(show(upward)).toEqual([]);
+  });
+
+  it('every DynamoDB call lives in shared/db: no other production module imports a DynamoDB command', () => {
+    const dynamo = (i: Import) => !i.typeOnly && /^@aws-sdk\/(lib-dynamodb|client-dynamodb)$/.test(i.to);
+    expect(show(imports.filter((i) => isProduction(i.from) && !i.from.startsWith('shared/db/') && dynamo(i)))).toEqual([]);
+  });
+
+  it('the domain knows no HTTP: no domain module imports shared/http', () => {
+    expect(show(imports.filter((i) => i.from.startsWith('shared/domain/') && under('shared/http/')(i)))).toEqual([]);
+  });
+
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass every rule below.
     expect(imports.filter((i) => i.from === 'functions/environments/get.ts').map((i) => i.to)).toContain('shared/http/handler.ts');

@@ -3,7 +3,7 @@
  * questions that ask for it. Shared by both extractors, so the rules for "missing" and the
  * questions are the same whether a model or the offline rules filled the fields.
  */
-import { INCIDENT_SEVERITIES, type IncidentSeverity } from '../../domain/incidents/lifecycle.js';
+import { INCIDENT_SEVERITIES, type IncidentSeverity } from '../../vocabulary/incidents.js';
 
 /** What kind of incident; documented here because both extractors and the tool schema use it. */
 export const INCIDENT_TYPES = [

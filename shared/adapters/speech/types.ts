@@ -3,18 +3,10 @@
  * offline. Knows nothing of Lambda or HTTP; the voice route maps the errors to its answers.
  */
 
-/** The containers Transcribe accepts and the voice route takes (sox reads them all locally). */
-export const AUDIO_FORMATS = ['wav', 'mp3', 'ogg', 'flac', 'm4a'] as const;
-export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+import { AUDIO_FORMATS, type AudioFormat } from '../../vocabulary/audio.js';
 
-/** The content type a recording of each format is stored with. */
-export const AUDIO_CONTENT_TYPES: Readonly<Record<AudioFormat, string>> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  flac: 'audio/flac',
-  m4a: 'audio/mp4',
-};
+export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../../vocabulary/audio.js';
+export type { AudioFormat } from '../../vocabulary/audio.js';
 
 /** The format a key's extension names (`.../x.MP3` is mp3), or undefined for any other ending. */
 export function audioFormatOfKey(key: string): AudioFormat | undefined {

@@ -5,16 +5,13 @@
  * idempotent on its own; an event id used before with other content is 409. Storing is the one
  * thing that must succeed: EventBridge publication follows from the table's stream.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../vocabulary/actor.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
-import { db, TABLE } from '../../db/client.js';
 import { getEnvironment } from '../../db/environments.js';
-import { eventFromItem, eventItem, existingEventHashes, writeAll, type StoredEvent } from '../../db/events.js';
-import { keys } from '../../db/keys.js';
+import { eventFromItem, eventItem, existingEventHashes, writeAll, zoneHitsOfEnvironment, type StoredEvent } from '../../db/events.js';
 import { getSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS } from '../../db/site-entities.js';
 import { getTenantConfig } from '../../db/tenants.js';
-import { ConflictError, invalid, NotFoundError, type Loc } from '../../http/errors.js';
+import { ConflictError, invalid, NotFoundError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeIdBound, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
@@ -76,22 +73,8 @@ class IngestContext {
   /** Zone ids matched by the environment's events of the last hour before `sinceMs`, one entry per event and zone. */
   recentZoneHits(tenantId: string, environmentId: string, sinceMs: number) {
     return this.once(this.density, `${tenantId}/${environmentId}`, async () => {
-      const out = await db.send(
-        new QueryCommand({
-          TableName: TABLE,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': keys.eventByEnvironment(tenantId, environmentId, '').GSI1PK,
-            ':from': `EVENT#${timeIdBound(sinceMs - HOUR_MS, 'low')}`,
-            ':to': `EVENT#${timeIdBound(sinceMs, 'high')}`,
-          },
-          ProjectionExpression: 'matched_zone_ids',
-          ScanIndexForward: false,
-          Limit: DENSITY_READ_LIMIT,
-        }),
-      );
-      return (out.Items ?? []).flatMap((i) => (i.matched_zone_ids as string[] | undefined) ?? []);
+      const fromId = timeIdBound(sinceMs - HOUR_MS, 'low');
+      return zoneHitsOfEnvironment(tenantId, environmentId, fromId, timeIdBound(sinceMs, 'high'), DENSITY_READ_LIMIT);
     });
   }
 }

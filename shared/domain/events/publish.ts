@@ -13,30 +13,17 @@
  * No Lambda or SDK types here: the bus is a port (`PutEntries`), the handler is glue.
  */
 import { eventFromItem } from '../../db/events.js';
-import { DETAIL_TYPE, EVENTS_SOURCE, isOutboxSource } from './bus-contract.js';
+import { DETAIL_TYPE, EVENTS_SOURCE, isOutboxSource, type BusEntry, type EntryOutcome } from '../../vocabulary/bus.js';
 
-export { EVENTS_SOURCE } from './bus-contract.js';
+export { EVENTS_SOURCE } from '../../vocabulary/bus.js';
 
 /** EventBridge's limits for one PutEvents request. */
 export const MAX_ENTRIES_PER_CALL = 10;
 export const MAX_BYTES_PER_CALL = 256 * 1024;
 
-export interface BusEntry {
-  source: string;
-  detailType: string;
-  detail: Record<string, unknown>;
-  /** When it happened, RFC 3339: the event's `received_at`, the message's `created_at`. */
-  time: string;
-}
-
-/** The bus's answer for one entry: nothing when accepted. */
-export interface EntryOutcome {
-  errorCode?: string;
-  errorMessage?: string;
-}
-
-/** Sends up to 10 entries in one call; one outcome per entry, in order. May throw for the call. */
 export type PutEntries = (entries: readonly BusEntry[]) => Promise<EntryOutcome[]>;
+
+export type { BusEntry, EntryOutcome } from '../../vocabulary/bus.js';
 
 export interface RetryPolicy {
   /** Tries per entry, the first included. */

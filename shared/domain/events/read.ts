@@ -1,13 +1,11 @@
 /** Reading events, and an operator marking one processed. */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
-import { db, TABLE } from '../../db/client.js';
-import { getEvent, listEvents as listStoredEvents, type StoredEvent } from '../../db/events.js';
-import { keys } from '../../db/keys.js';
+import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type StoredEvent } from '../../db/events.js';
+import { getIncident } from '../../db/incidents.js';
 import type { PageRequest } from '../../db/query.js';
 import { transactWrite } from '../../db/transact.js';
-import { invalid, NotFoundError } from '../../http/errors.js';
+import { invalid, NotFoundError } from '../../errors.js';
 import { now, timeIdBound } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
@@ -65,10 +63,7 @@ export type ProcessedUpdate = InputOf<typeof eventProcessedUpdate>;
 
 /** The incident must be one of the tenant's (any other is answered as unknown). */
 async function assertIncident(tenantId: string, incidentId: string): Promise<void> {
-  const out = await db.send(
-    new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }),
-  );
-  if (!out.Item) throw new NotFoundError(INCIDENT_NOT_FOUND);
+  if (!(await getIncident(tenantId, incidentId))) throw new NotFoundError(INCIDENT_NOT_FOUND);
 }
 
 export async function markProcessed(actor: Actor, eventId: string, requestedTenant: string | undefined, update: ProcessedUpdate): Promise<StoredEvent> {
@@ -77,53 +72,13 @@ export async function markProcessed(actor: Actor, eventId: string, requestedTena
   if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
   if (update.incident_id) await assertIncident(tenantId, update.incident_id);
   const at = now();
-  // Every attribute by placeholder: `processed` is a reserved word in DynamoDB expressions.
-  const names: Record<string, string> = { '#processed': 'processed', '#processedAt': 'processed_at' };
-  const values: Record<string, unknown> = { ':processed': update.processed, ':at': update.processed ? at : null };
-  const sets = ['#processed = :processed', '#processedAt = :at'];
-  let remove = '';
-  if (update.processed) {
-    remove = ' REMOVE GSI3PK, GSI3SK';
-  } else {
-    const unprocessed = keys.eventUnprocessed(tenantId, eventId);
-    sets.push('GSI3PK = :g3pk', 'GSI3SK = :g3sk');
-    values[':g3pk'] = unprocessed.GSI3PK;
-    values[':g3sk'] = unprocessed.GSI3SK;
-  }
-  if (update.threat_score !== undefined) {
-    names['#score'] = 'threat_score';
-    names['#factors'] = 'threat_factors';
-    sets.push('#score = :score', '#factors.operator_override = :override');
-    values[':score'] = update.threat_score;
-    values[':override'] = { value: update.threat_score, weight: 1 };
-  }
-  if (update.incident_id !== undefined) {
-    names['#incident'] = 'incident_id';
-    sets.push('#incident = :incident');
-    values[':incident'] = update.incident_id;
-  }
-  if (!current.threat_factors && update.threat_score !== undefined) {
-    // No computed factors to extend: start the map.
-    sets.splice(sets.indexOf('#factors.operator_override = :override'), 1, '#factors = :factors');
-    values[':factors'] = { operator_override: { value: update.threat_score, weight: 1 } };
-    delete values[':override'];
-  }
   const changes = Object.fromEntries(
     Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
   );
   await transactWrite([
-    {
-      Update: {
-        TableName: TABLE,
-        Key: keys.event(tenantId, eventId),
-        UpdateExpression: `SET ${sets.join(', ')}${remove}`,
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
+    markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors)),
     auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
   ]);
   return findEvent(actor, eventId, tenantId);

@@ -3,7 +3,7 @@
  * (shared/db/events.ts `eventsAfter`, the tenant directory) behind shared/domain/events/stream.ts.
  */
 import { tenantScope } from '../../auth/tenant-scope.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../vocabulary/actor.js';
 import { eventsAfter } from '../../db/events.js';
 import { listTenants } from '../../db/tenants.js';
 import type { Logger } from '../../log.js';

@@ -29,7 +29,7 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { StoredEvent } from '../../db/events.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { timeIdBound } from '../../ids.js';
 import type { Logger } from '../../log.js';
 

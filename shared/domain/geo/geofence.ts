@@ -11,7 +11,7 @@ import turfDistance from '@turf/distance';
 import { point, polygon as turfPolygon } from '@turf/helpers';
 import kinks from '@turf/kinks';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
-import { invalid, type Loc } from '../../http/errors.js';
+import { invalid, type Loc } from '../../errors.js';
 import { MAX_GEOFENCE_VERTICES, type Geofence, type LatLon } from '../../schemas/geo.js';
 
 export type { Geofence, LatLon } from '../../schemas/geo.js';

@@ -15,7 +15,7 @@ import {
 } from '../../adapters/speech/index.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
-import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../http/errors.js';
+import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import type { Actor } from '../actor.js';

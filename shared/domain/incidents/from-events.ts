@@ -4,11 +4,9 @@
  * transaction, which also checks the event is not linked yet, so a retried ingest opens no second
  * incident for the same event.
  */
-import type { StoredEvent } from '../../db/events.js';
-import { keys } from '../../db/keys.js';
-import { TABLE } from '../../db/client.js';
+import { linkEventToIncident, type StoredEvent } from '../../db/events.js';
 import { getTenantConfig } from '../../db/tenants.js';
-import { ConditionFailed, type TransactItem } from '../../db/transact.js';
+import { ConditionFailed } from '../../db/transact.js';
 import type { Actor } from '../actor.js';
 import type { IncidentSeverity } from './lifecycle.js';
 import { openIncident } from './incidents.js';
@@ -18,18 +16,6 @@ export function severityOfScore(score: number): IncidentSeverity {
   if (score >= 0.9) return 'critical';
   if (score >= 0.8) return 'high';
   return 'medium';
-}
-
-function linkEvent(event: StoredEvent, incidentId: string): TransactItem {
-  return {
-    Update: {
-      TableName: TABLE,
-      Key: keys.event(event.tenant_id, event.event_id),
-      UpdateExpression: 'SET incident_id = :incident',
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)',
-      ExpressionAttributeValues: { ':incident': incidentId, ':null': null },
-    },
-  };
 }
 
 /** Opens an incident for each event at or above its tenant's threshold and not linked yet; returns the events as they are now. */
@@ -58,7 +44,7 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
         },
         'event',
         { event_ids: [event.event_id], tenant_id: event.tenant_id },
-        (incidentId) => [linkEvent(event, incidentId)],
+        (incidentId) => [linkEventToIncident(event.tenant_id, event.event_id, incidentId)],
       );
       out.push({ ...event, incident_id: incident.incident_id });
     } catch (err) {

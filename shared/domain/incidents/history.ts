@@ -4,7 +4,7 @@
  */
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { listFeed, type FeedEntry, type HistoryEntry } from '../../db/incidents.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { findStored } from './incidents.js';

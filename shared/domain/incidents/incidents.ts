@@ -21,7 +21,7 @@ import { outboxPut } from '../../db/outbox.js';
 import { getTenantConfig } from '../../db/tenants.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
 import { getUser } from '../../db/users.js';
-import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../http/errors.js';
+import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';

@@ -9,18 +9,10 @@
  *    anything not yet resolved may be cancelled)
  */
 
-export const INCIDENT_STATUSES = ['draft', 'confirmed', 'acknowledged', 'in_progress', 'on_hold', 'resolved', 'closed', 'cancelled'] as const;
-export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+import type { IncidentStatus } from '../../vocabulary/incidents.js';
 
-export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
-
-/** Low 0 to critical 3: for sorting and thresholds. */
-export const severityRank = (severity: IncidentSeverity): number => INCIDENT_SEVERITIES.indexOf(severity);
-
-/** Why an incident ended, kept apart from its status. */
-export const RESOLUTIONS = ['true_positive', 'false_positive', 'duplicate', 'benign', 'test'] as const;
-export type Resolution = (typeof RESOLUTIONS)[number];
+export { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS, severityRank } from '../../vocabulary/incidents.js';
+export type { IncidentSeverity, IncidentStatus, Resolution } from '../../vocabulary/incidents.js';
 
 const TRANSITIONS: Readonly<Record<IncidentStatus, readonly IncidentStatus[]>> = {
   draft: ['confirmed', 'cancelled'],

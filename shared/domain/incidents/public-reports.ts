@@ -5,13 +5,11 @@
  * `anonymous`), and the answer shows the reporter no internal id. A report opens a draft.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { tenantScope } from '../../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
-import { db, TABLE } from '../../db/client.js';
-import { keys } from '../../db/keys.js';
-import { transactWrite, type TransactItem } from '../../db/transact.js';
-import { NotFoundError } from '../../http/errors.js';
+import { currentPublicReportKeyHash, replacePublicReportKey, tenantOfPublicReportKeyHash } from '../../db/public-report-keys.js';
+import { transactWrite } from '../../db/transact.js';
+import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { openIncident } from './incidents.js';
@@ -27,22 +25,17 @@ export async function rotatePublicReportKey(actor: Actor): Promise<{ public_repo
   const key = `prk_${randomBytes(24).toString('base64url')}`;
   const hash = sha256(key);
   const at = now();
-  const current = await db.send(new GetCommand({ TableName: TABLE, Key: keys.publicReportKey(tenantId), ConsistentRead: true }));
-  const oldHash = current.Item?.key_hash as string | undefined;
-  const items: TransactItem[] = [
-    { Put: { TableName: TABLE, Item: { ...keys.publicReportKey(tenantId), entity: 'PUBLIC_REPORT_KEY', key_hash: hash, created_at: at } } },
-    { Put: { TableName: TABLE, Item: { ...keys.publicReportKeyLookup(hash), entity: 'PUBLIC_REPORT_KEY_LOOKUP', tenant_id: tenantId, created_at: at } } },
+  const oldHash = await currentPublicReportKeyHash(tenantId);
+  await transactWrite([
+    ...replacePublicReportKey(tenantId, hash, oldHash, at),
     auditPut(auditEntry(actor, { tenantId, action: 'public_report_key.rotated', resourceType: 'public_report_key', resourceId: tenantId })),
-  ];
-  if (oldHash) items.push({ Delete: { TableName: TABLE, Key: keys.publicReportKeyLookup(oldHash) } });
-  await transactWrite(items);
+  ]);
   return { public_report_key: key, created_at: at };
 }
 
 /** The tenant whose current key this is. */
 async function tenantOfKey(key: string): Promise<string | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.publicReportKeyLookup(sha256(key)), ConsistentRead: true }));
-  return (out.Item?.tenant_id as string | undefined) ?? null;
+  return tenantOfPublicReportKeyHash(sha256(key));
 }
 
 export type PublicReport = InputOf<typeof publicIncidentCreate>;

@@ -5,7 +5,7 @@
  */
 import { bbox as turfBbox } from '@turf/bbox';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
-import { HttpError, invalid, type Loc } from '../../http/errors.js';
+import { DomainError, invalid, type Loc } from '../../errors.js';
 import { openByNameAndContent, type OpenedFile } from './detect.js';
 import { FORMAT_LABEL, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
@@ -34,7 +34,7 @@ export async function extractGeometries(filename: string, data: Uint8Array): Pro
   try {
     all = await featuresOf(opened);
   } catch (err) {
-    if (err instanceof GeoFileError || err instanceof HttpError) throw err;
+    if (err instanceof GeoFileError || err instanceof DomainError) throw err;
     // A converter tripping over hostile or odd input: the file's fault, not ours.
     throw new GeoFileError('unreadable_file', `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`);
   }

@@ -4,7 +4,7 @@ import { auditEntry, auditPut } from '../../db/audit.js';
 import type { PageRequest } from '../../db/query.js';
 import { deleteSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../errors.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, findFileRecord, publicFile, type FileRecord, type InfrastructureFile } from './storage.js';

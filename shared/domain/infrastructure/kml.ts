@@ -2,7 +2,7 @@
 import { kml } from '@tmcw/togeojson';
 import { DOMParser, type Document } from '@xmldom/xmldom';
 import type { Feature, Geometry } from 'geojson';
-import { PayloadTooLargeError } from '../../http/errors.js';
+import { PayloadTooLargeError } from '../../errors.js';
 
 /**
  * Largest KML text read (directly, or unpacked from a KMZ). The DOM takes about 50 times the

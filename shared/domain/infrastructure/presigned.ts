@@ -11,7 +11,7 @@ import {
   type PendingUpload,
 } from '../../db/pending-uploads.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
-import { ConflictError, HttpError, NotFoundError, PayloadTooLargeError } from '../../http/errors.js';
+import { ConflictError, isRefusal, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
@@ -48,7 +48,7 @@ export async function extractUploadedFile(
     extraction = await extractOrRefuse(pending.filename, data, ['path', 'file_id']);
   } catch (err) {
     // Refused (422, 413): the upload goes, so a refused file leaves nothing behind.
-    if (err instanceof HttpError && err.status < 500) await discard(pending);
+    if (isRefusal(err)) await discard(pending);
     throw err;
   }
   return storeFile(actor, env, {

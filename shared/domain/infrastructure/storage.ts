@@ -10,7 +10,7 @@ import { auditEntry, auditPut } from '../../db/audit.js';
 import type { StoredEnvironment } from '../../db/environments.js';
 import { createSiteEntity, getSiteEntity, SITE_KINDS, type StoredSiteEntity } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transact.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import { infrastructureFile } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';

@@ -6,7 +6,7 @@
  */
 import { presignPut } from '../../adapters/s3.js';
 import { putPendingUpload } from '../../db/pending-uploads.js';
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
 import type { uploadUrlRequest } from '../../schemas/infrastructure.js';

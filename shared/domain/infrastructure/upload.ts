@@ -1,5 +1,5 @@
 /** A file sent directly as multipart form data: extracted, then stored, or refused with nothing stored. */
-import { invalid } from '../../http/errors.js';
+import { invalid } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';

@@ -3,7 +3,7 @@
  * a few megabytes of zip can inflate to gigabytes, and the function has a fixed memory.
  */
 import JSZip from 'jszip';
-import { PayloadTooLargeError } from '../../http/errors.js';
+import { PayloadTooLargeError } from '../../errors.js';
 import { GeoFileError } from './geo-file-error.js';
 
 /** Most bytes the entries read out of one archive may add up to. */

@@ -15,3 +15,20 @@ export const DETAIL_TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 /** Whether an outbox message may use this source (never the stored events' own). */
 export const isOutboxSource = (source: unknown): source is string =>
   typeof source === 'string' && OUTBOX_SOURCE.test(source) && source !== EVENTS_SOURCE;
+
+/** One message for the bus, before EventBridge's framing. */
+export interface BusEntry {
+  source: string;
+  detailType: string;
+  detail: Record<string, unknown>;
+  /** When it happened, RFC 3339: the event's `received_at`, the message's `created_at`. */
+  time: string;
+}
+
+/** The bus's answer for one entry: nothing when accepted. */
+export interface EntryOutcome {
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+/** Sends up to 10 entries in one call; one outcome per entry, in order. May throw for the call. */
