@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
+import { pick } from './items.js';
 import { API_KEY_PREFIX, keys, tenantPk } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import { transactWrite, type TransactItem } from './transact.js';
@@ -26,7 +27,7 @@ export interface StoredApiKey extends ApiKey {
 const FIELDS = ['key_id', 'tenant_id', 'name', 'role', 'prefix', 'expires_at', 'ip_allowlist', 'created_by', 'created_at', 'key_hash'] as const;
 
 function fromItem(item: Record<string, unknown>): StoredApiKey {
-  return Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as StoredApiKey;
+  return pick<StoredApiKey>(item, FIELDS);
 }
 
 export function publicApiKey({ key_hash: _h, ...key }: StoredApiKey): ApiKey {

@@ -6,6 +6,7 @@
  */
 import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
+import { pick } from './items.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -38,7 +39,7 @@ export const EVENT_FIELDS = [
 
 /** An event as the API shows it (and as EventBridge and the stream carry it). */
 export function eventFromItem(item: Record<string, unknown>): StoredEvent {
-  const event = Object.fromEntries(EVENT_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as StoredEvent;
+  const event = pick<StoredEvent>(item, EVENT_FIELDS);
   event.payload ??= {};
   event.matched_zone_ids ??= [];
   event.processed = event.processed === true;

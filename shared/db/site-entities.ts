@@ -51,13 +51,14 @@ export function withoutVersion<T>({ version: _v, ...rest }: StoredSiteEntity<T>)
   return rest as T;
 }
 
-function idOf(kind: SiteKind, entity: SiteEntityBase): string {
-  return String((entity as unknown as Record<string, unknown>)[kind.idField]);
+/** The entity's own id (`zone_id`, `sensor_id`, ...). */
+export function siteEntityId(kind: SiteKind, entity: object): string {
+  return String(new Map(Object.entries(entity)).get(kind.idField));
 }
 
 /** Creates the entity and counts it in its environment; fails if the environment is gone. */
 export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): TransactItem[] {
-  const id = idOf(kind, entity);
+  const id = siteEntityId(kind, entity);
   return [
     putNew({
       ...keys.siteEntity(entity.tenant_id, kind.prefix, id),
@@ -71,12 +72,12 @@ export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): Transa
 }
 
 export function updateSiteEntity(kind: SiteKind, entity: SiteEntityBase, fields: Record<string, unknown>, expectedVersion: number): TransactItem {
-  return versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, idOf(kind, entity)), fields, expectedVersion);
+  return versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), fields, expectedVersion);
 }
 
 export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEntityBase>): TransactItem[] {
   return [
-    versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, idOf(kind, entity)), entity.version),
+    versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), entity.version),
     countChild(entity.tenant_id, entity.environment_id, kind.child, -1),
   ];
 }

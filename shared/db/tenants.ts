@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantConfig } from '../schemas/tenants.js';
 import { db, TABLE } from './client.js';
+import { pick } from './items.js';
 import { keys, TENANT_DIRECTORY_PK } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -27,7 +28,7 @@ export interface StoredTenant extends Tenant {
 const TENANT_FIELDS = ['tenant_id', 'name', 'plan', 'status', 'contact_email', 'created_at', 'updated_at'] as const;
 
 export function tenantFromItem(item: Record<string, unknown>): StoredTenant {
-  const tenant = Object.fromEntries(TENANT_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as Tenant;
+  const tenant = pick<Tenant>(item, TENANT_FIELDS);
   return { ...tenant, version: Number(item.version ?? 0) };
 }
 

@@ -2,6 +2,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
+import { pick } from './items.js';
 import { keys, tenantPk, USER_PREFIX } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -24,7 +25,7 @@ export interface StoredUser extends User {
 const USER_FIELDS = ['user_id', 'tenant_id', 'email', 'name', 'role', 'active', 'created_at', 'updated_at'] as const;
 
 export function userFromItem(item: Record<string, unknown>): StoredUser {
-  const user = Object.fromEntries(USER_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as User;
+  const user = pick<User>(item, USER_FIELDS);
   return { ...user, version: Number(item.version ?? 0) };
 }
 

@@ -6,7 +6,7 @@
 import { deleteObjectsUnder, environmentPrefix } from '../adapters/s3.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { CHILD_KINDS, deleteEmptyEnvironment, type StoredEnvironment } from '../db/environments.js';
-import { deleteSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS, type SiteEntityBase } from '../db/site-entities.js';
+import { deleteSiteEntity, listSiteEntitiesOfEnvironment, siteEntityId, SITE_KINDS, type SiteEntityBase } from '../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../db/transact.js';
 import { ConflictError } from '../errors.js';
 import type { Actor } from './actor.js';
@@ -60,10 +60,10 @@ async function emptyEnvironment(actor: Actor, env: StoredEnvironment): Promise<v
     const attempted = new Set<string>();
     for (;;) {
       const page = await listSiteEntitiesOfEnvironment<SiteEntityBase>(kind, env.tenant_id, env.environment_id, { limit: 50, offset: 0 });
-      const fresh = page.filter((e) => !attempted.has(String((e as unknown as Record<string, unknown>)[kind.idField])));
+      const fresh = page.filter((e) => !attempted.has(siteEntityId(kind, e)));
       if (fresh.length === 0) break;
       for (const entity of fresh) {
-        const id = String((entity as unknown as Record<string, unknown>)[kind.idField]);
+        const id = siteEntityId(kind, entity);
         attempted.add(id);
         const audit = auditEntry(actor, {
           tenantId: env.tenant_id,

@@ -80,7 +80,7 @@ export async function updateEnvironment(actor: Actor, environmentId: string, req
   return retryOnConcurrentChange(async () => {
     const stored = await findStoredEnvironment(actor, environmentId, requestedTenant);
     const current = publicEnvironment(stored);
-    const changes = diff(current as unknown as Record<string, unknown>, update as Record<string, unknown>);
+    const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;
     const next: Environment = { ...current, ...update, name: update.name?.trim() ?? current.name, updated_at: now() } as Environment;
     const audit = auditEntry(actor, {

@@ -13,6 +13,7 @@ import {
   deleteSiteEntity,
   getSiteEntity,
   listSiteEntitiesOfEnvironment,
+  siteEntityId,
   updateSiteEntity,
   withoutVersion,
   type SiteEntityBase,
@@ -52,7 +53,7 @@ export async function createInEnvironment<T extends SiteEntityBase>(
   const tenantId = await tenantScope(callerOf(actor), requestedTenant);
   if (!(await getEnvironment(tenantId, environmentId))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   const entity = await build({ tenantId, environmentId, at: now() });
-  const id = String((entity as unknown as Record<string, unknown>)[kind.idField]);
+  const id = siteEntityId(kind, entity);
   const audit = auditEntry(actor, {
     tenantId,
     action: `${kind.resource}.created`,
@@ -112,7 +113,7 @@ export async function updateInTenant<T extends SiteEntityBase>(
     const stored = await findInTenant<T>(actor, kind, id, requestedTenant, notFound);
     const current = withoutVersion(stored);
     const update = await apply(current);
-    const changes = diff(current as unknown as Record<string, unknown>, update as Record<string, unknown>);
+    const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;
     const fields = { ...Object.fromEntries(Object.keys(changes).map((k) => [k, (update as Record<string, unknown>)[k]])), updated_at: now() };
     const audit = auditEntry(actor, {

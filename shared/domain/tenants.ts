@@ -89,7 +89,7 @@ export async function updateTenant(actor: Actor, tenantId: string, update: Tenan
   return retryOnConcurrentChange(async () => {
     const current = await getTenant(tenantId);
     if (!current) throw new NotFoundError(TENANT_NOT_FOUND);
-    const changes = diff(current as unknown as Record<string, unknown>, update as Record<string, unknown>);
+    const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return publicTenant(current);
     const next = {
       ...current,
@@ -126,7 +126,7 @@ export async function updateTenantConfig(
     if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
     const current = publicConfig(stored);
     const next = mergeTenantConfig(current, update, now());
-    const changes = diff(current as unknown as Record<string, unknown>, next as unknown as Record<string, unknown>, [
+    const changes = diff(current, next, [
       'updated_at',
     ]);
     if (Object.keys(changes).length === 0) return current;

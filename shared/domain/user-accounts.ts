@@ -121,7 +121,7 @@ export async function updateUser(actor: Actor, userId: string, requestedTenant: 
     if (current.user_id === principal.userId && (update.active === false || (update.role && update.role !== current.role))) {
       throw new ConflictError('You cannot change your own role or deactivate yourself');
     }
-    const changes = diff(current as unknown as Record<string, unknown>, update as Record<string, unknown>);
+    const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return { user: publicUser(current), enabledChanged: false };
     const next = { ...current, ...update, updated_at: now(), version: current.version + 1 };
     const audit = auditEntry(actor, {

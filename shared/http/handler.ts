@@ -48,7 +48,7 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
 /** A route's function: typed input in, a reply out. */
 export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply>;
 
-interface Internal extends Record<string, unknown> {
+interface Internal {
   requestId: string;
   log: Logger;
   startedAt: number;
@@ -56,7 +56,16 @@ interface Internal extends Record<string, unknown> {
   rateLimit?: RateLimitState;
 }
 
-type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context, Internal>;
+type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+
+/** What the chain's steps learn about a request (id, logger, caller, rate window), by its context. */
+const internals = new WeakMap<Context, Internal>();
+
+function internalOf(context: Context): Internal {
+  const internal = internals.get(context);
+  if (!internal) throw new Error('the request context was not set up by the chain');
+  return internal;
+}
 
 /** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
 export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>) {
@@ -95,7 +104,7 @@ export function handlerChain(route: RouteDef, core: ChainCore) {
  * schemas say: the one place where the untyped event becomes the typed input.
  */
 export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayProxyEvent, context: Context): HttpRequest<R> {
-  const internal = (context as unknown as { gatehouse: Internal }).gatehouse;
+  const internal = internalOf(context);
   const principal = internal.principal;
   const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
   return {
@@ -119,7 +128,7 @@ const validated = <T>(part: unknown): T => part as T;
 /** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */
 function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const finish = (request: Req, result: APIGatewayProxyResult) => {
-    const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
+    const internal = internalOf(request.context);
     const limits = internal.rateLimit ? rateLimitHeaders(internal.rateLimit) : {};
     result.headers = { ...limits, ...result.headers, 'X-Request-Id': internal.requestId };
     request.response = result;
@@ -141,13 +150,13 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         principal: null,
         log: log.child({ request_id: requestId, route: route.id }),
       };
-      (request.context as unknown as { gatehouse: Internal }).gatehouse = internal;
+      internals.set(request.context, internal);
       request.event.pathParameters ??= {};
       request.event.queryStringParameters ??= {};
     },
     after: (request) => finish(request as Req, request.response as APIGatewayProxyResult),
     onError: (request) => {
-      const internal = (request.context as unknown as { gatehouse?: Internal }).gatehouse;
+      const internal = internals.get(request.context);
       const requestId = internal?.requestId ?? request.context.awsRequestId;
       const result = errorResult(request.error, requestId, internal?.log ?? log);
       if (!internal) {
@@ -165,7 +174,7 @@ function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent,
     before: async (request) => {
       const caller = request.event.requestContext?.identity?.sourceIp ?? 'unknown';
       const state = await consumeRateLimit(limit.name, caller, limit.perMinute);
-      (request.context as unknown as { gatehouse: Internal }).gatehouse.rateLimit = state;
+      internalOf(request.context).rateLimit = state;
     },
   };
 }
@@ -181,7 +190,7 @@ function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGate
         apiKey: headers['x-api-key'],
         sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
       });
-      const internal = (request.context as unknown as { gatehouse: Internal }).gatehouse;
+      const internal = internalOf(request.context);
       internal.principal = principal;
       if (!roleSatisfies(principal.role, route.access)) {
         throw new ForbiddenError(`This needs the ${route.access} role`);
@@ -225,7 +234,8 @@ function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
     before: async (request) => {
       const { body, isBase64Encoded } = request.event;
       if (body === null || body === undefined || body === '') {
-        request.event.body = undefined as unknown as string;
+        // Absent, not null: validation then reports a missing body, not a body of the wrong type.
+        Reflect.deleteProperty(request.event, 'body');
         return;
       }
       const bytes = isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body);
