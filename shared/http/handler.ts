@@ -1,7 +1,7 @@
 /**
  * The handler chain every HTTP route runs through (middy):
  *   request context (id, logger, timing, X-Request-Id) -> header normalisation -> authentication
- *   and role check -> JSON body parsing -> validation (schemas compiled once per cold start) ->
+ *   and role check -> JSON body parsing -> validation (validators compiled when the bundle was built) ->
  *   the route's function -> reply shaping; errors mapped to the contract's bodies.
  *
  * A route file is glue only: `export const handler = httpHandler(tenantsGetRoute, async (req) => ...)`,
