@@ -4,6 +4,8 @@
  * (GSI1), and the environment's count of that kind moved in the same transaction.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AssetGeometry, Geofence, LatLon } from '../schemas/geo.js';
+import type { INFRASTRUCTURE_FORMATS } from '../schemas/infrastructure.js';
 import { db, TABLE } from './client.js';
 import { countChild, type ChildKind } from './environments.js';
 import { putNew, versionedDelete, versionedUpdate } from './items.js';
@@ -30,6 +32,69 @@ export const SITE_KINDS = {
   asset: { child: 'assets', prefix: 'ASSET#', entity: 'ASSET', idField: 'asset_id', resource: 'asset' },
   file: { child: 'files', prefix: 'FILE#', entity: 'INFRASTRUCTURE_FILE', idField: 'file_id', resource: 'infrastructure_file' },
 } as const satisfies Record<string, SiteKind>;
+
+// The site entities as stored and shown (their keys and item mapping: SITE_KINDS and below).
+
+export interface Zone {
+  zone_id: string;
+  tenant_id: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  security_level: number;
+  geofence: Geofence;
+  description: string | null;
+  active: boolean;
+  area_m2: number;
+  bbox: [number, number, number, number];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Asset {
+  asset_id: string;
+  tenant_id: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  criticality: string;
+  location: LatLon | null;
+  geometry: AssetGeometry | null;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredSensor {
+  sensor_id: string;
+  tenant_id: string;
+  environment_id: string;
+  name: string;
+  type: string;
+  location: LatLon;
+  zone_id: string | null;
+  status: string;
+  model: string | null;
+  serial_number: string | null;
+  last_seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What the API shows of a file. */
+export interface InfrastructureFile {
+  file_id: string;
+  tenant_id: string;
+  environment_id: string;
+  filename: string;
+  format: (typeof INFRASTRUCTURE_FORMATS)[number];
+  size_bytes: number;
+  feature_count: number;
+  geometry_types: string[];
+  bbox: [number, number, number, number] | null;
+  created_by: string;
+  created_at: string;
+}
 
 /** What every site entity has. */
 export interface SiteEntityBase {

@@ -7,27 +7,16 @@ import { listSiteEntitiesOfTenant, SITE_KINDS, withoutVersion } from '../db/site
 import { invalid } from '../errors.js';
 import { newTimeId } from '../ids.js';
 import type { Actor } from './actor.js';
-import type { LatLon } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { assetCreate, assetListQuery, assetUpdate } from '../schemas/assets.js';
+import type { Asset } from '../db/site-entities.js';
+
+export type { Asset } from '../db/site-entities.js';
 
 export const ASSET_NOT_FOUND = 'Asset not found';
 const KIND = SITE_KINDS.asset;
 
-export interface Asset {
-  asset_id: string;
-  tenant_id: string;
-  environment_id: string;
-  name: string;
-  type: string;
-  criticality: string;
-  location: LatLon | null;
-  geometry: Geometry | null;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export type AssetCreate = InputOf<typeof assetCreate>;
 

@@ -10,11 +10,13 @@ import { getTenantConfig } from '../db/tenants.js';
 import { NotFoundError } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
-import type { LatLon } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { ZONE_NOT_FOUND, type Zone } from './zones.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { sensorCreate, sensorScopeQuery, sensorUpdate } from '../schemas/sensors.js';
+import type { StoredSensor } from '../db/site-entities.js';
+
+export type { StoredSensor } from '../db/site-entities.js';
 
 export const SENSOR_NOT_FOUND = 'Sensor not found';
 const KIND = SITE_KINDS.sensor;
@@ -22,21 +24,6 @@ const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 300;
 
 export type SensorHealth = 'online' | 'degraded' | 'offline';
 
-export interface StoredSensor {
-  sensor_id: string;
-  tenant_id: string;
-  environment_id: string;
-  name: string;
-  type: string;
-  location: LatLon;
-  zone_id: string | null;
-  status: string;
-  model: string | null;
-  serial_number: string | null;
-  last_seen_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface Sensor extends StoredSensor {
   health: SensorHealth;

@@ -9,25 +9,13 @@ import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } fr
 import { NotFoundError } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { zoneCreate, zoneUpdate } from '../schemas/zones.js';
+import type { Zone } from '../db/site-entities.js';
+
+export type { Zone } from '../db/site-entities.js';
 
 export const ZONE_NOT_FOUND = 'Zone not found';
 const KIND = SITE_KINDS.zone;
 
-export interface Zone {
-  zone_id: string;
-  tenant_id: string;
-  environment_id: string;
-  name: string;
-  type: string;
-  security_level: number;
-  geofence: Geofence;
-  description: string | null;
-  active: boolean;
-  area_m2: number;
-  bbox: [number, number, number, number];
-  created_at: string;
-  updated_at: string;
-}
 
 export type ZoneCreate = InputOf<typeof zoneCreate>;
 

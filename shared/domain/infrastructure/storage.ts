@@ -17,23 +17,12 @@ import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import type { Extraction } from './extract.js';
 import { extensionOf, type InfrastructureFormat } from './formats.js';
+import type { InfrastructureFile } from '../../db/site-entities.js';
+
+export type { InfrastructureFile } from '../../db/site-entities.js';
 
 export const FILE_NOT_FOUND = 'Infrastructure file not found';
 
-/** What the API shows of a file. */
-export interface InfrastructureFile {
-  file_id: string;
-  tenant_id: string;
-  environment_id: string;
-  filename: string;
-  format: InfrastructureFormat;
-  size_bytes: number;
-  feature_count: number;
-  geometry_types: string[];
-  bbox: [number, number, number, number] | null;
-  created_by: string;
-  created_at: string;
-}
 
 /** The item: the public fields and where the objects are. */
 export interface FileRecord extends InfrastructureFile {
