@@ -23,6 +23,7 @@ try {
   const { systemActor } = await import('../shared/domain/actor.js');
   const { createTenant, updateTenantConfig } = await import('../shared/domain/tenants.js');
   const { openIncident } = await import('../shared/domain/incidents/incidents.js');
+  const { systemTenant } = await import('../shared/vocabulary/tenant.js');
   const { handler } = await import('../functions/workers/sla-escalation.js');
   const { workerContext } = await import('../shared/local/lambda-context.js');
   const { workerById } = await import('../shared/workers.js');
@@ -40,7 +41,7 @@ try {
       Array.from({ length: Math.min(20, INCIDENTS - i) }, (_, j) => {
         const tenantId = tenants[(i + j) % tenants.length]!;
         const actor = { principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null }, requestId: 'bench', sourceIp: '127.0.0.1' };
-        return openIncident(actor, { title: `Overdue ${i + j}`, severity: 'critical', status: 'confirmed' });
+        return openIncident(actor, systemTenant(tenantId), { title: `Overdue ${i + j}`, severity: 'critical', status: 'confirmed' });
       }),
     );
   }

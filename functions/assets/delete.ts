@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { assetsDeleteRoute } from '../../shared/routes/assets.js';
 
 export const handler = httpHandler(assetsDeleteRoute, async (req) => {
-  await deleteAsset(req.actor, req.params.asset_id, req.query.tenant_id);
+  await deleteAsset(req.actor, req.params.asset_id, req.tenant);
   return noContent();
 });

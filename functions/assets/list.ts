@@ -5,5 +5,5 @@ import { assetsListRoute } from '../../shared/routes/assets.js';
 
 export const handler = httpHandler(assetsListRoute, async (req) => {
   const { limit, offset, ...filter } = req.query;
-  return json(await listAssets(req.actor, filter, { limit, offset }));
+  return json(await listAssets(req.tenant, filter, { limit, offset }));
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { assetsUpdateRoute } from '../../shared/routes/assets.js';
 
 export const handler = httpHandler(assetsUpdateRoute, async (req) =>
-  json(await updateAsset(req.actor, req.params.asset_id, req.query.tenant_id, req.body)),
+  json(await updateAsset(req.actor, req.params.asset_id, req.tenant, req.body)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { environmentsCreateRoute } from '../../shared/routes/environments.js';
 
 export const handler = httpHandler(environmentsCreateRoute, async (req) =>
-  json(await createEnvironment(req.actor, req.body)),
+  json(await createEnvironment(req.actor, req.tenant, req.body)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { environmentsGetRoute } from '../../shared/routes/environments.js';
 
 export const handler = httpHandler(environmentsGetRoute, async (req) =>
-  json(await findEnvironment(req.actor, req.params.environment_id, req.query.tenant_id)),
+  json(await findEnvironment(req.tenant, req.params.environment_id)),
 );

@@ -4,6 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { environmentsListRoute } from '../../shared/routes/environments.js';
 
 export const handler = httpHandler(environmentsListRoute, async (req) => {
-  const { tenant_id, type, status, ...page } = req.query;
-  return json(await listEnvironments(req.actor, tenant_id, { type, status }, page));
+  const { tenant_id: _decided, type, status, ...page } = req.query;
+  return json(await listEnvironments(req.actor, req.tenant, { type, status }, page));
 });

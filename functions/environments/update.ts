@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { environmentsUpdateRoute } from '../../shared/routes/environments.js';
 
 export const handler = httpHandler(environmentsUpdateRoute, async (req) =>
-  json(await updateEnvironment(req.actor, req.params.environment_id, req.query.tenant_id, req.body)),
+  json(await updateEnvironment(req.actor, req.params.environment_id, req.tenant, req.body)),
 );

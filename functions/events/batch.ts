@@ -7,7 +7,7 @@ import { eventsBatchRoute } from '../../shared/routes/events.js';
 export const handler = httpHandler(eventsBatchRoute, async (req) => {
   const { events } = req.body;
   const answer = await createOnce(req.actor, req.route.id, req.headers['idempotency-key'], req.body, () =>
-    ingestEvents(req.actor, events, (i) => ['body', 'events', i]),
+    ingestEvents(req.actor, req.tenantOf, events, (i) => ['body', 'events', i]),
   );
   return idempotentReply(answer);
 });

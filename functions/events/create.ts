@@ -6,7 +6,7 @@ import { eventsCreateRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(eventsCreateRoute, async (req) => {
   const answer = await createOnce(req.actor, req.route.id, req.headers['idempotency-key'], req.body, async () => {
-    const [event] = await ingestEvents(req.actor, [req.body], () => ['body']);
+    const [event] = await ingestEvents(req.actor, () => Promise.resolve(req.tenant), [req.body], () => ['body']);
     return event;
   });
   return idempotentReply(answer);

@@ -3,4 +3,4 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { eventsGetRoute } from '../../shared/routes/events.js';
 
-export const handler = httpHandler(eventsGetRoute, async (req) => json(await findEvent(req.actor, req.params.event_id, req.query.tenant_id)));
+export const handler = httpHandler(eventsGetRoute, async (req) => json(await findEvent(req.actor, req.params.event_id, req.tenant)));

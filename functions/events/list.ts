@@ -5,5 +5,5 @@ import { eventsListRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(eventsListRoute, async (req) => {
   const { limit, offset, ...filter } = req.query;
-  return json(await listEvents(req.actor, filter, { limit, offset }));
+  return json(await listEvents(req.tenant, filter, { limit, offset }));
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { incidentsCompleteRoute } from '../../shared/routes/incidents.js';
 
 export const handler = httpHandler(incidentsCompleteRoute, async (req) =>
-  json(await completeDraft(req.actor, req.params.incident_id, req.body)),
+  json(await completeDraft(req.actor, req.tenant, req.params.incident_id, req.body)),
 );

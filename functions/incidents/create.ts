@@ -3,4 +3,4 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { incidentsCreateRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler(incidentsCreateRoute, async (req) => json(await openIncident(req.actor, req.body)));
+export const handler = httpHandler(incidentsCreateRoute, async (req) => json(await openIncident(req.actor, req.tenant, req.body)));

@@ -3,4 +3,4 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { incidentsListRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler(incidentsListRoute, async (req) => json(await listIncidents(req.actor, req.query)));
+export const handler = httpHandler(incidentsListRoute, async (req) => json(await listIncidents(req.tenant, req.query)));

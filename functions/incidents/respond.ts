@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { incidentsRespondRoute } from '../../shared/routes/incidents.js';
 
 export const handler = httpHandler(incidentsRespondRoute, async (req) =>
-  json(await respond(req.actor, req.params.incident_id, req.body)),
+  json(await respond(req.actor, req.tenant, req.params.incident_id, req.body)),
 );

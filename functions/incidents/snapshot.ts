@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { replaySnapshotRoute } from '../../shared/routes/incidents.js';
 
 export const handler = httpHandler(replaySnapshotRoute, async (req) =>
-  json(await snapshot(req.actor, req.params.incident_id, req.query.at as string | undefined)),
+  json(await snapshot(req.tenant, req.params.incident_id, req.query.at)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { incidentsVoiceUploadUrlRoute } from '../../shared/routes/incidents.js';
 
 export const handler = httpHandler(incidentsVoiceUploadUrlRoute, async (req) =>
-  json(await createVoiceUploadUrl(req.actor, req.body)),
+  json(await createVoiceUploadUrl(req.tenant, req.body)),
 );

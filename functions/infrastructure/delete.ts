@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { infrastructureDeleteRoute } from '../../shared/routes/infrastructure.js';
 
 export const handler = httpHandler(infrastructureDeleteRoute, async (req) =>
-  json(await deleteInfrastructureFile(req.actor, req.params.environment_id, req.params.file_id, req.query.tenant_id)),
+  json(await deleteInfrastructureFile(req.actor, req.params.environment_id, req.params.file_id, req.tenant)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { infrastructureExtractRoute } from '../../shared/routes/infrastructure.js';
 
 export const handler = httpHandler(infrastructureExtractRoute, async (req) =>
-  json(await extractUploadedFile(req.actor, req.params.environment_id, req.params.file_id, req.query.tenant_id)),
+  json(await extractUploadedFile(req.actor, req.params.environment_id, req.params.file_id, req.tenant)),
 );

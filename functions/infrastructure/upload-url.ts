@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { infrastructureUploadUrlRoute } from '../../shared/routes/infrastructure.js';
 
 export const handler = httpHandler(infrastructureUploadUrlRoute, async (req) =>
-  json(await createUploadUrl(req.actor, req.params.environment_id, req.query.tenant_id, req.body)),
+  json(await createUploadUrl(req.actor, req.params.environment_id, req.tenant, req.body)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { portalApiKeysCreateRoute } from '../../shared/routes/portal.js';
 
 export const handler = httpHandler(portalApiKeysCreateRoute, async (req) =>
-  json(await createApiKey(req.actor, req.body)),
+  json(await createApiKey(req.actor, req.tenant, req.body)),
 );

@@ -4,6 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { portalApiKeysListRoute } from '../../shared/routes/portal.js';
 
 export const handler = httpHandler(portalApiKeysListRoute, async (req) => {
-  const { tenant_id, ...page } = req.query;
-  return json(await listApiKeys(req.actor, tenant_id, page));
+  const { tenant_id: _decided, ...page } = req.query;
+  return json(await listApiKeys(req.actor, req.tenant, page));
 });

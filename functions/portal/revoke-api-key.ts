@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { portalApiKeysRevokeRoute } from '../../shared/routes/portal.js';
 
 export const handler = httpHandler(portalApiKeysRevokeRoute, async (req) => {
-  await revokeApiKey(req.actor, req.params.key_id, req.query.tenant_id);
+  await revokeApiKey(req.actor, req.params.key_id, req.tenant);
   return noContent();
 });

@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { sensorsDeleteRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsDeleteRoute, async (req) => {
-  await deleteSensor(req.actor, req.params.sensor_id, req.query);
+  await deleteSensor(req.actor, req.tenant, req.params.sensor_id, req.query);
   return noContent();
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { sensorsGetRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsGetRoute, async (req) =>
-  json(await findSensor(req.actor, req.params.sensor_id, req.query)),
+  json(await findSensor(req.tenant, req.params.sensor_id, req.query)),
 );

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { sensorsHeartbeatRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsHeartbeatRoute, async (req) =>
-  json(await recordHeartbeat(req.actor, req.params.sensor_id, req.query)),
+  json(await recordHeartbeat(req.tenant, req.params.sensor_id, req.query)),
 );

@@ -4,6 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { sensorsListRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsListRoute, async (req) => {
-  const { tenant_id, environment_id, ...page } = req.query;
-  return json(await listSensors(req.actor, tenant_id, environment_id, page));
+  const { tenant_id: _decided, environment_id, ...page } = req.query;
+  return json(await listSensors(req.tenant, environment_id, page));
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { sensorsUpdateRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsUpdateRoute, async (req) =>
-  json(await updateSensor(req.actor, req.params.sensor_id, req.query, req.body)),
+  json(await updateSensor(req.actor, req.tenant, req.params.sensor_id, req.query, req.body)),
 );

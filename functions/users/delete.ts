@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { usersDeleteRoute } from '../../shared/routes/users.js';
 
 export const handler = httpHandler(usersDeleteRoute, async (req) => {
-  await deleteUser(req.actor, req.params.user_id, req.query.tenant_id);
+  await deleteUser(req.actor, req.params.user_id, req.tenant);
   return noContent();
 });

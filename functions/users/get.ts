@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { usersGetRoute } from '../../shared/routes/users.js';
 
 export const handler = httpHandler(usersGetRoute, async (req) =>
-  json(await findUser(req.actor, req.params.user_id, req.query.tenant_id)),
+  json(await findUser(req.actor, req.params.user_id, req.tenant)),
 );

@@ -4,6 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { usersListRoute } from '../../shared/routes/users.js';
 
 export const handler = httpHandler(usersListRoute, async (req) => {
-  const { tenant_id, ...page } = req.query;
-  return json(await listUsers(req.actor, tenant_id, page));
+  const { tenant_id: _decided, ...page } = req.query;
+  return json(await listUsers(req.actor, req.tenant, page));
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { usersUpdateRoute } from '../../shared/routes/users.js';
 
 export const handler = httpHandler(usersUpdateRoute, async (req) =>
-  json(await updateUser(req.actor, req.params.user_id, req.query.tenant_id, req.body)),
+  json(await updateUser(req.actor, req.params.user_id, req.tenant, req.body)),
 );

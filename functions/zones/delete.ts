@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { zonesDeleteRoute } from '../../shared/routes/zones.js';
 
 export const handler = httpHandler(zonesDeleteRoute, async (req) => {
-  await deleteZone(req.actor, req.params.zone_id, req.query.tenant_id);
+  await deleteZone(req.actor, req.params.zone_id, req.tenant);
   return noContent();
 });

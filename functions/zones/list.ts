@@ -4,6 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { zonesListRoute } from '../../shared/routes/zones.js';
 
 export const handler = httpHandler(zonesListRoute, async (req) => {
-  const { tenant_id, environment_id, ...page } = req.query;
-  return json(await listZones(req.actor, tenant_id, environment_id, page));
+  const { tenant_id: _decided, environment_id, ...page } = req.query;
+  return json(await listZones(req.actor, req.tenant, environment_id, page));
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { zonesUpdateRoute } from '../../shared/routes/zones.js';
 
 export const handler = httpHandler(zonesUpdateRoute, async (req) =>
-  json(await updateZone(req.actor, req.params.zone_id, req.query.tenant_id, req.body)),
+  json(await updateZone(req.actor, req.params.zone_id, req.tenant, req.body)),
 );

@@ -9,7 +9,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import { roleSatisfies } from '../vocabulary/roles.js';
-import { tenantScope } from '../auth/tenant-scope.js';
 import {
   deleteApiKeyItem,
   getApiKey,
@@ -28,6 +27,7 @@ import { ROLES, type Role } from '../vocabulary/roles.js';
 import type { Actor } from './actor.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { apiKeyCreate } from '../schemas/portal.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
@@ -64,10 +64,9 @@ function allows(allowlist: string[], sourceIp: string): boolean {
   return list.check(sourceIp, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export async function createApiKey(actor: Actor, input: ApiKeyCreate): Promise<ApiKey & { api_key: string }> {
+export async function createApiKey(actor: Actor, tenantId: TenantId, input: ApiKeyCreate): Promise<ApiKey & { api_key: string }> {
   const principal = actor.principal;
   if (!principal) throw new Error('minting a key needs an authenticated caller');
-  const tenantId = await tenantScope(principal, input.tenant_id);
   const role = input.role ?? 'VIEWER';
   if (!roleSatisfies(principal.role, role)) {
     throw new ForbiddenError(`A key cannot have the ${role} role: it is above your own`);
@@ -106,15 +105,13 @@ export async function createApiKey(actor: Actor, input: ApiKeyCreate): Promise<A
   return { ...publicApiKey(stored), api_key: apiKey };
 }
 
-export async function listApiKeys(actor: Actor, requestedTenant: string | undefined, page: PageRequest): Promise<ApiKey[]> {
+export async function listApiKeys(actor: Actor, tenantId: TenantId, page: PageRequest): Promise<ApiKey[]> {
   if (!actor.principal) throw new Error('listing keys needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, requestedTenant);
   return (await listStoredApiKeys(tenantId, page)).map(publicApiKey);
 }
 
-export async function revokeApiKey(actor: Actor, keyId: string, requestedTenant?: string): Promise<void> {
+export async function revokeApiKey(actor: Actor, keyId: string, tenantId: TenantId): Promise<void> {
   if (!actor.principal) throw new Error('revoking a key needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, requestedTenant);
   const audit = auditEntry(actor, { tenantId, action: 'api_key.revoked', resourceType: 'api_key', resourceId: keyId });
   try {
     await transactWrite([deleteApiKeyItem(tenantId, keyId), auditPut(audit)]);

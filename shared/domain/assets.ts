@@ -1,7 +1,6 @@
 /** Assets: what a tenant protects, with a location, a geometry or both. */
 import turfBbox from '@turf/bbox';
 import type { Geometry } from 'geojson';
-import { tenantScope } from '../auth/tenant-scope.js';
 import type { PageRequest } from '../db/query.js';
 import { listSiteEntitiesOfTenant, SITE_KINDS, withoutVersion } from '../db/site-entities.js';
 import { invalid } from '../errors.js';
@@ -11,6 +10,7 @@ import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, u
 import type { InputOf } from '../schemas/json-schema.js';
 import type { assetCreate, assetListQuery, assetUpdate } from '../schemas/assets.js';
 import type { Asset } from '../db/site-entities.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { Asset } from '../db/site-entities.js';
 
@@ -46,11 +46,11 @@ function assertGeometry(geometry: Geometry | null | undefined): void {
   turfBbox(geometry);
 }
 
-export function createAsset(actor: Actor, input: AssetCreate): Promise<Asset> {
+export function createAsset(actor: Actor, tenantId: TenantId, input: AssetCreate): Promise<Asset> {
   return createInEnvironment<Asset>(
     actor,
     KIND,
-    input.tenant_id,
+    tenantId,
     input.environment_id,
     ({ tenantId, environmentId, at }) => {
       if (!input.location && !input.geometry) throw invalid(['body'], 'an asset needs a location, a geometry or both', 'value_error');
@@ -74,23 +74,21 @@ export function createAsset(actor: Actor, input: AssetCreate): Promise<Asset> {
   );
 }
 
-export async function findAsset(actor: Actor, assetId: string, requestedTenant?: string): Promise<Asset> {
-  return withoutVersion(await findInTenant<Asset>(actor, KIND, assetId, requestedTenant, ASSET_NOT_FOUND));
+export async function findAsset(actor: Actor, assetId: string, tenantId: TenantId): Promise<Asset> {
+  return withoutVersion(await findInTenant<Asset>(KIND, tenantId, assetId, ASSET_NOT_FOUND));
 }
 
 /** A tenant's assets, or one environment's; type and criticality filter within. */
-export async function listAssets(actor: Actor, filter: AssetFilter, page: PageRequest): Promise<Asset[]> {
+export async function listAssets(tenantId: TenantId, filter: AssetFilter, page: PageRequest): Promise<Asset[]> {
   const only = { type: filter.type, criticality: filter.criticality };
   if (filter.environment_id) {
-    return listInEnvironment<Asset>(actor, KIND, filter.tenant_id, filter.environment_id, page, { filter: only });
+    return listInEnvironment<Asset>(KIND, tenantId, filter.environment_id, page, { filter: only });
   }
-  if (!actor.principal) throw new Error('listing assets needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, filter.tenant_id);
   return (await listSiteEntitiesOfTenant<Asset>(KIND, tenantId, page, only)).map(withoutVersion);
 }
 
-export function updateAsset(actor: Actor, assetId: string, requestedTenant: string | undefined, update: AssetUpdate): Promise<Asset> {
-  return updateInTenant<Asset>(actor, KIND, assetId, requestedTenant, ASSET_NOT_FOUND, (current) => {
+export function updateAsset(actor: Actor, assetId: string, tenantId: TenantId, update: AssetUpdate): Promise<Asset> {
+  return updateInTenant<Asset>(actor, KIND, assetId, tenantId, ASSET_NOT_FOUND, (current) => {
     if (update.geometry !== undefined) assertGeometry(update.geometry);
     const location = update.location === undefined ? current.location : update.location;
     const geometry = update.geometry === undefined ? current.geometry : update.geometry;
@@ -99,6 +97,6 @@ export function updateAsset(actor: Actor, assetId: string, requestedTenant: stri
   });
 }
 
-export async function deleteAsset(actor: Actor, assetId: string, requestedTenant?: string): Promise<void> {
-  await deleteInTenant<Asset>(actor, KIND, assetId, requestedTenant, ASSET_NOT_FOUND, (a) => ({ name: a.name }));
+export async function deleteAsset(actor: Actor, assetId: string, tenantId: TenantId): Promise<void> {
+  await deleteInTenant<Asset>(actor, KIND, assetId, tenantId, ASSET_NOT_FOUND, (a) => ({ name: a.name }));
 }

@@ -11,6 +11,7 @@ import { ConditionFailed, transactWrite } from '../db/transact.js';
 import { ConflictError } from '../errors.js';
 import type { Actor } from './actor.js';
 import { findStoredEnvironment } from './environments.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 /**
  * Deletes an environment. Without `cascade`, one that holds anything is 409 naming what. With it,
@@ -18,12 +19,11 @@ import { findStoredEnvironment } from './environments.js';
  * calling again), then each thing in it with its audit entry, then the environment itself, whose
  * delete checks that it is empty at that instant.
  */
-export async function deleteEnvironment(actor: Actor, environmentId: string, requestedTenant: string | undefined, cascade: boolean): Promise<void> {
-  const first = await findStoredEnvironment(actor, environmentId, requestedTenant);
-  const tenantId = first.tenant_id;
+export async function deleteEnvironment(actor: Actor, environmentId: string, tenantId: TenantId, cascade: boolean): Promise<void> {
+  const first = await findStoredEnvironment(tenantId, environmentId);
   if (cascade) await emptyEnvironment(actor, first);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const env = attempt === 0 && !cascade ? first : await findStoredEnvironment(actor, environmentId, requestedTenant);
+    const env = attempt === 0 && !cascade ? first : await findStoredEnvironment(tenantId, environmentId);
     const held = CHILD_KINDS.filter((k) => env.counts[k] > 0).map((k) => `${env.counts[k]} ${k}`);
     if (held.length > 0 && !cascade) {
       throw new ConflictError(`The environment still holds ${held.join(', ')}; delete them first or pass cascade=true`);

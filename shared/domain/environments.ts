@@ -1,5 +1,4 @@
 /** Environments: a tenant's sites, and what deleting one means. */
-import { tenantScope } from '../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import {
   getEnvironment,
@@ -19,6 +18,7 @@ import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { environmentCreate, environmentUpdate } from '../schemas/environments.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { Environment } from '../db/environments.js';
 
@@ -28,13 +28,8 @@ export type EnvironmentCreate = InputOf<typeof environmentCreate>;
 
 export type EnvironmentUpdate = InputOf<typeof environmentUpdate>;
 
-function callerOf(actor: Actor) {
-  if (!actor.principal) throw new Error('environments need an authenticated caller');
-  return actor.principal;
-}
 
-export async function createEnvironment(actor: Actor, input: EnvironmentCreate): Promise<Environment> {
-  const tenantId = await tenantScope(callerOf(actor), input.tenant_id);
+export async function createEnvironment(actor: Actor, tenantId: TenantId, input: EnvironmentCreate): Promise<Environment> {
   const at = now();
   const env: Environment = {
     environment_id: newId(),
@@ -59,26 +54,24 @@ export async function createEnvironment(actor: Actor, input: EnvironmentCreate):
   return env;
 }
 
-export async function listEnvironments(actor: Actor, requestedTenant: string, filter: EnvironmentFilter, page: PageRequest): Promise<Environment[]> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+export async function listEnvironments(actor: Actor, tenantId: TenantId, filter: EnvironmentFilter, page: PageRequest): Promise<Environment[]> {
   return (await listStoredEnvironments(tenantId, filter, page)).map(publicEnvironment);
 }
 
 /** The caller's environment (or, for SUPER_ADMIN, the named tenant's); 404 otherwise. */
-export async function findStoredEnvironment(actor: Actor, environmentId: string, requestedTenant?: string): Promise<StoredEnvironment> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+export async function findStoredEnvironment(tenantId: TenantId, environmentId: string): Promise<StoredEnvironment> {
   const env = await getEnvironment(tenantId, environmentId);
   if (!env) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   return env;
 }
 
-export async function findEnvironment(actor: Actor, environmentId: string, requestedTenant?: string): Promise<Environment> {
-  return publicEnvironment(await findStoredEnvironment(actor, environmentId, requestedTenant));
+export async function findEnvironment(tenantId: TenantId, environmentId: string): Promise<Environment> {
+  return publicEnvironment(await findStoredEnvironment(tenantId, environmentId));
 }
 
-export async function updateEnvironment(actor: Actor, environmentId: string, requestedTenant: string | undefined, update: EnvironmentUpdate): Promise<Environment> {
+export async function updateEnvironment(actor: Actor, environmentId: string, tenantId: TenantId, update: EnvironmentUpdate): Promise<Environment> {
   return retryOnConcurrentChange(async () => {
-    const stored = await findStoredEnvironment(actor, environmentId, requestedTenant);
+    const stored = await findStoredEnvironment(tenantId, environmentId);
     const current = publicEnvironment(stored);
     const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;

@@ -3,7 +3,6 @@
  * tenant's heartbeat timeout, never stored, so it cannot go stale: online within half the timeout,
  * degraded within the whole, offline beyond it or when never seen.
  */
-import { tenantScope } from '../auth/tenant-scope.js';
 import type { PageRequest } from '../db/query.js';
 import { getSiteEntity, SITE_KINDS, touchSiteEntity, withoutVersion } from '../db/site-entities.js';
 import { getTenantConfig } from '../db/tenants.js';
@@ -15,6 +14,7 @@ import { ZONE_NOT_FOUND, type Zone } from './zones.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { sensorCreate, sensorScopeQuery, sensorUpdate } from '../schemas/sensors.js';
 import type { StoredSensor } from '../db/site-entities.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { StoredSensor } from '../db/site-entities.js';
 
@@ -62,11 +62,11 @@ async function assertZoneOf(tenantId: string, environmentId: string, zoneId: str
   if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
 }
 
-export async function createSensor(actor: Actor, input: SensorCreate): Promise<Sensor> {
+export async function createSensor(actor: Actor, tenantId: TenantId, input: SensorCreate): Promise<Sensor> {
   const sensor = await createInEnvironment<StoredSensor>(
     actor,
     KIND,
-    input.tenant_id,
+    tenantId,
     input.environment_id,
     async ({ tenantId, environmentId, at }) => {
       await assertZoneOf(tenantId, environmentId, input.zone_id);
@@ -91,45 +91,43 @@ export async function createSensor(actor: Actor, input: SensorCreate): Promise<S
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }
 
-async function findStoredSensor(actor: Actor, sensorId: string, scope: SensorScope) {
-  const sensor = await findInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND);
+async function findStoredSensor(tenantId: TenantId, sensorId: string, scope: SensorScope) {
+  const sensor = await findInTenant<StoredSensor>(KIND, tenantId, sensorId, SENSOR_NOT_FOUND);
   if (scope.environment_id && sensor.environment_id !== scope.environment_id) throw new NotFoundError(SENSOR_NOT_FOUND);
   return sensor;
 }
 
-export async function findSensor(actor: Actor, sensorId: string, scope: SensorScope): Promise<Sensor> {
-  const sensor = withoutVersion(await findStoredSensor(actor, sensorId, scope));
+export async function findSensor(tenantId: TenantId, sensorId: string, scope: SensorScope): Promise<Sensor> {
+  const sensor = withoutVersion(await findStoredSensor(tenantId, sensorId, scope));
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }
 
-export async function listSensors(actor: Actor, requestedTenant: string, environmentId: string, page: PageRequest): Promise<Sensor[]> {
-  const sensors = await listInEnvironment<StoredSensor>(actor, KIND, requestedTenant, environmentId, page);
+export async function listSensors(tenantId: TenantId, environmentId: string, page: PageRequest): Promise<Sensor[]> {
+  const sensors = await listInEnvironment<StoredSensor>(KIND, tenantId, environmentId, page);
   if (sensors.length === 0) return [];
   const timeout = await heartbeatTimeout(sensors[0]!.tenant_id);
   return sensors.map((s) => withHealth(s, timeout));
 }
 
-export async function updateSensor(actor: Actor, sensorId: string, scope: SensorScope, update: SensorUpdate): Promise<Sensor> {
-  await findStoredSensor(actor, sensorId, scope);
-  const sensor = await updateInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND, async (current) => {
+export async function updateSensor(actor: Actor, tenantId: TenantId, sensorId: string, scope: SensorScope, update: SensorUpdate): Promise<Sensor> {
+  await findStoredSensor(tenantId, sensorId, scope);
+  const sensor = await updateInTenant<StoredSensor>(actor, KIND, sensorId, tenantId, SENSOR_NOT_FOUND, async (current) => {
     if (update.zone_id !== undefined) await assertZoneOf(current.tenant_id, current.environment_id, update.zone_id);
     return { ...update, ...(update.name !== undefined ? { name: update.name.trim() } : {}) };
   });
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }
 
-export async function deleteSensor(actor: Actor, sensorId: string, scope: SensorScope): Promise<void> {
-  await findStoredSensor(actor, sensorId, scope);
-  await deleteInTenant<StoredSensor>(actor, KIND, sensorId, scope.tenant_id, SENSOR_NOT_FOUND, (s) => ({ name: s.name }));
+export async function deleteSensor(actor: Actor, tenantId: TenantId, sensorId: string, scope: SensorScope): Promise<void> {
+  await findStoredSensor(tenantId, sensorId, scope);
+  await deleteInTenant<StoredSensor>(actor, KIND, sensorId, tenantId, SENSOR_NOT_FOUND, (s) => ({ name: s.name }));
 }
 
 /**
  * Records that the sensor reported now. Telemetry, not a configuration change: one conditional
  * update, not audited (heartbeats arrive every few seconds from every sensor).
  */
-export async function recordHeartbeat(actor: Actor, sensorId: string, scope: SensorScope, at = now()): Promise<Sensor> {
-  if (!actor.principal) throw new Error('a heartbeat needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, scope.tenant_id);
+export async function recordHeartbeat(tenantId: TenantId, sensorId: string, scope: SensorScope, at = now()): Promise<Sensor> {
   const sensor = await touchSensor(tenantId, sensorId, at, scope.environment_id);
   if (!sensor) throw new NotFoundError(SENSOR_NOT_FOUND);
   return withHealth(sensor, await heartbeatTimeout(tenantId));

@@ -4,7 +4,6 @@
  * that tenant, and every change is audited in the same transaction. Kind-specific rules (geofence
  * checks, sensor health) live in each kind's module and plug in through `build` and `apply`.
  */
-import { tenantScope } from '../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { getEnvironment } from '../db/environments.js';
 import type { PageRequest } from '../db/query.js';
@@ -26,11 +25,8 @@ import { now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { ENVIRONMENT_NOT_FOUND } from './environments.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
-function callerOf(actor: Actor) {
-  if (!actor.principal) throw new Error('this needs an authenticated caller');
-  return actor.principal;
-}
 
 export interface NewEntityContext {
   tenantId: string;
@@ -45,12 +41,11 @@ export interface NewEntityContext {
 export async function createInEnvironment<T extends SiteEntityBase>(
   actor: Actor,
   kind: SiteKind,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   environmentId: string,
   build: (ctx: NewEntityContext) => T | Promise<T>,
   audited: (entity: T) => Record<string, unknown>,
 ): Promise<T> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
   if (!(await getEnvironment(tenantId, environmentId))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   const entity = await build({ tenantId, environmentId, at: now() });
   const id = siteEntityId(kind, entity);
@@ -71,28 +66,19 @@ export async function createInEnvironment<T extends SiteEntityBase>(
   return entity;
 }
 
-export async function findInTenant<T extends SiteEntityBase>(
-  actor: Actor,
-  kind: SiteKind,
-  id: string,
-  requestedTenant: string | undefined,
-  notFound: string,
-): Promise<StoredSiteEntity<T>> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+export async function findInTenant<T extends SiteEntityBase>(kind: SiteKind, tenantId: TenantId, id: string, notFound: string): Promise<StoredSiteEntity<T>> {
   const entity = await getSiteEntity<T>(kind, tenantId, id);
   if (!entity) throw new NotFoundError(notFound);
   return entity;
 }
 
 export async function listInEnvironment<T extends SiteEntityBase>(
-  actor: Actor,
   kind: SiteKind,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   environmentId: string,
   page: PageRequest,
   options: { newestFirst?: boolean; filter?: Record<string, unknown> } = {},
 ): Promise<T[]> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
   if (!(await getEnvironment(tenantId, environmentId))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   return (await listSiteEntitiesOfEnvironment<T>(kind, tenantId, environmentId, page, options)).map(withoutVersion);
 }
@@ -105,12 +91,12 @@ export async function updateInTenant<T extends SiteEntityBase>(
   actor: Actor,
   kind: SiteKind,
   id: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   notFound: string,
   apply: (current: T) => Partial<T> | Promise<Partial<T>>,
 ): Promise<T> {
   return retryOnConcurrentChange(async () => {
-    const stored = await findInTenant<T>(actor, kind, id, requestedTenant, notFound);
+    const stored = await findInTenant<T>(kind, tenantId, id, notFound);
     const current = withoutVersion(stored);
     const update = await apply(current);
     const changes = diff(current, update);
@@ -132,12 +118,12 @@ export async function deleteInTenant<T extends SiteEntityBase>(
   actor: Actor,
   kind: SiteKind,
   id: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   notFound: string,
   audited: (entity: T) => Record<string, unknown> = () => ({}),
 ): Promise<StoredSiteEntity<T>> {
   return retryOnConcurrentChange(async () => {
-    const stored = await findInTenant<T>(actor, kind, id, requestedTenant, notFound);
+    const stored = await findInTenant<T>(kind, tenantId, id, notFound);
     const audit = auditEntry(actor, {
       tenantId: stored.tenant_id,
       action: `${kind.resource}.deleted`,

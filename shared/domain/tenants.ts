@@ -18,7 +18,7 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
-import { TENANT_NOT_FOUND } from '../auth/tenant-scope.js';
+import { TENANT_NOT_FOUND } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';

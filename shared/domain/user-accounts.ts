@@ -14,7 +14,6 @@ import {
 import { meetsPasswordPolicy, PASSWORD_RULES } from '../vocabulary/password-policy.js';
 import type { Principal } from '../vocabulary/actor.js';
 import { roleSatisfies } from '../vocabulary/roles.js';
-import { tenantScope } from '../auth/tenant-scope.js';
 import { deleteApiKeysOf } from '../db/api-keys.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { getTenant } from '../db/tenants.js';
@@ -34,6 +33,7 @@ import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { planOf } from './plans.js';
 import { findStoredUser, principalOf, type UserCreate, type UserUpdate } from './users.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 /** Nobody hands out a role above their own; only SUPER_ADMIN makes SUPER_ADMINs. */
 function assertMayGrant(principal: Principal, role: Role): void {
@@ -84,9 +84,8 @@ export async function withNewIdentity<T>(
   }
 }
 
-export async function createUser(actor: Actor, input: UserCreate): Promise<User> {
+export async function createUser(actor: Actor, tenantId: TenantId, input: UserCreate): Promise<User> {
   const principal = principalOf(actor);
-  const tenantId = await tenantScope(principal, input.tenant_id);
   assertMayGrant(principal, input.role);
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFoundError('Tenant not found');
@@ -111,11 +110,11 @@ export async function createUser(actor: Actor, input: UserCreate): Promise<User>
   });
 }
 
-export async function updateUser(actor: Actor, userId: string, requestedTenant: string | undefined, update: UserUpdate): Promise<User> {
+export async function updateUser(actor: Actor, userId: string, tenantId: TenantId, update: UserUpdate): Promise<User> {
   const principal = principalOf(actor);
   if (update.role !== undefined) assertMayGrant(principal, update.role);
   const result = await retryOnConcurrentChange(async () => {
-    const current = await findStoredUser(actor, userId, requestedTenant);
+    const current = await findStoredUser(actor, userId, tenantId);
     // A TENANT_ADMIN cannot demote or disable someone above them (a SUPER_ADMIN).
     assertMayGrant(principal, current.role);
     if (current.user_id === principal.userId && (update.active === false || (update.role && update.role !== current.role))) {
@@ -140,10 +139,10 @@ export async function updateUser(actor: Actor, userId: string, requestedTenant: 
   return result.user;
 }
 
-export async function deleteUser(actor: Actor, userId: string, requestedTenant?: string): Promise<void> {
+export async function deleteUser(actor: Actor, userId: string, tenantId: TenantId): Promise<void> {
   const principal = principalOf(actor);
   const user = await retryOnConcurrentChange(async () => {
-    const current = await findStoredUser(actor, userId, requestedTenant);
+    const current = await findStoredUser(actor, userId, tenantId);
     assertMayGrant(principal, current.role);
     if (current.user_id === principal.userId) throw new ConflictError('You cannot delete yourself');
     const audit = auditEntry(actor, {

@@ -3,13 +3,13 @@
  * identity store; creating, changing and deleting accounts does (user-accounts.ts).
  */
 import type { Principal } from '../vocabulary/actor.js';
-import { tenantScope } from '../auth/tenant-scope.js';
 import type { PageRequest } from '../db/query.js';
 import { getUser, listUsers as listStoredUsers, publicUser, type User } from '../db/users.js';
 import { NotFoundError } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { userCreate, userUpdate } from '../schemas/users.js';
 import type { Actor } from './actor.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { User } from '../db/users.js';
 
@@ -24,20 +24,18 @@ export function principalOf(actor: Actor): Principal {
   return actor.principal;
 }
 
-export async function listUsers(actor: Actor, requestedTenant: string | undefined, page: PageRequest): Promise<User[]> {
-  const tenantId = await tenantScope(principalOf(actor), requestedTenant);
+export async function listUsers(actor: Actor, tenantId: TenantId, page: PageRequest): Promise<User[]> {
   return (await listStoredUsers(tenantId, page)).map(publicUser);
 }
 
 /** The user as stored (with its version), in the caller's tenant or the one SUPER_ADMIN names. */
-export async function findStoredUser(actor: Actor, userId: string, requestedTenant?: string) {
-  const tenantId = await tenantScope(principalOf(actor), requestedTenant);
+export async function findStoredUser(actor: Actor, userId: string, tenantId: TenantId) {
   const user = await getUser(tenantId, userId);
   if (!user) throw new NotFoundError(USER_NOT_FOUND);
   return user;
 }
 
-export async function findUser(actor: Actor, userId: string, requestedTenant?: string): Promise<User> {
-  return publicUser(await findStoredUser(actor, userId, requestedTenant));
+export async function findUser(actor: Actor, userId: string, tenantId: TenantId): Promise<User> {
+  return publicUser(await findStoredUser(actor, userId, tenantId));
 }
 

@@ -10,6 +10,7 @@ import { NotFoundError } from '../errors.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { zoneCreate, zoneUpdate } from '../schemas/zones.js';
 import type { Zone } from '../db/site-entities.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { Zone } from '../db/site-entities.js';
 
@@ -26,11 +27,11 @@ function measured(geofence: Geofence) {
   return { area_m2: Math.round(geofenceArea(geofence) * 10000) / 10000, bbox: geofenceBbox(geofence) };
 }
 
-export function createZone(actor: Actor, input: ZoneCreate): Promise<Zone> {
+export function createZone(actor: Actor, tenantId: TenantId, input: ZoneCreate): Promise<Zone> {
   return createInEnvironment<Zone>(
     actor,
     KIND,
-    input.tenant_id,
+    tenantId,
     input.environment_id,
     ({ tenantId, environmentId, at }) => {
       assertValidGeofence(input.geofence, ['body', 'geofence']);
@@ -53,16 +54,16 @@ export function createZone(actor: Actor, input: ZoneCreate): Promise<Zone> {
   );
 }
 
-export async function findZone(actor: Actor, zoneId: string, requestedTenant: string): Promise<Zone> {
-  return withoutVersion(await findInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND));
+export async function findZone(actor: Actor, zoneId: string, tenantId: TenantId): Promise<Zone> {
+  return withoutVersion(await findInTenant<Zone>(KIND, tenantId, zoneId, ZONE_NOT_FOUND));
 }
 
-export function listZones(actor: Actor, requestedTenant: string, environmentId: string, page: PageRequest): Promise<Zone[]> {
-  return listInEnvironment<Zone>(actor, KIND, requestedTenant, environmentId, page);
+export function listZones(actor: Actor, tenantId: TenantId, environmentId: string, page: PageRequest): Promise<Zone[]> {
+  return listInEnvironment<Zone>(KIND, tenantId, environmentId, page);
 }
 
-export function updateZone(actor: Actor, zoneId: string, requestedTenant: string, update: ZoneUpdate): Promise<Zone> {
-  return updateInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND, (current) => {
+export function updateZone(actor: Actor, zoneId: string, tenantId: TenantId, update: ZoneUpdate): Promise<Zone> {
+  return updateInTenant<Zone>(actor, KIND, zoneId, tenantId, ZONE_NOT_FOUND, (current) => {
     const next: Partial<Zone> = { ...update };
     if (update.name !== undefined) next.name = update.name.trim();
     if (update.geofence) {
@@ -74,8 +75,8 @@ export function updateZone(actor: Actor, zoneId: string, requestedTenant: string
 }
 
 /** Deletes the zone; sensors that watched it keep working with no zone (each change audited). */
-export async function deleteZone(actor: Actor, zoneId: string, requestedTenant: string): Promise<void> {
-  const zone = await deleteInTenant<Zone>(actor, KIND, zoneId, requestedTenant, ZONE_NOT_FOUND, (z) => ({ name: z.name }));
+export async function deleteZone(actor: Actor, zoneId: string, tenantId: TenantId): Promise<void> {
+  const zone = await deleteInTenant<Zone>(actor, KIND, zoneId, tenantId, ZONE_NOT_FOUND, (z) => ({ name: z.name }));
   const watching = await listSiteEntitiesOfEnvironment<SiteEntityBase & { sensor_id: string }>(
     SITE_KINDS.sensor,
     zone.tenant_id,
@@ -88,7 +89,7 @@ export async function deleteZone(actor: Actor, zoneId: string, requestedTenant: 
       actor,
       SITE_KINDS.sensor,
       sensor.sensor_id,
-      zone.tenant_id,
+      tenantId,
       'Sensor not found',
       () => ({ zone_id: null }),
     ).catch((err: unknown) => {

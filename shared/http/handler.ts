@@ -13,11 +13,13 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate.js';
+import { ownTenant, resolveTenant } from '../auth/tenant.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor } from '../domain/actor.js';
 import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
@@ -34,6 +36,13 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   principal: Principal | null;
   /** The caller as an audit actor. */
   actor: Actor;
+  /** The tenant the request acts in, decided by the chain from the route's `tenant` declaration. */
+  tenant: TenantOf<R>;
+  /**
+   * Decides a tenant that a part of the body names (each event of a batch), by the same rule:
+   * the caller's own unless SUPER_ADMIN names another that exists; 404 otherwise.
+   */
+  tenantOf: (requested?: string | null) => Promise<TenantId>;
   params: ParamsOf<R>;
   query: QueryOf<R>;
   body: BodyOf<R>;
@@ -45,6 +54,9 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   event: APIGatewayProxyEvent;
 }
 
+/** A decided tenant for routes that declare where theirs comes from; none for the others. */
+export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events' ? null : TenantId;
+
 /** A route's function: typed input in, a reply out. */
 export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply>;
 
@@ -54,6 +66,7 @@ interface Internal {
   startedAt: number;
   principal: Principal | null;
   rateLimit?: RateLimitState;
+  tenant: TenantId | null;
 }
 
 type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
@@ -95,6 +108,7 @@ export function handlerChain(route: RouteDef, core: ChainCore) {
     chain.use(uploadBody(route.upload));
   }
   for (const v of validators) chain.use(v);
+  chain.use(decideTenant(route));
   return chain;
 }
 
@@ -111,6 +125,11 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     route,
     principal,
     actor: { principal, requestId: internal.requestId, sourceIp },
+    tenant: validated<TenantOf<R>>(internal.tenant),
+    tenantOf: (requested) => {
+      if (!principal) throw new Error(`route ${route.id} is public: it has no caller to decide a tenant for`);
+      return resolveTenant(principal, requested);
+    },
     params: validated<ParamsOf<R>>(event.pathParameters ?? {}),
     query: validated<QueryOf<R>>(event.queryStringParameters ?? {}),
     body: validated<BodyOf<R>>(event.body),
@@ -148,6 +167,7 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         requestId,
         startedAt: Date.now(),
         principal: null,
+        tenant: null,
         log: log.child({ request_id: requestId, route: route.id }),
       };
       internals.set(request.context, internal);
@@ -204,6 +224,35 @@ function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGate
       }
     },
   };
+}
+
+/**
+ * The route's tenant, decided once from its declaration, after validation (a `tenant_id` in the
+ * body is parsed and checked by then): the route's function and the domain receive a TenantId.
+ */
+function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+  return {
+    before: async (request) => {
+      const internal = internalOf(request.context);
+      const principal = internal.principal;
+      if (route.tenant === 'none' || route.tenant === 'events') return;
+      if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
+      if (route.tenant === 'credential') {
+        internal.tenant = ownTenant(principal);
+        return;
+      }
+      const named = namedTenant(request.event, route.tenant);
+      internal.tenant = await resolveTenant(principal, named);
+    },
+  };
+}
+
+/** The `tenant_id` a request names in one of its parts, after validation. */
+function namedTenant(event: APIGatewayProxyEvent, part: 'query' | 'path' | 'body'): string | undefined {
+  const source = part === 'query' ? event.queryStringParameters : part === 'path' ? event.pathParameters : (event.body as unknown);
+  if (!source || typeof source !== 'object') return undefined;
+  const value = new Map(Object.entries(source)).get('tenant_id');
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** An upload route: the body must be multipart; its size is checked before anything parses it. */

@@ -55,6 +55,18 @@ export interface RouteUpload {
   description: string;
 }
 
+/**
+ * Where a route's tenant comes from; the chain decides it once, before the route's function runs
+ * (shared/auth/tenant.ts), and hands it over as `req.tenant`:
+ * - `credential`: the caller's own tenant;
+ * - `query`, `path`, `body`: the `tenant_id` there, the caller's own when absent (only SUPER_ADMIN
+ *   may name another);
+ * - `events`: each event of a batch names its own (`req.tenantOf` decides each);
+ * - `none`: no tenant, or one the route finds itself (public routes by their key or token, the
+ *   platform's tenant routes, the event stream, where a SUPER_ADMIN may watch every tenant).
+ */
+export type TenantSource = 'credential' | 'query' | 'path' | 'body' | 'events' | 'none';
+
 export interface RouteDef {
   /** Unique, stable id; also the OpenAPI operationId and the Lambda's logical name. */
   id: string;
@@ -64,6 +76,7 @@ export interface RouteDef {
   /** Handler entry, relative to the repository root, exporting `handler`. */
   handler: string;
   access: Access;
+  tenant: TenantSource;
   /** Grouping: OpenAPI tag and CDK nested stack. */
   tag: string;
   summary: string;

@@ -73,6 +73,7 @@ export function syntheticRoutes(count: number, tags: number): RouteDef[] {
       path,
       handler: 'test/infra/fixtures/handler.ts',
       access: 'VIEWER',
+      tenant: 'credential',
       tag,
       summary: 'synthetic',
       response: { status: 200, description: 'ok' },

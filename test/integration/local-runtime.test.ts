@@ -33,6 +33,7 @@ function fixture(id: string, method: RouteDef['method'], path: string, file: str
     path,
     handler: `test/fixtures/local-runtime/${file}`,
     access: 'public',
+    tenant: 'none',
     tag: 'test',
     summary: id,
     response: { status: 200, description: 'ok' },

@@ -15,6 +15,7 @@ import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
 import { asAdmin, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf, auditEntriesOf, outboxOf } from '../support/seed.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const MINUTE = 60_000;
 const worker = workerById('sla-escalation');
@@ -32,7 +33,7 @@ async function minutesAgo<T>(minutes: number, work: () => Promise<T>): Promise<T
 }
 
 const openCritical = (org: RegisteredTenant, ago: number): Promise<IncidentView> =>
-  minutesAgo(ago, () => openIncident(actorOf(org), { title: 'Gate 4 forced open', severity: 'critical', status: 'confirmed' }));
+  minutesAgo(ago, () => openIncident(actorOf(org), systemTenant(org.tenantId), { title: 'Gate 4 forced open', severity: 'critical', status: 'confirmed' }));
 
 /** One run of the worker, as EventBridge's schedule would start it, `ago` minutes back. */
 const runScheduler = (ago: number) =>

@@ -25,6 +25,7 @@ import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf, outboxOf } from '../support/seed.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const transcribe = mockClient(TranscribeClient);
 const TEXT = 'suspicious person near gate four at the north fence';
@@ -70,7 +71,7 @@ async function pendingDraft(org: RegisteredTenant) {
   slowJob();
   vi.useFakeTimers({ toFake: ['Date'] });
   try {
-    return await draftFromVoice(actorOf(org), { audio_base64: Buffer.from('RIFF-not-really-audio').toString('base64'), format: 'wav' });
+    return await draftFromVoice(actorOf(org), systemTenant(org.tenantId), { audio_base64: Buffer.from('RIFF-not-really-audio').toString('base64'), format: 'wav' });
   } finally {
     vi.useRealTimers();
   }

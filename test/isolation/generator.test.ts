@@ -13,6 +13,7 @@ function route(over: Partial<RouteDef> & Pick<RouteDef, 'id' | 'method' | 'path'
   return {
     handler: 'functions/none.ts',
     access: 'VIEWER',
+    tenant: 'credential',
     tag: 'test',
     summary: 'made up',
     response: { status: 200, description: 'ok' },

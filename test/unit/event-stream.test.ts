@@ -25,6 +25,7 @@ import {
 import { loadConfig } from '../../shared/config.js';
 import { RequestValidationError } from '../../shared/http/errors.js';
 import { newTimeId, timeIdBound, timeOfId } from '../../shared/ids.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const T0 = Date.UTC(2026, 10, 21, 13, 45, 0);
 
@@ -277,7 +278,7 @@ function fakeTime(start = T0) {
 }
 
 describe('event stream loop', () => {
-  const tenant: StreamScope = { kind: 'tenant', tenantId: 't1' };
+  const tenant: StreamScope = { kind: 'tenant', tenantId: systemTenant('t1') };
 
   it('sends retry first, events as they become readable, keep-alives only when idle, and its position at the deadline', async () => {
     const time = fakeTime();

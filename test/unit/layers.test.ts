@@ -57,23 +57,34 @@ const LAYERS: [name: string, test: RegExp][] = [
   ['functions', /^functions\//],
 ];
 const layerOf = (path: string) => LAYERS.findIndex(([, test]) => test.test(path));
-/**
- * The one upward import left, named so it cannot spread: domain functions still resolve the
- * tenant themselves (shared/auth/tenant-scope.ts). Deciding it once at the edge (issue 21, part
- * 2) removes it, and this set with it.
- */
-const PENDING = new Set(['shared/auth/tenant-scope.ts']);
+
 
 describe('layers', () => {
   it.each(LAYERS.slice(0, 5).map(([name]) => [name]))('%s imports nothing from a layer above it', (name) => {
     const level = LAYERS.findIndex(([n]) => n === name);
-    const upward = imports.filter((i) => layerOf(i.from) === level && layerOf(i.to) > level && !PENDING.has(i.to));
+    const upward = imports.filter((i) => layerOf(i.from) === level && layerOf(i.to) > level);
     expect(show(upward)).toEqual([]);
   });
 
   it('every DynamoDB call lives in shared/db: no other production module imports a DynamoDB command', () => {
     const dynamo = (i: Import) => !i.typeOnly && /^@aws-sdk\/(lib-dynamodb|client-dynamodb)$/.test(i.to);
     expect(show(imports.filter((i) => isProduction(i.from) && !i.from.startsWith('shared/db/') && dynamo(i)))).toEqual([]);
+  });
+
+  it("a request's tenant is decided at the edge: only system work names a tenant from its data", () => {
+    // A TenantId is made by shared/auth/tenant.ts from the credential, or by systemTenant() for
+    // work that has no caller: a tenant's SLA timers, a finished transcription, an event's own
+    // tenant, a public report's key, an acknowledgement token. Anywhere else is a request path.
+    const SYSTEM_WORK = [
+      'shared/domain/incidents/sla-scheduler.ts',
+      'shared/domain/incidents/transcription.ts',
+      'shared/domain/incidents/from-events.ts',
+      'shared/domain/incidents/public-reports.ts',
+      'shared/domain/incidents/incidents.ts',
+    ];
+    const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
+    expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);
+    expect(imports.filter((i) => i.from.startsWith('shared/domain/') && i.to === 'shared/auth/tenant.ts')).toEqual([]);
   });
 
   it('the domain knows no HTTP: no domain module imports shared/http', () => {

@@ -43,6 +43,27 @@ describe('route table', () => {
     expect(groups.find((g) => bound! in g)?.[bound!], `${bound} is a route object of shared/routes`).toBe(route);
   });
 
+  it("each route's tenant source matches its schemas: a tenant_id it takes is the one the chain decides", () => {
+    const takes = (schema: unknown) => Object.keys(((schema as { properties?: object } | undefined)?.properties ?? {}) as object).includes('tenant_id');
+    // Routes that take a tenant_id the chain does not decide, and why.
+    const OWN_RULE: Record<string, string> = {
+      'events.stream': 'a SUPER_ADMIN naming none watches every tenant (shared/auth/tenant.ts streamScopeOf)',
+      'tenants.get': 'the path names the tenant as the resource, for SUPER_ADMIN only',
+      'tenants.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
+      'tenants.config.get': 'the path names the tenant as the resource, for SUPER_ADMIN only',
+      'tenants.config.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
+    };
+    for (const route of ROUTES) {
+      const { path, query, body } = route.request ?? {};
+      if (route.tenant === 'query' || route.tenant === 'path' || route.tenant === 'body') {
+        expect(takes({ query, path, body }[route.tenant]), `${route.id} declares its tenant in the ${route.tenant}`).toBe(true);
+      } else if (!(route.id in OWN_RULE)) {
+        expect([takes(path), takes(query), takes(body)], `${route.id} takes a tenant_id the chain does not decide`).toEqual([false, false, false]);
+      }
+      if (route.access === 'public') expect(route.tenant, `${route.id} is public`).toBe('none');
+    }
+  });
+
   it('every route has an OpenAPI operation with its id', () => {
     const doc = buildOpenApiDocument(ROUTES, { version: '0.0.0' }) as { paths: Record<string, Record<string, { operationId: string }>> };
     for (const route of ROUTES) {

@@ -1,5 +1,4 @@
 /** Reading events, and an operator marking one processed. */
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
 import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type StoredEvent } from '../../db/events.js';
 import { getIncident } from '../../db/incidents.js';
@@ -12,23 +11,19 @@ import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { getEnvironment } from '../../db/environments.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { eventListQuery, eventProcessedUpdate } from '../../schemas/events.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 export const EVENT_NOT_FOUND = 'Event not found';
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 
 export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset'>;
 
-function callerOf(actor: Actor) {
-  if (!actor.principal) throw new Error('events need an authenticated caller');
-  return actor.principal;
-}
 
 /**
  * Newest first. Dates bound the event ids (UUIDv7, made when the event was received); both
  * bounds are inclusive.
  */
-export async function listEvents(actor: Actor, filter: EventFilter, page: PageRequest): Promise<StoredEvent[]> {
-  const tenantId = await tenantScope(callerOf(actor), filter.tenant_id);
+export async function listEvents(tenantId: TenantId, filter: EventFilter, page: PageRequest): Promise<StoredEvent[]> {
   // A filter naming an environment that is not the tenant's is answered as the unknown it is.
   if (filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
     throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
@@ -51,8 +46,7 @@ export async function listEvents(actor: Actor, filter: EventFilter, page: PageRe
   );
 }
 
-export async function findEvent(actor: Actor, eventId: string, requestedTenant?: string): Promise<StoredEvent> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {
   const event = await getEvent(tenantId, eventId);
   if (!event) throw new NotFoundError(EVENT_NOT_FOUND);
   const { content_hash: _h, ...rest } = event;
@@ -66,8 +60,7 @@ async function assertIncident(tenantId: string, incidentId: string): Promise<voi
   if (!(await getIncident(tenantId, incidentId))) throw new NotFoundError(INCIDENT_NOT_FOUND);
 }
 
-export async function markProcessed(actor: Actor, eventId: string, requestedTenant: string | undefined, update: ProcessedUpdate): Promise<StoredEvent> {
-  const tenantId = await tenantScope(callerOf(actor), requestedTenant);
+export async function markProcessed(actor: Actor, eventId: string, tenantId: TenantId, update: ProcessedUpdate): Promise<StoredEvent> {
   const current = await getEvent(tenantId, eventId);
   if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
   if (update.incident_id) await assertIncident(tenantId, update.incident_id);

@@ -2,8 +2,6 @@
  * The live event stream over the table: whose events a caller may watch, and the reads
  * (shared/db/events.ts `eventsAfter`, the tenant directory) behind shared/domain/events/stream.ts.
  */
-import { tenantScope } from '../../auth/tenant-scope.js';
-import type { Principal } from '../../vocabulary/actor.js';
 import { eventsAfter } from '../../db/events.js';
 import { listTenants } from '../../db/tenants.js';
 import type { Logger } from '../../log.js';
@@ -12,14 +10,6 @@ import { parseLastEventId, runEventStream, startPosition, type EventFeed, type S
 /** Tenants per directory page. */
 const DIRECTORY_PAGE = 500;
 
-/**
- * Whose events the caller watches: a tenant user only their own (naming another tenant is a 404,
- * as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named.
- */
-export async function streamScopeOf(principal: Principal, tenantId: string | undefined): Promise<StreamScope> {
-  if (!tenantId && principal.role === 'SUPER_ADMIN') return { kind: 'all' };
-  return { kind: 'tenant', tenantId: await tenantScope(principal, tenantId) };
-}
 
 export function tableFeed(eventType: string | undefined): EventFeed {
   return {
@@ -36,9 +26,9 @@ export function tableFeed(eventType: string | undefined): EventFeed {
 }
 
 export interface EventStreamRequest {
-  principal: Principal;
-  /** The query's filters. */
-  tenantId?: string;
+  /** Whose events: one tenant, decided at the edge, or every tenant (a SUPER_ADMIN naming none). */
+  scope: StreamScope;
+  /** The query's filter. */
   eventType?: string;
   /** The `Last-Event-ID` header as sent. */
   lastEventId?: string;
@@ -51,15 +41,15 @@ export interface StreamWriter {
 }
 
 /**
- * Checks the request before anything is sent (404 for another tenant, 422 for a malformed
- * Last-Event-ID) and fixes the starting point; returns what runs the stream.
+ * Checks the request before anything is sent (422 for a malformed Last-Event-ID) and fixes the
+ * starting point; returns what runs the stream.
  */
 export async function openEventStream(
   request: EventStreamRequest,
   options: { timing?: Partial<StreamTiming>; log?: Pick<Logger, 'warn'> } = {},
 ): Promise<(writer: StreamWriter) => Promise<StreamSummary>> {
   const lastEventId = parseLastEventId(request.lastEventId);
-  const scope = await streamScopeOf(request.principal, request.tenantId);
+  const { scope } = request;
   const start = startPosition(lastEventId, Date.now());
   const feed = tableFeed(request.eventType);
   return (writer) => runEventStream({ scope, start, feed, ...writer, ...options });

@@ -32,6 +32,7 @@ import type { StoredEvent } from '../../db/events.js';
 import { invalid } from '../../errors.js';
 import { timeIdBound } from '../../ids.js';
 import type { Logger } from '../../log.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 /** Reads of the table this far apart while a stream is idle or caught up. */
 export const POLL_INTERVAL_MS = 2_000;
@@ -109,7 +110,7 @@ export function startPosition(lastEventId: string | undefined, nowMs: number): s
 export type EventReader = (tenantId: string, afterId: string, upToId: string, limit: number) => Promise<{ events: StoredEvent[]; cursor: string }>;
 
 /** Whose events a stream carries. */
-export type StreamScope = { kind: 'tenant'; tenantId: string } | { kind: 'all' };
+export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all' };
 
 export interface EventFeed {
   read: EventReader;

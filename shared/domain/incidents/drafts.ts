@@ -13,7 +13,6 @@ import {
   SpeechUnavailableError,
   tenantAudioPrefix,
 } from '../../adapters/speech/index.js';
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
@@ -25,6 +24,7 @@ import { confirmationWrites } from './notifications.js';
 import { transition, type IncidentSeverity } from './lifecycle.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { incidentComplete, voiceIncidentCreate } from '../../schemas/incidents.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
 const RECOGNITION_BUDGET_MS = 20_000;
@@ -42,9 +42,7 @@ export function incidentFieldsOf(fields: IncidentFields) {
   };
 }
 
-export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<IncidentView> {
-  if (!actor.principal) throw new Error('a voice report needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, undefined);
+export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: VoiceInput): Promise<IncidentView> {
   let format = input.format ?? 'wav';
   let audioKey: string | null = null;
   let audio: Buffer | undefined;
@@ -99,6 +97,7 @@ export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<I
   const own = incidentFieldsOf(extraction.fields);
   return openIncident(
     actor,
+    tenantId,
     { ...own, title: own.title, description: own.description ?? transcript ?? undefined, status: 'draft' },
     'voice',
     { voice },
@@ -110,8 +109,8 @@ export async function draftFromVoice(actor: Actor, input: VoiceInput): Promise<I
 export type CompleteInput = InputOf<typeof incidentComplete>;
 
 /** Fills a draft's missing fields from follow-up answers; a draft only (409 otherwise). */
-export function completeDraft(actor: Actor, incidentId: string, input: CompleteInput): Promise<IncidentView> {
-  return change(actor, incidentId, (current, at) => {
+export function completeDraft(actor: Actor, tenantId: TenantId, incidentId: string, input: CompleteInput): Promise<IncidentView> {
+  return change(actor, tenantId, incidentId, (current, at) => {
     if (current.status !== 'draft') throw new ConflictError(`Only a draft is completed; this incident is ${current.status}`);
     const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), ...(input.answers as IncidentFields) };
     const extraction = withQuestions(fields);
@@ -142,15 +141,15 @@ export function completeDraft(actor: Actor, incidentId: string, input: CompleteI
 }
 
 /** Writes the summary, confirms the draft, starts its SLA clock and sends the notification. */
-export async function finalizeDraft(actor: Actor, incidentId: string, note?: string): Promise<IncidentView> {
-  if (!actor.principal) throw new Error('finalizing needs an authenticated caller');
-  const config = await configOf(actor.principal.tenantId);
+export async function finalizeDraft(actor: Actor, tenantId: TenantId, incidentId: string, note?: string): Promise<IncidentView> {
+  const config = await configOf(tenantId);
   const ai = incidentAi();
   // The summary is written outside the transaction (a model call); the change checks the
   // incident's version, so a concurrent change makes it read again and summarise again.
   let summary = '';
   return change(
     actor,
+    tenantId,
     incidentId,
     (current, at) => {
       const t = transition(current.status, 'confirmed', at, byOf(actor), note);
@@ -170,7 +169,7 @@ export async function finalizeDraft(actor: Actor, incidentId: string, note?: str
       };
     },
     async () => {
-      const current = await findStored(actor, incidentId);
+      const current = await findStored(tenantId, incidentId);
       if (current.status === 'draft') {
         const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), title: current.title, description: current.description ?? undefined };
         summary = await ai.summarize({ fields, transcript: current.voice?.transcript ?? current.description ?? current.title });

@@ -10,6 +10,7 @@ import { ConditionFailed } from '../../db/transact.js';
 import type { Actor } from '../actor.js';
 import type { IncidentSeverity } from './lifecycle.js';
 import { openIncident } from './incidents.js';
+import { systemTenant } from '../../vocabulary/tenant.js';
 
 /** A score's severity: the threshold opens medium ones; the top of the scale critical. */
 export function severityOfScore(score: number): IncidentSeverity {
@@ -33,6 +34,8 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
     try {
       const incident = await openIncident(
         actor,
+        // System work: the event was stored in its tenant by an ingest whose tenant was decided.
+        systemTenant(event.tenant_id),
         {
           title: `${event.type.replace(/[._]/g, ' ')}${event.matched_zone_ids.length > 0 ? ' in a watched zone' : ''}`,
           description: event.description ?? undefined,
@@ -43,7 +46,7 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
           occurred_at: event.occurred_at,
         },
         'event',
-        { event_ids: [event.event_id], tenant_id: event.tenant_id },
+        { event_ids: [event.event_id] },
         (incidentId) => [linkEventToIncident(event.tenant_id, event.event_id, incidentId)],
       );
       out.push({ ...event, incident_id: incident.incident_id });

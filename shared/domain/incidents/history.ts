@@ -2,28 +2,25 @@
  * Reading an incident's past: the tenant's activity feed, an incident's whole timeline, and the
  * incident as it stood at a moment (its history folded up to then).
  */
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { listFeed, type FeedEntry, type HistoryEntry } from '../../db/incidents.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
-import type { Actor } from '../actor.js';
 import { findStored } from './incidents.js';
 import type { IncidentStatus } from './lifecycle.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
-export async function feed(actor: Actor, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
-  if (!actor.principal) throw new Error('the feed needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, undefined);
+export async function feed(tenantId: TenantId, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
   return listFeed(tenantId, page);
 }
 
-export async function replay(actor: Actor, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
-  const incident = await findStored(actor, incidentId);
+export async function replay(tenantId: TenantId, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
+  const incident = await findStored(tenantId, incidentId);
   return { incident_id: incidentId, timeline: incident.history };
 }
 
 /** The incident as it stood at `at`: its history folded up to that moment. */
-export async function snapshot(actor: Actor, incidentId: string, at: string = now()) {
-  const incident = await findStored(actor, incidentId);
+export async function snapshot(tenantId: TenantId, incidentId: string, at: string = now()) {
+  const incident = await findStored(tenantId, incidentId);
   const moment = Date.parse(at);
   if (moment < Date.parse(incident.created_at)) throw new NotFoundError('The incident did not exist yet at that time');
   let status: IncidentStatus = 'draft';

@@ -3,7 +3,6 @@
  * issued by notifications.ts; the feed and replay are read by history.ts). Every change is one transaction: the incident (versioned), its audit entry, a feed
  * entry and its announcement on the event bus (outbox), so none exists without the others.
  */
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
 import {
   getAckToken,
@@ -42,6 +41,7 @@ import {
 } from './lifecycle.js';
 import type { Infer, InputOf } from '../../schemas/json-schema.js';
 import type { incidentCreate, incidentListQuery, incidentRespond } from '../../schemas/incidents.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 /** Incidents read to sort by something other than time; lists past it are cut, newest first. */
@@ -65,10 +65,6 @@ export function viewOf({ history, ...incident }: Incident | StoredIncident): Inc
   return { ...rest, transitions, ...timeFigures(incident.created_at, transitions) };
 }
 
-function callerOf(actor: Actor) {
-  if (!actor.principal) throw new Error('this needs an authenticated caller');
-  return actor.principal;
-}
 
 export const byOf = (actor: Actor) => actor.principal?.userId ?? (actor.sourceIp === 'anonymous' ? 'anonymous' : 'system');
 
@@ -99,13 +95,13 @@ export type IncidentCreate = InputOf<typeof incidentCreate>;
 
 export async function openIncident(
   actor: Actor,
+  tenantId: TenantId,
   input: IncidentCreate,
   source: Incident['source'] = 'manual',
   extra: Partial<Incident> = {},
   /** Writes that must happen with the opening or not at all (linking the event that opened it). */
   alongside: (incidentId: string) => TransactItem[] = () => [],
 ): Promise<IncidentView> {
-  const tenantId = actor.principal ? await tenantScope(actor.principal, extra.tenant_id) : extra.tenant_id!;
   if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   const config = await configOf(tenantId);
   const at = now();
@@ -150,15 +146,14 @@ export async function openIncident(
 }
 
 /** The caller's incident, with its history; another tenant's is 404 like an unknown one. */
-export async function findStored(actor: Actor, incidentId: string): Promise<StoredIncident> {
-  const tenantId = await tenantScope(callerOf(actor), undefined);
+export async function findStored(tenantId: TenantId, incidentId: string): Promise<StoredIncident> {
   const incident = await getIncident(tenantId, incidentId);
   if (!incident) throw new NotFoundError(INCIDENT_NOT_FOUND);
   return incident;
 }
 
-export async function findIncident(actor: Actor, incidentId: string): Promise<IncidentView> {
-  return viewOf(await findStored(actor, incidentId));
+export async function findIncident(tenantId: TenantId, incidentId: string): Promise<IncidentView> {
+  return viewOf(await findStored(tenantId, incidentId));
 }
 
 /** As validated: paging and sorting defaults filled in. */
@@ -168,8 +163,7 @@ export type ListQuery = Infer<typeof incidentListQuery>;
  * Filters come from the indexes; sorting by time follows the key, any other sort reads the
  * newest SORT_WINDOW incidents and sorts them (ties newest first).
  */
-export async function listIncidents(actor: Actor, q: ListQuery): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
-  const tenantId = await tenantScope(callerOf(actor), undefined);
+export async function listIncidents(tenantId: TenantId, q: ListQuery): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
   const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW)).map(viewOf);
   const key = (i: IncidentView): string | number =>
     q.sort_by === 'severity' ? severityRank(i.severity) : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
@@ -187,9 +181,10 @@ export async function listIncidents(actor: Actor, q: ListQuery): Promise<{ items
 /** Read, change, write with the version condition; a forbidden transition is 409 and writes nothing. */
 export async function change(
   actor: Actor,
+  tenantId: TenantId,
   incidentId: string,
   apply: (current: StoredIncident, at: string) => { next: Incident; fields: (keyof Incident)[]; action: string; changes: Record<string, unknown>; extra?: TransactItem[] },
-  load: () => Promise<StoredIncident> = () => findStored(actor, incidentId),
+  load: () => Promise<StoredIncident> = () => findStored(tenantId, incidentId),
 ): Promise<IncidentView> {
   return retryOnConcurrentChange(async () => {
     const current = await load();
@@ -215,16 +210,15 @@ export async function change(
 
 export type RespondInput = InputOf<typeof incidentRespond>;
 
-export async function respond(actor: Actor, incidentId: string, input: RespondInput): Promise<IncidentView> {
-  const principal = callerOf(actor);
+export async function respond(actor: Actor, tenantId: TenantId, incidentId: string, input: RespondInput): Promise<IncidentView> {
   if (input.assignee_id) {
-    const assignee = await getUser(principal.tenantId, input.assignee_id);
+    const assignee = await getUser(tenantId, input.assignee_id);
     // Another tenant's user is answered as the unknown user it is here.
     if (!assignee) throw new NotFoundError(USER_NOT_FOUND);
     if (!assignee.active) throw invalid(['body', 'assignee_id'], 'must be an active user', 'inactive');
   }
-  const config = input.status === 'confirmed' ? await configOf(principal.tenantId) : null;
-  return change(actor, incidentId, (current, at) => {
+  const config = input.status === 'confirmed' ? await configOf(tenantId) : null;
+  return change(actor, tenantId, incidentId, (current, at) => {
     const by = byOf(actor);
     const history = [...current.history];
     const next: Incident = { ...current };
@@ -271,10 +265,10 @@ export async function respond(actor: Actor, incidentId: string, input: RespondIn
  * link while nobody has acknowledged); past the top it is 409. The SLA scheduler escalates through
  * the same steps (escalation.ts).
  */
-export async function escalate(actor: Actor, incidentId: string, reason: string | undefined): Promise<IncidentView> {
-  const config = await configOf(callerOf(actor).tenantId);
+export async function escalate(actor: Actor, tenantId: TenantId, incidentId: string, reason: string | undefined): Promise<IncidentView> {
+  const config = await configOf(tenantId);
   const levels = config.escalation_policy.levels;
-  return change(actor, incidentId, (current, at) => {
+  return change(actor, tenantId, incidentId, (current, at) => {
     if (['draft', 'resolved', 'closed', 'cancelled'].includes(current.status)) {
       throw new ConflictError(`A ${current.status} incident is not escalated`);
     }
@@ -299,7 +293,8 @@ export async function acknowledge(actor: Actor, incidentId: string, token: strin
   const match = /^ack_([0-9a-f]{32})([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) throw refused();
   const h = match[1]!;
-  const tenantId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // The token names its tenant; the token itself is the credential.
+  const tenantId = systemTenant(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`);
   const hash = hashToken(token);
   const stored = await getAckToken(tenantId, incidentId, hash);
   if (!stored || !tokenOpens({ hash: stored.token_hash, incidentId: stored.incident_id, expiresAt: stored.expires_at_iso }, token, incidentId, Date.now())) {
@@ -308,6 +303,7 @@ export async function acknowledge(actor: Actor, incidentId: string, token: strin
   try {
     return await change(
       actor,
+      tenantId,
       incidentId,
       (current, at) => {
         if (!canTransition(current.status, 'acknowledged') && current.status !== 'acknowledged') {

@@ -5,7 +5,6 @@
  * `anonymous`), and the answer shows the reporter no internal id. A report opens a draft.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
 import { currentPublicReportKeyHash, replacePublicReportKey, tenantOfPublicReportKeyHash } from '../../db/public-report-keys.js';
 import { transactWrite } from '../../db/transact.js';
@@ -15,13 +14,12 @@ import type { Actor } from '../actor.js';
 import { openIncident } from './incidents.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { publicIncidentCreate } from '../../schemas/incidents.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Makes (or replaces) the tenant's public reporting key; shown this once. The old key stops working. */
-export async function rotatePublicReportKey(actor: Actor): Promise<{ public_report_key: string; created_at: string }> {
-  if (!actor.principal) throw new Error('rotating the key needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, undefined);
+export async function rotatePublicReportKey(actor: Actor, tenantId: TenantId): Promise<{ public_report_key: string; created_at: string }> {
   const key = `prk_${randomBytes(24).toString('base64url')}`;
   const hash = sha256(key);
   const at = now();
@@ -55,6 +53,8 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
   const anonymous: Actor = { principal: null, requestId: actor.requestId, sourceIp: 'anonymous' };
   const incident = await openIncident(
     anonymous,
+    // The key names the tenant: the reporter has no other credential.
+    systemTenant(tenantId),
     {
       title: report.title,
       description: report.contact ? `${report.description}\n\nContact: ${report.contact}` : report.description,
@@ -64,7 +64,6 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
       status: 'draft',
     },
     'public',
-    { tenant_id: tenantId },
   );
   return { incident_id: incident.incident_id, title: incident.title, status: incident.status, created_at: incident.created_at };
 }

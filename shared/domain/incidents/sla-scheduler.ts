@@ -15,6 +15,7 @@ import type { TenantConfig } from '../tenant-config.js';
 import { slaStep, wakeOf, type SlaStep } from './escalation.js';
 import { change, companions, configOf } from './incidents.js';
 import { notificationWrites } from './notifications.js';
+import { systemTenant } from '../../vocabulary/tenant.js';
 
 export interface SweepOptions {
   /** For the audit entries: the invocation's request id. */
@@ -62,6 +63,8 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
     try {
       await change(
         actor,
+        // System work: the timer was written in its incident's tenant.
+        systemTenant(timer.tenant_id),
         timer.incident_id,
         (current, stamp) => {
           // A timer the incident has moved on from (acknowledged, escalated since) is stale.

@@ -14,6 +14,7 @@ import { systemActor } from '../actor.js';
 import { incidentFieldsOf } from './drafts.js';
 import { SYSTEM_ACTOR } from './escalation.js';
 import { change } from './incidents.js';
+import { systemTenant } from '../../vocabulary/tenant.js';
 
 export interface TranscriptionOutcome {
   job: string;
@@ -40,6 +41,8 @@ export async function completePendingTranscription(jobName: string, requestId: s
     try {
       await change(
         actor,
+        // System work: the pending item was written in its draft's tenant.
+        systemTenant(pending.tenant_id),
         pending.incident_id,
         (current, at) => {
           if (current.voice?.transcription_status !== 'pending' || current.voice.transcription_job !== jobName) throw new NotWaiting();

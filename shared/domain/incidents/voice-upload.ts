@@ -9,12 +9,11 @@
  */
 import { presignPut } from '../../adapters/s3.js';
 import { AUDIO_CONTENT_TYPES, tenantAudioPrefix } from '../../adapters/speech/types.js';
-import { tenantScope } from '../../auth/tenant-scope.js';
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
-import type { Actor } from '../actor.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { voiceUploadUrlRequest } from '../../schemas/incidents.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 /** As long as an infrastructure upload URL: enough to send 100 MB over a slow mobile link. */
 export const VOICE_UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -31,9 +30,7 @@ export interface VoiceUploadUrl {
 }
 
 /** A PUT URL for one recording of exactly `size_bytes`, under the caller's own tenant. */
-export async function createVoiceUploadUrl(actor: Actor, request: VoiceUploadUrlRequest): Promise<VoiceUploadUrl> {
-  if (!actor.principal) throw new Error('a voice upload needs an authenticated caller');
-  const tenantId = await tenantScope(actor.principal, undefined);
+export async function createVoiceUploadUrl(tenantId: TenantId, request: VoiceUploadUrlRequest): Promise<VoiceUploadUrl> {
   // The extension is the format: the voice route reads it back when the request names none.
   const uploadKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${request.format}`;
   const expiresAt = new Date(Date.now() + VOICE_UPLOAD_URL_TTL_SECONDS * 1000).toISOString();

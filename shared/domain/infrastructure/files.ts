@@ -8,6 +8,7 @@ import { NotFoundError } from '../../errors.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, findFileRecord, publicFile, type FileRecord, type InfrastructureFile } from './storage.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 /**
  * Feature collections up to this size are answered in the response body. Larger ones (possible
@@ -29,10 +30,10 @@ export interface FileList {
 export async function listInfrastructureFiles(
   actor: Actor,
   environmentId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   page: PageRequest,
 ): Promise<FileList> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const records = await listSiteEntitiesOfEnvironment<FileRecord>(SITE_KINDS.file, env.tenant_id, env.environment_id, page, { newestFirst: true });
   return { items: records.map(publicFile), total: env.counts.files, limit: page.limit, offset: page.offset };
 }
@@ -44,9 +45,9 @@ export async function infrastructureFeatures(
   actor: Actor,
   environmentId: string,
   fileId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
 ): Promise<StoredFeatures> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const record = await findFileRecord(env, fileId);
   if (record.features_size_bytes > MAX_INLINE_FEATURES_BYTES) {
     return { redirectTo: await presignGet(record.features_key, FEATURES_URL_TTL_SECONDS) };
@@ -71,9 +72,9 @@ export async function deleteInfrastructureFile(
   actor: Actor,
   environmentId: string,
   fileId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
 ): Promise<FileDeleted> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const record = await findFileRecord(env, fileId);
   const removed = await deleteObjectsUnder(fileObjectPrefix(env.tenant_id, env.environment_id, fileId));
   const audit = auditEntry(actor, {

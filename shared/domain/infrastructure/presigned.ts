@@ -17,6 +17,7 @@ import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
 import { extractOrRefuse } from './extract.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, storeFile, type InfrastructureFile } from './storage.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 /**
  * Extracts a file uploaded through an upload URL. 404 for an id that is unknown, expired, of
@@ -26,9 +27,9 @@ export async function extractUploadedFile(
   actor: Actor,
   environmentId: string,
   fileId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
 ): Promise<InfrastructureFile> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const pending = await getPendingUpload(env.tenant_id, fileId);
   if (!pending || pending.environment_id !== env.environment_id) {
     const stored = await getSiteEntity<{ environment_id: string }>(SITE_KINDS.file, env.tenant_id, fileId);

@@ -15,6 +15,7 @@ import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
 import { baseName, formatFromFilename } from './formats.js';
 import { fileObjectPrefix, originalObjectKey } from './storage.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
 export const PENDING_UPLOAD_TTL_SECONDS = 24 * 60 * 60;
@@ -33,10 +34,10 @@ export interface UploadUrl {
 export async function createUploadUrl(
   actor: Actor,
   environmentId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   request: UploadUrlRequest,
 ): Promise<UploadUrl> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const filename = baseName(request.filename);
   if (!formatFromFilename(filename)) {
     throw invalid(['body', 'filename'], 'must end in .kml, .kmz, .geojson, .json or .zip', 'file_type');

@@ -6,6 +6,7 @@ import { findStoredEnvironment } from '../environments.js';
 import { extractOrRefuse } from './extract.js';
 import { baseName } from './formats.js';
 import { fileObjectPrefix, originalObjectKey, storeFile, type InfrastructureFile } from './storage.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 export const MAX_FILENAME_LENGTH = 255;
 
@@ -21,10 +22,10 @@ export interface IncomingFile {
 export async function uploadInfrastructureFile(
   actor: Actor,
   environmentId: string,
-  requestedTenant: string | undefined,
+  tenantId: TenantId,
   readFile: () => Promise<IncomingFile>,
 ): Promise<InfrastructureFile> {
-  const env = await findStoredEnvironment(actor, environmentId, requestedTenant);
+  const env = await findStoredEnvironment(tenantId, environmentId);
   const incoming = await readFile();
   const filename = baseName(incoming.filename);
   if (filename.length > MAX_FILENAME_LENGTH) {

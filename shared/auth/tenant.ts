@@ -1,0 +1,31 @@
+/**
+ * The tenant a request acts in, decided once at the edge (the handler chain, from the route's
+ * `tenant` declaration). It comes from the credential; a `tenant_id` in the path, query or body
+ * may only name the caller's own tenant, except for SUPER_ADMIN. Any other tenant is answered
+ * exactly as an unknown one (404, same body), so ids of other tenants reveal nothing.
+ */
+import { getTenant } from '../db/tenants.js';
+import { NotFoundError } from '../errors.js';
+import type { Principal } from '../vocabulary/actor.js';
+import type { StreamScope } from '../domain/events/stream.js';
+import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
+
+/** The caller's own tenant. */
+export const ownTenant = (principal: Principal): TenantId => principal.tenantId as TenantId;
+
+/** The tenant `requested` names, if the caller may act in it; the caller's own when none is named. */
+export async function resolveTenant(principal: Principal, requested?: string | null): Promise<TenantId> {
+  if (!requested || requested === principal.tenantId) return ownTenant(principal);
+  if (principal.role !== 'SUPER_ADMIN') throw new NotFoundError(TENANT_NOT_FOUND);
+  if (!(await getTenant(requested))) throw new NotFoundError(TENANT_NOT_FOUND);
+  return requested as TenantId;
+}
+
+/**
+ * Whose events a stream watches: a tenant user only their own (naming another tenant is a 404,
+ * as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named.
+ */
+export async function streamScopeOf(principal: Principal, requested: string | undefined): Promise<StreamScope> {
+  if (!requested && principal.role === 'SUPER_ADMIN') return { kind: 'all' };
+  return { kind: 'tenant', tenantId: await resolveTenant(principal, requested) };
+}
