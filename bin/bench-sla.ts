@@ -40,7 +40,7 @@ try {
     await Promise.all(
       Array.from({ length: Math.min(20, INCIDENTS - i) }, (_, j) => {
         const tenantId = tenants[(i + j) % tenants.length]!;
-        const actor = { principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null }, requestId: 'bench', sourceIp: '127.0.0.1' };
+        const actor = { kind: 'user' as const, principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null }, requestId: 'bench', sourceIp: '127.0.0.1' };
         return openIncident(actor, systemTenant(tenantId), { title: `Overdue ${i + j}`, severity: 'critical', status: 'confirmed' });
       }),
     );

@@ -42,7 +42,8 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
     user_id: actor.principal?.userId ?? null,
     timestamp: now(),
     request_id: actor.requestId,
-    source_ip: actor.sourceIp,
+    // An anonymous reporter's address is withheld: the entry says so instead.
+    source_ip: actor.sourceIp ?? 'anonymous',
     changes: input.changes,
   };
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { claimIdempotencyKey, completeIdempotencyKey, getIdempotencyRecord, idempotencyKeyOf, releaseIdempotencyKey } from '../db/idempotency.js';
 import { ConflictError } from '../errors.js';
-import type { Actor } from './actor.js';
+import type { CallerActor } from '../vocabulary/actor.js';
 
 const TTL_SECONDS = 24 * 3600;
 /** A record IN_PROGRESS for longer than this belongs to a run that died: the next retry takes over. */
@@ -70,13 +70,12 @@ export async function withIdempotency<T>(
 
 /** A creating request made safe to retry: keys are scoped to the caller's own tenant and the route. */
 export async function createOnce<T>(
-  actor: Actor,
+  actor: CallerActor,
   scope: string,
   idempotencyKey: string | undefined,
   body: unknown,
   create: () => Promise<T>,
 ): Promise<StoredAnswer<T> & { replayed: boolean }> {
-  if (!actor.principal) throw new Error('an idempotent request needs an authenticated caller');
   return withIdempotency(actor.principal.tenantId, scope, idempotencyKey, body, async () => ({
     status: 201,
     body: await create(),

@@ -63,7 +63,12 @@ export async function register(actor: Actor, input: Registration): Promise<Regis
       updated_at: at,
     };
     // The registrant is who acts, for the audit entries.
-    const registrant: Actor = { ...actor, principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt', requestsPerMinute: null } };
+    const registrant: Actor = {
+      kind: 'user',
+      principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt', requestsPerMinute: null },
+      requestId: actor.requestId,
+      sourceIp: actor.sourceIp ?? 'unknown',
+    };
     await createTenant(
       registrant,
       { name: input.organization_name, plan: 'free', contact_email: email },

@@ -12,7 +12,7 @@ import {
   WeakPasswordError,
 } from '../adapters/cognito.js';
 import { meetsPasswordPolicy, PASSWORD_RULES } from '../vocabulary/password-policy.js';
-import type { Principal } from '../vocabulary/actor.js';
+import type { CallerActor, Principal } from '../vocabulary/actor.js';
 import { roleSatisfies } from '../vocabulary/roles.js';
 import { deleteApiKeysOf } from '../db/api-keys.js';
 import { auditEntry, auditPut } from '../db/audit.js';
@@ -84,7 +84,7 @@ export async function withNewIdentity<T>(
   }
 }
 
-export async function createUser(actor: Actor, tenantId: TenantId, input: UserCreate): Promise<User> {
+export async function createUser(actor: CallerActor, tenantId: TenantId, input: UserCreate): Promise<User> {
   const principal = principalOf(actor);
   assertMayGrant(principal, input.role);
   const tenant = await getTenant(tenantId);
@@ -110,7 +110,7 @@ export async function createUser(actor: Actor, tenantId: TenantId, input: UserCr
   });
 }
 
-export async function updateUser(actor: Actor, userId: string, tenantId: TenantId, update: UserUpdate): Promise<User> {
+export async function updateUser(actor: CallerActor, userId: string, tenantId: TenantId, update: UserUpdate): Promise<User> {
   const principal = principalOf(actor);
   if (update.role !== undefined) assertMayGrant(principal, update.role);
   const result = await retryOnConcurrentChange(async () => {
@@ -139,7 +139,7 @@ export async function updateUser(actor: Actor, userId: string, tenantId: TenantI
   return result.user;
 }
 
-export async function deleteUser(actor: Actor, userId: string, tenantId: TenantId): Promise<void> {
+export async function deleteUser(actor: CallerActor, userId: string, tenantId: TenantId): Promise<void> {
   const principal = principalOf(actor);
   const user = await retryOnConcurrentChange(async () => {
     const current = await findStoredUser(actor, userId, tenantId);

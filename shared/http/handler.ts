@@ -15,7 +15,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { authenticate } from '../auth/authenticate.js';
 import { ownTenant, resolveTenant } from '../auth/tenant.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
-import type { Actor } from '../domain/actor.js';
+import type { Actor, CallerActor } from '../vocabulary/actor.js';
 import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
@@ -34,8 +34,8 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   route: R;
   /** The verified caller; null on public routes. */
   principal: Principal | null;
-  /** The caller as an audit actor. */
-  actor: Actor;
+  /** The caller as an actor: a user or API key on every route that needs a credential. */
+  actor: ActorOf<R>;
   /** The tenant the request acts in, decided by the chain from the route's `tenant` declaration. */
   tenant: TenantOf<R>;
   /**
@@ -53,6 +53,9 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   log: Logger;
   event: APIGatewayProxyEvent;
 }
+
+/** The actor of a route: a caller (user or API key) unless the route is public. */
+export type ActorOf<R extends RouteDef> = R['access'] extends 'public' ? Actor : CallerActor;
 
 /** A decided tenant for routes that declare where theirs comes from; none for the others. */
 export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events' ? null : TenantId;
@@ -124,7 +127,7 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
   return {
     route,
     principal,
-    actor: { principal, requestId: internal.requestId, sourceIp },
+    actor: validated<ActorOf<R>>(actorOf(principal, internal.requestId, sourceIp)),
     tenant: validated<TenantOf<R>>(internal.tenant),
     tenantOf: (requested) => {
       if (!principal) throw new Error(`route ${route.id} is public: it has no caller to decide a tenant for`);
@@ -141,7 +144,15 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
   };
 }
 
-/** A part of the event that the route's validators have checked: from here on it has their type. */
+function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
+  if (!principal) return { kind: 'anonymous', principal: null, requestId, sourceIp };
+  return { kind: principal.via === 'api_key' ? 'api_key' : 'user', principal, requestId, sourceIp };
+}
+
+/**
+ * What the chain has established about a request (a part the route's validators checked, the
+ * caller authentication found, the tenant it decided): from here on it has that type.
+ */
 const validated = <T>(part: unknown): T => part as T;
 
 /** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */

@@ -15,13 +15,49 @@ export interface Principal {
   requestsPerMinute: number | null;
 }
 
+interface ActorBase {
+  requestId: string;
+}
+
+/** A person with a bearer token (`user`), or a program with one of their API keys (`api_key`). */
+export interface CallerActor extends ActorBase {
+  kind: 'user' | 'api_key';
+  principal: Principal;
+  sourceIp: string;
+}
+
+/**
+ * Someone without a credential: a public route's caller (login, registration, an acknowledgement
+ * link), or an anonymous reporter, whose address is withheld (null) so nothing stored names them.
+ */
+export interface AnonymousActor extends ActorBase {
+  kind: 'anonymous';
+  principal: null;
+  sourceIp: string | null;
+}
+
+/** The service itself: bootstrap, schedules, workers. */
+export interface SystemActor extends ActorBase {
+  kind: 'system';
+  principal: null;
+  sourceIp: string;
+}
+
 /**
  * Who does something and from where: what every mutation needs for its audit entry. Built by the
  * handler chain from the verified credential; domain code never sees a Lambda event.
  */
-export interface Actor {
-  /** Null for public routes (login, anonymous reports) and for system work (bootstrap). */
-  principal: Principal | null;
-  requestId: string;
-  sourceIp: string;
+export type Actor = CallerActor | AnonymousActor | SystemActor;
+
+/** Who did it, as history and feed entries name them: a user's id, `anonymous` or `system`. */
+export function actorName(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+    case 'api_key':
+      return actor.principal.userId;
+    case 'anonymous':
+      return 'anonymous';
+    case 'system':
+      return 'system';
+  }
 }

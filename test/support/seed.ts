@@ -72,5 +72,5 @@ export async function outboxOf(tenantId: string): Promise<OutboxMessage[]> {
 /** The registered tenant's admin as the actor domain code expects (for tests that call it directly). */
 export function actorOf(org: RegisteredTenant): Actor {
   const principal: Principal = { userId: org.userId, tenantId: org.tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null };
-  return { principal, requestId: 'test', sourceIp: '10.1.2.3' };
+  return { kind: 'user', principal, requestId: 'test', sourceIp: '10.1.2.3' };
 }

@@ -42,6 +42,7 @@ import {
 import type { Infer, InputOf } from '../../schemas/json-schema.js';
 import type { incidentCreate, incidentListQuery, incidentRespond } from '../../schemas/incidents.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
+import { actorName } from '../../vocabulary/actor.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
 /** Incidents read to sort by something other than time; lists past it are cut, newest first. */
@@ -66,7 +67,7 @@ export function viewOf({ history, ...incident }: Incident | StoredIncident): Inc
 }
 
 
-export const byOf = (actor: Actor) => actor.principal?.userId ?? (actor.sourceIp === 'anonymous' ? 'anonymous' : 'system');
+export const byOf = actorName;
 
 export async function configOf(tenantId: string): Promise<TenantConfig> {
   return (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now());

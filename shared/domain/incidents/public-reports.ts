@@ -50,7 +50,7 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
   const tenantId = await tenantOfKey(report.report_key);
   if (!tenantId) throw new NotFoundError('No organisation has this reporting key');
   // The reporter stays anonymous: no principal, and no address kept with what is stored.
-  const anonymous: Actor = { principal: null, requestId: actor.requestId, sourceIp: 'anonymous' };
+  const anonymous: Actor = { kind: 'anonymous', principal: null, requestId: actor.requestId, sourceIp: null };
   const incident = await openIncident(
     anonymous,
     // The key names the tenant: the reporter has no other credential.
