@@ -32,7 +32,7 @@ import type { Role } from '../vocabulary/roles.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { planOf } from './plans.js';
-import { findStoredUser, principalOf, type UserCreate, type UserUpdate } from './users.js';
+import { findStoredUser, type UserCreate, type UserUpdate } from './users.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
 /** Nobody hands out a role above their own; only SUPER_ADMIN makes SUPER_ADMINs. */
@@ -85,7 +85,7 @@ export async function withNewIdentity<T>(
 }
 
 export async function createUser(actor: CallerActor, tenantId: TenantId, input: UserCreate): Promise<User> {
-  const principal = principalOf(actor);
+  const principal = actor.principal;
   assertMayGrant(principal, input.role);
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFoundError('Tenant not found');
@@ -111,7 +111,7 @@ export async function createUser(actor: CallerActor, tenantId: TenantId, input: 
 }
 
 export async function updateUser(actor: CallerActor, userId: string, tenantId: TenantId, update: UserUpdate): Promise<User> {
-  const principal = principalOf(actor);
+  const principal = actor.principal;
   if (update.role !== undefined) assertMayGrant(principal, update.role);
   const result = await retryOnConcurrentChange(async () => {
     const current = await findStoredUser(actor, userId, tenantId);
@@ -140,7 +140,7 @@ export async function updateUser(actor: CallerActor, userId: string, tenantId: T
 }
 
 export async function deleteUser(actor: CallerActor, userId: string, tenantId: TenantId): Promise<void> {
-  const principal = principalOf(actor);
+  const principal = actor.principal;
   const user = await retryOnConcurrentChange(async () => {
     const current = await findStoredUser(actor, userId, tenantId);
     assertMayGrant(principal, current.role);

@@ -2,7 +2,7 @@
  * Users of a tenant, as the table holds them: role, active flag, name. Reading them needs no
  * identity store; creating, changing and deleting accounts does (user-accounts.ts).
  */
-import type { CallerActor, Principal } from '../vocabulary/actor.js';
+import type { CallerActor } from '../vocabulary/actor.js';
 import type { PageRequest } from '../db/query.js';
 import { getUser, listUsers as listStoredUsers, publicUser, type User } from '../db/users.js';
 import { NotFoundError } from '../errors.js';
@@ -17,10 +17,6 @@ export const USER_NOT_FOUND = 'User not found';
 export type UserCreate = InputOf<typeof userCreate>;
 
 export type UserUpdate = InputOf<typeof userUpdate>;
-
-export function principalOf(actor: CallerActor): Principal {
-  return actor.principal;
-}
 
 export async function listUsers(actor: CallerActor, tenantId: TenantId, page: PageRequest): Promise<User[]> {
   return (await listStoredUsers(tenantId, page)).map(publicUser);
