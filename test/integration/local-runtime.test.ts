@@ -13,7 +13,6 @@ import { CreateTableCommand, DynamoDBClient, GetItemCommand, PutItemCommand } fr
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -473,10 +472,11 @@ describe('local stack', () => {
 });
 
 describe('npm start (bin/local.ts)', () => {
-  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
   function startLocal(env: Record<string, string>) {
-    const child = spawn(process.execPath, [tsxCli, 'bin/local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // As `npm start` runs it: tsx as a loader in the one process, so a signal reaches bin/local.ts
+    // itself (the tsx CLI relays signals through a child and, under load, can kill it instead).
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
