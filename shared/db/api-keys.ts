@@ -6,10 +6,11 @@ import { pick } from './items.js';
 import { API_KEY_PREFIX, keys, tenantPk } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import { transactWrite, type TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface ApiKey {
   key_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   name: string;
   role: Role;
   prefix: string;
@@ -44,7 +45,7 @@ export function putNewApiKey(k: StoredApiKey): TransactItem {
   };
 }
 
-export function deleteApiKeyItem(tenantId: string, keyId: string): TransactItem {
+export function deleteApiKeyItem(tenantId: TenantId, keyId: string): TransactItem {
   return {
     Delete: { TableName: TABLE, Key: keys.apiKey(tenantId, keyId), ConditionExpression: 'attribute_exists(PK)' },
   };
@@ -56,13 +57,13 @@ export async function getApiKey(tenantId: string, keyId: string): Promise<Stored
 }
 
 /** Newest first: key ids are time-ordered. */
-export async function listApiKeys(tenantId: string, page: PageRequest): Promise<StoredApiKey[]> {
+export async function listApiKeys(tenantId: TenantId, page: PageRequest): Promise<StoredApiKey[]> {
   const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: API_KEY_PREFIX, ascending: false, consistent: true }, page);
   return items.map(fromItem);
 }
 
 /** Removes every key a user created (when the user is deleted), each with `extra` writes. */
-export async function deleteApiKeysOf(tenantId: string, userId: string, extra: (key: StoredApiKey) => TransactItem[] = () => []): Promise<number> {
+export async function deleteApiKeysOf(tenantId: TenantId, userId: string, extra: (key: StoredApiKey) => TransactItem[] = () => []): Promise<number> {
   let deleted = 0;
   await forEachPage(
     {

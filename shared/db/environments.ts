@@ -10,10 +10,11 @@ import { pick, putNew, versionedDelete, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface Environment {
   environment_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   name: string;
   type: string;
   status: string;
@@ -96,7 +97,7 @@ export function deleteEmptyEnvironment(e: StoredEnvironment): TransactItem {
  * Moves an environment's count of `kind` by `delta`, only if the environment exists: the part
  * of a child's creation or deletion transaction that keeps the two consistent.
  */
-export function countChild(tenantId: string, environmentId: string, kind: ChildKind, delta: 1 | -1): TransactItem {
+export function countChild(tenantId: TenantId, environmentId: string, kind: ChildKind, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: TABLE,
@@ -109,7 +110,7 @@ export function countChild(tenantId: string, environmentId: string, kind: ChildK
   };
 }
 
-export async function getEnvironment(tenantId: string, environmentId: string): Promise<StoredEnvironment | null> {
+export async function getEnvironment(tenantId: TenantId, environmentId: string): Promise<StoredEnvironment | null> {
   const out = await db.send(
     new GetCommand({ TableName: TABLE, Key: keys.environment(tenantId, environmentId), ConsistentRead: true }),
   );
@@ -122,7 +123,7 @@ export interface EnvironmentFilter {
 }
 
 /** By type (GSI2, status filtered), by status (GSI3), or all (GSI1); oldest first. */
-export async function listEnvironments(tenantId: string, filter: EnvironmentFilter, page: PageRequest): Promise<StoredEnvironment[]> {
+export async function listEnvironments(tenantId: TenantId, filter: EnvironmentFilter, page: PageRequest): Promise<StoredEnvironment[]> {
   const created = '';
   let items;
   if (filter.type) {

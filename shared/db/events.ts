@@ -10,10 +10,11 @@ import { pick } from './items.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface StoredEvent {
   event_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string | null;
   sensor_id: string | null;
   type: string;
@@ -67,13 +68,13 @@ export function eventItem({ event, contentHash, expiresAt }: EventRecord): Recor
   };
 }
 
-export async function getEvent(tenantId: string, eventId: string): Promise<(StoredEvent & { content_hash?: string }) | null> {
+export async function getEvent(tenantId: TenantId, eventId: string): Promise<(StoredEvent & { content_hash?: string }) | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.event(tenantId, eventId), ConsistentRead: true }));
   return out.Item ? { ...eventFromItem(out.Item), content_hash: out.Item.content_hash as string | undefined } : null;
 }
 
 /** Content hashes of the events among `eventIds` that exist already (consistent reads). */
-export async function existingEventHashes(tenantId: string, eventIds: string[]): Promise<Map<string, { hash: string; item: Record<string, unknown> }>> {
+export async function existingEventHashes(tenantId: TenantId, eventIds: string[]): Promise<Map<string, { hash: string; item: Record<string, unknown> }>> {
   const found = new Map<string, { hash: string; item: Record<string, unknown> }>();
   for (let i = 0; i < eventIds.length; i += 100) {
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
@@ -131,7 +132,7 @@ export interface EventQuery {
  * A tenant's events, newest first, served by the narrowest key: unprocessed (GSI3), environment
  * (GSI1), type (GSI2), or the tenant's partition; the other filters apply within.
  */
-export async function listEvents(tenantId: string, q: EventQuery, page: PageRequest): Promise<StoredEvent[]> {
+export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRequest): Promise<StoredEvent[]> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   let input: QueryCommandInput;
@@ -196,7 +197,7 @@ export async function listEvents(tenantId: string, q: EventQuery, page: PageRequ
  * filtered out or not, so a long run of other types never stalls the stream.
  */
 export async function eventsAfter(
-  tenantId: string,
+  tenantId: TenantId,
   afterId: string,
   upToId: string,
   limit: number,
@@ -224,7 +225,7 @@ export async function eventsAfter(
  * event that exists.
  */
 export function markProcessedUpdate(
-  tenantId: string,
+  tenantId: TenantId,
   eventId: string,
   update: { processed: boolean; threat_score?: number; incident_id?: string | null },
   at: string,
@@ -277,7 +278,7 @@ export function markProcessedUpdate(
  * The zone ids matched by the environment's events with ids between `fromId` and `toId` (newest
  * first, at most `limit` events), one entry per event and zone.
  */
-export async function zoneHitsOfEnvironment(tenantId: string, environmentId: string, fromId: string, toId: string, limit: number): Promise<string[]> {
+export async function zoneHitsOfEnvironment(tenantId: TenantId, environmentId: string, fromId: string, toId: string, limit: number): Promise<string[]> {
   const out = await db.send(
     new QueryCommand({
       TableName: TABLE,
@@ -297,7 +298,7 @@ export async function zoneHitsOfEnvironment(tenantId: string, environmentId: str
 }
 
 /** Names the incident on an event, only if it exists and names none yet (a retried ingest opens no second one). */
-export function linkEventToIncident(tenantId: string, eventId: string, incidentId: string): TransactItem {
+export function linkEventToIncident(tenantId: TenantId, eventId: string, incidentId: string): TransactItem {
   return {
     Update: {
       TableName: TABLE,

@@ -11,6 +11,7 @@ import { putNew, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import { queryPage } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 /** One thing that happened to an incident, in time order: the replay is this list. */
 export interface HistoryEntry {
@@ -40,7 +41,7 @@ export interface VoiceReport {
 
 export interface Incident {
   incident_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   title: string;
   description: string | null;
   type: string | null;
@@ -98,13 +99,13 @@ export function updateIncident(next: Incident, fields: (keyof Incident)[], expec
   return versionedUpdate(keys.incident(next.tenant_id, next.incident_id), { ...changed, updated_at: next.updated_at, ...indexKeys(next) }, expectedVersion);
 }
 
-export async function getIncident(tenantId: string, incidentId: string): Promise<StoredIncident | null> {
+export async function getIncident(tenantId: TenantId, incidentId: string): Promise<StoredIncident | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }));
   return out.Item ? fromItem(out.Item) : null;
 }
 
 /** Up to `max` of a tenant's incidents, newest first, from the narrowest index for the filters. */
-export async function listIncidents(tenantId: string, filter: { status?: string; severity?: string }, max: number): Promise<StoredIncident[]> {
+export async function listIncidents(tenantId: TenantId, filter: { status?: string; severity?: string }, max: number): Promise<StoredIncident[]> {
   const page = { limit: max, offset: 0 };
   let items;
   if (filter.status) {
@@ -119,7 +120,7 @@ export async function listIncidents(tenantId: string, filter: { status?: string;
 
 export interface StoredAckToken {
   incident_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   token_hash: string;
   expires_at_iso: string;
   addressed_to: string[];
@@ -135,13 +136,13 @@ export function putAckToken(t: StoredAckToken): TransactItem {
   });
 }
 
-export async function getAckToken(tenantId: string, incidentId: string, tokenHash: string): Promise<StoredAckToken | null> {
+export async function getAckToken(tenantId: TenantId, incidentId: string, tokenHash: string): Promise<StoredAckToken | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConsistentRead: true }));
   return out.Item ? (out.Item as unknown as StoredAckToken) : null;
 }
 
 /** Uses the token up: deleted only if it is still there, so two clicks acknowledge once. */
-export function useAckToken(tenantId: string, incidentId: string, tokenHash: string): TransactItem {
+export function useAckToken(tenantId: TenantId, incidentId: string, tokenHash: string): TransactItem {
   return {
     Delete: { TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConditionExpression: 'attribute_exists(PK)' },
   };
@@ -149,7 +150,7 @@ export function useAckToken(tenantId: string, incidentId: string, tokenHash: str
 
 /** A voice draft waiting for its Transcribe job (docs/data-model.md). */
 export interface PendingTranscription {
-  tenant_id: string;
+  tenant_id: TenantId;
   job_name: string;
   incident_id: string;
 }
@@ -159,7 +160,7 @@ export function putPendingTranscription(p: PendingTranscription): TransactItem {
 }
 
 /** The drafts waiting for this job. */
-export async function pendingTranscriptions(tenantId: string, jobName: string): Promise<PendingTranscription[]> {
+export async function pendingTranscriptions(tenantId: TenantId, jobName: string): Promise<PendingTranscription[]> {
   const { PK, SK } = keys.transcriptionJob(tenantId, jobName, '');
   const items = await queryPage({ pk: PK, skPrefix: SK, consistent: true }, { limit: 100, offset: 0 });
   return items.map((i) => ({ tenant_id: tenantId, job_name: jobName, incident_id: i.incident_id as string }));
@@ -183,11 +184,11 @@ export interface FeedEntry {
 
 const FEED_DAYS = 30;
 
-export function putFeedEntry(tenantId: string, e: FeedEntry): TransactItem {
+export function putFeedEntry(tenantId: TenantId, e: FeedEntry): TransactItem {
   return putNew({ ...keys.feed(tenantId, e.entry_id), entity: 'FEED', ...e, expires_at: Math.floor(Date.parse(e.at) / 1000) + FEED_DAYS * 86_400 });
 }
 
-export async function listFeed(tenantId: string, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
+export async function listFeed(tenantId: TenantId, page: { limit: number; offset: number }): Promise<FeedEntry[]> {
   const items = await queryPage({ pk: keys.feed(tenantId, '').PK, ascending: false, consistent: true }, page);
   return items.map((i) => {
     const { PK: _p, SK: _s, entity: _e, expires_at: _x, ...entry } = i;

@@ -8,10 +8,11 @@ import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface PendingUpload {
   file_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   filename: string;
   /** Where the client PUTs the original. */
@@ -37,7 +38,7 @@ export async function putPendingUpload(upload: PendingUpload): Promise<void> {
 }
 
 /** The pending upload, or null when there is none or it has expired. */
-export async function getPendingUpload(tenantId: string, fileId: string, nowSeconds = Date.now() / 1000): Promise<PendingUpload | null> {
+export async function getPendingUpload(tenantId: TenantId, fileId: string, nowSeconds = Date.now() / 1000): Promise<PendingUpload | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.pendingUpload(tenantId, fileId), ConsistentRead: true }));
   if (!out.Item || Number(out.Item.expires_at) <= nowSeconds) return null;
   const { PK: _pk, SK: _sk, entity: _e, ...upload } = out.Item;

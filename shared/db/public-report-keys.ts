@@ -7,9 +7,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 /** The hash of the tenant's current key, if it has one. */
-export async function currentPublicReportKeyHash(tenantId: string): Promise<string | null> {
+export async function currentPublicReportKeyHash(tenantId: TenantId): Promise<string | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.publicReportKey(tenantId), ConsistentRead: true }));
   return (out.Item?.key_hash as string | undefined) ?? null;
 }
@@ -21,7 +22,7 @@ export async function tenantOfPublicReportKeyHash(hash: string): Promise<string 
 }
 
 /** The writes that make `hash` the tenant's key and retire `oldHash`. */
-export function replacePublicReportKey(tenantId: string, hash: string, oldHash: string | null, at: string): TransactItem[] {
+export function replacePublicReportKey(tenantId: TenantId, hash: string, oldHash: string | null, at: string): TransactItem[] {
   const items: TransactItem[] = [
     { Put: { TableName: TABLE, Item: { ...keys.publicReportKey(tenantId), entity: 'PUBLIC_REPORT_KEY', key_hash: hash, created_at: at } } },
     { Put: { TableName: TABLE, Item: { ...keys.publicReportKeyLookup(hash), entity: 'PUBLIC_REPORT_KEY_LOOKUP', tenant_id: tenantId, created_at: at } } },

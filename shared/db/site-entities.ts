@@ -12,6 +12,7 @@ import { putNew, versionedDelete, versionedUpdate } from './items.js';
 import { keys, tenantPk } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface SiteKind {
   /** The environment count this kind moves. */
@@ -37,7 +38,7 @@ export const SITE_KINDS = {
 
 export interface Zone {
   zone_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   name: string;
   type: string;
@@ -53,7 +54,7 @@ export interface Zone {
 
 export interface Asset {
   asset_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   name: string;
   type: string;
@@ -67,7 +68,7 @@ export interface Asset {
 
 export interface StoredSensor {
   sensor_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   name: string;
   type: string;
@@ -84,7 +85,7 @@ export interface StoredSensor {
 /** What the API shows of a file. */
 export interface InfrastructureFile {
   file_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   filename: string;
   format: (typeof INFRASTRUCTURE_FORMATS)[number];
@@ -98,7 +99,7 @@ export interface InfrastructureFile {
 
 /** What every site entity has. */
 export interface SiteEntityBase {
-  tenant_id: string;
+  tenant_id: TenantId;
   environment_id: string;
   created_at: string;
 }
@@ -147,7 +148,7 @@ export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEn
   ];
 }
 
-export async function getSiteEntity<T>(kind: SiteKind, tenantId: string, id: string): Promise<StoredSiteEntity<T> | null> {
+export async function getSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id: string): Promise<StoredSiteEntity<T> | null> {
   const out = await db.send(
     new GetCommand({ TableName: TABLE, Key: keys.siteEntity(tenantId, kind.prefix, id), ConsistentRead: true }),
   );
@@ -157,7 +158,7 @@ export async function getSiteEntity<T>(kind: SiteKind, tenantId: string, id: str
 /** The entities of one kind in an environment, oldest first (or newest first). */
 export async function listSiteEntitiesOfEnvironment<T>(
   kind: SiteKind,
-  tenantId: string,
+  tenantId: TenantId,
   environmentId: string,
   page: PageRequest,
   options: { newestFirst?: boolean; filter?: Record<string, unknown> } = {},
@@ -173,7 +174,7 @@ export async function listSiteEntitiesOfEnvironment<T>(
 /** The entities of one kind in a whole tenant, in id order (time order for UUIDv7 ids). */
 export async function listSiteEntitiesOfTenant<T>(
   kind: SiteKind,
-  tenantId: string,
+  tenantId: TenantId,
   page: PageRequest,
   filter?: Record<string, unknown>,
 ): Promise<StoredSiteEntity<T>[]> {
@@ -185,7 +186,7 @@ export async function listSiteEntitiesOfTenant<T>(
  * Moves an entity's `last_seen_at` forward (never back), only if it exists (in `environmentId`,
  * when given): a sensor's heartbeat. The entity as it is then; null when there is no such entity.
  */
-export async function touchSiteEntity<T>(kind: SiteKind, tenantId: string, id: string, at: string, environmentId?: string): Promise<StoredSiteEntity<T> | null> {
+export async function touchSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id: string, at: string, environmentId?: string): Promise<StoredSiteEntity<T> | null> {
   const inEnvironment = environmentId ? ' AND environment_id = :env' : '';
   try {
     const out = await db.send(

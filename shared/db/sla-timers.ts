@@ -7,10 +7,11 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys, SLA_TIMERS_PK } from './keys.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface SlaTimer {
   wake_at: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   incident_id: string;
 }
 
@@ -48,5 +49,5 @@ export async function dueSlaTimers(at: string, limit: number, after?: SlaTimer):
       ExclusiveStartKey: after ? keyOf(after) : undefined,
     }),
   );
-  return (out.Items ?? []).map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as string, incident_id: i.incident_id as string }));
+  return (out.Items ?? []).map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as TenantId, incident_id: i.incident_id as string }));
 }

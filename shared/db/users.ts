@@ -6,10 +6,11 @@ import { pick } from './items.js';
 import { keys, tenantPk, USER_PREFIX } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface User {
   user_id: string;
-  tenant_id: string;
+  tenant_id: TenantId;
   email: string;
   name: string | null;
   role: Role;
@@ -75,13 +76,13 @@ export async function getUser(tenantId: string, userId: string): Promise<StoredU
   return out.Item ? userFromItem(out.Item) : null;
 }
 
-export async function listUsers(tenantId: string, page: PageRequest): Promise<StoredUser[]> {
+export async function listUsers(tenantId: TenantId, page: PageRequest): Promise<StoredUser[]> {
   const { GSI1PK } = keys.userDirectory(tenantId, '', '');
   return (await queryPage({ index: 'GSI1', pk: GSI1PK, ascending: true }, page)).map(userFromItem);
 }
 
 /** How many users a tenant has, for plan limits. */
-export async function countUsers(tenantId: string): Promise<number> {
+export async function countUsers(tenantId: TenantId): Promise<number> {
   let count = 0;
   await forEachPage(
     {

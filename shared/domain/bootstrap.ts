@@ -11,6 +11,7 @@ import { newId, now } from '../ids.js';
 import { systemActor, type Actor } from './actor.js';
 import { createTenant } from './tenants.js';
 import { newUserWrites } from './user-accounts.js';
+import { systemTenant, type TenantId } from '../vocabulary/tenant.js';
 
 export const PLATFORM_TENANT_NAME = 'Gatehouse platform';
 
@@ -28,7 +29,9 @@ export async function ensureBootstrapAdmin(opts: { email: string; password: stri
     identity = await createIdentity({ email: opts.email, tenantId: newId(), password: opts.password });
     created = true;
   }
-  const { userId, tenantId, email } = identity;
+  const { userId, email } = identity;
+  // System work: the platform's own tenant, as the identity store has it.
+  const tenantId = systemTenant(identity.tenantId);
   const userItems = async () => ((await getUser(tenantId, userId)) ? [] : adminUserWrite(actor, tenantId, userId, email));
   if (!(await getTenant(tenantId))) {
     const items = await userItems();
@@ -44,7 +47,7 @@ export async function ensureBootstrapAdmin(opts: { email: string; password: stri
   return { created, userId, tenantId };
 }
 
-function adminUserWrite(actor: Actor, tenantId: string, userId: string, email: string) {
+function adminUserWrite(actor: Actor, tenantId: TenantId, userId: string, email: string) {
   const at = now();
   return newUserWrites(actor, {
     user_id: userId,

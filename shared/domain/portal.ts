@@ -9,6 +9,7 @@ import { createTenant } from './tenants.js';
 import { newUserWrites, withNewIdentity } from './user-accounts.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { registerRequest } from '../schemas/portal.js';
+import { systemTenant } from '../vocabulary/tenant.js';
 
 const LOGIN_REFUSED = 'Incorrect email or password';
 
@@ -49,7 +50,8 @@ export interface Registered {
  * then written in one transaction, and the account is removed again if that fails.
  */
 export async function register(actor: Actor, input: Registration): Promise<Registered> {
-  const tenantId = newId();
+  // The tenant this registration creates.
+  const tenantId = systemTenant(newId());
   return withNewIdentity({ email: input.email, tenantId, password: input.password }, async ({ userId, email }) => {
     const at = now();
     const user = {

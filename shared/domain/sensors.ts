@@ -44,7 +44,7 @@ export function healthOf(lastSeenAt: string | null, timeoutSeconds: number, at =
   return 'offline';
 }
 
-async function heartbeatTimeout(tenantId: string): Promise<number> {
+async function heartbeatTimeout(tenantId: TenantId): Promise<number> {
   return (await getTenantConfig(tenantId))?.sensor_heartbeat_timeout_seconds ?? DEFAULT_HEARTBEAT_TIMEOUT_SECONDS;
 }
 
@@ -56,7 +56,7 @@ function withHealth(sensor: StoredSensor, timeoutSeconds: number): Sensor {
  * A zone given for a sensor must be a zone of the same environment; any other (another tenant's
  * included) is answered as an unknown zone.
  */
-async function assertZoneOf(tenantId: string, environmentId: string, zoneId: string | null | undefined): Promise<void> {
+async function assertZoneOf(tenantId: TenantId, environmentId: string, zoneId: string | null | undefined): Promise<void> {
   if (!zoneId) return;
   const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, zoneId);
   if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
@@ -137,7 +137,7 @@ export async function recordHeartbeat(tenantId: TenantId, sensorId: string, scop
  * Moves `last_seen_at` forward (never back), only for a sensor that exists (in `environmentId`,
  * when given); null when there is no such sensor, and then nothing was written.
  */
-export async function touchSensor(tenantId: string, sensorId: string, at: string, environmentId?: string): Promise<StoredSensor | null> {
+export async function touchSensor(tenantId: TenantId, sensorId: string, at: string, environmentId?: string): Promise<StoredSensor | null> {
   const sensor = await touchSiteEntity<StoredSensor>(KIND, tenantId, sensorId, at, environmentId);
   return sensor ? withoutVersion(sensor) : null;
 }

@@ -29,7 +29,7 @@ import type { TenantId } from '../vocabulary/tenant.js';
 
 
 export interface NewEntityContext {
-  tenantId: string;
+  tenantId: TenantId;
   environmentId: string;
   at: string;
 }

@@ -20,6 +20,7 @@ import { localEventBus, type BusEvent } from '../../shared/local/event-bus.js';
 import { ensureTable } from '../../shared/local/provision.js';
 import { startStreamPoller, type StreamPoller } from '../../shared/local/stream-poller.js';
 import { isTableStream, WORKERS } from '../../shared/workers.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const env = inject('localEnv');
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -27,7 +28,7 @@ const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 function storedEvent(tenantId: string, type: string): StoredEvent {
   return {
     event_id: newTimeId(),
-    tenant_id: tenantId,
+    tenant_id: systemTenant(tenantId),
     environment_id: null,
     sensor_id: null,
     type,

@@ -3,6 +3,7 @@
  * (test/support/global-setup.ts). Real HTTP, real handlers, real local AWS stand-ins.
  */
 import { inject } from 'vitest';
+import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -70,7 +71,8 @@ export async function login(email: string, password: string): Promise<string> {
 }
 
 export interface RegisteredTenant {
-  tenantId: string;
+  /** As the registration answered it: the tenant this test acts in. */
+  tenantId: TenantId;
   userId: string;
   email: string;
   password: string;
@@ -86,7 +88,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
     body: { email, password, organization_name: `${label} ${tag}` },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
-  return { tenantId: res.body.tenant_id, userId: res.body.user_id, email, password, token: await login(email, password) };
+  return { tenantId: systemTenant(res.body.tenant_id), userId: res.body.user_id, email, password, token: await login(email, password) };
 }
 
 /** Creates a user with a password through the API and logs them in. */

@@ -14,6 +14,7 @@ import type { Principal } from '../../shared/auth/principal.js';
 import type { Actor } from '../../shared/domain/actor.js';
 import type { Role } from '../../shared/routes/types.js';
 import { login, type RegisteredTenant } from './api.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const PASSWORD = 'Seeded-user-pass-1';
 
@@ -24,7 +25,7 @@ export async function seedUser(tenantId: string, role: Role): Promise<{ userId: 
   await transactWrite([
     putNewUser({
       user_id: identity.userId,
-      tenant_id: tenantId,
+      tenant_id: systemTenant(tenantId),
       email,
       name: null,
       role,

@@ -4,6 +4,7 @@ import type { Incident } from '../../shared/db/incidents.js';
 import { keys } from '../../shared/db/keys.js';
 import { raiseLevel, settleSlaClock, slaStep, slaTimerWrites, startSlaClock, wakeOf } from '../../shared/domain/incidents/escalation.js';
 import { defaultTenantConfig } from '../../shared/domain/tenant-config.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
@@ -14,7 +15,7 @@ const levels = config.escalation_policy.levels;
 function confirmed(severity: Incident['severity'] = 'critical'): Incident {
   return {
     incident_id: '00000000-0000-7000-8000-0000000000aa',
-    tenant_id: config.tenant_id,
+    tenant_id: systemTenant(config.tenant_id),
     title: 'Gate forced',
     description: null,
     type: null,

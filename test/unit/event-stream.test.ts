@@ -37,7 +37,7 @@ function idAt(ms: number, seq = 0): string {
 function event(tenantId: string, id: string, type = 'motion.detected'): StoredEvent {
   return {
     event_id: id,
-    tenant_id: tenantId,
+    tenant_id: systemTenant(tenantId),
     environment_id: null,
     sensor_id: null,
     type,
@@ -87,7 +87,7 @@ class FakeTable {
   }
 
   feed(tenants: () => string[] = () => [], type?: string): EventFeed {
-    return { read: this.reader(type), tenantIds: async () => tenants() };
+    return { read: this.reader(type), tenantIds: async () => tenants().map(systemTenant) };
   }
 }
 
@@ -147,16 +147,16 @@ describe('event stream positions', () => {
 
   it('cursors: new tenants start at the origin, cursors never move back, the position is the lowest', () => {
     const cursors = new StreamCursors('m');
-    cursors.track(['a', 'b']);
-    cursors.advance('a', 'p');
-    cursors.advance('a', 'n');
-    expect(cursors.get('a')).toBe('p');
+    cursors.track(['a', 'b'].map(systemTenant));
+    cursors.advance(systemTenant('a'), 'p');
+    cursors.advance(systemTenant('a'), 'n');
+    expect(cursors.get(systemTenant('a'))).toBe('p');
     expect(cursors.position()).toBe('m');
-    cursors.advance('b', 'q');
+    cursors.advance(systemTenant('b'), 'q');
     expect(cursors.position()).toBe('p');
-    cursors.track(['a', 'c']);
-    expect(cursors.get('a')).toBe('p');
-    expect(cursors.get('c')).toBe('m');
+    cursors.track(['a', 'c'].map(systemTenant));
+    expect(cursors.get(systemTenant('a'))).toBe('p');
+    expect(cursors.get(systemTenant('c'))).toBe('m');
   });
 });
 
@@ -169,11 +169,11 @@ describe('event stream rounds', () => {
     const tooNew = table.add('t1', T0 - 100); // may have writes with older ids still in flight
     table.add('t2', T0 - 2_500); // another tenant
     const cursors = new StreamCursors(before.event_id);
-    cursors.track(['t1']);
+    cursors.track(['t1'].map(systemTenant));
     const round = await readRound(cursors, readBound(T0), table.reader());
     expect(round.events.map((e) => e.event_id)).toEqual([e1.event_id, e2.event_id]);
     expect(round.behind).toBe(false);
-    expect(cursors.get('t1')).toBe(readBound(T0));
+    expect(cursors.get(systemTenant('t1'))).toBe(readBound(T0));
     const next = await readRound(cursors, readBound(T0 + 2_000), table.reader());
     expect(next.events).toEqual([tooNew]);
   });
@@ -181,7 +181,7 @@ describe('event stream rounds', () => {
   it('an event stored late, with an id older than the newest sent, is still sent when it is within the lag', async () => {
     const table = new FakeTable();
     const cursors = new StreamCursors(startPosition(undefined, T0));
-    cursors.track(['t1']);
+    cursors.track(['t1'].map(systemTenant));
     const early = table.add('t1', T0 + 1_000);
     // At T0 + 1_600 a Lambda that made its id at T0 + 1_200 is still writing, while an event made
     // at T0 + 1_300 has landed. Sending that one would move the cursor past the one in flight.
@@ -196,7 +196,7 @@ describe('event stream rounds', () => {
   it('does not read a tenant whose cursor is at or past the bound (a stream that just started)', async () => {
     const table = new FakeTable();
     const cursors = new StreamCursors(startPosition(undefined, T0));
-    cursors.track(['t1']);
+    cursors.track(['t1'].map(systemTenant));
     expect(await readRound(cursors, readBound(T0), table.reader())).toEqual({ events: [], behind: false });
     expect(table.reads).toBe(0);
   });
@@ -210,7 +210,7 @@ describe('event stream rounds', () => {
       table.add(tenants[i % 7 === 0 ? 2 : i % 3 === 0 ? 1 : 0]!, ms);
     }
     const cursors = new StreamCursors(idAt(T0 - 61_000));
-    cursors.track(tenants);
+    cursors.track(tenants.map(systemTenant));
     const upTo = readBound(T0);
     const sent: StoredEvent[] = [];
     let rounds = 0;
@@ -230,7 +230,7 @@ describe('event stream rounds', () => {
     // Resuming from any sent id gives exactly what followed it.
     const cut = sent[23]!.event_id;
     const resumed = new StreamCursors(startPosition(cut, T0));
-    resumed.track(tenants);
+    resumed.track(tenants.map(systemTenant));
     expect(await drain(resumed, upTo, table.reader(), 5)).toEqual(sent.slice(24));
   });
 
@@ -239,7 +239,7 @@ describe('event stream rounds', () => {
     for (let i = 0; i < 10; i++) table.add('t1', T0 - 5_000 + i, 'sensor.heartbeat');
     const wanted = table.add('t1', T0 - 4_000, 'intrusion.detected');
     const cursors = new StreamCursors(idAt(T0 - 6_000));
-    cursors.track(['t1']);
+    cursors.track(['t1'].map(systemTenant));
     const reader = table.reader('intrusion.detected');
     const first = await readRound(cursors, readBound(T0), reader, 4);
     expect(first).toEqual({ events: [], behind: true });

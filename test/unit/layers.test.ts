@@ -73,14 +73,19 @@ describe('layers', () => {
 
   it("a request's tenant is decided at the edge: only system work names a tenant from its data", () => {
     // A TenantId is made by shared/auth/tenant.ts from the credential, or by systemTenant() for
-    // work that has no caller: a tenant's SLA timers, a finished transcription, an event's own
-    // tenant, a public report's key, an acknowledgement token. Anywhere else is a request path.
+    // work that has no caller or makes the tenant: a tenant's SLA timers, a finished
+    // transcription, an event's own tenant, a public report's key, an acknowledgement token, the
+    // tenant list of a stream watching all, the platform's tenant at bootstrap, a registration's
+    // new tenant. Anywhere else is a request path.
     const SYSTEM_WORK = [
       'shared/domain/incidents/sla-scheduler.ts',
       'shared/domain/incidents/transcription.ts',
       'shared/domain/incidents/from-events.ts',
       'shared/domain/incidents/public-reports.ts',
       'shared/domain/incidents/incidents.ts',
+      'shared/domain/events/stream-feed.ts',
+      'shared/domain/bootstrap.ts',
+      'shared/domain/portal.ts',
     ];
     const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);

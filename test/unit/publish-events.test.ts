@@ -33,6 +33,7 @@ import {
   UnpublishableItemError,
   type BusEntry,
 } from '../../shared/domain/events/publish.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 afterAll(() => {
   if (saved === undefined) delete process.env.EVENT_BUS_MODE;
@@ -42,7 +43,7 @@ afterAll(() => {
 const eventBridge = mockClient(EventBridgeClient);
 beforeEach(() => eventBridge.reset());
 
-const TENANT = '0198f0a0-0000-7000-8000-0000000000aa';
+const TENANT = systemTenant('0198f0a0-0000-7000-8000-0000000000aa');
 const noWait = { sleep: () => Promise.resolve() };
 
 function storedEvent(n: number, extra: Partial<StoredEvent> = {}): StoredEvent {

@@ -55,22 +55,22 @@ class IngestContext {
   tenant(requested?: string) {
     return this.once(this.tenants, requested ?? '', () => this.decideTenant(requested));
   }
-  config(tenantId: string) {
+  config(tenantId: TenantId) {
     return this.once(this.configs, tenantId, async () => (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now()));
   }
-  environmentExists(tenantId: string, environmentId: string) {
+  environmentExists(tenantId: TenantId, environmentId: string) {
     return this.once(this.environments, `${tenantId}/${environmentId}`, async () => (await getEnvironment(tenantId, environmentId)) !== null);
   }
-  sensor(tenantId: string, sensorId: string) {
+  sensor(tenantId: TenantId, sensorId: string) {
     return this.once(this.sensors, `${tenantId}/${sensorId}`, () => getSiteEntity<StoredSensor>(SITE_KINDS.sensor, tenantId, sensorId));
   }
-  activeZones(tenantId: string, environmentId: string) {
+  activeZones(tenantId: TenantId, environmentId: string) {
     return this.once(this.zones, `${tenantId}/${environmentId}`, async () =>
       (await listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 })).filter((z) => z.active),
     );
   }
   /** Zone ids matched by the environment's events of the last hour before `sinceMs`, one entry per event and zone. */
-  recentZoneHits(tenantId: string, environmentId: string, sinceMs: number) {
+  recentZoneHits(tenantId: TenantId, environmentId: string, sinceMs: number) {
     return this.once(this.density, `${tenantId}/${environmentId}`, async () => {
       const fromId = timeIdBound(sinceMs - HOUR_MS, 'low');
       return zoneHitsOfEnvironment(tenantId, environmentId, fromId, timeIdBound(sinceMs, 'high'), DENSITY_READ_LIMIT);
@@ -180,7 +180,7 @@ export async function ingestEvents(actor: Actor, decideTenant: TenantDecider, in
   });
 
   // Events whose client-supplied id is stored already: the same content is a retry, other content a conflict.
-  const byTenant = new Map<string, Prepared[]>();
+  const byTenant = new Map<TenantId, Prepared[]>();
   for (const p of prepared.filter((x) => x.clientId)) byTenant.set(p.event.tenant_id, [...(byTenant.get(p.event.tenant_id) ?? []), p]);
   const stored = new Map<string, StoredEvent>();
   for (const [tenantId, group] of byTenant) {
@@ -210,7 +210,7 @@ export async function ingestEvents(actor: Actor, decideTenant: TenantDecider, in
   await writeAll(fresh.map((p) => eventItem({ event: p.event, contentHash: p.hash, expiresAt: p.expiresAt })));
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
-  const lastReport = new Map<string, { tenantId: string; at: string }>();
+  const lastReport = new Map<string, { tenantId: TenantId; at: string }>();
   for (const p of fresh) {
     if (!p.event.sensor_id) continue;
     const key = `${p.event.tenant_id}/${p.event.sensor_id}`;

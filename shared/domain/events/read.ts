@@ -56,7 +56,7 @@ export async function findEvent(actor: Actor, eventId: string, tenantId: TenantI
 export type ProcessedUpdate = InputOf<typeof eventProcessedUpdate>;
 
 /** The incident must be one of the tenant's (any other is answered as unknown). */
-async function assertIncident(tenantId: string, incidentId: string): Promise<void> {
+async function assertIncident(tenantId: TenantId, incidentId: string): Promise<void> {
   if (!(await getIncident(tenantId, incidentId))) throw new NotFoundError(INCIDENT_NOT_FOUND);
 }
 

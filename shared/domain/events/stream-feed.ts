@@ -6,6 +6,7 @@ import { eventsAfter } from '../../db/events.js';
 import { listTenants } from '../../db/tenants.js';
 import type { Logger } from '../../log.js';
 import { parseLastEventId, runEventStream, startPosition, type EventFeed, type StreamScope, type StreamSummary, type StreamTiming } from './stream.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
 /** Tenants per directory page. */
 const DIRECTORY_PAGE = 500;
@@ -15,10 +16,11 @@ export function tableFeed(eventType: string | undefined): EventFeed {
   return {
     read: (tenantId, afterId, upToId, limit) => eventsAfter(tenantId, afterId, upToId, limit, eventType),
     tenantIds: async () => {
-      const ids: string[] = [];
+      const ids: TenantId[] = [];
       for (let offset = 0; ; offset += DIRECTORY_PAGE) {
         const page = await listTenants({ limit: DIRECTORY_PAGE, offset });
-        ids.push(...page.map((t) => t.tenant_id));
+        // Every tenant, for a stream a SUPER_ADMIN opened without naming one (decided at the edge).
+        ids.push(...page.map((t) => systemTenant(t.tenant_id)));
         if (page.length < DIRECTORY_PAGE) return ids;
       }
     },

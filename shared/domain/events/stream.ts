@@ -107,7 +107,7 @@ export function startPosition(lastEventId: string | undefined, nowMs: number): s
 // Reading
 
 /** A tenant's events with ids in (afterId, upToId], oldest first; `cursor`: where the next read starts. */
-export type EventReader = (tenantId: string, afterId: string, upToId: string, limit: number) => Promise<{ events: StoredEvent[]; cursor: string }>;
+export type EventReader = (tenantId: TenantId, afterId: string, upToId: string, limit: number) => Promise<{ events: StoredEvent[]; cursor: string }>;
 
 /** Whose events a stream carries. */
 export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all' };
@@ -115,30 +115,30 @@ export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all'
 export interface EventFeed {
   read: EventReader;
   /** Every tenant's id (the directory); asked only for the `all` scope. */
-  tenantIds(): Promise<string[]>;
+  tenantIds(): Promise<TenantId[]>;
 }
 
 /** One cursor per tenant; a tenant first seen starts at the stream's starting point. */
 export class StreamCursors {
-  private readonly cursors = new Map<string, string>();
+  private readonly cursors = new Map<TenantId, string>();
 
   constructor(private readonly origin: string) {}
 
   /** Adds the tenants not tracked yet. */
-  track(tenantIds: Iterable<string>): void {
+  track(tenantIds: Iterable<TenantId>): void {
     for (const id of tenantIds) if (!this.cursors.has(id)) this.cursors.set(id, this.origin);
   }
 
-  get(tenantId: string): string | undefined {
+  get(tenantId: TenantId): string | undefined {
     return this.cursors.get(tenantId);
   }
 
-  entries(): [string, string][] {
+  entries(): [TenantId, string][] {
     return [...this.cursors];
   }
 
   /** Moves a tenant's cursor forward (never back). */
-  advance(tenantId: string, to: string): void {
+  advance(tenantId: TenantId, to: string): void {
     const current = this.cursors.get(tenantId);
     if (current === undefined || to > current) this.cursors.set(tenantId, to);
   }

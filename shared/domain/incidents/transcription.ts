@@ -30,7 +30,8 @@ export async function completePendingTranscription(jobName: string, requestId: s
   // The job's own record says whose recording it is; the event is trusted for nothing but the name.
   const finished = await finishTranscription(jobName);
   if (finished.status === 'pending') return { job: jobName, status: 'pending', completed: [] };
-  const waiting = await pendingTranscriptions(finished.tenantId, jobName);
+  // The job's media key names the tenant (checked by finishTranscription): system work.
+  const waiting = await pendingTranscriptions(systemTenant(finished.tenantId), jobName);
   if (waiting.length === 0) return { job: jobName, status: finished.status, completed: [] };
 
   const transcript = finished.status === 'completed' ? finished.transcript : null;
