@@ -12,7 +12,7 @@ import type JSZip from 'jszip';
 import { ACCEPTED_EXTENSIONS, baseName, FORMAT_EXTENSION, FORMAT_LABEL, formatFromFilename, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
 import { isGeoJson } from './geojson.js';
-import { assertKmlSize, isKmlDocument, MAX_KML_BYTES, parseXml, rootElementName } from './kml.js';
+import { assertKmlSize, isKmlDocument, MAX_KML_BYTES, rootElementName, xmlParser } from './kml.js';
 import { shapefileLayers, type ShapefileLayer } from './shapefile.js';
 import { firstSignificantChar, decodeText } from './text.js';
 import { entriesEnding, looksLikeZip, openArchive, type Archive } from './zip.js';
@@ -65,6 +65,7 @@ export async function openContent(data: Uint8Array, expected?: InfrastructureFor
       // Too big to parse: refuse as too large, unless it was not meant to be KML anyway.
       if (expected && expected !== 'kml' && data.length > MAX_KML_BYTES) return { format: null, what: 'XML' };
       assertKmlSize(data.length);
+      const parseXml = await xmlParser();
       let document: Document;
       try {
         document = parseXml(decodeText(data));

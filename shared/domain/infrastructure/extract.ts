@@ -10,7 +10,7 @@ import { openByNameAndContent, type OpenedFile } from './detect.js';
 import { FORMAT_LABEL, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
 import { geojsonFeatures } from './geojson.js';
-import { assertKmlSize, isKmlDocument, kmlFeatures, parseXml } from './kml.js';
+import { assertKmlSize, isKmlDocument, kmlFeatures, xmlParser } from './kml.js';
 import { shapefileFeatures } from './shapefile.js';
 import { decodeText } from './text.js';
 
@@ -65,6 +65,7 @@ async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[
       const bytes = await opened.archive.read(opened.kml);
       assertKmlSize(bytes.length);
       const text = decodeText(bytes);
+      const parseXml = await xmlParser();
       let document;
       try {
         document = parseXml(text);

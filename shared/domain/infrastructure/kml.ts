@@ -1,6 +1,5 @@
 /** KML documents: XML parsed with @xmldom/xmldom, converted by @tmcw/togeojson. */
-import { kml } from '@tmcw/togeojson';
-import { DOMParser, type Document } from '@xmldom/xmldom';
+import type { Document } from '@xmldom/xmldom';
 import type { Feature, Geometry } from 'geojson';
 import { PayloadTooLargeError } from '../../errors.js';
 
@@ -23,7 +22,7 @@ export function assertKmlSize(bytes: number): void {
  * Parses XML; throws on anything the parser reports as an error (a warning, such as an unknown
  * entity reference, does not stop it). No external entity or DTD is ever fetched.
  */
-export function parseXml(text: string): Document {
+export function parseXml(DOMParser: typeof import('@xmldom/xmldom').DOMParser, text: string): Document {
   let problem: string | undefined;
   const parser = new DOMParser({
     locator: false,
@@ -58,6 +57,16 @@ export function isKmlDocument(doc: Document): boolean {
  * Every placemark (in folders too) as a feature: its geometry (MultiGeometry becomes a
  * GeometryCollection) and its properties: name, description, style and ExtendedData values.
  */
-export function kmlFeatures(doc: Document): Feature<Geometry | null>[] {
+export async function kmlFeatures(doc: Document): Promise<Feature<Geometry | null>[]> {
+  const { kml } = await import('@tmcw/togeojson');
   return kml(doc).features;
+}
+
+/**
+ * The XML parser, loaded when a file turns out to be XML: only KML and KMZ need it, so a GeoJSON
+ * upload never evaluates it, and a function that starts evaluates none of the format parsers.
+ */
+export async function xmlParser(): Promise<(text: string) => Document> {
+  const { DOMParser } = await import('@xmldom/xmldom');
+  return (text) => parseXml(DOMParser, text);
 }

@@ -7,7 +7,6 @@
  */
 import type { Feature, Geometry } from 'geojson';
 import type JSZip from 'jszip';
-import { read as readShapefile } from 'shapefile';
 import { GeoFileError } from './geo-file-error.js';
 import { entriesEnding, type Archive } from './zip.js';
 
@@ -46,6 +45,7 @@ export async function shapefileFeatures(archive: Archive, layers: ShapefileLayer
     const dbf = new Uint8Array(await archive.read(layer.dbf));
     const encoding = layer.cpg && /utf-?8/i.test((await archive.read(layer.cpg)).toString('latin1')) ? 'utf-8' : undefined;
     try {
+      const { read: readShapefile } = await import('shapefile');
       const collection = await readShapefile(shp, dbf, encoding ? { encoding } : undefined);
       features.push(...(collection.features as Feature<Geometry | null>[]));
     } catch (err) {

@@ -2,7 +2,7 @@
  * Reading archives (KMZ, zipped shapefiles) with jszip, with a budget on what they unpack to:
  * a few megabytes of zip can inflate to gigabytes, and the function has a fixed memory.
  */
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { PayloadTooLargeError } from '../../errors.js';
 import { GeoFileError } from './geo-file-error.js';
 
@@ -23,9 +23,11 @@ export interface Archive {
 
 /** Opens a zip; `unreadable` says what the file was supposed to be, for the message. */
 export async function openArchive(data: Uint8Array, unreadable: string): Promise<Archive> {
+  // Loaded when a file turns out to be a zip (KMZ, shapefile): nothing else needs it.
+  const { default: Zip } = await import('jszip');
   let zip: JSZip;
   try {
-    zip = await JSZip.loadAsync(data);
+    zip = await Zip.loadAsync(data);
   } catch (err) {
     throw new GeoFileError('unreadable_file', `${unreadable}: the zip archive cannot be read (${(err as Error).message})`);
   }
