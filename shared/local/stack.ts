@@ -45,6 +45,11 @@ export interface LocalStackOptions {
    * tests drive the scheduler themselves, on clocks of their own, and a timer here would race them.
    */
   schedules?: boolean;
+  /**
+   * Puts something in front of DynamoDB Local for the handlers (the request-cost benchmark's
+   * metering proxy): given DynamoDB Local's endpoint, returns the one the handlers use.
+   */
+  dynamodbFront?: (endpoint: string) => Promise<string>;
 }
 
 /** The variables the handlers read (see shared/config.ts), with their local values. */
@@ -122,6 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const t2 = performance.now();
 
   const issuer = `${cognito.issuerDomain}/${provisioned.userPoolId}`;
+  const dynamodbEndpoint = options.dynamodbFront ? await options.dynamodbFront(dynamodb.endpoint) : dynamodb.endpoint;
   const env: LocalEnv = {
     GATEHOUSE_STAGE: 'local',
     AWS_REGION: region,
@@ -137,14 +143,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     LOCAL_EVENT_BUS_LOG: eventBusLog,
     USER_POOL_ID: provisioned.userPoolId,
     USER_POOL_CLIENT_ID: provisioned.userPoolClientId,
-    DYNAMODB_ENDPOINT: dynamodb.endpoint,
+    DYNAMODB_ENDPOINT: dynamodbEndpoint,
     S3_ENDPOINT: s3.endpoint,
     COGNITO_ENDPOINT: cognito.endpoint,
     // What cognito-local writes into `iss` (checked in test/integration/local-runtime.test.ts).
     JWT_ISSUER: issuer,
     JWKS_URI: `${issuer}/.well-known/jwks.json`,
     // Safety net: an SDK client created without an explicit endpoint still stays local.
-    AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,
     AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,
   };

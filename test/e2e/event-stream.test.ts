@@ -147,7 +147,7 @@ describe('events.stream', () => {
     await client.opened();
     for (const type of ['motion.detected', 'intrusion.detected', 'door.forced'] as const) {
       const event = await ingest(a.token, { type, description: `probe ${type}` });
-      // A bound for a hung stream, not a speed target (that is bin/bench-ingest.ts's business).
+      // A bound for a hung stream, not a speed target (that is bin/bench-request-cost.ts's business).
       const got = await client.receive(event.event_id, 10_000);
       // The frame: id = event id, event name = type, data = the event as the API shows it.
       expect(got.type).toBe(type);

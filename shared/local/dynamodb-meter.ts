@@ -1,0 +1,251 @@
+/**
+ * A metering proxy in front of DynamoDB Local, for the request-cost benchmark
+ * (bin/bench-request-cost.ts). It forwards every call unchanged and counts, per operation, the
+ * calls and the read and write request units DynamoDB on-demand would bill for them. DynamoDB
+ * Local reports no consumed capacity, so the units are computed from the items themselves, by the
+ * rules of the DynamoDB developer guide:
+ *
+ * - item size: attribute names and values in bytes (strings UTF-8, numbers ~1 byte per two
+ *   significant digits plus 1, booleans and nulls 1, lists and maps 3 plus 1 per element);
+ * - GetItem and BatchGetItem: each key 1 unit per 4 KB (at least 1, found or not), half for an
+ *   eventually consistent read;
+ * - Query and Scan: the items *evaluated* (before any filter), summed, 1 unit per 4 KB, half for
+ *   an eventually consistent read; to know them the proxy runs the query again without its
+ *   filter and projection (uncounted);
+ * - writes: 1 unit per KB of the larger of the item before and after, and as much again for each
+ *   index entry written or removed (the indexes project ALL); a key change of an index entry is a
+ *   delete and a put; transactional writes count double. The item before and after is read by the
+ *   proxy itself (uncounted).
+ *
+ * Local tooling only: production code never imports it (test/unit/layers.test.ts).
+ */
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TABLE_KEYS } from '../db/table.js';
+
+type AttributeValue = Record<string, unknown>;
+type Item = Record<string, AttributeValue>;
+
+export interface OperationTally {
+  calls: number;
+  readUnits: number;
+  writeUnits: number;
+}
+
+export type Tally = Record<string, OperationTally>;
+
+export interface DynamoDbMeter {
+  url: string;
+  /** What was counted since the last reset. */
+  snapshot(): Tally;
+  reset(): void;
+  /** Forward only: no extra reads to price writes and queries (for throughput runs). */
+  passthrough: boolean;
+  close(): Promise<void>;
+}
+
+const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
+
+function numberSize(n: string): number {
+  const digits = n.replace(/^-/, '').replace(/e.*$/i, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+}
+
+export function valueSize(v: AttributeValue): number {
+  const [type, value] = Object.entries(v)[0] ?? ['NULL', true];
+  switch (type) {
+    case 'S':
+      return utf8(value as string);
+    case 'N':
+      return numberSize(value as string);
+    case 'B':
+      return Buffer.from(value as string, 'base64').length;
+    case 'BOOL':
+    case 'NULL':
+      return 1;
+    case 'SS':
+      return (value as string[]).reduce((s, x) => s + utf8(x), 0);
+    case 'NS':
+      return (value as string[]).reduce((s, x) => s + numberSize(x), 0);
+    case 'BS':
+      return (value as string[]).reduce((s, x) => s + Buffer.from(x, 'base64').length, 0);
+    case 'L':
+      return 3 + (value as AttributeValue[]).reduce((s, x) => s + 1 + valueSize(x), 0);
+    case 'M':
+      return 3 + Object.entries(value as Item).reduce((s, [k, x]) => s + 1 + utf8(k) + valueSize(x), 0);
+    default:
+      return 0;
+  }
+}
+
+export function itemSize(item: Item | undefined): number {
+  if (!item) return 0;
+  return Object.entries(item).reduce((s, [k, v]) => s + utf8(k) + valueSize(v), 0);
+}
+
+const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
+const readUnitsOf = (bytes: number, consistent: boolean) => Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
+
+const keyOf = (item: Item | undefined, pk: string, sk: string) =>
+  item?.[pk] && item[sk] ? JSON.stringify([item[pk], item[sk]]) : null;
+
+/** Units of writing `after` over `before` (either may be absent), on the table and each index. */
+export function writeCost(before: Item | undefined, after: Item | undefined): number {
+  if (!before && !after) return 1;
+  let units = writeUnitsOf(Math.max(itemSize(before), itemSize(after)));
+  for (const index of TABLE_KEYS.indexes) {
+    const was = keyOf(before, index.partitionKey, index.sortKey);
+    const is = keyOf(after, index.partitionKey, index.sortKey);
+    if (was && is && was === is) {
+      if (JSON.stringify(before) !== JSON.stringify(after)) units += writeUnitsOf(itemSize(after));
+    } else {
+      if (was) units += writeUnitsOf(itemSize(before));
+      if (is) units += writeUnitsOf(itemSize(after));
+    }
+  }
+  return units;
+}
+
+export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMeter> {
+  const target = new URL(upstream);
+  let tally: Tally = {};
+  const add = (op: string, readUnits: number, writeUnits: number, calls = 1) => {
+    const t = (tally[op] ??= { calls: 0, readUnits: 0, writeUnits: 0 });
+    t.calls += calls;
+    t.readUnits += readUnits;
+    t.writeUnits += writeUnits;
+  };
+
+  function forward(headers: IncomingHttpHeaders, body: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: target.hostname, port: target.port, path: '/', method: 'POST', headers: { ...headers, host: target.host, 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  /** An uncounted call of the proxy's own. */
+  async function call(headers: IncomingHttpHeaders, operation: string, input: unknown): Promise<Record<string, unknown>> {
+    const out = await forward({ ...headers, 'x-amz-target': `DynamoDB_20120810.${operation}` }, JSON.stringify(input));
+    return JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
+  }
+
+  const getItem = async (headers: IncomingHttpHeaders, table: string, key: Item) =>
+    (await call(headers, 'GetItem', { TableName: table, Key: key, ConsistentRead: true })).Item as Item | undefined;
+
+  const keyFromItem = (item: Item): Item => ({ PK: item.PK!, SK: item.SK! });
+
+  async function evaluatedBytes(headers: IncomingHttpHeaders, operation: string, input: Record<string, unknown>): Promise<number> {
+    const { FilterExpression, ProjectionExpression, Select, ...rest } = input;
+    void FilterExpression;
+    void ProjectionExpression;
+    void Select;
+    const names = rest.ExpressionAttributeNames as Record<string, string> | undefined;
+    const values = rest.ExpressionAttributeValues as Record<string, unknown> | undefined;
+    // Keep only the placeholders the key condition still uses.
+    const kept = String(rest.KeyConditionExpression ?? '');
+    const used = (map: Record<string, unknown> | undefined) =>
+      map ? Object.fromEntries(Object.entries(map).filter(([k]) => kept.includes(k))) : undefined;
+    const unfiltered = { ...rest, ExpressionAttributeNames: used(names), ExpressionAttributeValues: used(values) };
+    if (!unfiltered.ExpressionAttributeNames || Object.keys(unfiltered.ExpressionAttributeNames).length === 0) delete unfiltered.ExpressionAttributeNames;
+    if (!unfiltered.ExpressionAttributeValues || Object.keys(unfiltered.ExpressionAttributeValues).length === 0) delete unfiltered.ExpressionAttributeValues;
+    const out = await call(headers, operation, unfiltered);
+    return ((out.Items as Item[] | undefined) ?? []).reduce((s, i) => s + itemSize(i), 0);
+  }
+
+  const meter: DynamoDbMeter = {
+    url: '',
+    passthrough: false,
+    snapshot: () => structuredClone(tally),
+    reset: () => {
+      tally = {};
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const targetHeader = String(req.headers['x-amz-target'] ?? '');
+        const [service, operation = 'unknown'] = targetHeader.split('.');
+        const metered = !meter.passthrough && service === 'DynamoDB_20120810';
+        const input = metered ? (JSON.parse(body || '{}') as Record<string, unknown>) : {};
+        const headers = { ...req.headers };
+        delete headers['content-length'];
+
+        // Writes: the items before, to price the change.
+        const before = new Map<string, Item | undefined>();
+        const writeKeys: { table: string; key: Item; transactional: boolean }[] = [];
+        if (metered) {
+          if (operation === 'PutItem') writeKeys.push({ table: input.TableName as string, key: keyFromItem(input.Item as Item), transactional: false });
+          if (operation === 'UpdateItem' || operation === 'DeleteItem') writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
+          if (operation === 'BatchWriteItem') {
+            for (const [table, requests] of Object.entries(input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>)) {
+              for (const r of requests) writeKeys.push({ table, key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key, transactional: false });
+            }
+          }
+          if (operation === 'TransactWriteItems') {
+            for (const t of input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]) {
+              const [kind, spec] = Object.entries(t)[0]!;
+              if (kind === 'ConditionCheck') continue;
+              writeKeys.push({ table: spec.TableName, key: spec.Item ? keyFromItem(spec.Item) : spec.Key!, transactional: true });
+            }
+          }
+          for (const w of writeKeys) before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key));
+        }
+
+        const out = await forward(headers, body);
+        res.writeHead(out.status, out.headers);
+        res.end(out.body);
+        if (!metered) return;
+
+        const result = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
+        const failed = out.status >= 400;
+        let readUnits = 0;
+        let writeUnits = 0;
+        if (operation === 'GetItem') {
+          readUnits = readUnitsOf(itemSize(result.Item as Item | undefined), input.ConsistentRead === true);
+        } else if (operation === 'BatchGetItem') {
+          for (const [table, spec] of Object.entries(input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>)) {
+            const found = (result.Responses as Record<string, Item[]> | undefined)?.[table] ?? [];
+            const sizes = new Map(found.map((i) => [JSON.stringify([i.PK, i.SK]), itemSize(i)]));
+            for (const key of spec.Keys) readUnits += readUnitsOf(sizes.get(JSON.stringify([key.PK, key.SK])) ?? 0, spec.ConsistentRead === true);
+          }
+        } else if (operation === 'Query' || operation === 'Scan') {
+          const consistent = input.ConsistentRead === true && !input.IndexName;
+          readUnits = readUnitsOf(await evaluatedBytes(headers, operation, input), consistent);
+        } else if (operation === 'TransactGetItems') {
+          for (const g of input.TransactItems as { Get: { TableName: string; Key: Item } }[]) {
+            readUnits += 2 * readUnitsOf(itemSize(await getItem(headers, g.Get.TableName, g.Get.Key)), true);
+          }
+        } else if (writeKeys.length > 0) {
+          for (const w of writeKeys) {
+            const after = failed ? before.get(JSON.stringify(w.key)) : await getItem(headers, w.table, w.key);
+            const units = failed ? writeUnitsOf(itemSize(after)) : writeCost(before.get(JSON.stringify(w.key)), after);
+            writeUnits += w.transactional ? 2 * units : units;
+          }
+        }
+        add(operation, readUnits, writeUnits);
+      })().catch((err: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(502);
+          res.end(String(err));
+        }
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  meter.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return meter;
+}
