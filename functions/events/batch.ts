@@ -1,13 +1,23 @@
-import { ingestEvents } from '../../shared/domain/events/ingest.js';
+import { ingestEvents, ingestLookups } from '../../shared/domain/events/ingest.js';
 import { createOnce } from '../../shared/domain/idempotency.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { idempotentReply } from '../../shared/http/reply.js';
 import { eventsBatchRoute } from '../../shared/routes/events.js';
 
-export const handler = httpHandler(eventsBatchRoute, async (req) => {
-  const { events } = req.body;
-  const answer = await createOnce(req.actor, req.route.id, req.headers['idempotency-key'], req.body, () =>
-    ingestEvents(req.actor, req.tenantOf, events, (i) => ['body', 'events', i]),
-  );
-  return idempotentReply(answer);
-});
+export const handler = httpHandler(
+  eventsBatchRoute,
+  async (req) => {
+    const { events } = req.body;
+    const answer = await createOnce(req.actor, req.route.id, req.headers['idempotency-key'], req.body, () =>
+      ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read }, events, (i) => ['body', 'events', i]),
+    );
+    return idempotentReply(answer);
+  },
+  {
+    prefetch: ({ body }, tenantId) => {
+      const events = body && typeof body === 'object' ? (body as { events?: unknown }).events : undefined;
+      return Array.isArray(events) ? ingestLookups(tenantId, events) : [];
+    },
+    meter: 'function',
+  },
+);

@@ -7,6 +7,7 @@ import { API_KEY_PREFIX, keys, tenantPk } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import { transactWrite, type TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import type { ItemKey, Prefetched } from './read-batch.js';
 
 export interface ApiKey {
   key_id: string;
@@ -49,6 +50,14 @@ export function deleteApiKeyItem(tenantId: TenantId, keyId: string): TransactIte
   return {
     Delete: { TableName: TABLE, Key: keys.apiKey(tenantId, keyId), ConditionExpression: 'attribute_exists(PK)' },
   };
+}
+
+export const apiKeyKey = (tenantId: string, keyId: string): ItemKey => keys.apiKey(tenantId, keyId);
+
+/** The key among items read in one batch; null when there is none. */
+export function apiKeyFrom(read: Prefetched, tenantId: string, keyId: string): StoredApiKey | null {
+  const item = read.get(apiKeyKey(tenantId, keyId));
+  return item ? fromItem(item) : null;
 }
 
 export async function getApiKey(tenantId: string, keyId: string): Promise<StoredApiKey | null> {

@@ -4,6 +4,7 @@
  * checks the environment exists, so deleting an environment can check "empty" atomically and no
  * child can be created in an environment that is being deleted.
  */
+import type { ItemKey, Prefetched } from './read-batch.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { pick, putNew, versionedDelete, versionedUpdate } from './items.js';
@@ -108,6 +109,14 @@ export function countChild(tenantId: TenantId, environmentId: string, kind: Chil
       ExpressionAttributeValues: { ':delta': delta },
     },
   };
+}
+
+export const environmentKey = (tenantId: TenantId, environmentId: string): ItemKey => keys.environment(tenantId, environmentId);
+
+/** The environment among items read in one batch: null when there is none, undefined when it was not read. */
+export function environmentFrom(read: Prefetched, tenantId: TenantId, environmentId: string): StoredEnvironment | null | undefined {
+  const item = read.get(environmentKey(tenantId, environmentId));
+  return item ? fromItem(item) : item;
 }
 
 export async function getEnvironment(tenantId: TenantId, environmentId: string): Promise<StoredEnvironment | null> {

@@ -4,11 +4,12 @@
  * unprocessed. Each stored event goes out to EventBridge through the table's stream (see
  * shared/workers), so storing is the only thing ingest must get right.
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { backoff, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
-import { keys } from './keys.js';
-import type { PageRequest } from './query.js';
+import { keys, tenantPk } from './keys.js';
+import { forEachPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -38,12 +39,28 @@ export const EVENT_FIELDS = [
   'severity', 'description', 'payload', 'matched_zone_ids', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
 ] as const;
 
-/** An event as the API shows it (and as EventBridge and the stream carry it). */
+/** Fields left out of the item while they are null (the item stays under 1 KB: one write unit). */
+const NULLABLE = ['environment_id', 'sensor_id', 'location', 'severity', 'description', 'processed_at', 'incident_id', 'threat_score', 'threat_factors'] as const;
+
+/** The tenant of an event item, from its partition key (`T#<tenant_id>#EVENT`). */
+const tenantOfEventPk = (pk: unknown) => String(pk).slice(2, -'#EVENT'.length);
+
+/**
+ * An event as the API shows it (and as EventBridge and the stream carry it). Factors are kept as
+ * `[value, weight]` pairs and shown as `{value, weight}`; absent fields are null.
+ */
 export function eventFromItem(item: Record<string, unknown>): StoredEvent {
   const event = pick<StoredEvent>(item, EVENT_FIELDS);
+  event.tenant_id ??= tenantOfEventPk(item.PK) as TenantId;
+  for (const field of NULLABLE) (event as unknown as Record<string, unknown>)[field] ??= null;
   event.payload ??= {};
   event.matched_zone_ids ??= [];
   event.processed = event.processed === true;
+  if (event.threat_factors) {
+    event.threat_factors = Object.fromEntries(
+      Object.entries(event.threat_factors as Record<string, unknown>).map(([name, f]) => [name, Array.isArray(f) ? { value: f[0] as number, weight: f[1] as number } : (f as { value: number; weight: number })]),
+    );
+  }
   return event;
 }
 
@@ -55,14 +72,23 @@ export interface EventRecord {
   expiresAt: number;
 }
 
+/**
+ * The stored form: the tenant is in the key, nulls are left out, factors are `[value, weight]`
+ * pairs. Written to the table and two indexes (environment, type): 3 write units while the item
+ * is under 1 KB. The processed index (GSI3) is sparse: an event enters it when marked processed.
+ */
 export function eventItem({ event, contentHash, expiresAt }: EventRecord): Record<string, unknown> {
+  const { tenant_id: tenantId, threat_factors: factors, ...fields } = event;
+  const stored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) if (value !== null) stored[name] = value;
+  if (factors) stored.threat_factors = Object.fromEntries(Object.entries(factors).map(([name, f]) => [name, [f.value, f.weight]]));
   return {
-    ...keys.event(event.tenant_id, event.event_id),
-    ...(event.environment_id ? keys.eventByEnvironment(event.tenant_id, event.environment_id, event.event_id) : {}),
-    ...keys.eventByType(event.tenant_id, event.type, event.event_id),
-    ...(event.processed ? {} : keys.eventUnprocessed(event.tenant_id, event.event_id)),
+    ...keys.event(tenantId, event.event_id),
+    ...(event.environment_id ? keys.eventByEnvironment(tenantId, event.environment_id, event.event_id) : {}),
+    ...keys.eventByType(tenantId, event.type, event.event_id),
+    ...(event.processed ? keys.eventProcessed(tenantId, event.event_id) : {}),
     entity: 'EVENT',
-    ...event,
+    ...stored,
     content_hash: contentHash,
     expires_at: expiresAt,
   };
@@ -73,50 +99,33 @@ export async function getEvent(tenantId: TenantId, eventId: string): Promise<(St
   return out.Item ? { ...eventFromItem(out.Item), content_hash: out.Item.content_hash as string | undefined } : null;
 }
 
-/** Content hashes of the events among `eventIds` that exist already (consistent reads). */
-export async function existingEventHashes(tenantId: TenantId, eventIds: string[]): Promise<Map<string, { hash: string; item: Record<string, unknown> }>> {
-  const found = new Map<string, { hash: string; item: Record<string, unknown> }>();
-  for (let i = 0; i < eventIds.length; i += 100) {
-    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [TABLE]: { Keys: eventIds.slice(i, i + 100).map((id) => keys.event(tenantId, id)), ConsistentRead: true },
-    };
-    for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-      if (attempt > 0) await backoff(attempt);
-      const out = await db.send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of out.Responses?.[TABLE] ?? []) found.set(String(item.SK), { hash: String(item.content_hash ?? ''), item });
-      request = out.UnprocessedKeys as typeof request;
-      if (attempt > 8) throw new Error('the table kept refusing reads; try again');
-    }
-  }
-  return found;
+export const eventKey = (tenantId: TenantId, eventId: string): ItemKey => keys.event(tenantId, eventId);
+
+/** A stored event among items read in one batch, with the hash of what its client sent; null when there is none. */
+export function storedEventFrom(read: Prefetched, tenantId: TenantId, eventId: string): { hash: string; event: StoredEvent } | null {
+  const item = read.get(eventKey(tenantId, eventId));
+  return item ? { hash: String(item.content_hash ?? ''), event: eventFromItem(item) } : null;
 }
 
 /**
- * Writes the items 25 at a time and retries what DynamoDB leaves unprocessed, with growing
- * pauses, until all are stored; throws when it cannot (the caller answers an error, so nothing
- * half-written is reported as success).
+ * Writes the items, 25 to a BatchWriteItem and the batches at once, and retries what DynamoDB
+ * leaves unprocessed, with growing pauses, until all are stored; throws when it cannot (the
+ * caller answers an error, so nothing half-written is reported as success).
  */
-export async function writeAll(items: Record<string, unknown>[]): Promise<{ writeCalls: number; writeUnits: number }> {
-  let writeCalls = 0;
-  let writeUnits = 0;
-  for (let i = 0; i < items.length; i += 25) {
-    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await backoff(attempt);
-      if (attempt > 8) throw new Error(`the table kept refusing ${pending.length} writes; try again`);
-      const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending }, ReturnConsumedCapacity: 'TOTAL' }));
-      writeCalls++;
-      writeUnits += (out.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof pending;
-    }
-  }
-  return { writeCalls, writeUnits };
-}
-
-/** Full jitter: up to 50 ms, 100 ms, 200 ms, ... capped at 2 s. */
-function backoff(attempt: number): Promise<void> {
-  const ms = Math.random() * Math.min(2000, 25 * 2 ** attempt);
-  return new Promise((resolve) => setTimeout(resolve, ms));
+export async function writeAll(items: Record<string, unknown>[]): Promise<void> {
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 8) throw new Error(`the table kept refusing ${pending.length} writes; try again`);
+        if (attempt > 0) await backoff(attempt);
+        const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
+        pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof pending;
+      }
+    }),
+  );
 }
 
 export interface EventQuery {
@@ -129,8 +138,10 @@ export interface EventQuery {
 }
 
 /**
- * A tenant's events, newest first, served by the narrowest key: unprocessed (GSI3), environment
- * (GSI1), type (GSI2), or the tenant's partition; the other filters apply within.
+ * A tenant's events, newest first, served by the narrowest key: processed (GSI3, sparse),
+ * environment (GSI1), type (GSI2), or the tenant's partition; the other filters apply within
+ * (unprocessed ones are most events, so that filter drops few). A page reads `offset + limit`
+ * items when no filter applies, and continues only while a filter has dropped some.
  */
 export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRequest): Promise<StoredEvent[]> {
   const names: Record<string, string> = {};
@@ -143,9 +154,9 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
     return ' AND #sk BETWEEN :from AND :to';
   };
   const filters: string[] = [];
-  if (q.processed === false) {
+  if (q.processed === true) {
     names['#pk'] = 'GSI3PK';
-    values[':pk'] = keys.eventUnprocessed(tenantId, '').GSI3PK;
+    values[':pk'] = keys.eventProcessed(tenantId, '').GSI3PK;
     input = { TableName: TABLE, IndexName: 'GSI3', KeyConditionExpression: `#pk = :pk${range('GSI3SK')}` };
     if (q.environmentId) filters.push('environment_id = :env');
     if (q.type) filters.push('#type = :type');
@@ -168,9 +179,9 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
     names['#type'] = 'type';
     values[':type'] = q.type;
   }
-  if (q.processed === true) {
+  if (q.processed === false) {
     names['#processed'] = 'processed';
-    filters.push('#processed = :true');
+    filters.push('#processed <> :true');
     values[':true'] = true;
   }
   input = {
@@ -184,7 +195,7 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await db.send(new QueryCommand({ ...input, Limit: Math.min(1000, Math.max(wanted - items.length, 50)), ExclusiveStartKey: startKey }));
+    const out = await db.send(new QueryCommand({ ...input, Limit: Math.min(1000, wanted - items.length), ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < wanted);
@@ -237,19 +248,19 @@ export function markProcessedUpdate(
   const sets = ['#processed = :processed', '#processedAt = :at'];
   let remove = '';
   if (update.processed) {
-    remove = ' REMOVE GSI3PK, GSI3SK';
-  } else {
-    const unprocessed = keys.eventUnprocessed(tenantId, eventId);
+    const processed = keys.eventProcessed(tenantId, eventId);
     sets.push('GSI3PK = :g3pk', 'GSI3SK = :g3sk');
-    values[':g3pk'] = unprocessed.GSI3PK;
-    values[':g3sk'] = unprocessed.GSI3SK;
+    values[':g3pk'] = processed.GSI3PK;
+    values[':g3sk'] = processed.GSI3SK;
+  } else {
+    remove = ' REMOVE GSI3PK, GSI3SK';
   }
   if (update.threat_score !== undefined) {
     names['#score'] = 'threat_score';
     names['#factors'] = 'threat_factors';
     sets.push('#score = :score', '#factors.operator_override = :override');
     values[':score'] = update.threat_score;
-    values[':override'] = { value: update.threat_score, weight: 1 };
+    values[':override'] = [update.threat_score, 1];
   }
   if (update.incident_id !== undefined) {
     names['#incident'] = 'incident_id';
@@ -259,7 +270,7 @@ export function markProcessedUpdate(
   if (!hasFactors && update.threat_score !== undefined) {
     // No computed factors to extend: start the map.
     sets.splice(sets.indexOf('#factors.operator_override = :override'), 1, '#factors = :factors');
-    values[':factors'] = { operator_override: { value: update.threat_score, weight: 1 } };
+    values[':factors'] = { operator_override: [update.threat_score, 1] };
     delete values[':override'];
   }
   return {
@@ -274,29 +285,6 @@ export function markProcessedUpdate(
   };
 }
 
-/**
- * The zone ids matched by the environment's events with ids between `fromId` and `toId` (newest
- * first, at most `limit` events), one entry per event and zone.
- */
-export async function zoneHitsOfEnvironment(tenantId: TenantId, environmentId: string, fromId: string, toId: string, limit: number): Promise<string[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE,
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': keys.eventByEnvironment(tenantId, environmentId, '').GSI1PK,
-        ':from': `EVENT#${fromId}`,
-        ':to': `EVENT#${toId}`,
-      },
-      ProjectionExpression: 'matched_zone_ids',
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return (out.Items ?? []).flatMap((i) => (i.matched_zone_ids as string[] | undefined) ?? []);
-}
-
 /** Names the incident on an event, only if it exists and names none yet (a retried ingest opens no second one). */
 export function linkEventToIncident(tenantId: TenantId, eventId: string, incidentId: string): TransactItem {
   return {
@@ -308,4 +296,42 @@ export function linkEventToIncident(tenantId: TenantId, eventId: string, inciden
       ExpressionAttributeValues: { ':incident': incidentId, ':null': null },
     },
   };
+}
+
+/**
+ * Moves a tenant's events stored before the processed index (GSI3 held the unprocessed ones,
+ * `T#tid#UNPROCESSED`) to today's keys: processed events enter `T#tid#PROCESSED`, unprocessed
+ * ones leave GSI3. Idempotent: a second run finds nothing to change. Returns the events changed.
+ */
+export async function reindexEventsOfTenant(tenantId: TenantId): Promise<number> {
+  const old = `${tenantPk(tenantId)}#UNPROCESSED`;
+  let changed = 0;
+  await forEachPage(
+    {
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      FilterExpression: 'GSI3PK = :old OR (#processed = :true AND attribute_not_exists(GSI3PK))',
+      ExpressionAttributeNames: { '#processed': 'processed' },
+      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK, ':old': old, ':true': true },
+      ProjectionExpression: 'SK, #processed',
+    },
+    async (page) => {
+      for (const item of page.Items ?? []) {
+        const eventId = String(item.SK);
+        const processed = item.processed === true;
+        const index = keys.eventProcessed(tenantId, eventId);
+        await db.send(
+          new UpdateCommand({
+            TableName: TABLE,
+            Key: keys.event(tenantId, eventId),
+            UpdateExpression: processed ? 'SET GSI3PK = :g3pk, GSI3SK = :g3sk' : 'REMOVE GSI3PK, GSI3SK',
+            ConditionExpression: 'attribute_exists(PK)',
+            ...(processed ? { ExpressionAttributeValues: { ':g3pk': index.GSI3PK, ':g3sk': index.GSI3SK } } : {}),
+          }),
+        );
+        changed++;
+      }
+    },
+  );
+  return changed;
 }

@@ -68,8 +68,12 @@ export const keys = {
   }),
   /** GSI2: the events of one type. */
   eventByType: (tenantId: string, type: string, eventId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#EVTYPE#${type}`, GSI2SK: eventId }),
-  /** GSI3 (sparse): the events not processed yet; removed when an operator marks one processed. */
-  eventUnprocessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#UNPROCESSED`, GSI3SK: eventId }),
+  /**
+   * GSI3 (sparse): the events an operator marked processed, the few among many. Unprocessed ones
+   * are most events: they are read from the tenant's partition (or the environment or type index)
+   * with a filter that drops few.
+   */
+  eventProcessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#PROCESSED`, GSI3SK: eventId }),
   /** An incident's own item (its transitions and notes share the partition). */
   incident: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: 'INCIDENT' }),
   /** GSI1: a tenant's incidents, newest first by their UUIDv7 ids. */

@@ -1,7 +1,14 @@
-/** Fixed-window counters for per-IP rate limits: one item per caller and window, gone by TTL. */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * Fixed-window counters, one item per caller and minute, gone by TTL: per-IP limits of public
+ * routes, and each tenant's minute. A tenant's minute counts its requests (the plan's rate) and
+ * the events its zones received (`z:<zone_id>`), which is how ingest scores a zone's recent
+ * activity without reading events back: the last hour is 61 small items of one partition.
+ */
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
+
+const ZONE_PREFIX = 'z:';
 
 /** Counts one call in the window and returns the calls counted so far, this one included. */
 export async function countCall(name: string, caller: string, windowStart: number, expiresAt: number): Promise<number> {
@@ -15,4 +22,80 @@ export async function countCall(name: string, caller: string, windowStart: numbe
     }),
   );
   return Number(out.Attributes?.hits ?? 1);
+}
+
+export interface MinuteCount {
+  /** Count one request, refused past `limit` (null: no limit). */
+  request: { limit: number | null } | null;
+  /** Events per zone id to add. */
+  zones: ReadonlyMap<string, number>;
+}
+
+/**
+ * Adds to a tenant's minute in one write: a request (only while under its limit) and zone events.
+ * Returns the requests counted so far, this one included, or null when the limit refused it (and
+ * then nothing was added).
+ */
+export async function countTenantMinute(tenantId: string, windowStart: number, expiresAt: number, count: MinuteCount): Promise<number | null> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':exp': expiresAt };
+  const adds: string[] = [];
+  if (count.request) {
+    adds.push('hits :one');
+    values[':one'] = 1;
+  }
+  [...count.zones].forEach(([zoneId, n], i) => {
+    names[`#z${i}`] = `${ZONE_PREFIX}${zoneId}`;
+    values[`:z${i}`] = n;
+    adds.push(`#z${i} :z${i}`);
+  });
+  if (adds.length === 0) return 0;
+  const limit = count.request?.limit ?? null;
+  if (limit !== null) values[':limit'] = limit;
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.rateWindow('tenant', tenantId, windowStart),
+        UpdateExpression: `ADD ${adds.join(', ')} SET expires_at = if_not_exists(expires_at, :exp)`,
+        ...(limit !== null ? { ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit' } : {}),
+        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.hits ?? 0);
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return null;
+    throw err;
+  }
+}
+
+/** Events per zone id in a tenant's minutes from `fromWindow` to `toWindow` (window starts, inclusive). */
+export async function zoneEventsOfTenant(tenantId: string, fromWindow: number, toWindow: number): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.rateWindow('tenant', tenantId, 0).PK,
+          ':from': keys.rateWindow('tenant', tenantId, fromWindow).SK,
+          ':to': keys.rateWindow('tenant', tenantId, toWindow).SK,
+        },
+        // Eventually consistent, like the index read it replaces (events by environment): half
+        // the price; a count written in the last moment may be missed.
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      for (const [name, value] of Object.entries(item)) {
+        if (name.startsWith(ZONE_PREFIX)) totals.set(name.slice(ZONE_PREFIX.length), (totals.get(name.slice(ZONE_PREFIX.length)) ?? 0) + Number(value));
+      }
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return totals;
 }

@@ -3,6 +3,7 @@
  * pattern: the item under the tenant by its own id, an entry in the environment's contents
  * (GSI1), and the environment's count of that kind moved in the same transaction.
  */
+import type { ItemKey, Prefetched } from './read-batch.js';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetGeometry, Geofence, LatLon } from '../schemas/geo.js';
 import type { INFRASTRUCTURE_FORMATS } from '../schemas/infrastructure.js';
@@ -146,6 +147,14 @@ export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEn
     versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), entity.version),
     countChild(entity.tenant_id, entity.environment_id, kind.child, -1),
   ];
+}
+
+export const siteEntityKey = (kind: SiteKind, tenantId: TenantId, id: string): ItemKey => keys.siteEntity(tenantId, kind.prefix, id);
+
+/** The entity among items read in one batch: null when there is none, undefined when it was not read. */
+export function siteEntityFrom<T>(read: Prefetched, kind: SiteKind, tenantId: TenantId, id: string): StoredSiteEntity<T> | null | undefined {
+  const item = read.get(siteEntityKey(kind, tenantId, id));
+  return item ? siteEntityFromItem<T>(item) : item;
 }
 
 export async function getSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id: string): Promise<StoredSiteEntity<T> | null> {

@@ -6,6 +6,7 @@ import { pick } from './items.js';
 import { keys, TENANT_DIRECTORY_PK } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
+import type { ItemKey, Prefetched } from './read-batch.js';
 
 export type TenantPlan = 'free' | 'pro' | 'enterprise';
 export type TenantStatus = 'active' | 'suspended';
@@ -60,6 +61,21 @@ export function putTenantVersion(t: StoredTenant, expectedVersion: number): Tran
       ExpressionAttributeValues: { ':v': expectedVersion },
     },
   };
+}
+
+export const tenantKey = (tenantId: string): ItemKey => keys.tenant(tenantId);
+export const tenantConfigKey = (tenantId: string): ItemKey => keys.tenantConfig(tenantId);
+
+/** The tenant among items read in one batch; null when there is none. */
+export function tenantFrom(read: Prefetched, tenantId: string): StoredTenant | null {
+  const item = read.get(tenantKey(tenantId));
+  return item ? tenantFromItem(item) : null;
+}
+
+/** The tenant's configuration among items read in one batch: null when it has none, undefined when it was not read. */
+export function tenantConfigFrom(read: Prefetched, tenantId: string): StoredConfig | null | undefined {
+  const item = read.get(tenantConfigKey(tenantId));
+  return item ? configFromItem(item) : item;
 }
 
 export async function getTenant(tenantId: string): Promise<StoredTenant | null> {

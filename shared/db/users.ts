@@ -7,6 +7,7 @@ import { keys, tenantPk, USER_PREFIX } from './keys.js';
 import { forEachPage, queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import type { ItemKey, Prefetched } from './read-batch.js';
 
 export interface User {
   user_id: string;
@@ -69,6 +70,14 @@ export function deleteUserItem(u: StoredUser): TransactItem {
       ExpressionAttributeValues: { ':v': u.version },
     },
   };
+}
+
+export const userKey = (tenantId: string, userId: string): ItemKey => keys.user(tenantId, userId);
+
+/** The user among items read in one batch (shared/db/read-batch.ts); null when there is none. */
+export function userFrom(read: Prefetched, tenantId: string, userId: string): StoredUser | null {
+  const item = read.get(userKey(tenantId, userId));
+  return item ? userFromItem(item) : null;
 }
 
 export async function getUser(tenantId: string, userId: string): Promise<StoredUser | null> {

@@ -11,7 +11,6 @@ import { BlockList, isIP } from 'node:net';
 import { roleSatisfies } from '../vocabulary/roles.js';
 import {
   deleteApiKeyItem,
-  getApiKey,
   listApiKeys as listStoredApiKeys,
   publicApiKey,
   putNewApiKey,
@@ -118,18 +117,20 @@ export async function revokeApiKey(actor: CallerActor, keyId: string, tenantId: 
   }
 }
 
-/** The stored key an `X-API-Key` value names, if it is that key and usable from `sourceIp` now. */
-export async function verifyApiKey(apiKey: string, sourceIp: string): Promise<StoredApiKey | null> {
+/** The tenant and key id an `X-API-Key` value names (it carries both), or null when it is no key of ours. */
+export function apiKeyIds(apiKey: string): { tenantId: string; keyId: string } | null {
   const match = KEY_PATTERN.exec(apiKey);
-  if (!match) return null;
-  const stored = await getApiKey(uuidOf(match[2]!), uuidOf(match[1]!));
-  if (!stored) return null;
+  return match ? { tenantId: uuidOf(match[2]!), keyId: uuidOf(match[1]!) } : null;
+}
+
+/** Whether `stored` is the key `apiKey` and usable from `sourceIp` now. */
+export function checkApiKey(stored: StoredApiKey | null, apiKey: string, sourceIp: string): stored is StoredApiKey {
+  if (!stored) return false;
   const expected = Buffer.from(stored.key_hash, 'hex');
   const actual = Buffer.from(hashOf(apiKey), 'hex');
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
-  if (stored.expires_at && Date.parse(stored.expires_at) <= Date.now()) return null;
-  if (!allows(stored.ip_allowlist, sourceIp)) return null;
-  return stored;
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return false;
+  if (stored.expires_at && Date.parse(stored.expires_at) <= Date.now()) return false;
+  return allows(stored.ip_allowlist, sourceIp);
 }
 
 /** The lower of two roles: a key never acts above its creator's current role. */

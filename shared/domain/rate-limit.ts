@@ -1,12 +1,17 @@
 /**
- * Exact per-caller limits ("10 per minute per IP"): API Gateway and WAF throttles are approximate,
- * so the count is ours, one DynamoDB item per caller and minute. Fixed windows aligned to the
- * minute; the answer carries the contract's X-RateLimit-* headers either way.
+ * Exact per-caller limits ("10 per minute per IP", a plan's requests per minute): API Gateway
+ * and WAF throttles are approximate, so the count is ours, one DynamoDB item per caller and
+ * minute. Fixed windows aligned to the minute; the answer carries the contract's X-RateLimit-*
+ * headers either way. A tenant's minute also counts the events of each of its zones, which
+ * ingest reads back as the zone's activity of the last hour (shared/db/rate-limits.ts).
  */
-import { countCall } from '../db/rate-limits.js';
+import { countCall, countTenantMinute, zoneEventsOfTenant } from '../db/rate-limits.js';
 import { RateLimitedError } from '../errors.js';
+import type { TenantId } from '../vocabulary/tenant.js';
 
 const WINDOW_SECONDS = 60;
+/** A minute is kept (TTL) a little over the hour that zone activity looks back. */
+const KEEP_SECONDS = 3600 + 3 * WINDOW_SECONDS;
 
 export interface RateLimitState {
   limit: number;
@@ -15,17 +20,51 @@ export interface RateLimitState {
   reset: number;
 }
 
+function windowOf(nowMs: number) {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
+  return { nowSeconds, windowStart, reset: windowStart + WINDOW_SECONDS, expiresAt: windowStart + KEEP_SECONDS };
+}
 
 /**
  * Counts a call of `caller` (a client IP, or a tenant id for plan rates) against `name`; throws
  * RateLimitedError past the limit.
  */
 export async function consumeRateLimit(name: string, caller: string, perMinute: number, nowMs = Date.now()): Promise<RateLimitState> {
-  const nowSeconds = Math.floor(nowMs / 1000);
-  const windowStart = nowSeconds - (nowSeconds % WINDOW_SECONDS);
-  const reset = windowStart + WINDOW_SECONDS;
-  const hits = await countCall(name, caller, windowStart, reset + WINDOW_SECONDS);
+  const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
+  const hits = await countCall(name, caller, windowStart, expiresAt);
   const state = { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
   if (hits > perMinute) throw new RateLimitedError(state, Math.max(1, state.reset - nowSeconds));
   return state;
+}
+
+/** Events per zone of one tenant, to add to its current minute. */
+export type ZoneEvents = ReadonlyMap<string, number>;
+
+/**
+ * Counts a tenant's request against its plan's rate (`perMinute`; null: no limit, nothing is
+ * counted for it) and adds `zoneEvents` to its minute, in one write; throws RateLimitedError past
+ * the limit, and then adds nothing. Returns the rate state, or null for a request without limit.
+ */
+export async function meterTenantRequest(tenantId: TenantId, perMinute: number | null, zoneEvents: ZoneEvents, nowMs = Date.now()): Promise<RateLimitState | null> {
+  const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
+  const hits = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, zones: zoneEvents });
+  if (perMinute === null) return null;
+  if (hits === null) {
+    const state = { limit: perMinute, remaining: 0, reset };
+    throw new RateLimitedError(state, Math.max(1, reset - nowSeconds));
+  }
+  return { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
+}
+
+/** Adds events to zones of a tenant that is not the caller's (a SUPER_ADMIN's batch). */
+export async function addZoneEvents(tenantId: TenantId, zoneEvents: ZoneEvents, nowMs = Date.now()): Promise<void> {
+  const { windowStart, expiresAt } = windowOf(nowMs);
+  await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, zones: zoneEvents });
+}
+
+/** The zones' events counted in the tenant's current minute and the 60 before it. */
+export function zoneEventsOfLastHour(tenantId: TenantId, nowMs = Date.now()): Promise<Map<string, number>> {
+  const { windowStart } = windowOf(nowMs);
+  return zoneEventsOfTenant(tenantId, windowStart - 3600, windowStart);
 }

@@ -4,18 +4,23 @@
  */
 import type { StoredEvent } from '../db/events.js';
 import type { Actor } from './actor.js';
-import { ingestEvents } from './events/ingest.js';
+import { ingestEvents, type IngestEdge } from './events/ingest.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { manualReportCreate } from '../schemas/events.js';
 
 export type ManualReport = InputOf<typeof manualReportCreate>;
 
-export async function fileManualReport(actor: Actor, tenantId: TenantId, report: ManualReport): Promise<{ report_id: string; event: StoredEvent }> {
+export async function fileManualReport(
+  actor: Actor,
+  tenantId: TenantId,
+  report: ManualReport,
+  edge: Omit<IngestEdge, 'decideTenant'>,
+): Promise<{ report_id: string; event: StoredEvent }> {
   const [event] = await ingestEvents(
     actor,
     // Decided at the edge from the report's tenant_id.
-    () => Promise.resolve(tenantId),
+    { ...edge, decideTenant: () => Promise.resolve(tenantId) },
     [
       {
         event_id: report.event_id,

@@ -13,6 +13,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate.js';
+import { Prefetched, type ItemKey } from '../db/read-batch.js';
 import { ownTenant, resolveTenant } from '../auth/tenant.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor, CallerActor } from '../vocabulary/actor.js';
@@ -20,7 +21,8 @@ import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit.js';
+import { addZoneEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type ZoneEvents } from '../domain/rate-limit.js';
+import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import type { Reply } from './reply.js';
@@ -52,6 +54,36 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   sourceIp: string;
   log: Logger;
   event: APIGatewayProxyEvent;
+  /** What the chain read with the caller: the route's `prefetch` keys, for its lookups. */
+  read: Prefetched;
+  /**
+   * Counts the request against its tenant's rate (for a route whose options say `meter:
+   * 'function'`: before its writes, refusing past the limit) and adds events to tenants' zone
+   * counters, the caller's in the same write.
+   */
+  meter: (zoneEvents: Map<TenantId, ZoneEvents>) => Promise<void>;
+}
+
+/** The input of a request before validation, for `prefetch`: it may be anything. */
+export interface RawInput {
+  body: unknown;
+  params: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+}
+
+/** How a route uses the chain beyond its route object. */
+export interface RouteOptions {
+  /**
+   * Items the route will read in the caller's tenant, read with the caller in one BatchGetItem
+   * (they reach the function as `req.read`). Built from unchecked input: only used if valid.
+   */
+  prefetch?: (input: RawInput, tenantId: TenantId) => ItemKey[];
+  /**
+   * `function`: the route counts the request itself, with `req.meter`, once it knows what it
+   * will write (ingest counts its zone events in the same write). A request that ends before
+   * is counted when it ends.
+   */
+  meter?: 'function';
 }
 
 /** The actor of a route: a caller (user or API key) unless the route is public. */
@@ -70,6 +102,9 @@ interface Internal {
   principal: Principal | null;
   rateLimit?: RateLimitState;
   tenant: TenantId | null;
+  read: Prefetched;
+  /** The tenant request still to count, for a route that counts it itself. */
+  unmetered: { tenantId: TenantId; perMinute: number | null } | null;
 }
 
 type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
@@ -84,8 +119,8 @@ function internalOf(context: Context): Internal {
 }
 
 /** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
-export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>) {
-  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))));
+export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>, options: RouteOptions = {}) {
+  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))), options);
 }
 
 /** The function a chain wraps: it runs once every "before" step has passed. */
@@ -98,13 +133,13 @@ export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promi
  * streaming route (shared/http/stream-handler.ts) puts the opening of its stream inside it, so
  * both answer refusals (401, 403, 404, 422, 429, ...) the same way.
  */
-export function handlerChain(route: RouteDef, core: ChainCore) {
+export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOptions = {}) {
   const validators = requestValidators(route);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
-  chain.use(authorize(route));
+  chain.use(authorize(route, options));
   if (route.request?.body) {
     chain.use(jsonBody());
   } else if (route.upload) {
@@ -141,7 +176,24 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     sourceIp,
     log: internal.log,
     event,
+    read: internal.read,
+    meter: async (zoneEvents) => {
+      const own = internal.unmetered;
+      if (own) {
+        internal.unmetered = null;
+        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, zoneEvents.get(own.tenantId) ?? new Map())) ?? internal.rateLimit;
+      }
+      for (const [tenantId, counts] of zoneEvents) if (tenantId !== own?.tenantId) await addZoneEvents(tenantId, counts);
+    },
   };
+}
+
+/** Counts a request of a `meter: 'function'` route that ended without counting itself. */
+async function meterAtEnd(internal: Internal): Promise<void> {
+  const own = internal.unmetered;
+  if (!own) return;
+  internal.unmetered = null;
+  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, new Map())) ?? internal.rateLimit;
 }
 
 function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
@@ -179,15 +231,27 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         startedAt: Date.now(),
         principal: null,
         tenant: null,
+        read: new Prefetched(),
+        unmetered: null,
         log: log.child({ request_id: requestId, route: route.id }),
       };
       internals.set(request.context, internal);
       request.event.pathParameters ??= {};
       request.event.queryStringParameters ??= {};
     },
-    after: (request) => finish(request as Req, request.response as APIGatewayProxyResult),
-    onError: (request) => {
+    after: async (request) => {
+      // A replayed answer, say: the request still counts, and past the limit it is refused.
+      await meterAtEnd(internalOf(request.context));
+      finish(request as Req, request.response as APIGatewayProxyResult);
+    },
+    onError: async (request) => {
       const internal = internals.get(request.context);
+      if (internal?.unmetered) {
+        // A refused request counts too; its own error is the answer either way.
+        await meterAtEnd(internal).catch((err: unknown) => {
+          if (!(err instanceof RateLimitedError)) internal.log.warn('could not count a failed request', { err });
+        });
+      }
       const requestId = internal?.requestId ?? request.context.awsRequestId;
       const result = errorResult(request.error, requestId, internal?.log ?? log);
       if (!internal) {
@@ -211,30 +275,51 @@ function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent,
 }
 
 /** Authentication and the route's least role; public routes pass. */
-function authorize(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   return {
     before: async (request) => {
       if (route.access === 'public') return;
       const headers = request.event.headers ?? {};
-      const principal = await authenticate({
-        authorization: headers.authorization,
-        apiKey: headers['x-api-key'],
-        sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
-      });
+      const { prefetch } = options;
+      const raw = prefetch ? rawInput(request.event) : undefined;
+      const { principal, read } = await authenticate(
+        {
+          authorization: headers.authorization,
+          apiKey: headers['x-api-key'],
+          sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
+        },
+        prefetch ? (tenantId) => prefetch(raw!, tenantId) : undefined,
+      );
       const internal = internalOf(request.context);
       internal.principal = principal;
+      internal.read = read;
       if (!roleSatisfies(principal.role, route.access)) {
         throw new ForbiddenError(`This needs the ${route.access} role`);
       }
       if (route.bearerOnly && principal.via === 'api_key') {
         throw new ForbiddenError('This needs a bearer token: an API key cannot do it');
       }
-      // The plan's request rate, per tenant: every authenticated call counts.
-      if (principal.requestsPerMinute !== null) {
-        internal.rateLimit = await consumeRateLimit('tenant', principal.tenantId, principal.requestsPerMinute);
+      // The plan's request rate, per tenant: every authenticated call counts, here or (for a
+      // route that counts itself) before its writes.
+      const own = { tenantId: ownTenant(principal), perMinute: principal.requestsPerMinute };
+      if (options.meter === 'function') {
+        internal.unmetered = own;
+      } else if (own.perMinute !== null) {
+        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, new Map())) ?? undefined;
       }
     },
   };
+}
+
+/** The parts of a request before parsing and validation: a body that is not JSON is none. */
+function rawInput(event: APIGatewayProxyEvent): RawInput {
+  let body: unknown;
+  try {
+    body = typeof event.body === 'string' && !event.isBase64Encoded ? JSON.parse(event.body) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { body, params: event.pathParameters ?? {}, query: event.queryStringParameters ?? {} };
 }
 
 /**

@@ -35,7 +35,7 @@ describe('route table', () => {
     // httpHandler(xRoute, ...) types the input from xRoute's schemas and validates with them:
     // bound to another route's object, a handler would check and type the wrong request.
     const source = readFileSync(join(root, route.handler), 'utf8');
-    const bound = /(?:httpHandler|streamingHttpHandler)\((\w+)\s*,/.exec(source)?.[1];
+    const bound = /(?:httpHandler|streamingHttpHandler)\(\s*(\w+)\s*,/.exec(source)?.[1];
     expect(bound, `${route.handler} calls httpHandler(<route object>, ...)`).toBeDefined();
     const groups = await Promise.all(
       readdirSync(join(root, 'shared/routes')).map(async (f) => (await import(join(root, 'shared/routes', f))) as Record<string, unknown>),

@@ -5,12 +5,13 @@
  * idempotent on its own; an event id used before with other content is 409. Storing is the one
  * thing that must succeed: EventBridge publication follows from the table's stream.
  */
-import { getEnvironment } from '../../db/environments.js';
-import { eventFromItem, eventItem, existingEventHashes, writeAll, zoneHitsOfEnvironment, type StoredEvent } from '../../db/events.js';
-import { getSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS } from '../../db/site-entities.js';
-import { getTenantConfig } from '../../db/tenants.js';
+import { environmentFrom, environmentKey } from '../../db/environments.js';
+import { eventItem, eventKey, storedEventFrom, writeAll, type StoredEvent } from '../../db/events.js';
+import { Prefetched, readItems, type ItemKey } from '../../db/read-batch.js';
+import { listSiteEntitiesOfEnvironment, SITE_KINDS, siteEntityFrom, siteEntityKey } from '../../db/site-entities.js';
+import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, type Loc } from '../../errors.js';
-import { newTimeId, now, timeIdBound, timeOfId } from '../../ids.js';
+import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { geofenceContains } from '../geo/geofence.js';
@@ -18,6 +19,7 @@ import { contentHash } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
+import { zoneEventsOfLastHour, type ZoneEvents } from '../rate-limit.js';
 import { scoreEvent } from './scoring.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -26,24 +28,47 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 
 export type EventInput = InputOf<typeof eventCreate>;
 
-const HOUR_MS = 3600_000;
 /** How far a client-made event id's time may be from the time it is first received. */
 const CLIENT_ID_SKEW_MS = 60_000;
-/** Most recent events read to measure a zone's density; beyond it the factor is saturated anyway. */
-const DENSITY_READ_LIMIT = 500;
+/**
+ * A sensor's `last_seen_at` moves when a report is at least this much newer than the one
+ * recorded: a sensor reporting every second costs one write a minute, not one per report, and
+ * health (minutes of silence) is unaffected.
+ */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The keys ingest will read in the caller's tenant for these (unchecked) inputs: its
+ * configuration, the sensors, the environments of events without a sensor, and client-made event
+ * ids (a retry). The handler chain reads them with the caller, in one trip.
+ */
+export function ingestLookups(tenantId: TenantId, inputs: unknown[]): ItemKey[] {
+  const keys: ItemKey[] = [tenantConfigKey(tenantId)];
+  for (const input of inputs.slice(0, 100)) {
+    if (!input || typeof input !== 'object') continue;
+    const { tenant_id: named, sensor_id: sensorId, environment_id: environmentId, event_id: eventId } = input as Record<string, unknown>;
+    if (named !== undefined && named !== tenantId) continue;
+    const uuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+    if (uuid(sensorId)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, sensorId));
+    else if (uuid(environmentId)) keys.push(environmentKey(tenantId, environmentId));
+    if (uuid(eventId)) keys.push(eventKey(tenantId, eventId));
+  }
+  return keys;
+}
 
 /** Lookups shared by every event of one request, so a batch of 100 reads each thing once. */
 class IngestContext {
   private tenants = new Map<string, Promise<TenantId>>();
-  private configs = new Map<string, Promise<TenantConfig>>();
-  private environments = new Map<string, Promise<boolean>>();
-  private sensors = new Map<string, Promise<StoredSensor | null>>();
   private zones = new Map<string, Promise<Zone[]>>();
-  private density = new Map<string, Promise<string[]>>();
+  private activity = new Map<TenantId, Promise<Map<string, number>>>();
 
-  constructor(private readonly decideTenant: TenantDecider) {}
+  constructor(
+    private readonly decideTenant: TenantDecider,
+    readonly read: Prefetched,
+  ) {}
 
-  private once<T>(map: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  private once<K, T>(map: Map<K, Promise<T>>, key: K, load: () => Promise<T>): Promise<T> {
     let value = map.get(key);
     if (!value) {
       value = load();
@@ -55,27 +80,35 @@ class IngestContext {
   tenant(requested?: string) {
     return this.once(this.tenants, requested ?? '', () => this.decideTenant(requested));
   }
-  config(tenantId: TenantId) {
-    return this.once(this.configs, tenantId, async () => (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now()));
+  /** Reads, in one trip, whatever the edge did not read already. */
+  async load(lookups: ItemKey[]): Promise<void> {
+    await readItems(lookups, this.read);
   }
-  environmentExists(tenantId: TenantId, environmentId: string) {
-    return this.once(this.environments, `${tenantId}/${environmentId}`, async () => (await getEnvironment(tenantId, environmentId)) !== null);
+  config(tenantId: TenantId): TenantConfig {
+    return tenantConfigFrom(this.read, tenantId) ?? defaultTenantConfig(tenantId, now());
   }
-  sensor(tenantId: TenantId, sensorId: string) {
-    return this.once(this.sensors, `${tenantId}/${sensorId}`, () => getSiteEntity<StoredSensor>(SITE_KINDS.sensor, tenantId, sensorId));
+  sensor(tenantId: TenantId, sensorId: string): StoredSensor | null {
+    return siteEntityFrom<StoredSensor>(this.read, SITE_KINDS.sensor, tenantId, sensorId) ?? null;
+  }
+  environmentExists(tenantId: TenantId, environmentId: string): boolean {
+    return Boolean(environmentFrom(this.read, tenantId, environmentId));
   }
   activeZones(tenantId: TenantId, environmentId: string) {
     return this.once(this.zones, `${tenantId}/${environmentId}`, async () =>
       (await listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 })).filter((z) => z.active),
     );
   }
-  /** Zone ids matched by the environment's events of the last hour before `sinceMs`, one entry per event and zone. */
-  recentZoneHits(tenantId: TenantId, environmentId: string, sinceMs: number) {
-    return this.once(this.density, `${tenantId}/${environmentId}`, async () => {
-      const fromId = timeIdBound(sinceMs - HOUR_MS, 'low');
-      return zoneHitsOfEnvironment(tenantId, environmentId, fromId, timeIdBound(sinceMs, 'high'), DENSITY_READ_LIMIT);
-    });
+  /** Events per zone of the tenant in the hour before this request (its minutes' counters). */
+  zoneActivity(tenantId: TenantId, atMs: number) {
+    return this.once(this.activity, tenantId, () => zoneEventsOfLastHour(tenantId, atMs));
   }
+}
+
+/** What one event needs looked up, decided before anything is read. */
+interface Located {
+  input: EventInput;
+  tenantId: TenantId;
+  loc: Loc;
 }
 
 interface Prepared {
@@ -83,39 +116,42 @@ interface Prepared {
   hash: string;
   expiresAt: number;
   clientId: boolean;
+  sensor: StoredSensor | null;
 }
 
-async function prepare(ctx: IngestContext, input: EventInput, at: string, loc: Loc, batchHits: Map<string, number>): Promise<Prepared> {
-  const tenantId = await ctx.tenant(input.tenant_id);
-  // Independent lookups at once: one request's latency is a few round trips, not a dozen.
-  const [config, sensor] = await Promise.all([
-    ctx.config(tenantId),
-    input.sensor_id ? ctx.sensor(tenantId, input.sensor_id) : Promise.resolve(null),
-  ]);
+/** The sensor, environment and location of an event, checked against its tenant's items. */
+function resolve(ctx: IngestContext, { input, tenantId, loc }: Located) {
+  const sensor = input.sensor_id ? ctx.sensor(tenantId, input.sensor_id) : null;
   if (input.sensor_id && !sensor) throw new NotFoundError(SENSOR_NOT_FOUND);
   if (sensor && input.environment_id && sensor.environment_id !== input.environment_id) {
     throw invalid([...loc, 'sensor_id'] as Loc, 'the sensor is not in this environment', 'value_error');
   }
-  const environmentId = sensor?.environment_id ?? input.environment_id ?? null;
-  const location = input.location ?? sensor?.location ?? null;
-  const [environmentExists, zones] = await Promise.all([
-    environmentId ? ctx.environmentExists(tenantId, environmentId) : Promise.resolve(true),
-    environmentId && location ? ctx.activeZones(tenantId, environmentId) : Promise.resolve([] as Zone[]),
-  ]);
-  if (!environmentExists) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  // A sensor's environment exists: an environment is deleted only once it is empty.
+  if (!sensor && input.environment_id && !ctx.environmentExists(tenantId, input.environment_id)) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  return { sensor, environmentId: sensor?.environment_id ?? input.environment_id ?? null, location: input.location ?? sensor?.location ?? null };
+}
 
+function prepare(
+  ctx: IngestContext,
+  located: Located,
+  where: ReturnType<typeof resolve>,
+  zones: Zone[],
+  activity: Map<string, number> | undefined,
+  at: string,
+  batchHits: Map<string, number>,
+): Prepared {
+  const { input, tenantId } = located;
+  const { sensor, environmentId, location } = where;
+  const config = ctx.config(tenantId);
   // A server-made id carries the time it was received, so date filters (id ranges) and
   // received_at agree to the millisecond.
   const eventId = input.event_id ?? newTimeId();
   const receivedAt = input.event_id ? at : new Date(timeOfId(eventId)).toISOString();
   const occurredAt = input.occurred_at ? new Date(input.occurred_at).toISOString() : receivedAt;
   const matched = location ? zones.filter((z) => geofenceContains(z.geofence, location)) : [];
-  let recentInZone = 0;
-  if (matched.length > 0 && environmentId) {
-    const hits = await ctx.recentZoneHits(tenantId, environmentId, Date.parse(at));
-    recentInZone = Math.max(...matched.map((z) => hits.filter((id) => id === z.zone_id).length + (batchHits.get(z.zone_id) ?? 0)));
-    for (const z of matched) batchHits.set(z.zone_id, (batchHits.get(z.zone_id) ?? 0) + 1);
-  }
+  // A zone's events of the last hour: its minutes' counters, plus the events before this one in the batch.
+  const recentInZone = matched.length > 0 ? Math.max(...matched.map((z) => (activity?.get(z.zone_id) ?? 0) + (batchHits.get(z.zone_id) ?? 0))) : 0;
+  for (const z of matched) batchHits.set(z.zone_id, (batchHits.get(z.zone_id) ?? 0) + 1);
   const { score, factors } = scoreEvent({
     type: input.type,
     occurredAt,
@@ -152,53 +188,91 @@ async function prepare(ctx: IngestContext, input: EventInput, at: string, loc: L
     hash: contentHash({ ...sent, tenant_id: tenantId }),
     expiresAt: Math.floor(Date.parse(at) / 1000) + config.retention_days.events * 86400,
     clientId: input.event_id !== undefined,
+    sensor,
   };
 }
 
-/**
- * Stores events (one or a batch) and returns them in the order given. All are stored, or the
- * request fails: a retry stores only what is missing.
- */
 /**
  * Decides the tenant an event names (its `tenant_id`, or none for the caller's own): the edge's
  * rule, handed in by the route (shared/auth/tenant.ts), never made here.
  */
 export type TenantDecider = (requested?: string | null) => Promise<TenantId>;
 
-export async function ingestEvents(actor: Actor, decideTenant: TenantDecider, inputs: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
-  const ctx = new IngestContext(decideTenant);
-  const at = now();
-  const batchHits = new Map<string, number>();
-  const prepared: Prepared[] = [];
-  for (const [i, input] of inputs.entries()) prepared.push(await prepare(ctx, input, at, locOf(i), batchHits));
+/**
+ * Counts the request against its tenant's rate and adds the new events of each tenant's zones to
+ * that tenant's current minute, in one write for the caller's tenant; throws when the rate refuses
+ * the request (then nothing is stored). Handed in by the edge (the handler chain's `meter`).
+ */
+export type IngestMeter = (zoneEvents: Map<TenantId, ZoneEvents>) => Promise<void>;
 
-  const seen = new Map<string, number>();
+export interface IngestEdge {
+  decideTenant: TenantDecider;
+  meter: IngestMeter;
+  /** What the edge read already (the caller's tenant's lookups, see `ingestLookups`). */
+  read?: Prefetched;
+}
+
+/**
+ * Stores events (one or a batch) and returns them in the order given. All are stored, or the
+ * request fails: a retry stores only what is missing. DynamoDB calls: the lookups the edge did
+ * not make (one BatchGetItem), each environment's zones (a Query), the zones' last hour when an
+ * event falls in one (a Query of the tenant's minutes), the meter (an UpdateItem), the events
+ * (BatchWriteItems of 25, at once), and a sensor's last-seen time at most once a minute.
+ */
+export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
+  const ctx = new IngestContext(edge.decideTenant, edge.read ?? new Prefetched());
+  const at = now();
+  const atMs = Date.parse(at);
+
+  const located: Located[] = [];
+  for (const [i, input] of inputs.entries()) located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
+  const lookups: ItemKey[] = [];
+  for (const { input, tenantId } of located) {
+    lookups.push(tenantConfigKey(tenantId));
+    if (input.sensor_id) lookups.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
+    else if (input.environment_id) lookups.push(environmentKey(tenantId, input.environment_id));
+    if (input.event_id) lookups.push(eventKey(tenantId, input.event_id));
+  }
+  await ctx.load(lookups);
+  const places = located.map((l) => resolve(ctx, l));
+
+  // Zones of each environment with a located event, and the last hour of the zones of each
+  // tenant concerned, all at once (the hour is read even if no event falls in a zone: one small
+  // read, against a round trip of waiting).
+  const zonesOf = (i: number) => {
+    const { environmentId, location } = places[i]!;
+    return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId) : Promise.resolve([] as Zone[]);
+  };
+  const locatedTenants = new Set(located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId));
+  const [zones, activity] = await Promise.all([
+    Promise.all(located.map((_, i) => zonesOf(i))),
+    Promise.all([...locatedTenants].map(async (t) => [t, await ctx.zoneActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
+  ]);
+
+  const batchHits = new Map<string, number>();
+  const prepared = located.map((l, i) => prepare(ctx, l, places[i]!, zones[i]!, activity.get(l.tenantId), at, batchHits));
+
+  const seen = new Set<string>();
   prepared.forEach((p, i) => {
     const key = `${p.event.tenant_id}/${p.event.event_id}`;
     if (seen.has(key)) throw invalid([...locOf(i), 'event_id'] as Loc, 'this event_id appears twice in the batch', 'duplicate');
-    seen.set(key, i);
+    seen.add(key);
   });
 
   // Events whose client-supplied id is stored already: the same content is a retry, other content a conflict.
-  const byTenant = new Map<TenantId, Prepared[]>();
-  for (const p of prepared.filter((x) => x.clientId)) byTenant.set(p.event.tenant_id, [...(byTenant.get(p.event.tenant_id) ?? []), p]);
   const stored = new Map<string, StoredEvent>();
-  for (const [tenantId, group] of byTenant) {
-    const existing = await existingEventHashes(tenantId, group.map((p) => p.event.event_id));
-    for (const p of group) {
-      const found = existing.get(p.event.event_id);
-      if (!found) continue;
-      if (found.hash !== p.hash) throw new ConflictError(`event_id ${p.event.event_id} was already used for another event`);
-      stored.set(`${tenantId}/${p.event.event_id}`, eventFromItem(found.item));
-    }
+  for (const p of prepared.filter((x) => x.clientId)) {
+    const found = storedEventFrom(ctx.read, p.event.tenant_id, p.event.event_id);
+    if (!found) continue;
+    if (found.hash !== p.hash) throw new ConflictError(`event_id ${p.event.event_id} was already used for another event`);
+    stored.set(`${p.event.tenant_id}/${p.event.event_id}`, found.event);
   }
 
   const fresh = prepared.filter((p) => !stored.has(`${p.event.tenant_id}/${p.event.event_id}`));
   // A new event's own id orders it in time (lists, date filters, the live stream): one made long
   // before (or after) it is sent would sit in the wrong place. Retries of stored ones are fine.
-  const nowMs = Date.now();
   fresh.forEach((p) => {
-    if (p.clientId && Math.abs(timeOfId(p.event.event_id) - nowMs) > CLIENT_ID_SKEW_MS) {
+    if (p.clientId && Math.abs(timeOfId(p.event.event_id) - atMs) > CLIENT_ID_SKEW_MS) {
       const i = prepared.indexOf(p);
       throw invalid(
         [...locOf(i), 'event_id'] as Loc,
@@ -207,21 +281,35 @@ export async function ingestEvents(actor: Actor, decideTenant: TenantDecider, in
       );
     }
   });
+
+  const zoneEvents = new Map<TenantId, Map<string, number>>();
+  for (const p of fresh) {
+    for (const zoneId of p.event.matched_zone_ids) {
+      const counts = zoneEvents.get(p.event.tenant_id) ?? new Map<string, number>();
+      counts.set(zoneId, (counts.get(zoneId) ?? 0) + 1);
+      zoneEvents.set(p.event.tenant_id, counts);
+    }
+  }
+  await edge.meter(zoneEvents);
   await writeAll(fresh.map((p) => eventItem({ event: p.event, contentHash: p.hash, expiresAt: p.expiresAt })));
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
-  const lastReport = new Map<string, { tenantId: TenantId; at: string }>();
+  const lastReport = new Map<string, { sensor: StoredSensor; at: string }>();
   for (const p of fresh) {
-    if (!p.event.sensor_id) continue;
-    const key = `${p.event.tenant_id}/${p.event.sensor_id}`;
-    const previous = lastReport.get(key);
+    if (!p.sensor) continue;
+    const key = `${p.event.tenant_id}/${p.sensor.sensor_id}`;
     const reportedAt = p.event.occurred_at < at ? p.event.occurred_at : at;
-    if (!previous || previous.at < reportedAt) lastReport.set(key, { tenantId: p.event.tenant_id, at: reportedAt });
+    const previous = lastReport.get(key);
+    if (!previous || previous.at < reportedAt) lastReport.set(key, { sensor: p.sensor, at: reportedAt });
   }
-  for (const [key, { tenantId, at: reportedAt }] of lastReport) await touchSensor(tenantId, key.split('/')[1]!, reportedAt);
+  for (const { sensor, at: reportedAt } of lastReport.values()) {
+    const seen = sensor.last_seen_at ? Date.parse(sensor.last_seen_at) : null;
+    if (seen !== null && Date.parse(reportedAt) - seen < LAST_SEEN_RESOLUTION_MS) continue;
+    await touchSensor(sensor.tenant_id, sensor.sensor_id, reportedAt);
+  }
 
   const result = prepared.map((p) => stored.get(`${p.event.tenant_id}/${p.event.event_id}`) ?? p.event);
   // Scores at or above the tenant's threshold open incidents (a retry finishes what a failed
   // attempt left: events stored but not linked yet).
-  return openIncidentsForEvents(actor, result);
+  return openIncidentsForEvents(actor, result, (tenantId) => ctx.config(tenantId).incident_threshold);
 }

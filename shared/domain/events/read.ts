@@ -24,16 +24,12 @@ export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset
  * bounds are inclusive.
  */
 export async function listEvents(tenantId: TenantId, filter: EventFilter, page: PageRequest): Promise<StoredEvent[]> {
-  // A filter naming an environment that is not the tenant's is answered as the unknown it is.
-  if (filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
-    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-  }
   const from = filter.start_date ? Date.parse(filter.start_date) : undefined;
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
   if (from !== undefined && to !== undefined && from > to) {
     throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
   }
-  return listStoredEvents(
+  const events = await listStoredEvents(
     tenantId,
     {
       environmentId: filter.environment_id,
@@ -44,6 +40,12 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
     },
     page,
   );
+  // A filter naming an environment that is not the tenant's is answered as the unknown it is;
+  // a page with events of it shows it exists without a read.
+  if (events.length === 0 && filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
+    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  }
+  return events;
 }
 
 export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {

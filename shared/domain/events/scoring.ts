@@ -77,15 +77,21 @@ export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
+/** One formatter per time zone: making one costs far more than using it (a batch scores 100 events). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** Whether `at` falls in the business hours, read in their time zone; an end before the start spans midnight. */
 export function withinBusinessHours(at: string, hours: BusinessHours): boolean {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: hours.timezone,
-    hour: '2-digit',
-    minute: '2-digit',
-    weekday: 'short',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(at));
+  const parts = formatterFor(hours.timezone).formatToParts(new Date(at));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1;
   const minutes = Number(get('hour')) * 60 + Number(get('minute'));

@@ -5,12 +5,11 @@
  * incident for the same event.
  */
 import { linkEventToIncident, type StoredEvent } from '../../db/events.js';
-import { getTenantConfig } from '../../db/tenants.js';
 import { ConditionFailed } from '../../db/transact.js';
 import type { Actor } from '../actor.js';
 import type { IncidentSeverity } from './lifecycle.js';
 import { openIncident } from './incidents.js';
-import { systemTenant } from '../../vocabulary/tenant.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
 /** A score's severity: the threshold opens medium ones; the top of the scale critical. */
 export function severityOfScore(score: number): IncidentSeverity {
@@ -19,15 +18,14 @@ export function severityOfScore(score: number): IncidentSeverity {
   return 'medium';
 }
 
-/** Opens an incident for each event at or above its tenant's threshold and not linked yet; returns the events as they are now. */
-export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]): Promise<StoredEvent[]> {
-  const thresholds = new Map<string, number>();
+/**
+ * Opens an incident for each event at or above its tenant's threshold (`thresholdOf`, from the
+ * configuration ingest read) and not linked yet; returns the events as they are now.
+ */
+export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[], thresholdOf: (tenantId: TenantId) => number): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
   for (const event of events) {
-    if (!thresholds.has(event.tenant_id)) {
-      thresholds.set(event.tenant_id, (await getTenantConfig(event.tenant_id))?.incident_threshold ?? 0.7);
-    }
-    if (event.incident_id || event.threat_score === null || event.threat_score < thresholds.get(event.tenant_id)!) {
+    if (event.incident_id || event.threat_score === null || event.threat_score < thresholdOf(event.tenant_id)) {
       out.push(event);
       continue;
     }
