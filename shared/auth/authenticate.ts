@@ -67,9 +67,15 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
 async function authenticateApiKey(apiKey: string, sourceIp: string, prefetch?: Prefetch): Promise<Authenticated> {
   const ids = apiKeyIds(apiKey);
   if (!ids) throw new UnauthorizedError(INVALID_KEY);
-  // The key names its tenant; the route's reads in it go in the same trip, and serve nothing
-  // unless the key is good. The key's creator (its role now) is a second trip.
-  const read = await readItems([apiKeyKey(ids.tenantId, ids.keyId), tenantKey(ids.tenantId), ...(prefetch?.(ids.tenantId as TenantId) ?? [])]);
+  // The key names its tenant and creator; they and the route's reads in that tenant go in one
+  // trip, and serve nothing unless the key is good. A key minted before it named its creator
+  // reads the creator (whose role now caps the key's) in a second trip.
+  const read = await readItems([
+    apiKeyKey(ids.tenantId, ids.keyId),
+    tenantKey(ids.tenantId),
+    ...(ids.creatorId ? [userKey(ids.tenantId, ids.creatorId)] : []),
+    ...(prefetch?.(ids.tenantId as TenantId) ?? []),
+  ]);
   const key = apiKeyFrom(read, ids.tenantId, ids.keyId);
   if (!checkApiKey(key, apiKey, sourceIp)) throw new UnauthorizedError(INVALID_KEY);
   await readItems([userKey(key.tenant_id, key.created_by)], read);

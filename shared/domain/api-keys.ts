@@ -4,7 +4,10 @@
  * addresses. The key is shown once; the table keeps its SHA-256 only. A key names its own id and
  * tenant, so checking it is one consistent read, and revoking (deleting that item) works at once.
  *
- * Format: `ghk_` + key id (32 hex) + tenant id (32 hex) + 43 characters of secret (256 bits).
+ * Format: `ghk_` + key id (32 hex) + tenant id (32 hex) + creator's user id (32 hex) + 43
+ * characters of secret (256 bits). The key thus names every item that checking it reads (key,
+ * tenant, creator), so they are read in one trip. Keys minted before the creator was part of the
+ * format (no creator part) still work, with a second read for the creator.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
@@ -29,7 +32,8 @@ import type { apiKeyCreate } from '../schemas/portal.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
-const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
+const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})((?:[0-9a-f]{32})?)([A-Za-z0-9_-]{43})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ApiKeyCreate = InputOf<typeof apiKeyCreate>;
 
@@ -79,7 +83,9 @@ export async function createApiKey(actor: CallerActor, tenantId: TenantId, input
     }
   });
   const keyId = newTimeId();
-  const apiKey = `ghk_${hex(keyId)}${hex(tenantId)}${randomBytes(32).toString('base64url')}`;
+  // A creator whose id is no UUID (none is, with Cognito's subs) makes a key without the part.
+  const creator = UUID.test(principal.userId) ? hex(principal.userId).toLowerCase() : '';
+  const apiKey = `ghk_${hex(keyId)}${hex(tenantId)}${creator}${randomBytes(32).toString('base64url')}`;
   const stored: StoredApiKey = {
     key_id: keyId,
     tenant_id: tenantId,
@@ -117,10 +123,14 @@ export async function revokeApiKey(actor: CallerActor, keyId: string, tenantId: 
   }
 }
 
-/** The tenant and key id an `X-API-Key` value names (it carries both), or null when it is no key of ours. */
-export function apiKeyIds(apiKey: string): { tenantId: string; keyId: string } | null {
+/**
+ * The tenant, key id and creator an `X-API-Key` value names (the creator: not in keys minted
+ * before it was part of the format), or null when it is no key of ours. Unchecked until the
+ * key's hash matches.
+ */
+export function apiKeyIds(apiKey: string): { tenantId: string; keyId: string; creatorId: string | null } | null {
   const match = KEY_PATTERN.exec(apiKey);
-  return match ? { tenantId: uuidOf(match[2]!), keyId: uuidOf(match[1]!) } : null;
+  return match ? { tenantId: uuidOf(match[2]!), keyId: uuidOf(match[1]!), creatorId: match[3] ? uuidOf(match[3]) : null } : null;
 }
 
 /** Whether `stored` is the key `apiKey` and usable from `sourceIp` now. */

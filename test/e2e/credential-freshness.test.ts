@@ -4,7 +4,11 @@
  * apply on the very next request, on a route that prefetches (POST /events) as on one that does
  * not (GET /environments/{id}).
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { putNewApiKey } from '../../shared/db/api-keys.js';
+import { transactWrite } from '../../shared/db/transact.js';
+import { newTimeId, now } from '../../shared/ids.js';
 import { asAdmin, call, createUser, registerTenant } from '../support/api.js';
 
 async function site() {
@@ -71,5 +75,30 @@ describe('the caller on the very next request', () => {
     const res = await call('POST', '/api/v1/events', { token: org.token, body: event(sensorId) });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: 'Sensor not found' });
+  });
+
+  it('a key minted before keys named their creator still works, and its creator still caps it', async () => {
+    const { org, sensorId } = await site();
+    const lead = await createUser(org.token, 'TENANT_ADMIN');
+    // The earlier format: ghk_ + key id + tenant id + secret, no creator part.
+    const keyId = newTimeId();
+    const oldKey = `ghk_${keyId.replace(/-/g, '')}${org.tenantId.replace(/-/g, '')}${randomBytes(32).toString('base64url')}`;
+    await transactWrite([
+      putNewApiKey({
+        key_id: keyId,
+        tenant_id: org.tenantId,
+        name: 'old feed',
+        role: 'OPERATOR',
+        prefix: oldKey.slice(0, 12),
+        expires_at: null,
+        ip_allowlist: [],
+        created_by: lead.userId,
+        created_at: now(),
+        key_hash: createHash('sha256').update(oldKey).digest('hex'),
+      }),
+    ]);
+    expect((await call('POST', '/api/v1/events', { apiKey: oldKey, body: event(sensorId) })).status).toBe(201);
+    expect((await call('PATCH', `/api/v1/users/${lead.userId}`, { token: org.token, body: { role: 'VIEWER' } })).status).toBe(200);
+    expect((await call('POST', '/api/v1/events', { apiKey: oldKey, body: event(sensorId) })).status).toBe(403);
   });
 });

@@ -150,7 +150,7 @@ describe('portal.apiKeys.create', () => {
     const res = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'ops console' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'ops console', role: 'VIEWER', tenant_id: org.tenantId, created_by: org.userId, expires_at: null });
-    expect(res.body.api_key).toMatch(/^ghk_[0-9a-f]{64}[A-Za-z0-9_-]{43}$/);
+    expect(res.body.api_key).toMatch(/^ghk_[0-9a-f]{96}[A-Za-z0-9_-]{43}$/);
     expect(res.body.api_key.startsWith(res.body.prefix)).toBe(true);
     const list = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
     expect(list.text).not.toContain(res.body.api_key);

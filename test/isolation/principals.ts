@@ -97,9 +97,9 @@ export function strangerKey(): KeyObject {
 
 const hex = (uuid: string) => uuid.replace(/-/g, '');
 
-/** A key in the service's format (`ghk_` + key id + tenant id + secret) with a secret that was never issued. */
+/** A key in the service's format (`ghk_` + key id + tenant id + creator id + secret) with a secret that was never issued. */
 export function wrongSecretKey(realKey: string): string {
-  return `${realKey.slice(0, 68)}${randomBytes(32).toString('base64url')}`;
+  return `${realKey.slice(0, -43)}${randomBytes(32).toString('base64url')}`;
 }
 
 /** A real key with its tenant part replaced by another tenant's id. */
