@@ -28,13 +28,12 @@ export class Data extends Construct {
       dynamoStream: dynamodb.StreamViewType[TABLE_KEYS.streamViewType],
       deletionProtection: props.deletionProtection,
       removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-      // ALL projection: the indexes serve whole items (lists by status, by environment...),
-      // so a query never needs a second read of the base table.
+      // Projections as shared/db/table.ts says why.
       globalSecondaryIndexes: TABLE_KEYS.indexes.map((index) => ({
         indexName: index.name,
         partitionKey: key(index.partitionKey),
         sortKey: key(index.sortKey),
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType: dynamodb.ProjectionType[index.projection],
       })),
     });
   }

@@ -7,6 +7,8 @@
 export const tenantPk = (tenantId: string) => `T#${tenantId}`;
 /** Rate-limit counters' partitions start with this (`keys.rateWindow`); IAM fences them by it. */
 export const RATE_PK_PREFIX = 'RATE#';
+/** GSI4 partitions of the minutes in which tenants stored events (`keys.tenantEventMinute`), by hour. */
+export const EVENT_MINUTES_PK_PREFIX = 'EVENTMINUTES#';
 /** The partition of the SLA timers (`keys.slaTimer`). */
 export const SLA_TIMERS_PK = 'SLATIMERS';
 
@@ -31,6 +33,15 @@ export const keys = {
    * tenant yet. Expires with TTL.
    */
   rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: String(windowStart) }),
+  /**
+   * GSI4 (keys only), on a tenant's minute once it stored events: which tenants stored events in
+   * which minute, one partition per hour, so the live stream watching every tenant reads only
+   * those. Not tenant data: it names tenants, nothing of theirs.
+   */
+  tenantEventMinute: (windowStart: number, tenantId: string) => ({
+    GSI4PK: `${EVENT_MINUTES_PK_PREFIX}${windowStart - (windowStart % 3600)}`,
+    GSI4SK: `${windowStart}#${tenantId}`,
+  }),
   environment: (tenantId: string, environmentId: string) => ({ PK: tenantPk(tenantId), SK: `ENV#${environmentId}` }),
   /** GSI1: a tenant's environments, oldest first. */
   environmentDirectory: (tenantId: string, createdAt: string, environmentId: string) => ({

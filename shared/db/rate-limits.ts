@@ -2,7 +2,8 @@
  * Fixed-window counters, one item per caller and minute, gone by TTL: per-IP limits of public
  * routes, and each tenant's minute. A tenant's minute counts its requests (the plan's rate) and
  * the events its zones received (`z:<zone_id>`), which is how ingest scores a zone's recent
- * activity without reading events back: the last hour is 61 small items of one partition.
+ * activity without reading events back: the last hour is 61 small items of one partition. A
+ * minute in which a tenant stored events is also in GSI4, for the live stream.
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
@@ -27,6 +28,8 @@ export async function countCall(name: string, caller: string, windowStart: numbe
 export interface MinuteCount {
   /** Count one request, refused past `limit` (null: no limit). */
   request: { limit: number | null } | null;
+  /** Events stored in the minute: the first puts the minute in the stored-events index (GSI4). */
+  events: number;
   /** Events per zone id to add. */
   zones: ReadonlyMap<string, number>;
 }
@@ -49,6 +52,16 @@ export async function countTenantMinute(tenantId: string, windowStart: number, e
     values[`:z${i}`] = n;
     adds.push(`#z${i} :z${i}`);
   });
+  const sets = ['expires_at = if_not_exists(expires_at, :exp)'];
+  if (count.events > 0) {
+    adds.push('events :events');
+    values[':events'] = count.events;
+    // The same keys all minute long: the keys-only index is written once, when they appear.
+    const minute = keys.tenantEventMinute(windowStart, tenantId);
+    sets.push('GSI4PK = :g4pk', 'GSI4SK = :g4sk');
+    values[':g4pk'] = minute.GSI4PK;
+    values[':g4sk'] = minute.GSI4SK;
+  }
   if (adds.length === 0) return 0;
   const limit = count.request?.limit ?? null;
   if (limit !== null) values[':limit'] = limit;
@@ -57,7 +70,7 @@ export async function countTenantMinute(tenantId: string, windowStart: number, e
       new UpdateCommand({
         TableName: TABLE,
         Key: keys.rateWindow('tenant', tenantId, windowStart),
-        UpdateExpression: `ADD ${adds.join(', ')} SET expires_at = if_not_exists(expires_at, :exp)`,
+        UpdateExpression: `ADD ${adds.join(', ')} SET ${sets.join(', ')}`,
         ...(limit !== null ? { ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit' } : {}),
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
@@ -98,4 +111,33 @@ export async function zoneEventsOfTenant(tenantId: string, fromWindow: number, t
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return totals;
+}
+
+/**
+ * The tenants that stored events in the minutes from `fromWindow` to `toWindow` (window starts,
+ * inclusive): GSI4, one Query per hour the range touches. Eventually consistent, as every index.
+ */
+export async function tenantsWithEvents(fromWindow: number, toWindow: number): Promise<Set<string>> {
+  const tenants = new Set<string>();
+  for (let hour = fromWindow - (fromWindow % 3600); hour <= toWindow; hour += 3600) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await db.send(
+        new QueryCommand({
+          TableName: TABLE,
+          IndexName: 'GSI4',
+          KeyConditionExpression: 'GSI4PK = :pk AND GSI4SK BETWEEN :from AND :to',
+          ExpressionAttributeValues: {
+            ':pk': keys.tenantEventMinute(hour, '').GSI4PK,
+            ':from': `${Math.max(fromWindow, hour)}#`,
+            ':to': `${Math.min(toWindow, hour + 3540)}#~`,
+          },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of out.Items ?? []) tenants.add(String(item.GSI4SK).split('#')[1]!);
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return tenants;
 }

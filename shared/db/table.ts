@@ -12,10 +12,17 @@ export const TABLE_KEYS = {
    * (shared/workers.ts).
    */
   streamViewType: 'NEW_IMAGE',
+  /**
+   * GSI1-3 project ALL: they serve whole items (lists by status, by environment...), so a query
+   * never needs a second read. GSI4 projects keys only: it says which tenants stored events in
+   * which minute (the live stream watching every tenant), and as an item's other attributes
+   * change (the tenant's minute counts every request) nothing is written to it.
+   */
   indexes: [
-    { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' },
-    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK' },
-    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK' },
+    { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
+    { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'ALL' },
+    { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: 'ALL' },
+    { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
   ],
 } as const;
 

@@ -5,7 +5,7 @@
  * headers either way. A tenant's minute also counts the events of each of its zones, which
  * ingest reads back as the zone's activity of the last hour (shared/db/rate-limits.ts).
  */
-import { countCall, countTenantMinute, zoneEventsOfTenant } from '../db/rate-limits.js';
+import { countCall, countTenantMinute, tenantsWithEvents, zoneEventsOfTenant } from '../db/rate-limits.js';
 import { RateLimitedError } from '../errors.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -38,17 +38,23 @@ export async function consumeRateLimit(name: string, caller: string, perMinute: 
   return state;
 }
 
-/** Events per zone of one tenant, to add to its current minute. */
-export type ZoneEvents = ReadonlyMap<string, number>;
+/** Events a request stores in one tenant: how many, and how many in each zone. */
+export interface TenantEvents {
+  events: number;
+  zones: ReadonlyMap<string, number>;
+}
+
+const NO_EVENTS: TenantEvents = { events: 0, zones: new Map() };
 
 /**
  * Counts a tenant's request against its plan's rate (`perMinute`; null: no limit, nothing is
- * counted for it) and adds `zoneEvents` to its minute, in one write; throws RateLimitedError past
- * the limit, and then adds nothing. Returns the rate state, or null for a request without limit.
+ * counted for it) and adds the events it stores to the tenant's minute, in one write; throws
+ * RateLimitedError past the limit, and then adds nothing. Returns the rate state, or null for a
+ * request without limit.
  */
-export async function meterTenantRequest(tenantId: TenantId, perMinute: number | null, zoneEvents: ZoneEvents, nowMs = Date.now()): Promise<RateLimitState | null> {
+export async function meterTenantRequest(tenantId: TenantId, perMinute: number | null, stored: TenantEvents = NO_EVENTS, nowMs = Date.now()): Promise<RateLimitState | null> {
   const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
-  const hits = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, zones: zoneEvents });
+  const hits = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, ...stored });
   if (perMinute === null) return null;
   if (hits === null) {
     const state = { limit: perMinute, remaining: 0, reset };
@@ -57,10 +63,18 @@ export async function meterTenantRequest(tenantId: TenantId, perMinute: number |
   return { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
 }
 
-/** Adds events to zones of a tenant that is not the caller's (a SUPER_ADMIN's batch). */
-export async function addZoneEvents(tenantId: TenantId, zoneEvents: ZoneEvents, nowMs = Date.now()): Promise<void> {
+/** Adds the events a request stores in a tenant that is not the caller's (a SUPER_ADMIN's batch). */
+export async function addTenantEvents(tenantId: TenantId, stored: TenantEvents, nowMs = Date.now()): Promise<void> {
   const { windowStart, expiresAt } = windowOf(nowMs);
-  await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, zones: zoneEvents });
+  await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, ...stored });
+}
+
+/**
+ * The tenants that stored events from the minute of `fromMs` to the minute of `toMs`: the live
+ * stream watching every tenant reads these only.
+ */
+export async function tenantsWithEventsBetween(fromMs: number, toMs: number): Promise<string[]> {
+  return [...(await tenantsWithEvents(windowOf(fromMs).windowStart, windowOf(toMs).windowStart))];
 }
 
 /** The zones' events counted in the tenant's current minute and the 60 before it. */

@@ -21,7 +21,7 @@ import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { addZoneEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type ZoneEvents } from '../domain/rate-limit.js';
+import { addTenantEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type TenantEvents } from '../domain/rate-limit.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
@@ -61,7 +61,7 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
    * 'function'`: before its writes, refusing past the limit) and adds events to tenants' zone
    * counters, the caller's in the same write.
    */
-  meter: (zoneEvents: Map<TenantId, ZoneEvents>) => Promise<void>;
+  meter: (stored: Map<TenantId, TenantEvents>) => Promise<void>;
 }
 
 /** The input of a request before validation, for `prefetch`: it may be anything. */
@@ -177,13 +177,13 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     log: internal.log,
     event,
     read: internal.read,
-    meter: async (zoneEvents) => {
+    meter: async (stored) => {
       const own = internal.unmetered;
       if (own) {
         internal.unmetered = null;
-        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, zoneEvents.get(own.tenantId) ?? new Map())) ?? internal.rateLimit;
+        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, stored.get(own.tenantId))) ?? internal.rateLimit;
       }
-      for (const [tenantId, counts] of zoneEvents) if (tenantId !== own?.tenantId) await addZoneEvents(tenantId, counts);
+      for (const [tenantId, counts] of stored) if (tenantId !== own?.tenantId) await addTenantEvents(tenantId, counts);
     },
   };
 }
@@ -193,7 +193,7 @@ async function meterAtEnd(internal: Internal): Promise<void> {
   const own = internal.unmetered;
   if (!own) return;
   internal.unmetered = null;
-  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, new Map())) ?? internal.rateLimit;
+  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)) ?? internal.rateLimit;
 }
 
 function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
@@ -305,7 +305,7 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
       if (options.meter === 'function') {
         internal.unmetered = own;
       } else if (own.perMinute !== null) {
-        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, new Map())) ?? undefined;
+        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)) ?? undefined;
       }
     },
   };

@@ -120,7 +120,7 @@ export async function ensureTable(
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection: { ProjectionType: index.projection },
     }),
   );
   const attribute = (name: string): AttributeDefinition => ({ AttributeName: name, AttributeType: 'S' });

@@ -228,13 +228,14 @@ describe('data, storage, identity, events', () => {
             PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
           }),
         ],
-        GlobalSecondaryIndexes: ['GSI1', 'GSI2', 'GSI3'].map((name) => ({
+        GlobalSecondaryIndexes: (['GSI1', 'GSI2', 'GSI3', 'GSI4'] as const).map((name) => ({
           IndexName: name,
           KeySchema: [
             { AttributeName: `${name}PK`, KeyType: 'HASH' },
             { AttributeName: `${name}SK`, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          // GSI4 (which tenants stored events in which minute) holds keys only.
+          Projection: { ProjectionType: name === 'GSI4' ? 'KEYS_ONLY' : 'ALL' },
         })),
       }),
     });

@@ -86,8 +86,19 @@ class FakeTable {
     };
   }
 
-  feed(tenants: () => string[] = () => [], type?: string): EventFeed {
-    return { read: this.reader(type), tenantIds: async () => tenants().map(systemTenant) };
+  /** Asked which tenants stored events, as GSI4 answers: by the minute their ids fall in. */
+  activeAsked = 0;
+
+  feed(type?: string): EventFeed {
+    return {
+      read: this.reader(type),
+      tenantsWithEvents: async (fromMs, toMs) => {
+        this.activeAsked++;
+        const minute = (ms: number) => ms - (ms % 60_000);
+        const active = this.events.filter((e) => timeOfId(e.event_id) >= minute(fromMs) && timeOfId(e.event_id) < minute(toMs) + 60_000);
+        return [...new Set(active.map((e) => e.tenant_id))];
+      },
+    };
   }
 }
 
@@ -326,23 +337,26 @@ describe('event stream loop', () => {
     expect(Math.max(...gaps)).toBeLessThanOrEqual(15_000);
   });
 
-  it('watches every tenant: the directory is read again every 30 s, and a tenant found late is read from the start', async () => {
+  it('watches every tenant: reads only the tenants that stored events lately, all merged in id order', async () => {
     const time = fakeTime();
     const table = new FakeTable();
-    const directory = ['t1', 't2'];
     const sent: StoredEvent[] = [];
     const e1 = table.add('t1', T0 + 1_000);
     const e2 = table.add('t2', T0 + 1_500);
-    const e3 = table.add('t3', T0 + 2_000); // t3 is in the directory only from T0 + 10 s
-    const e4 = table.add('t3', T0 + 40_000);
-    const all: StreamScope = { kind: 'all' };
-    let listed = 0;
-    const feed = table.feed(() => {
-      listed++;
-      return time.now() >= T0 + 10_000 ? [...directory, 't3'] : directory;
-    });
-    await runEventStream({
-      scope: all,
+    const e3 = table.add('t1', T0 + 2_000);
+    const e4 = table.add('t3', T0 + 40_000); // a tenant first active 40 s in
+    table.add('t4', T0 - 600_000); // active long before the stream: never read
+    const reader = table.reader();
+    const readTenants = new Set<string>();
+    const feed: EventFeed = {
+      ...table.feed(),
+      read: (tenantId, ...rest) => {
+        readTenants.add(tenantId);
+        return reader(tenantId, ...rest);
+      },
+    };
+    const summary = await runEventStream({
+      scope: { kind: 'all' },
       start: startPosition(undefined, T0),
       feed,
       send: async (chunk) => {
@@ -354,7 +368,28 @@ describe('event stream loop', () => {
       sleep: time.sleep,
     });
     expect(sent).toEqual([e1, e2, e3, e4]);
-    expect(listed).toBe(2); // at T0 and T0 + 30 s
+    expect([...readTenants].sort()).toEqual(['t1', 't2', 't3']);
+    // One question per round, and the position a reconnect resumes at is past every event sent.
+    expect(table.activeAsked).toBeGreaterThan(10);
+    expect(summary.position >= e4.event_id).toBe(true);
+  });
+
+  it('watching every tenant while none stores events reads nothing but the index', async () => {
+    const time = fakeTime();
+    const table = new FakeTable();
+    const summary = await runEventStream({
+      scope: { kind: 'all' },
+      start: startPosition(undefined, T0),
+      feed: table.feed(),
+      send: async () => undefined,
+      signal: new AbortController().signal,
+      deadline: T0 + 20_000,
+      now: time.now,
+      sleep: time.sleep,
+    });
+    expect(table.reads).toBe(0);
+    expect(table.activeAsked).toBe(10); // every 2 s
+    expect(summary.position > startPosition(undefined, T0)).toBe(true);
   });
 
   it('ends after repeated read failures so the client reconnects, and survives a few', async () => {

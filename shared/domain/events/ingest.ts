@@ -19,7 +19,7 @@ import { contentHash } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
-import { zoneEventsOfLastHour, type ZoneEvents } from '../rate-limit.js';
+import { zoneEventsOfLastHour, type TenantEvents } from '../rate-limit.js';
 import { scoreEvent } from './scoring.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -62,6 +62,8 @@ class IngestContext {
   private tenants = new Map<string, Promise<TenantId>>();
   private zones = new Map<string, Promise<Zone[]>>();
   private activity = new Map<TenantId, Promise<Map<string, number>>>();
+  private configs = new Map<TenantId, TenantConfig>();
+  private sensors = new Map<string, StoredSensor | null>();
 
   constructor(
     private readonly decideTenant: TenantDecider,
@@ -85,10 +87,21 @@ class IngestContext {
     await readItems(lookups, this.read);
   }
   config(tenantId: TenantId): TenantConfig {
-    return tenantConfigFrom(this.read, tenantId) ?? defaultTenantConfig(tenantId, now());
+    let config = this.configs.get(tenantId);
+    if (!config) {
+      config = tenantConfigFrom(this.read, tenantId) ?? defaultTenantConfig(tenantId, now());
+      this.configs.set(tenantId, config);
+    }
+    return config;
   }
   sensor(tenantId: TenantId, sensorId: string): StoredSensor | null {
-    return siteEntityFrom<StoredSensor>(this.read, SITE_KINDS.sensor, tenantId, sensorId) ?? null;
+    const key = `${tenantId}/${sensorId}`;
+    let sensor = this.sensors.get(key);
+    if (sensor === undefined) {
+      sensor = siteEntityFrom<StoredSensor>(this.read, SITE_KINDS.sensor, tenantId, sensorId) ?? null;
+      this.sensors.set(key, sensor);
+    }
+    return sensor;
   }
   environmentExists(tenantId: TenantId, environmentId: string): boolean {
     return Boolean(environmentFrom(this.read, tenantId, environmentId));
@@ -199,11 +212,11 @@ function prepare(
 export type TenantDecider = (requested?: string | null) => Promise<TenantId>;
 
 /**
- * Counts the request against its tenant's rate and adds the new events of each tenant's zones to
- * that tenant's current minute, in one write for the caller's tenant; throws when the rate refuses
- * the request (then nothing is stored). Handed in by the edge (the handler chain's `meter`).
+ * Counts the request against its tenant's rate and adds the new events (in all, and per zone) to
+ * each tenant's current minute, in one write for the caller's tenant; throws when the rate
+ * refuses the request (then nothing is stored). Handed in by the edge (the handler chain's `meter`).
  */
-export type IngestMeter = (zoneEvents: Map<TenantId, ZoneEvents>) => Promise<void>;
+export type IngestMeter = (stored: Map<TenantId, TenantEvents>) => Promise<void>;
 
 export interface IngestEdge {
   decideTenant: TenantDecider;
@@ -282,15 +295,14 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     }
   });
 
-  const zoneEvents = new Map<TenantId, Map<string, number>>();
+  const counted = new Map<TenantId, { events: number; zones: Map<string, number> }>();
   for (const p of fresh) {
-    for (const zoneId of p.event.matched_zone_ids) {
-      const counts = zoneEvents.get(p.event.tenant_id) ?? new Map<string, number>();
-      counts.set(zoneId, (counts.get(zoneId) ?? 0) + 1);
-      zoneEvents.set(p.event.tenant_id, counts);
-    }
+    const counts = counted.get(p.event.tenant_id) ?? { events: 0, zones: new Map<string, number>() };
+    counts.events++;
+    for (const zoneId of p.event.matched_zone_ids) counts.zones.set(zoneId, (counts.zones.get(zoneId) ?? 0) + 1);
+    counted.set(p.event.tenant_id, counts);
   }
-  await edge.meter(zoneEvents);
+  await edge.meter(counted);
   await writeAll(fresh.map((p) => eventItem({ event: p.event, contentHash: p.hash, expiresAt: p.expiresAt })));
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.

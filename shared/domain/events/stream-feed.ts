@@ -1,29 +1,20 @@
 /**
  * The live event stream over the table: whose events a caller may watch, and the reads
- * (shared/db/events.ts `eventsAfter`, the tenant directory) behind shared/domain/events/stream.ts.
+ * (shared/db/events.ts `eventsAfter`, the tenants that stored events lately) behind
+ * shared/domain/events/stream.ts.
  */
 import { eventsAfter } from '../../db/events.js';
-import { listTenants } from '../../db/tenants.js';
+import { tenantsWithEventsBetween } from '../rate-limit.js';
 import type { Logger } from '../../log.js';
 import { parseLastEventId, runEventStream, startPosition, type EventFeed, type StreamScope, type StreamSummary, type StreamTiming } from './stream.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
-/** Tenants per directory page. */
-const DIRECTORY_PAGE = 500;
-
-
 export function tableFeed(eventType: string | undefined): EventFeed {
   return {
     read: (tenantId, afterId, upToId, limit) => eventsAfter(tenantId, afterId, upToId, limit, eventType),
-    tenantIds: async () => {
-      const ids: TenantId[] = [];
-      for (let offset = 0; ; offset += DIRECTORY_PAGE) {
-        const page = await listTenants({ limit: DIRECTORY_PAGE, offset });
-        // Every tenant, for a stream a SUPER_ADMIN opened without naming one (decided at the edge).
-        ids.push(...page.map((t) => systemTenant(t.tenant_id)));
-        if (page.length < DIRECTORY_PAGE) return ids;
-      }
-    },
+    // For a stream a SUPER_ADMIN opened without naming a tenant (decided at the edge): the
+    // tenants the table's index names as having stored events.
+    tenantsWithEvents: async (fromMs, toMs) => (await tenantsWithEventsBetween(fromMs, toMs)).map((id): TenantId => systemTenant(id)),
   };
 }
 

@@ -20,17 +20,20 @@
  * `Last-Event-ID` starts strictly after it (every tenant's cursor there): nothing lost, nothing
  * repeated. Without one, a stream starts at "now" and replays no history.
  *
- * All tenants (a SUPER_ADMIN without `tenant_id`): the tenant directory is read at the start and
- * every 30 s, one cursor per tenant. Every read of a round goes up to the same bound and only
- * events up to the lowest point that every tenant's read reached are sent (the rest are read
- * again next round), so the merged stream stays in id order across tenants and one id still
- * resumes it. A tenant that appears later starts at the stream's starting point, so its events
- * since then are sent, out of order with the others, when it is found.
+ * All tenants (a SUPER_ADMIN without `tenant_id`): the stream keeps one position. Each round
+ * first asks which tenants stored events since a little before it (the table's index of the
+ * minutes in which a tenant stored events, GSI4: one small Query, nothing when the platform is
+ * idle), then reads only those tenants, each from the position, all up to the same bound; only
+ * events up to the lowest point every read reached are sent (the rest are read again next
+ * round), so the merged stream stays in id order across tenants and one id still resumes it.
+ * Ingest marks the minute before it writes the events, but an index is eventually consistent, so
+ * this view reads INDEX_LAG_MS further behind than a tenant's stream: an index that lags longer
+ * than that could let an event of a tenant not seen active pass unsent.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { StoredEvent } from '../../db/events.js';
 import { invalid } from '../../errors.js';
-import { timeIdBound } from '../../ids.js';
+import { timeIdBound, timeOfId } from '../../ids.js';
 import type { Logger } from '../../log.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -38,8 +41,13 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 export const POLL_INTERVAL_MS = 2_000;
 /** Only ids made at least this long ago are read (see above). */
 export const LAG_MS = 500;
-/** How often the tenant directory is read again when watching all tenants. */
-export const DIRECTORY_REFRESH_MS = 30_000;
+/** The all-tenants view reads this much further behind: time for the index of active tenants. */
+export const INDEX_LAG_MS = 1_500;
+/**
+ * How far before the position the all-tenants view looks for active tenants: a minute is marked
+ * when ingest counts it, after the event's id was made (a client-made id up to a minute before).
+ */
+export const ACTIVE_LOOKBACK_MS = 120_000;
 /** Items one read of one tenant evaluates at most; a tenant further behind is read again at once. */
 export const PAGE_SIZE = 100;
 /** Tenants read at the same time in one round. */
@@ -114,8 +122,8 @@ export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all'
 
 export interface EventFeed {
   read: EventReader;
-  /** Every tenant's id (the directory); asked only for the `all` scope. */
-  tenantIds(): Promise<TenantId[]>;
+  /** The tenants that stored events from `fromMs` to `toMs`; asked only for the `all` scope. */
+  tenantsWithEvents(fromMs: number, toMs: number): Promise<TenantId[]>;
 }
 
 /** One cursor per tenant; a tenant first seen starts at the stream's starting point. */
@@ -195,9 +203,11 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 export interface StreamTiming {
   pollIntervalMs: number;
   lagMs: number;
+  /** Added to `lagMs` for the all-tenants view. */
+  indexLagMs: number;
   /** Longest silence before a keep-alive comment. */
   keepAliveMs: number;
-  directoryRefreshMs: number;
+  activeLookbackMs: number;
   pageSize: number;
   concurrency: number;
   retryMs: number;
@@ -206,8 +216,9 @@ export interface StreamTiming {
 export const DEFAULT_TIMING: StreamTiming = {
   pollIntervalMs: POLL_INTERVAL_MS,
   lagMs: LAG_MS,
+  indexLagMs: INDEX_LAG_MS,
   keepAliveMs: 15_000,
-  directoryRefreshMs: DIRECTORY_REFRESH_MS,
+  activeLookbackMs: ACTIVE_LOOKBACK_MS,
   pageSize: PAGE_SIZE,
   concurrency: READ_CONCURRENCY,
   retryMs: RETRY_MS,
@@ -250,13 +261,15 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
   const t: StreamTiming = { ...DEFAULT_TIMING, ...run.timing };
   const now = run.now ?? Date.now;
   const sleep = run.sleep ?? abortableSleep;
-  const cursors = new StreamCursors(run.start);
+  // A tenant's stream keeps its tenant's cursor; the all-tenants view one position, and each
+  // round cursors of the tenants active since then, all starting there.
+  let cursors = new StreamCursors(run.start);
   if (run.scope.kind === 'tenant') cursors.track([run.scope.tenantId]);
-  const summary = (end: StreamSummary['end']): StreamSummary => ({ end, sent, position: cursors.position() });
+  let position = run.start;
+  const summary = (end: StreamSummary['end']): StreamSummary => ({ end, sent, position: run.scope.kind === 'all' ? position : cursors.position() });
   let sent = 0;
   let failedRounds = 0;
   let nextRound = now();
-  let nextDirectory = now();
   let lastWrite = now();
 
   const send = async (chunk: string) => {
@@ -276,11 +289,17 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
         const started = now();
         let round: Round | undefined;
         try {
-          if (run.scope.kind === 'all' && started >= nextDirectory) {
-            cursors.track(await run.feed.tenantIds());
-            nextDirectory = started + t.directoryRefreshMs;
+          if (run.scope.kind === 'all') {
+            const bound = readBound(now(), t.lagMs + t.indexLagMs);
+            cursors = new StreamCursors(position);
+            cursors.track(await run.feed.tenantsWithEvents(timeOfId(position) - t.activeLookbackMs, now()));
+            round = await readRound(cursors, bound, run.feed.read, t.pageSize, t.concurrency);
+            // Every tenant read is at the same point now; the others had nothing up to the bound.
+            const reached = cursors.entries().length > 0 ? cursors.position() : bound;
+            if (reached > position) position = reached;
+          } else {
+            round = await readRound(cursors, readBound(now(), t.lagMs), run.feed.read, t.pageSize, t.concurrency);
           }
-          round = await readRound(cursors, readBound(now(), t.lagMs), run.feed.read, t.pageSize, t.concurrency);
           failedRounds = 0;
         } catch (err) {
           if (run.signal.aborted) return summary('client');
