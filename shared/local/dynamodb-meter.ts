@@ -15,7 +15,7 @@
  * - writes: 1 unit per KB of the larger of the item before and after, and as much again for each
  *   index entry written or removed (the indexes project ALL); a key change of an index entry is a
  *   delete and a put; transactional writes count double. The item before and after is read by the
- *   proxy itself (uncounted).
+ *   proxy itself (uncounted). A keys-only index entry is written only when its keys change.
  *
  * Local tooling only: production code never imports it (test/unit/layers.test.ts).
  */
@@ -38,6 +38,8 @@ export interface DynamoDbMeter {
   url: string;
   /** What was counted since the last reset. */
   snapshot(): Tally;
+  /** Resolves once every call answered so far is counted (units are priced after the answer). */
+  settle(): Promise<void>;
   reset(): void;
   /** Forward only: no extra reads to price writes and queries (for throughput runs). */
   passthrough: boolean;
@@ -96,11 +98,14 @@ export function writeCost(before: Item | undefined, after: Item | undefined): nu
   for (const index of TABLE_KEYS.indexes) {
     const was = keyOf(before, index.partitionKey, index.sortKey);
     const is = keyOf(after, index.partitionKey, index.sortKey);
+    // An entry holds the item (ALL) or its keys only (KEYS_ONLY, rewritten only when they change).
+    const entry = (item: Item | undefined) =>
+      index.projection === 'ALL' ? itemSize(item) : itemSize(Object.fromEntries(Object.entries(item ?? {}).filter(([k]) => ['PK', 'SK', index.partitionKey, index.sortKey].includes(k))));
     if (was && is && was === is) {
-      if (JSON.stringify(before) !== JSON.stringify(after)) units += writeUnitsOf(itemSize(after));
+      if (index.projection === 'ALL' && JSON.stringify(before) !== JSON.stringify(after)) units += writeUnitsOf(entry(after));
     } else {
-      if (was) units += writeUnitsOf(itemSize(before));
-      if (is) units += writeUnitsOf(itemSize(after));
+      if (was) units += writeUnitsOf(entry(before));
+      if (is) units += writeUnitsOf(entry(after));
     }
   }
   return units;
@@ -109,6 +114,7 @@ export function writeCost(before: Item | undefined, after: Item | undefined): nu
 export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMeter> {
   const target = new URL(upstream);
   let tally: Tally = {};
+  const pending = new Set<Promise<void>>();
   const add = (op: string, readUnits: number, writeUnits: number, calls = 1) => {
     const t = (tally[op] ??= { calls: 0, readUnits: 0, writeUnits: 0 });
     t.calls += calls;
@@ -165,6 +171,9 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     url: '',
     passthrough: false,
     snapshot: () => structuredClone(tally),
+    settle: async () => {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
     reset: () => {
       tally = {};
     },
@@ -172,10 +181,26 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
   };
 
   const server: Server = createServer((req, res) => {
+    if (meter.passthrough) {
+      // Forward only, streaming both ways: as little of the proxy's own work as can be.
+      const upstreamRequest = httpRequest(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+        (upstreamResponse) => {
+          res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+          upstreamResponse.pipe(res);
+        },
+      );
+      upstreamRequest.on('error', (err) => {
+        if (!res.headersSent) res.writeHead(502);
+        res.end(String(err));
+      });
+      req.pipe(upstreamRequest);
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void (async () => {
+      const work = (async () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const targetHeader = String(req.headers['x-amz-target'] ?? '');
         const [service, operation = 'unknown'] = targetHeader.split('.');
@@ -202,7 +227,7 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
               writeKeys.push({ table: spec.TableName, key: spec.Item ? keyFromItem(spec.Item) : spec.Key!, transactional: true });
             }
           }
-          for (const w of writeKeys) before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key));
+          await Promise.all(writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))));
         }
 
         const out = await forward(headers, body);
@@ -243,6 +268,8 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
           res.end(String(err));
         }
       });
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

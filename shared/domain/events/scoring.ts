@@ -89,12 +89,26 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/** Weekday and minute of the day of a UTC minute in a time zone; a batch's events share a few minutes. */
+const localMinutes = new Map<string, { weekday: number; minutes: number }>();
+
+function localMinuteOf(atMs: number, timeZone: string): { weekday: number; minutes: number } {
+  const minute = Math.floor(atMs / 60_000);
+  const key = `${timeZone}|${minute}`;
+  let local = localMinutes.get(key);
+  if (!local) {
+    const parts = formatterFor(timeZone).formatToParts(new Date(minute * 60_000));
+    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+    local = { weekday: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+    if (localMinutes.size > 10_000) localMinutes.clear();
+    localMinutes.set(key, local);
+  }
+  return local;
+}
+
 /** Whether `at` falls in the business hours, read in their time zone; an end before the start spans midnight. */
 export function withinBusinessHours(at: string, hours: BusinessHours): boolean {
-  const parts = formatterFor(hours.timezone).formatToParts(new Date(at));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const weekday = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1;
-  const minutes = Number(get('hour')) * 60 + Number(get('minute'));
+  const { weekday, minutes } = localMinuteOf(Date.parse(at), hours.timezone);
   const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
   const start = toMinutes(hours.start);
   const end = toMinutes(hours.end);
