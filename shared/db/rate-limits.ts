@@ -34,12 +34,18 @@ export interface MinuteCount {
   zones: ReadonlyMap<string, number>;
 }
 
+/** A tenant's minute after a count: its requests so far, and the counts of the zones just added to. */
+export interface MinuteCounted {
+  hits: number;
+  zones: Map<string, number>;
+}
+
 /**
  * Adds to a tenant's minute in one write: a request (only while under its limit) and zone events.
- * Returns the requests counted so far, this one included, or null when the limit refused it (and
- * then nothing was added).
+ * Returns the minute's requests so far (this one included) and the new counts of the zones added
+ * to, or null when the limit refused the request (and then nothing was added).
  */
-export async function countTenantMinute(tenantId: string, windowStart: number, expiresAt: number, count: MinuteCount): Promise<number | null> {
+export async function countTenantMinute(tenantId: string, windowStart: number, expiresAt: number, count: MinuteCount): Promise<MinuteCounted | null> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':exp': expiresAt };
   const adds: string[] = [];
@@ -62,7 +68,7 @@ export async function countTenantMinute(tenantId: string, windowStart: number, e
     values[':g4pk'] = minute.GSI4PK;
     values[':g4sk'] = minute.GSI4SK;
   }
-  if (adds.length === 0) return 0;
+  if (adds.length === 0) return { hits: 0, zones: new Map() };
   const limit = count.request?.limit ?? null;
   if (limit !== null) values[':limit'] = limit;
   try {
@@ -77,7 +83,11 @@ export async function countTenantMinute(tenantId: string, windowStart: number, e
         ReturnValues: 'UPDATED_NEW',
       }),
     );
-    return Number(out.Attributes?.hits ?? 0);
+    const zones = new Map<string, number>();
+    for (const [name, value] of Object.entries(out.Attributes ?? {})) {
+      if (name.startsWith(ZONE_PREFIX)) zones.set(name.slice(ZONE_PREFIX.length), Number(value));
+    }
+    return { hits: Number(out.Attributes?.hits ?? 0), zones };
   } catch (err) {
     if ((err as Error).name === 'ConditionalCheckFailedException') return null;
     throw err;

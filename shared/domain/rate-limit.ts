@@ -44,29 +44,37 @@ export interface TenantEvents {
   zones: ReadonlyMap<string, number>;
 }
 
+/** What a tenant's current minute holds for the zones a request added to, its own events included. */
+export type ZoneMinute = Map<string, number>;
+
 const NO_EVENTS: TenantEvents = { events: 0, zones: new Map() };
 
 /**
  * Counts a tenant's request against its plan's rate (`perMinute`; null: no limit, nothing is
  * counted for it) and adds the events it stores to the tenant's minute, in one write; throws
- * RateLimitedError past the limit, and then adds nothing. Returns the rate state, or null for a
- * request without limit.
+ * RateLimitedError past the limit, and then adds nothing. Returns the rate state (null for a
+ * request without limit) and the minute's counts of the zones added to.
  */
-export async function meterTenantRequest(tenantId: TenantId, perMinute: number | null, stored: TenantEvents = NO_EVENTS, nowMs = Date.now()): Promise<RateLimitState | null> {
+export async function meterTenantRequest(
+  tenantId: TenantId,
+  perMinute: number | null,
+  stored: TenantEvents = NO_EVENTS,
+  nowMs = Date.now(),
+): Promise<{ rate: RateLimitState | null; minute: ZoneMinute }> {
   const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
-  const hits = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, ...stored });
-  if (perMinute === null) return null;
-  if (hits === null) {
-    const state = { limit: perMinute, remaining: 0, reset };
+  const counted = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, ...stored });
+  if (counted === null) {
+    const state = { limit: perMinute ?? 0, remaining: 0, reset };
     throw new RateLimitedError(state, Math.max(1, reset - nowSeconds));
   }
-  return { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
+  const rate = perMinute === null ? null : { limit: perMinute, remaining: Math.max(0, perMinute - counted.hits), reset };
+  return { rate, minute: counted.zones };
 }
 
 /** Adds the events a request stores in a tenant that is not the caller's (a SUPER_ADMIN's batch). */
-export async function addTenantEvents(tenantId: TenantId, stored: TenantEvents, nowMs = Date.now()): Promise<void> {
+export async function addTenantEvents(tenantId: TenantId, stored: TenantEvents, nowMs = Date.now()): Promise<ZoneMinute> {
   const { windowStart, expiresAt } = windowOf(nowMs);
-  await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, ...stored });
+  return (await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, ...stored }))?.zones ?? new Map();
 }
 
 /**
@@ -77,8 +85,21 @@ export async function tenantsWithEventsBetween(fromMs: number, toMs: number): Pr
   return [...(await tenantsWithEvents(windowOf(fromMs).windowStart, windowOf(toMs).windowStart))];
 }
 
-/** The zones' events counted in the tenant's current minute and the 60 before it. */
-export function zoneEventsOfLastHour(tenantId: TenantId, nowMs = Date.now()): Promise<Map<string, number>> {
+/**
+ * A tenant's closed minutes of the last hour (the 60 before the current one), per zone. They no
+ * longer change, so a container reads them once a minute per tenant and keeps them until the
+ * minute turns (the current minute's counts come back from the meter's write).
+ */
+const closedMinutes = new Map<TenantId, { windowStart: number; zones: Promise<Map<string, number>> }>();
+
+export function zoneEventsOfClosedMinutes(tenantId: TenantId, nowMs = Date.now()): Promise<Map<string, number>> {
   const { windowStart } = windowOf(nowMs);
-  return zoneEventsOfTenant(tenantId, windowStart - 3600, windowStart);
+  const cached = closedMinutes.get(tenantId);
+  if (cached?.windowStart === windowStart) return cached.zones;
+  if (closedMinutes.size >= 10_000) closedMinutes.clear();
+  const zones = zoneEventsOfTenant(tenantId, windowStart - 3600, windowStart - 60);
+  closedMinutes.set(tenantId, { windowStart, zones });
+  // A failed read is not kept: the next request reads again.
+  zones.catch(() => closedMinutes.delete(tenantId));
+  return zones;
 }

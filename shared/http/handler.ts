@@ -21,7 +21,7 @@ import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { addTenantEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type TenantEvents } from '../domain/rate-limit.js';
+import { addTenantEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/rate-limit.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
@@ -59,9 +59,10 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   /**
    * Counts the request against its tenant's rate (for a route whose options say `meter:
    * 'function'`: before its writes, refusing past the limit) and adds events to tenants' zone
-   * counters, the caller's in the same write.
+   * counters, the caller's in the same write, in the minute of `atMs`; returns each tenant's
+   * minute counts of the zones added to.
    */
-  meter: (stored: Map<TenantId, TenantEvents>) => Promise<void>;
+  meter: (stored: Map<TenantId, TenantEvents>, atMs: number) => Promise<Map<TenantId, ZoneMinute>>;
 }
 
 /** The input of a request before validation, for `prefetch`: it may be anything. */
@@ -177,13 +178,19 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     log: internal.log,
     event,
     read: internal.read,
-    meter: async (stored) => {
+    meter: async (stored, atMs) => {
+      const minutes = new Map<TenantId, ZoneMinute>();
       const own = internal.unmetered;
       if (own) {
         internal.unmetered = null;
-        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute, stored.get(own.tenantId))) ?? internal.rateLimit;
+        const { rate, minute } = await meterTenantRequest(own.tenantId, own.perMinute, stored.get(own.tenantId), atMs);
+        internal.rateLimit = rate ?? internal.rateLimit;
+        minutes.set(own.tenantId, minute);
       }
-      for (const [tenantId, counts] of stored) if (tenantId !== own?.tenantId) await addTenantEvents(tenantId, counts);
+      for (const [tenantId, counts] of stored) {
+        if (!minutes.has(tenantId)) minutes.set(tenantId, await addTenantEvents(tenantId, counts, atMs));
+      }
+      return minutes;
     },
   };
 }
@@ -193,7 +200,7 @@ async function meterAtEnd(internal: Internal): Promise<void> {
   const own = internal.unmetered;
   if (!own) return;
   internal.unmetered = null;
-  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)) ?? internal.rateLimit;
+  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)).rate ?? internal.rateLimit;
 }
 
 function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
@@ -305,7 +312,7 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
       if (options.meter === 'function') {
         internal.unmetered = own;
       } else if (own.perMinute !== null) {
-        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)) ?? undefined;
+        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)).rate ?? undefined;
       }
     },
   };

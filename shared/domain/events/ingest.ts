@@ -19,7 +19,7 @@ import { contentHash } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
-import { zoneEventsOfLastHour, type TenantEvents } from '../rate-limit.js';
+import { zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../rate-limit.js';
 import { scoreEvent } from './scoring.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -111,9 +111,9 @@ class IngestContext {
       (await listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 })).filter((z) => z.active),
     );
   }
-  /** Events per zone of the tenant in the hour before this request (its minutes' counters). */
-  zoneActivity(tenantId: TenantId, atMs: number) {
-    return this.once(this.activity, tenantId, () => zoneEventsOfLastHour(tenantId, atMs));
+  /** Events per zone of the tenant in the hour's closed minutes (the current one comes back from the meter). */
+  closedActivity(tenantId: TenantId, atMs: number) {
+    return this.once(this.activity, tenantId, () => zoneEventsOfClosedMinutes(tenantId, atMs));
   }
 }
 
@@ -124,12 +124,14 @@ interface Located {
   loc: Loc;
 }
 
-interface Prepared {
+/** An event before it is scored: what it is, where, which zones it falls in. */
+interface Draft {
   event: StoredEvent;
   hash: string;
   expiresAt: number;
   clientId: boolean;
   sensor: StoredSensor | null;
+  zones: Zone[];
 }
 
 /** The sensor, environment and location of an event, checked against its tenant's items. */
@@ -144,15 +146,7 @@ function resolve(ctx: IngestContext, { input, tenantId, loc }: Located) {
   return { sensor, environmentId: sensor?.environment_id ?? input.environment_id ?? null, location: input.location ?? sensor?.location ?? null };
 }
 
-function prepare(
-  ctx: IngestContext,
-  located: Located,
-  where: ReturnType<typeof resolve>,
-  zones: Zone[],
-  activity: Map<string, number> | undefined,
-  at: string,
-  batchHits: Map<string, number>,
-): Prepared {
+function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof resolve>, zones: Zone[], at: string): Draft {
   const { input, tenantId } = located;
   const { sensor, environmentId, location } = where;
   const config = ctx.config(tenantId);
@@ -162,18 +156,6 @@ function prepare(
   const receivedAt = input.event_id ? at : new Date(timeOfId(eventId)).toISOString();
   const occurredAt = input.occurred_at ? new Date(input.occurred_at).toISOString() : receivedAt;
   const matched = location ? zones.filter((z) => geofenceContains(z.geofence, location)) : [];
-  // A zone's events of the last hour: its minutes' counters, plus the events before this one in the batch.
-  const recentInZone = matched.length > 0 ? Math.max(...matched.map((z) => (activity?.get(z.zone_id) ?? 0) + (batchHits.get(z.zone_id) ?? 0))) : 0;
-  for (const z of matched) batchHits.set(z.zone_id, (batchHits.get(z.zone_id) ?? 0) + 1);
-  const { score, factors } = scoreEvent({
-    type: input.type,
-    occurredAt,
-    zoneLevels: matched.map((z) => z.security_level),
-    recentInZone,
-    sensorHealth: sensor ? healthOf(sensor.last_seen_at, config.sensor_heartbeat_timeout_seconds, Date.parse(at)) : null,
-    reportedSeverity: input.severity ?? null,
-    businessHours: { timezone: config.timezone, ...config.business_hours },
-  });
   const event: StoredEvent = {
     event_id: eventId,
     tenant_id: tenantId,
@@ -188,8 +170,8 @@ function prepare(
     description: input.description ?? null,
     payload: input.payload ?? {},
     matched_zone_ids: matched.map((z) => z.zone_id),
-    threat_score: score,
-    threat_factors: factors,
+    threat_score: null,
+    threat_factors: null,
     processed: false,
     processed_at: null,
     incident_id: null,
@@ -202,7 +184,30 @@ function prepare(
     expiresAt: Math.floor(Date.parse(at) / 1000) + config.retention_days.events * 86400,
     clientId: input.event_id !== undefined,
     sensor,
+    zones: matched,
   };
+}
+
+/**
+ * Scores a drafted event. `recent` is the zones' events of the last hour before this request;
+ * `batchHits` the request's own events counted so far, zone by zone.
+ */
+function score(ctx: IngestContext, d: Draft, input: EventInput, recent: (zoneId: string) => number, batchHits: Map<string, number>, at: string): void {
+  const config = ctx.config(d.event.tenant_id);
+  // A zone's events of the last hour: before this request, plus the events before this one in it.
+  const recentInZone = d.zones.length > 0 ? Math.max(...d.zones.map((z) => recent(z.zone_id) + (batchHits.get(z.zone_id) ?? 0))) : 0;
+  for (const z of d.zones) batchHits.set(z.zone_id, (batchHits.get(z.zone_id) ?? 0) + 1);
+  const { score: value, factors } = scoreEvent({
+    type: input.type,
+    occurredAt: d.event.occurred_at,
+    zoneLevels: d.zones.map((z) => z.security_level),
+    recentInZone,
+    sensorHealth: d.sensor ? healthOf(d.sensor.last_seen_at, config.sensor_heartbeat_timeout_seconds, Date.parse(at)) : null,
+    reportedSeverity: input.severity ?? null,
+    businessHours: { timezone: config.timezone, ...config.business_hours },
+  });
+  d.event.threat_score = value;
+  d.event.threat_factors = factors;
 }
 
 /**
@@ -213,10 +218,11 @@ export type TenantDecider = (requested?: string | null) => Promise<TenantId>;
 
 /**
  * Counts the request against its tenant's rate and adds the new events (in all, and per zone) to
- * each tenant's current minute, in one write for the caller's tenant; throws when the rate
- * refuses the request (then nothing is stored). Handed in by the edge (the handler chain's `meter`).
+ * each tenant's minute of `atMs`, in one write for the caller's tenant; throws when the rate
+ * refuses the request (then nothing is stored). Returns each tenant's minute counts of the zones
+ * added to, this request's events included. Handed in by the edge (the handler chain's `meter`).
  */
-export type IngestMeter = (stored: Map<TenantId, TenantEvents>) => Promise<void>;
+export type IngestMeter = (stored: Map<TenantId, TenantEvents>, atMs: number) => Promise<Map<TenantId, ZoneMinute>>;
 
 export interface IngestEdge {
   decideTenant: TenantDecider;
@@ -228,9 +234,10 @@ export interface IngestEdge {
 /**
  * Stores events (one or a batch) and returns them in the order given. All are stored, or the
  * request fails: a retry stores only what is missing. DynamoDB calls: the lookups the edge did
- * not make (one BatchGetItem), each environment's zones (a Query), the zones' last hour when an
- * event falls in one (a Query of the tenant's minutes), the meter (an UpdateItem), the events
- * (BatchWriteItems of 25, at once), and a sensor's last-seen time at most once a minute.
+ * not make (one BatchGetItem), each environment's zones (a Query), the hour's closed minutes of
+ * the tenant (a Query, once a minute per tenant and container), the meter (an UpdateItem that
+ * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once),
+ * and a sensor's last-seen time at most once a minute.
  */
 export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
   const ctx = new IngestContext(edge.decideTenant, edge.read ?? new Prefetched());
@@ -249,44 +256,41 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   await ctx.load(lookups);
   const places = located.map((l) => resolve(ctx, l));
 
-  // Zones of each environment with a located event, and the last hour of the zones of each
-  // tenant concerned, all at once (the hour is read even if no event falls in a zone: one small
-  // read, against a round trip of waiting).
+  // Zones of each environment with a located event, and the hour's closed minutes of each
+  // tenant concerned, at once (the closed minutes are read once a minute per tenant and kept).
   const zonesOf = (i: number) => {
     const { environmentId, location } = places[i]!;
     return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId) : Promise.resolve([] as Zone[]);
   };
   const locatedTenants = new Set(located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId));
-  const [zones, activity] = await Promise.all([
+  const [zones, closed] = await Promise.all([
     Promise.all(located.map((_, i) => zonesOf(i))),
-    Promise.all([...locatedTenants].map(async (t) => [t, await ctx.zoneActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
+    Promise.all([...locatedTenants].map(async (t) => [t, await ctx.closedActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
   ]);
-
-  const batchHits = new Map<string, number>();
-  const prepared = located.map((l, i) => prepare(ctx, l, places[i]!, zones[i]!, activity.get(l.tenantId), at, batchHits));
+  const drafts = located.map((l, i) => draft(ctx, l, places[i]!, zones[i]!, at));
 
   const seen = new Set<string>();
-  prepared.forEach((p, i) => {
-    const key = `${p.event.tenant_id}/${p.event.event_id}`;
+  drafts.forEach((d, i) => {
+    const key = `${d.event.tenant_id}/${d.event.event_id}`;
     if (seen.has(key)) throw invalid([...locOf(i), 'event_id'] as Loc, 'this event_id appears twice in the batch', 'duplicate');
     seen.add(key);
   });
 
   // Events whose client-supplied id is stored already: the same content is a retry, other content a conflict.
   const stored = new Map<string, StoredEvent>();
-  for (const p of prepared.filter((x) => x.clientId)) {
-    const found = storedEventFrom(ctx.read, p.event.tenant_id, p.event.event_id);
+  for (const d of drafts.filter((x) => x.clientId)) {
+    const found = storedEventFrom(ctx.read, d.event.tenant_id, d.event.event_id);
     if (!found) continue;
-    if (found.hash !== p.hash) throw new ConflictError(`event_id ${p.event.event_id} was already used for another event`);
-    stored.set(`${p.event.tenant_id}/${p.event.event_id}`, found.event);
+    if (found.hash !== d.hash) throw new ConflictError(`event_id ${d.event.event_id} was already used for another event`);
+    stored.set(`${d.event.tenant_id}/${d.event.event_id}`, found.event);
   }
 
-  const fresh = prepared.filter((p) => !stored.has(`${p.event.tenant_id}/${p.event.event_id}`));
+  const fresh = drafts.filter((d) => !stored.has(`${d.event.tenant_id}/${d.event.event_id}`));
   // A new event's own id orders it in time (lists, date filters, the live stream): one made long
   // before (or after) it is sent would sit in the wrong place. Retries of stored ones are fine.
-  fresh.forEach((p) => {
-    if (p.clientId && Math.abs(timeOfId(p.event.event_id) - atMs) > CLIENT_ID_SKEW_MS) {
-      const i = prepared.indexOf(p);
+  fresh.forEach((d) => {
+    if (d.clientId && Math.abs(timeOfId(d.event.event_id) - atMs) > CLIENT_ID_SKEW_MS) {
+      const i = drafts.indexOf(d);
       throw invalid(
         [...locOf(i), 'event_id'] as Loc,
         'must be a UUIDv7 made within a minute of sending; for events sent later, leave event_id out and send an Idempotency-Key',
@@ -295,24 +299,30 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     }
   });
 
+  // The request counts (its rate, its new events per zone) before anything is written, and the
+  // meter's write answers with the minute's counts of those zones, this request's included.
   const counted = new Map<TenantId, { events: number; zones: Map<string, number> }>();
-  for (const p of fresh) {
-    const counts = counted.get(p.event.tenant_id) ?? { events: 0, zones: new Map<string, number>() };
+  for (const d of fresh) {
+    const counts = counted.get(d.event.tenant_id) ?? { events: 0, zones: new Map<string, number>() };
     counts.events++;
-    for (const zoneId of p.event.matched_zone_ids) counts.zones.set(zoneId, (counts.zones.get(zoneId) ?? 0) + 1);
-    counted.set(p.event.tenant_id, counts);
+    for (const zoneId of d.event.matched_zone_ids) counts.zones.set(zoneId, (counts.zones.get(zoneId) ?? 0) + 1);
+    counted.set(d.event.tenant_id, counts);
   }
-  await edge.meter(counted);
-  await writeAll(fresh.map((p) => eventItem({ event: p.event, contentHash: p.hash, expiresAt: p.expiresAt })));
+  const minutes = await edge.meter(counted, atMs);
+  const recentOf = (tenantId: TenantId) => (zoneId: string) =>
+    (closed.get(tenantId)?.get(zoneId) ?? 0) + (minutes.get(tenantId)?.get(zoneId) ?? 0) - (counted.get(tenantId)?.zones.get(zoneId) ?? 0);
+  const batchHits = new Map<string, number>();
+  drafts.forEach((d, i) => score(ctx, d, located[i]!.input, recentOf(d.event.tenant_id), batchHits, at));
+  await writeAll(fresh.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })));
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
   const lastReport = new Map<string, { sensor: StoredSensor; at: string }>();
-  for (const p of fresh) {
-    if (!p.sensor) continue;
-    const key = `${p.event.tenant_id}/${p.sensor.sensor_id}`;
-    const reportedAt = p.event.occurred_at < at ? p.event.occurred_at : at;
+  for (const d of fresh) {
+    if (!d.sensor) continue;
+    const key = `${d.event.tenant_id}/${d.sensor.sensor_id}`;
+    const reportedAt = d.event.occurred_at < at ? d.event.occurred_at : at;
     const previous = lastReport.get(key);
-    if (!previous || previous.at < reportedAt) lastReport.set(key, { sensor: p.sensor, at: reportedAt });
+    if (!previous || previous.at < reportedAt) lastReport.set(key, { sensor: d.sensor, at: reportedAt });
   }
   for (const { sensor, at: reportedAt } of lastReport.values()) {
     const seen = sensor.last_seen_at ? Date.parse(sensor.last_seen_at) : null;
@@ -320,7 +330,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     await touchSensor(sensor.tenant_id, sensor.sensor_id, reportedAt);
   }
 
-  const result = prepared.map((p) => stored.get(`${p.event.tenant_id}/${p.event.event_id}`) ?? p.event);
+  const result = drafts.map((d) => stored.get(`${d.event.tenant_id}/${d.event.event_id}`) ?? d.event);
   // Scores at or above the tenant's threshold open incidents (a retry finishes what a failed
   // attempt left: events stored but not linked yet).
   return openIncidentsForEvents(actor, result, (tenantId) => ctx.config(tenantId).incident_threshold);
