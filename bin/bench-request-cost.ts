@@ -203,7 +203,7 @@ try {
   };
   const streams = [
     { label: 'idle stream of one tenant, per poll', tally: await idleStream(user.token, `?tenant_id=${org.tenant_id}`) },
-    { label: 'idle stream of every tenant, per poll', tally: await idleStream(admin.token, '') },
+    { label: 'every-tenant stream, 1 active lately, per poll', tally: await idleStream(admin.token, '') },
   ];
 
   console.log(`request cost against DynamoDB Local through a metering proxy (median of ${REPEAT} requests each; ms: the handler's time, median of ${REPEAT} more, unmetered)\n`);
