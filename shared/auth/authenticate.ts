@@ -14,6 +14,7 @@ import { planOf } from '../domain/plans.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { verifyBearer } from '../adapters/jwt.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import { credentialTenant } from './tenant.js';
 import type { Principal } from './principal.js';
 
 export interface Credentials {
@@ -49,7 +50,7 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
     throw new UnauthorizedError(INVALID_TOKEN);
   }
   // The token's signature vouches for its tenant: the route's reads can go in the same trip.
-  const read = await readItems([userKey(claims.tenantId, claims.userId), tenantKey(claims.tenantId), ...(prefetch?.(claims.tenantId as TenantId) ?? [])]);
+  const read = await readItems([userKey(claims.tenantId, claims.userId), tenantKey(claims.tenantId), ...(prefetch?.(credentialTenant(claims.tenantId)) ?? [])]);
   const { user, tenant } = activeUser(read, claims.tenantId, claims.userId, INVALID_TOKEN);
   return {
     principal: {
@@ -74,7 +75,7 @@ async function authenticateApiKey(apiKey: string, sourceIp: string, prefetch?: P
     apiKeyKey(ids.tenantId, ids.keyId),
     tenantKey(ids.tenantId),
     ...(ids.creatorId ? [userKey(ids.tenantId, ids.creatorId)] : []),
-    ...(prefetch?.(ids.tenantId as TenantId) ?? []),
+    ...(prefetch?.(credentialTenant(ids.tenantId)) ?? []),
   ]);
   const key = apiKeyFrom(read, ids.tenantId, ids.keyId);
   if (!checkApiKey(key, apiKey, sourceIp)) throw new UnauthorizedError(INVALID_KEY);

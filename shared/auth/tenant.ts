@@ -11,7 +11,13 @@ import type { StreamScope } from '../domain/events/stream.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 
 /** The caller's own tenant. */
-export const ownTenant = (principal: Principal): TenantId => principal.tenantId as TenantId;
+export const ownTenant = (principal: Principal): TenantId => credentialTenant(principal.tenantId);
+
+/**
+ * The tenant a credential names: a verified token's, or an API key's own (checked by the read
+ * that fetches the key, and nothing read for it is used unless the key is good).
+ */
+export const credentialTenant = (tenantId: string): TenantId => tenantId as TenantId;
 
 /** The tenant `requested` names, if the caller may act in it; the caller's own when none is named. */
 export async function resolveTenant(principal: Principal, requested?: string | null): Promise<TenantId> {

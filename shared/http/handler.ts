@@ -21,7 +21,8 @@ import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { addTenantEvents, consumeRateLimit, meterTenantRequest, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/rate-limit.js';
+import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/rate-limit.js';
+import { TenantMeter } from './tenant-meter.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
@@ -101,11 +102,12 @@ interface Internal {
   log: Logger;
   startedAt: number;
   principal: Principal | null;
+  /** The per-IP limit's state (a public route's `rateLimit`). */
   rateLimit?: RateLimitState;
+  /** The tenant's plan rate. */
+  meter: TenantMeter;
   tenant: TenantId | null;
   read: Prefetched;
-  /** The tenant request still to count, for a route that counts it itself. */
-  unmetered: { tenantId: TenantId; perMinute: number | null } | null;
 }
 
 type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
@@ -178,29 +180,8 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     log: internal.log,
     event,
     read: internal.read,
-    meter: async (stored, atMs) => {
-      const minutes = new Map<TenantId, ZoneMinute>();
-      const own = internal.unmetered;
-      if (own) {
-        internal.unmetered = null;
-        const { rate, minute } = await meterTenantRequest(own.tenantId, own.perMinute, stored.get(own.tenantId), atMs);
-        internal.rateLimit = rate ?? internal.rateLimit;
-        minutes.set(own.tenantId, minute);
-      }
-      for (const [tenantId, counts] of stored) {
-        if (!minutes.has(tenantId)) minutes.set(tenantId, await addTenantEvents(tenantId, counts, atMs));
-      }
-      return minutes;
-    },
+    meter: (stored, atMs) => internal.meter.meter(stored, atMs),
   };
-}
-
-/** Counts a request of a `meter: 'function'` route that ended without counting itself. */
-async function meterAtEnd(internal: Internal): Promise<void> {
-  const own = internal.unmetered;
-  if (!own) return;
-  internal.unmetered = null;
-  internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)).rate ?? internal.rateLimit;
 }
 
 function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
@@ -218,7 +199,8 @@ const validated = <T>(part: unknown): T => part as T;
 function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const finish = (request: Req, result: APIGatewayProxyResult) => {
     const internal = internalOf(request.context);
-    const limits = internal.rateLimit ? rateLimitHeaders(internal.rateLimit) : {};
+    const rate = internal.meter.rate ?? internal.rateLimit;
+    const limits = rate ? rateLimitHeaders(rate) : {};
     result.headers = { ...limits, ...result.headers, 'X-Request-Id': internal.requestId };
     request.response = result;
     internal.log.info('request', {
@@ -239,7 +221,7 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         principal: null,
         tenant: null,
         read: new Prefetched(),
-        unmetered: null,
+        meter: new TenantMeter(),
         log: log.child({ request_id: requestId, route: route.id }),
       };
       internals.set(request.context, internal);
@@ -248,14 +230,14 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
     },
     after: async (request) => {
       // A replayed answer, say: the request still counts, and past the limit it is refused.
-      await meterAtEnd(internalOf(request.context));
+      await internalOf(request.context).meter.atEnd();
       finish(request as Req, request.response as APIGatewayProxyResult);
     },
     onError: async (request) => {
       const internal = internals.get(request.context);
-      if (internal?.unmetered) {
+      if (internal?.meter.deferred) {
         // A refused request counts too; its own error is the answer either way.
-        await meterAtEnd(internal).catch((err: unknown) => {
+        await internal.meter.atEnd().catch((err: unknown) => {
           if (!(err instanceof RateLimitedError)) internal.log.warn('could not count a failed request', { err });
         });
       }
@@ -309,11 +291,8 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
       // The plan's request rate, per tenant: every authenticated call counts, here or (for a
       // route that counts itself) before its writes.
       const own = { tenantId: ownTenant(principal), perMinute: principal.requestsPerMinute };
-      if (options.meter === 'function') {
-        internal.unmetered = own;
-      } else if (own.perMinute !== null) {
-        internal.rateLimit = (await meterTenantRequest(own.tenantId, own.perMinute)).rate ?? undefined;
-      }
+      if (options.meter === 'function') internal.meter.defer(own);
+      else await internal.meter.count(own);
     },
   };
 }
