@@ -2,6 +2,7 @@
 import { v7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { listEvents } from '../../shared/db/events.js';
 
 interface Site {
   org: RegisteredTenant;
@@ -125,6 +126,29 @@ describe('events.create', () => {
     const site = await newSite();
     const viewer = await createUser(site.org.token, 'VIEWER');
     expect((await call('POST', '/api/v1/events', { token: viewer.token, body: { type: 'motion.detected' } })).status).toBe(403);
+  });
+});
+
+describe("ingest and the plan's request rate", () => {
+  it('ingest counts itself before it writes: past the rate it is 429 and stores nothing, and a refused ingest counted', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      // A free tenant (100 a minute): the site costs 3 calls, an ingest refused for its unknown
+      // sensor 1 and 96 reads the rest, so the next ingest is the 101st.
+      const site = await newSite('Rate');
+      const unknownSensor = await call('POST', '/api/v1/events', { token: site.org.token, body: { type: 'motion.detected', sensor_id: v7() } });
+      const reads = await Promise.all(Array.from({ length: 96 }, () => call('GET', '/api/v1/users', { token: site.org.token })));
+      const refused = await call('POST', '/api/v1/events', { token: site.org.token, body: { type: 'motion.detected', sensor_id: site.sensorId } });
+      const windows = new Set([unknownSensor, ...reads, refused].map((r) => r.headers.get('x-ratelimit-reset')));
+      if (windows.size > 1) continue;
+      expect(unknownSensor.status).toBe(404);
+      expect(reads.every((r) => r.status === 200)).toBe(true);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(await listEvents(site.org.tenantId, {}, { limit: 10, offset: 0 })).toEqual([]);
+      return;
+    }
+    throw new Error('the rate-limit window turned during both attempts');
   });
 });
 

@@ -38,23 +38,28 @@ const CLIENT_ID_SKEW_MS = 60_000;
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
+
+/** The items one event needs read in `tenantId`: its configuration, its sensor (else its environment), a client-made id. */
+function lookupsOf(tenantId: TenantId, input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown }): ItemKey[] {
+  const keys: ItemKey[] = [tenantConfigKey(tenantId)];
+  if (isUuid(input.sensor_id)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
+  else if (isUuid(input.environment_id)) keys.push(environmentKey(tenantId, input.environment_id));
+  if (isUuid(input.event_id)) keys.push(eventKey(tenantId, input.event_id));
+  return keys;
+}
+
 /**
  * The keys ingest will read in the caller's tenant for these (unchecked) inputs: its
  * configuration, the sensors, the environments of events without a sensor, and client-made event
  * ids (a retry). The handler chain reads them with the caller, in one trip.
  */
 export function ingestLookups(tenantId: TenantId, inputs: unknown[]): ItemKey[] {
-  const keys: ItemKey[] = [tenantConfigKey(tenantId)];
-  for (const input of inputs.slice(0, 100)) {
-    if (!input || typeof input !== 'object') continue;
-    const { tenant_id: named, sensor_id: sensorId, environment_id: environmentId, event_id: eventId } = input as Record<string, unknown>;
-    if (named !== undefined && named !== tenantId) continue;
-    const uuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
-    if (uuid(sensorId)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, sensorId));
-    else if (uuid(environmentId)) keys.push(environmentKey(tenantId, environmentId));
-    if (uuid(eventId)) keys.push(eventKey(tenantId, eventId));
-  }
-  return keys;
+  return inputs
+    .slice(0, 100)
+    .filter((input): input is Record<string, unknown> => Boolean(input) && typeof input === 'object')
+    .filter((input) => input.tenant_id === undefined || input.tenant_id === tenantId)
+    .flatMap((input) => lookupsOf(tenantId, input));
 }
 
 /** Lookups shared by every event of one request, so a batch of 100 reads each thing once. */
@@ -246,14 +251,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
 
   const located: Located[] = [];
   for (const [i, input] of inputs.entries()) located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
-  const lookups: ItemKey[] = [];
-  for (const { input, tenantId } of located) {
-    lookups.push(tenantConfigKey(tenantId));
-    if (input.sensor_id) lookups.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
-    else if (input.environment_id) lookups.push(environmentKey(tenantId, input.environment_id));
-    if (input.event_id) lookups.push(eventKey(tenantId, input.event_id));
-  }
-  await ctx.load(lookups);
+  await ctx.load(located.flatMap(({ input, tenantId }) => lookupsOf(tenantId, input)));
   const places = located.map((l) => resolve(ctx, l));
 
   // Zones of each environment with a located event, and the hour's closed minutes of each
