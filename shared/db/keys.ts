@@ -60,6 +60,8 @@ export const keys = {
   }),
   /** A thing inside an environment (zone, sensor, asset, file), by its own id. */
   siteEntity: (tenantId: string, prefix: string, id: string) => ({ PK: tenantPk(tenantId), SK: `${prefix}${id}` }),
+  /** How many times the tenant's things of one kind changed, and when last (zones: ingest's cache). */
+  siteRevision: (tenantId: string, prefix: string) => ({ PK: tenantPk(tenantId), SK: `REVISION#${prefix}` }),
   /** GSI1: the things of one kind inside an environment, oldest first. */
   environmentContents: (tenantId: string, environmentId: string, prefix: string, createdAt: string, id: string) => ({
     GSI1PK: `${tenantPk(tenantId)}#ENV#${environmentId}`,

@@ -26,10 +26,16 @@ export interface SiteKind {
   idField: string;
   /** The audit resource type, e.g. `zone`. */
   resource: string;
+  /**
+   * Every write of this kind also moves the tenant's revision of it, in the same transaction, so
+   * a reader that read the revision (consistently) knows whether what it kept is still current.
+   */
+  revised?: true;
 }
 
 export const SITE_KINDS = {
-  zone: { child: 'zones', prefix: 'ZONE#', entity: 'ZONE', idField: 'zone_id', resource: 'zone' },
+  // Ingest keeps each environment's zones between requests, by the tenant's zone revision.
+  zone: { child: 'zones', prefix: 'ZONE#', entity: 'ZONE', idField: 'zone_id', resource: 'zone', revised: true },
   sensor: { child: 'sensors', prefix: 'SENSOR#', entity: 'SENSOR', idField: 'sensor_id', resource: 'sensor' },
   asset: { child: 'assets', prefix: 'ASSET#', entity: 'ASSET', idField: 'asset_id', resource: 'asset' },
   file: { child: 'files', prefix: 'FILE#', entity: 'INFRASTRUCTURE_FILE', idField: 'file_id', resource: 'infrastructure_file' },
@@ -123,7 +129,40 @@ export function siteEntityId(kind: SiteKind, entity: object): string {
   return String(new Map(Object.entries(entity)).get(kind.idField));
 }
 
-/** Creates the entity and counts it in its environment; fails if the environment is gone. */
+/** The tenant's revision of a kind: its count of changes, and the time of the last one (ms). */
+export interface SiteRevision {
+  revision: number;
+  changedAtMs: number;
+}
+
+export const siteRevisionKey = (kind: SiteKind, tenantId: TenantId): ItemKey => keys.siteRevision(tenantId, kind.prefix);
+
+/** The revision among items read in one batch (none yet: revision 0, never changed); undefined when it was not read. */
+export function siteRevisionFrom(read: Prefetched, kind: SiteKind, tenantId: TenantId): SiteRevision | undefined {
+  const item = read.get(siteRevisionKey(kind, tenantId));
+  if (item === undefined) return undefined;
+  return { revision: Number(item?.revision ?? 0), changedAtMs: Number(item?.changed_at_ms ?? 0) };
+}
+
+/** Moves the tenant's revision of a revised kind (nothing for others). */
+function revise(kind: SiteKind, tenantId: TenantId): TransactItem[] {
+  if (!kind.revised) return [];
+  return [
+    {
+      Update: {
+        TableName: TABLE,
+        Key: keys.siteRevision(tenantId, kind.prefix),
+        UpdateExpression: 'SET revision = if_not_exists(revision, :zero) + :one, changed_at_ms = :now',
+        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': Date.now() },
+      },
+    },
+  ];
+}
+
+/**
+ * Creates the entity and counts it in its environment; fails if the environment is gone. Item 0
+ * is the entity, item 1 the environment's count.
+ */
 export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): TransactItem[] {
   const id = siteEntityId(kind, entity);
   return [
@@ -135,17 +174,21 @@ export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): Transa
       version: 1,
     }),
     countChild(entity.tenant_id, entity.environment_id, kind.child, 1),
+    ...revise(kind, entity.tenant_id),
   ];
 }
 
-export function updateSiteEntity(kind: SiteKind, entity: SiteEntityBase, fields: Record<string, unknown>, expectedVersion: number): TransactItem {
-  return versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), fields, expectedVersion);
+/** Item 0 is the versioned update. */
+export function updateSiteEntity(kind: SiteKind, entity: SiteEntityBase, fields: Record<string, unknown>, expectedVersion: number): TransactItem[] {
+  return [versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), fields, expectedVersion), ...revise(kind, entity.tenant_id)];
 }
 
+/** Item 0 is the versioned delete, item 1 the environment's count. */
 export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEntityBase>): TransactItem[] {
   return [
     versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), entity.version),
     countChild(entity.tenant_id, entity.environment_id, kind.child, -1),
+    ...revise(kind, entity.tenant_id),
   ];
 }
 

@@ -3,6 +3,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../errors.js';
 import { db } from './client.js';
+import { backoff } from './read-batch.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -13,15 +14,27 @@ export class ConditionFailed extends Error {
   }
 }
 
+/** Tries of a transaction that collided with another one on an item they share (a count, a revision). */
+const CONFLICT_TRIES = 4;
+
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: clientRequestToken }));
-  } catch (err) {
-    if (err instanceof TransactionCanceledException) {
-      const index = (err.CancellationReasons ?? []).findIndex((r) => r.Code === 'ConditionalCheckFailed');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: clientRequestToken }));
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      const reasons = err.CancellationReasons ?? [];
+      const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (index >= 0) throw new ConditionFailed(index);
+      // Two writers of one item at once (an environment's count, a tenant's zone revision):
+      // nothing was written; the same transaction again, after a pause, is safe.
+      if (attempt + 1 < CONFLICT_TRIES && reasons.some((r) => r.Code === 'TransactionConflict')) {
+        await backoff(attempt + 1);
+        continue;
+      }
+      throw err;
     }
-    throw err;
   }
 }
 

@@ -109,7 +109,7 @@ export async function updateInTenant<T extends SiteEntityBase>(
       resourceId: id,
       changes,
     });
-    await transactWrite([updateSiteEntity(kind, current, fields, stored.version), auditPut(audit)]);
+    await transactWrite([...updateSiteEntity(kind, current, fields, stored.version), auditPut(audit)]);
     return { ...current, ...fields } as T;
   });
 }

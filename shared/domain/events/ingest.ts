@@ -8,7 +8,7 @@
 import { environmentFrom, environmentKey } from '../../db/environments.js';
 import { eventItem, eventKey, storedEventFrom, writeAll, type StoredEvent } from '../../db/events.js';
 import { Prefetched, readItems, type ItemKey } from '../../db/read-batch.js';
-import { listSiteEntitiesOfEnvironment, SITE_KINDS, siteEntityFrom, siteEntityKey } from '../../db/site-entities.js';
+import { SITE_KINDS, siteEntityFrom, siteEntityKey, siteRevisionFrom, siteRevisionKey } from '../../db/site-entities.js';
 import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
@@ -19,6 +19,7 @@ import { contentHash } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
+import { activeZones } from '../zone-cache.js';
 import { zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../rate-limit.js';
 import { scoreEvent } from './scoring.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
@@ -40,9 +41,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
-/** The items one event needs read in `tenantId`: its configuration, its sensor (else its environment), a client-made id. */
+/**
+ * The items one event needs read in `tenantId`: its configuration, the zone revision (whether the
+ * zones kept from earlier requests are current), its sensor (else its environment), a client-made id.
+ */
 function lookupsOf(tenantId: TenantId, input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown }): ItemKey[] {
-  const keys: ItemKey[] = [tenantConfigKey(tenantId)];
+  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId)];
   if (isUuid(input.sensor_id)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
   else if (isUuid(input.environment_id)) keys.push(environmentKey(tenantId, input.environment_id));
   if (isUuid(input.event_id)) keys.push(eventKey(tenantId, input.event_id));
@@ -111,10 +115,11 @@ class IngestContext {
   environmentExists(tenantId: TenantId, environmentId: string): boolean {
     return Boolean(environmentFrom(this.read, tenantId, environmentId));
   }
-  activeZones(tenantId: TenantId, environmentId: string) {
-    return this.once(this.zones, `${tenantId}/${environmentId}`, async () =>
-      (await listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 })).filter((z) => z.active),
-    );
+  /** The environment's active zones, at the zone revision read with the other lookups. */
+  activeZones(tenantId: TenantId, environmentId: string, atMs: number) {
+    // Not read (it always is, with the lookups): then nothing kept is trusted, and nothing is kept.
+    const revision = siteRevisionFrom(this.read, SITE_KINDS.zone, tenantId) ?? { revision: -1, changedAtMs: atMs };
+    return this.once(this.zones, `${tenantId}/${environmentId}`, () => activeZones(tenantId, environmentId, revision, atMs));
   }
   /** Events per zone of the tenant in the hour's closed minutes (the current one comes back from the meter). */
   closedActivity(tenantId: TenantId, atMs: number) {
@@ -239,7 +244,8 @@ export interface IngestEdge {
 /**
  * Stores events (one or a batch) and returns them in the order given. All are stored, or the
  * request fails: a retry stores only what is missing. DynamoDB calls: the lookups the edge did
- * not make (one BatchGetItem), each environment's zones (a Query), the hour's closed minutes of
+ * not make (one BatchGetItem), each environment's zones (a Query, only when the tenant's zones
+ * changed since the container last read them: shared/domain/zone-cache.ts), the hour's closed minutes of
  * the tenant (a Query, once a minute per tenant and container), the meter (an UpdateItem that
  * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once),
  * and a sensor's last-seen time at most once a minute.
@@ -258,7 +264,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   // tenant concerned, at once (the closed minutes are read once a minute per tenant and kept).
   const zonesOf = (i: number) => {
     const { environmentId, location } = places[i]!;
-    return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId) : Promise.resolve([] as Zone[]);
+    return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId, atMs) : Promise.resolve([] as Zone[]);
   };
   const locatedTenants = new Set(located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId));
   const [zones, closed] = await Promise.all([
