@@ -6,19 +6,30 @@
  * with the prices it assumes; then HTTP ingest throughput against raw BatchWriteItem into the same
  * DynamoDB Local, in the same run.
  *
+ * Two phases. The metered one counts calls and units through the proxy. The timed one (the same
+ * script in a child process, `BENCH_PHASE=timed`, started once the first has stopped its stack)
+ * runs a fresh stack straight against DynamoDB Local, as Lambda talks straight to DynamoDB: the
+ * handlers' times (what Lambda bills) and the throughput of both sides are taken without the
+ * proxy's hop, which runs in the same process and would be charged to the service.
+ *
  *   npx tsx bin/bench-request-cost.ts
  *
- * Options (env): BENCH_REPEAT (measured requests per kind, default 5), BENCH_BUSY (events in the
+ * Options (env): BENCH_REPEAT (metered requests per kind, default 5), BENCH_TIMED (timed requests
+ * per kind, default 25), BENCH_BUSY (events in the
  * environment's last hour before the "busy" measurement, default 500), BENCH_BATCHES (batches of
  * 100 per throughput round, default 40), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (default 8).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
+import type { TenantId } from '../shared/vocabulary/tenant.js';
 
+const TIMED_PHASE = process.env.BENCH_PHASE === 'timed';
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+const TIMED = Number(process.env.BENCH_TIMED ?? 25);
 const BUSY = Number(process.env.BENCH_BUSY ?? 500);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -42,16 +53,20 @@ process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const { startLocalStack } = await import('../shared/local/stack.js');
 const { startDynamoDbMeter } = await import('../shared/local/dynamodb-meter.js');
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-cost-'));
-let meter!: DynamoDbMeter;
+let meter: DynamoDbMeter | undefined;
 // No workers: only the request's own calls reach the meter while it is measured.
 const stack = await startLocalStack({
   dataDir,
   persist: false,
   workers: false,
-  dynamodbFront: async (endpoint) => {
-    meter = await startDynamoDbMeter(endpoint);
-    return meter.url;
-  },
+  ...(TIMED_PHASE
+    ? {}
+    : {
+        dynamodbFront: async (endpoint: string) => {
+          meter = await startDynamoDbMeter(endpoint);
+          return meter.url;
+        },
+      }),
 });
 const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');
 const { startHttpServer } = await import('../shared/local/http-server.js');
@@ -82,6 +97,15 @@ async function api(method: string, path: string, credential: { token?: string; k
 /** The last answer's handler time (the local server's Server-Timing header): what Lambda bills. */
 let lastHandlerMs = NaN;
 
+/** A kind of request the benchmark prices and times. */
+interface Kind {
+  label: string;
+  routeId: string;
+  /** Events it stores (0: not an ingest). */
+  events: number;
+  send: () => Promise<unknown>;
+}
+
 interface Measured {
   label: string;
   routeId: string;
@@ -90,32 +114,33 @@ interface Measured {
   ms: number;
 }
 
-/**
- * Runs `send` REPEAT times, one at a time, metered, and keeps the median request's tally; then
- * REPEAT times more with the meter only forwarding (its pricing reads would slow the writes) for
- * the median latency.
- */
-async function measure(label: string, routeId: string, events: number, send: () => Promise<unknown>): Promise<Measured> {
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Sends REPEAT requests one at a time through the meter, and keeps the median request's tally. */
+async function tallyOf(send: () => Promise<unknown>): Promise<Tally> {
+  const m = meter!;
   const tallies: Tally[] = [];
   for (let i = 0; i < REPEAT; i++) {
-    await meter.settle();
-    meter.reset();
+    await m.settle();
+    m.reset();
     await send();
-    await meter.settle();
-    tallies.push(meter.snapshot());
+    await m.settle();
+    tallies.push(m.snapshot());
   }
-  if (process.env.BENCH_DEBUG) console.log(label, tallies.map(describe));
+  const total = (t: Tally) => Object.values(t).reduce((s, o) => s + o.calls * 1000 + o.writeUnits + o.readUnits, 0);
+  tallies.sort((a, b) => total(a) - total(b));
+  return tallies[Math.floor(tallies.length / 2)]!;
+}
+
+/** The handler's median time over TIMED requests sent one at a time, after three unmeasured. */
+async function timeOf(send: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 3; i++) await send();
   const times: number[] = [];
-  meter.passthrough = true;
-  for (let i = 0; i < REPEAT; i++) {
+  for (let i = 0; i < TIMED; i++) {
     await send();
     times.push(lastHandlerMs);
   }
-  meter.passthrough = false;
-  const total = (t: Tally) => Object.values(t).reduce((s, o) => s + o.calls * 1000 + o.writeUnits + o.readUnits, 0);
-  tallies.sort((a, b) => total(a) - total(b));
-  times.sort((a, b) => a - b);
-  return { label, routeId, events, tally: tallies[Math.floor(tallies.length / 2)]!, ms: times[Math.floor(times.length / 2)]! };
+  return median(times);
 }
 
 const sum = (t: Tally, field: 'calls' | 'readUnits' | 'writeUnits') => Object.values(t).reduce((s, o) => s + o[field], 0);
@@ -145,6 +170,37 @@ function costPerMillionEvents(m: Measured) {
   return { parts, total: Object.values(parts).reduce((s, v) => s + v, 0) };
 }
 
+interface Throughput {
+  httpRate: number;
+  rawRate: number;
+}
+
+/** What the timed phase reports to the metered one. */
+interface TimedReport {
+  ms: Record<string, number>;
+  throughput: Throughput;
+}
+
+/** Runs this script again as the timed phase, in a child process, and reads its report. */
+function runTimedPhase(): Promise<TimedReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!], {
+      env: { ...process.env, BENCH_PHASE: 'timed' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH_TIMED '));
+      if (code !== 0 || !line) reject(new Error(`the timed phase failed (exit ${code}): ${out.slice(-2000)}`));
+      else resolve(JSON.parse(line.slice('BENCH_TIMED '.length)) as TimedReport);
+    });
+  });
+}
+
+let metered: { results: Measured[]; streams: { label: string; tally: Tally }[] } | undefined;
+let timedReport: TimedReport | undefined;
 try {
   const admin = { token: (await api('POST', '/api/v1/portal/login', undefined, ADMIN)).access_token as string };
   const tag = Date.now().toString(36);
@@ -164,104 +220,107 @@ try {
   };
   const quiet = await site('Quiet port');
   const busy = await site('Busy port');
+  const zonesMadeAt = Date.now();
   const event = (sensorId: string, i: number) => ({ type: 'motion.detected', sensor_id: sensorId, payload: { seq: i, speed_mps: 1.4 } });
   const batch = (sensorId: string, from: number) => ({ events: Array.from({ length: 100 }, (_, i) => event(sensorId, from + i)) });
   for (let i = 0; i < BUSY; i += 100) await api('POST', '/api/v1/events/batch', user, batch(busy.sensor.sensor_id, i));
+  // Measured in the steady state: a function keeps zones read once their last change has settled
+  // (shared/domain/zone-cache.ts); a request within that moment of a change reads them (1 Query more).
+  const { SETTLE_MS } = await import('../shared/domain/zone-cache.js');
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, zonesMadeAt + SETTLE_MS - Date.now())));
 
   let seq = 0;
-  const results: Measured[] = [];
-  results.push(await measure('GET one environment (bearer)', 'environments.get', 0, () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, user)));
-  results.push(await measure('GET one environment (API key)', 'environments.get', 0, () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, key)));
-  const single = await measure('POST one event, quiet environment', 'events.create', 1, () => api('POST', '/api/v1/events', user, event(quiet.sensor.sensor_id, seq++)));
-  results.push(single);
-  const singleBusy = await measure(`POST one event, busy (${BUSY}+ in the hour)`, 'events.create', 1, () => api('POST', '/api/v1/events', user, event(busy.sensor.sensor_id, seq++)));
-  results.push(singleBusy);
-  const batched = await measure('POST a batch of 100 events', 'events.batch', 100, () => api('POST', '/api/v1/events/batch', user, batch(quiet.sensor.sensor_id, (seq += 100))));
-  results.push(batched);
-  results.push(
-    await measure('GET /events env+type, limit=20', 'events.list', 0, () =>
-      api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&environment_id=${busy.env.environment_id}&type=motion.detected&limit=20`, user),
-    ),
-  );
-  results.push(await measure('GET /events limit=20', 'events.list', 0, () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user)));
-  results.push(await measure('GET /events processed=false, limit=20', 'events.list', 0, () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user)));
-
-  // An idle live stream: what its polls cost (one every 2 s), for a tenant and for the platform.
-  const idleStream = async (token: string, query: string) => {
-    const controller = new AbortController();
-    const res = await fetch(new URL(`/api/v1/events/stream${query}`, baseUrl), { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
-    const reader = res.body!.getReader();
-    await reader.read(); // the retry frame: the stream is open
-    await meter.settle();
-    meter.reset();
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    await meter.settle();
-    const tally = meter.snapshot();
-    controller.abort();
-    await reader.cancel().catch(() => undefined);
-    return tally;
-  };
-  const streams = [
-    { label: 'idle stream of one tenant, per poll', tally: await idleStream(user.token, `?tenant_id=${org.tenant_id}`) },
-    { label: 'every-tenant stream, 1 active lately, per poll', tally: await idleStream(admin.token, '') },
+  const kinds: Kind[] = [
+    { label: 'GET one environment (bearer)', routeId: 'environments.get', events: 0, send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, user) },
+    { label: 'GET one environment (API key)', routeId: 'environments.get', events: 0, send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, key) },
+    { label: 'POST one event, quiet environment', routeId: 'events.create', events: 1, send: () => api('POST', '/api/v1/events', user, event(quiet.sensor.sensor_id, seq++)) },
+    { label: `POST one event, busy (${BUSY}+ in the hour)`, routeId: 'events.create', events: 1, send: () => api('POST', '/api/v1/events', user, event(busy.sensor.sensor_id, seq++)) },
+    { label: 'POST a batch of 100 events', routeId: 'events.batch', events: 100, send: () => api('POST', '/api/v1/events/batch', user, batch(quiet.sensor.sensor_id, (seq += 100))) },
+    {
+      label: 'GET /events env+type, limit=20',
+      routeId: 'events.list',
+      events: 0,
+      send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&environment_id=${busy.env.environment_id}&type=motion.detected&limit=20`, user),
+    },
+    { label: 'GET /events limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user) },
+    { label: 'GET /events processed=false, limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user) },
   ];
 
-  console.log(`request cost against DynamoDB Local through a metering proxy (median of ${REPEAT} requests each; ms: the handler's time, median of ${REPEAT} more, unmetered)\n`);
-  console.log(`${'request'.padEnd(40)} ${'calls'.padStart(5)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)}  ${'ms'.padStart(5)}  calls by operation`);
-  for (const r of results) {
-    console.log(
-      `${r.label.padEnd(40)} ${String(sum(r.tally, 'calls')).padStart(5)} ${sum(r.tally, 'readUnits').toFixed(1).padStart(6)} ${sum(r.tally, 'writeUnits').toFixed(0).padStart(6)}  ${r.ms.toFixed(0).padStart(5)}  ${describe(r.tally)}`,
-    );
+  if (TIMED_PHASE) {
+    const ms: Record<string, number> = {};
+    for (const kind of kinds) ms[kind.label] = await timeOf(kind.send);
+    const throughput = await measureThroughput(user.token, () => batch(quiet.sensor.sensor_id, (seq += 100)), org.tenant_id);
+    process.stdout.write(`BENCH_TIMED ${JSON.stringify({ ms, throughput } satisfies TimedReport)}\n`);
+  } else {
+    const results: Measured[] = [];
+    for (const kind of kinds) {
+      const tally = await tallyOf(kind.send);
+      if (process.env.BENCH_DEBUG) console.log(kind.label, describe(tally));
+      results.push({ label: kind.label, routeId: kind.routeId, events: kind.events, tally, ms: NaN });
+    }
+    // An idle live stream: what its polls cost (one every 2 s), for a tenant and for the platform.
+    const idleStream = async (token: string, query: string) => {
+      const m = meter!;
+      const controller = new AbortController();
+      const res = await fetch(new URL(`/api/v1/events/stream${query}`, baseUrl), { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+      const reader = res.body!.getReader();
+      await reader.read(); // the retry frame: the stream is open
+      await m.settle();
+      m.reset();
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      await m.settle();
+      const tally = m.snapshot();
+      controller.abort();
+      await reader.cancel().catch(() => undefined);
+      return tally;
+    };
+    const streams = [
+      { label: 'idle stream of one tenant, per poll', tally: await idleStream(user.token, `?tenant_id=${org.tenant_id}`) },
+      { label: 'every-tenant stream, 1 active lately, per poll', tally: await idleStream(admin.token, '') },
+    ];
+    metered = { results, streams };
   }
-  for (const { label, tally } of streams) {
-    // 10 s of polling every 2 s: 5 polls.
-    const polls = 5;
-    console.log(`${label.padEnd(40)} ${(sum(tally, 'calls') / polls).toFixed(1).padStart(5)} ${(sum(tally, 'readUnits') / polls).toFixed(1).padStart(6)} ${'0'.padStart(6)}         ${describe(tally)} in ${polls} polls`);
-  }
-  const batchWrites = sum(batched.tally, 'writeUnits') / 100;
-  console.log(`\nwrite units per event in a batch of 100 (everything the request wrote, per event): ${batchWrites.toFixed(2)}`);
+} finally {
+  await server.close();
+  await meter?.close();
+  await stack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
 
-  console.log('\nmodelled cost per million events (USD), prices assumed:');
-  console.log(`  API Gateway REST $${PRICES.apiGatewayRestPerMillion}/M requests; EventBridge $${PRICES.eventBridgePerMillionEvents}/M events;`);
-  console.log(`  DynamoDB on-demand $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU; Lambda arm64 $${PRICES.lambdaPerMillionRequests}/M requests + $${PRICES.lambdaPerGbSecond}/GB-s`);
-  console.log(`  (route memory from the route table, duration = the handler's measured time (Server-Timing); stream publisher ${PUBLISHER.memoryGb * 1024} MB, ${PUBLISHER.batchSeconds * 1000} ms per ${PUBLISHER.batchRecords} records)`);
-  for (const [label, m, target] of [
-    ['single-event ingests, quiet', single, 8],
-    ['single-event ingests, busy', singleBusy, 8],
-    ['events in batches of 100', batched, 4],
-  ] as const) {
-    const { parts, total } = costPerMillionEvents(m);
-    const detail = Object.entries(parts)
-      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
-      .join(', ');
-    console.log(`  ${label.padEnd(30)} $${total.toFixed(2).padStart(6)}  (target $${target.toFixed(2)})  ${detail}`);
-  }
+// The timed phase runs alone: this process's stack is stopped first.
+if (metered) {
+  timedReport = await runTimedPhase();
+  report(metered.results.map((r) => ({ ...r, ms: timedReport!.ms[r.label]! })), metered.streams, timedReport.throughput);
+}
 
-  // Throughput: HTTP batches against raw BatchWriteItem of the same items, same endpoint, same width.
-  meter.passthrough = true;
+/**
+ * HTTP batches against raw BatchWriteItem of the same items, same endpoint, same width, in
+ * alternating rounds after a warm-up round of each.
+ */
+async function measureThroughput(token: string, batchBody: () => unknown, tenantId: TenantId): Promise<Throughput> {
   const { BatchWriteCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db, TABLE } = await import('../shared/db/client.js');
   const pool = async (n: number, task: (i: number) => Promise<unknown>) => {
     let next = 0;
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) await task(next++);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < n) await task(next++);
+      }),
+    );
   };
-  const [sample] = await api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=1`, user);
+  const [sample] = await api('GET', `/api/v1/events?tenant_id=${tenantId}&limit=1`, { token });
   const { getEvent, eventItem } = await import('../shared/db/events.js');
-  const { content_hash: contentHash, ...stored } = (await getEvent(org.tenant_id, sample.event_id))!;
+  const { content_hash: contentHash, ...stored } = (await getEvent(tenantId, sample.event_id))!;
   const { newTimeId } = await import('../shared/ids.js');
-  // A round's request bodies are made before it is timed (a client's work, not the service's); a
-  // sender needs no more of the answer than its status.
-  let seqFrom = 200_000;
   // node:http with kept-alive connections: a lean sender (fetch's streams cost this machine's CPU
-  // as much as a part of the service does).
+  // as much as a part of the service does). A round's bodies are made before it is timed (a
+  // client's work, not the service's); a sender needs no more of the answer than its status.
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const target = new URL('/api/v1/events/batch', baseUrl);
   const post = (body: Buffer) =>
     new Promise<void>((resolve, reject) => {
       const req = httpRequest(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${user.token}` } },
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${token}` } },
         (res) => {
           res.on('data', () => undefined);
           res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`batch answered ${res.statusCode}`))));
@@ -272,7 +331,7 @@ try {
       req.end(body);
     });
   const httpRound = () => {
-    const bodies = Array.from({ length: BATCHES }, () => Buffer.from(JSON.stringify(batch(quiet.sensor.sensor_id, (seqFrom += 100)))));
+    const bodies = Array.from({ length: BATCHES }, () => Buffer.from(JSON.stringify(batchBody())));
     return () => pool(BATCHES, (i) => post(bodies[i]!));
   };
   // A raw writer makes its items (ids and all) and writes each 100 the way ingest does: four
@@ -289,12 +348,7 @@ try {
   const timed = async (prepare: () => () => Promise<void>) => {
     const round = prepare();
     const t = performance.now();
-    const cpu = process.cpuUsage();
     await round();
-    if (process.env.BENCH_DEBUG) {
-      const used = process.cpuUsage(cpu);
-      console.log(`  node cpu ${((used.user + used.system) / 1000).toFixed(0)} ms in ${(performance.now() - t).toFixed(0)} ms`);
-    }
     return (performance.now() - t) / 1000;
   };
   // DynamoDB Local (a JVM) speeds up as it warms: one round of each first, then rounds taken in
@@ -307,13 +361,46 @@ try {
     httpSeconds += await timed(httpRound);
     rawSeconds += await timed(rawRound);
   }
-  const httpRate = (ROUNDS * BATCHES * 100) / httpSeconds;
-  const rawRate = (ROUNDS * BATCHES * 100) / rawSeconds;
-  console.log(`\ningest throughput (${ROUNDS} rounds of ${BATCHES} batches of 100 each way, after a warm-up round, concurrency ${CONCURRENCY}, both through the proxy without metering):`);
-  console.log(`  HTTP POST /events/batch ${httpRate.toFixed(0)} events/s; raw BatchWriteItem ${rawRate.toFixed(0)} events/s; ratio ${(httpRate / rawRate).toFixed(2)} (target 0.80)`);
-} finally {
-  await server.close();
-  await meter.close();
-  await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  agent.destroy();
+  return { httpRate: (ROUNDS * BATCHES * 100) / httpSeconds, rawRate: (ROUNDS * BATCHES * 100) / rawSeconds };
+}
+
+function report(results: Measured[], streams: { label: string; tally: Tally }[], throughput: Throughput) {
+  const byLabel = (label: string) => results.find((r) => r.label.startsWith(label))!;
+  console.log(
+    `request cost against DynamoDB Local: calls and units through a metering proxy (median of ${REPEAT} requests each); ms: the handler's time without the proxy (median of ${TIMED}, in a second stack)\n`,
+  );
+  console.log(`${'request'.padEnd(40)} ${'calls'.padStart(5)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)}  ${'ms'.padStart(5)}  calls by operation`);
+  for (const r of results) {
+    console.log(
+      `${r.label.padEnd(40)} ${String(sum(r.tally, 'calls')).padStart(5)} ${sum(r.tally, 'readUnits').toFixed(1).padStart(6)} ${sum(r.tally, 'writeUnits').toFixed(0).padStart(6)}  ${r.ms.toFixed(1).padStart(5)}  ${describe(r.tally)}`,
+    );
+  }
+  for (const { label, tally } of streams) {
+    // 10 s of polling every 2 s: 5 polls.
+    const polls = 5;
+    console.log(`${label.padEnd(40)} ${(sum(tally, 'calls') / polls).toFixed(1).padStart(5)} ${(sum(tally, 'readUnits') / polls).toFixed(1).padStart(6)} ${'0'.padStart(6)}         ${describe(tally)} in ${polls} polls`);
+  }
+  const batched = byLabel('POST a batch of 100');
+  console.log(`\nwrite units per event in a batch of 100 (everything the request wrote, per event): ${(sum(batched.tally, 'writeUnits') / 100).toFixed(2)}`);
+
+  console.log('\nmodelled cost per million events (USD), prices assumed:');
+  console.log(`  API Gateway REST $${PRICES.apiGatewayRestPerMillion}/M requests; EventBridge $${PRICES.eventBridgePerMillionEvents}/M events;`);
+  console.log(`  DynamoDB on-demand $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU; Lambda arm64 $${PRICES.lambdaPerMillionRequests}/M requests + $${PRICES.lambdaPerGbSecond}/GB-s`);
+  console.log(`  (route memory from the route table, duration = the handler's measured time (Server-Timing); stream publisher ${PUBLISHER.memoryGb * 1024} MB, ${PUBLISHER.batchSeconds * 1000} ms per ${PUBLISHER.batchRecords} records)`);
+  for (const [label, m, target] of [
+    ['single-event ingests, quiet', byLabel('POST one event, quiet'), 8],
+    ['single-event ingests, busy', byLabel('POST one event, busy'), 8],
+    ['events in batches of 100', batched, 4],
+  ] as const) {
+    const { parts, total } = costPerMillionEvents(m);
+    const detail = Object.entries(parts)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ');
+    console.log(`  ${label.padEnd(30)} $${total.toFixed(2).padStart(6)}  (target $${target.toFixed(2)})  ${detail}`);
+  }
+  console.log(`\ningest throughput (${ROUNDS} rounds of ${BATCHES} batches of 100 each way, after a warm-up round, concurrency ${CONCURRENCY}, straight to DynamoDB Local):`);
+  console.log(
+    `  HTTP POST /events/batch ${throughput.httpRate.toFixed(0)} events/s; raw BatchWriteItem ${throughput.rawRate.toFixed(0)} events/s; ratio ${(throughput.httpRate / throughput.rawRate).toFixed(2)} (target 0.80)`,
+  );
 }
