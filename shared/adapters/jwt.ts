@@ -6,13 +6,26 @@
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import { config } from '../config.js';
+import { ServiceUnavailableError } from '../errors.js';
 import { TENANT_ATTRIBUTE } from '../vocabulary/identity.js';
+
+/** The identity provider's keys could not be had: no token can be judged, valid or not (503, not 401). */
+export class IdentityUnavailableError extends ServiceUnavailableError {
+  constructor(detail: string) {
+    super(`The identity provider cannot be reached (${detail}); try again shortly`);
+  }
+}
 
 const jwksCache = new SimpleJwksCache({
   fetcher: {
     fetch: async (uri: string) => {
-      const res = await fetch(uri, { signal: AbortSignal.timeout(3000) });
-      if (!res.ok) throw new Error(`JWKS fetch failed: ${res.status}`);
+      let res: Response;
+      try {
+        res = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+      } catch (err) {
+        throw new IdentityUnavailableError((err as Error).name);
+      }
+      if (!res.ok) throw new IdentityUnavailableError(`keys answered ${res.status}`);
       return res.arrayBuffer();
     },
   },

@@ -12,7 +12,7 @@ import { userFrom, userKey } from '../db/users.js';
 import { apiKeyIds, checkApiKey, lowerRole } from '../domain/api-keys.js';
 import { planOf } from '../domain/plans.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { verifyBearer } from '../adapters/jwt.js';
+import { IdentityUnavailableError, verifyBearer } from '../adapters/jwt.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { credentialTenant } from './tenant.js';
 import type { Principal } from './principal.js';
@@ -46,7 +46,9 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
   let claims;
   try {
     claims = await verifyBearer(match[1]);
-  } catch {
+  } catch (err) {
+    // Keys that cannot be fetched say nothing of the token: an outage, not a refusal.
+    if (hasCause(err, IdentityUnavailableError)) throw new IdentityUnavailableError('keys unavailable');
     throw new UnauthorizedError(INVALID_TOKEN);
   }
   // The token's signature vouches for its tenant: the route's reads can go in the same trip.
@@ -104,4 +106,10 @@ function activeUser(read: Prefetched, tenantId: string, userId: string, refusal:
     throw new ForbiddenError('This tenant is suspended');
   }
   return { user, tenant };
+}
+
+/** Whether `err`, or an error it was caused by, is a `kind` (a verifier may wrap its fetcher's error). */
+function hasCause(err: unknown, kind: new (...args: never[]) => Error): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof kind) return true;
+  return false;
 }

@@ -29,9 +29,17 @@ export function rateLimitHeaders(window: { limit: number; remaining: number; res
   };
 }
 
-/** Headers that go with an error of this kind. */
+/** How long a caller should wait after an outage of a dependency, when the error does not say. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Headers that go with an error of this kind: `Retry-After` whenever trying again later may
+ * succeed (a rate, an attempt in progress, an outage).
+ */
 export function errorHeaders(err: DomainError): Record<string, string> {
   if (err.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer' };
-  if (err instanceof RateLimitedError) return { ...rateLimitHeaders(err.window), 'Retry-After': String(err.retryAfterSeconds) };
-  return {};
+  const headers = err instanceof RateLimitedError ? rateLimitHeaders(err.window) : {};
+  const said = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  const retryAfter = typeof said === 'number' ? said : err.kind === 'unavailable' ? OUTAGE_RETRY_AFTER_SECONDS : undefined;
+  return retryAfter === undefined ? headers : { ...headers, 'Retry-After': String(retryAfter) };
 }

@@ -2,7 +2,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
-import { DomainError, errorHeaders, isRefusal, RequestValidationError, STATUS } from './errors.js';
+import { DomainError, errorHeaders, isRefusal, OUTAGE_RETRY_AFTER_SECONDS, RequestValidationError, STATUS } from './errors.js';
+import { isOutage, isThrottling, THROTTLED_RETRY_AFTER_SECONDS } from './outage.js';
 import type { Reply } from './reply.js';
 
 const JSON_TYPE = 'application/json';
@@ -52,6 +53,11 @@ export function errorResult(err: unknown, requestId: string, log: Logger): APIGa
   if (err instanceof DomainError) {
     log.warn('service unavailable', { kind: err.kind, detail: err.detail });
     return jsonResult(STATUS[err.kind], { detail: `${err.detail} (request ${requestId})` }, errorHeaders(err));
+  }
+  if (isOutage(err)) {
+    const seconds = isThrottling(err) ? THROTTLED_RETRY_AFTER_SECONDS : OUTAGE_RETRY_AFTER_SECONDS;
+    log.warn('a dependency is unavailable', { err });
+    return jsonResult(503, { detail: `Service temporarily unavailable; retry in ${seconds} s (request ${requestId})` }, { 'Retry-After': String(seconds) });
   }
   log.error('unhandled error', { err });
   return jsonResult(500, { detail: `Internal Server Error (request ${requestId})` });

@@ -4,13 +4,15 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ChildExitedError, freePort, startChild, waitUntilReady, type LocalService } from './process.js';
+import { ChildExitedError, freePort, startChild, waitUntilReady, type ChildExit, type LocalService } from './process.js';
 
 export interface DynamoDbLocalOptions {
   /** Directory that keeps the data across restarts; in memory when absent. */
   dbPath?: string;
   /** Where its output goes. */
   logFile: string;
+  /** A given port (a restart keeps the endpoint every client knows); a free one when absent. */
+  port?: number;
 }
 
 /** Java is not installed (or too old): the message says what to install; print it, no stack. */
@@ -29,14 +31,14 @@ export class JavaMissingError extends Error {
 
 const MAX_ATTEMPTS = 5;
 
-export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<LocalService & { pid: number }> {
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<LocalService & { pid: number; exited: Promise<ChildExit> }> {
   const emulator = join(dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
 
   // A free port can be taken between probing and binding (two instances starting at once), so a
   // bind failure is retried on a new port.
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const args = [
       // Fast start matters more than peak throughput for a local stand-in.
       '-XX:TieredStopAtLevel=1',
@@ -64,14 +66,18 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     const endpoint = `http://127.0.0.1:${port}`;
     try {
       await waitUntilReady('DynamoDB Local', () => isDynamoDb(endpoint), { child, timeoutMs: 60_000 });
-      return { endpoint, pid: child.pid, stop: () => child.stop() };
+      return { endpoint, pid: child.pid, exited: child.exited, stop: () => child.stop() };
     } catch (error) {
       await child.stop();
       if (error instanceof ChildExitedError) {
         if (/UnsupportedClassVersionError/.test(error.log)) {
           throw new JavaMissingError(`\`${java}\` is too old`);
         }
-        if (/BindException|Address already in use/.test(error.log) && attempt < MAX_ATTEMPTS) continue;
+        if (/BindException|Address already in use/.test(error.log) && attempt < MAX_ATTEMPTS) {
+          // The given port is being let go by the instance before: a moment, then the same port.
+          if (options.port !== undefined) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+          continue;
+        }
       }
       throw error;
     }

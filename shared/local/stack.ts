@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { startCognitoLocal } from './cognito-local.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import type { LocalService } from './process.js';
+import { supervise } from './supervise.js';
 import { LOCAL_NAMES, provision } from './provision.js';
 import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
 import { isTableStream, WORKERS } from '../workers.js';
@@ -66,6 +67,8 @@ export interface LocalStack {
   streamPoller?: StreamPoller;
   /** The schedule and event-rule workers; absent when `workers` is false. */
   asyncWorkers?: AsyncWorkers;
+  /** How many times DynamoDB Local was started again after it died. */
+  dynamodbRestarts(): number;
   stop(): Promise<void>;
 }
 
@@ -110,6 +113,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
   const [dynamodb, s3, cognito] = [dynamodbResult.value, s3Result.value, cognitoResult.value];
   const t1 = performance.now();
+  // DynamoDB Local that dies is started again on its port (its data kept on disk when persisted;
+  // in memory, the table is made again), and the stream is read again.
+  const port = Number(new URL(dynamodb.endpoint).port);
+  const dynamodbSupervised = supervise(dynamodb, {
+    name: 'DynamoDB Local',
+    restart: () => startDynamoDbLocal({ dbPath: options.persist ? dirs.dynamodb : undefined, logFile: join(logs, 'dynamodb-local.log'), port }),
+    recovered: async () => {
+      const again = await provision({ region, dynamodbEndpoint: dynamodb.endpoint, s3Endpoint: s3.endpoint, cognitoEndpoint: cognito.endpoint, stateFile });
+      if (workersOn) {
+        await streamPoller?.stop();
+        streamPoller = await startPoller(again.tableStream.new);
+      }
+    },
+    log: (msg, fields) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'local-stack', msg, ...fields })}\n`),
+  });
+  services[services.indexOf(dynamodb)] = { endpoint: dynamodb.endpoint, stop: () => dynamodbSupervised.stop() };
 
   let provisioned;
   try {
@@ -163,22 +182,26 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await checkSharedClients();
   }
 
-  if (options.workers ?? options.setProcessEnv ?? true) {
+  const workersOn = options.workers ?? options.setProcessEnv ?? true;
+  const tableName = provisioned.tableName;
+  const startPoller = (newStream: boolean) =>
+    startStreamPoller({
+      region,
+      endpoint: dynamodb.endpoint,
+      credentials: S3RVER_CREDENTIALS,
+      tableName,
+      workers: WORKERS.filter(isTableStream),
+      // A new table or stream holds only what was written since: read it all. Otherwise the
+      // positions saved at the last stop say where to go on.
+      startAt: newStream ? 'TRIM_HORIZON' : 'LATEST',
+      checkpointFile: options.persist ? checkpointFile : undefined,
+      deadLetterFile: join(logs, 'stream-dead-letters.jsonl'),
+    });
+  if (workersOn) {
     localEventBus().recordTo(eventBusLog);
     recording = true;
     try {
-      streamPoller = await startStreamPoller({
-        region,
-        endpoint: dynamodb.endpoint,
-        credentials: S3RVER_CREDENTIALS,
-        tableName: provisioned.tableName,
-        workers: WORKERS.filter(isTableStream),
-        // A new table or stream holds only what was written since: read it all. Otherwise the
-        // positions saved at the last stop say where to go on.
-        startAt: provisioned.tableStream.new ? 'TRIM_HORIZON' : 'LATEST',
-        checkpointFile: options.persist ? checkpointFile : undefined,
-        deadLetterFile: join(logs, 'stream-dead-letters.jsonl'),
-      });
+      streamPoller = await startPoller(provisioned.tableStream.new);
       asyncWorkers = await startAsyncWorkers({
         region,
         workers: WORKERS.filter((w) => !isTableStream(w) && (options.schedules !== false || w.trigger.kind !== 'schedule')),
@@ -196,8 +219,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     endpoints: { dynamodb: dynamodb.endpoint, s3: s3.endpoint, cognito: cognito.endpoint },
     created: provisioned.created,
     timings: { services: Math.round(t1 - t0), provision: Math.round(t2 - t1) },
-    streamPoller,
+    get streamPoller() {
+      return streamPoller;
+    },
     asyncWorkers,
+    dynamodbRestarts: () => dynamodbSupervised.restarts(),
     stop: () => (stopping ??= stopAll()),
   };
 }

@@ -144,8 +144,9 @@ const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
   },
   503: {
     name: 'ServiceUnavailable',
-    description: 'A dependency did not answer; retry later.',
-    example: 'A dependency did not answer (request 0193a0b4-7c1e-7d2a-9f00-3c5e8a1b2c3d)',
+    description: 'A dependency (the table, storage, identity) cannot be reached or throttles; retry after the time given.',
+    example: 'Service temporarily unavailable; retry in 5 s (request 0193a0b4-7c1e-7d2a-9f00-3c5e8a1b2c3d)',
+    headers: ['Retry-After'],
   },
 };
 
@@ -351,7 +352,7 @@ function successResponse(route: RouteDef, components: Components): Json {
   return response;
 }
 
-/** 422 when the route takes input, the body checks, 401/403 when it needs a credential, its own, 500. */
+/** 422 when the route takes input, the body checks, 401/403 when it needs a credential, its own, 500 and 503. */
 function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   const statuses = new Set<number>();
   const hasBody = route.request?.body !== undefined;
@@ -365,6 +366,8 @@ function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
     statuses.add(s);
   }
   statuses.add(500);
+  // Any route may meet a dependency that cannot be reached (the contract: 503 with Retry-After).
+  statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 

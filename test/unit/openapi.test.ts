@@ -165,7 +165,8 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
   it('lists its error responses as components with the contract bodies', () => {
     const takesInput = (op.parameters?.length ?? 0) > 0 || route.request?.body !== undefined;
     const statuses = Object.keys(op.responses).map(Number).filter((s) => s >= 400);
-    const expected = new Set<number>([500, ...(route.errors ?? [])]);
+    // Every operation may meet a dependency outage: 503 (with Retry-After), never only 500.
+    const expected = new Set<number>([500, 503, ...(route.errors ?? [])]);
     if (takesInput) expected.add(422);
     if (route.access !== 'public') [401, 403].forEach((s) => expected.add(s));
     if (route.request?.body) [400, 413, 415].forEach((s) => expected.add(s));
@@ -184,6 +185,7 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
       const detail = (schema.properties as Record<string, { type: string }>).detail;
       expect(detail?.type).toBe(status === 422 ? 'array' : 'string');
       expect(typeof media?.example.detail).toBe(status === 422 ? 'object' : 'string');
+      if (status === 503 || status === 429) expect(Object.keys(headers)).toContain('Retry-After');
     }
   });
 });
@@ -264,9 +266,9 @@ describe('operation-level details', () => {
 
   it('emits only the components in use', () => {
     const d = buildOpenApiDocument([routeById('docs')], { version: '1' });
-    expect(Object.keys(d.components.responses)).toEqual(['InternalServerError']);
+    expect(Object.keys(d.components.responses)).toEqual(['InternalServerError', 'ServiceUnavailable']);
     expect(Object.keys(d.components.schemas)).toEqual(['Error']);
-    expect(Object.keys(d.components.headers)).toEqual(['X-Request-Id']);
+    expect(Object.keys(d.components.headers)).toEqual(['Retry-After', 'X-Request-Id']);
   });
 
   it('lifts titled body schemas into components.schemas', () => {
