@@ -1,5 +1,5 @@
 /** Ids and timestamps in the contract's formats. */
-import { randomFillSync, randomUUID } from 'node:crypto';
+import { createHash, randomFillSync, randomUUID } from 'node:crypto';
 import { v7 } from 'uuid';
 
 /** A random UUID (v4), for things whose order does not matter. */
@@ -36,6 +36,21 @@ export function newTimeId(): string {
     if (last.seq === 0) last.msecs++;
   }
   return v7({ random, msecs: last.msecs, seq: last.seq });
+}
+
+/**
+ * The `index`th UUIDv7 of a request first received at `ms` and named by `seed` (its tenant, route
+ * and Idempotency-Key): the same in every attempt of that request, so a retry finds what an
+ * earlier attempt stored. Within the request the ids follow the index (it fills the 12 bits after
+ * the version); the 62 bits after the variant come from a SHA-256 of the seed and the index.
+ */
+export function derivedTimeId(ms: number, seed: string, index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index > 0xfff) throw new RangeError(`index ${index} is outside 0..4095`);
+  const hash = createHash('sha256').update(`${seed}\u0000${index}`).digest();
+  const t = Math.floor(ms).toString(16).padStart(12, '0').slice(-12);
+  const version = (0x7000 | index).toString(16);
+  const variant = (((0x80 | (hash[0]! & 0x3f)) << 8) | hash[1]!).toString(16);
+  return `${t.slice(0, 8)}-${t.slice(8)}-${version}-${variant}-${hash.subarray(2, 8).toString('hex')}`;
 }
 
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-21T13:45:00.123Z. */

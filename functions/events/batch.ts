@@ -2,14 +2,20 @@ import { ingestEvents, ingestLookups } from '../../shared/domain/events/ingest.j
 import { createOnce } from '../../shared/domain/idempotency.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { idempotentReply } from '../../shared/http/reply.js';
+import { ingestIdempotency } from '../../shared/http/idempotency.js';
 import { eventsBatchRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(
   eventsBatchRoute,
   async (req) => {
     const { events } = req.body;
-    const answer = await createOnce(req.actor, req.route.id, req.headers['idempotency-key'], req.body, () =>
-      ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read }, events, (i) => ['body', 'events', i]),
+    const answer = await createOnce(
+      req.actor,
+      req.route.id,
+      req.headers['idempotency-key'],
+      req.body,
+      (attempt) => ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt }, events, (i) => ['body', 'events', i]),
+      ingestIdempotency(req),
     );
     return idempotentReply(answer);
   },

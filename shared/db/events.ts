@@ -115,7 +115,9 @@ export function storedEventFrom(read: Prefetched, tenantId: TenantId, eventId: s
 export async function writeAll(items: Record<string, unknown>[]): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
-  await Promise.all(
+  // Every chunk is finished before a failure is reported: nothing of this request is still being
+  // written when its caller (or a retry taking over) acts on the failure.
+  const settled = await Promise.allSettled(
     chunks.map(async (chunk) => {
       let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 0; pending.length > 0; attempt++) {
@@ -126,6 +128,8 @@ export async function writeAll(items: Record<string, unknown>[]): Promise<void> 
       }
     }),
   );
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 export interface EventQuery {

@@ -64,6 +64,8 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
    * minute counts of the zones added to.
    */
   meter: (stored: Map<TenantId, TenantEvents>, atMs: number) => Promise<Map<TenantId, ZoneMinute>>;
+  /** Milliseconds this invocation may still run (Lambda's timeout): how long an attempt may hold an Idempotency-Key. */
+  remainingMs: () => number;
 }
 
 /** The input of a request before validation, for `prefetch`: it may be anything. */
@@ -181,6 +183,7 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
     event,
     read: internal.read,
     meter: (stored, atMs) => internal.meter.meter(stored, atMs),
+    remainingMs: () => context.getRemainingTimeInMillis(),
   };
 }
 

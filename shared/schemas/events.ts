@@ -67,7 +67,8 @@ export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
 const uuidV7 = {
   type: 'string',
   pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$',
-  description: 'A UUIDv7 you generate: sending the same event again (a retry) stores it once.',
+  description:
+    'A UUIDv7 you generate (its time at most a minute ahead, at most 24 hours behind): sending the same event again (a retry) stores it once.',
 } as const;
 
 const eventType = { type: 'string', enum: EVENT_TYPES, description: 'What happened; see the EventType list.' } as const;

@@ -117,9 +117,14 @@ describe('events.create', () => {
     expect(clash.status).toBe(409);
     const notV7 = await call('POST', '/api/v1/events', { token: site.org.token, body: { ...body, event_id: '4b1f4b5e-1c8e-4d1e-9a56-1f0b0c4f1a11' } });
     expect(notV7.status).toBe(422);
-    const stale = await call('POST', '/api/v1/events', { token: site.org.token, body: { ...body, event_id: v7({ msecs: Date.now() - 3600_000 }) } });
-    expect(stale.status).toBe(422);
-    expect(stale.body.detail[0]).toMatchObject({ loc: ['body', 'event_id'], type: 'stale_id' });
+    // An id made an hour ago is a late retry, still taken; one older than a day, or ahead of time, is not.
+    const lateRetry = await call('POST', '/api/v1/events', { token: site.org.token, body: { ...body, event_id: v7({ msecs: Date.now() - 3600_000 }) } });
+    expect(lateRetry.status).toBe(201);
+    for (const msecs of [Date.now() - 25 * 3600_000, Date.now() + 5 * 60_000]) {
+      const stale = await call('POST', '/api/v1/events', { token: site.org.token, body: { ...body, event_id: v7({ msecs }) } });
+      expect(stale.status).toBe(422);
+      expect(stale.body.detail[0]).toMatchObject({ loc: ['body', 'event_id'], type: 'stale_id' });
+    }
   });
 
   it('a viewer cannot ingest', async () => {

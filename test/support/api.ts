@@ -20,6 +20,8 @@ export interface CallOptions {
   rawBody?: string;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
+  /** Another server than the test run's (a test's own, in its process). */
+  server?: string;
 }
 
 export const baseUrl = (): string => inject('baseUrl');
@@ -31,7 +33,7 @@ export function randomClientIp(): string {
 }
 
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
-  const url = new URL(path, baseUrl());
+  const url = new URL(path, opts.server ?? baseUrl());
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
   // Each call comes from its own client address unless the test names one, so per-IP rate limits
   // (login, registration) count only what a test means them to.

@@ -15,7 +15,7 @@ import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { geofenceContains } from '../geo/geofence.js';
-import { contentHash } from '../idempotency.js';
+import { contentHash, type Attempt } from '../idempotency.js';
 import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import type { Zone } from '../zones.js';
@@ -29,8 +29,13 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 
 export type EventInput = InputOf<typeof eventCreate>;
 
-/** How far a client-made event id's time may be from the time it is first received. */
-const CLIENT_ID_SKEW_MS = 60_000;
+/** How far ahead of the time it is received a client-made event id's time may be. */
+const CLIENT_ID_AHEAD_MS = 60_000;
+/**
+ * How old a client-made event id may be: a client retrying a batch (the retry window of the
+ * contract) sends the same ids, and those not stored yet must still be taken.
+ */
+const CLIENT_ID_AGE_MS = 24 * 3600_000;
 /**
  * A sensor's `last_seen_at` moves when a report is at least this much newer than the one
  * recorded: a sensor reporting every second costs one write a minute, not one per report, and
@@ -156,13 +161,13 @@ function resolve(ctx: IngestContext, { input, tenantId, loc }: Located) {
   return { sensor, environmentId: sensor?.environment_id ?? input.environment_id ?? null, location: input.location ?? sensor?.location ?? null };
 }
 
-function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof resolve>, zones: Zone[], at: string): Draft {
+function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof resolve>, zones: Zone[], at: string, madeId: () => string): Draft {
   const { input, tenantId } = located;
   const { sensor, environmentId, location } = where;
   const config = ctx.config(tenantId);
   // A server-made id carries the time it was received, so date filters (id ranges) and
   // received_at agree to the millisecond.
-  const eventId = input.event_id ?? newTimeId();
+  const eventId = input.event_id ?? madeId();
   const receivedAt = input.event_id ? at : new Date(timeOfId(eventId)).toISOString();
   const occurredAt = input.occurred_at ? new Date(input.occurred_at).toISOString() : receivedAt;
   const matched = location ? zones.filter((z) => geofenceContains(z.geofence, location)) : [];
@@ -237,6 +242,12 @@ export type IngestMeter = (stored: Map<TenantId, TenantEvents>, atMs: number) =>
 export interface IngestEdge {
   decideTenant: TenantDecider;
   meter: IngestMeter;
+  /**
+   * The attempt of a request sent with an Idempotency-Key: events without a client id take the
+   * attempt's ids (the same in every attempt), and a resumed attempt looks them up first, so a
+   * retry stores only what an earlier attempt did not.
+   */
+  attempt?: Attempt | null;
   /** What the edge read already (the caller's tenant's lookups, see `ingestLookups`). */
   read?: Prefetched;
 }
@@ -255,9 +266,14 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   const at = now();
   const atMs = Date.parse(at);
 
+  const attempt = edge.attempt ?? null;
+  const madeId = (i: number) => (attempt ? attempt.idAt(i) : newTimeId());
   const located: Located[] = [];
   for (const [i, input] of inputs.entries()) located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
-  await ctx.load(located.flatMap(({ input, tenantId }) => lookupsOf(tenantId, input)));
+  // A resumed attempt also looks up the ids it makes: an earlier attempt may have stored them.
+  const madeIds = located.map(({ input }, i) => (input.event_id === undefined && attempt ? madeId(i) : undefined));
+  const resumedLookups = attempt?.resumed ? located.flatMap(({ tenantId }, i) => (madeIds[i] ? [eventKey(tenantId, madeIds[i]!)] : [])) : [];
+  await ctx.load([...located.flatMap(({ input, tenantId }) => lookupsOf(tenantId, input)), ...resumedLookups]);
   const places = located.map((l) => resolve(ctx, l));
 
   // Zones of each environment with a located event, and the hour's closed minutes of each
@@ -271,7 +287,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     Promise.all(located.map((_, i) => zonesOf(i))),
     Promise.all([...locatedTenants].map(async (t) => [t, await ctx.closedActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
   ]);
-  const drafts = located.map((l, i) => draft(ctx, l, places[i]!, zones[i]!, at));
+  const drafts = located.map((l, i) => draft(ctx, l, places[i]!, zones[i]!, at, () => madeIds[i] ?? newTimeId()));
 
   const seen = new Set<string>();
   drafts.forEach((d, i) => {
@@ -280,9 +296,10 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     seen.add(key);
   });
 
-  // Events whose client-supplied id is stored already: the same content is a retry, other content a conflict.
+  // Events whose id (the client's, or a resumed attempt's) is stored already: the same content is
+  // a retry, other content a conflict.
   const stored = new Map<string, StoredEvent>();
-  for (const d of drafts.filter((x) => x.clientId)) {
+  for (const d of drafts.filter((x, i) => x.clientId || (attempt?.resumed && madeIds[i]))) {
     const found = storedEventFrom(ctx.read, d.event.tenant_id, d.event.event_id);
     if (!found) continue;
     if (found.hash !== d.hash) throw new ConflictError(`event_id ${d.event.event_id} was already used for another event`);
@@ -290,14 +307,15 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   }
 
   const fresh = drafts.filter((d) => !stored.has(`${d.event.tenant_id}/${d.event.event_id}`));
-  // A new event's own id orders it in time (lists, date filters, the live stream): one made long
-  // before (or after) it is sent would sit in the wrong place. Retries of stored ones are fine.
+  // A new event's own id orders it in time (lists, date filters, the live stream): one made after
+  // it is sent, or more than a retry window before, would sit in the wrong place.
   fresh.forEach((d) => {
-    if (d.clientId && Math.abs(timeOfId(d.event.event_id) - atMs) > CLIENT_ID_SKEW_MS) {
+    const age = atMs - timeOfId(d.event.event_id);
+    if (d.clientId && (age < -CLIENT_ID_AHEAD_MS || age > CLIENT_ID_AGE_MS)) {
       const i = drafts.indexOf(d);
       throw invalid(
         [...locOf(i), 'event_id'] as Loc,
-        'must be a UUIDv7 made within a minute of sending; for events sent later, leave event_id out and send an Idempotency-Key',
+        'must be a UUIDv7 made at most a minute ahead of sending and at most 24 hours before; for older events, leave event_id out and send an Idempotency-Key',
         'stale_id',
       );
     }
