@@ -20,9 +20,61 @@ const middyValidator = validator as unknown as (options: { eventSchema: Validate
 /** Middlewares validating `pathParameters`, `queryStringParameters`, `headers` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
   const { params, body } = compiledValidators(route);
-  const middlewares: MiddlewareObj[] = [mapErrors(middyValidator({ eventSchema: params }))];
+  const middlewares: MiddlewareObj[] = [strictNumbers(route), mapErrors(middyValidator({ eventSchema: params }))];
   if (body) middlewares.push(mapErrors(middyValidator({ eventSchema: body })));
   return middlewares;
+}
+
+const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const DECIMAL_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/** The parameters of one part declared as numbers: name -> integer or not. */
+function numberParameters(schema: unknown): [string, boolean][] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties).flatMap(([name, p]) => {
+    const types = Array.isArray(p.type) ? p.type : [p.type];
+    if (types.includes('integer')) return [[name, true] as [string, boolean]];
+    if (types.includes('number')) return [[name, false] as [string, boolean]];
+    return [];
+  });
+}
+
+/**
+ * Numbers in the path, query and headers are decimal, finite and exact, as the contract says:
+ * Ajv's coercion would take `0x10` as 16, ` 5` as 5, `Infinity` and `1e309` as Infinity, and
+ * `9007199254740993` as a neighbour. Checked on the raw strings, before coercion.
+ */
+function strictNumbers(route: RouteDef): MiddlewareObj {
+  const { path, query, headers } = route.request ?? {};
+  const parts = (
+    [
+      ['pathParameters', 'path', numberParameters(path)],
+      ['queryStringParameters', 'query', numberParameters(query)],
+      ['headers', 'header', numberParameters(headers)],
+    ] as const
+  ).filter(([, , names]) => names.length > 0);
+  return {
+    before: (request) => {
+      const event = request.event as Record<string, Record<string, string | undefined> | null | undefined>;
+      const issues: ValidationIssue[] = [];
+      for (const [field, part, names] of parts) {
+        const values = event[field] ?? {};
+        for (const [name, integer] of names) {
+          const raw = values[name];
+          if (raw === undefined) continue;
+          const ok = integer ? DECIMAL_INTEGER.test(raw) && Number.isSafeInteger(Number(raw)) : DECIMAL_NUMBER.test(raw) && Number.isFinite(Number(raw));
+          if (!ok) {
+            issues.push({
+              loc: [part, name],
+              msg: integer ? 'must be a whole number in decimal digits' : 'must be a number in decimal digits',
+              type: integer ? 'int_parsing' : 'float_parsing',
+            });
+          }
+        }
+      }
+      if (issues.length > 0) throw new RequestValidationError(issues);
+    },
+  };
 }
 
 /** Turns @middy/validator's 400 into the contract's 422 with one `loc` per problem. */

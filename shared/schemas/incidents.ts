@@ -1,7 +1,7 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../vocabulary/audio.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../vocabulary/incidents.js';
-import { pagingProperties, timestamp, uuid } from './common.js';
+import { MAX_OFFSET, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -165,7 +165,7 @@ export const feedQuery = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 30 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
   },
   additionalProperties: false,
 } as const satisfies JsonSchema;

@@ -32,7 +32,13 @@ describe('paging', () => {
     ['limit', '0', 'minimum'],
     ['limit', '201', 'maximum'],
     ['offset', '-1', 'minimum'],
-    ['limit', 'ten', 'type'],
+    ['offset', '10001', 'maximum'],
+    // Not plain decimal: refused before Ajv's coercion could read it as a number.
+    ['limit', 'ten', 'int_parsing'],
+    ['limit', 'Infinity', 'int_parsing'],
+    ['limit', '0x10', 'int_parsing'],
+    ['limit', ' 5', 'int_parsing'],
+    ['offset', '1e309', 'int_parsing'],
   ])('%s=%s is a 422 on query.%s', async (name, value, type) => {
     const { issues } = await validate('tenants.list', { queryStringParameters: { [name]: value } });
     expect(issues).toEqual([{ loc: ['query', name], msg: expect.any(String), type }]);
