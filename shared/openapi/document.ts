@@ -352,7 +352,7 @@ function successResponse(route: RouteDef, components: Components): Json {
   return response;
 }
 
-/** 422 when the route takes input, the body checks, 401/403 when it needs a credential, its own, 500 and 503. */
+/** 422 when the route takes input, the body checks, 401/403/429 when it needs a credential, its own, 500 and 503. */
 function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   const statuses = new Set<number>();
   const hasBody = route.request?.body !== undefined;
@@ -360,7 +360,8 @@ function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
   // An upload: not multipart is 415, past its size 413, a missing or bad file 422.
   if (route.upload) [413, 415].forEach((s) => statuses.add(s));
-  if (route.access !== 'public') [401, 403].forEach((s) => statuses.add(s));
+  // A caller's every call counts against its tenant's plan rate (contract: 429 with Retry-After).
+  if (route.access !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   for (const s of route.errors ?? []) {
     if (!Number.isInteger(s) || s < 400 || s > 599) throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
     statuses.add(s);

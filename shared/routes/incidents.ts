@@ -34,9 +34,11 @@ export const incidentsCreateRoute = {
   tenant: 'credential',
   tag: 'incidents',
   summary: 'Open an incident directly (as a draft, or confirmed at once)',
-  description: 'A confirmed incident starts its SLA clock and notifies the first escalation level with an acknowledgement link (incident.notification on the event bus).',
+  description:
+    'A confirmed incident starts its SLA clock and notifies the first escalation level with an acknowledgement link (incident.notification on the event bus). 404 when the environment named is unknown (or of another tenant).',
   request: { body: incidentCreate },
   response: { status: 201, description: 'The new incident.', schema: incidentResponse },
+  errors: [404],
   grants: { table: 'write' },
 } as const satisfies RouteDef;
 

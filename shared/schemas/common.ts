@@ -3,6 +3,17 @@ import type { JsonSchema } from './json-schema.js';
 
 export const uuid = { type: 'string', format: 'uuid' } as const satisfies JsonSchema;
 
+/**
+ * The schema, or null: `null` joins its type, and its `enum` when it has one (a nullable enum
+ * whose list lacks null refuses null, and so would a client generated from the document).
+ */
+export function nullable<const T extends { type: string; enum?: readonly unknown[] }>(
+  schema: T,
+): Omit<T, 'type' | 'enum'> & { type: readonly [T['type'], 'null'] } & (T extends { enum: readonly (infer E)[] } ? { enum: readonly (E | null)[] } : unknown) {
+  const { type, enum: values, ...rest } = schema;
+  return { ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) } as never;
+}
+
 export const timestamp = {
   type: 'string',
   format: 'date-time',

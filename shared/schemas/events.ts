@@ -1,5 +1,5 @@
 /** Events: what sensors, other systems and people report, as ingested, scored and streamed. */
-import { pagingProperties, timestamp, uuid } from './common.js';
+import { nullable, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { SEVERITIES } from './tenants.js';
@@ -92,7 +92,7 @@ export const eventCreate = {
     location: { ...latLon, description: 'Where it happened; defaults to the sensor location.' },
     severity,
     description: { type: 'string', maxLength: 2000 },
-    payload: { type: 'object', description: 'Type-specific data (fixed for some types).' },
+    payload: { type: 'object', description: 'Type-specific data (fixed for some types); at most 16 KB as JSON (413 beyond).' },
   },
   required: ['type'],
   additionalProperties: false,
@@ -126,7 +126,7 @@ export const eventResponse = {
     occurred_at: timestamp,
     received_at: timestamp,
     location: { ...latLon, type: ['object', 'null'] },
-    severity: { ...severity, type: ['string', 'null'] },
+    severity: nullable(severity),
     description: { type: ['string', 'null'] },
     payload: { type: 'object' },
     matched_zone_ids: { type: 'array', items: uuid, description: 'Zones whose geofence contains the location.' },

@@ -1,11 +1,10 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../vocabulary/audio.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../vocabulary/incidents.js';
-import { MAX_OFFSET, pagingProperties, timestamp, uuid } from './common.js';
+import { MAX_OFFSET, nullable, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 
-const nullable = <T extends Record<string, unknown>>(schema: T) => ({ ...schema, type: [schema.type as string, 'null'] }) as const;
 
 export const incidentStatus = {
   type: 'string',

@@ -2,7 +2,9 @@
  * A small HTTP client for end-to-end tests against the local server the test run started
  * (test/support/global-setup.ts). Real HTTP, real handlers, real local AWS stand-ins.
  */
+import { appendFileSync } from 'node:fs';
 import { inject } from 'vitest';
+import { responseProblems } from './response-schemas.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 
 export interface ApiResponse<T = any> {
@@ -49,7 +51,14 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
-  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  const contentType = res.headers.get('content-type') ?? '';
+  if (contentType.includes('json') && text) parsed = JSON.parse(text);
+  // Every answer must match what /openapi.json documents for its operation and status.
+  const problems = await responseProblems(url.origin, method, url.pathname, res.status, contentType, parsed);
+  if (problems.length > 0) {
+    if (process.env.RESPONSE_SCHEMA_REPORT) appendFileSync(process.env.RESPONSE_SCHEMA_REPORT, `${JSON.stringify({ problems, text: text.slice(0, 300) })}\n`);
+    else throw new Error(`the answer breaks its documented schema:\n${problems.join('\n')}\n${text.slice(0, 500)}`);
+  }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 

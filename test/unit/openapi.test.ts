@@ -168,7 +168,7 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
     // Every operation may meet a dependency outage: 503 (with Retry-After), never only 500.
     const expected = new Set<number>([500, 503, ...(route.errors ?? [])]);
     if (takesInput) expected.add(422);
-    if (route.access !== 'public') [401, 403].forEach((s) => expected.add(s));
+    if (route.access !== 'public') [401, 403, 429].forEach((s) => expected.add(s));
     if (route.request?.body) [400, 413, 415].forEach((s) => expected.add(s));
     if (route.upload) [413, 415].forEach((s) => expected.add(s));
     expect(statuses).toEqual([...expected].sort((a, b) => a - b));
