@@ -25,7 +25,8 @@ import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinu
 import { TenantMeter } from './tenant-meter.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
-import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
+import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
+import { unsafeJsonIssues } from './unsafe-input.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 
@@ -384,10 +385,25 @@ function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, 
         await parser.before?.(request);
       } catch (err) {
         if ((err as { cause?: { package?: string } }).cause?.package === '@middy/http-json-body-parser') {
+          // The parser also refuses valid JSON naming `__proto__`: that is a 422 on the key, not malformed JSON.
+          const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+          const issues = validJson(text) ? unsafeJsonIssues(JSON.parse(text), ['body']) : [];
+          if (issues.length > 0) throw new RequestValidationError(issues);
           throw new BadRequestError('The body is not valid JSON');
         }
         throw err;
       }
+      const issues = unsafeJsonIssues(request.event.body, ['body']);
+      if (issues.length > 0) throw new RequestValidationError(issues);
     },
   };
+}
+
+function validJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,6 +13,7 @@ import type { ErrorObject } from 'ajv';
 import type { RouteDef } from '../routes/types.js';
 import { compiledValidators, type ValidateFunction } from './compiled-validators.js';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
+import { unsafeParameterIssues } from './unsafe-input.js';
 
 // @middy/validator's types name an Ajv instance; what it takes and calls is a compiled validate function.
 const middyValidator = validator as unknown as (options: { eventSchema: ValidateFunction }) => MiddlewareObj;
@@ -20,7 +21,7 @@ const middyValidator = validator as unknown as (options: { eventSchema: Validate
 /** Middlewares validating `pathParameters`, `queryStringParameters`, `headers` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
   const { params, body } = compiledValidators(route);
-  const middlewares: MiddlewareObj[] = [strictNumbers(route), mapErrors(middyValidator({ eventSchema: params }))];
+  const middlewares: MiddlewareObj[] = [rawParameters(route), mapErrors(middyValidator({ eventSchema: params }))];
   if (body) middlewares.push(mapErrors(middyValidator({ eventSchema: body })));
   return middlewares;
 }
@@ -40,11 +41,12 @@ function numberParameters(schema: unknown): [string, boolean][] {
 }
 
 /**
- * Numbers in the path, query and headers are decimal, finite and exact, as the contract says:
- * Ajv's coercion would take `0x10` as 16, ` 5` as 5, `Infinity` and `1e309` as Infinity, and
- * `9007199254740993` as a neighbour. Checked on the raw strings, before coercion.
+ * Checks of the raw parameter strings, before Ajv's coercion reads them. Numbers in the path,
+ * query and headers are decimal, finite and exact, as the contract says: coercion would take
+ * `0x10` as 16, ` 5` as 5, `Infinity` and `1e309` as Infinity, and `9007199254740993` as a
+ * neighbour. Path and query values hold no NUL and no unpaired surrogate (shared/http/unsafe-input.ts).
  */
-function strictNumbers(route: RouteDef): MiddlewareObj {
+function rawParameters(route: RouteDef): MiddlewareObj {
   const { path, query, headers } = route.request ?? {};
   const parts = (
     [
@@ -56,7 +58,7 @@ function strictNumbers(route: RouteDef): MiddlewareObj {
   return {
     before: (request) => {
       const event = request.event as Record<string, Record<string, string | undefined> | null | undefined>;
-      const issues: ValidationIssue[] = [];
+      const issues: ValidationIssue[] = [...unsafeParameterIssues(event.pathParameters, 'path'), ...unsafeParameterIssues(event.queryStringParameters, 'query')];
       for (const [field, part, names] of parts) {
         const values = event[field] ?? {};
         for (const [name, integer] of names) {

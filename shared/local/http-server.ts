@@ -8,7 +8,7 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -201,6 +201,30 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     res.setHeader('Server-Timing', `handler;dur=${(performance.now() - started).toFixed(1)}`);
     writeResult(res, result);
   }
+
+  // What Node's parser refuses before any handler runs (a request line and headers past its 16 KB,
+  // a request it cannot read) is answered in the contract's shape too, not with Node's bare
+  // status line: JSON, with X-Request-Id.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_URI_TOO_LONG' ? 414 : 400;
+    const detail =
+      status === 431
+        ? 'The request line and headers are larger than 16 KB (a long query string?): send less, or send it in a body'
+        : status === 414
+          ? 'The request line is too long'
+          : 'The request could not be read as HTTP';
+    const body = JSON.stringify({ detail });
+    if (options.logOwnResponses) log({ level: 'info', source: 'local-server', msg: 'request', request_id: requestId, status, error: err.code });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 
   const address = await new Promise<AddressInfo>((resolveListen, reject) => {
     server.once('error', reject);

@@ -10,7 +10,7 @@ import { eventItem, eventKey, storedEventFrom, writeAll, type StoredEvent } from
 import { Prefetched, readItems, type ItemKey } from '../../db/read-batch.js';
 import { SITE_KINDS, siteEntityFrom, siteEntityKey, siteRevisionFrom, siteRevisionKey } from '../../db/site-entities.js';
 import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
-import { ConflictError, invalid, NotFoundError, type Loc } from '../../errors.js';
+import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
@@ -42,6 +42,8 @@ const CLIENT_ID_AGE_MS = 24 * 3600_000;
  * health (minutes of silence) is unaffected.
  */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
+/** An event's `payload`, as JSON, at most (docs/events.md): the item stays far under DynamoDB's 400 KB, the bus entry under 256 KB. */
+export const MAX_PAYLOAD_BYTES = 16 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
@@ -266,6 +268,12 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   const at = now();
   const atMs = Date.parse(at);
 
+  // Limits before anything is read or stored.
+  inputs.forEach((input, i) => {
+    if (input.payload !== undefined && Buffer.byteLength(JSON.stringify(input.payload)) > MAX_PAYLOAD_BYTES) {
+      throw new PayloadTooLargeError(`${[...locOf(i), 'payload'].join('.')} is larger than ${MAX_PAYLOAD_BYTES} bytes (16 KB) as JSON`);
+    }
+  });
   const attempt = edge.attempt ?? null;
   const madeId = (i: number) => (attempt ? attempt.idAt(i) : newTimeId());
   const located: Located[] = [];
