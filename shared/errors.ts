@@ -90,8 +90,9 @@ export class RateLimitedError extends DomainError {
   constructor(
     readonly window: { limit: number; remaining: number; reset: number },
     readonly retryAfterSeconds: number,
+    detail = `Too many requests: at most ${window.limit} per minute. Try again in ${retryAfterSeconds} s.`,
   ) {
-    super('rate_limited', `Too many requests: at most ${window.limit} per minute. Try again in ${retryAfterSeconds} s.`);
+    super('rate_limited', detail);
   }
 }
 

@@ -33,6 +33,10 @@ export const keys = {
    * tenant yet. Expires with TTL.
    */
   rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: String(windowStart) }),
+  /** The times of a caller's accepted calls within the last window: a sliding window. Expires with TTL. */
+  rateLog: (name: string, caller: string) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: 'LOG' }),
+  /** Failed logins of one account (by a hash of its email), from any address. Expires with TTL. */
+  loginGuard: (emailHash: string) => ({ PK: `${RATE_PK_PREFIX}login-account#${emailHash}`, SK: 'GUARD' }),
   /**
    * GSI4 (keys only), on a tenant's minute once it stored events: which tenants stored events in
    * which minute, one partition per hour, so the live stream watching every tenant reads only

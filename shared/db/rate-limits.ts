@@ -1,28 +1,86 @@
 /**
- * Fixed-window counters, one item per caller and minute, gone by TTL: per-IP limits of public
- * routes, and each tenant's minute. A tenant's minute counts its requests (the plan's rate) and
+ * Rate limits, gone by TTL: per-IP limits of public routes as sliding windows (a log of the
+ * caller's accepted calls), failed logins per account, and each tenant's minute (a fixed window). A tenant's minute counts its requests (the plan's rate) and
  * the events its zones received (`z:<zone_id>`), which is how ingest scores a zone's recent
  * activity without reading events back: the last hour is 61 small items of one partition. A
  * minute in which a tenant stored events is also in GSI4, for the live stream.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
 
 const ZONE_PREFIX = 'z:';
 
-/** Counts one call in the window and returns the calls counted so far, this one included. */
-export async function countCall(name: string, caller: string, windowStart: number, expiresAt: number): Promise<number> {
+/** A caller's accepted calls (ms, oldest first) and the log's version, for a conditional write. */
+export interface CallLog {
+  calls: number[];
+  version: number;
+}
+
+/** The caller's log of accepted calls (consistent: a sliding window must see the last call). */
+export async function readCallLog(name: string, caller: string): Promise<CallLog> {
+  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.rateLog(name, caller), ConsistentRead: true }))).Item;
+  return { calls: (item?.calls as number[] | undefined) ?? [], version: Number(item?.version ?? 0) };
+}
+
+/** Writes the log if nobody wrote it since `expectedVersion` was read; false when somebody did. */
+export async function writeCallLog(name: string, caller: string, calls: number[], expectedVersion: number, expiresAt: number): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...keys.rateLog(name, caller), calls, version: expectedVersion + 1, expires_at: expiresAt },
+        ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(PK)' : 'version = :v',
+        ...(expectedVersion === 0 ? {} : { ExpressionAttributeValues: { ':v': expectedVersion } }),
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+/** An account's failed logins: how many in a row, and until when (ms) it is locked. */
+export interface LoginGuard {
+  failures: number;
+  lockedUntil: number;
+}
+
+export async function readLoginGuard(emailHash: string): Promise<LoginGuard> {
+  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.loginGuard(emailHash), ConsistentRead: true }))).Item;
+  return { failures: Number(item?.failures ?? 0), lockedUntil: Number(item?.locked_until ?? 0) };
+}
+
+/** Counts a failed login, locking the account until `lockFor(failures)` ms from now when it says so; returns the new state. */
+export async function countLoginFailure(emailHash: string, nowMs: number, lockFor: (failures: number) => number, expiresAt: number): Promise<LoginGuard> {
   const out = await db.send(
     new UpdateCommand({
       TableName: TABLE,
-      Key: keys.rateWindow(name, caller, windowStart),
-      UpdateExpression: 'ADD hits :one SET expires_at = if_not_exists(expires_at, :exp)',
+      Key: keys.loginGuard(emailHash),
+      UpdateExpression: 'ADD failures :one SET expires_at = :exp',
       ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-      ReturnValues: 'UPDATED_NEW',
+      ReturnValues: 'ALL_NEW',
     }),
   );
-  return Number(out.Attributes?.hits ?? 1);
+  const failures = Number(out.Attributes?.failures ?? 1);
+  const lock = lockFor(failures);
+  if (lock <= 0) return { failures, lockedUntil: Number(out.Attributes?.locked_until ?? 0) };
+  const lockedUntil = nowMs + lock;
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.loginGuard(emailHash),
+      UpdateExpression: 'SET locked_until = :until',
+      ExpressionAttributeValues: { ':until': lockedUntil },
+    }),
+  );
+  return { failures, lockedUntil };
+}
+
+/** A successful login forgets the failures. */
+export async function clearLoginGuard(emailHash: string): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.loginGuard(emailHash) }));
 }
 
 export interface MinuteCount {

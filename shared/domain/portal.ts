@@ -2,7 +2,9 @@
 import { passwordLogin } from '../adapters/cognito.js';
 import { verifyBearer } from '../adapters/jwt.js';
 import { getUser } from '../db/users.js';
-import { UnauthorizedError } from '../errors.js';
+import { createHash } from 'node:crypto';
+import { clearLoginGuard, countLoginFailure, readLoginGuard } from '../db/rate-limits.js';
+import { RateLimitedError, UnauthorizedError } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';
@@ -19,19 +21,54 @@ export interface LoginResult {
   expires_in: number;
 }
 
+/** Failed logins of one account (from any address) that pass before it is locked. */
+export const LOGIN_FREE_FAILURES = 5;
+const FIRST_LOCK_MS = 30_000;
+const MAX_LOCK_MS = 15 * 60_000;
+/** Failures are forgotten an hour after the last one (TTL), or at the next successful login. */
+const FORGET_FAILURES_SECONDS = 3600;
+
+/**
+ * How long an account is locked after its `failures`th failed login in a row: not at all for the
+ * first five, then 30 s, doubling with each further failure, never more than 15 minutes. An
+ * attacker guessing one account's password from many addresses gets about 20 guesses an hour;
+ * the real user is kept out at most 15 minutes at a time, never for good.
+ */
+export const loginLockMs = (failures: number): number =>
+  failures < LOGIN_FREE_FAILURES ? 0 : Math.min(MAX_LOCK_MS, FIRST_LOCK_MS * 2 ** (failures - LOGIN_FREE_FAILURES));
+
 /**
  * Exchanges email and password for a bearer token. A wrong password and an unknown email get the
- * same answer, so the answer does not tell whether an account exists.
+ * same answer, so the answer does not tell whether an account exists; both count against the
+ * account's failed logins (`loginLockMs`), and while it is locked no password is tried at all.
  */
 export async function login(email: string, password: string): Promise<LoginResult> {
+  const account = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  const nowMs = Date.now();
+  const guard = await readLoginGuard(account);
+  if (guard.lockedUntil > nowMs) throw accountLocked(guard.lockedUntil, nowMs);
   const tokens = await passwordLogin(email, password);
-  if (!tokens) throw new UnauthorizedError(LOGIN_REFUSED);
+  if (!tokens) {
+    const counted = await countLoginFailure(account, nowMs, loginLockMs, Math.ceil(nowMs / 1000) + FORGET_FAILURES_SECONDS);
+    if (counted.lockedUntil > nowMs) throw accountLocked(counted.lockedUntil, nowMs);
+    throw new UnauthorizedError(LOGIN_REFUSED);
+  }
+  if (guard.failures > 0) await clearLoginGuard(account);
   // The table decides who is active (the identity store follows it): a deactivated or deleted
   // user gets no token, even if the identity store has not caught up.
   const claims = await verifyBearer(tokens.idToken);
   const user = await getUser(claims.tenantId, claims.userId);
   if (!user?.active) throw new UnauthorizedError(LOGIN_REFUSED);
   return { access_token: tokens.idToken, token_type: 'bearer', expires_in: tokens.expiresIn };
+}
+
+function accountLocked(lockedUntil: number, nowMs: number): RateLimitedError {
+  const seconds = Math.max(1, Math.ceil((lockedUntil - nowMs) / 1000));
+  return new RateLimitedError(
+    { limit: LOGIN_FREE_FAILURES, remaining: 0, reset: Math.ceil(lockedUntil / 1000) },
+    seconds,
+    `Too many failed logins for this account; try again in ${seconds} s`,
+  );
 }
 
 export type Registration = InputOf<typeof registerRequest>;

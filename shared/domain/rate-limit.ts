@@ -1,11 +1,13 @@
 /**
  * Exact per-caller limits ("10 per minute per IP", a plan's requests per minute): API Gateway
- * and WAF throttles are approximate, so the count is ours, one DynamoDB item per caller and
- * minute. Fixed windows aligned to the minute; the answer carries the contract's X-RateLimit-*
+ * and WAF throttles are approximate, so the count is ours. Per-IP limits of public routes are
+ * sliding windows (no more than their number in any 60 s); a plan's rate is a window aligned to
+ * the minute (one write per request, shared with ingest's event counts); the answer carries the contract's X-RateLimit-*
  * headers either way. A tenant's minute also counts the events of each of its zones, which
  * ingest reads back as the zone's activity of the last hour (shared/db/rate-limits.ts).
  */
-import { countCall, countTenantMinute, tenantsWithEvents, zoneEventsOfTenant } from '../db/rate-limits.js';
+import { backoff } from '../db/read-batch.js';
+import { countTenantMinute, readCallLog, tenantsWithEvents, writeCallLog, zoneEventsOfTenant } from '../db/rate-limits.js';
 import { RateLimitedError } from '../errors.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -26,16 +28,37 @@ function windowOf(nowMs: number) {
   return { nowSeconds, windowStart, reset: windowStart + WINDOW_SECONDS, expiresAt: windowStart + KEEP_SECONDS };
 }
 
+const WINDOW_MS = WINDOW_SECONDS * 1000;
+/** Writers of one caller's log colliding (one address sending in parallel): tries before a 429. */
+const LOG_TRIES = 8;
+
 /**
- * Counts a call of `caller` (a client IP, or a tenant id for plan rates) against `name`; throws
- * RateLimitedError past the limit.
+ * Counts a call of `caller` (a client IP) against `name`: at most `perMinute` accepted calls in
+ * any 60 seconds (a sliding window, exact: the log of the caller's accepted calls of the last
+ * minute, written only if nobody wrote it since it was read). Throws RateLimitedError past the
+ * limit, with the time until the oldest call of the window leaves it; a refused call is not
+ * logged. (A fixed window let 10 calls just before its reset and 10 just after through.)
  */
 export async function consumeRateLimit(name: string, caller: string, perMinute: number, nowMs = Date.now()): Promise<RateLimitState> {
-  const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
-  const hits = await countCall(name, caller, windowStart, expiresAt);
-  const state = { limit: perMinute, remaining: Math.max(0, perMinute - hits), reset };
-  if (hits > perMinute) throw new RateLimitedError(state, Math.max(1, state.reset - nowSeconds));
-  return state;
+  const started = Date.now();
+  for (let attempt = 0; attempt < LOG_TRIES; attempt++) {
+    // Parallel calls of one address take turns, at random pauses.
+    if (attempt > 0) await backoff(attempt);
+    const at = nowMs + (Date.now() - started);
+    const { calls, version } = await readCallLog(name, caller);
+    const recent = calls.filter((t) => t > at - WINDOW_MS);
+    // When the oldest call still in the window leaves it, one more is allowed.
+    const frees = (recent[0] ?? at) + WINDOW_MS;
+    if (recent.length >= perMinute) {
+      const freesAt = recent[recent.length - perMinute]! + WINDOW_MS;
+      throw new RateLimitedError({ limit: perMinute, remaining: 0, reset: Math.ceil(freesAt / 1000) }, Math.max(1, Math.ceil((freesAt - at) / 1000)));
+    }
+    const expiresAt = Math.ceil(at / 1000) + 2 * WINDOW_SECONDS;
+    if (await writeCallLog(name, caller, [...recent, at], version, expiresAt)) {
+      return { limit: perMinute, remaining: perMinute - recent.length - 1, reset: Math.ceil(frees / 1000) };
+    }
+  }
+  throw new RateLimitedError({ limit: perMinute, remaining: 0, reset: Math.ceil((nowMs + 1000) / 1000) }, 1);
 }
 
 /** Events a request stores in one tenant: how many, and how many in each zone. */

@@ -146,16 +146,25 @@ export async function ensureTable(
     created = true;
   } else {
     const present = new Set((existing.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
-    // One GSI per UpdateTable call, as in DynamoDB.
+    // One GSI per UpdateTable call, as in DynamoDB, and the next only once the one before is
+    // built: while an index is being created another is refused (LimitExceededException).
     for (const index of wanted.filter((i) => !present.has(i.IndexName))) {
       const keys = index.KeySchema?.map((k) => k.AttributeName ?? '') ?? [];
-      await client.send(
-        new UpdateTableCommand({
-          TableName: tableName,
-          AttributeDefinitions: keys.map(attribute),
-          GlobalSecondaryIndexUpdates: [{ Create: index }],
-        }),
-      );
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.send(
+            new UpdateTableCommand({
+              TableName: tableName,
+              AttributeDefinitions: keys.map(attribute),
+              GlobalSecondaryIndexUpdates: [{ Create: index }],
+            }),
+          );
+          break;
+        } catch (error) {
+          if ((error as Error).name !== 'LimitExceededException' || attempt >= 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
     }
   }
   const stream = await ensureStream(client, tableName, existing);

@@ -64,7 +64,6 @@ describe('portal.register', () => {
   });
 
   it('the 11th registration from one address within a minute is 429; another address still registers', async () => {
-    // Fixed one-minute windows: if the window turned during the burst, try again in the next one.
     for (let attempt = 0; attempt < 2; attempt++) {
       const ip = randomClientIp();
       const burst = [];
@@ -97,7 +96,8 @@ describe('portal.login', () => {
       const ip = randomClientIp();
       const results = [];
       for (let i = 0; i < 31; i++) {
-        results.push(await call('POST', '/api/v1/portal/login', { body: { email: 'nobody@x.example', password: 'Wrong-pass-1' }, headers: { 'x-forwarded-for': ip } }));
+        // Another account each time: one account's failures lock it on their own (see below).
+        results.push(await call('POST', '/api/v1/portal/login', { body: { email: `nobody-${i}-${ip}@x.example`, password: 'Wrong-pass-1' }, headers: { 'x-forwarded-for': ip } }));
       }
       if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
       expect(results.slice(0, 30).every((r) => r.status === 401)).toBe(true);
@@ -106,6 +106,30 @@ describe('portal.login', () => {
       return;
     }
     throw new Error('the rate-limit window turned during both bursts');
+  });
+});
+
+describe('portal.login, per account', () => {
+  it('five failed logins in a row from five addresses lock the account, even for the right password; a success forgets failures', async () => {
+    const org = await registerTenant('Locked');
+    const attempt = (password: string) => call('POST', '/api/v1/portal/login', { body: { email: org.email, password } });
+    for (let i = 0; i < 4; i++) expect((await attempt('Wrong-pass-1')).status).toBe(401);
+    // A success clears the four failures: four more are still not a lock.
+    expect((await attempt(org.password)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await attempt('Wrong-pass-1')).status).toBe(401);
+    const fifth = await attempt('Wrong-pass-1');
+    expect(fifth.status).toBe(429);
+    const wait = Number(fifth.headers.get('retry-after'));
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(30);
+    expect(fifth.body.detail).toContain('failed logins');
+    // Locked: the right password is not even tried, from any address.
+    const right = await attempt(org.password);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get('x-ratelimit-remaining'))).toBe(0);
+    // Another account is not affected.
+    const other = await registerTenant('Unlocked');
+    expect((await call('POST', '/api/v1/portal/login', { body: { email: other.email, password: other.password } })).status).toBe(200);
   });
 });
 
