@@ -9,7 +9,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ROUTES, type RouteDef } from '../shared/routes/index.js';
-import { WORKERS, type WorkerDef } from '../shared/workers.js';
+import { DEPLOYED_WORKERS, type WorkerDef } from '../shared/workers.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Events } from './events.js';
@@ -109,7 +109,7 @@ export class GatehouseStack extends Stack {
     const tableStreamArn = data.table.tableStreamArn;
     if (!tableStreamArn) throw new Error('the table must have a stream: the workers read it');
     this.workersStack = new WorkersStack(this, 'Workers', {
-      workers: props.workers ?? WORKERS,
+      workers: props.workers ?? DEPLOYED_WORKERS,
       services: { ...services, tableStreamArn },
       stage: props.stage,
       version,

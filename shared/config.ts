@@ -23,6 +23,11 @@ export interface Config {
   jwksUri: string;
   /** Endpoints of local stand-ins; unset in AWS. */
   endpoints: { dynamodb?: string; s3?: string; cognito?: string };
+  /**
+   * The local runtime's stand-in for sending notifications to people (LOCAL_NOTIFICATIONS_FILE):
+   * each message, with its acknowledgement link, as a JSON line. Unset in AWS (no sender yet).
+   */
+  localNotificationsFile?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   version: string;
   /** The live event stream (`GET /api/v1/events/stream`). */
@@ -134,6 +139,7 @@ export function loadConfig(env: Env): Config {
       s3: env.S3_ENDPOINT || undefined,
       cognito: cognitoEndpoint || undefined,
     },
+    localNotificationsFile: env.LOCAL_NOTIFICATIONS_FILE || undefined,
     logLevel: logLevel as Config['logLevel'],
     version: env.GATEHOUSE_VERSION ?? '0.1.0',
     eventStream: {

@@ -62,6 +62,11 @@ export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrig
 export interface WorkerDef {
   /** Unique, stable id; also the Lambda's logical name. */
   id: string;
+  /**
+   * Runs only under the local runtime: the stand-in for something AWS does not have yet (the
+   * notification sender, until integrations exist). The CDK stack leaves it out.
+   */
+  localOnly?: true;
   /** Handler entry, relative to the repository root, exporting `handler`. */
   handler: string;
   description: string;
@@ -123,7 +128,25 @@ export const WORKERS: readonly WorkerDef[] = [
     timeoutSeconds: 60,
     memoryMb: 512,
   },
+  {
+    id: 'send-notifications',
+    handler: 'functions/workers/send-notifications.ts',
+    description: 'Sends each incident.notification to its people with an acknowledgement link minted then (docs/events.md)',
+    // Until integrations send to people in AWS, the local runtime writes what they would receive to a file.
+    localOnly: true,
+    trigger: {
+      kind: 'event-rule',
+      pattern: { source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] },
+      retryAttempts: 2,
+    },
+    grants: { table: 'write' },
+    timeoutSeconds: 30,
+    memoryMb: 256,
+  },
 ];
+
+/** The workers a deployment creates (the local-only ones stay home). */
+export const DEPLOYED_WORKERS: readonly WorkerDef[] = WORKERS.filter((w) => !w.localOnly);
 
 export function workerById(id: string): WorkerDef {
   const worker = WORKERS.find((w) => w.id === id);

@@ -104,7 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog);
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'));
     releaseLock();
   };
   if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected') {
@@ -160,6 +160,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     EVENT_BUS_MODE: 'local',
     // Every event published to the local bus, one JSON line each (for tests and for a look).
     LOCAL_EVENT_BUS_LOG: eventBusLog,
+    // What each person would receive, with its acknowledgement link: the only place a link's
+    // token is written in the clear (shared/adapters/notification-sender.ts).
+    LOCAL_NOTIFICATIONS_FILE: join(logs, 'notifications.jsonl'),
     USER_POOL_ID: provisioned.userPoolId,
     USER_POOL_CLIENT_ID: provisioned.userPoolClientId,
     DYNAMODB_ENDPOINT: dynamodbEndpoint,

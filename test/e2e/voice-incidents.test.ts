@@ -15,6 +15,7 @@ import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../shared/schemas/incidents.js';
 import { call, createUser, registerTenant } from '../support/api.js';
 import { outboxOf } from '../support/seed.js';
+import { ackPathOf as sentAckPath } from '../support/notifications.js';
 
 /** The text spoken by flite as a WAV, or converted by sox to another format. */
 function speak(text: string, format: 'wav' | 'flac' = 'wav'): Buffer {
@@ -63,8 +64,8 @@ async function uploadRecording(token: string, data: Buffer, format: 'wav' | 'fla
 }
 
 async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
-  const note = (await outboxOf(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId).at(-1);
-  return String(note!.detail.acknowledge_path);
+  const notes = (await outboxOf(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId);
+  return sentAckPath(incidentId, notes.length);
 }
 
 describe('incidents.voice', () => {

@@ -7,55 +7,31 @@
  * failed batch, retried as it was sent, is then stored, and counting through the API finds each
  * event of every batch exactly once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { v7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type ApiResponse } from '../support/api.js';
+import { npmStart, type NpmStart } from '../support/npm-start.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const BATCHES = 12;
 const PER_BATCH = 50;
 
-let child: ChildProcess | undefined;
+let runtime: NpmStart | undefined;
 let dataDir: string;
 let server: string;
 
 const seconds = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-outage-'));
-  // A clean environment: none of the test run's stack variables, its own data and a free port.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of Object.keys(inject('localEnv'))) delete env[name];
-  child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  server = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`npm start did not listen within 90 s:\n${output.slice(-3000)}`)), 90_000);
-    child!.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        done(url);
-      }
-    });
-    child!.once('exit', (code) => fail(new Error(`npm start ended (${code}):\n${output.slice(-3000)}`)));
-  });
+  runtime = await npmStart();
+  dataDir = runtime.dataDir;
+  server = runtime.url;
 }, 120_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const ended = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGTERM');
-    await Promise.race([ended, seconds(20)]);
-  }
-  rmSync(dataDir, { recursive: true, force: true });
+  await runtime?.stop();
 });
 
 /** The PID of the DynamoDB Local serving this data directory (its -dbPath names it). */

@@ -13,6 +13,7 @@ import { SLA_TIMERS_PK } from '../../shared/db/keys.js';
 import { openIncident, type IncidentView } from '../../shared/domain/incidents/incidents.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
+import { ackPathOf, sentNotifications } from '../support/notifications.js';
 import { asAdmin, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf, auditEntriesOf, outboxOf } from '../support/seed.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
@@ -102,13 +103,17 @@ describe('worker sla-escalation', () => {
     const first = notifications.find((m) => m.detail.escalation_level === 0);
     const second = notifications.find((m) => m.detail.escalation_level === 1);
     expect(second!.detail).toMatchObject({ notify_roles: ['OPERATOR'] });
-    expect(second!.detail.acknowledge_path).not.toBe(first!.detail.acknowledge_path);
+    expect(first).toBeDefined();
+    // Each level's link is minted when it is sent to people: two notifications, two links.
+    const sent = await sentNotifications(opened.incident_id, 2);
+    expect(sent.map((n) => n.escalation_level)).toEqual([0, 1]);
+    expect(sent[1]!.acknowledge_path).not.toBe(sent[0]!.acknowledge_path);
 
     const audit = (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_id === opened.incident_id).map((e) => [e.action, e.user_id]);
     expect(audit).toEqual(expect.arrayContaining([['incident.sla_breached', null], ['incident.escalated', null]]));
 
     // The escalation's link acknowledges; the clock stops and the timer goes.
-    const ack = await call('POST', second!.detail.acknowledge_path);
+    const ack = await call('POST', sent[1]!.acknowledge_path);
     expect(ack.status).toBe(200);
     expect(ack.body).toMatchObject({ status: 'acknowledged', next_escalation_at: null, sla_breached_at: opened.sla_due_at });
     expect(await timersOf(opened.incident_id)).toEqual([]);
@@ -159,7 +164,7 @@ describe('worker sla-escalation', () => {
 
   it('an incident acknowledged in time never breaches; one acknowledged late records the breach, and neither escalates', async () => {
     const org = await registerTenant('Sla');
-    const ackPath = async (id: string) => (await announced(org.tenantId, id)).find((m) => m.detail_type === 'incident.notification')!.detail.acknowledge_path as string;
+    const ackPath = (id: string) => ackPathOf(id);
 
     const inTime = await openCritical(org, 5);
     const late = await openCritical(org, 30);

@@ -82,6 +82,7 @@ describe('layers', () => {
       'shared/domain/incidents/transcription.ts',
       'shared/domain/incidents/from-events.ts',
       'shared/domain/incidents/public-reports.ts',
+      'shared/domain/incidents/notification-delivery.ts',
       'shared/domain/incidents/incidents.ts',
       'shared/domain/events/stream-feed.ts',
       'shared/domain/bootstrap.ts',

@@ -1,31 +1,28 @@
 /**
- * Notifications with acknowledgement links: what the tenant's people are told, on the bus, when an
- * incident is confirmed or escalated while nobody has acknowledged it.
+ * Notifications: what the tenant's people are told, on the bus, when an incident is confirmed or
+ * escalated while nobody has acknowledged it (sent, with a link, by the send-notifications worker).
  */
-import { putAckToken, type Incident } from '../../db/incidents.js';
+import type { Incident } from '../../db/incidents.js';
 import { outboxPut } from '../../db/outbox.js';
 import type { TransactItem } from '../../db/transact.js';
 import type { EscalationLevel, TenantConfig } from '../tenant-config.js';
-import { hashToken, issueAckToken } from './ack-token.js';
 import { severityRank } from './lifecycle.js';
 
 /** The bus source of every incident message (docs/events.md). */
 export const INCIDENTS_SOURCE = 'gatehouse.incidents';
 
 /**
- * A notification with an acknowledgement link, addressed to `roles`: on confirmation (the first
- * level of the tenant's escalation policy) and on each escalation while nobody has acknowledged,
- * for incidents at or above the tenant's `notifications.min_severity`.
- * The link's token goes out only in the notification (on the bus, to the tenant's webhooks and
- * rules); the table keeps its hash.
+ * A notification addressed to `roles`: on confirmation (the first level of the tenant's
+ * escalation policy) and on each escalation while nobody has acknowledged, for incidents at or
+ * above the tenant's `notifications.min_severity`. It carries the incident, never a link: the
+ * acknowledgement link is minted when the notification is sent to a person
+ * (shared/domain/incidents/notification-delivery.ts), so its token is never in the table, the
+ * outbox, the bus or its archive.
  */
 export function notificationWrites(incident: Incident, config: TenantConfig, roles: EscalationLevel['notify_roles']): TransactItem[] {
   // Below the tenant's notification threshold nobody is told (the domain events still go out).
   if (severityRank(incident.severity) < severityRank(config.notifications.min_severity)) return [];
-  const issued = issueAckToken(Date.now(), config.notifications.acknowledgement_link_ttl_minutes);
-  const token = `ack_${incident.tenant_id.replace(/-/g, '')}${issued.token}`;
   return [
-    putAckToken({ incident_id: incident.incident_id, tenant_id: incident.tenant_id, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: [...roles] }),
     outboxPut({
       tenantId: incident.tenant_id,
       source: INCIDENTS_SOURCE,
@@ -37,8 +34,7 @@ export function notificationWrites(incident: Incident, config: TenantConfig, rol
         escalation_level: incident.escalation_level,
         notify_roles: roles,
         email_recipients: config.notifications.email_recipients,
-        acknowledge_path: `/api/v1/incidents/${incident.incident_id}/acknowledge?token=${token}`,
-        link_expires_at: issued.expiresAt,
+        link_ttl_minutes: config.notifications.acknowledgement_link_ttl_minutes,
       },
     }),
   ];

@@ -1,0 +1,41 @@
+/**
+ * What the local runtime sent to people (LOCAL_NOTIFICATIONS_FILE of the test run's stack): each
+ * notification with its acknowledgement link, minted when it was sent. Sending follows the
+ * incident's change through the table stream and the bus, so readers wait for it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { inject } from 'vitest';
+import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
+
+export function sentFile(): string {
+  const file = inject('localEnv').LOCAL_NOTIFICATIONS_FILE;
+  if (!file) throw new Error('the test stack names no LOCAL_NOTIFICATIONS_FILE');
+  return file;
+}
+
+function sentNow(file = sentFile()): PersonNotification[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as PersonNotification);
+}
+
+/**
+ * The notifications sent about an incident, by escalation level (they are sent in parallel, so
+ * the file's order is not theirs), once there are `count` of them (10 s at most).
+ */
+export async function sentNotifications(incidentId: string, count = 1): Promise<PersonNotification[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const sent = sentNow().filter((n) => n.incident_id === incidentId);
+    if (sent.length >= count) return sent.sort((a, b) => a.escalation_level - b.escalation_level || a.sent_at.localeCompare(b.sent_at));
+    if (Date.now() > deadline) throw new Error(`${sent.length} notification(s) of incident ${incidentId} were sent, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The acknowledgement link of the notification of the highest level sent about an incident. */
+export async function ackPathOf(incidentId: string, count = 1): Promise<string> {
+  return (await sentNotifications(incidentId, count)).at(-1)!.acknowledge_path;
+}

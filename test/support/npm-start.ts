@@ -1,0 +1,56 @@
+/**
+ * `npm start` (bin/local.ts) as a child process with its own data directory and a free port, for
+ * tests that must own the whole runtime: kill its database, read its logs. Its output is kept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface NpmStart {
+  url: string;
+  dataDir: string;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function npmStart(env: Record<string, string> = {}): Promise<NpmStart> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-'));
+  // A clean environment: none of the test run's stack variables, its own data and a free port.
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  for (const name of Object.keys(inject('localEnv'))) if (!(name in env)) delete childEnv[name];
+  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const ended = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 20_000))]);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`npm start did not listen within 90 s:\n${output.slice(-3000)}`)), 90_000);
+      const look = () => {
+        const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
+        if (found) {
+          clearTimeout(timer);
+          done(found);
+        }
+      };
+      child.stdout!.on('data', look);
+      child.once('exit', (code) => fail(new Error(`npm start ended (${code}):\n${output.slice(-3000)}`)));
+    });
+    return { url, dataDir, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
