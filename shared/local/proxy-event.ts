@@ -23,24 +23,23 @@ export interface EventInput {
 
 export function buildProxyEvent(input: EventInput): APIGatewayProxyEvent {
   const { req, url, body, route } = input;
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Built in Maps, then made objects with own properties only: a client's name such as
+  // `__proto__` or `constructor` is a name like any other, never an object's machinery.
+  const headerValues = new Map<string, string[]>();
   // rawHeaders keeps the client's spelling and every repeat, as API Gateway passes them; the
   // single-value map keeps the last value of a repeated header, as API Gateway does.
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i] ?? '';
-    const value = req.rawHeaders[i + 1] ?? '';
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
+    headerValues.set(name, [...(headerValues.get(name) ?? []), req.rawHeaders[i + 1] ?? '']);
   }
+  const headers = singleValues(headerValues);
+  const multiValueHeaders = Object.fromEntries(headerValues);
 
-  const query: Record<string, string> = {};
-  const multiQuery: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    query[name] = value;
-    (multiQuery[name] ??= []).push(value);
-  }
-  const hasQuery = Object.keys(query).length > 0;
+  const queryValues = new Map<string, string[]>();
+  for (const [name, value] of url.searchParams) queryValues.set(name, [...(queryValues.get(name) ?? []), value]);
+  const query = singleValues(queryValues);
+  const multiQuery = Object.fromEntries(queryValues);
+  const hasQuery = queryValues.size > 0;
 
   const contentType = req.headers['content-type'];
   const binary = isBinaryContentType(contentType);
@@ -128,4 +127,9 @@ function formatRequestTime(date: Date): string {
     `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:` +
     `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`
   );
+}
+
+/** Each name's last value, as API Gateway's single-value maps keep it. */
+function singleValues(values: Map<string, string[]>): Record<string, string> {
+  return Object.fromEntries([...values].map(([name, all]) => [name, all.at(-1) ?? '']));
 }
