@@ -5,16 +5,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ChildExitedError, freePort, startChild, waitUntilReady, type LocalService } from './process.js';
+import { ChildExitedError, freePort, startChild, waitUntilReady, type ChildExit, type LocalService } from './process.js';
 
 export interface CognitoLocalOptions {
   /** Holds `.cognito/config.json` and `.cognito/db/`. */
   directory: string;
   logFile: string;
+  /** A given port (a restart keeps the endpoint and so the tokens' issuer); a free one when absent. */
+  port?: number;
 }
 
 export interface CognitoLocal extends LocalService {
   pid: number;
+  exited: Promise<ChildExit>;
   /**
    * What cognito-local writes into `iss` is `<issuerDomain>/<userPoolId>`. We set the domain to
    * the endpoint, so the issuer URL also serves the pool's JWKS, as in AWS.
@@ -29,7 +32,7 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
   for (let attempt = 1; ; attempt++) {
     // cognito-local cannot report a kernel-chosen port in its tokens (the issuer is read from the
     // config before it listens), so pick one, write it, and retry if someone else took it.
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const endpoint = `http://127.0.0.1:${port}`;
     writeConfig(options.directory, endpoint);
     const child = await startChild({
@@ -49,10 +52,14 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
     });
     try {
       await waitUntilReady('cognito-local', () => isCognitoLocal(endpoint), { child, timeoutMs: 30_000, intervalMs: 50 });
-      return { endpoint, issuerDomain: endpoint, pid: child.pid, stop: () => child.stop() };
+      return { endpoint, issuerDomain: endpoint, pid: child.pid, exited: child.exited, stop: () => child.stop() };
     } catch (error) {
       await child.stop();
-      if (error instanceof ChildExitedError && /EADDRINUSE/.test(error.log) && attempt < MAX_ATTEMPTS) continue;
+      if (error instanceof ChildExitedError && /EADDRINUSE/.test(error.log) && attempt < MAX_ATTEMPTS) {
+        // The given port is being let go by the instance before: a moment, then the same port.
+        if (options.port !== undefined) await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+        continue;
+      }
       throw error;
     }
   }

@@ -113,6 +113,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
   const [dynamodb, s3, cognito] = [dynamodbResult.value, s3Result.value, cognitoResult.value];
   const t1 = performance.now();
+  const superviseLog = (msg: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'local-stack', msg, ...fields })}\n`);
   // DynamoDB Local that dies is started again on its port (its data kept on disk when persisted;
   // in memory, the table is made again), and the stream is read again.
   const port = Number(new URL(dynamodb.endpoint).port);
@@ -126,9 +127,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         streamPoller = await startPoller(again.tableStream.new);
       }
     },
-    log: (msg, fields) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'local-stack', msg, ...fields })}\n`),
+    log: superviseLog,
   });
   services[services.indexOf(dynamodb)] = { endpoint: dynamodb.endpoint, stop: () => dynamodbSupervised.stop() };
+  // cognito-local likewise, on its port: the tokens' issuer (which names the port) stays valid,
+  // and its users and pool are in its files.
+  const cognitoSupervised = supervise(cognito, {
+    name: 'cognito-local',
+    restart: () => startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log'), port: Number(new URL(cognito.endpoint).port) }),
+    recovered: async () => undefined,
+    log: superviseLog,
+  });
+  services[services.indexOf(cognito)] = { endpoint: cognito.endpoint, stop: () => cognitoSupervised.stop() };
 
   let provisioned;
   try {

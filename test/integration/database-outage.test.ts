@@ -1,5 +1,5 @@
 /**
- * The database dies under concurrent ingest. `npm start` (bin/local.ts, its own data directory)
+ * A local stand-in dies (cognito-local; DynamoDB Local under concurrent ingest). `npm start` (bin/local.ts, its own data directory)
  * serves batches, some sent with an Idempotency-Key and some with client event ids, while its
  * DynamoDB Local is killed with SIGKILL. Every answer is 201, 503 with Retry-After, or 409 with
  * Retry-After (a retry while a dead attempt still holds its key): never 500. The stack starts
@@ -9,6 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +42,49 @@ function dynamodbPid(): number {
   if (!line) throw new Error('no DynamoDB Local of this data directory is running');
   return Number(line.trim().split(/\s+/)[0]);
 }
+
+/** The PID of the cognito-local of this data directory (it runs in `<data dir>/cognito`). */
+function cognitoPid(): number {
+  const lines = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n');
+  for (const line of lines.filter((l) => l.includes('cognito-local'))) {
+    const pid = Number(line.trim().split(/\s+/)[0]);
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) === join(dataDir, 'cognito')) return pid;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('no cognito-local of this data directory is running');
+}
+
+describe('cognito-local killed', () => {
+  it('a login answers 503 with Retry-After (not 401), and after the stack starts it again logins and earlier tokens work', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const account = { email: `idp-${tag}@example.com`, password: `Idp-${tag}-Pass1` };
+    expect((await call('POST', '/api/v1/portal/register', { server, body: { ...account, organization_name: `Idp ${tag}` } })).status).toBe(201);
+    const token = (await call('POST', '/api/v1/portal/login', { server, body: account })).body.access_token as string;
+
+    const pid = cognitoPid();
+    process.kill(pid, 'SIGKILL');
+    await seconds(0.05);
+    // Down (starting again takes it a second or more): an outage, not a wrong password.
+    const during = await call('POST', '/api/v1/portal/login', { server, body: account });
+    expect(during.status, during.text).toBe(503);
+    expect(Number(during.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    let login: ApiResponse | undefined;
+    for (let i = 0; i < 60; i++) {
+      login = await call('POST', '/api/v1/portal/login', { server, body: account });
+      if (login.status === 200) break;
+      await seconds(1);
+    }
+    expect(login?.status, login?.text).toBe(200);
+    expect(cognitoPid()).not.toBe(pid);
+    // Same port, same issuer: a token from before still works.
+    expect((await call('GET', '/api/v1/users', { server, token })).status).toBe(200);
+    expect((await call('GET', '/health', { server })).status).toBe(200);
+  }, 120_000);
+});
 
 describe('DynamoDB Local killed under concurrent ingest', () => {
   it('answers 503 (never 500), recovers by itself, and every retried batch is stored exactly once', async () => {
