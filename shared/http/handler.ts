@@ -27,6 +27,7 @@ import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { unsafeJsonIssues } from './unsafe-input.js';
+import { bodyIsOptional } from './request-schemas.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 
@@ -147,7 +148,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
   chain.use(authorize(route, options));
   if (route.request?.body) {
-    chain.use(jsonBody());
+    chain.use(jsonBody(bodyIsOptional(route.request.body)));
   } else if (route.upload) {
     chain.use(uploadBody(route.upload));
   }
@@ -363,12 +364,17 @@ function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, AP
  * Size and content-type checks, then @middy/http-json-body-parser. An absent body is left absent
  * so validation reports it as a 422 on `body`; malformed JSON is a 400, as the contract says.
  */
-function jsonBody(): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function jsonBody(optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {
       const { body, isBase64Encoded } = request.event;
       if (body === null || body === undefined || body === '') {
+        // Every field optional: no body is an empty one (defaults then apply).
+        if (optional) {
+          (request.event as { body: unknown }).body = {};
+          return;
+        }
         // Absent, not null: validation then reports a missing body, not a body of the wrong type.
         Reflect.deleteProperty(request.event, 'body');
         return;

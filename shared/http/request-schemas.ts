@@ -53,3 +53,14 @@ export function requestSchemas(route: Pick<RouteDef, 'request'>): RequestSchemas
   if (!body) return { params };
   return { params, body: { schema: { type: 'object', properties: { body }, required: ['body'] }, coerceTypes: false } };
 }
+
+/**
+ * Whether a body may be left out: an object whose every field is optional (no `required`, no
+ * minimum of properties, no combinator that could demand one). Such a request may send no body
+ * at all and is read as `{}` (the contract: no empty-body ceremony).
+ */
+export function bodyIsOptional(body: JsonSchema | undefined): boolean {
+  if (!body || body.type !== 'object') return false;
+  const required = body.required as readonly unknown[] | undefined;
+  return !(required && required.length > 0) && body.minProperties === undefined && !body.anyOf && !body.oneOf && !body.allOf && !body.if;
+}

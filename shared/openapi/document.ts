@@ -12,6 +12,7 @@ import { ROLES, type Access, type RouteDef, type RouteUpload } from '../routes/t
 import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 import { tagDescription } from './tags.js';
+import { bodyIsOptional } from '../http/request-schemas.js';
 
 export interface OpenApiOptions {
   /** `info.version`: the version of this API (config `version`). */
@@ -32,7 +33,7 @@ export interface OpenApiOperation {
   /** The least role the operation needs, or `public`. */
   'x-gatehouse-access': Access;
   parameters?: OpenApiParameter[];
-  requestBody?: { required: true; content: Record<string, { schema: Json }> };
+  requestBody?: { required: boolean; content: Record<string, { schema: Json }> };
   responses: Record<string, Json | Ref>;
   security: Array<Record<string, string[]>>;
 }
@@ -411,7 +412,8 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
   const body = route.request?.body;
   if (body) {
     op.requestBody = {
-      required: true,
+      // Every field optional: the body may be left out (contract).
+      required: !bodyIsOptional(body),
       content: { 'application/json': { schema: components.named(body, `route ${route.id}`) } },
     };
   } else if (route.upload) {

@@ -132,6 +132,19 @@ describe('notifications below the tenant\'s threshold', () => {
   });
 });
 
+describe('no empty-body ceremony', () => {
+  it('a request whose body fields are all optional may send no body (escalate), one with a required field may not', async () => {
+    const org = await registerTenant('Inc');
+    const incident = await open(org, { severity: 'critical' });
+    const bare = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token });
+    expect(bare.status, bare.text).toBe(200);
+    expect(bare.body.escalation_level).toBe(1);
+    const missing = await call('POST', '/api/v1/incidents', { token: org.token });
+    expect(missing.status).toBe(422);
+    expect(missing.body.detail[0]).toMatchObject({ loc: ['body'], type: 'missing' });
+  });
+});
+
 describe('incidents.escalate', () => {
   it('raises the level one at a time up to the policy, then 409', async () => {
     const org = await registerTenant('Inc');
