@@ -5,6 +5,10 @@ import { getUser } from '../db/users.js';
 import { createHash } from 'node:crypto';
 import { clearLoginGuard, countLoginFailure, readLoginGuard } from '../db/rate-limits.js';
 import { RateLimitedError, UnauthorizedError } from '../errors.js';
+import type { Prefetched } from '../db/read-batch.js';
+import { tenantFrom } from '../db/tenants.js';
+import { planOf } from './plans.js';
+import type { CallerActor } from '../vocabulary/actor.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';
@@ -19,6 +23,11 @@ export interface LoginResult {
   access_token: string;
   token_type: 'bearer';
   expires_in: number;
+  expires_at: string;
+  /** Who logged in: what `tenant_id` parameters take for the user's own data. */
+  tenant_id: string;
+  user_id: string;
+  role: string;
 }
 
 /** Failed logins of one account (from any address) that pass before it is locked. */
@@ -59,7 +68,15 @@ export async function login(email: string, password: string): Promise<LoginResul
   const claims = await verifyBearer(tokens.idToken);
   const user = await getUser(claims.tenantId, claims.userId);
   if (!user?.active) throw new UnauthorizedError(LOGIN_REFUSED);
-  return { access_token: tokens.idToken, token_type: 'bearer', expires_in: tokens.expiresIn };
+  return {
+    access_token: tokens.idToken,
+    token_type: 'bearer',
+    expires_in: tokens.expiresIn,
+    expires_at: new Date(nowMs + tokens.expiresIn * 1000).toISOString(),
+    tenant_id: claims.tenantId,
+    user_id: claims.userId,
+    role: user.role,
+  };
 }
 
 function accountLocked(lockedUntil: number, nowMs: number): RateLimitedError {
@@ -116,4 +133,21 @@ export async function register(actor: Actor, input: Registration): Promise<Regis
     );
     return { tenant_id: tenantId, user_id: userId, email, role: 'TENANT_ADMIN', plan: 'free' };
   });
+}
+
+/** Who the caller is (`GET /api/v1/portal/me`): from its credential and the tenant read with it. */
+export function whoAmI(actor: CallerActor, read: Prefetched) {
+  const { principal } = actor;
+  const tenant = tenantFrom(read, principal.tenantId);
+  // Authentication read the tenant in the same trip and refused a caller without one.
+  if (!tenant) throw new UnauthorizedError('Not authenticated');
+  return {
+    via: principal.via === 'api_key' ? ('api_key' as const) : ('bearer' as const),
+    user_id: principal.userId,
+    email: principal.via === 'api_key' ? null : (principal.email ?? null),
+    role: principal.role,
+    api_key_id: principal.apiKeyId ?? null,
+    tenant: { tenant_id: tenant.tenant_id, name: tenant.name, plan: tenant.plan, status: tenant.status },
+    limits: planOf(tenant.plan).limits,
+  };
 }

@@ -6,6 +6,7 @@ import {
   apiKeyListQuery,
   apiKeyPath,
   apiKeyResponse,
+  meResponse,
   planSchema,
   registerRequest,
   registerResponse,
@@ -63,6 +64,20 @@ export const portalPlansRoute = {
   grants: {},
 } as const satisfies RouteDef;
 
+export const portalMeRoute = {
+  id: 'portal.me',
+  method: 'GET',
+  path: '/api/v1/portal/me',
+  handler: 'functions/portal/me.ts',
+  access: 'VIEWER',
+  tenant: 'credential',
+  tag: 'portal',
+  summary: 'Who am I: the caller (user or API key), its role, its tenant and plan limits',
+  description: 'The tenant_id here is what the tenant_id parameters of other operations take for your own data.',
+  response: { status: 200, description: 'The caller.', schema: meResponse },
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
 export const portalApiKeysCreateRoute = {
   id: 'portal.apiKeys.create',
   method: 'POST',
@@ -114,6 +129,7 @@ export const portalRoutes: readonly RouteDef[] = [
   portalLoginRoute,
   portalRegisterRoute,
   portalPlansRoute,
+  portalMeRoute,
   portalApiKeysCreateRoute,
   portalApiKeysListRoute,
   portalApiKeysRevokeRoute,

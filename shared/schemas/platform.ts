@@ -32,9 +32,13 @@ export const loginResponse = {
     access_token: { type: 'string', description: 'Send as `Authorization: Bearer <access_token>`.' },
     token_type: { type: 'string', enum: ['bearer'] },
     expires_in: { type: 'integer', description: 'Seconds until the token expires.' },
+    expires_at: { type: 'string', format: 'date-time', description: 'When the token expires.' },
     refresh_token: { type: 'string' },
+    tenant_id: { type: 'string', format: 'uuid', description: "Your tenant: what `tenant_id` parameters take for your own data." },
+    user_id: { type: 'string', format: 'uuid' },
+    role: { type: 'string', enum: ['VIEWER', 'OPERATOR', 'TENANT_ADMIN', 'SUPER_ADMIN'] },
   },
-  required: ['access_token', 'token_type', 'expires_in'],
+  required: ['access_token', 'token_type', 'expires_in', 'expires_at', 'tenant_id', 'user_id', 'role'],
 } as const satisfies JsonSchema;
 
 export const openApiDocument = {

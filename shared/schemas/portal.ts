@@ -116,3 +116,27 @@ export const apiKeyListQuery = {
   properties: { tenant_id: tenantScope, ...pagingProperties },
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+/** Who the caller is: `GET /api/v1/portal/me`. */
+export const meResponse = {
+  type: 'object',
+  properties: {
+    via: { type: 'string', enum: ['bearer', 'api_key'], description: 'The credential this request came with.' },
+    user_id: { ...uuid, description: 'The user; for an API key, the user who made it.' },
+    email: { type: ['string', 'null'], description: "The user's email (null for an API key)." },
+    role: { ...roleSchema, description: "What the caller may do (an API key's role, bounded by its creator's)." },
+    api_key_id: { ...uuid, type: ['string', 'null'], description: 'The key used, for an API key; null otherwise.' },
+    tenant: {
+      type: 'object',
+      properties: {
+        tenant_id: { ...uuid, description: 'What `tenant_id` parameters take for your own data.' },
+        name: { type: 'string' },
+        plan: { type: 'string', enum: TENANT_PLANS },
+        status: { type: 'string', enum: ['active', 'suspended'] },
+      },
+      required: ['tenant_id', 'name', 'plan', 'status'],
+    },
+    limits: planSchema.properties.limits,
+  },
+  required: ['via', 'user_id', 'email', 'role', 'api_key_id', 'tenant', 'limits'],
+} as const satisfies JsonSchema;

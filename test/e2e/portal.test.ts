@@ -109,6 +109,29 @@ describe('portal.login', () => {
   });
 });
 
+describe('portal.me', () => {
+  it('the login answer and GET /portal/me name the tenant, user and role; an API key sees itself', async () => {
+    const org = await registerTenant('Me');
+    const login = await call('POST', '/api/v1/portal/login', { body: { email: org.email, password: org.password } });
+    expect(login.status).toBe(200);
+    expect(login.body).toMatchObject({ tenant_id: org.tenantId, user_id: org.userId, role: 'TENANT_ADMIN', token_type: 'bearer' });
+    expect(Date.parse(login.body.expires_at)).toBeGreaterThan(Date.now());
+    const me = await call('GET', '/api/v1/portal/me', { token: login.body.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ via: 'bearer', user_id: org.userId, email: org.email, role: 'TENANT_ADMIN', api_key_id: null });
+    expect(me.body.tenant).toMatchObject({ tenant_id: org.tenantId, plan: 'free', status: 'active' });
+    expect(me.body.limits.requests_per_minute).toBe(100);
+    // The tenant id from `me` is what the tenant-scoped lists take.
+    expect((await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: me.body.tenant.tenant_id } })).status).toBe(200);
+
+    const key = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'ingest', role: 'OPERATOR' } });
+    const viaKey = await call('GET', '/api/v1/portal/me', { apiKey: key.body.api_key });
+    expect(viaKey.status).toBe(200);
+    expect(viaKey.body).toMatchObject({ via: 'api_key', user_id: org.userId, email: null, role: 'OPERATOR', api_key_id: key.body.key_id });
+    expect((await call('GET', '/api/v1/portal/me')).status).toBe(401);
+  });
+});
+
 describe('portal.login, per account', () => {
   it('five failed logins in a row from five addresses lock the account, even for the right password; a success forgets failures', async () => {
     const org = await registerTenant('Locked');
