@@ -68,6 +68,9 @@ export class GatehouseFunction extends nodejs.NodejsFunction {
         // Prefer packages' ES module builds: smaller, and tree-shaken.
         mainFields: ['module', 'main'],
         minify: true,
+        // esbuild's own report (each bundle's files and sizes) only when something is wrong:
+        // bin/bench-cold-start.ts measures the sizes.
+        logLevel: nodejs.LogLevel.WARNING,
         // Minifying renames classes; error mapping and logs rely on `err.name`/class names.
         keepNames: true,
         sourceMap: true,

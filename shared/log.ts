@@ -3,6 +3,7 @@
  * Secrets never reach a log: callers pass fields, not requests, and `redact` guards the rest.
  */
 import { config } from './config.js';
+import { writeLogLine } from './log-sink.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -43,7 +44,7 @@ export function createLogger(base: Fields = {}, minLevel: Level = config.logLeve
       ...redact(rest),
       ...(err === undefined ? {} : errorFields(err)),
     };
-    (level === 'error' ? process.stderr : process.stdout).write(`${JSON.stringify(entry)}\n`);
+    writeLogLine(entry, level);
   };
   return {
     debug: (msg, fields) => write('debug', msg, fields),

@@ -8,6 +8,7 @@
  *
  * A schedule run that is still going when its next turn comes is not started twice.
  */
+import { writeLogLine } from '../log-sink.js';
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
@@ -66,7 +67,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   let stopping = false;
 
   const write = (line: Record<string, unknown>) =>
-    (line.level === 'error' ? process.stderr : process.stdout).write(`${JSON.stringify({ source: 'async-workers', ...line })}\n`);
+    writeLogLine({ source: 'async-workers', ...line });
 
   const invoke = (worker: WorkerDef, handler: AsyncHandler, event: BusEvent): Promise<void> => {
     const retries = worker.trigger.kind === 'table-stream' ? 0 : worker.trigger.retryAttempts;

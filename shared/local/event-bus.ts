@@ -9,6 +9,7 @@
  * Delivery is asynchronous, like a rule target's: a subscriber's failure is logged and does not
  * reach the publisher, and it is not retried.
  */
+import { writeLogLine } from '../log-sink.js';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { EventBus } from '../adapters/event-bus.js';
@@ -109,9 +110,7 @@ export class LocalEventBus {
         () => undefined,
         (error: unknown) => {
           const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-          process.stderr.write(
-            `${JSON.stringify({ level: 'error', source: 'local-event-bus', msg: 'subscriber failed', subscriber: name, event_id: event.id, ...detail })}\n`,
-          );
+          writeLogLine({ level: 'error', source: 'local-event-bus', msg: 'subscriber failed', subscriber: name, event_id: event.id, ...detail });
         },
       )
       .finally(() => this.deliveries.delete(delivery));

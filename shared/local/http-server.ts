@@ -18,6 +18,7 @@ import { isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
 import { composeLocalRuntime, installLocalAdapters } from './compose.js';
 import { buildContext, buildProxyEvent } from './proxy-event.js';
 import { RouteMatcher } from './route-matcher.js';
+import { writeLogLine } from '../log-sink.js';
 import { countsCalls } from '../iam.js';
 import { runAs } from './iam-check.js';
 
@@ -56,7 +57,7 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-const writeLine = (line: LogLine) => (line.level === 'error' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`);
+const writeLine = (line: LogLine) => writeLogLine(line);
 
 export interface LocalHttpServer {
   url: string;

@@ -8,6 +8,7 @@
  *
  * Set the env before importing any handler: `shared/config.ts` reads it when it loads.
  */
+import { writeLogLine } from '../log-sink.js';
 import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startCognitoLocal } from './cognito-local.js';
@@ -113,7 +114,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
   const [dynamodb, s3, cognito] = [dynamodbResult.value, s3Result.value, cognitoResult.value];
   const t1 = performance.now();
-  const superviseLog = (msg: string, fields?: Record<string, unknown>) => process.stderr.write(`${JSON.stringify({ level: 'warn', source: 'local-stack', msg, ...fields })}\n`);
+  const superviseLog = (msg: string, fields?: Record<string, unknown>) => writeLogLine({ level: 'warn', source: 'local-stack', msg, ...fields }, 'error');
   // DynamoDB Local that dies is started again on its port (its data kept on disk when persisted;
   // in memory, the table is made again), and the stream is read again.
   const port = Number(new URL(dynamodb.endpoint).port);

@@ -12,6 +12,7 @@
  * - each worker keeps its own position per shard, saved after each handled batch when a file is
  *   given, so a restart on persisted data resumes where it stopped: nothing lost, nothing repeated.
  */
+import { writeLogLine } from '../log-sink.js';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -118,7 +119,7 @@ interface Runtime {
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
   const log =
     options.log ??
-    ((line: PollerLogLine) => (line.level === 'error' ? process.stderr : process.stdout).write(`${JSON.stringify(line)}\n`));
+    ((line: PollerLogLine) => writeLogLine({ ...line }));
   const clientConfig = { region: options.region, endpoint: options.endpoint, credentials: options.credentials };
   const dynamodb = new DynamoDBClient(clientConfig);
   const streams = new DynamoDBStreamsClient(clientConfig);

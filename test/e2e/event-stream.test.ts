@@ -218,21 +218,25 @@ describe('events.stream', () => {
   describe('lifetime (a server in this worker: keep-alive every 0.5 s, streams end after 3 s)', () => {
     let local: LocalHttpServer;
     const logged: Record<string, any>[] = [];
+    const logFile = process.env.LOG_FILE;
     beforeAll(async () => {
       // Imported here, after vi.hoisted set the environment that shared/config.ts reads.
       const { startHttpServer } = await import('../../shared/local/http-server.js');
       const { routeById } = await import('../../shared/routes/index.js');
       local = await startHttpServer({ routes: [routeById('events.stream')], trustForwardedFor: true });
-      const write = process.stdout.write.bind(process.stdout);
-      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any, ...rest: any[]) => {
+      // The stream's log lines on standard output, as in Lambda, where this test reads them (the
+      // test run sends logs to a file otherwise); only the lines it reads are kept from the output.
+      delete process.env.LOG_FILE;
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: any) => {
         for (const line of String(chunk).split('\n')) {
           if (line.includes('"event stream ended"')) logged.push(JSON.parse(line));
         }
-        return write(chunk, ...rest);
+        return true;
       });
     });
     afterAll(async () => {
       vi.restoreAllMocks();
+      if (logFile !== undefined) process.env.LOG_FILE = logFile;
       await local?.close();
     });
 

@@ -23,6 +23,8 @@ export async function npmStart(env: Record<string, string> = {}): Promise<NpmSta
   // A clean environment: none of the test run's stack variables, its own data and a free port.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   for (const name of Object.keys(inject('localEnv'))) if (!(name in env)) delete childEnv[name];
+  // Its log lines on its own output (the test reads them), not in the test run's log file.
+  if (!('LOG_FILE' in env)) delete childEnv.LOG_FILE;
   const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

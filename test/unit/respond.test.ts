@@ -38,11 +38,15 @@ describe('logs', () => {
   it('never write secrets', () => {
     const lines: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
+    // To standard output, as in Lambda (the test run sends logs to a file otherwise).
+    const logFile = process.env.LOG_FILE;
+    delete process.env.LOG_FILE;
     process.stdout.write = ((chunk: string) => (lines.push(chunk), true)) as typeof process.stdout.write;
     try {
       createLogger({}, 'debug').info('login', { password: 'hunter2', authorization: 'Bearer abc', api_key: 'k', email: 'a@b.c' });
     } finally {
       process.stdout.write = write;
+      if (logFile !== undefined) process.env.LOG_FILE = logFile;
     }
     const entry = JSON.parse(lines[0]!);
     expect(entry).toMatchObject({ msg: 'login', email: 'a@b.c', password: '[redacted]', authorization: '[redacted]', api_key: '[redacted]' });
