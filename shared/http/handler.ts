@@ -10,7 +10,6 @@
  */
 import middy, { type MiddlewareObj, type Request } from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate.js';
 import { Prefetched, type ItemKey } from '../db/read-batch.js';
@@ -25,14 +24,12 @@ import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinu
 import { TenantMeter } from './tenant-meter.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
-import { BadRequestError, ForbiddenError, PayloadTooLargeError, rateLimitHeaders, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
-import { unsafeJsonIssues } from './unsafe-input.js';
+import { ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import { bodyIsOptional } from './request-schemas.js';
+import { jsonBody } from './json-body.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 
-/** JSON bodies larger than this are refused with 413 before parsing. */
-export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 /** What a route's function receives: its input typed from its own schemas, and who asks. */
 export interface HttpRequest<R extends RouteDef = RouteDef> {
@@ -358,58 +355,4 @@ function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, AP
       }
     },
   };
-}
-
-/**
- * Size and content-type checks, then @middy/http-json-body-parser. An absent body is left absent
- * so validation reports it as a 422 on `body`; malformed JSON is a 400, as the contract says.
- */
-function jsonBody(optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
-  const parser = httpJsonBodyParser();
-  return {
-    before: async (request) => {
-      const { body, isBase64Encoded } = request.event;
-      if (body === null || body === undefined || body === '') {
-        // Every field optional: no body is an empty one (defaults then apply).
-        if (optional) {
-          (request.event as { body: unknown }).body = {};
-          return;
-        }
-        // Absent, not null: validation then reports a missing body, not a body of the wrong type.
-        Reflect.deleteProperty(request.event, 'body');
-        return;
-      }
-      const bytes = isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body);
-      if (bytes > MAX_JSON_BODY_BYTES) {
-        throw new PayloadTooLargeError(`The body is larger than ${MAX_JSON_BODY_BYTES} bytes`);
-      }
-      const contentType = request.event.headers['content-type'];
-      if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-        throw new UnsupportedMediaTypeError('The body must be JSON (Content-Type: application/json)');
-      }
-      try {
-        await parser.before?.(request);
-      } catch (err) {
-        if ((err as { cause?: { package?: string } }).cause?.package === '@middy/http-json-body-parser') {
-          // The parser also refuses valid JSON naming `__proto__`: that is a 422 on the key, not malformed JSON.
-          const text = isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
-          const issues = validJson(text) ? unsafeJsonIssues(JSON.parse(text), ['body']) : [];
-          if (issues.length > 0) throw new RequestValidationError(issues);
-          throw new BadRequestError('The body is not valid JSON');
-        }
-        throw err;
-      }
-      const issues = unsafeJsonIssues(request.event.body, ['body']);
-      if (issues.length > 0) throw new RequestValidationError(issues);
-    },
-  };
-}
-
-function validJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
