@@ -1,6 +1,6 @@
 /**
  * Keeps a local stand-in running. When its process ends without being asked to (it crashed, or
- * somebody killed it), it is started again on the same endpoint, with growing pauses between
+ * was killed with SIGKILL), it is started again on the same endpoint, with growing pauses between
  * failed tries, and `recovered` runs (provisioning again, reading the stream again). Requests
  * meanwhile get 503 with Retry-After; /health answers 503 until the stand-in is back, and 200
  * after, with no restart of the server.
@@ -27,6 +27,8 @@ export interface SuperviseOptions<T extends Running> {
 }
 
 const MAX_PAUSE_MS = 30_000;
+/** Signals that ask a process to stop (a crash, an OOM kill or SIGKILL is not asking). */
+const ASKED_TO_STOP = new Set<NodeJS.Signals>(['SIGINT', 'SIGTERM', 'SIGHUP']);
 
 export function supervise<T extends Running>(first: T, options: SuperviseOptions<T>): Supervised<T> {
   let current = first;
@@ -46,6 +48,12 @@ export function supervise<T extends Running>(first: T, options: SuperviseOptions
   const watch = async (instance: T): Promise<void> => {
     const exit = await instance.exited;
     if (stopping) return;
+    // A stop signal is being asked to stop: Ctrl-C reaches the whole process group, the
+    // stand-ins too, before this process has begun stopping them.
+    if (exit.signal && ASKED_TO_STOP.has(exit.signal)) {
+      options.log(`${options.name} was stopped by ${exit.signal}; not starting it again`);
+      return;
+    }
     options.log(`${options.name} ended unexpectedly; starting it again`, { ...exit });
     for (let attempt = 0; !stopping; attempt++) {
       if (attempt > 0) await pause(Math.min(MAX_PAUSE_MS, 500 * 2 ** attempt));
