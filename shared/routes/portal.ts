@@ -11,6 +11,7 @@ import {
   registerRequest,
   registerResponse,
 } from '../schemas/portal.js';
+import { tenantConfig, tenantConfigUpdate } from '../schemas/tenants.js';
 import { tenantScopeQuery } from '../schemas/users.js';
 import type { RouteDef } from './types.js';
 
@@ -78,6 +79,38 @@ export const portalMeRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
+export const portalSettingsGetRoute = {
+  id: 'portal.settings.get',
+  method: 'GET',
+  path: '/api/v1/portal/settings',
+  handler: 'functions/portal/get-settings.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'portal',
+  summary: "Your own tenant's settings: incident threshold, SLA targets, escalation, notifications",
+  description:
+    'The same configuration a SUPER_ADMIN reads at `/api/v1/tenants/{tenant_id}/config`, for the tenant of your own credential.',
+  response: { status: 200, description: 'The settings.', schema: tenantConfig },
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const portalSettingsUpdateRoute = {
+  id: 'portal.settings.update',
+  method: 'PATCH',
+  path: '/api/v1/portal/settings',
+  handler: 'functions/portal/update-settings.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'portal',
+  summary: "Change some of your own tenant's settings",
+  description:
+    'Only the fields given change; nested objects merge key by key, arrays are replaced. The change is audited as `tenant_config.updated` with what changed, and applies to the next event, incident or escalation step.',
+  request: { body: tenantConfigUpdate },
+  response: { status: 200, description: 'The settings as they are now.', schema: tenantConfig },
+  errors: [409],
+  grants: { table: 'write' },
+} as const satisfies RouteDef;
+
 export const portalApiKeysCreateRoute = {
   id: 'portal.apiKeys.create',
   method: 'POST',
@@ -130,6 +163,8 @@ export const portalRoutes: readonly RouteDef[] = [
   portalRegisterRoute,
   portalPlansRoute,
   portalMeRoute,
+  portalSettingsGetRoute,
+  portalSettingsUpdateRoute,
   portalApiKeysCreateRoute,
   portalApiKeysListRoute,
   portalApiKeysRevokeRoute,

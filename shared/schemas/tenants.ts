@@ -57,7 +57,12 @@ const minutes = { type: 'integer', minimum: 1, maximum: 43200 } as const;
 const slaMinutes = {
   type: 'object',
   description: 'Time to acknowledge an incident, in minutes, by severity. Past it the incident escalates.',
-  properties: { low: minutes, medium: minutes, high: minutes, critical: minutes },
+  properties: {
+    low: { ...minutes, description: 'Minutes to acknowledge a low incident.' },
+    medium: { ...minutes, description: 'Minutes to acknowledge a medium incident.' },
+    high: { ...minutes, description: 'Minutes to acknowledge a high incident.' },
+    critical: { ...minutes, description: 'Minutes to acknowledge a critical incident.' },
+  },
   additionalProperties: false,
 } as const;
 
@@ -71,6 +76,7 @@ const escalationLevel = {
     },
     notify_roles: {
       type: 'array',
+      description: "Roles of the tenant's users told when an incident reaches this level.",
       items: { type: 'string', enum: ['VIEWER', 'OPERATOR', 'TENANT_ADMIN'] },
       minItems: 1,
       uniqueItems: true,
@@ -93,9 +99,9 @@ const retentionDays = {
   type: 'object',
   description: 'Days each kind of record is kept before it expires.',
   properties: {
-    events: { type: 'integer', minimum: 1, maximum: 3650 },
-    incidents: { type: 'integer', minimum: 1, maximum: 3650 },
-    audit_logs: { type: 'integer', minimum: 365, maximum: 3650, description: 'At least a year, for audits.' },
+    events: { type: 'integer', minimum: 1, maximum: 3650, description: 'Days an event is kept: it expires (DynamoDB TTL) that many days after it arrived.' },
+    incidents: { type: 'integer', minimum: 1, maximum: 3650, description: 'Days an incident is to be kept. Not applied yet: incidents are kept.' },
+    audit_logs: { type: 'integer', minimum: 365, maximum: 3650, description: 'Days an audit entry is to be kept, at least a year. Not applied yet: entries are kept.' },
   },
   additionalProperties: false,
 } as const;
@@ -106,8 +112,8 @@ const businessHours = {
   type: 'object',
   description: 'Working hours in the tenant timezone; events outside them weigh more in threat scoring.',
   properties: {
-    start: hhmm,
-    end: hhmm,
+    start: { ...hhmm, description: 'Start of the working day, HH:MM.' },
+    end: { ...hhmm, description: 'End of the working day, HH:MM.' },
     days: {
       type: 'array',
       description: 'ISO weekdays, 1 = Monday .. 7 = Sunday.',
@@ -125,6 +131,7 @@ const notifications = {
     min_severity: { type: 'string', enum: SEVERITIES, description: 'Least severity that notifies anyone.' },
     email_recipients: {
       type: 'array',
+      description: 'Addresses told of every incident at or above `min_severity`, besides the users of the notified roles.',
       items: { type: 'string', format: 'email', maxLength: 254 },
       maxItems: 50,
       uniqueItems: true,

@@ -132,6 +132,53 @@ describe('portal.me', () => {
   });
 });
 
+describe('portal.settings', () => {
+  it("a TENANT_ADMIN reads and tunes its own tenant's settings, audited; the change steers the next event", async () => {
+    const org = await registerTenant('Tune');
+    const other = await registerTenant('Untouched');
+    const read = await call('GET', '/api/v1/portal/settings', { token: org.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7, sla_minutes: { critical: 15 } });
+
+    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Yard', type: 'site' } })).body;
+    const event = () => ({ type: 'motion.detected', environment_id: env.environment_id, severity: 'low' });
+    const before = await call('POST', '/api/v1/events', { token: org.token, body: event() });
+    expect(before.status).toBe(201);
+    expect(before.body.incident_id).toBeNull();
+
+    const patched = await call('PATCH', '/api/v1/portal/settings', {
+      token: org.token,
+      body: { incident_threshold: 0.01, sla_minutes: { critical: 5 } },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ incident_threshold: 0.01, sla_minutes: { critical: 5, high: 60, medium: 240, low: 1440 } });
+    const after = await call('POST', '/api/v1/events', { token: org.token, body: event() });
+    expect(after.body.threat_score).toBeGreaterThanOrEqual(0.01);
+    expect(after.body.incident_id).toBeTruthy();
+
+    // The SUPER_ADMIN's view of the same configuration agrees; the other tenant is untouched.
+    const admin = await asAdmin();
+    expect((await call('GET', `/api/v1/tenants/${org.tenantId}/config`, { token: admin })).body.incident_threshold).toBe(0.01);
+    expect((await call('GET', '/api/v1/portal/settings', { token: other.token })).body.incident_threshold).toBe(0.7);
+    const audit = (await auditEntriesOf(org.tenantId)).filter((e) => e.action === 'tenant_config.updated');
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ user_id: org.userId, changes: { incident_threshold: { from: 0.7, to: 0.01 } } });
+  });
+
+  it('is refused below TENANT_ADMIN, validated field by field, and takes no tenant_id', async () => {
+    const org = await registerTenant('TuneGuard');
+    const operator = await createUser(org.token, 'OPERATOR');
+    expect((await call('GET', '/api/v1/portal/settings', { token: operator.token })).status).toBe(403);
+    expect((await call('PATCH', '/api/v1/portal/settings', { token: operator.token, body: { incident_threshold: 0.1 } })).status).toBe(403);
+    const bad = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { retention_days: { audit_logs: 30 } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['body', 'retention_days', 'audit_logs']);
+    const unknown = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { tenant_id: org.tenantId } });
+    expect(unknown.status).toBe(422);
+    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.retention_days.audit_logs).toBe(400);
+  });
+});
+
 describe('portal.login, per account', () => {
   it('five failed logins in a row from five addresses lock the account, even for the right password; a success forgets failures', async () => {
     const org = await registerTenant('Locked');
