@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import { allowedActions, RATE_COUNTER_ACTION } from '../shared/iam.js';
+import { allowedActions } from '../shared/iam.js';
 import type { RouteGrants } from '../shared/routes/index.js';
 
 /** ARNs of the shared resources, as seen from the stack that holds the function. */
@@ -32,12 +32,12 @@ export const BEDROCK_MODELS = [
 
 /**
  * The statements of `grants` (actions from shared/iam.ts, the list the local runtime enforces),
- * plus, when the handler chain counts the function's calls and the table grant alone does not
- * allow it, UpdateItem on the rate counters only: the condition admits only items whose partition
- * key starts with `RATE#`.
+ * plus the rate counters' actions the route needs (shared/iam.ts `counterActions`) that the table
+ * grant alone does not allow, on the counters only: the condition admits only items whose
+ * partition key starts with `RATE#`.
  */
-export function grantStatements(grants: RouteGrants, arns: ServiceArns, countsCalls = false): iam.PolicyStatement[] {
-  const allowed = allowedActions(grants, countsCalls);
+export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters: readonly string[] = []): iam.PolicyStatement[] {
+  const allowed = allowedActions(grants, counters);
   const statements: iam.PolicyStatement[] = [];
   if (allowed.table.length > 0) {
     statements.push(new iam.PolicyStatement({ actions: [...allowed.table], resources: [arns.tableArn] }));
@@ -48,10 +48,10 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, countsCa
       }),
     );
   }
-  if (allowed.rateCounters) {
+  if (allowed.rateCounters.length > 0) {
     statements.push(
       new iam.PolicyStatement({
-        actions: [RATE_COUNTER_ACTION],
+        actions: [...allowed.rateCounters],
         resources: [arns.tableArn],
         conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_PK_PREFIX}*`] } },
       }),

@@ -10,7 +10,7 @@ import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { GatehouseFunction, PROJECT_ROOT } from './function.js';
 import { writeValidatorModules } from './validators.js';
-import { countsCalls } from '../shared/iam.js';
+import { counterActions } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
@@ -57,7 +57,7 @@ export class RouteFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(route.grants, props.arns, countsCalls(route))) role.addToPrincipalPolicy(statement);
+    for (const statement of grantStatements(route.grants, props.arns, counterActions(route))) role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: route.handler,

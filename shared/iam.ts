@@ -29,15 +29,17 @@ export const TRANSCRIBE_WRITE = ['transcribe:StartTranscriptionJob', ...TRANSCRI
 export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
 export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
 
-/** The counters' partitions (shared/db/keys.ts `rateWindow`). */
-export const RATE_COUNTER_ACTION = 'dynamodb:UpdateItem';
+/** A tenant's minute, counted on every authenticated call: one UpdateItem. */
+export const TENANT_METER_ACTIONS = ['dynamodb:UpdateItem'] as const;
+/** A public route's per-IP sliding window: the caller's log read, then a conditional PutItem. */
+export const IP_WINDOW_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as const;
 
 /**
- * Whether the handler chain counts this route's calls in the table: per IP for a route with a
- * `rateLimit`, per tenant for every authenticated call on a plan with a rate.
+ * What the handler chain does on the rate counters' partitions (`RATE#...`) for this route: the
+ * tenant's minute for every authenticated call, the per-IP window of a route with a `rateLimit`.
  */
-export function countsCalls(route: Pick<RouteDef, 'access' | 'rateLimit'>): boolean {
-  return route.access !== 'public' || Boolean(route.rateLimit);
+export function counterActions(route: Pick<RouteDef, 'access' | 'rateLimit'>): readonly string[] {
+  return [...(route.access !== 'public' ? TENANT_METER_ACTIONS : []), ...(route.rateLimit ? IP_WINDOW_ACTIONS : [])];
 }
 
 export interface Allowed {
@@ -46,13 +48,14 @@ export interface Allowed {
   objects: readonly string[];
   userPool: readonly string[];
   other: readonly string[];
-  /** UpdateItem on the rate counters only (when the table grant alone does not allow it). */
-  rateCounters: boolean;
+  /** Actions allowed on the rate counters' partitions only, beyond what `table` allows everywhere. */
+  rateCounters: readonly string[];
 }
 
-export function allowedActions(grants: RouteGrants, counts: boolean): Allowed {
+export function allowedActions(grants: RouteGrants, counters: readonly string[] = []): Allowed {
+  const table = grants.table === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : grants.table === 'read' ? TABLE_READ : [];
   return {
-    table: grants.table === 'write' ? [...TABLE_READ, ...TABLE_WRITE] : grants.table === 'read' ? TABLE_READ : [],
+    table,
     bucket: grants.bucket ? BUCKET_READ : [],
     objects: grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : grants.bucket === 'read' ? OBJECT_READ : [],
     userPool: grants.userPool ?? [],
@@ -61,6 +64,6 @@ export function allowedActions(grants: RouteGrants, counts: boolean): Allowed {
       ...(grants.speech === 'write' ? TRANSCRIBE_WRITE : grants.speech === 'read' ? TRANSCRIBE_READ : []),
       ...(grants.ai ? MODEL_INVOKE : []),
     ],
-    rateCounters: counts && grants.table !== 'write',
+    rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };
 }

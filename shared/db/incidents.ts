@@ -10,6 +10,7 @@ import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import { queryPage } from './query.js';
+import { readItems } from './read-batch.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -124,6 +125,8 @@ export interface StoredAckToken {
   token_hash: string;
   expires_at_iso: string;
   addressed_to: string[];
+  /** When the link acknowledged its incident; a used link is kept (until TTL) so its page can say so. */
+  used_at?: string | null;
 }
 
 export function putAckToken(t: StoredAckToken): TransactItem {
@@ -181,9 +184,33 @@ export async function markNotificationSent(tenantId: TenantId, incidentId: strin
 }
 
 /** Uses the token up: deleted only if it is still there, so two clicks acknowledge once. */
-export function useAckToken(tenantId: TenantId, incidentId: string, tokenHash: string): TransactItem {
+/** Marks the link used, once: a second use (a concurrent click) fails the transaction's condition. */
+export function useAckToken(tenantId: TenantId, incidentId: string, tokenHash: string, at: string): TransactItem {
   return {
-    Delete: { TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConditionExpression: 'attribute_exists(PK)' },
+    Update: {
+      TableName: TABLE,
+      Key: keys.ackToken(tenantId, incidentId, tokenHash),
+      UpdateExpression: 'SET used_at = :at',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(used_at)',
+      ExpressionAttributeValues: { ':at': at },
+    },
+  };
+}
+
+/** A link's token and its incident, in one round trip (the acknowledgement page). */
+export async function getAckTokenAndIncident(
+  tenantId: TenantId,
+  incidentId: string,
+  tokenHash: string,
+): Promise<{ token: StoredAckToken | null; incident: StoredIncident | null }> {
+  const tokenKey = keys.ackToken(tenantId, incidentId, tokenHash);
+  const incidentKey = keys.incident(tenantId, incidentId);
+  const read = await readItems([tokenKey, incidentKey]);
+  const token = read.get(tokenKey);
+  const incident = read.get(incidentKey);
+  return {
+    token: token ? (token as unknown as StoredAckToken) : null,
+    incident: incident ? fromItem(incident) : null,
   };
 }
 

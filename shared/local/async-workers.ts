@@ -74,7 +74,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await runAs(worker.id, worker.grants, false, () => handler(event, workerContext(worker, options.region)));
+          await runAs(worker.id, worker.grants, [], () => handler(event, workerContext(worker, options.region)));
           return;
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -8,7 +8,7 @@
  * Calls made outside a function (bootstrap, tests calling domain code directly) are not checked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { allowedActions, RATE_COUNTER_ACTION, type Allowed } from '../iam.js';
+import { allowedActions, type Allowed } from '../iam.js';
 import type { RouteGrants } from '../routes/types.js';
 import { RATE_PK_PREFIX } from '../db/keys.js';
 
@@ -21,8 +21,8 @@ interface Running {
 const current = new AsyncLocalStorage<Running>();
 
 /** Runs `work` as the function `who` with these grants: its SDK calls are checked. */
-export function runAs<T>(who: string, grants: RouteGrants, countsCalls: boolean, work: () => T): T {
-  return current.run({ who, allowed: allowedActions(grants, countsCalls) }, work);
+export function runAs<T>(who: string, grants: RouteGrants, counters: readonly string[], work: () => T): T {
+  return current.run({ who, allowed: allowedActions(grants, counters) }, work);
 }
 
 export class LocalAccessDenied extends Error {
@@ -63,7 +63,7 @@ function dynamodbActions(command: string, input: Input): { action: string; pk?: 
     });
   }
   if (action === 'TransactGetItems') return [{ action: 'dynamodb:GetItem' }];
-  return [{ action: `dynamodb:${action}`, pk: partitionOf(input.Key) }];
+  return [{ action: `dynamodb:${action}`, pk: partitionOf(input.Key ?? input.Item) }];
 }
 
 const S3: Record<string, string[]> = {
@@ -86,7 +86,7 @@ function permits(allowed: Allowed, action: string, pk: string | undefined): bool
   const [service] = action.split(':');
   if (service === 'dynamodb') {
     if (allowed.table.includes(action)) return true;
-    return allowed.rateCounters && action === RATE_COUNTER_ACTION && Boolean(pk?.startsWith(RATE_PK_PREFIX));
+    return allowed.rateCounters.includes(action) && Boolean(pk?.startsWith(RATE_PK_PREFIX));
   }
   if (service === 's3') return allowed.bucket.includes(action) || allowed.objects.includes(action);
   if (service === 'cognito-idp') return allowed.userPool.includes(action);

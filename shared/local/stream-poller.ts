@@ -365,7 +365,7 @@ class Consumer {
       let failedFrom: number;
       let reason: string;
       try {
-        const response = await runAs(this.worker.id, this.worker.grants, false, () =>
+        const response = await runAs(this.worker.id, this.worker.grants, [], () =>
           this.handler({ Records: batch }, workerContext(this.worker, this.rt.options.region)),
         );
         const failures = response?.batchItemFailures ?? [];

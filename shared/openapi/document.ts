@@ -157,6 +157,7 @@ const HEADERS: Readonly<Record<string, Json>> = {
     required: true,
     schema: { type: 'string' },
   },
+  Location: { description: 'Where to go next, relative to this address.', schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'The authentication scheme to use.', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', minimum: 0 } },
@@ -396,6 +397,13 @@ function uploadMedia(upload: RouteUpload): { schema: Json } {
 function operationOf(route: RouteDef, components: Components): OpenApiOperation {
   const parameters = parametersOf(route);
   const responses: Record<string, Json | Ref> = { [String(route.response.status)]: successResponse(route, components) };
+  const redirect = route.response.redirect;
+  if (redirect) {
+    responses[String(redirect.status)] = {
+      description: redirect.description,
+      headers: { 'X-Request-Id': components.header('X-Request-Id'), Location: components.header('Location') },
+    };
+  }
   for (const status of errorStatuses(route, parameters.length > 0)) {
     responses[String(status)] = components.error(status);
   }

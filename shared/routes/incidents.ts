@@ -219,12 +219,36 @@ export const incidentsAcknowledgeRoute = {
   tenant: 'none',
   tag: 'incidents',
   summary: 'Acknowledge an incident through the link of its notification (no credential)',
-  description: 'The token works once, for this incident only, until it expires; otherwise 403 and nothing changes.',
+  description:
+    'The token works once, for this incident only, until it expires; otherwise 403 and nothing changes. The form of the link\'s page (GET) posts here as `application/x-www-form-urlencoded`: that POST answers 303 back to the page, which says what happened.',
   request: { path: incidentPath, query: acknowledgeQuery },
-  response: { status: 200, description: 'The incident, acknowledged.', schema: incidentResponse },
+  response: {
+    status: 200,
+    description: 'The incident, acknowledged.',
+    schema: incidentResponse,
+    redirect: { status: 303, description: "A form post from the link's page: back to the page (Location), acknowledged or not." },
+  },
   errors: [403, 409, 429],
   rateLimit: { name: 'acknowledge', perMinute: 30 },
   grants: { table: 'write' },
+} as const satisfies RouteDef;
+
+export const incidentsAcknowledgePageRoute = {
+  id: 'incidents.acknowledge.page',
+  method: 'GET',
+  path: '/api/v1/incidents/{incident_id}/acknowledge',
+  handler: 'functions/incidents/acknowledge-page.ts',
+  access: 'public',
+  tenant: 'none',
+  tag: 'incidents',
+  summary: 'The acknowledgement link opened in a browser: what the incident is, and a button that acknowledges it',
+  description:
+    'Opening the link changes nothing (mail scanners open links too). While the link can acknowledge, the page shows the incident (title, severity, location, when it was raised) and a button that posts the acknowledgement; a used, expired or wrong link shows a page that says so. Always 200 with HTML.',
+  request: { path: incidentPath, query: acknowledgeQuery },
+  response: { status: 200, description: 'An HTML page.', contentType: 'text/html' },
+  errors: [429],
+  rateLimit: { name: 'acknowledge', perMinute: 30 },
+  grants: { table: 'read' },
 } as const satisfies RouteDef;
 
 export const feedListRoute = {
@@ -284,6 +308,7 @@ export const incidentsRoutes: readonly RouteDef[] = [
   incidentsRespondRoute,
   incidentsEscalateRoute,
   incidentsAcknowledgeRoute,
+  incidentsAcknowledgePageRoute,
   feedListRoute,
   replayTimelineRoute,
   replaySnapshotRoute,

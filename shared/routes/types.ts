@@ -38,6 +38,8 @@ export interface RouteResponse {
   schema?: JsonSchema;
   /** Content type of the success body when it is not JSON (HTML, JS, CSS, SSE). */
   contentType?: string;
+  /** A redirect (with `Location`) the route answers instead in a case its description states. */
+  redirect?: { status: 302 | 303; description: string };
 }
 
 /** A fixed-window limit on calls per client IP, counted before anything else runs. */

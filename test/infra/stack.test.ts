@@ -143,12 +143,21 @@ describe('least privilege', () => {
     ]);
   });
 
-  it('every route that counts calls may update the counters; a public route without a limit may not', () => {
+  it('every authenticated route may update the counters, every rate-limited one keep its window; other public routes may not', () => {
     for (const r of ROUTES) {
-      const counts = r.access !== 'public' || Boolean(r.rateLimit);
-      expect(actionsOf(r).includes('dynamodb:UpdateItem'), r.id).toBe(counts || r.grants.table === 'write');
+      const writes = r.grants.table === 'write';
+      expect(actionsOf(r).includes('dynamodb:UpdateItem'), r.id).toBe(r.access !== 'public' || writes);
+      expect(actionsOf(r).includes('dynamodb:PutItem'), r.id).toBe(Boolean(r.rateLimit) || writes);
     }
     expect(actionsOf(route('health'))).not.toContain('dynamodb:UpdateItem');
+    // A read-only page with a per-IP limit writes its callers' windows, and nothing else.
+    const page = statementsOf(route('incidents.acknowledge.page')).filter((st) => [st.Action].flat().includes('dynamodb:PutItem'));
+    expect(page).toEqual([
+      expect.objectContaining({
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    ]);
   });
 
   it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {

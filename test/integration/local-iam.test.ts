@@ -5,7 +5,7 @@
  */
 import { AdminGetUserCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client as cognito } from '../../shared/adapters/cognito.js';
@@ -19,7 +19,7 @@ import type { RouteGrants } from '../../shared/routes/types.js';
 beforeAll(() => checkSharedClients());
 
 const denied = { name: 'AccessDeniedException' };
-const as = <T>(grants: RouteGrants, work: () => Promise<T>, countsCalls = false) => runAs('probe', grants, countsCalls, work);
+const as = <T>(grants: RouteGrants, work: () => Promise<T>, counters: readonly string[] = []) => runAs('probe', grants, counters, work);
 
 const tenantKey = () => keys.tenantConfig(randomUUID());
 const touch = (Key: Record<string, string>) =>
@@ -36,10 +36,15 @@ describe('the table', () => {
 
   it('a route that counts its calls may update the rate counters, and only those', async () => {
     const counter = keys.rateWindow('tenant', randomUUID(), 0);
-    await expect(as({ table: 'read' }, () => touch(counter), true)).resolves.toBeDefined();
-    await expect(as({ table: 'read' }, () => touch(tenantKey()), true)).rejects.toMatchObject(denied);
+    await expect(as({ table: 'read' }, () => touch(counter), ['dynamodb:UpdateItem'])).resolves.toBeDefined();
+    await expect(as({ table: 'read' }, () => touch(tenantKey()), ['dynamodb:UpdateItem'])).rejects.toMatchObject(denied);
     // A public route without a limit counts nothing: no counter either.
-    await expect(as({ table: 'read' }, () => touch(counter), false)).rejects.toMatchObject(denied);
+    await expect(as({ table: 'read' }, () => touch(counter), [])).rejects.toMatchObject(denied);
+    // A per-IP window is a PutItem of the caller's log: on a counter, not elsewhere.
+    const put = (Key: Record<string, string>) => db.send(new PutCommand({ TableName: TABLE, Item: { ...Key, calls: [] } }));
+    const window = ['dynamodb:GetItem', 'dynamodb:PutItem'];
+    await expect(as({}, () => put(keys.rateLog('acknowledge', randomUUID())), window)).resolves.toBeDefined();
+    await expect(as({}, () => put(tenantKey()), window)).rejects.toMatchObject(denied);
   });
 
   it('a transaction is checked item by item, as IAM does', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken, issueAckToken, tokenOpens } from '../../shared/domain/incidents/ack-token.js';
+import { hashToken, issueAckToken, linkState, tokenOpens } from '../../shared/domain/incidents/ack-token.js';
 
 describe('acknowledgement tokens', () => {
   const now = Date.parse('2026-11-21T12:00:00.000Z');
@@ -22,5 +22,14 @@ describe('acknowledgement tokens', () => {
     expect(tokenOpens(stored, issued.token, 'inc-2', now)).toBe(false);
     expect(tokenOpens(stored, issueAckToken(now, 60).token, 'inc-1', now)).toBe(false);
     expect(tokenOpens(null, issued.token, 'inc-1', now)).toBe(false);
+  });
+
+  it('say used once used, expired once expired, and nothing more to a token that does not match', () => {
+    const used = { ...stored, usedAt: '2026-11-21T12:05:00.000Z' };
+    expect(linkState(used, issued.token, 'inc-1', now)).toBe('used');
+    expect(tokenOpens(used, issued.token, 'inc-1', now)).toBe(false);
+    expect(linkState(stored, issued.token, 'inc-1', now + 61 * 60_000)).toBe('expired');
+    expect(linkState(used, issueAckToken(now, 60).token, 'inc-1', now)).toBe('invalid');
+    expect(linkState(stored, issued.token, 'inc-1', now)).toBe('valid');
   });
 });

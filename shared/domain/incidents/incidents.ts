@@ -5,33 +5,29 @@
  */
 import { auditEntry, auditPut } from '../../db/audit.js';
 import {
-  getAckToken,
   getIncident,
   listIncidents as listStoredIncidents,
   putFeedEntry,
   putNewIncident,
   updateIncident,
-  useAckToken,
   type HistoryEntry,
   type Incident,
   type StoredIncident,
 } from '../../db/incidents.js';
 import { outboxPut } from '../../db/outbox.js';
 import { getTenantConfig } from '../../db/tenants.js';
-import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
+import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
 import { getUser } from '../../db/users.js';
-import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../errors.js';
+import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { USER_NOT_FOUND } from '../users.js';
 import { getEnvironment } from '../../db/environments.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
-import { hashToken, tokenOpens } from './ack-token.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
 import {
-  canTransition,
   ForbiddenTransitionError,
   severityRank,
   timeFigures,
@@ -41,7 +37,7 @@ import {
 } from './lifecycle.js';
 import type { Infer, InputOf } from '../../schemas/json-schema.js';
 import type { incidentCreate, incidentListQuery, incidentRespond } from '../../schemas/incidents.js';
-import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
+import { type TenantId } from '../../vocabulary/tenant.js';
 import { actorName } from '../../vocabulary/actor.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
@@ -283,56 +279,4 @@ export async function escalate(actor: Actor, tenantId: TenantId, incidentId: str
       extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.notifyRoles) : [],
     };
   });
-}
-
-/**
- * Acknowledgement by link, without a credential: the token names its tenant, opens only its own
- * incident, works once and expires. A bad, used or expired token is 403 and changes nothing.
- */
-export async function acknowledge(actor: Actor, incidentId: string, token: string): Promise<IncidentView> {
-  const refused = () => new ForbiddenError('This acknowledgement link is not valid: it may have been used already or have expired');
-  const match = /^ack_([0-9a-f]{32})([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) throw refused();
-  const h = match[1]!;
-  // The token names its tenant; the token itself is the credential.
-  const tenantId = systemTenant(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`);
-  const hash = hashToken(token);
-  const stored = await getAckToken(tenantId, incidentId, hash);
-  if (!stored || !tokenOpens({ hash: stored.token_hash, incidentId: stored.incident_id, expiresAt: stored.expires_at_iso }, token, incidentId, Date.now())) {
-    throw refused();
-  }
-  try {
-    return await change(
-      actor,
-      tenantId,
-      incidentId,
-      (current, at) => {
-        if (!canTransition(current.status, 'acknowledged') && current.status !== 'acknowledged') {
-          throw new ConflictError(`A ${current.status} incident cannot be acknowledged`);
-        }
-        const history = [...current.history, { at, kind: 'acknowledged', by: 'token', detail: { addressed_to: stored.addressed_to } }];
-        const next: Incident = { ...current, history };
-        if (current.status !== 'acknowledged') {
-          history.push({ at, kind: 'status', by: 'token', detail: { from: current.status, to: 'acknowledged' } });
-          next.status = 'acknowledged';
-        }
-        return {
-          next,
-          fields: ['status'],
-          action: 'incident.acknowledged',
-          changes: { status: { from: current.status, to: next.status }, addressed_to: stored.addressed_to },
-          extra: [useAckToken(tenantId, incidentId, hash)],
-        };
-      },
-      async () => {
-        const incident = await getIncident(tenantId, incidentId);
-        if (!incident) throw refused();
-        return incident;
-      },
-    );
-  } catch (err) {
-    // The token was used by a concurrent click between our read and our write.
-    if (err instanceof ConditionFailed) throw refused();
-    throw err;
-  }
 }

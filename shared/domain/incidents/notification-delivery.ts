@@ -10,7 +10,7 @@ import { getNotificationDelivery, markNotificationSent, putAckToken, putNotifica
 import { transactWrite } from '../../db/transact.js';
 import { now } from '../../ids.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
-import { hashToken, issueAckToken } from './ack-token.js';
+import { hashToken, issueAckToken, linkToken } from './ack-token.js';
 
 /** The bus detail of `incident.notification` (docs/events.md). */
 export interface NotificationDetail {
@@ -37,7 +37,7 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
   const delivery = await getNotificationDelivery(tenantId, detail.incident_id, detail.message_id);
   if (delivery?.status === 'sent') return 'already_sent';
   const issued = issueAckToken(Date.now(), detail.link_ttl_minutes);
-  const token = `ack_${tenantId.replace(/-/g, '')}${issued.token}`;
+  const token = linkToken(tenantId, issued.token);
   await transactWrite([
     putAckToken({
       incident_id: detail.incident_id,
