@@ -19,10 +19,14 @@ export interface CognitoLocal extends LocalService {
   pid: number;
   exited: Promise<ChildExit>;
   /**
-   * What cognito-local writes into `iss` is `<issuerDomain>/<userPoolId>`. We set the domain to
-   * the endpoint, so the issuer URL also serves the pool's JWKS, as in AWS.
+   * What cognito-local writes into `iss` is `<issuerDomain>/<userPoolId>`: the endpoint of the
+   * first start on this directory, kept in its config afterwards, so the tokens issued before a
+   * restart (cognito-local signs with fixed keys) still verify after it though the port changed.
+   * The keys are served at the current endpoint (`jwksUri`).
    */
   issuerDomain: string;
+  /** Where the pool's signing keys are now: `<endpoint>/<userPoolId>/.well-known/jwks.json`. */
+  jwksUri: (userPoolId: string) => string;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -34,7 +38,7 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
     // config before it listens), so pick one, write it, and retry if someone else took it.
     const port = options.port ?? (await freePort());
     const endpoint = `http://127.0.0.1:${port}`;
-    writeConfig(options.directory, endpoint);
+    const issuerDomain = writeConfig(options.directory, endpoint);
     const child = await startChild({
       name: 'cognito-local',
       command: process.execPath,
@@ -52,7 +56,14 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
     });
     try {
       await waitUntilReady('cognito-local', () => isCognitoLocal(endpoint), { child, timeoutMs: 30_000, intervalMs: 50 });
-      return { endpoint, issuerDomain: endpoint, pid: child.pid, exited: child.exited, stop: () => child.stop() };
+      return {
+        endpoint,
+        issuerDomain,
+        jwksUri: (userPoolId) => `${endpoint}/${userPoolId}/.well-known/jwks.json`,
+        pid: child.pid,
+        exited: child.exited,
+        stop: () => child.stop(),
+      };
     } catch (error) {
       await child.stop();
       if (error instanceof ChildExitedError && /EADDRINUSE/.test(error.log) && attempt < MAX_ATTEMPTS) {
@@ -67,22 +78,24 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
 
 /**
  * Merges our settings into `.cognito/config.json`, keeping anything a developer added (triggers).
- * The issuer domain follows the port, which changes on every start: tokens from an earlier run
- * fail verification after a restart, and a new login is needed.
+ * The issuer domain is set once, to the first start's endpoint, and kept: the port changes at
+ * each start, the issuer of the tokens must not. Returns the issuer domain.
  */
-function writeConfig(directory: string, endpoint: string): void {
+function writeConfig(directory: string, endpoint: string): string {
   const dir = join(directory, '.cognito');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'config.json');
   const current = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   const tokenConfig = (current.TokenConfig ?? {}) as Record<string, unknown>;
+  const issuerDomain = typeof tokenConfig.IssuerDomain === 'string' ? tokenConfig.IssuerDomain : endpoint;
   const next = {
     ...current,
-    TokenConfig: { ...tokenConfig, IssuerDomain: endpoint },
+    TokenConfig: { ...tokenConfig, IssuerDomain: issuerDomain },
     // Username = email, as the user pool's UsernameAttributes says; the default, made explicit.
     UserPoolDefaults: { UsernameAttributes: ['email'] },
   };
   writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`);
+  return issuerDomain;
 }
 
 async function isCognitoLocal(endpoint: string): Promise<boolean> {

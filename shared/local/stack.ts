@@ -181,7 +181,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     COGNITO_ENDPOINT: cognito.endpoint,
     // What cognito-local writes into `iss` (checked in test/integration/local-runtime.test.ts).
     JWT_ISSUER: issuer,
-    JWKS_URI: `${issuer}/.well-known/jwks.json`,
+    // The keys at today's endpoint; the issuer is the first start's (shared/local/cognito-local.ts).
+    JWKS_URI: cognito.jwksUri(provisioned.userPoolId),
     // Safety net: an SDK client created without an explicit endpoint still stays local.
     AWS_ENDPOINT_URL_DYNAMODB: dynamodbEndpoint,
     AWS_ENDPOINT_URL_S3: s3.endpoint,

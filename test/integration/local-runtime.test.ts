@@ -453,6 +453,9 @@ describe('local stack', () => {
       expect(second.created).toEqual({ table: false, bucket: false, userPool: false });
       expect(second.env.USER_POOL_ID).toBe(env.USER_POOL_ID);
       expect(second.env.USER_POOL_CLIENT_ID).toBe(env.USER_POOL_CLIENT_ID);
+      // The issuer is the first start's, whatever port cognito-local has now; the keys are where it is.
+      expect(second.env.JWT_ISSUER).toBe(env.JWT_ISSUER);
+      expect(second.env.JWKS_URI).toBe(`${second.env.COGNITO_ENDPOINT}/${env.USER_POOL_ID}/.well-known/jwks.json`);
       const ddb2 = new DynamoDBClient({ region: env.AWS_REGION, endpoint: second.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
       const item = await ddb2.send(new GetItemCommand({ TableName: env.TABLE_NAME, Key: { PK: { S: 'TENANT#x' }, SK: { S: 'META' } } }));
       ddb2.destroy();

@@ -15,11 +15,12 @@ export interface NpmStart {
   dataDir: string;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
-  stop(): Promise<void>;
+  /** Stops it; its data directory is removed unless `keepData` (a restart on it follows). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function npmStart(env: Record<string, string> = {}): Promise<NpmStart> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-'));
+/** Starts `npm start` on a new data directory, or on `dataDir` (one a stopped run kept). */
+export async function npmStart(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-'))): Promise<NpmStart> {
   // A clean environment: none of the test run's stack variables, its own data and a free port.
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
   for (const name of Object.keys(inject('localEnv'))) if (!(name in env)) delete childEnv[name];
@@ -29,13 +30,13 @@ export async function npmStart(env: Record<string, string> = {}): Promise<NpmSta
   let output = '';
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  const stop = async () => {
+  const stop = async (options: { keepData?: boolean } = {}) => {
     if (child.exitCode === null && child.signalCode === null) {
       const ended = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await Promise.race([ended, new Promise((r) => setTimeout(r, 20_000))]);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const url = await new Promise<string>((done, fail) => {
