@@ -5,7 +5,7 @@
  * shared/workers), so storing is the only thing ingest must get right.
  */
 import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { backoff, type ItemKey, type Prefetched } from './read-batch.js';
+import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
 import { keys, tenantPk } from './keys.js';
@@ -100,6 +100,33 @@ export async function getEvent(tenantId: TenantId, eventId: string): Promise<(St
 }
 
 export const eventKey = (tenantId: TenantId, eventId: string): ItemKey => keys.event(tenantId, eventId);
+
+/** Events of a tenant by id, in one round trip per 100; ids without an event are absent from the map. */
+export async function getEvents(tenantId: TenantId, eventIds: readonly string[]): Promise<Map<string, StoredEvent>> {
+  const read = await readItems(eventIds.map((id) => eventKey(tenantId, id)));
+  const found = new Map<string, StoredEvent>();
+  for (const id of eventIds) {
+    const item = read.get(eventKey(tenantId, id));
+    if (item) found.set(id, eventFromItem(item));
+  }
+  return found;
+}
+
+/**
+ * Points an event at `to` (an incident id, or null for none) if it still points at `from`: the
+ * event side of a link, written with the incident side in one transaction.
+ */
+export function setEventIncident(tenantId: TenantId, eventId: string, from: string | null, to: string | null): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.event(tenantId, eventId),
+      UpdateExpression: 'SET incident_id = :to',
+      ConditionExpression: from === null ? 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)' : 'incident_id = :from',
+      ExpressionAttributeValues: from === null ? { ':to': to, ':null': null } : { ':to': to, ':from': from },
+    },
+  };
+}
 
 /** A stored event among items read in one batch, with the hash of what its client sent; null when there is none. */
 export function storedEventFrom(read: Prefetched, tenantId: TenantId, eventId: string): { hash: string; event: StoredEvent } | null {
@@ -237,7 +264,8 @@ export async function eventsAfter(
 /**
  * The update that marks an event processed (or not): the flag and its time, the unprocessed index
  * entry removed or put back, and an operator's threat score and incident when given. Only for an
- * event that exists.
+ * event that exists; a new incident only if the event still names `incidentWas` (the incident
+ * side of the link is written in the same transaction).
  */
 export function markProcessedUpdate(
   tenantId: TenantId,
@@ -245,6 +273,7 @@ export function markProcessedUpdate(
   update: { processed: boolean; threat_score?: number; incident_id?: string | null },
   at: string,
   hasFactors: boolean,
+  incidentWas: string | null = null,
 ): TransactItem {
   // Every attribute by placeholder: `processed` is a reserved word in DynamoDB expressions.
   const names: Record<string, string> = { '#processed': 'processed', '#processedAt': 'processed_at' };
@@ -266,10 +295,18 @@ export function markProcessedUpdate(
     values[':score'] = update.threat_score;
     values[':override'] = [update.threat_score, 1];
   }
+  let condition = 'attribute_exists(PK)';
   if (update.incident_id !== undefined) {
     names['#incident'] = 'incident_id';
     sets.push('#incident = :incident');
     values[':incident'] = update.incident_id;
+    if (incidentWas === null) {
+      condition += ' AND (attribute_not_exists(#incident) OR #incident = :none)';
+      values[':none'] = null;
+    } else {
+      condition += ' AND #incident = :was';
+      values[':was'] = incidentWas;
+    }
   }
   if (!hasFactors && update.threat_score !== undefined) {
     // No computed factors to extend: start the map.
@@ -282,22 +319,9 @@ export function markProcessedUpdate(
       TableName: TABLE,
       Key: keys.event(tenantId, eventId),
       UpdateExpression: `SET ${sets.join(', ')}${remove}`,
-      ConditionExpression: 'attribute_exists(PK)',
+      ConditionExpression: condition,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
-    },
-  };
-}
-
-/** Names the incident on an event, only if it exists and names none yet (a retried ingest opens no second one). */
-export function linkEventToIncident(tenantId: TenantId, eventId: string, incidentId: string): TransactItem {
-  return {
-    Update: {
-      TableName: TABLE,
-      Key: keys.event(tenantId, eventId),
-      UpdateExpression: 'SET incident_id = :incident',
-      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)',
-      ExpressionAttributeValues: { ':incident': incidentId, ':null': null },
     },
   };
 }

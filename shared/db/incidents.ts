@@ -105,6 +105,17 @@ export async function getIncident(tenantId: TenantId, incidentId: string): Promi
   return out.Item ? fromItem(out.Item) : null;
 }
 
+/** Incidents of a tenant by id, in one round trip; ids without an incident are absent from the map. */
+export async function getIncidents(tenantId: TenantId, incidentIds: readonly string[]): Promise<Map<string, StoredIncident>> {
+  const read = await readItems(incidentIds.map((id) => keys.incident(tenantId, id)));
+  const found = new Map<string, StoredIncident>();
+  for (const id of incidentIds) {
+    const item = read.get(keys.incident(tenantId, id));
+    if (item) found.set(id, fromItem(item));
+  }
+  return found;
+}
+
 /** Up to `max` of a tenant's incidents, newest first, from the narrowest index for the filters. */
 export async function listIncidents(tenantId: TenantId, filter: { status?: string; severity?: string }, max: number): Promise<StoredIncident[]> {
   const page = { limit: max, offset: 0 };

@@ -40,15 +40,19 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
 
 /**
  * Read-modify-write with optimistic locking: when another writer changed the item between our
- * read and our write, read again and retry; after three tries, answer 409.
+ * read and our write, read again and retry; after three tries, answer 409. By convention item 0 is
+ * the versioned write; `readConditions` says which items' conditions are all on what was read
+ * (a change that links two items, each conditioned on its read).
  */
-export async function retryOnConcurrentChange<T>(attempt: () => Promise<T>): Promise<T> {
+export async function retryOnConcurrentChange<T>(
+  attempt: () => Promise<T>,
+  readConditions: (index: number) => boolean = (index) => index === 0,
+): Promise<T> {
   for (let i = 0; i < 3; i++) {
     try {
       return await attempt();
     } catch (err) {
-      // Item 0 is the versioned write by convention.
-      if (!(err instanceof ConditionFailed) || err.index !== 0) throw err;
+      if (!(err instanceof ConditionFailed) || !readConditions(err.index)) throw err;
     }
   }
   throw new ConflictError('The resource was changed by another request at the same time; try again');

@@ -109,6 +109,8 @@ export const eventsProcessedRoute = {
   tenant: 'query',
   tag: 'events',
   summary: 'Mark an event processed (or not), optionally with a score and an incident',
+  description:
+    "Naming an `incident_id` links the event to that incident both ways in one write: the incident's `event_ids` gains it (and the incident it was in loses it), with a `linked` (`unlinked`) entry in each timeline. `incident_id: null` unlinks it. 404 for an unknown incident (or another tenant's); 409 when the incident lists 500 events already.",
   request: { path: eventPath, query: eventScopeQuery, body: eventProcessedUpdate },
   response: { status: 200, description: 'The event as it is now.', schema: eventResponse },
   errors: [404, 409],

@@ -35,10 +35,10 @@ export const incidentsCreateRoute = {
   tag: 'incidents',
   summary: 'Open an incident directly (as a draft, or confirmed at once)',
   description:
-    'A confirmed incident starts its SLA clock and notifies the first escalation level with an acknowledgement link (incident.notification on the event bus). 404 when the environment named is unknown (or of another tenant).',
+    'A confirmed incident starts its SLA clock and notifies the first escalation level with an acknowledgement link (incident.notification on the event bus). `event_ids` links events of your tenant to it both ways. 404 when the environment or an event named is unknown (or of another tenant); 409 when an event named belongs to another incident.',
   request: { body: incidentCreate },
   response: { status: 201, description: 'The new incident.', schema: incidentResponse },
-  errors: [404],
+  errors: [404, 409],
   grants: { table: 'write' },
 } as const satisfies RouteDef;
 

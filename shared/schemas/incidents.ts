@@ -96,6 +96,14 @@ export const incidentCreate = {
     location_text: text(500),
     occurred_at: timestamp,
     status: { type: 'string', enum: ['draft', 'confirmed'], default: 'confirmed', description: 'Open as a draft to complete later, or confirmed at once.' },
+    event_ids: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 64 },
+      maxItems: 50,
+      uniqueItems: true,
+      description:
+        "Events of your tenant this incident is about: each is linked both ways (its `incident_id` names the new incident). 404 for an unknown event, 409 for one that belongs to another incident already.",
+    },
   },
   required: ['title'],
   additionalProperties: false,

@@ -1,9 +1,9 @@
 /** Reading events, and an operator marking one processed. */
 import { auditEntry, auditPut } from '../../db/audit.js';
 import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type StoredEvent } from '../../db/events.js';
-import { getIncident } from '../../db/incidents.js';
 import type { PageRequest } from '../../db/query.js';
-import { transactWrite } from '../../db/transact.js';
+import { retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
+import { incidentSideOfLink, linkEnds } from '../incidents/event-links.js';
 import { invalid, NotFoundError } from '../../errors.js';
 import { now, timeIdBound } from '../../ids.js';
 import type { Actor } from '../actor.js';
@@ -14,7 +14,6 @@ import type { eventListQuery, eventProcessedUpdate } from '../../schemas/events.
 import type { TenantId } from '../../vocabulary/tenant.js';
 
 export const EVENT_NOT_FOUND = 'Event not found';
-export const INCIDENT_NOT_FOUND = 'Incident not found';
 
 export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset'>;
 
@@ -57,24 +56,28 @@ export async function findEvent(actor: Actor, eventId: string, tenantId: TenantI
 
 export type ProcessedUpdate = InputOf<typeof eventProcessedUpdate>;
 
-/** The incident must be one of the tenant's (any other is answered as unknown). */
-async function assertIncident(tenantId: TenantId, incidentId: string): Promise<void> {
-  if (!(await getIncident(tenantId, incidentId))) throw new NotFoundError(INCIDENT_NOT_FOUND);
-}
-
+/**
+ * Marks an event processed (or not), with an operator's score; naming an incident (or null) links
+ * the event to it both ways, moving it from the incident it was in (shared/domain/incidents/event-links.ts).
+ */
 export async function markProcessed(actor: Actor, eventId: string, tenantId: TenantId, update: ProcessedUpdate): Promise<StoredEvent> {
-  const current = await getEvent(tenantId, eventId);
-  if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
-  if (update.incident_id) await assertIncident(tenantId, update.incident_id);
-  const at = now();
-  const changes = Object.fromEntries(
-    Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
-  );
-  await transactWrite([
-    markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors)),
-    auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
-  ]);
+  // Conditions on what was read: the event's incident (item 0), each incident's version.
+  await retryOnConcurrentChange(async () => {
+    const current = await getEvent(tenantId, eventId);
+    if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
+    const moves = update.incident_id !== undefined && update.incident_id !== current.incident_id;
+    const ends = moves ? await linkEnds(tenantId, current.incident_id, update.incident_id ?? null) : { from: null, to: null };
+    const at = now();
+    const changes = Object.fromEntries(
+      Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
+    );
+    await transactWrite([
+      markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors), current.incident_id),
+      auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
+      ...incidentSideOfLink(actor, at, eventId, ends.from, ends.to),
+    ]);
+  }, (index) => index !== 1);
   return findEvent(actor, eventId, tenantId);
 }

@@ -4,10 +4,11 @@
  * transaction, which also checks the event is not linked yet, so a retried ingest opens no second
  * incident for the same event.
  */
-import { linkEventToIncident, type StoredEvent } from '../../db/events.js';
+import { setEventIncident, type StoredEvent } from '../../db/events.js';
 import { ConditionFailed } from '../../db/transact.js';
 import type { Actor } from '../actor.js';
 import type { IncidentSeverity } from './lifecycle.js';
+import { INCIDENT_SEVERITIES, severityRank } from '../../vocabulary/incidents.js';
 import { openIncident } from './incidents.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
@@ -17,6 +18,18 @@ export function severityOfScore(score: number): IncidentSeverity {
   if (score >= 0.8) return 'high';
   return 'medium';
 }
+
+/**
+ * The incident's severity: the score's, but never below what the event's reporter said (a sensor
+ * or a person who marked it critical opens a critical incident, whatever the score).
+ */
+export function severityOfEvent(score: number, reported: string | null): IncidentSeverity {
+  const scored = severityOfScore(score);
+  if (!isSeverity(reported)) return scored;
+  return severityRank(reported) > severityRank(scored) ? reported : scored;
+}
+
+const isSeverity = (s: string | null): s is IncidentSeverity => (INCIDENT_SEVERITIES as readonly (string | null)[]).includes(s);
 
 /**
  * Opens an incident for each event at or above its tenant's threshold (`thresholdOf`, from the
@@ -38,14 +51,15 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
           title: `${event.type.replace(/[._]/g, ' ')}${event.matched_zone_ids.length > 0 ? ' in a watched zone' : ''}`,
           description: event.description ?? undefined,
           type: event.type,
-          severity: severityOfScore(event.threat_score),
+          severity: severityOfEvent(event.threat_score, event.severity),
           environment_id: event.environment_id ?? undefined,
           location: event.location ?? undefined,
           occurred_at: event.occurred_at,
         },
         'event',
         { event_ids: [event.event_id] },
-        (incidentId) => [linkEventToIncident(event.tenant_id, event.event_id, incidentId)],
+        // Only an event that names no incident yet: a retried ingest opens no second one.
+        (incidentId) => [setEventIncident(event.tenant_id, event.event_id, null, incidentId)],
       );
       out.push({ ...event, incident_id: incident.incident_id });
     } catch (err) {

@@ -131,6 +131,8 @@ export async function openIncident(
     updated_at: at,
     ...extra,
   };
+  // Events listed at opening (the one that opened it, or those an operator named) are in its timeline.
+  incident.history.push(...incident.event_ids.map((eventId) => ({ at, kind: 'linked', by: byOf(actor), detail: { event_id: eventId } })));
   const confirmation = status === 'confirmed' ? confirmationWrites(incident, config) : [];
   await transactWrite([
     putNewIncident(incident),
