@@ -1,9 +1,10 @@
 import { listEvents } from '../../shared/domain/events/read.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/reply.js';
+import type { Reply } from '../../shared/http/reply.js';
 import { eventsListRoute } from '../../shared/routes/events.js';
 
-export const handler = httpHandler(eventsListRoute, async (req) => {
+export const handler = httpHandler(eventsListRoute, async (req): Promise<Reply> => {
   const { limit, offset, ...filter } = req.query;
-  return json(await listEvents(req.tenant, filter, { limit, offset }));
+  const page = await listEvents(req.tenant, filter, { limit, offset });
+  return { json: page.events, headers: page.readLimitReached ? { 'X-Read-Limit-Reached': 'true' } : {} };
 });

@@ -163,18 +163,33 @@ export interface EventQuery {
   environmentId?: string;
   type?: string;
   processed?: boolean;
+  /** Events whose geofence match includes this zone. */
+  zoneId?: string;
+  /** Events scored at least this. */
+  minScore?: number;
+  source?: string;
   /** Inclusive id bounds (UUIDv7 of the time bounds). */
   fromId?: string;
   toId?: string;
 }
 
+/** Events a page may read from its key to find its matches; past it the page says so. */
+export const EVENT_READ_LIMIT = 10_000;
+
+export interface EventPage {
+  events: StoredEvent[];
+  /** The filters left matches unread: EVENT_READ_LIMIT events were read before the page filled. */
+  readLimitReached: boolean;
+}
+
 /**
  * A tenant's events, newest first, served by the narrowest key: processed (GSI3, sparse),
- * environment (GSI1), type (GSI2), or the tenant's partition; the other filters apply within
- * (unprocessed ones are most events, so that filter drops few). A page reads `offset + limit`
- * items when no filter applies, and continues only while a filter has dropped some.
+ * environment (GSI1; a zone's filter reads its environment's), type (GSI2), or the tenant's
+ * partition; the other filters apply within (unprocessed ones are most events, so that filter
+ * drops few). A page reads `offset + limit` items when no filter applies, and continues only while
+ * a filter has dropped some, up to EVENT_READ_LIMIT events read.
  */
-export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRequest): Promise<StoredEvent[]> {
+export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRequest): Promise<EventPage> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   let input: QueryCommandInput;
@@ -215,6 +230,21 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
     filters.push('#processed <> :true');
     values[':true'] = true;
   }
+  if (q.zoneId !== undefined) {
+    names['#zones'] = 'matched_zone_ids';
+    filters.push('contains(#zones, :zone)');
+    values[':zone'] = q.zoneId;
+  }
+  if (q.minScore !== undefined) {
+    names['#score'] = 'threat_score';
+    filters.push('#score >= :minScore');
+    values[':minScore'] = q.minScore;
+  }
+  if (q.source !== undefined) {
+    names['#source'] = 'source';
+    filters.push('#source = :source');
+    values[':source'] = q.source;
+  }
   input = {
     ...input,
     ExpressionAttributeNames: names,
@@ -225,12 +255,15 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
   const wanted = page.offset + page.limit;
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
+  let read = 0;
   do {
-    const out = await db.send(new QueryCommand({ ...input, Limit: Math.min(1000, wanted - items.length), ExclusiveStartKey: startKey }));
+    const limit = Math.min(1000, filters.length > 0 ? EVENT_READ_LIMIT - read : wanted - items.length);
+    const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: startKey }));
     items.push(...(out.Items ?? []));
+    read += out.ScannedCount ?? 0;
     startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < wanted);
-  return items.slice(page.offset, wanted).map(eventFromItem);
+  } while (startKey && items.length < wanted && read < EVENT_READ_LIMIT);
+  return { events: items.slice(page.offset, wanted).map(eventFromItem), readLimitReached: Boolean(startKey) && items.length < wanted };
 }
 
 /**

@@ -65,6 +65,10 @@ export interface Incident {
   next_escalation_at: string | null;
   summary: string | null;
   event_ids: string[];
+  /** Zones it is in: those its linked events matched, and those containing its location when opened. */
+  zone_ids: string[];
+  /** Internal: the zones of its location when opened (kept to recompute `zone_ids` when an event leaves). */
+  location_zone_ids?: string[];
   voice?: VoiceReport | null;
   history: HistoryEntry[];
   created_at: string;
@@ -76,7 +80,7 @@ export type StoredIncident = Incident & { version: number };
 const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity']);
 
 /** Fields added after incidents were first stored, as older items read. */
-const ADDED_FIELDS = { sla_breached_at: null, next_escalation_at: null };
+const ADDED_FIELDS = { sla_breached_at: null, next_escalation_at: null, zone_ids: [] };
 
 function fromItem(item: Record<string, unknown>): StoredIncident {
   return { ...ADDED_FIELDS, ...Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) } as unknown as StoredIncident;

@@ -3,7 +3,7 @@ import type { PageRequest } from '../db/query.js';
 import { SITE_KINDS } from '../db/site-entities.js';
 import { newId } from '../ids.js';
 import type { Actor } from './actor.js';
-import { assertValidGeofence, geofenceArea, geofenceBbox, type Geofence } from './geo/geofence.js';
+import { assertValidGeofence, geofenceArea, geofenceBbox, geofenceContains, type Geofence, type LatLon } from './geo/geofence.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../db/site-entities.js';
 import { NotFoundError } from '../errors.js';
@@ -19,6 +19,12 @@ const KIND = SITE_KINDS.zone;
 
 
 export type ZoneCreate = InputOf<typeof zoneCreate>;
+
+/** The ids of an environment's active zones whose geofence contains `at` (one Query). */
+export async function zonesAt(tenantId: TenantId, environmentId: string, at: LatLon): Promise<string[]> {
+  const zones = await listSiteEntitiesOfEnvironment<Zone>(KIND, tenantId, environmentId, { limit: 1000, offset: 0 });
+  return zones.filter((z) => z.active && geofenceContains(z.geofence, at)).map((z) => z.zone_id);
+}
 
 export type ZoneUpdate = InputOf<typeof zoneUpdate>;
 

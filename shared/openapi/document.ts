@@ -158,6 +158,11 @@ const HEADERS: Readonly<Record<string, Json>> = {
     schema: { type: 'string' },
   },
   Location: { description: 'Where to go next, relative to this address.', schema: { type: 'string' } },
+  'X-Read-Limit-Reached': {
+    description:
+      'Present (`true`) when the filters left matches unread: the page read as many items as one request may before it filled. Narrow the time range (start_date, end_date) to see older matches.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   'WWW-Authenticate': { description: 'The authentication scheme to use.', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', minimum: 0 } },
@@ -335,10 +340,9 @@ const TEXTUAL = /^text\/|[/+]json\b|javascript|[/+]xml\b/i;
 
 function successResponse(route: RouteDef, components: Components): Json {
   const { status, description, schema, contentType } = route.response;
-  const response: Record<string, unknown> = {
-    description,
-    headers: { 'X-Request-Id': components.header('X-Request-Id') },
-  };
+  const headers: Record<string, Ref> = { 'X-Request-Id': components.header('X-Request-Id') };
+  for (const name of route.response.headers ?? []) headers[name] = components.header(name);
+  const response: Record<string, unknown> = { description, headers };
   if (status === 204) return response;
   const owner = `route ${route.id}`;
   if (contentType !== undefined) {

@@ -158,8 +158,11 @@ export const incidentsListRoute = {
   tenant: 'credential',
   tag: 'incidents',
   summary: "List the tenant's incidents, filtered and sorted",
+  description:
+    'status and severity are served by an index; environment_id and zone_id filter the newest 1,000 incidents read from it, and every sort but the default (`created_at`, newest first) sorts those 1,000 too: `total` counts them at most.',
   request: { query: incidentListQuery },
   response: { status: 200, description: 'A page of incidents with the total.', schema: incidentList },
+  errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 

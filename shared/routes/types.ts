@@ -38,6 +38,8 @@ export interface RouteResponse {
   schema?: JsonSchema;
   /** Content type of the success body when it is not JSON (HTML, JS, CSS, SSE). */
   contentType?: string;
+  /** Response headers of the success answer besides X-Request-Id (shared/openapi/document.ts names them). */
+  headers?: readonly string[];
   /** A redirect (with `Location`) the route answers instead in a case its description states. */
   redirect?: { status: 302 | 303; description: string };
 }

@@ -55,6 +55,11 @@ export const incidentResponse = {
     },
     summary: nullable(text(5000)),
     event_ids: { type: 'array', items: uuid },
+    zone_ids: {
+      type: 'array',
+      items: uuid,
+      description: 'Zones the incident is in: those its linked events matched, and those whose geofence contained its location when it was opened.',
+    },
     voice: {
       type: ['object', 'null'],
       description: 'For a voice report: the recording, its transcript, the fields read from it, and what is still missing.',
@@ -153,6 +158,8 @@ export const incidentListQuery = {
     sort_order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
     status: incidentStatus,
     severity: incidentSeverity,
+    environment_id: { ...uuid, description: "Incidents of this environment (404 when it is not your tenant's)." },
+    zone_id: { ...uuid, description: "Incidents in this zone (see `zone_ids`; 404 when it is not your tenant's)." },
   },
   additionalProperties: false,
 } as const satisfies JsonSchema;

@@ -31,7 +31,7 @@ async function open(org: RegisteredTenant, body: Record<string, unknown> = {}) {
 
 const statusOf = async (org: RegisteredTenant, id: string) => (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
 
-describe('the acknowledgement link in a browser', () => {
+describe('incidents.acknowledge.page', () => {
   it('shows the incident, changes nothing when opened, and acknowledges when its button is clicked', async () => {
     const org = await registerTenant('AckPage');
     const incident = await open(org);

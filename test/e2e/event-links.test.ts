@@ -87,7 +87,7 @@ describe('linking from the incident side (POST /incidents with event_ids)', () =
 
     const foreign = await newIncident(org, { event_ids: [mine.event_id, theirs.event_id] });
     expect(foreign.status).toBe(404);
-    expect(foreign.body.detail).toBe(`Event ${theirs.event_id} not found`);
+    expect(foreign.body.detail).toBe('Event not found (event_ids[1])');
 
     const first = (await newIncident(org, { event_ids: [mine.event_id] })).body;
     const again = await newIncident(org, { event_ids: [mine.event_id] });

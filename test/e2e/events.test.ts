@@ -150,7 +150,7 @@ describe("ingest and the plan's request rate", () => {
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBeTruthy();
       expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-      expect(await listEvents(site.org.tenantId, {}, { limit: 10, offset: 0 })).toEqual([]);
+      expect((await listEvents(site.org.tenantId, {}, { limit: 10, offset: 0 })).events).toEqual([]);
       return;
     }
     throw new Error('the rate-limit window turned during both attempts');

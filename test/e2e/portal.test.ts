@@ -132,7 +132,19 @@ describe('portal.me', () => {
   });
 });
 
-describe('portal.settings', () => {
+describe('portal.settings.get', () => {
+  it("reads the credential's own tenant; naming another tenant reads nothing of it", async () => {
+    const org = await registerTenant('OwnOnly');
+    const other = await registerTenant('NotMine');
+    await call('PATCH', '/api/v1/portal/settings', { token: other.token, body: { incident_threshold: 0.42 } });
+    const res = await call('GET', '/api/v1/portal/settings', { token: org.token });
+    expect(res.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7 });
+    const named = await call('GET', '/api/v1/portal/settings', { token: org.token, query: { tenant_id: other.tenantId } });
+    expect(named.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7 });
+  });
+});
+
+describe('portal.settings.update', () => {
   it("a TENANT_ADMIN reads and tunes its own tenant's settings, audited; the change steers the next event", async () => {
     const org = await registerTenant('Tune');
     const other = await registerTenant('Untouched');

@@ -44,12 +44,12 @@ describe('event index migration', () => {
     const events = [event(false), event(true), event(false), event(true)];
     await writeAll(events.map(oldItem));
     const page = { limit: 10, offset: 0 };
-    expect(await listEvents(tenantId, { processed: true }, page)).toEqual([]);
+    expect((await listEvents(tenantId, { processed: true }, page)).events).toEqual([]);
 
     expect(await reindexEventsOfTenant(tenantId)).toBe(4);
-    const processed = await listEvents(tenantId, { processed: true }, page);
+    const processed = (await listEvents(tenantId, { processed: true }, page)).events;
     expect(processed.map((e) => e.event_id)).toEqual([events[3]!.event_id, events[1]!.event_id]);
-    const unprocessed = await listEvents(tenantId, { processed: false }, page);
+    const unprocessed = (await listEvents(tenantId, { processed: false }, page)).events;
     expect(unprocessed.map((e) => e.event_id)).toEqual([events[2]!.event_id, events[0]!.event_id]);
 
     expect(await reindexEventsOfTenant(tenantId)).toBe(0);

@@ -33,6 +33,7 @@ function confirmed(severity: Incident['severity'] = 'critical'): Incident {
     ...startSlaClock(config, severity, T0),
     summary: null,
     event_ids: [],
+    zone_ids: [],
     history: [],
     created_at: T0,
     updated_at: T0,

@@ -1,6 +1,8 @@
 /** Reading events, and an operator marking one processed. */
 import { auditEntry, auditPut } from '../../db/audit.js';
-import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type StoredEvent } from '../../db/events.js';
+import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type EventPage, type StoredEvent } from '../../db/events.js';
+import { getSiteEntity, SITE_KINDS, type Zone } from '../../db/site-entities.js';
+import { ZONE_NOT_FOUND } from '../zones.js';
 import type { PageRequest } from '../../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
 import { incidentSideOfLink, linkEnds } from '../incidents/event-links.js';
@@ -20,20 +22,32 @@ export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset
 
 /**
  * Newest first. Dates bound the event ids (UUIDv7, made when the event was received); both
- * bounds are inclusive.
+ * bounds are inclusive. A zone is read first (404 when it is not the tenant's): its environment's
+ * index serves the read, its id filters it.
  */
-export async function listEvents(tenantId: TenantId, filter: EventFilter, page: PageRequest): Promise<StoredEvent[]> {
+export async function listEvents(tenantId: TenantId, filter: EventFilter, page: PageRequest): Promise<EventPage> {
   const from = filter.start_date ? Date.parse(filter.start_date) : undefined;
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
   if (from !== undefined && to !== undefined && from > to) {
     throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
   }
-  const events = await listStoredEvents(
+  let environmentId = filter.environment_id;
+  if (filter.zone_id) {
+    const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, filter.zone_id);
+    if (!zone) throw new NotFoundError(ZONE_NOT_FOUND);
+    // A zone of another environment than the one named: nothing can match both.
+    if (environmentId !== undefined && environmentId !== zone.environment_id) return { events: [], readLimitReached: false };
+    environmentId = zone.environment_id;
+  }
+  const result = await listStoredEvents(
     tenantId,
     {
-      environmentId: filter.environment_id,
+      environmentId,
       type: filter.type,
       processed: filter.processed,
+      zoneId: filter.zone_id,
+      minScore: filter.min_score,
+      source: filter.source,
       fromId: from !== undefined ? timeIdBound(from, 'low') : undefined,
       toId: to !== undefined ? timeIdBound(to, 'high') : undefined,
     },
@@ -41,10 +55,10 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
   );
   // A filter naming an environment that is not the tenant's is answered as the unknown it is;
   // a page with events of it shows it exists without a read.
-  if (events.length === 0 && filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
+  if (result.events.length === 0 && filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
     throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   }
-  return events;
+  return result;
 }
 
 export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {
@@ -66,7 +80,7 @@ export async function markProcessed(actor: Actor, eventId: string, tenantId: Ten
     const current = await getEvent(tenantId, eventId);
     if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
     const moves = update.incident_id !== undefined && update.incident_id !== current.incident_id;
-    const ends = moves ? await linkEnds(tenantId, current.incident_id, update.incident_id ?? null) : { from: null, to: null };
+    const ends = moves ? await linkEnds(tenantId, eventId, current.incident_id, update.incident_id ?? null) : { from: null, fromZoneIds: [], to: null };
     const at = now();
     const changes = Object.fromEntries(
       Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
@@ -76,7 +90,7 @@ export async function markProcessed(actor: Actor, eventId: string, tenantId: Ten
     await transactWrite([
       markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors), current.incident_id),
       auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
-      ...incidentSideOfLink(actor, at, eventId, ends.from, ends.to),
+      ...incidentSideOfLink(actor, at, current, ends),
     ]);
   }, (index) => index !== 1);
   return findEvent(actor, eventId, tenantId);

@@ -57,7 +57,8 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
           occurred_at: event.occurred_at,
         },
         'event',
-        { event_ids: [event.event_id] },
+        // The event's geofence match is where the incident is.
+        { event_ids: [event.event_id], zone_ids: event.matched_zone_ids, location_zone_ids: event.matched_zone_ids },
         // Only an event that names no incident yet: a retried ingest opens no second one.
         (incidentId) => [setEventIncident(event.tenant_id, event.event_id, null, incidentId)],
       );

@@ -24,6 +24,8 @@ import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { USER_NOT_FOUND } from '../users.js';
 import { getEnvironment } from '../../db/environments.js';
+import { ZONE_NOT_FOUND, zonesAt } from '../zones.js';
+import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
@@ -44,7 +46,7 @@ export const INCIDENT_NOT_FOUND = 'Incident not found';
 /** Incidents read to sort by something other than time; lists past it are cut, newest first. */
 const SORT_WINDOW = 1000;
 
-export interface IncidentView extends Omit<Incident, 'history'> {
+export interface IncidentView extends Omit<Incident, 'history' | 'location_zone_ids'> {
   transitions: Transition[];
   time_to_acknowledge_seconds: number | null;
   time_to_resolve_seconds: number | null;
@@ -57,7 +59,7 @@ export function transitionsOf(history: readonly HistoryEntry[]): Transition[] {
 }
 
 export function viewOf({ history, ...incident }: Incident | StoredIncident): IncidentView {
-  const { version: _v, ...rest } = incident as StoredIncident;
+  const { version: _v, location_zone_ids: _z, ...rest } = incident as StoredIncident;
   const transitions = transitionsOf(history);
   return { ...rest, transitions, ...timeFigures(incident.created_at, transitions) };
 }
@@ -68,6 +70,9 @@ export const byOf = actorName;
 export async function configOf(tenantId: string): Promise<TenantConfig> {
   return (await getTenantConfig(tenantId)) ?? defaultTenantConfig(tenantId, now());
 }
+
+/** The ids of both lists, each once, in first-seen order. */
+export const unionOf = (...lists: readonly (readonly string[])[]): string[] => [...new Set(lists.flat())];
 
 /** The writes that go with every change: audit, feed, bus. */
 export function companions(actor: Actor, incident: Incident, action: string, changes: Record<string, unknown>, extra: Record<string, unknown> = {}): TransactItem[] {
@@ -100,6 +105,8 @@ export async function openIncident(
   alongside: (incidentId: string) => TransactItem[] = () => [],
 ): Promise<IncidentView> {
   if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  // The zones of its location, unless the caller knows them (an event's geofence match).
+  const locationZoneIds = extra.location_zone_ids ?? (input.environment_id && input.location ? await zonesAt(tenantId, input.environment_id, input.location) : []);
   const config = await configOf(tenantId);
   const at = now();
   const status = input.status ?? 'confirmed';
@@ -126,11 +133,14 @@ export async function openIncident(
     ...(status === 'confirmed' ? startSlaClock(config, severity, at) : { sla_due_at: null, sla_breached_at: null, next_escalation_at: null }),
     summary: null,
     event_ids: [],
+    zone_ids: [],
     history,
     created_at: at,
     updated_at: at,
     ...extra,
+    location_zone_ids: locationZoneIds,
   };
+  incident.zone_ids = unionOf(locationZoneIds, extra.zone_ids ?? []);
   // Events listed at opening (the one that opened it, or those an operator named) are in its timeline.
   incident.history.push(...incident.event_ids.map((eventId) => ({ at, kind: 'linked', by: byOf(actor), detail: { event_id: eventId } })));
   const confirmation = status === 'confirmed' ? confirmationWrites(incident, config) : [];
@@ -159,11 +169,18 @@ export async function findIncident(tenantId: TenantId, incidentId: string): Prom
 export type ListQuery = Infer<typeof incidentListQuery>;
 
 /**
- * Filters come from the indexes; sorting by time follows the key, any other sort reads the
- * newest SORT_WINDOW incidents and sorts them (ties newest first).
+ * Status and severity come from the indexes; environment and zone filter the newest SORT_WINDOW
+ * incidents read from there, which are then sorted (ties newest first).
  */
 export async function listIncidents(tenantId: TenantId, q: ListQuery): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
-  const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW)).map(viewOf);
+  const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW))
+    .filter((i) => (q.environment_id === undefined || i.environment_id === q.environment_id) && (q.zone_id === undefined || i.zone_ids.includes(q.zone_id)))
+    .map(viewOf);
+  // A place named that is not the tenant's is answered as the unknown it is; a match shows it exists.
+  if (all.length === 0) {
+    if (q.environment_id && !(await getEnvironment(tenantId, q.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+    if (q.zone_id && !(await getSiteEntity(SITE_KINDS.zone, tenantId, q.zone_id))) throw new NotFoundError(ZONE_NOT_FOUND);
+  }
   const key = (i: IncidentView): string | number =>
     q.sort_by === 'severity' ? severityRank(i.severity) : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
   const sign = q.sort_order === 'asc' ? 1 : -1;

@@ -1,0 +1,117 @@
+/** The filters people expect: events by zone, score and source; incidents by environment and zone. */
+import { describe, expect, it } from 'vitest';
+import { v7 } from 'uuid';
+import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { eventItem, writeAll, type StoredEvent } from '../../shared/db/events.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
+
+/** An environment with two zones 1 km apart (circles of 100 m) and the points inside each and outside. */
+async function site(org: RegisteredTenant) {
+  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Port', type: 'site' } })).body;
+  const zone = async (name: string, lon: number) =>
+    (await call('POST', '/api/v1/zones', { token: org.token, body: { environment_id: env.environment_id, name, security_level: 3, geofence: { type: 'Circle', center: [lon, 59.9], radius_m: 100 } } })).body;
+  const quay = await zone('Quay', 10.7);
+  const yard = await zone('Yard', 10.718);
+  return { env, quay, yard, at: { quay: { lat: 59.9, lon: 10.7 }, yard: { lat: 59.9, lon: 10.718 }, outside: { lat: 59.95, lon: 10.8 } } };
+}
+
+const post = async (org: RegisteredTenant, body: Record<string, unknown>) => {
+  const res = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'motion.detected', ...body } });
+  expect(res.status).toBe(201);
+  return res.body as { event_id: string; threat_score: number; matched_zone_ids: string[]; incident_id: string | null };
+};
+const ids = (list: { event_id: string }[]) => list.map((e) => e.event_id).sort();
+
+describe('events.list filters', () => {
+  it('zone_id, min_score and source each narrow the list to what matches, alone and together', async () => {
+    const org = await registerTenant('Filters');
+    const s = await site(org);
+    const environment_id = s.env.environment_id;
+    const inQuay = await post(org, { environment_id, location: s.at.quay, source: 'sensor' });
+    const inQuayByHand = await post(org, { environment_id, location: s.at.quay, source: 'human', type: 'intrusion.detected', severity: 'high' });
+    const inYard = await post(org, { environment_id, location: s.at.yard, source: 'human' });
+    const outside = await post(org, { environment_id, location: s.at.outside, source: 'api' });
+    expect(inQuay.matched_zone_ids).toEqual([s.quay.zone_id]);
+
+    const list = async (query: Record<string, string | number>) => {
+      const res = await call('GET', '/api/v1/events', { token: org.token, query });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-read-limit-reached')).toBeNull();
+      return res.body as { event_id: string; threat_score: number }[];
+    };
+    expect(ids(await list({ zone_id: s.quay.zone_id }))).toEqual(ids([inQuay, inQuayByHand]));
+    expect(ids(await list({ zone_id: s.yard.zone_id }))).toEqual(ids([inYard]));
+    expect(ids(await list({ source: 'human' }))).toEqual(ids([inQuayByHand, inYard]));
+    expect(ids(await list({ zone_id: s.quay.zone_id, source: 'human' }))).toEqual(ids([inQuayByHand]));
+
+    const all = [inQuay, inQuayByHand, inYard, outside];
+    const cut = inQuayByHand.threat_score;
+    expect(all.some((e) => e.threat_score < cut)).toBe(true);
+    expect(ids(await list({ min_score: cut }))).toEqual(ids(all.filter((e) => e.threat_score >= cut)));
+    expect(await list({ min_score: 1, environment_id })).toEqual([]);
+  });
+
+  it("another tenant's zone is 404; a zone of another environment than the one named matches nothing", async () => {
+    const org = await registerTenant('FiltersA');
+    const other = await registerTenant('FiltersB');
+    const mine = await site(org);
+    const theirs = await site(other);
+    expect((await call('GET', '/api/v1/events', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status).toBe(404);
+    const env2 = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'site' } })).body;
+    await post(org, { environment_id: mine.env.environment_id, location: mine.at.quay });
+    const res = await call('GET', '/api/v1/events', { token: org.token, query: { zone_id: mine.quay.zone_id, environment_id: env2.environment_id } });
+    expect(res.body).toEqual([]);
+    expect((await call('GET', '/api/v1/events', { token: org.token, query: { min_score: 1.5 } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/events', { token: org.token, query: { source: 'satellite' } })).status).toBe(422);
+  });
+
+  it('says when a filtered page stopped at the read limit with matches possibly beyond it', async () => {
+    const org = await registerTenant('Bounded');
+    const tenantId = systemTenant(org.tenantId);
+    const at = new Date().toISOString();
+    const event = (source: string): StoredEvent => ({
+      event_id: v7(), tenant_id: tenantId, environment_id: null, sensor_id: null, type: 'motion.detected', source, occurred_at: at, received_at: at,
+      location: null, severity: null, description: null, payload: {}, matched_zone_ids: [], threat_score: 0.1, threat_factors: null,
+      processed: false, processed_at: null, incident_id: null,
+    } as unknown as StoredEvent);
+    // The one human report is the oldest; 10,000 sensor readings came after it.
+    const old = event('human');
+    await writeAll([old, ...Array.from({ length: 10_000 }, () => event('sensor'))].map((e) => eventItem({ event: e, contentHash: '', expiresAt: 0 })));
+    const page = await call('GET', '/api/v1/events', { token: org.token, query: { source: 'human' } });
+    expect(page.body).toEqual([]);
+    expect(page.headers.get('x-read-limit-reached')).toBe('true');
+    // Without a filter nothing is dropped: the newest page, and no such header.
+    const plain = await call('GET', '/api/v1/events', { token: org.token, query: { limit: 5 } });
+    expect(plain.body).toHaveLength(5);
+    expect(plain.headers.get('x-read-limit-reached')).toBeNull();
+  }, 120_000);
+});
+
+describe('incidents.list filters', () => {
+  it('environment_id and zone_id find incidents by where they are; linking an event adds its zone, unlinking removes it', async () => {
+    const org = await registerTenant('IncFilters');
+    const s = await site(org);
+    const other = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Office', type: 'site' } })).body;
+    const open = async (body: Record<string, unknown>) => (await call('POST', '/api/v1/incidents', { token: org.token, body: { title: 'Check', ...body } })).body;
+    const atQuay = await open({ environment_id: s.env.environment_id, location: s.at.quay });
+    const elsewhere = await open({ environment_id: other.environment_id });
+    expect(atQuay.zone_ids).toEqual([s.quay.zone_id]);
+
+    const list = async (query: Record<string, string>) =>
+      ((await call('GET', '/api/v1/incidents', { token: org.token, query })).body.items as { incident_id: string }[]).map((i) => i.incident_id);
+    expect(await list({ zone_id: s.quay.zone_id })).toEqual([atQuay.incident_id]);
+    expect(await list({ environment_id: other.environment_id })).toEqual([elsewhere.incident_id]);
+    expect(await list({ zone_id: s.yard.zone_id })).toEqual([]);
+
+    const yardEvent = await post(org, { environment_id: s.env.environment_id, location: s.at.yard });
+    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, { token: org.token, body: { processed: true, incident_id: elsewhere.incident_id } });
+    expect(await list({ zone_id: s.yard.zone_id })).toEqual([elsewhere.incident_id]);
+    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, { token: org.token, body: { processed: true, incident_id: null } });
+    expect(await list({ zone_id: s.yard.zone_id })).toEqual([]);
+
+    const stranger = await registerTenant('IncFiltersOther');
+    const theirs = await site(stranger);
+    expect((await call('GET', '/api/v1/incidents', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status).toBe(404);
+    expect((await call('GET', '/api/v1/incidents', { token: org.token, query: { environment_id: theirs.env.environment_id } })).status).toBe(404);
+  });
+});
