@@ -38,6 +38,10 @@ export interface VoiceReport {
   fields: Record<string, unknown>;
   missing_fields: string[];
   follow_up_questions: string[];
+  /** Words the recogniser was unsure of. */
+  unsure_words?: string[];
+  /** Words heard that set no field because they were unsure or ambiguous; their fields are asked. */
+  doubts?: { field: 'type' | 'severity'; word: string }[];
 }
 
 export interface Incident {

@@ -75,6 +75,17 @@ export const incidentResponse = {
         fields: { type: 'object' },
         missing_fields: { type: 'array', items: { type: 'string' } },
         follow_up_questions: { type: 'array', items: { type: 'string' } },
+        unsure_words: { type: 'array', items: { type: 'string' }, description: 'Words the recogniser was unsure of.' },
+        doubts: {
+          type: 'array',
+          description:
+            'Words heard that set no field: unsure ones, or one ambiguous word alone ("fire" can be a fire exit). Their fields are left for the follow-up questions, which name the word.',
+          items: {
+            type: 'object',
+            properties: { field: { type: 'string', enum: ['type', 'severity'] }, word: { type: 'string' } },
+            required: ['field', 'word'],
+          },
+        },
       },
     },
     transitions: { type: 'array', items: transition },

@@ -96,6 +96,21 @@ describe('incidents.voice', () => {
     const nothing = await call('POST', '/api/v1/incidents/voice', { token: a.token, body: {} });
     expect(nothing.status).toBe(422);
   });
+
+  it('"near gate fire" opens no critical fire: the draft asks what kind of incident it is, naming the word, and the answer decides', async () => {
+    const org = await registerTenant('Cautious');
+    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript: 'a man near gate fire' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'draft', type: null, severity: 'medium' });
+    expect(res.body.voice.doubts).toEqual([{ field: 'type', word: 'fire' }]);
+    expect(res.body.voice.follow_up_questions).toContain('We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?');
+    const done = await call('PATCH', `/api/v1/incidents/${res.body.incident_id}/complete`, {
+      token: org.token,
+      body: { answers: { type: 'suspicious_activity', severity: 'medium' } },
+    });
+    expect(done.body).toMatchObject({ type: 'suspicious_activity', severity: 'medium' });
+    expect(done.body.voice.missing_fields).not.toContain('type');
+  });
 });
 
 describe('incidents.voiceUploadUrl', () => {

@@ -61,6 +61,36 @@ describe('LocalExtractor.extract', () => {
     expect(questions).toHaveLength(missing.length);
   });
 
+  it('"near gate fire": one ambiguous word does not make a fire; it is asked back, naming the word', async () => {
+    const { fields, missing, questions, doubts } = await extract('a man near gate fire');
+    expect(fields.type).toBeUndefined();
+    expect(fields.severity).toBeUndefined();
+    expect(fields.location_text).toBe('near gate');
+    expect(doubts).toEqual([{ field: 'type', word: 'fire' }]);
+    expect(missing).toEqual(expect.arrayContaining(['type', 'severity']));
+    expect(questions[missing.indexOf('type')]).toBe('We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?');
+    // With other evidence the kind is decided by that evidence.
+    expect((await extract('a suspicious man near gate fire')).fields).toMatchObject({ type: 'suspicious_activity', severity: 'medium' });
+    // The same word twice, or with its kin, is a fire.
+    expect((await extract('fire fire at the warehouse')).fields.type).toBe('fire');
+    expect((await extract('smoke and fire at the warehouse')).fields.type).toBe('fire');
+  });
+
+  it('a word the recogniser was unsure of sets neither type nor severity alone', async () => {
+    const unsure = (text: string, unsureWords: string[]) => new LocalExtractor().extract(text, { unsureWords });
+    const fire = await unsure('smoke at the warehouse', ['smoke']);
+    expect(fire.fields.type).toBeUndefined();
+    expect(fire.doubts).toEqual([{ field: 'type', word: 'smoke' }]);
+    // A sure word of the same kind decides it.
+    expect((await unsure('smoke and flames at the warehouse', ['smoke'])).fields.type).toBe('fire');
+    // An unsure severity word is not taken; the kind's own severity is.
+    const urgent = await unsure('two people climbing over the fence, critical', ['critical']);
+    expect(urgent.fields).toMatchObject({ type: 'perimeter_breach', severity: 'high' });
+    expect(urgent.doubts).toEqual([{ field: 'severity', word: 'critical' }]);
+    const bare = await unsure('critical', ['critical']);
+    expect(bare.questions[bare.missing.indexOf('severity')]).toBe('We heard "critical" but cannot be sure of it. How serious is it: low, medium, high or critical?');
+  });
+
   it('asks for everything on an empty transcript', async () => {
     expect((await extract('  ')).missing).toEqual(['title', 'type', 'severity', 'location_text', 'occurred_at_text', 'description']);
   });

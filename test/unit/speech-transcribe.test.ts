@@ -19,8 +19,11 @@ import {
   transcribeStateChange,
   TranscribeSpeechRecognizer,
   transcriptKeyFor,
+  transcriptOf,
   type TranscribeDeps,
 } from '../../shared/adapters/speech/transcribe.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const transcribeMock = mockClient(TranscribeClient);
 const s3Mock = mockClient(S3Client);
@@ -60,7 +63,7 @@ describe('TranscribeSpeechRecognizer', () => {
 
     const result = await new TranscribeSpeechRecognizer(deps()).transcribe({ audioKey: AUDIO_KEY, format: 'wav', tenantId: TENANT, budgetMs: 5000 });
 
-    expect(result).toEqual({ status: 'completed', transcript: TEXT });
+    expect(result).toEqual({ status: 'completed', transcript: TEXT, unsureWords: [] });
     const start = transcribeMock.commandCalls(StartTranscriptionJobCommand)[0]!.args[0].input;
     expect(start.Media?.MediaFileUri).toBe(`s3://${BUCKET}/${AUDIO_KEY}`);
     expect(start.Media?.MediaFileUri?.startsWith(`s3://${BUCKET}/tenants/${TENANT}/audio/`)).toBe(true);
@@ -136,7 +139,7 @@ describe('completing a pending job from its state-change event', () => {
 
     const finished = await finishTranscriptionJob(deps(), transcribeStateChange(event)!.jobName);
 
-    expect(finished).toEqual({ status: 'completed', jobName: jobNameFor(AUDIO_KEY), tenantId: TENANT, audioKey: AUDIO_KEY, transcript: TEXT });
+    expect(finished).toEqual({ status: 'completed', jobName: jobNameFor(AUDIO_KEY), tenantId: TENANT, audioKey: AUDIO_KEY, transcript: TEXT, unsureWords: [] });
     expect(s3Mock.commandCalls(GetObjectCommand)[0]!.args[0].input).toEqual({ Bucket: BUCKET, Key: transcriptKeyFor(TENANT, jobNameFor(AUDIO_KEY)) });
   });
 
@@ -161,5 +164,15 @@ describe('jobNameFor', () => {
     const long = jobNameFor(`tenants/${TENANT}/audio/${'x'.repeat(300)}.wav`);
     expect(long.length).toBeLessThanOrEqual(200);
     expect(long).not.toBe(jobNameFor(`tenants/${TENANT}/audio/${'x'.repeat(301)}.wav`));
+  });
+});
+
+describe('transcriptOf, on a captured Transcribe output file', () => {
+  it('reads the transcript and names the words under 0.7 confidence, the misheard "It\'s" among them', () => {
+    const file = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'transcribe', 'music-to-my-ears.json'), 'utf8'));
+    expect(transcriptOf(file)).toEqual({
+      transcript: "Amazon transcribe It's Music to my ears Well, speech Anyway!",
+      unsureWords: ["it's", 'well'],
+    });
   });
 });

@@ -40,10 +40,24 @@ export interface Extraction {
   missing: string[];
   /** One question per missing field, in the same order. */
   questions: string[];
+  /** Words heard that were not relied on (their fields' questions name them); kept with the draft. */
+  doubts: Doubt[];
+}
+
+/** What the recogniser knew about its own transcript. */
+export interface TranscriptHints {
+  /** Words it was unsure of (shared/adapters/speech/types.ts): none of them sets a type or severity alone. */
+  unsureWords?: readonly string[];
+}
+
+/** A word heard that could have set a field but was not relied on: asked back instead. */
+export interface Doubt {
+  field: 'type' | 'severity';
+  word: string;
 }
 
 export interface IncidentFieldExtractor {
-  extract(transcript: string): Promise<Extraction>;
+  extract(transcript: string, hints?: TranscriptHints): Promise<Extraction>;
 }
 
 export interface IncidentSummarizer {
@@ -67,9 +81,17 @@ const QUESTIONS: ReadonlyArray<readonly [keyof IncidentFields, string]> = [
   ['description', 'Can you describe what you saw?'],
 ];
 
-export function withQuestions(fields: IncidentFields): Extraction {
+/**
+ * The missing fields and their questions. A field left empty because its only evidence was a doubt
+ * asks about the word heard ("We heard \"fire\" but cannot be sure: ...").
+ */
+export function withQuestions(fields: IncidentFields, doubts: readonly Doubt[] = []): Extraction {
   const open = QUESTIONS.filter(([name]) => !fields[name]);
-  return { fields, missing: open.map(([name]) => name), questions: open.map(([, question]) => question) };
+  const ask = (name: keyof IncidentFields, question: string) => {
+    const heard = doubts.filter((d) => d.field === name).map((d) => `"${d.word}"`);
+    return heard.length > 0 ? `We heard ${heard.join(' and ')} but cannot be sure of it. ${question}` : question;
+  };
+  return { fields, missing: open.map(([name]) => name), questions: open.map(([name, question]) => ask(name, question)), doubts: [...doubts] };
 }
 
 /** The fields as a JSON schema: the Bedrock tool's input, and the check on what a model returns. */

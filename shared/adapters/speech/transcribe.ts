@@ -20,6 +20,8 @@ import {
   type SpeechRecognizer,
   type TranscribeInput,
   type TranscribeResult,
+  type UnsureWords,
+  UNSURE_BELOW,
 } from './types.js';
 
 export interface TranscribeDeps {
@@ -58,10 +60,29 @@ function keyOfUri(uri: string | undefined, bucket: string): string | null {
   return uri?.startsWith(prefix) ? uri.slice(prefix.length) : null;
 }
 
-async function readTranscript(deps: TranscribeDeps, key: string): Promise<string> {
+interface TranscriptFile {
+  results?: {
+    transcripts?: { transcript?: string }[];
+    /** One per word or punctuation mark, with the confidence of its best alternative. */
+    items?: { type?: string; alternatives?: { content?: string; confidence?: string }[] }[];
+  };
+}
+
+/** The transcript and the words Transcribe gave less than UNSURE_BELOW confidence. */
+export function transcriptOf(body: TranscriptFile): { transcript: string; unsureWords: UnsureWords } {
+  const transcript = (body.results?.transcripts ?? []).map((t) => t.transcript ?? '').join(' ').trim();
+  const unsure = new Set<string>();
+  for (const item of body.results?.items ?? []) {
+    const best = item.alternatives?.[0];
+    if (item.type !== 'pronunciation' || !best?.content) continue;
+    if (Number(best.confidence ?? '1') < UNSURE_BELOW) unsure.add(best.content.toLowerCase());
+  }
+  return { transcript, unsureWords: [...unsure] };
+}
+
+async function readTranscript(deps: TranscribeDeps, key: string): Promise<{ transcript: string; unsureWords: UnsureWords }> {
   const out = await deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: key }));
-  const body = JSON.parse(await out.Body!.transformToString()) as { results?: { transcripts?: { transcript?: string }[] } };
-  return (body.results?.transcripts ?? []).map((t) => t.transcript ?? '').join(' ').trim();
+  return transcriptOf(JSON.parse(await out.Body!.transformToString()) as TranscriptFile);
 }
 
 const sleeper = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -96,7 +117,7 @@ export class TranscribeSpeechRecognizer implements SpeechRecognizer {
     for (;;) {
       const job = await this.job(jobName);
       if (job.TranscriptionJobStatus === 'COMPLETED') {
-        return { status: 'completed', transcript: await readTranscript(this.deps, transcriptKey) };
+        return { status: 'completed', ...(await readTranscript(this.deps, transcriptKey)) };
       }
       if (job.TranscriptionJobStatus === 'FAILED') {
         throw new TranscriptionFailedError(`transcription job ${jobName} failed: ${job.FailureReason ?? 'no reason given'}`);
@@ -115,7 +136,7 @@ export class TranscribeSpeechRecognizer implements SpeechRecognizer {
 }
 
 export type FinishedTranscription =
-  | { status: 'completed'; jobName: string; tenantId: string; audioKey: string; transcript: string }
+  | { status: 'completed'; jobName: string; tenantId: string; audioKey: string; transcript: string; unsureWords: UnsureWords }
   | { status: 'failed'; jobName: string; tenantId: string; audioKey: string; reason: string }
   | { status: 'pending'; jobName: string };
 
@@ -134,8 +155,7 @@ export async function finishTranscriptionJob(deps: TranscribeDeps, jobName: stri
   if (!audioKey || !tenantId) throw new Error(`transcription job ${jobName} is not one of ours (media ${job?.Media?.MediaFileUri})`);
   assertTenantAudioKey(tenantId, audioKey);
   if (status === 'FAILED') return { status: 'failed', jobName, tenantId, audioKey, reason: job?.FailureReason ?? 'no reason given' };
-  const transcript = await readTranscript(deps, transcriptKeyFor(tenantId, jobName));
-  return { status: 'completed', jobName, tenantId, audioKey, transcript };
+  return { status: 'completed', jobName, tenantId, audioKey, ...(await readTranscript(deps, transcriptKeyFor(tenantId, jobName))) };
 }
 
 /**

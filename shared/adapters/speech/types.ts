@@ -25,8 +25,18 @@ export interface TranscribeInput {
   budgetMs: number;
 }
 
+/**
+ * Words the recogniser was unsure of (lower case, each once): Transcribe's items under
+ * UNSURE_BELOW confidence; offline, the words a second, open-vocabulary pass did not also hear.
+ * A draft asks these back rather than act on them alone.
+ */
+export type UnsureWords = string[];
+
+/** Confidence under which a word counts as unsure (in a captured Transcribe job, test/fixtures/transcribe, the one misheard word had 0.69). */
+export const UNSURE_BELOW = 0.7;
+
 export type TranscribeResult =
-  | { status: 'completed'; transcript: string }
+  | { status: 'completed'; transcript: string; unsureWords: UnsureWords }
   /** Still running when the budget ran out; finished later from the job's state-change event. */
   | { status: 'pending'; jobName: string };
 

@@ -73,18 +73,21 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   }
 
   let transcript = input.transcript ?? null;
+  let unsureWords: string[] = [];
   let pendingJob: string | null = null;
   if (!transcript && audioKey) {
     try {
       const result = await speechRecognizer().transcribe({ audioKey, audio, format, tenantId, budgetMs: RECOGNITION_BUDGET_MS });
-      if (result.status === 'completed') transcript = result.transcript;
-      else pendingJob = result.jobName;
+      if (result.status === 'completed') {
+        transcript = result.transcript;
+        unsureWords = result.unsureWords;
+      } else pendingJob = result.jobName;
     } catch (err) {
       if (err instanceof SpeechUnavailableError) throw new ServiceUnavailableError(`No speech recogniser is available: ${err.message}`);
       throw err;
     }
   }
-  const extraction = transcript ? await incidentAi().extract(transcript) : withQuestions({});
+  const extraction = transcript ? await incidentAi().extract(transcript, { unsureWords }) : withQuestions({});
   const voice: VoiceReport = {
     audio_key: audioKey,
     transcript,
@@ -93,6 +96,8 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
     fields: extraction.fields as Record<string, unknown>,
     missing_fields: extraction.missing,
     follow_up_questions: extraction.questions,
+    unsure_words: unsureWords,
+    doubts: extraction.doubts,
   };
   const own = incidentFieldsOf(extraction.fields);
   return openIncident(
@@ -113,7 +118,7 @@ export function completeDraft(actor: Actor, tenantId: TenantId, incidentId: stri
   return change(actor, tenantId, incidentId, (current, at) => {
     if (current.status !== 'draft') throw new ConflictError(`Only a draft is completed; this incident is ${current.status}`);
     const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), ...(input.answers as IncidentFields) };
-    const extraction = withQuestions(fields);
+    const extraction = withQuestions(fields, current.voice?.doubts ?? []);
     const voice: VoiceReport = {
       ...(current.voice ?? { audio_key: null, transcript: null, transcription_status: 'completed', transcription_job: null }),
       fields: fields as Record<string, unknown>,

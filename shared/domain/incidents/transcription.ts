@@ -5,7 +5,7 @@
  * `incident.transcribed` on the bus. Answers an operator gave meanwhile win over extracted
  * fields. Running twice for one job changes nothing the second time.
  */
-import { incidentAi, withQuestions, type IncidentFields } from '../../adapters/extraction/index.js';
+import { incidentAi, withQuestions, type Doubt, type IncidentFields } from '../../adapters/extraction/index.js';
 import { finishTranscription } from '../../adapters/speech/index.js';
 import { endPendingTranscription, getIncident, pendingTranscriptions, type Incident, type PendingTranscription, type VoiceReport } from '../../db/incidents.js';
 import { ConditionFailed } from '../../db/transact.js';
@@ -35,7 +35,8 @@ export async function completePendingTranscription(jobName: string, requestId: s
   if (waiting.length === 0) return { job: jobName, status: finished.status, completed: [] };
 
   const transcript = finished.status === 'completed' ? finished.transcript : null;
-  const extraction = transcript ? await incidentAi().extract(transcript) : null;
+  const unsureWords = finished.status === 'completed' ? finished.unsureWords : [];
+  const extraction = transcript ? await incidentAi().extract(transcript, { unsureWords }) : null;
   const actor = systemActor(requestId);
   const completed: string[] = [];
   for (const pending of waiting) {
@@ -47,7 +48,13 @@ export async function completePendingTranscription(jobName: string, requestId: s
         pending.incident_id,
         (current, at) => {
           if (current.voice?.transcription_status !== 'pending' || current.voice.transcription_job !== jobName) throw new NotWaiting();
-          const next = withTranscript(current, { transcript, extracted: extraction?.fields ?? {}, error: finished.status === 'failed' ? finished.reason : null });
+          const next = withTranscript(current, {
+            transcript,
+            extracted: extraction?.fields ?? {},
+            doubts: extraction?.doubts ?? [],
+            unsureWords,
+            error: finished.status === 'failed' ? finished.reason : null,
+          });
           next.history = [...current.history, { at, kind: 'transcribed', by: SYSTEM_ACTOR, detail: { job: jobName, status: finished.status } }];
           return {
             next,
@@ -81,10 +88,13 @@ async function load(pending: PendingTranscription) {
  * operator's answers) are kept; the incident's own fields are filled only where still unset, and
  * only while it is a draft.
  */
-function withTranscript(current: Incident, got: { transcript: string | null; extracted: IncidentFields; error: string | null }): Incident {
+function withTranscript(
+  current: Incident,
+  got: { transcript: string | null; extracted: IncidentFields; doubts: Doubt[]; unsureWords: string[]; error: string | null },
+): Incident {
   const voice = current.voice!;
   const fields = { ...got.extracted, ...(voice.fields as IncidentFields) };
-  const questions = withQuestions(fields);
+  const questions = withQuestions(fields, got.doubts);
   const nextVoice: VoiceReport = {
     ...voice,
     transcript: got.transcript,
@@ -93,6 +103,8 @@ function withTranscript(current: Incident, got: { transcript: string | null; ext
     fields: fields as Record<string, unknown>,
     missing_fields: questions.missing,
     follow_up_questions: questions.questions,
+    unsure_words: got.unsureWords,
+    doubts: got.doubts,
   };
   // Once finalized (an operator did not wait for the transcript), the incident's own fields are
   // the operator's: its severity already set the SLA clock. The transcript and fields still land.

@@ -3,7 +3,7 @@
  * no model. Good enough for short spoken reports; what it cannot find becomes a question.
  */
 import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
-import { withQuestions, type Extraction, type IncidentAi, type IncidentFields } from '../../adapters/extraction/fields.js';
+import { withQuestions, type Doubt, type Extraction, type IncidentAi, type IncidentFields, type TranscriptHints } from '../../adapters/extraction/fields.js';
 import {
   NUMBER_WORDS,
   ONGOING,
@@ -83,11 +83,25 @@ function timeOf(text: string): string | undefined {
 }
 
 export class LocalExtractor implements IncidentAi {
-  async extract(transcript: string): Promise<Extraction> {
+  async extract(transcript: string, hints: TranscriptHints = {}): Promise<Extraction> {
     const text = normalise(transcript.toLowerCase());
     if (!text) return withQuestions({});
-    const rule = TYPE_RULES.find((r) => r.pattern.test(text));
-    const severity: IncidentSeverity | undefined = SEVERITY_WORDS.find((s) => s.pattern.test(text))?.severity ?? rule?.severity;
+    const unsure = new Set(hints.unsureWords ?? []);
+    const reliable = (phrase: string) => !phrase.split(' ').some((w) => unsure.has(w));
+    const doubts: Doubt[] = [];
+    // The first kind with reliable evidence: a word heard for sure that is not ambiguous, or an
+    // ambiguous one heard twice. A kind heard only in doubt is asked back, not decided.
+    const rule = TYPE_RULES.find((r) => {
+      const hits = [...text.matchAll(new RegExp(r.pattern.source, 'g'))].map((m) => m[0]);
+      if (hits.length === 0) return false;
+      const sure = hits.filter(reliable);
+      if (sure.some((h) => !r.ambiguous?.includes(h)) || sure.length > 1) return true;
+      doubts.push({ field: 'type', word: hits[0]! });
+      return false;
+    });
+    const word = SEVERITY_WORDS.map((s) => ({ s, hit: s.pattern.exec(text)?.[0] })).find((x) => x.hit !== undefined);
+    if (word && !reliable(word.hit!)) doubts.push({ field: 'severity', word: word.hit! });
+    const severity: IncidentSeverity | undefined = (word && reliable(word.hit!) ? word.s.severity : undefined) ?? rule?.severity;
     const fields: IncidentFields = {
       title: titleOf(text),
       type: rule?.type,
@@ -98,7 +112,8 @@ export class LocalExtractor implements IncidentAi {
       vehicles: countsOf(text, VEHICLE_NOUNS),
       description: `${capitalise(normalise(transcript))}${/[.!?]$/.test(transcript.trim()) ? '' : '.'}`,
     };
-    return withQuestions(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as IncidentFields);
+    const found = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as IncidentFields;
+    return withQuestions(found, doubts);
   }
 
   /** One or two sentences from the fields, in a fixed pattern. */

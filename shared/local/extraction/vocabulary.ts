@@ -1,21 +1,23 @@
 /**
  * The offline extractor's keyword tables. Ordered: the first matching type wins, so the more
- * serious kinds come first ("smoke near an intruder" is a fire before it is an intrusion).
+ * serious kinds come first ("smoke near an intruder" is a fire before it is an intrusion). A word
+ * in `ambiguous` has common other senses ("fire exit", "a shot of the gate", "someone's van"): heard
+ * once and nothing else of its kind, it does not decide the type; the draft asks instead.
  */
 import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
 import type { IncidentType } from '../../adapters/extraction/fields.js';
 
-export const TYPE_RULES: ReadonlyArray<{ type: IncidentType; severity: IncidentSeverity; pattern: RegExp }> = [
-  { type: 'armed_threat', severity: 'critical', pattern: /\b(gun|guns|armed|weapons?|knife|knives|shots?|shooting|firearm)\b/ },
-  { type: 'fire', severity: 'critical', pattern: /\b(fire|smoke|flames?|burning|on fire)\b/ },
+export const TYPE_RULES: ReadonlyArray<{ type: IncidentType; severity: IncidentSeverity; pattern: RegExp; ambiguous?: readonly string[] }> = [
+  { type: 'armed_threat', severity: 'critical', pattern: /\b(gun|guns|armed|weapons?|knife|knives|shots?|shooting|firearm)\b/, ambiguous: ['shot', 'shots'] },
+  { type: 'fire', severity: 'critical', pattern: /\b(fire|smoke|flames?|burning|on fire)\b/, ambiguous: ['fire'] },
   { type: 'medical', severity: 'high', pattern: /\b(injured|hurt|unconscious|bleeding|collapsed|medical)\b/ },
-  { type: 'intrusion', severity: 'high', pattern: /\b(intruders?|break[- ]?in|broke in|breaking in|forced|trespass\w*|inside the (building|warehouse|office))\b/ },
+  { type: 'intrusion', severity: 'high', pattern: /\b(intruders?|break[- ]?in|broke in|breaking in|forced|trespass\w*|inside the (building|warehouse|office))\b/, ambiguous: ['forced'] },
   { type: 'perimeter_breach', severity: 'high', pattern: /\b(climb\w* (over|through|the)|cut (the )?fence|hole in the fence|breach\w*|jump\w* (over|the))\b/ },
-  { type: 'theft', severity: 'high', pattern: /\b(stole|stolen|steal\w*|theft|robbery|robbed|taking)\b/ },
-  { type: 'vandalism', severity: 'medium', pattern: /\b(graffiti|vandal\w*|smash\w*|damag\w*|broken)\b/ },
+  { type: 'theft', severity: 'high', pattern: /\b(stole|stolen|steal\w*|theft|robbery|robbed|taking)\b/, ambiguous: ['taking'] },
+  { type: 'vandalism', severity: 'medium', pattern: /\b(graffiti|vandal\w*|smash\w*|damag\w*|broken)\b/, ambiguous: ['broken'] },
   { type: 'drone', severity: 'medium', pattern: /\bdrones?\b/ },
   { type: 'vessel', severity: 'medium', pattern: /\b(boats?|vessels?|ships?|dinghy)\b/ },
-  { type: 'suspicious_activity', severity: 'medium', pattern: /\b(suspicious|loiter\w*|lurk\w*|unknown (person|man|woman|people)|someone)\b/ },
+  { type: 'suspicious_activity', severity: 'medium', pattern: /\b(suspicious|loiter\w*|lurk\w*|unknown (person|man|woman|people)|someone)\b/, ambiguous: ['someone'] },
   { type: 'alarm', severity: 'medium', pattern: /\balarms?\b/ },
   { type: 'vehicle', severity: 'low', pattern: /\b(vehicles?|cars?|trucks?|vans?|motorbikes?)\b/ },
 ];

@@ -17,6 +17,7 @@ import {
   type SpeechRecognizer,
   type TranscribeInput,
   type TranscribeResult,
+  UNSURE_BELOW,
 } from '../../adapters/speech/types.js';
 
 export interface LocalSpeechOptions {
@@ -26,6 +27,8 @@ export interface LocalSpeechOptions {
   vocabulary?: 'grammar' | 'language-model';
   /** PATH to look for the binaries on (tests point it at nowhere). */
   path?: string;
+  /** Where each recognition makes (and removes) its temp dir; default: the system's temp dir. */
+  workDir?: string;
 }
 
 const BINARIES = ['sox', 'pocketsphinx_continuous'] as const;
@@ -38,15 +41,39 @@ async function storedAudio(key: string): Promise<Buffer | null> {
   return getObjectBytes(key);
 }
 
+/** One recognised word of `pocketsphinx_continuous -time yes`: `word start end posterior`. */
+interface Segment {
+  word: string;
+  start: number;
+  end: number;
+  posterior: number;
+}
+
+/** The words of `-time yes` output, in order: no silences, fillers or sentence marks; `four(2)` is `four`. */
+export function segmentsOf(stdout: string): Segment[] {
+  const words: Segment[] = [];
+  for (const line of stdout.split('\n')) {
+    const m = /^(\S+) (\d+\.\d+) (\d+\.\d+) (\d+\.\d+)$/.exec(line.trim());
+    if (!m || /^[<[(+]/.test(m[1]!)) continue;
+    words.push({ word: m[1]!.replace(/\(\d+\)$/, '').toLowerCase(), start: Number(m[2]), end: Number(m[3]), posterior: Number(m[4]) });
+  }
+  return words;
+}
+
+const textOf = (words: Segment[]) => words.map((w) => w.word).join(' ');
+const unique = (words: string[]) => [...new Set(words)];
+
 export class LocalSpeechRecognizer implements SpeechRecognizer {
   private readonly loadAudio: (key: string) => Promise<Buffer | null>;
   private readonly vocabulary: 'grammar' | 'language-model';
   private readonly path: string | undefined;
+  private readonly workDir: string;
 
   constructor(options: LocalSpeechOptions = {}) {
     this.loadAudio = options.loadAudio ?? storedAudio;
     this.vocabulary = options.vocabulary ?? 'grammar';
     this.path = options.path;
+    this.workDir = options.workDir ?? tmpdir();
   }
 
   /** The binaries' paths; SpeechUnavailableError naming what is missing and how to get it. */
@@ -78,7 +105,7 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
     const audio = input.audio ?? (await this.loadAudio(input.audioKey));
     if (!audio || audio.length === 0) throw new TranscriptionFailedError(`no recording at ${input.audioKey}`);
 
-    const dir = await mkdtemp(join(tmpdir(), 'gatehouse-speech-'));
+    const dir = await mkdtemp(join(this.workDir, 'gatehouse-speech-'));
     try {
       const source = join(dir, `input.${input.format}`);
       const wav = join(dir, 'speech.wav');
@@ -89,15 +116,23 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
       } else {
         await run(bins.sox, ['-t', SOX_TYPES[input.format as Exclude<AudioFormat, 'm4a'>], source, ...pcm], left());
       }
-      const args = ['-infile', wav, '-logfn', '/dev/null'];
-      if (this.vocabulary === 'grammar') {
-        const grammar = join(dir, 'security.gram');
-        await writeFile(grammar, securityGrammar());
-        args.push('-jsgf', grammar);
+      // Word by word, with times (and, for the language model, posteriors).
+      const args = ['-infile', wav, '-logfn', '/dev/null', '-time', 'yes'];
+      if (this.vocabulary === 'language-model') {
+        const words = segmentsOf(await run(bins.pocketsphinx, args, left()));
+        return { status: 'completed', transcript: textOf(words), unsureWords: unique(words.filter((w) => w.posterior < UNSURE_BELOW).map((w) => w.word)) };
       }
-      // One line per utterance pocketsphinx found in the recording.
-      const stdout = await run(bins.pocketsphinx, args, left());
-      return { status: 'completed', transcript: stdout.split('\n').map((l) => l.trim()).filter(Boolean).join(' ').toLowerCase() };
+      const grammar = join(dir, 'security.gram');
+      await writeFile(grammar, securityGrammar());
+      // The grammar pass hears security words well but is sure of whatever it picks; the open
+      // language model hears freely and scores each word. A grammar word the open pass did not
+      // also hear at that moment is unsure. The two run side by side.
+      const [heard, open] = await Promise.all([
+        run(bins.pocketsphinx, [...args, '-jsgf', grammar], left()).then(segmentsOf),
+        run(bins.pocketsphinx, args, left()).then(segmentsOf),
+      ]);
+      const confirmed = (w: Segment) => open.some((o) => o.word === w.word && o.start < w.end && w.start < o.end);
+      return { status: 'completed', transcript: textOf(heard), unsureWords: unique(heard.filter((w) => !confirmed(w)).map((w) => w.word)) };
     } catch (error) {
       if (error instanceof TranscriptionFailedError) throw error;
       const reason = error instanceof ProcessTimeoutError ? `did not finish within the budget of ${input.budgetMs} ms` : (error as Error).message;
