@@ -29,5 +29,8 @@ export default defineConfig({
     // the workers, so two worker processes at most.
     pool: 'forks',
     maxWorkers: 2,
+    // Each file in a fresh module registry: files swap adapters (speech, AI) and set module state.
+    // Said explicitly, so vitest does not suggest otherwise after every run.
+    isolate: true,
   },
 });

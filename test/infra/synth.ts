@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { quietBundling } from '../support/quiet-bundling.js';
 import type { RouteDef } from '../../shared/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';
@@ -26,6 +27,10 @@ export interface Synthesized {
 }
 
 export function synth(overrides: Partial<GatehouseStackProps> = {}, options: { bundle?: boolean } = {}): Synthesized {
+  return quietBundling(() => synthesize(overrides, options));
+}
+
+function synthesize(overrides: Partial<GatehouseStackProps>, options: { bundle?: boolean }): Synthesized {
   const bundling = options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] };
   const app = new App({ context: { ...cdkJson.context, ...bundling } });
   const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });

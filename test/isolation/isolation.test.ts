@@ -15,6 +15,8 @@
  *
  * Top-level blocks are named `isolation: ...`: `describe('<route id>'` is the per-route tests'.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/routes/index.js';
 import { call, login } from '../support/api.js';
@@ -50,8 +52,14 @@ beforeAll(async () => {
 
 afterAll(() => {
   const routes = ROUTES.filter((r) => (stats.perTarget.get(r.id) ?? 0) > 0).length;
-  console.log(`isolation: ${stats.attempts} attempts over ${routes} routes, ${stats.leaks.length} leaks`);
-  console.log(`isolation: plus ${stats.twins} unknown-id requests to compare 404 bodies with`);
+  // The figures of the run, beside its logs (a leak fails a test anyway, loudly).
+  const report = resolve('.test-logs/isolation.txt');
+  mkdirSync(dirname(report), { recursive: true });
+  writeFileSync(
+    report,
+    `isolation: ${stats.attempts} attempts over ${routes} routes, ${stats.leaks.length} leaks\n` +
+      `isolation: plus ${stats.twins} unknown-id requests to compare 404 bodies with\n`,
+  );
 });
 
 /** The plan of a route; a route that could not be planned fails here with the reason. */

@@ -8,6 +8,7 @@
  *
  * Used by the cold-start benchmark (bin/bench-cold-start.ts) and the bundle budget test.
  */
+import { quietBundling } from './quiet-bundling.js';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,10 @@ export const REFERENCE_HANDLERS = {
 
 /** Builds every function of the stack (or of the given tables) and the two reference bundles. */
 export function buildBundles(options: { routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] } = {}): Bundles {
+  return quietBundling(() => build(options));
+}
+
+function build(options: { routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] }): Bundles {
   const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-bundles-'));
   // The feature flags of cdk.json, as `cdk synth` reads them.
   const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
