@@ -8,6 +8,7 @@
  * error status becomes a `components.responses` entry; only components in use are emitted, so the
  * `oas3-unused-component` lint rule stays quiet.
  */
+import { WEBHOOK_EVENTS, webhookBody } from '../schemas/webhooks.js';
 import { ROLES, type Access, type RouteDef, type RouteUpload } from '../routes/types.js';
 import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
@@ -59,6 +60,8 @@ export interface OpenApiDocument {
   servers: Array<{ url: string; description: string }>;
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** What the service POSTs to webhook subscribers, one entry per subscribable type (with the webhooks routes). */
+  webhooks?: Record<string, { post: Json }>;
   components: {
     schemas: Record<string, Json>;
     responses: Record<string, Json>;
@@ -497,6 +500,40 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], options: OpenA
     ],
     tags: tags.map((name) => ({ name, description: tagDescription(name) })),
     paths,
+    ...(tags.includes('webhooks') ? { webhooks: webhookDeliveries(components) } : {}),
     components: components.toJSON(),
   };
+}
+
+/** The Standard Webhooks headers every delivery carries (docs/contract: Webhooks). */
+const DELIVERY_HEADERS: readonly OpenApiParameter[] = [
+  { name: 'webhook-id', in: 'header', required: true, description: 'The delivery id: the same on every retry and replay. Deduplicate on it.', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed.', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the subscription secret; two, space-separated, for 24 hours after a rotation.',
+    schema: { type: 'string' },
+  },
+];
+
+function webhookDeliveries(components: Components): Record<string, { post: Json }> {
+  const out: Record<string, { post: Json }> = {};
+  for (const kind of WEBHOOK_EVENTS) {
+    // The body inline, its `data` a named component (an event, an incident): named once for all types.
+    const body = webhookBody(kind) as Json & { properties: Record<string, unknown> };
+    const schema = { ...body, properties: { ...body.properties, data: components.named(kind.data as Json, `webhook ${kind.type}`) } };
+    out[kind.type] = {
+      post: {
+        operationId: `webhook.${kind.type}`,
+        summary: `Delivery of ${kind.type}`,
+        description: `${kind.description} Answer 2xx within 15 s; anything else is retried (docs/contract: Webhooks), and 410 disables the subscription.`,
+        parameters: DELIVERY_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema } } },
+        responses: { '200': { description: 'Received (any 2xx).' } },
+      },
+    };
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ import { tenantsRoutes } from './tenants.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
+import { webhooksRoutes } from './webhooks.js';
 import { zonesRoutes } from './zones.js';
 
 export type { Access, HttpMethod, Role, RouteDef, RouteGrants } from './types.js';
@@ -32,6 +33,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...infrastructureRoutes,
   ...eventsRoutes,
   ...incidentsRoutes,
+  ...webhooksRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

@@ -1,0 +1,176 @@
+/**
+ * Every call the service makes to an address a tenant gave (webhook deliveries and tests,
+ * integrations) goes through here, and none reaches a private network:
+ * - when the address is saved, `checkOutboundUrl` resolves its host and refuses it if any address
+ *   is not public unicast (loopback, private, link-local with the metadata address
+ *   169.254.169.254, unique-local, multicast, unspecified, reserved, carrier-grade NAT, ...), for
+ *   IPv4 and IPv6 (IPv4-mapped IPv6 is judged as the IPv4 it maps);
+ * - when it is called, `postOutbound` connects through request-filtering-agent, which checks the
+ *   address the socket is actually opened to (a name that resolved to a public address when it
+ *   was saved and to a private one now, DNS rebinding, is refused then), follows no redirect,
+ *   gives up after the timeout and reads at most a little of the answer.
+ * Loopback is allowed only when the deployment says so (`OUTBOUND_ALLOW_LOOPBACK`, for receivers
+ * on the developer's machine under `npm start`).
+ */
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+
+export interface OutboundPolicy {
+  /** Loopback receivers (127.0.0.0/8, ::1) over plain http or https; never in AWS. */
+  allowLoopback: boolean;
+}
+
+/** The address is refused before anything is sent; `reason` says why, for the caller's 422. */
+export class OutboundRefusedError extends Error {
+  override readonly name = 'OutboundRefusedError';
+}
+
+/** Resolves a host name to all its addresses (injectable, so tests can stand in for DNS). */
+export type Resolve = (host: string) => Promise<string[]>;
+
+const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+const LOOPBACK = ['127.0.0.0/8', '::1/128'] as const;
+
+/** What kind of address this is in ipaddr.js's terms (`unicast` is the public kind). */
+function rangeOf(address: string): { range: string; loopback: boolean } {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const range = parsed.range();
+  return { range, loopback: range === 'loopback' };
+}
+
+/** Why `address` may not be called under `policy`, or null when it may. */
+export function refusalOf(address: string, policy: OutboundPolicy): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  const { range, loopback } = rangeOf(address);
+  if (range === 'unicast') return null;
+  if (loopback && policy.allowLoopback) return null;
+  return `${address} is a ${range} address, not a public one`;
+}
+
+/**
+ * The URL as it may be saved: http(s) only, https unless the host is loopback (and allowed), no
+ * credentials in it, and every address its host resolves to public. Throws OutboundRefusedError.
+ */
+export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, resolve: Resolve = systemResolve): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRefusedError('not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRefusedError('must be an https URL');
+  if (url.username || url.password) throw new OutboundRefusedError('must not carry a user name or password');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  if (isIP(host)) addresses = [host];
+  else {
+    try {
+      addresses = await resolve(host);
+    } catch {
+      throw new OutboundRefusedError(`its host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw new OutboundRefusedError(`its host ${host} does not resolve`);
+  }
+  for (const address of addresses) {
+    const refusal = refusalOf(address, policy);
+    if (refusal) throw new OutboundRefusedError(`its host ${host} resolves to ${refusal}`);
+  }
+  const loopbackOnly = addresses.every((a) => rangeOf(a).loopback);
+  if (url.protocol === 'http:' && !loopbackOnly) throw new OutboundRefusedError('must be an https URL (plain http only to a loopback receiver)');
+  return url;
+}
+
+export interface OutboundRequest {
+  headers: Record<string, string>;
+  body: string;
+  /** Whole call, connect to last byte read (default 15 s). */
+  timeoutMs?: number;
+}
+
+export interface OutboundAnswer {
+  /** The receiver's status; null when there was none (refused, unreachable, timed out). */
+  status: number | null;
+  latencyMs: number;
+  /** Why there is no status, or the call was refused. */
+  error: string | null;
+  /** The first bytes of the answer, for the delivery log. */
+  bodyExcerpt: string;
+}
+
+const EXCERPT_BYTES = 1024;
+/** Read no more than this of an answer (a receiver cannot make us buffer its megabytes). */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** POSTs through the filtering agents; never throws for the receiver's faults, only reports them. */
+export function postOutbound(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const timeoutMs = req.timeoutMs ?? 15_000;
+  return new Promise((done) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      done({ status: null, latencyMs: 0, error: 'not a URL', bodyExcerpt: '' });
+      return;
+    }
+    const filter = {
+      allowPrivateIPAddress: false,
+      allowMetaIPAddress: false,
+      allowIPAddressList: policy.allowLoopback ? [...LOOPBACK] : [],
+      // One connection per call: the check runs on every connect.
+      keepAlive: false,
+    };
+    // An IP literal is checked here too (the agent checks resolved names at connect time).
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const literal = isIP(host) ? refusalOf(host, policy) : null;
+    if (literal) {
+      done({ status: null, latencyMs: elapsed(), error: `refused: ${literal}`, bodyExcerpt: '' });
+      return;
+    }
+    const https = url.protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
+    const agent = https ? new RequestFilteringHttpsAgent(filter) : new RequestFilteringHttpAgent(filter);
+    let settled = false;
+    const finish = (answer: OutboundAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      agent.destroy();
+      done(answer);
+    };
+    const call = send(url, {
+      method: 'POST',
+      agent,
+      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+    });
+    const timer = setTimeout(() => {
+      call.destroy(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    call.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
+        else res.destroy();
+      });
+      const end = () =>
+        finish({ status: res.statusCode ?? null, latencyMs: elapsed(), error: null, bodyExcerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES) });
+      res.on('end', end);
+      res.on('close', end);
+      res.on('error', end);
+    });
+    call.on('error', (err) => {
+      const refused = /is not allowed/.test(err.message);
+      finish({ status: null, latencyMs: elapsed(), error: refused ? `refused: ${err.message}` : err.message, bodyExcerpt: '' });
+    });
+    call.end(req.body);
+  });
+}
