@@ -17,6 +17,7 @@ import { PROJECT_ROOT } from './function.js';
 import { Identity } from './identity.js';
 import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
 import { RoutesStack } from './routes-stack.js';
+import { Secrets } from './secrets.js';
 import { Storage } from './storage.js';
 import { WorkersStack } from './workers-stack.js';
 
@@ -58,6 +59,7 @@ export class GatehouseStack extends Stack {
 
     const data = new Data(this, 'Data', { deletionProtection: props.deletionProtection });
     const storage = new Storage(this, 'Storage', { retain });
+    const secrets = new Secrets(this, 'Secrets', { retain });
     const identity = new Identity(this, 'Identity', {
       deletionProtection: props.deletionProtection,
       featurePlan: props.userPoolFeaturePlan ?? 'essentials',
@@ -81,6 +83,7 @@ export class GatehouseStack extends Stack {
       userPoolId: identity.userPool.userPoolId,
       userPoolArn: identity.userPool.userPoolArn,
       userPoolClientId: identity.client.userPoolClientId,
+      secretsKeyArn: secrets.key.keyArn,
       restApiId: restApi.restApiId,
       rootResourceId: restApi.restApiRootResourceId,
     };

@@ -20,6 +20,8 @@ export interface ServiceArns {
   bucketArn: string;
   userPoolArn: string;
   eventBusArn: string;
+  /** The secrets key (lib/secrets.ts); empty where no grant names it. */
+  secretsKeyArn?: string;
 }
 
 /** Our jobs only: their names start with `gh-` (shared/adapters/speech/transcribe.ts). */
@@ -70,6 +72,10 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
     statements.push(new iam.PolicyStatement({ actions: [...allowed.userPool], resources: [arns.userPoolArn] }));
   }
   const other = (prefix: string) => allowed.other.filter((a) => a.startsWith(prefix));
+  if (other('kms:').length > 0) {
+    if (!arns.secretsKeyArn) throw new Error('a secrets grant needs the secrets key');
+    statements.push(new iam.PolicyStatement({ actions: other('kms:'), resources: [arns.secretsKeyArn] }));
+  }
   if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
   // Converse calls InvokeModel on the inference profile and on the models it routes to.

@@ -23,6 +23,8 @@ export interface ServiceRefs {
   userPoolId: string;
   userPoolArn: string;
   userPoolClientId: string;
+  /** The key that seals kept secrets (lib/secrets.ts). */
+  secretsKeyArn: string;
   restApiId: string;
   rootResourceId: string;
 }
@@ -63,6 +65,8 @@ export class RoutesStack extends NestedStack {
       bucketArn: param('BucketArn', s.bucketArn),
       eventBusArn: param('EventBusArn', s.eventBusArn),
       userPoolArn: param('UserPoolArn', s.userPoolArn),
+      // Only a group with a route that seals or opens secrets takes the key.
+      secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
     };
     const api = apigw.RestApi.fromRestApiAttributes(this, 'RestApi', {
       restApiId: param('RestApiId', s.restApiId),
@@ -80,6 +84,7 @@ export class RoutesStack extends NestedStack {
       GATEHOUSE_VERSION: props.version,
       LOG_LEVEL: props.logLevel,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
+      ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
     };
 
     for (const route of props.group.routes) {

@@ -51,6 +51,12 @@ export interface Config {
     languageCode: string;
   };
   /** Field extraction and summaries (shared/adapters/extraction). */
+  /** The KMS key that seals kept secrets (SECRETS_KEY_ID); unset under `npm start`, whose local key stands in. */
+  secretsKeyId?: string;
+  /** The local stand-in's key file (LOCAL_SECRETS_KEY_FILE), under `npm start`. */
+  localSecretsKeyFile?: string;
+  /** Webhook receivers and integrations on loopback may be called (OUTBOUND_ALLOW_LOOPBACK=true); never in AWS. */
+  outboundAllowLoopback: boolean;
   ai: {
     /** `local`: offline rules. `aws`: Amazon Bedrock. AI_MODE; default as for `speech.mode`. */
     mode: 'aws' | 'local';
@@ -140,6 +146,9 @@ export function loadConfig(env: Env): Config {
       cognito: cognitoEndpoint || undefined,
     },
     localNotificationsFile: env.LOCAL_NOTIFICATIONS_FILE || undefined,
+    secretsKeyId: env.SECRETS_KEY_ID || undefined,
+    localSecretsKeyFile: env.LOCAL_SECRETS_KEY_FILE || undefined,
+    outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === 'true',
     logLevel: logLevel as Config['logLevel'],
     version: env.GATEHOUSE_VERSION ?? '0.1.0',
     eventStream: {

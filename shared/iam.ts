@@ -28,6 +28,8 @@ export const TRANSCRIBE_WRITE = ['transcribe:StartTranscriptionJob', ...TRANSCRI
 
 export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
 export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
+export const SECRETS_SEAL = ['kms:Encrypt'] as const;
+export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 
 /** A tenant's minute, counted on every authenticated call: one UpdateItem. */
 export const TENANT_METER_ACTIONS = ['dynamodb:UpdateItem'] as const;
@@ -63,6 +65,8 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.eventBus ? EVENT_BUS_WRITE : []),
       ...(grants.speech === 'write' ? TRANSCRIBE_WRITE : grants.speech === 'read' ? TRANSCRIBE_READ : []),
       ...(grants.ai ? MODEL_INVOKE : []),
+      ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
+      ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
     ],
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };

@@ -28,6 +28,10 @@ export const keys = {
   }),
   /** A user's API key, by key id; the key itself names its tenant and id. */
   apiKey: (tenantId: string, keyId: string) => ({ PK: tenantPk(tenantId), SK: `APIKEY#${keyId}` }),
+  /** A webhook subscription of a tenant, by id (UUIDv7: the tenant's list is in creation order). */
+  webhook: (tenantId: string, webhookId: string) => ({ PK: tenantPk(tenantId), SK: `WEBHOOK#${webhookId}` }),
+  /** How many webhook subscriptions a tenant has: the limit is checked in the creating transaction. */
+  webhookCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WEBHOOKCOUNT' }),
   /**
    * A fixed-window counter of an anonymous caller (by IP). Not tenant data: the caller has no
    * tenant yet. Expires with TTL.

@@ -24,7 +24,7 @@ export function composeLocalRuntime(): void {
  * local server imports this module before the stack has set them).
  */
 export async function installLocalAdapters(): Promise<void> {
-  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }] = await Promise.all([
+  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }, secrets, localSecrets] = await Promise.all([
     import('../config.js'),
     import('../adapters/event-bus.js'),
     import('../adapters/extraction/index.js'),
@@ -32,7 +32,10 @@ export async function installLocalAdapters(): Promise<void> {
     import('./event-bus.js'),
     import('./extraction/extractor.js'),
     import('./speech/recognizer.js'),
+    import('../adapters/secret-box.js'),
+    import('./secret-box.js'),
   ]);
+  if (config.localSecretsKeyFile) secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
   if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));
   if (config.speech.mode === 'local') speech.useSpeechRecognizer(new LocalSpeechRecognizer());
   if (config.ai.mode === 'local') extraction.useIncidentAi(new LocalExtractor());

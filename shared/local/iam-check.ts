@@ -29,6 +29,14 @@ export class LocalAccessDenied extends Error {
   override readonly name = 'AccessDeniedException';
 }
 
+/** For a local stand-in that is no SDK client (the secret box for KMS): checks one action. */
+export function checkAction(action: string): void {
+  const running = current.getStore();
+  if (running && !permits(running.allowed, action, undefined)) {
+    throw new LocalAccessDenied(`${running.who} is not allowed to perform ${action}: its grants in the route or worker table do not allow it (shared/iam.ts)`);
+  }
+}
+
 type Input = Record<string, unknown>;
 
 /** The document client's command names (and the low-level ones) as IAM actions. */

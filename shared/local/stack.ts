@@ -80,10 +80,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito') };
   const stateFile = join(dataDir, 'local-stack.json');
   const checkpointFile = join(dataDir, 'stream-checkpoints.json');
+  // The local stand-in for the KMS key that seals kept secrets (shared/local/secret-box.ts).
+  const secretsKeyFile = join(dataDir, 'secrets.key');
   const eventBusLog = join(logs, 'event-bus.jsonl');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog);
+  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, secretsKeyFile);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
@@ -105,7 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'));
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile);
     releaseLock();
   };
   if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected') {
@@ -174,6 +176,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // What each person would receive, with its acknowledgement link: the only place a link's
     // token is written in the clear (shared/adapters/notification-sender.ts).
     LOCAL_NOTIFICATIONS_FILE: join(logs, 'notifications.jsonl'),
+    LOCAL_SECRETS_KEY_FILE: secretsKeyFile,
+    // Webhook receivers on this machine only when the developer says so (docs/configuration.md).
+    OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK === 'true' ? 'true' : 'false',
     USER_POOL_ID: provisioned.userPoolId,
     USER_POOL_CLIENT_ID: provisioned.userPoolClientId,
     DYNAMODB_ENDPOINT: dynamodbEndpoint,

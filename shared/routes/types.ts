@@ -28,6 +28,8 @@ export interface RouteGrants {
   speech?: 'read' | 'write';
   /** Calls Bedrock models (field extraction, summaries). */
   ai?: boolean;
+  /** The deployment's secrets key (shared/adapters/secret-box.ts): seal new secrets, open kept ones, or both. */
+  secrets?: 'seal' | 'open' | 'both';
 }
 
 export interface RouteResponse {

@@ -1,5 +1,15 @@
 /** Webhook subscriptions and what they may subscribe to. */
-import { webhookEventTypes } from '../schemas/webhooks.js';
+import { pagingQuery } from '../schemas/common.js';
+import {
+  webhookCreate,
+  webhookEventTypes,
+  webhookList,
+  webhookPath,
+  webhookResponse,
+  webhookTestResult,
+  webhookUpdate,
+  webhookWithSecret,
+} from '../schemas/webhooks.js';
 import type { RouteDef } from './types.js';
 
 export const webhooksEventsRoute = {
@@ -17,4 +27,124 @@ export const webhooksEventsRoute = {
   grants: {},
 } as const satisfies RouteDef;
 
-export const webhooksRoutes: readonly RouteDef[] = [webhooksEventsRoute];
+/** Until deliveries of bus messages land (issue 14, part 2), a subscription receives test pings only. */
+const NOT_YET = 'Deliveries of the chosen types are not sent yet: for now a subscription receives the test pings of `POST /api/v1/webhooks/{webhook_id}/test`.';
+
+export const webhooksCreateRoute = {
+  id: 'webhooks.create',
+  method: 'POST',
+  path: '/api/v1/webhooks',
+  handler: 'functions/webhooks/create.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'Subscribe a receiver to event types; its signing secret is shown once',
+  description: `The URL is checked now (422 on \`body.url\` for an address we may not call) and again at every call. At most 50 subscriptions per tenant (409 beyond). ${NOT_YET}`,
+  request: { body: webhookCreate },
+  response: { status: 201, description: 'The subscription and its secret, shown this once.', schema: webhookWithSecret },
+  errors: [404, 409],
+  grants: { table: 'write', secrets: 'seal' },
+} as const satisfies RouteDef;
+
+export const webhooksListRoute = {
+  id: 'webhooks.list',
+  method: 'GET',
+  path: '/api/v1/webhooks',
+  handler: 'functions/webhooks/list.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: "Your tenant's webhook subscriptions, oldest first (never their secrets)",
+  request: { query: pagingQuery },
+  response: { status: 200, description: 'WebhookSubscriptionListResponse.', schema: webhookList },
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const webhooksGetRoute = {
+  id: 'webhooks.get',
+  method: 'GET',
+  path: '/api/v1/webhooks/{webhook_id}',
+  handler: 'functions/webhooks/get.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'A webhook subscription (never its secret)',
+  request: { path: webhookPath },
+  response: { status: 200, description: 'The subscription.', schema: webhookResponse },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const webhooksUpdateRoute = {
+  id: 'webhooks.update',
+  method: 'PATCH',
+  path: '/api/v1/webhooks/{webhook_id}',
+  handler: 'functions/webhooks/update.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'Change some fields of a webhook subscription; a new URL is checked as at creation',
+  request: { path: webhookPath, body: webhookUpdate },
+  response: { status: 200, description: 'The subscription as it is now.', schema: webhookResponse },
+  errors: [404, 409],
+  grants: { table: 'write' },
+} as const satisfies RouteDef;
+
+export const webhooksDeleteRoute = {
+  id: 'webhooks.delete',
+  method: 'DELETE',
+  path: '/api/v1/webhooks/{webhook_id}',
+  handler: 'functions/webhooks/delete.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'Delete a webhook subscription',
+  request: { path: webhookPath },
+  response: { status: 204, description: 'Deleted.' },
+  errors: [404, 409],
+  grants: { table: 'write' },
+} as const satisfies RouteDef;
+
+export const webhooksRotateSecretRoute = {
+  id: 'webhooks.rotateSecret',
+  method: 'POST',
+  path: '/api/v1/webhooks/{webhook_id}/rotate-secret',
+  handler: 'functions/webhooks/rotate-secret.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours',
+  description: 'Meanwhile every delivery carries two signatures (space-separated in `webhook-signature`), so receivers can switch secrets without losing one.',
+  request: { path: webhookPath },
+  response: { status: 200, description: 'The subscription and its new secret, shown this once.', schema: webhookWithSecret },
+  errors: [404, 409],
+  grants: { table: 'write', secrets: 'seal' },
+} as const satisfies RouteDef;
+
+export const webhooksTestRoute = {
+  id: 'webhooks.test',
+  method: 'POST',
+  path: '/api/v1/webhooks/{webhook_id}/test',
+  handler: 'functions/webhooks/send-test.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: "Send a signed `webhook.test` ping now and report the receiver's answer",
+  description: 'Signed like every delivery (Standard Webhooks headers); the receiver has 15 s and no redirect is followed. The answer is 200 whatever the receiver said: `delivered` and `status_code` tell.',
+  request: { path: webhookPath },
+  response: { status: 200, description: 'What the receiver answered.', schema: webhookTestResult },
+  errors: [404],
+  timeoutSeconds: 20,
+  grants: { table: 'read', secrets: 'open' },
+} as const satisfies RouteDef;
+
+export const webhooksRoutes: readonly RouteDef[] = [
+  webhooksEventsRoute,
+  webhooksCreateRoute,
+  webhooksListRoute,
+  webhooksGetRoute,
+  webhooksUpdateRoute,
+  webhooksDeleteRoute,
+  webhooksRotateSecretRoute,
+  webhooksTestRoute,
+];

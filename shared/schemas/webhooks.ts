@@ -4,7 +4,8 @@
  * types; the OpenAPI document describes each delivery (its `webhooks` section).
  */
 import { INCIDENT_STATUSES } from '../vocabulary/incidents.js';
-import { timestamp } from './common.js';
+import { timestamp, uuid } from './common.js';
+import { SEVERITIES } from './tenants.js';
 import { EVENT_TYPES, eventResponse } from './events.js';
 import { incidentResponse } from './incidents.js';
 import type { JsonSchema } from './json-schema.js';
@@ -57,4 +58,112 @@ export function webhookBody(kind: WebhookEventKind): JsonSchema {
 export const webhookEventTypes = {
   type: 'array',
   items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+} as const satisfies JsonSchema;
+
+const url = {
+  type: 'string',
+  minLength: 8,
+  maxLength: 2048,
+  description:
+    'Where deliveries are POSTed: https, to a public address (plain http only to a loopback receiver where the deployment allows it). Its host is resolved when saved and when called; private, loopback, link-local (169.254.169.254), unique-local, multicast and unspecified addresses are refused.',
+} as const;
+
+const eventTypes = {
+  type: 'array',
+  items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES, '*'] },
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description: 'The types to deliver (`GET /api/v1/webhooks/events`), or `["*"]` for all of them.',
+} as const;
+
+const filters = {
+  type: 'object',
+  description: 'Deliver only what also matches these.',
+  properties: {
+    environment_id: { ...uuid, type: ['string', 'null'], description: 'Only events and incidents of this environment.' },
+    min_severity: { type: ['string', 'null'], enum: [...SEVERITIES, null], description: 'Only incidents (and events a reporter rated) of at least this severity.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const description = { type: 'string', minLength: 1, maxLength: 500 } as const;
+
+export const webhookCreate = {
+  type: 'object',
+  properties: { url, event_types: eventTypes, filters, enabled: { type: 'boolean', default: true }, description },
+  required: ['url', 'event_types'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const webhookUpdate = {
+  type: 'object',
+  description: 'Only the fields given change. Turning a subscription on again clears why it was turned off.',
+  properties: { url, event_types: eventTypes, filters, enabled: { type: 'boolean' }, description: { ...description, type: ['string', 'null'] } },
+  minProperties: 1,
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const webhookFields = {
+  webhook_id: uuid,
+  tenant_id: uuid,
+  url: { type: 'string' },
+  event_types: { type: 'array', items: { type: 'string' } },
+  filters: {
+    type: 'object',
+    properties: { environment_id: { ...uuid, type: ['string', 'null'] }, min_severity: { type: ['string', 'null'] } },
+    required: ['environment_id', 'min_severity'],
+  },
+  enabled: { type: 'boolean' },
+  description: { type: ['string', 'null'] },
+  disabled_reason: { type: ['string', 'null'], description: 'Why the service turned it off (`gone`: the receiver answered 410), or null.' },
+  previous_secret_expires_at: {
+    ...timestamp,
+    type: ['string', 'null'],
+    description: 'After a rotation: until when deliveries also carry a signature with the secret before it.',
+  },
+  created_at: timestamp,
+  updated_at: timestamp,
+} as const;
+
+export const webhookResponse = {
+  type: 'object',
+  properties: webhookFields,
+  required: Object.keys(webhookFields),
+} as const satisfies JsonSchema;
+
+export const webhookWithSecret = {
+  type: 'object',
+  properties: {
+    ...webhookFields,
+    secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret (Standard Webhooks), shown this once: keep it to verify deliveries.' },
+  },
+  required: [...Object.keys(webhookFields), 'secret'],
+} as const satisfies JsonSchema;
+
+export const webhookList = {
+  type: 'object',
+  description: 'WebhookSubscriptionListResponse.',
+  properties: { items: { type: 'array', items: webhookResponse }, total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+  required: ['items', 'total', 'limit', 'offset'],
+} as const satisfies JsonSchema;
+
+export const webhookPath = {
+  type: 'object',
+  properties: { webhook_id: uuid },
+  required: ['webhook_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const webhookTestResult = {
+  type: 'object',
+  properties: {
+    delivered: { type: 'boolean', description: 'The receiver answered 2xx.' },
+    status_code: { type: ['integer', 'null'], description: "The receiver's status; null when it gave none (refused, unreachable, timed out)." },
+    latency_ms: { type: 'integer' },
+    error: { type: ['string', 'null'] },
+    message_id: { type: 'string', description: 'The `webhook-id` of the ping.' },
+    tested_at: timestamp,
+  },
+  required: ['delivered', 'status_code', 'latency_ms', 'error', 'message_id', 'tested_at'],
 } as const satisfies JsonSchema;

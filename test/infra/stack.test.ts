@@ -160,6 +160,17 @@ describe('least privilege', () => {
     ]);
   });
 
+  it('only the routes that seal or open webhook secrets may use the secrets key, each for what it does', () => {
+    expect(actionsOf(route('webhooks.create'))).toContain('kms:Encrypt');
+    expect(actionsOf(route('webhooks.create'))).not.toContain('kms:Decrypt');
+    expect(actionsOf(route('webhooks.test'))).toContain('kms:Decrypt');
+    expect(actionsOf(route('webhooks.test'))).not.toContain('kms:Encrypt');
+    const kms = statementsOf(route('webhooks.create')).filter((st) => [st.Action].flat().some((a) => String(a).startsWith('kms:')));
+    expect(kms).toHaveLength(1);
+    expect(JSON.stringify(kms[0]!.Resource)).toContain('SecretsKeyArn');
+    for (const r of ROUTES.filter((x) => !x.grants.secrets)) expect(actionsOf(r).filter((a) => a.startsWith('kms:')), r.id).toEqual([]);
+  });
+
   it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {
     const voice = actionsOf(route('incidents.voice'));
     expect(voice).toEqual(expect.arrayContaining(['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'bedrock:InvokeModel']));

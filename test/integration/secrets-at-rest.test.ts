@@ -1,7 +1,8 @@
 /**
  * No secret kept in plain text. A full walk through `npm start` (its own data, debug logging):
  * registration with a password, an API key used, a public report key used, an incident confirmed
- * and escalated (two notifications, each sent with a link minted then) and acknowledged by link.
+ * and escalated (two notifications, each sent with a link minted then) and acknowledged by link,
+ * and a webhook subscription whose signing secret is rotated.
  * Then every secret it saw issued is looked for in every table item, the local event bus's log
  * (what the bus and its archive would keep) and the server's own output: none is there. The
  * links' tokens are in one place only: the file of what people were sent.
@@ -17,7 +18,7 @@ import { npmStart, type NpmStart } from '../support/npm-start.js';
 let runtime: NpmStart | undefined;
 
 beforeAll(async () => {
-  runtime = await npmStart({ LOG_LEVEL: 'debug' });
+  runtime = await npmStart({ LOG_LEVEL: 'debug', OUTBOUND_ALLOW_LOOPBACK: 'true' });
 }, 120_000);
 
 afterAll(async () => {
@@ -40,7 +41,7 @@ async function scanTable(endpoint: string): Promise<string> {
 const seconds = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
 describe('secrets at rest', () => {
-  it('no password, API key, report key or acknowledgement token is in the table, on the bus or in the log', async () => {
+  it('no password, API key, report key, acknowledgement token or webhook secret is in the table, on the bus or in the log', async () => {
     const server = runtime!.url;
     const tag = Math.random().toString(36).slice(2, 10);
     const email = `secrets-${tag}@example.com`;
@@ -77,7 +78,21 @@ describe('secrets at rest', () => {
     expect(ack.status).toBe(200);
     expect(ack.body.status).toBe('acknowledged');
 
-    const secrets = { password, apiKey, reportKey, firstLink: links[0]!, secondLink: links[1]! };
+    // A webhook signing secret, then its successor: both shown once, kept only sealed.
+    const hook = (await call('POST', '/api/v1/webhooks', { server, token, body: { url: 'http://127.0.0.1:9/hooks', event_types: ['*'] } })).body;
+    const rotated = (await call('POST', `/api/v1/webhooks/${hook.webhook_id}/rotate-secret`, { server, token })).body;
+    expect([hook.secret, rotated.secret].every((s: string) => s.startsWith('whsec_'))).toBe(true);
+
+    const secrets = {
+      password,
+      apiKey,
+      reportKey,
+      firstLink: links[0]!,
+      secondLink: links[1]!,
+      // The key part alone (without its `whsec_` prefix), as it would appear base64 anywhere.
+      webhookSecret: hook.secret.slice(6),
+      rotatedWebhookSecret: rotated.secret.slice(6),
+    };
     const dynamodb = /DynamoDB Local (http:\/\/\S+),/.exec(runtime!.output())?.[1];
     expect(dynamodb).toBeDefined();
     // Give the stream publisher a moment to have published everything to the bus's log.

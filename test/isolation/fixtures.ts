@@ -218,6 +218,19 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
       ),
   },
 
+  /** A webhook subscription to a receiver that is never there (the discard port); its secret must stay A's. */
+  webhook_id: {
+    owned: true,
+    create: async (t) => {
+      const res = await t.call('POST', '/api/v1/webhooks', {
+        body: { url: 'http://127.0.0.1:9/hooks', event_types: ['incident.created'], description: t.name('webhook') },
+      });
+      const secret = (res.body as { secret?: string }).secret;
+      if (secret) t.remember(secret);
+      return created(res, 'webhook_id');
+    },
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

@@ -34,6 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
+    // The tests' webhook receivers listen on this machine.
+    process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
     // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
     stack = await startLocalStack({ dataDir, persist: false, schedules: false });
     await ensureLocalAdmin(localAdminFromEnv());

@@ -1,0 +1,6 @@
+import { rotateWebhookSecret } from '../../shared/domain/webhooks.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { webhooksRotateSecretRoute } from '../../shared/routes/webhooks.js';
+
+export const handler = httpHandler(webhooksRotateSecretRoute, async (req) => json(await rotateWebhookSecret(req.actor, req.tenant, req.params.webhook_id)));

@@ -1,0 +1,55 @@
+/**
+ * Secrets the service must read again (webhook signing secrets, integration credentials) are kept
+ * sealed: encrypted with AWS KMS under the deployment's key (SECRETS_KEY_ID), bound to an
+ * encryption context (the tenant and what the secret is for), so a sealed value copied to another
+ * tenant's item does not open. Under `npm start` a local key stands in (shared/local/secret-box.ts).
+ * One instance per process.
+ */
+import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
+import { config } from '../config.js';
+
+/** What a secret is bound to: the tenant and its purpose, e.g. `{tenant_id, purpose: 'webhook:<id>'}`. */
+export type SecretContext = Record<string, string>;
+
+export interface SecretBox {
+  seal(plain: string, context: SecretContext): Promise<string>;
+  /** Throws when the value was sealed under another context or key, or was altered. */
+  open(sealed: string, context: SecretContext): Promise<string>;
+}
+
+const KMS_PREFIX = 'kms:v1:';
+
+export class KmsSecretBox implements SecretBox {
+  constructor(
+    private readonly kms: KMSClient,
+    private readonly keyId: string,
+  ) {}
+
+  async seal(plain: string, context: SecretContext): Promise<string> {
+    const out = await this.kms.send(new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(plain, 'utf8'), EncryptionContext: context }));
+    return `${KMS_PREFIX}${Buffer.from(out.CiphertextBlob!).toString('base64')}`;
+  }
+
+  async open(sealed: string, context: SecretContext): Promise<string> {
+    if (!sealed.startsWith(KMS_PREFIX)) throw new Error('not a value sealed with KMS');
+    const out = await this.kms.send(
+      new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(sealed.slice(KMS_PREFIX.length), 'base64'), EncryptionContext: context }),
+    );
+    return Buffer.from(out.Plaintext!).toString('utf8');
+  }
+}
+
+let installed: SecretBox | undefined;
+
+/** Where the program is composed: the box to use instead of KMS. */
+export function useSecretBox(box: SecretBox): void {
+  installed = box;
+}
+
+export function secretBox(): SecretBox {
+  if (!installed) {
+    if (!config.secretsKeyId) throw new Error('SECRETS_KEY_ID is not set: no key to seal secrets with');
+    installed = new KmsSecretBox(new KMSClient({ region: config.region }), config.secretsKeyId);
+  }
+  return installed;
+}
