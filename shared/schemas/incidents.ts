@@ -114,7 +114,7 @@ export const incidentCreate = {
     status: { type: 'string', enum: ['draft', 'confirmed'], default: 'confirmed', description: 'Open as a draft to complete later, or confirmed at once.' },
     event_ids: {
       type: 'array',
-      items: { type: 'string', minLength: 1, maxLength: 64 },
+      items: uuid,
       maxItems: 50,
       uniqueItems: true,
       description:
