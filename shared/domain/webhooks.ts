@@ -70,8 +70,9 @@ async function findStored(tenantId: TenantId, webhookId: string): Promise<Stored
 export type WebhookWithSecret = Webhook & { secret: string };
 
 export async function createWebhook(actor: Actor, tenantId: TenantId, input: WebhookCreate): Promise<WebhookWithSecret> {
-  const url = await receiverUrl(input.url);
+  // What the request names of the tenant first: another tenant's environment is unknown, whatever else is wrong.
   await assertEnvironment(tenantId, input.filters?.environment_id);
+  const url = await receiverUrl(input.url);
   const at = now();
   const webhookId = newTimeId();
   const secret = newSigningSecret();
@@ -111,8 +112,10 @@ export async function listWebhooks(tenantId: TenantId, page: PageRequest): Promi
 }
 
 export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId, webhookId: string, input: WebhookUpdate): Promise<Webhook> {
-  const url = input.url === undefined ? undefined : await receiverUrl(input.url);
+  // The tenant's own subscription and environment first (404), then the new address (422).
+  await findStored(tenantId, webhookId);
   await assertEnvironment(tenantId, input.filters?.environment_id);
+  const url = input.url === undefined ? undefined : await receiverUrl(input.url);
   return retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, webhookId);
     const next: StoredWebhook = {
