@@ -30,6 +30,10 @@ export const keys = {
   apiKey: (tenantId: string, keyId: string) => ({ PK: tenantPk(tenantId), SK: `APIKEY#${keyId}` }),
   /** A webhook subscription of a tenant, by id (UUIDv7: the tenant's list is in creation order). */
   webhook: (tenantId: string, webhookId: string) => ({ PK: tenantPk(tenantId), SK: `WEBHOOK#${webhookId}` }),
+  /** An integration of a tenant, by id. */
+  integration: (tenantId: string, integrationId: string) => ({ PK: tenantPk(tenantId), SK: `INTEGRATION#${integrationId}` }),
+  /** How many integrations a tenant has: the limit is checked in the creating transaction. */
+  integrationCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'INTEGRATIONCOUNT' }),
   /** How many webhook subscriptions a tenant has: the limit is checked in the creating transaction. */
   webhookCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WEBHOOKCOUNT' }),
   /**

@@ -1,14 +1,13 @@
 /**
  * Webhook subscriptions in the single table, in the tenant's partition (`T#tid`, `WEBHOOK#<v7>`),
- * with a count item that the creating and deleting transactions move, so the limit per tenant
- * holds under concurrent creates. Signing secrets are kept sealed (shared/adapters/secret-box.ts).
+ * at most 50 a tenant (shared/db/counted-items.ts). Signing secrets are kept sealed
+ * (shared/adapters/secret-box.ts).
  */
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { db, TABLE } from './client.js';
-import { putNew, versionedDelete, versionedUpdate } from './items.js';
+import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
+import { versionedUpdate } from './items.js';
 import { keys } from './keys.js';
-import { queryPage, type PageRequest } from './query.js';
+import type { PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 
 export interface Webhook {
@@ -42,33 +41,25 @@ export function publicWebhook(w: Webhook | StoredWebhook): Webhook {
   return Object.fromEntries(Object.entries(w).filter(([k]) => !INTERNAL.has(k))) as unknown as Webhook;
 }
 
-export function putNewWebhook(w: Omit<StoredWebhook, 'version'>, limit: number): TransactItem[] {
-  return [
-    putNew({ ...keys.webhook(w.tenant_id, w.webhook_id), entity: 'WEBHOOK', ...w, version: 1 }),
-    {
-      Update: {
-        TableName: TABLE,
-        Key: keys.webhookCount(w.tenant_id),
-        UpdateExpression: 'ADD #count :one',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-      },
-    },
-  ];
+const KIND: CountedKind = { entity: 'WEBHOOK', prefix: 'WEBHOOK#', item: keys.webhook, count: keys.webhookCount, limit: 50 };
+
+/** Subscriptions per tenant. */
+export const MAX_WEBHOOKS_PER_TENANT = KIND.limit;
+
+/** The item and the count's step; the count's condition (the limit) is item 1. */
+export function putNewWebhook(w: Omit<StoredWebhook, 'version'>): TransactItem[] {
+  return putNewCounted(KIND, w.tenant_id, w.webhook_id, { ...w });
 }
 
 export async function getWebhook(tenantId: TenantId, webhookId: string): Promise<StoredWebhook | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.webhook(tenantId, webhookId), ConsistentRead: true }));
-  return out.Item ? fromItem(out.Item) : null;
+  const item = await getCounted(KIND, tenantId, webhookId);
+  return item ? fromItem(item) : null;
 }
 
 /** A page of the tenant's subscriptions, oldest first, and how many it has in all. */
 export async function listWebhooks(tenantId: TenantId, page: PageRequest): Promise<{ items: StoredWebhook[]; total: number }> {
-  const { PK } = keys.webhook(tenantId, '');
-  // All of them (at most the limit per tenant, 50): the total is their number.
-  const all = await queryPage({ pk: PK, skPrefix: 'WEBHOOK#', consistent: true }, { limit: 1000, offset: 0 });
-  return { items: all.slice(page.offset, page.offset + page.limit).map(fromItem), total: all.length };
+  const { items, total } = await listCounted(KIND, tenantId, page);
+  return { items: items.map(fromItem), total };
 }
 
 export function updateWebhook(next: StoredWebhook, fields: (keyof StoredWebhook)[]): TransactItem {
@@ -77,16 +68,5 @@ export function updateWebhook(next: StoredWebhook, fields: (keyof StoredWebhook)
 }
 
 export function deleteWebhookItems(w: StoredWebhook): TransactItem[] {
-  return [
-    versionedDelete(keys.webhook(w.tenant_id, w.webhook_id), w.version),
-    {
-      Update: {
-        TableName: TABLE,
-        Key: keys.webhookCount(w.tenant_id),
-        UpdateExpression: 'ADD #count :minus',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1 },
-      },
-    },
-  ];
+  return deleteCounted(KIND, w.tenant_id, w.webhook_id, w.version);
 }

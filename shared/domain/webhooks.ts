@@ -14,6 +14,7 @@ import {
   deleteWebhookItems,
   getWebhook,
   listWebhooks as listStored,
+  MAX_WEBHOOKS_PER_TENANT,
   publicWebhook,
   putNewWebhook,
   updateWebhook,
@@ -36,8 +37,6 @@ export type WebhookCreate = InputOf<typeof webhookCreate>;
 export type WebhookUpdate = InputOf<typeof webhookUpdate>;
 
 export const WEBHOOK_NOT_FOUND = 'Webhook subscription not found';
-/** Subscriptions per tenant. */
-export const MAX_WEBHOOKS_PER_TENANT = 50;
 /** How long the secret before a rotation keeps signing, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
@@ -94,7 +93,7 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
   const view = publicWebhook(stored as StoredWebhook);
   const audit = auditEntry(actor, { tenantId, action: 'webhook.created', resourceType: 'webhook', resourceId: webhookId, changes: view as unknown as Record<string, unknown> });
   try {
-    await transactWrite([...putNewWebhook(stored, MAX_WEBHOOKS_PER_TENANT), auditPut(audit)]);
+    await transactWrite([...putNewWebhook(stored), auditPut(audit)]);
   } catch (err) {
     if (err instanceof ConditionFailed && err.index === 1) throw new ConflictError(`A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions`);
     throw err;

@@ -9,6 +9,7 @@ import { environmentsRoutes } from './environments.js';
 import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
+import { integrationsRoutes } from './integrations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
@@ -33,6 +34,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...infrastructureRoutes,
   ...eventsRoutes,
   ...incidentsRoutes,
+  ...integrationsRoutes,
   ...webhooksRoutes,
 ];
 

@@ -2,7 +2,8 @@
  * No secret kept in plain text. A full walk through `npm start` (its own data, debug logging):
  * registration with a password, an API key used, a public report key used, an incident confirmed
  * and escalated (two notifications, each sent with a link minted then) and acknowledged by link,
- * and a webhook subscription whose signing secret is rotated.
+ * a webhook subscription whose signing secret is rotated, and two integrations (a Slack webhook
+ * address, a signed endpoint's secret).
  * Then every secret it saw issued is looked for in every table item, the local event bus's log
  * (what the bus and its archive would keep) and the server's own output: none is there. The
  * links' tokens are in one place only: the file of what people were sent.
@@ -41,7 +42,7 @@ async function scanTable(endpoint: string): Promise<string> {
 const seconds = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
 describe('secrets at rest', () => {
-  it('no password, API key, report key, acknowledgement token or webhook secret is in the table, on the bus or in the log', async () => {
+  it('no password, API key, report key, acknowledgement token, webhook secret or integration credential is in the table, on the bus or in the log', async () => {
     const server = runtime!.url;
     const tag = Math.random().toString(36).slice(2, 10);
     const email = `secrets-${tag}@example.com`;
@@ -83,7 +84,14 @@ describe('secrets at rest', () => {
     const rotated = (await call('POST', `/api/v1/webhooks/${hook.webhook_id}/rotate-secret`, { server, token })).body;
     expect([hook.secret, rotated.secret].every((s: string) => s.startsWith('whsec_'))).toBe(true);
 
+    // Integration credentials: a Slack webhook address (its path is the credential) and a signing secret.
+    const slackPath = `/services/T${tag}/B${tag}/slackcredential${tag}`;
+    expect((await call('POST', '/api/v1/integrations', { server, token, body: { name: 'chat', kind: 'slack', config: { webhook_url: `http://127.0.0.1:9${slackPath}` } } })).status).toBe(201);
+    const generic = (await call('POST', '/api/v1/integrations', { server, token, body: { name: 'siem', kind: 'http', config: { url: 'http://127.0.0.1:9/siem' } } })).body;
+
     const secrets = {
+      slackCredential: `slackcredential${tag}`,
+      integrationSecret: generic.secret.slice(6),
       password,
       apiKey,
       reportKey,

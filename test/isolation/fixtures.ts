@@ -231,6 +231,19 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** A signed HTTP integration to a receiver that is never there; its signing secret must stay A's. */
+  integration_id: {
+    owned: true,
+    create: async (t) => {
+      const res = await t.call('POST', '/api/v1/integrations', {
+        body: { name: t.name('integration'), kind: 'http', config: { url: 'http://127.0.0.1:9/integrations' } },
+      });
+      const secret = (res.body as { secret?: string }).secret;
+      if (secret) t.remember(secret);
+      return created(res, 'integration_id');
+    },
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

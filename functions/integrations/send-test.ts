@@ -1,0 +1,6 @@
+import { testIntegration } from '../../shared/domain/integrations.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { integrationsTestRoute } from '../../shared/routes/integrations.js';
+
+export const handler = httpHandler(integrationsTestRoute, async (req) => json(await testIntegration(req.tenant, req.params.integration_id)));

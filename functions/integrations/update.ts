@@ -1,0 +1,8 @@
+import { updateIntegrationSettings } from '../../shared/domain/integrations.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { integrationsUpdateRoute } from '../../shared/routes/integrations.js';
+
+export const handler = httpHandler(integrationsUpdateRoute, async (req) =>
+  json(await updateIntegrationSettings(req.actor, req.tenant, req.params.integration_id, req.body)),
+);

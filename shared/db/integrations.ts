@@ -1,0 +1,64 @@
+/**
+ * Integrations in the single table, in the tenant's partition (`T#tid`, `INTEGRATION#<v7>`), at
+ * most 50 a tenant (shared/db/counted-items.ts). Their configuration (addresses that are
+ * credentials, keys, signing secrets) is kept sealed as one value (shared/adapters/secret-box.ts);
+ * the item keeps only where it points and a hint of the credential, for display.
+ */
+import type { IntegrationKind } from '../schemas/integrations.js';
+import type { TenantId } from '../vocabulary/tenant.js';
+import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
+import { versionedUpdate } from './items.js';
+import { keys } from './keys.js';
+import type { PageRequest } from './query.js';
+import type { TransactItem } from './transact.js';
+
+export interface Integration {
+  integration_id: string;
+  tenant_id: TenantId;
+  name: string;
+  kind: IntegrationKind;
+  enabled: boolean;
+  endpoint: string;
+  credential_hint: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredIntegration extends Integration {
+  config_sealed: string;
+  version: number;
+}
+
+const KIND: CountedKind = { entity: 'INTEGRATION', prefix: 'INTEGRATION#', item: keys.integration, count: keys.integrationCount, limit: 50 };
+
+export const MAX_INTEGRATIONS_PER_TENANT = KIND.limit;
+
+const INTERNAL = new Set(['PK', 'SK', 'entity', 'version', 'config_sealed']);
+
+const fromItem = (item: Record<string, unknown>): StoredIntegration => item as unknown as StoredIntegration;
+
+export function publicIntegration(i: Integration | StoredIntegration): Integration {
+  return Object.fromEntries(Object.entries(i).filter(([k]) => !INTERNAL.has(k))) as unknown as Integration;
+}
+
+export function putNewIntegration(i: Omit<StoredIntegration, 'version'>): TransactItem[] {
+  return putNewCounted(KIND, i.tenant_id, i.integration_id, { ...i });
+}
+
+export async function getIntegration(tenantId: TenantId, integrationId: string): Promise<StoredIntegration | null> {
+  const item = await getCounted(KIND, tenantId, integrationId);
+  return item ? fromItem(item) : null;
+}
+
+export async function listIntegrations(tenantId: TenantId, page: PageRequest): Promise<StoredIntegration[]> {
+  return (await listCounted(KIND, tenantId, page)).items.map(fromItem);
+}
+
+export function updateIntegration(next: StoredIntegration, fields: (keyof StoredIntegration)[]): TransactItem {
+  const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
+  return versionedUpdate(keys.integration(next.tenant_id, next.integration_id), { ...changed, updated_at: next.updated_at }, next.version);
+}
+
+export function deleteIntegrationItems(i: StoredIntegration): TransactItem[] {
+  return deleteCounted(KIND, i.tenant_id, i.integration_id, i.version);
+}

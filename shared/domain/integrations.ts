@@ -1,0 +1,230 @@
+/**
+ * Integrations: where people are told. Each kind speaks its service's own format: Slack's and
+ * Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, and a generic HTTP endpoint signed
+ * per Standard Webhooks. Credentials are write-only: the configuration is sealed as one value and
+ * never returned. Addresses pass the outbound guard when saved and when called. Changes are
+ * audited without credentials. (Sending incident notifications through them is the next part of
+ * issue 14; today `test` sends each kind's real test message.)
+ */
+import { checkOutboundUrl, OutboundRefusedError, postOutbound, type OutboundAnswer, type OutboundPolicy } from '../adapters/outbound.js';
+import { secretBox, type SecretContext } from '../adapters/secret-box.js';
+import { config as settings } from '../config.js';
+import { auditEntry, auditPut } from '../db/audit.js';
+import {
+  deleteIntegrationItems,
+  getIntegration,
+  listIntegrations as listStored,
+  MAX_INTEGRATIONS_PER_TENANT,
+  publicIntegration,
+  putNewIntegration,
+  updateIntegration,
+  type Integration,
+  type StoredIntegration,
+} from '../db/integrations.js';
+import type { PageRequest } from '../db/query.js';
+import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../db/transact.js';
+import { ConflictError, invalid, NotFoundError } from '../errors.js';
+import { newTimeId, now } from '../ids.js';
+import { PAGERDUTY_EVENTS_URL, type IntegrationKind, type integrationCreate, type integrationUpdate } from '../schemas/integrations.js';
+import type { InputOf } from '../schemas/json-schema.js';
+import type { TenantId } from '../vocabulary/tenant.js';
+import type { Actor } from './actor.js';
+import { diff } from './diff.js';
+import { newSigningSecret, signedHeaders } from './webhook-signing.js';
+
+export type { Integration } from '../db/integrations.js';
+export type IntegrationCreate = InputOf<typeof integrationCreate>;
+export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
+
+export const INTEGRATION_NOT_FOUND = 'Integration not found';
+
+/** What is sealed: the kind's configuration, with the signing secret of an `http` integration. */
+interface SealedConfig {
+  webhook_url?: string;
+  routing_key?: string;
+  endpoint?: string;
+  url?: string;
+  secret?: string;
+}
+
+const policy = (): OutboundPolicy => ({ allowLoopback: settings.outboundAllowLoopback });
+const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({ tenant_id: tenantId, purpose: `integration:${integrationId}` });
+
+/** An address as it may be saved, or a 422 at `loc` saying why not. */
+async function checkedAddress(raw: string, loc: string): Promise<string> {
+  try {
+    return (await checkOutboundUrl(raw, policy())).href;
+  } catch (err) {
+    if (err instanceof OutboundRefusedError) throw invalid(['body', 'config', loc], `not an address we may call: ${err.message}`, 'url');
+    throw err;
+  }
+}
+
+/** The kind's configuration, complete and checked: what is sealed, where it sends, and the hint shown. */
+async function configOf(kind: IntegrationKind, given: IntegrationCreate['config']): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null }> {
+  const need = (field: keyof typeof given) => {
+    const value = given[field];
+    if (!value) throw invalid(['body', 'config', field], `is required for a ${kind} integration`, 'missing');
+    return value;
+  };
+  const extra = Object.keys(given).filter((k) => !ALLOWED[kind].includes(k));
+  if (extra.length > 0) throw invalid(['body', 'config', extra[0]!], `is not a setting of a ${kind} integration`, 'extra_forbidden');
+  switch (kind) {
+    case 'slack':
+    case 'teams': {
+      // The incoming webhook's address is its credential: only its origin is shown.
+      const url = await checkedAddress(need('webhook_url'), 'webhook_url');
+      return { sealed: { webhook_url: url }, endpoint: new URL(url).origin, hint: url.slice(-4) };
+    }
+    case 'pagerduty': {
+      const key = need('routing_key');
+      const endpoint = await checkedAddress(given.endpoint ?? PAGERDUTY_EVENTS_URL, 'endpoint');
+      return { sealed: { routing_key: key, endpoint }, endpoint, hint: key.slice(-4) };
+    }
+    case 'http': {
+      const url = await checkedAddress(need('url'), 'url');
+      return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
+    }
+  }
+}
+
+const ALLOWED: Record<IntegrationKind, readonly string[]> = {
+  slack: ['webhook_url'],
+  teams: ['webhook_url'],
+  pagerduty: ['routing_key', 'endpoint'],
+  http: ['url'],
+};
+
+async function findStored(tenantId: TenantId, integrationId: string): Promise<StoredIntegration> {
+  const stored = await getIntegration(tenantId, integrationId);
+  if (!stored) throw new NotFoundError(INTEGRATION_NOT_FOUND);
+  return stored;
+}
+
+export async function createIntegration(actor: Actor, tenantId: TenantId, input: IntegrationCreate): Promise<Integration & { secret?: string }> {
+  const checked = await configOf(input.kind, input.config);
+  const at = now();
+  const integrationId = newTimeId();
+  const stored: Omit<StoredIntegration, 'version'> = {
+    integration_id: integrationId,
+    tenant_id: tenantId,
+    name: input.name.trim(),
+    kind: input.kind,
+    enabled: input.enabled ?? true,
+    endpoint: checked.endpoint,
+    credential_hint: checked.hint,
+    created_at: at,
+    updated_at: at,
+    config_sealed: await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)),
+  };
+  const view = publicIntegration(stored as StoredIntegration);
+  const audit = auditEntry(actor, { tenantId, action: 'integration.created', resourceType: 'integration', resourceId: integrationId, changes: view as unknown as Record<string, unknown> });
+  try {
+    await transactWrite([...putNewIntegration(stored), auditPut(audit)]);
+  } catch (err) {
+    if (err instanceof ConditionFailed && err.index === 1) throw new ConflictError(`A tenant has at most ${MAX_INTEGRATIONS_PER_TENANT} integrations`);
+    throw err;
+  }
+  return checked.sealed.secret ? { ...view, secret: checked.sealed.secret } : view;
+}
+
+export async function findIntegration(tenantId: TenantId, integrationId: string): Promise<Integration> {
+  return publicIntegration(await findStored(tenantId, integrationId));
+}
+
+export async function listIntegrations(tenantId: TenantId, page: PageRequest): Promise<Integration[]> {
+  return (await listStored(tenantId, page)).map(publicIntegration);
+}
+
+export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId, integrationId: string, input: IntegrationUpdate): Promise<Integration> {
+  const before = await findStored(tenantId, integrationId);
+  const checked = input.config ? await configOf(before.kind, input.config) : undefined;
+  const sealed = checked ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)) : undefined;
+  return retryOnConcurrentChange(async () => {
+    const current = await findStored(tenantId, integrationId);
+    const next: StoredIntegration = {
+      ...current,
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(checked && sealed ? { endpoint: checked.endpoint, credential_hint: checked.hint, config_sealed: sealed } : {}),
+      updated_at: now(),
+    };
+    const changes = diff(publicIntegration(current), publicIntegration(next), ['updated_at']);
+    // A new credential with the same hint still counts as a change, without saying what it was.
+    if (sealed) changes.config = { from: 'replaced', to: 'replaced' };
+    if (Object.keys(changes).length === 0) return publicIntegration(current);
+    const audit = auditEntry(actor, { tenantId, action: 'integration.updated', resourceType: 'integration', resourceId: integrationId, changes });
+    await transactWrite([updateIntegration(next, ['name', 'enabled', 'endpoint', 'credential_hint', 'config_sealed']), auditPut(audit)]);
+    return publicIntegration(next);
+  });
+}
+
+export async function deleteIntegration(actor: Actor, tenantId: TenantId, integrationId: string): Promise<void> {
+  await retryOnConcurrentChange(async () => {
+    const current = await findStored(tenantId, integrationId);
+    const audit = auditEntry(actor, { tenantId, action: 'integration.deleted', resourceType: 'integration', resourceId: integrationId, changes: { name: current.name, kind: current.kind } });
+    await transactWrite([...deleteIntegrationItems(current), auditPut(audit)]);
+  });
+}
+
+export interface TestConnectionResult {
+  reachable: boolean;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  tested_at: string;
+}
+
+const TEST_TEXT = 'Gatehouse test message: this integration can reach you. No action needed.';
+
+/** The kind's own test message, sent; PagerDuty's test alert is resolved again at once. */
+async function sendTest(kind: IntegrationKind, c: SealedConfig, integrationId: string, at: Date): Promise<OutboundAnswer> {
+  const post = (url: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, timeoutMs = 15_000) =>
+    postOutbound(url, { headers, body: typeof body === 'string' ? body : JSON.stringify(body), timeoutMs }, policy());
+  switch (kind) {
+    case 'slack':
+      return post(c.webhook_url!, { text: TEST_TEXT });
+    case 'teams':
+      return post(c.webhook_url!, {
+        '@type': 'MessageCard',
+        '@context': 'https://schema.org/extensions',
+        summary: 'Gatehouse test message',
+        themeColor: '0076D7',
+        title: 'Gatehouse test message',
+        text: TEST_TEXT,
+      });
+    case 'pagerduty': {
+      const dedupKey = `gatehouse-test-${integrationId}`;
+      const event = (action: 'trigger' | 'resolve') => ({
+        routing_key: c.routing_key,
+        event_action: action,
+        dedup_key: dedupKey,
+        ...(action === 'trigger' ? { payload: { summary: TEST_TEXT, source: 'gatehouse', severity: 'info', timestamp: at.toISOString() } } : {}),
+      });
+      const triggered = await post(c.endpoint!, event('trigger'));
+      // A test should leave no open alert behind.
+      if (triggered.status !== null && triggered.status >= 200 && triggered.status < 300) await post(c.endpoint!, event('resolve'), undefined, 10_000);
+      return triggered;
+    }
+    case 'http': {
+      const messageId = `msg_${newTimeId()}`;
+      const body = JSON.stringify({ type: 'integration.test', timestamp: at.toISOString(), data: { integration_id: integrationId, message: TEST_TEXT } });
+      return post(c.url!, body, signedHeaders(messageId, at, body, [c.secret!]));
+    }
+  }
+}
+
+/** Probes the configured endpoint with the kind's own test message and reports the answer. */
+export async function testIntegration(tenantId: TenantId, integrationId: string): Promise<TestConnectionResult> {
+  const stored = await findStored(tenantId, integrationId);
+  const c = JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(tenantId, integrationId))) as SealedConfig;
+  const at = new Date();
+  const answer = await sendTest(stored.kind, c, integrationId, at);
+  return {
+    reachable: answer.status !== null && answer.status >= 200 && answer.status < 300,
+    status_code: answer.status,
+    latency_ms: answer.latencyMs,
+    error: answer.error,
+    tested_at: at.toISOString(),
+  };
+}
