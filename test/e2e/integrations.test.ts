@@ -2,35 +2,27 @@
  * Integrations against a real receiver on loopback: each kind's real test message, write-only
  * credentials (masked, sealed, never answered), checked addresses, and the tenant's own only.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { getIntegration } from '../../shared/db/integrations.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { auditEntriesOf } from '../support/seed.js';
+import { startReceiver, type Receiver, type Received } from '../support/receiver.js';
 
-let receiver: Server;
+let receiver: Receiver;
 let base: string;
-const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let received: Received[];
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      if (req.url?.startsWith('/pagerduty')) res.writeHead(202, { 'content-type': 'application/json' }).end('{"status":"success","message":"Event processed"}');
-      else res.writeHead(req.url === '/down' ? 503 : 200).end('ok');
-    });
-  });
-  await new Promise<void>((ready) => receiver.listen(0, '127.0.0.1', ready));
-  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver((path) =>
+    path.startsWith('/pagerduty')
+      ? { status: 202, headers: { 'content-type': 'application/json' }, body: '{"status":"success","message":"Event processed"}' }
+      : { status: path === '/down' ? 503 : 200, body: 'ok' },
+  );
+  base = receiver.url;
+  received = receiver.received;
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((done) => receiver.close(done));
-});
+afterAll(() => receiver.close());
 
 const SLACK_PATH = '/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXsecret1';
 const ROUTING_KEY = 'R0UT1NGKEY0000000000000000001234';

@@ -1,12 +1,11 @@
 /** Webhooks: what a subscription may choose, and how each delivery is described. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { getWebhook } from '../../shared/db/webhooks.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { auditEntriesOf } from '../support/seed.js';
+import { startReceiver, type Receiver, type Received } from '../support/receiver.js';
 
 describe('webhooks.events', () => {
   it('lists, without a credential, every bus message a subscription may choose, each described in the OpenAPI webhooks', async () => {
@@ -30,26 +29,16 @@ describe('webhooks.events', () => {
 });
 
 
-/** A receiver on loopback that keeps what it got and answers with the status it is told to. */
-let receiver: Server;
+/** A receiver on loopback that keeps what it got and answers 500 on /fails. */
+let receiver: Receiver;
 let receiverUrl: string;
-const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+let received: Received[];
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers, body });
-      res.writeHead(req.url === '/fails' ? 500 : 200).end('ok');
-    });
-  });
-  await new Promise<void>((ready) => receiver.listen(0, '127.0.0.1', ready));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiver = await startReceiver((path) => ({ status: path === '/fails' ? 500 : 200, body: 'ok' }));
+  receiverUrl = receiver.url;
+  received = receiver.received;
 });
-afterAll(async () => {
-  receiver.closeAllConnections();
-  await new Promise((done) => receiver.close(done));
-});
+afterAll(() => receiver.close());
 
 const subscribe = (org: RegisteredTenant, body: Record<string, unknown>) =>
   call('POST', '/api/v1/webhooks', { token: org.token, body: { url: `${receiverUrl}/hook`, event_types: ['incident.created'], ...body } });
@@ -148,7 +137,7 @@ describe('webhooks.delete', () => {
   });
 });
 
-const verifies = (secret: string, r: { headers: IncomingHttpHeaders; body: string }) => {
+const verifies = (secret: string, r: Received) => {
   try {
     new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
     return true;
