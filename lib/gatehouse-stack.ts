@@ -42,6 +42,8 @@ export interface GatehouseStackProps extends StackProps {
   readonly alarmTopicArn?: string;
   /** BEDROCK_MODEL_ID of every function: the model or inference profile for extraction and summaries. */
   readonly bedrockModelId?: string;
+  /** The sender of email (EMAIL_FROM), an identity verified in SES; none: no email integrations. */
+  readonly emailFrom?: string;
 }
 
 export class GatehouseStack extends Stack {
@@ -99,6 +101,7 @@ export class GatehouseStack extends Stack {
         version,
         logLevel: props.logLevel ?? 'info',
         bedrockModelId: props.bedrockModelId,
+        emailFrom: props.emailFrom,
         tracing,
         logRetention,
       });

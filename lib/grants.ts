@@ -22,6 +22,8 @@ export interface ServiceArns {
   eventBusArn: string;
   /** The secrets key (lib/secrets.ts); empty where no grant names it. */
   secretsKeyArn?: string;
+  /** The sender of email; its SES identities (the address and its domain) are what SendEmail may use. */
+  emailFrom?: string;
 }
 
 /** Our jobs only: their names start with `gh-` (shared/adapters/speech/transcribe.ts). */
@@ -72,6 +74,18 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
     statements.push(new iam.PolicyStatement({ actions: [...allowed.userPool], resources: [arns.userPoolArn] }));
   }
   const other = (prefix: string) => allowed.other.filter((a) => a.startsWith(prefix));
+  // Email only from the configured sender: its address and its domain identity. Without one the
+  // function gets no SES permission at all (and refuses email integrations).
+  if (other('ses:').length > 0 && arns.emailFrom) {
+    const identity = (name: string) => `arn:${Aws.PARTITION}:ses:${Aws.REGION}:${Aws.ACCOUNT_ID}:identity/${name}`;
+    statements.push(
+      new iam.PolicyStatement({
+        actions: other('ses:'),
+        resources: [identity(arns.emailFrom), identity(arns.emailFrom.split('@')[1]!)],
+        conditions: { StringEquals: { 'ses:FromAddress': arns.emailFrom } },
+      }),
+    );
+  }
   if (other('kms:').length > 0) {
     if (!arns.secretsKeyArn) throw new Error('a secrets grant needs the secrets key');
     statements.push(new iam.PolicyStatement({ actions: other('kms:'), resources: [arns.secretsKeyArn] }));

@@ -38,6 +38,7 @@ export interface RoutesStackProps {
   readonly version: string;
   readonly logLevel: string;
   readonly bedrockModelId?: string;
+  readonly emailFrom?: string;
   readonly tracing: boolean;
   readonly logRetention: logs.RetentionDays;
 }
@@ -67,6 +68,7 @@ export class RoutesStack extends NestedStack {
       userPoolArn: param('UserPoolArn', s.userPoolArn),
       // Only a group with a route that seals or opens secrets takes the key.
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
+      emailFrom: props.emailFrom,
     };
     const api = apigw.RestApi.fromRestApiAttributes(this, 'RestApi', {
       restApiId: param('RestApiId', s.restApiId),
@@ -85,6 +87,7 @@ export class RoutesStack extends NestedStack {
       LOG_LEVEL: props.logLevel,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
+      ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
     };
 
     for (const route of props.group.routes) {

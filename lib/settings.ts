@@ -7,7 +7,7 @@ import type { GatehouseStackProps } from './gatehouse-stack.js';
 
 export type Settings = Pick<
   GatehouseStackProps,
-  'stage' | 'deletionProtection' | 'tracing' | 'logLevel' | 'userPoolFeaturePlan' | 'alarmTopicArn' | 'bedrockModelId'
+  'stage' | 'deletionProtection' | 'tracing' | 'logLevel' | 'userPoolFeaturePlan' | 'alarmTopicArn' | 'bedrockModelId' | 'emailFrom'
 >;
 
 export function settingsFromContext(node: Node): Settings {
@@ -26,6 +26,8 @@ export function settingsFromContext(node: Node): Settings {
   }
   const alarmTopicArn = optional(node, 'alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN');
   const bedrockModelId = optional(node, 'bedrockModelId', /^[A-Za-z0-9][A-Za-z0-9.:/_-]{0,2047}$/, 'a Bedrock model or inference profile id');
+  // An address (or domain identity's address) verified in SES; without it email integrations are refused.
+  const emailFrom = optional(node, 'emailFrom', /^[^\s@<>]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/, 'an email address verified in Amazon SES');
   return {
     stage,
     deletionProtection: flag(node, 'deletionProtection', true),
@@ -34,6 +36,7 @@ export function settingsFromContext(node: Node): Settings {
     userPoolFeaturePlan: plan,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
+    ...(emailFrom ? { emailFrom } : {}),
   };
 }
 

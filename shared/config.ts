@@ -55,6 +55,10 @@ export interface Config {
   secretsKeyId?: string;
   /** The local stand-in's key file (LOCAL_SECRETS_KEY_FILE), under `npm start`. */
   localSecretsKeyFile?: string;
+  /** The sender address of email (EMAIL_FROM), an identity verified in SES; unset: no email from AWS. */
+  emailFrom?: string;
+  /** The local runtime's SMTP server (LOCAL_SMTP_URL), under `npm start`. */
+  localSmtpUrl?: string;
   /** Webhook receivers and integrations on loopback may be called (OUTBOUND_ALLOW_LOOPBACK=true); never in AWS. */
   outboundAllowLoopback: boolean;
   ai: {
@@ -149,6 +153,8 @@ export function loadConfig(env: Env): Config {
     secretsKeyId: env.SECRETS_KEY_ID || undefined,
     localSecretsKeyFile: env.LOCAL_SECRETS_KEY_FILE || undefined,
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === 'true',
+    emailFrom: env.EMAIL_FROM || undefined,
+    localSmtpUrl: env.LOCAL_SMTP_URL || undefined,
     logLevel: logLevel as Config['logLevel'],
     version: env.GATEHOUSE_VERSION ?? '0.1.0',
     eventStream: {

@@ -30,6 +30,7 @@ export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
 export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
 export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
+export const EMAIL_SEND = ['ses:SendEmail'] as const;
 
 /** A tenant's minute, counted on every authenticated call: one UpdateItem. */
 export const TENANT_METER_ACTIONS = ['dynamodb:UpdateItem'] as const;
@@ -67,6 +68,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.ai ? MODEL_INVOKE : []),
       ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
+      ...(grants.email ? EMAIL_SEND : []),
     ],
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };

@@ -1,12 +1,13 @@
 /**
  * Integrations: where people are told. Each kind speaks its service's own format: Slack's and
- * Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, and a generic HTTP endpoint signed
- * per Standard Webhooks. Credentials are write-only: the configuration is sealed as one value and
+ * Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, email (Amazon SES; a local SMTP
+ * server under `npm start`), and a generic HTTP endpoint signed per Standard Webhooks. Credentials are write-only: the configuration is sealed as one value and
  * never returned. Addresses pass the outbound guard when saved and when called. Changes are
  * audited without credentials. (Sending incident notifications through them is the next part of
  * issue 14; today `test` sends each kind's real test message.)
  */
 import { checkOutboundUrl, OutboundRefusedError, postOutbound, type OutboundAnswer, type OutboundPolicy } from '../adapters/outbound.js';
+import { emailConfigured, mailer } from '../adapters/mailer.js';
 import { secretBox, type SecretContext } from '../adapters/secret-box.js';
 import { config as settings } from '../config.js';
 import { auditEntry, auditPut } from '../db/audit.js';
@@ -45,6 +46,7 @@ interface SealedConfig {
   endpoint?: string;
   url?: string;
   secret?: string;
+  to?: string[];
 }
 
 const policy = (): OutboundPolicy => ({ allowLoopback: settings.outboundAllowLoopback });
@@ -62,7 +64,7 @@ async function checkedAddress(raw: string, loc: string): Promise<string> {
 
 /** The kind's configuration, complete and checked: what is sealed, where it sends, and the hint shown. */
 async function configOf(kind: IntegrationKind, given: IntegrationCreate['config']): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null }> {
-  const need = (field: keyof typeof given) => {
+  const need = <F extends keyof typeof given>(field: F): NonNullable<(typeof given)[F]> => {
     const value = given[field];
     if (!value) throw invalid(['body', 'config', field], `is required for a ${kind} integration`, 'missing');
     return value;
@@ -85,6 +87,11 @@ async function configOf(kind: IntegrationKind, given: IntegrationCreate['config'
       const url = await checkedAddress(need('url'), 'url');
       return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
     }
+    case 'email': {
+      const to = need('to');
+      if (!emailConfigured()) throw invalid(['body', 'kind'], 'this deployment sends no email: it has no sender address (EMAIL_FROM)', 'value_error');
+      return { sealed: { to: [...to] }, endpoint: `mailto:${to.join(',')}`, hint: null };
+    }
   }
 }
 
@@ -93,6 +100,7 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   teams: ['webhook_url'],
   pagerduty: ['routing_key', 'endpoint'],
   http: ['url'],
+  email: ['to'],
 };
 
 async function findStored(tenantId: TenantId, integrationId: string): Promise<StoredIntegration> {
@@ -206,6 +214,15 @@ async function sendTest(kind: IntegrationKind, c: SealedConfig, integrationId: s
       if (triggered.status !== null && triggered.status >= 200 && triggered.status < 300) await post(c.endpoint!, event('resolve'), undefined, 10_000);
       return triggered;
     }
+    case 'email': {
+      const started = performance.now();
+      try {
+        await mailer().send({ to: c.to!, subject: 'Gatehouse test message', text: `${TEST_TEXT}\n\nSent to test integration ${integrationId}.` });
+        return { status: null, latencyMs: Math.round(performance.now() - started), error: null, bodyExcerpt: '' };
+      } catch (err) {
+        return { status: null, latencyMs: Math.round(performance.now() - started), error: (err as Error).message, bodyExcerpt: '' };
+      }
+    }
     case 'http': {
       const messageId = `msg_${newTimeId()}`;
       const body = JSON.stringify({ type: 'integration.test', timestamp: at.toISOString(), data: { integration_id: integrationId, message: TEST_TEXT } });
@@ -220,8 +237,10 @@ export async function testIntegration(tenantId: TenantId, integrationId: string)
   const c = JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(tenantId, integrationId))) as SealedConfig;
   const at = new Date();
   const answer = await sendTest(stored.kind, c, integrationId, at);
+  // Email has no HTTP status: handed over to the mail service without an error is reachable.
+  const reachable = stored.kind === 'email' ? answer.error === null : answer.status !== null && answer.status >= 200 && answer.status < 300;
   return {
-    reachable: answer.status !== null && answer.status >= 200 && answer.status < 300,
+    reachable,
     status_code: answer.status,
     latency_ms: answer.latencyMs,
     error: answer.error,

@@ -24,7 +24,7 @@ export function composeLocalRuntime(): void {
  * local server imports this module before the stack has set them).
  */
 export async function installLocalAdapters(): Promise<void> {
-  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }, secrets, localSecrets] = await Promise.all([
+  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }, secrets, localSecrets, mail, smtp] = await Promise.all([
     import('../config.js'),
     import('../adapters/event-bus.js'),
     import('../adapters/extraction/index.js'),
@@ -34,7 +34,10 @@ export async function installLocalAdapters(): Promise<void> {
     import('./speech/recognizer.js'),
     import('../adapters/secret-box.js'),
     import('./secret-box.js'),
+    import('../adapters/mailer.js'),
+    import('./smtp.js'),
   ]);
+  if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));
   if (config.localSecretsKeyFile) secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
   if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));
   if (config.speech.mode === 'local') speech.useSpeechRecognizer(new LocalSpeechRecognizer());

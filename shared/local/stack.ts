@@ -17,6 +17,7 @@ import type { LocalService } from './process.js';
 import { supervise } from './supervise.js';
 import { LOCAL_NAMES, provision } from './provision.js';
 import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
+import { startSmtpLocal } from './smtp.js';
 import { isTableStream, WORKERS } from '../workers.js';
 import { localEventBus } from './event-bus.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
@@ -77,7 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dataDir = resolve(options.dataDir);
   const region = options.region ?? 'us-east-1';
   const logs = join(dataDir, 'logs');
-  const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito') };
+  const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito'), mail: join(dataDir, 'mail') };
   const stateFile = join(dataDir, 'local-stack.json');
   const checkpointFile = join(dataDir, 'stream-checkpoints.json');
   // The local stand-in for the KMS key that seals kept secrets (shared/local/secret-box.ts).
@@ -85,18 +86,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const eventBusLog = join(logs, 'event-bus.jsonl');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, secretsKeyFile);
+  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
   const t0 = performance.now();
   // In parallel: DynamoDB Local (the JVM, ~2 s) dominates; the others hide behind it.
-  const [dynamodbResult, s3Result, cognitoResult] = await Promise.allSettled([
+  const [dynamodbResult, s3Result, cognitoResult, smtpResult] = await Promise.allSettled([
     startDynamoDbLocal({ dbPath: options.persist ? dirs.dynamodb : undefined, logFile: join(logs, 'dynamodb-local.log') }),
     startS3Local({ directory: dirs.s3 }),
     startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log') }),
+    // The mail people would get, as .eml files under <dataDir>/mail (shared/local/smtp.ts).
+    startSmtpLocal({ directory: dirs.mail }),
   ]);
-  const results = [dynamodbResult, s3Result, cognitoResult];
+  const results = [dynamodbResult, s3Result, cognitoResult, smtpResult];
   const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   let streamPoller: StreamPoller | undefined;
   let asyncWorkers: AsyncWorkers | undefined;
@@ -107,14 +110,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile);
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile);
     releaseLock();
   };
-  if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected') {
+  if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected' || smtpResult.status === 'rejected') {
     await stopAll();
     throw results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))[0];
   }
-  const [dynamodb, s3, cognito] = [dynamodbResult.value, s3Result.value, cognitoResult.value];
+  const [dynamodb, s3, cognito, smtp] = [dynamodbResult.value, s3Result.value, cognitoResult.value, smtpResult.value];
   const t1 = performance.now();
   const superviseLog = (msg: string, fields?: Record<string, unknown>) => writeLogLine({ level: 'warn', source: 'local-stack', msg, ...fields }, 'error');
   // DynamoDB Local that dies is started again on its port (its data kept on disk when persisted;
@@ -177,6 +180,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // token is written in the clear (shared/adapters/notification-sender.ts).
     LOCAL_NOTIFICATIONS_FILE: join(logs, 'notifications.jsonl'),
     LOCAL_SECRETS_KEY_FILE: secretsKeyFile,
+    LOCAL_SMTP_URL: smtp.endpoint,
+    // Where the local SMTP server keeps each message (tests and people read them there).
+    LOCAL_MAIL_DIR: dirs.mail,
     // Webhook receivers on this machine only when the developer says so (docs/configuration.md).
     OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK === 'true' ? 'true' : 'false',
     USER_POOL_ID: provisioned.userPoolId,

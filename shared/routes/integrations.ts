@@ -21,7 +21,7 @@ export const integrationsCreateRoute = {
   access: 'TENANT_ADMIN',
   tenant: 'body',
   tag: 'integrations',
-  summary: 'Add an integration (Slack, Microsoft Teams, PagerDuty, or a signed HTTP endpoint)',
+  summary: 'Add an integration (Slack, Microsoft Teams, PagerDuty, email, or a signed HTTP endpoint)',
   description: `Its credentials are write-only: kept sealed, never returned. Addresses are checked now (422 on the config field) and at every call. At most 50 per tenant (409 beyond). ${NOT_YET}`,
   request: { body: integrationCreate },
   response: { status: 201, description: 'The integration (for `http`, with its signing secret, shown this once).', schema: integrationCreated },
@@ -99,13 +99,13 @@ export const integrationsTestRoute = {
   tag: 'integrations',
   summary: 'Probe the configured endpoint with the kind\'s own test message',
   description:
-    "Slack gets `{text}`, Teams a MessageCard, PagerDuty an Events API v2 `trigger` of severity info that is resolved again at once, an `http` endpoint a `integration.test` delivery signed per Standard Webhooks. 200 whatever the endpoint said: `reachable` and `status_code` tell.",
+    "Slack gets `{text}`, Teams a MessageCard, PagerDuty an Events API v2 `trigger` of severity info that is resolved again at once, email a test message, an `http` endpoint a `integration.test` delivery signed per Standard Webhooks. 200 whatever the endpoint said: `reachable` and `status_code` tell (email has no status code: reachable means the mail service took it).",
   request: { path: integrationPath, query: integrationScopeQuery },
   response: { status: 200, description: 'TestConnectionResult.', schema: testConnectionResult },
   errors: [404],
   // PagerDuty's test is two calls: 15 s for the trigger, 10 s for the resolve, within API Gateway's 29 s.
   timeoutSeconds: 29,
-  grants: { table: 'read', secrets: 'open' },
+  grants: { table: 'read', secrets: 'open', email: true },
 } as const satisfies RouteDef;
 
 export const integrationsRoutes: readonly RouteDef[] = [

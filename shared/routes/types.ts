@@ -30,6 +30,8 @@ export interface RouteGrants {
   ai?: boolean;
   /** The deployment's secrets key (shared/adapters/secret-box.ts): seal new secrets, open kept ones, or both. */
   secrets?: 'seal' | 'open' | 'both';
+  /** Sends email (Amazon SES, from the deployment's EMAIL_FROM identity). */
+  email?: boolean;
 }
 
 export interface RouteResponse {

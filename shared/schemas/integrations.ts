@@ -7,7 +7,7 @@ import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
-export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http'] as const;
+export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 
 /** Where PagerDuty's Events API v2 takes events. */
@@ -18,12 +18,20 @@ const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
 const config = {
   type: 'object',
   description:
-    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
+    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder). Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
   properties: {
     webhook_url: address,
     routing_key: { type: 'string', pattern: '^[A-Za-z0-9]{32}$', description: 'A PagerDuty integration key: 32 letters and digits.' },
     endpoint: address,
     url: address,
+    to: {
+      type: 'array',
+      items: { type: 'string', format: 'email', maxLength: 254 },
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+      description: 'For `email`: the addresses told.',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -57,7 +65,7 @@ const integrationFields = {
   name: { type: 'string' },
   kind: { type: 'string', enum: INTEGRATION_KINDS },
   enabled: { type: 'boolean' },
-  endpoint: { type: 'string', description: 'Where it sends: the full address, or for Slack and Teams (whose address is a credential) its origin only.' },
+  endpoint: { type: 'string', description: 'Where it sends: the full address, or for Slack and Teams (whose address is a credential) its origin only; for email `mailto:` and the recipients.' },
   credential_hint: { type: ['string', 'null'], description: 'The last four characters of the credential (webhook URL or routing key), or null.' },
   created_at: timestamp,
   updated_at: timestamp,

@@ -2,7 +2,10 @@
  * Integrations against a real receiver on loopback: each kind's real test message, write-only
  * credentials (masked, sealed, never answered), checked addresses, and the tenant's own only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { getIntegration } from '../../shared/db/integrations.js';
@@ -151,5 +154,30 @@ describe('integrations.delete', () => {
     const i = (await add(org, { kind: 'teams', config: { webhook_url: `${base}/x` } })).body;
     expect((await call('DELETE', `/api/v1/integrations/${i.integration_id}`, { token: org.token })).status).toBe(204);
     expect((await call('DELETE', `/api/v1/integrations/${i.integration_id}`, { token: org.token })).status).toBe(404);
+  });
+});
+
+describe('integrations.test by email', () => {
+  it('hands the test message to the mail service: under npm start it lands in the local mail folder, a real message', async () => {
+    const org = await registerTenant('IntegrMail');
+    const i = (await add(org, { kind: 'email', config: { to: ['soc@harbour.example', 'duty@harbour.example'] } })).body;
+    expect(i).toMatchObject({ kind: 'email', endpoint: 'mailto:soc@harbour.example,duty@harbour.example', credential_hint: null });
+    const dir = inject('localEnv').LOCAL_MAIL_DIR!;
+    const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+    const res = await call('POST', `/api/v1/integrations/${i.integration_id}/test`, { token: org.token });
+    expect(res.body).toMatchObject({ reachable: true, status_code: null, error: null });
+    const added = readdirSync(dir).filter((f) => !before.has(f));
+    const mails = await Promise.all(added.map((f) => simpleParser(readFileSync(join(dir, f)))));
+    const mine = mails.filter((m) => (m.text ?? '').includes(i.integration_id));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.subject).toBe('Gatehouse test message');
+    expect((Array.isArray(mine[0]!.to) ? mine[0]!.to : [mine[0]!.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual(['soc@harbour.example', 'duty@harbour.example']);
+    expect(mine[0]!.text).toMatch(/^Gatehouse test message: this integration can reach you/);
+  });
+
+  it('refuses an email integration without recipients, or with an address that is none', async () => {
+    const org = await registerTenant('IntegrMailBad');
+    expect((await add(org, { kind: 'email', config: {} })).body.detail[0].loc).toEqual(['body', 'config', 'to']);
+    expect((await add(org, { kind: 'email', config: { to: ['not an address'] } })).status).toBe(422);
   });
 });

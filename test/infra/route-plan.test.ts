@@ -86,6 +86,7 @@ describe('settingsFromContext', () => {
     expect(() => settings({ logLevel: 'verbose' })).toThrow(/context logLevel/);
     expect(() => settings({ alarmTopicArn: 'paging-topic' })).toThrow(/context alarmTopicArn must be an SNS topic ARN/);
     expect(() => settings({ bedrockModelId: 'has spaces' })).toThrow(/context bedrockModelId/);
+    expect(() => settings({ emailFrom: 'alerts at harbour' })).toThrow(/context emailFrom must be an email address verified in Amazon SES/);
   });
 
   it('takes an alarm topic and a model id when given, and leaves them out otherwise', () => {
@@ -95,6 +96,8 @@ describe('settingsFromContext', () => {
       bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
     });
     expect(settings({})).not.toHaveProperty('alarmTopicArn');
+    expect(settings({ emailFrom: 'alerts@harbour.example' })).toMatchObject({ emailFrom: 'alerts@harbour.example' });
+    expect(settings({})).not.toHaveProperty('emailFrom');
     expect(settings({ alarmTopicArn: '' })).not.toHaveProperty('alarmTopicArn');
   });
 });

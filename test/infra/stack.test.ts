@@ -6,7 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RouteFunction } from '../../lib/route-function.js';
-import { ROUTES, type RouteDef } from '../../shared/routes/index.js';
+import { ROUTES, routeById, type RouteDef } from '../../shared/routes/index.js';
 import { methods, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
 let s: Synthesized;
@@ -169,6 +169,18 @@ describe('least privilege', () => {
     expect(kms).toHaveLength(1);
     expect(JSON.stringify(kms[0]!.Resource)).toContain('SecretsKeyArn');
     for (const r of ROUTES.filter((x) => !x.grants.secrets)) expect(actionsOf(r).filter((a) => a.startsWith('kms:')), r.id).toEqual([]);
+  });
+
+  it('email goes only from the configured sender, and without one no function may send any', () => {
+    expect(actionsOf(route('integrations.test'))).not.toContain('ses:SendEmail');
+    const withSender = synth({ routes: [routeById('integrations.test')], emailFrom: 'alerts@harbour.example' });
+    const statements = [...withSender.nested.values()]
+      .flatMap((t) => Object.values(t.findResources('AWS::IAM::Policy')))
+      .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: { Action: unknown; Resource: unknown; Condition?: unknown }[] } } }).Properties.PolicyDocument.Statement)
+      .filter((st) => [st.Action].flat().includes('ses:SendEmail'));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'alerts@harbour.example' } });
+    expect(JSON.stringify(statements[0]!.Resource)).toContain('identity/harbour.example');
   });
 
   it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {
