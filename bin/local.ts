@@ -39,6 +39,7 @@ try {
   stack = await startLocalStack({ dataDir, persist: true });
   log(`local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms (data in ${dataDir}, logs in ${dataDir}/logs)`);
   log(`  DynamoDB Local ${stack.endpoints.dynamodb}, s3rver ${stack.endpoints.s3}, cognito-local ${stack.endpoints.cognito}`);
+  log(`  mail: ${stack.env.LOCAL_SMTP_URL}, each message kept in ${stack.env.LOCAL_MAIL_DIR}`);
 
   const admin = localAdminFromEnv();
   const { created } = await ensureLocalAdmin(admin);
