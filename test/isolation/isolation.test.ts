@@ -20,6 +20,7 @@ import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/routes/index.js';
 import { call, login } from '../support/api.js';
+import { notificationsSettled } from '../support/notifications.js';
 import {
   crossTenantAttempts,
   functionLevelAttempts,
@@ -44,6 +45,9 @@ let startOfA: Snapshot;
 
 beforeAll(async () => {
   world = await seedWorld();
+  // A confirmed incident is notified in the background (minted, then sent): let that finish
+  // before A's items are snapshotted, or its last step reads as a change.
+  await Promise.all([world.A, world.B].map((t) => notificationsSettled(t.tenantId, t.ids.incident_id!)));
   guardA = new TenantGuard('A', world.A.tenantId);
   guardB = new TenantGuard('B', world.B.tenantId);
   await Promise.all([guardA.start(), guardB.start()]);

@@ -4,7 +4,10 @@
  * incident's change through the table stream and the bus, so readers wait for it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { db, TABLE } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
 import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
 
 export function sentFile(): string {
@@ -38,4 +41,26 @@ export async function sentNotifications(incidentId: string, count = 1): Promise<
 /** The acknowledgement link of the notification of the highest level sent about an incident. */
 export async function ackPathOf(incidentId: string, count = 1): Promise<string> {
   return (await sentNotifications(incidentId, count)).at(-1)!.acknowledge_path;
+}
+
+/**
+ * Waits until every notification of an incident is marked sent (10 s at most): the sender writes
+ * `minted`, then `sent` after it delivered, in the background, so a test that snapshots a
+ * tenant's items waits for this first.
+ */
+export async function notificationsSettled(tenantId: string, incidentId: string): Promise<void> {
+  const { PK } = keys.incident(tenantId, incidentId);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const out = await db.send(new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      ExpressionAttributeValues: { ':pk': PK, ':sk': 'NOTIFIED#' },
+      ConsistentRead: true,
+    }));
+    const items = out.Items ?? [];
+    if (items.length > 0 && items.every((i) => i.status === 'sent')) return;
+    if (Date.now() > deadline) throw new Error(`the notifications of incident ${incidentId} were not all sent within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
