@@ -7,7 +7,7 @@
 import type { IntegrationKind } from '../schemas/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
-import { versionedUpdate } from './items.js';
+import { pick, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -33,12 +33,15 @@ const KIND: CountedKind = { entity: 'INTEGRATION', prefix: 'INTEGRATION#', item:
 
 export const MAX_INTEGRATIONS_PER_TENANT = KIND.limit;
 
-const INTERNAL = new Set(['PK', 'SK', 'entity', 'version', 'config_sealed']);
+/** What an integration shows: an allowlist, so the sealed configuration (or a later field) is never answered. */
+const PUBLIC_FIELDS = [
+  'integration_id', 'tenant_id', 'name', 'kind', 'enabled', 'endpoint', 'credential_hint', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof Integration)[];
 
 const fromItem = (item: Record<string, unknown>): StoredIntegration => item as unknown as StoredIntegration;
 
 export function publicIntegration(i: Integration | StoredIntegration): Integration {
-  return Object.fromEntries(Object.entries(i).filter(([k]) => !INTERNAL.has(k))) as unknown as Integration;
+  return pick<Integration>({ ...i }, PUBLIC_FIELDS);
 }
 
 export function putNewIntegration(i: Omit<StoredIntegration, 'version'>): TransactItem[] {

@@ -5,7 +5,7 @@
  */
 import type { TenantId } from '../vocabulary/tenant.js';
 import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
-import { versionedUpdate } from './items.js';
+import { pick, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -32,13 +32,17 @@ export interface StoredWebhook extends Webhook {
   version: number;
 }
 
-const INTERNAL = new Set(['PK', 'SK', 'entity', 'version', 'secret_sealed', 'previous_secret_sealed']);
+/** What a subscription shows: an allowlist, so a field added to the item later is not answered by accident. */
+const PUBLIC_FIELDS = [
+  'webhook_id', 'tenant_id', 'url', 'event_types', 'filters', 'enabled', 'description', 'disabled_reason',
+  'previous_secret_expires_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof Webhook)[];
 
 const fromItem = (item: Record<string, unknown>): StoredWebhook => item as unknown as StoredWebhook;
 
 /** The subscription as answered: no key, version or sealed secret. */
 export function publicWebhook(w: Webhook | StoredWebhook): Webhook {
-  return Object.fromEntries(Object.entries(w).filter(([k]) => !INTERNAL.has(k))) as unknown as Webhook;
+  return pick<Webhook>({ ...w }, PUBLIC_FIELDS);
 }
 
 const KIND: CountedKind = { entity: 'WEBHOOK', prefix: 'WEBHOOK#', item: keys.webhook, count: keys.webhookCount, limit: 50 };

@@ -126,7 +126,13 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
     config_sealed: await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)),
   };
   const view = publicIntegration(stored as StoredIntegration);
-  const audit = auditEntry(actor, { tenantId, action: 'integration.created', resourceType: 'integration', resourceId: integrationId, changes: view as unknown as Record<string, unknown> });
+  const audit = auditEntry(actor, {
+    tenantId,
+    action: 'integration.created',
+    resourceType: 'integration',
+    resourceId: integrationId,
+    changes: { name: view.name, kind: view.kind, enabled: view.enabled, endpoint: view.endpoint, credential_hint: view.credential_hint },
+  });
   try {
     await transactWrite([...putNewIntegration(stored), auditPut(audit)]);
   } catch (err) {

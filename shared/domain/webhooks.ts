@@ -91,7 +91,14 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
     previous_secret_sealed: null,
   };
   const view = publicWebhook(stored as StoredWebhook);
-  const audit = auditEntry(actor, { tenantId, action: 'webhook.created', resourceType: 'webhook', resourceId: webhookId, changes: view as unknown as Record<string, unknown> });
+  const { url: savedUrl, event_types: eventTypes, filters, enabled, description } = view;
+  const audit = auditEntry(actor, {
+    tenantId,
+    action: 'webhook.created',
+    resourceType: 'webhook',
+    resourceId: webhookId,
+    changes: { url: savedUrl, event_types: eventTypes, filters, enabled, description },
+  });
   try {
     await transactWrite([...putNewWebhook(stored), auditPut(audit)]);
   } catch (err) {
