@@ -139,7 +139,8 @@ export const WORKERS: readonly WorkerDef[] = [
       pattern: { source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] },
       retryAttempts: 2,
     },
-    grants: { table: 'write' },
+    // Opens the integrations' sealed settings and sends email (issue 14, item 7).
+    grants: { table: 'write', secrets: 'open', email: true },
     timeoutSeconds: 30,
     memoryMb: 256,
   },
