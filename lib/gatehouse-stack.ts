@@ -17,6 +17,7 @@ import { PROJECT_ROOT } from './function.js';
 import { Identity } from './identity.js';
 import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
 import { RoutesStack } from './routes-stack.js';
+import { Queues } from './queues.js';
 import { Secrets } from './secrets.js';
 import { Storage } from './storage.js';
 import { WorkersStack } from './workers-stack.js';
@@ -67,6 +68,7 @@ export class GatehouseStack extends Stack {
       featurePlan: props.userPoolFeaturePlan ?? 'essentials',
     });
     const events = new Events(this, 'Events', { stage: props.stage, archiveRetention: Duration.days(90) });
+    const queues = new Queues(this, 'Queues', { bus: events.bus, retain });
     this.api = new Api(this, 'Api', {
       stage: props.stage,
       tracing,
@@ -86,6 +88,7 @@ export class GatehouseStack extends Stack {
       userPoolArn: identity.userPool.userPoolArn,
       userPoolClientId: identity.client.userPoolClientId,
       secretsKeyArn: secrets.key.keyArn,
+      queues: queues.refs(),
       restApiId: restApi.restApiId,
       rootResourceId: restApi.restApiRootResourceId,
     };
@@ -121,6 +124,7 @@ export class GatehouseStack extends Stack {
       version,
       logLevel: props.logLevel ?? 'info',
       bedrockModelId: props.bedrockModelId,
+      emailFrom: props.emailFrom,
       alarmTopicArn: props.alarmTopicArn,
       tracing,
       logRetention,

@@ -11,8 +11,10 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import { allowedActions } from '../shared/iam.js';
+import { allowedActions, QUEUE_SEND } from '../shared/iam.js';
+import { queueUrlVariable } from '../shared/adapters/queue.js';
 import type { RouteGrants } from '../shared/routes/index.js';
+import type { QueueTarget } from '../shared/workers.js';
 
 /** ARNs of the shared resources, as seen from the stack that holds the function. */
 export interface ServiceArns {
@@ -24,6 +26,30 @@ export interface ServiceArns {
   secretsKeyArn?: string;
   /** The sender of email; its SES identities (the address and its domain) are what SendEmail may use. */
   emailFrom?: string;
+  /** The ARNs of the queues the grants send to, by target (`<id>`, `<id>:dead-letters`). */
+  queueArns?: Record<string, string>;
+}
+
+/**
+ * The queues some of `grants` send to, imported as parameters through `param`: their ARNs (for the
+ * statements) and their URLs as the variables shared/adapters/queue.ts reads.
+ */
+export function importQueues(
+  grants: readonly RouteGrants[],
+  refs: Record<string, { arn: string; url: string }>,
+  param: (name: string, value: string) => string,
+): { queueArns: Record<string, string>; environment: Record<string, string> } {
+  const targets = [...new Set(grants.flatMap((g) => allowedActions(g).queues))].sort();
+  const queueArns: Record<string, string> = {};
+  const environment: Record<string, string> = {};
+  for (const target of targets) {
+    const ref = refs[target];
+    if (!ref) throw new Error(`a grant names queue ${target}, which the stack does not have`);
+    const name = target.split(/[-:]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    queueArns[target] = param(`Queue${name}Arn`, ref.arn);
+    environment[queueUrlVariable(target as QueueTarget)] = param(`Queue${name}Url`, ref.url);
+  }
+  return { queueArns, environment };
 }
 
 /** Our jobs only: their names start with `gh-` (shared/adapters/speech/transcribe.ts). */
@@ -89,6 +115,14 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
   if (other('kms:').length > 0) {
     if (!arns.secretsKeyArn) throw new Error('a secrets grant needs the secrets key');
     statements.push(new iam.PolicyStatement({ actions: other('kms:'), resources: [arns.secretsKeyArn] }));
+  }
+  if (allowed.queues.length > 0) {
+    const resources = allowed.queues.map((target) => {
+      const arn = arns.queueArns?.[target];
+      if (!arn) throw new Error(`a grant sends to queue ${target}, whose ARN the function's stack does not import`);
+      return arn;
+    });
+    statements.push(new iam.PolicyStatement({ actions: [...QUEUE_SEND], resources }));
   }
   if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));

@@ -9,6 +9,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { AUTH_IN_FUNCTION, acknowledgeOpenMethod } from './api.js';
+import { importQueues } from './grants.js';
 import { RouteFunction } from './route-function.js';
 import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
 
@@ -25,6 +26,8 @@ export interface ServiceRefs {
   userPoolClientId: string;
   /** The key that seals kept secrets (lib/secrets.ts). */
   secretsKeyArn: string;
+  /** The service's queues and dead-letter queues (lib/queues.ts), by target. */
+  queues: Record<string, { arn: string; url: string }>;
   restApiId: string;
   rootResourceId: string;
 }
@@ -70,6 +73,8 @@ export class RoutesStack extends NestedStack {
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
     };
+    // Only the queues the group's grants send to.
+    const queues = importQueues(props.group.routes.map((r) => r.grants), s.queues, param);
     const api = apigw.RestApi.fromRestApiAttributes(this, 'RestApi', {
       restApiId: param('RestApiId', s.restApiId),
       rootResourceId: param('RootResourceId', s.rootResourceId),
@@ -88,12 +93,13 @@ export class RoutesStack extends NestedStack {
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
+      ...queues.environment,
     };
 
     for (const route of props.group.routes) {
       const { function: fn } = new RouteFunction(this, route.id, {
         route,
-        arns,
+        arns: { ...arns, queueArns: queues.queueArns },
         environment,
         tracing: props.tracing,
         logRetention: props.logRetention,

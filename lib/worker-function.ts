@@ -13,7 +13,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
-import { SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -46,16 +46,21 @@ export interface WorkerFunctionProps {
   readonly retain: boolean;
   /** Told when the alarm goes off and when it clears. */
   readonly alarmTopic?: sns.ITopic;
+  /** For a queue trigger: the queue's ARN and its dead-letter queue's (lib/queues.ts). */
+  readonly triggerQueue?: { arn: string; deadLettersArn: string };
 }
 
 export class WorkerFunction extends Construct {
   readonly function: GatehouseFunction;
-  readonly deadLetterQueue: sqs.Queue;
+  /** Its own, or for a queue trigger the queue's (where its redrive policy moves what keeps failing). */
+  readonly deadLetterQueue: sqs.IQueue;
   readonly deadLetterAlarm: cloudwatch.Alarm;
   /** For a table-stream trigger. */
   readonly eventSourceMapping?: lambda.EventSourceMapping;
   /** For a schedule or an event-rule trigger (on the account's default bus). */
   readonly rule?: events.Rule;
+  /** For a queue trigger. */
+  readonly queueSource?: SqsEventSource;
 
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     super(scope, id);
@@ -81,61 +86,79 @@ export class WorkerFunction extends Construct {
       tracing: props.tracing,
     });
 
-    // For a stream, Lambda sends it the position of each batch it gave up on (shard, first and
-    // last sequence numbers), not the records: docs/events.md says how to publish them again. For
-    // the other triggers it holds the events themselves.
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: DEAD_LETTER_RETENTION,
-      removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    Validations.of(this.deadLetterQueue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter destination of the worker (its stream mapping\'s or its ' +
-        'asynchronous invocations\' onFailure, its rule target\'s dead-letter queue), which cdk-nag does not ' +
-        'recognise; a dead-letter queue needs no dead-letter queue of its own.',
-    });
-
     const { trigger } = worker;
-    if (trigger.kind === 'table-stream') {
-      role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }));
-      this.eventSourceMapping = new lambda.EventSourceMapping(this, 'Trigger', {
-        target: this.function,
-        eventSourceArn: props.arns.tableStreamArn,
-        // A new mapping reads the stream from its oldest record (24 h): nothing written before the
-        // mapping existed is skipped.
-        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+    if (trigger.kind === 'queue') {
+      // The queue's own dead-letter queue (its redrive policy): what failed maxReceiveCount times,
+      // and what the worker sends there itself.
+      if (!props.triggerQueue) throw new Error(`worker ${worker.id} reads queue ${trigger.queue}: its ARNs are needed`);
+      const queue = sqs.Queue.fromQueueArn(this, 'Queue', props.triggerQueue.arn);
+      this.deadLetterQueue = sqs.Queue.fromQueueArn(this, 'DeadLetters', props.triggerQueue.deadLettersArn);
+      // Grants receive, delete and change visibility on the queue (the retry delays).
+      this.queueSource = new SqsEventSource(queue, {
         batchSize: trigger.batchSize,
-        retryAttempts: trigger.retryAttempts,
+        maxConcurrency: trigger.maxConcurrency,
         reportBatchItemFailures: true,
-        // Failures are per record already; halving batches would only repeat the good ones.
-        bisectBatchOnError: false,
-        filters: [lambda.FilterCriteria.filter(streamFilterPattern(trigger))],
-        onFailure: new SqsDlq(this.deadLetterQueue),
       });
+      this.function.addEventSource(this.queueSource);
     } else {
-      // Asynchronous invocations: a failed one is retried as the trigger says, then its event goes
-      // to the dead-letter queue; an event EventBridge could not deliver at all goes there too.
-      this.function.configureAsyncInvoke({
-        retryAttempts: trigger.retryAttempts,
-        onFailure: new destinations.SqsDestination(this.deadLetterQueue),
+      // For a stream, Lambda sends it the position of each batch it gave up on (shard, first and
+      // last sequence numbers), not the records: docs/events.md says how to publish them again. For
+      // the other triggers it holds the events themselves.
+      const deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: DEAD_LETTER_RETENTION,
+        removalPolicy: props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       });
-      this.rule = new events.Rule(this, 'Trigger', {
-        description: `Gatehouse worker ${worker.id}`,
-        ...(trigger.kind === 'schedule'
-          ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }
-          : { eventPattern: ruleEventPattern(trigger.pattern) }),
-        targets: [new targets.LambdaFunction(this.function, { deadLetterQueue: this.deadLetterQueue, retryAttempts: 2 })],
+      this.deadLetterQueue = deadLetterQueue;
+      Validations.of(deadLetterQueue).acknowledge({
+        id: 'AwsSolutions-SQS3',
+        reason:
+          'This queue is itself the dead-letter destination of the worker (its stream mapping\'s or its ' +
+          'asynchronous invocations\' onFailure, its rule target\'s dead-letter queue), which cdk-nag does not ' +
+          'recognise; a dead-letter queue needs no dead-letter queue of its own.',
       });
+      if (trigger.kind === 'table-stream') {
+        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }));
+        this.eventSourceMapping = new lambda.EventSourceMapping(this, 'Trigger', {
+          target: this.function,
+          eventSourceArn: props.arns.tableStreamArn,
+          // A new mapping reads the stream from its oldest record (24 h): nothing written before the
+          // mapping existed is skipped.
+          startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+          batchSize: trigger.batchSize,
+          retryAttempts: trigger.retryAttempts,
+          reportBatchItemFailures: true,
+          // Failures are per record already; halving batches would only repeat the good ones.
+          bisectBatchOnError: false,
+          filters: [lambda.FilterCriteria.filter(streamFilterPattern(trigger))],
+          onFailure: new SqsDlq(deadLetterQueue),
+        });
+      } else {
+        // Asynchronous invocations: a failed one is retried as the trigger says, then its event goes
+        // to the dead-letter queue; an event EventBridge could not deliver at all goes there too.
+        this.function.configureAsyncInvoke({
+          retryAttempts: trigger.retryAttempts,
+          onFailure: new destinations.SqsDestination(deadLetterQueue),
+        });
+        this.rule = new events.Rule(this, 'Trigger', {
+          description: `Gatehouse worker ${worker.id}`,
+          ...(trigger.kind === 'schedule'
+            ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }
+            : { eventPattern: ruleEventPattern(trigger.pattern) }),
+          targets: [new targets.LambdaFunction(this.function, { deadLetterQueue, retryAttempts: 2 })],
+        });
+      }
     }
 
     this.deadLetterAlarm = new cloudwatch.Alarm(this, 'DeadLettersAlarm', {
       // A name operators can find and subscribe their paging to.
       alarmName: `gatehouse-${props.stage}-${worker.id}-dead-letters`,
       alarmDescription:
-        trigger.kind === 'table-stream'
+        trigger.kind === 'queue'
+          ? `Gatehouse worker ${worker.id}: messages of its queue ${trigger.queue} are in the dead-letter queue, after their retries ` +
+            '(docs/webhooks.md, "When deliveries fail").'
+          : trigger.kind === 'table-stream'
           ? `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
             'and must be published again (docs/events.md, "When publishing fails").'
           : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue (docs/architecture.md, workers).`,

@@ -9,7 +9,17 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import type { WorkerDef } from '../shared/workers.js';
 import type { ServiceRefs } from './routes-stack.js';
+import { queueUrlVariable } from '../shared/adapters/queue.js';
+import { allowedActions } from '../shared/iam.js';
+import type { QueueTarget } from '../shared/workers.js';
+import { importQueues } from './grants.js';
 import { WorkerFunction } from './worker-function.js';
+
+/** The queue URL variables a worker needs: the queues its grants send to, and the one it reads. */
+function queueVariables(worker: WorkerDef): string[] {
+  const targets = [...allowedActions(worker.grants).queues, ...(worker.trigger.kind === 'queue' ? [worker.trigger.queue] : [])];
+  return targets.map((t) => queueUrlVariable(t as QueueTarget));
+}
 
 export interface WorkersStackProps {
   readonly workers: readonly WorkerDef[];
@@ -18,6 +28,8 @@ export interface WorkersStackProps {
   readonly version: string;
   readonly logLevel: string;
   readonly bedrockModelId?: string;
+  /** The sender of email (EMAIL_FROM) for the workers whose grants send it. */
+  readonly emailFrom?: string;
   /** The alarms notify this SNS topic when set. */
   readonly alarmTopicArn?: string;
   readonly tracing: boolean;
@@ -32,9 +44,16 @@ export class WorkersStack extends NestedStack {
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, { description: 'Gatehouse workers: the functions that are not routes' });
     const s = props.services;
+    // Memoised: a queue may be both a worker's trigger and another's grant.
+    const params = new Map<string, string>();
     const param = (name: string, value: string) => {
-      this.setParameter(name, value);
-      return new CfnParameter(this, name, { type: 'String' }).valueAsString;
+      let ref = params.get(name);
+      if (ref === undefined) {
+        this.setParameter(name, value);
+        ref = new CfnParameter(this, name, { type: 'String' }).valueAsString;
+        params.set(name, ref);
+      }
+      return ref;
     };
     // The names shared/config.ts reads (it checks them all at cold start).
     const environment = {
@@ -57,7 +76,17 @@ export class WorkersStack extends NestedStack {
       eventBusArn: arnParam('EventBusArn', s.eventBusArn, grants.some((g) => g.eventBus)),
       userPoolArn: arnParam('UserPoolArn', s.userPoolArn, grants.some((g) => (g.userPool ?? []).length > 0)),
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
+      secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
+      emailFrom: props.emailFrom,
     };
+    // The queues the workers send to, and those that trigger them (with their dead letters, for
+    // the alarm): ARNs and URLs as parameters.
+    const queues = importQueues(
+      props.workers.flatMap((w) => [w.grants, ...(w.trigger.kind === 'queue' ? [{ queues: { [w.trigger.queue]: 'send' as const } }, { queues: { [w.trigger.queue]: 'dead-letters' as const } }] : [])]),
+      s.queues,
+      param,
+    );
+    const queueArns = queues.queueArns;
 
     const alarmTopic = props.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined;
     for (const worker of props.workers) {
@@ -66,8 +95,18 @@ export class WorkersStack extends NestedStack {
         new WorkerFunction(this, worker.id, {
           worker,
           stage: props.stage,
-          arns,
-          environment,
+          arns: { ...arns, queueArns },
+          environment: {
+            ...environment,
+            ...(arns.secretsKeyArn && worker.grants.secrets ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
+            ...(props.emailFrom && worker.grants.email ? { EMAIL_FROM: props.emailFrom } : {}),
+            // Only the URLs of the queues this worker sends to or reads.
+            ...Object.fromEntries(Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name))),
+          },
+          triggerQueue:
+            worker.trigger.kind === 'queue'
+              ? { arn: queueArns[worker.trigger.queue]!, deadLettersArn: queueArns[`${worker.trigger.queue}:dead-letters`]! }
+              : undefined,
           tracing: props.tracing,
           logRetention: props.logRetention,
           retain: props.retain,

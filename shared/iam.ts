@@ -31,6 +31,7 @@ export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
 export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
+export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 
 /** A tenant's minute, counted on every authenticated call: one UpdateItem. */
 export const TENANT_METER_ACTIONS = ['dynamodb:UpdateItem'] as const;
@@ -51,6 +52,8 @@ export interface Allowed {
   objects: readonly string[];
   userPool: readonly string[];
   other: readonly string[];
+  /** The queues (and dead-letter queues, `<id>:dead-letters`) it may send to: QUEUE_SEND on each. */
+  queues: readonly string[];
   /** Actions allowed on the rate counters' partitions only, beyond what `table` allows everywhere. */
   rateCounters: readonly string[];
 }
@@ -70,6 +73,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
       ...(grants.email ? EMAIL_SEND : []),
     ],
+    queues: Object.entries(grants.queues ?? {}).map(([queue, to]) => (to === 'dead-letters' ? `${queue}:dead-letters` : queue)),
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { EventPattern } from './vocabulary/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
+import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -57,7 +58,75 @@ export interface EventRuleTrigger extends AsyncTrigger {
   pattern: { source: readonly string[]; 'detail-type': readonly string[]; detail?: EventPattern };
 }
 
-export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger;
+/**
+ * One of the service's SQS queues (QUEUES), read by a Lambda event source mapping in AWS and by
+ * the local queue runner under `npm start` (shared/local/queue.ts). The handler answers an
+ * `SQSBatchResponse`: a message it names in `batchItemFailures` stays on the queue and comes back
+ * when its visibility runs out (the handler may set that first, to wait before trying again);
+ * the others are deleted.
+ */
+export interface QueueTrigger {
+  kind: 'queue';
+  queue: QueueId;
+  /** Messages per invocation at most. */
+  batchSize: number;
+  /** Invocations running at once at most (2 to 1000; Lambda's `maximumConcurrency`). */
+  maxConcurrency: number;
+}
+
+export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger | QueueTrigger;
+
+/**
+ * A queue of the service, with its dead-letter queue (and an alarm on it). A message received
+ * `maxReceiveCount` times without being deleted moves to the dead-letter queue; a consumer may
+ * also send one there itself (grant `queues: { <id>: 'dead-letters' }`).
+ */
+export interface QueueDef {
+  id: string;
+  description: string;
+  /** What else feeds it: a rule on the service's own bus whose matching events are sent here, whole. */
+  busRule?: EventRuleTrigger['pattern'];
+  /** How long a received message is hidden from other consumers: at least 6 times the consumer's timeout, as AWS advises. */
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+  /** How long a message is kept at most (seconds; SQS allows up to 14 days). */
+  retentionSeconds: number;
+}
+
+export const QUEUES = [
+  {
+    id: 'webhook-dispatch',
+    description: 'Every subscribable message of the service bus, to be matched with the subscriptions of its tenant',
+    busRule: {
+      source: ['gatehouse.events', 'gatehouse.incidents'],
+      // The subscribable types only (GET /api/v1/webhooks/events); not incident.notification,
+      // which carries people to notify, nor the webhooks' own messages.
+      'detail-type': [...WEBHOOK_EVENT_TYPES],
+    },
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
+  {
+    id: 'webhook-deliveries',
+    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhook-delivery.ts)',
+    visibilityTimeoutSeconds: 180,
+    // Eight attempts on the schedule, and room for four crashes of the deliverer.
+    maxReceiveCount: 12,
+    retentionSeconds: 4 * 24 * 3600,
+  },
+] as const satisfies readonly QueueDef[];
+
+export type QueueId = (typeof QUEUES)[number]['id'];
+
+/** A queue, or its dead-letter queue: where something may be sent. */
+export type QueueTarget = QueueId | `${QueueId}:dead-letters`;
+
+export function queueById(id: string): QueueDef {
+  const queue = (QUEUES as readonly QueueDef[]).find((q) => q.id === id);
+  if (!queue) throw new Error(`no queue ${id}`);
+  return queue;
+}
 
 export interface WorkerDef {
   /** Unique, stable id; also the Lambda's logical name. */
@@ -141,6 +210,28 @@ export const WORKERS: readonly WorkerDef[] = [
     },
     // Opens the integrations' sealed settings and sends email (issue 14, item 7).
     grants: { table: 'write', secrets: 'open', email: true },
+    timeoutSeconds: 30,
+    memoryMb: 256,
+  },
+  {
+    id: 'webhook-dispatch',
+    handler: 'functions/workers/webhook-dispatch.ts',
+    description: 'Makes one delivery per matching webhook subscription of each bus message (docs/webhooks.md)',
+    trigger: { kind: 'queue', queue: 'webhook-dispatch', batchSize: 10, maxConcurrency: 5 },
+    // Reads the tenant's subscriptions, writes the deliveries, queues them.
+    grants: { table: 'write', queues: { 'webhook-deliveries': 'send' } },
+    timeoutSeconds: 30,
+    memoryMb: 256,
+  },
+  {
+    id: 'webhook-deliver',
+    handler: 'functions/workers/webhook-deliver.ts',
+    description: 'POSTs each webhook delivery, signed, and schedules its retries on the queue (docs/webhooks.md)',
+    trigger: { kind: 'queue', queue: 'webhook-deliveries', batchSize: 10, maxConcurrency: 20 },
+    // Opens the signing secrets; sends what ran out of attempts to the dead letters; tells the
+    // owner of a subscription it turns off.
+    grants: { table: 'write', secrets: 'open', email: true, queues: { 'webhook-deliveries': 'dead-letters' } },
+    // Ten receivers of 15 s each, one after the other at worst.
     timeoutSeconds: 30,
     memoryMb: 256,
   },

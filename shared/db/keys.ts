@@ -34,6 +34,14 @@ export const keys = {
   integration: (tenantId: string, integrationId: string) => ({ PK: tenantPk(tenantId), SK: `INTEGRATION#${integrationId}` }),
   /** How many integrations a tenant has: the limit is checked in the creating transaction. */
   integrationCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'INTEGRATIONCOUNT' }),
+  /**
+   * A delivery of a message to a webhook subscription, by its delivery id (a UUIDv7 derived from
+   * the message: time-ordered, and the same on every redelivery of the message). Kept 30 days.
+   */
+  webhookDelivery: (tenantId: string, webhookId: string, deliveryId: string) => ({
+    PK: `${tenantPk(tenantId)}#WEBHOOK#${webhookId}`,
+    SK: `DELIVERY#${deliveryId}`,
+  }),
   /** How many webhook subscriptions a tenant has: the limit is checked in the creating transaction. */
   webhookCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WEBHOOKCOUNT' }),
   /**

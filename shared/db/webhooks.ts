@@ -3,7 +3,10 @@
  * at most 50 a tenant (shared/db/counted-items.ts). Signing secrets are kept sealed
  * (shared/adapters/secret-box.ts).
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantId } from '../vocabulary/tenant.js';
+import { db, TABLE } from './client.js';
 import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
 import { pick, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
@@ -18,8 +21,13 @@ export interface Webhook {
   filters: { environment_id: string | null; min_severity: string | null };
   enabled: boolean;
   description: string | null;
-  /** Why the service turned it off (`gone`: the receiver answered 410), or null. */
+  /**
+   * Why the service turned it off, or null: `gone` (the receiver answered 410), `failing` (every
+   * delivery failed for 5 days).
+   */
   disabled_reason: string | null;
+  /** Since when every attempt has failed (the first failure after the last success), or null. */
+  failing_since: string | null;
   /** Until when the secret before the last rotation still signs, or null. */
   previous_secret_expires_at: string | null;
   created_at: string;
@@ -35,7 +43,7 @@ export interface StoredWebhook extends Webhook {
 /** What a subscription shows: an allowlist, so a field added to the item later is not answered by accident. */
 const PUBLIC_FIELDS = [
   'webhook_id', 'tenant_id', 'url', 'event_types', 'filters', 'enabled', 'description', 'disabled_reason',
-  'previous_secret_expires_at', 'created_at', 'updated_at',
+  'failing_since', 'previous_secret_expires_at', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof Webhook)[];
 
 const fromItem = (item: Record<string, unknown>): StoredWebhook => item as unknown as StoredWebhook;
@@ -73,4 +81,49 @@ export function updateWebhook(next: StoredWebhook, fields: (keyof StoredWebhook)
 
 export function deleteWebhookItems(w: StoredWebhook): TransactItem[] {
   return deleteCounted(KIND, w.tenant_id, w.webhook_id, w.version);
+}
+
+/** Every subscription of the tenant (at most 50), in one Query: what the dispatcher matches a message with. */
+export async function allWebhooks(tenantId: TenantId): Promise<StoredWebhook[]> {
+  return (await listWebhooks(tenantId, { limit: KIND.limit, offset: 0 })).items;
+}
+
+/**
+ * Sets `failing_since` unless it is set already (the first failure after a success) or, with
+ * null, clears it unless it is clear. Not versioned: deliveries of one subscription run side by
+ * side, and only the first of them changes anything. True when this call changed it.
+ */
+export async function setFailingSince(tenantId: TenantId, webhookId: string, at: string | null): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.webhook(tenantId, webhookId),
+        UpdateExpression: 'SET failing_since = :at',
+        ConditionExpression:
+          at === null
+            ? 'attribute_exists(PK) AND attribute_exists(failing_since) AND failing_since <> :null'
+            : 'attribute_exists(PK) AND (attribute_not_exists(failing_since) OR failing_since = :null)',
+        ExpressionAttributeValues: { ':at': at, ':null': null },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Turns a subscription off for `reason`, if it is on (the transaction fails on item 0 otherwise). */
+export function disableWebhookItem(tenantId: TenantId, webhookId: string, reason: string, at: string): TransactItem {
+  return {
+    Update: {
+      TableName: TABLE,
+      Key: keys.webhook(tenantId, webhookId),
+      UpdateExpression: 'SET enabled = :off, disabled_reason = :reason, updated_at = :at, #version = #version + :one',
+      ConditionExpression: 'attribute_exists(PK) AND enabled = :on',
+      ExpressionAttributeNames: { '#version': 'version' },
+      ExpressionAttributeValues: { ':off': false, ':on': true, ':reason': reason, ':at': at, ':one': 1 },
+    },
+  };
 }

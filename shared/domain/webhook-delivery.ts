@@ -2,9 +2,11 @@
  * The rules of webhook delivery, apart from any queue or clock: which subscriptions a bus message
  * goes to, the delivery's stable id and body, what a receiver's answer means, when to try again
  * (Svix's schedule with jitter), and when a subscription that keeps failing is turned off. The
- * dispatcher and deliverer (issue 14, next part) run on these; tests drive them with a fake clock.
+ * dispatcher (webhook-dispatch.ts) and the deliverer (webhook-deliver.ts) run on these.
  */
-import { createHash } from 'node:crypto';
+import { derivedTimeId, timeOfId } from '../ids.js';
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 import { severityRank, INCIDENT_SEVERITIES, type IncidentSeverity } from '../vocabulary/incidents.js';
 import type { Webhook } from '../db/webhooks.js';
 
@@ -22,13 +24,37 @@ export const FAILING_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
 
 /** A message of the service's event bus, as the dispatcher reads it. */
 export interface BusMessage {
-  /** The outbox message id: the same on every redelivery of the message. */
+  /** The event's id, or the outbox message's: the same on every redelivery of the message. */
   messageId: string;
   tenantId: string;
   type: string;
   /** When the change happened. */
   time: string;
   detail: Record<string, unknown>;
+}
+
+/** What the dispatcher reads of an EventBridge event (the body of its queue's messages). */
+export interface BusEnvelope {
+  source?: unknown;
+  'detail-type'?: unknown;
+  time?: unknown;
+  detail?: unknown;
+}
+
+/**
+ * The message of a bus event, or null when it is none of ours to deliver (no tenant, no id). A
+ * stored event's id is its `event_id`; a change's is its outbox `message_id` (docs/events.md).
+ */
+export function busMessageOf(event: BusEnvelope): BusMessage | null {
+  const detail = event.detail;
+  if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return null;
+  const d = detail as Record<string, unknown>;
+  const messageId = event.source === 'gatehouse.events' ? d.event_id : d.message_id;
+  if (typeof d.tenant_id !== 'string' || typeof messageId !== 'string' || typeof event['detail-type'] !== 'string') return null;
+  if (typeof event.time !== 'string' || Number.isNaN(Date.parse(event.time))) return null;
+  // Ids are UUIDv7: their millisecond says when the change was made, finer than the envelope's second.
+  const time = UUID_V7.test(messageId) ? new Date(timeOfId(messageId)).toISOString() : new Date(event.time).toISOString();
+  return { messageId, tenantId: d.tenant_id, type: event['detail-type'], time, detail: d };
 }
 
 const isSeverity = (s: unknown): s is IncidentSeverity => (INCIDENT_SEVERITIES as readonly unknown[]).includes(s);
@@ -49,10 +75,11 @@ export function subscribes(subscription: Webhook, message: BusMessage): boolean 
 
 /**
  * The delivery's id (`webhook-id`): one per message and subscription, the same on every attempt, on
- * a redelivered message and on a replay, so receivers can deduplicate on it.
+ * a redelivered message and on a replay, so receivers can deduplicate on it. A UUIDv7 of the
+ * message's time, so a subscription's deliveries are in time order by key.
  */
-export function deliveryId(messageId: string, webhookId: string): string {
-  return `msg_${createHash('sha256').update(`${messageId}\u0000${webhookId}`).digest('base64url').slice(0, 27)}`;
+export function deliveryId(message: Pick<BusMessage, 'messageId' | 'time'>, webhookId: string): string {
+  return derivedTimeId(Date.parse(message.time), `webhook-delivery\u0000${message.messageId}\u0000${webhookId}`, 0);
 }
 
 /** The delivery body, `{type, timestamp, data}`: the resource as its API shows it (no bus bookkeeping). */

@@ -84,6 +84,7 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
     enabled: input.enabled ?? true,
     description: input.description ?? null,
     disabled_reason: null,
+    failing_since: null,
     previous_secret_expires_at: null,
     created_at: at,
     updated_at: at,
@@ -130,14 +131,16 @@ export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId
       ...(input.event_types !== undefined ? { event_types: [...new Set(input.event_types)] } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.filters !== undefined ? { filters: { ...current.filters, ...input.filters } } : {}),
-      // Turned on again by its owner: whatever turned it off is over.
-      ...(input.enabled !== undefined ? { enabled: input.enabled, disabled_reason: input.enabled ? null : current.disabled_reason } : {}),
+      // Turned on again: whatever turned it off, and its failures so far, are behind it.
+      ...(input.enabled !== undefined
+        ? { enabled: input.enabled, disabled_reason: input.enabled ? null : current.disabled_reason, failing_since: input.enabled && !current.enabled ? null : (current.failing_since ?? null) }
+        : {}),
       updated_at: now(),
     };
     const changes = diff(publicWebhook(current), publicWebhook(next), ['updated_at']);
     if (Object.keys(changes).length === 0) return publicWebhook(current);
     const audit = auditEntry(actor, { tenantId, action: 'webhook.updated', resourceType: 'webhook', resourceId: webhookId, changes });
-    await transactWrite([updateWebhook(next, ['url', 'event_types', 'description', 'filters', 'enabled', 'disabled_reason']), auditPut(audit)]);
+    await transactWrite([updateWebhook(next, ['url', 'event_types', 'description', 'filters', 'enabled', 'disabled_reason', 'failing_since']), auditPut(audit)]);
     return publicWebhook(next);
   });
 }

@@ -70,7 +70,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     writeLogLine({ source: 'async-workers', ...line });
 
   const invoke = (worker: WorkerDef, handler: AsyncHandler, event: BusEvent): Promise<void> => {
-    const retries = worker.trigger.kind === 'table-stream' ? 0 : worker.trigger.retryAttempts;
+    const retries = worker.trigger.kind === 'schedule' || worker.trigger.kind === 'event-rule' ? worker.trigger.retryAttempts : 0;
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -98,6 +98,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   for (const worker of options.workers) {
     const { trigger } = worker;
     if (trigger.kind === 'table-stream') throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
+    if (trigger.kind === 'queue') throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue.ts)`);
     const handler = options.handlers?.[worker.id] ?? (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
     if (trigger.kind === 'schedule') {
       const tick = () => {

@@ -6,7 +6,7 @@
  *
  * - the Lambda runtime's global `awslambda` (streaming handlers call it when they load);
  * - a compiler for request validators (bundles carry them precompiled: lib/validators.ts);
- * - the in-process event bus, pocketsphinx and the offline extractor, where the configuration
+ * - the in-process event bus and queues, pocketsphinx and the offline extractor, where the configuration
  *   says `local` (EVENT_BUS_MODE, SPEECH_MODE, AI_MODE: docs/configuration.md).
  */
 import { installAwslambdaShim } from './awslambda-shim.js';
@@ -37,6 +37,9 @@ export async function installLocalAdapters(): Promise<void> {
     import('../adapters/mailer.js'),
     import('./smtp.js'),
   ]);
+  const [queue, localQueue] = await Promise.all([import('../adapters/queue.js'), import('./queue.js')]);
+  // No local SQS: the service's queues are in-process (shared/local/queue.ts), like the bus.
+  if (config.eventBusMode === 'local') queue.useQueues(localQueue.localQueues());
   if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));
   if (config.localSecretsKeyFile) secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
   if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));

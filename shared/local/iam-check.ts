@@ -16,24 +16,50 @@ interface Running {
   /** The route or worker id, for the message. */
   who: string;
   allowed: Allowed;
+  /** The queue its trigger reads, if any. */
+  consumes?: string;
 }
 
 const current = new AsyncLocalStorage<Running>();
 
 /** Runs `work` as the function `who` with these grants: its SDK calls are checked. */
-export function runAs<T>(who: string, grants: RouteGrants, counters: readonly string[], work: () => T): T {
-  return current.run({ who, allowed: allowedActions(grants, counters) }, work);
+export function runAs<T>(who: string, grants: RouteGrants, counters: readonly string[], work: () => T, consumes?: string): T {
+  return current.run({ who, allowed: allowedActions(grants, counters), consumes }, work);
+}
+
+/**
+ * Runs `work` as AWS itself rather than as a function: what an EventBridge rule does with its own
+ * permissions (putting an event on a queue), though the local bus calls it from the publisher.
+ */
+export function asService<T>(work: () => T): T {
+  return current.exit(work);
 }
 
 export class LocalAccessDenied extends Error {
   override readonly name = 'AccessDeniedException';
 }
 
-/** For a local stand-in that is no SDK client (the secret box for KMS): checks one action. */
-export function checkAction(action: string): void {
+/**
+ * For a local stand-in that is no SDK client (the secret box for KMS, the queues for SQS): checks
+ * one action, on `resource` where the grant names resources (a queue).
+ */
+export function checkAction(action: string, resource?: string): void {
   const running = current.getStore();
-  if (running && !permits(running.allowed, action, undefined)) {
-    throw new LocalAccessDenied(`${running.who} is not allowed to perform ${action}: its grants in the route or worker table do not allow it (shared/iam.ts)`);
+  if (running && !permits(running.allowed, action, undefined, resource)) {
+    throw new LocalAccessDenied(
+      `${running.who} is not allowed to perform ${action}${resource ? ` on ${resource}` : ''}: its grants in the route or worker table do not allow it (shared/iam.ts)`,
+    );
+  }
+}
+
+/**
+ * The consumer's own calls on the queue its trigger reads (in AWS the event source mapping's
+ * grant): allowed to the worker reading `queue` only.
+ */
+export function checkConsumer(queue: string): void {
+  const running = current.getStore();
+  if (running && running.consumes !== queue) {
+    throw new LocalAccessDenied(`${running.who} is not allowed to perform sqs:ChangeMessageVisibility on ${queue}: only the worker reading that queue is`);
   }
 }
 
@@ -90,8 +116,9 @@ const S3: Record<string, string[]> = {
   HeadBucket: ['s3:ListBucket'],
 };
 
-function permits(allowed: Allowed, action: string, pk: string | undefined): boolean {
+function permits(allowed: Allowed, action: string, pk: string | undefined, resource?: string): boolean {
   const [service] = action.split(':');
+  if (service === 'sqs') return action === 'sqs:SendMessage' && resource !== undefined && allowed.queues.includes(resource);
   if (service === 'dynamodb') {
     if (allowed.table.includes(action)) return true;
     return allowed.rateCounters.includes(action) && Boolean(pk?.startsWith(RATE_PK_PREFIX));

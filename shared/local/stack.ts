@@ -22,7 +22,9 @@ import { isTableStream, WORKERS } from '../workers.js';
 import { localEventBus } from './event-bus.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
 import { startAsyncWorkers, type AsyncWorkers } from './async-workers.js';
-import { checkSharedClients } from './iam-check.js';
+import { localQueues, startQueueWorkers, type QueueWorkers } from './queue.js';
+import { QUEUES } from '../workers.js';
+import { asService, checkSharedClients } from './iam-check.js';
 
 export interface LocalStackOptions {
   /** Where data and logs live. Created when missing. */
@@ -69,6 +71,8 @@ export interface LocalStack {
   streamPoller?: StreamPoller;
   /** The schedule and event-rule workers; absent when `workers` is false. */
   asyncWorkers?: AsyncWorkers;
+  /** The queue workers; absent when `workers` is false. */
+  queueWorkers?: QueueWorkers;
   /** How many times DynamoDB Local was started again after it died. */
   dynamodbRestarts(): number;
   stop(): Promise<void>;
@@ -84,9 +88,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // The local stand-in for the KMS key that seals kept secrets (shared/local/secret-box.ts).
   const secretsKeyFile = join(dataDir, 'secrets.key');
   const eventBusLog = join(logs, 'event-bus.jsonl');
+  // What is on the local queues (shared/local/queue.ts), kept across restarts.
+  const queuesFile = join(dataDir, 'queues.json');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile);
+  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile, queuesFile);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
@@ -103,14 +109,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   let streamPoller: StreamPoller | undefined;
   let asyncWorkers: AsyncWorkers | undefined;
+  let queueWorkers: QueueWorkers | undefined;
+  const unsubscribeFeeds: (() => void)[] = [];
   let recording = false;
   const stopAll = async () => {
     // The workers first: they use the services.
+    unsubscribeFeeds.forEach((u) => u());
+    await queueWorkers?.stop();
     await asyncWorkers?.stop();
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile);
+    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile, queuesFile);
     releaseLock();
   };
   if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected' || smtpResult.status === 'rejected') {
@@ -183,6 +193,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     LOCAL_SMTP_URL: smtp.endpoint,
     // Where the local SMTP server keeps each message (tests and people read them there).
     LOCAL_MAIL_DIR: dirs.mail,
+    // The local queues' state (shared/local/queue.ts).
+    LOCAL_QUEUES_FILE: queuesFile,
     // Webhook receivers on this machine only when the developer says so (docs/configuration.md).
     OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK === 'true' ? 'true' : 'false',
     USER_POOL_ID: provisioned.userPoolId,
@@ -230,9 +242,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamPoller = await startPoller(provisioned.tableStream.new);
       asyncWorkers = await startAsyncWorkers({
         region,
-        workers: WORKERS.filter((w) => !isTableStream(w) && (options.schedules !== false || w.trigger.kind !== 'schedule')),
+        workers: WORKERS.filter((w) => !isTableStream(w) && w.trigger.kind !== 'queue' && (options.schedules !== false || w.trigger.kind !== 'schedule')),
         deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
       });
+      // The rules on the service's bus that feed a queue, then the workers reading the queues.
+      const queues = localQueues();
+      for (const queue of QUEUES) {
+        const rule = 'busRule' in queue ? queue.busRule : undefined;
+        if (!rule) continue;
+        unsubscribeFeeds.push(
+          // The rule's own permission puts the event on the queue, not the publisher's.
+          localEventBus().subscribe(`queue:${queue.id}`, rule, (event) => asService(() => queues.send(queue.id, [{ body: JSON.stringify(event) }]))),
+        );
+      }
+      queueWorkers = await startQueueWorkers({ queues, region, workers: WORKERS.filter((w) => w.trigger.kind === 'queue') });
     } catch (error) {
       await stopAll();
       throw error;
@@ -249,6 +272,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       return streamPoller;
     },
     asyncWorkers,
+    queueWorkers,
     dynamodbRestarts: () => dynamodbSupervised.restarts(),
     stop: () => (stopping ??= stopAll()),
   };

@@ -5,6 +5,7 @@
 import type { JsonSchema } from '../schemas/json-schema.js';
 
 import type { Access } from '../vocabulary/roles.js';
+import type { QueueId } from '../workers.js';
 
 export { ROLES } from '../vocabulary/roles.js';
 export type { Access, Role } from '../vocabulary/roles.js';
@@ -32,6 +33,11 @@ export interface RouteGrants {
   secrets?: 'seal' | 'open' | 'both';
   /** Sends email (Amazon SES, from the deployment's EMAIL_FROM identity). */
   email?: boolean;
+  /**
+   * The service's queues (shared/workers.ts QUEUES) it sends to: `send` to the queue, `dead-letters`
+   * to its dead-letter queue. Consuming a queue is its trigger's, not a grant.
+   */
+  queues?: Readonly<Partial<Record<QueueId, 'send' | 'dead-letters'>>>;
 }
 
 export interface RouteResponse {

@@ -9,6 +9,12 @@ import {
   webhookTestResult,
   webhookUpdate,
   webhookWithSecret,
+  deliveryList,
+  deliveryListQuery,
+  deliveryPath,
+  deliveryResponse,
+  replayResult,
+  replaySince,
 } from '../schemas/webhooks.js';
 import type { RouteDef } from './types.js';
 
@@ -27,8 +33,9 @@ export const webhooksEventsRoute = {
   grants: {},
 } as const satisfies RouteDef;
 
-/** Until deliveries of bus messages land (issue 14, part 2), a subscription receives test pings only. */
-const NOT_YET = 'Deliveries of the chosen types are not sent yet: for now a subscription receives the test pings of `POST /api/v1/webhooks/{webhook_id}/test`.';
+/** How deliveries are made, for the create route's description. */
+const DELIVERIES =
+  'Each message of a chosen type is POSTed as `{type, timestamp, data}` with the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature`), within seconds; anything but a 2xx is tried again at 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter), a 410 turns the subscription off, and 5 days of failures too. `GET /api/v1/webhooks/{webhook_id}/deliveries` shows every attempt.';
 
 export const webhooksCreateRoute = {
   id: 'webhooks.create',
@@ -39,7 +46,7 @@ export const webhooksCreateRoute = {
   tenant: 'credential',
   tag: 'webhooks',
   summary: 'Subscribe a receiver to event types; its signing secret is shown once',
-  description: `The URL is checked now (422 on \`body.url\` for an address we may not call) and again at every call. At most 50 subscriptions per tenant (409 beyond). ${NOT_YET}`,
+  description: `The URL is checked now (422 on \`body.url\` for an address we may not call) and again at every call. At most 50 subscriptions per tenant (409 beyond). ${DELIVERIES}`,
   request: { body: webhookCreate },
   response: { status: 201, description: 'The subscription and its secret, shown this once.', schema: webhookWithSecret },
   errors: [404, 409],
@@ -138,6 +145,57 @@ export const webhooksTestRoute = {
   grants: { table: 'read', secrets: 'open' },
 } as const satisfies RouteDef;
 
+export const webhooksDeliveriesRoute = {
+  id: 'webhooks.deliveries',
+  method: 'GET',
+  path: '/api/v1/webhooks/{webhook_id}/deliveries',
+  handler: 'functions/webhooks/deliveries.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: "A subscription's deliveries, newest first, with every attempt",
+  description:
+    'Each delivery: its status, every attempt (time, status code, latency, error), when the next attempt is due, and the payload sent. Kept 30 days. Filter by `status` to see what failed.',
+  request: { path: webhookPath, query: deliveryListQuery },
+  response: { status: 200, description: 'A page of deliveries.', schema: deliveryList },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const webhooksReplayDeliveryRoute = {
+  id: 'webhooks.replayDelivery',
+  method: 'POST',
+  path: '/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/replay',
+  handler: 'functions/webhooks/replay-delivery.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'Send a delivery again, with the same `webhook-id` and payload',
+  description:
+    'One more attempt, made within seconds, outside the retry schedule (a replay that fails is not retried: its `failure_reason` is `replay_failed`). 409 while the subscription is turned off or the delivery is still pending.',
+  request: { path: deliveryPath },
+  response: { status: 202, description: 'The delivery, pending until the attempt is made.', schema: deliveryResponse },
+  errors: [404, 409],
+  grants: { table: 'write', queues: { 'webhook-deliveries': 'send' } },
+} as const satisfies RouteDef;
+
+export const webhooksReplayFailedRoute = {
+  id: 'webhooks.replayFailed',
+  method: 'POST',
+  path: '/api/v1/webhooks/{webhook_id}/deliveries/replay',
+  handler: 'functions/webhooks/replay-failed.ts',
+  access: 'TENANT_ADMIN',
+  tenant: 'credential',
+  tag: 'webhooks',
+  summary: 'Send again every failed delivery since a time',
+  description:
+    'For a receiver that was down: each failed delivery whose message is from `since` on gets one more attempt with its own `webhook-id`, 1,000 a call (`has_more` says to call again). 409 while the subscription is turned off.',
+  request: { path: webhookPath, body: replaySince },
+  response: { status: 202, description: 'What was queued again.', schema: replayResult },
+  errors: [404, 409],
+  grants: { table: 'write', queues: { 'webhook-deliveries': 'send' } },
+} as const satisfies RouteDef;
+
 export const webhooksRoutes: readonly RouteDef[] = [
   webhooksEventsRoute,
   webhooksCreateRoute,
@@ -147,4 +205,7 @@ export const webhooksRoutes: readonly RouteDef[] = [
   webhooksDeleteRoute,
   webhooksRotateSecretRoute,
   webhooksTestRoute,
+  webhooksDeliveriesRoute,
+  webhooksReplayDeliveryRoute,
+  webhooksReplayFailedRoute,
 ];

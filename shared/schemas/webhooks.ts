@@ -116,7 +116,17 @@ const webhookFields = {
   },
   enabled: { type: 'boolean' },
   description: { type: ['string', 'null'] },
-  disabled_reason: { type: ['string', 'null'], description: 'Why the service turned it off (`gone`: the receiver answered 410), or null.' },
+  disabled_reason: {
+    type: ['string', 'null'],
+    enum: ['gone', 'failing', null],
+    description:
+      'Why the service turned it off, or null: `gone`, the receiver answered 410 Gone; `failing`, every delivery failed for 5 days. Its owner is told (`webhook.disabled` on the bus, and email to the tenant\'s notification recipients). Turning it on again clears this.',
+  },
+  failing_since: {
+    ...timestamp,
+    type: ['string', 'null'],
+    description: 'Since when every attempt has failed (the first failure after the last success), or null. After 5 days of this the subscription is turned off.',
+  },
   previous_secret_expires_at: {
     ...timestamp,
     type: ['string', 'null'],
@@ -166,4 +176,89 @@ export const webhookTestResult = {
     tested_at: timestamp,
   },
   required: ['delivered', 'status_code', 'latency_ms', 'error', 'message_id', 'tested_at'],
+} as const satisfies JsonSchema;
+
+const attempt = {
+  type: 'object',
+  properties: {
+    attempt: { type: 'integer', minimum: 1, description: '1 for the first.' },
+    at: timestamp,
+    status_code: { type: ['integer', 'null'], description: "The receiver's status; null when it gave none (refused address, unreachable, timed out)." },
+    latency_ms: { type: 'integer' },
+    error: { type: ['string', 'null'] },
+    replay: { type: 'boolean', description: 'Made by a replay, outside the retry schedule.' },
+  },
+  required: ['attempt', 'at', 'status_code', 'latency_ms', 'error', 'replay'],
+} as const satisfies JsonSchema;
+
+export const deliveryResponse = {
+  type: 'object',
+  description: 'A message delivered (or being delivered) to a subscription, with every attempt. Kept 30 days.',
+  properties: {
+    delivery_id: { ...uuid, description: 'Sent as `webhook-id`: the same on every attempt and replay, so receivers can deduplicate on it.' },
+    webhook_id: uuid,
+    tenant_id: uuid,
+    event_type: { type: 'string' },
+    message_id: { type: 'string', description: 'The bus message delivered: the event\'s `event_id`, or the change\'s `message_id` (docs/events.md).' },
+    payload: { type: 'string', description: 'The body sent, exactly (`{type, timestamp, data}` as JSON).' },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: '`pending` while attempts remain, `delivered` after a 2xx, `failed` for good.' },
+    attempts: { type: 'array', items: attempt },
+    next_attempt_at: { ...timestamp, type: ['string', 'null'], description: 'When the next attempt is due, while pending.' },
+    failure_reason: {
+      type: ['string', 'null'],
+      enum: ['exhausted', 'gone', 'failing', 'subscription_disabled', 'subscription_deleted', 'replay_failed', null],
+      description:
+        'Why it failed for good: `exhausted`, the eight attempts of the schedule failed; `gone`, the receiver answered 410; `failing`, the subscription was turned off after 5 days of failures; `subscription_disabled` or `subscription_deleted` before the attempt; `replay_failed`, a replay (one attempt) failed.',
+    },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ['delivery_id', 'webhook_id', 'tenant_id', 'event_type', 'message_id', 'payload', 'status', 'attempts', 'next_attempt_at', 'failure_reason', 'created_at', 'updated_at'],
+} as const satisfies JsonSchema;
+
+export const deliveryList = {
+  type: 'object',
+  description: 'A page of deliveries, newest first. Not counted: `has_more` says whether another page follows.',
+  properties: {
+    items: { type: 'array', items: deliveryResponse },
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+    has_more: { type: 'boolean' },
+  },
+  required: ['items', 'limit', 'offset', 'has_more'],
+} as const satisfies JsonSchema;
+
+export const deliveryListQuery = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    offset: { type: 'integer', minimum: 0, maximum: 10_000, default: 0 },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const deliveryPath = {
+  type: 'object',
+  properties: { webhook_id: uuid, delivery_id: uuid },
+  required: ['webhook_id', 'delivery_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const replaySince = {
+  type: 'object',
+  description: 'Replays the failed deliveries whose messages are from `since` on (at most 30 days back, 1,000 a call).',
+  properties: { since: { ...timestamp, description: 'From when (RFC 3339).' } },
+  required: ['since'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const replayResult = {
+  type: 'object',
+  properties: {
+    replayed: { type: 'integer', description: 'Deliveries queued again.' },
+    delivery_ids: { type: 'array', items: uuid },
+    has_more: { type: 'boolean', description: 'More failed deliveries remain after the 1,000 replayed: call again.' },
+  },
+  required: ['replayed', 'delivery_ids', 'has_more'],
 } as const satisfies JsonSchema;

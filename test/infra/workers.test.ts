@@ -7,7 +7,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkerFunction } from '../../lib/worker-function.js';
-import { DEPLOYED_WORKERS as WORKERS, streamFilterPattern, triggerOf, workerById } from '../../shared/workers.js';
+import { DEPLOYED_WORKERS as WORKERS, QUEUES, streamFilterPattern, triggerOf, workerById } from '../../shared/workers.js';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { nagFindings, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
 type Json = Record<string, any>;
@@ -73,14 +74,15 @@ describe('workers stack', () => {
     expect(params.TableStreamArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
-  it('each worker has its own dead-letter queue and alarm', () => {
-    expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(WORKERS.length);
+  it('each worker has a dead-letter queue and an alarm: its own, or the one of the queue it reads', () => {
+    // A queue's dead-letter queue is in the parent stack, with the queue (lib/queues.ts).
+    expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(WORKERS.filter((w) => w.trigger.kind !== 'queue').length);
     const alarms = resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName as string);
     expect(alarms.sort()).toEqual(WORKERS.map((w) => `gatehouse-test-${w.id}-dead-letters`).sort());
   });
 
   it('publish-events reads the stream: INSERTs of EVENT and OUTBOX items only, failures reported per record, dead-lettered', () => {
-    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping');
+    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ Ref: 'TableStreamArn' }));
     expect(mappings).toHaveLength(1);
     const [, mapping] = mappings[0]!;
     const fnId = logicalId(workerFunction(publisher.id).function);
@@ -154,8 +156,8 @@ describe('workers stack', () => {
 
   it('without deletion protection the queue goes with the stack', () => {
     const unprotected = synth({ deletionProtection: false, routes: [] });
-    const queues = resourcesOfType(unprotected.workers, 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(WORKERS.length);
+    const queues = [...resourcesOfType(unprotected.workers, 'AWS::SQS::Queue'), ...resourcesOfType(unprotected.parent, 'AWS::SQS::Queue')];
+    expect(queues).toHaveLength(WORKERS.filter((w) => w.trigger.kind !== 'queue').length + 2 * QUEUES.length);
     for (const [, queue] of queues) expect(queue.DeletionPolicy).toBe('Delete');
   });
 });
@@ -299,5 +301,67 @@ describe('workers stack size and cdk-nag', () => {
     const path = variant.stack.workersStack.node.path;
     const findings = nagFindings(variant.app).filter((f) => f.paths.some((p) => p.startsWith(`${path}/`)));
     expect(findings).toEqual([]);
+  });
+});
+
+describe('queues and the workers they trigger', () => {
+  /** The parent's logical id of a queue (or dead-letter queue) of lib/queues.ts. */
+  const parentQueue = (id: string) => {
+    const found = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) => logical.startsWith(`Queues${id.replace(/-/g, '')}`));
+    if (!found) throw new Error(`no queue ${id}`);
+    return found;
+  };
+
+  it('each queue is encrypted, has a dead-letter queue it moves a message to after its receive limit, and keeps it 14 days there', () => {
+    for (const def of QUEUES) {
+      const [deadLettersId, deadLetters] = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) => logical.startsWith(`Queues${def.id.replace(/-/g, '')}deadletters`))!;
+      const [, queue] = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(
+        ([logical, q]) => logical !== deadLettersId && logical.startsWith(`Queues${def.id.replace(/-/g, '')}`) && q.Properties.RedrivePolicy,
+      )!;
+      expect(queue.Properties).toMatchObject({
+        SqsManagedSseEnabled: true,
+        VisibilityTimeout: def.visibilityTimeoutSeconds,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] }, maxReceiveCount: def.maxReceiveCount },
+      });
+      expect(deadLetters.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+    }
+    expect(parentQueue('webhook-dispatch')).toBeDefined();
+  });
+
+  it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
+    const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
+    expect(rules).toHaveLength(1);
+    const [, rule] = rules[0]!;
+    expect(rule.Properties.EventBusName).toBeDefined();
+    expect(rule.Properties.EventPattern.source).toEqual(['gatehouse.events', 'gatehouse.incidents']);
+    expect(rule.Properties.EventPattern['detail-type']).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(rule.Properties.EventPattern['detail-type']).not.toContain('incident.notification');
+    expect(rule.Properties.Targets[0].DeadLetterConfig).toBeDefined();
+  });
+
+  it('the webhook workers read their queues in batches, report failures per message and are capped in concurrency', () => {
+    for (const id of ['webhook-dispatch', 'webhook-deliver']) {
+      const trigger = triggerOf(id, 'queue');
+      const fnId = logicalId(workerFunction(id).function);
+      const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }))!;
+      expect(mapping.Properties).toMatchObject({
+        BatchSize: trigger.batchSize,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: trigger.maxConcurrency },
+      });
+    }
+  });
+
+  it('the dispatcher may send to the deliveries queue only; the deliverer to its dead letters only, and may change its messages\' visibility', () => {
+    const sends = (id: string) => statementsOf(id).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
+    expect(sends('webhook-dispatch')).toEqual([expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesArn' } })]);
+    expect(sends('webhook-deliver')).toEqual([expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesDeadLettersArn' } })]);
+    const consume = statementsOf('webhook-deliver').find((st) => [st.Action].flat().includes('sqs:ChangeMessageVisibility'));
+    expect(consume?.Resource).toEqual({ Ref: 'QueueWebhookDeliveriesArn' });
+    // It opens the signing secrets with the key, and knows its queue's URL.
+    expect(statementsOf('webhook-deliver').some((st) => [st.Action].flat().includes('kms:Decrypt'))).toBe(true);
+    const env = resource(logicalId(workerFunction('webhook-deliver').function)).Properties.Environment.Variables as Json;
+    expect(Object.keys(env).filter((k) => k.startsWith('QUEUE_URL_')).sort()).toEqual(['QUEUE_URL_WEBHOOK_DELIVERIES', 'QUEUE_URL_WEBHOOK_DELIVERIES_DEAD_LETTERS']);
+    expect(env.SECRETS_KEY_ID).toEqual({ Ref: 'SecretsKeyArn' });
   });
 });

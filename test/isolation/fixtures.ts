@@ -33,6 +33,17 @@
  * has `format: uuid` but names no tenant resource goes in NOT_REFERENCES, with the reason.
  */
 import type { ApiResponse, CallOptions } from '../support/api.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+
+let receiver: Promise<Receiver> | undefined;
+/** The loopback receiver the tenants' webhooks deliver to (it answers 200 to all). */
+export function sink(): Promise<Receiver> {
+  return (receiver ??= startReceiver());
+}
+/** Closes the receiver, if one was started. */
+export async function closeSink(): Promise<void> {
+  if (receiver) await (await receiver).close();
+}
 
 /** What a fixture's `create` gets: one tenant, seen through its TENANT_ADMIN. */
 export interface FixtureTenant {
@@ -218,16 +229,36 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
       ),
   },
 
-  /** A webhook subscription to a receiver that is never there (the discard port); its secret must stay A's. */
+  /**
+   * A webhook subscription to incident.created at a receiver on loopback that takes everything (so
+   * deliveries settle at once, rather than retry while A is snapshotted); its secret must stay A's.
+   */
   webhook_id: {
     owned: true,
     create: async (t) => {
       const res = await t.call('POST', '/api/v1/webhooks', {
-        body: { url: 'http://127.0.0.1:9/hooks', event_types: ['incident.created'], description: t.name('webhook') },
+        body: { url: `${(await sink()).url}/hooks-${t.label}`, event_types: ['incident.created'], description: t.name('webhook') },
       });
       const secret = (res.body as { secret?: string }).secret;
       if (secret) t.remember(secret);
       return created(res, 'webhook_id');
+    },
+  },
+
+  /** A delivery of the tenant's webhook: of an incident opened once the subscription exists, delivered. */
+  delivery_id: {
+    owned: true,
+    needs: ['webhook_id'],
+    create: async (t) => {
+      created(await t.call('POST', '/api/v1/incidents', { body: { title: t.name('delivered incident'), severity: 'high' } }), 'incident_id');
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const res = await t.call('GET', `/api/v1/webhooks/${t.ids.webhook_id}/deliveries`);
+        const items = ((res.body as { items?: { delivery_id: string; status: string }[] }).items ?? []);
+        if (items.length > 0 && items.every((d) => d.status === 'delivered')) return items[0]!.delivery_id;
+        if (Date.now() > deadline) throw new Error(`fixture delivery not delivered: ${res.status} ${res.text.slice(0, 300)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
     },
   },
 

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/routes/index.js';
 import { call, login } from '../support/api.js';
 import { notificationsSettled } from '../support/notifications.js';
+import { deliveriesSettled } from '../support/webhooks.js';
 import {
   crossTenantAttempts,
   functionLevelAttempts,
@@ -29,7 +30,7 @@ import {
   stats,
   swapAttempts,
 } from './attempts.js';
-import { FIXTURES } from './fixtures.js';
+import { closeSink, FIXTURES } from './fixtures.js';
 import { pathParamsOf, planAll } from './plan.js';
 import { ALLOWED_IP, INVALID_PRINCIPAL_NAMES, OTHER_IP, VALID_PRINCIPALS } from './principals.js';
 import { diffSnapshots, prefixSnapshot, TenantGuard, type Snapshot } from './snapshot.js';
@@ -48,13 +49,16 @@ beforeAll(async () => {
   // A confirmed incident is notified in the background (minted, then sent): let that finish
   // before A's items are snapshotted, or its last step reads as a change.
   await Promise.all([world.A, world.B].map((t) => notificationsSettled(t.tenantId, t.ids.incident_id!)));
+  // Likewise every webhook delivery of the tenants' incidents (to a receiver that takes them all).
+  await Promise.all([world.A, world.B].map((t) => deliveriesSettled(t.tenantId, t.ids.webhook_id!)));
   guardA = new TenantGuard('A', world.A.tenantId);
   guardB = new TenantGuard('B', world.B.tenantId);
   await Promise.all([guardA.start(), guardB.start()]);
   startOfA = await prefixSnapshot(world.A.tenantId);
 }, 180_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await closeSink();
   const routes = ROUTES.filter((r) => (stats.perTarget.get(r.id) ?? 0) > 0).length;
   // The figures of the run, beside its logs (a leak fails a test anyway, loudly).
   const report = resolve('.test-logs/isolation.txt');

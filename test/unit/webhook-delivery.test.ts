@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Webhook } from '../../shared/db/webhooks.js';
 import {
   deliveryBody,
+  busMessageOf,
   deliveryId,
   failingTooLong,
   meaningOf,
@@ -11,6 +12,7 @@ import {
   subscribes,
   type BusMessage,
 } from '../../shared/domain/webhook-delivery.js';
+import { timeOfId } from '../../shared/ids.js';
 import type { TenantId } from '../../shared/vocabulary/tenant.js';
 
 const sub = (over: Partial<Webhook> = {}): Webhook => ({
@@ -22,6 +24,7 @@ const sub = (over: Partial<Webhook> = {}): Webhook => ({
   enabled: true,
   description: null,
   disabled_reason: null,
+  failing_since: null,
   previous_secret_expires_at: null,
   created_at: '2026-11-24T00:00:00.000Z',
   updated_at: '2026-11-24T00:00:00.000Z',
@@ -54,10 +57,14 @@ describe('subscribes', () => {
 
 describe('deliveryId and deliveryBody', () => {
   it('give one stable id per message and subscription, and the resource without bus bookkeeping', () => {
-    expect(deliveryId('m-1', 'w-1')).toBe(deliveryId('m-1', 'w-1'));
-    expect(deliveryId('m-1', 'w-1')).not.toBe(deliveryId('m-1', 'w-2'));
-    expect(deliveryId('m-1', 'w-1')).not.toBe(deliveryId('m-2', 'w-1'));
-    expect(deliveryId('m-1', 'w-1')).toMatch(/^msg_[A-Za-z0-9_-]{27}$/);
+    const m = (messageId: string, time = '2026-11-24T10:00:00Z') => ({ messageId, time });
+    expect(deliveryId(m('m-1'), 'w-1')).toBe(deliveryId(m('m-1'), 'w-1'));
+    expect(deliveryId(m('m-1'), 'w-1')).not.toBe(deliveryId(m('m-1'), 'w-2'));
+    expect(deliveryId(m('m-1'), 'w-1')).not.toBe(deliveryId(m('m-2'), 'w-1'));
+    // A UUIDv7 of the message's time: a subscription's log is in time order by key.
+    expect(deliveryId(m('m-1'), 'w-1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(timeOfId(deliveryId(m('m-1'), 'w-1'))).toBe(Date.parse('2026-11-24T10:00:00Z'));
+    expect(deliveryId(m('m-2', '2026-11-24T10:00:01Z'), 'w-1') > deliveryId(m('m-1'), 'w-1')).toBe(true);
     expect(JSON.parse(deliveryBody(message()))).toEqual({
       type: 'incident.created',
       timestamp: '2026-11-24T10:00:00.000Z',
@@ -99,5 +106,31 @@ describe('the retry schedule', () => {
     expect(failingTooLong(since, since + 5 * 86_400_000 - 1)).toBe(false);
     expect(failingTooLong(since, since + 5 * 86_400_000)).toBe(true);
     expect(failingTooLong(null, since + 30 * 86_400_000)).toBe(false);
+  });
+});
+
+describe('busMessageOf', () => {
+  const envelope = (over: Record<string, unknown> = {}, detail: Record<string, unknown> = {}) => ({
+    source: 'gatehouse.incidents',
+    'detail-type': 'incident.created',
+    time: '2026-11-24T10:00:01Z',
+    detail: { incident_id: 'i-1', tenant_id: 't-1', message_id: '019ab5a0-0000-7000-8000-000000000001', ...detail },
+    ...over,
+  });
+
+  it("names a change by its outbox message id and a stored event by its event id, at the id's millisecond", () => {
+    const change = busMessageOf(envelope())!;
+    expect(change).toMatchObject({ messageId: '019ab5a0-0000-7000-8000-000000000001', tenantId: 't-1', type: 'incident.created' });
+    expect(change.time).toBe(new Date(0x019ab5a00000).toISOString());
+    const event = busMessageOf(envelope({ source: 'gatehouse.events', 'detail-type': 'motion.detected' }, { event_id: 'e-1', message_id: undefined }))!;
+    // Not a UUIDv7: the envelope's time.
+    expect(event).toMatchObject({ messageId: 'e-1', time: '2026-11-24T10:00:01.000Z' });
+  });
+
+  it('refuses what it could not deliver to the right tenant or deduplicate', () => {
+    expect(busMessageOf(envelope({}, { tenant_id: undefined }))).toBeNull();
+    expect(busMessageOf(envelope({}, { message_id: undefined }))).toBeNull();
+    expect(busMessageOf(envelope({ detail: 'x' }))).toBeNull();
+    expect(busMessageOf(envelope({ time: 'yesterday' }))).toBeNull();
   });
 });

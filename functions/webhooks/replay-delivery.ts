@@ -1,0 +1,8 @@
+import { replayDelivery } from '../../shared/domain/webhook-log.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { webhooksReplayDeliveryRoute } from '../../shared/routes/webhooks.js';
+
+export const handler = httpHandler(webhooksReplayDeliveryRoute, async (req) =>
+  json(await replayDelivery(req.actor, req.tenant, req.params.webhook_id, req.params.delivery_id)),
+);

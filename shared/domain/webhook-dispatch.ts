@@ -1,0 +1,69 @@
+/**
+ * Dispatching a bus message to webhooks: the tenant's subscriptions are read by key (one Query of
+ * its partition, at most 50), those that want the message get one delivery each, written in one
+ * transaction, and each delivery is queued for the deliverer.
+ *
+ * Idempotent: a delivery's id comes from the message and the subscription, and its item is only
+ * written when new. A redelivered message writes what is missing and queues again only deliveries
+ * that no attempt has touched yet (the one before may have stopped between writing and queueing);
+ * a delivery queued twice is attempted once (the deliverer skips what is no longer pending, and
+ * records each attempt conditioned on what it read).
+ */
+import { queues } from '../adapters/queue.js';
+import { getDeliveries, putNewDelivery, type Delivery } from '../db/webhook-deliveries.js';
+import { allWebhooks } from '../db/webhooks.js';
+import { ConditionFailed, transactWrite } from '../db/transact.js';
+import { systemTenant } from '../vocabulary/tenant.js';
+import { deliveryBody, deliveryId, subscribes, type BusMessage } from './webhook-delivery.js';
+
+/** What the deliveries queue carries: which delivery to attempt. */
+export interface DeliveryJob {
+  tenant_id: string;
+  webhook_id: string;
+  delivery_id: string;
+  /** A replay asked for by the owner: one attempt, outside the schedule. */
+  replay?: boolean;
+}
+
+export const DELIVERIES_QUEUE = 'webhook-deliveries';
+
+/** Queues the deliveries for their (next) attempt. */
+export async function queueDeliveries(jobs: readonly DeliveryJob[]): Promise<void> {
+  if (jobs.length > 0) await queues().send(DELIVERIES_QUEUE, jobs.map((job) => ({ body: JSON.stringify(job) })));
+}
+
+/** Makes and queues the message's deliveries; returns how many subscriptions want it. */
+export async function dispatchMessage(message: BusMessage, at: string): Promise<number> {
+  const tenantId = systemTenant(message.tenantId);
+  const wanted = (await allWebhooks(tenantId)).filter((w) => subscribes(w, message));
+  if (wanted.length === 0) return 0;
+  const payload = deliveryBody(message);
+  const deliveries: Delivery[] = wanted.map((w) => ({
+    delivery_id: deliveryId(message, w.webhook_id),
+    webhook_id: w.webhook_id,
+    tenant_id: tenantId,
+    event_type: message.type,
+    message_id: message.messageId,
+    payload,
+    status: 'pending',
+    attempts: [],
+    next_attempt_at: at,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+  }));
+  let toQueue = deliveries;
+  try {
+    await transactWrite(deliveries.map(putNewDelivery));
+  } catch (err) {
+    if (!(err instanceof ConditionFailed)) throw err;
+    // A redelivered message: some (or all) of its deliveries exist.
+    const existing = await getDeliveries(tenantId, deliveries.map((d) => ({ webhookId: d.webhook_id, deliveryId: d.delivery_id })));
+    const known = new Set(existing.map((d) => d.delivery_id));
+    const missing = deliveries.filter((d) => !known.has(d.delivery_id));
+    if (missing.length > 0) await transactWrite(missing.map(putNewDelivery));
+    toQueue = [...missing, ...existing.filter((d) => d.status === 'pending' && d.attempts.length === 0)];
+  }
+  await queueDeliveries(toQueue.map((d) => ({ tenant_id: d.tenant_id, webhook_id: d.webhook_id, delivery_id: d.delivery_id })));
+  return wanted.length;
+}

@@ -1,0 +1,294 @@
+/**
+ * The local stand-in of SQS for the service's queues (shared/workers.ts QUEUES), and the runner of
+ * the workers they trigger, as Lambda's event source mapping runs them:
+ *
+ * - a message sent with a delay is not received before it;
+ * - a received message is hidden for the queue's visibility timeout (or what its consumer set with
+ *   `changeVisibility`), then received again unless it was deleted;
+ * - the runner invokes the worker with up to `batchSize` messages as an SQS event and deletes the
+ *   ones it does not name in `batchItemFailures`; a handler that throws keeps them all;
+ * - a message received more than `maxReceiveCount` times moves to the queue's dead-letter queue,
+ *   as SQS's redrive policy does, and the consumer may send there itself.
+ *
+ * State is kept in memory and written to a JSON file after each change (when a file is given), so
+ * what is queued survives a restart of `npm start`. The clock is injectable: the tests drive the
+ * retry schedule with a fake one and `drain()`.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { MAX_DELAY_SECONDS, MAX_VISIBILITY_SECONDS, type OutgoingMessage, type Queues } from '../adapters/queue.js';
+import { writeLogLine } from '../log-sink.js';
+import { queueById, QUEUES, type QueueTarget, type QueueTrigger, type WorkerDef } from '../workers.js';
+import { LOCAL_ACCOUNT } from './event-bus.js';
+import { checkAction, checkConsumer, runAs } from './iam-check.js';
+import { importHandler, workerContext } from './lambda-context.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface QueuedMessage {
+  messageId: string;
+  body: string;
+  sentAt: number;
+  /** Not received before this time (ms). */
+  visibleAt: number;
+  receiveCount: number;
+  /** The handle of its latest receipt; null until received. */
+  receiptHandle: string | null;
+}
+
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface LocalQueuesOptions {
+  /** State file (JSON), rewritten after each change. */
+  stateFile?: string;
+  /** Milliseconds now. Default Date.now. */
+  clock?: () => number;
+  region?: string;
+}
+
+const arnOf = (region: string, target: string) => `arn:aws:sqs:${region}:${LOCAL_ACCOUNT}:gatehouse-${target.replace(':', '-')}`;
+
+export class LocalQueues implements Queues {
+  private readonly state = new Map<string, QueuedMessage[]>();
+  private readonly listeners = new Set<() => void>();
+  readonly clock: () => number;
+  readonly region: string;
+
+  constructor(private readonly options: LocalQueuesOptions = {}) {
+    this.clock = options.clock ?? Date.now;
+    this.region = options.region ?? 'eu-west-1';
+    for (const q of QUEUES) {
+      this.state.set(q.id, []);
+      this.state.set(`${q.id}:dead-letters`, []);
+    }
+    if (options.stateFile && existsSync(options.stateFile)) {
+      const saved = JSON.parse(readFileSync(options.stateFile, 'utf8')) as Record<string, QueuedMessage[]>;
+      for (const [target, messages] of Object.entries(saved)) {
+        // A receipt does not survive the process that held it: visible again at once.
+        if (this.state.has(target)) this.state.set(target, messages.map((m) => ({ ...m, receiptHandle: null, visibleAt: Math.min(m.visibleAt, this.clock()) })));
+      }
+    }
+  }
+
+  send(to: QueueTarget, messages: readonly OutgoingMessage[]): Promise<void> {
+    checkAction('sqs:SendMessage', to);
+    const list = this.list(to);
+    const at = this.clock();
+    for (const m of messages) {
+      const delay = m.delaySeconds ?? 0;
+      if (delay < 0 || delay > MAX_DELAY_SECONDS) throw new Error(`DelaySeconds ${delay} is outside 0..${MAX_DELAY_SECONDS}`);
+      if (Buffer.byteLength(m.body) > 256 * 1024) throw new Error('a message is at most 256 KB');
+      list.push({ messageId: randomUUID(), body: m.body, sentAt: at, visibleAt: at + delay * 1000, receiveCount: 0, receiptHandle: null });
+    }
+    this.changed();
+    return Promise.resolve();
+  }
+
+  changeVisibility(queue: QueueTarget, receiptHandle: string, seconds: number): Promise<void> {
+    checkConsumer(queue);
+    const message = this.list(queue).find((m) => m.receiptHandle === receiptHandle);
+    if (!message) return Promise.reject(new Error(`ReceiptHandleIsInvalid: no message of ${queue} has receipt ${receiptHandle}`));
+    message.visibleAt = this.clock() + Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.round(seconds))) * 1000;
+    this.changed();
+    return Promise.resolve();
+  }
+
+  /** Every message of a queue or dead-letter queue, in flight or not (a copy). */
+  messages(target: QueueTarget): QueuedMessage[] {
+    return this.list(target).map((m) => ({ ...m }));
+  }
+
+  /** Receives up to `max` visible messages, as ReceiveMessage does; over the receive limit they move to the dead letters. */
+  receive(queue: QueueTarget, max: number): QueuedMessage[] {
+    const def = queueById(queue);
+    const list = this.list(queue);
+    const now = this.clock();
+    const got: QueuedMessage[] = [];
+    for (const m of [...list]) {
+      if (got.length >= max) break;
+      if (m.visibleAt > now) continue;
+      if (m.receiveCount >= def.maxReceiveCount) {
+        list.splice(list.indexOf(m), 1);
+        this.list(`${def.id}:dead-letters` as QueueTarget).push({ ...m, receiptHandle: null, visibleAt: now });
+        writeLogLine({ level: 'error', source: 'local-queue', msg: 'message moved to the dead letters after its receive limit', queue, message_id: m.messageId, receives: m.receiveCount });
+        continue;
+      }
+      m.receiveCount += 1;
+      m.receiptHandle = randomUUID();
+      m.visibleAt = now + def.visibilityTimeoutSeconds * 1000;
+      got.push({ ...m });
+    }
+    if (got.length > 0) this.changed();
+    return got;
+  }
+
+  /** Deletes a received message by its latest receipt (a stale receipt deletes nothing). */
+  delete(queue: QueueTarget, receiptHandle: string): void {
+    const list = this.list(queue);
+    const i = list.findIndex((m) => m.receiptHandle === receiptHandle);
+    if (i >= 0) {
+      list.splice(i, 1);
+      this.changed();
+    }
+  }
+
+  /** The earliest time a message of `queue` becomes visible, or null when it is empty. */
+  nextVisibleAt(queue: QueueTarget): number | null {
+    const list = this.list(queue);
+    return list.length === 0 ? null : Math.min(...list.map((m) => m.visibleAt));
+  }
+
+  /** Called after every change (the runner wakes up on it). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  arn(target: string): string {
+    return arnOf(this.region, target);
+  }
+
+  private list(target: string): QueuedMessage[] {
+    const list = this.state.get(target);
+    if (!list) throw new Error(`no queue ${target}`);
+    return list;
+  }
+
+  private changed(): void {
+    if (this.options.stateFile) {
+      const tmp = `${this.options.stateFile}.tmp`;
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.state)));
+      renameSync(tmp, this.options.stateFile);
+    }
+    for (const listener of this.listeners) listener();
+  }
+}
+
+export interface QueueWorkersOptions {
+  queues: LocalQueues;
+  region: string;
+  /** Queue workers; others are refused. */
+  workers: readonly WorkerDef[];
+  rootDir?: string;
+  /** Handlers by worker id instead of importing the worker's file (tests). */
+  handlers?: Record<string, QueueHandler>;
+  /** Look for visible messages this often besides when one is sent. Default 100 ms; 0: only `drain()` runs them (tests with a fake clock). */
+  pollMs?: number;
+}
+
+export interface QueueWorkers {
+  /** Runs the workers until no message of their queues is visible now (a fake clock's tests call it after each step). */
+  drain(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs each queue worker over its queue, as an event source mapping does. */
+export async function startQueueWorkers(options: QueueWorkersOptions): Promise<QueueWorkers> {
+  const { queues } = options;
+  const running = new Set<Promise<void>>();
+  let stopping = false;
+  const consumers: { worker: WorkerDef; trigger: QueueTrigger; handler: QueueHandler; active: number }[] = [];
+  for (const worker of options.workers) {
+    if (worker.trigger.kind !== 'queue') throw new Error(`worker ${worker.id} is not triggered by a queue`);
+    const handler = options.handlers?.[worker.id] ?? (await importHandler<QueueHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+    consumers.push({ worker, trigger: worker.trigger, handler, active: 0 });
+  }
+
+  const runBatch = async (c: (typeof consumers)[number], batch: QueuedMessage[]): Promise<void> => {
+    const queue = c.trigger.queue;
+    const event: SQSEvent = {
+      Records: batch.map((m) => ({
+        messageId: m.messageId,
+        receiptHandle: m.receiptHandle!,
+        body: m.body,
+        attributes: {
+          ApproximateReceiveCount: String(m.receiveCount),
+          SentTimestamp: String(m.sentAt),
+          SenderId: LOCAL_ACCOUNT,
+          ApproximateFirstReceiveTimestamp: String(queues.clock()),
+        },
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: queues.arn(queue),
+        awsRegion: options.region,
+      })),
+    };
+    try {
+      const answer = await runAs(c.worker.id, c.worker.grants, [], () => c.handler(event, workerContext(c.worker, options.region)), queue);
+      const failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      for (const m of batch) if (!failed.has(m.messageId)) queues.delete(queue, m.receiptHandle!);
+    } catch (error) {
+      // As Lambda: the whole batch stays and comes back after its visibility timeout.
+      writeLogLine({
+        level: 'error',
+        source: 'local-queue',
+        msg: 'queue worker failed; its messages return after their visibility timeout',
+        worker: c.worker.id,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
+    }
+  };
+
+  /** Starts batches while there are visible messages and room; resolves with what it started. */
+  const pump = (): Promise<void>[] => {
+    const started: Promise<void>[] = [];
+    if (stopping) return started;
+    for (const c of consumers) {
+      while (c.active < c.trigger.maxConcurrency) {
+        const batch = queues.receive(c.trigger.queue, c.trigger.batchSize);
+        if (batch.length === 0) break;
+        c.active += 1;
+        const run = runBatch(c, batch).finally(() => {
+          c.active -= 1;
+          running.delete(run);
+          // A slot is free: more may be waiting.
+          if (!stopping && (options.pollMs ?? 100) > 0) pump();
+        });
+        running.add(run);
+        started.push(run);
+      }
+    }
+    return started;
+  };
+
+  const pollMs = options.pollMs ?? 100;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => void) | undefined;
+  if (pollMs > 0) {
+    timer = setInterval(() => void pump(), pollMs);
+    timer.unref();
+    // A message sent now is received at once, as a long poll would.
+    unlisten = queues.onChange(() => setImmediate(() => void pump()));
+  }
+
+  return {
+    async drain() {
+      for (;;) {
+        const started = pump();
+        if (started.length === 0 && running.size === 0) return;
+        await Promise.allSettled([...running]);
+      }
+    },
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      unlisten?.();
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+const KEY = Symbol.for('gatehouse.localQueues');
+
+/**
+ * This process's queues (kept on globalThis, so two copies of this module share them); the state
+ * file is `LOCAL_QUEUES_FILE` when set.
+ */
+export function localQueues(): LocalQueues {
+  const holder = globalThis as unknown as Record<symbol, LocalQueues | undefined>;
+  return (holder[KEY] ??= new LocalQueues({ stateFile: process.env.LOCAL_QUEUES_FILE, region: process.env.AWS_REGION }));
+}
