@@ -115,6 +115,16 @@ export const QUEUES = [
     maxReceiveCount: 12,
     retentionSeconds: 4 * 24 * 3600,
   },
+  {
+    id: 'notifications',
+    description: 'Each incident.notification of the service bus, to be sent to its people and integrations with links minted then',
+    busRule: { source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] },
+    // Six times the sender's timeout.
+    visibilityTimeoutSeconds: 180,
+    // A notification that cannot be sent after five tries waits in the dead letters (alarmed).
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
 ] as const satisfies readonly QueueDef[];
 
 export type QueueId = (typeof QUEUES)[number]['id'];
@@ -201,13 +211,7 @@ export const WORKERS: readonly WorkerDef[] = [
     id: 'send-notifications',
     handler: 'functions/workers/send-notifications.ts',
     description: 'Sends each incident.notification to its people with an acknowledgement link minted then (docs/events.md)',
-    // Until integrations send to people in AWS, the local runtime writes what they would receive to a file.
-    localOnly: true,
-    trigger: {
-      kind: 'event-rule',
-      pattern: { source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] },
-      retryAttempts: 2,
-    },
+    trigger: { kind: 'queue', queue: 'notifications', batchSize: 10, maxConcurrency: 5 },
     // Opens the integrations' sealed settings and sends email (issue 14, item 7).
     grants: { table: 'write', secrets: 'open', email: true },
     timeoutSeconds: 30,

@@ -1,19 +1,34 @@
 /**
- * Worker `send-notifications` (shared/workers.ts): an `incident.notification` on the bus is sent
- * to its people with an acknowledgement link minted now (shared/domain/incidents/
- * notification-delivery.ts), in the bus entry's own tenant. A failure is thrown, so the event is retried and
- * then kept in the worker's dead-letter queue.
+ * Worker `send-notifications` (shared/workers.ts): reads the `notifications` queue, which a rule on
+ * the service's bus feeds with every `incident.notification`, and sends each to its people with an
+ * acknowledgement link minted now (shared/domain/incidents/notification-delivery.ts), in the bus
+ * entry's own tenant. A notification that fails is reported alone and comes back after the
+ * queue's visibility timeout; after five receives it waits in the dead-letter queue (alarmed).
  */
-import type { EventBridgeEvent } from 'aws-lambda';
+import type { EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { notificationSender } from '../../shared/adapters/notification-sender.js';
-import { deliverNotification, type DeliveryOutcome, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
+import { deliverNotification, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
 import { log } from '../../shared/log.js';
 
-export const handler = async (event: EventBridgeEvent<string, NotificationDetail & { tenant_id?: string }>): Promise<DeliveryOutcome | null> => {
-  const detail = event.detail;
-  if (!detail?.tenant_id || !detail.message_id) {
-    log.warn('an incident.notification without a tenant or a message id: not sent', { detail_type: event['detail-type'] });
-    return null;
-  }
-  return deliverNotification({ ...detail, tenant_id: detail.tenant_id }, notificationSender());
+type NotificationEvent = EventBridgeEvent<string, Partial<NotificationDetail> & { tenant_id?: string }>;
+
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const failures: SQSBatchResponse['batchItemFailures'] = [];
+  await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        const bus = JSON.parse(record.body) as NotificationEvent;
+        const detail = bus.detail;
+        if (!detail?.tenant_id || !detail.message_id) {
+          log.warn('an incident.notification without a tenant or a message id: not sent', { detail_type: bus['detail-type'] });
+          return;
+        }
+        await deliverNotification({ ...(detail as NotificationDetail), tenant_id: detail.tenant_id }, notificationSender());
+      } catch (err) {
+        log.error('sending a notification failed; it returns after the visibility timeout', { sqs_message_id: record.messageId, err });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }),
+  );
+  return { batchItemFailures: failures };
 };

@@ -1,6 +1,6 @@
 /**
  * Dispatching a bus message to webhooks: the tenant's subscriptions are read by key (one Query of
- * its partition, at most 50), those that want the message get one delivery each, written in one
+ * its partition, at most 50; once per tenant in a batch of messages), those that want the message get one delivery each, written in one
  * transaction, and each delivery is queued for the deliverer.
  *
  * Idempotent: a delivery's id comes from the message and the subscription, and its item is only
@@ -11,7 +11,7 @@
  */
 import { queues } from '../adapters/queue.js';
 import { getDeliveries, putNewDelivery, type Delivery } from '../db/webhook-deliveries.js';
-import { allWebhooks } from '../db/webhooks.js';
+import { allWebhooks, type StoredWebhook } from '../db/webhooks.js';
 import { ConditionFailed, transactWrite } from '../db/transact.js';
 import { systemTenant } from '../vocabulary/tenant.js';
 import { deliveryBody, deliveryId, subscribes, type BusMessage } from './webhook-delivery.js';
@@ -32,10 +32,18 @@ export async function queueDeliveries(jobs: readonly DeliveryJob[]): Promise<voi
   if (jobs.length > 0) await queues().send(DELIVERIES_QUEUE, jobs.map((job) => ({ body: JSON.stringify(job) })));
 }
 
-/** Makes and queues the message's deliveries; returns how many subscriptions want it. */
-export async function dispatchMessage(message: BusMessage, at: string): Promise<number> {
+/** Every subscription of the tenant: one read, shared by the messages of one tenant in a batch. */
+export function subscriptionsOf(tenantId: string): Promise<StoredWebhook[]> {
+  return allWebhooks(systemTenant(tenantId));
+}
+
+/**
+ * Makes and queues the message's deliveries; returns how many subscriptions want it. The tenant's
+ * subscriptions are read unless given (as read for the batch, by `subscriptionsOf`).
+ */
+export async function dispatchMessage(message: BusMessage, at: string, subscriptions?: readonly StoredWebhook[]): Promise<number> {
   const tenantId = systemTenant(message.tenantId);
-  const wanted = (await allWebhooks(tenantId)).filter((w) => subscribes(w, message));
+  const wanted = (subscriptions ?? (await subscriptionsOf(tenantId))).filter((w) => subscribes(w, message));
   if (wanted.length === 0) return 0;
   const payload = deliveryBody(message);
   const deliveries: Delivery[] = wanted.map((w) => ({

@@ -10,8 +10,8 @@
  * - a message received more than `maxReceiveCount` times moves to the queue's dead-letter queue,
  *   as SQS's redrive policy does, and the consumer may send there itself.
  *
- * State is kept in memory and written to a JSON file after each change (when a file is given), so
- * what is queued survives a restart of `npm start`. The clock is injectable: the tests drive the
+ * State is kept in memory and written to a JSON file shortly after each change and at stop (when a
+ * file is given), so what is queued survives a restart of `npm start`. The clock is injectable: the tests drive the
  * retry schedule with a fake one and `drain()`.
  */
 import { randomUUID } from 'node:crypto';
@@ -158,12 +158,24 @@ export class LocalQueues implements Queues {
   }
 
   private changed(): void {
-    if (this.options.stateFile) {
-      const tmp = `${this.options.stateFile}.tmp`;
-      writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.state)));
-      renameSync(tmp, this.options.stateFile);
+    // Written at most every 200 ms (a batch of 100 events is 100 sends), and at flush().
+    if (this.options.stateFile && !this.saving) {
+      this.saving = setTimeout(() => this.flush(), 200);
+      this.saving.unref();
     }
     for (const listener of this.listeners) listener();
+  }
+
+  private saving: NodeJS.Timeout | undefined;
+
+  /** Writes the state file now (the runner calls it when it stops). */
+  flush(): void {
+    if (this.saving) clearTimeout(this.saving);
+    this.saving = undefined;
+    if (!this.options.stateFile) return;
+    const tmp = `${this.options.stateFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.state)));
+    renameSync(tmp, this.options.stateFile);
   }
 }
 
@@ -278,6 +290,7 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
       if (timer) clearInterval(timer);
       unlisten?.();
       await Promise.allSettled([...running]);
+      queues.flush();
     },
   };
 }

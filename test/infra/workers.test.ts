@@ -47,8 +47,8 @@ function statementsOf(workerId: string): Statement[] {
 describe('workers stack', () => {
   it('holds one function per worker: nodejs24.x on arm64, ESM bundle, the settings config.ts needs', () => {
     expect(resourcesOfType(s.workers, 'AWS::Lambda::Function')).toHaveLength(WORKERS.length);
-    // The local runtime's notification file has no counterpart in AWS yet: not deployed.
-    expect(s.stack.workersStack.workers.has('send-notifications')).toBe(false);
+    // Notifications are sent in AWS too, from their queue.
+    expect(s.stack.workersStack.workers.has('send-notifications')).toBe(true);
     const fn = resource(logicalId(workerFunction(publisher.id).function)).Properties as Json;
     expect(fn).toMatchObject({
       Runtime: 'nodejs24.x',
@@ -330,8 +330,11 @@ describe('queues and the workers they trigger', () => {
 
   it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
     const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
-    expect(rules).toHaveLength(1);
-    const [, rule] = rules[0]!;
+    // One per queue the bus feeds: webhook dispatch, and notifications.
+    expect(rules).toHaveLength(2);
+    const [, rule] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queueswebhookdispatch'))!;
+    const [, notifications] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesnotifications'))!;
+    expect(notifications.Properties.EventPattern).toEqual({ source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] });
     expect(rule.Properties.EventBusName).toBeDefined();
     expect(rule.Properties.EventPattern.source).toEqual(['gatehouse.events', 'gatehouse.incidents']);
     expect(rule.Properties.EventPattern['detail-type']).toEqual([...WEBHOOK_EVENT_TYPES]);
