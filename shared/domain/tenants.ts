@@ -17,8 +17,9 @@ import {
 } from '../db/tenants.js';
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
-import { NotFoundError } from '../errors.js';
-import { TENANT_NOT_FOUND } from '../vocabulary/tenant.js';
+import { getIntegrations } from '../db/integrations.js';
+import { NotFoundError, RequestValidationError, type ValidationIssue } from '../errors.js';
+import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
@@ -118,9 +119,10 @@ export async function findTenantConfig(tenantId: string): Promise<TenantConfig> 
 
 export async function updateTenantConfig(
   actor: Actor,
-  tenantId: string,
+  tenantId: TenantId,
   update: TenantConfigUpdate,
 ): Promise<TenantConfig> {
+  if (update.escalation_policy) await checkIntegrationsNamed(tenantId, update.escalation_policy.levels);
   return retryOnConcurrentChange(async () => {
     const stored = await getTenantConfig(tenantId);
     if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
@@ -140,4 +142,19 @@ export async function updateTenantConfig(
     await transactWrite([putTenantConfigVersion(next, stored.version), auditPut(audit)]);
     return next;
   });
+}
+
+/**
+ * Every integration an escalation level names must be one of the tenant's (one BatchGetItem for
+ * them all); otherwise a 422 entry per id, at its place in the body. One deleted later is skipped
+ * when notifying (shared/domain/incidents/notification-delivery.ts).
+ */
+async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { integration_ids?: readonly string[] }[]): Promise<void> {
+  const named = levels.flatMap((level, i) => (level.integration_ids ?? []).map((id, j) => ({ id, i, j })));
+  if (named.length === 0) return;
+  const found = await getIntegrations(tenantId, [...new Set(named.map((n) => n.id))]);
+  const issues: ValidationIssue[] = named
+    .filter((n) => !found.has(n.id))
+    .map((n) => ({ loc: ['body', 'escalation_policy', 'levels', n.i, 'integration_ids', n.j], msg: 'is not an integration of this tenant', type: 'value_error' }));
+  if (issues.length > 0) throw new RequestValidationError(issues);
 }
