@@ -18,7 +18,8 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
 import { getIntegrations } from '../db/integrations.js';
-import { NotFoundError, RequestValidationError, type ValidationIssue } from '../errors.js';
+import { NotFoundError } from '../errors.js';
+import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
@@ -146,15 +147,13 @@ export async function updateTenantConfig(
 
 /**
  * Every integration an escalation level names must be one of the tenant's (one BatchGetItem for
- * them all); otherwise a 422 entry per id, at its place in the body. One deleted later is skipped
- * when notifying (shared/domain/incidents/notification-delivery.ts).
+ * them all). Another tenant's is answered as an unknown one, 404, as the contract has it for any
+ * object a request names. One deleted later is skipped when notifying
+ * (shared/domain/incidents/notification-delivery.ts).
  */
 async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { integration_ids?: readonly string[] }[]): Promise<void> {
-  const named = levels.flatMap((level, i) => (level.integration_ids ?? []).map((id, j) => ({ id, i, j })));
+  const named = [...new Set(levels.flatMap((level) => level.integration_ids ?? []))];
   if (named.length === 0) return;
-  const found = await getIntegrations(tenantId, [...new Set(named.map((n) => n.id))]);
-  const issues: ValidationIssue[] = named
-    .filter((n) => !found.has(n.id))
-    .map((n) => ({ loc: ['body', 'escalation_policy', 'levels', n.i, 'integration_ids', n.j], msg: 'is not an integration of this tenant', type: 'value_error' }));
-  if (issues.length > 0) throw new RequestValidationError(issues);
+  const found = await getIntegrations(tenantId, named);
+  if (named.some((id) => !found.has(id))) throw new NotFoundError(INTEGRATION_NOT_FOUND);
 }

@@ -84,7 +84,7 @@ const escalationLevel = {
     integration_ids: {
       type: 'array',
       description:
-        "Integrations of this tenant (`integration_id`s from `/api/v1/integrations`) told when an incident reaches this level, besides `notify_roles` and `notifications.email_recipients`: each gets one message in its own format with an acknowledgement link of its own. The first level (`levels[0]`) is told when an incident is confirmed (escalation level 0) and again when its SLA is breached (level 1). An id that is not one of the tenant's integrations is refused (422); an integration deleted or disabled later is skipped.",
+        "Integrations of this tenant (`integration_id`s from `/api/v1/integrations`) told when an incident reaches this level, besides `notify_roles` and `notifications.email_recipients`: each gets one message in its own format with an acknowledgement link of its own. The first level (`levels[0]`) is told when an incident is confirmed (escalation level 0) and again when its SLA is breached (level 1). An id that is not one of the tenant's integrations is answered 404, as an unknown one; an integration deleted or disabled later is skipped.",
       items: uuid,
       maxItems: 10,
       uniqueItems: true,
@@ -140,7 +140,8 @@ const notifications = {
     min_severity: { type: 'string', enum: SEVERITIES, description: 'Least severity that notifies anyone.' },
     email_recipients: {
       type: 'array',
-      description: 'Addresses told of every incident at or above `min_severity`, besides the users of the notified roles.',
+      description:
+        'Addresses told of every incident at or above `min_severity`, at every level told, besides the roles and integrations of that level: one plain-text email each, with an acknowledgement link of its own. Skipped where the deployment has no sender address.',
       items: { type: 'string', format: 'email', maxLength: 254 },
       maxItems: 50,
       uniqueItems: true,
