@@ -1,15 +1,16 @@
 /**
  * Worker `send-notifications` (shared/workers.ts): an `incident.notification` on the bus is sent
- * to its people with an acknowledgement link minted now (shared/domain/incidents/
- * notification-delivery.ts), in the bus entry's own tenant. A failure is thrown, so the event is retried and
- * then kept in the worker's dead-letter queue.
+ * to its roles' users, its level's integrations and the email recipients, each with an
+ * acknowledgement link minted now (shared/domain/incidents/notification-delivery.ts), in the bus
+ * entry's own tenant. A target that failed is thrown after all were tried, so the event is
+ * retried (those that took it are not sent it again) and then kept in the dead-letter queue.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { notificationSender } from '../../shared/adapters/notification-sender.js';
-import { deliverNotification, type DeliveryOutcome, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
+import { deliverNotification, type DeliveryReport, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
 import { log } from '../../shared/log.js';
 
-export const handler = async (event: EventBridgeEvent<string, NotificationDetail & { tenant_id?: string }>): Promise<DeliveryOutcome | null> => {
+export const handler = async (event: EventBridgeEvent<string, NotificationDetail & { tenant_id?: string }>): Promise<DeliveryReport | null> => {
   const detail = event.detail;
   if (!detail?.tenant_id || !detail.message_id) {
     log.warn('an incident.notification without a tenant or a message id: not sent', { detail_type: event['detail-type'] });
