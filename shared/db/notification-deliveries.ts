@@ -14,7 +14,8 @@ import { TABLE } from './client.js';
 import { integrationsFrom, type StoredIntegration } from './integrations.js';
 import { keys } from './keys.js';
 import { readItems } from './read-batch.js';
-import { transactWrite, type TransactItem } from './transact.js';
+import { writeAll } from './events.js';
+import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
 const KEEP_SECONDS = 14 * 86_400;
@@ -86,10 +87,10 @@ export interface DeliveryOutcome {
   reason?: string;
 }
 
-/** Records how each claimed target went, in as few transactions as there are hundreds of them (usually one). */
+/**
+ * Records how each claimed target went: one BatchWriteItem per 25 targets (usually one). The
+ * outcomes are independent of each other, so no transaction (half the write units).
+ */
 export async function settleDeliveries(tenantId: TenantId, incidentId: string, messageId: string, outcomes: readonly DeliveryOutcome[], at: string): Promise<void> {
-  const puts: TransactItem[] = outcomes.map((o) => ({
-    Put: { TableName: TABLE, Item: marker(tenantId, incidentId, messageId, o.target, o.status, at, o.reason ? { reason: o.reason } : {}) },
-  }));
-  for (let i = 0; i < puts.length; i += 100) await transactWrite(puts.slice(i, i + 100));
+  await writeAll(outcomes.map((o) => marker(tenantId, incidentId, messageId, o.target, o.status, at, o.reason ? { reason: o.reason } : {})));
 }

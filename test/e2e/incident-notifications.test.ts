@@ -14,7 +14,11 @@ import { notificationsSettled, sentFile } from '../support/notifications.js';
 import { startReceiver, type Received, type Receiver } from '../support/receiver.js';
 import { outboxOf } from '../support/seed.js';
 import { handler as sendNotifications } from '../../functions/workers/send-notifications.js';
-import type { NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
+import { deliverNotification, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
+import { emailConfigured } from '../../shared/adapters/mailer.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, TABLE } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
 
 /** Paths that answer 503 this many more times before they answer as usual. */
 const failing = new Map<string, number>();
@@ -188,6 +192,17 @@ describe('incident notifications to integrations', () => {
     // The disabled integration was told nothing.
     await notificationsSettled(org.tenantId, incident.incident_id);
     expect(receiver.received.filter((r) => r.path === paths.off)).toEqual([]);
+
+    // Only the receivers hold the links: the incident's items keep their hashes, the bus never saw them.
+    const items = await db.send(new QueryCommand({
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.incident(org.tenantId, incident.incident_id).PK },
+      ConsistentRead: true,
+    }));
+    const kept = JSON.stringify(items.Items) + readFileSync(inject('localEnv').LOCAL_EVENT_BUS_LOG!, 'utf8');
+    for (const link of links) expect(kept).not.toContain(new URL(link).searchParams.get('token')!);
+    expect(items.Items!.filter((i) => i.entity === 'ACK_TOKEN')).toHaveLength(5);
   });
 
   it('each escalation tells the level it reaches: level 1 (the SLA breach, or by hand) tells levels[0] again, level 2 tells levels[1]', async () => {
@@ -256,5 +271,33 @@ describe('incident notifications, retried', () => {
     expect(receiver.received.filter((r) => r.path === `/twice/${t}`)).toHaveLength(1);
     expect(await mailNow((m) => m.to.includes(recipient))).toHaveLength(1);
     expect(readFileSync(sentFile(), 'utf8').split('\n').filter((l) => l.includes(incident.incident_id))).toHaveLength(1);
+  });
+});
+
+describe('incident notifications where no email can be sent', () => {
+  it('skips email targets with a warning instead of failing (and being retried) for ever', async () => {
+    // This test process composed no mailer and has no EMAIL_FROM: as a deployment without a sender.
+    expect(emailConfigured()).toBe(false);
+    const org = await registerTenant('NoMail');
+    const t = tag();
+    const incident = await open(org, `Camera offline ${t}`);
+    const recipient = `nobody-${t}@harbour.example`;
+    const report = await deliverNotification(
+      {
+        message_id: crypto.randomUUID(),
+        tenant_id: org.tenantId,
+        incident_id: incident.incident_id,
+        title: `Camera offline ${t}`,
+        severity: 'high',
+        escalation_level: 1,
+        notify_roles: ['OPERATOR'],
+        integration_ids: [],
+        email_recipients: [recipient],
+        link_ttl_minutes: 60,
+      },
+      null,
+    );
+    expect(report).toEqual({ sent: [], already: [], skipped: [{ target: `email#${recipient}`, reason: expect.stringContaining('EMAIL_FROM') }] });
+    expect(await mailNow((m) => m.to.includes(recipient))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@
  * Idempotent per (notification, target), in three DynamoDB calls whatever the number of targets:
  * 1. one BatchGetItem reads every target's marker and the integrations named;
  * 2. one transaction writes, per target to send, its token's hash and its claim (`sending`);
- * 3. after sending to all of them at once, one transaction marks each `sent` or `failed`.
+ * 3. after sending to all of them at once, one BatchWriteItem marks each `sent` or `failed`.
  * A retried bus event sends nothing to a target marked `sent`; those that failed get a new link
  * then, and the run throws after trying them all, so the worker is retried. An integration
  * deleted or disabled since is skipped, and so is email where no sender is configured.
