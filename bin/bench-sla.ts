@@ -32,7 +32,7 @@ try {
   const tenants: string[] = [];
   for (let i = 0; i < TENANTS; i++) {
     const tenant = await createTenant(system, { name: `SLA bench ${i}` });
-    await updateTenantConfig(system, tenant.tenant_id, { sla_minutes: { critical: 1, high: 60, medium: 240, low: 1440 } });
+    await updateTenantConfig(system, systemTenant(tenant.tenant_id), { sla_minutes: { critical: 1, high: 60, medium: 240, low: 1440 } });
     tenants.push(tenant.tenant_id);
   }
   const opened = performance.now();

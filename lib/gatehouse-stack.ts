@@ -120,6 +120,8 @@ export class GatehouseStack extends Stack {
     this.workersStack = new WorkersStack(this, 'Workers', {
       workers: props.workers ?? DEPLOYED_WORKERS,
       services: { ...services, tableStreamArn },
+      // Acknowledgement links sent to people are absolute: the API stage's URL.
+      publicApiUrl: restApi.url,
       stage: props.stage,
       version,
       logLevel: props.logLevel ?? 'info',

@@ -24,6 +24,8 @@ function queueVariables(worker: WorkerDef): string[] {
 export interface WorkersStackProps {
   readonly workers: readonly WorkerDef[];
   readonly services: ServiceRefs & { tableStreamArn: string };
+  /** PUBLIC_API_URL: where people reach the API (the stage's URL), for the links they are sent. */
+  readonly publicApiUrl: string;
   readonly stage: string;
   readonly version: string;
   readonly logLevel: string;
@@ -62,6 +64,7 @@ export class WorkersStack extends NestedStack {
       EVENT_BUS_NAME: param('EventBusName', s.eventBusName),
       USER_POOL_ID: param('UserPoolId', s.userPoolId),
       USER_POOL_CLIENT_ID: param('UserPoolClientId', s.userPoolClientId),
+      PUBLIC_API_URL: param('PublicApiUrl', props.publicApiUrl),
       GATEHOUSE_STAGE: props.stage,
       GATEHOUSE_VERSION: props.version,
       LOG_LEVEL: props.logLevel,

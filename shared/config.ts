@@ -61,6 +61,13 @@ export interface Config {
   localSmtpUrl?: string;
   /** Webhook receivers and integrations on loopback may be called (OUTBOUND_ALLOW_LOOPBACK=true); never in AWS. */
   outboundAllowLoopback: boolean;
+  /**
+   * Where people reach the API (PUBLIC_API_URL), without a trailing slash: acknowledgement links sent
+   * to people are absolute, `<publicApiUrl>/api/v1/incidents/{id}/acknowledge?token=...`. In AWS the
+   * stack sets the API stage's URL; the local runtime sets its server's URL once it listens
+   * (`useLocalPublicApiUrl`), unless PUBLIC_API_URL names another (a tunnel, a proxy).
+   */
+  publicApiUrl?: string;
   ai: {
     /** `local`: offline rules. `aws`: Amazon Bedrock. AI_MODE; default as for `speech.mode`. */
     mode: 'aws' | 'local';
@@ -99,6 +106,19 @@ function seconds(env: Env, name: string, fallback: number, below: number): numbe
     throw new Error(`${name} must be a number of seconds above 0 and below ${below}`);
   }
   return value;
+}
+
+/** An http(s) URL without its trailing slash; unset stays unset. */
+function publicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('PUBLIC_API_URL must be an http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('PUBLIC_API_URL must be an http(s) URL');
+  return url.href.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: Env): Config {
@@ -153,6 +173,7 @@ export function loadConfig(env: Env): Config {
     secretsKeyId: env.SECRETS_KEY_ID || undefined,
     localSecretsKeyFile: env.LOCAL_SECRETS_KEY_FILE || undefined,
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === 'true',
+    publicApiUrl: publicUrl(env.PUBLIC_API_URL),
     emailFrom: env.EMAIL_FROM || undefined,
     localSmtpUrl: env.LOCAL_SMTP_URL || undefined,
     logLevel: logLevel as Config['logLevel'],
@@ -173,3 +194,11 @@ export function loadConfig(env: Env): Config {
 }
 
 export const config: Config = loadConfig(process.env);
+
+/**
+ * The local runtime's server learns its port only when it listens (`PORT=0` picks a free one), after
+ * this module was read: it names its URL here. PUBLIC_API_URL, when set, still wins.
+ */
+export function useLocalPublicApiUrl(url: string): void {
+  config.publicApiUrl ??= publicUrl(url);
+}

@@ -4,5 +4,6 @@ import { json } from '../../shared/http/reply.js';
 import { tenantsConfigUpdateRoute } from '../../shared/routes/tenants.js';
 
 export const handler = httpHandler(tenantsConfigUpdateRoute, async (req) =>
-  json(await updateTenantConfig(req.actor, req.params.tenant_id, req.body)),
+  // The tenant decided as for any route (it must exist): the policy may name its integrations.
+  json(await updateTenantConfig(req.actor, await req.tenantOf(req.params.tenant_id), req.body)),
 );

@@ -1,9 +1,11 @@
 /**
  * Worker `send-notifications` (shared/workers.ts): reads the `notifications` queue, which a rule on
- * the service's bus feeds with every `incident.notification`, and sends each to its people with an
- * acknowledgement link minted now (shared/domain/incidents/notification-delivery.ts), in the bus
- * entry's own tenant. A notification that fails is reported alone and comes back after the
- * queue's visibility timeout; after five receives it waits in the dead-letter queue (alarmed).
+ * the service's bus feeds with every `incident.notification`, and sends each to its roles' users,
+ * its level's integrations and the email recipients, each with an acknowledgement link minted now
+ * (shared/domain/incidents/notification-delivery.ts), in the bus entry's own tenant. A target that
+ * failed is thrown after all were tried, so the message is reported alone and comes back after the
+ * queue's visibility timeout (those that took it are not sent it again); after five receives it
+ * waits in the dead-letter queue (alarmed).
  */
 import type { EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { notificationSender } from '../../shared/adapters/notification-sender.js';

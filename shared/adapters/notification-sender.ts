@@ -1,9 +1,9 @@
 /**
- * Where a notification to a person goes, with its acknowledgement link: the one place the link's
- * token may appear in the clear. Under the local runtime, a file of JSON lines
- * (LOCAL_NOTIFICATIONS_FILE, `<data dir>/logs/notifications.jsonl`): what each person would
- * receive. In AWS there is no sender yet (email, SMS and chat integrations come with the
- * integrations work): then no link is minted and the notification stays on the bus, without one.
+ * Where the notification to the users of a level's roles goes, with its acknowledgement link (a
+ * token in the clear, as in the messages integrations and email recipients get). Under the local
+ * runtime, a file of JSON lines (LOCAL_NOTIFICATIONS_FILE, `<data dir>/logs/notifications.jsonl`):
+ * what each user would receive. In AWS there is no sender for users yet: their roles are not told
+ * (the level's integrations and the email recipients are).
  */
 import { appendFile } from 'node:fs/promises';
 import { config } from '../config.js';
@@ -15,9 +15,12 @@ export interface PersonNotification {
   title: string;
   severity: string;
   escalation_level: number;
-  to: { roles: readonly string[]; emails: readonly string[] };
+  /** The roles whose users are told (email recipients and integrations get messages of their own). */
+  to: { roles: readonly string[] };
   /** The link a person opens to acknowledge (path and token). */
   acknowledge_path: string;
+  /** The same, absolute (PUBLIC_API_URL), when the address is known. */
+  acknowledge_url?: string;
   link_expires_at: string;
   sent_at: string;
 }

@@ -4,7 +4,7 @@
  * acknowledgement tokens; GSI1 lists a tenant's incidents by id (time), GSI2 by status, GSI3 by
  * severity. Feed entries live in `T#<tid>#FEED`.
  */
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { IncidentSeverity, IncidentStatus, Resolution } from '../vocabulary/incidents.js';
 import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
@@ -163,46 +163,6 @@ export async function getAckToken(tenantId: TenantId, incidentId: string, tokenH
   return out.Item ? (out.Item as unknown as StoredAckToken) : null;
 }
 
-/** How long a delivery marker is kept: longer than any retry of its bus event. */
-const DELIVERY_KEEP_SECONDS = 14 * 86_400;
-
-export async function getNotificationDelivery(tenantId: TenantId, incidentId: string, messageId: string): Promise<{ status: 'minted' | 'sent' } | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.notificationDelivery(tenantId, incidentId, messageId), ConsistentRead: true }));
-  return out.Item ? { status: out.Item.status === 'sent' ? 'sent' : 'minted' } : null;
-}
-
-/** A link was minted for the notification (written with its token's hash); not sent yet. */
-export function putNotificationDelivery(tenantId: TenantId, incidentId: string, messageId: string): TransactItem {
-  return {
-    Put: {
-      TableName: TABLE,
-      Item: {
-        ...keys.notificationDelivery(tenantId, incidentId, messageId),
-        entity: 'NOTIFICATION_DELIVERY',
-        status: 'minted',
-        expires_at: Math.floor(Date.now() / 1000) + DELIVERY_KEEP_SECONDS,
-      },
-      // A delivery already sent is never taken back to "minted".
-      ConditionExpression: 'attribute_not_exists(PK) OR #status <> :sent',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':sent': 'sent' },
-    },
-  };
-}
-
-export async function markNotificationSent(tenantId: TenantId, incidentId: string, messageId: string): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key: keys.notificationDelivery(tenantId, incidentId, messageId),
-      UpdateExpression: 'SET #status = :sent',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':sent': 'sent' },
-    }),
-  );
-}
-
-/** Uses the token up: deleted only if it is still there, so two clicks acknowledge once. */
 /** Marks the link used, once: a second use (a concurrent click) fails the transaction's condition. */
 export function useAckToken(tenantId: TenantId, incidentId: string, tokenHash: string, at: string): TransactItem {
   return {

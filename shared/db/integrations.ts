@@ -10,6 +10,7 @@ import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind
 import { pick, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import type { PageRequest } from './query.js';
+import { readItems, type Prefetched } from './read-batch.js';
 import type { TransactItem } from './transact.js';
 
 export interface Integration {
@@ -51,6 +52,22 @@ export function putNewIntegration(i: Omit<StoredIntegration, 'version'>): Transa
 export async function getIntegration(tenantId: TenantId, integrationId: string): Promise<StoredIntegration | null> {
   const item = await getCounted(KIND, tenantId, integrationId);
   return item ? fromItem(item) : null;
+}
+
+/** Those of `integrationIds` the tenant has, by id, in one round trip (BatchGetItem). */
+export async function getIntegrations(tenantId: TenantId, integrationIds: readonly string[]): Promise<Map<string, StoredIntegration>> {
+  const read = await readItems(integrationIds.map((id) => keys.integration(tenantId, id)));
+  return integrationsFrom(read, tenantId, integrationIds);
+}
+
+/** The integrations among items read in one batch, by id; ids without one are absent. */
+export function integrationsFrom(read: Prefetched, tenantId: TenantId, integrationIds: readonly string[]): Map<string, StoredIntegration> {
+  const found = new Map<string, StoredIntegration>();
+  for (const id of integrationIds) {
+    const item = read.get(keys.integration(tenantId, id));
+    if (item) found.set(id, fromItem(item));
+  }
+  return found;
 }
 
 export async function listIntegrations(tenantId: TenantId, page: PageRequest): Promise<StoredIntegration[]> {

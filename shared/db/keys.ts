@@ -117,8 +117,14 @@ export const keys = {
   incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
   /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
   ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
-  /** That a notification (by its outbox message id) was sent to its people, with a link. */
-  notificationDelivery: (tenantId: string, incidentId: string, messageId: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `NOTIFIED#${messageId}` }),
+  /**
+   * How a notification (by its outbox message id) went to one of its targets (`roles`,
+   * `integration#<id>`, `email#<address>`), each sent with a link of its own.
+   */
+  notificationDelivery: (tenantId: string, incidentId: string, messageId: string, target: string) => ({
+    PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+    SK: `NOTIFIED#${messageId}#${target}`,
+  }),
   /**
    * A Transcribe job still working on a voice draft's recording, and the draft it completes (two
    * drafts of one upload share the job).

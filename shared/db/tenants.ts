@@ -94,7 +94,13 @@ interface StoredConfig extends TenantConfig {
 
 export function configFromItem(item: Record<string, unknown>): StoredConfig {
   const { PK: _pk, SK: _sk, entity: _entity, ...rest } = item;
-  return rest as unknown as StoredConfig;
+  const config = rest as unknown as StoredConfig;
+  // Levels stored before they could name integrations read as naming none.
+  const levels = config.escalation_policy?.levels;
+  if (levels?.some((l) => !l.integration_ids)) {
+    config.escalation_policy = { ...config.escalation_policy, levels: levels.map((l) => ({ ...l, integration_ids: l.integration_ids ?? [] })) };
+  }
+  return config;
 }
 
 export function publicConfig({ version: _v, ...config }: StoredConfig): TenantConfig {

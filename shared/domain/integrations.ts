@@ -3,11 +3,11 @@
  * Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, email (Amazon SES; a local SMTP
  * server under `npm start`), and a generic HTTP endpoint signed per Standard Webhooks. Credentials are write-only: the configuration is sealed as one value and
  * never returned. Addresses pass the outbound guard when saved and when called. Changes are
- * audited without credentials. (Sending incident notifications through them is the next part of
- * issue 14; today `test` sends each kind's real test message.)
+ * audited without credentials. `test` sends each kind's real test message, and incident
+ * notifications go through the same per-kind senders (shared/domain/integration-messages.ts).
  */
-import { checkOutboundUrl, OutboundRefusedError, postOutbound, type OutboundAnswer, type OutboundPolicy } from '../adapters/outbound.js';
-import { emailConfigured, mailer } from '../adapters/mailer.js';
+import { checkOutboundUrl, OutboundRefusedError, type OutboundPolicy } from '../adapters/outbound.js';
+import { emailConfigured } from '../adapters/mailer.js';
 import { secretBox, type SecretContext } from '../adapters/secret-box.js';
 import { config as settings } from '../config.js';
 import { auditEntry, auditPut } from '../db/audit.js';
@@ -28,34 +28,27 @@ import { ConflictError, invalid, NotFoundError } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
 import { PAGERDUTY_EVENTS_URL, type IntegrationKind, type integrationCreate, type integrationUpdate } from '../schemas/integrations.js';
 import type { InputOf } from '../schemas/json-schema.js';
+import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
-import { newSigningSecret, signedHeaders } from './webhook-signing.js';
+import { accepted, sendNotice, type Notice, type SealedConfig } from './integration-messages.js';
+import { newSigningSecret } from './webhook-signing.js';
 
 export type { Integration } from '../db/integrations.js';
 export type IntegrationCreate = InputOf<typeof integrationCreate>;
 export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
 
-export const INTEGRATION_NOT_FOUND = 'Integration not found';
+export { INTEGRATION_NOT_FOUND };
 
-/** What is sealed: the kind's configuration, with the signing secret of an `http` integration. */
-interface SealedConfig {
-  webhook_url?: string;
-  routing_key?: string;
-  endpoint?: string;
-  url?: string;
-  secret?: string;
-  to?: string[];
-}
-
-const policy = (): OutboundPolicy => ({ allowLoopback: settings.outboundAllowLoopback });
+/** Where integrations may send: public addresses, and loopback only where the deployment allows it. */
+export const outboundPolicy = (): OutboundPolicy => ({ allowLoopback: settings.outboundAllowLoopback });
 const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({ tenant_id: tenantId, purpose: `integration:${integrationId}` });
 
 /** An address as it may be saved, or a 422 at `loc` saying why not. */
 async function checkedAddress(raw: string, loc: string): Promise<string> {
   try {
-    return (await checkOutboundUrl(raw, policy())).href;
+    return (await checkOutboundUrl(raw, outboundPolicy())).href;
   } catch (err) {
     if (err instanceof OutboundRefusedError) throw invalid(['body', 'config', loc], `not an address we may call: ${err.message}`, 'url');
     throw err;
@@ -191,62 +184,34 @@ export interface TestConnectionResult {
 
 const TEST_TEXT = 'Gatehouse test message: this integration can reach you. No action needed.';
 
-/** The kind's own test message, sent; PagerDuty's test alert is resolved again at once. */
-async function sendTest(kind: IntegrationKind, c: SealedConfig, integrationId: string, at: Date): Promise<OutboundAnswer> {
-  const post = (url: string, body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }, timeoutMs = 15_000) =>
-    postOutbound(url, { headers, body: typeof body === 'string' ? body : JSON.stringify(body), timeoutMs }, policy());
-  switch (kind) {
-    case 'slack':
-      return post(c.webhook_url!, { text: TEST_TEXT });
-    case 'teams':
-      return post(c.webhook_url!, {
-        '@type': 'MessageCard',
-        '@context': 'https://schema.org/extensions',
-        summary: 'Gatehouse test message',
-        themeColor: '0076D7',
-        title: 'Gatehouse test message',
-        text: TEST_TEXT,
-      });
-    case 'pagerduty': {
-      const dedupKey = `gatehouse-test-${integrationId}`;
-      const event = (action: 'trigger' | 'resolve') => ({
-        routing_key: c.routing_key,
-        event_action: action,
-        dedup_key: dedupKey,
-        ...(action === 'trigger' ? { payload: { summary: TEST_TEXT, source: 'gatehouse', severity: 'info', timestamp: at.toISOString() } } : {}),
-      });
-      const triggered = await post(c.endpoint!, event('trigger'));
-      // A test should leave no open alert behind.
-      if (triggered.status !== null && triggered.status >= 200 && triggered.status < 300) await post(c.endpoint!, event('resolve'), undefined, 10_000);
-      return triggered;
-    }
-    case 'email': {
-      const started = performance.now();
-      try {
-        await mailer().send({ to: c.to!, subject: 'Gatehouse test message', text: `${TEST_TEXT}\n\nSent to test integration ${integrationId}.` });
-        return { status: null, latencyMs: Math.round(performance.now() - started), error: null, bodyExcerpt: '' };
-      } catch (err) {
-        return { status: null, latencyMs: Math.round(performance.now() - started), error: (err as Error).message, bodyExcerpt: '' };
-      }
-    }
-    case 'http': {
-      const messageId = `msg_${newTimeId()}`;
-      const body = JSON.stringify({ type: 'integration.test', timestamp: at.toISOString(), data: { integration_id: integrationId, message: TEST_TEXT } });
-      return post(c.url!, body, signedHeaders(messageId, at, body, [c.secret!]));
-    }
-  }
+/** The test message: no link; PagerDuty's test alert is resolved again at once. */
+function testNotice(integrationId: string, at: Date): Notice {
+  return {
+    type: 'integration.test',
+    id: `msg_${newTimeId()}`,
+    at,
+    title: 'Gatehouse test message',
+    text: `${TEST_TEXT}\n\nSent to test integration ${integrationId}.`,
+    severity: 'info',
+    dedupKey: `gatehouse-test-${integrationId}`,
+    data: { integration_id: integrationId, message: TEST_TEXT },
+    resolveAtOnce: true,
+  };
+}
+
+/** The integration's configuration, opened (its seal names its tenant and integration). */
+export async function openIntegrationConfig(stored: StoredIntegration): Promise<SealedConfig> {
+  return JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(stored.tenant_id, stored.integration_id))) as SealedConfig;
 }
 
 /** Probes the configured endpoint with the kind's own test message and reports the answer. */
 export async function testIntegration(tenantId: TenantId, integrationId: string): Promise<TestConnectionResult> {
   const stored = await findStored(tenantId, integrationId);
-  const c = JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(tenantId, integrationId))) as SealedConfig;
   const at = new Date();
-  const answer = await sendTest(stored.kind, c, integrationId, at);
-  // Email has no HTTP status: handed over to the mail service without an error is reachable.
-  const reachable = stored.kind === 'email' ? answer.error === null : answer.status !== null && answer.status >= 200 && answer.status < 300;
+  const answer = await sendNotice(stored.kind, await openIntegrationConfig(stored), testNotice(integrationId, at), outboundPolicy());
   return {
-    reachable,
+    // Email has no HTTP status: handed over to the mail service without an error is reachable.
+    reachable: accepted(stored.kind, answer),
     status_code: answer.status,
     latency_ms: answer.latencyMs,
     error: answer.error,

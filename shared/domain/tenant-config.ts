@@ -20,9 +20,9 @@ export function defaultTenantConfig(tenantId: string, at: string): TenantConfig 
     sla_minutes: { critical: 15, high: 60, medium: 240, low: 1440 },
     escalation_policy: {
       levels: [
-        { after_minutes: 15, notify_roles: ['OPERATOR'] },
-        { after_minutes: 30, notify_roles: ['TENANT_ADMIN'] },
-        { after_minutes: 60, notify_roles: ['TENANT_ADMIN'] },
+        { after_minutes: 15, notify_roles: ['OPERATOR'], integration_ids: [] },
+        { after_minutes: 30, notify_roles: ['TENANT_ADMIN'], integration_ids: [] },
+        { after_minutes: 60, notify_roles: ['TENANT_ADMIN'], integration_ids: [] },
       ],
     },
     retention_days: { events: 90, incidents: 730, audit_logs: 400 },

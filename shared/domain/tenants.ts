@@ -17,8 +17,10 @@ import {
 } from '../db/tenants.js';
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
+import { getIntegrations } from '../db/integrations.js';
 import { NotFoundError } from '../errors.js';
-import { TENANT_NOT_FOUND } from '../vocabulary/tenant.js';
+import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
+import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
@@ -118,9 +120,10 @@ export async function findTenantConfig(tenantId: string): Promise<TenantConfig> 
 
 export async function updateTenantConfig(
   actor: Actor,
-  tenantId: string,
+  tenantId: TenantId,
   update: TenantConfigUpdate,
 ): Promise<TenantConfig> {
+  if (update.escalation_policy) await checkIntegrationsNamed(tenantId, update.escalation_policy.levels);
   return retryOnConcurrentChange(async () => {
     const stored = await getTenantConfig(tenantId);
     if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
@@ -140,4 +143,17 @@ export async function updateTenantConfig(
     await transactWrite([putTenantConfigVersion(next, stored.version), auditPut(audit)]);
     return next;
   });
+}
+
+/**
+ * Every integration an escalation level names must be one of the tenant's (one BatchGetItem for
+ * them all). Another tenant's is answered as an unknown one, 404, as the contract has it for any
+ * object a request names. One deleted later is skipped when notifying
+ * (shared/domain/incidents/notification-delivery.ts).
+ */
+async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { integration_ids?: readonly string[] }[]): Promise<void> {
+  const named = [...new Set(levels.flatMap((level) => level.integration_ids ?? []))];
+  if (named.length === 0) return;
+  const found = await getIntegrations(tenantId, named);
+  if (named.some((id) => !found.has(id))) throw new NotFoundError(INTEGRATION_NOT_FOUND);
 }

@@ -235,6 +235,9 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     });
   });
   const url = `http://${address.address}:${address.port}`;
+  // The links sent to people point here, unless PUBLIC_API_URL names another address. Imported
+  // late, as in compose.ts: the configuration is read once the stack's settings are in place.
+  (await import('../config.js')).useLocalPublicApiUrl(url);
   let closing: Promise<void> | undefined;
   return {
     url,

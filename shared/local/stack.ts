@@ -186,8 +186,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     EVENT_BUS_MODE: 'local',
     // Every event published to the local bus, one JSON line each (for tests and for a look).
     LOCAL_EVENT_BUS_LOG: eventBusLog,
-    // What each person would receive, with its acknowledgement link: the only place a link's
-    // token is written in the clear (shared/adapters/notification-sender.ts).
+    // What each role's users would receive, with its acknowledgement link (email recipients and
+    // integrations get their own messages: shared/adapters/notification-sender.ts).
     LOCAL_NOTIFICATIONS_FILE: join(logs, 'notifications.jsonl'),
     LOCAL_SECRETS_KEY_FILE: secretsKeyFile,
     LOCAL_SMTP_URL: smtp.endpoint,

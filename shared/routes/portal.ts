@@ -104,10 +104,10 @@ export const portalSettingsUpdateRoute = {
   tag: 'portal',
   summary: "Change some of your own tenant's settings",
   description:
-    'Only the fields given change; nested objects merge key by key, arrays are replaced. The change is audited as `tenant_config.updated` with what changed, and applies to the next event, incident or escalation step.',
+    'Only the fields given change; nested objects merge key by key, arrays are replaced. The change is audited as `tenant_config.updated` with what changed, and applies to the next event, incident or escalation step. 404 when an escalation level names an integration you do not have (unknown, or of another tenant).',
   request: { body: tenantConfigUpdate },
   response: { status: 200, description: 'The settings as they are now.', schema: tenantConfig },
-  errors: [409],
+  errors: [404, 409],
   grants: { table: 'write' },
 } as const satisfies RouteDef;
 

@@ -85,6 +85,7 @@ export const tenantsConfigUpdateRoute = {
   tenant: 'none',
   tag: 'tenants',
   summary: "Change some fields of a tenant's configuration",
+  description: '404 for an unknown tenant, and when an escalation level names an integration the tenant does not have.',
   request: { path: tenantPath, body: tenantConfigUpdate },
   response: { status: 200, description: 'The configuration as it is now.', schema: tenantConfig },
   errors: [404, 409],

@@ -81,6 +81,15 @@ const escalationLevel = {
       minItems: 1,
       uniqueItems: true,
     },
+    integration_ids: {
+      type: 'array',
+      description:
+        "Integrations of this tenant (`integration_id`s from `/api/v1/integrations`) told when an incident reaches this level, besides `notify_roles` and `notifications.email_recipients`: each gets one message in its own format with an acknowledgement link of its own. The first level (`levels[0]`) is told when an incident is confirmed (escalation level 0) and again when its SLA is breached (level 1). An id that is not one of the tenant's integrations is answered 404, as an unknown one; an integration deleted or disabled later is skipped.",
+      items: uuid,
+      maxItems: 10,
+      uniqueItems: true,
+      default: [],
+    },
   },
   required: ['after_minutes', 'notify_roles'],
   additionalProperties: false,
@@ -89,7 +98,7 @@ const escalationLevel = {
 const escalationPolicy = {
   type: 'object',
   description:
-    'Escalation levels in order; the number of levels is the highest escalation level. The first level is told when an incident is confirmed, and each level again when the incident reaches it.',
+    'Escalation levels in order; the number of levels is the highest escalation level. The first level is told when an incident is confirmed (escalation level 0) and again when its SLA is breached (level 1); level k + 1 tells `levels[k]`.',
   properties: { levels: { type: 'array', items: escalationLevel, minItems: 1, maxItems: 10 } },
   required: ['levels'],
   additionalProperties: false,
@@ -131,7 +140,8 @@ const notifications = {
     min_severity: { type: 'string', enum: SEVERITIES, description: 'Least severity that notifies anyone.' },
     email_recipients: {
       type: 'array',
-      description: 'Addresses told of every incident at or above `min_severity`, besides the users of the notified roles.',
+      description:
+        'Addresses told of every incident at or above `min_severity`, at every level told, besides the roles and integrations of that level: one plain-text email each, with an acknowledgement link of its own. Skipped where the deployment has no sender address.',
       items: { type: 'string', format: 'email', maxLength: 254 },
       maxItems: 50,
       uniqueItems: true,
@@ -180,6 +190,8 @@ export const tenantConfig = {
 export interface EscalationLevel {
   after_minutes: number;
   notify_roles: ('VIEWER' | 'OPERATOR' | 'TENANT_ADMIN')[];
+  /** Integrations told at this level; absent in configurations stored before they could be named (read as none). */
+  integration_ids?: string[];
 }
 
 /** A tenant's configuration as stored and answered (its schema: `tenantConfig`). */

@@ -191,6 +191,40 @@ describe('portal.settings.update', () => {
   });
 });
 
+describe('portal.settings.update: integrations in the escalation policy', () => {
+  it("a level names the tenant's own integrations; another tenant's is answered as an unknown one, 404, changing nothing", async () => {
+    const org = await registerTenant('PolicyInt');
+    const other = await registerTenant('PolicyIntOther');
+    const hook = { kind: 'http', config: { url: 'http://127.0.0.1:9/hook' } };
+    const mine = (await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'SOC', ...hook } })).body.integration_id as string;
+    const theirs = (await call('POST', '/api/v1/integrations', { token: other.token, body: { name: 'Theirs', ...hook } })).body.integration_id as string;
+    const unknown = '0190c5d1-0000-7000-8000-000000000000';
+
+    // Levels without integrations read as naming none.
+    const before = (await call('GET', '/api/v1/portal/settings', { token: org.token })).body;
+    expect(before.escalation_policy.levels.map((l: { integration_ids: string[] }) => l.integration_ids)).toEqual([[], [], []]);
+
+    const levels = (first: string[]) => ({ escalation_policy: { levels: [{ after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: first }, { after_minutes: 20, notify_roles: ['TENANT_ADMIN'] }] } });
+    const foreign = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([mine, theirs]) });
+    const missing = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([unknown]) });
+    expect([foreign.status, missing.status]).toEqual([404, 404]);
+    expect(foreign.body).toEqual({ detail: 'Integration not found' });
+    expect(missing.body).toEqual(foreign.body);
+    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.escalation_policy).toEqual(before.escalation_policy);
+
+    const saved = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([mine]) });
+    expect(saved.status).toBe(200);
+    expect(saved.body.escalation_policy.levels).toEqual([
+      { after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: [mine] },
+      { after_minutes: 20, notify_roles: ['TENANT_ADMIN'], integration_ids: [] },
+    ]);
+    const tooMany = Array.from({ length: 11 }, () => crypto.randomUUID());
+    const many = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { escalation_policy: { levels: [{ after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: tooMany }] } } });
+    expect(many.status).toBe(422);
+    expect(many.body.detail[0].loc).toEqual(['body', 'escalation_policy', 'levels', 0, 'integration_ids']);
+  });
+});
+
 describe('portal.login, per account', () => {
   it('five failed logins in a row from five addresses lock the account, even for the right password; a success forgets failures', async () => {
     const org = await registerTenant('Locked');

@@ -220,6 +220,26 @@ describe('tenants.config.update', () => {
   });
 });
 
+describe('tenants.config.update: integrations in the escalation policy', () => {
+  it("a SUPER_ADMIN names that tenant's integrations, not another tenant's (404); an unknown tenant is 404", async () => {
+    const token = await asAdmin();
+    const created = await newTenant(token);
+    const other = await newTenant(token);
+    const add = (tenantId: string) =>
+      call('POST', '/api/v1/integrations', { token, body: { tenant_id: tenantId, name: 'SOC', kind: 'http', config: { url: 'http://127.0.0.1:9/hook' } } });
+    const own = (await add(created.tenant_id)).body.integration_id as string;
+    const foreign = (await add(other.tenant_id)).body.integration_id as string;
+    const level = (ids: string[]) => ({ escalation_policy: { levels: [{ after_minutes: 5, notify_roles: ['OPERATOR'], integration_ids: ids }] } });
+    const refused = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: level([foreign]) });
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ detail: 'Integration not found' });
+    const saved = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: level([own]) });
+    expect(saved.body.escalation_policy.levels[0].integration_ids).toEqual([own]);
+    const missing = await call('PATCH', '/api/v1/tenants/00000000-0000-4000-8000-000000000000/config', { token, body: { timezone: 'UTC' } });
+    expect(missing.status).toBe(404);
+  });
+});
+
 describe('tenant routes are SUPER_ADMIN only', () => {
   const routes: [string, string, unknown?][] = [
     ['GET', '/api/v1/tenants'],

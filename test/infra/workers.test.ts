@@ -74,6 +74,17 @@ describe('workers stack', () => {
     expect(params.TableStreamArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
+  it("the workers get the API stage's URL as PUBLIC_API_URL: the acknowledgement links they send are absolute", () => {
+    const env = resource(logicalId(workerFunction(publisher.id).function)).Properties.Environment.Variables as Json;
+    expect(env.PUBLIC_API_URL).toEqual({ Ref: 'PublicApiUrl' });
+    const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
+    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties.Parameters;
+    const [[restApiId]] = resourcesOfType(s.parent, 'AWS::ApiGateway::RestApi') as [[string, Json]];
+    const url = JSON.stringify(params.PublicApiUrl);
+    expect(url).toContain(`{"Ref":"${restApiId}"}`);
+    expect(url).toContain('.execute-api.');
+  });
+
   it('each worker has a dead-letter queue and an alarm: its own, or the one of the queue it reads', () => {
     // A queue's dead-letter queue is in the parent stack, with the queue (lib/queues.ts).
     expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(WORKERS.filter((w) => w.trigger.kind !== 'queue').length);

@@ -44,9 +44,9 @@ export async function ackPathOf(incidentId: string, count = 1): Promise<string> 
 }
 
 /**
- * Waits until every notification of an incident is marked sent (10 s at most): the sender writes
- * `minted`, then `sent` after it delivered, in the background, so a test that snapshots a
- * tenant's items waits for this first.
+ * Waits until every target of every notification of an incident is marked sent (10 s at most):
+ * the sender claims each (`sending`), then marks it `sent` after it delivered, in the background,
+ * so a test that snapshots a tenant's items waits for this first.
  */
 export async function notificationsSettled(tenantId: string, incidentId: string): Promise<void> {
   const { PK } = keys.incident(tenantId, incidentId);

@@ -78,6 +78,8 @@ export interface Raised {
   next: Incident;
   level: number;
   notifyRoles: EscalationLevel['notify_roles'];
+  /** The policy's level told: `levels[level - 1]` (its roles and integrations). */
+  told: EscalationLevel;
 }
 
 /**
@@ -87,14 +89,15 @@ export interface Raised {
 export function raiseLevel(current: Incident, levels: readonly EscalationLevel[], at: string, by: string, reason?: string): Raised | null {
   if (current.escalation_level >= levels.length) return null;
   const level = current.escalation_level + 1;
-  const notifyRoles = levels[level - 1]!.notify_roles;
+  const told = levels[level - 1]!;
+  const notifyRoles = told.notify_roles;
   const next: Incident = {
     ...current,
     escalation_level: level,
     next_escalation_at: current.status === 'confirmed' ? nextEscalationAt(levels, level, at) : null,
     history: [...current.history, { at, kind: 'escalated', by, detail: { level, notify_roles: notifyRoles, ...(reason ? { reason } : {}) } }],
   };
-  return { next, level, notifyRoles };
+  return { next, level, notifyRoles, told };
 }
 
 export interface SlaStep {

@@ -295,7 +295,7 @@ export async function escalate(actor: Actor, tenantId: TenantId, incidentId: str
       fields: ['escalation_level'],
       action: 'incident.escalated',
       changes: { escalation_level: { from: current.escalation_level, to: raised.level }, notify_roles: raised.notifyRoles, reason },
-      extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.notifyRoles) : [],
+      extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.told) : [],
     };
   });
 }

@@ -12,14 +12,15 @@ import { severityRank } from './lifecycle.js';
 export const INCIDENTS_SOURCE = 'gatehouse.incidents';
 
 /**
- * A notification addressed to `roles`: on confirmation (the first level of the tenant's
- * escalation policy) and on each escalation while nobody has acknowledged, for incidents at or
- * above the tenant's `notifications.min_severity`. It carries the incident, never a link: the
- * acknowledgement link is minted when the notification is sent to a person
+ * A notification to the level `told` of the tenant's escalation policy (its roles and its
+ * integrations) and to the tenant's email recipients: on confirmation (`levels[0]`) and on each
+ * escalation while nobody has acknowledged, for incidents at or above the tenant's
+ * `notifications.min_severity`. It carries the incident, never a link: each acknowledgement link
+ * is minted when the notification is sent to its people and integrations
  * (shared/domain/incidents/notification-delivery.ts), so its token is never in the table, the
  * outbox, the bus or its archive.
  */
-export function notificationWrites(incident: Incident, config: TenantConfig, roles: EscalationLevel['notify_roles']): TransactItem[] {
+export function notificationWrites(incident: Incident, config: TenantConfig, told: EscalationLevel): TransactItem[] {
   // Below the tenant's notification threshold nobody is told (the domain events still go out).
   if (severityRank(incident.severity) < severityRank(config.notifications.min_severity)) return [];
   return [
@@ -32,7 +33,8 @@ export function notificationWrites(incident: Incident, config: TenantConfig, rol
         title: incident.title,
         severity: incident.severity,
         escalation_level: incident.escalation_level,
-        notify_roles: roles,
+        notify_roles: told.notify_roles,
+        integration_ids: told.integration_ids ?? [],
         email_recipients: config.notifications.email_recipients,
         link_ttl_minutes: config.notifications.acknowledgement_link_ttl_minutes,
       },
@@ -40,7 +42,10 @@ export function notificationWrites(incident: Incident, config: TenantConfig, rol
   ];
 }
 
-/** Confirming: the SLA clock starts (the caller sets it) and the first level is told. */
+/** Who is told on confirmation when a policy has no level (the schema wants one): the operators. */
+const FALLBACK_LEVEL: EscalationLevel = { after_minutes: 15, notify_roles: ['OPERATOR'], integration_ids: [] };
+
+/** Confirming: the SLA clock starts (the caller sets it) and the first level, `levels[0]`, is told. */
 export function confirmationWrites(incident: Incident, config: TenantConfig): TransactItem[] {
-  return notificationWrites(incident, config, config.escalation_policy.levels[0]?.notify_roles ?? ['OPERATOR']);
+  return notificationWrites(incident, config, config.escalation_policy.levels[0] ?? FALLBACK_LEVEL);
 }

@@ -89,7 +89,7 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
             changes: first.changes,
             extra: [
               ...(breached && escalation ? companions(actor, { ...next, updated_at: stamp }, escalation.action, escalation.changes) : []),
-              ...(raised ? notificationWrites(next, config, raised.notifyRoles) : []),
+              ...(raised ? notificationWrites(next, config, raised.told) : []),
             ],
           };
         },
