@@ -7,6 +7,7 @@
 import type { EventPattern } from './vocabulary/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
 import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
+import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -82,7 +83,7 @@ export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrig
  * also send one there itself (grant `queues: { <id>: 'dead-letters' }`).
  */
 export interface QueueDef {
-  id: string;
+  id: QueueId;
   description: string;
   /** What else feeds it: a rule on the service's own bus whose matching events are sent here, whole. */
   busRule?: EventRuleTrigger['pattern'];
@@ -127,10 +128,10 @@ export const QUEUES = [
   },
 ] as const satisfies readonly QueueDef[];
 
-export type QueueId = (typeof QUEUES)[number]['id'];
+export type { QueueId, QueueTarget } from './vocabulary/queues.js';
 
-/** A queue, or its dead-letter queue: where something may be sent. */
-export type QueueTarget = QueueId | `${QueueId}:dead-letters`;
+// Every named queue is defined, once.
+if (QUEUES.map((q) => q.id).sort().join() !== [...QUEUE_IDS].sort().join()) throw new Error('QUEUES and QUEUE_IDS (shared/vocabulary/queues.ts) disagree');
 
 export function queueById(id: string): QueueDef {
   const queue = (QUEUES as readonly QueueDef[]).find((q) => q.id === id);

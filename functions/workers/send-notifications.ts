@@ -3,12 +3,13 @@
  * the service's bus feeds with every `incident.notification`, and sends each to its roles' users,
  * its level's integrations and the email recipients, each with an acknowledgement link minted now
  * (shared/domain/incidents/notification-delivery.ts), in the bus entry's own tenant. A target that
- * failed is thrown after all were tried, so the message is reported alone and comes back after the
- * queue's visibility timeout (those that took it are not sent it again); after five receives it
+ * failed is thrown after all were tried, so the message is reported alone and comes back after a
+ * backoff of 2, 4, 8, 16 s (those that took it are not sent it again); after five receives it
  * waits in the dead-letter queue (alarmed).
  */
 import type { EventBridgeEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { notificationSender } from '../../shared/adapters/notification-sender.js';
+import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { deliverNotification, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
 import { log } from '../../shared/log.js';
 
@@ -27,8 +28,8 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
         }
         await deliverNotification({ ...(detail as NotificationDetail), tenant_id: detail.tenant_id }, notificationSender());
       } catch (err) {
-        log.error('sending a notification failed; it returns after the visibility timeout', { sqs_message_id: record.messageId, err });
-        failures.push({ itemIdentifier: record.messageId });
+        log.error('sending a notification failed; it is tried again after a backoff', { sqs_message_id: record.messageId, err });
+        await retryLater('notifications', record, failures);
       }
     }),
   );

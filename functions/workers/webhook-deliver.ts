@@ -2,11 +2,13 @@
  * Worker `webhook-deliver` (shared/workers.ts): reads the `webhook-deliveries` queue and makes one
  * attempt of each delivery (shared/domain/webhook-deliver.ts). A delivery to try again later is
  * hidden on the queue for its retry delay (ChangeMessageVisibility) and reported as a batch item
- * failure, so the queue gives it back then: no function waits. A message whose attempt threw
- * returns after the visibility timeout; after 12 receives SQS moves it to the dead-letter queue.
+ * failure, so the queue gives it back then: no function waits. A message whose attempt threw (our
+ * own fault, not the receiver's) returns after a backoff; after 12 receives SQS moves it to the
+ * dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { queues } from '../../shared/adapters/queue.js';
+import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { attemptDelivery, type DeliverOptions } from '../../shared/domain/webhook-deliver.js';
 import { DELIVERIES_QUEUE, type DeliveryJob } from '../../shared/domain/webhook-dispatch.js';
 import { log } from '../../shared/log.js';
@@ -25,8 +27,9 @@ export function deliverHandler(options: DeliverOptions = {}) {
             failures.push({ itemIdentifier: record.messageId });
           }
         } catch (err) {
-          log.error('a webhook delivery attempt failed; it returns after the visibility timeout', { sqs_message_id: record.messageId, err });
-          failures.push({ itemIdentifier: record.messageId });
+          // Not the receiver's answer (that is recorded): our own fault, such as the table throttling.
+          log.error('a webhook delivery attempt could not be made; it is tried again after a backoff', { sqs_message_id: record.messageId, err });
+          await retryLater(DELIVERIES_QUEUE, record, failures);
         }
       }),
     );

@@ -2,10 +2,11 @@
  * Worker `webhook-dispatch` (shared/workers.ts): reads the `webhook-dispatch` queue, which a rule
  * on the service's bus feeds with every subscribable message, and makes one delivery per matching
  * subscription (shared/domain/webhook-dispatch.ts). The subscriptions of a tenant are read once
- * per batch. A message that fails is reported alone and comes back after the queue's visibility
- * timeout; after 5 receives it is in the dead-letter queue.
+ * per batch. A message that fails is reported alone and comes back after a backoff (2, 4, 8, 16 s);
+ * after 5 receives it is in the dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { dispatchMessage, subscriptionsOf } from '../../shared/domain/webhook-dispatch.js';
 import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhook-delivery.js';
 import { now } from '../../shared/ids.js';
@@ -14,8 +15,8 @@ import { log } from '../../shared/log.js';
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const fail = (record: SQSRecord, err: unknown) => {
-    log.error('dispatching a message to webhooks failed; it returns after the visibility timeout', { sqs_message_id: record.messageId, err });
-    failures.push({ itemIdentifier: record.messageId });
+    log.error('dispatching a message to webhooks failed; it is tried again after a backoff', { sqs_message_id: record.messageId, err });
+    return retryLater('webhook-dispatch', record, failures);
   };
   const byTenant = new Map<string, { record: SQSRecord; message: BusMessage }[]>();
   for (const record of event.Records) {
@@ -40,7 +41,7 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       try {
         subscriptions = await subscriptionsOf(tenantId);
       } catch (err) {
-        for (const { record } of items) fail(record, err);
+        await Promise.all(items.map(({ record }) => fail(record, err)));
         return;
       }
       await Promise.all(

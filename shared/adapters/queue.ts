@@ -5,7 +5,7 @@
  * CDK stack sets only for the functions its grants name.
  */
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueTarget } from '../workers.js';
+import type { QueueTarget } from '../vocabulary/queues.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -64,6 +64,15 @@ export class SqsQueues implements Queues {
       new ChangeMessageVisibilityCommand({ QueueUrl: urlOf(queue), ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.round(seconds))) }),
     );
   }
+}
+
+/**
+ * After a failed attempt: how long a message waits before it is received again, doubling with its
+ * receives (`base`, 2 x `base`, 4 x `base`, ... at most `max` seconds), so a passing fault is
+ * retried in seconds rather than after the whole visibility timeout.
+ */
+export function backoffSeconds(receiveCount: number, base = 2, max = 300): number {
+  return Math.min(max, base * 2 ** Math.max(0, receiveCount - 1));
 }
 
 let projectQueues: Queues | undefined;

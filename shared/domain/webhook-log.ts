@@ -1,20 +1,17 @@
 /**
- * A subscription's delivery log, and replays: one delivery, or every failed one since a time. A
- * replay is one more attempt with the same `webhook-id` and payload, outside the retry schedule;
+ * Replays of a subscription's deliveries: one delivery, or every failed one since a time (the log
+ * itself: webhook-reads.ts). A replay is one more attempt with the same `webhook-id` and payload, outside the retry schedule;
  * it is audited, and the delivery is pending until the deliverer has tried.
  */
 import { auditEntry, auditPut } from '../db/audit.js';
-import type { PageRequest } from '../db/query.js';
 import { ConditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import {
   DELIVERY_RETENTION_DAYS,
   deliveriesSince,
   getDeliveryAndWebhook,
-  listDeliveries,
   publicDelivery,
   updateDelivery,
   type Delivery,
-  type DeliveryStatus,
   type StoredDelivery,
 } from '../db/webhook-deliveries.js';
 import { getWebhook, type StoredWebhook } from '../db/webhooks.js';
@@ -22,24 +19,13 @@ import { ConflictError, invalid, NotFoundError } from '../errors.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { Actor } from './actor.js';
 import { queueDeliveries } from './webhook-dispatch.js';
-import { WEBHOOK_NOT_FOUND } from './webhooks.js';
+import { WEBHOOK_NOT_FOUND } from './webhook-reads.js';
 
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
 /** Failed deliveries replayed by one call at most. */
 export const MAX_REPLAY = 1000;
 /** A pending delivery whose attempt is this late was never queued (a replay that failed half-way): it may be replayed. */
 const STUCK_AFTER_MS = 15 * 60_000;
-
-export async function listWebhookDeliveries(
-  tenantId: TenantId,
-  webhookId: string,
-  page: PageRequest,
-  status?: DeliveryStatus,
-): Promise<{ items: Delivery[]; limit: number; offset: number; has_more: boolean }> {
-  const [webhook, items] = await Promise.all([getWebhook(tenantId, webhookId), listDeliveries(tenantId, webhookId, { limit: page.limit + 1, offset: page.offset }, status)]);
-  if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  return { items: items.slice(0, page.limit).map(publicDelivery), limit: page.limit, offset: page.offset, has_more: items.length > page.limit };
-}
 
 function assertOn(webhook: StoredWebhook): void {
   if (!webhook.enabled) throw new ConflictError('The subscription is turned off: turn it on (PATCH enabled: true) before replaying');

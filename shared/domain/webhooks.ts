@@ -8,12 +8,10 @@ import { checkOutboundUrl, OutboundRefusedError, postOutbound, type OutboundPoli
 import { secretBox, type SecretContext } from '../adapters/secret-box.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { getEnvironment } from '../db/environments.js';
-import type { PageRequest } from '../db/query.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../db/transact.js';
 import {
   deleteWebhookItems,
   getWebhook,
-  listWebhooks as listStored,
   MAX_WEBHOOKS_PER_TENANT,
   publicWebhook,
   putNewWebhook,
@@ -30,13 +28,14 @@ import type { TenantId } from '../vocabulary/tenant.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
 import { ENVIRONMENT_NOT_FOUND } from './environments.js';
+import { WEBHOOK_NOT_FOUND } from './webhook-reads.js';
 import { newSigningSecret, signedHeaders } from './webhook-signing.js';
 
 export type { Webhook } from '../db/webhooks.js';
+export { WEBHOOK_NOT_FOUND } from './webhook-reads.js';
 export type WebhookCreate = InputOf<typeof webhookCreate>;
 export type WebhookUpdate = InputOf<typeof webhookUpdate>;
 
-export const WEBHOOK_NOT_FOUND = 'Webhook subscription not found';
 /** How long the secret before a rotation keeps signing, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
@@ -107,15 +106,6 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
     throw err;
   }
   return { ...view, secret };
-}
-
-export async function findWebhook(tenantId: TenantId, webhookId: string): Promise<Webhook> {
-  return publicWebhook(await findStored(tenantId, webhookId));
-}
-
-export async function listWebhooks(tenantId: TenantId, page: PageRequest): Promise<{ items: Webhook[]; total: number; limit: number; offset: number }> {
-  const { items, total } = await listStored(tenantId, page);
-  return { items: items.map(publicWebhook), total, limit: page.limit, offset: page.offset };
 }
 
 export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId, webhookId: string, input: WebhookUpdate): Promise<Webhook> {

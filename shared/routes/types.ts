@@ -5,7 +5,7 @@
 import type { JsonSchema } from '../schemas/json-schema.js';
 
 import type { Access } from '../vocabulary/roles.js';
-import type { QueueId } from '../workers.js';
+import type { QueueId } from '../vocabulary/queues.js';
 
 export { ROLES } from '../vocabulary/roles.js';
 export type { Access, Role } from '../vocabulary/roles.js';

@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as dispatchHandler } from '../../functions/workers/webhook-dispatch.js';
 import { deliverHandler } from '../../functions/workers/webhook-deliver.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useQueues } from '../../shared/adapters/queue.js';
+import { db, TABLE } from '../../shared/db/client.js';
+import { keys } from '../../shared/db/keys.js';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhook-delivery.js';
 import { newTimeId } from '../../shared/ids.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
@@ -202,6 +205,25 @@ describe('webhook retries on a fake clock', () => {
     expect(hits(path)).toHaveLength(1);
     expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body).toMatchObject({ enabled: false, disabled_reason: 'gone' });
     expect((await deliveries(org, webhookId))[0]).toMatchObject({ status: 'failed', failure_reason: 'gone' });
+  });
+
+  it('an address that turned private since it was saved is refused at delivery, and retried as a failure', async () => {
+    const org = await registerTenant('Rebind');
+    const webhookId = await subscribe(org, `/rebind-${org.tenantId}`);
+    // As if its name resolved to the metadata service now: the stored address is what is called.
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.webhook(org.tenantId, webhookId),
+        UpdateExpression: 'SET #url = :url',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: { ':url': 'http://169.254.169.254/latest/meta-data' },
+      }),
+    );
+    await publish(org);
+    await workers.drain();
+    const [delivery] = await deliveries(org, webhookId);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: [expect.objectContaining({ status_code: null, error: expect.stringMatching(/^refused/) })] });
   });
 
   it('a redelivered bus message makes no second delivery', async () => {

@@ -83,6 +83,9 @@ describe('layers', () => {
       'shared/domain/incidents/from-events.ts',
       'shared/domain/incidents/public-reports.ts',
       'shared/domain/incidents/notification-delivery.ts',
+      // A bus message's own tenant (set where the change was stored), and a delivery job's (written by the dispatcher).
+      'shared/domain/webhook-dispatch.ts',
+      'shared/domain/webhook-deliver.ts',
       // The acknowledgement link's token names its tenant.
       'shared/domain/incidents/acknowledgement.ts',
       'shared/domain/events/stream-feed.ts',

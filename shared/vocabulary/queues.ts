@@ -1,0 +1,7 @@
+/** The names of the service's queues (their definitions: QUEUES in shared/workers.ts). */
+export const QUEUE_IDS = ['webhook-dispatch', 'webhook-deliveries', 'notifications'] as const;
+
+export type QueueId = (typeof QUEUE_IDS)[number];
+
+/** A queue, or its dead-letter queue: where something may be sent. */
+export type QueueTarget = QueueId | `${QueueId}:dead-letters`;
