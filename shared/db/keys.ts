@@ -149,6 +149,15 @@ export const keys = {
   idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
+  /** GSI1: a tenant's audit entries of one action (`incident.created`), newest last by id. */
+  auditByAction: (tenantId: string, action: string, logId: string) => ({ GSI1PK: `${tenantPk(tenantId)}#AUDIT#ACTION#${action}`, GSI1SK: logId }),
+  /** GSI2: a tenant's audit entries about one kind of resource (`incident`). */
+  auditByResourceType: (tenantId: string, resourceType: string, logId: string) => ({
+    GSI2PK: `${tenantPk(tenantId)}#AUDIT#TYPE#${resourceType}`,
+    GSI2SK: logId,
+  }),
+  /** GSI3: a tenant's audit entries of one user (entries of the system or anonymous callers have none). */
+  auditByUser: (tenantId: string, userId: string, logId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#AUDIT#USER#${userId}`, GSI3SK: logId }),
   /**
    * A domain message waiting for the event bus (shared/db/outbox.ts): written in the transaction
    * of the change it announces, published from the table's stream, gone with TTL.

@@ -5,6 +5,7 @@
  * route, an OpenAPI operation and a test.
  */
 import { assetsRoutes } from './assets.js';
+import { auditRoutes } from './audit.js';
 import { environmentsRoutes } from './environments.js';
 import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
@@ -36,6 +37,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...incidentsRoutes,
   ...integrationsRoutes,
   ...webhooksRoutes,
+  ...auditRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

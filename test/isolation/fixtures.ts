@@ -30,7 +30,8 @@
  * response that shows any of A's data is caught; call `t.remember(secret)` for anything else that
  * must never reach another tenant (an API key, a webhook secret). A plural reference
  * (`sensor_ids`) is filled from the singular entry (`sensor_id`). A property that ends in `_id` or
- * has `format: uuid` but names no tenant resource goes in NOT_REFERENCES, with the reason.
+ * has `format: uuid` but names no tenant resource goes in NOT_REFERENCES, with the reason (by name
+ * everywhere, or by `route <id> <part>.<name>` for one route's property).
  */
 import type { ApiResponse, CallOptions } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -262,6 +263,18 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** An audit entry of the tenant: the newest, once its other fixtures were made (it names them). */
+  log_id: {
+    owned: true,
+    needs: ['environment_id'],
+    create: async (t) => {
+      const res = await t.call('GET', `/api/v1/audit-logs/${t.tenantId}`, { query: { action: 'environment.created', limit: '1' } });
+      const id = (res.body as { items?: { log_id: string }[] }).items?.[0]?.log_id;
+      if (res.status !== 200 || !id) throw new Error(`fixture audit entry not found: ${res.status} ${res.text.slice(0, 300)}`);
+      return id;
+    },
+  },
+
   /** A signed HTTP integration to a receiver that is never there; its signing secret must stay A's. */
   integration_id: {
     owned: true,
@@ -284,6 +297,9 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
  * each with the reason. They get a generated value and no cross-tenant attempt.
  */
 export const NOT_REFERENCES: Readonly<Record<string, string>> = {
+  // Keyed by where (`route <id> <part>.<name>`): only there.
+  'route auditLogs.list query.user_id':
+    "A filter on the tenant's own entries, not a lookup: the user may have been deleted since (their entries stay), so any value is taken and matches only entries of this tenant; another tenant's user id finds nothing, exactly as an unknown one.",
 };
 
 /**

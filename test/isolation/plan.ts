@@ -59,6 +59,8 @@ const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !==
 /** Whether a property names a resource; throws for one that looks like it but has no fixture. */
 export function isReference(name: string, schema: JsonSchema, where: string): boolean {
   if (name in CLIENT_CHOSEN_IDS && / body[.\[]/.test(where)) return false;
+  // One route's property that is a plain value there, though its name is a reference elsewhere.
+  if (where in NOT_REFERENCES) return false;
   if (fixtureKindOf(name)) return true;
   if (name in NOT_REFERENCES) return false;
   const items = isObject(schema.items) ? schema.items : undefined;

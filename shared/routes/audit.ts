@@ -1,0 +1,37 @@
+/** The tenant's audit log: every change, who made it, when, from where, and what changed. */
+import { auditEntryPath, auditLogList, auditLogQuery, auditLogResponse, auditTenantPath } from '../schemas/audit.js';
+import type { RouteDef } from './types.js';
+
+export const auditLogsListRoute = {
+  id: 'auditLogs.list',
+  method: 'GET',
+  path: '/api/v1/audit-logs/{tenant_id}',
+  handler: 'functions/audit-logs/list.ts',
+  access: 'VIEWER',
+  tenant: 'path',
+  tag: 'audit-logs',
+  summary: "The tenant's audit log, newest first, filtered by action, resource type, user and time",
+  description:
+    'Every change to the tenant is here, written in the same transaction as the change itself. Each filter is served by an index (action, resource type, user) and the time range by the entries\' time-ordered ids, so a filtered page reads only what it returns (and `total` counts the range). `start_date` and `end_date` are both included. Entries are kept as the tenant\'s `retention_days.audit_logs` says (docs/configuration.md).',
+  request: { path: auditTenantPath, query: auditLogQuery },
+  response: { status: 200, description: 'AuditLogListResponse.', schema: auditLogList },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const auditLogsGetRoute = {
+  id: 'auditLogs.get',
+  method: 'GET',
+  path: '/api/v1/audit-logs/{tenant_id}/{log_id}',
+  handler: 'functions/audit-logs/get.ts',
+  access: 'VIEWER',
+  tenant: 'path',
+  tag: 'audit-logs',
+  summary: 'One audit entry',
+  request: { path: auditEntryPath },
+  response: { status: 200, description: 'AuditLogResponse.', schema: auditLogResponse },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsGetRoute];

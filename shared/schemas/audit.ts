@@ -1,0 +1,73 @@
+/** Audit log entries and their listing (AuditLogResponse, AuditLogListResponse). */
+import { MAX_OFFSET, timestamp, uuid } from './common.js';
+import type { JsonSchema } from './json-schema.js';
+
+export const auditLogResponse = {
+  type: 'object',
+  description: 'AuditLogResponse: one change, who made it, when, from where, and what changed.',
+  properties: {
+    log_id: { ...uuid, description: 'A UUIDv7: entries sort by it in time order.' },
+    tenant_id: uuid,
+    action: { type: 'string', description: 'Dotted name such as `incident.created`.' },
+    resource_type: { type: 'string', description: 'Such as `incident`.' },
+    resource_id: { type: 'string' },
+    user_id: { ...uuid, type: ['string', 'null'], description: 'The user who acted (directly or with one of their API keys); null for the service itself or an anonymous caller.' },
+    actor_type: {
+      type: 'string',
+      enum: ['user', 'api_key', 'system', 'anonymous'],
+      description: 'A person with a bearer token, a program with an API key, the service itself (workers, schedules), or a caller without a credential.',
+    },
+    api_key_id: { type: ['string', 'null'], description: 'The API key used, when `actor_type` is `api_key`.' },
+    timestamp,
+    request_id: { type: 'string', description: 'The request (or the worker run) that made the change: search the logs for it.' },
+    source_ip: { type: 'string', description: "The caller's address; `anonymous` for an anonymous reporter, whose address is withheld." },
+    changes: {
+      type: 'object',
+      description: 'What changed: `field: {from, to}` for an update, the fields set for a creation. Secrets never appear.',
+      additionalProperties: true,
+    },
+  },
+  required: ['log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id', 'timestamp', 'request_id', 'source_ip'],
+} as const satisfies JsonSchema;
+
+export const auditLogList = {
+  type: 'object',
+  description: 'AuditLogListResponse: a page of entries, newest first.',
+  properties: {
+    items: { type: 'array', items: auditLogResponse },
+    total: { type: 'integer', description: 'Entries matching the filters in all.' },
+    limit: { type: 'integer' },
+    skip: { type: 'integer' },
+  },
+  required: ['items', 'total', 'limit', 'skip'],
+} as const satisfies JsonSchema;
+
+const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' } as const;
+
+export const auditLogQuery = {
+  type: 'object',
+  properties: {
+    action: { ...name, description: 'Only this action, e.g. `incident.created`.' },
+    resource_type: { ...name, description: 'Only changes to this kind of resource, e.g. `incident`.' },
+    user_id: { type: 'string', minLength: 1, maxLength: 100, description: "Only this user's changes (theirs with a token or with one of their API keys)." },
+    start_date: { ...timestamp, description: 'Entries at or after this time.' },
+    end_date: { ...timestamp, description: 'Entries at or before this time.' },
+    skip: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Entries to skip, at most 10,000 (narrow the dates to go deeper).' },
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const auditTenantPath = {
+  type: 'object',
+  properties: { tenant_id: uuid },
+  required: ['tenant_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const auditEntryPath = {
+  type: 'object',
+  properties: { tenant_id: uuid, log_id: uuid },
+  required: ['tenant_id', 'log_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;

@@ -1,0 +1,128 @@
+/** The audit log API: every change of the tenant, filtered by index, newest first; who, when, from where, what changed. */
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db, TABLE } from '../../shared/db/client.js';
+import { reindexAuditOfTenant } from '../../shared/db/audit.js';
+import { keys } from '../../shared/db/keys.js';
+import { newTimeId } from '../../shared/ids.js';
+import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+
+let org: RegisteredTenant;
+let keyId: string;
+beforeAll(async () => {
+  org = await registerTenant('Audited');
+  // Changes by the administrator with a token, and by a program with one of their API keys.
+  expect((await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North gate', type: 'port' } })).status).toBe(201);
+  const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'soc feed', role: 'OPERATOR' } })).body;
+  keyId = key.key_id;
+  for (const title of ['Fence cut', 'Gate forced']) {
+    expect((await call('POST', '/api/v1/incidents', { apiKey: key.api_key, body: { title, severity: 'high' } })).status).toBe(201);
+  }
+});
+
+const list = (query: Record<string, string> = {}, token = org.token, tenantId: string = org.tenantId) =>
+  call('GET', `/api/v1/audit-logs/${tenantId}`, { token, query });
+
+describe('auditLogs.list', () => {
+  it('lists every change newest first, each saying who (user or key), when, from where and what changed', async () => {
+    const res = await list();
+    expect(res.status).toBe(200);
+    const { items, total, limit, skip } = res.body;
+    expect({ limit, skip }).toEqual({ limit: 50, skip: 0 });
+    expect(total).toBe(items.length);
+    const ids = items.map((e: { log_id: string }) => e.log_id);
+    expect(ids).toEqual([...ids].sort().reverse());
+    const actions = items.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['environment.created', 'api_key.created', 'incident.created']));
+
+    const byKey = items.find((e: { action: string }) => e.action === 'incident.created');
+    expect(byKey).toMatchObject({ tenant_id: org.tenantId, resource_type: 'incident', user_id: org.userId, actor_type: 'api_key', api_key_id: keyId });
+    expect(byKey.source_ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(byKey.changes).toMatchObject({ title: expect.any(String) });
+    const byToken = items.find((e: { action: string }) => e.action === 'environment.created');
+    expect(byToken).toMatchObject({ user_id: org.userId, actor_type: 'user', api_key_id: null });
+  });
+
+  it('filters by action, resource type and user through their indexes, and pages with a total', async () => {
+    const created = await list({ action: 'incident.created' });
+    expect(created.body.total).toBe(2);
+    expect(created.body.items.map((e: { action: string }) => e.action)).toEqual(['incident.created', 'incident.created']);
+
+    const incidents = await list({ resource_type: 'incident', limit: '1' });
+    expect(incidents.body).toMatchObject({ total: 2, limit: 1, skip: 0 });
+    const second = await list({ resource_type: 'incident', limit: '1', skip: '1' });
+    expect(second.body.items[0].log_id < incidents.body.items[0].log_id).toBe(true);
+
+    const mine = await list({ user_id: org.userId });
+    expect(mine.body.total).toBeGreaterThanOrEqual(4);
+    expect(mine.body.items.every((e: { user_id: string }) => e.user_id === org.userId)).toBe(true);
+    expect((await list({ user_id: 'nobody' })).body).toMatchObject({ items: [], total: 0 });
+    // Several at once: the index of one, the others filtered.
+    expect((await list({ action: 'incident.created', resource_type: 'environment' })).body.total).toBe(0);
+  });
+
+  it('takes start_date and end_date both inclusive', async () => {
+    const [newest] = (await list({ action: 'incident.created', limit: '1' })).body.items;
+    const exact = await list({ start_date: newest.timestamp, end_date: newest.timestamp, action: 'incident.created' });
+    expect(exact.body.items.map((e: { log_id: string }) => e.log_id)).toEqual([newest.log_id]);
+    const after = new Date(Date.parse(newest.timestamp) + 1).toISOString();
+    expect((await list({ start_date: after, action: 'incident.created' })).body.total).toBe(0);
+    const bad = await list({ start_date: newest.timestamp, end_date: '2020-01-01T00:00:00.000Z' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['query', 'end_date']);
+  });
+
+  it("is read by the tenant's viewers; another tenant's id is 404 as an unknown one, except for SUPER_ADMIN", async () => {
+    const viewer = await createUser(org.token, 'VIEWER');
+    expect((await list({}, viewer.token)).status).toBe(200);
+    const other = await registerTenant('Nosy');
+    const foreign = await list({}, other.token, org.tenantId);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual((await list({}, other.token, '0193a2b4-0000-7000-8000-000000000000')).body);
+    const admin = await list({ action: 'incident.created' }, await asAdmin());
+    expect(admin.status).toBe(200);
+    expect(admin.body.total).toBe(2);
+  });
+
+  it('finds entries written before the indexes once the migration gave them their keys', async () => {
+    const old = await registerTenant('Legacy');
+    const logId = newTimeId();
+    // An entry as written before: no index keys, no actor_type.
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: {
+          ...keys.audit(old.tenantId, logId),
+          entity: 'AUDIT',
+          log_id: logId,
+          tenant_id: old.tenantId,
+          action: 'zone.created',
+          resource_type: 'zone',
+          resource_id: 'z-1',
+          user_id: old.userId,
+          timestamp: new Date().toISOString(),
+          request_id: 'r-1',
+          source_ip: '192.0.2.1',
+        },
+      }),
+    );
+    expect((await list({ action: 'zone.created' }, old.token, old.tenantId)).body.total).toBe(0);
+    expect(await reindexAuditOfTenant(old.tenantId)).toBe(1);
+    expect(await reindexAuditOfTenant(old.tenantId)).toBe(0);
+    const found = await list({ action: 'zone.created' }, old.token, old.tenantId);
+    expect(found.body.items).toEqual([expect.objectContaining({ log_id: logId, actor_type: 'user', api_key_id: null })]);
+    expect((await list({ user_id: old.userId, resource_type: 'zone' }, old.token, old.tenantId)).body.total).toBe(1);
+  });
+});
+
+describe('auditLogs.get', () => {
+  it('answers one entry by id; an unknown id, or one of another tenant, is 404', async () => {
+    const [entry] = (await list({ limit: '1' })).body.items;
+    const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/${entry.log_id}`, { token: org.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(entry);
+    expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/${newTimeId()}`, { token: org.token })).status).toBe(404);
+    const other = await registerTenant('NosyToo');
+    expect((await call('GET', `/api/v1/audit-logs/${other.tenantId}/${entry.log_id}`, { token: other.token })).status).toBe(404);
+  });
+});
