@@ -189,6 +189,17 @@ export const WORKERS: readonly WorkerDef[] = [
     memoryMb: 256,
   },
   {
+    id: 'audit-digests',
+    handler: 'functions/workers/audit-digests.ts',
+    description: "Digests each tenant's settled audit hours, chained, for tamper evidence (docs/data-model.md, 37b)",
+    // An hour is digested within 20 minutes of its end (5 of settling, then the next run). A failed
+    // run is not retried: the next one goes on from each chain's head.
+    trigger: { kind: 'schedule', everyMinutes: 15, retryAttempts: 0 },
+    grants: { table: 'write' },
+    timeoutSeconds: 300,
+    memoryMb: 256,
+  },
+  {
     id: 'transcription-finished',
     handler: 'functions/workers/transcription-finished.ts',
     description: 'Completes voice drafts whose Transcribe job outlived the request (docs/events.md)',

@@ -174,3 +174,26 @@ export async function reindexAuditOfTenant(tenantId: TenantId): Promise<number> 
   );
   return changed;
 }
+
+/** Every entry of the tenant from `fromMs` to `toMs` (both included), oldest first: what a digest covers. */
+export async function auditEntriesBetween(tenantId: TenantId, fromMs: number, toMs: number): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  await forEachPage(
+    {
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':pk': keys.audit(tenantId, '').PK, ':lo': timeIdBound(fromMs, 'low'), ':hi': timeIdBound(toMs, 'high') },
+      ConsistentRead: true,
+    },
+    (page) => {
+      entries.push(...(page.Items ?? []).map(auditFromItem));
+    },
+  );
+  return entries;
+}
+
+/** The tenant's oldest entry, if any: where its chain of digests starts. */
+export async function firstAuditEntry(tenantId: TenantId): Promise<AuditEntry | null> {
+  const [item] = await queryPage({ pk: keys.audit(tenantId, '').PK, ascending: true, consistent: true }, { limit: 1, offset: 0 });
+  return item ? auditFromItem(item) : null;
+}

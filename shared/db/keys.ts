@@ -149,6 +149,10 @@ export const keys = {
   idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
+  /** The digest of a tenant's audit entries of one hour (its start, ISO), chained to the hour's before. */
+  auditDigest: (tenantId: string, hourStart: string) => ({ PK: `${tenantPk(tenantId)}#AUDITDIGEST`, SK: hourStart }),
+  /** Which hour a tenant's digests have reached, and that digest's hash. */
+  auditDigestHead: (tenantId: string) => ({ PK: `${tenantPk(tenantId)}#AUDITDIGEST`, SK: 'HEAD' }),
   /** GSI1: a tenant's audit entries of one action (`incident.created`), newest last by id. */
   auditByAction: (tenantId: string, action: string, logId: string) => ({ GSI1PK: `${tenantPk(tenantId)}#AUDIT#ACTION#${action}`, GSI1SK: logId }),
   /** GSI2: a tenant's audit entries about one kind of resource (`incident`). */

@@ -1,5 +1,5 @@
 /** The tenant's audit log: every change, who made it, when, from where, and what changed. */
-import { auditEntryPath, auditLogList, auditLogQuery, auditLogResponse, auditTenantPath } from '../schemas/audit.js';
+import { auditEntryPath, auditLogList, auditLogQuery, auditLogResponse, auditTenantPath, auditVerification, auditVerifyQuery } from '../schemas/audit.js';
 import type { RouteDef } from './types.js';
 
 export const auditLogsListRoute = {
@@ -34,4 +34,21 @@ export const auditLogsGetRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
-export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsGetRoute];
+export const auditLogsVerifyRoute = {
+  id: 'auditLogs.verify',
+  method: 'GET',
+  path: '/api/v1/audit-logs/{tenant_id}/verify',
+  handler: 'functions/audit-logs/verify.ts',
+  access: 'VIEWER',
+  tenant: 'path',
+  tag: 'audit-logs',
+  summary: 'Prove the audit log unchanged: recompute the hourly digests of a range and report the first mismatch',
+  description:
+    "Every hour of the tenant's log gets a digest, within 20 minutes of its end: the hash of each entry of the hour and the hash of the digest before (a chain, as CloudTrail's digest files). This recomputes them from the entries in the table now, so an entry changed, removed or added afterwards, a digest changed, or a broken link is named. Hours not digested yet are not checked (`digested_until`).",
+  request: { path: auditTenantPath, query: auditVerifyQuery },
+  response: { status: 200, description: 'What was checked, and the first mismatch if any.', schema: auditVerification },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsVerifyRoute, auditLogsGetRoute];

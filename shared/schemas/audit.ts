@@ -71,3 +71,38 @@ export const auditEntryPath = {
   required: ['tenant_id', 'log_id'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+export const auditVerifyQuery = {
+  type: 'object',
+  properties: {
+    from: { ...timestamp, description: 'From the hour holding this time. Default: 24 hours before `to`.' },
+    to: { ...timestamp, description: 'To the hour holding this time, included. Default: now. At most 31 days after `from`.' },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+const hourStart = { ...timestamp, description: "The hour's start." };
+
+export const auditVerification = {
+  type: 'object',
+  description:
+    "The digests of the range's hours recomputed from the entries in the table now, and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order.",
+  properties: {
+    valid: { type: 'boolean' },
+    from: hourStart,
+    to: hourStart,
+    hours_checked: { type: 'integer', description: 'Hours of the range that have a digest.' },
+    entries_checked: { type: 'integer' },
+    first_mismatch: {
+      type: ['object', 'null'],
+      properties: {
+        kind: { type: 'string', enum: ['entry_changed', 'entry_missing', 'entry_added', 'hour_changed', 'digest_changed', 'chain_broken', 'digest_missing'] },
+        hour_start: hourStart,
+        log_id: uuid,
+      },
+      required: ['kind', 'hour_start'],
+    },
+    digested_until: { ...timestamp, type: ['string', 'null'], description: 'The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so not checked.' },
+  },
+  required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
+} as const satisfies JsonSchema;

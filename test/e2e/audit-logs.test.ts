@@ -1,8 +1,9 @@
 /** The audit log API: every change of the tenant, filtered by index, newest first; who, when, from where, what changed. */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { reindexAuditOfTenant } from '../../shared/db/audit.js';
+import { digestTenant, HOUR_MS, SETTLE_MS } from '../../shared/domain/audit-digest.js';
 import { keys } from '../../shared/db/keys.js';
 import { newTimeId } from '../../shared/ids.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
@@ -124,5 +125,58 @@ describe('auditLogs.get', () => {
     expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/${newTimeId()}`, { token: org.token })).status).toBe(404);
     const other = await registerTenant('NosyToo');
     expect((await call('GET', `/api/v1/audit-logs/${other.tenantId}/${entry.log_id}`, { token: other.token })).status).toBe(404);
+  });
+});
+
+describe('auditLogs.verify', () => {
+  it('proves the log unchanged from its hourly digests, and names the entry edited straight in the table, or removed', async () => {
+    const tenant = await registerTenant('Proven');
+    expect((await call('POST', '/api/v1/environments', { token: tenant.token, body: { name: 'Quay', type: 'port' } })).status).toBe(201);
+    expect((await call('POST', '/api/v1/incidents', { token: tenant.token, body: { title: 'Seal broken', severity: 'high' } })).status).toBe(201);
+    // The worker's step, as its schedule would run it once the hour has settled.
+    const hourStart = Date.now() - (Date.now() % HOUR_MS);
+    expect(await digestTenant(tenant.tenantId, hourStart + HOUR_MS + SETTLE_MS)).toBeGreaterThanOrEqual(1);
+    // A second run finds nothing left to digest.
+    expect(await digestTenant(tenant.tenantId, hourStart + HOUR_MS + SETTLE_MS)).toBe(0);
+    const verify = () => call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: tenant.token, query: { from: new Date(hourStart - HOUR_MS).toISOString() } });
+
+    const clean = await verify();
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({ valid: true, first_mismatch: null, digested_until: new Date(hourStart).toISOString() });
+    expect(clean.body.entries_checked).toBeGreaterThanOrEqual(3);
+
+    // Someone with access to the table rewrites who made a change.
+    const entries = (await list({ resource_type: 'incident' }, tenant.token, tenant.tenantId)).body.items;
+    const target = entries[0];
+    const key = keys.audit(tenant.tenantId, target.log_id);
+    const { Item: original } = await db.send(new GetCommand({ TableName: TABLE, Key: key }));
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: 'SET source_ip = :ip', ExpressionAttributeValues: { ':ip': '203.0.113.9' } }));
+    const edited = await verify();
+    expect(edited.body).toMatchObject({ valid: false, first_mismatch: { kind: 'entry_changed', log_id: target.log_id, hour_start: new Date(hourStart).toISOString() } });
+
+    // Put back as it was: valid again. Removed: named as missing.
+    await db.send(new PutCommand({ TableName: TABLE, Item: original }));
+    expect((await verify()).body.valid).toBe(true);
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: key }));
+    expect((await verify()).body.first_mismatch).toEqual({ kind: 'entry_missing', log_id: target.log_id, hour_start: new Date(hourStart).toISOString() });
+    await db.send(new PutCommand({ TableName: TABLE, Item: original }));
+
+    // The digest itself rewritten to match a forged count: its own hash no longer does.
+    const digestKey = keys.auditDigest(tenant.tenantId, new Date(hourStart).toISOString());
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: digestKey, UpdateExpression: 'SET entry_count = entry_count + :one', ExpressionAttributeValues: { ':one': 1 } }));
+    expect((await verify()).body.first_mismatch).toEqual({ kind: 'digest_changed', hour_start: new Date(hourStart).toISOString() });
+
+    // Restored; then the next hour digested (empty) and this hour's digest deleted: the chain names the hole.
+    await db.send(new UpdateCommand({ TableName: TABLE, Key: digestKey, UpdateExpression: 'SET entry_count = entry_count - :one', ExpressionAttributeValues: { ':one': 1 } }));
+    expect(await digestTenant(tenant.tenantId, hourStart + 2 * HOUR_MS + SETTLE_MS)).toBe(1);
+    const next = new Date(hourStart + HOUR_MS).toISOString();
+    const both = () => call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: tenant.token, query: { from: new Date(hourStart).toISOString(), to: next } });
+    expect((await both()).body).toMatchObject({ valid: true, hours_checked: 2, digested_until: next });
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: digestKey }));
+    expect((await both()).body.first_mismatch).toEqual({ kind: 'digest_missing', hour_start: new Date(hourStart).toISOString() });
+
+    // Another tenant's log is not theirs to verify.
+    const other = await registerTenant('NosyVerify');
+    expect((await call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: other.token })).status).toBe(404);
   });
 });

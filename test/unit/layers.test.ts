@@ -86,6 +86,8 @@ describe('layers', () => {
       // A bus message's own tenant (set where the change was stored), and a delivery job's (written by the dispatcher).
       'shared/domain/webhook-dispatch.ts',
       'shared/domain/webhook-deliver.ts',
+      // Every tenant's audit hours, digested by the platform.
+      'shared/domain/audit-digest.ts',
       // The acknowledgement link's token names its tenant.
       'shared/domain/incidents/acknowledgement.ts',
       'shared/domain/events/stream-feed.ts',
