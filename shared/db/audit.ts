@@ -175,9 +175,8 @@ export async function reindexAuditOfTenant(tenantId: TenantId): Promise<number> 
   return changed;
 }
 
-/** Every entry of the tenant from `fromMs` to `toMs` (both included), oldest first: what a digest covers. */
-export async function auditEntriesBetween(tenantId: TenantId, fromMs: number, toMs: number): Promise<AuditEntry[]> {
-  const entries: AuditEntry[] = [];
+/** The tenant's entries from `fromMs` to `toMs` (both included), oldest first, a page at a time. */
+export async function eachAuditPage(tenantId: TenantId, fromMs: number, toMs: number, onPage: (entries: AuditEntry[]) => Promise<void> | void): Promise<void> {
   await forEachPage(
     {
       TableName: TABLE,
@@ -185,10 +184,16 @@ export async function auditEntriesBetween(tenantId: TenantId, fromMs: number, to
       ExpressionAttributeValues: { ':pk': keys.audit(tenantId, '').PK, ':lo': timeIdBound(fromMs, 'low'), ':hi': timeIdBound(toMs, 'high') },
       ConsistentRead: true,
     },
-    (page) => {
-      entries.push(...(page.Items ?? []).map(auditFromItem));
-    },
+    (page) => onPage((page.Items ?? []).map(auditFromItem)),
   );
+}
+
+/** Every entry of the tenant from `fromMs` to `toMs` (both included), oldest first: what a digest covers. */
+export async function auditEntriesBetween(tenantId: TenantId, fromMs: number, toMs: number): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  await eachAuditPage(tenantId, fromMs, toMs, (page) => {
+    entries.push(...page);
+  });
   return entries;
 }
 

@@ -32,8 +32,17 @@ export interface StreamSink {
 /** Writes the stream; returning ends it cleanly. */
 export type StreamBody = (sink: StreamSink) => Promise<void>;
 
-/** Checks the request (throwing HttpErrors like any route function) and returns the body to stream. */
-export type OpenStream<R extends RouteDef> = (req: HttpRequest<R>) => Promise<StreamBody>;
+/** A body with headers of its own (a content type chosen by `Accept`, a file name). */
+export interface StreamReply {
+  body: StreamBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * Checks the request (throwing HttpErrors like any route function) and returns the body to stream,
+ * alone or with headers that replace the route's.
+ */
+export type OpenStream<R extends RouteDef> = (req: HttpRequest<R>) => Promise<StreamBody | StreamReply>;
 
 /** Kept back from the function's timeout so the stream ends cleanly rather than being cut. */
 export const END_MARGIN_MS = 10_000;
@@ -51,7 +60,9 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
   const opened = new WeakMap<Context, { body: StreamBody; log: Logger }>();
   const admit = handlerChain(route, async (event, context) => {
     const req = httpRequestOf(route, event, context);
-    opened.set(context, { body: await open(req), log: req.log });
+    const reply = await open(req);
+    const { body, headers } = typeof reply === 'function' ? { body: reply, headers: {} } : reply;
+    opened.set(context, { body, log: req.log });
     return {
       statusCode: route.response.status,
       headers: {
@@ -59,6 +70,7 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
         // Neither a cache nor a buffering proxy may hold back a live stream.
         'Cache-Control': 'no-cache',
         'X-Accel-Buffering': 'no',
+        ...headers,
       },
       body: '',
     };

@@ -1,5 +1,15 @@
 /** The tenant's audit log: every change, who made it, when, from where, and what changed. */
-import { auditEntryPath, auditLogList, auditLogQuery, auditLogResponse, auditTenantPath, auditVerification, auditVerifyQuery } from '../schemas/audit.js';
+import {
+  auditEntryPath,
+  auditExportHeaders,
+  auditExportQuery,
+  auditLogList,
+  auditLogQuery,
+  auditLogResponse,
+  auditTenantPath,
+  auditVerification,
+  auditVerifyQuery,
+} from '../schemas/audit.js';
 import type { RouteDef } from './types.js';
 
 export const auditLogsListRoute = {
@@ -51,4 +61,23 @@ export const auditLogsVerifyRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
-export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsVerifyRoute, auditLogsGetRoute];
+export const auditLogsExportRoute = {
+  id: 'auditLogs.export',
+  method: 'GET',
+  path: '/api/v1/audit-logs/{tenant_id}/export',
+  handler: 'functions/audit-logs/export.ts',
+  access: 'VIEWER',
+  tenant: 'path',
+  tag: 'audit-logs',
+  summary: 'Export a time range of the audit log for auditors: NDJSON, or CSV with `Accept: text/csv`',
+  description:
+    'Oldest first, streamed as the log is read (so a long range starts at once and never waits in memory). NDJSON: one entry per line as `GET .../audit-logs/{tenant_id}/{log_id}` answers it. CSV (RFC 4180, a header row, `changes` as JSON; a value that a spreadsheet would run as a formula is prefixed with `\'`). At most 31 days a call. Check the range with `.../verify` to prove what you exported unchanged.',
+  request: { path: auditTenantPath, query: auditExportQuery, headers: auditExportHeaders },
+  response: { status: 200, description: 'The entries, one per line.', contentType: 'application/x-ndjson' },
+  errors: [404],
+  streaming: true,
+  timeoutSeconds: 900,
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsVerifyRoute, auditLogsExportRoute, auditLogsGetRoute];

@@ -106,3 +106,20 @@ export const auditVerification = {
   },
   required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
 } as const satisfies JsonSchema;
+
+export const auditExportQuery = {
+  type: 'object',
+  properties: {
+    from: { ...timestamp, description: 'Entries at or after this time.' },
+    to: { ...timestamp, description: 'Entries at or before this time. Default: now. At most 31 days after `from`.' },
+  },
+  required: ['from'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const auditExportHeaders = {
+  type: 'object',
+  properties: {
+    accept: { type: 'string', maxLength: 1000, description: '`text/csv` for CSV; anything else (or none) for NDJSON.' },
+  },
+} as const satisfies JsonSchema;

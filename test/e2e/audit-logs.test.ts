@@ -1,5 +1,6 @@
 /** The audit log API: every change of the tenant, filtered by index, newest first; who, when, from where, what changed. */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { reindexAuditOfTenant } from '../../shared/db/audit.js';
@@ -178,5 +179,40 @@ describe('auditLogs.verify', () => {
     // Another tenant's log is not theirs to verify.
     const other = await registerTenant('NosyVerify');
     expect((await call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: other.token })).status).toBe(404);
+  });
+});
+
+describe('auditLogs.export', () => {
+  it('streams a time range oldest first as NDJSON, each line the entry as the API answers it', async () => {
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="audit-${org.tenantId}.ndjson"`);
+    const lines = res.text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const listed = (await list({ start_date: from, limit: '200' })).body.items;
+    expect(lines).toEqual([...listed].reverse());
+  });
+
+  it('answers CSV to Accept: text/csv, which a CSV parser reads back to the same entries', async () => {
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from }, headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+    const listed = [...(await list({ start_date: from, limit: '200' })).body.items].reverse();
+    expect(rows.map((r) => r.log_id)).toEqual(listed.map((e: { log_id: string }) => e.log_id));
+    const incident = rows.find((r) => r.action === 'incident.created')!;
+    const original = listed.find((e: { log_id: string }) => e.log_id === incident.log_id);
+    expect(incident).toMatchObject({ actor_type: 'api_key', api_key_id: keyId, user_id: org.userId, resource_type: 'incident' });
+    expect(JSON.parse(incident.changes!)).toEqual(original.changes);
+  });
+
+  it('refuses a range over 31 days, or reversed, naming the field; another tenant is 404', async () => {
+    const long = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from: '2026-01-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' } });
+    expect(long.status).toBe(422);
+    expect(long.body.detail[0].loc).toEqual(['query', 'to']);
+    const other = await registerTenant('NosyExport');
+    expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: other.token, query: { from: new Date().toISOString() } })).status).toBe(404);
   });
 });

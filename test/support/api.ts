@@ -52,7 +52,7 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   const text = await res.text();
   let parsed: unknown = text;
   const contentType = res.headers.get('content-type') ?? '';
-  if (contentType.includes('json') && text) parsed = JSON.parse(text);
+  if (contentType.includes('json') && !contentType.includes('ndjson') && text) parsed = JSON.parse(text);
   // Every answer must match what /openapi.json documents for its operation and status.
   const problems = await responseProblems(url.origin, method, url.pathname, res.status, contentType, parsed);
   if (problems.length > 0) {
