@@ -244,6 +244,13 @@ try {
     },
     { label: 'GET /events limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user) },
     { label: 'GET /events processed=false, limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user) },
+    { label: 'GET /audit-logs limit=20', routeId: 'auditLogs.list', events: 0, send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?limit=20`, user) },
+    {
+      label: 'GET /audit-logs action=zone.created',
+      routeId: 'auditLogs.list',
+      events: 0,
+      send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?action=zone.created&limit=20`, user),
+    },
   ];
 
   if (TIMED_PHASE) {
