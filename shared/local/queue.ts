@@ -67,8 +67,9 @@ export class LocalQueues implements Queues {
     if (options.stateFile && existsSync(options.stateFile)) {
       const saved = JSON.parse(readFileSync(options.stateFile, 'utf8')) as Record<string, QueuedMessage[]>;
       for (const [target, messages] of Object.entries(saved)) {
-        // A receipt does not survive the process that held it: visible again at once.
-        if (this.state.has(target)) this.state.set(target, messages.map((m) => ({ ...m, receiptHandle: null, visibleAt: Math.min(m.visibleAt, this.clock()) })));
+        // A receipt does not survive the process that held it; the message keeps its visibility
+        // (a retry waiting hours still waits them, one in flight returns after its timeout).
+        if (this.state.has(target)) this.state.set(target, messages.map((m) => ({ ...m, receiptHandle: null })));
       }
     }
   }

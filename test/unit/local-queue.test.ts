@@ -1,0 +1,73 @@
+/** The local stand-in of SQS: delays, visibility, receive limits and redrive, restarts, and the runner's batch failures. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalQueues, startQueueWorkers, type QueueHandler } from '../../shared/local/queue.js';
+import { queueById, workerById } from '../../shared/workers.js';
+
+let now = 1_800_000_000_000;
+const clock = () => now;
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('LocalQueues', () => {
+  it('holds a delayed message back, hides a received one for the visibility timeout, and counts receives', async () => {
+    const q = new LocalQueues({ clock });
+    await q.send('webhook-deliveries', [{ body: 'later', delaySeconds: 10 }]);
+    expect(q.receive('webhook-deliveries', 10)).toEqual([]);
+    now += 10_000;
+    const [first] = q.receive('webhook-deliveries', 10);
+    expect(first).toMatchObject({ body: 'later', receiveCount: 1 });
+    expect(q.receive('webhook-deliveries', 10)).toEqual([]);
+    now += queueById('webhook-deliveries').visibilityTimeoutSeconds * 1000;
+    expect(q.receive('webhook-deliveries', 10)).toEqual([expect.objectContaining({ body: 'later', receiveCount: 2 })]);
+  });
+
+  it('moves a message received maxReceiveCount times to the dead letters, as a redrive policy does', async () => {
+    const q = new LocalQueues({ clock });
+    await q.send('webhook-dispatch', [{ body: 'poison' }]);
+    const limit = queueById('webhook-dispatch').maxReceiveCount;
+    for (let i = 0; i < limit; i++) {
+      expect(q.receive('webhook-dispatch', 1)).toHaveLength(1);
+      now += queueById('webhook-dispatch').visibilityTimeoutSeconds * 1000;
+    }
+    expect(q.receive('webhook-dispatch', 1)).toEqual([]);
+    expect(q.messages('webhook-dispatch')).toEqual([]);
+    expect(q.messages('webhook-dispatch:dead-letters')).toEqual([expect.objectContaining({ body: 'poison', receiveCount: limit })]);
+  });
+
+  it('keeps what is queued, with its visibility, across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-queue-'));
+    dirs.push(dir);
+    const stateFile = join(dir, 'queues.json');
+    const before = new LocalQueues({ clock, stateFile });
+    await before.send('webhook-deliveries', [{ body: 'waiting' }]);
+    const [received] = before.receive('webhook-deliveries', 1);
+    await before.changeVisibility('webhook-deliveries', received!.receiptHandle!, 3600);
+    before.flush();
+    const after = new LocalQueues({ clock, stateFile });
+    expect(after.messages('webhook-deliveries')).toEqual([expect.objectContaining({ body: 'waiting', receiptHandle: null, visibleAt: now + 3_600_000 })]);
+    expect(after.receive('webhook-deliveries', 1)).toEqual([]);
+  });
+});
+
+describe('startQueueWorkers', () => {
+  it('deletes what the handler took, keeps what it names in batchItemFailures, and keeps the whole batch when it throws', async () => {
+    const q = new LocalQueues({ clock });
+    let mode: 'partial' | 'throw' = 'partial';
+    const handler: QueueHandler = async (event) => {
+      if (mode === 'throw') throw new Error('down');
+      return { batchItemFailures: event.Records.filter((r) => r.body === 'bad').map((r) => ({ itemIdentifier: r.messageId })) };
+    };
+    const workers = await startQueueWorkers({ queues: q, region: 'us-east-1', workers: [workerById('webhook-deliver')], handlers: { 'webhook-deliver': handler }, pollMs: 0 });
+    await q.send('webhook-deliveries', [{ body: 'good' }, { body: 'bad' }]);
+    await workers.drain();
+    expect(q.messages('webhook-deliveries').map((m) => m.body)).toEqual(['bad']);
+    mode = 'throw';
+    now += queueById('webhook-deliveries').visibilityTimeoutSeconds * 1000;
+    await workers.drain();
+    expect(q.messages('webhook-deliveries')).toEqual([expect.objectContaining({ body: 'bad', receiveCount: 2 })]);
+    await workers.stop();
+  });
+});
