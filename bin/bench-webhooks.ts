@@ -71,7 +71,7 @@ try {
   const system = systemActor('bench-webhooks');
   const tenant = await createTenant(system, { name: 'Webhook bench' });
   const tenantId = systemTenant(tenant.tenant_id);
-  const webhook = await createWebhook(system, tenantId, { url: receiverUrl, event_types: ['incident.created'] });
+  await createWebhook(system, tenantId, { url: receiverUrl, event_types: ['incident.created'] });
 
   // 1. Calls per step, on a queue of this script's own (the pipeline's queues stay untouched).
   const own = new LocalQueues();
@@ -113,7 +113,6 @@ try {
   console.log(
     `end to end: ${latencies.length}/${INCIDENTS} delivered; commit to receiver p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
   );
-  void webhook;
 } finally {
   receiver.close();
   await stack.stop();

@@ -108,6 +108,7 @@ export class LocalQueues implements Queues {
     const list = this.list(queue);
     const now = this.clock();
     const got: QueuedMessage[] = [];
+    let moved = false;
     for (const m of [...list]) {
       if (got.length >= max) break;
       if (m.visibleAt > now) continue;
@@ -115,6 +116,7 @@ export class LocalQueues implements Queues {
         list.splice(list.indexOf(m), 1);
         this.list(`${def.id}:dead-letters` as QueueTarget).push({ ...m, receiptHandle: null, visibleAt: now });
         writeLogLine({ level: 'error', source: 'local-queue', msg: 'message moved to the dead letters after its receive limit', queue, message_id: m.messageId, receives: m.receiveCount });
+        moved = true;
         continue;
       }
       m.receiveCount += 1;
@@ -122,7 +124,8 @@ export class LocalQueues implements Queues {
       m.visibleAt = now + def.visibilityTimeoutSeconds * 1000;
       got.push({ ...m });
     }
-    if (got.length > 0) this.changed();
+    // A move to the dead letters is a change too: it must reach the state file.
+    if (got.length > 0 || moved) this.changed();
     return got;
   }
 

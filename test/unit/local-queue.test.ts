@@ -24,17 +24,24 @@ describe('LocalQueues', () => {
     expect(q.receive('webhook-deliveries', 10)).toEqual([expect.objectContaining({ body: 'later', receiveCount: 2 })]);
   });
 
-  it('moves a message received maxReceiveCount times to the dead letters, as a redrive policy does', async () => {
-    const q = new LocalQueues({ clock });
+  it('moves a message received maxReceiveCount times to the dead letters, as a redrive policy does, and keeps it there across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-queue-'));
+    dirs.push(dir);
+    const stateFile = join(dir, 'queues.json');
+    const q = new LocalQueues({ clock, stateFile });
     await q.send('webhook-dispatch', [{ body: 'poison' }]);
     const limit = queueById('webhook-dispatch').maxReceiveCount;
     for (let i = 0; i < limit; i++) {
       expect(q.receive('webhook-dispatch', 1)).toHaveLength(1);
       now += queueById('webhook-dispatch').visibilityTimeoutSeconds * 1000;
     }
+    // The state file was written after those receives; the move comes later and must be written too.
+    await new Promise((r) => setTimeout(r, 300));
     expect(q.receive('webhook-dispatch', 1)).toEqual([]);
     expect(q.messages('webhook-dispatch')).toEqual([]);
     expect(q.messages('webhook-dispatch:dead-letters')).toEqual([expect.objectContaining({ body: 'poison', receiveCount: limit })]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(new LocalQueues({ clock, stateFile }).messages('webhook-dispatch:dead-letters')).toEqual([expect.objectContaining({ body: 'poison' })]);
   });
 
   it('keeps what is queued, with its visibility, across a restart', async () => {
