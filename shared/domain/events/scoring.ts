@@ -14,6 +14,7 @@
  * Pure: the same inputs always give the same score.
  */
 import type { EventType } from '../../schemas/events.js';
+import { localMinuteOf, minutesOfDay, withinTimes } from '../local-time.js';
 
 export const TYPE_WEIGHTS: Record<EventType, number> = {
   'sensor.reading': 0.05,
@@ -77,43 +78,10 @@ export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** One formatter per time zone: making one costs far more than using it (a batch scores 100 events). */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** Weekday and minute of the day of a UTC minute in a time zone; a batch's events share a few minutes. */
-const localMinutes = new Map<string, { weekday: number; minutes: number }>();
-
-function localMinuteOf(atMs: number, timeZone: string): { weekday: number; minutes: number } {
-  const minute = Math.floor(atMs / 60_000);
-  const key = `${timeZone}|${minute}`;
-  let local = localMinutes.get(key);
-  if (!local) {
-    const parts = formatterFor(timeZone).formatToParts(new Date(minute * 60_000));
-    const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-    local = { weekday: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
-    if (localMinutes.size > 10_000) localMinutes.clear();
-    localMinutes.set(key, local);
-  }
-  return local;
-}
-
 /** Whether `at` falls in the business hours, read in their time zone; an end before the start spans midnight. */
 export function withinBusinessHours(at: string, hours: BusinessHours): boolean {
   const { weekday, minutes } = localMinuteOf(Date.parse(at), hours.timezone);
-  const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-  const start = toMinutes(hours.start);
-  const end = toMinutes(hours.end);
-  if (!hours.days.includes(weekday)) return false;
-  return start <= end ? minutes >= start && minutes < end : minutes >= start || minutes < end;
+  return hours.days.includes(weekday) && withinTimes(minutes, minutesOfDay(hours.start), minutesOfDay(hours.end));
 }
 
 export function scoreEvent(input: ScoreInput): { score: number; factors: ThreatFactors } {
