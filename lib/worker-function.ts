@@ -18,7 +18,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { streamFilterPattern, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
+import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
 import { GatehouseFunction } from './function.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 
@@ -131,7 +131,7 @@ export class WorkerFunction extends Construct {
           reportBatchItemFailures: true,
           // Failures are per record already; halving batches would only repeat the good ones.
           bisectBatchOnError: false,
-          filters: [lambda.FilterCriteria.filter(streamFilterPattern(trigger))],
+          filters: streamFilterPatterns(trigger).map((p) => lambda.FilterCriteria.filter(p)),
           onFailure: new SqsDlq(deadLetterQueue),
         });
       } else {

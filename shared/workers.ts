@@ -12,16 +12,23 @@ import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 
+/** Records of these changes to items whose `entity` attribute is one of these. */
+export interface StreamFilter {
+  eventNames: readonly StreamEventName[];
+  entities: readonly string[];
+}
+
 /**
  * The single table's stream (NEW_IMAGE), read by a Lambda event source mapping in AWS and by the
- * local poller under `npm start`. Only records that pass the filter reach the handler.
+ * local poller under `npm start`. Only records that pass one of the filters reach the handler.
+ *
+ * DynamoDB Streams serves at most two readers per shard without throttling: the stream has two
+ * workers, and a new need of the stream joins one of them (a filter more) instead of a third.
  */
 export interface TableStreamTrigger {
   kind: 'table-stream';
-  /** Which changes are delivered. */
-  eventNames: readonly StreamEventName[];
-  /** Only items whose `entity` attribute is one of these. */
-  entities: readonly string[];
+  /** Which records are delivered: those passing any of these (Lambda's filter criteria, OR'ed; at most 5). */
+  filters: readonly StreamFilter[];
   /** Records per invocation at most. */
   batchSize: number;
   /**
@@ -166,8 +173,7 @@ export const WORKERS: readonly WorkerDef[] = [
       kind: 'table-stream',
       // New items only: a rewrite of an existing event (a retried ingest, marking it processed)
       // is a MODIFY and is not published again.
-      eventNames: ['INSERT'],
-      entities: ['EVENT', 'OUTBOX'],
+      filters: [{ eventNames: ['INSERT'], entities: ['EVENT', 'OUTBOX'] }],
       batchSize: 100,
       retryAttempts: 10,
     },
@@ -262,11 +268,6 @@ export function workerById(id: string): WorkerDef {
   return worker;
 }
 
-/**
- * The trigger's filter as an event pattern over the stream record, as Lambda's event filtering
- * reads it (the image in DynamoDB JSON): the CDK event source mapping's filter criteria, and what
- * the local poller applies before invoking the handler.
- */
 /** A worker's trigger, checked to be of `kind`. */
 export function triggerOf<K extends WorkerTrigger['kind']>(id: string, kind: K): Extract<WorkerTrigger, { kind: K }> {
   const trigger = workerById(id).trigger;
@@ -281,9 +282,19 @@ export function isTableStream(worker: WorkerDef): worker is StreamWorker {
   return worker.trigger.kind === 'table-stream';
 }
 
-export function streamFilterPattern(trigger: TableStreamTrigger): Record<string, unknown> {
-  return {
-    eventName: [...trigger.eventNames],
-    dynamodb: { NewImage: { entity: { S: [...trigger.entities] } } },
-  };
+/**
+ * The trigger's filters as event patterns over the stream record, as Lambda's event filtering
+ * reads them (the image in DynamoDB JSON): the CDK event source mapping's filter criteria, and
+ * what the local poller applies before invoking the handler (a record passing any of them).
+ */
+/** Whether a record of this change to an item of this entity passes the trigger's filters. */
+export function passesStreamFilters(trigger: TableStreamTrigger, eventName: string | undefined, entity: string | undefined): boolean {
+  return trigger.filters.some((f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''));
+}
+
+export function streamFilterPatterns(trigger: TableStreamTrigger): Record<string, unknown>[] {
+  return trigger.filters.map((f) => ({
+    eventName: [...f.eventNames],
+    dynamodb: { NewImage: { entity: { S: [...f.entities] } } },
+  }));
 }

@@ -10,7 +10,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { projectEventBus, type EventBus } from '../../shared/adapters/event-bus.js';
 import { publishItems, type ItemToPublish, type PublishOptions } from '../../shared/domain/events/publish.js';
 import { log } from '../../shared/log.js';
-import { triggerOf } from '../../shared/workers.js';
+import { passesStreamFilters, triggerOf } from '../../shared/workers.js';
 
 const trigger = triggerOf('publish-events', 'table-stream');
 
@@ -26,7 +26,7 @@ export async function publishStreamRecords(
     const id = record.dynamodb?.SequenceNumber;
     const image = record.dynamodb?.NewImage;
     // The event source mapping's filter lets only these through; anything else is not ours.
-    if (!id || !image || !trigger.eventNames.includes(record.eventName!) || !trigger.entities.includes(image.entity?.S ?? '')) {
+    if (!id || !image || !passesStreamFilters(trigger, record.eventName, image.entity?.S)) {
       continue;
     }
     try {

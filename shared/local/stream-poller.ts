@@ -28,7 +28,7 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { streamFilterPattern, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
+import { streamFilterPatterns, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
 import { runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
@@ -233,7 +233,7 @@ interface ShardState {
 /** One worker's reading of the stream: its own positions, like its own event source mapping. */
 class Consumer {
   private readonly shards = new Map<string, ShardState>();
-  private readonly pattern: EventPattern;
+  private readonly patterns: EventPattern[];
   private lastDescribe = 0;
 
   constructor(
@@ -244,9 +244,10 @@ class Consumer {
     /** shard id -> last handled sequence number; the object saved in the checkpoint file. */
     private readonly positions: Record<string, string | null>,
   ) {
-    const pattern = streamFilterPattern(trigger);
-    checkPattern(pattern);
-    this.pattern = pattern;
+    this.patterns = streamFilterPatterns(trigger).map((pattern) => {
+      checkPattern(pattern);
+      return pattern;
+    });
   }
 
   /** Learns the stream's shards; new ones start at `startAt` unless a position is saved. */
@@ -353,7 +354,7 @@ class Consumer {
 
   /** Invokes the handler with the records the filter lets through, `batchSize` at a time. */
   private async handle(shard: ShardState, records: DynamoDBRecord[]): Promise<void> {
-    const matching = records.filter((r) => matchesPattern(this.pattern, r));
+    const matching = records.filter((r) => this.patterns.some((p) => matchesPattern(p, r)));
     for (let i = 0; i < matching.length; i += this.trigger.batchSize) {
       await this.invokeWithRetries(shard, matching.slice(i, i + this.trigger.batchSize));
     }

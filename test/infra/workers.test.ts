@@ -7,7 +7,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkerFunction } from '../../lib/worker-function.js';
-import { DEPLOYED_WORKERS as WORKERS, QUEUES, streamFilterPattern, triggerOf, workerById } from '../../shared/workers.js';
+import { DEPLOYED_WORKERS as WORKERS, QUEUES, streamFilterPatterns, triggerOf, workerById } from '../../shared/workers.js';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { nagFindings, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
@@ -112,7 +112,7 @@ describe('workers stack', () => {
     expect(filters).toHaveLength(1);
     const pattern = JSON.parse(filters[0]!.Pattern) as Json;
     expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } } });
-    expect(pattern).toEqual(streamFilterPattern(publisherTrigger));
+    expect([pattern]).toEqual(streamFilterPatterns(publisherTrigger));
   });
 
   it('the dead-letter queue is encrypted, refuses plain HTTP and keeps messages 14 days', () => {

@@ -28,7 +28,7 @@ function probeWorker(entity: string, extra: Partial<TableStreamTrigger> = {}): S
     id: `probe-${entity}`,
     handler: 'functions/workers/publish-events.ts',
     description: 'test probe',
-    trigger: { kind: 'table-stream', eventNames: ['INSERT'], entities: [entity], batchSize: 3, retryAttempts: 2, ...extra },
+    trigger: { kind: 'table-stream', filters: [{ eventNames: ['INSERT'], entities: [entity] }], batchSize: 3, retryAttempts: 2, ...extra },
     grants: {},
     timeoutSeconds: 5,
     memoryMb: 128,

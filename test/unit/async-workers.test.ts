@@ -113,7 +113,7 @@ describe('event-rule workers', () => {
   });
 
   it('refuses a table-stream worker: the stream poller runs those', async () => {
-    const stream: WorkerDef = { ...base, id: 'probe-stream', trigger: { kind: 'table-stream', eventNames: ['INSERT'], entities: ['X'], batchSize: 1, retryAttempts: 0 } };
+    const stream: WorkerDef = { ...base, id: 'probe-stream', trigger: { kind: 'table-stream', filters: [{ eventNames: ['INSERT'], entities: ['X'] }], batchSize: 1, retryAttempts: 0 } };
     await expect(startAsyncWorkers({ region: 'us-east-1', workers: [stream], handlers: { [stream.id]: async () => undefined } })).rejects.toThrow(/stream poller/);
   });
 });
