@@ -165,6 +165,10 @@ const libraryFields = {
   description: { type: 'string' },
   vertical: { type: 'string' },
   active: { type: 'boolean' },
+  seed_key: {
+    type: ['string', 'null'],
+    description: 'Which library of `POST /api/v1/threat-libraries/seed` this is (`gatehouse.<vertical>`), found by it on every later seed; null for your own.',
+  },
   definitions: { type: 'array', items: threatDefinitionResponse },
   created_at: timestamp,
   updated_at: timestamp,
@@ -199,4 +203,28 @@ export const threatLibraryScopeQuery = {
   type: 'object',
   properties: { tenant_id: tenantScope },
   additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** What `POST /api/v1/threat-libraries/seed` did: what it created, and what it found already there. */
+export const threatLibrarySeedResult = {
+  type: 'object',
+  properties: {
+    created: {
+      type: 'object',
+      description: 'What this call created: libraries, and definitions (those of new libraries and those added to existing ones).',
+      properties: { libraries: { type: 'integer', minimum: 0 }, definitions: { type: 'integer', minimum: 0 } },
+      required: ['libraries', 'definitions'],
+    },
+    skipped: {
+      type: 'object',
+      description: 'What was there already and was left as it is: the ids of seeded libraries that existed, and the `definition_id`s of the seed found in them.',
+      properties: {
+        libraries: { type: 'array', items: uuid },
+        definitions: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['libraries', 'definitions'],
+    },
+    libraries: { type: 'array', items: uuid, description: 'The ids of the seeded libraries, one per vertical, whether created now or before.' },
+  },
+  required: ['created', 'skipped', 'libraries'],
 } as const satisfies JsonSchema;
