@@ -52,12 +52,6 @@ export interface StoredThreatLibrary extends ThreatLibrary {
 
 const KIND: CountedKind = { entity: 'THREAT_LIBRARY', prefix: 'THREATLIB#', item: keys.threatLibrary, count: keys.threatLibraryCount, limit: MAX_LIBRARIES_PER_TENANT };
 
-/**
- * The largest library item, as JSON: DynamoDB keeps items up to 400 KB (names and values), and
- * the key, markers and a margin take the rest.
- */
-export const MAX_LIBRARY_BYTES = 350 * 1024;
-
 const PUBLIC_FIELDS = [
   'library_id', 'tenant_id', 'name', 'description', 'vertical', 'active', 'seed_key', 'definitions', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof ThreatLibrary)[];

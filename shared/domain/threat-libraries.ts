@@ -14,7 +14,6 @@ import {
   getLibrary,
   libraryWrites,
   listLibraries as listStored,
-  MAX_LIBRARY_BYTES,
   publicLibrary,
   type LibraryFilter,
   type StoredThreatLibrary,
@@ -30,6 +29,7 @@ import type { InputOf } from '../schemas/json-schema.js';
 import {
   MAX_DEFINITIONS_PER_LIBRARY,
   MAX_LIBRARIES_PER_TENANT,
+  MAX_LIBRARY_BYTES,
   type threatDefinitionInput,
   type threatLibraryCreate,
   type threatLibraryUpdate,

@@ -3,6 +3,7 @@ import { threatIntelLibraryQuery, threatLibrarySummary } from '../schemas/threat
 import {
   MAX_DEFINITIONS_PER_LIBRARY,
   MAX_LIBRARIES_PER_TENANT,
+  MAX_LIBRARY_BYTES,
   threatLibraryCreate,
   threatLibraryListQuery,
   threatLibraryPath,
@@ -15,7 +16,7 @@ import type { RouteDef } from './types.js';
 
 const MATCHED =
   "An active definition of an active library is matched against the events ingested: a match names it in the event's `matched_signatures` and adds its weight to the event's threat score. Every change moves the tenant's threat-library revision, which ingest checks before it uses definitions it kept.";
-const DEFINITIONS = `At most ${MAX_DEFINITIONS_PER_LIBRARY} definitions, their \`definition_id\`s unique in the library (422 naming the second); one without an id gets one made from its name. Conditions that can never hold (\`hours\` with start equal to end, a keyword without a letter or digit, payload thresholds on one field that no number passes together) are 422 at the condition. A library over 350 KB is 413.`;
+const DEFINITIONS = `At most ${MAX_DEFINITIONS_PER_LIBRARY} definitions, their \`definition_id\`s unique in the library (422 naming the second); one without an id gets one made from its name. Conditions that can never hold (\`hours\` with start equal to end, a keyword without a letter or digit, payload thresholds on one field that no number passes together) are 422 at the condition. A library over ${MAX_LIBRARY_BYTES / 1024} KB of JSON is 413.`;
 
 export const threatLibrariesCreateRoute = {
   id: 'threatLibraries.create',

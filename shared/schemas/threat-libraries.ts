@@ -18,6 +18,11 @@ export const THREAT_VERTICALS = ['maritime', 'security', 'infrastructure', 'defe
 export const MAX_DEFINITIONS_PER_LIBRARY = 50;
 /** Libraries per tenant at most. */
 export const MAX_LIBRARIES_PER_TENANT = 20;
+/**
+ * The largest library with its definitions, as JSON: within DynamoDB's 400 KB item, and small
+ * enough that a page of all 20 (about 5 MB) stays under the 6 MB a Lambda function may answer.
+ */
+export const MAX_LIBRARY_BYTES = 250 * 1024;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const description = { type: 'string', maxLength: 2000 } as const;

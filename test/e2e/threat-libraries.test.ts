@@ -109,6 +109,16 @@ describe('threatLibraries.create', () => {
     expect((await list(org)).body).toEqual([]);
   });
 
+  it('refuses a library too large to keep (413), saying how to split it', async () => {
+    const org = await registerTenant('TlibHuge');
+    const ips = (n: number) => Array.from({ length: 500 }, (_, i) => `10.${n}.${Math.floor(i / 250)}.${i % 250}`);
+    const definitions = Array.from({ length: 50 }, (_, n) => ({ ...droneDefinition, name: `Watchlist ${n}`, indicators: { ips: ips(n) } }));
+    const res = await create(org, { definitions });
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toMatch(/over the 250 KB a library holds: split/);
+    expect((await create(org, { definitions: definitions.slice(0, 10) })).status).toBe(201);
+  });
+
   it('needs TENANT_ADMIN: a VIEWER may read libraries but not write them', async () => {
     const org = await registerTenant('TlibViewer');
     const viewer = await createUser(org.token, 'VIEWER');
