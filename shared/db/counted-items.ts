@@ -26,16 +26,24 @@ export interface CountedKind {
 
 /** The item and the count's step; the count's condition is item 1 of the transaction. */
 export function putNewCounted(kind: CountedKind, tenantId: TenantId, id: string, fields: Record<string, unknown>): TransactItem[] {
+  return putNewCountedMany(kind, tenantId, [{ id, fields }]);
+}
+
+/**
+ * Several new items and one step of the count for all of them (a transaction may touch the count
+ * item once); the count's condition is the item after the last new one.
+ */
+export function putNewCountedMany(kind: CountedKind, tenantId: TenantId, items: readonly { id: string; fields: Record<string, unknown> }[]): TransactItem[] {
   return [
-    putNew({ ...kind.item(tenantId, id), entity: kind.entity, ...fields, version: 1 }),
+    ...items.map(({ id, fields }) => putNew({ ...kind.item(tenantId, id), entity: kind.entity, ...fields, version: 1 })),
     {
       Update: {
         TableName: TABLE,
         Key: kind.count(tenantId),
-        UpdateExpression: 'ADD #count :one',
-        ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+        UpdateExpression: 'ADD #count :n',
+        ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
         ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1, ':limit': kind.limit },
+        ExpressionAttributeValues: { ':n': items.length, ':room': kind.limit - items.length },
       },
     },
   ];

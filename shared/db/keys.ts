@@ -34,6 +34,10 @@ export const keys = {
   integration: (tenantId: string, integrationId: string) => ({ PK: tenantPk(tenantId), SK: `INTEGRATION#${integrationId}` }),
   /** How many integrations a tenant has: the limit is checked in the creating transaction. */
   integrationCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'INTEGRATIONCOUNT' }),
+  /** A threat library of a tenant, by id, its definitions embedded (at most 20 a tenant: one Query reads them all). */
+  threatLibrary: (tenantId: string, libraryId: string) => ({ PK: tenantPk(tenantId), SK: `THREATLIB#${libraryId}` }),
+  /** How many threat libraries a tenant has: the limit is checked in the creating transaction. */
+  threatLibraryCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'THREATLIBCOUNT' }),
   /**
    * A delivery of a message to a webhook subscription, by its delivery id (a UUIDv7 derived from
    * the message: time-ordered, and the same on every redelivery of the message). Kept 30 days.

@@ -12,6 +12,7 @@ import { countChild, type ChildKind } from './environments.js';
 import { putNew, versionedDelete, versionedUpdate } from './items.js';
 import { keys, tenantPk } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
+import { bumpRevision, revisionFrom, type Revision } from './revisions.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -130,33 +131,18 @@ export function siteEntityId(kind: SiteKind, entity: object): string {
 }
 
 /** The tenant's revision of a kind: its count of changes, and the time of the last one (ms). */
-export interface SiteRevision {
-  revision: number;
-  changedAtMs: number;
-}
+export type SiteRevision = Revision;
 
 export const siteRevisionKey = (kind: SiteKind, tenantId: TenantId): ItemKey => keys.siteRevision(tenantId, kind.prefix);
 
 /** The revision among items read in one batch (none yet: revision 0, never changed); undefined when it was not read. */
 export function siteRevisionFrom(read: Prefetched, kind: SiteKind, tenantId: TenantId): SiteRevision | undefined {
-  const item = read.get(siteRevisionKey(kind, tenantId));
-  if (item === undefined) return undefined;
-  return { revision: Number(item?.revision ?? 0), changedAtMs: Number(item?.changed_at_ms ?? 0) };
+  return revisionFrom(read, siteRevisionKey(kind, tenantId));
 }
 
 /** Moves the tenant's revision of a revised kind (nothing for others). */
 function revise(kind: SiteKind, tenantId: TenantId): TransactItem[] {
-  if (!kind.revised) return [];
-  return [
-    {
-      Update: {
-        TableName: TABLE,
-        Key: keys.siteRevision(tenantId, kind.prefix),
-        UpdateExpression: 'SET revision = if_not_exists(revision, :zero) + :one, changed_at_ms = :now',
-        ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':now': Date.now() },
-      },
-    },
-  ];
+  return kind.revised ? [bumpRevision(siteRevisionKey(kind, tenantId))] : [];
 }
 
 /**

@@ -14,6 +14,7 @@ import { integrationsRoutes } from './integrations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
+import { threatLibrariesRoutes } from './threat-libraries.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
@@ -35,6 +36,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...infrastructureRoutes,
   ...eventsRoutes,
   ...incidentsRoutes,
+  ...threatLibrariesRoutes,
   ...integrationsRoutes,
   ...webhooksRoutes,
   ...auditRoutes,

@@ -18,6 +18,11 @@ export const THREAT_VERTICALS = ['maritime', 'security', 'infrastructure', 'defe
 export const MAX_DEFINITIONS_PER_LIBRARY = 50;
 /** Libraries per tenant at most. */
 export const MAX_LIBRARIES_PER_TENANT = 20;
+/**
+ * The largest library with its definitions, as JSON: within DynamoDB's 400 KB item, and small
+ * enough that a page of all 20 (about 5 MB) stays under the 6 MB a Lambda function may answer.
+ */
+export const MAX_LIBRARY_BYTES = 250 * 1024;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const description = { type: 'string', maxLength: 2000 } as const;
@@ -165,6 +170,10 @@ const libraryFields = {
   description: { type: 'string' },
   vertical: { type: 'string' },
   active: { type: 'boolean' },
+  seed_key: {
+    type: ['string', 'null'],
+    description: 'Which library of `POST /api/v1/threat-libraries/seed` this is (`gatehouse.<vertical>`), found by it on every later seed; null for your own.',
+  },
   definitions: { type: 'array', items: threatDefinitionResponse },
   created_at: timestamp,
   updated_at: timestamp,
@@ -199,4 +208,28 @@ export const threatLibraryScopeQuery = {
   type: 'object',
   properties: { tenant_id: tenantScope },
   additionalProperties: false,
+} as const satisfies JsonSchema;
+
+/** What `POST /api/v1/threat-libraries/seed` did: what it created, and what it found already there. */
+export const threatLibrarySeedResult = {
+  type: 'object',
+  properties: {
+    created: {
+      type: 'object',
+      description: 'What this call created: libraries, and definitions (those of new libraries and those added to existing ones).',
+      properties: { libraries: { type: 'integer', minimum: 0 }, definitions: { type: 'integer', minimum: 0 } },
+      required: ['libraries', 'definitions'],
+    },
+    skipped: {
+      type: 'object',
+      description: 'What was there already and was left as it is: the ids of seeded libraries that existed, and the `definition_id`s of the seed found in them.',
+      properties: {
+        libraries: { type: 'array', items: uuid },
+        definitions: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['libraries', 'definitions'],
+    },
+    libraries: { type: 'array', items: uuid, description: 'The ids of the seeded libraries, one per vertical, whether created now or before.' },
+  },
+  required: ['created', 'skipped', 'libraries'],
 } as const satisfies JsonSchema;

@@ -288,6 +288,31 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** A threat library with one definition whose text carries the marker (its match conditions must stay A's too). */
+  library_id: {
+    owned: true,
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/threat-libraries', {
+          body: {
+            name: t.name('threat library'),
+            description: t.name('threat library description'),
+            vertical: 'security',
+            definitions: [
+              {
+                name: t.name('definition'),
+                description: t.name('definition description'),
+                severity: 'high',
+                weight: 0.5,
+                match: { event_types: ['perimeter.breach'], keywords: [t.name('keyword')] },
+              },
+            ],
+          },
+        }),
+        'library_id',
+      ),
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };
@@ -297,6 +322,7 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
  * each with the reason. They get a generated value and no cross-tenant attempt.
  */
 export const NOT_REFERENCES: Readonly<Record<string, string>> = {
+  definition_id: "A definition's id within its library (a slug such as `maritime.cable-loitering`), chosen by the client; not an id of anything else, and every tenant's seeded libraries share the same ones.",
   // Keyed by where (`route <id> <part>.<name>`): only there.
   'route auditLogs.list query.user_id':
     "A filter on the tenant's own entries, not a lookup: the user may have been deleted since (their entries stay), so any value is taken and matches only entries of this tenant; another tenant's user id finds nothing, exactly as an unknown one.",

@@ -1,0 +1,6 @@
+import { createLibrary } from '../../shared/domain/threat-libraries.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { threatLibrariesCreateRoute } from '../../shared/routes/threat-libraries.js';
+
+export const handler = httpHandler(threatLibrariesCreateRoute, async (req) => json(await createLibrary(req.actor, req.tenant, req.body)));
