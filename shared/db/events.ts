@@ -12,6 +12,7 @@ import { keys, tenantPk } from './keys.js';
 import { forEachPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import type { SignatureMatch } from '../domain/threat-matching.js';
 
 export interface StoredEvent {
   event_id: string;
@@ -27,6 +28,8 @@ export interface StoredEvent {
   description: string | null;
   payload: Record<string, unknown>;
   matched_zone_ids: string[];
+  /** The threat definitions it matched when ingested (shared/domain/threat-matching.ts). */
+  matched_signatures: SignatureMatch[];
   threat_score: number | null;
   threat_factors: Record<string, { value: number; weight: number }> | null;
   processed: boolean;
@@ -36,7 +39,7 @@ export interface StoredEvent {
 
 export const EVENT_FIELDS = [
   'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
-  'severity', 'description', 'payload', 'matched_zone_ids', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
+  'severity', 'description', 'payload', 'matched_zone_ids', 'matched_signatures', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
 ] as const;
 
 /** Fields left out of the item while they are null (the item stays under 1 KB: one write unit). */
@@ -55,6 +58,7 @@ export function eventFromItem(item: Record<string, unknown>): StoredEvent {
   for (const field of NULLABLE) (event as unknown as Record<string, unknown>)[field] ??= null;
   event.payload ??= {};
   event.matched_zone_ids ??= [];
+  event.matched_signatures ??= [];
   event.processed = event.processed === true;
   if (event.threat_factors) {
     event.threat_factors = Object.fromEntries(
@@ -81,6 +85,8 @@ export function eventItem({ event, contentHash, expiresAt }: EventRecord): Recor
   const { tenant_id: tenantId, threat_factors: factors, ...fields } = event;
   const stored: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(fields)) if (value !== null) stored[name] = value;
+  // Most events match no definition: the item stays small.
+  if (event.matched_signatures.length === 0) delete stored.matched_signatures;
   if (factors) stored.threat_factors = Object.fromEntries(Object.entries(factors).map(([name, f]) => [name, [f.value, f.weight]]));
   return {
     ...keys.event(tenantId, event.event_id),

@@ -198,7 +198,7 @@ export function matchEvent(definitions: readonly CompiledDefinition[], input: Ma
 }
 
 /** The factor the matches add to an event's score: their weights summed, at most 1, at weight 1. */
-export function signatureFactor(matches: readonly SignatureMatch[]): { value: number; weight: number } | null {
+export function signatureFactor(matches: readonly { weight: number }[]): { value: number; weight: number } | null {
   if (matches.length === 0) return null;
   return { value: Math.min(1, Math.round(matches.reduce((sum, m) => sum + m.weight, 0) * 1000) / 1000), weight: 1 };
 }

@@ -4,6 +4,7 @@ import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { SEVERITIES } from './tenants.js';
 import { tenantScope } from './users.js';
+import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
 
 /**
  * The event types a client may send. Each has a base weight in threat scoring
@@ -130,6 +131,22 @@ export const eventResponse = {
     description: { type: ['string', 'null'] },
     payload: { type: 'object' },
     matched_zone_ids: { type: 'array', items: uuid, description: 'Zones whose geofence contains the location.' },
+    matched_signatures: {
+      type: 'array',
+      description: "The active threat definitions it matched when ingested (docs/threat-libraries.md); each added its weight to the score, as the `signatures` factor.",
+      items: {
+        type: 'object',
+        properties: {
+          library_id: uuid,
+          definition_id: { type: 'string' },
+          name: { type: 'string' },
+          severity: { type: 'string', enum: INCIDENT_SEVERITIES },
+          weight: { type: 'number' },
+          zone_id: { ...uuid, type: ['string', 'null'], description: 'The zone its zone conditions held in (or the event\'s first zone); null outside zones.' },
+        },
+        required: ['library_id', 'definition_id', 'name', 'severity', 'weight', 'zone_id'],
+      },
+    },
     threat_score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
     threat_factors: threatFactors,
     processed: { type: 'boolean', description: 'Set by an operator once handled; false when new.' },
@@ -138,7 +155,7 @@ export const eventResponse = {
   },
   required: [
     'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
-    'severity', 'description', 'payload', 'matched_zone_ids', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
+    'severity', 'description', 'payload', 'matched_zone_ids', 'matched_signatures', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
   ],
 } as const satisfies JsonSchema;
 

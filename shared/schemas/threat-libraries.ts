@@ -118,7 +118,7 @@ export const threatDefinitionInput = {
     weight: { type: 'number', minimum: 0, maximum: 1, description: 'What a match adds to the event\'s threat score (0..1; the score is capped at 1).' },
     active: { type: 'boolean', default: true },
     match: threatMatch,
-    indicators: threatIndicators,
+    indicators: { ...nullable(threatIndicators), description: 'Null or absent: none. ' + threatIndicators.description },
   },
   required: ['name', 'severity', 'weight', 'match'],
   additionalProperties: false,

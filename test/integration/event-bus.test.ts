@@ -40,6 +40,7 @@ function storedEvent(tenantId: string, type: string): StoredEvent {
     description: 'north fence',
     payload: { gate: 4 },
     matched_zone_ids: [],
+    matched_signatures: [],
     threat_score: 0.8,
     threat_factors: { type: { value: 0.9, weight: 0.4 } },
     processed: false,

@@ -25,6 +25,7 @@ function event(processed: boolean): StoredEvent {
     description: null,
     payload: {},
     matched_zone_ids: [],
+    matched_signatures: [],
     threat_score: 0.1,
     threat_factors: { type: { value: 0.3, weight: 0.35 } },
     processed,

@@ -49,6 +49,7 @@ function event(tenantId: string, id: string, type = 'motion.detected'): StoredEv
     description: 'line one\nline two',
     payload: {},
     matched_zone_ids: [],
+    matched_signatures: [],
     threat_score: null,
     threat_factors: null,
     processed: false,

@@ -61,6 +61,7 @@ function storedEvent(n: number, extra: Partial<StoredEvent> = {}): StoredEvent {
     description: `breach ${n}`,
     payload: { gate: n },
     matched_zone_ids: [],
+    matched_signatures: [],
     threat_score: 0.7,
     threat_factors: null,
     processed: false,

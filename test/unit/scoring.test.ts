@@ -48,6 +48,17 @@ describe('threat score', () => {
     expect(scoreEvent({ ...base, type: 'sensor.heartbeat' }).score).toBe(0);
   });
 
+  it('adds the matched threat definitions as one factor of weight 1, and stays capped at 1', () => {
+    const plain = scoreEvent(base);
+    const matched = scoreEvent({ ...base, signatures: [{ weight: 0.2 }, { weight: 0.15 }] });
+    expect(plain.factors.signatures).toBeUndefined();
+    expect(matched.factors.signatures).toEqual({ value: 0.35, weight: 1 });
+    expect(matched.score).toBeCloseTo(plain.score + 0.35, 10);
+    const many = scoreEvent({ ...base, zoneLevels: [5], signatures: [{ weight: 1 }, { weight: 1 }] });
+    expect(many.factors.signatures).toEqual({ value: 1, weight: 1 });
+    expect(many.score).toBe(1);
+  });
+
   it('stays within 0..1', () => {
     const worst = scoreEvent({ ...base, type: 'intrusion.detected', occurredAt: night, zoneLevels: [5], recentInZone: 100, sensorHealth: 'offline', reportedSeverity: 'critical' });
     expect(worst.score).toBeLessThanOrEqual(1);

@@ -22,6 +22,9 @@ import type { Zone } from '../zones.js';
 import { activeZones } from '../zone-cache.js';
 import { zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../rate-limit.js';
 import { scoreEvent } from './scoring.js';
+import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
+import { tenantDefinitions } from '../library-cache.js';
+import { matchEvent, type CompiledDefinition } from '../threat-matching.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { eventCreate } from '../../schemas/events.js';
@@ -49,11 +52,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v);
 
 /**
- * The items one event needs read in `tenantId`: its configuration, the zone revision (whether the
- * zones kept from earlier requests are current), its sensor (else its environment), a client-made id.
+ * The items one event needs read in `tenantId`: its configuration, the zone and threat-library
+ * revisions (whether the zones and definitions kept from earlier requests are current), its sensor (else its environment), a client-made id.
  */
 function lookupsOf(tenantId: TenantId, input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown }): ItemKey[] {
-  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId)];
+  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId), libraryRevisionKey(tenantId)];
   if (isUuid(input.sensor_id)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
   else if (isUuid(input.environment_id)) keys.push(environmentKey(tenantId, input.environment_id));
   if (isUuid(input.event_id)) keys.push(eventKey(tenantId, input.event_id));
@@ -78,6 +81,7 @@ class IngestContext {
   private tenants = new Map<string, Promise<TenantId>>();
   private zones = new Map<string, Promise<Zone[]>>();
   private activity = new Map<TenantId, Promise<Map<string, number>>>();
+  private definitions = new Map<TenantId, Promise<CompiledDefinition[]>>();
   private configs = new Map<TenantId, TenantConfig>();
   private sensors = new Map<string, StoredSensor | null>();
 
@@ -127,6 +131,10 @@ class IngestContext {
     // Not read (it always is, with the lookups): then nothing kept is trusted, and nothing is kept.
     const revision = siteRevisionFrom(this.read, SITE_KINDS.zone, tenantId) ?? { revision: -1, changedAtMs: atMs };
     return this.once(this.zones, `${tenantId}/${environmentId}`, () => activeZones(tenantId, environmentId, revision, atMs));
+  }
+  /** The tenant's active threat definitions, at the library revision read with the other lookups. */
+  threatDefinitions(tenantId: TenantId) {
+    return this.once(this.definitions, tenantId, () => tenantDefinitions(tenantId, libraryRevisionFrom(this.read, tenantId)?.revision));
   }
   /** Events per zone of the tenant in the hour's closed minutes (the current one comes back from the meter). */
   closedActivity(tenantId: TenantId, atMs: number) {
@@ -187,6 +195,7 @@ function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof re
     description: input.description ?? null,
     payload: input.payload ?? {},
     matched_zone_ids: matched.map((z) => z.zone_id),
+    matched_signatures: [],
     threat_score: null,
     threat_factors: null,
     processed: false,
@@ -209,11 +218,32 @@ function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof re
  * Scores a drafted event. `recent` is the zones' events of the last hour before this request;
  * `batchHits` the request's own events counted so far, zone by zone.
  */
-function score(ctx: IngestContext, d: Draft, input: EventInput, recent: (zoneId: string) => number, batchHits: Map<string, number>, at: string): void {
+function score(
+  ctx: IngestContext,
+  d: Draft,
+  input: EventInput,
+  definitions: readonly CompiledDefinition[],
+  recent: (zoneKey: string) => number,
+  batchHits: Map<string, number>,
+  at: string,
+): void {
   const config = ctx.config(d.event.tenant_id);
   // A zone's events of the last hour: before this request, plus the events before this one in it.
-  const recentInZone = d.zones.length > 0 ? Math.max(...d.zones.map((z) => recent(z.zone_id) + (batchHits.get(z.zone_id) ?? 0))) : 0;
-  for (const z of d.zones) batchHits.set(z.zone_id, (batchHits.get(z.zone_id) ?? 0) + 1);
+  const before = (key: string) => recent(key) + (batchHits.get(key) ?? 0);
+  const recentInZone = d.zones.length > 0 ? Math.max(...d.zones.map((z) => before(z.zone_id))) : 0;
+  // Repeats of its type in each zone, this one included.
+  const repeats = new Map(d.zones.map((z) => [z.zone_id, before(zoneTypeKey(z.zone_id, input.type)) + 1]));
+  for (const key of zoneKeysOf(d.event)) batchHits.set(key, (batchHits.get(key) ?? 0) + 1);
+  const matches = definitions.length === 0 ? [] : matchEvent(definitions, {
+    type: input.type,
+    occurredAt: d.event.occurred_at,
+    timezone: config.timezone,
+    zones: d.zones,
+    description: d.event.description,
+    payload: d.event.payload,
+    repeatsInZone: (zoneId) => repeats.get(zoneId) ?? 0,
+  });
+  d.event.matched_signatures = matches;
   const { score: value, factors } = scoreEvent({
     type: input.type,
     occurredAt: d.event.occurred_at,
@@ -222,10 +252,17 @@ function score(ctx: IngestContext, d: Draft, input: EventInput, recent: (zoneId:
     sensorHealth: d.sensor ? healthOf(d.sensor.last_seen_at, config.sensor_heartbeat_timeout_seconds, Date.parse(at)) : null,
     reportedSeverity: input.severity ?? null,
     businessHours: { timezone: config.timezone, ...config.business_hours },
+    signatures: matches,
   });
   d.event.threat_score = value;
   d.event.threat_factors = factors;
 }
+
+/** The minute counter of a zone's events of one type: repeats (threat definitions) are counted per zone and type. */
+const zoneTypeKey = (zoneId: string, type: string) => `${zoneId}|${type}`;
+
+/** The minute counters an event adds to: each of its zones, and each zone with its type. */
+const zoneKeysOf = (event: StoredEvent): string[] => event.matched_zone_ids.flatMap((z) => [z, zoneTypeKey(z, event.type)]);
 
 /**
  * Decides the tenant an event names (its `tenant_id`, or none for the caller's own): the edge's
@@ -291,9 +328,11 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId, atMs) : Promise.resolve([] as Zone[]);
   };
   const locatedTenants = new Set(located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId));
-  const [zones, closed] = await Promise.all([
+  const tenants = [...new Set(located.map((l) => l.tenantId))];
+  const [zones, closed, definitions] = await Promise.all([
     Promise.all(located.map((_, i) => zonesOf(i))),
     Promise.all([...locatedTenants].map(async (t) => [t, await ctx.closedActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
+    Promise.all(tenants.map(async (t) => [t, await ctx.threatDefinitions(t)] as const)).then((entries) => new Map(entries)),
   ]);
   const drafts = located.map((l, i) => draft(ctx, l, places[i]!, zones[i]!, at, () => madeIds[i] ?? newTimeId()));
 
@@ -335,14 +374,14 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   for (const d of fresh) {
     const counts = counted.get(d.event.tenant_id) ?? { events: 0, zones: new Map<string, number>() };
     counts.events++;
-    for (const zoneId of d.event.matched_zone_ids) counts.zones.set(zoneId, (counts.zones.get(zoneId) ?? 0) + 1);
+    for (const key of zoneKeysOf(d.event)) counts.zones.set(key, (counts.zones.get(key) ?? 0) + 1);
     counted.set(d.event.tenant_id, counts);
   }
   const minutes = await edge.meter(counted, atMs);
   const recentOf = (tenantId: TenantId) => (zoneId: string) =>
     (closed.get(tenantId)?.get(zoneId) ?? 0) + (minutes.get(tenantId)?.get(zoneId) ?? 0) - (counted.get(tenantId)?.zones.get(zoneId) ?? 0);
   const batchHits = new Map<string, number>();
-  drafts.forEach((d, i) => score(ctx, d, located[i]!.input, recentOf(d.event.tenant_id), batchHits, at));
+  drafts.forEach((d, i) => score(ctx, d, located[i]!.input, definitions.get(d.event.tenant_id) ?? [], recentOf(d.event.tenant_id), batchHits, at));
   await writeAll(fresh.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })));
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.

@@ -11,9 +11,13 @@
  * | sensor_health     | 0.10   | the reporting sensor's health before this event: offline 1, degraded 0.5, online 0 |
  * | reported_severity | 0.10   | the reporter's severity: low 0.25, medium 0.5, high 0.75, critical 1; 0 if none |
  *
+ * The active threat definitions the event matched (shared/domain/threat-matching.ts) add one more
+ * factor, `signatures`, at weight 1: their weights summed, at most 1. The score is capped at 1.
+ *
  * Pure: the same inputs always give the same score.
  */
 import type { EventType } from '../../schemas/events.js';
+import { signatureFactor } from '../threat-matching.js';
 import { localMinuteOf, minutesOfDay, withinTimes } from '../local-time.js';
 
 export const TYPE_WEIGHTS: Record<EventType, number> = {
@@ -72,9 +76,11 @@ export interface ScoreInput {
   sensorHealth: 'online' | 'degraded' | 'offline' | null;
   reportedSeverity: string | null;
   businessHours: BusinessHours;
+  /** The threat definitions it matched (each adds its weight). */
+  signatures?: readonly { weight: number }[];
 }
 
-export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number; weight: number }>;
+export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number; weight: number }> & { signatures?: { value: number; weight: number } };
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -96,6 +102,8 @@ export function scoreEvent(input: ScoreInput): { score: number; factors: ThreatF
   const factors = Object.fromEntries(
     (Object.keys(FACTOR_WEIGHTS) as (keyof typeof FACTOR_WEIGHTS)[]).map((k) => [k, { value: round(values[k]), weight: FACTOR_WEIGHTS[k] }]),
   ) as ThreatFactors;
+  const signatures = signatureFactor(input.signatures ?? []);
+  if (signatures) factors.signatures = signatures;
   const score = round(Object.values(factors).reduce((sum, f) => sum + f.value * f.weight, 0));
   return { score: Math.min(1, Math.max(0, score)), factors };
 }
