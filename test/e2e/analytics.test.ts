@@ -8,16 +8,18 @@
  * with code of its own (nothing of the production aggregation); and still after the worker is fed
  * a batch of the same records again, and stale incident images.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
-import { db, TABLE } from '../../shared/db/client.js';
+import { TABLE } from '../../shared/db/client.js';
+import { forEachPage } from '../../shared/db/query.js';
 import { openIncident, respond, type RespondInput } from '../../shared/domain/incidents/incidents.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { atTime as at } from '../support/clock.js';
 import { actorOf } from '../support/seed.js';
 
 const HOUR = 3_600_000;
@@ -39,25 +41,11 @@ function seeded(seed: number) {
 const rand = seeded(15_6);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
-/** Runs `work` with this process's clock (Date only) at `ms`. */
-async function at<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(ms);
-  try {
-    return await work();
-  } finally {
-    vi.useRealTimers();
-  }
-}
-
-async function queryAll(input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>): Promise<Record<string, any>[]> {
+async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(new QueryCommand({ TableName: TABLE, ...input, ExclusiveStartKey: startKey }));
+  await forEachPage({ TableName: TABLE, ...input }, (page) => {
     items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  });
   return items;
 }
 
@@ -218,62 +206,43 @@ async function ingestEvents(org: RegisteredTenant, envs: string[], now: number):
   }
 }
 
+/**
+ * What happens to an incident after it is opened: each step waits up to that many seconds (at
+ * least one; `late`: past its SLA, then up to 900 s more) and moves it to that status.
+ */
+type Step = [wait: number | 'late', status: NonNullable<RespondInput['status']>];
+const LIFECYCLES: { opened: 'draft' | 'confirmed'; steps: Step[] }[] = [
+  { opened: 'draft', steps: [] },
+  { opened: 'draft', steps: [[3000, 'confirmed'], [600, 'acknowledged']] },
+  { opened: 'confirmed', steps: [[3000, 'acknowledged'], [20_000, 'resolved']] },
+  { opened: 'confirmed', steps: [[3000, 'acknowledged'], [20_000, 'resolved']] },
+  // Acknowledged after its SLA: breached.
+  { opened: 'confirmed', steps: [['late', 'acknowledged'], [9000, 'resolved'], [600, 'closed']] },
+  { opened: 'confirmed', steps: [[1200, 'in_progress'], [7200, 'resolved']] },
+  { opened: 'confirmed', steps: [[1800, 'cancelled']] },
+  // Left waiting: pending (opened recently, low, so its SLA is not due).
+  { opened: 'confirmed', steps: [] },
+  { opened: 'confirmed', steps: [[300, 'acknowledged']] },
+  // Reopened and resolved again: the first resolution is the one timed.
+  { opened: 'confirmed', steps: [[200, 'acknowledged'], [4000, 'resolved'], [3000, 'in_progress'], [3000, 'resolved'], [300, 'closed']] },
+];
+
 /** 190 incidents through the domain at chosen past moments, walked through their lifecycles. */
 async function openIncidents(org: RegisteredTenant, now: number): Promise<void> {
   const actor = actorOf(org);
   const tenantId = systemTenant(org.tenantId);
   const slaSeconds = { critical: 15 * 60, high: 60 * 60, medium: 240 * 60, low: 1440 * 60 } as const;
   for (let i = 0; i < INCIDENTS_BY_DOMAIN; i++) {
-    const kind = i % 10;
-    const severity = pick(['low', 'medium', 'high', 'critical'] as const);
-    // Pending ones are recent (their SLA is not due); the others from 2 to 40 days back.
-    let t = kind === 7 ? now - 30 * 60_000 + Math.floor(rand() * 20 * 60_000) : now - 2 * DAY - Math.floor(rand() * 38 * DAY);
-    const wait = (max: number) => (t += 1000 + Math.floor(rand() * max * 1000));
-    const opened = await at(t, () => openIncident(actor, tenantId, { title: `Incident ${i}`, severity: kind === 7 ? 'low' : severity, status: kind <= 1 ? 'draft' : 'confirmed' }));
-    const id = opened.incident_id;
-    const go = (status: RespondInput['status'], extra: Partial<RespondInput> = {}) => at(t, () => respond(actor, tenantId, id, { status, ...extra }));
-    const resolve = () => go('resolved', { resolution: 'true_positive' });
-    if (kind === 1) {
-      wait(3000);
-      await go('confirmed');
-      wait(600);
-      await go('acknowledged');
-    } else if (kind === 2 || kind === 3 || kind === 8) {
-      wait(kind === 8 ? 300 : 3000);
-      await go('acknowledged');
-      if (kind !== 8) {
-        wait(20_000);
-        await resolve();
-      }
-    } else if (kind === 4) {
-      // Acknowledged after its SLA: breached.
-      t += slaSeconds[severity] * 1000;
-      wait(900);
-      await go('acknowledged');
-      wait(9000);
-      await resolve();
-      wait(600);
-      await go('closed');
-    } else if (kind === 5) {
-      wait(1200);
-      await go('in_progress');
-      wait(7200);
-      await resolve();
-    } else if (kind === 6) {
-      wait(1800);
-      await go('cancelled');
-    } else if (kind === 9) {
-      wait(200);
-      await go('acknowledged');
-      wait(4000);
-      await resolve();
-      // Reopened and resolved again: the first resolution is the one timed.
-      wait(3000);
-      await go('in_progress');
-      wait(3000);
-      await resolve();
-      wait(300);
-      await go('closed');
+    const { opened, steps } = LIFECYCLES[i % LIFECYCLES.length]!;
+    const pending = opened === 'confirmed' && steps.length === 0;
+    const severity = pending ? 'low' : pick(['low', 'medium', 'high', 'critical'] as const);
+    // Pending ones are recent; the others from 2 to 40 days back.
+    let t = pending ? now - 30 * 60_000 + Math.floor(rand() * 20 * 60_000) : now - 2 * DAY - Math.floor(rand() * 38 * DAY);
+    const { incident_id: id } = await at(t, () => openIncident(actor, tenantId, { title: `Incident ${i}`, severity, status: opened }));
+    for (const [wait, status] of steps) {
+      const max = wait === 'late' ? 900 : wait;
+      t += (wait === 'late' ? slaSeconds[severity] * 1000 : 0) + 1000 + Math.floor(rand() * max * 1000);
+      await at(t, () => respond(actor, tenantId, id, { status, ...(status === 'resolved' ? { resolution: 'true_positive' as const } : {}) }));
     }
   }
 }

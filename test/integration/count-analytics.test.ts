@@ -4,13 +4,13 @@
  * every incident change is counted exactly once, whatever the batches repeat, overlap or reorder,
  * and however many calls run at once. Expected counters are worked out here from the inputs.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
-import { db, TABLE } from '../../shared/db/client.js';
+import { TABLE } from '../../shared/db/client.js';
+import { forEachPage } from '../../shared/db/query.js';
 import { newTimeId } from '../../shared/ids.js';
 
 let sequence = 0;
@@ -26,17 +26,15 @@ function record(eventName: 'INSERT' | 'MODIFY', item: Record<string, unknown>): 
 /** A tenant's counter items: `SK` -> its numeric attributes, zeros left out. */
 async function countersOf(tenantId: string): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#STATS` }, ConsistentRead: true, ExclusiveStartKey: startKey }),
-    );
-    for (const item of page.Items ?? []) {
-      const counts = Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number' && v !== 0)) as Record<string, number>;
-      if (Object.keys(counts).length > 0) out[String(item.SK)] = counts;
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  await forEachPage(
+    { TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#STATS` }, ConsistentRead: true },
+    (page) => {
+      for (const item of page.Items ?? []) {
+        const counts = Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number' && v !== 0)) as Record<string, number>;
+        if (Object.keys(counts).length > 0) out[String(item.SK)] = counts;
+      }
+    },
+  );
   return out;
 }
 
