@@ -49,6 +49,9 @@ const COUNTERS_PER_MARKER = MAX_TRANSACTION_ITEMS - 1;
 export async function countEvents(items: readonly ItemToCount[], nowMs = Date.now()): Promise<CountOutcome> {
   const writes: GuardedWrite[] = [];
   const failed: CountOutcome['failed'] = [];
+  /** The first record of each event -> the ids of its other records in this batch (one transaction may not write a marker twice). */
+  const repeats = new Map<string, string[]>();
+  const firstOf = new Map<string, string>();
   for (const { id, item } of items) {
     const event = eventFromItem(item);
     const occurredAt = event.occurred_at ?? event.received_at;
@@ -56,6 +59,14 @@ export async function countEvents(items: readonly ItemToCount[], nowMs = Date.no
       failed.push({ id, reason: `event item ${String(item.PK)}/${String(item.SK)} lacks tenant, id, type or time` });
       continue;
     }
+    const key = `${event.tenant_id}\u0000${event.event_id}`;
+    const first = firstOf.get(key);
+    if (first !== undefined) {
+      repeats.get(first)!.push(id);
+      continue;
+    }
+    firstOf.set(key, id);
+    repeats.set(id, []);
     const { day, scopes, add } = eventAdds({
       type: event.type,
       occurredAt,
@@ -75,9 +86,14 @@ export async function countEvents(items: readonly ItemToCount[], nowMs = Date.no
   }
   const outcome = await applyGuarded(writes);
   const failedIds = new Set(outcome.failed.map((f) => f.id));
-  for (const f of outcome.failed) if (!failed.some((x) => x.id === f.id)) failed.push({ id: f.id, reason: reasonOf(f.error) });
-  const ok = (ids: string[]) => new Set(ids.filter((id) => !failedIds.has(id))).size;
-  return { counted: ok(outcome.applied), skipped: ok(outcome.refused.filter((id) => !outcome.applied.includes(id))), failed };
+  for (const id of failedIds) {
+    const reason = reasonOf(outcome.failed.find((f) => f.id === id)!.error);
+    for (const each of [id, ...(repeats.get(id) ?? [])]) failed.push({ id: each, reason });
+  }
+  const applied = new Set(outcome.applied.filter((id) => !failedIds.has(id)));
+  const refused = new Set(outcome.refused.filter((id) => !failedIds.has(id) && !applied.has(id)));
+  const repeated = [...repeats].filter(([id]) => !failedIds.has(id)).reduce((n, [, more]) => n + more.length, 0);
+  return { counted: applied.size, skipped: refused.size + repeated, failed };
 }
 
 interface IncidentImage {

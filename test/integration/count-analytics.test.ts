@@ -4,12 +4,13 @@
  * every incident change is counted exactly once, whatever the batches repeat, overlap or reorder,
  * and however many calls run at once. Expected counters are worked out here from the inputs.
  */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
-import { TABLE } from '../../shared/db/client.js';
+import { db, TABLE } from '../../shared/db/client.js';
 import { forEachPage } from '../../shared/db/query.js';
 import { newTimeId } from '../../shared/ids.js';
 
@@ -97,6 +98,23 @@ describe('worker count-analytics: events', () => {
     // The whole stream again, in another order.
     expect(await countStreamRecords([...records].reverse())).toEqual({ batchItemFailures: [] });
     expect(await countersOf(tenantId)).toEqual(expectedFor(events));
+    // New events, each twice in one batch: DynamoDB refuses a transaction that writes an item
+    // twice (DynamoDB Local lets it pass), so no transaction may hold an event's marker twice.
+    const more = syntheticEvents(40);
+    const twice = more.map((e) => record('INSERT', eventItem(tenantId, e)));
+    const send = vi.spyOn(db, 'send');
+    try {
+      expect(await countStreamRecords([...twice, ...twice])).toEqual({ batchItemFailures: [] });
+      const transactions = send.mock.calls.map(([command]) => command).filter((c) => c instanceof TransactWriteCommand);
+      expect(transactions.length).toBeGreaterThan(0);
+      for (const t of transactions) {
+        const keys = t.input.TransactItems!.map((i) => JSON.stringify(i.Put?.Item ? [i.Put.Item.PK, i.Put.Item.SK] : [i.Update!.Key!.PK, i.Update!.Key!.SK]));
+        expect(new Set(keys).size).toBe(keys.length);
+      }
+    } finally {
+      send.mockRestore();
+    }
+    expect(await countersOf(tenantId)).toEqual(expectedFor([...events, ...more]));
   });
 
   it('counts an event in more zones than a transaction holds in parts, each part once', async () => {
