@@ -186,7 +186,8 @@ export interface IncidentRef {
   incidentId: string;
 }
 
-const incidentRefId = (r: IncidentRef) => `${r.tenantId}\u0000${r.incidentId}`;
+/** One key per incident, for maps of them. */
+export const incidentRefId = (r: IncidentRef) => `${r.tenantId}\u0000${r.incidentId}`;
 
 /** The applied contributions of these incidents (consistent reads, 100 a round trip); absent when none. */
 export async function readAppliedIncidents<C>(refs: readonly IncidentRef[]): Promise<Map<string, AppliedIncident<C>>> {
@@ -199,7 +200,6 @@ export async function readAppliedIncidents<C>(refs: readonly IncidentRef[]): Pro
   return out;
 }
 
-export { incidentRefId };
 
 /**
  * Records `contribution` as applied at `version`, if the marker is still what was read (`read`:

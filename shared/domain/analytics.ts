@@ -12,7 +12,6 @@
  */
 import { invalid } from '../errors.js';
 import {
-  AGGREGATIONS,
   DEFAULT_WINDOW_DAYS,
   MAX_WINDOW_DAYS,
   SLA_OUTCOMES,
@@ -23,8 +22,6 @@ import { EVENT_TYPES } from '../schemas/events.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, type IncidentSeverity, type IncidentStatus } from '../vocabulary/incidents.js';
 import { timeFigures, transitionsOf } from './incidents/lifecycle.js';
 import type { HistoryEntry } from '../db/incidents.js';
-
-export { AGGREGATIONS, type Aggregation, type SlaOutcome };
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
