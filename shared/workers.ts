@@ -183,6 +183,24 @@ export const WORKERS: readonly WorkerDef[] = [
     memoryMb: 256,
   },
   {
+    id: 'count-analytics',
+    handler: 'functions/workers/count-analytics.ts',
+    description: 'Keeps the analytics counters of events and incidents, each counted exactly once (docs/analytics.md)',
+    // One worker for both: DynamoDB Streams throttles a shard read by more than two consumers at
+    // once, and publish-events is the other. The filter passes MODIFYs of events too (marking one
+    // processed, linking it); the handler drops them.
+    trigger: {
+      kind: 'table-stream',
+      filters: [{ eventNames: ['INSERT', 'MODIFY'], entities: ['EVENT', 'INCIDENT'] }],
+      batchSize: 100,
+      retryAttempts: 10,
+    },
+    grants: { table: 'write' },
+    // 100 records are two or three transactions and a BatchGetItem: seconds at worst.
+    timeoutSeconds: 60,
+    memoryMb: 256,
+  },
+  {
     id: 'sla-escalation',
     handler: 'functions/workers/sla-escalation.ts',
     description: 'Marks SLA breaches and escalates incidents nobody acknowledged (docs/configuration.md)',

@@ -171,6 +171,22 @@ export const keys = {
    * of the change it announces, published from the table's stream, gone with TTL.
    */
   outbox: (tenantId: string, messageId: string) => ({ PK: `${tenantPk(tenantId)}#OUTBOX`, SK: messageId }),
+  /**
+   * A tenant's analytics counters (shared/db/analytics.ts), in a partition of their own so the
+   * tenant's main one stays light: events by scope (`all`, `env#<id>`, `zone#<id>`) and UTC day,
+   * `ADD`ed per event type and hour; incidents by UTC hour of creation.
+   */
+  eventCounter: (tenantId: string, scope: string, day: string) => ({ PK: `${tenantPk(tenantId)}#STATS`, SK: `EV#${scope}#${day}` }),
+  incidentCounter: (tenantId: string, hour: string) => ({ PK: `${tenantPk(tenantId)}#STATS`, SK: `INC#${hour}` }),
+  /**
+   * What the counters hold already: an event (or the `part`th share of its counters) counted, kept
+   * past the stream's 24 hours with TTL; an incident's contribution and the version it is of.
+   */
+  eventCounted: (tenantId: string, eventId: string, part: number) => ({
+    PK: `${tenantPk(tenantId)}#COUNTED`,
+    SK: part === 0 ? `EV#${eventId}` : `EV#${eventId}#${part}`,
+  }),
+  incidentCounted: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#COUNTED`, SK: `INC#${incidentId}` }),
 } as const;
 
 export const TENANT_DIRECTORY_PK = 'TENANTS';

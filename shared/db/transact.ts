@@ -7,10 +7,19 @@ import { backoff } from './read-batch.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Thrown when the condition of item `index` of a transaction did not hold. */
+/**
+ * Thrown when the condition of item `index` of a transaction did not hold. DynamoDB checks every
+ * item's condition and gives a reason for each, so `indexes` lists all the items whose condition
+ * failed (`index` is the first of them): a caller that dropped those items could try the rest.
+ */
 export class ConditionFailed extends Error {
-  constructor(readonly index: number) {
-    super(`condition of transaction item ${index} failed`);
+  readonly indexes: readonly number[];
+  constructor(
+    readonly index: number,
+    indexes: readonly number[] = [index],
+  ) {
+    super(`condition of transaction item ${indexes.join(', ')} failed`);
+    this.indexes = indexes;
   }
 }
 
@@ -25,8 +34,8 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
-      const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (index >= 0) throw new ConditionFailed(index);
+      const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+      if (failed.length > 0) throw new ConditionFailed(failed[0]!, failed);
       // Two writers of one item at once (an environment's count, a tenant's zone revision):
       // nothing was written; the same transaction again, after a pause, is safe.
       if (attempt + 1 < CONFLICT_TRIES && reasons.some((r) => r.Code === 'TransactionConflict')) {

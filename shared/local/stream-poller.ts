@@ -3,14 +3,15 @@
  * GetShardIterator, GetRecords) every ~250 ms and invokes each table-stream worker of
  * shared/workers.ts with a DynamoDBStreamEvent, as Lambda does in AWS:
  *
- * - the worker's filter (`streamFilterPattern`, the very pattern the CDK event source mapping gets
+ * - the worker's filter (`streamFilterPatterns`, the very patterns the CDK event source mapping gets
  *   as its filter criteria) is applied first; records it drops are passed over;
  * - at most `batchSize` records per invocation, in shard order, parent shards before children;
  * - batch item failures (ReportBatchItemFailures): the batch is invoked again from the first
  *   failed record, `retryAttempts` times, then the failure goes to the dead letters (kept in
  *   memory, appended to a JSON Lines file, logged) and the shard moves on;
- * - each worker keeps its own position per shard, saved after each handled batch when a file is
- *   given, so a restart on persisted data resumes where it stopped: nothing lost, nothing repeated.
+ * - each worker reads in a loop of its own (one worker's long batch holds back no other's) and
+ *   keeps its own position per shard, saved after each handled batch when a file is given, so a
+ *   restart on persisted data resumes where it stopped: nothing lost, nothing repeated.
  */
 import { writeLogLine } from '../log-sink.js';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -129,18 +130,20 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   };
 
   let stopping = false;
-  let wake: (() => void) | undefined;
+  /** Ends every pause under way (each worker's reading loop may be in one). */
+  const sleepers = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of [...sleepers]) wake();
+  };
   const sleep = (ms: number) =>
     new Promise<void>((done) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        done();
-      }, ms);
-      wake = () => {
+      const wake = () => {
         clearTimeout(timer);
-        wake = undefined;
+        sleepers.delete(wake);
         done();
       };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
     });
 
   let streamArn: string | undefined;
@@ -187,24 +190,28 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   }
 
   const pollIntervalMs = options.pollIntervalMs ?? 250;
-  let lastError = '';
-  const loop = (async () => {
-    while (!stopping) {
-      let read = 0;
-      try {
-        for (const consumer of consumers) read += await consumer.poll();
-        lastError = '';
-      } catch (error) {
-        if (error instanceof Stopped) break;
-        // Once per distinct error, not four times a second.
-        const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-        if (message !== lastError) log({ level: 'error', source: 'stream-poller', msg: 'reading the table stream failed', error: message });
-        lastError = message;
+  // One reading loop per worker, as each event source mapping reads on its own in AWS: a worker
+  // busy with a long batch does not hold back another's records.
+  const loop = Promise.all(
+    consumers.map(async (consumer) => {
+      let lastError = '';
+      while (!stopping) {
+        let read = 0;
+        try {
+          read = await consumer.poll();
+          lastError = '';
+        } catch (error) {
+          if (error instanceof Stopped) break;
+          // Once per distinct error, not four times a second.
+          const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+          if (message !== lastError) log({ level: 'error', source: 'stream-poller', msg: 'reading the table stream failed', error: message });
+          lastError = message;
+        }
+        // More may be waiting right behind a full read; otherwise pause.
+        if (read === 0 && !stopping) await sleep(pollIntervalMs);
       }
-      // More may be waiting right behind a full read; otherwise pause.
-      if (read === 0 && !stopping) await sleep(pollIntervalMs);
-    }
-  })();
+    }),
+  );
 
   let stopped: Promise<void> | undefined;
   return {
@@ -213,7 +220,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;
-        wake?.();
+        wakeAll();
         await loop;
         destroy();
       })()),

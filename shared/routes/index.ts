@@ -4,6 +4,7 @@
  * OpenAPI document is generated from it, and the tests check each entry has a handler, a CDK
  * route, an OpenAPI operation and a test.
  */
+import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
 import { auditRoutes } from './audit.js';
 import { environmentsRoutes } from './environments.js';
@@ -40,6 +41,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...integrationsRoutes,
   ...webhooksRoutes,
   ...auditRoutes,
+  ...analyticsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

@@ -92,18 +92,18 @@ describe('workers stack', () => {
     expect(alarms.sort()).toEqual(WORKERS.map((w) => `gatehouse-test-${w.id}-dead-letters`).sort());
   });
 
-  it('publish-events reads the stream: INSERTs of EVENT and OUTBOX items only, failures reported per record, dead-lettered', () => {
-    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ Ref: 'TableStreamArn' }));
-    expect(mappings).toHaveLength(1);
-    const [, mapping] = mappings[0]!;
-    const fnId = logicalId(workerFunction(publisher.id).function);
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never);
+  /** The table-stream mapping of a worker, checked to read the stream, report failures per record and dead-letter. */
+  function streamMapping(id: string): Json {
+    const trigger = triggerOf(id, 'table-stream');
+    const fnId = logicalId(workerFunction(id).function);
+    const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }))!;
+    const queueId = s.stack.workersStack.getLogicalId(workerFunction(id).deadLetterQueue.node.defaultChild as never);
     expect(mapping.Properties).toMatchObject({
       FunctionName: { Ref: fnId },
       EventSourceArn: { Ref: 'TableStreamArn' },
       StartingPosition: 'TRIM_HORIZON',
-      BatchSize: publisherTrigger.batchSize,
-      MaximumRetryAttempts: publisherTrigger.retryAttempts,
+      BatchSize: trigger.batchSize,
+      MaximumRetryAttempts: trigger.retryAttempts,
       BisectBatchOnFunctionError: false,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queueId, 'Arn'] } } },
@@ -111,8 +111,27 @@ describe('workers stack', () => {
     const filters = mapping.Properties.FilterCriteria.Filters as { Pattern: string }[];
     expect(filters).toHaveLength(1);
     const pattern = JSON.parse(filters[0]!.Pattern) as Json;
-    expect(pattern).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } } });
-    expect([pattern]).toEqual(streamFilterPatterns(publisherTrigger));
+    expect([pattern]).toEqual(streamFilterPatterns(trigger));
+    return pattern;
+  }
+
+  it('the table stream has two consumers at most: DynamoDB Streams throttles a shard read by more at once', () => {
+    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ Ref: 'TableStreamArn' }));
+    expect(mappings).toHaveLength(WORKERS.filter((w) => w.trigger.kind === 'table-stream').length);
+    expect(mappings.length).toBeLessThanOrEqual(2);
+  });
+
+  it('publish-events reads the stream: INSERTs of EVENT and OUTBOX items only, failures reported per record, dead-lettered', () => {
+    expect(streamMapping(publisher.id)).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } } });
+    expect(publisherTrigger.filters).toEqual([{ eventNames: ['INSERT'], entities: ['EVENT', 'OUTBOX'] }]);
+  });
+
+  it('count-analytics reads the stream: new and changed EVENT and INCIDENT items, failures reported per record, dead-lettered', () => {
+    expect(streamMapping('count-analytics')).toEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'INCIDENT'] } } } });
+    // It writes counters and markers in the table, and publishes nothing.
+    const actions = statementsOf('count-analytics').flatMap((st) => [st.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+    expect(actions.filter((a) => a.startsWith('events:') || a.startsWith('kms:'))).toEqual([]);
   });
 
   it('the dead-letter queue is encrypted, refuses plain HTTP and keeps messages 14 days', () => {

@@ -6,13 +6,14 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ScheduledEvent } from 'aws-lambda';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/sla-escalation.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { SLA_TIMERS_PK } from '../../shared/db/keys.js';
 import { openIncident, type IncidentView } from '../../shared/domain/incidents/incidents.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { workerById } from '../../shared/workers.js';
+import { atTime } from '../support/clock.js';
 import { ackPathOf, sentNotifications } from '../support/notifications.js';
 import { asAdmin, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf, auditEntriesOf, outboxOf } from '../support/seed.js';
@@ -22,16 +23,7 @@ const MINUTE = 60_000;
 const worker = workerById('sla-escalation');
 
 /** Runs `work` with this process's clock (Date only) set `minutesAgo` minutes back. */
-async function minutesAgo<T>(minutes: number, work: () => Promise<T>): Promise<T> {
-  const then = Date.now() - minutes * MINUTE;
-  vi.useFakeTimers({ toFake: ['Date'] });
-  vi.setSystemTime(then);
-  try {
-    return await work();
-  } finally {
-    vi.useRealTimers();
-  }
-}
+const minutesAgo = <T>(minutes: number, work: () => Promise<T>): Promise<T> => atTime(Date.now() - minutes * MINUTE, work);
 
 const openCritical = (org: RegisteredTenant, ago: number): Promise<IncidentView> =>
   minutesAgo(ago, () => openIncident(actorOf(org), systemTenant(org.tenantId), { title: 'Gate 4 forced open', severity: 'critical', status: 'confirmed' }));

@@ -34,7 +34,7 @@ import {
   severityRank,
   timeFigures,
   transition,
-  type IncidentStatus,
+  transitionsOf,
   type Transition,
 } from './lifecycle.js';
 import type { Infer, InputOf } from '../../schemas/json-schema.js';
@@ -52,11 +52,7 @@ export interface IncidentView extends Omit<Incident, 'history' | 'location_zone_
   time_to_resolve_seconds: number | null;
 }
 
-export function transitionsOf(history: readonly HistoryEntry[]): Transition[] {
-  return history
-    .filter((h) => h.kind === 'status')
-    .map((h) => ({ from: (h.detail.from as IncidentStatus | null) ?? null, to: h.detail.to as IncidentStatus, at: h.at, by: h.by, ...(h.detail.note ? { note: String(h.detail.note) } : {}) }));
-}
+export { transitionsOf };
 
 export function viewOf({ history, ...incident }: Incident | StoredIncident): IncidentView {
   const { version: _v, location_zone_ids: _z, ...rest } = incident as StoredIncident;

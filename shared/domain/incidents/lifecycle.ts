@@ -9,6 +9,7 @@
  *    anything not yet resolved may be cancelled)
  */
 
+import type { HistoryEntry } from '../../db/incidents.js';
 import type { IncidentStatus } from '../../vocabulary/incidents.js';
 
 export { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS, severityRank } from '../../vocabulary/incidents.js';
@@ -60,6 +61,13 @@ export class ForbiddenTransitionError extends Error {
 export function transition(from: IncidentStatus, to: IncidentStatus, at: string, by: string, note?: string): Transition {
   if (!canTransition(from, to)) throw new ForbiddenTransitionError(from, to);
   return { from, to, at, by, ...(note ? { note } : {}) };
+}
+
+/** The status changes of an incident's history (its timeline), in time order. */
+export function transitionsOf(history: readonly HistoryEntry[]): Transition[] {
+  return history
+    .filter((h) => h.kind === 'status')
+    .map((h) => ({ from: (h.detail.from as IncidentStatus | null) ?? null, to: h.detail.to as IncidentStatus, at: h.at, by: h.by, ...(h.detail.note ? { note: String(h.detail.note) } : {}) }));
 }
 
 /** When each status was first entered, from a transition history in time order. */
