@@ -53,6 +53,19 @@ export function derivedTimeId(ms: number, seed: string, index: number): string {
   return `${t.slice(0, 8)}-${t.slice(8)}-${version}-${variant}-${hash.subarray(2, 8).toString('hex')}`;
 }
 
+/**
+ * A UUID (version 8, RFC 9562's custom layout) made from a SHA-256 of `seed`: the same seed always
+ * gives the same id, so a consumer can write to a thing named by what it is (a definition in a
+ * zone) without reading first.
+ */
+export function namedId(seed: string): string {
+  const h = createHash('sha256').update(seed).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-21T13:45:00.123Z. */
 export const now = (): string => new Date().toISOString();
 

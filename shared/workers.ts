@@ -185,7 +185,7 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'count-analytics',
     handler: 'functions/workers/count-analytics.ts',
-    description: 'Keeps the analytics counters of events and incidents, each counted exactly once (docs/analytics.md)',
+    description: 'Keeps the analytics counters of events and incidents and the active threats, each event counted exactly once (docs/analytics.md, docs/threat-libraries.md)',
     // One worker for both: DynamoDB Streams throttles a shard read by more than two consumers at
     // once, and publish-events is the other. The filter passes MODIFYs of events too (marking one
     // processed, linking it); the handler drops them.

@@ -1,6 +1,6 @@
 /**
- * Worker `count-analytics` (shared/workers.ts): the table's stream in, the analytics counters out
- * (shared/domain/analytics-counting.ts), each event and each incident change counted exactly
+ * Worker `count-analytics` (shared/workers.ts): the table's stream in, the analytics counters and
+ * the active threats out (shared/domain/analytics-counting.ts, shared/domain/threats.ts), each event and each incident change counted exactly
  * once however often a record comes. New EVENT items are counted; INCIDENT items, new or changed,
  * move their contribution. Records whose counters could not be written are reported as batch item
  * failures, so Lambda retries them and, after the mapping's retries, sends them to the dead-letter
@@ -10,12 +10,16 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { countEvents, countIncidents, type ItemToCount } from '../../shared/domain/analytics-counting.js';
+import { eventFromItem } from '../../shared/db/events.js';
+import { settleThreats, type MatchedEvent } from '../../shared/domain/threats.js';
 import { log } from '../../shared/log.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */
 export async function countStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
   const events: ItemToCount[] = [];
   const incidents: ItemToCount[] = [];
+  /** Events that matched threat definitions, new or changed (linked to an incident): their threats are settled after counting. */
+  const matched: { id: string; event: MatchedEvent }[] = [];
   const broken: string[] = [];
   for (const record of records) {
     const id = record.dynamodb?.SequenceNumber;
@@ -23,14 +27,18 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
     const entity = image?.entity?.S;
     if (!id || !image) continue;
     // The mapping's filter passes INSERTs and MODIFYs of both: an event counts when it is new only
-    // (a MODIFY is it being marked processed or linked, which the counters do not follow).
-    const wanted = (entity === 'EVENT' && record.eventName === 'INSERT') || (entity === 'INCIDENT' && (record.eventName === 'INSERT' || record.eventName === 'MODIFY'));
-    if (!wanted) continue;
+    // (a MODIFY is it being marked processed or linked, which only its threats follow).
+    if (entity !== 'EVENT' && entity !== 'INCIDENT') continue;
     try {
       // Lambda's AttributeValue (binary as base64 text) and the SDK's differ only in binary types,
       // which these items do not hold.
       const item = unmarshall(image as Record<string, AttributeValue>);
-      (entity === 'EVENT' ? events : incidents).push({ id, item });
+      if (entity === 'INCIDENT') incidents.push({ id, item });
+      else {
+        if (record.eventName === 'INSERT') events.push({ id, item });
+        const event = eventFromItem(item);
+        if (event.matched_signatures.length > 0) matched.push({ id, event });
+      }
     } catch (error) {
       log.error('stream record could not be read', { sequence_number: id, err: error });
       broken.push(id);
@@ -38,6 +46,16 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
   }
 
   const [counted, moved] = await Promise.all([countEvents(events), countIncidents(incidents)]);
+  // Threats of the events counted now or before: first and last seen, linked incidents (idempotent).
+  const notCounted = new Set(counted.failed.map((f) => f.id));
+  const settle = matched.filter((m) => !notCounted.has(m.id));
+  const unsettled: string[] = [];
+  try {
+    await settleThreats(settle.map((m) => m.event));
+  } catch (error) {
+    log.error('could not settle threats', { records: settle.length, err: error });
+    unsettled.push(...settle.map((m) => m.id));
+  }
   for (const failure of [...counted.failed, ...moved.failed]) {
     log.error('could not count for analytics', { sequence_number: failure.id, reason: failure.reason });
   }
@@ -47,9 +65,10 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
     events_seen_before: counted.skipped,
     incidents_moved: moved.counted,
     incidents_seen_before: moved.skipped,
-    failed: counted.failed.length + moved.failed.length + broken.length,
+    threat_events: settle.length,
+    failed: counted.failed.length + moved.failed.length + broken.length + unsettled.length,
   });
-  const failedIds = new Set([...broken, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
+  const failedIds = new Set([...broken, ...unsettled, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
   // In record order: Lambda resumes the shard from the first failed record.
   return {
     batchItemFailures: records.flatMap((r) => {

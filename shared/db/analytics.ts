@@ -31,6 +31,8 @@ export interface CounterAdd {
   key: ItemKey;
   add: Readonly<Record<string, number>>;
   set: Readonly<Record<string, unknown>>;
+  /** Values to SET only where the item has none yet (the first writer's stays). */
+  initial?: Readonly<Record<string, unknown>>;
 }
 
 /** A thing to count: its marker (a write with a condition) and what it adds. */
@@ -86,16 +88,18 @@ function groupsOf(writes: readonly GuardedWrite[]): GuardedWrite[][] {
 
 /** The group's counter ADDs merged per item, as updates. */
 function counterUpdates(group: readonly GuardedWrite[]): TransactItem[] {
-  const merged = new Map<string, { key: ItemKey; add: Record<string, number>; set: Record<string, unknown> }>();
+  const merged = new Map<string, { key: ItemKey; add: Record<string, number>; set: Record<string, unknown>; initial: Record<string, unknown> }>();
   for (const w of group) {
     for (const c of w.counters) {
-      const m = merged.get(keyId(c.key)) ?? { key: c.key, add: {}, set: {} };
+      const m = merged.get(keyId(c.key)) ?? { key: c.key, add: {}, set: {}, initial: {} };
       for (const [name, n] of Object.entries(c.add)) m.add[name] = (m.add[name] ?? 0) + n;
       Object.assign(m.set, c.set);
+      // The group's first writer's initial values stand, as the item's first writer's do.
+      for (const [name, v] of Object.entries(c.initial ?? {})) if (!(name in m.initial)) m.initial[name] = v;
       merged.set(keyId(c.key), m);
     }
   }
-  return [...merged.values()].map(({ key, add, set }) => {
+  return [...merged.values()].map(({ key, add, set, initial }) => {
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
     const adds = Object.entries(add)
@@ -109,6 +113,11 @@ function counterUpdates(group: readonly GuardedWrite[]): TransactItem[] {
       names[`#s${i}`] = name;
       values[`:s${i}`] = v;
       return `#s${i} = :s${i}`;
+    });
+    Object.entries(initial).forEach(([name, v], i) => {
+      names[`#i${i}`] = name;
+      values[`:i${i}`] = v;
+      sets.push(`#i${i} = if_not_exists(#i${i}, :i${i})`);
     });
     const expression = [adds.length > 0 ? `ADD ${adds.join(', ')}` : '', sets.length > 0 ? `SET ${sets.join(', ')}` : ''].filter(Boolean).join(' ');
     return {

@@ -12,7 +12,7 @@ import { keys, tenantPk } from './keys.js';
 import { forEachPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import type { SignatureMatch } from '../domain/threat-matching.js';
+import type { SignatureMatch } from '../vocabulary/threats.js';
 
 export interface StoredEvent {
   event_id: string;

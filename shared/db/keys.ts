@@ -32,6 +32,16 @@ export const keys = {
   webhook: (tenantId: string, webhookId: string) => ({ PK: tenantPk(tenantId), SK: `WEBHOOK#${webhookId}` }),
   /** An integration of a tenant, by id. */
   integration: (tenantId: string, integrationId: string) => ({ PK: tenantPk(tenantId), SK: `INTEGRATION#${integrationId}` }),
+  /**
+   * A threat: one threat definition matching in one zone (or in none), by an id named from them
+   * (shared/ids.ts namedId), so the counting consumer writes it without reading it first.
+   */
+  threat: (tenantId: string, threatId: string) => ({ PK: tenantPk(tenantId), SK: `THREAT#${threatId}` }),
+  /** GSI1: a tenant's threats, most recently seen first (the active ones are those seen lately). */
+  threatRecency: (tenantId: string, lastSeen: string, threatId: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#THREATS`,
+    GSI1SK: `${lastSeen}#${threatId}`,
+  }),
   /** How many integrations a tenant has: the limit is checked in the creating transaction. */
   integrationCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'INTEGRATIONCOUNT' }),
   /** A threat library of a tenant, by id, its definitions embedded (at most 20 a tenant: one Query reads them all). */

@@ -71,6 +71,9 @@ export function libraryRevisionFrom(read: Prefetched, tenantId: TenantId): Revis
   return revisionFrom(read, libraryRevisionKey(tenantId));
 }
 
+/** The key of a library, to be read with other items in one batch. */
+export const libraryKey = (tenantId: TenantId, libraryId: string): ItemKey => keys.threatLibrary(tenantId, libraryId);
+
 export async function getLibrary(tenantId: TenantId, libraryId: string): Promise<StoredThreatLibrary | null> {
   const item = await getCounted(KIND, tenantId, libraryId);
   return item ? fromItem(item) : null;

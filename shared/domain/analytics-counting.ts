@@ -2,9 +2,9 @@
  * Keeping the analytics counters from the table's stream, exactly once (the `count-analytics`
  * worker; docs/analytics.md):
  *
- * - a new event adds 1 (and its score) to the counter item of its day in each of its scopes, with
- *   its marker in the same transaction: a record delivered again finds its marker and adds
- *   nothing;
+ * - a new event adds 1 (and its score) to the counter item of its day in each of its scopes, and
+ *   1 to each threat it matched (shared/domain/threats.ts), with its marker in the same
+ *   transaction: a record delivered again finds its marker and adds nothing;
  * - an incident's counters hold its contribution (shared/domain/analytics.ts), a function of its
  *   state now; its applied-marker keeps the version and contribution applied last. A newer image
  *   adds (new - old) to the counters in one transaction with the marker moved to the new version,
@@ -12,6 +12,7 @@
  *   workers cannot both apply the same change.
  */
 import { eventFromItem } from '../db/events.js';
+import { threatCounterAdd } from '../db/threats.js';
 import {
   applyGuarded,
   appliedIncidentPut,
@@ -74,7 +75,11 @@ export async function countEvents(items: readonly ItemToCount[], nowMs = Date.no
       zoneIds: event.matched_zone_ids,
       threatScore: event.threat_score,
     });
-    const counters = scopes.map((scope) => eventCounterAdd(event.tenant_id, scope, day, add));
+    const counters = [
+      ...scopes.map((scope) => eventCounterAdd(event.tenant_id, scope, day, add)),
+      // The threats it matched count it with the same marker (shared/domain/threats.ts).
+      ...event.matched_signatures.map((m) => threatCounterAdd(event.tenant_id, m, occurredAt)),
+    ];
     // An event in more zones than a transaction holds counts in parts, each with a marker of its own.
     for (let part = 0; part * COUNTERS_PER_MARKER < counters.length; part++) {
       writes.push({

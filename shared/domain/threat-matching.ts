@@ -17,7 +17,9 @@
  */
 import type { threatDefinitionInput } from '../schemas/threat-libraries.js';
 import type { InputOf } from '../schemas/json-schema.js';
-import type { IncidentSeverity } from '../vocabulary/incidents.js';
+import type { SignatureMatch } from '../vocabulary/threats.js';
+
+export type { SignatureMatch } from '../vocabulary/threats.js';
 import { localMinuteOf, minutesOfDay, withinTimes } from './local-time.js';
 
 type DefinitionInput = InputOf<typeof threatDefinitionInput>;
@@ -33,17 +35,6 @@ export interface LibraryLike {
   library_id: string;
   active: boolean;
   definitions: readonly DefinitionLike[];
-}
-
-/** What an event stores of each definition it matched (`matched_signatures`). */
-export interface SignatureMatch {
-  library_id: string;
-  definition_id: string;
-  name: string;
-  severity: IncidentSeverity;
-  weight: number;
-  /** The zone whose conditions held, when the definition has any; else the event's first zone, or null. */
-  zone_id: string | null;
 }
 
 type Threshold = NonNullable<DefinitionInput['match']['payload']>[number];

@@ -16,6 +16,7 @@ import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
 import { threatLibrariesRoutes } from './threat-libraries.js';
+import { threatsRoutes } from './threats.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
@@ -42,6 +43,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...webhooksRoutes,
   ...auditRoutes,
   ...analyticsRoutes,
+  ...threatsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

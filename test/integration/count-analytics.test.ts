@@ -12,6 +12,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { forEachPage } from '../../shared/db/query.js';
+import { getThreat, threatIdOf } from '../../shared/db/threats.js';
 import { newTimeId } from '../../shared/ids.js';
 
 let sequence = 0;
@@ -212,6 +213,45 @@ describe('worker count-analytics: incidents', () => {
     await Promise.all([countStreamRecords([record('MODIFY', v4!)]), countStreamRecords([record('MODIFY', v4!)])]);
     expect(await countersOf(tenantId)).toEqual({
       [hourKey]: { n: 2, 'st#resolved': 1, 'st#acknowledged': 1, 'sv#critical': 2, 'sla#breached': 2, 'ack#1000': 2, 'res#5000': 1 },
+    });
+  });
+});
+
+describe('count-analytics keeps the active threats', () => {
+  it('counts each matching event once however the batches repeat, widens first and last seen out of order, and links incidents once', async () => {
+    const tenantId = randomUUID();
+    const zoneId = randomUUID();
+    const match = { library_id: randomUUID(), definition_id: 'maritime.cable-loitering', name: 'Loitering near a subsea cable', severity: 'high' as const, weight: 0.5, zone_id: zoneId };
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute)).toISOString();
+    const events = [12, 3, 30, 7].map((minute) => ({
+      event_id: newTimeId(),
+      type: 'vessel.loitering',
+      occurred_at: at(minute),
+      matched_zone_ids: [zoneId],
+      matched_signatures: [match],
+      threat_score: 0.8,
+    }));
+    const plain = { event_id: newTimeId(), type: 'vessel.loitering', occurred_at: at(40), matched_zone_ids: [zoneId], threat_score: 0.1 };
+    const inserts = [...events, plain].map((e) => record('INSERT', eventItem(tenantId, e)));
+
+    // Overlapping and repeated batches, the later times first.
+    await countStreamRecords([inserts[2]!, inserts[0]!]);
+    await countStreamRecords([inserts[0]!, inserts[1]!, inserts[2]!, inserts[3]!, inserts[4]!]);
+    await countStreamRecords(inserts);
+    const incidentId = randomUUID();
+    const linked = record('MODIFY', { ...eventItem(tenantId, events[1]!), incident_id: incidentId });
+    await countStreamRecords([linked]);
+    await countStreamRecords([linked, inserts[1]!]);
+
+    const threat = await getThreat(tenantId as never, threatIdOf(tenantId, match));
+    expect(threat).toMatchObject({
+      name: match.name,
+      zone_id: zoneId,
+      status: 'active',
+      count: 4,
+      first_seen: at(3),
+      last_seen: at(30),
+      incident_ids: [incidentId],
     });
   });
 });

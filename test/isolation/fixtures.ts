@@ -313,6 +313,25 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
       ),
   },
 
+  /** A threat: the library's definition matched by an event in the zone (its keyword in the description), once the counting worker kept it. */
+  threat_id: {
+    owned: true,
+    needs: ['library_id', 'zone_id', 'environment_id'],
+    create: async (t) => {
+      const event = await t.call('POST', '/api/v1/events', {
+        body: { type: 'perimeter.breach', environment_id: t.ids.environment_id, location: { lat: 59.9, lon: 10.7 }, description: t.name('keyword') },
+      });
+      if (event.status !== 201) throw new Error(`fixture event not stored: ${event.status} ${event.text.slice(0, 300)}`);
+      for (let tries = 0; tries < 100; tries++) {
+        const res = await t.call('GET', '/api/v1/threats');
+        const id = (res.body as { threat_id: string }[])[0]?.threat_id;
+        if (id) return id;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error('fixture threat never appeared');
+    },
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

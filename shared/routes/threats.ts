@@ -1,0 +1,53 @@
+/** Active threats: what the tenant's threat definitions match now, and dismissing them. */
+import { threatDismiss, threatListQuery, threatPath, threatResponse, threatScopeQuery } from '../schemas/threats.js';
+import type { RouteDef } from './types.js';
+
+export const threatsListRoute = {
+  id: 'threats.list',
+  method: 'GET',
+  path: '/api/v1/threats',
+  handler: 'functions/threats/list.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'threats',
+  summary: 'Active threats: threat definitions matching now, most recently seen first',
+  description:
+    "A threat is one threat-library definition matching in one zone (or outside zones): how many events matched, first and last seen, the incidents they opened. By default those seen in the last 24 hours, in either status; `within_hours` looks further back. Kept from the events' `matched_signatures` by a consumer of the table's stream: an event shows here moments after it is stored. Read from an index by last-seen time: one Query over the window. A `zone_id` or `library_id` that is not the tenant's is 404.",
+  request: { query: threatListQuery },
+  response: { status: 200, description: 'A page of threats.', schema: { type: 'array', items: threatResponse } },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const threatsGetRoute = {
+  id: 'threats.get',
+  method: 'GET',
+  path: '/api/v1/threats/{threat_id}',
+  handler: 'functions/threats/get.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'threats',
+  summary: 'A threat',
+  request: { path: threatPath, query: threatScopeQuery },
+  response: { status: 200, description: 'The threat.', schema: threatResponse },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const threatsDismissRoute = {
+  id: 'threats.dismiss',
+  method: 'POST',
+  path: '/api/v1/threats/{threat_id}/dismiss',
+  handler: 'functions/threats/dismiss.ts',
+  access: 'OPERATOR',
+  tenant: 'query',
+  tag: 'threats',
+  summary: 'Dismiss a threat until it matches again',
+  description: 'Audited with the reason. A later matching event makes it active again (its count goes on).',
+  request: { path: threatPath, query: threatScopeQuery, body: threatDismiss },
+  response: { status: 200, description: 'The threat, dismissed.', schema: threatResponse },
+  errors: [404],
+  grants: { table: 'write' },
+} as const satisfies RouteDef;
+
+export const threatsRoutes: readonly RouteDef[] = [threatsListRoute, threatsGetRoute, threatsDismissRoute];
