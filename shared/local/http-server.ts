@@ -206,6 +206,13 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   // What Node's parser refuses before any handler runs (a request line and headers past its 16 KB,
   // a request it cannot read) is answered in the contract's shape too, not with Node's bare
   // status line: JSON, with X-Request-Id.
+  // Idle keep-alive connections are closed by the client first (undici and most clients give up
+  // on an idle socket within 4 to 60 s): a server that closes one while it is busy can close it
+  // under a request the client just sent on it ("other side closed"). API Gateway keeps idle
+  // connections far longer than Node's default 5 s too.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
