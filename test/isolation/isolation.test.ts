@@ -38,6 +38,8 @@ import { credentials, seedWorld, type World } from './world.js';
 
 const plans = planAll(ROUTES);
 const BATCH_TIMEOUT = 120_000;
+/** A's partitions are read back by scanning the table, which other tests of a full run have filled. */
+const SNAPSHOT_TIMEOUT = 120_000;
 
 let world: World;
 let guardA: TenantGuard;
@@ -166,7 +168,7 @@ describe('isolation: cross-tenant attempts as every principal of B', () => {
     expect((res.body as { user_id: string }[]).map((u) => u.user_id)).toEqual(
       expect.arrayContaining([world.A.admin.userId, world.A.operator.userId, world.A.viewer.userId, world.A.ids.user_id]),
     );
-  });
+  }, SNAPSHOT_TIMEOUT);
 });
 
 describe('isolation: function-level authorization', () => {
