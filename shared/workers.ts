@@ -7,6 +7,8 @@
 import type { EventPattern } from './vocabulary/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
 import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
+import { EVENT_TYPES } from './schemas/events.js';
+import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
 
 /** DynamoDB stream record kinds. */
@@ -131,6 +133,16 @@ export const QUEUES = [
     visibilityTimeoutSeconds: 180,
     // A notification that cannot be sent after five tries waits in the dead letters (alarmed).
     maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
+  {
+    id: 'workflow-runs',
+    description: 'Every stored event and incident change of the service bus, for the workflows they trigger; and runs to go on with (a playbook started, a wait ended)',
+    busRule: { source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] },
+    // Six times the runner's timeout.
+    visibilityTimeoutSeconds: 360,
+    // Three tries of a failing step, and room for crashes of the runner.
+    maxReceiveCount: 8,
     retentionSeconds: 4 * 24 * 3600,
   },
 ] as const satisfies readonly QueueDef[];
@@ -273,6 +285,28 @@ export const WORKERS: readonly WorkerDef[] = [
     grants: { table: 'write', secrets: 'open', email: true, queues: { 'webhook-deliveries': 'dead-letters' } },
     // Ten receivers of 15 s each, one after the other at worst.
     timeoutSeconds: 30,
+    memoryMb: 256,
+  },
+  {
+    id: 'workflow-runner',
+    handler: 'functions/workers/workflow-runner.ts',
+    description: "Runs the tenants' workflows on the bus messages that trigger them, and goes on with runs (docs/workflows.md)",
+    trigger: { kind: 'queue', queue: 'workflow-runs', batchSize: 10, maxConcurrency: 5 },
+    // Changes incidents (table), tells integrations (their sealed settings, email), makes webhook
+    // deliveries and queues them, queues the runs that other runs start.
+    grants: { table: 'write', secrets: 'open', email: true, queues: { 'workflow-runs': 'send', 'webhook-deliveries': 'send' } },
+    timeoutSeconds: 60,
+    memoryMb: 256,
+  },
+  {
+    id: 'workflow-timers',
+    handler: 'functions/workers/workflow-timers.ts',
+    description: "Queues the workflow runs whose wait ended and starts scheduled workflows when due (docs/workflows.md)",
+    // Every minute: a wait ends at most a minute (and its processing) late. A failed run is not
+    // retried: the next one finds the same timers.
+    trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 0 },
+    grants: { table: 'write', queues: { 'workflow-runs': 'send' } },
+    timeoutSeconds: 50,
     memoryMb: 256,
   },
 ];

@@ -23,7 +23,7 @@ export interface AuditEntry {
   /** Null when the system acted (bootstrap) or the caller is anonymous. */
   user_id: string | null;
   /** Who acted: a person with a token, a program with an API key, the service itself, or someone without a credential. */
-  actor_type: 'user' | 'api_key' | 'system' | 'anonymous';
+  actor_type: 'user' | 'api_key' | 'system' | 'anonymous' | 'workflow';
   /** The API key used, when `actor_type` is `api_key`. */
   api_key_id: string | null;
   timestamp: string;
@@ -57,7 +57,8 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
     request_id: actor.requestId,
     // An anonymous reporter's address is withheld: the entry says so instead.
     source_ip: actor.sourceIp ?? 'anonymous',
-    changes: input.changes,
+    // A workflow's change names the workflow and the run that made it.
+    changes: actor.kind === 'workflow' ? { ...input.changes, workflow: { workflow_id: actor.workflowId, run_id: actor.runId } } : input.changes,
   };
 }
 

@@ -54,7 +54,7 @@ export interface Incident {
   status: IncidentStatus;
   resolution: Resolution | null;
   resolution_notes: string | null;
-  source: 'manual' | 'voice' | 'public' | 'event';
+  source: 'manual' | 'voice' | 'public' | 'event' | 'workflow';
   environment_id: string | null;
   location: { lat: number; lon: number } | null;
   location_text: string | null;

@@ -11,6 +11,8 @@ export const RATE_PK_PREFIX = 'RATE#';
 export const EVENT_MINUTES_PK_PREFIX = 'EVENTMINUTES#';
 /** The partition of the SLA timers (`keys.slaTimer`). */
 export const SLA_TIMERS_PK = 'SLATIMERS';
+/** The partition of the workflows' timers (`keys.workflowTimer`). */
+export const WORKFLOW_TIMERS_PK = 'WFTIMERS';
 
 export const keys = {
   tenant: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'TENANT' }),
@@ -48,6 +50,16 @@ export const keys = {
   threatLibrary: (tenantId: string, libraryId: string) => ({ PK: tenantPk(tenantId), SK: `THREATLIB#${libraryId}` }),
   /** How many threat libraries a tenant has: the limit is checked in the creating transaction. */
   threatLibraryCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'THREATLIBCOUNT' }),
+  /** A workflow, in the tenant's partition: all of a tenant's (at most 50) are one Query. */
+  workflow: (tenantId: string, workflowId: string) => ({ PK: tenantPk(tenantId), SK: `WORKFLOW#${workflowId}` }),
+  workflowCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WORKFLOWCOUNT' }),
+  /** A run of a workflow, in the workflow's runs partition by its time-ordered id (newest first is one Query), kept 90 days. */
+  workflowRun: (tenantId: string, workflowId: string, runId: string) => ({ PK: `${tenantPk(tenantId)}#WFRUNS#${workflowId}`, SK: runId }),
+  /**
+   * When the workflow timers' worker must act: a waiting run to resume, or a scheduled workflow to
+   * start. Not tenant data: one partition for every tenant, sorted by time, like the SLA timers.
+   */
+  workflowTimer: (wakeAt: string, tenantId: string, ref: string) => ({ PK: WORKFLOW_TIMERS_PK, SK: `${wakeAt}#${tenantId}#${ref}` }),
   /**
    * A delivery of a message to a webhook subscription, by its delivery id (a UUIDv7 derived from
    * the message: time-ordered, and the same on every redelivery of the message). Kept 30 days.

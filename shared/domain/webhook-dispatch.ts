@@ -13,7 +13,7 @@ import { queues } from '../adapters/queue.js';
 import { getDeliveries, putNewDelivery, type Delivery } from '../db/webhook-deliveries.js';
 import { allWebhooks, type StoredWebhook } from '../db/webhooks.js';
 import { ConditionFailed, transactWrite } from '../db/transact.js';
-import { systemTenant } from '../vocabulary/tenant.js';
+import { systemTenant, type TenantId } from '../vocabulary/tenant.js';
 import { deliveryBody, deliveryId, subscribes, type BusMessage } from './webhook-delivery.js';
 
 /** What the deliveries queue carries: which delivery to attempt. */
@@ -26,6 +26,24 @@ export interface DeliveryJob {
 }
 
 export const DELIVERIES_QUEUE = 'webhook-deliveries';
+
+/** A delivery not attempted yet, due `at`. */
+export function pendingDelivery(d: { deliveryId: string; webhookId: string; tenantId: TenantId; eventType: string; messageId: string; payload: string }, at: string): Delivery {
+  return {
+    delivery_id: d.deliveryId,
+    webhook_id: d.webhookId,
+    tenant_id: d.tenantId,
+    event_type: d.eventType,
+    message_id: d.messageId,
+    payload: d.payload,
+    status: 'pending',
+    attempts: [],
+    next_attempt_at: at,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 /** Queues the deliveries for their (next) attempt. */
 export async function queueDeliveries(jobs: readonly DeliveryJob[]): Promise<void> {
@@ -46,20 +64,7 @@ export async function dispatchMessage(message: BusMessage, at: string, subscript
   const wanted = (subscriptions ?? (await subscriptionsOf(tenantId))).filter((w) => subscribes(w, message));
   if (wanted.length === 0) return 0;
   const payload = deliveryBody(message);
-  const deliveries: Delivery[] = wanted.map((w) => ({
-    delivery_id: deliveryId(message, w.webhook_id),
-    webhook_id: w.webhook_id,
-    tenant_id: tenantId,
-    event_type: message.type,
-    message_id: message.messageId,
-    payload,
-    status: 'pending',
-    attempts: [],
-    next_attempt_at: at,
-    failure_reason: null,
-    created_at: at,
-    updated_at: at,
-  }));
+  const deliveries = wanted.map((w) => pendingDelivery({ deliveryId: deliveryId(message, w.webhook_id), webhookId: w.webhook_id, tenantId, eventType: message.type, messageId: message.messageId, payload }, at));
   let toQueue = deliveries;
   try {
     await transactWrite(deliveries.map(putNewDelivery));

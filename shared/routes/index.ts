@@ -21,6 +21,7 @@ import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
 import { webhooksRoutes } from './webhooks.js';
+import { workflowsRoutes } from './workflows.js';
 import { zonesRoutes } from './zones.js';
 
 export type { Access, HttpMethod, Role, RouteDef, RouteGrants } from './types.js';
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...auditRoutes,
   ...analyticsRoutes,
   ...threatsRoutes,
+  ...workflowsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

@@ -105,9 +105,9 @@ export const threatLibrariesSeedRoute = {
   access: 'TENANT_ADMIN',
   tenant: 'query',
   tag: 'threat-libraries',
-  summary: 'Seed the four predefined threat libraries (maritime, security, infrastructure, defense) with their 12 definitions',
+  summary: 'Seed the four predefined threat libraries (maritime, security, infrastructure, defense) with their 12 definitions, and three playbooks',
   description:
-    "Idempotent: a seeded library is found by its `seed_key` (whatever it was renamed to) and a definition by its `definition_id`; what exists is skipped and left as the tenant changed it, and the answer lists it. A seeded definition the tenant deleted is created again in its library, and a seeded library deleted is created again whole: to do without one, switch it off (`active: false`) rather than delete it. One transaction, with an audit entry for each library created or changed: 409, and nothing created, when the libraries would pass the tenant's 20 or a seeded library's definitions its 50. The definitions are described in docs/threat-libraries.md.",
+    "Idempotent: a seeded library is found by its `seed_key` (whatever it was renamed to) and a definition by its `definition_id`; what exists is skipped and left as the tenant changed it, and the answer lists it. A seeded definition the tenant deleted is created again in its library, and a seeded library deleted is created again whole: to do without one, switch it off (`active: false`) rather than delete it. One transaction, with an audit entry for each library created or changed: 409, and nothing created, when the libraries would pass the tenant's 20 or a seeded library's definitions its 50. The definitions are described in docs/threat-libraries.md. It also seeds three workflows (docs/workflows.md), found again by their `seed_key` likewise: the playbooks \"Perimeter breach response\" and \"Vessel loitering near a subsea cable\", and \"Escalate critical incidents nobody acknowledged in 5 minutes\", created switched off.",
   request: { query: threatLibraryScopeQuery },
   response: { status: 200, description: 'What the seed created and what it found already there.', schema: threatLibrarySeedResult },
   errors: [404, 409],

@@ -14,8 +14,9 @@ export const auditLogResponse = {
     user_id: { ...uuid, type: ['string', 'null'], description: 'The user who acted (directly or with one of their API keys); null for the service itself or an anonymous caller.' },
     actor_type: {
       type: 'string',
-      enum: ['user', 'api_key', 'system', 'anonymous'],
-      description: 'A person with a bearer token, a program with an API key, the service itself (workers, schedules), or a caller without a credential.',
+      enum: ['user', 'api_key', 'system', 'anonymous', 'workflow'],
+      description:
+        "A person with a bearer token, a program with an API key, the service itself (workers, schedules), a caller without a credential, or one of the tenant's workflows (its id and run in `changes.workflow`).",
     },
     api_key_id: { type: ['string', 'null'], description: 'The API key used, when `actor_type` is `api_key`.' },
     timestamp,

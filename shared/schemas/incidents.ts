@@ -40,7 +40,7 @@ export const incidentResponse = {
     status: incidentStatus,
     resolution: nullable(resolution),
     resolution_notes: nullable(text(5000)),
-    source: { type: 'string', enum: ['manual', 'voice', 'public', 'event'] },
+    source: { type: 'string', enum: ['manual', 'voice', 'public', 'event', 'workflow'], description: 'How it was opened: by a person, a voice report, an anonymous public report, an event over the threshold, or a workflow step.' },
     environment_id: nullable(uuid),
     location: nullable(latLon),
     location_text: nullable(text(500)),

@@ -230,6 +230,12 @@ export const threatLibrarySeedResult = {
       required: ['libraries', 'definitions'],
     },
     libraries: { type: 'array', items: uuid, description: 'The ids of the seeded libraries, one per vertical, whether created now or before.' },
+    playbooks: {
+      type: 'object',
+      description: 'The seeded workflows (docs/workflows.md): those created now, and those found by their `seed_key`.',
+      properties: { created: { type: 'array', items: uuid }, skipped: { type: 'array', items: uuid } },
+      required: ['created', 'skipped'],
+    },
   },
-  required: ['created', 'skipped', 'libraries'],
+  required: ['created', 'skipped', 'libraries', 'playbooks'],
 } as const satisfies JsonSchema;

@@ -44,10 +44,23 @@ export interface SystemActor extends ActorBase {
 }
 
 /**
+ * A tenant's workflow, run by the workflow runner: what it changes is audited as the workflow
+ * (`actor_type` `workflow`, its id and run in the entry's changes), never as a user.
+ */
+export interface WorkflowActor extends ActorBase {
+  kind: 'workflow';
+  principal: null;
+  sourceIp: string;
+  workflowId: string;
+  /** The run; also the entries' `request_id`. */
+  runId: string;
+}
+
+/**
  * Who does something and from where: what every mutation needs for its audit entry. Built by the
  * handler chain from the verified credential; domain code never sees a Lambda event.
  */
-export type Actor = CallerActor | AnonymousActor | SystemActor;
+export type Actor = CallerActor | AnonymousActor | SystemActor | WorkflowActor;
 
 /** Who did it, as history and feed entries name them: a user's id, `anonymous` or `system`. */
 export function actorName(actor: Actor): string {
@@ -59,5 +72,7 @@ export function actorName(actor: Actor): string {
       return 'anonymous';
     case 'system':
       return 'system';
+    case 'workflow':
+      return `workflow:${actor.workflowId}`;
   }
 }

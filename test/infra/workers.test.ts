@@ -8,6 +8,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkerFunction } from '../../lib/worker-function.js';
 import { DEPLOYED_WORKERS as WORKERS, QUEUES, streamFilterPatterns, triggerOf, workerById } from '../../shared/workers.js';
+import { EVENT_TYPES } from '../../shared/schemas/events.js';
+import { INCIDENT_CHANGES } from '../../shared/vocabulary/workflows.js';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
 import { nagFindings, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
@@ -361,8 +363,10 @@ describe('queues and the workers they trigger', () => {
 
   it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
     const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
-    // One per queue the bus feeds: webhook dispatch, and notifications.
-    expect(rules).toHaveLength(2);
+    // One per queue the bus feeds: webhook dispatch, notifications, and workflow runs.
+    expect(rules).toHaveLength(3);
+    const [, workflows] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesworkflowruns'))!;
+    expect(workflows.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
     const [, rule] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queueswebhookdispatch'))!;
     const [, notifications] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesnotifications'))!;
     expect(notifications.Properties.EventPattern).toEqual({ source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] });

@@ -332,6 +332,48 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /**
+   * A playbook that waits ten hours and then tells the tenant's integration (with the marker in its
+   * message): its runs park at once and stay still while A is snapshotted (no sweep comes near).
+   */
+  workflow_id: {
+    owned: true,
+    needs: ['integration_id'],
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/workflows', {
+          body: {
+            name: t.name('workflow'),
+            description: t.name('workflow description'),
+            trigger: { type: 'manual' },
+            actions: [
+              { type: 'wait', minutes: 600 },
+              { type: 'notify_integration', integration_id: t.ids.integration_id, message: t.name('workflow message') },
+            ],
+          },
+        }),
+        'workflow_id',
+      ),
+  },
+
+  /** A run of that playbook, once the runner has parked it in its wait. */
+  run_id: {
+    owned: true,
+    needs: ['workflow_id'],
+    create: async (t) => {
+      const path = `/api/v1/workflows/${t.ids.workflow_id}/runs`;
+      const started = await t.call('POST', `/api/v1/workflows/${t.ids.workflow_id}/run`, { body: { values: { note: t.name('run input') } } });
+      const runId = (started.body as { run_id?: string }).run_id;
+      if (started.status !== 202 || !runId) throw new Error(`expected 202 with run_id, got ${started.status} ${started.text.slice(0, 300)}`);
+      for (let tries = 0; tries < 100; tries++) {
+        const res = await t.call('GET', `${path}/${runId}`);
+        if ((res.body as { status?: string }).status === 'waiting') return runId;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error('fixture workflow run never reached its wait');
+    },
+  },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

@@ -90,9 +90,17 @@ function incidentWrites(
  * transaction. An unknown event (or another tenant's) is 404; one that belongs to an incident
  * already is 409, at the read or, if it was linked meanwhile, at the write.
  */
-export async function openIncidentWithEvents(actor: Actor, tenantId: TenantId, input: IncidentCreate): Promise<IncidentView> {
+export async function openIncidentWithEvents(
+  actor: Actor,
+  tenantId: TenantId,
+  input: IncidentCreate,
+  /** Who opens it (a workflow step), and its id when the opener decides it (a step tried again opens one incident). */
+  opening: { source?: Incident['source']; incidentId?: string } = {},
+): Promise<IncidentView> {
   const named = input.event_ids ?? [];
-  if (named.length === 0) return openIncident(actor, tenantId, input);
+  const source = opening.source ?? 'manual';
+  const id = opening.incidentId ? { incident_id: opening.incidentId } : {};
+  if (named.length === 0) return openIncident(actor, tenantId, input, source, id);
   const events = await getEvents(tenantId, named);
   for (const [i, id] of named.entries()) {
     const event = events.get(id);
@@ -104,7 +112,7 @@ export async function openIncidentWithEvents(actor: Actor, tenantId: TenantId, i
   }
   try {
     const zoneIds = unionOf(...named.map((id) => events.get(id)!.matched_zone_ids));
-    return await openIncident(actor, tenantId, input, 'manual', { event_ids: [...named], zone_ids: zoneIds }, (incidentId) =>
+    return await openIncident(actor, tenantId, input, source, { ...id, event_ids: [...named], zone_ids: zoneIds }, (incidentId) =>
       named.map((id) => setEventIncident(tenantId, id, null, incidentId)),
     );
   } catch (err) {

@@ -1,0 +1,6 @@
+import { setWorkflowEnabled } from '../../shared/domain/workflows.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { workflowsEnableRoute } from '../../shared/routes/workflows.js';
+
+export const handler = httpHandler(workflowsEnableRoute, async (req) => json(await setWorkflowEnabled(req.actor, req.tenant, req.params.workflow_id, true)));

@@ -1,0 +1,6 @@
+import { updateWorkflow } from '../../shared/domain/workflows.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { workflowsUpdateRoute } from '../../shared/routes/workflows.js';
+
+export const handler = httpHandler(workflowsUpdateRoute, async (req) => json(await updateWorkflow(req.actor, req.tenant, req.params.workflow_id, req.body)));
