@@ -99,11 +99,13 @@ export async function runWorkflowsFor(message: BusMessage & { source: string }, 
       incidentId: isEvent ? null : ((detail.incident_id as string | undefined) ?? null),
     });
     if (!ruleHolds(w.conditions, ruleData(run, isEvent ? null : detail))) continue;
-    // A redelivered message finds its run made: it goes on only where that one stopped.
-    await putNewRun(run);
     started.push(runId);
-    // One run's failing step does not hold up the others; the message comes back for it.
-    await advanceRun(systemTenant(w.tenant_id), w.workflow_id, runId).catch((err: unknown) => (failure ??= err));
+    // Made already claimed (one write); a redelivered message finds it made and goes on only
+    // where that one stopped. One run's failing step does not hold up the others: the message
+    // comes back for it.
+    const claimed: StoredRun = { ...run, lease_until: new Date(Date.now() + LEASE_MS).toISOString() };
+    const going = (await putNewRun(claimed)) ? runSteps(claimed) : advanceRun(systemTenant(w.tenant_id), w.workflow_id, runId);
+    await going.catch((err: unknown) => (failure ??= err));
   }
   if (failure) throw failure;
   return started;
@@ -135,8 +137,13 @@ export async function advanceRun(tenantId: TenantId, workflowId: string, runId: 
   }
   run = { ...run, status: 'running', resume_at: null, lease_until: new Date(nowMs + LEASE_MS).toISOString() };
   if (!(await save(run))) return null;
-  run = { ...run, version: run.version + 1 };
+  return runSteps({ ...run, version: run.version + 1 });
+}
 
+/** Runs the steps of a run this runner holds (its lease written), from the one it reached. */
+async function runSteps(held: StoredRun): Promise<RunStatus> {
+  let run = held;
+  const { tenant_id: tenantId, workflow_id: workflowId, run_id: runId } = run;
   const actor = workflowActor(run);
   while (run.next_step < run.actions.length) {
     const index = run.next_step;
