@@ -8,7 +8,7 @@
  * error status becomes a `components.responses` entry; only components in use are emitted, so the
  * `oas3-unused-component` lint rule stays quiet.
  */
-import { WEBHOOK_EVENTS, webhookBody } from '../schemas/webhooks.js';
+import { WEBHOOK_EVENTS, webhookBody, WORKFLOW_ACTION_DELIVERY } from '../schemas/webhooks.js';
 import { ROLES, type Access, type RouteDef, type RouteUpload } from '../routes/types.js';
 import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
@@ -520,7 +520,7 @@ const DELIVERY_HEADERS: readonly OpenApiParameter[] = [
 
 function webhookDeliveries(components: Components): Record<string, { post: Json }> {
   const out: Record<string, { post: Json }> = {};
-  for (const kind of WEBHOOK_EVENTS) {
+  for (const kind of [...WEBHOOK_EVENTS, WORKFLOW_ACTION_DELIVERY]) {
     // The body inline, its `data` a named component (an event, an incident): named once for all types.
     const body = webhookBody(kind) as Json & { properties: Record<string, unknown> };
     const schema = { ...body, properties: { ...body.properties, data: components.named(kind.data as Json, `webhook ${kind.type}`) } };

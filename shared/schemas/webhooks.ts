@@ -42,6 +42,30 @@ export const WEBHOOK_EVENTS: readonly WebhookEventKind[] = [
 
 export const WEBHOOK_EVENT_TYPES: readonly string[] = WEBHOOK_EVENTS.map((e) => e.type);
 
+/**
+ * What a workflow's `send_webhook` step delivers (docs/workflows.md): not a type to subscribe to,
+ * since the step names the subscription it goes to, whatever types that one chose.
+ */
+export const WORKFLOW_ACTION_DELIVERY: WebhookEventKind = {
+  type: 'workflow.action',
+  description:
+    "A workflow's `send_webhook` step named this subscription (it is sent whatever types the subscription chose). `data` names the workflow, its run and step, the step's message, and the run's incident and event.",
+  data: {
+    type: 'object',
+    title: 'WebhookWorkflowActionData',
+    properties: {
+      workflow_id: uuid,
+      workflow_name: { type: 'string' },
+      run_id: uuid,
+      step: { type: 'integer', description: 'The step of the workflow that sent it, from 0.' },
+      message: { type: 'string' },
+      incident_id: { type: ['string', 'null'], format: 'uuid' },
+      event_id: { type: ['string', 'null'], format: 'uuid' },
+    },
+    required: ['workflow_id', 'workflow_name', 'run_id', 'step', 'message', 'incident_id', 'event_id'],
+  },
+};
+
 /** The body of a delivery of `kind`: `{type, timestamp, data}`, as the contract fixes it. */
 export function webhookBody(kind: WebhookEventKind): JsonSchema {
   return {

@@ -18,7 +18,10 @@ describe('webhooks.events', () => {
     expect(new Set(types).size).toBe(types.length);
 
     const doc = (await call('GET', '/openapi.json')).body;
-    expect(Object.keys(doc.webhooks).sort()).toEqual([...types].sort());
+    // And what a workflow's send_webhook step delivers, which no subscription chooses.
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...types, 'workflow.action'].sort());
+    expect(types).not.toContain('workflow.action');
+    expect(doc.webhooks['workflow.action'].post.requestBody.content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/WebhookWorkflowActionData');
     const created = doc.webhooks['incident.created'].post;
     expect(created.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const body = created.requestBody.content['application/json'].schema;

@@ -359,7 +359,11 @@ describe('workflows.runs (webhooks)', () => {
     const delivered = hits(path)[0]!;
     expect(() => new Webhook(sub.body.secret).verify(delivered.body, delivered.headers as Record<string, string>)).not.toThrow();
     expect(delivered.headers['webhook-id']).toBe(run!.steps[0].result.delivery_id);
-    expect(JSON.parse(delivered.body)).toMatchObject({ type: 'workflow.action', data: { workflow_id: w.workflow_id, run_id: run!.run_id, event_id: event.event_id, message: 'Intrusion at the staff entrance' } });
+    const body = JSON.parse(delivered.body);
+    expect(body).toMatchObject({ type: 'workflow.action', data: { workflow_id: w.workflow_id, run_id: run!.run_id, event_id: event.event_id, message: 'Intrusion at the staff entrance' } });
+    // Exactly the fields the OpenAPI document's workflow.action delivery names.
+    const doc = (await call('GET', '/openapi.json')).body;
+    expect(Object.keys(body.data).sort()).toEqual([...doc.components.schemas.WebhookWorkflowActionData.required].sort());
     const log = await get(org, `/api/v1/webhooks/${sub.body.webhook_id}/deliveries`);
     expect(log.body.items ?? log.body).toEqual(expect.arrayContaining([expect.objectContaining({ delivery_id: run!.steps[0].result.delivery_id, event_type: 'workflow.action' })]));
   }, 30_000);
