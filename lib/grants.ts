@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import { allowedActions, QUEUE_SEND } from '../shared/iam.js';
+import { allowedActions, QUEUE_DEPTH, QUEUE_SEND } from '../shared/iam.js';
 import { queueUrlVariable } from '../shared/adapters/queue.js';
 import type { RouteGrants } from '../shared/routes/index.js';
 import type { QueueTarget } from '../shared/workers.js';
@@ -39,7 +39,7 @@ export function importQueues(
   refs: Record<string, { arn: string; url: string }>,
   param: (name: string, value: string) => string,
 ): { queueArns: Record<string, string>; environment: Record<string, string> } {
-  const targets = [...new Set(grants.flatMap((g) => allowedActions(g).queues))].sort();
+  const targets = [...new Set(grants.flatMap((g) => [...allowedActions(g).queues, ...allowedActions(g).queueDepths]))].sort();
   const queueArns: Record<string, string> = {};
   const environment: Record<string, string> = {};
   for (const target of targets) {
@@ -123,6 +123,14 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
       return arn;
     });
     statements.push(new iam.PolicyStatement({ actions: [...QUEUE_SEND], resources }));
+  }
+  if (allowed.queueDepths.length > 0) {
+    const resources = allowed.queueDepths.map((target) => {
+      const arn = arns.queueArns?.[target];
+      if (!arn) throw new Error(`a grant reads queue ${target}, whose ARN the function's stack does not import`);
+      return arn;
+    });
+    statements.push(new iam.PolicyStatement({ actions: [...QUEUE_DEPTH], resources }));
   }
   if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));

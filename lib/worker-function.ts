@@ -20,6 +20,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
 import { GatehouseFunction } from './function.js';
+import { HEARTBEAT_ACTIONS } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 
 /** The stream actions an event source mapping's function needs, on the stream only. */
@@ -73,7 +74,7 @@ export class WorkerFunction extends Construct {
     });
     const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(worker.grants, props.arns)) role.addToPrincipalPolicy(statement);
+    for (const statement of grantStatements(worker.grants, props.arns, HEARTBEAT_ACTIONS)) role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: worker.handler,

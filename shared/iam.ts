@@ -33,6 +33,14 @@ export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 
+/**
+ * A worker's heartbeat, written after each invocation (shared/db/heartbeats.ts): one UpdateItem on
+ * the counters' partitions, so even a worker without table access (the stream publisher) has it.
+ */
+export const HEARTBEAT_ACTIONS = ['dynamodb:UpdateItem'] as const;
+
+export const QUEUE_DEPTH = ['sqs:GetQueueAttributes'] as const;
+
 /** A tenant's minute, counted on every authenticated call: one UpdateItem. */
 export const TENANT_METER_ACTIONS = ['dynamodb:UpdateItem'] as const;
 /** A public route's per-IP sliding window: the caller's log read, then a conditional PutItem. */
@@ -54,6 +62,8 @@ export interface Allowed {
   other: readonly string[];
   /** The queues (and dead-letter queues, `<id>:dead-letters`) it may send to: QUEUE_SEND on each. */
   queues: readonly string[];
+  /** The queues and dead-letter queues whose depth it may read: QUEUE_DEPTH on each. */
+  queueDepths: readonly string[];
   /** Actions allowed on the rate counters' partitions only, beyond what `table` allows everywhere. */
   rateCounters: readonly string[];
 }
@@ -73,7 +83,8 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
       ...(grants.email ? EMAIL_SEND : []),
     ],
-    queues: Object.entries(grants.queues ?? {}).map(([queue, to]) => (to === 'dead-letters' ? `${queue}:dead-letters` : queue)),
+    queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue])),
+    queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [queue, `${queue}:dead-letters`] : [])),
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };
 }

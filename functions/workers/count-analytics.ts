@@ -13,6 +13,7 @@ import { countEvents, countIncidents, type ItemToCount } from '../../shared/doma
 import { eventFromItem } from '../../shared/db/events.js';
 import { settleThreats, type MatchedEvent } from '../../shared/domain/threats.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */
 export async function countStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
@@ -78,4 +79,4 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
   };
 }
 
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => countStreamRecords(event.Records);
+export const handler = withHeartbeat('count-analytics', async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => countStreamRecords(event.Records));

@@ -11,6 +11,7 @@ import { projectEventBus, type EventBus } from '../../shared/adapters/event-bus.
 import { publishItems, type ItemToPublish, type PublishOptions } from '../../shared/domain/events/publish.js';
 import { log } from '../../shared/log.js';
 import { passesStreamFilters, triggerOf } from '../../shared/workers.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
 const trigger = triggerOf('publish-events', 'table-stream');
 
@@ -65,5 +66,5 @@ export async function publishStreamRecords(
   };
 }
 
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
-  publishStreamRecords(event.Records, projectEventBus());
+export const handler = withHeartbeat('publish-events', async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> =>
+  publishStreamRecords(event.Records, projectEventBus()));

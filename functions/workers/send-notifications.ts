@@ -12,10 +12,11 @@ import { notificationSender } from '../../shared/adapters/notification-sender.js
 import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { deliverNotification, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
 type NotificationEvent = EventBridgeEvent<string, Partial<NotificationDetail> & { tenant_id?: string }>;
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withHeartbeat('send-notifications', async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (record) => {
@@ -34,4 +35,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }),
   );
   return { batchItemFailures: failures };
-};
+});

@@ -8,8 +8,9 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { transcribeStateChange } from '../../shared/adapters/speech/index.js';
 import { completePendingTranscription, type TranscriptionOutcome } from '../../shared/domain/incidents/transcription.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
-export const handler = async (event: EventBridgeEvent<string, unknown>, context: Context): Promise<TranscriptionOutcome | null> => {
+export const handler = withHeartbeat('transcription-finished', async (event: EventBridgeEvent<string, unknown>, context: Context): Promise<TranscriptionOutcome | null> => {
   const change = transcribeStateChange(event);
   if (!change) {
     // The rule lets only our jobs' events through; anything else is not ours to act on.
@@ -17,4 +18,4 @@ export const handler = async (event: EventBridgeEvent<string, unknown>, context:
     return null;
   }
   return completePendingTranscription(change.jobName, context.awsRequestId);
-};
+});

@@ -12,6 +12,7 @@ import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { attemptDelivery, type DeliverOptions } from '../../shared/domain/webhook-deliver.js';
 import { DELIVERIES_QUEUE, type DeliveryJob } from '../../shared/domain/webhook-dispatch.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
 /** The handler, on a clock of the caller's (tests walk the retry schedule on a fake one). */
 export function deliverHandler(options: DeliverOptions = {}) {
@@ -37,4 +38,4 @@ export function deliverHandler(options: DeliverOptions = {}) {
   };
 }
 
-export const handler = deliverHandler();
+export const handler = withHeartbeat('webhook-deliver', deliverHandler());

@@ -11,8 +11,9 @@ import { dispatchMessage, subscriptionsOf } from '../../shared/domain/webhook-di
 import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhook-delivery.js';
 import { now } from '../../shared/ids.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withHeartbeat('webhook-dispatch', async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const fail = (record: SQSRecord, err: unknown) => {
     log.error('dispatching a message to webhooks failed; it is tried again after a backoff', { sqs_message_id: record.messageId, err });
@@ -50,4 +51,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }),
   );
   return { batchItemFailures: failures };
-};
+});

@@ -10,6 +10,7 @@ import { retryLater } from '../../shared/adapters/queue-retry.js';
 import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhook-delivery.js';
 import { continueRun, RUNS_QUEUE, runWorkflowsFor, workflowsOf, type RunJob } from '../../shared/domain/workflow-runs.js';
 import { log } from '../../shared/log.js';
+import { withHeartbeat } from '../../shared/worker-handler.js';
 
 type Item = { record: SQSRecord; job: RunJob } | { record: SQSRecord; message: BusMessage & { source: string } };
 
@@ -20,7 +21,7 @@ function itemOf(record: SQSRecord): Item | null {
   return message ? { record, message: { ...message, source: String(body.source) } } : null;
 }
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = withHeartbeat('workflow-runner', async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   const fail = (record: SQSRecord, err: unknown) => {
     log.warn('a workflow message is tried again after a backoff', { sqs_message_id: record.messageId, err });
@@ -66,4 +67,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }),
   );
   return { batchItemFailures: failures };
-};
+});

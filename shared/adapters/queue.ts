@@ -4,8 +4,8 @@
  * from `QUEUE_URL_<ID>` (and its dead-letter queue's from `QUEUE_URL_<ID>_DEAD_LETTERS`), which the
  * CDK stack sets only for the functions its grants name.
  */
-import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueTarget } from '../vocabulary/queues.js';
+import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueId, QueueTarget } from '../vocabulary/queues.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -21,6 +21,16 @@ export interface Queues {
    * failed and the queue gives it back when that time has passed.
    */
   changeVisibility(queue: QueueTarget, receiptHandle: string, seconds: number): Promise<void>;
+  /** How many messages the queue holds, visible and in flight, and its dead-letter queue (SQS's approximate counts). */
+  depth(queue: QueueId): Promise<QueueDepth>;
+}
+
+export interface QueueDepth {
+  /** Waiting to be received. */
+  visible: number;
+  /** Received and not yet deleted, or waiting out a retry delay. */
+  in_flight: number;
+  dead_letters: number;
 }
 
 /** The longest SQS hides a message: 12 hours. */
@@ -57,6 +67,18 @@ export class SqsQueues implements Queues {
         throw new Error(`${out.Failed!.length} of ${chunk.length} messages were not accepted by ${to}: ${first.Code} ${first.Message ?? ''}`);
       }
     }
+  }
+
+  async depth(queue: QueueId): Promise<QueueDepth> {
+    const count = async (target: QueueTarget) => {
+      const out = await this.client.send(
+        new GetQueueAttributesCommand({ QueueUrl: urlOf(target), AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }),
+      );
+      const a = out.Attributes ?? {};
+      return { visible: Number(a.ApproximateNumberOfMessages ?? 0), hidden: Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.ApproximateNumberOfMessagesDelayed ?? 0) };
+    };
+    const [main, dead] = await Promise.all([count(queue), count(`${queue}:dead-letters`)]);
+    return { visible: main.visible, in_flight: main.hidden, dead_letters: dead.visible + dead.hidden };
   }
 
   async changeVisibility(queue: QueueTarget, receiptHandle: string, seconds: number): Promise<void> {

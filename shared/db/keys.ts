@@ -75,6 +75,14 @@ export const keys = {
    * tenant yet. Expires with TTL.
    */
   rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: String(windowStart) }),
+  /**
+   * A worker's runs and errors in one UTC hour, and its last run and error (shared/db/heartbeats.ts).
+   * Platform data, under the counters' prefix: every worker may write it (one UpdateItem), even one
+   * without table access; the live status reads the whole partition (one Query).
+   */
+  heartbeat: (workerId: string, hour: string) => ({ PK: `${RATE_PK_PREFIX}HEARTBEAT`, SK: `${workerId}#${hour}` }),
+  /** A tenant's agent settings: which agents it switched off (shared/domain/agents.ts). */
+  agentSettings: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'AGENTS' }),
   /** The times of a caller's accepted calls within the last window: a sliding window. Expires with TTL. */
   rateLog: (name: string, caller: string) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: 'LOG' }),
   /** Failed logins of one account (by a hash of its email), from any address. Expires with TTL. */

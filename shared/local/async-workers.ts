@@ -8,6 +8,7 @@
  *
  * A schedule run that is still going when its next turn comes is not started twice.
  */
+import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -74,7 +75,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await runAs(worker.id, worker.grants, [], () => handler(event, workerContext(worker, options.region)));
+          await runAs(worker.id, worker.grants, HEARTBEAT_ACTIONS, () => handler(event, workerContext(worker, options.region)));
           return;
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -118,7 +118,11 @@ const S3: Record<string, string[]> = {
 
 function permits(allowed: Allowed, action: string, pk: string | undefined, resource?: string): boolean {
   const [service] = action.split(':');
-  if (service === 'sqs') return action === 'sqs:SendMessage' && resource !== undefined && allowed.queues.includes(resource);
+  if (service === 'sqs') {
+    if (resource === undefined) return false;
+    if (action === 'sqs:SendMessage') return allowed.queues.includes(resource);
+    return action === 'sqs:GetQueueAttributes' && allowed.queueDepths.includes(resource);
+  }
   if (service === 'dynamodb') {
     if (allowed.table.includes(action)) return true;
     return allowed.rateCounters.includes(action) && Boolean(pk?.startsWith(RATE_PK_PREFIX));

@@ -14,14 +14,15 @@
  * file is given), so what is queued survives a restart of `npm start`. The clock is injectable: the tests drive the
  * retry schedule with a fake one and `drain()`.
  */
+import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { MAX_DELAY_SECONDS, MAX_VISIBILITY_SECONDS, type OutgoingMessage, type Queues } from '../adapters/queue.js';
+import { MAX_DELAY_SECONDS, MAX_VISIBILITY_SECONDS, type OutgoingMessage, type QueueDepth, type Queues } from '../adapters/queue.js';
 import { writeLogLine } from '../log-sink.js';
-import { queueById, QUEUES, type QueueTarget, type QueueTrigger, type WorkerDef } from '../workers.js';
+import { queueById, QUEUES, type QueueId, type QueueTarget, type QueueTrigger, type WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT } from './event-bus.js';
 import { checkAction, checkConsumer, runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
@@ -98,6 +99,15 @@ export class LocalQueues implements Queues {
   }
 
   /** Every message of a queue or dead-letter queue, in flight or not (a copy). */
+  depth(queue: QueueId): Promise<QueueDepth> {
+    checkAction('sqs:GetQueueAttributes', queue);
+    checkAction('sqs:GetQueueAttributes', `${queue}:dead-letters`);
+    const now = this.clock();
+    const main = this.list(queue);
+    const visible = main.filter((m) => m.visibleAt <= now).length;
+    return Promise.resolve({ visible, in_flight: main.length - visible, dead_letters: this.list(`${queue}:dead-letters`).length });
+  }
+
   messages(target: QueueTarget): QueuedMessage[] {
     return this.list(target).map((m) => ({ ...m }));
   }
@@ -234,7 +244,7 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
       })),
     };
     try {
-      const answer = await runAs(c.worker.id, c.worker.grants, [], () => c.handler(event, workerContext(c.worker, options.region)), queue);
+      const answer = await runAs(c.worker.id, c.worker.grants, HEARTBEAT_ACTIONS, () => c.handler(event, workerContext(c.worker, options.region)), queue);
       const failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       for (const m of batch) if (!failed.has(m.messageId)) queues.delete(queue, m.receiptHandle!);
     } catch (error) {

@@ -13,6 +13,7 @@
  *   keeps its own position per shard, saved after each handled batch when a file is given, so a
  *   restart on persisted data resumes where it stopped: nothing lost, nothing repeated.
  */
+import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -373,7 +374,7 @@ class Consumer {
       let failedFrom: number;
       let reason: string;
       try {
-        const response = await runAs(this.worker.id, this.worker.grants, [], () =>
+        const response = await runAs(this.worker.id, this.worker.grants, HEARTBEAT_ACTIONS, () =>
           this.handler({ Records: batch }, workerContext(this.worker, this.rt.options.region)),
         );
         const failures = response?.batchItemFailures ?? [];

@@ -35,9 +35,10 @@ export interface RouteGrants {
   email?: boolean;
   /**
    * The service's queues (shared/workers.ts QUEUES) it sends to: `send` to the queue, `dead-letters`
-   * to its dead-letter queue. Consuming a queue is its trigger's, not a grant.
+   * to its dead-letter queue; `depth`: reads how many messages the queue and its dead-letter queue
+   * hold (live status). Consuming a queue is its trigger's, not a grant.
    */
-  queues?: Readonly<Partial<Record<QueueId, 'send' | 'dead-letters'>>>;
+  queues?: Readonly<Partial<Record<QueueId, 'send' | 'dead-letters' | 'depth'>>>;
 }
 
 export interface RouteResponse {

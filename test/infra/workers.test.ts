@@ -211,8 +211,11 @@ describe('publish-events least privilege', () => {
 
   it('reads the table stream only (no table data), and sends only to its dead-letter queue', () => {
     const all = statements();
-    const dynamo = all.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')));
+    const dynamo = all.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !(st as { Condition?: unknown }).Condition);
     expect(dynamo).toHaveLength(1);
+    // Its heartbeat: one UpdateItem, on the counters' partitions only.
+    const heartbeat = all.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && (st as { Condition?: unknown }).Condition);
+    expect(heartbeat).toEqual([expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
     expect(actions(dynamo[0]!).sort()).toEqual(
       ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
     );

@@ -53,7 +53,7 @@ const LAYERS: [name: string, test: RegExp][] = [
   ['db', /^shared\/db\//],
   ['adapters', /^shared\/adapters\//],
   ['domain', /^shared\/domain\//],
-  ['edge', /^shared\/(auth|http|routes|openapi)\/|^shared\/(iam|workers)\.ts$/],
+  ['edge', /^shared\/(auth|http|routes|openapi)\/|^shared\/(iam|workers|worker-handler)\.ts$/],
   ['functions', /^functions\//],
 ];
 const layerOf = (path: string) => LAYERS.findIndex(([, test]) => test.test(path));

@@ -1,0 +1,37 @@
+/**
+ * The chain every worker's handler runs in, as shared/http/handler.ts is the routes': after each
+ * invocation the worker's heartbeat (shared/db/heartbeats.ts) records a run, and a failure when
+ * the invocation threw or reported failed records (a batch's `batchItemFailures`). The live status
+ * and the agents are derived from these (shared/domain/operations.ts).
+ */
+import { recordHeartbeat } from './db/heartbeats.js';
+import { log } from './log.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handler = (...args: any[]) => Promise<unknown>;
+
+const failedItems = (result: unknown): number => {
+  const failures = (result as { batchItemFailures?: unknown[] } | null | undefined)?.batchItemFailures;
+  return Array.isArray(failures) ? failures.length : 0;
+};
+
+/** The handler, recording a heartbeat after each invocation; its signature unchanged. */
+export function withHeartbeat<H extends Handler>(workerId: string, handler: H): H {
+  const wrapped = async (...args: Parameters<H>) => {
+    let error: string | null = null;
+    try {
+      const result = await handler(...args);
+      const failed = failedItems(result);
+      if (failed > 0) error = `${failed} record${failed === 1 ? '' : 's'} failed and will be tried again`;
+      return result;
+    } catch (err) {
+      error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      throw err;
+    } finally {
+      // The work's outcome stands either way: a heartbeat that cannot be written is logged, not
+      // turned into a failure that would make the work run again.
+      await recordHeartbeat(workerId, Date.now(), error).catch((err: unknown) => log.warn('the worker heartbeat could not be written', { worker: workerId, err }));
+    }
+  };
+  return wrapped as H;
+}
