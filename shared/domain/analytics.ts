@@ -18,7 +18,7 @@ import {
   type Aggregation,
   type SlaOutcome,
 } from '../schemas/analytics.js';
-import { EVENT_TYPES } from '../schemas/events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, type IncidentSeverity, type IncidentStatus } from '../vocabulary/incidents.js';
 import { timeFigures, transitionsOf } from './incidents/lifecycle.js';
 import type { HistoryEntry } from '../db/incidents.js';

@@ -24,7 +24,7 @@ import {
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../db/transact.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
-import { EVENT_TYPES } from '../schemas/events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import {
   MAX_DEFINITIONS_PER_LIBRARY,

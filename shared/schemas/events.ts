@@ -6,33 +6,9 @@ import { SEVERITIES } from './tenants.js';
 import { tenantScope } from './users.js';
 import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
 
-/**
- * The event types a client may send. Each has a base weight in threat scoring
- * (shared/domain/events/scoring.ts) and, where it is fixed, a payload schema below.
- */
-export const EVENT_TYPES = [
-  'sensor.reading',
-  'sensor.alert',
-  'sensor.heartbeat',
-  'sensor.tamper',
-  'motion.detected',
-  'intrusion.detected',
-  'perimeter.breach',
-  'door.forced',
-  'door.held_open',
-  'access.denied',
-  'access.granted',
-  'tailgating.detected',
-  'glass.break',
-  'fibre.disturbance',
-  'drone.detected',
-  'vehicle.detected',
-  'ais.position',
-  'ais.gap',
-  'vessel.loitering',
-  'manual_report',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_TYPES, type EventType } from '../vocabulary/event-types.js';
+
+export { EVENT_TYPES, type EventType } from '../vocabulary/event-types.js';
 
 export const EVENT_SOURCES = ['sensor', 'api', 'human'] as const;
 

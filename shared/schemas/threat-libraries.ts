@@ -4,7 +4,7 @@
  * matched on every event ingested (shared/domain/threat-matching.ts): a match names it in the
  * event's `matched_signatures` and adds its weight to the event's threat score.
  */
-import { EVENT_TYPES } from './events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { nullable, pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
