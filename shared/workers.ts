@@ -7,7 +7,7 @@
 import type { EventPattern } from './vocabulary/event-pattern.js';
 import type { RouteGrants } from './routes/types.js';
 import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
-import { EVENT_TYPES } from './schemas/events.js';
+import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
 
@@ -313,6 +313,9 @@ export const WORKERS: readonly WorkerDef[] = [
 
 /** The workers a deployment creates (the local-only ones stay home). */
 export const DEPLOYED_WORKERS: readonly WorkerDef[] = WORKERS.filter((w) => !w.localOnly);
+
+/** The workers running where this code runs: the local-only ones too under `npm start`. */
+export const workersOfStage = (stage: string): readonly WorkerDef[] => (stage === 'local' ? WORKERS : DEPLOYED_WORKERS);
 
 export function workerById(id: string): WorkerDef {
   const worker = WORKERS.find((w) => w.id === id);

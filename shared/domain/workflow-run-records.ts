@@ -18,6 +18,7 @@ import type { Actor } from './actor.js';
 import { EVENT_NOT_FOUND } from './events/read.js';
 import { INCIDENT_NOT_FOUND } from './incidents/incidents.js';
 import { INCIDENT_ACTIONS } from './workflows.js';
+import { agentEnabled } from './agent-switches.js';
 
 export const RUNS_QUEUE = 'workflow-runs';
 
@@ -75,6 +76,7 @@ export async function runPlaybook(actor: Actor, tenantId: TenantId, workflowId: 
   if (!w) throw new NotFoundError(WORKFLOW_NOT_FOUND);
   if (w.trigger.type !== 'manual') throw new ConflictError(`This workflow runs on its ${w.trigger.type} trigger; only a playbook (a manual trigger) is run by request`);
   if (!w.enabled) throw new ConflictError('The playbook is disabled: enable it first');
+  if (!(await agentEnabled(tenantId, 'workflow-runner'))) throw new ConflictError('The workflow runner agent is switched off for this tenant (PATCH /api/v1/agents/workflow-runner)');
   const [incident, event] = await Promise.all([
     input.incident_id ? getIncident(tenantId, input.incident_id) : null,
     input.event_id ? getEvent(tenantId, input.event_id) : null,

@@ -42,6 +42,7 @@ import { MAX_STEP_ATTEMPTS, type RunStatus } from '../vocabulary/workflows.js';
 import { isRetryable, performStep } from './workflow-actions.js';
 import { newRun, queueRuns, type RunJob } from './workflow-run-records.js';
 import { ruleHolds } from './workflow-rule-eval.js';
+import { agentEnabled } from './agent-switches.js';
 import type { BusMessage } from './webhook-delivery.js';
 
 export { RUNS_QUEUE, type RunJob } from './workflow-run-records.js';
@@ -91,6 +92,8 @@ export async function runWorkflowsFor(message: BusMessage & { source: string }, 
   const detail = message.detail;
   const started: string[] = [];
   let failure: unknown;
+  // A tenant that switched the workflow runner agent off starts no run.
+  if (!(await agentEnabled(message.tenantId, 'workflow-runner'))) return started;
   for (const w of workflows.filter((w) => triggeredBy(w, message))) {
     const runId = derivedTimeId(Date.parse(message.time), `workflow-run\u0000${w.workflow_id}\u0000${message.messageId}`, 0);
     const run = newRun(w, runId, { type: message.type, message_id: message.messageId, by: null }, {
@@ -128,6 +131,8 @@ export async function advanceRun(tenantId: TenantId, workflowId: string, runId: 
     return null;
   }
   let run: StoredRun = read;
+  // Switched off for the tenant: a run due to go on waits, parked on a timer, until it is on again.
+  if (!(await agentEnabled(tenantId, 'workflow-runner'))) return parkWhileOff(run, nowMs);
   const claimable = (run.status === 'running' || (run.status === 'waiting' && run.resume_at !== null && Date.parse(run.resume_at) <= nowMs)) && (!run.lease_until || Date.parse(run.lease_until) <= nowMs);
   if (!claimable) return null;
   const at = new Date(nowMs).toISOString();
@@ -195,6 +200,18 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
   }
   await saved({ ...run, status: 'succeeded', ended_at: now(), lease_until: null });
   return 'succeeded';
+}
+
+/** How long a run parked while the workflow runner is off waits before it looks again. */
+const PARKED_MS = 5 * 60_000;
+
+async function parkWhileOff(run: StoredRun, nowMs: number): Promise<RunStatus | null> {
+  if (run.status !== 'running' && run.status !== 'waiting') return null;
+  if (run.lease_until && Date.parse(run.lease_until) > nowMs) return null;
+  const resumeAt = new Date(nowMs + PARKED_MS).toISOString();
+  const parked = { ...run, status: 'waiting' as const, resume_at: resumeAt, error: null };
+  const timer = putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: run.tenant_id, workflow_id: run.workflow_id, run_id: run.run_id });
+  return (await save(parked, [timer])) ? 'waiting' : null;
 }
 
 /** Writes the run conditioned on its version; false when another writer changed it first. */

@@ -51,6 +51,11 @@ export interface LocalStackOptions {
    */
   schedules?: boolean;
   /**
+   * Workers (shared/workers.ts ids) not to run: their triggers pile up (the stream's records, their
+   * queues' messages, their schedules' turns) as when a worker is down in AWS. Unknown ids throw.
+   */
+  stoppedWorkers?: readonly string[];
+  /**
    * Puts something in front of DynamoDB Local for the handlers (the request-cost benchmark's
    * metering proxy): given DynamoDB Local's endpoint, returns the one the handlers use.
    */
@@ -221,6 +226,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 
   const workersOn = options.workers ?? options.setProcessEnv ?? true;
+  const stopped = new Set(options.stoppedWorkers ?? []);
+  for (const id of stopped) if (!WORKERS.some((w) => w.id === id)) throw new Error(`no worker ${id} to leave stopped (GATEHOUSE_STOPPED_WORKERS): ${WORKERS.map((w) => w.id).join(', ')}`);
+  const running = WORKERS.filter((w) => !stopped.has(w.id));
   const tableName = provisioned.tableName;
   const startPoller = (newStream: boolean) =>
     startStreamPoller({
@@ -228,7 +236,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoint: dynamodb.endpoint,
       credentials: S3RVER_CREDENTIALS,
       tableName,
-      workers: WORKERS.filter(isTableStream),
+      workers: running.filter(isTableStream),
       // A new table or stream holds only what was written since: read it all. Otherwise the
       // positions saved at the last stop say where to go on.
       startAt: newStream ? 'TRIM_HORIZON' : 'LATEST',
@@ -242,7 +250,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamPoller = await startPoller(provisioned.tableStream.new);
       asyncWorkers = await startAsyncWorkers({
         region,
-        workers: WORKERS.filter((w) => !isTableStream(w) && w.trigger.kind !== 'queue' && (options.schedules !== false || w.trigger.kind !== 'schedule')),
+        workers: running.filter((w) => !isTableStream(w) && w.trigger.kind !== 'queue' && (options.schedules !== false || w.trigger.kind !== 'schedule')),
         deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
       });
       // The rules on the service's bus that feed a queue, then the workers reading the queues.
@@ -255,7 +263,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
           localEventBus().subscribe(`queue:${queue.id}`, rule, (event) => asService(() => queues.send(queue.id, [{ body: JSON.stringify(event) }]))),
         );
       }
-      queueWorkers = await startQueueWorkers({ queues, region, workers: WORKERS.filter((w) => w.trigger.kind === 'queue') });
+      queueWorkers = await startQueueWorkers({ queues, region, workers: running.filter((w) => w.trigger.kind === 'queue') });
     } catch (error) {
       await stopAll();
       throw error;

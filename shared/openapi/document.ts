@@ -166,6 +166,7 @@ const HEADERS: Readonly<Record<string, Json>> = {
       'Present (`true`) when the filters left matches unread: the page read as many items as one request may before it filled. Narrow the time range (start_date, end_date) to see older matches.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'Cache-Control': { description: 'How long the answer may be kept by caches (seconds).', schema: { type: 'string', examples: ['public, max-age=10'] } },
   'WWW-Authenticate': { description: 'The authentication scheme to use.', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', minimum: 0 } },

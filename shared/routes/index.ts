@@ -12,6 +12,7 @@ import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { integrationsRoutes } from './integrations.js';
+import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
@@ -46,6 +47,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...analyticsRoutes,
   ...threatsRoutes,
   ...workflowsRoutes,
+  ...operationsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

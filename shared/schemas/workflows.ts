@@ -4,7 +4,7 @@
  * JSON Logic (jsonlogic.com), and ordered steps. The checks the schema cannot make (each action's
  * own fields, the rules' operators, targets of the tenant, cycles) are in shared/domain/workflows.ts.
  */
-import { EVENT_TYPES } from './events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { nullable, pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
@@ -56,7 +56,7 @@ export const workflowAction = {
     'One step; `type` decides which fields it takes. `create_incident` (`title`, `severity`, `description`): opens an incident, linked to the triggering event; later steps act on it. `update_incident` (`severity`, `assignee_id`, `status`), `escalate` (`reason`), `add_note` (`text`): act on the run\'s incident (the trigger\'s, the input\'s, or the one a step opened). `notify_integration` (`integration_id`, `message`): tells an integration of the tenant (Slack, Teams, PagerDuty, email, signed HTTP). `send_webhook` (`webhook_id`, `message`): one signed delivery of type `workflow.action` to a webhook subscription of the tenant. `run_workflow` (`workflow_id`): runs another workflow of the tenant with this run\'s data. `wait` (`minutes`): a durable timer, then the next steps (give them an `if`: "escalate if still not acknowledged").',
   properties: {
     type: { type: 'string', enum: ACTION_TYPES },
-    if: { ...rule, description: `Checked when the step's turn comes; false skips it. ${rule.description}` },
+    if: { ...rule, description: "Checked when the step's turn comes, against the run's data then (the incident as it is at that moment); false skips the step. A JSON Logic rule, as `conditions`." },
     title: { type: 'string', minLength: 1, maxLength: 300, pattern: '\\S' },
     description: { type: 'string', maxLength: 5000 },
     severity: { type: 'string', enum: INCIDENT_SEVERITIES },
@@ -75,7 +75,7 @@ export const workflowAction = {
 } as const satisfies JsonSchema;
 
 const actions = { type: 'array', items: workflowAction, minItems: 1, maxItems: MAX_ACTIONS } as const;
-const conditions = { ...nullable(rule), description: `What the triggering data must satisfy for a run to start; null or absent: always. ${rule.description}` };
+const conditions = { ...nullable(rule), description: `What the triggering data must satisfy for a run to start; null or absent: always. ${rule.description}` } as const;
 
 export const workflowCreate = {
   type: 'object',
@@ -128,11 +128,7 @@ export const workflowPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const workflowScopeQuery = {
-  type: 'object',
-  properties: { tenant_id: tenantScope },
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+export { tenantScopeQuery as workflowScopeQuery } from './users.js';
 
 export const workflowListQuery = {
   type: 'object',

@@ -374,6 +374,9 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** `/api/v1/agents/{agent_id}`: an agent, the same nine for every tenant (their switches are each tenant's own). */
+  agent_id: { owned: false, create: async () => 'notifier' },
+
   /** `/docs/{asset}`: a file of the docs page, the same for everyone. */
   asset: { owned: false, create: async () => 'swagger-ui.css' },
 };

@@ -24,6 +24,8 @@ import { zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '.
 import { scoreEvent } from './scoring.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
 import { tenantDefinitions } from '../library-cache.js';
+import { agentSettingsKey } from '../../db/agents.js';
+import { disabledAgentsFrom } from '../agent-switches.js';
 import { matchEvent, type CompiledDefinition } from '../threat-matching.js';
 import { openIncidentsForEvents } from '../incidents/from-events.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -56,7 +58,7 @@ const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v
  * revisions (whether the zones and definitions kept from earlier requests are current), its sensor (else its environment), a client-made id.
  */
 function lookupsOf(tenantId: TenantId, input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown }): ItemKey[] {
-  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId), libraryRevisionKey(tenantId)];
+  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId), libraryRevisionKey(tenantId), agentSettingsKey(tenantId)];
   if (isUuid(input.sensor_id)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
   else if (isUuid(input.environment_id)) keys.push(environmentKey(tenantId, input.environment_id));
   if (isUuid(input.event_id)) keys.push(eventKey(tenantId, input.event_id));
@@ -132,9 +134,17 @@ class IngestContext {
     const revision = siteRevisionFrom(this.read, SITE_KINDS.zone, tenantId) ?? { revision: -1, changedAtMs: atMs };
     return this.once(this.zones, `${tenantId}/${environmentId}`, () => activeZones(tenantId, environmentId, revision, atMs));
   }
-  /** The tenant's active threat definitions, at the library revision read with the other lookups. */
+  /**
+   * The tenant's active threat definitions, at the library revision read with the other lookups;
+   * none while the tenant has switched the threat-correlation agent off.
+   */
   threatDefinitions(tenantId: TenantId) {
+    if (!this.agentOn(tenantId, 'threat-correlation')) return Promise.resolve([] as CompiledDefinition[]);
     return this.once(this.definitions, tenantId, () => tenantDefinitions(tenantId, libraryRevisionFrom(this.read, tenantId)?.revision));
+  }
+  /** Whether the tenant has the agent on (its settings read with the other lookups). */
+  agentOn(tenantId: TenantId, agentId: string): boolean {
+    return !disabledAgentsFrom(this.read, tenantId).includes(agentId);
   }
   /** Events per zone of the tenant in the hour's closed minutes (the current one comes back from the meter). */
   closedActivity(tenantId: TenantId, atMs: number) {
@@ -402,5 +412,6 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
   const result = drafts.map((d) => stored.get(`${d.event.tenant_id}/${d.event.event_id}`) ?? d.event);
   // Scores at or above the tenant's threshold open incidents (a retry finishes what a failed
   // attempt left: events stored but not linked yet).
-  return openIncidentsForEvents(actor, result, (tenantId) => ctx.config(tenantId).incident_threshold);
+  // No incident opens by itself while the tenant has switched the event-triage agent off.
+  return openIncidentsForEvents(actor, result, (tenantId) => (ctx.agentOn(tenantId, 'event-triage') ? ctx.config(tenantId).incident_threshold : Infinity));
 }

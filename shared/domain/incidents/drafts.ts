@@ -17,6 +17,7 @@ import { putPendingTranscription, type Incident, type VoiceReport } from '../../
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
+import { agentEnabled } from '../agent-switches.js';
 import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';
@@ -43,6 +44,7 @@ export function incidentFieldsOf(fields: IncidentFields) {
 }
 
 export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: VoiceInput): Promise<IncidentView> {
+  if (!(await agentEnabled(tenantId, 'voice-intake'))) throw new ConflictError('The voice intake agent is switched off for this tenant (PATCH /api/v1/agents/voice-intake): report manually instead');
   let format = input.format ?? 'wav';
   let audioKey: string | null = null;
   let audio: Buffer | undefined;
@@ -87,7 +89,8 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
       throw err;
     }
   }
-  const extraction = transcript ? await incidentAi().extract(transcript, { unsureWords }) : withQuestions({});
+  // No fields are extracted while the tenant has the field-extraction agent off: an operator completes the draft.
+  const extraction = transcript && (await agentEnabled(tenantId, 'field-extraction')) ? await incidentAi().extract(transcript, { unsureWords }) : withQuestions({});
   const voice: VoiceReport = {
     audio_key: audioKey,
     transcript,

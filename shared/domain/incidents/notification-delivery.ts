@@ -26,6 +26,7 @@ import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig } from '../integration-messages.js';
 import { openIntegrationConfig, outboundPolicy } from '../integrations.js';
 import { hashToken, issueAckToken, linkToken } from './ack-token.js';
+import { agentEnabled } from '../agent-switches.js';
 
 /** The bus detail of `incident.notification` (docs/events.md). */
 export interface NotificationDetail {
@@ -137,6 +138,12 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
   const { incident_id: incidentId, message_id: messageId } = detail;
   const report: DeliveryReport = { sent: [], already: [], skipped: [] };
   const at = new Date();
+  // A tenant that switched the notifier agent off is told nothing (docs/operations.md).
+  if (!(await agentEnabled(tenantId, 'notifier'))) {
+    report.skipped.push({ target: '*', reason: 'the notifier agent is switched off for the tenant' });
+    log.info('incident notification not sent: the notifier agent is switched off for the tenant', { tenant_id: tenantId, incident_id: incidentId, message_id: messageId });
+    return report;
+  }
 
   const integrationIds = unique(detail.integration_ids ?? []);
   const emails = unique((detail.email_recipients ?? []).map((e) => e.toLowerCase()));

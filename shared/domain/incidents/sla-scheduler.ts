@@ -16,6 +16,7 @@ import { slaStep, wakeOf, type SlaStep } from './escalation.js';
 import { change, companions, configOf } from './incidents.js';
 import { notificationWrites } from './notifications.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
+import { agentEnabled } from '../agent-switches.js';
 
 export interface SweepOptions {
   /** For the audit entries: the invocation's request id. */
@@ -33,6 +34,8 @@ export interface SweepResult {
   escalated: number;
   /** Timers of incidents acknowledged, closed or moved since: removed. */
   stale: number;
+  /** Timers of tenants that switched the SLA watchdog agent off: left for a run after it is on again. */
+  skipped: number;
   /** Incidents that could not be written; their timers stay, so the next run tries again. */
   failed: number;
   /** Due timers left for the next run because the deadline came. */
@@ -54,9 +57,14 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
     if (!config) configs.set(tenantId, (config = configOf(tenantId)));
     return config;
   };
-  const result: SweepResult = { due: 0, breached: 0, escalated: 0, stale: 0, failed: 0, deferred: false };
+  const result: SweepResult = { due: 0, breached: 0, escalated: 0, stale: 0, skipped: 0, failed: 0, deferred: false };
 
   const settle = async (timer: SlaTimer): Promise<void> => {
+    // A tenant that switched the SLA watchdog off: its timers wait for it to be switched on.
+    if (!(await agentEnabled(timer.tenant_id, 'sla-watchdog'))) {
+      result.skipped++;
+      return;
+    }
     const config = await configFor(timer.tenant_id);
     const levels = config.escalation_policy.levels;
     let step: SlaStep | null = null;

@@ -14,6 +14,7 @@ import { systemActor } from '../actor.js';
 import { incidentFieldsOf } from './drafts.js';
 import { SYSTEM_ACTOR } from './escalation.js';
 import { change } from './incidents.js';
+import { agentEnabled } from '../agent-switches.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 
 export interface TranscriptionOutcome {
@@ -36,7 +37,7 @@ export async function completePendingTranscription(jobName: string, requestId: s
 
   const transcript = finished.status === 'completed' ? finished.transcript : null;
   const unsureWords = finished.status === 'completed' ? finished.unsureWords : [];
-  const extraction = transcript ? await incidentAi().extract(transcript, { unsureWords }) : null;
+  const extraction = transcript && (await agentEnabled(finished.tenantId, 'field-extraction')) ? await incidentAi().extract(transcript, { unsureWords }) : null;
   const actor = systemActor(requestId);
   const completed: string[] = [];
   for (const pending of waiting) {

@@ -1,0 +1,8 @@
+import { config } from '../../shared/config.js';
+import { workersOfStage } from '../../shared/workers.js';
+import { listAgents } from '../../shared/domain/agents.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { agentsListRoute } from '../../shared/routes/operations.js';
+
+export const handler = httpHandler(agentsListRoute, async (req) => json(await listAgents(req.tenant, workersOfStage(config.stage))));
