@@ -18,19 +18,29 @@ export interface HeartbeatHour {
   last_run_at: string | null;
   last_error_at: string | null;
   last_error: string | null;
+  /** How long the oldest record of the hour's last batch had waited when it ran (stream and queue workers). */
+  last_lag_ms: number | null;
 }
 
 const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 
-export async function recordHeartbeat(workerId: string, atMs: number, error: string | null): Promise<void> {
+export async function recordHeartbeat(workerId: string, atMs: number, error: string | null, lagMs: number | null = null): Promise<void> {
   const at = new Date(atMs).toISOString();
+  const sets = ['last_run_at = :at', '#ttl = :ttl', ...(error ? ['last_error_at = :at', 'last_error = :error'] : []), ...(lagMs !== null ? ['last_lag_ms = :lag'] : [])];
   await db.send(
     new UpdateCommand({
       TableName: TABLE,
       Key: keys.heartbeat(workerId, hourOf(atMs)),
-      UpdateExpression: `ADD runs :one, errors :failed SET last_run_at = :at, #ttl = :ttl${error ? ', last_error_at = :at, last_error = :error' : ''}`,
+      UpdateExpression: `ADD runs :one, errors :failed SET ${sets.join(', ')}`,
       ExpressionAttributeNames: { '#ttl': TABLE_KEYS.ttlAttribute },
-      ExpressionAttributeValues: { ':one': 1, ':failed': error ? 1 : 0, ':at': at, ':ttl': Math.floor(atMs / 1000) + 2 * 86_400, ...(error ? { ':error': error.slice(0, 500) } : {}) },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':failed': error ? 1 : 0,
+        ':at': at,
+        ':ttl': Math.floor(atMs / 1000) + 2 * 86_400,
+        ...(error ? { ':error': error.slice(0, 500) } : {}),
+        ...(lagMs !== null ? { ':lag': Math.round(lagMs) } : {}),
+      },
     }),
   );
 }
@@ -55,6 +65,7 @@ export async function heartbeatsSince(sinceMs: number): Promise<HeartbeatHour[]>
         last_run_at: (item.last_run_at as string | undefined) ?? null,
         last_error_at: (item.last_error_at as string | undefined) ?? null,
         last_error: (item.last_error as string | undefined) ?? null,
+        last_lag_ms: item.last_lag_ms === undefined ? null : Number(item.last_lag_ms),
       });
     }
     start = page.LastEvaluatedKey;

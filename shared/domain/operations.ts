@@ -5,7 +5,8 @@
  * - the workers' heartbeats (shared/db/heartbeats.ts): runs, failures, last run, last failure;
  * - the queues' depths (shared/adapters/queue.ts): messages waiting, in flight, dead-lettered.
  *
- * A worker is `degraded` when its last invocation failed within the last 15 minutes, when its
+ * A worker is `degraded` when its last invocation failed within the last 15 minutes, when the
+ * oldest record of its last batch (in the last two minutes) had waited over a minute, when its
  * queue holds messages that waited 30 s with no run of it (stopped, or throttled to nothing), when
  * its dead-letter queue holds any, or when a scheduled worker that ran in the last day missed three
  * of its turns since; `active`
@@ -42,7 +43,12 @@ export interface WorkerHealth {
   /** Queue workers: messages waiting or in flight; null for the others. */
   backlog: number | null;
   dead_letters: number | null;
+  /** Stream and queue workers: how long the oldest record of its last batch had waited; null when unknown. */
+  lag_ms: number | null;
 }
+
+/** A last batch whose oldest record waited longer than this: the worker falls behind. */
+export const LAG_LIMIT_MS = 60_000;
 
 /**
  * What the status needs of a worker (shared/workers.ts, which the edge hands in: the deployed
@@ -57,6 +63,7 @@ function healthOf(worker: WorkerRef, hours: readonly HeartbeatHour[], depth: Que
   const mine = hours.filter((h) => h.worker === worker.id);
   const latest = (field: 'last_run_at' | 'last_error_at') => mine.map((h) => h[field]).filter((v): v is string => v !== null).sort().at(-1) ?? null;
   const lastRun = latest('last_run_at');
+  const lag = mine.find((h) => h.last_run_at === lastRun)?.last_lag_ms ?? null;
   const lastError = latest('last_error_at');
   const sinceRun = lastRun ? nowMs - Date.parse(lastRun) : Infinity;
   const base = {
@@ -67,11 +74,14 @@ function healthOf(worker: WorkerRef, hours: readonly HeartbeatHour[], depth: Que
     errors_24h: mine.reduce((n, h) => n + h.errors, 0),
     backlog: depth ? depth.visible + depth.in_flight : null,
     dead_letters: depth ? depth.dead_letters : null,
+    lag_ms: lag,
   };
   const degraded = (reason: string): WorkerHealth => ({ ...base, status: 'degraded', reason });
   if (lastError && lastError === lastRun && sinceRun <= RECENT_MS) {
     return degraded(`its last run failed: ${mine.find((h) => h.last_error_at === lastError)?.last_error ?? 'an error'}`);
   }
+  // A fresh sign only: caught up, with nothing more to do, it clears two minutes after that batch.
+  if (lag !== null && lag > LAG_LIMIT_MS && sinceRun <= 2 * 60_000) return degraded(`the oldest record of its last batch had waited ${Math.round(lag / 1000)} s`);
   if (depth && depth.visible > 0 && sinceRun > STALL_MS) return degraded(`${depth.visible} message${depth.visible === 1 ? ' waits' : 's wait'} with no run for over ${STALL_MS / 1000} s`);
   if (depth && depth.dead_letters > 0) return degraded(`${depth.dead_letters} message${depth.dead_letters === 1 ? ' is' : 's are'} in its dead-letter queue`);
   // Missed three turns after running in the last day (one that has not run since a deployment or a

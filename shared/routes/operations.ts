@@ -13,7 +13,7 @@ export const liveStatusRoute = {
   tag: 'live-status',
   summary: 'Real-time platform status: dependencies, stream, bus and every worker',
   description:
-    "Public and cheap: computed at most once every 10 s per function instance (and `Cache-Control: public, max-age=10`). Probes the table, the files bucket and the user pool (2 s each); reads every worker's heartbeats (one Query) and the depth of each queue. A worker is degraded when its last run failed within 15 minutes, when messages wait on its queue with no run of it for 30 s, when its dead-letter queue holds any, or when a scheduled worker missed three turns. Figures are the platform's; nothing names a tenant or an address. Always 200: read `status`. See docs/operations.md.",
+    "Public and cheap: computed at most once every 10 s per function instance (and `Cache-Control: public, max-age=10`). Probes the table, the files bucket and the user pool (2 s each); reads every worker's heartbeats (one Query) and the depth of each queue. A worker is degraded when its last run failed within 15 minutes, when the oldest record of its last batch (in the last two minutes) had waited over a minute, when messages wait on its queue with no run of it for 30 s, when its dead-letter queue holds any, or when a scheduled worker missed three turns. Figures are the platform's; nothing names a tenant or an address. Always 200: read `status`. See docs/operations.md.",
   response: { status: 200, description: 'The status.', schema: liveStatusResponse, headers: ['Cache-Control'] },
   // A monitor polls it: counted per client IP like the other public routes.
   rateLimit: { name: 'live-status', perMinute: 120 },

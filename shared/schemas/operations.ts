@@ -15,6 +15,7 @@ const workerFigures = {
   errors_24h: { type: 'integer', description: 'Of those, the ones that failed (threw, or reported failed records).' },
   backlog: { type: ['integer', 'null'], description: 'A queue worker: messages waiting or in flight on its queue; null for the others.' },
   dead_letters: { type: ['integer', 'null'], description: "A queue worker: messages in its queue's dead-letter queue." },
+  lag_ms: { type: ['integer', 'null'], description: "Stream and queue workers: how long the oldest record of its last batch had waited (a stream record since its change, a message since it was sent, on its first receive); over a minute is degraded." },
 } as const;
 
 export const liveStatusResponse = {
