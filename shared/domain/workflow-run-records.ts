@@ -9,7 +9,7 @@ import { getIncident } from '../db/incidents.js';
 import type { PageRequest } from '../db/query.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { transactWrite } from '../db/transact.js';
-import { getRun, getWorkflow, listRuns, publicRun, putNewRunItem, type PublicRun, type StoredRun, type Workflow } from '../db/workflows.js';
+import { getRun, getWorkflow, listRuns, publicRun, putNewRunItem, putTimer, type PublicRun, type StoredRun, type Workflow } from '../db/workflows.js';
 import { ConflictError, invalid, NotFoundError } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -33,6 +33,18 @@ export interface RunJob {
 export const queueRuns = async (jobs: readonly Omit<RunJob, 'kind'>[]): Promise<void> => {
   if (jobs.length > 0) await queues().send(RUNS_QUEUE, jobs.map((j) => ({ body: JSON.stringify({ kind: 'run', ...j } satisfies RunJob) })));
 };
+
+/** How long after a run is queued its safety timer queues it again (shared/domain/workflow-runs.ts). */
+const SAFETY_MS = 5 * 60_000;
+
+/**
+ * Written with a run that is queued: should the queue not take its message (the request fails
+ * after the run is stored), the timers' worker queues it again then. A run that went on meanwhile
+ * is left as it is (the runner claims only a run that waits for it).
+ */
+export function safetyTimer(run: Pick<StoredRun, 'tenant_id' | 'workflow_id' | 'run_id'>, nowMs = Date.now()) {
+  return putTimer({ kind: 'resume', wake_at: new Date(nowMs + SAFETY_MS).toISOString(), tenant_id: run.tenant_id, workflow_id: run.workflow_id, run_id: run.run_id });
+}
 
 /** A new run of `w`, at its first step. */
 export function newRun(w: Workflow, runId: string, trigger: StoredRun['trigger'], from: { event?: Record<string, unknown> | null; incidentId?: string | null; eventId?: string | null; input?: Record<string, unknown> }): StoredRun {
@@ -98,6 +110,7 @@ export async function runPlaybook(actor: Actor, tenantId: TenantId, workflowId: 
   });
   await transactWrite([
     putNewRunItem(run),
+    safetyTimer(run),
     auditPut(auditEntry(actor, { tenantId, action: 'workflow.run', resourceType: 'workflow', resourceId: workflowId, changes: { run_id: run.run_id, incident_id: run.incident_id, event_id: run.event_id } })),
   ]);
   await queueRuns([{ tenant_id: tenantId, workflow_id: workflowId, run_id: run.run_id }]);

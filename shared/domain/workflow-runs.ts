@@ -40,7 +40,7 @@ import type { WorkflowActor } from '../vocabulary/actor.js';
 import { systemTenant, type TenantId } from '../vocabulary/tenant.js';
 import { MAX_STEP_ATTEMPTS, type RunStatus } from '../vocabulary/workflows.js';
 import { isRetryable, performStep } from './workflow-actions.js';
-import { newRun, queueRuns, type RunJob } from './workflow-run-records.js';
+import { newRun, queueRuns, safetyTimer, type RunJob } from './workflow-run-records.js';
 import { ruleHolds } from './workflow-rule-eval.js';
 import { agentEnabled } from './agent-switches.js';
 import type { BusMessage } from './webhook-delivery.js';
@@ -295,7 +295,7 @@ async function startScheduled(timer: WorkflowTimer, nowMs: number): Promise<bool
     return false;
   }
   try {
-    await transactWrite([...updateWorkflowItems(w, { ...w, next_run_at: new Date(next).toISOString() }), putNewRunItem(run)]);
+    await transactWrite([...updateWorkflowItems(w, { ...w, next_run_at: new Date(next).toISOString() }), putNewRunItem(run), safetyTimer(run, nowMs)]);
   } catch (err) {
     if (err instanceof ConditionFailed) return false;
     throw err;

@@ -21,6 +21,11 @@ import { installLocalAdapters } from '../../shared/local/compose.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } from '../../shared/local/queue.js';
 import { workerById } from '../../shared/workers.js';
+import { getWorkflow, putNewRunItem } from '../../shared/db/workflows.js';
+import { transactWrite } from '../../shared/db/transact.js';
+import { newRun, safetyTimer } from '../../shared/domain/workflow-run-records.js';
+import { newTimeId } from '../../shared/ids.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { atTime } from '../support/clock.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -431,6 +436,22 @@ describe('workflows.runs (run_workflow)', () => {
     expect(childRun.body).toMatchObject({ incident_id: incidentId, trigger: { type: 'workflow', by: `run:${started.run_id}` } });
     const history = (await get(org, `/api/v1/replay/${incidentId}`)).body.timeline as Record<string, any>[];
     expect(history.some((h) => h.kind === 'note' && h.detail?.text === 'Checked by the night shift playbook' && h.by === `workflow:${child.workflow_id}`)).toBe(true);
+  }, 30_000);
+});
+
+describe('workflows.run (a lost queue message)', () => {
+  it('a run stored whose queue message never came is started by its safety timer five minutes on', async () => {
+    const org = await registerTenant('WfLost');
+    const w = await workflow(org, { name: 'Lost message', trigger: { type: 'manual' }, actions: [{ type: 'create_incident', title: 'Picked up late' }] });
+    // As runPlaybook stores it, but its message lost (the request failed after the write).
+    const stored = await getWorkflow(systemTenant(org.tenantId), w.workflow_id);
+    const run = newRun(stored!, newTimeId(), { type: 'manual', message_id: null, by: org.userId }, {});
+    await transactWrite([putNewRunItem(run), safetyTimer(run)]);
+    expect((await get(org, `/api/v1/workflows/${w.workflow_id}/runs/${run.run_id}`)).body.status).toBe('running');
+    await minutesLater(6);
+    const done = (await get(org, `/api/v1/workflows/${w.workflow_id}/runs/${run.run_id}`)).body;
+    expect(done.status).toBe('succeeded');
+    expect((await get(org, `/api/v1/incidents/${done.incident_id}`)).body.title).toBe('Picked up late');
   }, 30_000);
 });
 
