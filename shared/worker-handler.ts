@@ -50,7 +50,9 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
       if (failed > 0) error = `${failed} record${failed === 1 ? '' : 's'} failed and will be tried again`;
       return result;
     } catch (err) {
-      error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      // The class only: a message can carry an address (ECONNREFUSED 10.0.0.5:443), a table's or a
+      // queue's name, and the live status is public. The message is in the worker's own log.
+      error = err instanceof Error ? err.name : 'a non-Error value was thrown';
       throw err;
     } finally {
       // The work's outcome stands either way: a heartbeat that cannot be written is logged, not

@@ -39,10 +39,18 @@ describe('worker heartbeats', () => {
       throw new Error('table unreachable');
     });
     await expect(failing(streamBatch(1))).rejects.toThrow('table unreachable');
-    expect(await healthOf(w)).toMatchObject({ status: 'degraded', errors_24h: 1, reason: 'its last run failed: Error: table unreachable' });
+    // The error's class, never its message: a message can name an address, and the live status is public.
+    expect(await healthOf(w)).toMatchObject({ status: 'degraded', errors_24h: 1, reason: 'its last run failed: Error' });
+    const withAddress = withHeartbeat(w.id, async (_event: unknown) => {
+      throw Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8000'), { name: 'TimeoutError' });
+    });
+    await expect(withAddress(streamBatch(1))).rejects.toThrow('ECONNREFUSED');
+    const health = await healthOf(w);
+    expect(health.reason).toBe('its last run failed: TimeoutError');
+    expect(JSON.stringify(health)).not.toContain('10.1.2.3');
     // A later run that reports failed records is a failure too.
     await withHeartbeat(w.id, async (_event: unknown) => ({ batchItemFailures: [{ itemIdentifier: '1' }] }))(streamBatch(1));
-    expect(await healthOf(w)).toMatchObject({ runs_24h: 2, errors_24h: 2, reason: 'its last run failed: 1 record failed and will be tried again' });
+    expect(await healthOf(w)).toMatchObject({ runs_24h: 3, errors_24h: 3, reason: 'its last run failed: 1 record failed and will be tried again' });
   });
 
   it("a queue message's lag counts on its first receive only: a retry waits out its backoff by design", () => {
