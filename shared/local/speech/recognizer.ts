@@ -127,9 +127,12 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
       // The grammar pass hears security words well but is sure of whatever it picks; the open
       // language model hears freely and scores each word. A grammar word the open pass did not
       // also hear at that moment is unsure. The two run side by side.
+      // The time left is read once: read again for the second pass, it could throw with the first
+      // already started, whose rejection then nobody would await.
+      const budget = left();
       const [heard, open] = await Promise.all([
-        run(bins.pocketsphinx, [...args, '-jsgf', grammar], left()).then(segmentsOf),
-        run(bins.pocketsphinx, args, left()).then(segmentsOf),
+        run(bins.pocketsphinx, [...args, '-jsgf', grammar], budget).then(segmentsOf),
+        run(bins.pocketsphinx, args, budget).then(segmentsOf),
       ]);
       const confirmed = (w: Segment) => open.some((o) => o.word === w.word && o.start < w.end && w.start < o.end);
       return { status: 'completed', transcript: textOf(heard), unsureWords: unique(heard.filter((w) => !confirmed(w)).map((w) => w.word)) };
