@@ -3,9 +3,10 @@
  * scheduler must look at it (`keys.slaTimer`). The incident's changes move its timer in their own
  * transaction; the scheduler reads what is due with one key-range query.
  */
-import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys, SLA_TIMERS_PK } from './keys.js';
+import { dueItems } from './timers.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -32,22 +33,8 @@ export async function removeSlaTimer(t: SlaTimer): Promise<void> {
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keyOf(t) }));
 }
 
-/**
- * Up to `limit` timers due at or before `at`, earliest first, after `after` when given (the last
- * of the previous page). ISO instants of one length sort as text, and `$` follows the `#` that ends
- * the time in a key, so `SK < "<at>$"` is "wake_at <= at".
- */
+/** Up to `limit` timers due at or before `at`, earliest first, after `after` when given (the last of the previous page). */
 export async function dueSlaTimers(at: string, limit: number, after?: SlaTimer): Promise<SlaTimer[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND SK < :upper',
-      ExpressionAttributeValues: { ':pk': SLA_TIMERS_PK, ':upper': `${at}$` },
-      ScanIndexForward: true,
-      ConsistentRead: true,
-      Limit: limit,
-      ExclusiveStartKey: after ? keyOf(after) : undefined,
-    }),
-  );
-  return (out.Items ?? []).map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as TenantId, incident_id: i.incident_id as string }));
+  const items = await dueItems(SLA_TIMERS_PK, at, limit, after ? keyOf(after) : undefined);
+  return items.map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as TenantId, incident_id: i.incident_id as string }));
 }

@@ -8,7 +8,7 @@
  * - A timer: one item in the `WFTIMERS` partition by the time it is due, for a run waiting out a
  *   `wait` step or a scheduled workflow's next start; written in the transaction that makes it due.
  */
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Infer } from '../schemas/json-schema.js';
 import type { workflowAction, workflowTrigger } from '../schemas/workflows.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -19,6 +19,7 @@ import { pick, versionedUpdate } from './items.js';
 import { keys, WORKFLOW_TIMERS_PK } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import { TABLE_KEYS } from './table.js';
+import { dueItems } from './timers.js';
 import { ConditionFailed, transactWrite, type TransactItem } from './transact.js';
 
 export type WorkflowTrigger = Infer<typeof workflowTrigger>;
@@ -223,21 +224,8 @@ export async function removeTimer(t: WorkflowTimer): Promise<void> {
   await db.send(new DeleteCommand({ TableName: TABLE, Key: timerKey(t) }));
 }
 
-/**
- * Up to `limit` timers due at or before `at`, earliest first, after `after` (the last of the
- * previous page). ISO instants of one length sort as text, and `$` follows the `#` that ends the
- * time in a key, so `SK < "<at>$"` is "wake_at <= at".
- */
+/** Up to `limit` timers due at or before `at`, earliest first, after `after` (the last of the previous page). */
 export async function dueTimers(at: string, limit: number, after?: WorkflowTimer): Promise<WorkflowTimer[]> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND SK < :upper',
-      ExpressionAttributeValues: { ':pk': WORKFLOW_TIMERS_PK, ':upper': `${at}$` },
-      ConsistentRead: true,
-      Limit: limit,
-      ExclusiveStartKey: after ? timerKey(after) : undefined,
-    }),
-  );
-  return (out.Items ?? []).map((i) => pick<WorkflowTimer>(i, ['kind', 'wake_at', 'tenant_id', 'workflow_id', 'run_id']));
+  const items = await dueItems(WORKFLOW_TIMERS_PK, at, limit, after ? timerKey(after) : undefined);
+  return items.map((i) => pick<WorkflowTimer>(i, ['kind', 'wake_at', 'tenant_id', 'workflow_id', 'run_id']));
 }
