@@ -54,10 +54,11 @@ export const incidentsVoiceRoute = {
   description:
     'Send a short recording as base64, the upload_key of a longer one PUT to a URL from POST /api/v1/incidents/voice/upload-url ' +
     `(a key under tenants/<tenant>/audio/, at most ${MAX_VOICE_UPLOAD_BYTES} bytes: 413 past it; its extension gives the format when none is sent), ` +
-    'or a transcript made on the device. 503 when no speech recogniser is available.',
+    'or a transcript made on the device. 503 when no speech recogniser is available; 409 while the tenant has the voice intake agent switched off (PATCH /api/v1/agents/voice-intake).',
   request: { body: voiceIncidentCreate },
   response: { status: 201, description: 'The draft.', schema: incidentResponse },
-  errors: [404, 503],
+  // 409: the tenant switched the voice intake agent off (docs/operations.md).
+  errors: [404, 409, 503],
   timeoutSeconds: 29,
   memoryMb: 1024,
   grants: { table: 'write', bucket: 'write', speech: 'write', ai: true },

@@ -120,6 +120,24 @@ describe('agents.update', () => {
     expect((await call('PATCH', '/api/v1/agents/notifier', { token: operator.token, body: { enabled: false } })).status).toBe(403);
   });
 
+  it('switched off, voice intake refuses voice reports, and field extraction leaves a transcript without fields', async () => {
+    const org = await registerTenant('AgentVoice');
+    const report = { transcript: 'smoke seen near the east warehouse door' };
+    const extracted = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: report });
+    expect(extracted.status, extracted.text).toBe(201);
+    expect(Object.keys(extracted.body.voice.fields).length).toBeGreaterThan(0);
+
+    await call('PATCH', '/api/v1/agents/field-extraction', { token: org.token, body: { enabled: false } });
+    const bare = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: report });
+    expect(bare.status, bare.text).toBe(201);
+    expect(bare.body.voice).toMatchObject({ transcript: report.transcript, fields: {} });
+
+    await call('PATCH', '/api/v1/agents/voice-intake', { token: org.token, body: { enabled: false } });
+    const refused = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: report });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/voice intake agent is switched off/);
+  });
+
   it('switched off, the workflow runner starts no workflow and refuses playbooks', async () => {
     const org = await registerTenant('AgentRunner');
     const playbook = await call('POST', '/api/v1/workflows', { token: org.token, body: { name: 'Drill', trigger: { type: 'manual' }, actions: [{ type: 'create_incident', title: 'Drill' }] } });
