@@ -5,6 +5,9 @@
  * worker runs, drains its queue, and both clear. Each wait is a bound (a minute, as the issue
  * asks), not a speed target.
  */
+import { execFileSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
@@ -55,4 +58,42 @@ describe('a worker stopped in the local runtime', () => {
     const back = await waitFor(notifier(second.url, token), (a) => a.status === 'active', 'the agent active again', 60_000);
     expect(back).toMatchObject({ reason: null, backlog: 0 });
   }, 300_000);
+});
+
+/** The PID of the cognito-local of a data directory (it runs in `<data dir>/cognito`). */
+function cognitoPid(dataDir: string): number {
+  for (const line of execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes('cognito-local'))) {
+    const pid = Number(line.trim().split(/\s+/)[0]);
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) === join(dataDir, 'cognito')) return pid;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  throw new Error('no cognito-local of this data directory is running');
+}
+
+describe('a dependency that stops answering', () => {
+  it('shows as an outage of its component at the next poll, names no address, and clears when it answers again', async () => {
+    const run = await npmStart();
+    runs.push(run);
+    const identity = async () => {
+      const body = (await call('GET', '/api/v1/live-status', { server: run.url })).body;
+      return { overall: body.status as string, identity: (body.components as { name: string; status: string; detail: string | null }[]).find((c) => c.name === 'identity')! };
+    };
+    expect((await identity()).identity.status).toBe('operational');
+    // Frozen, not killed: the process lives (nothing starts it again) and answers nothing.
+    const pid = cognitoPid(run.dataDir);
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // The answer is kept 10 s: the next computation after that sees the probe time out.
+      const down = await waitFor(identity, (s) => s.identity.status === 'outage', 'the identity component down', 30_000);
+      expect(down.identity.detail).toBe('not answering');
+      expect(down.overall).toBe('degraded');
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const up = await waitFor(identity, (s) => s.identity.status === 'operational', 'the identity component back', 30_000);
+    expect(up.identity.detail).toBeNull();
+  }, 180_000);
 });
