@@ -10,6 +10,7 @@ import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
+import { EPISODE_FOUND, VESSELS_SOURCE } from './vocabulary/bus.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -145,6 +146,15 @@ export const QUEUES = [
     maxReceiveCount: 8,
     retentionSeconds: 4 * 24 * 3600,
   },
+  {
+    id: 'vessel-episodes',
+    description: "The vessel tracker's episodes found (AIS gaps, loitering), each with the event that announces it (docs/vessels.md)",
+    busRule: { source: [VESSELS_SOURCE], 'detail-type': [EPISODE_FOUND] },
+    // Six times the announcer's timeout.
+    visibilityTimeoutSeconds: 180,
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
 ] as const satisfies readonly QueueDef[];
 
 export type { QueueId, QueueTarget } from './vocabulary/queues.js';
@@ -197,9 +207,11 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'count-analytics',
     handler: 'functions/workers/count-analytics.ts',
-    description: 'Keeps the analytics counters of events and incidents and the active threats, each event counted exactly once (docs/analytics.md, docs/threat-libraries.md)',
-    // One worker for both: DynamoDB Streams throttles a shard read by more than two consumers at
-    // once, and publish-events is the other. The filter passes MODIFYs of events too (marking one
+    description: "Keeps the analytics counters of events and incidents, the active threats, and the vessels' tracks from AIS events, each event counted exactly once (docs/analytics.md, docs/threat-libraries.md, docs/vessels.md)",
+    // One worker for these: DynamoDB Streams throttles a shard read by more than two consumers at
+    // once, and publish-events is the other. The vessel tracker needs the stream's order (a tenant's
+    // events in the order they were stored, one batch after the other): a vessel's track is
+    // complete up to the batch it analyses. The filter passes MODIFYs of events too (marking one
     // processed, linking it); the handler drops them.
     trigger: {
       kind: 'table-stream',
@@ -296,6 +308,16 @@ export const WORKERS: readonly WorkerDef[] = [
     // deliveries and queues them, queues the runs that other runs start.
     grants: { table: 'write', secrets: 'open', email: true, queues: { 'workflow-runs': 'send', 'webhook-deliveries': 'send' } },
     timeoutSeconds: 60,
+    memoryMb: 256,
+  },
+  {
+    id: 'vessel-announcer',
+    handler: 'functions/workers/vessel-announcer.ts',
+    description: 'Ingests the events that announce vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md)',
+    trigger: { kind: 'queue', queue: 'vessel-episodes', batchSize: 10, maxConcurrency: 2 },
+    // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
+    grants: { table: 'write' },
+    timeoutSeconds: 30,
     memoryMb: 256,
   },
   {

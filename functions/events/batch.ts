@@ -1,5 +1,6 @@
 import { ingestEvents, ingestLookups } from '../../shared/domain/events/ingest.js';
 import { createOnce } from '../../shared/domain/idempotency.js';
+import { decodeAisInput } from '../../shared/domain/vessels/ais-input.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { idempotentReply } from '../../shared/http/reply.js';
 import { ingestIdempotency } from '../../shared/http/idempotency.js';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
       req.route.id,
       req.headers['idempotency-key'],
       req.body,
-      (attempt) => ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt }, events, (i) => ['body', 'events', i]),
+      (attempt) => ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt, decode: decodeAisInput }, events, (i) => ['body', 'events', i]),
       ingestIdempotency(req),
     );
     return idempotentReply(answer);

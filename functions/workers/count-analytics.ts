@@ -1,7 +1,9 @@
 /**
- * Worker `count-analytics` (shared/workers.ts): the table's stream in, the analytics counters and
- * the active threats out (shared/domain/analytics-counting.ts, shared/domain/threats.ts), each event and each incident change counted exactly
- * once however often a record comes. New EVENT items are counted; INCIDENT items, new or changed,
+ * Worker `count-analytics` (shared/workers.ts): the table's stream in, the analytics counters,
+ * the active threats and the vessels' tracks out (shared/domain/analytics-counting.ts,
+ * shared/domain/threats.ts, shared/domain/vessels/tracker.ts), each event and each incident change
+ * counted exactly once however often a record comes; new AIS events are tracked per tenant, in
+ * the stream's order. New EVENT items are counted; INCIDENT items, new or changed,
  * move their contribution. Records whose counters could not be written are reported as batch item
  * failures, so Lambda retries them and, after the mapping's retries, sends them to the dead-letter
  * queue; the records before them that were counted are not counted again on the retry.
@@ -14,6 +16,9 @@ import { eventFromItem } from '../../shared/db/events.js';
 import { settleThreats, type MatchedEvent } from '../../shared/domain/threats.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
+import { AIS_EVENT_TYPES } from '../../shared/domain/vessels/ais-input.js';
+import { trackTenant, type AisEvent } from '../../shared/domain/vessels/tracker.js';
+import type { TenantId } from '../../shared/vocabulary/tenant.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */
 export async function countStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
@@ -22,6 +27,8 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
   /** Events that matched threat definitions, new or changed (linked to an incident): their threats are settled after counting. */
   const matched: { id: string; event: MatchedEvent }[] = [];
   const broken: string[] = [];
+  /** New AIS events by tenant, in stream order. */
+  const ais = new Map<string, { id: string; event: AisEvent }[]>();
   for (const record of records) {
     const id = record.dynamodb?.SequenceNumber;
     const image = record.dynamodb?.NewImage;
@@ -38,6 +45,7 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
       else {
         if (record.eventName === 'INSERT') events.push({ id, item });
         const event = eventFromItem(item);
+        if (record.eventName === 'INSERT' && AIS_EVENT_TYPES.includes(event.type)) ais.set(event.tenant_id, [...(ais.get(event.tenant_id) ?? []), { id, event }]);
         if (event.matched_signatures.length > 0) matched.push({ id, event });
       }
     } catch (error) {
@@ -57,6 +65,16 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
     log.error('could not settle threats', { records: settle.length, err: error });
     unsettled.push(...settle.map((m) => m.id));
   }
+  // Vessels' tracks, a tenant at a time (idempotent: a retried record changes nothing more).
+  const untracked: string[] = [];
+  for (const [tenantId, list] of ais) {
+    try {
+      await trackTenant(tenantId as TenantId, list.map((a) => a.event));
+    } catch (error) {
+      log.error('could not track vessels', { tenant_id: tenantId, records: list.length, err: error });
+      untracked.push(...list.map((a) => a.id));
+    }
+  }
   for (const failure of [...counted.failed, ...moved.failed]) {
     log.error('could not count for analytics', { sequence_number: failure.id, reason: failure.reason });
   }
@@ -67,9 +85,10 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
     incidents_moved: moved.counted,
     incidents_seen_before: moved.skipped,
     threat_events: settle.length,
-    failed: counted.failed.length + moved.failed.length + broken.length + unsettled.length,
+    ais_events: [...ais.values()].reduce((n, l) => n + l.length, 0),
+    failed: counted.failed.length + moved.failed.length + broken.length + unsettled.length + untracked.length,
   });
-  const failedIds = new Set([...broken, ...unsettled, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
+  const failedIds = new Set([...broken, ...unsettled, ...untracked, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
   // In record order: Lambda resumes the shard from the first failed record.
   return {
     batchItemFailures: records.flatMap((r) => {

@@ -145,9 +145,14 @@ export function storedEventFrom(read: Prefetched, tenantId: TenantId, eventId: s
  * leaves unprocessed, with growing pauses, until all are stored; throws when it cannot (the
  * caller answers an error, so nothing half-written is reported as success).
  */
-export async function writeAll(items: Record<string, unknown>[]): Promise<void> {
+export async function writeAll(items: Record<string, unknown>[], options: { inOrder?: boolean } = {}): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  if (options.inOrder && chunks.length > 1) {
+    // One chunk after the other: the table's stream carries them in this order.
+    for (const chunk of chunks) await writeAll(chunk);
+    return;
+  }
   // Every chunk is finished before a failure is reported: nothing of this request is still being
   // written when its caller (or a retry taking over) acts on the failure.
   const settled = await Promise.allSettled(

@@ -1,5 +1,6 @@
 /**
- * Every key of the single table, in one place. Each partition key of tenant data starts with
+ * Every key of the single table, in one place (but the vessels', in shared/db/vessel-keys.ts:
+ * every function carries this file, and only a few read vessels). Each partition key of tenant data starts with
  * `T#<tenant_id>`, so IAM (`dynamodb:LeadingKeys`) can fence a tenant too. docs/data-model.md
  * lists the access pattern behind each key.
  */

@@ -26,6 +26,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   assets: 'Protected assets.',
   workflows: 'Response workflows.',
   agents: 'The AI agents and their status.',
+  vessels: 'Vessels from AIS reports (tracks, identity, behaviour: AIS gaps, loitering, speed), dark and loitering vessels, and cable risk.',
   developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
 };
 

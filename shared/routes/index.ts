@@ -21,6 +21,7 @@ import { threatsRoutes } from './threats.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
+import { vesselsRoutes } from './vessels.js';
 import { webhooksRoutes } from './webhooks.js';
 import { workflowsRoutes } from './workflows.js';
 import { zonesRoutes } from './zones.js';
@@ -48,6 +49,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...threatsRoutes,
   ...workflowsRoutes,
   ...operationsRoutes,
+  ...vesselsRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

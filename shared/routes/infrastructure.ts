@@ -13,6 +13,7 @@ import {
   uploadUrlResponse,
 } from '../schemas/infrastructure.js';
 import type { RouteDef } from './types.js';
+import { lineListQuery, lineSummary, lineTag, lineTagResponse } from '../schemas/lines.js';
 
 export const infrastructureUploadRoute = {
   id: 'infrastructure.upload',
@@ -112,7 +113,43 @@ export const infrastructureDeleteRoute = {
   grants: { table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
+export const infrastructureTagLinesRoute = {
+  id: 'infrastructure.tagLines',
+  method: 'PATCH',
+  path: '/api/v1/environments/{environment_id}/infrastructure/{file_id}/lines',
+  handler: 'functions/infrastructure/tag-lines.ts',
+  access: 'OPERATOR',
+  tenant: 'query',
+  tag: 'infrastructure',
+  summary: "Tag a file's lines as subsea cables, pipelines or power lines",
+  description:
+    'Tags the lines named in `line_ids` (as `GET /api/v1/infrastructure/lines` lists them, the part after the colon), or every line of the file when none is named (a line tagged on its own keeps its tag). Cable risk and vessel profiles name each line with its kind. Audited. A file without lines, or an unknown line, is 422.',
+  request: { path: infrastructureFilePath, query: environmentScopeQuery, body: lineTag },
+  response: { status: 200, description: 'What was tagged.', schema: lineTagResponse },
+  errors: [404, 409],
+  grants: { table: 'write', bucket: 'read' },
+} as const satisfies RouteDef;
+
+export const infrastructureLinesRoute = {
+  id: 'infrastructure.lines',
+  method: 'GET',
+  path: '/api/v1/infrastructure/lines',
+  handler: 'functions/infrastructure/lines.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'infrastructure',
+  summary: "The tenant's infrastructure lines (cables, pipelines, power lines) across its files",
+  description:
+    "Every LineString (and part of a MultiLineString) of the tenant's infrastructure files, with its kind, length and bounding box. The lines are indexed (an R-tree per file, built when the file is stored) for cable risk and vessel proximity.",
+  request: { query: lineListQuery },
+  response: { status: 200, description: 'The lines.', schema: { type: 'array', items: lineSummary } },
+  errors: [404],
+  grants: { table: 'read', bucket: 'read' },
+} as const satisfies RouteDef;
+
 export const infrastructureRoutes: readonly RouteDef[] = [
+  infrastructureTagLinesRoute,
+  infrastructureLinesRoute,
   infrastructureUploadRoute,
   infrastructureUploadUrlRoute,
   infrastructureExtractRoute,

@@ -17,6 +17,18 @@ export const MAX_BATCH_EVENTS = 100;
 /** Largest event payload, in bytes of JSON. */
 export const MAX_PAYLOAD_BYTES = 16 * 1024;
 
+const mmsi = { type: 'string', pattern: '^[0-9]{9}$' } as const;
+/** One AIS message as NMEA 0183 sentences (!AIVDM, !AIVDO, an NMEA 4 tag block allowed): one, or every part of a multi-part message in order. */
+const aisSentence = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const aisSentences = { anyOf: [aisSentence, { type: 'array', items: aisSentence, minItems: 1, maxItems: 9 }] } as const;
+/** An AIS report: its sentences, or the MMSI of a decoded one (docs/vessels.md). */
+const aisMessage = {
+  type: 'object',
+  properties: { nmea: aisSentences, mmsi },
+  if: { properties: { nmea: aisSentences }, required: ['nmea'] },
+  else: { properties: { mmsi }, required: ['mmsi'] },
+} as const;
+
 /** Payload schemas of the types whose payload is fixed; other types take any object. */
 export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
   'sensor.reading': {
@@ -27,13 +39,16 @@ export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
   'ais.position': {
     type: 'object',
     properties: {
-      mmsi: { type: 'string', pattern: '^[0-9]{9}$' },
+      ...aisMessage.properties,
       sog_knots: { type: 'number', minimum: 0, maximum: 102.2 },
       cog_degrees: { type: 'number', minimum: 0, maximum: 360 },
       heading_degrees: { type: 'number', minimum: 0, maximum: 511 },
     },
-    required: ['mmsi'],
+    if: aisMessage.if,
+    else: aisMessage.else,
   },
+  // Identity fields are read defensively by the tracker (docs/vessels.md): only the message is checked.
+  'ais.static': aisMessage,
   'access.denied': {
     type: 'object',
     properties: { credential_id: { type: 'string', maxLength: 128 }, reason: { type: 'string', maxLength: 200 } },

@@ -50,8 +50,8 @@ export const AGENTS: readonly AgentDef[] = [
   {
     id: 'threat-correlation',
     name: 'Threat correlation',
-    description: "Matches each event against the tenant's threat-library definitions (repeats per zone included) and keeps the active threats and analytics counters.",
-    workers: ['count-analytics'],
+    description: "Matches each event against the tenant's threat-library definitions (repeats per zone included), keeps the active threats and analytics counters, and keeps vessels' tracks from AIS, announcing AIS gaps and loitering as events.",
+    workers: ['count-analytics', 'vessel-announcer'],
     whenDisabled: 'Events are matched against no threat definition (no matched_signatures, no signatures factor, no new active threats); counting for analytics goes on.',
   },
   {

@@ -6,6 +6,10 @@
 /** The source of every stored event; its detail-type is the event's type. */
 export const EVENTS_SOURCE = 'gatehouse.events';
 
+/** The vessel tracker's messages: an episode found, carrying the event that announces it (docs/vessels.md). */
+export const VESSELS_SOURCE = 'gatehouse.vessels';
+export const EPISODE_FOUND = 'vessel.episode_found';
+
 /** Sources of outbox messages: `gatehouse.<feature>`, e.g. `gatehouse.incidents`. */
 export const OUTBOX_SOURCE = /^gatehouse\.[a-z][a-z0-9-]*$/;
 

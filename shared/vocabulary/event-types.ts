@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'drone.detected',
   'vehicle.detected',
   'ais.position',
+  'ais.static',
   'ais.gap',
   'vessel.loitering',
   'manual_report',

@@ -21,6 +21,9 @@
  * MID 306 is shared by three territories of the Kingdom of the Netherlands, which an MMSI cannot
  * tell apart: the table lists all three (BQ, CW, SX) and `flagOfMmsi` answers the kingdom (NL).
  */
+import { midOf, mmsiKind, type MmsiKind } from './mid-codes.js';
+
+export { mmsiKind, type MmsiKind };
 
 /** One row of the ITU table: a MID and the administration it is allocated to. */
 export interface MidAllocation {
@@ -31,20 +34,6 @@ export interface MidAllocation {
   /** The administration as the ITU names it, e.g. "Liberia (Republic of)" or "Denmark - Greenland". */
   country: string;
 }
-
-/** The kinds of station an MMSI can name (ITU-R M.585-9, annexes 1 to 3). */
-export type MmsiKind =
-  | 'ship'
-  | 'group'
-  | 'coast_station'
-  | 'sar_aircraft'
-  | 'auxiliary_craft'
-  | 'aid_to_navigation'
-  | 'handheld'
-  | 'sart'
-  | 'mob'
-  | 'epirb_ais'
-  | 'invalid';
 
 const ROWS: readonly (readonly [mid: string, countryCode: string, country: string])[] = [
   ['201', 'AL', 'Albania (Republic of)'],
@@ -365,51 +354,13 @@ export function midAllocation(mid: string): MidAllocation | null {
   return BY_MID.get(mid) ?? null;
 }
 
-/** A MID position holds a MID only if its first digit is 2..7 (the ITU's regions). */
-const MID_AT = /^[2-7]\d\d$/;
-
-/**
- * Which kind of station the MMSI names, by its leading digits (ITU-R M.585-9):
- * `MIDxxxxxx` ship (first digit 2..7), `0MIDxxxxx` group of ships, `00MIDxxxx` coast station,
- * `111MIDxxx` SAR aircraft, `8MIDxxxxx` handheld VHF, `98MIDxxxx` craft auxiliary to a parent
- * ship, `99MIDxxxx` AIS aid to navigation, `970xxyyyy` AIS-SART, `972xxyyyy` MOB device,
- * `974xxyyyy` EPIRB-AIS. Anything else, or anything not nine digits, is `invalid`.
- */
-export function mmsiKind(mmsi: string): MmsiKind {
-  if (!/^\d{9}$/.test(mmsi)) return 'invalid';
-  const first = mmsi[0]!;
-  if (first >= '2' && first <= '7') return 'ship';
-  if (mmsi.startsWith('00')) return MID_AT.test(mmsi.slice(2, 5)) ? 'coast_station' : 'invalid';
-  if (first === '0') return MID_AT.test(mmsi.slice(1, 4)) ? 'group' : 'invalid';
-  if (mmsi.startsWith('111')) return MID_AT.test(mmsi.slice(3, 6)) ? 'sar_aircraft' : 'invalid';
-  if (first === '8') return MID_AT.test(mmsi.slice(1, 4)) ? 'handheld' : 'invalid';
-  if (mmsi.startsWith('970')) return 'sart';
-  if (mmsi.startsWith('972')) return 'mob';
-  if (mmsi.startsWith('974')) return 'epirb_ais';
-  if (mmsi.startsWith('98')) return MID_AT.test(mmsi.slice(2, 5)) ? 'auxiliary_craft' : 'invalid';
-  if (mmsi.startsWith('99')) return MID_AT.test(mmsi.slice(2, 5)) ? 'aid_to_navigation' : 'invalid';
-  return 'invalid';
-}
-
-/** Where the MID sits in an MMSI of each kind that has one. */
-const MID_OFFSET: Partial<Record<MmsiKind, number>> = {
-  ship: 0,
-  group: 1,
-  coast_station: 2,
-  sar_aircraft: 3,
-  handheld: 1,
-  auxiliary_craft: 2,
-  aid_to_navigation: 2,
-};
-
 /**
  * The flag an MMSI carries: its MID, the ISO 3166-1 alpha-2 code and the ITU's name of the
  * administration. Null for an MMSI that is malformed, whose kind has no MID (AIS-SART, MOB,
  * EPIRB-AIS: their digits 4-5 name the manufacturer), or whose MID the ITU has not allocated.
  */
 export function flagOfMmsi(mmsi: string): { mid: string; country_code: string; country: string } | null {
-  const offset = MID_OFFSET[mmsiKind(mmsi)];
-  if (offset === undefined) return null;
-  const allocation = midAllocation(mmsi.slice(offset, offset + 3));
+  const mid = midOf(mmsi);
+  const allocation = mid ? midAllocation(mid) : null;
   return allocation ? { ...allocation } : null;
 }

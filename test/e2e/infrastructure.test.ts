@@ -127,7 +127,8 @@ describe('infrastructure.upload', () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${res.body.file_id}/`;
-    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}original.${extension}`]);
+    // The features, their lines' index (every sample holds a line), and the original.
+    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}lines.json`, `${prefix}original.${extension}`]);
 
     const features = await call('GET', `${site.base}/${res.body.file_id}/features`, { token: site.org.token });
     expect(features.status).toBe(200);
@@ -267,7 +268,7 @@ describe('infrastructure.extract', () => {
     expect(res.body).toMatchObject({ file_id: ticket.file_id, format: 'shapefile', size_bytes: data.length, ...ASSETS_SUMMARY });
 
     const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${ticket.file_id}/`;
-    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}original.zip`]);
+    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}lines.json`, `${prefix}original.zip`]);
     const features = await call('GET', `${site.base}/${ticket.file_id}/features`, { token: site.org.token });
     expect(propertiesByName(features.body)).toMatchObject(propertiesByName(ASSETS_GEOJSON as never));
     const list = await call('GET', site.base, { token: site.org.token });
@@ -392,7 +393,7 @@ describe('infrastructure.delete', () => {
     const keep = await upload(site.org.token, site.environmentId, 'assets.geojson', geojsonBytes());
     const res = await call('DELETE', `${site.base}/${file.body.file_id}`, { token: site.org.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ file_id: file.body.file_id, deleted: true, objects_removed: 2 });
+    expect(res.body).toEqual({ file_id: file.body.file_id, deleted: true, objects_removed: 3 });
     const filesPrefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/`;
     expect((await objectsUnder(filesPrefix)).every((k) => k.startsWith(`${filesPrefix}${keep.body.file_id}/`))).toBe(true);
     expect((await call('GET', `${site.base}/${file.body.file_id}/features`, { token: site.org.token })).status).toBe(404);
@@ -401,7 +402,7 @@ describe('infrastructure.delete', () => {
     expect((await auditEntriesOf(site.org.tenantId)).at(-1)).toMatchObject({
       action: 'infrastructure_file.deleted',
       resource_id: file.body.file_id,
-      changes: { filename: 'port.kmz', objects_removed: 2 },
+      changes: { filename: 'port.kmz', objects_removed: 3 },
     });
     expect((await call('DELETE', `${site.base}/${file.body.file_id}`, { token: site.org.token })).status).toBe(404);
   });

@@ -80,6 +80,8 @@ export interface Fixture {
   create(t: FixtureTenant): Promise<string>;
   /** An id of this kind that exists nowhere; a random UUID unless given. */
   unknown?(): string;
+  /** A value of the parameter's shape for the planner's dry run (tenant A's, B's); a UUID unless given. */
+  sample?(owner: 'A' | 'B'): string;
 }
 
 /** The id in a 201 answer; throws with the answer otherwise. */
@@ -374,6 +376,28 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /**
+   * A vessel (`/api/v1/vessels/{mmsi}`): one AIS position of an MMSI of the tenant's own (tenants
+   * may share real vessels, each with its own data; here each has its own), once the tracker kept it.
+   */
+  mmsi: {
+    owned: true,
+    create: async (t) => {
+      const mmsi = String(200_000_000 + Math.floor(Math.random() * 500_000_000));
+      const event = await t.call('POST', '/api/v1/events', {
+        body: { type: 'ais.position', location: { lat: 59.9, lon: 10.7 }, description: t.name('ais report'), payload: { mmsi, sog_knots: 4 } },
+      });
+      if (event.status !== 201) throw new Error(`fixture AIS event not stored: ${event.status} ${event.text.slice(0, 300)}`);
+      for (let tries = 0; tries < 100; tries++) {
+        if ((await t.call('GET', `/api/v1/vessels/${mmsi}`)).status === 200) return mmsi;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      throw new Error('fixture vessel never appeared');
+    },
+    unknown: () => '199999999',
+    sample: (owner) => (owner === 'A' ? '200000001' : '200000002'),
+  },
+
   /** `/api/v1/agents/{agent_id}`: an agent, the same nine for every tenant (their switches are each tenant's own). */
   agent_id: { owned: false, create: async () => 'notifier' },
 
@@ -388,6 +412,8 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
 export const NOT_REFERENCES: Readonly<Record<string, string>> = {
   definition_id: "A definition's id within its library (a slug such as `maritime.cable-loitering`), chosen by the client; not an id of anything else, and every tenant's seeded libraries share the same ones.",
   // Keyed by where (`route <id> <part>.<name>`): only there.
+  'route infrastructure.tagLines body.line_ids':
+    "Lines within the file named by the path (`0`, `2.1`: a feature's place in the file), which the path's file_id scopes; another tenant's file is the path's 404 already.",
   'route auditLogs.list query.user_id':
     "A filter on the tenant's own entries, not a lookup: the user may have been deleted since (their entries stay), so any value is taken and matches only entries of this tenant; another tenant's user id finds nothing, exactly as an unknown one.",
 };

@@ -167,8 +167,8 @@ export function planRoute(route: RouteDef): RoutePlan {
   // Dry run: every variant must produce a request the route's own schemas accept.
   const ids: TenantIds = { A: {}, B: {} };
   for (const kind of Object.keys(FIXTURES)) {
-    ids.A[kind] = '00000000-0000-4000-8000-00000000000a';
-    ids.B[kind] = '00000000-0000-4000-8000-00000000000b';
+    ids.A[kind] = FIXTURES[kind]!.sample?.('A') ?? '00000000-0000-4000-8000-00000000000a';
+    ids.B[kind] = FIXTURES[kind]!.sample?.('B') ?? '00000000-0000-4000-8000-00000000000b';
   }
   for (const v of [...crossTenant, ...ownTenant]) {
     const req = materialize(plan, v, ids, () => '00000000-0000-4000-8000-000000000000');

@@ -1,6 +1,7 @@
 /** The MID table and reading an MMSI's flag and kind from it (ITU-R M.585, the ITU MARS table). */
 import { describe, expect, it } from 'vitest';
 import { flagOfMmsi, MID_ALLOCATIONS, midAllocation, mmsiKind } from '../../shared/vocabulary/maritime-mid.js';
+import { flagStateOf, MID_CODES } from '../../shared/vocabulary/mid-codes.js';
 
 const codeOf = (mmsi: string) => flagOfMmsi(mmsi)?.country_code ?? null;
 
@@ -139,5 +140,19 @@ describe('mmsiKind', () => {
     ['abcdefghi', 'invalid'],
   ] as const)('%s is %s', (mmsi, kind) => {
     expect(mmsiKind(mmsi)).toBe(kind);
+  });
+});
+
+describe('the short list of flag codes', () => {
+  it('says what the ITU table says, for every MID and kind of MMSI', () => {
+    const mids = [...new Set(MID_ALLOCATIONS.map((r) => r.mid))];
+    expect(MID_CODES.length / 5).toBe(mids.length);
+    for (const mid of mids) {
+      for (const mmsi of [`${mid}123456`, `00${mid}1234`, `111${mid}123`, `99${mid}1234`]) {
+        const named = flagOfMmsi(mmsi);
+        expect(flagStateOf(mmsi)).toEqual(named ? { mid: named.mid, country_code: named.country_code } : null);
+      }
+    }
+    expect(flagStateOf('970123456')).toBeNull();
   });
 });

@@ -299,6 +299,12 @@ export interface IngestEdge {
   attempt?: Attempt | null;
   /** What the edge read already (the caller's tenant's lookups, see `ingestLookups`). */
   read?: Prefetched;
+  /**
+   * How the edge reads what clients send before anything else (raw AIS sentences decoded:
+   * shared/domain/vessels/ais-input.ts); handed in so that the service's own events (the vessel
+   * tracker's) carry no decoder.
+   */
+  decode?: (input: EventInput) => EventInput;
 }
 
 /**
@@ -307,10 +313,12 @@ export interface IngestEdge {
  * not make (one BatchGetItem), each environment's zones (a Query, only when the tenant's zones
  * changed since the container last read them: shared/domain/zone-cache.ts), the hour's closed minutes of
  * the tenant (a Query, once a minute per tenant and container), the meter (an UpdateItem that
- * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once),
+ * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once; in time order, one after the other, for AIS positions),
  * and a sensor's last-seen time at most once a minute.
  */
-export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
+export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
+  // Raw AIS sentences are decoded first (by the edge's decoder): the vessel's position locates the event.
+  const inputs = edge.decode ? sent.map(edge.decode) : sent;
   const ctx = new IngestContext(edge.decideTenant, edge.read ?? new Prefetched());
   const at = now();
   const atMs = Date.parse(at);
@@ -392,7 +400,13 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, inputs: Event
     (closed.get(tenantId)?.get(zoneId) ?? 0) + (minutes.get(tenantId)?.get(zoneId) ?? 0) - (counted.get(tenantId)?.zones.get(zoneId) ?? 0);
   const batchHits = new Map<string, number>();
   drafts.forEach((d, i) => score(ctx, d, located[i]!.input, definitions.get(d.event.tenant_id) ?? [], recentOf(d.event.tenant_id), batchHits, at));
-  await writeAll(fresh.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })));
+  // AIS positions are written in time order, chunk after chunk: the vessel tracker reads a vessel's
+  // track back when the stream brings a position, and must not find a later one of this request
+  // stored while earlier ones are still being written (a gap that is not one). Other requests
+  // write their chunks at once.
+  const tracked = fresh.some((d) => d.event.type === 'ais.position');
+  const ordered = tracked ? [...fresh].sort((a, b) => a.event.occurred_at.localeCompare(b.event.occurred_at)) : fresh;
+  await writeAll(ordered.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })), { inOrder: tracked });
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
   const lastReport = new Map<string, { sensor: StoredSensor; at: string }>();

@@ -38,6 +38,7 @@ export const TYPE_WEIGHTS: Record<EventType, number> = {
   'drone.detected': 0.7,
   'vehicle.detected': 0.25,
   'ais.position': 0.02,
+  'ais.static': 0,
   'ais.gap': 0.5,
   'vessel.loitering': 0.55,
   manual_report: 0.5,

@@ -13,6 +13,7 @@ import { geojsonFeatures } from './geojson.js';
 import { assertKmlSize, isKmlDocument, kmlFeatures, xmlParser } from './kml.js';
 import { shapefileFeatures } from './shapefile.js';
 import { decodeText } from './text.js';
+import { buildLineIndex, hasLines, type LineIndexData } from './line-index.js';
 
 export interface GeometrySummary {
   feature_count: number;
@@ -26,6 +27,8 @@ export interface Extraction {
   format: InfrastructureFormat;
   features: FeatureCollection<Geometry>;
   summary: GeometrySummary;
+  /** Its lines and their spatial index (shared/domain/infrastructure/line-index.ts); null without lines. */
+  lines: LineIndexData | null;
 }
 
 export async function extractGeometries(filename: string, data: Uint8Array): Promise<Extraction> {
@@ -44,7 +47,8 @@ export async function extractGeometries(filename: string, data: Uint8Array): Pro
     throw new GeoFileError('no_geometries', `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`);
   }
   const collection: FeatureCollection<Geometry> = { type: 'FeatureCollection', features };
-  return { format: opened.format, features: collection, summary: summarize(collection) };
+  const summary = summarize(collection);
+  return { format: opened.format, features: collection, summary, lines: hasLines(summary.geometry_types) ? buildLineIndex(collection) : null };
 }
 
 /** Extracts, turning a bad file into a 422 at `loc` (a too large one stays a 413). */

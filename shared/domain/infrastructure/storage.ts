@@ -43,6 +43,8 @@ export const fileObjectPrefix = (tenantId: string, environmentId: string, fileId
 /** `original.<extension of the uploaded name>`, e.g. original.kmz. */
 export const originalObjectKey = (prefix: string, filename: string) => `${prefix}original.${extensionOf(filename)}`;
 export const featuresObjectKey = (prefix: string) => `${prefix}features.geojson`;
+/** The file's lines and their spatial index (shared/domain/infrastructure/line-index.ts), when it has lines. */
+export const linesObjectKey = (featuresKey: string) => featuresKey.replace(/features\.geojson$/, 'lines.json');
 
 const CONTENT_TYPES: Readonly<Record<InfrastructureFormat, string>> = {
   kml: 'application/vnd.google-earth.kml+xml',
@@ -113,6 +115,7 @@ export async function storeFile(actor: Actor, env: StoredEnvironment, file: NewF
     await Promise.all([
       file.originalBody ? putObject(file.originalKey, file.originalBody, contentTypeOf(record.format)) : undefined,
       putObject(record.features_key, features, 'application/geo+json'),
+      file.extraction.lines ? putObject(linesObjectKey(record.features_key), JSON.stringify(file.extraction.lines), 'application/json') : undefined,
     ]);
     await transactWrite([...createSiteEntity(SITE_KINDS.file, record), ...(file.alsoWrite ?? []), auditPut(audit)]);
   } catch (err) {

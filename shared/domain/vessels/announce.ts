@@ -1,0 +1,30 @@
+/**
+ * Announcing vessel episodes (docs/vessels.md): the tracker sends each new episode's event out in
+ * the episode's own transaction (an outbox message), and the `vessel-announcer` worker ingests it
+ * here like any event a client sends, so zones, threat definitions, scoring, incidents, webhooks
+ * and workflows see it. The event's id is derived from the episode: a message handled twice
+ * stores one event.
+ */
+import { ConflictError } from '../../errors.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
+import { systemActor } from '../actor.js';
+import { ingestEvents, type EventInput } from '../events/ingest.js';
+import { addTenantEvents } from '../rate-limit.js';
+
+export async function announceEpisode(tenantId: TenantId, event: EventInput): Promise<void> {
+  try {
+    await ingestEvents(
+      systemActor(`vessel-announcer-${event.event_id ?? ''}`),
+      {
+        decideTenant: () => Promise.resolve(tenantId),
+        // The service's own events count in the tenant's zones, not against its request rate.
+        meter: async (stored, atMs) => new Map(await Promise.all([...stored].map(async ([t, counts]) => [t, await addTenantEvents(t, counts, atMs)] as const))),
+      },
+      [event],
+      () => ['body'],
+    );
+  } catch (err) {
+    // Stored before with other figures (an episode announced, then recomputed before a retry): it stands.
+    if (!(err instanceof ConflictError)) throw err;
+  }
+}
