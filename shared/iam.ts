@@ -48,10 +48,15 @@ export const IP_WINDOW_ACTIONS = ['dynamodb:GetItem', 'dynamodb:PutItem'] as con
 
 /**
  * What the handler chain does on the rate counters' partitions (`RATE#...`) for this route: the
- * tenant's minute for every authenticated call, the per-IP window of a route with a `rateLimit`.
+ * tenant's minute for every authenticated call, the per-IP window of a route with a `rateLimit`;
+ * a developer route's windows (an UpdateItem to count, a GetItem to show one) and the per-IP
+ * window of its unauthenticated calls.
  */
-export function counterActions(route: Pick<RouteDef, 'access' | 'rateLimit'>): readonly string[] {
-  return [...(route.access !== 'public' ? TENANT_METER_ACTIONS : []), ...(route.rateLimit ? IP_WINDOW_ACTIONS : [])];
+export function counterActions(route: Pick<RouteDef, 'access' | 'rateLimit' | 'developer'>): readonly string[] {
+  return [
+    ...(route.access !== 'public' ? TENANT_METER_ACTIONS : []),
+    ...(route.rateLimit || route.developer ? IP_WINDOW_ACTIONS : []),
+  ];
 }
 
 export interface Allowed {

@@ -62,6 +62,7 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
       email: user.email,
       via: 'jwt',
       requestsPerMinute: planOf(tenant.plan).limits.requests_per_minute,
+      plan: tenant.plan,
     },
     read,
   };
@@ -92,6 +93,8 @@ async function authenticateApiKey(apiKey: string, sourceIp: string, prefetch?: P
       email: creator.email,
       via: 'api_key',
       apiKeyId: key.key_id,
+      plan: tenant.plan,
+      ...(key.tier ? { developerTier: key.tier, keyRateLimit: key.rate_limit ?? null } : {}),
     },
     read,
   };

@@ -1,6 +1,7 @@
 /** API keys in the single table: only a hash of each key is kept. */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../vocabulary/roles.js';
+import type { DeveloperTier } from '../vocabulary/developer.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
 import { API_KEY_PREFIX, keys, tenantPk } from './keys.js';
@@ -24,15 +25,18 @@ export interface ApiKey {
 export interface StoredApiKey extends ApiKey {
   /** SHA-256 of the whole key, hex. */
   key_hash: string;
+  /** A developer key's tier and its own rate a minute (`POST /v1/auth/keys`); absent on portal keys. */
+  tier?: DeveloperTier;
+  rate_limit?: number | null;
 }
 
-const FIELDS = ['key_id', 'tenant_id', 'name', 'role', 'prefix', 'expires_at', 'ip_allowlist', 'created_by', 'created_at', 'key_hash'] as const;
+const FIELDS = ['key_id', 'tenant_id', 'name', 'role', 'prefix', 'expires_at', 'ip_allowlist', 'created_by', 'created_at', 'key_hash', 'tier', 'rate_limit'] as const;
 
 function fromItem(item: Record<string, unknown>): StoredApiKey {
   return pick<StoredApiKey>(item, FIELDS);
 }
 
-export function publicApiKey({ key_hash: _h, ...key }: StoredApiKey): ApiKey {
+export function publicApiKey({ key_hash: _h, tier: _t, rate_limit: _r, ...key }: StoredApiKey): ApiKey {
   return key;
 }
 

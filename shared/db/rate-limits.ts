@@ -209,3 +209,4 @@ export async function tenantsWithEvents(fromWindow: number, toWindow: number): P
   }
   return tenants;
 }
+

@@ -30,6 +30,7 @@ import type { CallerActor } from '../vocabulary/actor.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { apiKeyCreate } from '../schemas/portal.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import type { DeveloperTier } from '../vocabulary/developer.js';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 const KEY_PATTERN = /^ghk_([0-9a-f]{32})([0-9a-f]{32})((?:[0-9a-f]{32})?)([A-Za-z0-9_-]{43})$/;
@@ -67,7 +68,12 @@ function allows(allowlist: string[], sourceIp: string): boolean {
   return list.check(sourceIp, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export async function createApiKey(actor: CallerActor, tenantId: TenantId, input: ApiKeyCreate): Promise<ApiKey & { api_key: string }> {
+export async function createApiKey(
+  actor: CallerActor,
+  tenantId: TenantId,
+  input: ApiKeyCreate,
+  developer?: { tier: DeveloperTier; rateLimit: number | null },
+): Promise<ApiKey & { api_key: string }> {
   const principal = actor.principal;
   const role = input.role ?? 'VIEWER';
   if (!roleSatisfies(principal.role, role)) {
@@ -97,13 +103,14 @@ export async function createApiKey(actor: CallerActor, tenantId: TenantId, input
     created_by: principal.userId,
     created_at: now(),
     key_hash: hashOf(apiKey),
+    ...(developer ? { tier: developer.tier, rate_limit: developer.rateLimit } : {}),
   };
   const audit = auditEntry(actor, {
     tenantId,
     action: 'api_key.created',
     resourceType: 'api_key',
     resourceId: keyId,
-    changes: { name: stored.name, role, expires_at: stored.expires_at, ip_allowlist: allowlist },
+    changes: { name: stored.name, role, expires_at: stored.expires_at, ip_allowlist: allowlist, ...(developer ? { tier: developer.tier, rate_limit: developer.rateLimit } : {}) },
   });
   await transactWrite([putNewApiKey(stored), auditPut(audit)]);
   return { ...publicApiKey(stored), api_key: apiKey };

@@ -15,7 +15,7 @@ import { createTenant } from './tenants.js';
 import { newUserWrites, withNewIdentity } from './user-accounts.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { registerRequest } from '../schemas/portal.js';
-import { systemTenant } from '../vocabulary/tenant.js';
+import { systemTenant, type TenantId } from '../vocabulary/tenant.js';
 
 const LOGIN_REFUSED = 'Incorrect email or password';
 
@@ -91,7 +91,8 @@ function accountLocked(lockedUntil: number, nowMs: number): RateLimitedError {
 export type Registration = InputOf<typeof registerRequest>;
 
 export interface Registered {
-  tenant_id: string;
+  /** The tenant the registration made. */
+  tenant_id: TenantId;
   user_id: string;
   email: string;
   role: 'TENANT_ADMIN';

@@ -87,6 +87,11 @@ export interface RouteOptions {
    * is counted when it ends.
    */
   meter?: 'function';
+  /**
+   * Who may call, decided instead of the chain's own step (credential, role, tenant plan rate):
+   * the developer API's (shared/http/developer-auth.ts), which only its functions carry.
+   */
+  authorizer?: (route: RouteDef) => MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
 }
 
 /** The actor of a route: a caller (user or API key) unless the route is public. */
@@ -98,7 +103,7 @@ export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events'
 /** A route's function: typed input in, a reply out. */
 export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply>;
 
-interface Internal {
+export interface Internal {
   requestId: string;
   log: Logger;
   startedAt: number;
@@ -116,7 +121,8 @@ type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
 /** What the chain's steps learn about a request (id, logger, caller, rate window), by its context. */
 const internals = new WeakMap<Context, Internal>();
 
-function internalOf(context: Context): Internal {
+/** What the chain knows of a request so far; for an `authorizer` to record the caller it found. */
+export function internalOf(context: Context): Internal {
   const internal = internals.get(context);
   if (!internal) throw new Error('the request context was not set up by the chain');
   return internal;
@@ -138,12 +144,15 @@ export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promi
  * both answer refusals (401, 403, 404, 422, 429, ...) the same way.
  */
 export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOptions = {}) {
+  if ((route.developer || route.optionalCredential) && !options.authorizer) {
+    throw new Error(`route ${route.id} is a developer route: its function must pass the developer authorizer (shared/http/developer-auth.ts)`);
+  }
   const validators = requestValidators(route);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
-  chain.use(authorize(route, options));
+  chain.use(options.authorizer ? options.authorizer(route) : authorize(route, options));
   if (route.request?.body) {
     chain.use(jsonBody(bodyIsOptional(route.request.body)));
   } else if (route.upload) {

@@ -7,6 +7,7 @@
 import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
 import { auditRoutes } from './audit.js';
+import { developerRoutes } from './developer.js';
 import { environmentsRoutes } from './environments.js';
 import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
@@ -50,6 +51,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...workflowsRoutes,
   ...operationsRoutes,
   ...vesselsRoutes,
+  ...developerRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

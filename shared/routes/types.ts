@@ -6,6 +6,7 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 
 import type { Access } from '../vocabulary/roles.js';
 import type { QueueId } from '../vocabulary/queues.js';
+import type { DeveloperEndpoint } from '../vocabulary/developer.js';
 
 export { ROLES } from '../vocabulary/roles.js';
 export type { Access, Role } from '../vocabulary/roles.js';
@@ -121,6 +122,15 @@ export interface RouteDef {
   rateLimit?: RouteRateLimit;
   /** Refused to API-key callers: minting credentials needs a person's bearer token. */
   bearerOnly?: boolean;
+  /**
+   * A route of the `/v1` developer API (docs/developer-api.md): its credential is an API key (as
+   * `Authorization: Bearer ghk_...` or `X-API-Key`) or a bearer token; the caller's tier must
+   * include `endpoint` (403), and each call counts against the tier's minute and month (429),
+   * instead of the tenant plan's rate. Every answer carries the X-RateLimit headers.
+   */
+  developer?: { endpoint: DeveloperEndpoint };
+  /** A public route that also takes a credential when one is sent: its caller, if any, reaches the function. */
+  optionalCredential?: true;
   /** Streams its response (server-sent events). */
   streaming?: boolean;
   grants: RouteGrants;

@@ -4,7 +4,7 @@
  */
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES } from '../vocabulary/incidents.js';
 import { nullable, timestamp, uuid } from './common.js';
-import { EVENT_TYPES } from './events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 

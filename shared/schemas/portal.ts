@@ -56,7 +56,7 @@ const keyRole = {
   description: "What the key may do; at most the creator's own role. Defaults to VIEWER.",
 } as const;
 
-const ipAllowlist = {
+export const ipAllowlist = {
   type: 'array',
   description: 'Client addresses or CIDR ranges (IPv4 or IPv6) the key works from; empty or absent means anywhere.',
   items: { type: 'string', minLength: 2, maxLength: 49 },

@@ -5,7 +5,7 @@
 import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
-import { EVENT_TYPES } from './events.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { threatLibraryListQuery } from './threat-libraries.js';
 import { tenantScope } from './users.js';
 

@@ -1,4 +1,5 @@
 /** Who is calling, and who does something: the words every layer uses for it. */
+import type { DeveloperTier } from './developer.js';
 import type { Role } from './roles.js';
 
 /** A caller as established from a verified credential (shared/auth/authenticate.ts). */
@@ -13,6 +14,11 @@ export interface Principal {
   apiKeyId?: string;
   /** Calls per minute the caller's tenant may make (its plan); null for no limit. */
   requestsPerMinute: number | null;
+  /** The caller's tenant plan. */
+  plan?: 'free' | 'pro' | 'enterprise';
+  /** A developer key's tier and its own rate a minute, if it has them (shared/vocabulary/developer.ts). */
+  developerTier?: DeveloperTier;
+  keyRateLimit?: number | null;
 }
 
 interface ActorBase {
