@@ -229,6 +229,23 @@ try {
   const { SETTLE_MS } = await import('../shared/domain/zone-cache.js');
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, zonesMadeAt + SETTLE_MS - Date.now())));
 
+  // Vessels: a cable, AIS traffic (the tests' three vessels, as sentences), tracked as the stream
+  // worker would (the benchmark runs no workers), and a developer key.
+  const { scenario, CABLE_KML, ON_CABLE, VESSELS } = await import('../test/support/ais.js');
+  const { trackTenant } = await import('../shared/domain/vessels/tracker.js');
+  const sea = await api('POST', '/api/v1/environments', user, { name: 'Strait', type: 'port' });
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(CABLE_KML)]), 'cable.kml');
+  const uploaded = await fetch(new URL(`/api/v1/environments/${sea.environment_id}/infrastructure/upload`, baseUrl), { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
+  if (uploaded.status !== 201) throw new Error(`cable upload: ${uploaded.status}`);
+  const traffic = scenario(new Date(Date.now() - 150 * 60_000)).map((r) => ({ type: 'ais.position', environment_id: sea.environment_id, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } }));
+  for (let i = 0; i < traffic.length; i += 100) await api('POST', '/api/v1/events/batch', user, { events: traffic.slice(i, i + 100) });
+  const aisEvents = [];
+  for (const type of ['ais.static', 'ais.position']) aisEvents.push(...(await api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)));
+  await trackTenant(org.tenant_id as TenantId, aisEvents.reverse());
+  const aisBatch = () => ({ events: traffic.slice(0, 100).map((e) => ({ ...e, occurred_at: new Date().toISOString() })) });
+  const developer = { token: (await api('POST', '/v1/auth/keys', user, { email, tier: 'pro' })).api_key as string };
+
   let seq = 0;
   const kinds: Kind[] = [
     { label: 'GET one environment (bearer)', routeId: 'environments.get', events: 0, send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, user) },
@@ -244,6 +261,13 @@ try {
     },
     { label: 'GET /events limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user) },
     { label: 'GET /events processed=false, limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user) },
+    { label: 'POST a batch of 100 AIS sentences', routeId: 'events.batch', events: 100, send: () => api('POST', '/api/v1/events/batch', user, aisBatch()) },
+    { label: 'GET a vessel profile (24 h, 32 positions)', routeId: 'vessels.get', events: 0, send: () => api('GET', `/api/v1/vessels/${VESSELS.dark.mmsi}`, user) },
+    { label: 'GET dark and loitering vessels', routeId: 'vessels.dark', events: 0, send: () => api('GET', '/api/v1/vessels/dark', user) },
+    { label: 'GET a track (24 h)', routeId: 'vessels.track', events: 0, send: () => api('GET', `/api/v1/vessels/${VESSELS.loiterer.mmsi}/track`, user) },
+    { label: 'GET cable risk on the cable', routeId: 'vessels.cableRisk', events: 0, send: () => api('GET', `/api/v1/cable-risk?lat=${ON_CABLE.lat}&lon=${ON_CABLE.lon}`, user) },
+    { label: 'GET /v1/usage (pro key)', routeId: 'developer.usage', events: 0, send: () => api('GET', '/v1/usage', developer) },
+    { label: 'GET /v1/vessel-profile (pro key)', routeId: 'developer.vesselProfile', events: 0, send: () => api('GET', `/v1/vessel-profile?mmsi=${VESSELS.loiterer.mmsi}`, developer) },
     { label: 'GET /audit-logs limit=20', routeId: 'auditLogs.list', events: 0, send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?limit=20`, user) },
     {
       label: 'GET /audit-logs action=zone.created',

@@ -22,7 +22,7 @@ import {
 } from '../db/api-keys.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import type { PageRequest } from '../db/query.js';
-import { ConditionFailed, transactWrite } from '../db/transact.js';
+import { ConditionFailed, transactWrite, type TransactItem } from '../db/transact.js';
 import { ForbiddenError, invalid, NotFoundError } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
 import { ROLES, type Role } from '../vocabulary/roles.js';
@@ -74,6 +74,21 @@ export async function createApiKey(
   input: ApiKeyCreate,
   developer?: { tier: DeveloperTier; rateLimit: number | null },
 ): Promise<ApiKey & { api_key: string }> {
+  const { writes, key } = newApiKey(actor, tenantId, input, developer);
+  await transactWrite(writes);
+  return key;
+}
+
+/**
+ * A new key and the writes that store it (the key's item and its audit entry), for a transaction
+ * of the caller's: checked as `createApiKey` checks it.
+ */
+export function newApiKey(
+  actor: CallerActor,
+  tenantId: TenantId,
+  input: ApiKeyCreate,
+  developer?: { tier: DeveloperTier; rateLimit: number | null },
+): { writes: TransactItem[]; key: ApiKey & { api_key: string } } {
   const principal = actor.principal;
   const role = input.role ?? 'VIEWER';
   if (!roleSatisfies(principal.role, role)) {
@@ -112,8 +127,7 @@ export async function createApiKey(
     resourceId: keyId,
     changes: { name: stored.name, role, expires_at: stored.expires_at, ip_allowlist: allowlist, ...(developer ? { tier: developer.tier, rate_limit: developer.rateLimit } : {}) },
   });
-  await transactWrite([putNewApiKey(stored), auditPut(audit)]);
-  return { ...publicApiKey(stored), api_key: apiKey };
+  return { writes: [putNewApiKey(stored), auditPut(audit)], key: { ...publicApiKey(stored), api_key: apiKey } };
 }
 
 export async function listApiKeys(actor: CallerActor, tenantId: TenantId, page: PageRequest): Promise<ApiKey[]> {

@@ -1,7 +1,8 @@
 /**
  * Developer keys (`POST /v1/auth/keys`, docs/developer-api.md). A free key needs no credential: it
  * makes a developer account (a tenant on the free plan, its TENANT_ADMIN with a password no one is
- * told) for the email, once per email, and a VIEWER key of the free tier in it. A pro or
+ * told) for the email, once per email, and a VIEWER key of the free tier in it, all in one
+ * transaction. A pro or
  * enterprise key needs a person's bearer token of a TENANT_ADMIN whose tenant plan allows the
  * tier; it is made in that tenant. Keys are the API keys of the portal (hashed, revocable, with
  * an optional address allowlist), carrying their tier.
@@ -13,7 +14,7 @@ import { planAllowsTier, TIERS, type DeveloperTier } from '../vocabulary/develop
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { keyIssueRequest } from '../schemas/developer.js';
-import { API_KEY_NOT_FOUND, createApiKey, revokeApiKey } from './api-keys.js';
+import { API_KEY_NOT_FOUND, createApiKey, newApiKey, revokeApiKey } from './api-keys.js';
 import { register } from './portal.js';
 import { roleSatisfies } from '../vocabulary/roles.js';
 
@@ -27,30 +28,23 @@ export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | n
   const tier: DeveloperTier = input.tier;
   if (input.rate_limit !== undefined && tier !== 'enterprise') throw invalid(['body', 'rate_limit'], 'only an enterprise key sets its own rate', 'value_error');
   const principal = actor.principal;
-  let owner: CallerActor;
-  let tenantId: TenantId;
-  if (!principal || !callerTenant) {
-    if (tier !== 'free') throw new UnauthorizedError(`A ${tier} key needs the bearer token of a TENANT_ADMIN; only free keys are self-serve`);
-    const account = await register(actor, { email: input.email, password: unknowablePassword(), organization_name: `Developer ${input.email}` });
-    owner = {
-      kind: 'user',
-      principal: { userId: account.user_id, tenantId: account.tenant_id, role: 'TENANT_ADMIN', email: account.email, via: 'jwt', requestsPerMinute: null, plan: 'free' },
-      requestId: actor.requestId,
-      sourceIp: actor.sourceIp ?? 'unknown',
-    };
-    tenantId = account.tenant_id;
-  } else {
-    owner = checkedIssuer(actor as CallerActor, principal, tier);
-    tenantId = callerTenant;
-  }
   const def = TIERS[tier];
   const rateLimit = tier === 'enterprise' ? (input.rate_limit ?? def.perMinute) : def.perMinute;
-  const key = await createApiKey(
-    owner,
-    tenantId,
-    { name: input.name ?? `Developer API key (${tier})`, role: 'VIEWER', ...(input.ip_allowlist ? { ip_allowlist: input.ip_allowlist } : {}) },
-    { tier, rateLimit: tier === 'enterprise' ? rateLimit : null },
-  );
+  const keyInput = { name: input.name ?? `Developer API key (${tier})`, role: 'VIEWER' as const, ...(input.ip_allowlist ? { ip_allowlist: input.ip_allowlist } : {}) };
+  const developer = { tier, rateLimit: tier === 'enterprise' ? rateLimit : null };
+  let key: Awaited<ReturnType<typeof createApiKey>>;
+  if (!principal || !callerTenant) {
+    if (tier !== 'free') throw new UnauthorizedError(`A ${tier} key needs the bearer token of a TENANT_ADMIN; only free keys are self-serve`);
+    // The account, its tenant and its key in one transaction: a failure leaves none of them.
+    let made: ReturnType<typeof newApiKey> | undefined;
+    await register(actor, { email: input.email, password: unknowablePassword(), organization_name: `Developer ${input.email}` }, (registrant, tenantId) => {
+      made = newApiKey(registrant, tenantId, keyInput, developer);
+      return made.writes;
+    });
+    key = made!.key;
+  } else {
+    key = await createApiKey(checkedIssuer(actor as CallerActor, principal, tier), callerTenant, keyInput, developer);
+  }
   return {
     api_key: key.api_key,
     key_id: key.key_id,

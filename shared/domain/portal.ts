@@ -9,6 +9,7 @@ import type { Prefetched } from '../db/read-batch.js';
 import { tenantFrom } from '../db/tenants.js';
 import { planOf } from './plans.js';
 import type { CallerActor } from '../vocabulary/actor.js';
+import type { TransactItem } from '../db/transact.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createTenant } from './tenants.js';
@@ -104,7 +105,12 @@ export interface Registered {
  * account is created first; the tenant, its configuration, the user and their audit entries are
  * then written in one transaction, and the account is removed again if that fails.
  */
-export async function register(actor: Actor, input: Registration): Promise<Registered> {
+export async function register(
+  actor: Actor,
+  input: Registration,
+  /** More writes for the registration's transaction, made as the registrant (a developer's first key). */
+  alsoWrite: (registrant: CallerActor, tenantId: TenantId) => TransactItem[] = () => [],
+): Promise<Registered> {
   // The tenant this registration creates.
   const tenantId = systemTenant(newId());
   return withNewIdentity({ email: input.email, tenantId, password: input.password }, async ({ userId, email }) => {
@@ -120,7 +126,7 @@ export async function register(actor: Actor, input: Registration): Promise<Regis
       updated_at: at,
     };
     // The registrant is who acts, for the audit entries.
-    const registrant: Actor = {
+    const registrant: CallerActor = {
       kind: 'user',
       principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt', requestsPerMinute: null },
       requestId: actor.requestId,
@@ -129,7 +135,7 @@ export async function register(actor: Actor, input: Registration): Promise<Regis
     await createTenant(
       registrant,
       { name: input.organization_name, plan: 'free', contact_email: email },
-      () => newUserWrites(registrant, user),
+      () => [...newUserWrites(registrant, user), ...alsoWrite(registrant, tenantId)],
       tenantId,
     );
     return { tenant_id: tenantId, user_id: userId, email, role: 'TENANT_ADMIN', plan: 'free' };
