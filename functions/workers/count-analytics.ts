@@ -18,7 +18,7 @@ import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 import { AIS_EVENT_TYPES } from '../../shared/domain/vessels/ais-input.js';
 import { trackTenant, type AisEvent } from '../../shared/domain/vessels/tracker.js';
-import type { TenantId } from '../../shared/vocabulary/tenant.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */
 export async function countStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
@@ -69,7 +69,8 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
   const untracked: string[] = [];
   for (const [tenantId, list] of ais) {
     try {
-      await trackTenant(tenantId as TenantId, list.map((a) => a.event));
+      // The events' own tenant, stored with them.
+      await trackTenant(systemTenant(tenantId), list.map((a) => a.event));
     } catch (error) {
       log.error('could not track vessels', { tenant_id: tenantId, records: list.length, err: error });
       untracked.push(...list.map((a) => a.id));

@@ -9,7 +9,7 @@ import { busMessageOf, type BusEnvelope } from '../../shared/domain/webhook-deli
 import { announceEpisode } from '../../shared/domain/vessels/announce.js';
 import type { EventInput } from '../../shared/domain/events/ingest.js';
 import { log } from '../../shared/log.js';
-import type { TenantId } from '../../shared/vocabulary/tenant.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 
 export const handler = withHeartbeat('vessel-announcer', async (event: SQSEvent): Promise<SQSBatchResponse> => {
@@ -28,7 +28,8 @@ export const handler = withHeartbeat('vessel-announcer', async (event: SQSEvent)
       continue;
     }
     try {
-      await announceEpisode(message.tenantId as TenantId, announced);
+      // The message's own tenant: the tracker's, written with the episode.
+      await announceEpisode(systemTenant(message.tenantId), announced);
     } catch (err) {
       log.warn('an episode announcement is tried again', { sqs_message_id: record.messageId, err });
       failures.push({ itemIdentifier: record.messageId });

@@ -95,6 +95,9 @@ describe('layers', () => {
       'shared/domain/portal.ts',
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.
       'shared/domain/workflow-runs.ts',
+      // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.
+      'functions/workers/count-analytics.ts',
+      'functions/workers/vessel-announcer.ts',
     ];
     const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);
