@@ -15,10 +15,12 @@ import type { Construct } from 'constructs';
 /** The repository root: handler paths in the route table are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-// ESM output has no `require`; bundled CommonJS dependencies that call it (for Node built-ins)
-// get one from createRequire.
+// ESM output has no `require`, `__filename` or `__dirname`; bundled CommonJS dependencies that use
+// them (`require` of Node built-ins; ggencoder compares `__filename` with argv to run its self-test)
+// get them here. Without `__filename` the AIS decoder's module threw at import: the ingest
+// functions failed to load at all (test/infra/bundle-budget.test.ts now imports every bundle).
 const ESM_REQUIRE_SHIM =
-  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+  "import { createRequire } from 'module'; import { fileURLToPath as __ghFileUrlToPath } from 'url'; const require = createRequire(import.meta.url); const __filename = __ghFileUrlToPath(import.meta.url); const __dirname = __ghFileUrlToPath(new URL('.', import.meta.url));";
 
 export interface GatehouseFunctionProps {
   /** Handler file relative to the repository root, exporting `handler`. */

@@ -6,6 +6,7 @@
  * `punycode` module (DEP0040 at every cold start). The figures themselves, and import times, are
  * printed by the benchmark (bin/bench-cold-start.ts), not asserted here.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
@@ -25,6 +26,25 @@ describe('function bundles', () => {
     expect(bundles.functions.length).toBeGreaterThan(70);
     for (const b of bundles.functions) expect(readFileSync(`${b.file}.map`, 'utf8').length, b.name).toBeGreaterThan(0);
   });
+
+  it('every bundle loads as an ES module on Node, as Lambda loads it', () => {
+    // One fresh process imports every bundle in turn and names those that throw at import (a
+    // CommonJS dependency reaching for `__filename` did, and no test that runs the source saw it).
+    const script = [
+      "globalThis.awslambda={streamifyResponse:(f)=>f,HttpResponseStream:{from:(s)=>s}};",
+      'const failed=[];',
+      'for (const [name,url] of JSON.parse(process.argv[1])) { try { await import(url); } catch (e) { failed.push(`${name}: ${e}`); } }',
+      'process.stdout.write(JSON.stringify(failed));',
+    ].join('\n');
+    const list = JSON.stringify(bundles.functions.map((b) => [b.name, pathToFileURL(b.file).href]));
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, list], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', TABLE_NAME: 'table', BUCKET_NAME: 'bucket', EVENT_BUS_NAME: 'bus', USER_POOL_ID: 'us-east-1_example', USER_POOL_CLIENT_ID: 'client', GATEHOUSE_STAGE: 'test' },
+      timeout: 300_000,
+    });
+    expect(run.status, run.stderr.slice(0, 2000)).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+  }, 300_000);
 
   it('the median bundle is at most the floor + 100 KB, and none is more than 2.5 times the floor', () => {
     const floor = bundles.floor.bytes;
