@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ForbiddenError, invalid, NotFoundError, UnauthorizedError } from '../errors.js';
-import type { Actor, CallerActor, Principal } from '../vocabulary/actor.js';
+import type { Actor, CallerActor } from '../vocabulary/actor.js';
 import { planAllowsTier, TIERS, type DeveloperTier } from '../vocabulary/developer.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { InputOf } from '../schemas/json-schema.js';
@@ -27,13 +27,13 @@ const unknowablePassword = () => `${randomBytes(24).toString('base64url')}-Aa1`;
 export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | null, input: KeyIssue) {
   const tier: DeveloperTier = input.tier;
   if (input.rate_limit !== undefined && tier !== 'enterprise') throw invalid(['body', 'rate_limit'], 'only an enterprise key sets its own rate', 'value_error');
-  const principal = actor.principal;
+  const caller = actor.kind === 'user' || actor.kind === 'api_key' ? actor : null;
   const def = TIERS[tier];
   const rateLimit = tier === 'enterprise' ? (input.rate_limit ?? def.perMinute) : def.perMinute;
   const keyInput = { name: input.name ?? `Developer API key (${tier})`, role: 'VIEWER' as const, ...(input.ip_allowlist ? { ip_allowlist: input.ip_allowlist } : {}) };
   const developer = { tier, rateLimit: tier === 'enterprise' ? rateLimit : null };
   let key: Awaited<ReturnType<typeof createApiKey>>;
-  if (!principal || !callerTenant) {
+  if (!caller || !callerTenant) {
     if (tier !== 'free') throw new UnauthorizedError(`A ${tier} key needs the bearer token of a TENANT_ADMIN; only free keys are self-serve`);
     // The account, its tenant and its key in one transaction: a failure leaves none of them.
     let made: ReturnType<typeof newApiKey> | undefined;
@@ -43,7 +43,7 @@ export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | n
     });
     key = made!.key;
   } else {
-    key = await createApiKey(checkedIssuer(actor as CallerActor, principal, tier), callerTenant, keyInput, developer);
+    key = await createApiKey(checkedIssuer(caller, tier), callerTenant, keyInput, developer);
   }
   return {
     api_key: key.api_key,
@@ -57,7 +57,8 @@ export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | n
 }
 
 /** The caller may mint a key of `tier`: a person (not a key), a TENANT_ADMIN, on a plan that allows it. */
-function checkedIssuer(actor: CallerActor, principal: Principal, tier: DeveloperTier): CallerActor {
+function checkedIssuer(actor: CallerActor, tier: DeveloperTier): CallerActor {
+  const { principal } = actor;
   if (principal.via === 'api_key') throw new ForbiddenError('An API key cannot mint keys: send a bearer token');
   if (!roleSatisfies(principal.role, 'TENANT_ADMIN')) throw new ForbiddenError('Keys are issued by a TENANT_ADMIN');
   if (!planAllowsTier(principal.plan ?? 'free', tier)) throw new ForbiddenError(`The ${principal.plan} plan does not allow ${tier} keys`);

@@ -1,5 +1,5 @@
 /** Vessels, their tracks and behaviour, infrastructure lines and cable risk (docs/vessels.md). */
-import { timestamp, uuid } from './common.js';
+import { pagingProperties, timestamp, uuid } from './common.js';
 import { latitude, longitude } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
@@ -40,7 +40,7 @@ export const vesselListQuery = {
     lat: { ...latitude, description: 'With lon and radius_km: vessels seen within the circle (served by the area index).' },
     lon: longitude,
     radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 50, description: 'Radius of the circle around lat, lon (km, at most 50; 10 unless given).' },
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    ...pagingProperties,
   },
   dependentRequired: { lat: ['lon'], lon: ['lat'], radius_km: ['lat', 'lon'] },
   additionalProperties: false,

@@ -183,6 +183,10 @@ describe('vessels.list', () => {
     const near = (await get('/api/v1/vessels', { lat: ON_CABLE.lat, lon: ON_CABLE.lon, radius_km: 2 })).body;
     expect(near.map((v: any) => v.mmsi)).toEqual([String(VESSELS.loiterer.mmsi)]);
     expect(near[0]).toMatchObject({ name: 'SEA ANCHOR', ship_type_category: 'fishing' });
+    // Paged like the other lists: most recently seen first, offset then limit.
+    const pages = [0, 1, 2].map((offset) => get('/api/v1/vessels', { limit: 1, offset }));
+    const paged = (await Promise.all(pages)).map((r) => r.body.map((v: any) => v.mmsi));
+    expect(paged.flat()).toEqual(all.map((v: any) => v.mmsi));
     expect((await get('/api/v1/vessels', { lat: 10 })).status).toBe(422);
   });
 });

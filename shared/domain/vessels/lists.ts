@@ -19,16 +19,16 @@ import { hoursAgo, summaryOf } from './summary.js';
 import { BEHAVIOUR, metresBetween } from './track-analysis.js';
 
 /** Vessels seen in the window (most recent first), or, with a circle, those with a position inside it. */
-export async function listVessels(tenantId: TenantId, q: { hours: number; limit: number; lat?: number; lon?: number; radius_km?: number }, nowMs = Date.now()) {
+export async function listVessels(tenantId: TenantId, q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number }, nowMs = Date.now()) {
   const from = hoursAgo(q.hours, nowMs);
   const to = new Date(nowMs).toISOString();
   if (q.lat === undefined || q.lon === undefined) {
-    return (await vesselsSeenBetween(tenantId, from, to, q.limit)).map((v) => summaryOf(v, nowMs));
+    return (await vesselsSeenBetween(tenantId, from, to, q.offset + q.limit)).slice(q.offset).map((v) => summaryOf(v, nowMs));
   }
   const centre = { lat: q.lat, lon: q.lon };
   const radiusM = (q.radius_km ?? 10) * 1000;
   const seen = await positionsInArea(tenantId, centre, radiusM, from, to);
-  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].slice(0, q.limit);
+  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].slice(q.offset, q.offset + q.limit);
   const vessels = await Promise.all(mmsis.map((m) => getVessel(tenantId, m)));
   return vessels.filter((v): v is StoredVessel => v !== null).map((v) => summaryOf(v, nowMs));
 }
