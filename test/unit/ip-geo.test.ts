@@ -4,13 +4,17 @@
  * file, well-known resolvers get their well-known AS, addresses that are not public never reach
  * the data, and GATEHOUSE_IP_DB_DIR is read (with the files the stack copies, and with files of
  * our own) and fails clearly when the files are not there.
+ *
+ * Fresh data files are checked the same way before they are deployed (docs/ip-geography.md):
+ * `GATEHOUSE_IP_DB_DIR=/path/to/files npx vitest run test/unit/ip-geo.test.ts` runs the file
+ * checks and the well-known lookups on those files instead of the installed packages.
  */
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IP_GEO_DATA_FILES, IP_GEO_PACKAGES, ipGeoSource, lookupIp, type IpGeo } from '../../shared/adapters/ip-geo.js';
 import { IP_GEO_PACKAGE_FILES } from '../../lib/ip-geo-files.js';
 
@@ -26,6 +30,11 @@ function restoreEnv(): void {
     else process.env[name] = savedEnv[name];
   }
 }
+/** The files under test: GATEHOUSE_IP_DB_DIR's when the run is given one, else the packages'. */
+const dataDir = savedEnv.GATEHOUSE_IP_DB_DIR || undefined;
+const useDataUnderTest = () => {
+  if (dataDir) process.env.GATEHOUSE_IP_DB_DIR = dataDir;
+};
 // The defaults (the installed packages) unless a test says otherwise.
 for (const name of ENV_NAMES) delete process.env[name];
 afterEach(() => {
@@ -46,7 +55,7 @@ interface Row {
  * fields, then the org, bare (no comma or quote) or in double quotes with `""` for a quote.
  */
 async function parseAsnFile(file: string): Promise<Row[]> {
-  const text = await readFile(join(packageDir(IP_GEO_PACKAGES.asn), file), 'utf8');
+  const text = await readFile(join(dataDir ?? packageDir(IP_GEO_PACKAGES.asn), file), 'utf8');
   const lines = text.split('\n');
   expect(lines.pop()).toBe(''); // ends with a newline
   const layout = /^(\d+),(\d+),(\d+),(?:"(?:[^"]|"")*"|[^",]*)$/;
@@ -105,11 +114,12 @@ function random(seed: number): () => number {
 describe.each([
   { version: 4 as const, file: IP_GEO_DATA_FILES.asnIpv4.file, text: ipv4Text, bits: 32n },
   { version: 6 as const, file: IP_GEO_DATA_FILES.asnIpv6.file, text: ipv6Text, bits: 128n },
-])('the shipped $file', ({ version, file, text, bits }) => {
+])('the ASN file $file', ({ version, file, text, bits }) => {
   let rows: Row[];
   beforeAll(async () => {
     rows = await parseAsnFile(file);
   }, 60_000);
+  beforeEach(useDataUnderTest);
 
   it('has inclusive ranges sorted by start and by end, as the search needs', () => {
     expect(rows.length).toBeGreaterThan(10_000);
@@ -180,6 +190,7 @@ describe.each([
 });
 
 describe('well-known resolvers', () => {
+  beforeEach(useDataUnderTest);
   it.each([
     ['8.8.8.8', 15169, /^Google LLC$/],
     ['8.8.4.4', 15169, /^Google LLC$/],
