@@ -142,7 +142,7 @@ function parseAddress(input: string): Ipv4Address | Ipv6Address {
     if (value >> 32n === 0xffffn) return parseAddress(ipv4Text(Number(value & 0xffffffffn)));
     return { version: 6, value, text: ipv6Text(value) };
   }
-  throw new Error(`not an IP address: ${JSON.stringify(input)}`);
+  throw new Error(`not an IP address: ${JSON.stringify(String(input).slice(0, 100))}`);
 }
 
 function ipv4Value(text: string): number {
@@ -341,6 +341,8 @@ interface AsnTable {
   buffer: Buffer;
   /** Offset of the first data line (after a header line, if the file has one). */
   first: number;
+  /** Offset just past the last data line's text (blank lines and line ends at the end left out). */
+  end: number;
   /** Parses a range bound: a Number for IPv4 (below 2^32), a BigInt for IPv6. */
   bound: (from: number, to: number) => number | bigint;
 }
@@ -359,7 +361,9 @@ function asnTable(path: string, version: 4 | 6): Promise<AsnTable> {
     // A header line, if the file has one, is skipped.
     const first = isDigit(buffer[0]) ? 0 : buffer.indexOf(NEWLINE) + 1;
     if (!isDigit(buffer[first])) throw new Error(`${path}: no data (expected lines of start,end,asn,org)`);
-    const table: AsnTable = { path, buffer, first, bound };
+    let end = buffer.length;
+    while (end > first && (buffer[end - 1] === NEWLINE || buffer[end - 1] === 0x0d)) end--;
+    const table: AsnTable = { path, buffer, first, end, bound };
     parseRow(table, first); // fails now, with the file named, if the format is not start,end,asn,org
     return table;
   });
@@ -386,7 +390,7 @@ function lastLineStartingAtOrBefore(table: AsnTable, ip: number | bigint): numbe
   const { buffer } = table;
   let lo = table.first;
   if (startOf(table, lo) > ip) return -1;
-  let hi = buffer.length;
+  let hi = table.end;
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2); // lo < mid < hi
     const line = buffer.indexOf(NEWLINE, mid - 1) + 1; // the first line beginning at or after mid
@@ -413,7 +417,7 @@ interface AsnRow {
 function parseRow(table: AsnTable, line: number): AsnRow {
   const { buffer, path } = table;
   let lineEnd = buffer.indexOf(NEWLINE, line);
-  if (lineEnd === -1) lineEnd = buffer.length;
+  if (lineEnd === -1 || lineEnd > table.end) lineEnd = table.end;
   const c1 = buffer.indexOf(COMMA, line);
   const c2 = c1 === -1 ? -1 : buffer.indexOf(COMMA, c1 + 1);
   const c3 = c2 === -1 ? -1 : buffer.indexOf(COMMA, c2 + 1);

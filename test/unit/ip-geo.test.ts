@@ -351,7 +351,7 @@ describe('GATEHOUSE_IP_DB_DIR', () => {
     expect(await ipGeoSource()).toEqual(installed);
   });
 
-  it('reads files of its own: a header, CRLF, quoted names, the first and last rows, gaps', async () => {
+  it('reads files of its own: a header, CRLF, blank lines at the end, quoted names, the first and last rows, gaps', async () => {
     const dir = await tempDir();
     for (const { pkg, file } of [IP_GEO_DATA_FILES.countryIpv4, IP_GEO_DATA_FILES.countryIpv6]) {
       await copyFile(join(packageDir(pkg), file), join(dir, file));
@@ -362,7 +362,8 @@ describe('GATEHOUSE_IP_DB_DIR', () => {
       '134744064,134744319,64501,"Example ""Eight"", Inc."', // 8.8.8.0/24
       '151587072,151587327,64502,', // 9.9.9.0/24, no name
     ];
-    await writeFile(join(dir, IP_GEO_DATA_FILES.asnIpv4.file), `${v4.join('\r\n')}\r\n`);
+    // Blank lines at the end, as an editor may leave them.
+    await writeFile(join(dir, IP_GEO_DATA_FILES.asnIpv4.file), `${v4.join('\r\n')}\r\n\r\n\r\n`);
     // 2001:4860::/32, one row and no trailing newline.
     await writeFile(join(dir, IP_GEO_DATA_FILES.asnIpv6.file), '42541956101370907050197289607612071936,42541956180599069564461627201156022271,64503,"Six, Ltd."');
     process.env.GATEHOUSE_IP_DB_DIR = dir;
