@@ -1,0 +1,462 @@
+/**
+ * Offline IP geography for the threat score's "geography" factor: for an IP address, what kind of
+ * address it is (public, private, loopback, ...) and, when public, its country (ISO 3166-1 alpha-2)
+ * and its autonomous system (number and organisation). No network: the answers come from two
+ * databases shipped as npm packages by ip-location-db (docs/ip-geography.md: sources, licences,
+ * attribution, how to use fresher files):
+ *
+ * - ASN and organisation: `@ip-location-db/asn`, CSV files of inclusive numeric ranges
+ *   (`start,end,asn,org`, the org quoted when it holds a comma or a quote). A file (21 MB for
+ *   IPv4) is read into one Buffer on the first lookup of its family and binary-searched by byte
+ *   offset; it is never parsed into objects. The search relies on the rows being sorted by start
+ *   and by end (test/unit/ip-geo.test.ts checks the shipped files).
+ * - Country: `@ip-location-db/geo-whois-asn-country-mmdb`, MaxMind DB files read with mmdb-lib.
+ *
+ * `GATEHOUSE_IP_DB_DIR` names a directory holding the four files flat (in Lambda the stack copies
+ * them next to the bundle: lib/ip-geo-files.ts); unset, the installed packages are read. Addresses
+ * that are not public get their scope and no country or AS, without touching the data. Everything
+ * is loaded lazily and kept for the life of the process; importing this module reads nothing.
+ */
+import { access, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
+import { dirname, join } from 'node:path';
+import { Reader, type Response } from 'mmdb-lib';
+
+export type IpScope =
+  | 'public'
+  | 'private'
+  | 'loopback'
+  | 'link_local'
+  | 'shared'
+  | 'documentation'
+  | 'multicast'
+  | 'reserved'
+  | 'unspecified';
+
+export interface IpGeo {
+  /**
+   * The address looked up, in canonical form: dotted quad, or RFC 5952 IPv6 (lower case, longest
+   * zero run compressed, no zone). An IPv4-mapped IPv6 address (`::ffff:8.8.8.8`) is looked up as
+   * its IPv4 address, which is given here with version 4.
+   */
+  ip: string;
+  version: 4 | 6;
+  scope: IpScope;
+  /** ISO 3166-1 alpha-2 code, e.g. `US`; null when not public or not in the data. */
+  country: string | null;
+  /** Autonomous system number; null when not public or in no range of the data. */
+  asn: number | null;
+  /** The AS organisation as the data names it, e.g. `Google LLC`. */
+  as_org: string | null;
+}
+
+/** Where the data comes from, for answers to cite: `<package>@<version>`, or the override's label. */
+export interface IpGeoSource {
+  asn: string;
+  country: string;
+}
+
+/** The npm packages the data comes from. */
+export const IP_GEO_PACKAGES = {
+  asn: '@ip-location-db/asn',
+  country: '@ip-location-db/geo-whois-asn-country-mmdb',
+} as const;
+
+/** The four data files, by the names they have in the packages and in `GATEHOUSE_IP_DB_DIR`. */
+export const IP_GEO_DATA_FILES = {
+  asnIpv4: { pkg: IP_GEO_PACKAGES.asn, file: 'asn-ipv4-num.csv' },
+  asnIpv6: { pkg: IP_GEO_PACKAGES.asn, file: 'asn-ipv6-num.csv' },
+  countryIpv4: { pkg: IP_GEO_PACKAGES.country, file: 'geo-whois-asn-country-ipv4.mmdb' },
+  countryIpv6: { pkg: IP_GEO_PACKAGES.country, file: 'geo-whois-asn-country-ipv6.mmdb' },
+} as const;
+
+type DataFile = keyof typeof IP_GEO_DATA_FILES;
+type Env = Record<string, string | undefined>;
+
+// ---------------------------------------------------------------------------------------------
+// Lookups
+
+/** Looks up one address. Throws a plain Error when `ip` is not an IP address. */
+export async function lookupIp(ip: string): Promise<IpGeo> {
+  const address = parseAddress(ip);
+  const scope = address.version === 4 ? scopeOfIpv4(address.value) : scopeOfIpv6(address.value);
+  const geo: IpGeo = { ip: address.text, version: address.version, scope, country: null, asn: null, as_org: null };
+  if (scope !== 'public') return geo;
+
+  const paths = await dataPaths(process.env);
+  if (address.version === 4) {
+    const [table, reader] = await Promise.all([asnTable(paths.asnIpv4, 4), countryReader(paths.countryIpv4, 4)]);
+    return { ...geo, ...findAsn(table, address.value), country: countryOf(reader, address.text) };
+  }
+  const [table, reader] = await Promise.all([asnTable(paths.asnIpv6, 6), countryReader(paths.countryIpv6, 6)]);
+  // mmdb-lib parses the address itself; the full eight-group form is the one it cannot misread.
+  return { ...geo, ...findAsn(table, address.value), country: countryOf(reader, fullIpv6(address.value)) };
+}
+
+/**
+ * The data's provenance: `<package>@<version>` from the installed packages' package.json, or, when
+ * `GATEHOUSE_IP_DB_DIR` is set, the labels `GATEHOUSE_IP_DB_ASN_SOURCE` and
+ * `GATEHOUSE_IP_DB_COUNTRY_SOURCE` give (the stack sets them to the packages it copied), else
+ * `GATEHOUSE_IP_DB_DIR`.
+ */
+export async function ipGeoSource(env: Env = process.env): Promise<IpGeoSource> {
+  if (env.GATEHOUSE_IP_DB_DIR) {
+    return {
+      asn: env.GATEHOUSE_IP_DB_ASN_SOURCE || 'GATEHOUSE_IP_DB_DIR',
+      country: env.GATEHOUSE_IP_DB_COUNTRY_SOURCE || 'GATEHOUSE_IP_DB_DIR',
+    };
+  }
+  const label = async (pkg: string) => {
+    const { name, version } = JSON.parse(await readFile(packageJsonPath(pkg), 'utf8')) as { name: string; version: string };
+    return `${name}@${version}`;
+  };
+  const [asn, country] = await Promise.all([label(IP_GEO_PACKAGES.asn), label(IP_GEO_PACKAGES.country)]);
+  return { asn, country };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Addresses and scopes
+
+interface Ipv4Address {
+  version: 4;
+  value: number;
+  text: string;
+}
+interface Ipv6Address {
+  version: 6;
+  value: bigint;
+  text: string;
+}
+
+/** Parses an address as Node's isIP accepts it (no shorthand IPv4 like `127.1`); a zone is dropped. */
+function parseAddress(input: string): Ipv4Address | Ipv6Address {
+  const family = typeof input === 'string' ? isIP(input) : 0;
+  if (family === 4) {
+    const value = ipv4Value(input);
+    return { version: 4, value, text: ipv4Text(value) };
+  }
+  if (family === 6) {
+    const value = ipv6Value(input.replace(/%.*$/, ''));
+    // ::ffff:0:0/96, IPv4-mapped: the IPv4 address it carries.
+    if (value >> 32n === 0xffffn) return parseAddress(ipv4Text(Number(value & 0xffffffffn)));
+    return { version: 6, value, text: ipv6Text(value) };
+  }
+  throw new Error(`not an IP address: ${JSON.stringify(String(input).slice(0, 100))}`);
+}
+
+function ipv4Value(text: string): number {
+  return text.split('.').reduce((value, octet) => value * 256 + Number(octet), 0);
+}
+
+function ipv4Text(value: number): string {
+  return [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join('.');
+}
+
+/** An IPv6 address (already checked by isIP) as a 128-bit number; a trailing dotted quad is allowed. */
+function ipv6Value(text: string): bigint {
+  let groups: number[] = [];
+  const toGroups = (part: string): number[] => {
+    if (part === '') return [];
+    return part.split(':').flatMap((piece) => {
+      if (!piece.includes('.')) return [parseInt(piece, 16)];
+      const v4 = ipv4Value(piece);
+      return [v4 >>> 16, v4 & 0xffff];
+    });
+  };
+  const gap = text.indexOf('::');
+  if (gap === -1) groups = toGroups(text);
+  else {
+    const head = toGroups(text.slice(0, gap));
+    const tail = toGroups(text.slice(gap + 2));
+    groups = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
+  }
+  return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+}
+
+function ipv6Groups(value: bigint): number[] {
+  const groups: number[] = [];
+  for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn));
+  return groups;
+}
+
+function fullIpv6(value: bigint): string {
+  return ipv6Groups(value)
+    .map((group) => group.toString(16))
+    .join(':');
+}
+
+/** RFC 5952 text: lower case, no leading zeros, the first longest run of two or more zero groups as `::`. */
+function ipv6Text(value: bigint): string {
+  const groups = ipv6Groups(value);
+  let bestStart = -1;
+  let bestLength = 1;
+  for (let i = 0; i < 8; ) {
+    if (groups[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && groups[j] === 0) j++;
+    if (j - i > bestLength) {
+      bestStart = i;
+      bestLength = j - i;
+    }
+    i = j;
+  }
+  const hex = (list: number[]) => list.map((group) => group.toString(16)).join(':');
+  if (bestStart === -1) return hex(groups);
+  return `${hex(groups.slice(0, bestStart))}::${hex(groups.slice(bestStart + bestLength))}`;
+}
+
+/** Special-purpose blocks (IANA's IPv4 registry, RFC 6890 and successors), most specific first. */
+const IPV4_BLOCKS: ReadonlyArray<readonly [string, number, IpScope]> = [
+  ['0.0.0.0', 32, 'unspecified'],
+  ['0.0.0.0', 8, 'reserved'], // "this network"
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared'], // carrier-grade NAT (RFC 6598)
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link_local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'], // IETF protocol assignments
+  ['192.0.2.0', 24, 'documentation'], // TEST-NET-1
+  ['192.88.99.0', 24, 'reserved'], // 6to4 relay anycast, deprecated (RFC 7526)
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'reserved'], // benchmarking (RFC 2544)
+  ['198.51.100.0', 24, 'documentation'], // TEST-NET-2
+  ['203.0.113.0', 24, 'documentation'], // TEST-NET-3
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'], // future use, and 255.255.255.255 (limited broadcast)
+];
+
+/** IANA's IPv6 registry, most specific first. The IPv4-mapped block never gets here. */
+const IPV6_BLOCKS: ReadonlyArray<readonly [string, number, IpScope]> = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['64:ff9b::', 96, 'public'], // NAT64 well-known prefix: globally reachable (RFC 6052)
+  ['64:ff9b:1::', 48, 'reserved'], // NAT64 local use (RFC 8215)
+  ['100::', 64, 'reserved'], // discard-only (RFC 6666)
+  ['2001:2::', 48, 'reserved'], // benchmarking (RFC 5180)
+  ['2001:10::', 28, 'reserved'], // ORCHID, deprecated
+  ['2001:20::', 28, 'reserved'], // ORCHIDv2 (RFC 7343)
+  ['2001:db8::', 32, 'documentation'],
+  ['3fff::', 20, 'documentation'], // RFC 9637
+  ['5f00::', 16, 'reserved'], // SRv6 SIDs (RFC 9602)
+  ['fc00::', 7, 'private'], // unique local
+  ['fe80::', 10, 'link_local'],
+  ['ff00::', 8, 'multicast'],
+  ['2000::', 3, 'public'], // global unicast; all else is unassigned or reserved by the IETF
+];
+
+const ipv4Blocks = IPV4_BLOCKS.map(([base, bits, scope]) => {
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return { network: ipv4Value(base) & mask, mask, scope };
+});
+
+const ipv6Blocks = IPV6_BLOCKS.map(([base, bits, scope]) => {
+  const mask = ((1n << BigInt(bits)) - 1n) << BigInt(128 - bits);
+  return { network: ipv6Value(base) & mask, mask, scope };
+});
+
+function scopeOfIpv4(value: number): IpScope {
+  for (const block of ipv4Blocks) if (((value & block.mask) >>> 0) === block.network >>> 0) return block.scope;
+  return 'public';
+}
+
+function scopeOfIpv6(value: bigint): IpScope {
+  for (const block of ipv6Blocks) if ((value & block.mask) === block.network) return block.scope;
+  return 'reserved';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The data files
+
+/**
+ * The four files' paths, in `GATEHOUSE_IP_DB_DIR` or in the installed packages, once all four are
+ * known to be there: a deployment that lacks the IPv6 files fails on its first lookup, not on its
+ * first IPv6 lookup weeks later. Settled once per directory; a failure is not kept.
+ */
+function dataPaths(env: Env): Promise<Record<DataFile, string>> {
+  const dir = env.GATEHOUSE_IP_DB_DIR || '';
+  return once(checked, dir, async () => {
+    const names = Object.keys(IP_GEO_DATA_FILES) as DataFile[];
+    const paths = Object.fromEntries(
+      names.map((name) => {
+        const { pkg, file } = IP_GEO_DATA_FILES[name];
+        return [name, dir ? join(dir, file) : join(dirname(packageJsonPath(pkg)), file)];
+      }),
+    ) as Record<DataFile, string>;
+    const missing: string[] = [];
+    await Promise.all(names.map((name) => access(paths[name]).catch(() => missing.push(IP_GEO_DATA_FILES[name].file))));
+    if (missing.length > 0) {
+      const where = dir ? `GATEHOUSE_IP_DB_DIR (${dir})` : 'the installed packages';
+      throw new Error(`IP geography data missing in ${where}: ${missing.sort().join(', ')} not found`);
+    }
+    return paths;
+  });
+}
+
+function packageJsonPath(pkg: string): string {
+  try {
+    return createRequire(import.meta.url).resolve(`${pkg}/package.json`);
+  } catch {
+    throw new Error(`IP geography data: the package ${pkg} is not installed and GATEHOUSE_IP_DB_DIR is not set`);
+  }
+}
+
+const checked = new Map<string, Promise<Record<DataFile, string>>>();
+const tables = new Map<string, Promise<AsnTable>>();
+const readers = new Map<string, Promise<Reader<Response>>>();
+
+/** Memoises `load` under `key`; a failed load is forgotten, so the next call tries again. */
+function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let promise = cache.get(key);
+  if (!promise) {
+    promise = load();
+    cache.set(key, promise);
+    promise.catch(() => cache.delete(key));
+  }
+  return promise;
+}
+
+function countryReader(path: string, version: 4 | 6): Promise<Reader<Response>> {
+  return once(readers, path, async () => {
+    const reader = new Reader<Response>(await readFile(path), { cache: new Map() });
+    // An IPv4 database answers IPv6 lookups with whatever its tree holds for the first 32 bits.
+    if (reader.metadata.ipVersion < version) throw new Error(`${path} is an IPv${reader.metadata.ipVersion} database, IPv${version} expected`);
+    return reader;
+  });
+}
+
+function countryOf(reader: Reader<Response>, ip: string): string | null {
+  const code = (reader.get(ip) as { country_code?: unknown } | null)?.country_code;
+  return typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ASN CSV, searched in place
+
+interface AsnTable {
+  path: string;
+  buffer: Buffer;
+  /** Offset of the first data line (after a header line, if the file has one). */
+  first: number;
+  /** Offset just past the last data line's text (blank lines and line ends at the end left out). */
+  end: number;
+  /** Parses a range bound: a Number for IPv4 (below 2^32), a BigInt for IPv6. */
+  bound: (from: number, to: number) => number | bigint;
+}
+
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+
+function asnTable(path: string, version: 4 | 6): Promise<AsnTable> {
+  return once(tables, path, async () => {
+    const buffer = await readFile(path);
+    const bound =
+      version === 4
+        ? (from: number, to: number) => decimalNumber(buffer, from, to, path)
+        : (from: number, to: number) => decimalBigInt(buffer, from, to, path);
+    const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+    // A header line, if the file has one, is skipped.
+    const first = isDigit(buffer[0]) ? 0 : buffer.indexOf(NEWLINE) + 1;
+    if (!isDigit(buffer[first])) throw new Error(`${path}: no data (expected lines of start,end,asn,org)`);
+    let end = buffer.length;
+    while (end > first && (buffer[end - 1] === NEWLINE || buffer[end - 1] === 0x0d)) end--;
+    const table: AsnTable = { path, buffer, first, end, bound };
+    parseRow(table, first); // fails now, with the file named, if the format is not start,end,asn,org
+    return table;
+  });
+}
+
+/**
+ * The row whose range holds `ip`, or nulls. Rows are sorted by start and by end, so the last row
+ * that starts at or before `ip` is the only one that can hold it.
+ */
+function findAsn(table: AsnTable, ip: number | bigint): { asn: number | null; as_org: string | null } {
+  const line = lastLineStartingAtOrBefore(table, ip);
+  if (line === -1) return { asn: null, as_org: null };
+  const row = parseRow(table, line);
+  if (ip > row.end) return { asn: null, as_org: null };
+  return { asn: row.asn, as_org: row.org };
+}
+
+/**
+ * Binary search by byte offset. Invariant: the line at `lo` starts at or before `ip`, and every
+ * line that begins at or after byte `hi` starts after it. Each step jumps to the middle, takes the
+ * first line that begins there or later, and narrows to one side of it.
+ */
+function lastLineStartingAtOrBefore(table: AsnTable, ip: number | bigint): number {
+  const { buffer } = table;
+  let lo = table.first;
+  if (startOf(table, lo) > ip) return -1;
+  let hi = table.end;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2); // lo < mid < hi
+    const line = buffer.indexOf(NEWLINE, mid - 1) + 1; // the first line beginning at or after mid
+    if (line === 0 || line >= hi) hi = mid; // none in [mid, hi)
+    else if (startOf(table, line) <= ip) lo = line;
+    else hi = line;
+  }
+  return lo;
+}
+
+function startOf(table: AsnTable, line: number): number | bigint {
+  const comma = table.buffer.indexOf(COMMA, line);
+  if (comma === -1) throw formatError(table, line);
+  return table.bound(line, comma);
+}
+
+interface AsnRow {
+  start: number | bigint;
+  end: number | bigint;
+  asn: number;
+  org: string | null;
+}
+
+function parseRow(table: AsnTable, line: number): AsnRow {
+  const { buffer, path } = table;
+  let lineEnd = buffer.indexOf(NEWLINE, line);
+  if (lineEnd === -1 || lineEnd > table.end) lineEnd = table.end;
+  const c1 = buffer.indexOf(COMMA, line);
+  const c2 = c1 === -1 ? -1 : buffer.indexOf(COMMA, c1 + 1);
+  const c3 = c2 === -1 ? -1 : buffer.indexOf(COMMA, c2 + 1);
+  if (c1 === -1 || c3 === -1 || c3 >= lineEnd) throw formatError(table, line);
+  let orgEnd = lineEnd;
+  if (buffer[orgEnd - 1] === 0x0d) orgEnd--; // CRLF
+  return {
+    start: table.bound(line, c1),
+    end: table.bound(c1 + 1, c2),
+    asn: decimalNumber(buffer, c2 + 1, c3, path),
+    org: unquote(buffer.toString('utf8', c3 + 1, orgEnd)),
+  };
+}
+
+/** The org field as CSV writes it: bare, or in double quotes with `""` for a quote. */
+function unquote(field: string): string | null {
+  const text = field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
+  return text === '' ? null : text;
+}
+
+function decimalNumber(buffer: Buffer, from: number, to: number, path: string): number {
+  if (to <= from) throw new Error(`${path}: empty number at byte ${from}`);
+  let value = 0;
+  for (let i = from; i < to; i++) {
+    const digit = buffer[i]! - 0x30;
+    if (digit < 0 || digit > 9) throw new Error(`${path}: not a number at byte ${from}`);
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+function decimalBigInt(buffer: Buffer, from: number, to: number, path: string): bigint {
+  const text = buffer.toString('latin1', from, to);
+  if (!/^\d+$/.test(text)) throw new Error(`${path}: not a number at byte ${from}`);
+  return BigInt(text);
+}
+
+function formatError(table: AsnTable, line: number): Error {
+  const end = table.buffer.indexOf(NEWLINE, line);
+  const text = table.buffer.toString('utf8', line, end === -1 ? table.buffer.length : end).slice(0, 120);
+  return new Error(`${table.path}: line at byte ${line} is not start,end,asn,org: ${JSON.stringify(text)}`);
+}
