@@ -7,7 +7,7 @@ import { lineString, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import { describe, expect, it } from 'vitest';
 import type { WatchedLine, WatchlistEntry } from '../../shared/db/watchlist.js';
-import type { Mention } from '../../shared/domain/entity-mentions.js';
+import type { MentionType } from '../../shared/domain/entity-mentions.js';
 import { compileWatchlist, matchGeography, matchMentions, matchPosition, WATCH_LINE_DISTANCE_M } from '../../shared/domain/watchlist-match.js';
 import { thinVertices, watchedValueOf } from '../../shared/domain/watchlist-values.js';
 import { RequestValidationError } from '../../shared/errors.js';
@@ -126,18 +126,12 @@ describe('matchMentions', () => {
   const domain = entry('domain', 'example.com');
   const sub = entry('domain', 'c2.example.net');
   const compiled = compileWatchlist([vessel, range, narrow, v6, host, domain, sub, entry('asn', 64500), entry('country', 'NO'), lineEntry(CABLE)]);
-  const ids = (mentions: Mention[]) => matchMentions(compiled, mentions).map((m) => [m.entry.entry_id, m.mention.value]);
+  /** The entries the mentions (`[type, value]`) touch, each as [entry id, the mention's value]. */
+  const ids = (...mentions: [MentionType, string][]) =>
+    matchMentions(compiled, mentions.map(([type, value]) => ({ type, value }))).map((m) => [m.entry.entry_id, m.mention.value]);
 
   it('matches a vessel by MMSI, an address inside a watched range (v4 and v6), a domain and its subdomains', () => {
-    expect(
-      ids([
-        { type: 'sensor', value: 'cam-7' },
-        { type: 'mmsi', value: '257123450' },
-        { type: 'ip', value: '10.1.2.3' },
-        { type: 'ip', value: '2001:db8:ffff::1' },
-        { type: 'domain', value: 'a.b.example.com' },
-      ]),
-    ).toEqual([
+    expect(ids(['sensor', 'cam-7'], ['mmsi', '257123450'], ['ip', '10.1.2.3'], ['ip', '2001:db8:ffff::1'], ['domain', 'a.b.example.com'])).toEqual([
       [vessel.entry_id, '257123450'],
       [range.entry_id, '10.1.2.3'],
       [narrow.entry_id, '10.1.2.3'],
@@ -145,35 +139,26 @@ describe('matchMentions', () => {
       [domain.entry_id, 'a.b.example.com'],
     ]);
     // An IPv4-mapped IPv6 address is the IPv4 it maps, however it is written.
-    expect(ids([{ type: 'ip', value: '::ffff:a09:909' }])).toEqual([[range.entry_id, '::ffff:a09:909']]);
+    expect(ids(['ip', '::ffff:a09:909'])).toEqual([[range.entry_id, '::ffff:a09:909']]);
   });
 
   it('matches nothing outside: another MMSI, an address out of range or of the other family, a look-alike domain, a parent of a watched subdomain', () => {
-    expect(
-      ids([
-        { type: 'mmsi', value: '257123451' },
-        { type: 'ip', value: '11.0.0.1' },
-        { type: 'ip', value: '203.0.113.8' },
-        { type: 'ip', value: '::a01:203' },
-        { type: 'ip', value: '2001:db9::1' },
-        { type: 'domain', value: 'notexample.com' },
-        { type: 'domain', value: 'example.com.evil.org' },
-        { type: 'domain', value: 'example.net' },
-        { type: 'sensor', value: '257123450' },
-      ]),
-    ).toEqual([]);
+    const outside = ids(
+      ['mmsi', '257123451'],
+      ['ip', '11.0.0.1'],
+      ['ip', '203.0.113.8'],
+      ['ip', '::a01:203'],
+      ['ip', '2001:db9::1'],
+      ['domain', 'notexample.com'],
+      ['domain', 'example.com.evil.org'],
+      ['domain', 'example.net'],
+      ['sensor', '257123450'],
+    );
+    expect(outside).toEqual([]);
   });
 
   it('names each entry once, with the first mention that touched it', () => {
-    expect(
-      ids([
-        { type: 'ip', value: '10.9.9.9' },
-        { type: 'ip', value: '10.1.0.1' },
-        { type: 'domain', value: 'example.com' },
-        { type: 'domain', value: 'www.example.com' },
-        { type: 'ip', value: '203.0.113.7' },
-      ]),
-    ).toEqual([
+    expect(ids(['ip', '10.9.9.9'], ['ip', '10.1.0.1'], ['domain', 'example.com'], ['domain', 'www.example.com'], ['ip', '203.0.113.7'])).toEqual([
       [range.entry_id, '10.9.9.9'],
       [narrow.entry_id, '10.1.0.1'],
       [domain.entry_id, 'example.com'],
