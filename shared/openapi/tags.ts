@@ -27,6 +27,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   workflows: 'Response workflows.',
   agents: 'The AI agents and their status.',
   vessels: 'Vessels from AIS reports (tracks, identity, behaviour: AIS gaps, loitering, speed), dark and loitering vessels, and cable risk.',
+  watchlist:
+    "The tenant's watchlist: vessels, infrastructure lines, IP addresses and ranges, domains, autonomous systems and countries it watches.",
   developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
 };
 

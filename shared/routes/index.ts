@@ -23,6 +23,7 @@ import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
 import { usersRoutes } from './users.js';
 import { vesselsRoutes } from './vessels.js';
+import { watchlistRoutes } from './watchlist.js';
 import { webhooksRoutes } from './webhooks.js';
 import { workflowsRoutes } from './workflows.js';
 import { zonesRoutes } from './zones.js';
@@ -51,6 +52,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...workflowsRoutes,
   ...operationsRoutes,
   ...vesselsRoutes,
+  ...watchlistRoutes,
   ...developerRoutes,
 ];
 

@@ -398,6 +398,18 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     sample: (owner) => (owner === 'A' ? '200000001' : '200000002'),
   },
 
+  /** A watchlist entry: a domain made from the marker, with the marker in its label and note. */
+  entry_id: {
+    owned: true,
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/watchlist/entries', {
+          body: { entity_type: 'domain', value: `${t.marker.toLowerCase()}.example.com`, label: t.name('watchlist entry'), note: t.name('watchlist note') },
+        }),
+        'entry_id',
+      ),
+  },
+
   /** `/api/v1/agents/{agent_id}`: an agent, the same nine for every tenant (their switches are each tenant's own). */
   agent_id: { owned: false, create: async () => 'notifier' },
 

@@ -4,24 +4,23 @@
  * listing, and tagging a file's lines as subsea cables, pipelines or power lines (kept on the
  * file's item: tags change, the index does not).
  */
-import { getObjectBytes } from '../../adapters/s3.js';
 import { auditEntry, auditPut } from '../../db/audit.js';
-import { listSiteEntitiesOfTenant, SITE_KINDS, updateSiteEntity, type StoredSiteEntity } from '../../db/site-entities.js';
+import { listSiteEntitiesOfTenant, SITE_KINDS, updateSiteEntity } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
-import { ConflictError, invalid, NotFoundError } from '../../errors.js';
+import { ConflictError, invalid } from '../../errors.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { LineKind } from '../../vocabulary/lines.js';
-import { buildLineIndex, hasLines } from './line-index.js';
+import { hasLines } from './line-index.js';
 import { linesNear, openLineIndex, type LineIndex } from './line-search.js';
-import { FILE_NOT_FOUND, findFileRecord, linesObjectKey, type FileRecord } from './storage.js';
-import type { FeatureCollection, Geometry } from 'geojson';
+import { findFileRecord } from './storage.js';
 import turfLength from '@turf/length';
 import { lineString } from '@turf/helpers';
 
-/** A file's item with its lines' tags. */
-export type LineFile = StoredSiteEntity<FileRecord & { line_kinds?: Record<string, LineKind>; lines_kind?: LineKind | null }>;
+import { kindOf, readLineData, type LineFile } from './line-data.js';
+
+export { kindOf, type LineFile };
 
 /** Files of a tenant read at most (each may hold many lines). */
 const MAX_FILES = 500;
@@ -43,21 +42,13 @@ const indexes = new Map<string, Promise<LineIndex>>();
 function indexOf(file: LineFile): Promise<LineIndex> {
   let index = indexes.get(file.file_id);
   if (!index) {
-    index = (async () => {
-      const stored = await getObjectBytes(linesObjectKey(file.features_key));
-      if (stored) return openLineIndex(JSON.parse(stored.toString('utf8')));
-      const features = await getObjectBytes(file.features_key);
-      if (!features) throw new NotFoundError(FILE_NOT_FOUND);
-      return openLineIndex(buildLineIndex(JSON.parse(features.toString('utf8')) as FeatureCollection<Geometry>));
-    })();
+    index = readLineData(file).then(openLineIndex);
     if (indexes.size > 200) indexes.clear();
     indexes.set(file.file_id, index);
     index.catch(() => indexes.delete(file.file_id));
   }
   return index;
 }
-
-export const kindOf = (file: LineFile, lineId: string): LineKind | 'unclassified' => file.line_kinds?.[lineId] ?? file.lines_kind ?? 'unclassified';
 
 /** The tenant's files that hold lines (one Query). */
 export async function lineFiles(tenantId: TenantId): Promise<LineFile[]> {
