@@ -10,7 +10,7 @@ import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
-import { EPISODE_FOUND, VESSELS_SOURCE } from './vocabulary/bus.js';
+import { EPISODE_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -148,8 +148,9 @@ export const QUEUES = [
   },
   {
     id: 'vessel-episodes',
-    description: "The vessel tracker's episodes found (AIS gaps, loitering), each with the event that announces it (docs/vessels.md)",
-    busRule: { source: [VESSELS_SOURCE], 'detail-type': [EPISODE_FOUND] },
+    description:
+      "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md) and watchlist alerts (docs/watchlist.md)",
+    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND] },
     // Six times the announcer's timeout.
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
@@ -313,7 +314,7 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'vessel-announcer',
     handler: 'functions/workers/vessel-announcer.ts',
-    description: 'Ingests the events that announce vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md)',
+    description: 'Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), and watchlist alerts (docs/watchlist.md)',
     trigger: { kind: 'queue', queue: 'vessel-episodes', batchSize: 10, maxConcurrency: 2 },
     // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
     grants: { table: 'write' },

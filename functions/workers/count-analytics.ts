@@ -3,7 +3,9 @@
  * the active threats and the vessels' tracks out (shared/domain/analytics-counting.ts,
  * shared/domain/threats.ts, shared/domain/vessels/tracker.ts), each event and each incident change
  * counted exactly once however often a record comes; new AIS events are tracked per tenant, in
- * the stream's order. New EVENT items are counted; INCIDENT items, new or changed,
+ * the stream's order; the events' mentions are indexed for the threat score
+ * (shared/domain/mention-index.ts) and watched entities they touch raise watchlist alerts
+ * (shared/domain/watchlist-touches.ts). New EVENT items are counted; INCIDENT items, new or changed,
  * move their contribution. Records whose counters could not be written are reported as batch item
  * failures, so Lambda retries them and, after the mapping's retries, sends them to the dead-letter
  * queue; the records before them that were counted are not counted again on the retry.
@@ -19,6 +21,9 @@ import { withHeartbeat } from '../../shared/worker-handler.js';
 import { AIS_EVENT_TYPES } from '../../shared/domain/vessels/ais-input.js';
 import { trackTenant, type AisEvent } from '../../shared/domain/vessels/tracker.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { indexMentions } from '../../shared/domain/mention-index.js';
+import { raiseWatchlistAlerts } from '../../shared/domain/watchlist-touches.js';
+import type { StoredEvent } from '../../shared/db/events.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */
 export async function countStreamRecords(records: readonly DynamoDBRecord[]): Promise<DynamoDBBatchResponse> {
@@ -29,6 +34,10 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
   const broken: string[] = [];
   /** New AIS events by tenant, in stream order. */
   const ais = new Map<string, { id: string; event: AisEvent }[]>();
+  /** Events to keep in the mention index: new ones, and changed ones linked to an incident. */
+  const mentioned: { id: string; event: StoredEvent; expiresAt: number }[] = [];
+  /** New events by tenant, for the watchlist. */
+  const fresh = new Map<string, { id: string; event: StoredEvent }[]>();
   for (const record of records) {
     const id = record.dynamodb?.SequenceNumber;
     const image = record.dynamodb?.NewImage;
@@ -47,6 +56,8 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
         const event = eventFromItem(item);
         if (record.eventName === 'INSERT' && AIS_EVENT_TYPES.includes(event.type)) ais.set(event.tenant_id, [...(ais.get(event.tenant_id) ?? []), { id, event }]);
         if (event.matched_signatures.length > 0) matched.push({ id, event });
+        if (record.eventName === 'INSERT' || event.incident_id) mentioned.push({ id, event, expiresAt: Number(item.expires_at) || 0 });
+        if (record.eventName === 'INSERT') fresh.set(event.tenant_id, [...(fresh.get(event.tenant_id) ?? []), { id, event }]);
       }
     } catch (error) {
       log.error('stream record could not be read', { sequence_number: id, err: error });
@@ -76,6 +87,27 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
       untracked.push(...list.map((a) => a.id));
     }
   }
+  // The mention index (idempotent puts: a retried record writes the same items).
+  const unindexed: string[] = [];
+  let mentionItems = 0;
+  try {
+    mentionItems = await indexMentions(mentioned);
+  } catch (error) {
+    log.error('could not index mentions', { records: mentioned.length, err: error });
+    unindexed.push(...mentioned.map((m) => m.id));
+  }
+  // Watchlist alerts, a tenant at a time (once each: a guard per alert).
+  const unwatched: string[] = [];
+  let alerts = 0;
+  for (const [tenantId, list] of fresh) {
+    try {
+      // The events' own tenant, stored with them.
+      alerts += await raiseWatchlistAlerts(systemTenant(tenantId), list.map((f) => f.event));
+    } catch (error) {
+      log.error('could not raise watchlist alerts', { tenant_id: tenantId, records: list.length, err: error });
+      unwatched.push(...list.map((f) => f.id));
+    }
+  }
   for (const failure of [...counted.failed, ...moved.failed]) {
     log.error('could not count for analytics', { sequence_number: failure.id, reason: failure.reason });
   }
@@ -87,9 +119,11 @@ export async function countStreamRecords(records: readonly DynamoDBRecord[]): Pr
     incidents_seen_before: moved.skipped,
     threat_events: settle.length,
     ais_events: [...ais.values()].reduce((n, l) => n + l.length, 0),
-    failed: counted.failed.length + moved.failed.length + broken.length + unsettled.length + untracked.length,
+    mention_items: mentionItems,
+    watchlist_alerts: alerts,
+    failed: counted.failed.length + moved.failed.length + broken.length + unsettled.length + untracked.length + unindexed.length + unwatched.length,
   });
-  const failedIds = new Set([...broken, ...unsettled, ...untracked, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
+  const failedIds = new Set([...broken, ...unsettled, ...untracked, ...unindexed, ...unwatched, ...counted.failed.map((f) => f.id), ...moved.failed.map((f) => f.id)]);
   // In record order: Lambda resumes the shard from the first failed record.
   return {
     batchItemFailures: records.flatMap((r) => {

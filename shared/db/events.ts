@@ -179,6 +179,8 @@ export interface EventQuery {
   /** Events scored at least this. */
   minScore?: number;
   source?: string;
+  /** Fields of the payload that must equal these (top level): a watchlist alert's entry or trigger. */
+  payloadEquals?: Readonly<Record<string, string>>;
   /** Inclusive id bounds (UUIDv7 of the time bounds). */
   fromId?: string;
   toId?: string;
@@ -256,6 +258,12 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
     filters.push('#source = :source');
     values[':source'] = q.source;
   }
+  Object.entries(q.payloadEquals ?? {}).forEach(([field, value], i) => {
+    names['#payload'] = 'payload';
+    names[`#pf${i}`] = field;
+    filters.push(`#payload.#pf${i} = :pv${i}`);
+    values[`:pv${i}`] = value;
+  });
   input = {
     ...input,
     ExpressionAttributeNames: names,

@@ -6,6 +6,7 @@ import {
   watchlistListQuery,
   watchlistScopeQuery,
 } from '../schemas/watchlist.js';
+import { watchlistAlertQuery, watchlistAlertResponse } from '../schemas/watchlist-alerts.js';
 import { MAX_WATCHED_LINE_VERTICES, MAX_WATCHLIST_ENTRIES } from '../vocabulary/watchlist.js';
 import type { RouteDef } from './types.js';
 
@@ -74,4 +75,21 @@ export const watchlistRemoveRoute = {
   grants: { table: 'write' },
 } as const satisfies RouteDef;
 
-export const watchlistRoutes: readonly RouteDef[] = [watchlistListRoute, watchlistAddRoute, watchlistGetRoute, watchlistRemoveRoute];
+export const watchlistAlertsRoute = {
+  id: 'watchlist.alerts',
+  method: 'GET',
+  path: '/api/v1/watchlist/alerts',
+  handler: 'functions/watchlist/alerts.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'watchlist',
+  summary: 'Watchlist alerts: watched entities touched by an event, a vessel position or a threat score, newest first',
+  description:
+    "An alert is raised when an event names a watched vessel, IP (or one in a watched range) or domain (or a subdomain); when a vessel's position report is of a watched vessel or within 2 km of a watched line (once an hour per entry and vessel); and when a threat score touches a watched entity, its country or ASN (once an hour per entry and target). Each alert is a `watchlist.alert` event (on the bus, the live stream and webhooks; workflows may trigger on it), shown here shaped for the watchlist. An `entry_id` that is not the tenant's is 404, as an unknown one (a removed entry's alerts stay listable).",
+  request: { query: watchlistAlertQuery },
+  response: { status: 200, description: 'A page of alerts.', schema: { type: 'array', items: watchlistAlertResponse } },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const watchlistRoutes: readonly RouteDef[] = [watchlistListRoute, watchlistAddRoute, watchlistGetRoute, watchlistRemoveRoute, watchlistAlertsRoute];

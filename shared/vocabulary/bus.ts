@@ -10,6 +10,10 @@ export const EVENTS_SOURCE = 'gatehouse.events';
 export const VESSELS_SOURCE = 'gatehouse.vessels';
 export const EPISODE_FOUND = 'vessel.episode_found';
 
+/** A watched entity touched: the message carries the `watchlist.alert` event to store (docs/watchlist.md). */
+export const WATCHLIST_SOURCE = 'gatehouse.watchlist';
+export const WATCH_ALERT_FOUND = 'watchlist.alert_found';
+
 /** Sources of outbox messages: `gatehouse.<feature>`, e.g. `gatehouse.incidents`. */
 export const OUTBOX_SOURCE = /^gatehouse\.[a-z][a-z0-9-]*$/;
 

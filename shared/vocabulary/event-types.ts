@@ -25,6 +25,7 @@ export const EVENT_TYPES = [
   'ais.static',
   'ais.gap',
   'vessel.loitering',
+  'watchlist.alert',
   'manual_report',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

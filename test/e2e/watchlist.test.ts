@@ -11,7 +11,11 @@ import { readWatchlistRevision } from '../../shared/db/watchlist.js';
 import { watchlistKeys } from '../../shared/db/watchlist-keys.js';
 import { MAX_WATCHED_LINE_VERTICES } from '../../shared/vocabulary/watchlist.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
-import { CABLE, CABLE_KML } from '../support/ais.js';
+import { CABLE, CABLE_KML, FAR_FROM_CABLE, ON_CABLE, positionReport } from '../support/ais.js';
+import { until } from '../support/threat-site.js';
+import { countStreamRecords } from '../../functions/workers/count-analytics.js';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { geojsonBytes, uploadMapFile } from '../support/geo-files.js';
 import { auditEntriesOf } from '../support/seed.js';
 
@@ -283,4 +287,94 @@ describe('watchlist.remove', () => {
     expect(await revision()).toBe(2);
     expect((await readWatchlistRevision(org.tenantId)).changedAtMs).toBeGreaterThan(Date.now() - 60_000);
   });
+});
+
+describe('watchlist.alerts', () => {
+  interface Alert {
+    alert_id: string;
+    entry_id: string;
+    entity_type: string;
+    value: string;
+    label: string;
+    trigger: string;
+    subject: string;
+    details: Record<string, any>;
+  }
+  const alerts = async (org: RegisteredTenant, query: Record<string, string> = {}) => {
+    const res = await call('GET', '/api/v1/watchlist/alerts', { token: org.token, query: { tenant_id: org.tenantId, ...query } });
+    expect(res.status, res.text).toBe(200);
+    return res.body as Alert[];
+  };
+
+  it('raises one alert per watched entry an event names, once however often the stream brings the event', async () => {
+    const org = await registerTenant('WatchAlerts');
+    const other = await registerTenant('WatchAlertsOther');
+    const domain = await added(org, { entity_type: 'domain', value: 'example.net', label: 'C2 domain' });
+    const range = await added(org, { entity_type: 'ip', value: '203.0.113.0/24' });
+    await added(org, { entity_type: 'vessel', value: '235009802' });
+    const event = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'sensor.alert', payload: { callback_url: 'https://beacon.c2.example.net/x', peer: '203.0.113.9', also: '203.0.113.10', mmsi: '366000003' } },
+    });
+    expect(event.status, event.text).toBe(201);
+    const raised = await until(() => alerts(org), (list) => list.length >= 2, 'two alerts');
+    expect(raised).toHaveLength(2);
+    const byEntry = Object.fromEntries(raised.map((a) => [a.entry_id, a]));
+    expect(byEntry[domain.entry_id]).toMatchObject({
+      entity_type: 'domain',
+      value: 'example.net',
+      label: 'C2 domain',
+      trigger: 'event',
+      details: { event_id: event.body.event_id, event_type: 'sensor.alert', mention: { type: 'domain', value: 'beacon.c2.example.net' } },
+    });
+    // The range is touched once, by the first address that falls in it.
+    expect(byEntry[range.entry_id]).toMatchObject({ entity_type: 'ip', value: '203.0.113.0/24', trigger: 'event', details: { mention: { type: 'ip', value: '203.0.113.9' } } });
+    // Filters.
+    expect((await alerts(org, { entity_type: 'domain' })).map((a) => a.entry_id)).toEqual([domain.entry_id]);
+    expect((await alerts(org, { entry_id: range.entry_id })).map((a) => a.entry_id)).toEqual([range.entry_id]);
+    expect(await alerts(org, { trigger: 'score' })).toEqual([]);
+    // Each alert is an event of its own, on every path events take.
+    const asEvent = await call('GET', `/api/v1/events/${raised[0]!.alert_id}`, { token: org.token });
+    expect(asEvent.body).toMatchObject({ type: 'watchlist.alert', payload: { entry_id: raised[0]!.entry_id } });
+    // Another tenant sees nothing of it, and may not name its entries (404, as unknown ones).
+    expect(await alerts(other)).toEqual([]);
+    for (const entryId of [domain.entry_id, UNKNOWN]) {
+      expect((await call('GET', '/api/v1/watchlist/alerts', { token: other.token, query: { tenant_id: other.tenantId, entry_id: entryId } })).status).toBe(404);
+    }
+
+    // The stream brings the event again (a retried batch): nothing more is raised.
+    const item = (await db.send(new GetCommand({ TableName: TABLE, Key: { PK: `T#${org.tenantId}#EVENT`, SK: event.body.event_id } }))).Item!;
+    expect(item, 'the stored event').toBeDefined();
+    const replay = { eventName: 'INSERT' as const, eventSource: 'aws:dynamodb', dynamodb: { SequenceNumber: '900000000000000000001', NewImage: marshall(item, { removeUndefinedValues: true }) as never } };
+    expect(await countStreamRecords([replay, replay])).toEqual({ batchItemFailures: [] });
+    // A later event naming the domain: its alert arrives, and the replayed one never did.
+    const later = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'sensor.alert', payload: { host: 'example.net' } } });
+    expect(later.status).toBe(201);
+    const after = await until(() => alerts(org), (list) => list.length >= 3, 'the later alert');
+    expect(after).toHaveLength(3);
+    expect(after.filter((a) => a.details.event_id === event.body.event_id)).toHaveLength(2);
+  }, 60_000);
+
+  it("raises an alert when a watched vessel reports, or any vessel comes within 2 km of a watched line: once an hour each", async () => {
+    const { org, environmentId, cableFile } = await withLines('WatchPositions');
+    const cable = await added(org, { entity_type: 'line', value: `${cableFile}/0` });
+    const loiterer = await added(org, { entity_type: 'vessel', value: '257000002' });
+    // Positions every 5 minutes for 40 minutes, inside one UTC hour: one vessel on the cable, one 20 km off.
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+    const reports = Array.from({ length: 9 }, (_, i) => new Date(hour + (5 + i * 5) * 60_000)).flatMap((at) => [
+      positionReport(257000002, at, { ...ON_CABLE, sog: 0.2, cog: 10 }),
+      positionReport(366000003, at, { ...FAR_FROM_CABLE, sog: 11, cog: 45 }),
+    ]);
+    const res = await call('POST', '/api/v1/events/batch', {
+      token: org.token,
+      body: { events: reports.map((r) => ({ type: 'ais.position', environment_id: environmentId, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea[0] } })) },
+    });
+    expect(res.status, res.text).toBe(201);
+    const raised = await until(() => alerts(org, { trigger: 'position' }), (list) => list.length >= 2, 'the position alerts', 30_000);
+    expect(raised).toHaveLength(2);
+    const byEntry = Object.fromEntries(raised.map((a) => [a.entry_id, a]));
+    expect(byEntry[loiterer.entry_id]).toMatchObject({ entity_type: 'vessel', value: '257000002', details: { mmsi: '257000002' } });
+    expect(byEntry[cable.entry_id]).toMatchObject({ entity_type: 'line', details: { mmsi: '257000002' } });
+    expect(byEntry[cable.entry_id]!.details.distance_m).toBeLessThan(2000);
+  }, 60_000);
 });

@@ -366,10 +366,10 @@ describe('queues and the workers they trigger', () => {
 
   it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
     const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
-    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, vessel episodes.
+    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements.
     expect(rules).toHaveLength(4);
     const [, episodes] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesvesselepisodes'))!;
-    expect(episodes.Properties.EventPattern).toEqual({ source: ['gatehouse.vessels'], 'detail-type': ['vessel.episode_found'] });
+    expect(episodes.Properties.EventPattern).toEqual({ source: ['gatehouse.vessels', 'gatehouse.watchlist'], 'detail-type': ['vessel.episode_found', 'watchlist.alert_found'] });
     const [, workflows] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesworkflowruns'))!;
     expect(workflows.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
     const [, rule] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queueswebhookdispatch'))!;

@@ -41,6 +41,8 @@ export const TYPE_WEIGHTS: Record<EventType, number> = {
   'ais.static': 0,
   'ais.gap': 0.5,
   'vessel.loitering': 0.55,
+  // A watched entity was touched (docs/watchlist.md): worth a look, not an incident by itself.
+  'watchlist.alert': 0.5,
   manual_report: 0.5,
 };
 

@@ -1,9 +1,10 @@
 /**
- * Announcing vessel episodes (docs/vessels.md): the tracker sends each new episode's event out in
- * the episode's own transaction (an outbox message), and the `vessel-announcer` worker ingests it
- * here like any event a client sends, so zones, threat definitions, scoring, incidents, webhooks
- * and workflows see it. The event's id is derived from the episode: a message handled twice
- * stores one event.
+ * Announcing the service's own events: vessel episodes (docs/vessels.md) and watchlist alerts
+ * (docs/watchlist.md). The tracker sends each new episode's event out in the episode's own
+ * transaction (an outbox message), the watchlist its alert's with the alert's guard, and the
+ * `vessel-announcer` worker ingests it here like any event a client sends, so zones, threat
+ * definitions, scoring, incidents, webhooks and workflows see it. The event's id is derived from
+ * the episode or the alert: a message handled twice stores one event.
  */
 import { ConflictError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -11,10 +12,10 @@ import { systemActor } from '../actor.js';
 import { ingestEvents, type EventInput } from '../events/ingest.js';
 import { addTenantEvents } from '../rate-limit.js';
 
-export async function announceEpisode(tenantId: TenantId, event: EventInput): Promise<void> {
+export async function announceEvent(tenantId: TenantId, event: EventInput): Promise<void> {
   try {
     await ingestEvents(
-      systemActor(`vessel-announcer-${event.event_id ?? ''}`),
+      systemActor(`${event.type === 'watchlist.alert' ? 'watchlist' : 'vessel-announcer'}-${event.event_id ?? ''}`),
       {
         decideTenant: () => Promise.resolve(tenantId),
         // The service's own events count in the tenant's zones, not against its request rate.
@@ -24,7 +25,8 @@ export async function announceEpisode(tenantId: TenantId, event: EventInput): Pr
       () => ['body'],
     );
   } catch (err) {
-    // Stored before with other figures (an episode announced, then recomputed before a retry): it stands.
+    // Stored before with other figures (an episode announced, then recomputed before a retry; an
+    // alert of the same bucket raised again after its guard expired): it stands.
     if (!(err instanceof ConflictError)) throw err;
   }
 }
