@@ -268,6 +268,9 @@ try {
     { label: 'GET cable risk on the cable', routeId: 'vessels.cableRisk', events: 0, send: () => api('GET', `/api/v1/cable-risk?lat=${ON_CABLE.lat}&lon=${ON_CABLE.lon}`, user) },
     { label: 'GET /v1/usage (pro key)', routeId: 'developer.usage', events: 0, send: () => api('GET', '/v1/usage', developer) },
     { label: 'GET /v1/vessel-profile (pro key)', routeId: 'developer.vesselProfile', events: 0, send: () => api('GET', `/v1/vessel-profile?mmsi=${VESSELS.loiterer.mmsi}`, developer) },
+    { label: 'GET a threat score (an IP)', routeId: 'threatScore.get', events: 0, send: () => api('GET', '/api/v1/threat-score?target=8.8.8.8&target_type=ip', user) },
+    { label: 'GET a threat score (a vessel)', routeId: 'threatScore.get', events: 0, send: () => api('GET', `/api/v1/threat-score?target=${VESSELS.loiterer.mmsi}&target_type=mmsi&context=maritime`, user) },
+    { label: 'GET /v1/threat-score (pro key, a location)', routeId: 'developer.threatScore', events: 0, send: () => api('GET', `/v1/threat-score?target=${ON_CABLE.lat},${ON_CABLE.lon}&target_type=location&context=infrastructure`, developer) },
     { label: 'GET /audit-logs limit=20', routeId: 'auditLogs.list', events: 0, send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?limit=20`, user) },
     {
       label: 'GET /audit-logs action=zone.created',

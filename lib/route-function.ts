@@ -13,16 +13,21 @@ import { writeValidatorModules } from './validators.js';
 import { counterActions } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
+import { IP_GEO_PACKAGE_FILES } from './ip-geo-files.js';
 
 /**
  * What a route's package needs beyond its bundle. The documentation page serves Swagger UI's
- * script and style from the package itself (no CDN), so they are copied next to index.mjs.
+ * script and style from the package itself (no CDN), and the threat score reads the IP databases,
+ * so they are copied next to index.mjs.
  */
 const PACKAGE_FILES: Record<string, { files: string[]; environment: Record<string, string> }> = {
   'docs.asset': {
     files: ['swagger-ui-dist/swagger-ui.css', 'swagger-ui-dist/swagger-ui-bundle.js'],
     environment: { DOCS_ASSETS_DIR: '/var/task' },
   },
+  // The threat score's geography: the offline IP databases (docs/ip-geography.md).
+  'threatScore.get': IP_GEO_PACKAGE_FILES,
+  'developer.threatScore': IP_GEO_PACKAGE_FILES,
 };
 
 /** Where the build writes generated validator modules (git-ignored). */

@@ -100,6 +100,10 @@ export async function lookupIp(ip: string): Promise<IpGeo> {
  * `GATEHOUSE_IP_DB_COUNTRY_SOURCE` give (the stack sets them to the packages it copied), else
  * `GATEHOUSE_IP_DB_DIR`.
  */
+/** The credit every answer that shows IP geography carries (CC BY 4.0; DB-IP's link-back): docs/ip-geography.md. */
+export const IP_GEO_ATTRIBUTION =
+  'IP geography: AS data from RouteViews (routeviews.org), the NRO (nro.net) and DB-IP (IP Geolocation by DB-IP, https://db-ip.com); country data from the NRO and published geofeeds; compiled and modified by ip-location-db (github.com/sapics/ip-location-db). Licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/).';
+
 export async function ipGeoSource(env: Env = process.env): Promise<IpGeoSource> {
   if (env.GATEHOUSE_IP_DB_DIR) {
     return {

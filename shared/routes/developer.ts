@@ -4,6 +4,8 @@
  * bearer token), gated by tier, counted per key a minute and a month (shared/domain/developer-access.ts).
  */
 import { cableRiskResponse, vesselProfile } from '../schemas/vessels.js';
+import { threatScoreResponse, v1ThreatScoreQuery } from '../schemas/threat-score.js';
+import { THREAT_SCORE_DESCRIPTION } from './threat-score.js';
 import { keyIssueRequest, keyIssueResponse, keyPath, usageResponse, v1CableRiskQuery, v1VesselProfileQuery } from '../schemas/developer.js';
 import type { RouteDef } from './types.js';
 
@@ -94,10 +96,29 @@ export const developerCableRiskRoute = {
   timeoutSeconds: 20,
 } as const satisfies RouteDef;
 
+export const developerThreatScoreRoute = {
+  id: 'developer.threatScore',
+  method: 'GET',
+  path: '/v1/threat-score',
+  handler: 'functions/developer/threat-score.ts',
+  access: 'VIEWER',
+  developer: { endpoint: 'threat-score' },
+  tenant: 'credential',
+  tag: 'developer',
+  summary: "Seven-factor threat score of a target, from the data of the key's tenant",
+  description: `The same answer as \`GET /api/v1/threat-score\`. ${THREAT_SCORE_DESCRIPTION}`,
+  request: { query: v1ThreatScoreQuery },
+  response: { status: 200, description: 'The score and its factors.', schema: threatScoreResponse, headers: LIMIT_HEADERS },
+  grants: { table: 'write', bucket: 'read' },
+  timeoutSeconds: 20,
+  memoryMb: 1024,
+} as const satisfies RouteDef;
+
 export const developerRoutes: readonly RouteDef[] = [
   developerKeysIssueRoute,
   developerKeysRevokeRoute,
   developerUsageRoute,
+  developerThreatScoreRoute,
   developerVesselProfileRoute,
   developerCableRiskRoute,
 ];

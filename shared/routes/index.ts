@@ -18,6 +18,7 @@ import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
 import { tenantsRoutes } from './tenants.js';
 import { threatLibrariesRoutes } from './threat-libraries.js';
+import { threatScoreRoutes } from './threat-score.js';
 import { threatsRoutes } from './threats.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
@@ -49,6 +50,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...auditRoutes,
   ...analyticsRoutes,
   ...threatsRoutes,
+  ...threatScoreRoutes,
   ...workflowsRoutes,
   ...operationsRoutes,
   ...vesselsRoutes,

@@ -1,0 +1,11 @@
+import { scoreAndAlert } from '../../shared/domain/threat-score-alerts.js';
+import { developerAuthorizer } from '../../shared/http/developer-auth.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { developerThreatScoreRoute } from '../../shared/routes/developer.js';
+
+export const handler = httpHandler(
+  developerThreatScoreRoute,
+  async (req) => json(await scoreAndAlert(req.tenant, { target: req.query.target, target_type: req.query.target_type, context: req.query.context })),
+  { authorizer: developerAuthorizer },
+);
