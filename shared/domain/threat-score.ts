@@ -37,7 +37,8 @@ import { tenantDefinitions } from './library-cache.js';
 import { nearestLines } from './infrastructure/lines.js';
 import { metresBetween } from './vessels/track-analysis.js';
 import { vesselProfile } from './vessels/profile.js';
-import { watchlistOf, type WatchHit } from './watchlist-view.js';
+import { watchlistAt, type WatchHit, type WatchView } from './watchlist-view.js';
+import { watchlistRevisionFrom, watchlistRevisionKey } from '../db/watchlist.js';
 
 export interface ScoreRequest {
   target: string;
@@ -103,9 +104,12 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
   const from = new Date(nowMs - R.historyDays * DAY_MS).toISOString();
 
   // What the target is, where it is, and what named it.
+  // The threat libraries' and the watchlist's revisions in one read: each compiled set is read
+  // again only when its revision moved.
+  const revisions = readItems([libraryRevisionKey(tenantId), watchlistRevisionKey(tenantId)]);
   const [watch, definitions, history, subject] = await Promise.all([
-    watchlistOf(tenantId),
-    readItems([libraryRevisionKey(tenantId)]).then((read) => tenantDefinitions(tenantId, libraryRevisionFrom(read, tenantId)?.revision)),
+    revisions.then((read) => watchlistAt(tenantId, watchlistRevisionFrom(read, tenantId)?.revision ?? 0)),
+    revisions.then((read) => tenantDefinitions(tenantId, libraryRevisionFrom(read, tenantId)?.revision)),
     req.target_type === 'location' ? mentionsNear(tenantId, givenPoint!, from) : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit),
     subjectOf(tenantId, req.target_type, key, nowMs),
   ]);
@@ -238,7 +242,7 @@ async function subjectOf(tenantId: TenantId, type: ScoreTargetType, key: string,
   return { point: null, vessel: null, sensor: null, notes: [] };
 }
 
-async function geographyOf(type: ScoreTargetType, key: string, point: Point | null, subject: Subject, watch: Awaited<ReturnType<typeof watchlistOf>>, tenantId: TenantId) {
+async function geographyOf(type: ScoreTargetType, key: string, point: Point | null, subject: Subject, watch: WatchView, tenantId: TenantId) {
   const notes: string[] = [];
   let facts: {
     country: string | null;

@@ -61,7 +61,11 @@ const kept = new Map<TenantId, { revision: number; view: Promise<WatchView> }>()
 
 /** The tenant's watchlist now (one read of its revision; its entries when they changed). */
 export async function watchlistOf(tenantId: TenantId): Promise<WatchView> {
-  const { revision } = await readWatchlistRevision(tenantId);
+  return watchlistAt(tenantId, (await readWatchlistRevision(tenantId)).revision);
+}
+
+/** The tenant's watchlist at `revision`, read by the caller with its other lookups (watchlistRevisionFrom). */
+export function watchlistAt(tenantId: TenantId, revision: number): Promise<WatchView> {
   const hit = kept.get(tenantId);
   if (hit && hit.revision === revision) {
     kept.delete(tenantId);
