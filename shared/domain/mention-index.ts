@@ -3,21 +3,31 @@
  * names (shared/domain/entity-mentions.ts) and one for the grid cell of its location, written by
  * the stream worker `count-analytics`. The threat score reads them for a target's history.
  *
- * AIS position and static reports are left out: the vessel store keeps them (a vessel's track),
- * and one item per report would double their cost. Watchlist alerts are left out too: they name
- * the entity they alert on, and are not history of it.
+ * Routine telemetry is left out unless it matched a threat definition: the types whose base weight
+ * in scoring is at most ROUTINE_WEIGHT (sensor readings and heartbeats, AIS position and static
+ * reports, granted access). It is most of the volume, it says nothing against the entity it names,
+ * and one item per report would add a write to each (a vessel's reports are in the vessel store).
+ * Watchlist alerts are left out too: they name the entity they alert on, and are not history of it.
  */
 import { cellOf } from '../db/vessels.js';
 import { mentionItem, putMentions, type StoredMention } from '../db/mentions.js';
 import type { StoredEvent } from '../db/events.js';
 import { mentionsOf } from './entity-mentions.js';
+import { TYPE_WEIGHTS } from './events/scoring.js';
 
-/** Event types the index leaves out. */
-export const UNINDEXED_TYPES: ReadonlySet<string> = new Set(['ais.position', 'ais.static', 'watchlist.alert']);
+/** A type whose base weight is at most this is routine telemetry. */
+export const ROUTINE_WEIGHT = 0.05;
 
-/** The index's items of one event (none for the types left out). */
+/** Whether the index keeps an event: not an alert, and not routine telemetry that matched nothing. */
+export function isIndexed(event: Pick<StoredEvent, 'type' | 'matched_signatures'>): boolean {
+  if (event.type === 'watchlist.alert') return false;
+  const weight = (TYPE_WEIGHTS as Record<string, number | undefined>)[event.type];
+  return event.matched_signatures.length > 0 || weight === undefined || weight > ROUTINE_WEIGHT;
+}
+
+/** The index's items of one event (none for the events left out). */
 export function mentionRecords(event: StoredEvent): StoredMention[] {
-  if (UNINDEXED_TYPES.has(event.type)) return [];
+  if (!isIndexed(event)) return [];
   const common = {
     event_id: event.event_id,
     event_type: event.type,
