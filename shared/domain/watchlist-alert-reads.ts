@@ -52,8 +52,9 @@ export async function listWatchlistAlerts(tenantId: TenantId, filter: AlertFilte
     {
       type: 'watchlist.alert',
       payloadEquals,
-      // Alerts of a time: the ids of their events (made from the touch's time, or its hour's start).
-      fromId: from !== undefined ? timeIdBound(from - 3_600_000, 'low') : undefined,
+      // When an alert was raised is the time of its event's id (the touching event's receipt, or
+      // the score's request), not the time the touching event reports (which may be days older).
+      fromId: from !== undefined ? timeIdBound(from, 'low') : undefined,
       toId: to !== undefined ? timeIdBound(to, 'high') : undefined,
     },
     page,
@@ -61,8 +62,5 @@ export async function listWatchlistAlerts(tenantId: TenantId, filter: AlertFilte
   // An entry that is not the tenant's is answered as the unknown it is; a page with its alerts
   // shows it is the tenant's without a read (a removed entry's alerts stay listable).
   if (result.events.length === 0 && filter.entry_id && !(await getWatchlistEntry(tenantId, filter.entry_id))) throw new NotFoundError(WATCHLIST_ENTRY_NOT_FOUND);
-  const alerts = result.events
-    .filter((e) => (from === undefined || Date.parse(e.occurred_at) >= from) && (to === undefined || Date.parse(e.occurred_at) <= to))
-    .map(alertOf);
-  return { alerts, readLimitReached: result.readLimitReached };
+  return { alerts: result.events.map(alertOf), readLimitReached: result.readLimitReached };
 }

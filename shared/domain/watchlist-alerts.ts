@@ -6,8 +6,9 @@
  * webhooks, workflows, threat definitions and scoring all see it.
  *
  * Once each: an alert is named by its entry, its trigger and a bucket (the touching event; the
- * hour of a position or a score), its event id derived from them, and a guard item keeps a second
- * touch in the same bucket from sending it again.
+ * hour of a position or a score), and a guard item keeps a second touch in the same bucket from
+ * sending it again. Its event id is derived from them and the touch's receipt time, so a retried
+ * stream record sends the same event, which is stored once.
  */
 import { announceAlertOnce } from '../db/watchlist-alerts.js';
 import { derivedTimeId } from '../ids.js';
@@ -22,8 +23,13 @@ export interface AlertTouch {
   trigger: AlertTrigger;
   /** What touched it, in words: `event 0190…`, `vessel 235009802`, `threat score of ip 203.0.113.9`. */
   subject: string;
-  /** When (ms). */
+  /** When it happened (ms): the alert's `occurred_at`. */
   atMs: number;
+  /**
+   * The time its event id carries (ms): the touching event's receipt (the time of its id), or the
+   * score's request. Ingest takes ids up to a day old, and events may report older times.
+   */
+  idTimeMs: number;
   /** The touching event's id (event), the MMSI and hour (position), the target and hour (score). */
   bucket: string;
   location?: { lat: number; lon: number } | null;
@@ -38,10 +44,8 @@ export const hourBucket = (ms: number) => new Date(Math.floor(ms / HOUR_MS) * HO
 
 /** The event that announces an alert; its id is the same for the same entry, trigger and bucket. */
 export function alertEvent(tenantId: TenantId, t: AlertTouch): EventInput {
-  // The id's time is the bucket's: the touch of an hour that comes later names the same alert.
-  const idTime = t.trigger === 'event' ? t.atMs : Math.floor(t.atMs / HOUR_MS) * HOUR_MS;
   return {
-    event_id: derivedTimeId(idTime, `${tenantId}/watchlist/${t.hit.entry_id}/${t.trigger}/${t.bucket}`, 0),
+    event_id: derivedTimeId(t.idTimeMs, `${tenantId}/watchlist/${t.hit.entry_id}/${t.trigger}/${t.bucket}`, 0),
     type: 'watchlist.alert',
     source: 'api',
     ...(t.environmentId ? { environment_id: t.environmentId } : {}),

@@ -7,6 +7,7 @@
  */
 import type { StoredEvent } from '../db/events.js';
 import { mmsiOf, mentionsOf } from './entity-mentions.js';
+import { timeOfId } from '../ids.js';
 import { hourBucket, raiseAlerts, type AlertTouch } from './watchlist-alerts.js';
 import { watchlistOf } from './watchlist-view.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -20,6 +21,7 @@ export async function raiseWatchlistAlerts(tenantId: TenantId, events: readonly 
   const touches: AlertTouch[] = [];
   for (const e of candidates) {
     const atMs = Date.parse(e.occurred_at);
+    const idTimeMs = timeOfId(e.event_id);
     if (e.type === 'ais.position') {
       const mmsi = mmsiOf(e.payload);
       if (!mmsi || !e.location || e.payload.ais_error) continue;
@@ -29,6 +31,7 @@ export async function raiseWatchlistAlerts(tenantId: TenantId, events: readonly 
           trigger: 'position',
           subject: hit.entity_type === 'vessel' ? `a position report of vessel ${mmsi}` : `vessel ${mmsi} ${hit.distance_m} m from the line`,
           atMs,
+          idTimeMs,
           bucket: `${mmsi}:${hourBucket(atMs)}`,
           location: e.location,
           environmentId: e.environment_id,
@@ -43,6 +46,7 @@ export async function raiseWatchlistAlerts(tenantId: TenantId, events: readonly 
         trigger: 'event',
         subject: `event ${e.event_id} (${e.type}) naming ${mention.type} ${mention.value}`,
         atMs,
+        idTimeMs,
         bucket: e.event_id,
         location: e.location,
         environmentId: e.environment_id,

@@ -347,12 +347,21 @@ describe('watchlist.alerts', () => {
     expect(item, 'the stored event').toBeDefined();
     const replay = { eventName: 'INSERT' as const, eventSource: 'aws:dynamodb', dynamodb: { SequenceNumber: '900000000000000000001', NewImage: marshall(item, { removeUndefinedValues: true }) as never } };
     expect(await countStreamRecords([replay, replay])).toEqual({ batchItemFailures: [] });
-    // A later event naming the domain: its alert arrives, and the replayed one never did.
-    const later = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'sensor.alert', payload: { host: 'example.net' } } });
+    // A later event naming the domain, reporting something two days old: its alert arrives (its id
+    // carries the event's receipt, which ingest takes), and the replayed one never did.
+    const later = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'sensor.alert', occurred_at: new Date(Date.now() - 2 * 86_400_000).toISOString(), payload: { host: 'example.net' } },
+    });
     expect(later.status).toBe(201);
     const after = await until(() => alerts(org), (list) => list.length >= 3, 'the later alert');
     expect(after).toHaveLength(3);
     expect(after.filter((a) => a.details.event_id === event.body.event_id)).toHaveLength(2);
+    // Dates filter by when an alert was raised: the two-day-old report's alert was raised now.
+    const recent = await alerts(org, { start_date: new Date(Date.now() - 10 * 60_000).toISOString() });
+    expect(recent.map((a) => a.details.event_id)).toContain(later.body.event_id);
+    expect(await alerts(org, { start_date: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+    expect((await call('GET', '/api/v1/watchlist/alerts', { token: org.token, query: { start_date: '2026-11-02T00:00:00.000Z', end_date: '2026-11-01T00:00:00.000Z' } })).status).toBe(422);
   }, 60_000);
 
   it("raises an alert when a watched vessel reports, or any vessel comes within 2 km of a watched line: once an hour each", async () => {
