@@ -55,13 +55,13 @@ describe('parseCisaKev', () => {
     v[6]!.cwes = ['CWE-78', 78];
     const { records, problems } = parseCisaKev(JSON.stringify(doc), CISA_KEV_URL);
     expect(records).toHaveLength(11);
-    expect(problems).toEqual([
-      { entry: 0, id: 'CVE-2025-48384', reason: 'no product' },
-      { entry: 1, id: 'CVE-2024-8068', reason: 'dueDate is not a YYYY-MM-DD date ("15/09/2025")' },
-      { entry: 2, id: 'CVE-24-1', reason: 'cveID is not a CVE id ("CVE-24-1")' },
-      { entry: 3, id: null, reason: 'no cveID' },
-      { entry: 5, id: 'CVE-2025-54948', reason: 'the same CVE twice' },
-      { entry: 6, id: 'CVE-2025-8875', reason: 'cwes is not a list of CWE ids (["CWE-78",78])' },
+    expect(problems.map((p) => [p.entry, p.id, p.reason])).toEqual([
+      [0, 'CVE-2025-48384', 'no product'],
+      [1, 'CVE-2024-8068', 'dueDate is not a YYYY-MM-DD date ("15/09/2025")'],
+      [2, 'CVE-24-1', 'cveID is not a CVE id ("CVE-24-1")'],
+      [3, null, 'no cveID'],
+      [5, 'CVE-2025-54948', 'the same CVE twice'],
+      [6, 'CVE-2025-8875', 'cwes is not a list of CWE ids (["CWE-78",78])'],
     ]);
   });
 

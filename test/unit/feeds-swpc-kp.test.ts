@@ -60,12 +60,12 @@ describe('parseSwpcKp', () => {
     rows[9] = { ...rows[8]! };
     const { records, problems } = parseSwpcKp(JSON.stringify(rows), SWPC_KP_URL);
     expect(records).toHaveLength(57);
-    expect(problems).toEqual([
-      { entry: 3, id: 'kp-3h-2026-08-02T09:00:00.000Z', reason: 'Kp missing' },
-      { entry: 4, id: 'kp-3h-2026-08-02T12:00:00.000Z', reason: 'Kp is not a number ("high")' },
-      { entry: 6, id: 'kp-3h-2026-08-02T18:00:00.000Z', reason: 'Kp 12 is outside 0-9' },
-      { entry: 7, id: null, reason: 'time_tag is not a UTC date-time ("yesterday")' },
-      { entry: 9, id: 'kp-3h-2026-08-03T00:00:00.000Z', reason: 'a second reading for the same time' },
+    expect(problems.map((p) => [p.entry, p.id, p.reason])).toEqual([
+      [3, 'kp-3h-2026-08-02T09:00:00.000Z', 'Kp missing'],
+      [4, 'kp-3h-2026-08-02T12:00:00.000Z', 'Kp is not a number ("high")'],
+      [6, 'kp-3h-2026-08-02T18:00:00.000Z', 'Kp 12 is outside 0-9'],
+      [7, null, 'time_tag is not a UTC date-time ("yesterday")'],
+      [9, 'kp-3h-2026-08-03T00:00:00.000Z', 'a second reading for the same time'],
     ]);
   });
 

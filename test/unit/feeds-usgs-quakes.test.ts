@@ -80,14 +80,14 @@ describe('parseUsgsQuakes', () => {
     f[7]!.properties.tsunami = 'no';
     const { records, problems } = parseUsgsQuakes(JSON.stringify(doc), USGS_QUAKES_URL);
     expect(records).toHaveLength(13);
-    expect(problems).toEqual([
-      { entry: 0, id: 'nc73787051', reason: 'mag is not a number ("1.0")' },
-      { entry: 1, id: 'hv73158067', reason: 'time is not epoch milliseconds (undefined)' },
-      { entry: 2, id: 'us6000ip57', reason: 'alert is not a PAGER level ("purple")' },
-      { entry: 3, id: 'nc73787041', reason: 'coordinates are not a longitude and latitude ([200,38.8])' },
-      { entry: 4, id: null, reason: 'no event id' },
-      { entry: 6, id: 'ci40352824', reason: 'the same event twice' },
-      { entry: 7, id: 'us6000ip52', reason: 'tsunami is not 0 or 1 ("no")' },
+    expect(problems.map((p) => [p.entry, p.id, p.reason])).toEqual([
+      [0, 'nc73787051', 'mag is not a number ("1.0")'],
+      [1, 'hv73158067', 'time is not epoch milliseconds (undefined)'],
+      [2, 'us6000ip57', 'alert is not a PAGER level ("purple")'],
+      [3, 'nc73787041', 'coordinates are not a longitude and latitude ([200,38.8])'],
+      [4, null, 'no event id'],
+      [6, 'ci40352824', 'the same event twice'],
+      [7, 'us6000ip52', 'tsunami is not 0 or 1 ("no")'],
     ]);
   });
 
