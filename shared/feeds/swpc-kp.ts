@@ -72,9 +72,10 @@ export function parseSwpcKp(body: string, sourceUrl: string): FeedParse<KpRecord
 
   if (doc.length === 0) return { records, problems };
   if (Array.isArray(doc[0])) {
-    // The header row names the columns; they are found by name, not position.
-    const header = doc[0].map((h) => String(h).toLowerCase());
-    const [t, k] = [header.indexOf('time_tag'), header.indexOf('kp')];
+    // The header row names the columns; they are found by name, not position. The forecast
+    // product (header "time_tag","kp","observed","noaa_scale") mixes predictions in: refused.
+    const header = doc[0].map(String);
+    const [t, k] = [header.indexOf('time_tag'), header.indexOf('Kp')];
     if (t < 0 || k < 0) throw new FeedFormatError(FEED, `the header row has no time_tag and Kp columns (${JSON.stringify(doc[0])})`);
     doc.slice(1).forEach((row, i) => {
       if (!Array.isArray(row)) return problems.push({ entry: i + 1, id: null, reason: 'a row that is not an array' });

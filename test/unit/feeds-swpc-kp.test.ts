@@ -83,6 +83,8 @@ describe('parseSwpcKp', () => {
     expect(() => parseSwpcKp('{"Flux":"174"}', SWPC_KP_URL)).toThrow(FeedFormatError);
     expect(() => parseSwpcKp('[{"time_tag":"2026-08-09T17:00:00","flux":94}]', SWPC_KP_URL)).toThrow(/not a Kp feed/);
     expect(() => parseSwpcKp('[["time_tag","density","speed"]]', SWPC_KP_URL)).toThrow(/header row/);
+    // The forecast product, whose rows include predictions, is not read as observed Kp.
+    expect(() => parseSwpcKp(FORECAST, SWPC_KP_URL)).toThrow(/header row/);
     expect(() => parseSwpcKp('[{"time_tag":', SWPC_KP_URL)).toThrow(/not JSON/);
     expect(parseSwpcKp('[]', SWPC_KP_URL)).toEqual({ records: [], problems: [] });
   });
