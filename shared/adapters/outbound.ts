@@ -108,16 +108,50 @@ const EXCERPT_BYTES = 1024;
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** POSTs through the filtering agents; never throws for the receiver's faults, only reports them. */
-export function postOutbound(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
+export async function postOutbound(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
+  const answer = await callOutbound(raw, 'POST', req.headers, req.body, policy, req.timeoutMs ?? 15_000, MAX_ANSWER_BYTES);
+  // A long answer is read only in part; for a delivery that is no fault of the receiver's.
+  return { status: answer.status, latencyMs: answer.latencyMs, error: answer.truncated ? null : answer.error, bodyExcerpt: answer.body.toString('utf8').slice(0, EXCERPT_BYTES) };
+}
+
+export interface OutboundDownload {
+  /** The server's status; null when there was none (refused, unreachable, timed out). */
+  status: number | null;
+  latencyMs: number;
+  /** Why there is no status, the call was refused, or the answer was cut. */
+  error: string | null;
+  /** The answer, at most `maxBytes`. */
+  body: Buffer;
+  /** The answer was longer than `maxBytes` and was cut there. */
+  truncated: boolean;
+}
+
+/**
+ * GETs a document (a public feed) through the filtering agents, reading at most `maxBytes`;
+ * never throws for the server's faults, only reports them. No redirect is followed.
+ */
+export function getOutbound(raw: string, req: { headers?: Record<string, string>; timeoutMs?: number; maxBytes: number }, policy: OutboundPolicy): Promise<OutboundDownload> {
+  return callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes);
+}
+
+function callOutbound(
+  raw: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | null,
+  policy: OutboundPolicy,
+  timeoutMs: number,
+  maxBytes: number,
+): Promise<OutboundDownload> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const timeoutMs = req.timeoutMs ?? 15_000;
+  const nothing = (error: string): OutboundDownload => ({ status: null, latencyMs: elapsed(), error, body: Buffer.alloc(0), truncated: false });
   return new Promise((done) => {
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      done({ status: null, latencyMs: 0, error: 'not a URL', bodyExcerpt: '' });
+      done({ ...nothing('not a URL'), latencyMs: 0 });
       return;
     }
     const filter = {
@@ -131,14 +165,14 @@ export function postOutbound(raw: string, req: OutboundRequest, policy: Outbound
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     const literal = isIP(host) ? refusalOf(host, policy) : null;
     if (literal) {
-      done({ status: null, latencyMs: elapsed(), error: `refused: ${literal}`, bodyExcerpt: '' });
+      done(nothing(`refused: ${literal}`));
       return;
     }
     const https = url.protocol === 'https:';
     const send = https ? httpsRequest : httpRequest;
     const agent = https ? new RequestFilteringHttpsAgent(filter) : new RequestFilteringHttpAgent(filter);
     let settled = false;
-    const finish = (answer: OutboundAnswer) => {
+    const finish = (answer: OutboundDownload) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -146,9 +180,9 @@ export function postOutbound(raw: string, req: OutboundRequest, policy: Outbound
       done(answer);
     };
     const call = send(url, {
-      method: 'POST',
+      method,
       agent,
-      headers: { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) },
+      headers: body === null ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     });
     const timer = setTimeout(() => {
       call.destroy(new Error(`no answer within ${timeoutMs} ms`));
@@ -156,21 +190,36 @@ export function postOutbound(raw: string, req: OutboundRequest, policy: Outbound
     call.on('response', (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let truncated = false;
       res.on('data', (chunk: Buffer) => {
+        if (truncated) return;
+        const room = maxBytes - size;
+        if (chunk.length > room) {
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          size = maxBytes;
+          truncated = true;
+          res.destroy();
+          return;
+        }
         size += chunk.length;
-        if (size <= MAX_ANSWER_BYTES) chunks.push(chunk);
-        else res.destroy();
+        chunks.push(chunk);
       });
       const end = () =>
-        finish({ status: res.statusCode ?? null, latencyMs: elapsed(), error: null, bodyExcerpt: Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_BYTES) });
+        finish({
+          status: res.statusCode ?? null,
+          latencyMs: elapsed(),
+          error: truncated ? `the answer is longer than ${maxBytes} bytes` : null,
+          body: Buffer.concat(chunks),
+          truncated,
+        });
       res.on('end', end);
       res.on('close', end);
       res.on('error', end);
     });
     call.on('error', (err) => {
       const refused = /is not allowed/.test(err.message);
-      finish({ status: null, latencyMs: elapsed(), error: refused ? `refused: ${err.message}` : err.message, bodyExcerpt: '' });
+      finish(nothing(refused ? `refused: ${err.message}` : err.message));
     });
-    call.end(req.body);
+    call.end(body ?? undefined);
   });
 }

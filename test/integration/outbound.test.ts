@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutboundUrl, OutboundRefusedError, postOutbound, refusalOf, type Resolve } from '../../shared/adapters/outbound.js';
+import { checkOutboundUrl, getOutbound, OutboundRefusedError, postOutbound, refusalOf, type Resolve } from '../../shared/adapters/outbound.js';
 
 const closed = { allowLoopback: false };
 const local = { allowLoopback: true };
@@ -105,5 +105,25 @@ describe('postOutbound', () => {
     const big = await postOutbound(`${base}/big`, { headers: {}, body: '{}' }, local);
     expect(big.status).toBe(200);
     expect(big.bodyExcerpt).toHaveLength(1024);
+  });
+});
+
+describe('getOutbound', () => {
+  it('downloads a document whole within its bound, and says when it had to cut one', async () => {
+    const whole = await getOutbound(`${base}/big`, { maxBytes: 2 * 1024 * 1024 }, local);
+    expect(whole).toMatchObject({ status: 200, error: null, truncated: false });
+    expect(whole.body.length).toBe(1024 * 1024);
+    const cut = await getOutbound(`${base}/big`, { maxBytes: 100_000 }, local);
+    expect(cut).toMatchObject({ status: 200, truncated: true, error: 'the answer is longer than 100000 bytes' });
+    expect(cut.body.length).toBe(100_000);
+  });
+
+  it('is refused where a POST would be, follows no redirect, and gives up on a silent server', async () => {
+    const before = hits.length;
+    expect(await getOutbound(`${base}/big`, { maxBytes: 10 }, closed)).toMatchObject({ status: null, error: expect.stringMatching(/^refused/) });
+    expect(hits.length).toBe(before);
+    expect((await getOutbound(`${base}/redirect`, { maxBytes: 10 }, local)).status).toBe(302);
+    expect(hits.slice(before)).toEqual(['/redirect']);
+    expect(await getOutbound(`${base}/silent`, { maxBytes: 10, timeoutMs: 300 }, local)).toMatchObject({ status: null, error: 'no answer within 300 ms' });
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * One poll of a public feed (issue 18; docs/feeds.md): the document fetched through the outbound
+ * guard (no private address, no redirect, bounded in time and in bytes), checked to be a success
+ * of the feed's format, and parsed by the feed's own parser into records with stable ids (a
+ * re-poll gives the same ids, so storing them again stores nothing twice) and the problems of the
+ * entries it skipped. It stores nothing: the connectors keep the records and the status.
+ *
+ * A poll never throws for the feed's faults: an unreachable server, a refusal, an error status, a
+ * document cut at its bound or not of the format is a `failed` outcome saying why, as a
+ * connector's status shows it.
+ */
+import { getOutbound, type OutboundPolicy } from '../../adapters/outbound.js';
+import { CISA_KEV_URL, parseCisaKev } from '../../feeds/cisa-kev.js';
+import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
+import { parseSwpcKp, SWPC_KP_URL } from '../../feeds/swpc-kp.js';
+import { parseUsgsQuakes, USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
+
+export interface FeedDef {
+  /** The public source polled unless the connector names another. */
+  defaultUrl: string;
+  /** At most this much of a document is read; a longer one fails the poll. */
+  maxBytes: number;
+  parse: (body: string, sourceUrl: string) => { records: { id: string }[]; problems: FeedProblem[] };
+}
+
+const MB = 1024 * 1024;
+
+/** The feeds a connector may poll, with the bound of each (their documents' size with room to grow). */
+export const FEEDS = {
+  'swpc-kp': { defaultUrl: SWPC_KP_URL, maxBytes: 2 * MB, parse: parseSwpcKp },
+  'usgs-quakes': { defaultUrl: USGS_QUAKES_URL, maxBytes: 16 * MB, parse: parseUsgsQuakes },
+  'cisa-kev': { defaultUrl: CISA_KEV_URL, maxBytes: 16 * MB, parse: parseCisaKev },
+} as const satisfies Record<string, FeedDef>;
+
+export type FeedName = keyof typeof FEEDS;
+export type FeedRecordOf<F extends FeedName> = ReturnType<(typeof FEEDS)[F]['parse']>['records'][number];
+
+export type PollOutcome<F extends FeedName> =
+  | { status: 'ok'; url: string; httpStatus: number; bytes: number; latencyMs: number; records: FeedRecordOf<F>[]; problems: FeedProblem[] }
+  | { status: 'failed'; url: string; httpStatus: number | null; bytes: number; latencyMs: number; error: string };
+
+/** Fetches and parses one document of `feed` from `url` (its default unless given). */
+export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPolicy, url: string = FEEDS[feed].defaultUrl, timeoutMs = 20_000): Promise<PollOutcome<F>> {
+  const def: FeedDef = FEEDS[feed];
+  const answer = await getOutbound(url, { headers: { accept: 'application/json' }, timeoutMs, maxBytes: def.maxBytes }, policy);
+  const failed = (error: string): PollOutcome<F> => ({ status: 'failed', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, error });
+  if (answer.status === null) return failed(answer.error ?? 'no answer');
+  if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
+  if (answer.truncated) return failed(`the document is longer than ${def.maxBytes} bytes, the bound of ${feed}`);
+  try {
+    const { records, problems } = def.parse(answer.body.toString('utf8'), url);
+    return { status: 'ok', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, records: records as FeedRecordOf<F>[], problems };
+  } catch (err) {
+    if (err instanceof FeedFormatError) return failed(err.message);
+    throw err;
+  }
+}
