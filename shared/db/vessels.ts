@@ -7,6 +7,7 @@
  */
 import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
+import { pick } from './items.js';
 import { tenantPk } from './keys.js';
 import { vesselKeys as keys } from './vessel-keys.js';
 import { queryPage } from './query.js';
@@ -79,7 +80,7 @@ export interface StoredEpisode {
 const POSITION_FIELDS = ['mmsi', 'event_id', 'occurred_at', 'lat', 'lon', 'sog_knots', 'cog_degrees', 'heading_degrees', 'nav_status', 'message_type', 'environment_id', 'zone_ids'] as const;
 
 const positionOf = (item: Record<string, unknown>): StoredPosition =>
-  Object.fromEntries(POSITION_FIELDS.map((f) => [f, item[f] ?? (f === 'zone_ids' ? [] : null)])) as unknown as StoredPosition;
+  ({ ...pick<StoredPosition>(item, POSITION_FIELDS), zone_ids: (item.zone_ids as string[] | undefined) ?? [] });
 
 /** Puts position reports, 25 per BatchWriteItem, retrying what DynamoDB leaves unprocessed. */
 export async function putPositions(tenantId: TenantId, positions: readonly StoredPosition[], expiresAt: number): Promise<void> {
@@ -130,7 +131,7 @@ export async function positionsInCell(tenantId: TenantId, cell: string, from: st
 
 const VESSEL_FIELDS = ['tenant_id', 'mmsi', 'first_seen', 'last_seen', 'last_position', 'identity'] as const;
 const vesselOf = (item: Record<string, unknown>): StoredVessel =>
-  Object.fromEntries(VESSEL_FIELDS.map((f) => [f, item[f] ?? null])) as unknown as StoredVessel;
+  pick<StoredVessel>(item, VESSEL_FIELDS);
 
 export async function getVessel(tenantId: TenantId, mmsi: string): Promise<StoredVessel | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.vessel(tenantId, mmsi) }));
