@@ -6,8 +6,7 @@
  * and says how many records were new, changed and unchanged.
  */
 import { createHash } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from './client.js';
+import { queryPage } from './query.js';
 import { writeAll } from './events.js';
 import { readItems } from './read-batch.js';
 
@@ -51,20 +50,6 @@ export async function storeFeedRecords(feed: string, records: readonly { id: str
 
 /** A feed's records, by id order, at most `limit` (one Query, and more pages only past 1 MB). */
 export async function feedRecords<R>(feed: string, limit: number): Promise<R[]> {
-  const out: R[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :r)',
-        ExpressionAttributeValues: { ':pk': `${FEED_PK_PREFIX}${feed}`, ':r': 'R#' },
-        Limit: limit - out.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(page.Items ?? []).map((i) => i.record as R));
-    start = page.LastEvaluatedKey;
-  } while (start && out.length < limit);
-  return out;
+  const items = await queryPage({ pk: `${FEED_PK_PREFIX}${feed}`, skPrefix: 'R#', ascending: true }, { limit, offset: 0 });
+  return items.map((i) => i.record as R);
 }

@@ -4,8 +4,7 @@
  * threat score's history, recency and behaviour factors. A put is idempotent: the same event gives
  * the same item, so a retried stream batch writes nothing new. Items expire with their event.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, TABLE } from './client.js';
+import { queryPage } from './query.js';
 import { writeAll } from './events.js';
 import { mentionKeys } from './mention-keys.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -53,21 +52,6 @@ const mentionFromItem = (i: Record<string, unknown>): StoredMention => ({
  */
 export async function mentionsSince(tenantId: TenantId, kind: string, value: string, from: string, limit: number): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
   const { PK } = mentionKeys.mention(tenantId, kind, value, '', '');
-  const out: StoredMention[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: 'PK = :pk AND SK >= :from',
-        ExpressionAttributeValues: { ':pk': PK, ':from': from },
-        ScanIndexForward: false,
-        Limit: limit + 1 - out.length,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(page.Items ?? []).map(mentionFromItem));
-    start = page.LastEvaluatedKey;
-  } while (start && out.length <= limit);
-  return { mentions: out.slice(0, limit), truncated: out.length > limit };
+  const items = await queryPage({ pk: PK, skBetween: [from, '~'], ascending: false }, { limit: limit + 1, offset: 0 });
+  return { mentions: items.slice(0, limit).map(mentionFromItem), truncated: items.length > limit };
 }
