@@ -20,17 +20,17 @@ export const DEFAULT_WINDOW_DAYS = 30;
 export const SLA_OUTCOMES = ['met', 'breached', 'pending'] as const;
 export type SlaOutcome = (typeof SLA_OUTCOMES)[number];
 
-const window = {
+const window = /* @__PURE__ */ (() => ({
   from_date: {
     ...timestamp,
     description: `Start of the window. Default: ${DEFAULT_WINDOW_DAYS} days before \`to_date\` (so 30 days before now when neither is given). Rounded down to its UTC hour. At most ${MAX_WINDOW_DAYS} days before \`to_date\`.`,
   },
   to_date: { ...timestamp, description: 'End of the window. Default: now. Rounded up to a whole UTC hour; the window is at least one hour.' },
-} as const;
+} as const))();
 
 const eventType = { type: 'string', enum: EVENT_TYPES } as const;
 
-export const analyticsThreatsQuery = {
+export const analyticsThreatsQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -41,20 +41,20 @@ export const analyticsThreatsQuery = {
     aggregation: { type: 'string', enum: AGGREGATIONS, default: 'day', description: 'Bucket size: a UTC hour, a UTC day, or an ISO week (from Monday 00:00 UTC).' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const analyticsSummaryQuery = {
+export const analyticsSummaryQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN (others get 404)." }, ...window },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-const windowFields = {
+const windowFields = /* @__PURE__ */ (() => ({
   timezone: { type: 'string', enum: ['UTC'], description: 'Buckets and windows are in UTC.' },
   from_date: { ...timestamp, description: 'The window used: `from_date` as asked, rounded down to its UTC hour. Included.' },
   to_date: { ...timestamp, description: 'The window used: `to_date` as asked, rounded up to a whole UTC hour. Excluded.' },
-} as const;
+} as const))();
 
 const averageScore = {
   type: ['number', 'null'],
@@ -63,7 +63,7 @@ const averageScore = {
   description: "Mean of the events' `threat_score` as computed at ingest, rounded to 0.001; null without events.",
 } as const;
 
-export const threatBucket = {
+export const threatBucket = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'One bucket. The first and the last are cut to the window: a bucket counts only the hours of the window.',
   properties: {
@@ -74,9 +74,9 @@ export const threatBucket = {
   },
   required: ['start', 'end', 'count', 'avg_threat_score'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const threatTimeSeriesResponse = {
+export const threatTimeSeriesResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   description:
     "ThreatTimeSeriesResponse: the tenant's events by when they occurred (`occurred_at`), in UTC buckets, every bucket of the window listed, empty ones with 0. Read from counters kept as events are stored (about a second behind); see docs/analytics.md.",
@@ -93,7 +93,7 @@ export const threatTimeSeriesResponse = {
   },
   required: ['tenant_id', 'timezone', 'from_date', 'to_date', 'aggregation', 'zone_id', 'environment_id', 'threat_type', 'buckets', 'total', 'avg_threat_score'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const countsOf = (names: readonly string[], description: string) =>
   ({
@@ -117,7 +117,7 @@ const responseTime = (what: string) =>
     additionalProperties: false,
   }) as const;
 
-export const analyticsSummaryResponse = {
+export const analyticsSummaryResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   description:
     'AnalyticsSummaryResponse: the incidents created in the window (as they are now), their response times and SLA, and the events that occurred in the window by type. Read from counters kept as incidents and events change (about a second behind); see docs/analytics.md.',
@@ -160,4 +160,4 @@ export const analyticsSummaryResponse = {
   },
   required: ['tenant_id', 'timezone', 'from_date', 'to_date', 'incidents', 'response_time', 'sla', 'threats_by_type', 'threats_total'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

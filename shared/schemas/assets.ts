@@ -11,10 +11,10 @@ const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as
 const type = { type: 'string', enum: ASSET_TYPES } as const;
 const criticality = { type: 'string', enum: SEVERITIES, description: 'How much its loss would hurt.' } as const;
 const description = { type: ['string', 'null'], maxLength: 2000 } as const;
-const location = { ...latLon, type: ['object', 'null'] } as const;
-const geometry = { ...assetGeometry, type: ['object', 'null'] } as const;
+const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'] } as const))();
+const geometry = /* @__PURE__ */ (() => ({ ...assetGeometry, type: ['object', 'null'] } as const))();
 
-export const assetCreate = {
+export const assetCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'An asset has a location, a geometry, or both.',
   properties: {
@@ -29,7 +29,7 @@ export const assetCreate = {
   },
   required: ['environment_id', 'name', 'type'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const assetUpdate = {
   type: 'object',
@@ -69,8 +69,8 @@ export const assetScopeQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const assetListQuery = {
+export const assetListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, environment_id: uuid, type, criticality, ...pagingProperties },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -2,7 +2,7 @@
 import { MAX_OFFSET, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 
-export const auditLogResponse = {
+export const auditLogResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'AuditLogResponse: one change, who made it, when, from where, and what changed.',
   properties: {
@@ -29,7 +29,7 @@ export const auditLogResponse = {
     },
   },
   required: ['log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id', 'timestamp', 'request_id', 'source_ip'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const auditLogList = {
   type: 'object',
@@ -45,7 +45,7 @@ export const auditLogList = {
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' } as const;
 
-export const auditLogQuery = {
+export const auditLogQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     action: { ...name, description: 'Only this action, e.g. `incident.created`.' },
@@ -57,7 +57,7 @@ export const auditLogQuery = {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const auditTenantPath = {
   type: 'object',
@@ -73,18 +73,18 @@ export const auditEntryPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const auditVerifyQuery = {
+export const auditVerifyQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     from: { ...timestamp, description: 'From the hour holding this time. Default: 24 hours before `to`.' },
     to: { ...timestamp, description: 'To the hour holding this time, included. Default: now. At most 31 days after `from`.' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-const hourStart = { ...timestamp, description: "The hour's start." };
+const hourStart = /* @__PURE__ */ (() => ({ ...timestamp, description: "The hour's start." }))();
 
-export const auditVerification = {
+export const auditVerification = /* @__PURE__ */ (() => ({
   type: 'object',
   description:
     "The digests of the range's hours recomputed from the entries in the table now, and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order.",
@@ -106,9 +106,9 @@ export const auditVerification = {
     digested_until: { ...timestamp, type: ['string', 'null'], description: 'The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so not checked.' },
   },
   required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const auditExportQuery = {
+export const auditExportQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     from: { ...timestamp, description: 'Entries at or after this time.' },
@@ -116,7 +116,7 @@ export const auditExportQuery = {
   },
   required: ['from'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const auditExportHeaders = {
   type: 'object',

@@ -7,7 +7,7 @@ import { email } from './users.js';
 import { mmsi } from './vessels.js';
 import { DEVELOPER_ENDPOINTS, DEVELOPER_TIERS } from '../vocabulary/developer.js';
 
-export const keyIssueRequest = {
+export const keyIssueRequest = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     email: { ...email, description: 'Yours: a free key makes a new developer account (and tenant) for this email, once.' },
@@ -18,7 +18,7 @@ export const keyIssueRequest = {
   },
   required: ['email', 'tier'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const keyIssueResponse = {
   type: 'object',
@@ -41,7 +41,7 @@ export const keyPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const usageResponse = {
+export const usageResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tier: { type: 'string', enum: DEVELOPER_TIERS },
@@ -60,7 +60,7 @@ export const usageResponse = {
     },
   },
   required: ['tier', 'key_id', 'tenant_id', 'endpoints', 'rate_limit', 'monthly'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const v1VesselProfileQuery = {
   type: 'object',

@@ -26,15 +26,15 @@ const status = {
   enum: ENVIRONMENT_STATUSES,
   description: 'active: monitored; inactive: kept but not monitored; maintenance: monitored, alerts expected.',
 } as const;
-const location = { ...latLon, type: ['object', 'null'], description: 'A reference point of the site.' } as const;
+const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'], description: 'A reference point of the site.' } as const))();
 const address = { type: ['string', 'null'], maxLength: 500 } as const;
 
-export const environmentCreate = {
+export const environmentCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, name, type, status: { ...status, default: 'active' }, description, location, address },
   required: ['name', 'type'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const environmentUpdate = {
   type: 'object',
@@ -67,7 +67,7 @@ export const environmentPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const environmentListQuery = {
+export const environmentListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." },
@@ -77,7 +77,7 @@ export const environmentListQuery = {
   },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const environmentDeleteQuery = {
   type: 'object',

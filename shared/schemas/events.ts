@@ -30,7 +30,7 @@ const aisMessage = {
 } as const;
 
 /** Payload schemas of the types whose payload is fixed; other types take any object. */
-export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
+export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = /* @__PURE__ */ (() => ({
   'sensor.reading': {
     type: 'object',
     properties: { value: { type: 'number' }, unit: { type: 'string', maxLength: 32 }, metric: { type: 'string', maxLength: 64 } },
@@ -53,7 +53,7 @@ export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = {
     type: 'object',
     properties: { credential_id: { type: 'string', maxLength: 128 }, reason: { type: 'string', maxLength: 200 } },
   },
-};
+}))();
 
 /** A UUIDv7 (time-ordered): client-supplied event ids must be, so they sort by time like ours. */
 const uuidV7 = {
@@ -66,12 +66,12 @@ const uuidV7 = {
 const eventType = { type: 'string', enum: EVENT_TYPES, description: 'What happened; see the EventType list.' } as const;
 const severity = { type: 'string', enum: SEVERITIES, description: "The reporter's own view of severity, if any." } as const;
 
-const payloadRules = Object.entries(EVENT_PAYLOADS).map(([type, payload]) => ({
+const payloadRules = /* @__PURE__ */ (() => (Object.entries(EVENT_PAYLOADS).map(([type, payload]) => ({
   if: { properties: { type: { const: type } }, required: ['type'] },
   then: { properties: { payload } },
-}));
+}))))();
 
-export const eventCreate = {
+export const eventCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     event_id: uuidV7,
@@ -89,7 +89,7 @@ export const eventCreate = {
   required: ['type'],
   additionalProperties: false,
   allOf: payloadRules,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const eventBatchCreate = {
   type: 'object',
@@ -106,7 +106,7 @@ const threatFactors = {
   additionalProperties: { type: 'object', properties: { value: { type: 'number' }, weight: { type: 'number' } } },
 } as const;
 
-export const eventResponse = {
+export const eventResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     event_id: uuid,
@@ -148,7 +148,7 @@ export const eventResponse = {
     'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
     'severity', 'description', 'payload', 'matched_zone_ids', 'matched_signatures', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
   ],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const eventPath = {
   type: 'object',
@@ -157,7 +157,7 @@ export const eventPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const eventListQuery = {
+export const eventListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
@@ -172,15 +172,15 @@ export const eventListQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const eventScopeQuery = {
+export const eventScopeQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const eventProcessedUpdate = {
+export const eventProcessedUpdate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     processed: { type: 'boolean' },
@@ -189,7 +189,7 @@ export const eventProcessedUpdate = {
   },
   required: ['processed'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const manualReportCreate = {
   type: 'object',
@@ -208,23 +208,23 @@ export const manualReportCreate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const manualReportResponse = {
+export const manualReportResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     report_id: { ...uuid, description: 'The id of the event the report became.' },
     event: eventResponse,
   },
   required: ['report_id', 'event'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const eventStreamQuery = {
+export const eventStreamQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     event_type: { ...eventType, description: 'Only events of this type.' },
     tenant_id: { type: 'string', maxLength: 64, description: 'Only this tenant (a SUPER_ADMIN may omit it to watch all).' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** The Idempotency-Key header of the creating routes. */
 export const idempotencyHeaders = {

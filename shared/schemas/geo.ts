@@ -61,7 +61,7 @@ const polygonCoordinates = {
 } as const;
 
 /** A zone's geofence: a GeoJSON Polygon or MultiPolygon (holes allowed), or a circle. */
-export const geofence = {
+export const geofence = /* @__PURE__ */ (() => ({
   title: 'Geofence',
   type: 'object',
   description:
@@ -106,7 +106,7 @@ export const geofence = {
       },
     },
   ],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** Any GeoJSON geometry an asset may have (a point, a cable's line, a building's outline). */
 export const assetGeometry = {

@@ -16,7 +16,7 @@ const resolution = { type: 'string', enum: RESOLUTIONS, description: 'Why it end
 const title = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
-const transition = {
+const transition = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     from: nullable(incidentStatus),
@@ -26,9 +26,9 @@ const transition = {
     note: { type: 'string' },
   },
   required: ['from', 'to', 'at', 'by'],
-} as const;
+} as const))();
 
-export const incidentResponse = {
+export const incidentResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     incident_id: uuid,
@@ -98,9 +98,9 @@ export const incidentResponse = {
     'incident_id', 'tenant_id', 'title', 'severity', 'status', 'resolution', 'source', 'escalation_level',
     'transitions', 'event_ids', 'created_at', 'updated_at',
   ],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentCreate = {
+export const incidentCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     title,
@@ -123,9 +123,9 @@ export const incidentCreate = {
   },
   required: ['title'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentRespond = {
+export const incidentRespond = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'At least one of: a status change, an assignee, a resolution with notes, a note.',
   properties: {
@@ -137,13 +137,13 @@ export const incidentRespond = {
   },
   minProperties: 1,
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentEscalate = {
+export const incidentEscalate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { reason: text(2000) },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const incidentPath = {
   type: 'object',
@@ -161,7 +161,7 @@ export const acknowledgeQuery = {
 
 export const INCIDENT_SORT_FIELDS = ['created_at', 'updated_at', 'severity', 'status', 'escalation_level'] as const;
 
-export const incidentListQuery = {
+export const incidentListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...pagingProperties,
@@ -173,7 +173,7 @@ export const incidentListQuery = {
     zone_id: { ...uuid, description: "Incidents in this zone (see `zone_ids`; 404 when it is not your tenant's)." },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const incidentList = {
   type: 'object',
@@ -195,7 +195,7 @@ export const feedQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const feedEntry = {
+export const feedEntry = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     entry_id: uuid,
@@ -208,7 +208,7 @@ export const feedEntry = {
     by: { type: 'string' },
   },
   required: ['entry_id', 'at', 'kind', 'incident_id', 'title', 'severity', 'status', 'by'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const replayTimeline = {
   type: 'object',
@@ -226,13 +226,13 @@ export const replayTimeline = {
   required: ['incident_id', 'timeline'],
 } as const satisfies JsonSchema;
 
-export const snapshotQuery = {
+export const snapshotQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { at: { ...timestamp, description: 'The moment to show; defaults to now.' } },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentSnapshot = {
+export const incidentSnapshot = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     incident_id: uuid,
@@ -243,9 +243,9 @@ export const incidentSnapshot = {
     notes: { type: 'array', items: { type: 'object' } },
   },
   required: ['incident_id', 'at', 'status', 'escalation_level', 'assignee_id', 'notes'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const publicIncidentCreate = {
+export const publicIncidentCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     report_key: { type: 'string', minLength: 10, maxLength: 100, description: 'The public reporting key the organisation publishes.' },
@@ -258,7 +258,7 @@ export const publicIncidentCreate = {
   },
   required: ['report_key', 'title', 'description'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const publicReportKeyResponse = {
   type: 'object',
@@ -287,7 +287,7 @@ export const voiceUploadUrlRequest = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const voiceUploadUrlResponse = {
+export const voiceUploadUrlResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     upload_key: { type: 'string', description: 'Where the recording goes, under tenants/<your tenant>/audio/; send it to POST /api/v1/incidents/voice once uploaded.' },
@@ -306,9 +306,9 @@ export const voiceUploadUrlResponse = {
     max_bytes: { type: 'integer', description: 'The largest recording an upload URL is given for.' },
   },
   required: ['upload_key', 'upload_url', 'method', 'headers', 'expires_at', 'max_bytes'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const voiceIncidentCreate = {
+export const voiceIncidentCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'A recording (base64, for short clips; or the key of an upload under your tenant), or a transcript made on the device.',
   properties: {
@@ -324,9 +324,9 @@ export const voiceIncidentCreate = {
     transcript: { type: 'string', minLength: 1, maxLength: 20000, description: 'A transcript made on the device: transcription is skipped.' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentComplete = {
+export const incidentComplete = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     answers: {
@@ -346,13 +346,13 @@ export const incidentComplete = {
   },
   required: ['answers'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const incidentFinalize = {
+export const incidentFinalize = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { note: text(2000) },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** What an anonymous reporter gets back: the report's own id and state, no internal ids. */
 export const publicIncidentReceipt = {

@@ -11,7 +11,7 @@ export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Largest file through a presigned upload URL. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 50 * 1024 * 1024;
 
-export const infrastructureFile = {
+export const infrastructureFile = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     file_id: uuid,
@@ -27,7 +27,7 @@ export const infrastructureFile = {
     created_at: timestamp,
   },
   required: ['file_id', 'tenant_id', 'environment_id', 'filename', 'format', 'size_bytes', 'feature_count', 'geometry_types', 'bbox', 'created_by', 'created_at'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const infrastructureList = {
   type: 'object',
@@ -63,11 +63,11 @@ export const environmentScopeQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const infrastructureListQuery = {
+export const infrastructureListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, ...pagingProperties },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const infrastructureFilePath = {
   type: 'object',

@@ -71,20 +71,20 @@ const integrationFields = {
   updated_at: timestamp,
 } as const;
 
-export const integrationResponse = {
+export const integrationResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: integrationFields,
   required: Object.keys(integrationFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const integrationCreated = {
+export const integrationCreated = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...integrationFields,
     secret: { type: 'string', pattern: '^whsec_', description: 'For `http`: the signing secret (Standard Webhooks), shown this once.' },
   },
   required: Object.keys(integrationFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const integrationPath = {
   type: 'object',
@@ -93,12 +93,12 @@ export const integrationPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const integrationListQuery = {
+export const integrationListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { ...tenantScope, description: 'The tenant whose integrations to list: your own (only SUPER_ADMIN may name another).' }, ...pagingProperties },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const integrationScopeQuery = {
   type: 'object',

@@ -1,4 +1,12 @@
-/** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). Kept loose on purpose: schemas are data. */
+/**
+ * A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). Kept loose on purpose: schemas are data.
+ *
+ * A module-level schema built with a spread, a call, a member read or a template with a value in
+ * it is written `/* @__PURE__ *\/ (() => ({ ... } as const satisfies JsonSchema))()`: esbuild
+ * cannot tell such an expression has no side effect, so without the pure call it would keep the
+ * schema (and all it spreads) in every bundle that imports any other export of the module
+ * (test/infra/tree-shaking.test.ts).
+ */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { AssetGeometry, Geofence } from './geo.js';
 

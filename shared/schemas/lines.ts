@@ -5,10 +5,10 @@ import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 import { LINE_KINDS } from '../vocabulary/lines.js';
 
-const scope = { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } } as const;
+const scope = /* @__PURE__ */ (() => ({ tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } } as const))();
 const point = { type: 'object', properties: { lat: latitude, lon: longitude }, required: ['lat', 'lon'] } as const;
 
-export const nearLine = {
+export const nearLine = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     line_id: { type: 'string' },
@@ -20,15 +20,15 @@ export const nearLine = {
     nearest: point,
   },
   required: ['line_id', 'file_id', 'name', 'kind', 'distance_m', 'nearest'],
-} as const;
+} as const))();
 
-export const lineListQuery = {
+export const lineListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { ...scope, kind: { type: 'string', enum: [...LINE_KINDS, 'unclassified'], description: 'Only lines of this kind.' } },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const lineSummary = {
+export const lineSummary = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     line_id: { type: 'string', description: '`<file_id>:<line in the file>`.' },
@@ -41,7 +41,7 @@ export const lineSummary = {
     bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
   },
   required: ['line_id', 'file_id', 'environment_id', 'name', 'kind', 'length_km', 'vertices', 'bbox'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const lineTag = {
   type: 'object',

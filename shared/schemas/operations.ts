@@ -6,7 +6,7 @@ import { AGENT_IDS } from '../vocabulary/agents.js';
 const workerStatus = { type: 'string', enum: ['active', 'idle', 'degraded'] } as const;
 const componentStatus = { type: 'string', enum: ['operational', 'degraded', 'outage'] } as const;
 
-const workerFigures = {
+const workerFigures = /* @__PURE__ */ (() => ({
   status: workerStatus,
   reason: { type: ['string', 'null'], description: 'Why it is degraded.' },
   last_run_at: nullable(timestamp),
@@ -16,9 +16,9 @@ const workerFigures = {
   backlog: { type: ['integer', 'null'], description: 'A queue worker: messages waiting or in flight on its queue; null for the others.' },
   dead_letters: { type: ['integer', 'null'], description: "A queue worker: messages in its queue's dead-letter queue." },
   lag_ms: { type: ['integer', 'null'], description: "Stream and queue workers: how long the oldest record of its last batch had waited (a stream record since its change, a message since it was sent, on its first receive); over a minute is degraded." },
-} as const;
+} as const))();
 
-export const liveStatusResponse = {
+export const liveStatusResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     status: { ...componentStatus, description: '`outage` when the table does not answer; `degraded` when any component is not operational; else `operational`.' },
@@ -40,9 +40,9 @@ export const liveStatusResponse = {
     },
   },
   required: ['status', 'checked_at', 'version', 'components'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const agentResponse = {
+export const agentResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     agent_id: { type: 'string', enum: AGENT_IDS },
@@ -63,14 +63,14 @@ export const agentResponse = {
     settings: { type: 'object', description: 'What it reads from the tenant configuration (event-triage: `incident_threshold`).' },
   },
   required: ['agent_id', 'name', 'description', 'status', 'reason', 'enabled', 'can_disable', 'when_disabled', 'workers', 'model', 'last_run_at', 'runs_24h', 'errors_24h', 'backlog', 'dead_letters', 'settings'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const agentPath = {
+export const agentPath = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { agent_id: { type: 'string', minLength: 1, maxLength: 64, description: `One of ${AGENT_IDS.join(', ')}; another is 404.` } },
   required: ['agent_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export { tenantScopeQuery as agentScopeQuery } from './users.js';
 

@@ -48,9 +48,9 @@ export const openApiDocument = {
   required: ['openapi'],
 } as const satisfies JsonSchema;
 
-export const docsAssetPath = {
+export const docsAssetPath = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { asset: { type: 'string', minLength: 1, maxLength: 64, description: 'swagger-ui.css or swagger-ui-bundle.js' } },
   required: ['asset'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

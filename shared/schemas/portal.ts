@@ -30,7 +30,7 @@ export const registerResponse = {
 
 const limit = (description: string) => ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null means no limit.` }) as const;
 
-export const planSchema = {
+export const planSchema = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     plan: { type: 'string', enum: TENANT_PLANS },
@@ -49,12 +49,12 @@ export const planSchema = {
     features: { type: 'array', items: { type: 'string' } },
   },
   required: ['plan', 'name', 'description', 'limits', 'features'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-const keyRole = {
+const keyRole = /* @__PURE__ */ (() => ({
   ...roleSchema,
   description: "What the key may do; at most the creator's own role. Defaults to VIEWER.",
-} as const;
+} as const))();
 
 export const ipAllowlist = {
   type: 'array',
@@ -64,7 +64,7 @@ export const ipAllowlist = {
   uniqueItems: true,
 } as const;
 
-export const apiKeyCreate = {
+export const apiKeyCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -75,9 +75,9 @@ export const apiKeyCreate = {
   },
   required: ['name'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-const apiKeyFields = {
+const apiKeyFields = /* @__PURE__ */ (() => ({
   key_id: uuid,
   tenant_id: uuid,
   name: { type: 'string' },
@@ -87,22 +87,22 @@ const apiKeyFields = {
   ip_allowlist: { type: 'array', items: { type: 'string' } },
   created_by: uuid,
   created_at: timestamp,
-} as const;
+} as const))();
 
-export const apiKeyResponse = {
+export const apiKeyResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: apiKeyFields,
   required: Object.keys(apiKeyFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const apiKeyCreated = {
+export const apiKeyCreated = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...apiKeyFields,
     api_key: { type: 'string', description: 'The key itself. Shown this once: only its hash is kept.' },
   },
   required: [...Object.keys(apiKeyFields), 'api_key'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const apiKeyPath = {
   type: 'object',
@@ -111,14 +111,14 @@ export const apiKeyPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const apiKeyListQuery = {
+export const apiKeyListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, ...pagingProperties },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** Who the caller is: `GET /api/v1/portal/me`. */
-export const meResponse = {
+export const meResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     via: { type: 'string', enum: ['bearer', 'api_key'], description: 'The credential this request came with.' },
@@ -139,4 +139,4 @@ export const meResponse = {
     limits: planSchema.properties.limits,
   },
   required: ['via', 'user_id', 'email', 'role', 'api_key_id', 'tenant', 'limits'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

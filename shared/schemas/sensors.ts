@@ -31,10 +31,10 @@ const status = {
   enum: SENSOR_STATUSES,
   description: 'Set by people: active, maintenance (reports expected to stop), disabled.',
 } as const;
-const zoneId = { ...uuid, type: ['string', 'null'], description: 'A zone of the same environment the sensor watches.' } as const;
+const zoneId = /* @__PURE__ */ (() => ({ ...uuid, type: ['string', 'null'], description: 'A zone of the same environment the sensor watches.' } as const))();
 const text = (max: number) => ({ type: ['string', 'null'], maxLength: max }) as const;
 
-export const sensorCreate = {
+export const sensorCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -49,16 +49,16 @@ export const sensorCreate = {
   },
   required: ['environment_id', 'name', 'type', 'location'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const sensorUpdate = {
+export const sensorUpdate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { name, type, location: latLon, zone_id: zoneId, status, model: text(200), serial_number: text(200) },
   minProperties: 1,
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const sensorResponse = {
+export const sensorResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     sensor_id: uuid,
@@ -85,7 +85,7 @@ export const sensorResponse = {
     'sensor_id', 'tenant_id', 'environment_id', 'name', 'type', 'location', 'zone_id', 'status', 'model',
     'serial_number', 'last_seen_at', 'health', 'created_at', 'updated_at',
   ],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const sensorPath = {
   type: 'object',
@@ -95,15 +95,15 @@ export const sensorPath = {
 } as const satisfies JsonSchema;
 
 /** Optional scoping, as the spec has it: strings. */
-export const sensorScopeQuery = {
+export const sensorScopeQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { environment_id: sensorIdString, tenant_id: { ...sensorIdString, description: tenantScope.description } },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const sensorListQuery = {
+export const sensorListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { ...sensorScopeQuery.properties, ...pagingProperties },
   required: ['environment_id', 'tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -17,12 +17,12 @@ const status = {
 } as const;
 const contactEmail = { type: ['string', 'null'], format: 'email', maxLength: 254, description: 'Who to contact about this tenant.' } as const;
 
-export const tenantCreate = {
+export const tenantCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { name, plan: { ...plan, default: 'free' }, contact_email: contactEmail },
   required: ['name'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const tenantUpdate = {
   type: 'object',
@@ -45,16 +45,16 @@ export const tenantResponse = {
   required: ['tenant_id', 'name', 'plan', 'status', 'contact_email', 'created_at', 'updated_at'],
 } as const satisfies JsonSchema;
 
-export const tenantPath = {
+export const tenantPath = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { ...uuid, description: 'The tenant.' } },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const minutes = { type: 'integer', minimum: 1, maximum: 43200 } as const;
 
-const slaMinutes = {
+const slaMinutes = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Time to acknowledge an incident, in minutes, by severity. Past it the incident escalates.',
   properties: {
@@ -64,9 +64,9 @@ const slaMinutes = {
     critical: { ...minutes, description: 'Minutes to acknowledge a critical incident.' },
   },
   additionalProperties: false,
-} as const;
+} as const))();
 
-const escalationLevel = {
+const escalationLevel = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     after_minutes: {
@@ -93,7 +93,7 @@ const escalationLevel = {
   },
   required: ['after_minutes', 'notify_roles'],
   additionalProperties: false,
-} as const;
+} as const))();
 
 const escalationPolicy = {
   type: 'object',
@@ -117,7 +117,7 @@ const retentionDays = {
 
 const hhmm = { type: 'string', pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' } as const;
 
-const businessHours = {
+const businessHours = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Working hours in the tenant timezone; events outside them weigh more in threat scoring.',
   properties: {
@@ -132,9 +132,9 @@ const businessHours = {
     },
   },
   additionalProperties: false,
-} as const;
+} as const))();
 
-const notifications = {
+const notifications = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     min_severity: { type: 'string', enum: SEVERITIES, description: 'Least severity that notifies anyone.' },
@@ -149,9 +149,9 @@ const notifications = {
     acknowledgement_link_ttl_minutes: { ...minutes, description: 'How long an acknowledgement link stays valid.' },
   },
   additionalProperties: false,
-} as const;
+} as const))();
 
-const configProperties = {
+const configProperties = /* @__PURE__ */ (() => ({
   timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Oslo.' },
   sla_minutes: slaMinutes,
   escalation_policy: escalationPolicy,
@@ -170,7 +170,7 @@ const configProperties = {
     maximum: 86400,
     description: 'A sensor silent for longer than this reads offline; half of it, degraded.',
   },
-} as const;
+} as const))();
 
 export const tenantConfigUpdate = {
   type: 'object',
@@ -180,11 +180,11 @@ export const tenantConfigUpdate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const tenantConfig = {
+export const tenantConfig = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: uuid, ...configProperties, updated_at: timestamp },
   required: ['tenant_id', ...Object.keys(configProperties), 'updated_at'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** What notification rules may name: the roles below SUPER_ADMIN. */
 export interface EscalationLevel {

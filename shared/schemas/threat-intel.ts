@@ -9,12 +9,12 @@ import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { threatLibraryListQuery } from './threat-libraries.js';
 import { tenantScope } from './users.js';
 
-const bySeverity = {
+const bySeverity = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Active definitions by severity.',
   properties: Object.fromEntries(INCIDENT_SEVERITIES.map((s) => [s, { type: 'integer', minimum: 0 }])),
   required: [...INCIDENT_SEVERITIES],
-} as const;
+} as const))();
 
 const summaryFields = {
   library_id: uuid,
@@ -33,13 +33,13 @@ const summaryFields = {
   updated_at: timestamp,
 } as const;
 
-export const threatLibrarySummary = {
+export const threatLibrarySummary = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: summaryFields,
   required: Object.keys(summaryFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const threatIntelLibraryQuery = {
+export const threatIntelLibraryQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -48,4 +48,4 @@ export const threatIntelLibraryQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -26,15 +26,15 @@ export const MAX_LIBRARY_BYTES = 250 * 1024;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const description = { type: 'string', maxLength: 2000 } as const;
-const vertical = {
+const vertical = /* @__PURE__ */ (() => ({
   type: 'string',
   pattern: '^[a-z][a-z0-9-]{1,39}$',
   description: `The field the library serves: ${THREAT_VERTICALS.join(', ')} (the seeded ones), or another name of lower-case letters, digits and dashes.`,
-} as const;
+} as const))();
 const hhmm = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' } as const;
 
 /** What an event must be and carry for a definition to match it: every condition given must hold. */
-export const threatMatch = {
+export const threatMatch = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Every condition given must hold for an event to match.',
   properties: {
@@ -88,7 +88,7 @@ export const threatMatch = {
   },
   required: ['event_types'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /** Indicators of compromise or interest: the event matches when its payload carries one. */
 export const threatIndicators = {
@@ -104,7 +104,7 @@ export const threatIndicators = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const threatDefinitionInput = {
+export const threatDefinitionInput = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     definition_id: {
@@ -122,11 +122,11 @@ export const threatDefinitionInput = {
   },
   required: ['name', 'severity', 'weight', 'match'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const definitions = { type: 'array', items: threatDefinitionInput, maxItems: MAX_DEFINITIONS_PER_LIBRARY } as const;
 
-export const threatLibraryCreate = {
+export const threatLibraryCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -138,7 +138,7 @@ export const threatLibraryCreate = {
   },
   required: ['name', 'vertical'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const threatLibraryUpdate = {
   type: 'object',
@@ -148,7 +148,7 @@ export const threatLibraryUpdate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const threatDefinitionResponse = {
+export const threatDefinitionResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     definition_id: { type: 'string' },
@@ -161,7 +161,7 @@ export const threatDefinitionResponse = {
     indicators: nullable({ ...threatIndicators, type: 'object' }),
   },
   required: ['definition_id', 'name', 'description', 'severity', 'weight', 'active', 'match', 'indicators'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const libraryFields = {
   library_id: uuid,
@@ -179,11 +179,11 @@ const libraryFields = {
   updated_at: timestamp,
 } as const;
 
-export const threatLibraryResponse = {
+export const threatLibraryResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: libraryFields,
   required: Object.keys(libraryFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const threatLibraryPath = {
   type: 'object',
@@ -192,7 +192,7 @@ export const threatLibraryPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const threatLibraryListQuery = {
+export const threatLibraryListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...tenantScope, description: 'The tenant whose libraries to list: your own (only SUPER_ADMIN may name another).' },
@@ -202,7 +202,7 @@ export const threatLibraryListQuery = {
   },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const threatLibraryScopeQuery = {
   type: 'object',
@@ -211,7 +211,7 @@ export const threatLibraryScopeQuery = {
 } as const satisfies JsonSchema;
 
 /** What `POST /api/v1/threat-libraries/seed` did: what it created, and what it found already there. */
-export const threatLibrarySeedResult = {
+export const threatLibrarySeedResult = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     created: {
@@ -238,4 +238,4 @@ export const threatLibrarySeedResult = {
     },
   },
   required: ['created', 'skipped', 'libraries', 'playbooks'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -16,12 +16,12 @@ const scoreQueryProperties = {
   context: { type: 'string', enum: SCORE_CONTEXTS, default: 'security', description: 'Whose view to weigh the factors by (`security` unless given).' },
 } as const;
 
-export const threatScoreQuery = {
+export const threatScoreQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description }, ...scoreQueryProperties },
   required: ['target', 'target_type'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const v1ThreatScoreQuery = {
   type: 'object',
@@ -42,7 +42,7 @@ const factor = {
   additionalProperties: false,
 } as const;
 
-export const threatScoreResponse = {
+export const threatScoreResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     target: { type: 'string', description: 'The target as scored (normalised).' },
@@ -92,4 +92,4 @@ export const threatScoreResponse = {
   },
   required: ['target', 'target_type', 'context', 'composite_score', 'severity', 'matched_signatures', 'factors', 'watchlist', 'geography', 'window', 'computed_at', 'notes'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

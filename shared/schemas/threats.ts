@@ -6,7 +6,7 @@ import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
 
 const THREAT_STATUSES = ['active', 'dismissed'] as const;
 
-const threatFields = {
+const threatFields = /* @__PURE__ */ (() => ({
   threat_id: { ...uuid, description: 'Named from the library, the definition and the zone: the same threat keeps its id.' },
   tenant_id: uuid,
   library_id: uuid,
@@ -22,15 +22,15 @@ const threatFields = {
   dismissed_at: { ...timestamp, type: ['string', 'null'] },
   dismissed_by: { type: ['string', 'null'], description: 'The user (or API key) who dismissed it last.' },
   dismiss_reason: { type: ['string', 'null'] },
-} as const;
+} as const))();
 
-export const threatResponse = {
+export const threatResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: threatFields,
   required: Object.keys(threatFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const threatListQuery = {
+export const threatListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...tenantScope, description: 'The tenant whose threats to list: your own (only SUPER_ADMIN may name another).' },
@@ -43,7 +43,7 @@ export const threatListQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const threatPath = {
   type: 'object',

@@ -10,21 +10,21 @@ export const roleSchema = {
 } as const;
 
 export const email = { type: 'string', format: 'email', maxLength: 254 } as const;
-export const password = {
+export const password = /* @__PURE__ */ (() => ({
   type: 'string',
   minLength: PASSWORD_POLICY.minLength,
   maxLength: 256,
   description: `Must meet the password policy: ${PASSWORD_RULES}.`,
-} as const;
+} as const))();
 const userName = { type: ['string', 'null'], maxLength: 200, description: 'Display name.' } as const;
 
 /** `tenant_id` as a body field or query parameter: the caller's own tenant unless SUPER_ADMIN. */
-export const tenantScope = {
+export const tenantScope = /* @__PURE__ */ (() => ({
   ...uuid,
   description: "The tenant to act in. Defaults to the caller's own; only SUPER_ADMIN may name another (others get 404).",
-} as const;
+} as const))();
 
-export const userCreate = {
+export const userCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -35,7 +35,7 @@ export const userCreate = {
   },
   required: ['email', 'role'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const userUpdate = {
   type: 'object',
@@ -76,8 +76,8 @@ export const tenantScopeQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const userListQuery = {
+export const userListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, ...pagingProperties },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -6,7 +6,7 @@ import { tenantScope } from './users.js';
 import { nearLine } from './lines.js';
 import { SCORE_SEVERITIES } from '../vocabulary/score-bands.js';
 
-const scope = { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } } as const;
+const scope = /* @__PURE__ */ (() => ({ tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } } as const))();
 export const mmsi = { type: 'string', pattern: '^[0-9]{9}$', description: 'Maritime Mobile Service Identity, 9 digits.' } as const;
 const point = {
   type: 'object',
@@ -26,13 +26,13 @@ export const vesselScopeQuery = { type: 'object', properties: scope, additionalP
 const hoursParam = (fallback: number, max: number, what: string) =>
   ({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `${what} (hours back from now; ${fallback} unless given, at most ${max}).` }) as const;
 
-export const vesselProfileQuery = {
+export const vesselProfileQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { ...scope, hours: hoursParam(24, 168, 'The track and behaviour window') },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const vesselListQuery = {
+export const vesselListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...scope,
@@ -44,9 +44,9 @@ export const vesselListQuery = {
   },
   dependentRequired: { lat: ['lon'], lon: ['lat'], radius_km: ['lat', 'lon'] },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const trackQuery = {
+export const trackQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...scope,
@@ -55,9 +55,9 @@ export const trackQuery = {
     limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000, description: 'Positions at most, oldest first.' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const darkVesselsQuery = {
+export const darkVesselsQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...scope,
@@ -66,15 +66,15 @@ export const darkVesselsQuery = {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const aisStatsQuery = {
+export const aisStatsQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { ...scope, days: { type: 'integer', minimum: 1, maximum: 90, default: 7, description: 'UTC days back, today included.' } },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const positionSchema = {
+export const positionSchema = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     mmsi,
@@ -91,7 +91,7 @@ export const positionSchema = {
     zone_ids: { type: 'array', items: uuid },
   },
   required: ['mmsi', 'event_id', 'occurred_at', 'lat', 'lon', 'sog_knots', 'cog_degrees', 'heading_degrees', 'nav_status', 'zone_ids'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const flag = {
   type: ['object', 'null'],
@@ -100,7 +100,7 @@ const flag = {
   required: ['mid', 'country_code', 'country'],
 } as const;
 
-const identity = {
+const identity = /* @__PURE__ */ (() => ({
   type: ['object', 'null'],
   description: 'What the vessel said it is (AIS types 5 and 24); null until it has said.',
   properties: {
@@ -117,9 +117,9 @@ const identity = {
     destination: { type: ['string', 'null'] },
     reported_at: { ...timestamp, type: ['string', 'null'] },
   },
-} as const;
+} as const))();
 
-export const vesselSummary = {
+export const vesselSummary = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     mmsi,
@@ -132,7 +132,7 @@ export const vesselSummary = {
     silent_minutes: { type: 'number', description: 'Minutes since the last position.' },
   },
   required: ['mmsi', 'name', 'flag_state', 'ship_type_category', 'first_seen', 'last_seen', 'last_position', 'silent_minutes'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const gap = {
   type: 'object',
@@ -161,7 +161,7 @@ const loitering = {
 } as const;
 
 
-export const vesselProfile = {
+export const vesselProfile = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     mmsi,
@@ -219,7 +219,7 @@ export const vesselProfile = {
     notes: { type: 'array', items: { type: 'string' }, description: 'What the data could not tell (no identity yet, no lines, no positions in the window).' },
   },
   required: ['mmsi', 'mmsi_kind', 'flag', 'identity', 'first_seen', 'last_seen', 'last_position', 'status', 'window', 'track', 'behaviour', 'infrastructure', 'notes'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const trackResponse = {
   type: 'object',
@@ -233,7 +233,7 @@ export const trackResponse = {
   required: ['mmsi', 'start_date', 'end_date', 'positions', 'truncated'],
 } as const satisfies JsonSchema;
 
-export const darkVesselsResponse = {
+export const darkVesselsResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     window: { type: 'object', properties: { from: timestamp, to: timestamp }, required: ['from', 'to'] },
@@ -242,7 +242,7 @@ export const darkVesselsResponse = {
     loitering: { type: 'array', items: { ...loitering, properties: { ...loitering.properties, mmsi, event_id: { ...uuid, type: ['string', 'null'] } } } },
   },
   required: ['window', 'dark_now', 'gaps', 'loitering'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const aisStatsResponse = {
   type: 'object',
@@ -261,7 +261,7 @@ export const aisStatsResponse = {
   required: ['days', 'failed', 'by_reason'],
 } as const satisfies JsonSchema;
 
-export const cableRiskQuery = {
+export const cableRiskQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...scope,
@@ -271,7 +271,7 @@ export const cableRiskQuery = {
   },
   required: ['lat', 'lon'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const factor = {
   type: 'object',

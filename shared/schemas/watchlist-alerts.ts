@@ -7,7 +7,7 @@ import { WATCHLIST_ENTITY_TYPES } from '../vocabulary/watchlist.js';
 
 export const ALERT_TRIGGERS = ['event', 'position', 'score'] as const;
 
-export const watchlistAlertQuery = {
+export const watchlistAlertQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
@@ -19,9 +19,9 @@ export const watchlistAlertQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const watchlistAlertResponse = {
+export const watchlistAlertResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     alert_id: { ...uuid, description: 'The `watchlist.alert` event\'s id (`GET /api/v1/events/{event_id}` shows the event); a UUIDv7 of when it was raised.' },
@@ -43,4 +43,4 @@ export const watchlistAlertResponse = {
   },
   required: ['alert_id', 'entry_id', 'entity_type', 'value', 'label', 'trigger', 'subject', 'occurred_at', 'location', 'environment_id', 'threat_score', 'incident_id', 'details'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -15,7 +15,7 @@ const entityType = {
 const VALUE_FORMS =
   'vessel: nine digits (`257123450`); line: `<file_id>/<line_id>` as `GET /api/v1/infrastructure/lines` lists it (`<file_id>:<line_id>` is taken too); ip: `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`; domain: `example.com`; asn: `AS64500` or `64500`; country: `NO`.';
 
-export const watchlistEntryCreate = {
+export const watchlistEntryCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...tenantScope, description: 'The tenant whose watchlist to add to: your own (only SUPER_ADMIN may name another).' },
@@ -26,11 +26,11 @@ export const watchlistEntryCreate = {
   },
   required: ['entity_type', 'value'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const vertex = { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '`[lon, lat]`.' } as const;
 
-const watchedLine = {
+const watchedLine = /* @__PURE__ */ (() => ({
   type: 'object',
   description: "The line as it was when added, so a position's distance to it needs no file read.",
   properties: {
@@ -50,9 +50,9 @@ const watchedLine = {
     source_vertices: { type: 'integer', minimum: 2, description: 'How many vertices the line has in its file.' },
   },
   required: ['file_id', 'line_id', 'environment_id', 'name', 'kind', 'vertices', 'thinned', 'source_vertices'],
-} as const;
+} as const))();
 
-const entryFields = {
+const entryFields = /* @__PURE__ */ (() => ({
   entry_id: uuid,
   tenant_id: uuid,
   entity_type: entityType,
@@ -62,15 +62,15 @@ const entryFields = {
   line: { ...watchedLine, type: ['object', 'null'], description: `${watchedLine.description} Null unless \`entity_type\` is \`line\`.` },
   created_at: timestamp,
   created_by: { ...uuid, description: 'The user who added it (for an API key, its user).' },
-} as const;
+} as const))();
 
-export const watchlistEntryResponse = {
+export const watchlistEntryResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: entryFields,
   required: Object.keys(entryFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const watchlistListQuery = {
+export const watchlistListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...tenantScope, description: 'The tenant whose watchlist to list: your own (only SUPER_ADMIN may name another).' },
@@ -78,7 +78,7 @@ export const watchlistListQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const watchlistEntryPath = {
   type: 'object',

@@ -19,12 +19,12 @@ export interface WebhookEventKind {
 }
 
 // Titled, so the OpenAPI document names them once rather than repeating them for every type.
-const eventData = { ...eventResponse, title: 'WebhookEventData' } as const satisfies JsonSchema;
-const incidentData = { ...incidentResponse, title: 'WebhookIncidentData' } as const satisfies JsonSchema;
+const eventData = /* @__PURE__ */ (() => ({ ...eventResponse, title: 'WebhookEventData' } as const satisfies JsonSchema))();
+const incidentData = /* @__PURE__ */ (() => ({ ...incidentResponse, title: 'WebhookIncidentData' } as const satisfies JsonSchema))();
 
 const incident = (type: string, description: string): WebhookEventKind => ({ type, description, data: incidentData });
 
-export const WEBHOOK_EVENTS: readonly WebhookEventKind[] = [
+export const WEBHOOK_EVENTS: readonly WebhookEventKind[] = /* @__PURE__ */ (() => ([
   ...EVENT_TYPES.map((type) => ({
     type,
     description: `An event of type \`${type}\` was stored (through \`POST /api/v1/events\`, a batch, or a manual report). \`data\` is the event as \`GET /api/v1/events/{id}\` shows it.`,
@@ -38,15 +38,15 @@ export const WEBHOOK_EVENTS: readonly WebhookEventKind[] = [
   incident('incident.transcribed', 'A voice draft whose transcription outlived the request got its transcript and fields, or learned that transcription failed.'),
   incident('incident.escalated', 'An incident went up one escalation level, by an operator or by the SLA scheduler.'),
   incident('incident.sla_breached', 'Nobody acknowledged a confirmed incident by its `sla_due_at`; sent once per incident.'),
-];
+]))();
 
-export const WEBHOOK_EVENT_TYPES: readonly string[] = WEBHOOK_EVENTS.map((e) => e.type);
+export const WEBHOOK_EVENT_TYPES: readonly string[] = /* @__PURE__ */ (() => (WEBHOOK_EVENTS.map((e) => e.type)))();
 
 /**
  * What a workflow's `send_webhook` step delivers (docs/workflows.md): not a type to subscribe to,
  * since the step names the subscription it goes to, whatever types that one chose.
  */
-export const WORKFLOW_ACTION_DELIVERY: WebhookEventKind = {
+export const WORKFLOW_ACTION_DELIVERY: WebhookEventKind = /* @__PURE__ */ (() => ({
   type: 'workflow.action',
   description:
     "A workflow's `send_webhook` step named this subscription (it is sent whatever types the subscription chose). `data` names the workflow, its run and step, the step's message, and the run's incident and event.",
@@ -64,7 +64,7 @@ export const WORKFLOW_ACTION_DELIVERY: WebhookEventKind = {
     },
     required: ['workflow_id', 'workflow_name', 'run_id', 'step', 'message', 'incident_id', 'event_id'],
   },
-};
+}))();
 
 /** The body of a delivery of `kind`: `{type, timestamp, data}`, as the contract fixes it. */
 export function webhookBody(kind: WebhookEventKind): JsonSchema {
@@ -79,10 +79,10 @@ export function webhookBody(kind: WebhookEventKind): JsonSchema {
   };
 }
 
-export const webhookEventTypes = {
+export const webhookEventTypes = /* @__PURE__ */ (() => ({
   type: 'array',
   items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const url = {
   type: 'string',
@@ -92,16 +92,16 @@ const url = {
     'Where deliveries are POSTed: https, to a public address (plain http only to a loopback receiver where the deployment allows it). Its host is resolved when saved and when called; private, loopback, link-local (169.254.169.254), unique-local, multicast and unspecified addresses are refused.',
 } as const;
 
-const eventTypes = {
+const eventTypes = /* @__PURE__ */ (() => ({
   type: 'array',
   items: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES, '*'] },
   minItems: 1,
   maxItems: 100,
   uniqueItems: true,
   description: 'The types to deliver (`GET /api/v1/webhooks/events`), or `["*"]` for all of them.',
-} as const;
+} as const))();
 
-const filters = {
+const filters = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Deliver only what also matches these.',
   properties: {
@@ -109,7 +109,7 @@ const filters = {
     min_severity: { type: ['string', 'null'], enum: [...SEVERITIES, null], description: 'Only incidents (and events a reporter rated) of at least this severity.' },
   },
   additionalProperties: false,
-} as const;
+} as const))();
 
 const description = { type: 'string', minLength: 1, maxLength: 500 } as const;
 
@@ -120,15 +120,15 @@ export const webhookCreate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const webhookUpdate = {
+export const webhookUpdate = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Only the fields given change. Turning a subscription on again clears why it was turned off.',
   properties: { url, event_types: eventTypes, filters, enabled: { type: 'boolean' }, description: { ...description, type: ['string', 'null'] } },
   minProperties: 1,
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-const webhookFields = {
+const webhookFields = /* @__PURE__ */ (() => ({
   webhook_id: uuid,
   tenant_id: uuid,
   url: { type: 'string' },
@@ -158,22 +158,22 @@ const webhookFields = {
   },
   created_at: timestamp,
   updated_at: timestamp,
-} as const;
+} as const))();
 
-export const webhookResponse = {
+export const webhookResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: webhookFields,
   required: Object.keys(webhookFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const webhookWithSecret = {
+export const webhookWithSecret = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...webhookFields,
     secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret (Standard Webhooks), shown this once: keep it to verify deliveries.' },
   },
   required: [...Object.keys(webhookFields), 'secret'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const webhookList = {
   type: 'object',
@@ -215,7 +215,7 @@ const attempt = {
   required: ['attempt', 'at', 'status_code', 'latency_ms', 'error', 'replay'],
 } as const satisfies JsonSchema;
 
-export const deliveryResponse = {
+export const deliveryResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'A message delivered (or being delivered) to a subscription, with every attempt. Kept 30 days.',
   properties: {
@@ -238,7 +238,7 @@ export const deliveryResponse = {
     updated_at: timestamp,
   },
   required: ['delivery_id', 'webhook_id', 'tenant_id', 'event_type', 'message_id', 'payload', 'status', 'attempts', 'next_attempt_at', 'failure_reason', 'created_at', 'updated_at'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const deliveryList = {
   type: 'object',
@@ -269,13 +269,13 @@ export const deliveryPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const replaySince = {
+export const replaySince = /* @__PURE__ */ (() => ({
   type: 'object',
   description: 'Replays the failed deliveries whose messages are from `since` on (at most 30 days back, 1,000 a call).',
   properties: { since: { ...timestamp, description: 'From when (RFC 3339).' } },
   required: ['since'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const replayResult = {
   type: 'object',

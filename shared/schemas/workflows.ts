@@ -24,14 +24,14 @@ const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as
 const description = { type: 'string', maxLength: 2000 } as const;
 
 /** A JSON Logic rule: one operator and its arguments. */
-export const rule = {
+export const rule = /* @__PURE__ */ (() => ({
   type: 'object',
   minProperties: 1,
   maxProperties: 1,
   description: `A JSON Logic rule (jsonlogic.com): one operator and its arguments, e.g. \`{"and": [{">": [{"var": "event.threat_score"}, 0.6]}, {"in": ["<zone id>", {"var": "event.matched_zone_ids"}]}]}\`. Operators: logic (\`and\`, \`or\`, \`!\`, \`!!\`, \`if\`), comparison (\`==\`, \`===\`, \`!=\`, \`!==\`, \`>\`, \`>=\`, \`<\`, \`<=\`), data (\`var\`, \`missing\`, \`missing_some\`), arrays (\`in\`, \`some\`, \`all\`, \`none\`, \`filter\`, \`map\`, \`merge\`), strings (\`cat\`, \`substr\`), arithmetic (\`+\`, \`-\`, \`*\`, \`/\`, \`%\`, \`min\`, \`max\`). At most ${MAX_RULE_BYTES / 1024} KB.`,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const workflowTrigger = {
+export const workflowTrigger = /* @__PURE__ */ (() => ({
   type: 'object',
   description:
     '`event`: an event stored, of one of `event_types` (all types when absent). `incident`: one of the incident changes in `changes`. `schedule`: every `every_minutes` minutes. `manual`: a playbook, run by `POST /api/v1/workflows/{id}/run`.',
@@ -43,14 +43,14 @@ export const workflowTrigger = {
   },
   required: ['type'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 /**
  * One step. `type` says which of the other fields it takes (shared/domain/workflows.ts checks
  * them: a field of another type is 422). `if` is checked when the step's turn comes, against the
  * run's data at that moment (the incident as it is then): false skips the step.
  */
-export const workflowAction = {
+export const workflowAction = /* @__PURE__ */ (() => ({
   type: 'object',
   description:
     'One step; `type` decides which fields it takes. `create_incident` (`title`, `severity`, `description`): opens an incident, linked to the triggering event; later steps act on it. `update_incident` (`severity`, `assignee_id`, `status`), `escalate` (`reason`), `add_note` (`text`): act on the run\'s incident (the trigger\'s, the input\'s, or the one a step opened). `notify_integration` (`integration_id`, `message`): tells an integration of the tenant (Slack, Teams, PagerDuty, email, signed HTTP). `send_webhook` (`webhook_id`, `message`): one signed delivery of type `workflow.action` to a webhook subscription of the tenant. `run_workflow` (`workflow_id`): runs another workflow of the tenant with this run\'s data. `wait` (`minutes`): a durable timer, then the next steps (give them an `if`: "escalate if still not acknowledged").',
@@ -72,10 +72,10 @@ export const workflowAction = {
   },
   required: ['type'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const actions = { type: 'array', items: workflowAction, minItems: 1, maxItems: MAX_ACTIONS } as const;
-const conditions = { ...nullable(rule), description: `What the triggering data must satisfy for a run to start; null or absent: always. ${rule.description}` } as const;
+const conditions = /* @__PURE__ */ (() => ({ ...nullable(rule), description: `What the triggering data must satisfy for a run to start; null or absent: always. ${rule.description}` } as const))();
 
 export const workflowCreate = {
   type: 'object',
@@ -100,7 +100,7 @@ export const workflowUpdate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-const workflowFields = {
+const workflowFields = /* @__PURE__ */ (() => ({
   workflow_id: uuid,
   tenant_id: uuid,
   name: { type: 'string' },
@@ -113,13 +113,13 @@ const workflowFields = {
   next_run_at: { type: ['string', 'null'], format: 'date-time', description: 'A scheduled workflow that is on: when it runs next.' },
   created_at: timestamp,
   updated_at: timestamp,
-} as const;
+} as const))();
 
-export const workflowResponse = {
+export const workflowResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: workflowFields,
   required: Object.keys(workflowFields),
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const workflowPath = {
   type: 'object',
@@ -130,7 +130,7 @@ export const workflowPath = {
 
 export { tenantScopeQuery as workflowScopeQuery } from './users.js';
 
-export const workflowListQuery = {
+export const workflowListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { ...tenantScope, description: 'The tenant whose workflows to list: your own (only SUPER_ADMIN may name another).' },
@@ -139,7 +139,7 @@ export const workflowListQuery = {
     ...pagingProperties,
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const workflowRunRequest = {
   type: 'object',
@@ -152,7 +152,7 @@ export const workflowRunRequest = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-const stepFields = {
+const stepFields = /* @__PURE__ */ (() => ({
   index: { type: 'integer' },
   type: { type: 'string', enum: ACTION_TYPES },
   status: { type: 'string', enum: STEP_STATUSES },
@@ -161,9 +161,9 @@ const stepFields = {
   ended_at: nullable(timestamp),
   result: { type: ['object', 'null'], description: 'What it did: the incident opened or changed, the answer of the integration, the run started, when a wait ends.' },
   error: { type: ['string', 'null'], description: 'Why the last try failed.' },
-} as const;
+} as const))();
 
-export const workflowRunResponse = {
+export const workflowRunResponse = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     run_id: uuid,
@@ -190,7 +190,7 @@ export const workflowRunResponse = {
     ended_at: nullable(timestamp),
   },
   required: ['run_id', 'workflow_id', 'tenant_id', 'status', 'trigger', 'incident_id', 'event_id', 'input', 'steps', 'resume_at', 'error', 'started_at', 'ended_at'],
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const workflowRunPath = {
   type: 'object',
@@ -199,8 +199,8 @@ export const workflowRunPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const workflowRunsQuery = {
+export const workflowRunsQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: tenantScope, status: { type: 'string', enum: RUN_STATUSES }, ...pagingProperties },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -17,7 +17,7 @@ const securityLevel = {
 const description = { type: ['string', 'null'], maxLength: 2000 } as const;
 const active = { type: 'boolean', description: 'Inactive zones are kept but match no events.' } as const;
 
-export const zoneCreate = {
+export const zoneCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: tenantScope,
@@ -31,7 +31,7 @@ export const zoneCreate = {
   },
   required: ['environment_id', 'name', 'geofence'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 export const zoneUpdate = {
   type: 'object',
@@ -71,16 +71,16 @@ export const zonePath = {
 } as const satisfies JsonSchema;
 
 /** The spec has get, update and delete name the tenant in the query. */
-export const zoneScopeQuery = {
+export const zoneScopeQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." } },
   required: ['tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
-export const zoneListQuery = {
+export const zoneListQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { environment_id: uuid, tenant_id: zoneScopeQuery.properties.tenant_id, ...pagingProperties },
   required: ['environment_id', 'tenant_id'],
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();

@@ -91,7 +91,7 @@ export const AGENTS: readonly AgentDef[] = [
   },
 ];
 
-export const AGENT_IDS = AGENTS.map((a) => a.id);
+export const AGENT_IDS = /* @__PURE__ */ (() => (AGENTS.map((a) => a.id)))();
 
 export function agentById(id: string): AgentDef | undefined {
   return AGENTS.find((a) => a.id === id);

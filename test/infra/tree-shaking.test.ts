@@ -1,0 +1,39 @@
+/**
+ * A handler carries only the schemas its route uses. esbuild drops a module-level value nobody
+ * uses only when building it can have no side effect, and to esbuild an object spread, a call, a
+ * member read or a template with a value in it may have one. So every schema and vocabulary module
+ * wraps such values in a pure function call (`/* @__PURE__ *\/ (() => ({ ... }))()`, see
+ * shared/schemas/json-schema.ts): imported for nothing, a module must leave nothing in a bundle.
+ * Without that, one route's bundle carried every sibling route's schemas (and the schemas those
+ * spread), 15 KB in the webhook reads.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/function.js';
+
+/** Constants such as `16 * 1024` stay (esbuild keeps arithmetic): a few bytes, not a schema. */
+const LEFT_OVER_BYTES = 64;
+
+const modules = ['shared/schemas', 'shared/vocabulary'].flatMap((dir) =>
+  readdirSync(join(PROJECT_ROOT, dir))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `${dir}/${f}`),
+);
+
+describe('schema and vocabulary modules imported for nothing', () => {
+  it.each(modules)('%s leaves nothing in a bundle', (module) => {
+    const out = buildSync({
+      stdin: { contents: `import './${module}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      minify: true,
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = out.outputFiles[0]!.text;
+    expect(code.length, code.slice(0, 400)).toBeLessThanOrEqual(LEFT_OVER_BYTES);
+  });
+});
