@@ -38,6 +38,8 @@ export interface GatehouseFunctionProps {
   readonly packageFiles?: readonly string[];
   /** Modules esbuild runs before the handler module (a route's compiled validators). */
   readonly inject?: readonly string[];
+  /** A fixed name, where something must name the function without referring to it (lib/connector-schedules.ts). */
+  readonly functionName?: string;
 }
 
 export class GatehouseFunction extends nodejs.NodejsFunction {
@@ -54,6 +56,7 @@ export class GatehouseFunction extends nodejs.NodejsFunction {
     super(scope, id, {
       entry,
       handler: 'handler',
+      functionName: props.functionName,
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       description: props.description,

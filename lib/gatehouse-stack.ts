@@ -11,6 +11,7 @@ import type { Construct } from 'constructs';
 import { ROUTES, type RouteDef } from '../shared/routes/index.js';
 import { DEPLOYED_WORKERS, type WorkerDef } from '../shared/workers.js';
 import { Api } from './api.js';
+import { connectorScheduleRefs } from './connector-schedules.js';
 import { Data } from './data.js';
 import { Events } from './events.js';
 import { PROJECT_ROOT } from './function.js';
@@ -91,6 +92,7 @@ export class GatehouseStack extends Stack {
       queues: queues.refs(),
       restApiId: restApi.restApiId,
       rootResourceId: restApi.restApiRootResourceId,
+      connectorSchedules: connectorScheduleRefs(this, props.stage),
     };
     const version = packageVersion();
     const deployment = restApi.latestDeployment;

@@ -28,6 +28,8 @@ export interface ServiceArns {
   emailFrom?: string;
   /** The ARNs of the queues the grants send to, by target (`<id>`, `<id>:dead-letters`). */
   queueArns?: Record<string, string>;
+  /** Connectors' schedule group and the role Scheduler assumes (lib/connector-schedules.ts), where a grant names them. */
+  connectorSchedules?: { group: string; roleArn: string };
 }
 
 /**
@@ -132,6 +134,17 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
     });
     statements.push(new iam.PolicyStatement({ actions: [...QUEUE_DEPTH], resources }));
   }
+  if (other('scheduler:').length > 0) {
+    if (!arns.connectorSchedules) throw new Error('a schedules grant needs the connector schedule group and role');
+    const { group, roleArn } = arns.connectorSchedules;
+    statements.push(
+      new iam.PolicyStatement({
+        actions: other('scheduler:'),
+        resources: [`arn:${Aws.PARTITION}:scheduler:${Aws.REGION}:${Aws.ACCOUNT_ID}:schedule/${group}/conn-*`],
+      }),
+      new iam.PolicyStatement({ actions: other('iam:'), resources: [roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+    );
+  }
   if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
   // Converse calls InvokeModel on the inference profile and on the models it routes to.
@@ -161,6 +174,12 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/gh-*]',
       reason: 'Job names are made at run time from the recording key; the wildcard is limited to our gh- prefix.',
+    });
+  }
+  if (grants.schedules) {
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<ConnectorScheduleGroup>/conn-*]',
+      reason: "A schedule is made per connector at run time, named after the connector's id; the wildcard is limited to the connectors' group and the conn- prefix.",
     });
   }
   if (grants.ai) {

@@ -9,6 +9,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
 import { AUTH_IN_FUNCTION, acknowledgeOpenMethod } from './api.js';
+import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
 import { importQueues } from './grants.js';
 import { RouteFunction } from './route-function.js';
 import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
@@ -30,6 +31,8 @@ export interface ServiceRefs {
   queues: Record<string, { arn: string; url: string }>;
   restApiId: string;
   rootResourceId: string;
+  /** Connectors' schedules (lib/connector-schedules.ts). */
+  connectorSchedules: ConnectorScheduleRefs;
 }
 
 export interface RoutesStackProps {
@@ -72,6 +75,8 @@ export class RoutesStack extends NestedStack {
       // Only a group with a route that seals or opens secrets takes the key.
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
+      // Only a group with a route that keeps connectors' schedules takes their group and role.
+      ...(props.group.routes.some((r) => r.grants.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
     };
     // Only the queues the group's grants send to.
     const queues = importQueues(props.group.routes.map((r) => r.grants), s.queues, param);
@@ -94,6 +99,7 @@ export class RoutesStack extends NestedStack {
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
+      ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),
     };
 
     for (const route of props.group.routes) {

@@ -49,6 +49,9 @@ export interface WorkerFunctionProps {
   readonly alarmTopic?: sns.ITopic;
   /** For a queue trigger: the queue's ARN and its dead-letter queue's (lib/queues.ts). */
   readonly triggerQueue?: { arn: string; deadLettersArn: string };
+  /** A fixed function name and dead-letter queue name (a `scheduler` trigger's: lib/connector-schedules.ts). */
+  readonly functionName?: string;
+  readonly deadLetterQueueName?: string;
 }
 
 export class WorkerFunction extends Construct {
@@ -85,6 +88,7 @@ export class WorkerFunction extends Construct {
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: worker.memoryMb,
       tracing: props.tracing,
+      functionName: props.functionName,
     });
 
     const { trigger } = worker;
@@ -106,6 +110,7 @@ export class WorkerFunction extends Construct {
       // last sequence numbers), not the records: docs/events.md says how to publish them again. For
       // the other triggers it holds the events themselves.
       const deadLetterQueue = new sqs.Queue(this, 'DeadLetters', {
+        queueName: props.deadLetterQueueName,
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         retentionPeriod: DEAD_LETTER_RETENTION,
@@ -142,7 +147,8 @@ export class WorkerFunction extends Construct {
           retryAttempts: trigger.retryAttempts,
           onFailure: new destinations.SqsDestination(deadLetterQueue),
         });
-        this.rule = new events.Rule(this, 'Trigger', {
+        // Schedules made at run time invoke it (their role is allowed to): no rule of its own.
+        if (trigger.kind !== 'scheduler') this.rule = new events.Rule(this, 'Trigger', {
           description: `Gatehouse worker ${worker.id}`,
           ...(trigger.kind === 'schedule'
             ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }

@@ -12,6 +12,7 @@ import type { ServiceRefs } from './routes-stack.js';
 import { queueUrlVariable } from '../shared/adapters/queue.js';
 import { allowedActions } from '../shared/iam.js';
 import type { QueueTarget } from '../shared/workers.js';
+import { ConnectorSchedules, connectorScheduleNames, importConnectorSchedules } from './connector-schedules.js';
 import { importQueues } from './grants.js';
 import { WorkerFunction } from './worker-function.js';
 
@@ -81,6 +82,7 @@ export class WorkersStack extends NestedStack {
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
       secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
+      ...(grants.some((g) => g.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
     };
     // The queues the workers send to, and those that trigger them (with their dead letters, for
     // the alarm): ARNs and URLs as parameters.
@@ -91,6 +93,7 @@ export class WorkersStack extends NestedStack {
     );
     const queueArns = queues.queueArns;
 
+    const names = connectorScheduleNames(props.stage);
     const alarmTopic = props.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined;
     for (const worker of props.workers) {
       this.workers.set(
@@ -103,6 +106,7 @@ export class WorkersStack extends NestedStack {
             ...environment,
             ...(arns.secretsKeyArn && worker.grants.secrets ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
             ...(props.emailFrom && worker.grants.email ? { EMAIL_FROM: props.emailFrom } : {}),
+            ...(arns.connectorSchedules && worker.grants.schedules ? arns.connectorSchedules.environment : {}),
             // Only the URLs of the queues this worker sends to or reads.
             ...Object.fromEntries(Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name))),
           },
@@ -114,8 +118,14 @@ export class WorkersStack extends NestedStack {
           logRetention: props.logRetention,
           retain: props.retain,
           alarmTopic,
+          // The routes name it and its dead letters (lib/connector-schedules.ts).
+          ...(worker.trigger.kind === 'scheduler' ? { functionName: names.poller, deadLetterQueueName: names.deadLetters } : {}),
         }),
       );
+      if (worker.trigger.kind === 'scheduler') {
+        const made = this.workers.get(worker.id)!;
+        new ConnectorSchedules(this, 'ConnectorSchedules', { stage: props.stage, poller: made.function, deadLetters: made.deadLetterQueue });
+      }
     }
   }
 }

@@ -74,6 +74,19 @@ export interface Config {
     /** Model or inference profile for the Converse API (BEDROCK_MODEL_ID). */
     bedrockModelId: string;
   };
+  /** Connectors' schedules (docs/connectors.md): set by the stack in AWS, on the routes that keep them. */
+  connectors: {
+    scheduleGroup?: string;
+    pollerArn?: string;
+    schedulerRoleArn?: string;
+    deadLetterArn?: string;
+    /**
+     * Under `npm start`: whether connectors poll on their timers (LOCAL_CONNECTORS=on). Off unless
+     * set, since a machine without network would only record failures; a poll asked for through
+     * `POST /api/v1/connectors/{id}/poll` runs either way.
+     */
+    localTimers: boolean;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -189,6 +202,13 @@ export function loadConfig(env: Env): Config {
     ai: {
       mode: mode(env, 'AI_MODE', offline ? 'local' : 'aws'),
       bedrockModelId: env.BEDROCK_MODEL_ID || DEFAULT_BEDROCK_MODEL_ID,
+    },
+    connectors: {
+      scheduleGroup: env.CONNECTOR_SCHEDULE_GROUP || undefined,
+      pollerArn: env.CONNECTOR_POLLER_ARN || undefined,
+      schedulerRoleArn: env.CONNECTOR_SCHEDULER_ROLE_ARN || undefined,
+      deadLetterArn: env.CONNECTOR_DEAD_LETTER_ARN || undefined,
+      localTimers: env.LOCAL_CONNECTORS === 'on',
     },
   };
 }

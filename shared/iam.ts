@@ -32,6 +32,8 @@ export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
+/** Connectors' schedules, in their group; PassRole hands Scheduler its role (lib/connector-schedules.ts). */
+export const SCHEDULES_MANAGE = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] as const;
 
 /**
  * A worker's heartbeat, written after each invocation (shared/db/heartbeats.ts): one UpdateItem on
@@ -87,6 +89,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
       ...(grants.email ? EMAIL_SEND : []),
+      ...(grants.schedules ? SCHEDULES_MANAGE : []),
     ],
     queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue])),
     queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [queue, `${queue}:dead-letters`] : [])),

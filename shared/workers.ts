@@ -10,7 +10,7 @@ import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
-import { EPISODE_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
+import { CONNECTORS_SOURCE, EPISODE_FOUND, HAZARD_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -85,7 +85,17 @@ export interface QueueTrigger {
   maxConcurrency: number;
 }
 
-export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger | QueueTrigger;
+/**
+ * Schedules made at run time, one per item (a connector's: docs/connectors.md): EventBridge
+ * Scheduler invokes the function asynchronously with the item's own input; locally, a timer per
+ * item (shared/local/async-workers.ts). The function has a fixed name so the schedules' role can
+ * name it (lib/connector-schedules.ts).
+ */
+export interface SchedulerTrigger extends AsyncTrigger {
+  kind: 'scheduler';
+}
+
+export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger | QueueTrigger | SchedulerTrigger;
 
 /**
  * A queue of the service, with its dead-letter queue (and an alarm on it). A message received
@@ -149,8 +159,8 @@ export const QUEUES = [
   {
     id: 'vessel-episodes',
     description:
-      "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md) and watchlist alerts (docs/watchlist.md)",
-    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND] },
+      "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
+    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE, CONNECTORS_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND, HAZARD_FOUND] },
     // Six times the announcer's timeout.
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
@@ -314,12 +324,27 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'vessel-announcer',
     handler: 'functions/workers/vessel-announcer.ts',
-    description: 'Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), and watchlist alerts (docs/watchlist.md)',
+    description: "Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
     trigger: { kind: 'queue', queue: 'vessel-episodes', batchSize: 10, maxConcurrency: 2 },
     // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
     grants: { table: 'write' },
     timeoutSeconds: 30,
     memoryMb: 256,
+  },
+  {
+    id: 'connector-poll',
+    handler: 'functions/workers/connector-poll.ts',
+    description: "Polls one connector's feed on its schedule, keeps the new and changed records and raises hazard alerts (docs/connectors.md)",
+    // A failed poll is not tried again at once: the next one comes within the interval. A poll
+    // that throws (the table unreachable) goes to the dead letters.
+    trigger: { kind: 'scheduler', retryAttempts: 0 },
+    // Reads the connector, the tenant's environments and lines (files in the bucket); writes
+    // records, the status and the alerts' guards and messages; removes a stale schedule.
+    grants: { table: 'write', bucket: 'read', schedules: true },
+    // A feed is read in 20 s at most; storing a KEV catalogue of 1,500 records is 15 BatchGetItems
+    // and the writes of what changed.
+    timeoutSeconds: 120,
+    memoryMb: 512,
   },
   {
     id: 'workflow-timers',

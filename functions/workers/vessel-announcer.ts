@@ -1,7 +1,7 @@
 /**
  * Worker `vessel-announcer` (shared/workers.ts): reads the `vessel-episodes` queue, fed by a rule
- * on the bus with the vessel tracker's `vessel.episode_found` messages and the watchlist's
- * `watchlist.alert_found` ones, and ingests the event each carries
+ * on the bus with the vessel tracker's `vessel.episode_found` messages, the watchlist's
+ * `watchlist.alert_found` ones and the connectors' `hazard.alert_found` ones, and ingests the event each carries
  * (shared/domain/vessels/announce.ts). Idempotent; a message that fails comes back, and
  * after five receipts waits in the dead letters.
  */

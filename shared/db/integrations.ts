@@ -5,6 +5,7 @@
  * the item keeps only where it points and a hint of the credential, for display.
  */
 import type { IntegrationKind } from '../schemas/integrations.js';
+import type { ConnectorSettings } from './connectors.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
 import { pick, versionedUpdate } from './items.js';
@@ -28,6 +29,10 @@ export interface Integration {
 export interface StoredIntegration extends Integration {
   config_sealed: string;
   version: number;
+  /** A `feed` integration's settings and directory entry (shared/db/connectors.ts). */
+  connector?: ConnectorSettings;
+  GSI1PK?: string;
+  GSI1SK?: string;
 }
 
 const KIND: CountedKind = { entity: 'INTEGRATION', prefix: 'INTEGRATION#', item: keys.integration, count: keys.integrationCount, limit: 50 };

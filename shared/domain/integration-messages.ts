@@ -16,7 +16,7 @@
  */
 import { mailer } from '../adapters/mailer.js';
 import { postOutbound, type OutboundAnswer, type OutboundPolicy } from '../adapters/outbound.js';
-import type { IntegrationKind } from '../schemas/integrations.js';
+import type { NotifyKind } from '../schemas/integrations.js';
 import { signedHeaders } from './webhook-signing.js';
 
 /** An integration's configuration as sealed: by kind, the address (a credential), key, secret or recipients. */
@@ -123,12 +123,12 @@ export function httpBody(n: Notice): string {
 }
 
 /** Whether the kind took the message: a 2xx, or for email handed to the mail service without an error. */
-export function accepted(kind: IntegrationKind, answer: OutboundAnswer): boolean {
+export function accepted(kind: NotifyKind, answer: OutboundAnswer): boolean {
   return kind === 'email' ? answer.error === null : answer.status !== null && answer.status >= 200 && answer.status < 300;
 }
 
 /** Sends the notice in the kind's format to the configured address; reports the answer, never throws for the receiver's faults. */
-export async function sendNotice(kind: IntegrationKind, c: SealedConfig, n: Notice, policy: OutboundPolicy): Promise<OutboundAnswer> {
+export async function sendNotice(kind: NotifyKind, c: SealedConfig, n: Notice, policy: OutboundPolicy): Promise<OutboundAnswer> {
   const post = (url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, timeoutMs = 15_000) =>
     postOutbound(url, { headers, body, timeoutMs }, policy);
   switch (kind) {

@@ -1,20 +1,21 @@
 /**
- * Integrations: where people are told. Each kind speaks its service's own format: Slack's and
- * Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, email (Amazon SES; a local SMTP
- * server under `npm start`), and a generic HTTP endpoint signed per Standard Webhooks. Credentials are write-only: the configuration is sealed as one value and
- * never returned. Addresses pass the outbound guard when saved and when called. Changes are
- * audited without credentials. `test` sends each kind's real test message, and incident
- * notifications go through the same per-kind senders (shared/domain/integration-messages.ts).
+ * Integrations: where people are told, and connectors. Each telling kind speaks its service's own
+ * format: Slack's and Microsoft Teams' incoming webhooks, PagerDuty's Events API v2, email (Amazon
+ * SES; a local SMTP server under `npm start`), and a generic HTTP endpoint signed per Standard
+ * Webhooks; a `feed` integration is a connector polling a public feed (docs/connectors.md), whose
+ * schedule follows its settings. Credentials are write-only: the configuration is sealed as one
+ * value and never returned. Addresses pass the outbound guard when saved and when called. Changes
+ * are audited without credentials. Reads are in integration-reads.ts, the test in
+ * integration-tests.ts, and incident notifications go through the per-kind senders
+ * (shared/domain/integration-messages.ts).
  */
-import { checkOutboundUrl, OutboundRefusedError, type OutboundPolicy } from '../adapters/outbound.js';
+import { checkOutboundUrl, OutboundRefusedError } from '../adapters/outbound.js';
+import { outboundPolicy } from './outbound-policy.js';
 import { emailConfigured } from '../adapters/mailer.js';
 import { secretBox, type SecretContext } from '../adapters/secret-box.js';
-import { config as settings } from '../config.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import {
   deleteIntegrationItems,
-  getIntegration,
-  listIntegrations as listStored,
   MAX_INTEGRATIONS_PER_TENANT,
   publicIntegration,
   putNewIntegration,
@@ -22,18 +23,20 @@ import {
   type Integration,
   type StoredIntegration,
 } from '../db/integrations.js';
-import type { PageRequest } from '../db/query.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../db/transact.js';
-import { ConflictError, invalid, NotFoundError } from '../errors.js';
+import { ConflictError, invalid } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
+import { connectorAttributes, type ConnectorSettings } from '../db/connectors.js';
 import { PAGERDUTY_EVENTS_URL, type IntegrationKind, type integrationCreate, type integrationUpdate } from '../schemas/integrations.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
-import { accepted, sendNotice, type Notice, type SealedConfig } from './integration-messages.js';
+import { findStoredIntegration } from './integration-reads.js';
+import type { SealedConfig } from './integration-messages.js';
 import { newSigningSecret } from './webhook-signing.js';
+import { armConnector, connectorSettings, disarmConnector } from './connectors/connector-settings.js';
 
 export type { Integration } from '../db/integrations.js';
 export type IntegrationCreate = InputOf<typeof integrationCreate>;
@@ -41,8 +44,7 @@ export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
 
 export { INTEGRATION_NOT_FOUND };
 
-/** Where integrations may send: public addresses, and loopback only where the deployment allows it. */
-export const outboundPolicy = (): OutboundPolicy => ({ allowLoopback: settings.outboundAllowLoopback });
+export { outboundPolicy };
 const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({ tenant_id: tenantId, purpose: `integration:${integrationId}` });
 
 /** An address as it may be saved, or a 422 at `loc` saying why not. */
@@ -56,7 +58,7 @@ async function checkedAddress(raw: string, loc: string): Promise<string> {
 }
 
 /** The kind's configuration, complete and checked: what is sealed, where it sends, and the hint shown. */
-async function configOf(kind: IntegrationKind, given: IntegrationCreate['config']): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null }> {
+async function configOf(kind: IntegrationKind, given: IntegrationCreate['config']): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null; connector?: ConnectorSettings }> {
   const need = <F extends keyof typeof given>(field: F): NonNullable<(typeof given)[F]> => {
     const value = given[field];
     if (!value) throw invalid(['body', 'config', field], `is required for a ${kind} integration`, 'missing');
@@ -85,6 +87,11 @@ async function configOf(kind: IntegrationKind, given: IntegrationCreate['config'
       if (!emailConfigured()) throw invalid(['body', 'kind'], 'this deployment sends no email: it has no sender address (EMAIL_FROM)', 'value_error');
       return { sealed: { to: [...to] }, endpoint: `mailto:${to.join(',')}`, hint: null };
     }
+    case 'feed': {
+      // A connector (docs/connectors.md): its source is no credential, and is shown whole.
+      const connector = await connectorSettings(given, (url) => checkedAddress(url, 'url'));
+      return { sealed: { url: connector.url }, endpoint: connector.url, hint: null, connector };
+    }
   }
 }
 
@@ -94,13 +101,8 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   pagerduty: ['routing_key', 'endpoint'],
   http: ['url'],
   email: ['to'],
+  feed: ['feed', 'url', 'interval_minutes', 'radius_km', 'min_magnitude'],
 };
-
-async function findStored(tenantId: TenantId, integrationId: string): Promise<StoredIntegration> {
-  const stored = await getIntegration(tenantId, integrationId);
-  if (!stored) throw new NotFoundError(INTEGRATION_NOT_FOUND);
-  return stored;
-}
 
 export async function createIntegration(actor: Actor, tenantId: TenantId, input: IntegrationCreate): Promise<Integration & { secret?: string }> {
   const checked = await configOf(input.kind, input.config);
@@ -117,6 +119,7 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
     created_at: at,
     updated_at: at,
     config_sealed: await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)),
+    ...(checked.connector ? connectorAttributes(tenantId, integrationId, checked.connector) : {}),
   };
   const view = publicIntegration(stored as StoredIntegration);
   const audit = auditEntry(actor, {
@@ -132,28 +135,22 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
     if (err instanceof ConditionFailed && err.index === 1) throw new ConflictError(`A tenant has at most ${MAX_INTEGRATIONS_PER_TENANT} integrations`);
     throw err;
   }
+  if (checked.connector) await armConnector({ ...stored, connector: checked.connector });
   return checked.sealed.secret ? { ...view, secret: checked.sealed.secret } : view;
 }
 
-export async function findIntegration(tenantId: TenantId, integrationId: string): Promise<Integration> {
-  return publicIntegration(await findStored(tenantId, integrationId));
-}
-
-export async function listIntegrations(tenantId: TenantId, page: PageRequest): Promise<Integration[]> {
-  return (await listStored(tenantId, page)).map(publicIntegration);
-}
-
 export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId, integrationId: string, input: IntegrationUpdate): Promise<Integration> {
-  const before = await findStored(tenantId, integrationId);
+  const before = await findStoredIntegration(tenantId, integrationId);
   const checked = input.config ? await configOf(before.kind, input.config) : undefined;
   const sealed = checked ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)) : undefined;
   return retryOnConcurrentChange(async () => {
-    const current = await findStored(tenantId, integrationId);
+    const current = await findStoredIntegration(tenantId, integrationId);
     const next: StoredIntegration = {
       ...current,
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       ...(checked && sealed ? { endpoint: checked.endpoint, credential_hint: checked.hint, config_sealed: sealed } : {}),
+      ...(checked?.connector ? { connector: checked.connector } : {}),
       updated_at: now(),
     };
     const changes = diff(publicIntegration(current), publicIntegration(next), ['updated_at']);
@@ -161,42 +158,21 @@ export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId
     if (sealed) changes.config = { from: 'replaced', to: 'replaced' };
     if (Object.keys(changes).length === 0) return publicIntegration(current);
     const audit = auditEntry(actor, { tenantId, action: 'integration.updated', resourceType: 'integration', resourceId: integrationId, changes });
-    await transactWrite([updateIntegration(next, ['name', 'enabled', 'endpoint', 'credential_hint', 'config_sealed']), auditPut(audit)]);
+    const fields: (keyof StoredIntegration)[] = ['name', 'enabled', 'endpoint', 'credential_hint', 'config_sealed'];
+    await transactWrite([updateIntegration(next, next.connector ? [...fields, 'connector'] : fields), auditPut(audit)]);
+    // A connector's schedule follows its settings: the interval, and on or off.
+    if (next.connector) await armConnector({ ...next, connector: next.connector });
     return publicIntegration(next);
   });
 }
 
 export async function deleteIntegration(actor: Actor, tenantId: TenantId, integrationId: string): Promise<void> {
   await retryOnConcurrentChange(async () => {
-    const current = await findStored(tenantId, integrationId);
+    const current = await findStoredIntegration(tenantId, integrationId);
     const audit = auditEntry(actor, { tenantId, action: 'integration.deleted', resourceType: 'integration', resourceId: integrationId, changes: { name: current.name, kind: current.kind } });
     await transactWrite([...deleteIntegrationItems(current), auditPut(audit)]);
+    if (current.kind === 'feed') await disarmConnector(integrationId);
   });
-}
-
-export interface TestConnectionResult {
-  reachable: boolean;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-  tested_at: string;
-}
-
-const TEST_TEXT = 'Gatehouse test message: this integration can reach you. No action needed.';
-
-/** The test message: no link; PagerDuty's test alert is resolved again at once. */
-function testNotice(integrationId: string, at: Date): Notice {
-  return {
-    type: 'integration.test',
-    id: `msg_${newTimeId()}`,
-    at,
-    title: 'Gatehouse test message',
-    text: `${TEST_TEXT}\n\nSent to test integration ${integrationId}.`,
-    severity: 'info',
-    dedupKey: `gatehouse-test-${integrationId}`,
-    data: { integration_id: integrationId, message: TEST_TEXT },
-    resolveAtOnce: true,
-  };
 }
 
 /** The integration's configuration, opened (its seal names its tenant and integration). */
@@ -204,17 +180,3 @@ export async function openIntegrationConfig(stored: StoredIntegration): Promise<
   return JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(stored.tenant_id, stored.integration_id))) as SealedConfig;
 }
 
-/** Probes the configured endpoint with the kind's own test message and reports the answer. */
-export async function testIntegration(tenantId: TenantId, integrationId: string): Promise<TestConnectionResult> {
-  const stored = await findStored(tenantId, integrationId);
-  const at = new Date();
-  const answer = await sendNotice(stored.kind, await openIntegrationConfig(stored), testNotice(integrationId, at), outboundPolicy());
-  return {
-    // Email has no HTTP status: handed over to the mail service without an error is reachable.
-    reachable: accepted(stored.kind, answer),
-    status_code: answer.status,
-    latency_ms: answer.latencyMs,
-    error: answer.error,
-    tested_at: at.toISOString(),
-  };
-}

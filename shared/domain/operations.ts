@@ -56,7 +56,7 @@ export const LAG_LIMIT_MS = 60_000;
  */
 export interface WorkerRef {
   id: string;
-  trigger: { kind: 'queue'; queue: QueueId } | { kind: 'schedule'; everyMinutes: number } | { kind: 'table-stream' | 'event-rule' };
+  trigger: { kind: 'queue'; queue: QueueId } | { kind: 'schedule'; everyMinutes: number } | { kind: 'table-stream' | 'event-rule' | 'scheduler' };
 }
 
 function healthOf(worker: WorkerRef, hours: readonly HeartbeatHour[], depth: QueueDepth | null, nowMs: number): WorkerHealth {

@@ -2,6 +2,7 @@
  * Tenants: the organisations that own everything else. Pure domain logic over the repository;
  * every change writes its audit entry in the same transaction.
  */
+import { isNotifyKind } from '../schemas/integrations.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import {
   getTenant,
@@ -18,7 +19,7 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
 import { getIntegrations } from '../db/integrations.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, invalid } from '../errors.js';
 import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
@@ -156,4 +157,10 @@ async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { int
   if (named.length === 0) return;
   const found = await getIntegrations(tenantId, named);
   if (named.some((id) => !found.has(id))) throw new NotFoundError(INTEGRATION_NOT_FOUND);
+  for (const [l, level] of levels.entries()) {
+    for (const [i, id] of (level.integration_ids ?? []).entries()) {
+      const kind = found.get(id)!.kind;
+      if (!isNotifyKind(kind)) throw invalid(['body', 'escalation_policy', 'levels', l, 'integration_ids', i], `is a ${kind} integration, which tells nobody`, 'value_error');
+    }
+  }
 }

@@ -13,10 +13,10 @@
  * The clock is the caller's, so tests walk the 27-hour schedule in a moment. Each record is
  * conditioned on the delivery as read: two attempts of one delivery at once record one.
  */
+import { outboundPolicy } from './outbound-policy.js';
 import { mailer, emailConfigured } from '../adapters/mailer.js';
 import { postOutbound } from '../adapters/outbound.js';
 import { queues } from '../adapters/queue.js';
-import { config } from '../config.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { outboxPut } from '../db/outbox.js';
 import { getTenantConfig } from '../db/tenants.js';
@@ -65,7 +65,7 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
   if (!webhook.enabled) return fail(delivery, 'subscription_disabled', startedMs, []);
 
   const headers = signedHeaders(delivery.delivery_id, new Date(startedMs), delivery.payload, await signingSecrets(webhook, startedMs));
-  const answer = await postOutbound(webhook.url, { headers, body: delivery.payload, timeoutMs: DELIVERY_TIMEOUT_MS }, { allowLoopback: config.outboundAllowLoopback });
+  const answer = await postOutbound(webhook.url, { headers, body: delivery.payload, timeoutMs: DELIVERY_TIMEOUT_MS }, outboundPolicy());
   const nowMs = Math.max(clock(), startedMs);
   const attempt: DeliveryAttempt = {
     attempt: delivery.attempts.length + 1,

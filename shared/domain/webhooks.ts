@@ -4,7 +4,8 @@
  * (shared/adapters/outbound.ts) when it is saved and again when it is called. Each change is
  * audited in its own transaction, without the secret.
  */
-import { checkOutboundUrl, OutboundRefusedError, postOutbound, type OutboundPolicy } from '../adapters/outbound.js';
+import { outboundPolicy } from './outbound-policy.js';
+import { checkOutboundUrl, OutboundRefusedError, postOutbound } from '../adapters/outbound.js';
 import { secretBox, type SecretContext } from '../adapters/secret-box.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { getEnvironment } from '../db/environments.js';
@@ -19,7 +20,6 @@ import {
   type StoredWebhook,
   type Webhook,
 } from '../db/webhooks.js';
-import { config } from '../config.js';
 import { ConflictError, invalid, NotFoundError } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
 import type { InputOf } from '../schemas/json-schema.js';
@@ -39,7 +39,7 @@ export type WebhookUpdate = InputOf<typeof webhookUpdate>;
 /** How long the secret before a rotation keeps signing, beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
-const policy = (): OutboundPolicy => ({ allowLoopback: config.outboundAllowLoopback });
+const policy = outboundPolicy;
 
 /** What a secret is bound to: its tenant and its subscription (shared/adapters/secret-box.ts). */
 const sealedFor = (tenantId: string, webhookId: string): SecretContext => ({ tenant_id: tenantId, purpose: `webhook:${webhookId}` });

@@ -7,6 +7,7 @@
  * A step tried again after a failure does not do twice what it did once where that can be known:
  * the incident it opens has an id made from the run and the step, the webhook delivery too.
  */
+import { isNotifyKind } from '../schemas/integrations.js';
 import { pendingDelivery, queueDeliveries } from './webhook-dispatch.js';
 import { getIncident, type Incident } from '../db/incidents.js';
 import { getIntegration } from '../db/integrations.js';
@@ -189,8 +190,10 @@ async function notifyIntegration(ctx: StepContext): Promise<StepOutcome> {
   const stored = await getIntegration(ctx.run.tenant_id, ctx.action.integration_id!);
   if (!stored) throw new StepRefused(INTEGRATION_NOT_FOUND);
   if (!stored.enabled) throw new StepRefused('The integration is disabled');
-  const answer = await sendNotice(stored.kind, await openIntegrationConfig(stored), runNotice(ctx, 'workflow.notification'), outboundPolicy());
-  if (!accepted(stored.kind, answer)) throw new Error(`The integration did not accept the message: ${answer.status ?? answer.error ?? 'no answer'}`);
+  const { kind } = stored;
+  if (!isNotifyKind(kind)) throw new StepRefused(`A ${kind} integration tells nobody`);
+  const answer = await sendNotice(kind, await openIntegrationConfig(stored), runNotice(ctx, 'workflow.notification'), outboundPolicy());
+  if (!accepted(kind, answer)) throw new Error(`The integration did not accept the message: ${answer.status ?? answer.error ?? 'no answer'}`);
   return { result: { integration_id: stored.integration_id, kind: stored.kind, status_code: answer.status, latency_ms: answer.latencyMs } };
 }
 

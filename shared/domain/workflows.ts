@@ -9,6 +9,7 @@
  * is the tenant's (404 otherwise, as for an unknown id); `run_workflow` steps form no cycle; a step
  * acting on an incident has one (the trigger's, a step before it that opens one, or a playbook's input).
  */
+import { isNotifyKind } from '../schemas/integrations.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { getIntegration } from '../db/integrations.js';
 import type { PageRequest } from '../db/query.js';
@@ -114,7 +115,11 @@ function checkShape(w: Pick<Workflow, 'trigger' | 'conditions' | 'actions'>): vo
 async function checkTargets(tenantId: TenantId, self: Pick<Workflow, 'workflow_id' | 'actions'>, others: readonly Workflow[]): Promise<void> {
   const byId = new Map(others.filter((w) => w.workflow_id !== self.workflow_id).map((w) => [w.workflow_id, w]));
   for (const [i, action] of self.actions.entries()) {
-    if (action.integration_id && !(await getIntegration(tenantId, action.integration_id))) throw new NotFoundError(`${INTEGRATION_NOT_FOUND} (actions[${i}].integration_id)`);
+    if (action.integration_id) {
+      const integration = await getIntegration(tenantId, action.integration_id);
+      if (!integration) throw new NotFoundError(`${INTEGRATION_NOT_FOUND} (actions[${i}].integration_id)`);
+      if (!isNotifyKind(integration.kind)) throw invalid(['body', 'actions', i, 'integration_id'], `is a ${integration.kind} integration, which tells nobody`, 'value_error');
+    }
     if (action.webhook_id && !(await getWebhook(tenantId, action.webhook_id))) throw new NotFoundError(`${WEBHOOK_NOT_FOUND} (actions[${i}].webhook_id)`);
     if (action.assignee_id) {
       const user = await getUser(tenantId, action.assignee_id);

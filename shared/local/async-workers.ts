@@ -50,9 +50,20 @@ export interface AsyncDeadLetter {
   at: string;
 }
 
+/** A `scheduler` worker's schedules made at run time (EventBridge Scheduler's, in AWS), as timers. */
+export interface ItemSchedules {
+  /** Creates or changes the schedule `name`: every so many minutes, invoking the worker with `input`. */
+  put(name: string, everyMinutes: number, enabled: boolean, input: unknown): void;
+  remove(name: string): void;
+  /** The schedules kept, by name (on or off). */
+  readonly names: () => string[];
+}
+
 export interface AsyncWorkers {
   /** Runs a schedule worker now, as its timer would, and resolves when it (and its retries) ended. */
   runNow(workerId: string): Promise<void>;
+  /** A `scheduler` worker's run-time schedules; `timersOn` false keeps them without running them. */
+  itemSchedules(workerId: string, timersOn: boolean): ItemSchedules;
   readonly deadLetters: readonly AsyncDeadLetter[];
   /** Stops the timers and subscriptions and waits for what is running. */
   stop(): Promise<void>;
@@ -96,6 +107,8 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   };
 
   const runSchedule = new Map<string, () => Promise<void>>();
+  const scheduled = new Map<string, (input: unknown) => Promise<void>>();
+  const itemTimers = new Map<string, NodeJS.Timeout | null>();
   for (const worker of options.workers) {
     const { trigger } = worker;
     if (trigger.kind === 'table-stream') throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
@@ -114,6 +127,8 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
       // The timer alone does not keep `npm start` (or a test run) alive.
       timer.unref();
       timers.push(timer);
+    } else if (trigger.kind === 'scheduler') {
+      scheduled.set(worker.id, (input) => invoke(worker, handler, input as BusEvent));
     } else {
       unsubscribe.push(bus.subscribe(`worker:${worker.id}`, trigger.pattern, (event) => (stopping ? undefined : invoke(worker, handler, event))));
     }
@@ -125,10 +140,36 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
       if (!tick) throw new Error(`no schedule worker ${workerId}`);
       return tick();
     },
+    itemSchedules: (workerId, timersOn) => {
+      const run = scheduled.get(workerId);
+      if (!run) throw new Error(`no scheduler worker ${workerId}`);
+      const clear = (name: string) => {
+        const timer = itemTimers.get(name);
+        if (timer) clearInterval(timer);
+        itemTimers.delete(name);
+      };
+      return {
+        put: (name, everyMinutes, enabled, input) => {
+          clear(name);
+          if (!enabled || !timersOn || stopping) return void itemTimers.set(name, null);
+          let current: Promise<void> | undefined;
+          const timer = setInterval(() => {
+            // A run still going when its next turn comes is not started twice.
+            if (current) return;
+            current = run(input).finally(() => (current = undefined));
+          }, options.scheduleIntervalMs ?? everyMinutes * 60_000);
+          timer.unref();
+          itemTimers.set(name, timer);
+        },
+        remove: clear,
+        names: () => [...itemTimers.keys()],
+      };
+    },
     deadLetters,
     stop: async () => {
       stopping = true;
       timers.forEach(clearInterval);
+      itemTimers.forEach((t) => t && clearInterval(t));
       unsubscribe.forEach((u) => u());
       await Promise.allSettled([...running]);
     },

@@ -37,7 +37,14 @@ export async function installLocalAdapters(): Promise<void> {
     import('../adapters/mailer.js'),
     import('./smtp.js'),
   ]);
-  const [queue, localQueue] = await Promise.all([import('../adapters/queue.js'), import('./queue.js')]);
+  const [queue, localQueue, schedules, timers] = await Promise.all([
+    import('../adapters/queue.js'),
+    import('./queue.js'),
+    import('../adapters/connector-schedules.js'),
+    import('./connector-timers.js'),
+  ]);
+  // No EventBridge Scheduler either: connectors' schedules are timers (off unless LOCAL_CONNECTORS=on).
+  schedules.useConnectorSchedules(timers.localConnectorSchedules());
   // No local SQS: the service's queues are in-process (shared/local/queue.ts), like the bus.
   if (config.eventBusMode === 'local') queue.useQueues(localQueue.localQueues());
   if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));

@@ -122,6 +122,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     unsubscribeFeeds.forEach((u) => u());
     await queueWorkers?.stop();
     await asyncWorkers?.stop();
+    (await import('./connector-timers.js')).setConnectorTimers(undefined);
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
@@ -253,6 +254,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         workers: running.filter((w) => !isTableStream(w) && w.trigger.kind !== 'queue' && (options.schedules !== false || w.trigger.kind !== 'schedule')),
         deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
       });
+      if (running.some((w) => w.id === 'connector-poll')) await armConnectorTimers(asyncWorkers);
       // The rules on the service's bus that feed a queue, then the workers reading the queues.
       const queues = localQueues();
       for (const queue of QUEUES) {
@@ -284,6 +286,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamodbRestarts: () => dynamodbSupervised.restarts(),
     stop: () => (stopping ??= stopAll()),
   };
+}
+
+/**
+ * Connectors poll on timers under `npm start` only with LOCAL_CONNECTORS=on; then the connectors
+ * the table holds are armed again (shared/local/connector-timers.ts). Read once the stack's
+ * settings are in the environment.
+ */
+async function armConnectorTimers(workers: AsyncWorkers): Promise<void> {
+  const [{ config }, timers, { listAllConnectors }, { armConnector }] = await Promise.all([
+    import('../config.js'),
+    import('./connector-timers.js'),
+    import('../db/connectors.js'),
+    import('../domain/connectors/connector-settings.js'),
+  ]);
+  timers.setConnectorTimers(workers.itemSchedules('connector-poll', config.connectors.localTimers));
+  if (!config.connectors.localTimers) return;
+  for (const c of await listAllConnectors()) await armConnector(c);
 }
 
 /**

@@ -19,6 +19,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   analytics: 'Threat time series and tenant summaries.',
   'threat-libraries': 'Threat library entries per tenant, grouped by vertical.',
   integrations: 'Integrations with external systems and their connection tests.',
+  connectors: 'Connectors to public feeds (space weather, earthquakes, known exploited vulnerabilities), their status, and lookups in what they keep.',
   webhooks: 'Webhook subscriptions to event types.',
   'live-status': 'Real-time platform status.',
   replay: 'Incident timeline reconstruction and point-in-time snapshots.',

@@ -13,6 +13,7 @@ import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { integrationsRoutes } from './integrations.js';
+import { connectorsRoutes } from './connectors.js';
 import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -55,6 +56,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...operationsRoutes,
   ...vesselsRoutes,
   ...watchlistRoutes,
+  ...connectorsRoutes,
   ...developerRoutes,
 ];
 

@@ -11,7 +11,7 @@ import {
 } from '../schemas/integrations.js';
 import type { RouteDef } from './types.js';
 
-const NOT_YET = 'Incident notifications are not sent through integrations yet; `POST .../test` sends each kind its real test message.';
+const NOT_YET = 'A `feed` integration is a connector (`GET /api/v1/connectors`): it tells nobody, and its schedule follows its settings. `POST .../test` sends each other kind its real test message.';
 
 export const integrationsCreateRoute = {
   id: 'integrations.create',
@@ -26,7 +26,7 @@ export const integrationsCreateRoute = {
   request: { body: integrationCreate },
   response: { status: 201, description: 'The integration (for `http`, with its signing secret, shown this once).', schema: integrationCreated },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal' },
+  grants: { table: 'write', secrets: 'seal', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsListRoute = {
@@ -71,7 +71,7 @@ export const integrationsUpdateRoute = {
   request: { path: integrationPath, query: integrationScopeQuery, body: integrationUpdate },
   response: { status: 200, description: 'The integration as it is now.', schema: integrationResponse },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal' },
+  grants: { table: 'write', secrets: 'seal', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsDeleteRoute = {
@@ -86,7 +86,7 @@ export const integrationsDeleteRoute = {
   request: { path: integrationPath, query: integrationScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { table: 'write', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsTestRoute = {

@@ -40,6 +40,8 @@ export interface RouteGrants {
    * hold (live status). Consuming a queue is its trigger's, not a grant.
    */
   queues?: Readonly<Partial<Record<QueueId, 'send' | 'dead-letters' | 'depth'>>>;
+  /** Creates, changes and deletes connectors' EventBridge Scheduler schedules (lib/connector-schedules.ts). */
+  schedules?: boolean;
 }
 
 export interface RouteResponse {

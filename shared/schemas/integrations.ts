@@ -7,8 +7,20 @@ import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
-export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email'] as const;
+/** The kinds that tell people: incident notifications, escalation levels and workflow steps name these. */
+export const NOTIFY_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email'] as const;
+export type NotifyKind = (typeof NOTIFY_KINDS)[number];
+/** `feed`: a connector polling a public feed on a schedule (docs/connectors.md); it tells nobody. */
+export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email', 'feed'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
+export const isNotifyKind = (kind: IntegrationKind): kind is NotifyKind => (NOTIFY_KINDS as readonly string[]).includes(kind);
+
+/** The feeds a connector may poll (shared/domain/connectors/poll-feed.ts FEEDS). */
+export const FEED_NAMES = ['swpc-kp', 'usgs-quakes', 'cisa-kev'] as const;
+export type FeedName = (typeof FEED_NAMES)[number];
+/** A connector polls at most this often and at least this seldom (minutes). */
+export const MIN_POLL_MINUTES = 5;
+export const MAX_POLL_MINUTES = 1440;
 
 /** Where PagerDuty's Events API v2 takes events. */
 export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
@@ -18,7 +30,7 @@ const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
 const config = {
   type: 'object',
   description:
-    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder). Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
+    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes` and, for earthquakes, `radius_km` and `min_magnitude`. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
   properties: {
     webhook_url: address,
     routing_key: { type: 'string', pattern: '^[A-Za-z0-9]{32}$', description: 'A PagerDuty integration key: 32 letters and digits.' },
@@ -32,6 +44,15 @@ const config = {
       uniqueItems: true,
       description: 'For `email`: the addresses told.',
     },
+    feed: { type: 'string', enum: FEED_NAMES, description: 'For `feed`: which public feed it polls (docs/feeds.md). `url` may name another source of the same format; the public one otherwise.' },
+    interval_minutes: {
+      type: 'integer',
+      minimum: MIN_POLL_MINUTES,
+      maximum: MAX_POLL_MINUTES,
+      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp and earthquakes, 1440 for KEV).",
+    },
+    radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 2000, description: 'For `usgs-quakes`: an earthquake this close to one of your environments raises a `hazard.alert` (100 unless given).' },
+    min_magnitude: { type: 'number', minimum: -2, maximum: 10, description: 'For `usgs-quakes`: only earthquakes of at least this magnitude alert (2.5 unless given).' },
   },
   additionalProperties: false,
 } as const;

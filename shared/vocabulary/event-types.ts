@@ -26,6 +26,7 @@ export const EVENT_TYPES = [
   'ais.gap',
   'vessel.loitering',
   'watchlist.alert',
+  'hazard.alert',
   'manual_report',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -369,7 +369,10 @@ describe('queues and the workers they trigger', () => {
     // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements.
     expect(rules).toHaveLength(4);
     const [, episodes] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesvesselepisodes'))!;
-    expect(episodes.Properties.EventPattern).toEqual({ source: ['gatehouse.vessels', 'gatehouse.watchlist'], 'detail-type': ['vessel.episode_found', 'watchlist.alert_found'] });
+    expect(episodes.Properties.EventPattern).toEqual({
+      source: ['gatehouse.vessels', 'gatehouse.watchlist', 'gatehouse.connectors'],
+      'detail-type': ['vessel.episode_found', 'watchlist.alert_found', 'hazard.alert_found'],
+    });
     const [, workflows] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesworkflowruns'))!;
     expect(workflows.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
     const [, rule] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queueswebhookdispatch'))!;
@@ -380,6 +383,21 @@ describe('queues and the workers they trigger', () => {
     expect(rule.Properties.EventPattern['detail-type']).toEqual([...WEBHOOK_EVENT_TYPES]);
     expect(rule.Properties.EventPattern['detail-type']).not.toContain('incident.notification');
     expect(rule.Properties.Targets[0].DeadLetterConfig).toBeDefined();
+  });
+
+  it("connector-poll has no rule of its own: Scheduler's role may invoke it and send to its dead letters, nothing else", () => {
+    const fn = workerFunction('connector-poll').function;
+    const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([id]) => id === logicalId(fn))!;
+    expect(props.Properties.FunctionName).toBe('gatehouse-test-connector-poll');
+    expect(resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(logicalId(fn)))).toEqual([]);
+    const groups = resourcesOfType(s.workers, 'AWS::Scheduler::ScheduleGroup');
+    expect(groups).toHaveLength(1);
+    expect(groups[0]![1].Properties.Name).toBe('gatehouse-test-connectors');
+    const [, role] = resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'))!;
+    expect(JSON.stringify(role.Properties.RoleName)).toContain('connector-scheduler');
+    const policies = resourcesOfType(s.workers, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(JSON.stringify({ Ref: resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => r === role)![0] })));
+    const actions = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat())).sort();
+    expect(actions).toEqual(['lambda:InvokeFunction', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
   });
 
   it('the webhook workers read their queues in batches, report failures per message and are capped in concurrency', () => {

@@ -3,14 +3,12 @@
  * (test/fixtures/feeds, each named with its source in SOURCES.md): records with the same ids on a
  * second poll, and every way a poll fails reported, never thrown.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEEDS, pollFeed } from '../../shared/domain/connectors/poll-feed.js';
 import { feedRecords, storeFeedRecords } from '../../shared/db/feed-records.js';
+import { feedFixture, startFeedServer, type FeedServer } from '../support/feed-server.js';
 
-const fixture = (path: string) => readFileSync(new URL(`../fixtures/feeds/${path}`, import.meta.url));
+const fixture = feedFixture;
 const DOCS: Record<string, Buffer> = {
   '/kp.json': fixture('swpc-kp/noaa-planetary-k-index.2026-08-09.json'),
   '/quakes.geojson': fixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
@@ -20,23 +18,14 @@ const DOCS: Record<string, Buffer> = {
 };
 
 const local = { allowLoopback: true };
-let server: Server;
+let server: FeedServer;
 let base: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const doc = DOCS[req.url ?? ''];
-    if (req.url === '/busy') res.writeHead(503).end('busy');
-    else if (doc) res.writeHead(200, { 'content-type': req.url!.endsWith('.html') ? 'text/html' : 'application/json' }).end(doc);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startFeedServer(DOCS);
+  base = server.base;
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((done) => server.close(done));
-});
+afterAll(() => server.close());
 
 describe('pollFeed', () => {
   it.each([

@@ -290,6 +290,18 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     },
   },
 
+  /** A connector (a `feed` integration) polling a source that is never there; its status must stay A's. */
+  connector_id: {
+    owned: true,
+    create: async (t) =>
+      created(
+        await t.call('POST', '/api/v1/integrations', {
+          body: { name: t.name('connector'), kind: 'feed', config: { feed: 'swpc-kp', url: `http://127.0.0.1:9/${t.marker}/kp.json` } },
+        }),
+        'integration_id',
+      ),
+  },
+
   /** A threat library with one definition whose text carries the marker (its match conditions must stay A's too). */
   library_id: {
     owned: true,

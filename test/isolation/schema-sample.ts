@@ -35,6 +35,7 @@ export const PATTERN_SAMPLES: readonly string[] = [
   'ABC',
   'abc-123',
   'ABC_123',
+  'CVE-2021-44228',
   '#aabbcc',
   '+4712345678',
   'Europe/Oslo',

@@ -117,3 +117,33 @@ describe('event-rule workers', () => {
     await expect(startAsyncWorkers({ region: 'us-east-1', workers: [stream], handlers: { [stream.id]: async () => undefined } })).rejects.toThrow(/stream poller/);
   });
 });
+
+describe('scheduler workers (schedules made at run time, one per item)', () => {
+  const poller: WorkerDef = { ...base, id: 'probe-poller', trigger: { kind: 'scheduler', retryAttempts: 0 } };
+
+  it('run each item schedule on its timer with its own input; a disabled or removed one stops', async () => {
+    const got: unknown[] = [];
+    running = await startAsyncWorkers({ region: 'us-east-1', workers: [poller], handlers: { [poller.id]: async (event) => void got.push(event) }, scheduleIntervalMs: 20 });
+    const schedules = running.itemSchedules(poller.id, true);
+    schedules.put('conn-a', 15, true, { integration_id: 'a' });
+    schedules.put('conn-b', 15, true, { integration_id: 'b' });
+    await until(() => got.some((e) => (e as { integration_id: string }).integration_id === 'a') && got.some((e) => (e as { integration_id: string }).integration_id === 'b'));
+    schedules.put('conn-a', 15, false, { integration_id: 'a' });
+    schedules.remove('conn-b');
+    expect(schedules.names()).toEqual(['conn-a']);
+    await new Promise((r) => setTimeout(r, 30));
+    const before = got.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(before);
+  });
+
+  it('keep their schedules without running them when the timers are off (LOCAL_CONNECTORS unset)', async () => {
+    const got: unknown[] = [];
+    running = await startAsyncWorkers({ region: 'us-east-1', workers: [poller], handlers: { [poller.id]: async (event) => void got.push(event) }, scheduleIntervalMs: 10 });
+    const schedules = running.itemSchedules(poller.id, false);
+    schedules.put('conn-a', 15, true, { integration_id: 'a' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual([]);
+    expect(schedules.names()).toEqual(['conn-a']);
+  });
+});

@@ -10,10 +10,12 @@
  * connector's status shows it.
  */
 import { getOutbound, type OutboundPolicy } from '../../adapters/outbound.js';
-import { CISA_KEV_URL, parseCisaKev } from '../../feeds/cisa-kev.js';
+import { parseCisaKev } from '../../feeds/cisa-kev.js';
 import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
-import { parseSwpcKp, SWPC_KP_URL } from '../../feeds/swpc-kp.js';
-import { parseUsgsQuakes, USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
+import { parseSwpcKp } from '../../feeds/swpc-kp.js';
+import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
+import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
+import type { FeedName } from '../../schemas/integrations.js';
 
 export interface FeedDef {
   /** The public source polled unless the connector names another. */
@@ -23,16 +25,14 @@ export interface FeedDef {
   parse: (body: string, sourceUrl: string) => { records: { id: string }[]; problems: FeedProblem[] };
 }
 
-const MB = 1024 * 1024;
-
-/** The feeds a connector may poll, with the bound of each (their documents' size with room to grow). */
+/** The feeds a connector may poll: their catalogue entry and their parser. */
 export const FEEDS = {
-  'swpc-kp': { defaultUrl: SWPC_KP_URL, maxBytes: 2 * MB, parse: parseSwpcKp },
-  'usgs-quakes': { defaultUrl: USGS_QUAKES_URL, maxBytes: 16 * MB, parse: parseUsgsQuakes },
-  'cisa-kev': { defaultUrl: CISA_KEV_URL, maxBytes: 16 * MB, parse: parseCisaKev },
-} as const satisfies Record<string, FeedDef>;
+  'swpc-kp': { ...FEED_CATALOG['swpc-kp'], parse: parseSwpcKp },
+  'usgs-quakes': { ...FEED_CATALOG['usgs-quakes'], parse: parseUsgsQuakes },
+  'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
+} as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
-export type FeedName = keyof typeof FEEDS;
+export type { FeedName };
 export type FeedRecordOf<F extends FeedName> = ReturnType<(typeof FEEDS)[F]['parse']>['records'][number];
 
 export type PollOutcome<F extends FeedName> =

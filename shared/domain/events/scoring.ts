@@ -43,6 +43,8 @@ export const TYPE_WEIGHTS: Record<EventType, number> = {
   'vessel.loitering': 0.55,
   // A watched entity was touched (docs/watchlist.md): worth a look, not an incident by itself.
   'watchlist.alert': 0.5,
+  // A connector's hazard (an earthquake) near a site (docs/connectors.md): a reason to check, not an intrusion.
+  'hazard.alert': 0.4,
   manual_report: 0.5,
 };
 

@@ -21,7 +21,7 @@ import type { StoredIntegration } from '../../db/integrations.js';
 import { claimDelivery, readDeliveryState, settleDeliveries, type DeliveryOutcome } from '../../db/notification-deliveries.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { log } from '../../log.js';
-import type { IntegrationKind } from '../../schemas/integrations.js';
+import { isNotifyKind, type NotifyKind } from '../../schemas/integrations.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig } from '../integration-messages.js';
 import { openIntegrationConfig, outboundPolicy } from '../integrations.js';
@@ -165,7 +165,7 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     report.skipped.push({ target, reason });
     log[level]('notification target skipped', { incident_id: incidentId, notification_id: messageId, target, reason });
   };
-  const viaKind = (kind: IntegrationKind, c: () => Promise<SealedConfig>) => async (link: MintedLink) => {
+  const viaKind = (kind: NotifyKind, c: () => Promise<SealedConfig>) => async (link: MintedLink) => {
     const answer = await sendNotice(kind, await c(), incidentNotice(detail, { ...link, url: absolute(link.path) }, at), outboundPolicy());
     return accepted(kind, answer) ? null : (answer.error ?? `answered ${answer.status}`);
   };
@@ -199,6 +199,7 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     const integration: StoredIntegration | undefined = state.integrations.get(id);
     if (!integration) skip(key, 'the integration was deleted');
     else if (!integration.enabled) skip(key, 'the integration is disabled');
+    else if (!isNotifyKind(integration.kind)) skip(key, `a ${integration.kind} integration tells nobody`, 'warn');
     else if (integration.kind === 'email' && !emailConfigured()) skip(key, 'this deployment sends no email (EMAIL_FROM is not set)', 'warn');
     else targets.push({ key, addressedTo: [`integration:${id}`], send: viaKind(integration.kind, () => openIntegrationConfig(integration)) });
   }

@@ -1,0 +1,43 @@
+/**
+ * A connector's settings (docs/connectors.md): what a `feed` integration's config says, completed
+ * with its feed's defaults, and its schedule kept in step with them (EventBridge Scheduler in AWS,
+ * timers under `npm start`: shared/adapters/connector-schedules.ts).
+ */
+import { connectorSchedules } from '../../adapters/connector-schedules.js';
+import type { ConnectorSettings } from '../../db/connectors.js';
+import { invalid } from '../../errors.js';
+import type { FeedName } from '../../schemas/integrations.js';
+import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, FEED_CATALOG } from './feed-catalog.js';
+
+/** What a `feed` integration's config may say, before defaults. */
+export interface ConnectorConfigInput {
+  feed?: FeedName;
+  url?: string;
+  interval_minutes?: number;
+  radius_km?: number;
+  min_magnitude?: number;
+}
+
+/** The connector's settings, complete: the feed's defaults where the config is silent. `checkUrl` checks a named source. */
+export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (url: string) => Promise<string>): Promise<ConnectorSettings> {
+  if (!given.feed) throw invalid(['body', 'config', 'feed'], 'is required for a feed integration', 'missing');
+  const feed = FEED_CATALOG[given.feed];
+  if ((given.radius_km !== undefined || given.min_magnitude !== undefined) && given.feed !== 'usgs-quakes') {
+    throw invalid(['body', 'config', given.radius_km !== undefined ? 'radius_km' : 'min_magnitude'], 'is a setting of usgs-quakes connectors only', 'extra_forbidden');
+  }
+  return {
+    feed: given.feed,
+    url: given.url ? await checkUrl(given.url) : feed.defaultUrl,
+    interval_minutes: given.interval_minutes ?? feed.everyMinutes,
+    ...(given.feed === 'usgs-quakes' ? { radius_km: given.radius_km ?? DEFAULT_RADIUS_KM, min_magnitude: given.min_magnitude ?? DEFAULT_MIN_MAGNITUDE } : {}),
+  };
+}
+
+/** Puts the connector's schedule as its settings say (disabled: kept, but off). */
+export async function armConnector(c: { tenant_id: string; integration_id: string; enabled: boolean; connector: ConnectorSettings }): Promise<void> {
+  await connectorSchedules().put({ tenantId: c.tenant_id, integrationId: c.integration_id, everyMinutes: c.connector.interval_minutes, enabled: c.enabled });
+}
+
+export async function disarmConnector(integrationId: string): Promise<void> {
+  await connectorSchedules().remove(integrationId);
+}

@@ -1,0 +1,15 @@
+/**
+ * Where a feed's records are kept (docs/connectors.md): by source. Records read from a feed's
+ * public URL are public data, kept once for the platform under the feed's name and shared
+ * read-only by every tenant that polls it. Records read from another URL (a mirror, a tenant's
+ * own copy) are kept under the feed's name and a hash of that URL, so they never mix with the
+ * public ones, and a tenant reads only the sources its own connectors poll.
+ */
+import { createHash } from 'node:crypto';
+import type { FeedName } from '../../schemas/integrations.js';
+import { FEED_CATALOG } from './feed-catalog.js';
+
+export function feedSource(feed: FeedName, url: string): string {
+  if (url === FEED_CATALOG[feed].defaultUrl) return feed;
+  return `${feed}@${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
+}

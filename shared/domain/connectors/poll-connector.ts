@@ -1,0 +1,102 @@
+/**
+ * Polling a connector (docs/connectors.md): reads its source through the outbound guard, keeps the
+ * new and changed records (shared/db/feed-records.ts), raises the hazard alerts, and records the
+ * status. Called by the `connector-poll` worker on the connector's schedule and by
+ * `POST /api/v1/connectors/{id}/poll`.
+ *
+ * A poll never throws for the feed's faults: a failed poll is recorded in the status and the
+ * next one tries again. It is idempotent: records are stored once, alerts raised once.
+ */
+import { recordPoll, type PollStatus, type StoredConnector } from '../../db/connectors.js';
+import { storeFeedRecords } from '../../db/feed-records.js';
+import { getIntegration } from '../../db/integrations.js';
+import { NotFoundError } from '../../errors.js';
+import type { QuakeRecord } from '../../feeds/usgs-quakes.js';
+import { now } from '../../ids.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
+import { outboundPolicy } from '../outbound-policy.js';
+import { disarmConnector } from './connector-settings.js';
+import { connectorView, type ConnectorView } from './connector-view.js';
+import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM } from './feed-catalog.js';
+import { feedSource } from './feed-sources.js';
+import { quakeAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { FEEDS, pollFeed } from './poll-feed.js';
+
+export const CONNECTOR_NOT_FOUND = 'Connector not found';
+
+export interface PollReport {
+  outcome: 'ok' | 'failed';
+  error: string | null;
+  records: PollStatus['last_records'];
+  alerts_raised: number;
+}
+
+/**
+ * Polls one connector: reads its source, keeps the records, raises the alerts, records the
+ * status. `requested` is a poll asked for through the API, which runs even if the connector is
+ * disabled; a scheduled one finds a disabled or removed connector and does nothing (and removes a
+ * schedule whose connector is gone). Null when there was nothing to poll.
+ */
+export async function pollConnector(tenantId: TenantId, integrationId: string, requested: boolean): Promise<{ report: PollReport; connector: ConnectorView } | null> {
+  const stored = (await getIntegration(tenantId, integrationId)) as (StoredConnector & { kind: string }) | null;
+  if (!stored || stored.kind !== 'feed' || !stored.connector) {
+    if (requested) throw new NotFoundError(CONNECTOR_NOT_FOUND);
+    await disarmConnector(integrationId);
+    return null;
+  }
+  if (!stored.enabled && !requested) return null;
+  const settings = stored.connector;
+  const startedAt = now();
+  // Asked for through the API, the answer waits: 15 s for the source (API Gateway's 29 s in all).
+  const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
+  const before = stored.poll_last;
+  const empty = { read: 0, stored: 0, updated: 0, unchanged: 0, skipped: 0 };
+  let report: PollReport;
+  let status: PollStatus;
+  if (outcome.status === 'failed') {
+    report = { outcome: 'failed', error: outcome.error, records: empty, alerts_raised: 0 };
+    status = {
+      last_run_at: startedAt,
+      last_outcome: 'failed',
+      last_success_at: before?.last_success_at ?? null,
+      last_error: outcome.error,
+      consecutive_failures: (before?.consecutive_failures ?? 0) + 1,
+      last_records: before?.last_records ?? empty,
+      http_status: outcome.httpStatus,
+      bytes: outcome.bytes,
+      latency_ms: outcome.latencyMs,
+    };
+  } else {
+    const keep = FEEDS[settings.feed].keepSeconds;
+    const kept = await storeFeedRecords(feedSource(settings.feed, settings.url), outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep);
+    let alerts = 0;
+    if (settings.feed === 'usgs-quakes') {
+      const found = await quakeAlerts(tenantId, outcome.records as QuakeRecord[], settings.radius_km ?? DEFAULT_RADIUS_KM, settings.min_magnitude ?? DEFAULT_MIN_MAGNITUDE);
+      alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
+    }
+    const records = { read: outcome.records.length, ...kept, skipped: outcome.problems.length };
+    report = { outcome: 'ok', error: null, records, alerts_raised: alerts };
+    status = {
+      last_run_at: startedAt,
+      last_outcome: 'ok',
+      last_success_at: startedAt,
+      last_error: outcome.problems.length > 0 ? `${outcome.problems.length} entries skipped; the first: ${outcome.problems[0]!.reason}` : null,
+      consecutive_failures: 0,
+      last_records: records,
+      http_status: outcome.httpStatus,
+      bytes: outcome.bytes,
+      latency_ms: outcome.latencyMs,
+    };
+  }
+  if (!(await recordPoll(tenantId, integrationId, status, report.records.stored, report.alerts_raised))) {
+    if (requested) throw new NotFoundError(CONNECTOR_NOT_FOUND);
+    return null;
+  }
+  const after: StoredConnector = {
+    ...stored,
+    poll_last: status,
+    poll_stored: (stored.poll_stored ?? 0) + report.records.stored,
+    poll_alerts: (stored.poll_alerts ?? 0) + report.alerts_raised,
+  };
+  return { report, connector: connectorView(after) };
+}

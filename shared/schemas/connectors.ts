@@ -1,0 +1,140 @@
+/** Connectors (docs/connectors.md): their settings and status, a poll's report, and lookups in the threat feed. */
+import { timestamp, uuid } from './common.js';
+import type { JsonSchema } from './json-schema.js';
+import { FEED_NAMES } from './integrations.js';
+import { tenantScope } from './users.js';
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+const records = {
+  type: 'object',
+  description: 'What a successful poll did with the records it read: new ones stored, changed ones replaced, the rest left alone; entries it could not read skipped.',
+  properties: { read: count, stored: count, updated: count, unchanged: count, skipped: count },
+  required: ['read', 'stored', 'updated', 'unchanged', 'skipped'],
+  additionalProperties: false,
+} as const;
+
+export const connectorResponse = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: {
+    connector_id: { ...uuid, description: 'The `feed` integration it is (`/api/v1/integrations/{integration_id}` changes or removes it).' },
+    tenant_id: uuid,
+    name: { type: 'string' },
+    feed: { type: 'string', enum: FEED_NAMES },
+    source_url: { type: 'string', description: 'The source polled, without any query string or user part (they may be credentials).' },
+    public_source: { type: 'boolean', description: "Polls the feed's public URL: its records are shared, read-only, with every tenant that polls it." },
+    enabled: { type: 'boolean' },
+    interval_minutes: { type: 'integer' },
+    radius_km: { type: ['number', 'null'], description: 'Earthquakes: the distance to an environment or a line that raises a `hazard.alert`.' },
+    min_magnitude: { type: ['number', 'null'], description: 'Earthquakes: the least magnitude that alerts.' },
+    status: {
+      type: 'object',
+      properties: {
+        state: { type: 'string', enum: ['never_polled', 'ok', 'failing', 'disabled'] },
+        scheduled: { type: 'boolean', description: 'It polls on its own: in AWS while enabled; under `npm start` only with LOCAL_CONNECTORS=on.' },
+        next_run_at: { ...timestamp, type: ['string', 'null'], description: 'When it polls next (the last run, or the last change, plus the interval); null when it does not poll on its own.' },
+        last_run_at: { ...timestamp, type: ['string', 'null'] },
+        last_success_at: { ...timestamp, type: ['string', 'null'] },
+        last_error: { type: ['string', 'null'], description: 'Why the last poll failed, or what it skipped.' },
+        consecutive_failures: count,
+        last_records: { ...records, type: ['object', 'null'] },
+        records_stored: { ...count, description: 'New records stored over its life.' },
+        alerts_raised: { ...count, description: '`hazard.alert` events raised over its life.' },
+      },
+      required: ['state', 'scheduled', 'next_run_at', 'last_run_at', 'last_success_at', 'last_error', 'consecutive_failures', 'last_records', 'records_stored', 'alerts_raised'],
+      additionalProperties: false,
+    },
+    created_at: timestamp,
+    updated_at: timestamp,
+  },
+  required: ['connector_id', 'tenant_id', 'name', 'feed', 'source_url', 'public_source', 'enabled', 'interval_minutes', 'radius_km', 'min_magnitude', 'status', 'created_at', 'updated_at'],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+export const connectorListQuery = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: {
+    tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
+    feed: { type: 'string', enum: FEED_NAMES, description: 'Connectors of this feed only.' },
+  },
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+export const connectorPath = {
+  type: 'object',
+  properties: { connector_id: uuid },
+  required: ['connector_id'],
+  additionalProperties: false,
+} as const satisfies JsonSchema;
+
+export const connectorScopeQuery = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } },
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+export const pollResult = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: {
+    outcome: { type: 'string', enum: ['ok', 'failed'] },
+    error: { type: ['string', 'null'], description: 'Why the poll failed: no answer, a refused address, a status other than 2xx, a document past its bound or not of the format.' },
+    records,
+    alerts_raised: { ...count, description: '`hazard.alert` events raised by this poll (each once, whatever the polls).' },
+    connector: connectorResponse,
+  },
+  required: ['outcome', 'error', 'records', 'alerts_raised', 'connector'],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+const kevRecord = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The CVE id.' },
+    vendor_project: { type: 'string' },
+    product: { type: 'string' },
+    vulnerability_name: { type: 'string' },
+    date_added: { type: 'string', format: 'date' },
+    short_description: { type: 'string' },
+    required_action: { type: 'string' },
+    due_date: { type: 'string', format: 'date' },
+    known_ransomware_campaign_use: { type: ['string', 'null'] },
+    notes: { type: ['string', 'null'] },
+    cwes: { type: 'array', items: { type: 'string' } },
+    source_url: { type: 'string' },
+  },
+  required: ['id', 'vendor_project', 'product', 'vulnerability_name', 'date_added', 'short_description', 'required_action', 'due_date', 'known_ransomware_campaign_use', 'notes', 'cwes', 'source_url'],
+} as const;
+
+export const MAX_KEV_MATCHES = 100;
+
+export const kevQuery = /* @__PURE__ */ (() => ({
+  type: 'object',
+  description: 'A `cve`, or a `product` to search for.',
+  properties: {
+    tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
+    cve: { type: 'string', pattern: '^[Cc][Vv][Ee]-\\d{4}-\\d{4,19}$', description: 'A CVE id, e.g. CVE-2021-44228.' },
+    product: { type: 'string', minLength: 2, maxLength: 100, pattern: '\\S', description: 'Entries whose "vendor product" contains these words, in any case: `log4j`, `apache log4j`, `exchange server`.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_KEV_MATCHES, default: 20 },
+  },
+  anyOf: [
+    { properties: { cve: { type: 'string' } }, required: ['cve'] },
+    { properties: { product: { type: 'string' } }, required: ['product'] },
+  ],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+export const kevAnswer = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: {
+    matches: { type: 'array', items: kevRecord, description: 'Known exploited vulnerabilities matching, newest added first.' },
+    truncated: { type: 'boolean', description: 'More matched than `limit`.' },
+    sources: {
+      type: 'array',
+      description: "The catalogues read: the sources of the tenant's `cisa-kev` connectors, or the public one when it has none.",
+      items: { type: 'string' },
+    },
+    fetched_at: { type: ['string', 'null'], description: 'For a `cve` lookup: when the record found was last fetched (new or changed); null otherwise.' },
+  },
+  required: ['matches', 'truncated', 'sources', 'fetched_at'],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();

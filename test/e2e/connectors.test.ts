@@ -1,0 +1,213 @@
+/**
+ * Connectors end to end, over real HTTP against the local stack, polling a local HTTP server that
+ * replays real captures of the feeds (test/fixtures/feeds, sources in SOURCES.md): NOAA SWPC's
+ * planetary K-index, a day of USGS earthquakes (one of them, M2.9 near Mina, Nevada, 30 km from
+ * an environment of the tenant) and CISA's KEV catalogue. The records are stored once (and not
+ * again on a second poll), the earthquake raises one `hazard.alert` for that environment (and
+ * none for a far one), the status says so, and the catalogue answers a lookup by CVE.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedRecords } from '../../shared/db/feed-records.js';
+import { feedSource } from '../../shared/domain/connectors/feed-sources.js';
+import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { until } from '../support/threat-site.js';
+import { feedFixture, startFeedServer, type FeedServer } from '../support/feed-server.js';
+
+const fixture = feedFixture;
+const DOCS: Record<string, Buffer> = {
+  '/kp.json': fixture('swpc-kp/noaa-planetary-k-index.2026-08-09.json'),
+  '/quakes.geojson': fixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
+  '/kev.json': fixture('cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json'),
+};
+const counts = {
+  kp: (JSON.parse(DOCS['/kp.json']!.toString()) as unknown[]).length,
+  quakes: (JSON.parse(DOCS['/quakes.geojson']!.toString()) as { features: unknown[] }).features.length,
+  kev: (JSON.parse(DOCS['/kev.json']!.toString()) as { vulnerabilities: unknown[] }).vulnerabilities.length,
+};
+/** USGS nn00848153: M2.9, 27 km SSE of Mina, Nevada, at 38.1809 N 117.936 W. */
+const QUAKE = { id: 'nn00848153', lat: 38.1809, lon: -117.936 };
+/** 30 km north of it (a degree of latitude is 111.195 km on the mean sphere). */
+const NEAR = { lat: Number((QUAKE.lat + 30 / 111.195).toFixed(5)), lon: QUAKE.lon };
+
+let server: FeedServer;
+let base: string;
+
+beforeAll(async () => {
+  server = await startFeedServer(DOCS);
+  base = server.base;
+});
+afterAll(() => server.close());
+
+async function connector(org: RegisteredTenant, feed: string, path: string, extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: `${feed} here`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } } });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body).toMatchObject({ kind: 'feed', endpoint: `${base}${path}`, credential_hint: null });
+  expect(res.body.secret).toBeUndefined();
+  return res.body.integration_id;
+}
+
+const poll = (org: RegisteredTenant, id: string, token = org.token) => call('POST', `/api/v1/connectors/${id}/poll`, { token });
+
+async function site(label: string) {
+  const org = await registerTenant(label);
+  const near = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Mina substation', type: 'substation', location: NEAR } });
+  expect(near.status, near.text).toBe(201);
+  const far = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Oslo office', type: 'building', location: { lat: 59.9139, lon: 10.7522 } } });
+  expect(far.status, far.text).toBe(201);
+  return { org, nearId: near.body.environment_id as string, farId: far.body.environment_id as string };
+}
+
+describe('connectors.poll', () => {
+  it('stores each feed once, again once after a second poll, and raises one hazard alert for the environment 30 km from a quake', async () => {
+    const { org, nearId, farId } = await site('Feeds');
+    const kp = await connector(org, 'swpc-kp', '/kp.json');
+    const quakes = await connector(org, 'usgs-quakes', '/quakes.geojson');
+    const kev = await connector(org, 'cisa-kev', '/kev.json');
+
+    const first = { kp: await poll(org, kp), quakes: await poll(org, quakes), kev: await poll(org, kev) };
+    for (const [name, res] of Object.entries(first)) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.outcome, name).toBe('ok');
+      const n = counts[name as keyof typeof counts];
+      expect(res.body.records, name).toEqual({ read: n, stored: n, updated: 0, unchanged: 0, skipped: 0 });
+    }
+    expect(first.quakes.body.alerts_raised).toBe(1);
+    expect(first.kp.body.alerts_raised).toBe(0);
+
+    const second = { kp: await poll(org, kp), quakes: await poll(org, quakes), kev: await poll(org, kev) };
+    for (const [name, res] of Object.entries(second)) {
+      const n = counts[name as keyof typeof counts];
+      expect(res.body.records, name).toEqual({ read: n, stored: 0, updated: 0, unchanged: n, skipped: 0 });
+      expect(res.body.alerts_raised, name).toBe(0);
+    }
+    expect(server.hits['/quakes.geojson']).toBeGreaterThanOrEqual(2);
+
+    // The records, once each, under the source the connector polls (not the public feed's).
+    const kept = await feedRecords<{ id: string }>(feedSource('usgs-quakes', `${base}/quakes.geojson`), 1000);
+    expect(kept).toHaveLength(counts.quakes);
+    expect(new Set(kept.map((r) => r.id)).size).toBe(counts.quakes);
+    expect(await feedRecords('usgs-quakes', 1000)).not.toEqual(expect.arrayContaining([expect.objectContaining({ source_url: `${base}/quakes.geojson` })]));
+
+    // The alert: one hazard.alert event, on the near environment, stored by the announcer.
+    const alerts = await until(
+      async () => (await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert' } })).body,
+      (events) => events.length > 0,
+      'the hazard alert',
+    );
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({
+      type: 'hazard.alert',
+      environment_id: nearId,
+      location: { lat: QUAKE.lat, lon: QUAKE.lon },
+      payload: { hazard: 'earthquake', record_id: QUAKE.id, magnitude: 2.9, near: { kind: 'environment', id: nearId, name: 'Mina substation' }, connector_id: quakes },
+    });
+    expect(alerts[0].payload.distance_km).toBeCloseTo(30, 0);
+    expect(alerts[0].environment_id).not.toBe(farId);
+    const again = await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert' } });
+    expect(again.body).toHaveLength(1);
+  });
+
+  it('reports a failed poll in the status instead of failing, and counts failures until a success', async () => {
+    const { org } = await site('FeedFails');
+    const id = await connector(org, 'cisa-kev', '/busy');
+    for (const n of [1, 2]) {
+      const res = await poll(org, id);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ outcome: 'failed', error: 'the server answered 503', alerts_raised: 0 });
+      expect(res.body.connector.status).toMatchObject({ state: 'failing', consecutive_failures: n, last_error: 'the server answered 503', last_success_at: null });
+    }
+    const fixed = await call('PATCH', `/api/v1/integrations/${id}`, { token: org.token, body: { config: { feed: 'cisa-kev', url: `${base}/kev.json` } } });
+    expect(fixed.status, fixed.text).toBe(200);
+    const ok = await poll(org, id);
+    expect(ok.body.connector.status).toMatchObject({ state: 'ok', consecutive_failures: 0, last_error: null, last_success_at: ok.body.connector.status.last_run_at });
+  });
+
+  it('is the tenant admin\'s: a viewer gets 403, another tenant 404', async () => {
+    const { org } = await site('FeedRoles');
+    const id = await connector(org, 'swpc-kp', '/kp.json');
+    const viewer = await createUser(org.token, 'VIEWER');
+    expect((await poll(org, id, viewer.token)).status).toBe(403);
+    const other = await registerTenant('FeedOther');
+    expect((await poll(other, id)).status).toBe(404);
+  });
+});
+
+describe('connectors.list', () => {
+  it('lists the tenant\'s connectors with their status, and nothing of another tenant\'s', async () => {
+    const { org } = await site('FeedList');
+    const quakes = await connector(org, 'usgs-quakes', '/quakes.geojson?key=secret-token', { interval_minutes: 30, radius_km: 50 });
+    const kp = await connector(org, 'swpc-kp', '/kp.json');
+    const slack = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Ops', kind: 'http', config: { url: `${base}/hook` } } });
+    expect(slack.status).toBe(201);
+    await poll(org, quakes);
+
+    const viewer = await createUser(org.token, 'VIEWER');
+    const res = await call('GET', '/api/v1/connectors', { token: viewer.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([quakes, kp]);
+    expect(res.body[0]).toMatchObject({
+      feed: 'usgs-quakes',
+      // The query string may be a credential: not shown.
+      source_url: `${base}/quakes.geojson`,
+      public_source: false,
+      enabled: true,
+      interval_minutes: 30,
+      radius_km: 50,
+      min_magnitude: 2.5,
+      status: { state: 'ok', records_stored: counts.quakes, alerts_raised: 1, consecutive_failures: 0, last_error: null },
+    });
+    // Tests run without LOCAL_CONNECTORS=on: the connectors keep their schedules, off.
+    expect(res.body[0].status).toMatchObject({ scheduled: false, next_run_at: null });
+    expect(res.body[1]).toMatchObject({ feed: 'swpc-kp', interval_minutes: 15, radius_km: null, min_magnitude: null, status: { state: 'never_polled', last_run_at: null } });
+
+    const feedOnly = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'swpc-kp' } });
+    expect(feedOnly.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([kp]);
+    const other = await registerTenant('FeedListOther');
+    expect((await call('GET', '/api/v1/connectors', { token: other.token })).body).toEqual([]);
+  });
+
+  it('refuses a feed connector where people are told, and settings of another feed', async () => {
+    const { org } = await site('FeedRefused');
+    const id = await connector(org, 'swpc-kp', '/kp.json');
+    const wrong = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Kp', kind: 'feed', config: { feed: 'swpc-kp', radius_km: 10 } } });
+    expect(wrong.status).toBe(422);
+    expect(JSON.stringify(wrong.body)).toContain('radius_km');
+    const noFeed = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Kp', kind: 'feed', config: {} } });
+    expect(noFeed.status).toBe(422);
+    const workflow = await call('POST', '/api/v1/workflows', {
+      token: org.token,
+      body: { name: 'Tell the feed', trigger: { type: 'event', event_types: ['door.forced'] }, actions: [{ type: 'notify_integration', integration_id: id }] },
+    });
+    expect(workflow.status, workflow.text).toBe(422);
+    expect(JSON.stringify(workflow.body)).toContain('tells nobody');
+  });
+});
+
+describe('threatFeed.vulnerabilities', () => {
+  it('answers a lookup by CVE and by product from the tenant\'s catalogue', async () => {
+    const { org } = await site('Kev');
+    const kev = await connector(org, 'cisa-kev', '/kev.json');
+    expect((await poll(org, kev)).body.outcome).toBe('ok');
+    const viewer = await createUser(org.token, 'VIEWER');
+
+    const byCve = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { cve: 'cve-2025-48384' } });
+    expect(byCve.status, byCve.text).toBe(200);
+    expect(byCve.body).toMatchObject({ truncated: false, sources: [feedSource('cisa-kev', `${base}/kev.json`)] });
+    expect(byCve.body.matches).toEqual([expect.objectContaining({ id: 'CVE-2025-48384', vendor_project: 'Git', product: 'Git' })]);
+    expect(byCve.body.fetched_at).toEqual(expect.any(String));
+
+    const byProduct = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { product: 'citrix session', limit: 1 } });
+    expect(byProduct.body.matches).toHaveLength(1);
+    expect(byProduct.body.matches[0].vendor_project).toBe('Citrix');
+    expect(byProduct.body.truncated).toBe(true);
+
+    const unknown = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { cve: 'CVE-1999-0001' } });
+    expect(unknown.body.matches).toEqual([]);
+    expect((await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token })).status).toBe(422);
+
+    // Another tenant, without a connector, reads the public catalogue: not this tenant's source.
+    const other = await registerTenant('KevOther');
+    const theirs = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: other.token, query: { cve: 'CVE-2025-48384' } });
+    expect(theirs.body).toMatchObject({ sources: ['cisa-kev'] });
+  });
+});
