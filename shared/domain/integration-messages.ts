@@ -151,7 +151,10 @@ export async function sendNotice(kind: IntegrationKind, c: SealedConfig, n: Noti
         return { status: null, latencyMs: latency(), error: (err as Error).message, bodyExcerpt: '' };
       }
     }
+    case 'drone':
     case 'http': {
+      // A dock takes dispatch commands (shared/domain/drones.ts); its connection test is the signed `integration.test` delivery, like `http`.
+      if (kind === 'drone' && n.type !== 'integration.test') return { status: null, latencyMs: 0, error: 'a drone integration is sent dispatch commands, not notices', bodyExcerpt: '' };
       const body = httpBody(n);
       return post(c.url!, body, signedHeaders(n.id, n.at, body, [c.secret!]));
     }

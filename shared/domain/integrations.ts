@@ -80,6 +80,11 @@ async function configOf(kind: IntegrationKind, given: IntegrationCreate['config'
       const url = await checkedAddress(need('url'), 'url');
       return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
     }
+    case 'drone': {
+      // A dock or fleet API: one secret signs the commands sent and the callbacks taken (docs/drones.md).
+      const url = await checkedAddress(need('url'), 'url');
+      return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
+    }
     case 'email': {
       const to = need('to');
       if (!emailConfigured()) throw invalid(['body', 'kind'], 'this deployment sends no email: it has no sender address (EMAIL_FROM)', 'value_error');
@@ -94,6 +99,7 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   pagerduty: ['routing_key', 'endpoint'],
   http: ['url'],
   email: ['to'],
+  drone: ['url'],
 };
 
 async function findStored(tenantId: TenantId, integrationId: string): Promise<StoredIntegration> {
@@ -146,6 +152,8 @@ export async function listIntegrations(tenantId: TenantId, page: PageRequest): P
 export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId, integrationId: string, input: IntegrationUpdate): Promise<Integration> {
   const before = await findStored(tenantId, integrationId);
   const checked = input.config ? await configOf(before.kind, input.config) : undefined;
+  // A signing secret is shown once, at creation: a new address keeps it (a dock keeps verifying).
+  if (checked?.sealed.secret && before.kind === 'drone') checked.sealed.secret = (await openIntegrationConfig(before)).secret ?? checked.sealed.secret;
   const sealed = checked ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)) : undefined;
   return retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, integrationId);

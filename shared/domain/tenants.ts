@@ -18,8 +18,8 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../db/transact.js';
 import { getIntegrations } from '../db/integrations.js';
-import { NotFoundError } from '../errors.js';
-import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
+import { invalid, NotFoundError } from '../errors.js';
+import { INTEGRATION_NOT_FOUND, takesNotices } from '../vocabulary/integrations.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
@@ -156,4 +156,10 @@ async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { int
   if (named.length === 0) return;
   const found = await getIntegrations(tenantId, named);
   if (named.some((id) => !found.has(id))) throw new NotFoundError(INTEGRATION_NOT_FOUND);
+  for (const [i, level] of levels.entries()) {
+    for (const [j, id] of (level.integration_ids ?? []).entries()) {
+      const kind = found.get(id)!.kind;
+      if (!takesNotices(kind)) throw invalid(['body', 'escalation_policy', 'levels', i, 'integration_ids', j], `is a ${kind} integration: it is not told of incidents`, 'value_error');
+    }
+  }
 }

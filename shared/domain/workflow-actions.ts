@@ -20,7 +20,7 @@ import type { WorkflowActor } from '../vocabulary/actor.js';
 import { INCIDENT_NOT_FOUND } from './incidents/incidents.js';
 import { openIncidentWithEvents } from './incidents/event-links.js';
 import { change, escalate, respond } from './incidents/incidents.js';
-import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
+import { INTEGRATION_NOT_FOUND, takesNotices } from '../vocabulary/integrations.js';
 import { MAX_RUN_DEPTH, WORKFLOW_NOT_FOUND } from '../vocabulary/workflows.js';
 import { newRun } from './workflow-run-records.js';
 import { accepted, sendNotice, type Notice, type PagerDutySeverity } from './integration-messages.js';
@@ -189,6 +189,7 @@ async function notifyIntegration(ctx: StepContext): Promise<StepOutcome> {
   const stored = await getIntegration(ctx.run.tenant_id, ctx.action.integration_id!);
   if (!stored) throw new StepRefused(INTEGRATION_NOT_FOUND);
   if (!stored.enabled) throw new StepRefused('The integration is disabled');
+  if (!takesNotices(stored.kind)) throw new StepRefused(`A ${stored.kind} integration is not told of anything`);
   const answer = await sendNotice(stored.kind, await openIntegrationConfig(stored), runNotice(ctx, 'workflow.notification'), outboundPolicy());
   if (!accepted(stored.kind, answer)) throw new Error(`The integration did not accept the message: ${answer.status ?? answer.error ?? 'no answer'}`);
   return { result: { integration_id: stored.integration_id, kind: stored.kind, status_code: answer.status, latency_ms: answer.latencyMs } };

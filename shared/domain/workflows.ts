@@ -31,7 +31,7 @@ import { ConflictError, invalid, NotFoundError, type Loc } from '../errors.js';
 import { newTimeId, now } from '../ids.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { workflowCreate, workflowUpdate } from '../schemas/workflows.js';
-import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
+import { INTEGRATION_NOT_FOUND, takesNotices } from '../vocabulary/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { MAX_WORKFLOWS_PER_TENANT, WORKFLOW_NOT_FOUND, type ActionType, type TriggerType } from '../vocabulary/workflows.js';
 import type { Actor } from './actor.js';
@@ -114,7 +114,11 @@ function checkShape(w: Pick<Workflow, 'trigger' | 'conditions' | 'actions'>): vo
 async function checkTargets(tenantId: TenantId, self: Pick<Workflow, 'workflow_id' | 'actions'>, others: readonly Workflow[]): Promise<void> {
   const byId = new Map(others.filter((w) => w.workflow_id !== self.workflow_id).map((w) => [w.workflow_id, w]));
   for (const [i, action] of self.actions.entries()) {
-    if (action.integration_id && !(await getIntegration(tenantId, action.integration_id))) throw new NotFoundError(`${INTEGRATION_NOT_FOUND} (actions[${i}].integration_id)`);
+    if (action.integration_id) {
+      const integration = await getIntegration(tenantId, action.integration_id);
+      if (!integration) throw new NotFoundError(`${INTEGRATION_NOT_FOUND} (actions[${i}].integration_id)`);
+      if (!takesNotices(integration.kind)) throw invalid(['body', 'actions', i, 'integration_id'], `is a ${integration.kind} integration: it is not told of anything`, 'value_error');
+    }
     if (action.webhook_id && !(await getWebhook(tenantId, action.webhook_id))) throw new NotFoundError(`${WEBHOOK_NOT_FOUND} (actions[${i}].webhook_id)`);
     if (action.assignee_id) {
       const user = await getUser(tenantId, action.assignee_id);

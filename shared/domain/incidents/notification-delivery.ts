@@ -23,6 +23,7 @@ import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { log } from '../../log.js';
 import type { IntegrationKind } from '../../schemas/integrations.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
+import { takesNotices } from '../../vocabulary/integrations.js';
 import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig } from '../integration-messages.js';
 import { openIntegrationConfig, outboundPolicy } from '../integrations.js';
 import { hashToken, issueAckToken, linkToken } from './ack-token.js';
@@ -199,6 +200,7 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     const integration: StoredIntegration | undefined = state.integrations.get(id);
     if (!integration) skip(key, 'the integration was deleted');
     else if (!integration.enabled) skip(key, 'the integration is disabled');
+    else if (!takesNotices(integration.kind)) skip(key, `a ${integration.kind} integration is not told of incidents`, 'warn');
     else if (integration.kind === 'email' && !emailConfigured()) skip(key, 'this deployment sends no email (EMAIL_FROM is not set)', 'warn');
     else targets.push({ key, addressedTo: [`integration:${id}`], send: viaKind(integration.kind, () => openIntegrationConfig(integration)) });
   }
