@@ -71,7 +71,8 @@ export const integrationsUpdateRoute = {
   request: { path: integrationPath, query: integrationScopeQuery, body: integrationUpdate },
   response: { status: 200, description: 'The integration as it is now.', schema: integrationResponse },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal' },
+  // Opens: a drone integration's new address keeps the signing secret it has (docs/drones.md).
+  grants: { table: 'write', secrets: 'both' },
 } as const satisfies RouteDef;
 
 export const integrationsDeleteRoute = {

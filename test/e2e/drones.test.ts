@@ -319,3 +319,37 @@ describe('drones.callback', () => {
     expect((await timeline(other.org, other.incident.incident_id)).filter((h) => h.kind === 'drone')).toEqual([]);
   });
 });
+
+describe('drone integrations', () => {
+  it('are probed with a signed integration.test the dock verifies, and keep their secret when their address changes', async () => {
+    const w = await world('DroneProbe');
+    dock.secret = w.secret;
+    const before = dock.commands.length;
+    const probe = await call('POST', `/api/v1/integrations/${w.integration.integration_id}/test`, { token: w.org.token });
+    expect(probe.body).toMatchObject({ reachable: true, status_code: 202, error: null });
+    expect(dock.commands.slice(before).map((c) => [c.verified, JSON.parse(c.body).type])).toEqual([[true, 'integration.test']]);
+    // A new address: the secret shown once still signs (the dock keeps verifying).
+    const moved = await call('PATCH', `/api/v1/integrations/${w.integration.integration_id}`, { token: w.org.token, body: { config: { url: `${dock.url}?v=2` } } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).not.toHaveProperty('secret');
+    const sent = await dispatch(w.org, w.incident.incident_id, { integration_id: w.integration.integration_id, task: 'inspect' });
+    expect(sent.body.status === 'sent' || sent.body.status === 'accepted').toBe(true);
+    expect(dock.commands.at(-1)).toMatchObject({ verified: true });
+  });
+
+  it('are not told of anything: naming one in an escalation level or a notify step is 422', async () => {
+    const w = await world('DroneNotTold');
+    const level = await call('PATCH', '/api/v1/portal/settings', {
+      token: w.org.token,
+      body: { escalation_policy: { levels: [{ after_minutes: 15, notify_roles: ['OPERATOR'], integration_ids: [w.integration.integration_id] }] } },
+    });
+    expect(level.status).toBe(422);
+    expect(level.body.detail[0].loc).toEqual(['body', 'escalation_policy', 'levels', 0, 'integration_ids', 0]);
+    const step = await call('POST', '/api/v1/workflows', {
+      token: w.org.token,
+      body: { name: 'Tell the dock', trigger: { type: 'manual' }, actions: [{ type: 'notify_integration', integration_id: w.integration.integration_id, message: 'hi' }] },
+    });
+    expect(step.status).toBe(422);
+    expect(step.body.detail[0].loc).toEqual(['body', 'actions', 0, 'integration_id']);
+  });
+});
