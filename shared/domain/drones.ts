@@ -164,6 +164,13 @@ export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, inci
     updated_at: at,
   };
   const detail = { dispatch_id: dispatch.dispatch_id, integration_id: dispatch.integration_id, task: dispatch.task, target: dispatch.target, status: 'dispatched' };
+  // The incident read above serves the first attempt; a retry after a concurrent change reads it again.
+  let read: typeof incident | undefined = incident;
+  const load = async () => {
+    const current = read ?? (await findStored(tenantId, incidentId));
+    read = undefined;
+    return current;
+  };
   try {
     await change(actor, tenantId, incidentId, (current, when) => ({
       next: { ...current, history: [...current.history, { at: when, kind: 'drone', by: byOf(actor), detail }] },
@@ -182,7 +189,7 @@ export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, inci
           }),
         ),
       ],
-    }));
+    }), load);
   } catch (err) {
     // The same task dispatched at the same moment: the one that won is the dispatch.
     if (!(err instanceof ConditionFailed)) throw err;
