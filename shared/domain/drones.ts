@@ -16,6 +16,7 @@ import { postOutbound } from '../adapters/outbound.js';
 import { auditEntry, auditPut } from '../db/audit.js';
 import { listDispatches, putCallbackSeen, putNewDispatch, recordSendOutcome, updateFromCallback, type DroneDispatch, type DroneUpdate } from '../db/drone-dispatches.js';
 import { listEnvironments } from '../db/environments.js';
+import { getIncident } from '../db/incidents.js';
 import { getIntegration, type StoredIntegration } from '../db/integrations.js';
 import { listSiteEntitiesOfTenant, SITE_KINDS, type Zone } from '../db/site-entities.js';
 import { ConditionFailed } from '../db/transact.js';
@@ -28,7 +29,7 @@ import { INTEGRATION_NOT_FOUND } from '../vocabulary/integrations.js';
 import { systemTenant, type TenantId } from '../vocabulary/tenant.js';
 import type { Actor, CallerActor } from '../vocabulary/actor.js';
 import { geofenceContains } from './geo/geofence.js';
-import { byOf, change, findStored } from './incidents/incidents.js';
+import { byOf, change, findStored, INCIDENT_NOT_FOUND } from './incidents/incidents.js';
 import { openIntegrationConfig, outboundPolicy } from './integrations.js';
 import { signedHeaders } from './webhook-signing.js';
 import { metresBetween } from './vessels/track-analysis.js';
@@ -52,8 +53,7 @@ export function callbackUrl(tenantId: string, integrationId: string): string | n
 }
 
 /** The tenant's drone integration named in a body, or 404 (unknown, another tenant's) or 422 (another kind, disabled). */
-async function droneIntegration(tenantId: TenantId, integrationId: string): Promise<StoredIntegration> {
-  const stored = await getIntegration(tenantId, integrationId);
+function droneIntegration(stored: StoredIntegration | null): StoredIntegration {
   if (!stored) throw new NotFoundError(INTEGRATION_NOT_FOUND);
   if (stored.kind !== 'drone') throw invalid(['body', 'integration_id'], `is a ${stored.kind} integration, not a drone dock or fleet`, 'value_error');
   if (!stored.enabled) throw invalid(['body', 'integration_id'], 'is disabled', 'value_error');
@@ -125,11 +125,11 @@ const resendable = (d: DroneDispatch, nowMs: number) => d.status === 'failed' ||
  * if the dock never took it).
  */
 export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, incidentId: string, input: DroneDispatchCreate): Promise<{ dispatch: DroneDispatch; created: boolean }> {
-  const [incident, integration, existing] = await Promise.all([
-    findStored(tenantId, incidentId),
-    droneIntegration(tenantId, input.integration_id),
-    listDispatches(tenantId, incidentId),
-  ]);
+  // Read together, refused in order: the incident (path) first, then the integration (body).
+  const [found, stored, existing] = await Promise.all([getIncident(tenantId, incidentId), getIntegration(tenantId, input.integration_id), listDispatches(tenantId, incidentId)]);
+  if (!found) throw new NotFoundError(INCIDENT_NOT_FOUND);
+  const incident = found;
+  const integration = droneIntegration(stored);
   const summary = { title: incident.title, severity: incident.severity, location_text: incident.location_text };
   const first = existing.find((d) => d.task === input.task);
   if (first) {
@@ -198,11 +198,6 @@ export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, inci
     return { dispatch: won, created: false };
   }
   return { dispatch: await sendCommand(dispatch, integration, summary), created: true };
-}
-
-export async function listIncidentDispatches(tenantId: TenantId, incidentId: string): Promise<DroneDispatch[]> {
-  const [, dispatches] = await Promise.all([findStored(tenantId, incidentId), listDispatches(tenantId, incidentId)]);
-  return dispatches.sort((a, b) => (a.dispatch_id < b.dispatch_id ? -1 : 1));
 }
 
 /** A callback whose signature verified: the integration that signed it and the message id. */
