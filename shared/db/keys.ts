@@ -150,6 +150,13 @@ export const keys = {
   incidentByStatus: (tenantId: string, status: string, incidentId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#INCSTATUS#${status}`, GSI2SK: incidentId }),
   /** GSI3: a tenant's incidents of one severity. */
   incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
+  /** A drone dispatch of an incident, one per task (shared/db/drone-dispatches.ts), in its incident's partition. */
+  droneDispatch: (tenantId: string, incidentId: string, task: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `DRONE#${task}` }),
+  /** A drone callback's `webhook-id` taken (per integration), so a replay adds nothing; kept 7 days (TTL). */
+  droneCallbackSeen: (tenantId: string, incidentId: string, integrationId: string, messageId: string) => ({
+    PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+    SK: `DRONECB#${integrationId}#${messageId}`,
+  }),
   /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
   ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
   /**

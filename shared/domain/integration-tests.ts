@@ -1,7 +1,8 @@
 /**
  * An integration's test (`POST /api/v1/integrations/{id}/test`): each kind's real test message,
- * sent through the same per-kind senders as incident notifications; a connector (kind `feed`)
- * reads its source and checks the document instead, storing nothing.
+ * sent through the same per-kind senders as incident notifications; a drone dock gets the signed
+ * HTTP one; a connector (kind `feed`) reads its source and checks the document instead, storing
+ * nothing.
  */
 import { newTimeId } from '../ids.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -52,10 +53,12 @@ export async function testIntegration(tenantId: TenantId, integrationId: string)
       tested_at: at.toISOString(),
     };
   }
-  const answer = await sendNotice(stored.kind, await openIntegrationConfig(stored), testNotice(integrationId, at), outboundPolicy());
+  // A dock (docs/drones.md) is probed as a signed HTTP endpoint is: the signed `integration.test` delivery.
+  const kind = stored.kind === 'drone' ? 'http' : stored.kind;
+  const answer = await sendNotice(kind, await openIntegrationConfig(stored), testNotice(integrationId, at), outboundPolicy());
   return {
     // Email has no HTTP status: handed over to the mail service without an error is reachable.
-    reachable: accepted(stored.kind, answer),
+    reachable: accepted(kind, answer),
     status_code: answer.status,
     latency_ms: answer.latencyMs,
     error: answer.error,

@@ -82,6 +82,11 @@ async function configOf(kind: IntegrationKind, given: IntegrationCreate['config'
       const url = await checkedAddress(need('url'), 'url');
       return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
     }
+    case 'drone': {
+      // A dock or fleet API: one secret signs the commands sent and the callbacks taken (docs/drones.md).
+      const url = await checkedAddress(need('url'), 'url');
+      return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
+    }
     case 'email': {
       const to = need('to');
       if (!emailConfigured()) throw invalid(['body', 'kind'], 'this deployment sends no email: it has no sender address (EMAIL_FROM)', 'value_error');
@@ -102,6 +107,7 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   http: ['url'],
   email: ['to'],
   feed: ['feed', 'url', 'interval_minutes', 'radius_km', 'min_magnitude'],
+  drone: ['url'],
 };
 
 export async function createIntegration(actor: Actor, tenantId: TenantId, input: IntegrationCreate): Promise<Integration & { secret?: string }> {
@@ -142,6 +148,8 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
 export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId, integrationId: string, input: IntegrationUpdate): Promise<Integration> {
   const before = await findStoredIntegration(tenantId, integrationId);
   const checked = input.config ? await configOf(before.kind, input.config) : undefined;
+  // A signing secret is shown once, at creation: a new address keeps it (a dock keeps verifying).
+  if (checked?.sealed.secret && before.kind === 'drone') checked.sealed.secret = (await openIntegrationConfig(before)).secret ?? checked.sealed.secret;
   const sealed = checked ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)) : undefined;
   return retryOnConcurrentChange(async () => {
     const current = await findStoredIntegration(tenantId, integrationId);

@@ -405,6 +405,8 @@ function uploadMedia(upload: RouteUpload): { schema: Json } {
 function operationOf(route: RouteDef, components: Components): OpenApiOperation {
   const parameters = parametersOf(route);
   const responses: Record<string, Json | Ref> = { [String(route.response.status)]: successResponse(route, components) };
+  const also = route.response.alsoStatus;
+  if (also) responses[String(also.status)] = { ...successResponse(route, components), description: also.description };
   const redirect = route.response.redirect;
   if (redirect) {
     responses[String(redirect.status)] = {

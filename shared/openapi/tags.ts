@@ -20,6 +20,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'threat-libraries': 'Threat library entries per tenant, grouped by vertical.',
   integrations: 'Integrations with external systems and their connection tests.',
   connectors: 'Connectors to public feeds (space weather, earthquakes, known exploited vulnerabilities), their status, and lookups in what they keep.',
+  drones: 'Drone dispatch through drone integrations (dock or fleet APIs), and the signed status callbacks of the docks.',
   webhooks: 'Webhook subscriptions to event types.',
   'live-status': 'Real-time platform status.',
   replay: 'Incident timeline reconstruction and point-in-time snapshots.',

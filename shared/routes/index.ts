@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
 import { auditRoutes } from './audit.js';
 import { developerRoutes } from './developer.js';
+import { dronesRoutes } from './drones.js';
 import { environmentsRoutes } from './environments.js';
 import { eventsRoutes } from './events.js';
 import { incidentsRoutes } from './incidents.js';
@@ -47,6 +48,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...incidentsRoutes,
   ...threatLibrariesRoutes,
   ...integrationsRoutes,
+  ...dronesRoutes,
   ...webhooksRoutes,
   ...auditRoutes,
   ...analyticsRoutes,

@@ -24,7 +24,7 @@ export const integrationsCreateRoute = {
   summary: 'Add an integration (Slack, Microsoft Teams, PagerDuty, email, or a signed HTTP endpoint)',
   description: `Its credentials are write-only: kept sealed, never returned. Addresses are checked now (422 on the config field) and at every call. At most 50 per tenant (409 beyond). ${NOT_YET}`,
   request: { body: integrationCreate },
-  response: { status: 201, description: 'The integration (for `http`, with its signing secret, shown this once).', schema: integrationCreated },
+  response: { status: 201, description: 'The integration (for `http` and `drone`, with its signing secret, shown this once).', schema: integrationCreated },
   errors: [404, 409],
   grants: { table: 'write', secrets: 'seal', schedules: true },
 } as const satisfies RouteDef;
@@ -71,7 +71,8 @@ export const integrationsUpdateRoute = {
   request: { path: integrationPath, query: integrationScopeQuery, body: integrationUpdate },
   response: { status: 200, description: 'The integration as it is now.', schema: integrationResponse },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal', schedules: true },
+  // Opens: a drone integration's new address keeps the signing secret it has (docs/drones.md).
+  grants: { table: 'write', secrets: 'both', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsDeleteRoute = {

@@ -56,6 +56,8 @@ export interface RouteResponse {
   headers?: readonly string[];
   /** A redirect (with `Location`) the route answers instead in a case its description states. */
   redirect?: { status: 302 | 303; description: string };
+  /** Another success status with the same body, in a case its description states (201 created, 200 existed already). */
+  alsoStatus?: { status: 200 | 201 | 202; description: string };
 }
 
 /** A fixed-window limit on calls per client IP, counted before anything else runs. */

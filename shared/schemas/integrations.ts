@@ -11,7 +11,8 @@ import { tenantScope } from './users.js';
 export const NOTIFY_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email'] as const;
 export type NotifyKind = (typeof NOTIFY_KINDS)[number];
 /** `feed`: a connector polling a public feed on a schedule (docs/connectors.md); it tells nobody. */
-export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email', 'feed'] as const;
+/** `drone`: a dock or fleet API that takes dispatch commands (docs/drones.md); it tells nobody either. */
+export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email', 'feed', 'drone'] as const;
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 export const isNotifyKind = (kind: IntegrationKind): kind is NotifyKind => (NOTIFY_KINDS as readonly string[]).includes(kind);
 
@@ -30,7 +31,7 @@ const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
 const config = {
   type: 'object',
   description:
-    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes` and, for earthquakes, `radius_km` and `min_magnitude`. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
+    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes` and, for earthquakes, `radius_km` and `min_magnitude`; `drone` (a drone dock or fleet API, docs/drones.md: it is sent dispatch commands, never notices) needs `url` and gets a signing secret, shown once, that signs the commands and the callbacks of the dock. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
   properties: {
     webhook_url: address,
     routing_key: { type: 'string', pattern: '^[A-Za-z0-9]{32}$', description: 'A PagerDuty integration key: 32 letters and digits.' },
@@ -102,7 +103,7 @@ export const integrationCreated = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     ...integrationFields,
-    secret: { type: 'string', pattern: '^whsec_', description: 'For `http`: the signing secret (Standard Webhooks), shown this once.' },
+    secret: { type: 'string', pattern: '^whsec_', description: 'For `http` and `drone`: the signing secret (Standard Webhooks), shown this once.' },
   },
   required: Object.keys(integrationFields),
 } as const satisfies JsonSchema))();

@@ -440,6 +440,10 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
     "Lines within the file named by the path (`0`, `2.1`: a feature's place in the file), which the path's file_id scopes; another tenant's file is the path's 404 already.",
   'route auditLogs.list query.user_id':
     "A filter on the tenant's own entries, not a lookup: the user may have been deleted since (their entries stay), so any value is taken and matches only entries of this tenant; another tenant's user id finds nothing, exactly as an unknown one.",
+  'route drones.callback body.data.drone_id':
+    "The dock's own name or serial for the aircraft (`DJI-M30-07`), free text it reports; not an id of anything of ours.",
+  'route drones.callback body.data.dispatch_id':
+    "A public route: the signature of the drone integration in the path decides the tenant before the body is read (401 otherwise), and the dispatch is then looked up in that tenant's incident only; tested in test/e2e/drones.test.ts (drones.callback) with a real dock's secret.",
 };
 
 /**

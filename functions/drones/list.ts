@@ -1,0 +1,6 @@
+import { listIncidentDispatches } from '../../shared/domain/drone-reads.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { dronesListRoute } from '../../shared/routes/drones.js';
+
+export const handler = httpHandler(dronesListRoute, async (req) => json(await listIncidentDispatches(req.tenant, req.params.incident_id)));
