@@ -93,7 +93,7 @@ export function parseRisLive(body: string, sourceUrl: string): FeedParse<BgpUpda
   if (body.trimStart().startsWith('<')) throw new FeedFormatError(FEED, `the body is HTML or XML, not RIS Live JSON (starts "${body.trimStart().slice(0, 32)}")`);
   const list = messages(body);
   if (!list) throw new FeedFormatError(FEED, 'the body is neither JSON lines nor a JSON array of RIS Live messages');
-  const isRis = (m: unknown) => isObject(m) && typeof m.type === 'string' && m.type.startsWith('ris_') || (isObject(m) && 'peer_asn' in m && 'host' in m);
+  const isRis = (m: unknown) => isObject(m) && ((typeof m.type === 'string' && m.type.startsWith('ris_')) || ('peer_asn' in m && 'host' in m));
   if (list.length > 0 && !list.some(isRis)) throw new FeedFormatError(FEED, 'no line is a RIS Live message ({"type":"ris_message",...})');
 
   const records: BgpUpdateRecord[] = [];
