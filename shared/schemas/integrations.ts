@@ -17,7 +17,7 @@ export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 export const isNotifyKind = (kind: IntegrationKind): kind is NotifyKind => (NOTIFY_KINDS as readonly string[]).includes(kind);
 
 /** The feeds a connector may poll (shared/domain/connectors/poll-feed.ts FEEDS). */
-export const FEED_NAMES = ['swpc-kp', 'usgs-quakes', 'cisa-kev'] as const;
+export const FEED_NAMES = ['swpc-kp', 'swpc-plasma', 'swpc-mag', 'usgs-quakes', 'gdacs', 'cisa-kev', 'stix-indicators', 'csv-indicators'] as const;
 export type FeedName = (typeof FEED_NAMES)[number];
 /** A connector polls at most this often and at least this seldom (minutes). */
 export const MIN_POLL_MINUTES = 5;
@@ -45,12 +45,12 @@ const config = {
       uniqueItems: true,
       description: 'For `email`: the addresses told.',
     },
-    feed: { type: 'string', enum: FEED_NAMES, description: 'For `feed`: which public feed it polls (docs/feeds.md). `url` may name another source of the same format; the public one otherwise.' },
+    feed: { type: 'string', enum: FEED_NAMES, description: 'For `feed`: which feed it polls (docs/feeds.md, docs/connectors.md). `url` may name another source of the same format; the public one otherwise. `stix-indicators` and `csv-indicators` (your own indicator lists) have no public source: they need `url`.' },
     interval_minutes: {
       type: 'integer',
       minimum: MIN_POLL_MINUTES,
       maximum: MAX_POLL_MINUTES,
-      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp and earthquakes, 1440 for KEV).",
+      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp, solar wind and earthquakes, 60 for GDACS and indicator lists, 1440 for KEV).",
     },
     radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 2000, description: 'For `usgs-quakes`: an earthquake this close to one of your environments raises a `hazard.alert` (100 unless given).' },
     min_magnitude: { type: 'number', minimum: -2, maximum: 10, description: 'For `usgs-quakes`: only earthquakes of at least this magnitude alert (2.5 unless given).' },

@@ -18,6 +18,9 @@ const DOCS: Record<string, Buffer> = {
   '/kp.json': fixture('swpc-kp/noaa-planetary-k-index.2026-08-09.json'),
   '/quakes.geojson': fixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
   '/kev.json': fixture('cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json'),
+  '/gdacs.json': fixture('gdacs/eventsbyarea-pakistan.2026-10-08.json'),
+  '/plasma.json': fixture('swpc-solar-wind/plasma-7-day.2024-05-08.trimmed.json'),
+  '/apt1.json': fixture('indicators/stix21-apt1.json'),
 };
 const counts = {
   kp: (JSON.parse(DOCS['/kp.json']!.toString()) as unknown[]).length,
@@ -129,6 +132,28 @@ describe('connectors.poll', () => {
     expect((await poll(org, id, viewer.token)).status).toBe(403);
     const other = await registerTenant('FeedOther');
     expect((await poll(other, id)).status).toBe(404);
+  });
+});
+
+describe('connectors.poll of the other feeds', () => {
+  it('keeps GDACS events, solar wind and a STIX indicator list once each, as the parsers read them', async () => {
+    const { org } = await site('MoreFeeds');
+    for (const [feed, path] of [['gdacs', '/gdacs.json'], ['swpc-plasma', '/plasma.json'], ['stix-indicators', '/apt1.json']] as const) {
+      const id = await connector(org, feed, path);
+      const first = await poll(org, id);
+      expect(first.body.outcome, `${feed}: ${first.text}`).toBe('ok');
+      expect(first.body.records.stored, feed).toBeGreaterThan(0);
+      expect(first.body.records.stored, feed).toBe(first.body.records.read);
+      const second = await poll(org, id);
+      expect(second.body.records, feed).toMatchObject({ stored: 0, unchanged: first.body.records.read });
+    }
+  });
+
+  it('needs a url for a tenant\'s own indicator list', async () => {
+    const { org } = await site('OwnList');
+    const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'IOCs', kind: 'feed', config: { feed: 'csv-indicators' } } });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(['body', 'config', 'url']);
   });
 });
 

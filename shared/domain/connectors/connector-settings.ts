@@ -19,6 +19,10 @@ export interface ConnectorConfigInput {
 }
 
 /** The connector's settings, complete: the feed's defaults where the config is silent. `checkUrl` checks a named source. */
+function missingUrl(feed: FeedName): never {
+  throw invalid(['body', 'config', 'url'], `is required for a ${feed} connector: it has no public source`, 'missing');
+}
+
 export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (url: string) => Promise<string>): Promise<ConnectorSettings> {
   if (!given.feed) throw invalid(['body', 'config', 'feed'], 'is required for a feed integration', 'missing');
   const feed = FEED_CATALOG[given.feed];
@@ -27,7 +31,7 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
   }
   return {
     feed: given.feed,
-    url: given.url ? await checkUrl(given.url) : feed.defaultUrl,
+    url: given.url ? await checkUrl(given.url) : (feed.defaultUrl ?? missingUrl(given.feed)),
     interval_minutes: given.interval_minutes ?? feed.everyMinutes,
     ...(given.feed === 'usgs-quakes' ? { radius_km: given.radius_km ?? DEFAULT_RADIUS_KM, min_magnitude: given.min_magnitude ?? DEFAULT_MIN_MAGNITUDE } : {}),
   };

@@ -5,12 +5,16 @@
  * poll-feed.ts, so the routes that only show or configure connectors carry none of them.
  */
 import { CISA_KEV_URL } from '../../feeds/cisa-kev.js';
+import { GDACS_EVENTS_URL } from '../../feeds/gdacs-events.js';
 import { SWPC_KP_URL } from '../../feeds/swpc-kp.js';
 import { USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
 export interface FeedEntry {
-  defaultUrl: string;
+  /** Null for a tenant's own lists: a connector of theirs names its `url`. */
+  defaultUrl: string | null;
+  /** What the poll asks for (`accept`). */
+  accept: string;
   maxBytes: number;
   everyMinutes: number;
   keepSeconds: number | null;
@@ -19,10 +23,24 @@ export interface FeedEntry {
 const MB = 1024 * 1024;
 const DAY_S = 86_400;
 
+const JSON_TYPE = 'application/json';
+
+/**
+ * Solar wind: the two-hour products (the same format as the 7-day ones the parser was tested on,
+ * a tenth of the records to read back each poll); every 15 minutes they overlap.
+ */
+export const SWPC_PLASMA_2H_URL = 'https://services.swpc.noaa.gov/products/solar-wind/plasma-2-hour.json';
+export const SWPC_MAG_2H_URL = 'https://services.swpc.noaa.gov/products/solar-wind/mag-2-hour.json';
+
 export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
-  'swpc-kp': { defaultUrl: SWPC_KP_URL, maxBytes: 2 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S },
-  'usgs-quakes': { defaultUrl: USGS_QUAKES_URL, maxBytes: 16 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S },
-  'cisa-kev': { defaultUrl: CISA_KEV_URL, maxBytes: 16 * MB, everyMinutes: 1440, keepSeconds: null },
+  'swpc-kp': { defaultUrl: SWPC_KP_URL, accept: JSON_TYPE, maxBytes: 2 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S },
+  'swpc-plasma': { defaultUrl: SWPC_PLASMA_2H_URL, accept: JSON_TYPE, maxBytes: 4 * MB, everyMinutes: 15, keepSeconds: 30 * DAY_S },
+  'swpc-mag': { defaultUrl: SWPC_MAG_2H_URL, accept: JSON_TYPE, maxBytes: 4 * MB, everyMinutes: 15, keepSeconds: 30 * DAY_S },
+  'usgs-quakes': { defaultUrl: USGS_QUAKES_URL, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S },
+  gdacs: { defaultUrl: GDACS_EVENTS_URL, accept: JSON_TYPE, maxBytes: 8 * MB, everyMinutes: 60, keepSeconds: 180 * DAY_S },
+  'cisa-kev': { defaultUrl: CISA_KEV_URL, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 1440, keepSeconds: null },
+  'stix-indicators': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
+  'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
 };
 
 /** Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says. */

@@ -13,13 +13,17 @@ import { getOutbound, type OutboundPolicy } from '../../adapters/outbound.js';
 import { parseCisaKev } from '../../feeds/cisa-kev.js';
 import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
 import { parseSwpcKp } from '../../feeds/swpc-kp.js';
+import { parseSwpcSolarWind } from '../../feeds/swpc-solar-wind.js';
+import { parseGdacsEvents } from '../../feeds/gdacs-events.js';
+import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.js';
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
 export interface FeedDef {
-  /** The public source polled unless the connector names another. */
-  defaultUrl: string;
+  /** The public source polled unless the connector names another; null when it must. */
+  defaultUrl: string | null;
+  accept: string;
   /** At most this much of a document is read; a longer one fails the poll. */
   maxBytes: number;
   parse: (body: string, sourceUrl: string) => { records: { id: string }[]; problems: FeedProblem[] };
@@ -28,11 +32,19 @@ export interface FeedDef {
 /** The feeds a connector may poll: their catalogue entry and their parser. */
 export const FEEDS = {
   'swpc-kp': { ...FEED_CATALOG['swpc-kp'], parse: parseSwpcKp },
+  'swpc-plasma': { ...FEED_CATALOG['swpc-plasma'], parse: parseSwpcSolarWind },
+  'swpc-mag': { ...FEED_CATALOG['swpc-mag'], parse: parseSwpcSolarWind },
   'usgs-quakes': { ...FEED_CATALOG['usgs-quakes'], parse: parseUsgsQuakes },
+  gdacs: { ...FEED_CATALOG.gdacs, parse: parseGdacsEvents },
   'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
+  'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
+  'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
+
+/** Some publishers (NWS among them) ask pollers to name themselves. */
+const USER_AGENT = 'Gatehouse feed connector';
 export type FeedRecordOf<F extends FeedName> = ReturnType<(typeof FEEDS)[F]['parse']>['records'][number];
 
 export type PollOutcome<F extends FeedName> =
@@ -40,9 +52,10 @@ export type PollOutcome<F extends FeedName> =
   | { status: 'failed'; url: string; httpStatus: number | null; bytes: number; latencyMs: number; error: string };
 
 /** Fetches and parses one document of `feed` from `url` (its default unless given). */
-export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPolicy, url: string = FEEDS[feed].defaultUrl, timeoutMs = 20_000): Promise<PollOutcome<F>> {
+export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPolicy, url: string | null = FEEDS[feed].defaultUrl, timeoutMs = 20_000): Promise<PollOutcome<F>> {
   const def: FeedDef = FEEDS[feed];
-  const answer = await getOutbound(url, { headers: { accept: 'application/json' }, timeoutMs, maxBytes: def.maxBytes }, policy);
+  if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };
+  const answer = await getOutbound(url, { headers: { accept: def.accept, 'user-agent': USER_AGENT }, timeoutMs, maxBytes: def.maxBytes }, policy);
   const failed = (error: string): PollOutcome<F> => ({ status: 'failed', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, error });
   if (answer.status === null) return failed(answer.error ?? 'no answer');
   if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
