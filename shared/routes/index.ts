@@ -22,6 +22,7 @@ import { threatScoreRoutes } from './threat-score.js';
 import { threatsRoutes } from './threats.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
+import { telemetryRoutes } from './telemetry.js';
 import { usersRoutes } from './users.js';
 import { vesselsRoutes } from './vessels.js';
 import { watchlistRoutes } from './watchlist.js';
@@ -40,6 +41,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...environmentsRoutes,
   ...zonesRoutes,
   ...sensorsRoutes,
+  ...telemetryRoutes,
   ...assetsRoutes,
   ...infrastructureRoutes,
   ...eventsRoutes,
