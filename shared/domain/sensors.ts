@@ -25,6 +25,7 @@ import type { TenantId } from '../vocabulary/tenant.js';
 export type { StoredSensor } from '../db/site-entities.js';
 
 export const SENSOR_NOT_FOUND = 'Sensor not found';
+export const LINE_NOT_FOUND = 'Line not found';
 const KIND = SITE_KINDS.sensor;
 const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 300;
 
@@ -64,6 +65,13 @@ function withHealth(sensor: StoredSensor, timeoutSeconds: number): Sensor {
  */
 async function checkFibre(tenantId: TenantId, type: string, fibre: FibreConfig | null | undefined, loc: Loc): Promise<void> {
   if (!fibre) return;
+  // The line first: another tenant's is unknown here, as any reference (404), whatever else is wrong.
+  // The file's item says enough (read from the table; the line's vertices are read at ingest).
+  const [fileId, lineId] = splitLineId(fibre.line_id);
+  const file = await getSiteEntity<InfrastructureFile>(SITE_KINDS.file, tenantId, fileId);
+  const featureIndex = Number(lineId.split('.')[0]);
+  const hasLine = file && file.geometry_types.some((t) => /LineString|GeometryCollection/.test(t)) && featureIndex < file.feature_count;
+  if (!hasLine) throw new NotFoundError(LINE_NOT_FOUND);
   if (type !== 'fibre_optic') throw invalid(loc, 'only a fibre_optic sensor has a fibre mapping', 'value_error');
   if (fibre.calibration) {
     if (fibre.channel_spacing_m !== undefined) throw invalid([...loc, 'calibration'], 'give calibration points or a channel spacing, not both', 'value_error');
@@ -73,12 +81,6 @@ async function checkFibre(tenantId: TenantId, type: string, fibre: FibreConfig |
   } else if (fibre.channel_spacing_m === undefined) {
     throw invalid([...loc, 'channel_spacing_m'], 'a channel spacing (or calibration points) is required', 'missing');
   }
-  // The file's item says enough (read from the table; the line's vertices are read at ingest).
-  const [fileId, lineId] = splitLineId(fibre.line_id);
-  const file = await getSiteEntity<InfrastructureFile>(SITE_KINDS.file, tenantId, fileId);
-  const featureIndex = Number(lineId.split('.')[0]);
-  const hasLine = file && file.geometry_types.some((t) => /LineString|GeometryCollection/.test(t)) && featureIndex < file.feature_count;
-  if (!hasLine) throw invalid([...loc, 'line_id'], 'no such line in this tenant', 'value_error');
 }
 
 /**

@@ -66,7 +66,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('sensors.create with a fibre mapping', () => {
-  it('keeps the mapping of a fibre_optic sensor, and refuses one on another type, on an unknown line, or without a spacing', async () => {
+  it('keeps the mapping of a fibre_optic sensor, and refuses one on another type or without a spacing, and does not find an unknown line (nor another tenant\'s)', async () => {
     const got = await call('GET', `/api/v1/sensors/${sensorId}`, { token: org.token });
     expect(got.body.fibre).toEqual({ line_id: lineId, ...FIBRE });
     const make = (type: string, fibre: unknown) =>
@@ -75,21 +75,21 @@ describe('sensors.create with a fibre mapping', () => {
     expect(radar.status).toBe(422);
     expect(radar.body.detail[0].loc).toEqual(['body', 'fibre']);
     const unknownLine = await make('fibre_optic', { ...FIBRE, line_id: `${lineId.split(':')[0]}:7` });
-    expect(unknownLine.status).toBe(422);
-    expect(unknownLine.body.detail[0].loc).toEqual(['body', 'fibre', 'line_id']);
+    expect(unknownLine.status).toBe(404);
+    expect(unknownLine.body).toEqual({ detail: 'Line not found' });
     expect((await make('fibre_optic', { line_id: lineId, threshold: 5 })).status).toBe(422);
     const calibrated = await make('fibre_optic', { line_id: lineId, threshold: 5, calibration: [{ channel: 0, distance_m: 0 }, { channel: 100, distance_m: 1500 }] });
     expect(calibrated.status, calibrated.text).toBe(201);
     const backwards = await make('fibre_optic', { line_id: lineId, threshold: 5, calibration: [{ channel: 100, distance_m: 0 }, { channel: 10, distance_m: 1500 }] });
     expect(backwards.status).toBe(422);
-    // Another tenant's line is no line.
+    // Another tenant's line is an unknown one.
     const other = await registerTenant('Other fibre');
-    const otherEnv = (await call('POST', '/api/v1/environments', { token: other.token, body: { name: 'E' } })).body.environment_id;
+    const otherEnv = (await call('POST', '/api/v1/environments', { token: other.token, body: { name: 'E', type: 'port' } })).body.environment_id;
     const foreign = await call('POST', '/api/v1/sensors', {
       token: other.token,
       body: { environment_id: otherEnv, name: 'X', type: 'fibre_optic', location: { lat: 51.1, lon: 1.4 }, fibre: { line_id: lineId, ...FIBRE } },
     });
-    expect(foreign.status).toBe(422);
+    expect(foreign.status, foreign.text).toBe(404);
   });
 });
 
