@@ -93,6 +93,24 @@ describe('sensors.create with a fibre mapping', () => {
   });
 });
 
+describe('sensors.update with a fibre mapping', () => {
+  it('changes the mapping, refuses another type while it is set, and removes it with null', async () => {
+    const made = await call('POST', '/api/v1/sensors', {
+      token: org.token,
+      body: { environment_id: environmentId, name: 'Spare DAS', type: 'fibre_optic', location: { lat: 51.1, lon: 1.4 }, fibre: { line_id: lineId, ...FIBRE } },
+    });
+    const path = `/api/v1/sensors/${made.body.sensor_id}`;
+    const changed = await call('PATCH', path, { token: org.token, body: { fibre: { line_id: lineId, channel_spacing_m: 5, threshold: 20 } } });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.fibre).toEqual({ line_id: lineId, start_distance_m: 0, channel_spacing_m: 5, threshold: 20 });
+    const retyped = await call('PATCH', path, { token: org.token, body: { type: 'radar' } });
+    expect(retyped.status).toBe(422);
+    const cleared = await call('PATCH', path, { token: org.token, body: { fibre: null, type: 'radar' } });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body).toMatchObject({ type: 'radar', fibre: null });
+  });
+});
+
 describe('sensors.telemetryIngest', () => {
   // Frames 3 to 5 hot on channels 120 to 122 (peak 12 at channel 121): one disturbance.
   const batch = { batch_id: 'unit7-000001', kind: 'das', classification: 'digging', frames: frames(base, 10, { 120: 8, 121: 12, 122: 9 }, [3, 4, 5]) };
