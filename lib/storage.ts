@@ -55,6 +55,8 @@ export class Storage extends Construct {
         // Versioning protects against overwrites and deletes; old versions need not live forever.
         { noncurrentVersionExpiration: Duration.days(30) },
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Raw fibre-sensor frames (docs/fibre-telemetry.md), kept as long as their index items.
+        { prefix: 'telemetry/', expiration: Duration.days(90) },
       ],
     });
   }

@@ -8,6 +8,9 @@
 export const tenantPk = (tenantId: string) => `T#${tenantId}`;
 /** Rate-limit counters' partitions start with this (`keys.rateWindow`); IAM fences them by it. */
 export const RATE_PK_PREFIX = 'RATE#';
+
+/** The partition of one fibre sensor's telemetry batches. */
+export const telemetryPk = (tenantId: string, sensorId: string) => `${tenantPk(tenantId)}#TEL#${sensorId}`;
 /** GSI4 partitions of the minutes in which tenants stored events (`keys.tenantEventMinute`), by hour. */
 export const EVENT_MINUTES_PK_PREFIX = 'EVENTMINUTES#';
 /** The partition of the SLA timers (`keys.slaTimer`). */
@@ -114,6 +117,11 @@ export const keys = {
     GSI3SK: `${createdAt}#${environmentId}`,
   }),
   /** A thing inside an environment (zone, sensor, asset, file), by its own id. */
+  /**
+   * One batch of a fibre sensor's telemetry frames (shared/db/telemetry.ts): the index item of an
+   * S3 object, by the batch's first frame time and its batch id (a window is one Query).
+   */
+  telemetryBatch: (tenantId: string, sensorId: string, start: string, batchId: string) => ({ PK: telemetryPk(tenantId, sensorId), SK: `${start}#${batchId}` }),
   siteEntity: (tenantId: string, prefix: string, id: string) => ({ PK: tenantPk(tenantId), SK: `${prefix}${id}` }),
   /** How many times the tenant's things of one kind changed, and when last (zones: ingest's cache). */
   siteRevision: (tenantId: string, prefix: string) => ({ PK: tenantPk(tenantId), SK: `REVISION#${prefix}` }),

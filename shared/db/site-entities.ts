@@ -85,9 +85,20 @@ export interface StoredSensor {
   status: string;
   model: string | null;
   serial_number: string | null;
+  /** A fibre_optic sensor's channel mapping and threshold (docs/fibre-telemetry.md); absent on sensors stored before it. */
+  fibre?: FibreConfig | null;
   last_seen_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A fibre sensor's channels on a line (shared/schemas/sensors.ts fibreConfig). */
+export interface FibreConfig {
+  line_id: string;
+  start_distance_m?: number;
+  channel_spacing_m?: number;
+  calibration?: { channel: number; distance_m: number }[];
+  threshold: number;
 }
 
 /** What the API shows of a file. */

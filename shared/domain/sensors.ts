@@ -6,19 +6,26 @@
 import type { PageRequest } from '../db/query.js';
 import { getSiteEntity, SITE_KINDS, touchSiteEntity, withoutVersion } from '../db/site-entities.js';
 import { getTenantConfig } from '../db/tenants.js';
-import { NotFoundError } from '../errors.js';
+import { invalid, NotFoundError, type Loc } from '../errors.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './site-entities.js';
 import { ZONE_NOT_FOUND, type Zone } from './zones.js';
 import type { InputOf } from '../schemas/json-schema.js';
 import type { sensorCreate, sensorScopeQuery, sensorUpdate } from '../schemas/sensors.js';
-import type { StoredSensor } from '../db/site-entities.js';
+import type { FibreConfig, InfrastructureFile, StoredSensor } from '../db/site-entities.js';
+
+/** `<file_id>:<line in the file>` split in two. */
+export function splitLineId(lineId: string): [string, string] {
+  const at = lineId.indexOf(':');
+  return [lineId.slice(0, at), lineId.slice(at + 1)];
+}
 import type { TenantId } from '../vocabulary/tenant.js';
 
 export type { StoredSensor } from '../db/site-entities.js';
 
 export const SENSOR_NOT_FOUND = 'Sensor not found';
+export const LINE_NOT_FOUND = 'Line not found';
 const KIND = SITE_KINDS.sensor;
 const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 300;
 
@@ -49,7 +56,31 @@ async function heartbeatTimeout(tenantId: TenantId): Promise<number> {
 }
 
 function withHealth(sensor: StoredSensor, timeoutSeconds: number): Sensor {
-  return { ...sensor, health: healthOf(sensor.last_seen_at, timeoutSeconds) };
+  return { ...sensor, fibre: sensor.fibre ?? null, health: healthOf(sensor.last_seen_at, timeoutSeconds) };
+}
+
+/**
+ * A fibre mapping is for a fibre_optic sensor only, names a line of the tenant's, and says where
+ * its channels lie: by a spacing, or by calibration points with channels increasing.
+ */
+async function checkFibre(tenantId: TenantId, type: string, fibre: FibreConfig | null | undefined, loc: Loc): Promise<void> {
+  if (!fibre) return;
+  // The line first: another tenant's is unknown here, as any reference (404), whatever else is wrong.
+  // The file's item says enough (read from the table; the line's vertices are read at ingest).
+  const [fileId, lineId] = splitLineId(fibre.line_id);
+  const file = await getSiteEntity<InfrastructureFile>(SITE_KINDS.file, tenantId, fileId);
+  const featureIndex = Number(lineId.split('.')[0]);
+  const hasLine = file && file.geometry_types.some((t) => /LineString|GeometryCollection/.test(t)) && featureIndex < file.feature_count;
+  if (!hasLine) throw new NotFoundError(LINE_NOT_FOUND);
+  if (type !== 'fibre_optic') throw invalid(loc, 'only a fibre_optic sensor has a fibre mapping', 'value_error');
+  if (fibre.calibration) {
+    if (fibre.channel_spacing_m !== undefined) throw invalid([...loc, 'calibration'], 'give calibration points or a channel spacing, not both', 'value_error');
+    fibre.calibration.forEach((p, i) => {
+      if (i > 0 && p.channel <= fibre.calibration![i - 1]!.channel) throw invalid([...loc, 'calibration', i, 'channel'], 'channels must increase', 'value_error');
+    });
+  } else if (fibre.channel_spacing_m === undefined) {
+    throw invalid([...loc, 'channel_spacing_m'], 'a channel spacing (or calibration points) is required', 'missing');
+  }
 }
 
 /**
@@ -70,6 +101,7 @@ export async function createSensor(actor: Actor, tenantId: TenantId, input: Sens
     input.environment_id,
     async ({ tenantId, environmentId, at }) => {
       await assertZoneOf(tenantId, environmentId, input.zone_id);
+      await checkFibre(tenantId, input.type, input.fibre, ['body', 'fibre']);
       return {
         sensor_id: newId(),
         tenant_id: tenantId,
@@ -81,6 +113,7 @@ export async function createSensor(actor: Actor, tenantId: TenantId, input: Sens
         status: input.status ?? 'active',
         model: input.model ?? null,
         serial_number: input.serial_number ?? null,
+        fibre: input.fibre ?? null,
         last_seen_at: null,
         created_at: at,
         updated_at: at,
@@ -113,6 +146,10 @@ export async function updateSensor(actor: Actor, tenantId: TenantId, sensorId: s
   await findStoredSensor(tenantId, sensorId, scope);
   const sensor = await updateInTenant<StoredSensor>(actor, KIND, sensorId, tenantId, SENSOR_NOT_FOUND, async (current) => {
     if (update.zone_id !== undefined) await assertZoneOf(current.tenant_id, current.environment_id, update.zone_id);
+    const fibre = update.fibre !== undefined ? update.fibre : current.fibre;
+    if (update.fibre !== undefined || (update.type !== undefined && fibre)) {
+      await checkFibre(current.tenant_id, update.type ?? current.type, fibre, update.fibre !== undefined ? ['body', 'fibre'] : ['body', 'type']);
+    }
     return { ...update, ...(update.name !== undefined ? { name: update.name.trim() } : {}) };
   });
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));

@@ -24,6 +24,7 @@ import { threatScoreRoutes } from './threat-score.js';
 import { threatsRoutes } from './threats.js';
 import type { RouteDef } from './types.js';
 import { sensorsRoutes } from './sensors.js';
+import { telemetryRoutes } from './telemetry.js';
 import { usersRoutes } from './users.js';
 import { vesselsRoutes } from './vessels.js';
 import { watchlistRoutes } from './watchlist.js';
@@ -42,6 +43,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...environmentsRoutes,
   ...zonesRoutes,
   ...sensorsRoutes,
+  ...telemetryRoutes,
   ...assetsRoutes,
   ...infrastructureRoutes,
   ...eventsRoutes,

@@ -34,6 +34,36 @@ const status = {
 const zoneId = /* @__PURE__ */ (() => ({ ...uuid, type: ['string', 'null'], description: 'A zone of the same environment the sensor watches.' } as const))();
 const text = (max: number) => ({ type: ['string', 'null'], maxLength: max }) as const;
 
+/**
+ * Where a fibre sensor's channels lie (docs/fibre-telemetry.md): on which infrastructure line,
+ * and at which distance along it each channel sits, by a start and a spacing or by calibration
+ * points; and the value above which a channel's reading is a detection. Only for `fibre_optic`.
+ */
+export const fibreConfig = /* @__PURE__ */ (() => ({
+  type: ['object', 'null'],
+  description: 'A fibre_optic sensor\'s mapping of channels onto a line, and its detection threshold (docs/fibre-telemetry.md). Null for other types.',
+  properties: {
+    line_id: { type: 'string', minLength: 3, maxLength: 100, pattern: '^[0-9a-f-]{36}:[0-9]+(\\.[0-9]+)?$', description: 'The line the fibre follows: `<file_id>:<line in the file>` (GET /api/v1/infrastructure/lines).' },
+    start_distance_m: { type: 'number', minimum: -1_000_000, maximum: 1_000_000, default: 0, description: 'Distance along the line (from its first vertex) of channel 0, in metres.' },
+    channel_spacing_m: { type: 'number', exclusiveMinimum: 0, maximum: 10_000, description: 'Metres of line between adjacent channels.' },
+    calibration: {
+      type: 'array',
+      minItems: 2,
+      maxItems: 200,
+      description: 'Instead of start and spacing: channels at known distances along the line, channels increasing; channels in between (and beyond) are interpolated (extrapolated) linearly.',
+      items: {
+        type: 'object',
+        properties: { channel: { type: 'integer', minimum: 0, maximum: 1_000_000 }, distance_m: { type: 'number', minimum: -1_000_000, maximum: 1_000_000 } },
+        required: ['channel', 'distance_m'],
+        additionalProperties: false,
+      },
+    },
+    threshold: { type: 'number', minimum: -1e12, maximum: 1e12, description: 'A channel reading above this is a detection (same unit as the values posted).' },
+  },
+  required: ['line_id', 'threshold'],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
 export const sensorCreate = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
@@ -46,6 +76,7 @@ export const sensorCreate = /* @__PURE__ */ (() => ({
     status: { ...status, default: 'active' },
     model: text(200),
     serial_number: text(200),
+    fibre: fibreConfig,
   },
   required: ['environment_id', 'name', 'type', 'location'],
   additionalProperties: false,
@@ -53,7 +84,7 @@ export const sensorCreate = /* @__PURE__ */ (() => ({
 
 export const sensorUpdate = /* @__PURE__ */ (() => ({
   type: 'object',
-  properties: { name, type, location: latLon, zone_id: zoneId, status, model: text(200), serial_number: text(200) },
+  properties: { name, type, location: latLon, zone_id: zoneId, status, model: text(200), serial_number: text(200), fibre: fibreConfig },
   minProperties: 1,
   additionalProperties: false,
 } as const satisfies JsonSchema))();
@@ -71,6 +102,7 @@ export const sensorResponse = /* @__PURE__ */ (() => ({
     status,
     model: text(200),
     serial_number: text(200),
+    fibre: fibreConfig,
     last_seen_at: { ...timestamp, type: ['string', 'null'], description: 'When the sensor last reported.' },
     health: {
       type: 'string',
@@ -83,7 +115,7 @@ export const sensorResponse = /* @__PURE__ */ (() => ({
   },
   required: [
     'sensor_id', 'tenant_id', 'environment_id', 'name', 'type', 'location', 'zone_id', 'status', 'model',
-    'serial_number', 'last_seen_at', 'health', 'created_at', 'updated_at',
+    'serial_number', 'fibre', 'last_seen_at', 'health', 'created_at', 'updated_at',
   ],
 } as const satisfies JsonSchema))();
 

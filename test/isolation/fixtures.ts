@@ -33,6 +33,7 @@
  * has `format: uuid` but names no tenant resource goes in NOT_REFERENCES, with the reason (by name
  * everywhere, or by `route <id> <part>.<name>` for one route's property).
  */
+import { randomUUID } from 'node:crypto';
 import type { ApiResponse, CallOptions } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -207,6 +208,15 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
       if (!put.ok) throw new Error(`fixture PUT failed: ${put.status}`);
       return created(await t.call('POST', `${base}/${fileId}/extract`), 'file_id');
     },
+  },
+
+  /** A line of the tenant's infrastructure file (`<file_id>:<line>`), as a fibre sensor's mapping names it. */
+  line_id: {
+    owned: true,
+    needs: ['file_id'],
+    create: async (t) => `${t.ids.file_id}:0`,
+    unknown: () => `${randomUUID()}:0`,
+    sample: (owner) => `${owner === 'A' ? '0190a000-0000-7000-8000-00000000000a' : '0190a000-0000-7000-8000-00000000000b'}:0`,
   },
 
   /** An event, ingested as A's administrator with A's marker in its text. */
@@ -452,6 +462,7 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
  */
 export const CLIENT_CHOSEN_IDS: Readonly<Record<string, string>> = {
   event_id: 'a UUIDv7 the client makes for a new event so a retry stores it once; scoped to the caller tenant',
+  batch_id: "a fibre unit's id of a telemetry batch, so a retry is stored once; scoped to the sensor of the path (the caller tenant's)",
 };
 
 /** The registry entry that fills a parameter: `sensor_ids` uses `sensor_id`. */
