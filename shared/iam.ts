@@ -32,6 +32,11 @@ export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
+export const LAKE_CATALOG = ['glue:CreateDatabase', 'glue:CreateTable'] as const;
+/** The query route's own: it assumes the lake query role, narrowed to the caller's tenant, and runs Athena as that. */
+export const LAKE_QUERY = ['sts:AssumeRole'] as const;
+/** What the tenant-scoped session of the lake query role does (its policy: lib/data-lake.ts). */
+export const LAKE_SESSION = ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'] as const;
 
 /**
  * A worker's heartbeat, written after each invocation (shared/db/heartbeats.ts): one UpdateItem on
@@ -87,6 +92,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
       ...(grants.email ? EMAIL_SEND : []),
+      ...(grants.lake === 'catalog' ? LAKE_CATALOG : grants.lake === 'query' ? LAKE_QUERY : []),
     ],
     queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue])),
     queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [queue, `${queue}:dead-letters`] : [])),

@@ -6,6 +6,7 @@
  */
 import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
+import { dataLakeRoutes } from './data-lake.js';
 import { auditRoutes } from './audit.js';
 import { developerRoutes } from './developer.js';
 import { environmentsRoutes } from './environments.js';
@@ -56,6 +57,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...vesselsRoutes,
   ...watchlistRoutes,
   ...developerRoutes,
+  ...dataLakeRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));
