@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { config } from '../config.js';
 import { LAKE_BOUNDS, LakeSqlError, type LakeAnswer, type LakeEngine, type LakeQuery } from '../adapters/lake/types.js';
-import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType } from '../domain/data-lake/tables.js';
+import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType } from '../vocabulary/data-lake.js';
 
 const DUCK_TYPE: Record<LakeColumnType, string> = { string: 'VARCHAR', double: 'DOUBLE', bigint: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
 

@@ -1,5 +1,5 @@
 /** The data lake's query and tables (docs/data-lake.md). */
-import { LAKE_BOUNDS } from '../adapters/lake/bounds.js';
+import { LAKE_BOUNDS } from '../vocabulary/data-lake.js';
 import type { JsonSchema } from './json-schema.js';
 
 export const MAX_SQL_LENGTH = 20_000;

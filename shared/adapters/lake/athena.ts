@@ -21,7 +21,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { config } from '../../config.js';
-import { LAKE_TABLES, tenantTablePrefix } from '../../domain/data-lake/tables.js';
+import { LAKE_TABLES, tenantTablePrefix } from '../../vocabulary/data-lake.js';
 import { tenantDatabase } from './catalog.js';
 import { LAKE_BOUNDS, LakeSqlError, type LakeAnswer, type LakeEngine, type LakeQuery } from './types.js';
 

@@ -11,7 +11,7 @@
  */
 import { AlreadyExistsException, CreateDatabaseCommand, CreateTableCommand, GlueClient } from '@aws-sdk/client-glue';
 import { config } from '../../config.js';
-import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType, type LakeTable } from '../../domain/data-lake/tables.js';
+import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType, type LakeTable } from '../../vocabulary/data-lake.js';
 
 export interface LakeCatalog {
   ensureTenant(tenantId: string): Promise<void>;

@@ -4,7 +4,7 @@
  * Snappy-compressed, the column types of the table's definition (shared/domain/data-lake/tables.ts).
  */
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import type { LakeColumnType, LakeRow, LakeTable } from '../../domain/data-lake/tables.js';
+import type { LakeColumnType, LakeRow, LakeTable } from '../../vocabulary/data-lake.js';
 
 const PARQUET_TYPE = {
   string: 'STRING',

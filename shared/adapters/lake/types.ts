@@ -25,4 +25,4 @@ export interface LakeEngine {
   query(query: LakeQuery): Promise<LakeAnswer>;
 }
 
-export { LAKE_BOUNDS } from './bounds.js';
+export { LAKE_BOUNDS } from '../../vocabulary/data-lake.js';
