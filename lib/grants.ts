@@ -28,6 +28,10 @@ export interface ServiceArns {
   emailFrom?: string;
   /** The ARNs of the queues the grants send to, by target (`<id>`, `<id>:dead-letters`). */
   queueArns?: Record<string, string>;
+  /** The role data-lake queries assume (lib/data-lake.ts); empty where no grant names it. */
+  lakeQueryRoleArn?: string;
+  /** The tenants' Glue databases are `<prefix>_<tenant>`. */
+  lakeDatabasePrefix?: string;
 }
 
 /**
@@ -136,6 +140,20 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
   // Converse calls InvokeModel on the inference profile and on the models it routes to.
   if (other('bedrock:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('bedrock:'), resources: BEDROCK_MODELS }));
+  if (other('glue:').length > 0) {
+    if (!arns.lakeDatabasePrefix) throw new Error('a lake catalog grant needs the lake database prefix');
+    const glue = (resource: string) => `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
+    statements.push(
+      new iam.PolicyStatement({
+        actions: other('glue:'),
+        resources: [glue('catalog'), glue(`database/${arns.lakeDatabasePrefix}_*`), glue(`table/${arns.lakeDatabasePrefix}_*/*`)],
+      }),
+    );
+  }
+  if (other('sts:').length > 0) {
+    if (!arns.lakeQueryRoleArn) throw new Error('a lake query grant needs the lake query role');
+    statements.push(new iam.PolicyStatement({ actions: other('sts:'), resources: [arns.lakeQueryRoleArn] }));
+  }
   return statements;
 }
 
@@ -161,6 +179,12 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:<AWS::AccountId>:transcription-job/gh-*]',
       reason: 'Job names are made at run time from the recording key; the wildcard is limited to our gh- prefix.',
+    });
+  }
+  if (grants.lake === 'catalog') {
+    Validations.of(scope).acknowledge({
+      id: 'AwsSolutions-IAM5',
+      reason: "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable.",
     });
   }
   if (grants.ai) {

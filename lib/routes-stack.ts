@@ -28,6 +28,10 @@ export interface ServiceRefs {
   secretsKeyArn: string;
   /** The service's queues and dead-letter queues (lib/queues.ts), by target. */
   queues: Record<string, { arn: string; url: string }>;
+  /** The data lake (lib/data-lake.ts): the role queries assume, the Athena workgroup, the tenants' Glue database prefix. */
+  lakeQueryRoleArn: string;
+  lakeWorkgroup: string;
+  lakeDatabasePrefix: string;
   restApiId: string;
   rootResourceId: string;
 }
@@ -72,6 +76,8 @@ export class RoutesStack extends NestedStack {
       // Only a group with a route that seals or opens secrets takes the key.
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
+      lakeQueryRoleArn: props.group.routes.some((r) => r.grants.lake === 'query') ? param('LakeQueryRoleArn', s.lakeQueryRoleArn) : '',
+      lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // Only the queues the group's grants send to.
     const queues = importQueues(props.group.routes.map((r) => r.grants), s.queues, param);
@@ -94,6 +100,9 @@ export class RoutesStack extends NestedStack {
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
+      ...(arns.lakeQueryRoleArn
+        ? { LAKE_QUERY_ROLE_ARN: arns.lakeQueryRoleArn, LAKE_WORKGROUP: s.lakeWorkgroup, LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix }
+        : {}),
     };
 
     for (const route of props.group.routes) {

@@ -55,6 +55,8 @@ export class Storage extends Construct {
         // Versioning protects against overwrites and deletes; old versions need not live forever.
         { noncurrentVersionExpiration: Duration.days(30) },
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Athena's results of data-lake queries (lib/data-lake.ts): read once, by the route.
+        { prefix: 'lake-results/', expiration: Duration.days(1) },
       ],
     });
   }

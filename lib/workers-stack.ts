@@ -81,6 +81,7 @@ export class WorkersStack extends NestedStack {
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
       secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
+      lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // The queues the workers send to, and those that trigger them (with their dead letters, for
     // the alarm): ARNs and URLs as parameters.
@@ -103,6 +104,7 @@ export class WorkersStack extends NestedStack {
             ...environment,
             ...(arns.secretsKeyArn && worker.grants.secrets ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
             ...(props.emailFrom && worker.grants.email ? { EMAIL_FROM: props.emailFrom } : {}),
+            ...(worker.grants.lake ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),
             // Only the URLs of the queues this worker sends to or reads.
             ...Object.fromEntries(Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name))),
           },

@@ -30,6 +30,12 @@ export type LakeTableName = (typeof LAKE_TABLE_NAMES)[number];
 /** The prefix of the lake under the files bucket. */
 export const LAKE_PREFIX = 'lake/';
 
+/** Where the Athena workgroup writes query results (lib/data-lake.ts), under the files bucket; expired after a day. */
+export const LAKE_RESULTS_PREFIX = 'lake-results/';
+
+/** The Glue/Athena name of a tenant's database: `<prefix>_<tenant id without dashes>`. */
+export const tenantDatabaseName = (prefix: string, tenantId: string) => `${prefix}_${tenantId.replace(/-/g, '').toLowerCase()}`;
+
 const s = (name: string, description: string): LakeColumn => ({ name, type: 'string', description });
 const d = (name: string, description: string): LakeColumn => ({ name, type: 'double', description });
 const t = (name: string, description: string): LakeColumn => ({ name, type: 'timestamp', description });

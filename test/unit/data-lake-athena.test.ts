@@ -10,9 +10,11 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaLakeEngine, tenantSessionPolicy, type AthenaLakeSettings } from '../../shared/adapters/lake/athena.js';
-import { glueTableInput, tenantDatabase } from '../../shared/adapters/lake/catalog.js';
+import { glueTableInput } from '../../shared/adapters/lake/catalog.js';
 import { LakeSqlError } from '../../shared/adapters/lake/types.js';
-import { LAKE_TABLES } from '../../shared/vocabulary/data-lake.js';
+import { LAKE_TABLES, tenantDatabaseName } from '../../shared/vocabulary/data-lake.js';
+
+const tenantDatabase = (tenant: string) => tenantDatabaseName('gatehouse_test_lake', tenant);
 
 const A = '0190a1b2-0000-7000-8000-00000000000a';
 const B = '0190a1b2-0000-7000-8000-00000000000b';
@@ -23,6 +25,7 @@ const settings: AthenaLakeSettings = {
   bucket: 'files-bucket',
   workgroup: 'gatehouse-lake-test',
   queryRoleArn: 'arn:aws:iam::123456789012:role/lake-query',
+  databasePrefix: 'gatehouse_test_lake',
 };
 
 const sts = mockClient(STSClient);

@@ -21,12 +21,10 @@ import {
 } from '@aws-sdk/client-athena';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { config } from '../../config.js';
-import { LAKE_TABLES, tenantTablePrefix } from '../../vocabulary/data-lake.js';
-import { tenantDatabase } from './catalog.js';
+import { LAKE_RESULTS_PREFIX, LAKE_TABLES, tenantDatabaseName, tenantTablePrefix } from '../../vocabulary/data-lake.js';
 import { LAKE_BOUNDS, LakeSqlError, type LakeAnswer, type LakeEngine, type LakeQuery } from './types.js';
 
-/** Where the workgroup writes results (lib/data-lake.ts), under the files bucket. */
-export const LAKE_RESULTS_PREFIX = 'lake-results/';
+export { LAKE_RESULTS_PREFIX } from '../../vocabulary/data-lake.js';
 
 export interface AthenaLakeSettings {
   region: string;
@@ -35,6 +33,8 @@ export interface AthenaLakeSettings {
   bucket: string;
   workgroup: string;
   queryRoleArn: string;
+  /** Tenants' Glue databases are `<prefix>_<tenant>`. */
+  databasePrefix: string;
 }
 
 type Credentials = { accessKeyId: string; secretAccessKey: string; sessionToken: string };
@@ -50,7 +50,7 @@ export interface AthenaLakeDeps {
 export function tenantSessionPolicy(settings: AthenaLakeSettings, tenantId: string): Record<string, unknown> {
   const { partition, region, bucket } = settings;
   const account = settings.accountId ?? '*';
-  const database = tenantDatabase(tenantId);
+  const database = tenantDatabaseName(settings.databasePrefix, tenantId);
   const prefixes = LAKE_TABLES.map((t) => tenantTablePrefix(t.name, tenantId));
   return {
     Version: '2012-10-17',
@@ -124,7 +124,7 @@ export class AthenaLakeEngine implements LakeEngine {
       new StartQueryExecutionCommand({
         QueryString: sql,
         WorkGroup: this.settings.workgroup,
-        QueryExecutionContext: { Catalog: 'AwsDataCatalog', Database: tenantDatabase(tenantId) },
+        QueryExecutionContext: { Catalog: 'AwsDataCatalog', Database: tenantDatabaseName(this.settings.databasePrefix, tenantId) },
       }),
     );
     const id = started.QueryExecutionId;
@@ -192,6 +192,7 @@ export function athenaLakeEngine(): AthenaLakeEngine {
       bucket: config.bucketName,
       workgroup: config.lake.workgroup,
       queryRoleArn: config.lake.queryRoleArn,
+      databasePrefix: config.lake.databasePrefix,
     },
     { sts: new STSClient({ region }), athena: (credentials) => new AthenaClient({ region, credentials }) },
   );

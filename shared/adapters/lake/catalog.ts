@@ -11,14 +11,14 @@
  */
 import { AlreadyExistsException, CreateDatabaseCommand, CreateTableCommand, GlueClient } from '@aws-sdk/client-glue';
 import { config } from '../../config.js';
-import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType, type LakeTable } from '../../vocabulary/data-lake.js';
+import { LAKE_TABLES, tenantDatabaseName, tenantTablePrefix, type LakeColumnType, type LakeTable } from '../../vocabulary/data-lake.js';
 
 export interface LakeCatalog {
   ensureTenant(tenantId: string): Promise<void>;
 }
 
 /** The Glue/Athena name of a tenant's database. */
-export const tenantDatabase = (tenantId: string) => `${config.lake.databasePrefix}_${tenantId.replace(/-/g, '').toLowerCase()}`;
+export const tenantDatabase = (tenantId: string) => tenantDatabaseName(config.lake.databasePrefix, tenantId);
 
 const GLUE_TYPE: Record<LakeColumnType, string> = { string: 'string', double: 'double', bigint: 'bigint', boolean: 'boolean', timestamp: 'timestamp' };
 
