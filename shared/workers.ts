@@ -346,8 +346,9 @@ export const WORKERS: readonly WorkerDef[] = [
     handler: 'functions/workers/export-lake.ts',
     description: "Writes stored events, vessel positions and incident changes to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
     // A queue fed by a bus rule, not the table's stream: the stream has its two readers already.
-    // Batches of up to 100 make files of useful size; one file per table, tenant and day per batch.
-    trigger: { kind: 'queue', queue: 'data-lake', batchSize: 100, maxConcurrency: 2 },
+    // One file per table, tenant and day per batch; 10 messages is what an SQS mapping takes
+    // without a batching window (small files: see docs/data-lake.md, compaction is left to do).
+    trigger: { kind: 'queue', queue: 'data-lake', batchSize: 10, maxConcurrency: 2 },
     // Writes the files under lake/ of the files bucket, and each tenant's Glue database and tables.
     grants: { bucket: 'write', lake: 'catalog' },
     timeoutSeconds: 60,

@@ -21,8 +21,8 @@ export const dataLakeQueryRoute = {
   response: { status: 200, description: 'The columns and rows.', schema: dataLakeQueryResponse },
   rateLimit: { name: 'data-lake', perMinute: 30 },
   grants: { table: 'read', lake: 'query' },
-  // The query may take up to 20 s (LAKE_BOUNDS.timeoutMs), polled; room for the rest.
-  timeoutSeconds: 30,
+  // The query may take up to 20 s (LAKE_BOUNDS.timeoutMs), polled; room for the rest, under API Gateway's 29 s.
+  timeoutSeconds: 28,
   memoryMb: 512,
 } as const satisfies RouteDef;
 
