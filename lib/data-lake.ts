@@ -10,10 +10,10 @@
  *   write results; the query route assumes it with a session policy naming the caller's tenant
  *   only (shared/adapters/lake/athena.ts), so each query holds the intersection: one tenant.
  */
-import { Aws, Validations } from 'aws-cdk-lib';
+import { Aws, Stack, Validations } from 'aws-cdk-lib';
 import * as athena from 'aws-cdk-lib/aws-athena';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { LAKE_BOUNDS, LAKE_PREFIX, LAKE_RESULTS_PREFIX } from '../shared/vocabulary/data-lake.js';
 import { LAKE_SESSION } from '../shared/iam.js';
@@ -77,10 +77,16 @@ export class DataLake extends Construct {
         }),
       },
     });
-    Validations.of(this.queryRole).acknowledge({
-      id: 'AwsSolutions-IAM5',
-      reason:
-        "Tenants' Glue databases and the lake's keys are made at run time; each query narrows this role to one tenant with a session policy (shared/adapters/lake/athena.ts).",
-    });
+    const bucketArn = `<${Stack.of(this).getLogicalId(props.bucket.node.defaultChild as s3.CfnBucket)}.Arn>`;
+    const reason =
+      "Tenants' Glue databases and the lake's keys are made at run time; each query narrows this role to one tenant with a session policy (shared/adapters/lake/athena.ts).";
+    Validations.of(this.queryRole).acknowledge(
+      ...[
+        `Resource::${bucketArn}/${LAKE_RESULTS_PREFIX}*`,
+        `Resource::${bucketArn}/${LAKE_PREFIX}*`,
+        `Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${this.databasePrefix}_*`,
+        `Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${this.databasePrefix}_*/*`,
+      ].map((finding) => ({ id: `AwsSolutions-IAM5[${finding}]`, reason })),
+    );
   }
 }

@@ -166,7 +166,7 @@ export function grantsObjects(grants: RouteGrants): boolean {
  * The cdk-nag acknowledgements of the wildcards the grants need (resources named at run time),
  * each with its reason: for a route's function and a worker's alike.
  */
-export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants): void {
+export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants, lakePrefix?: string): void {
   if (grantsObjects(grants)) {
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::<BucketArn>/*]',
@@ -182,10 +182,12 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
     });
   }
   if (grants.lake === 'catalog') {
-    Validations.of(scope).acknowledge({
-      id: 'AwsSolutions-IAM5',
-      reason: "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable.",
-    });
+    const reason = "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable.";
+    const prefix = lakePrefix ?? 'gatehouse_lake';
+    Validations.of(scope).acknowledge(
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${prefix}_*]`, reason },
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${prefix}_*/*]`, reason },
+    );
   }
   if (grants.ai) {
     Validations.of(scope).acknowledge({
