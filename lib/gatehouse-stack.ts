@@ -21,6 +21,7 @@ import { RoutesStack } from './routes-stack.js';
 import { Queues } from './queues.js';
 import { Secrets } from './secrets.js';
 import { Storage } from './storage.js';
+import { DataLake } from './data-lake.js';
 import { WorkersStack } from './workers-stack.js';
 
 export interface GatehouseStackProps extends StackProps {
@@ -70,6 +71,7 @@ export class GatehouseStack extends Stack {
     });
     const events = new Events(this, 'Events', { stage: props.stage, archiveRetention: Duration.days(90) });
     const queues = new Queues(this, 'Queues', { bus: events.bus, retain });
+    const lake = new DataLake(this, 'DataLake', { bucket: storage.bucket, stage: props.stage });
     this.api = new Api(this, 'Api', {
       stage: props.stage,
       tracing,
@@ -90,6 +92,9 @@ export class GatehouseStack extends Stack {
       userPoolClientId: identity.client.userPoolClientId,
       secretsKeyArn: secrets.key.keyArn,
       queues: queues.refs(),
+      lakeQueryRoleArn: lake.queryRole.roleArn,
+      lakeWorkgroup: lake.workgroupName,
+      lakeDatabasePrefix: lake.databasePrefix,
       restApiId: restApi.restApiId,
       rootResourceId: restApi.restApiRootResourceId,
       connectorSchedules: connectorScheduleRefs(this, props.stage),

@@ -30,6 +30,10 @@ export interface ServiceArns {
   queueArns?: Record<string, string>;
   /** Connectors' schedule group and the role Scheduler assumes (lib/connector-schedules.ts), where a grant names them. */
   connectorSchedules?: { group: string; roleArn: string };
+  /** The role data-lake queries assume (lib/data-lake.ts); empty where no grant names it. */
+  lakeQueryRoleArn?: string;
+  /** The tenants' Glue databases are `<prefix>_<tenant>`. */
+  lakeDatabasePrefix?: string;
 }
 
 /**
@@ -149,6 +153,20 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
   if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
   // Converse calls InvokeModel on the inference profile and on the models it routes to.
   if (other('bedrock:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('bedrock:'), resources: BEDROCK_MODELS }));
+  if (other('glue:').length > 0) {
+    if (!arns.lakeDatabasePrefix) throw new Error('a lake catalog grant needs the lake database prefix');
+    const glue = (resource: string) => `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
+    statements.push(
+      new iam.PolicyStatement({
+        actions: other('glue:'),
+        resources: [glue('catalog'), glue(`database/${arns.lakeDatabasePrefix}_*`), glue(`table/${arns.lakeDatabasePrefix}_*/*`)],
+      }),
+    );
+  }
+  if (other('sts:').length > 0) {
+    if (!arns.lakeQueryRoleArn) throw new Error('a lake query grant needs the lake query role');
+    statements.push(new iam.PolicyStatement({ actions: other('sts:'), resources: [arns.lakeQueryRoleArn] }));
+  }
   return statements;
 }
 
@@ -161,7 +179,7 @@ export function grantsObjects(grants: RouteGrants): boolean {
  * The cdk-nag acknowledgements of the wildcards the grants need (resources named at run time),
  * each with its reason: for a route's function and a worker's alike.
  */
-export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants): void {
+export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants, lakePrefix?: string): void {
   if (grantsObjects(grants)) {
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::<BucketArn>/*]',
@@ -181,6 +199,14 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<ConnectorScheduleGroup>/conn-*]',
       reason: "A schedule is made per connector at run time, named after the connector's id; the wildcard is limited to the connectors' group and the conn- prefix.",
     });
+  }
+  if (grants.lake === 'catalog') {
+    const reason = "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable.";
+    const prefix = lakePrefix ?? 'gatehouse_lake';
+    Validations.of(scope).acknowledge(
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${prefix}_*]`, reason },
+      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${prefix}_*/*]`, reason },
+    );
   }
   if (grants.ai) {
     Validations.of(scope).acknowledge({

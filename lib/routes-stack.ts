@@ -29,6 +29,10 @@ export interface ServiceRefs {
   secretsKeyArn: string;
   /** The service's queues and dead-letter queues (lib/queues.ts), by target. */
   queues: Record<string, { arn: string; url: string }>;
+  /** The data lake (lib/data-lake.ts): the role queries assume, the Athena workgroup, the tenants' Glue database prefix. */
+  lakeQueryRoleArn: string;
+  lakeWorkgroup: string;
+  lakeDatabasePrefix: string;
   restApiId: string;
   rootResourceId: string;
   /** Connectors' schedules (lib/connector-schedules.ts). */
@@ -77,6 +81,8 @@ export class RoutesStack extends NestedStack {
       emailFrom: props.emailFrom,
       // Only a group with a route that keeps connectors' schedules takes their group and role.
       ...(props.group.routes.some((r) => r.grants.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
+      lakeQueryRoleArn: props.group.routes.some((r) => r.grants.lake === 'query') ? param('LakeQueryRoleArn', s.lakeQueryRoleArn) : '',
+      lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // Only the queues the group's grants send to.
     const queues = importQueues(props.group.routes.map((r) => r.grants), s.queues, param);
@@ -100,6 +106,9 @@ export class RoutesStack extends NestedStack {
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
       ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),
+      ...(arns.lakeQueryRoleArn
+        ? { LAKE_QUERY_ROLE_ARN: arns.lakeQueryRoleArn, LAKE_WORKGROUP: s.lakeWorkgroup, LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix }
+        : {}),
     };
 
     for (const route of props.group.routes) {

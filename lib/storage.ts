@@ -57,6 +57,8 @@ export class Storage extends Construct {
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // Raw fibre-sensor frames (docs/fibre-telemetry.md), kept as long as their index items.
         { prefix: 'telemetry/', expiration: Duration.days(90) },
+        // Athena's results of data-lake queries (lib/data-lake.ts): read once, by the route.
+        { prefix: 'lake-results/', expiration: Duration.days(1) },
       ],
     });
   }

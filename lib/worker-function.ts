@@ -183,7 +183,7 @@ export class WorkerFunction extends Construct {
       this.deadLetterAlarm.addOkAction(new cloudwatchActions.SnsAction(props.alarmTopic));
     }
 
-    acknowledgeGrantWildcards(this, worker.grants);
+    acknowledgeGrantWildcards(this, worker.grants, props.arns.lakeDatabasePrefix);
     if (props.tracing) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -83,6 +83,7 @@ export class WorkersStack extends NestedStack {
       secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
       ...(grants.some((g) => g.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
+      lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // The queues the workers send to, and those that trigger them (with their dead letters, for
     // the alarm): ARNs and URLs as parameters.
@@ -107,6 +108,7 @@ export class WorkersStack extends NestedStack {
             ...(arns.secretsKeyArn && worker.grants.secrets ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
             ...(props.emailFrom && worker.grants.email ? { EMAIL_FROM: props.emailFrom } : {}),
             ...(arns.connectorSchedules && worker.grants.schedules ? arns.connectorSchedules.environment : {}),
+            ...(worker.grants.lake ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),
             // Only the URLs of the queues this worker sends to or reads.
             ...Object.fromEntries(Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name))),
           },

@@ -87,6 +87,17 @@ export interface Config {
      */
     localTimers: boolean;
   };
+  /** The data lake (docs/data-lake.md). */
+  lake: {
+    /** `local`: DuckDB over the tenant's files in the local S3. `aws`: Athena. LAKE_MODE; default as for `speech.mode`. */
+    mode: 'aws' | 'local';
+    /** Tenants' Glue databases are `<prefix>_<tenant id without dashes>` (LAKE_DATABASE_PREFIX, default gatehouse_lake). */
+    databasePrefix: string;
+    /** The Athena workgroup (LAKE_WORKGROUP): its settings enforce the result location and the bytes-scanned cutoff. */
+    workgroup: string;
+    /** The role the query route assumes with a session policy narrowed to the caller's tenant (LAKE_QUERY_ROLE_ARN). */
+    queryRoleArn?: string;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -209,6 +220,12 @@ export function loadConfig(env: Env): Config {
       schedulerRoleArn: env.CONNECTOR_SCHEDULER_ROLE_ARN || undefined,
       deadLetterArn: env.CONNECTOR_DEAD_LETTER_ARN || undefined,
       localTimers: env.LOCAL_CONNECTORS === 'on',
+    },
+    lake: {
+      mode: mode(env, 'LAKE_MODE', offline ? 'local' : 'aws'),
+      databasePrefix: env.LAKE_DATABASE_PREFIX || 'gatehouse_lake',
+      workgroup: env.LAKE_WORKGROUP || 'gatehouse-lake',
+      queryRoleArn: env.LAKE_QUERY_ROLE_ARN || undefined,
     },
   };
 }

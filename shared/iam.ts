@@ -34,6 +34,11 @@ export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 /** Connectors' schedules, in their group; PassRole hands Scheduler its role (lib/connector-schedules.ts). */
 export const SCHEDULES_MANAGE = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] as const;
+export const LAKE_CATALOG = ['glue:CreateDatabase', 'glue:CreateTable'] as const;
+/** The query route's own: it assumes the lake query role, narrowed to the caller's tenant, and runs Athena as that. */
+export const LAKE_QUERY = ['sts:AssumeRole'] as const;
+/** What the tenant-scoped session of the lake query role does (its policy: lib/data-lake.ts). */
+export const LAKE_SESSION = ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'] as const;
 
 /**
  * A worker's heartbeat, written after each invocation (shared/db/heartbeats.ts): one UpdateItem on
@@ -90,6 +95,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
       ...(grants.email ? EMAIL_SEND : []),
       ...(grants.schedules ? SCHEDULES_MANAGE : []),
+      ...(grants.lake === 'catalog' ? LAKE_CATALOG : grants.lake === 'query' ? LAKE_QUERY : []),
     ],
     queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue])),
     queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [queue, `${queue}:dead-letters`] : [])),

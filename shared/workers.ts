@@ -166,6 +166,15 @@ export const QUEUES = [
     maxReceiveCount: 5,
     retentionSeconds: 4 * 24 * 3600,
   },
+  {
+    id: 'data-lake',
+    description: 'Every stored event and incident change of the service bus, to be written to the data lake as Parquet (docs/data-lake.md)',
+    busRule: { source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] },
+    // Six times the exporter's timeout.
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 8,
+    retentionSeconds: 4 * 24 * 3600,
+  },
 ] as const satisfies readonly QueueDef[];
 
 export type { QueueId, QueueTarget } from './vocabulary/queues.js';
@@ -356,6 +365,19 @@ export const WORKERS: readonly WorkerDef[] = [
     grants: { table: 'write', queues: { 'workflow-runs': 'send' } },
     timeoutSeconds: 50,
     memoryMb: 256,
+  },
+  {
+    id: 'export-lake',
+    handler: 'functions/workers/export-lake.ts',
+    description: "Writes stored events, vessel positions and incident changes to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
+    // A queue fed by a bus rule, not the table's stream: the stream has its two readers already.
+    // One file per table, tenant and day per batch; 10 messages is what an SQS mapping takes
+    // without a batching window (small files: see docs/data-lake.md, compaction is left to do).
+    trigger: { kind: 'queue', queue: 'data-lake', batchSize: 10, maxConcurrency: 2 },
+    // Writes the files under lake/ of the files bucket, and each tenant's Glue database and tables.
+    grants: { bucket: 'write', lake: 'catalog' },
+    timeoutSeconds: 60,
+    memoryMb: 512,
   },
 ];
 

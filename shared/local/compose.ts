@@ -6,8 +6,9 @@
  *
  * - the Lambda runtime's global `awslambda` (streaming handlers call it when they load);
  * - a compiler for request validators (bundles carry them precompiled: lib/validators.ts);
- * - the in-process event bus and queues, pocketsphinx and the offline extractor, where the configuration
- *   says `local` (EVENT_BUS_MODE, SPEECH_MODE, AI_MODE: docs/configuration.md).
+ * - the in-process event bus and queues, pocketsphinx and the offline extractor, the data lake's DuckDB
+ *   engine, where the configuration says `local` (EVENT_BUS_MODE, SPEECH_MODE, AI_MODE, LAKE_MODE:
+ *   docs/configuration.md).
  */
 import { installAwslambdaShim } from './awslambda-shim.js';
 import { installValidatorCompiler } from './validators.js';
@@ -45,6 +46,12 @@ export async function installLocalAdapters(): Promise<void> {
   ]);
   // No EventBridge Scheduler either: connectors' schedules are timers (off unless LOCAL_CONNECTORS=on).
   schedules.useConnectorSchedules(timers.localConnectorSchedules());
+  if (config.lake.mode === 'local') {
+    // DuckDB over the tenant's files in the local S3, and no Glue catalog to keep.
+    const [lake, catalog, { DuckDbLakeEngine }] = await Promise.all([import('../adapters/lake/engine.js'), import('../adapters/lake/catalog.js'), import('./lake-duckdb.js')]);
+    lake.useLakeEngine(new DuckDbLakeEngine());
+    catalog.useLakeCatalog({ ensureTenant: async () => {} });
+  }
   // No local SQS: the service's queues are in-process (shared/local/queue.ts), like the bus.
   if (config.eventBusMode === 'local') queue.useQueues(localQueue.localQueues());
   if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));

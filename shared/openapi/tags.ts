@@ -31,6 +31,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   vessels: 'Vessels from AIS reports (tracks, identity, behaviour: AIS gaps, loitering, speed), dark and loitering vessels, and cable risk.',
   watchlist:
     "The tenant's watchlist: vessels, infrastructure lines, IP addresses and ranges, domains, autonomous systems and countries it watches.",
+  'data-lake': "Read-only SQL over the tenant's data lake: events, vessel positions and incidents as Parquet (Athena in AWS, DuckDB locally).",
   developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
 };
 

@@ -6,6 +6,7 @@
  */
 import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
+import { dataLakeRoutes } from './data-lake.js';
 import { auditRoutes } from './audit.js';
 import { developerRoutes } from './developer.js';
 import { dronesRoutes } from './drones.js';
@@ -62,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...watchlistRoutes,
   ...connectorsRoutes,
   ...developerRoutes,
+  ...dataLakeRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

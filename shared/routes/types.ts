@@ -32,6 +32,11 @@ export interface RouteGrants {
   ai?: boolean;
   /** The deployment's secrets key (shared/adapters/secret-box.ts): seal new secrets, open kept ones, or both. */
   secrets?: 'seal' | 'open' | 'both';
+  /**
+   * The data lake (docs/data-lake.md): `catalog` creates tenants' Glue databases and tables;
+   * `query` runs Athena queries with a tenant's scoped credentials (assumes the lake query role).
+   */
+  lake?: 'catalog' | 'query';
   /** Sends email (Amazon SES, from the deployment's EMAIL_FROM identity). */
   email?: boolean;
   /**

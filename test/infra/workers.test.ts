@@ -366,8 +366,11 @@ describe('queues and the workers they trigger', () => {
 
   it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
     const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
-    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements.
-    expect(rules).toHaveLength(4);
+    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements, the data lake.
+    expect(rules).toHaveLength(5);
+    const [, lake] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesdatalake'))!;
+    expect(lake.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
+    expect(lake.Properties.Targets[0].DeadLetterConfig).toBeDefined();
     const [, episodes] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesvesselepisodes'))!;
     expect(episodes.Properties.EventPattern).toEqual({
       source: ['gatehouse.vessels', 'gatehouse.watchlist', 'gatehouse.connectors'],

@@ -1,0 +1,28 @@
+/** The data lake's query engine port: what a query is and answers (shared/adapters/lake/engine.ts). */
+
+export interface LakeQuery {
+  tenantId: string;
+  sql: string;
+  /** Rows returned at most; more make `truncated` true. */
+  maxRows: number;
+}
+
+export interface LakeAnswer {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  truncated: boolean;
+  /** What the engine read: Athena's DataScannedInBytes, or the size of the tenant's files DuckDB was given. */
+  bytes_scanned: number;
+  engine: 'athena' | 'duckdb';
+}
+
+/** The SQL cannot run: not one read-only statement, an unknown table, a refused file or a bound reached. A 422. */
+export class LakeSqlError extends Error {
+  override readonly name = 'LakeSqlError';
+}
+
+export interface LakeEngine {
+  query(query: LakeQuery): Promise<LakeAnswer>;
+}
+
+export { LAKE_BOUNDS } from '../../vocabulary/data-lake.js';
