@@ -4,8 +4,9 @@
  * `T#<tenant>#TEL#<sensor>`, sorted by `<first frame time>#<batch id>` (data-model pattern 53).
  * A window is one Query of the sort key range; nothing here is ever one item per sample.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
+import { queryPage } from './query.js';
 import { keys, telemetryPk } from './keys.js';
 
 export interface TelemetryBatch {
@@ -78,20 +79,6 @@ export async function completeTelemetryBatch(batch: TelemetryBatch, eventIds: st
  * of it only past 1 MB of index items).
  */
 export async function queryTelemetryBatches(tenantId: string, sensorId: string, from: string, to: string, limit: number): Promise<TelemetryBatch[]> {
-  const items: TelemetryBatch[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await db.send(
-      new QueryCommand({
-        TableName: TABLE,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': telemetryPk(tenantId, sensorId), ':from': from, ':to': `${to}#\uffff` },
-        Limit: limit - items.length,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(out.Items ?? []).map(batchFrom));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
-  return items;
+  const items = await queryPage({ pk: telemetryPk(tenantId, sensorId), skBetween: [from, `${to}#\uffff`], ascending: true }, { limit, offset: 0 });
+  return items.map(batchFrom);
 }

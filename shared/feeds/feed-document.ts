@@ -43,3 +43,13 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 /** A non-empty string, or null. */
 export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+const TIME_TAG = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** An SWPC `time_tag` as ISO UTC (a tag without a zone is UTC; a space may stand for the T), or null. */
+export function swpcTimeUtc(tag: unknown): string | null {
+  if (typeof tag !== 'string' || !TIME_TAG.test(tag)) return null;
+  const iso = tag.replace(' ', 'T');
+  const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
+}

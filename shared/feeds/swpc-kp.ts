@@ -13,7 +13,7 @@
  *   `estimated_kp` (`kp_index` is it rounded, `kp` the same as a label).
  * `time_tag` has no zone and is UTC.
  */
-import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson } from './feed-document.js';
+import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, swpcTimeUtc } from './feed-document.js';
 
 export const SWPC_KP_URL = 'https://services.swpc.noaa.gov/products/noaa-planetary-k-index.json';
 export const SWPC_KP_1M_URL = 'https://services.swpc.noaa.gov/json/planetary_k_index_1m.json';
@@ -34,15 +34,6 @@ export interface KpRecord {
 }
 
 const FEED = 'NOAA SWPC Kp';
-const TIME_TAG = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-/** A time_tag as ISO UTC (a tag without a zone is UTC), or null. */
-function utc(tag: unknown): string | null {
-  if (typeof tag !== 'string' || !TIME_TAG.test(tag)) return null;
-  const iso = tag.replace(' ', 'T');
-  const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
-}
 
 /** Kp as a number in 0..9: a number, or (in the array-of-arrays shape) a decimal string. */
 function kpValue(v: unknown, stringsAllowed: boolean): number | string {
@@ -61,7 +52,7 @@ export function parseSwpcKp(body: string, sourceUrl: string): FeedParse<KpRecord
   const problems: FeedProblem[] = [];
   const seen = new Set<string>();
   const add = (entry: number, cadence: KpCadence, tag: unknown, kp: number | string) => {
-    const time = utc(tag);
+    const time = swpcTimeUtc(tag);
     if (!time) return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
     const id = `kp-${cadence}-${time}`;
     if (typeof kp === 'string') return problems.push({ entry, id, reason: kp });

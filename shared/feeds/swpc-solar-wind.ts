@@ -10,7 +10,7 @@
  * Columns are found by name, never by position. `time_tag` has no zone and is UTC.
  * docs/feeds.md shows a real row of each.
  */
-import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, text } from './feed-document.js';
+import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, text, swpcTimeUtc } from './feed-document.js';
 
 export const SWPC_PLASMA_URL = 'https://services.swpc.noaa.gov/products/solar-wind/plasma-7-day.json';
 export const SWPC_MAG_URL = 'https://services.swpc.noaa.gov/products/solar-wind/mag-7-day.json';
@@ -62,14 +62,6 @@ export interface SolarWindMag extends SolarWindBase {
 export type SolarWindRecord = SolarWindPlasma | SolarWindMag;
 
 const FEED = 'NOAA SWPC solar wind';
-const TIME_TAG = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
-function utc(tag: unknown): string | null {
-  if (typeof tag !== 'string' || !TIME_TAG.test(tag)) return null;
-  const iso = tag.replace(' ', 'T');
-  const ms = Date.parse(/(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
-}
 
 const PLASMA_FIELDS = ['density', 'speed', 'temperature'] as const;
 const MAG_FIELDS = ['bx_gsm', 'by_gsm', 'bz_gsm', 'bt', 'lon_gsm', 'lat_gsm'] as const;
@@ -98,7 +90,7 @@ export function parseSwpcSolarWind(body: string, sourceUrl: string): FeedParse<S
   if (doc.length === 0) return { records, problems };
 
   const add = (entry: number, kind: SolarWindKind, get: (field: string) => unknown, tag: unknown, spacecraft: string | null, active: boolean) => {
-    const time = utc(tag);
+    const time = swpcTimeUtc(tag);
     if (!time) return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
     const id = `sw-${kind}-${time}${spacecraft ? `-${spacecraft.toLowerCase()}` : ''}`;
     const fields = kind === 'plasma' ? PLASMA_FIELDS : MAG_FIELDS;

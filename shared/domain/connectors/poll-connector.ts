@@ -38,8 +38,9 @@ export interface PollReport {
  * schedule whose connector is gone). Null when there was nothing to poll.
  */
 export async function pollConnector(tenantId: TenantId, integrationId: string, requested: boolean): Promise<{ report: PollReport; connector: ConnectorView } | null> {
-  const stored = (await getIntegration(tenantId, integrationId)) as (StoredConnector & { kind: string }) | null;
-  if (!stored || stored.kind !== 'feed' || !stored.connector) {
+  const found = await getIntegration(tenantId, integrationId);
+  const stored: StoredConnector | null = found?.kind === 'feed' && found.connector ? { ...found, connector: found.connector } : null;
+  if (!stored) {
     if (requested) throw new NotFoundError(CONNECTOR_NOT_FOUND);
     await disarmConnector(integrationId);
     return null;
