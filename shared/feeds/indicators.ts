@@ -15,7 +15,7 @@ export const INDICATORS_DESCRIPTION =
 export type IndicatorType = 'ip' | 'cidr' | 'domain' | 'url' | 'sha256' | 'sha1' | 'md5' | 'email';
 
 export interface IndicatorRecord {
-  /** STIX: `stix-<indicator id>-<type>-<value>`; CSV: `csv-<type>-<value>`. */
+  /** `<type>|<value>|<origin>`, origin the STIX indicator id or `csv`: kept records are found by type and value (docs/connectors.md). */
   id: string;
   type: IndicatorType;
   /** Normalised: canonical IP or network, lower-case domain, e-mail and hash; the URL as given (refanged). */
@@ -150,7 +150,7 @@ export function parseStixIndicators(body: string, sourceUrl: string): FeedParse<
       if (!type) return problems.push({ entry: i, id: sid, reason: `object path ${path} is not kept (IPs, domains, URLs, e-mail addresses and file hashes are)` });
       const n = normaliseIndicator(type, value);
       if (typeof n === 'string') return problems.push({ entry: i, id: sid, reason: n });
-      const id = `stix-${sid}-${n.type}-${n.value}`;
+      const id = `${n.type}|${n.value}|${sid}`;
       if (seen.has(id)) continue; // the same value twice in one pattern
       seen.add(id);
       kept.push({
@@ -225,7 +225,7 @@ export function parseCsvIndicators(body: string, sourceUrl: string): FeedParse<I
     if (!type) return problems.push({ entry, id: null, reason: `type ${JSON.stringify(cell(t))} is not kept (ip, cidr, domain, url, sha256, sha1, md5, email)` });
     const n = normaliseIndicator(type, cell(v));
     if (typeof n === 'string') return problems.push({ entry, id: null, reason: n });
-    const id = `csv-${n.type}-${n.value}`;
+    const id = `${n.type}|${n.value}|csv`;
     let validFrom: string | null = null;
     const f = cell(from);
     if (f) {

@@ -1,5 +1,6 @@
 /** Connectors to public feeds (docs/connectors.md), and lookups in what they keep. */
-import { connectorListQuery, connectorPath, connectorResponse, connectorScopeQuery, kevAnswer, kevQuery, pollResult } from '../schemas/connectors.js';
+import { connectorListQuery, connectorPath, connectorResponse, connectorScopeQuery, indicatorAnswer, indicatorQuery, kevAnswer, kevQuery, pollResult } from '../schemas/connectors.js';
+import { spaceWeatherAnswer, spaceWeatherQuery } from '../schemas/space-weather.js';
 import type { RouteDef } from './types.js';
 
 export const connectorsListRoute = {
@@ -56,4 +57,38 @@ export const threatFeedVulnerabilitiesRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
-export const connectorsRoutes: readonly RouteDef[] = [connectorsListRoute, connectorsPollRoute, threatFeedVulnerabilitiesRoute];
+export const threatFeedIndicatorsRoute = {
+  id: 'threatFeed.indicators',
+  method: 'GET',
+  path: '/api/v1/threat-feed/indicators',
+  handler: 'functions/connectors/indicators.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'connectors',
+  summary: 'Look up an IP, domain, URL, file hash or e-mail address in your indicator lists',
+  description:
+    'Reads the indicator lists your `stix-indicators` and `csv-indicators` connectors keep (STIX 2.x bundles, CSV or MISP CSV). An IP matches an indicator naming it or a network holding it; a domain matches itself and its parents. Only indicators valid now count (`valid_from` passed, `valid_until` not yet). Nothing found is an empty `matches`, not a 404; a value that is not of its kind is 422 naming the parameter.',
+  request: { query: indicatorQuery },
+  response: { status: 200, description: 'The matching indicators.', schema: indicatorAnswer },
+  errors: [404],
+  grants: { table: 'read' },
+} as const satisfies RouteDef;
+
+export const spaceWeatherRoute = {
+  id: 'spaceWeather.get',
+  method: 'GET',
+  path: '/api/v1/space-weather',
+  handler: 'functions/connectors/space-weather.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'connectors',
+  summary: 'Kp, solar wind, and the induced-current risk to your long conductors',
+  description:
+    "Reads the planetary K-index and the solar wind as your `swpc-kp`, `swpc-plasma` and `swpc-mag` connectors keep them (the public feeds, kept by any tenant's connector of the public source, for one you have none of). `gic` is the geomagnetically induced current risk for long conductors at the current Kp, one level per NOAA G-scale step with the scale's own words. Each of your infrastructure lines is assessed by where it lies: a line reaching poleward of the auroral oval's edge (66 - 2 x Kp degrees geomagnetic) is one level up, one wholly below 40 degrees one level down (docs/connectors.md). Nothing kept yet is `current: null` and `stale: true`, not an error.",
+  request: { query: spaceWeatherQuery },
+  response: { status: 200, description: 'Space weather now, and what it means for your lines.', schema: spaceWeatherAnswer },
+  errors: [404],
+  grants: { table: 'read', bucket: 'read' },
+} as const satisfies RouteDef;
+
+export const connectorsRoutes: readonly RouteDef[] = [connectorsListRoute, connectorsPollRoute, threatFeedVulnerabilitiesRoute, threatFeedIndicatorsRoute, spaceWeatherRoute];

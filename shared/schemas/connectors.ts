@@ -138,3 +138,70 @@ export const kevAnswer = /* @__PURE__ */ (() => ({
   required: ['matches', 'truncated', 'sources', 'fetched_at'],
   additionalProperties: false,
 } as const satisfies JsonSchema))();
+
+export const MAX_INDICATOR_MATCHES = 100;
+
+const INDICATOR_TYPES = ['ip', 'cidr', 'domain', 'url', 'sha256', 'sha1', 'md5', 'email'] as const;
+
+export const indicatorQuery = /* @__PURE__ */ (() => ({
+  type: 'object',
+  description: 'One of `ip`, `domain`, `url`, `hash`, `email`.',
+  properties: {
+    tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
+    ip: { type: 'string', minLength: 2, maxLength: 64, description: 'An IPv4 or IPv6 address: indicators naming it, or a network holding it.' },
+    domain: { type: 'string', minLength: 3, maxLength: 253, description: 'A host name: indicators naming it or a parent domain (`evil.example` matches `a.evil.example`).' },
+    url: { type: 'string', minLength: 8, maxLength: 2048, description: 'A URL, as listed (defanged forms such as `hxxp` and `[.]` are read).' },
+    hash: { type: 'string', pattern: '^[0-9A-Fa-f]{32}([0-9A-Fa-f]{8})?([0-9A-Fa-f]{24})?$', description: 'An MD5, SHA-1 or SHA-256 file hash.' },
+    email: { type: 'string', minLength: 3, maxLength: 320, description: 'An e-mail address.' },
+    limit: { type: 'integer', minimum: 1, maximum: MAX_INDICATOR_MATCHES, default: 20 },
+  },
+  oneOf: [
+    { properties: { ip: { type: 'string' } }, required: ['ip'] },
+    { properties: { domain: { type: 'string' } }, required: ['domain'] },
+    { properties: { url: { type: 'string' } }, required: ['url'] },
+    { properties: { hash: { type: 'string' } }, required: ['hash'] },
+    { properties: { email: { type: 'string' } }, required: ['email'] },
+  ],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();
+
+const indicatorRecord = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: '`<type>|<value>|<origin>`: the origin is the STIX indicator id, or `csv`.' },
+    type: { type: 'string', enum: INDICATOR_TYPES },
+    value: { type: 'string', description: 'Normalised: the canonical address or network, lower-case domain, e-mail and hash; the URL as listed (refanged).' },
+    valid_from: { type: ['string', 'null'] },
+    valid_until: { type: ['string', 'null'] },
+    labels: { type: 'array', items: { type: 'string' } },
+    description: { type: ['string', 'null'] },
+    for_detection: { type: 'boolean', description: 'False for a MISP attribute marked `to_ids=0` (context, not for detection).' },
+    source: {
+      type: 'object',
+      properties: { format: { type: 'string', enum: ['stix', 'csv', 'misp-csv'] }, object_id: { type: ['string', 'null'] }, name: { type: ['string', 'null'] } },
+      required: ['format', 'object_id', 'name'],
+      additionalProperties: false,
+    },
+    source_url: { type: 'string' },
+  },
+  required: ['id', 'type', 'value', 'valid_from', 'valid_until', 'labels', 'description', 'for_detection', 'source', 'source_url'],
+  additionalProperties: false,
+} as const;
+
+export const indicatorAnswer = /* @__PURE__ */ (() => ({
+  type: 'object',
+  properties: {
+    query: {
+      type: 'object',
+      description: 'What was looked up, normalised as the lists are (a hash typed by its length).',
+      properties: { type: { type: 'string', enum: INDICATOR_TYPES }, value: { type: 'string' } },
+      required: ['type', 'value'],
+      additionalProperties: false,
+    },
+    matches: { type: 'array', items: indicatorRecord, description: 'Indicators valid now that name it (for an IP: or a network holding it; for a domain: or a parent), most recently valid first.' },
+    truncated: { type: 'boolean', description: 'More matched than `limit`.' },
+    sources: { type: 'array', items: { type: 'string' }, description: 'The lists read: the sources of your `stix-indicators` and `csv-indicators` connectors.' },
+  },
+  required: ['query', 'matches', 'truncated', 'sources'],
+  additionalProperties: false,
+} as const satisfies JsonSchema))();

@@ -12,8 +12,20 @@ import { feedSource } from '../../shared/domain/connectors/feed-sources.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { until } from '../support/threat-site.js';
 import { feedFixture, startFeedServer, type FeedServer } from '../support/feed-server.js';
+import { geojsonBytes, uploadMapFile } from '../support/geo-files.js';
 
 const fixture = feedFixture;
+
+/**
+ * SWPC's Kp product of 2026-02-09 (array-of-arrays shape) cut after the given reading, as it was
+ * served then: the last reading is Kp 5.33 (5+, a G1 storm) at 03:00 UTC on 5 February.
+ */
+function kpUntil(time: string): Buffer {
+  const rows = JSON.parse(fixture('swpc-kp/noaa-planetary-k-index.array-of-arrays.2026-02-09.json').toString()) as string[][];
+  const end = rows.findIndex((r) => r[0] === time);
+  if (end < 1) throw new Error(`no Kp reading at ${time} in the capture`);
+  return Buffer.from(JSON.stringify(rows.slice(0, end + 1)));
+}
 const DOCS: Record<string, Buffer> = {
   '/kp.json': fixture('swpc-kp/noaa-planetary-k-index.2026-08-09.json'),
   '/quakes.geojson': fixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
@@ -21,6 +33,9 @@ const DOCS: Record<string, Buffer> = {
   '/gdacs.json': fixture('gdacs/eventsbyarea-pakistan.2026-10-08.json'),
   '/plasma.json': fixture('swpc-solar-wind/plasma-7-day.2024-05-08.trimmed.json'),
   '/apt1.json': fixture('indicators/stix21-apt1.json'),
+  '/falcon.csv': fixture('indicators/misp-csv.stealth-falcon.csv'),
+  '/mag.json': fixture('swpc-solar-wind/mag-7-day.2026-04-18.trimmed.json'),
+  '/kp-storm.json': kpUntil('2026-02-05 03:00:00.000'),
 };
 const counts = {
   kp: (JSON.parse(DOCS['/kp.json']!.toString()) as unknown[]).length,
@@ -234,5 +249,115 @@ describe('threatFeed.vulnerabilities', () => {
     const other = await registerTenant('KevOther');
     const theirs = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: other.token, query: { cve: 'CVE-2025-48384' } });
     expect(theirs.body).toMatchObject({ sources: ['cisa-kev'] });
+  });
+});
+
+describe('spaceWeather.get', () => {
+  /** Two lines of the tenant: a power line near Oslo (under the oval at Kp 5+) and a cable landing near Dover (south of it). */
+  const LINES = {
+    type: 'FeatureCollection',
+    features: [
+      { type: 'Feature', properties: { name: 'Oslo 300 kV' }, geometry: { type: 'LineString', coordinates: [[10.6, 59.8], [10.9, 60.0]] } },
+      { type: 'Feature', properties: { name: 'Dover landing' }, geometry: { type: 'LineString', coordinates: [[1.3, 51.1], [1.9, 51.2]] } },
+    ],
+  };
+
+  it('answers the last Kp, its G-scale and GIC risk, the solar wind, and each line of the tenant by its exposure', async () => {
+    const { org, nearId } = await site('SpaceWeather');
+    const upload = await uploadMapFile(org.token, nearId, 'lines.geojson', geojsonBytes(LINES));
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+    for (const [feed, path] of [['swpc-kp', '/kp-storm.json'], ['swpc-plasma', '/plasma.json'], ['swpc-mag', '/mag.json']] as const) {
+      const res = await poll(org, await connector(org, feed, path));
+      expect(res.body.outcome, `${feed}: ${res.text}`).toBe('ok');
+    }
+
+    const res = await call('GET', '/api/v1/space-weather', { token: org.token });
+    expect(res.status, res.text).toBe(200);
+    const storm = { time: '2026-02-05T03:00:00.000Z', kp: 5.33, cadence: '3h' };
+    expect(res.body.kp).toMatchObject({ current: storm, max_24h: storm, stale: true });
+    expect(res.body.kp.readings).toHaveLength(8);
+    expect(res.body.kp.readings.map((r: any) => r.time)).toEqual([...res.body.kp.readings.map((r: any) => r.time)].sort().reverse());
+    expect(res.body.gic).toMatchObject({ kp: 5.33, g_scale: 'G1', risk: 'low', auroral_edge_magnetic_latitude: 55.34 });
+    expect(res.body.gic.effects).toMatch(/weak power grid fluctuations/);
+
+    // The solar wind: the last minute of each capture, and the last hour of the field's Bz.
+    const plasma = JSON.parse(DOCS['/plasma.json']!.toString()) as string[][];
+    const mag = (JSON.parse(DOCS['/mag.json']!.toString()) as string[][]).slice(1).filter((r) => r[3] !== null);
+    const lastPlasma = plasma[plasma.length - 1]!;
+    expect(res.body.solar_wind.plasma).toEqual({ time: `${lastPlasma[0]!.replace(' ', 'T')}Z`, density: Number(lastPlasma[1]), speed: Number(lastPlasma[2]), temperature: Number(lastPlasma[3]) });
+    const lastHour = mag.slice(-60).map((r) => Number(r[3]));
+    expect(res.body.solar_wind.mag).toMatchObject({ bz_gsm: lastHour[lastHour.length - 1], bt: Number(mag[mag.length - 1]![6]) });
+    expect(res.body.solar_wind.bz_min_1h).toBe(Math.min(...lastHour));
+    expect(res.body.solar_wind.southward_minutes_1h).toBe(lastHour.filter((b) => b < 0).length);
+
+    // The Oslo line is under the oval (one level up), the Dover one south of it.
+    expect(res.body.conductors_total).toBe(2);
+    expect(res.body.conductors).toEqual([
+      expect.objectContaining({ name: 'Oslo 300 kV', environment_id: nearId, band: 'auroral', risk: 'moderate' }),
+      expect.objectContaining({ name: 'Dover landing', band: 'mid', risk: 'low' }),
+    ]);
+    expect(res.body.conductors[0].magnetic_latitude).toBeGreaterThan(55.34);
+    expect(res.body.conductors[1].magnetic_latitude).toBeLessThan(55.34);
+    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 1 } })).body.conductors).toHaveLength(1);
+
+    // Another tenant reads the public sources, and none of these lines.
+    const other = await registerTenant('SpaceWeatherOther');
+    const theirs = await call('GET', '/api/v1/space-weather', { token: other.token });
+    expect(theirs.status, theirs.text).toBe(200);
+    expect(theirs.body.sources).toEqual({ kp: ['swpc-kp'], plasma: ['swpc-plasma'], mag: ['swpc-mag'] });
+    expect(theirs.body.conductors).toEqual([]);
+    expect(JSON.stringify(theirs.body)).not.toContain('Oslo 300 kV');
+  });
+
+  it('refuses an unknown parameter and a conductor count past its bound', async () => {
+    const org = await registerTenant('SpaceWeatherBad');
+    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 201 } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { kp: 5 } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/space-weather', {})).status).toBe(401);
+  });
+});
+
+describe('threatFeed.indicators', () => {
+  it("finds an IP in a listed network, a domain by a subdomain, a URL and a hash in the tenant's lists, and nothing in another tenant's", async () => {
+    const { org } = await site('Indicators');
+    for (const [feed, path] of [['stix-indicators', '/apt1.json'], ['csv-indicators', '/falcon.csv']] as const) {
+      const res = await poll(org, await connector(org, feed, path));
+      expect(res.body.outcome, `${feed}: ${res.text}`).toBe('ok');
+    }
+    const look = (query: Record<string, string | number>, token = org.token) => call('GET', '/api/v1/threat-feed/indicators', { token, query });
+
+    // APT1's STIX bundle lists 223.166.0.0/15: an address inside it matches that network.
+    const ip = await look({ ip: '223.167.1.9' });
+    expect(ip.status, ip.text).toBe(200);
+    expect(ip.body.query).toEqual({ type: 'ip', value: '223.167.1.9' });
+    expect(ip.body.matches).toEqual([expect.objectContaining({ type: 'cidr', value: '223.166.0.0/15', source: expect.objectContaining({ format: 'stix' }) })]);
+    expect(ip.body.sources).toHaveLength(2);
+    expect((await look({ ip: '223.168.0.1' })).body.matches).toEqual([]);
+    // The Stealth Falcon MISP export lists 95.215.44.37 itself.
+    expect((await look({ ip: '95.215.44.37' })).body.matches).toEqual([expect.objectContaining({ id: 'ip|95.215.44.37|csv', source: expect.objectContaining({ format: 'misp-csv' }) })]);
+
+    // A subdomain of a listed domain matches it; a look-alike does not.
+    expect((await look({ domain: 'mail.Hugesoft.org.' })).body.matches).toEqual([expect.objectContaining({ type: 'domain', value: 'hugesoft.org' })]);
+    expect((await look({ domain: 'nothugesoft.org' })).body.matches).toEqual([]);
+    // A URL, defanged as analysts write it, and a SHA-256 in capitals.
+    expect((await look({ url: 'hxxp://aax[.]me/a6faa' })).body.matches).toEqual([expect.objectContaining({ id: 'url|http://aax.me/a6faa|csv' })]);
+    const hash = await look({ hash: '4320204D577EF8B939115D16110E97FF04CB4F7D1E77BA5CE011D43F74ABC7BE' });
+    expect(hash.body.query.type).toBe('sha256');
+    expect(hash.body.matches).toHaveLength(1);
+
+    // Another tenant has no lists: nothing, from no source.
+    const other = await registerTenant('IndicatorsOther');
+    expect((await look({ ip: '223.167.1.9' }, other.token)).body).toEqual({ query: { type: 'ip', value: '223.167.1.9' }, matches: [], truncated: false, sources: [] });
+  });
+
+  it('wants exactly one value, of its kind', async () => {
+    const org = await registerTenant('IndicatorsBad');
+    const look = (query: Record<string, string>) => call('GET', '/api/v1/threat-feed/indicators', { token: org.token, query });
+    expect((await look({})).status).toBe(422);
+    expect((await look({ ip: '10.0.0.1', domain: 'example.com' })).status).toBe(422);
+    const bad = await look({ ip: 'not-an-ip' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(['query', 'ip']);
+    expect((await look({ hash: 'abc' })).status).toBe(422);
   });
 });

@@ -224,8 +224,9 @@ export function materialize(plan: RoutePlan, v: Variant, ids: TenantIds, unknown
   const query: Record<string, string> = {};
   const querySchema = route.request?.query;
   if (querySchema && isObject(querySchema.properties)) {
-    // A query that needs one of several parameters (`anyOf` of `required`) gets its first branch's.
-    const firstBranch = Array.isArray(querySchema.anyOf) && isObject(querySchema.anyOf[0]) ? ((querySchema.anyOf[0].required as string[] | undefined) ?? []) : [];
+    // A query that needs one of several parameters (`anyOf` or `oneOf` of `required`) gets its first branch's.
+    const branches = querySchema.anyOf ?? querySchema.oneOf;
+    const firstBranch = Array.isArray(branches) && isObject(branches[0]) ? ((branches[0].required as string[] | undefined) ?? []) : [];
     const required = new Set([...((querySchema.required as string[] | undefined) ?? []), ...firstBranch]);
     const ctx = refContext('query');
     for (const [name, prop] of Object.entries(querySchema.properties)) {

@@ -18,7 +18,7 @@ describe('parseStixIndicators', () => {
     expect(problems).toEqual([]);
     expect(records).toEqual([
       {
-        id: 'stix-indicator--53fe3b22-0201-47cf-85d0-97c02164528d-ip-10.0.0.0',
+        id: 'ip|10.0.0.0|indicator--53fe3b22-0201-47cf-85d0-97c02164528d',
         type: 'ip',
         value: '10.0.0.0',
         valid_from: '2014-05-08T09:00:00.000Z',
@@ -105,7 +105,7 @@ describe('parseCsvIndicators', () => {
     expect(records).toHaveLength(33);
     // Raw: 3813bc78-21d9-40a2-b76e-61016eb71ccb,8,Network activity,domain,"adhostingcache.com","",1,20161108
     expect(records.find((r) => r.value === 'adhostingcache.com')).toEqual({
-      id: 'csv-domain-adhostingcache.com', type: 'domain', value: 'adhostingcache.com', valid_from: '2016-11-08T00:00:00.000Z', valid_until: null,
+      id: 'domain|adhostingcache.com|csv', type: 'domain', value: 'adhostingcache.com', valid_from: '2016-11-08T00:00:00.000Z', valid_until: null,
       labels: ['Network activity'], description: null, for_detection: true,
       source: { format: 'misp-csv', object_id: '3813bc78-21d9-40a2-b76e-61016eb71ccb', name: null }, source_url: SRC,
     });
@@ -129,11 +129,11 @@ describe('parseCsvIndicators', () => {
     ].join('\r\n');
     const { records, problems } = parseCsvIndicators(body, SRC);
     expect(records.map((r) => [r.id, r.source.format, r.description])).toEqual([
-      ['csv-domain-adhostingcache.com', 'csv', 'stage one'],
-      ['csv-ip-95.215.44.37', 'csv', null],
-      ['csv-url-http://aax.me/a6faa', 'csv', 'Link sent in a phishing email'],
-      ['csv-cidr-223.166.0.0/15', 'csv', null],
-      ['csv-md5-87e1df6f36b96b56186444e37e2a1ef5', 'csv', null],
+      ['domain|adhostingcache.com|csv', 'csv', 'stage one'],
+      ['ip|95.215.44.37|csv', 'csv', null],
+      ['url|http://aax.me/a6faa|csv', 'csv', 'Link sent in a phishing email'],
+      ['cidr|223.166.0.0/15|csv', 'csv', null],
+      ['md5|87e1df6f36b96b56186444e37e2a1ef5|csv', 'csv', null],
     ]);
     expect(problems.map((p) => [p.entry, p.reason])).toEqual([
       [6, 'the same indicator twice'],
@@ -154,7 +154,7 @@ describe('indicatorIndex', () => {
 
   it('finds an IP listed alone, in several indicators, or inside a listed network', () => {
     expect(index.byIp('113.10.246.30').length).toBeGreaterThan(1);
-    expect(index.byIp('95.215.44.37').map((r) => r.id)).toEqual(['csv-ip-95.215.44.37']);
+    expect(index.byIp('95.215.44.37').map((r) => r.id)).toEqual(['ip|95.215.44.37|csv']);
     expect(index.byIp('223.167.255.1').map((r) => r.value)).toEqual(['223.166.0.0/15']);
     expect(index.byIp('223.168.0.1')).toEqual([]);
     expect(index.byIp('not an ip')).toEqual([]);

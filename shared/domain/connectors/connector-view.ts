@@ -89,7 +89,16 @@ export async function listConnectors(tenantId: TenantId, feed?: FeedName): Promi
 
 /** The source each of the tenant's connectors of `feed` reads (enabled or not); the public one when it has none. */
 export async function sourcesOf(tenantId: TenantId, feed: FeedName): Promise<string[]> {
-  const own = (await listTenantConnectors(tenantId)).filter((c) => c.connector.feed === feed);
-  if (own.length === 0) return [feed];
-  return [...new Set(own.map((c) => feedSource(feed, c.connector.url)))];
+  return (await sourcesOfFeeds(tenantId, [feed]))[feed];
+}
+
+/** `sourcesOf` for several feeds, from one read of the tenant's connectors. */
+export async function sourcesOfFeeds<F extends FeedName>(tenantId: TenantId, feeds: readonly F[]): Promise<Record<F, string[]>> {
+  const connectors = await listTenantConnectors(tenantId);
+  const out = {} as Record<F, string[]>;
+  for (const feed of feeds) {
+    const own = connectors.filter((c) => c.connector.feed === feed);
+    out[feed] = own.length === 0 ? [feed] : [...new Set(own.map((c) => feedSource(feed, c.connector.url)))];
+  }
+  return out;
 }
