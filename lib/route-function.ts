@@ -81,7 +81,7 @@ export class RouteFunction extends Construct {
         : undefined,
     });
 
-    acknowledgeGrantWildcards(this, route.grants);
+    acknowledgeGrantWildcards(this, route.grants, props.arns.lakeDatabasePrefix);
     if (props.tracing) {
       Validations.of(this).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',

@@ -106,9 +106,9 @@ export class RoutesStack extends NestedStack {
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
       ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),
-      ...(arns.lakeQueryRoleArn
-        ? { LAKE_QUERY_ROLE_ARN: arns.lakeQueryRoleArn, LAKE_WORKGROUP: s.lakeWorkgroup, LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix }
-        : {}),
+      ...(arns.lakeQueryRoleArn ? { LAKE_QUERY_ROLE_ARN: arns.lakeQueryRoleArn, LAKE_WORKGROUP: s.lakeWorkgroup } : {}),
+      // A lake query names the tenant's database; a connector poll creates it (its catalog grant).
+      ...(props.group.routes.some((r) => r.grants.lake) ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),
     };
 
     for (const route of props.group.routes) {

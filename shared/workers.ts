@@ -348,8 +348,9 @@ export const WORKERS: readonly WorkerDef[] = [
     // that throws (the table unreachable) goes to the dead letters.
     trigger: { kind: 'scheduler', retryAttempts: 0 },
     // Reads the connector, the tenant's environments and lines (files in the bucket); writes
-    // records, the status and the alerts' guards and messages; removes a stale schedule.
-    grants: { table: 'write', bucket: 'read', schedules: true },
+    // records, the status and the alerts' guards and messages; removes a stale schedule; writes
+    // what it read to the tenant's data lake (Parquet under lake/, its Glue tables).
+    grants: { table: 'write', bucket: 'write', schedules: true, lake: 'catalog' },
     // A feed is read in 20 s at most; storing a KEV catalogue of 1,500 records is 15 BatchGetItems
     // and the writes of what changed.
     timeoutSeconds: 120,

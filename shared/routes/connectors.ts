@@ -34,7 +34,7 @@ export const connectorsPollRoute = {
   request: { path: connectorPath, query: connectorScopeQuery },
   response: { status: 200, description: 'What the poll did, and the connector as it is now.', schema: pollResult },
   errors: [404],
-  grants: { table: 'write', bucket: 'read' },
+  grants: { table: 'write', bucket: 'write', lake: 'catalog' },
   // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds more.
   timeoutSeconds: 29,
   memoryMb: 512,

@@ -24,7 +24,7 @@ export interface LakeTable {
   versionColumn: string;
 }
 
-export const LAKE_TABLE_NAMES = ['events', 'positions', 'incidents'] as const;
+export const LAKE_TABLE_NAMES = ['events', 'positions', 'incidents', 'feed_records'] as const;
 export type LakeTableName = (typeof LAKE_TABLE_NAMES)[number];
 
 /** The prefix of the lake under the files bucket. */
@@ -106,6 +106,26 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
       d('lat', 'Latitude, or null.'),
       d('lon', 'Longitude, or null.'),
       s('event_ids', 'Linked events, a JSON array.'),
+    ],
+  },
+  {
+    name: 'feed_records',
+    description:
+      "What the tenant's connectors read from their feeds (docs/connectors.md): each record as the connector last read it, once per source and record id. Exported by the poll, only the records new or changed since that connector's previous poll.",
+    key: 'record_key',
+    versionColumn: 'fetched_at',
+    columns: [
+      s('record_key', '`<source>|<record id>`: one record of one source.'),
+      s('tenant_id', 'The tenant.'),
+      s('connector_id', 'The connector whose poll read it.'),
+      s('feed', 'The feed, e.g. `usgs-quakes`, `cisa-kev`.'),
+      s('source', 'The source: the feed\'s name for its public URL, else the name and a hash of the URL.'),
+      s('record_id', 'The record id within its source (e.g. a USGS event id, a CVE id).'),
+      t('record_time', 'The record\'s own time when it has one (origin time, reading time, date added, valid from), or null.'),
+      d('lat', 'Latitude, when the record has a place.'),
+      d('lon', 'Longitude, when the record has a place.'),
+      t('fetched_at', 'When the poll read it (UTC); also its `dt` partition.'),
+      s('record', 'The whole normalised record, a JSON object (docs/feeds.md gives each feed\'s fields).'),
     ],
   },
 ])();

@@ -16,6 +16,7 @@ import { BUCKET, getObjectBytes, s3 } from '../../shared/adapters/s3.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
 import { EVENTS_SOURCE } from '../../shared/vocabulary/bus.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { feedFixture, startFeedServer } from '../support/feed-server.js';
 
 const N = 37;
 const M = 12;
@@ -165,11 +166,59 @@ describe('data-lake.query', () => {
   });
 });
 
+describe('data-lake.query over connector records', () => {
+  it("holds what each tenant's connector read, once per record, the latest version of a changed one, and nothing of another tenant", async () => {
+    const capture = JSON.parse(feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson').toString()) as { features: { id: string; properties: { mag: number } }[] };
+    const docs: Record<string, Buffer> = { '/quakes.geojson': Buffer.from(JSON.stringify(capture)) };
+    const server = await startFeedServer(docs);
+    try {
+      const connect = async (org: RegisteredTenant) => {
+        const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Quakes', kind: 'feed', config: { feed: 'usgs-quakes', url: `${server.base}/quakes.geojson` } } });
+        expect(res.status, res.text).toBe(201);
+        return res.body.integration_id as string;
+      };
+      const poll = async (org: RegisteredTenant, id: string) => {
+        const res = await call('POST', `/api/v1/connectors/${id}/poll`, { token: org.token });
+        expect(res.body.outcome, res.text).toBe('ok');
+        return res.body;
+      };
+      const n = capture.features.length;
+      const [qa, qb] = [await connect(a), await connect(b)];
+      expect((await poll(a, qa)).records.stored).toBe(n);
+      // B's poll stores nothing (A kept the records first), yet B's lake gets what B's connector read.
+      expect((await poll(b, qb)).records).toMatchObject({ stored: 0, unchanged: n });
+      const count = "SELECT count(*), count(DISTINCT record_id) FROM feed_records WHERE feed = 'usgs-quakes'";
+      expect((await query(a.token, count)).body.rows).toEqual([[n, n]]);
+      expect((await query(b.token, count)).body.rows).toEqual([[n, n]]);
+      const prefix = `lake/feed_records/tenant_id=${a.tenantId}/`;
+      const filesBefore = await keysUnder(prefix);
+      expect(filesBefore).toHaveLength(1);
+
+      // A second poll of the same document exports nothing; a revised quake is exported alone, and the lake answers its latest magnitude.
+      await poll(a, qa);
+      expect(await keysUnder(prefix)).toEqual(filesBefore);
+      const revised = capture.features[0]!;
+      revised.properties.mag = 6.1;
+      docs['/quakes.geojson'] = Buffer.from(JSON.stringify(capture));
+      expect((await poll(a, qa)).records).toMatchObject({ updated: 1 });
+      expect(await keysUnder(prefix)).toHaveLength(2);
+      expect((await query(a.token, count)).body.rows).toEqual([[n, n]]);
+      const latest = await query(a.token, `SELECT json_extract(record, '$.magnitude')::DOUBLE, lat IS NOT NULL, record_time IS NOT NULL FROM feed_records WHERE record_id = '${revised.id}'`);
+      expect(latest.body.rows).toEqual([[6.1, true, true]]);
+      // B has not polled since: its lake still holds the magnitude its connector read.
+      const theirs = await query(b.token, `SELECT json_extract(record, '$.magnitude')::DOUBLE FROM feed_records WHERE record_id = '${revised.id}'`);
+      expect(theirs.body.rows[0][0]).not.toBe(6.1);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('data-lake.tables', () => {
   it('lists the tables and their columns, which a query can read', async () => {
     const res = await call('GET', '/api/v1/data-lake/tables', { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.body.tables.map((t: { name: string }) => t.name)).toEqual(['events', 'positions', 'incidents']);
+    expect(res.body.tables.map((t: { name: string }) => t.name)).toEqual(['events', 'positions', 'incidents', 'feed_records']);
     expect(res.body.max_rows).toBe(1000);
     for (const table of res.body.tables as { name: string; columns: { name: string }[] }[]) {
       const q = await query(a.token, `SELECT ${table.columns.map((c) => `"${c.name}"`).join(', ')} FROM ${table.name} LIMIT 1`);

@@ -20,6 +20,7 @@ import { connectorView, type ConnectorView } from './connector-view.js';
 import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM } from './feed-catalog.js';
 import { feedSource } from './feed-sources.js';
 import { quakeAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
 
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
@@ -69,7 +70,10 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
     };
   } else {
     const keep = FEEDS[settings.feed].keepSeconds;
-    const kept = await storeFeedRecords(feedSource(settings.feed, settings.url), outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep);
+    const source = feedSource(settings.feed, settings.url);
+    const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep);
+    // The tenant's lake gets what this connector read that it had not exported (a failure throws: the next poll exports it).
+    await exportConnectorRecords(tenantId, { id: integrationId, feed: settings.feed, source }, outcome.records, startedAt);
     let alerts = 0;
     if (settings.feed === 'usgs-quakes') {
       const found = await quakeAlerts(tenantId, outcome.records as QuakeRecord[], settings.radius_km ?? DEFAULT_RADIUS_KM, settings.min_magnitude ?? DEFAULT_MIN_MAGNITUDE);
