@@ -26,6 +26,8 @@ export interface AuditEntry {
   actor_type: 'user' | 'api_key' | 'system' | 'anonymous' | 'workflow';
   /** The API key used, when `actor_type` is `api_key`. */
   api_key_id: string | null;
+  /** The agent tool whose call made the request (`X-Gatehouse-Tool`); absent otherwise, so older entries hash as they did. */
+  tool?: string;
   timestamp: string;
   request_id: string;
   source_ip: string;
@@ -52,6 +54,7 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
     user_id: actor.principal?.userId ?? null,
     actor_type: actor.kind,
     api_key_id: actor.principal?.apiKeyId ?? null,
+    ...(actor.kind === 'user' || actor.kind === 'api_key' ? (actor.tool ? { tool: actor.tool } : {}) : {}),
     // The id's own millisecond: the time filters work on ids, so an entry's time must be its id's.
     timestamp: new Date(timeOfId(logId)).toISOString(),
     request_id: actor.requestId,
@@ -88,11 +91,12 @@ export function auditFromItem(item: Record<string, unknown>): AuditEntry {
   // Entries written before `actor_type`: a user if one acted, else the system.
   if (entry.actor_type === null) entry.actor_type = entry.user_id ? 'user' : 'system';
   if (entry.changes === null) delete entry.changes;
+  if (entry.tool === null) delete entry.tool;
   return entry;
 }
 
 const AUDIT_FIELDS = [
-  'log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id',
+  'log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id', 'tool',
   'timestamp', 'request_id', 'source_ip', 'changes',
 ] as const satisfies readonly (keyof AuditEntry)[];
 

@@ -184,6 +184,8 @@ export interface EventQuery {
   /** Inclusive id bounds (UUIDv7 of the time bounds). */
   fromId?: string;
   toId?: string;
+  /** A test no key or filter expression can make (free text): applied to what each Query returns, within EVENT_READ_LIMIT. */
+  matches?: (event: StoredEvent) => boolean;
 }
 
 /** Events a page may read from its key to find its matches; past it the page says so. */
@@ -272,17 +274,19 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
     ScanIndexForward: false,
   };
   const wanted = page.offset + page.limit;
-  const items: Record<string, unknown>[] = [];
+  const items: StoredEvent[] = [];
+  const filtered = filters.length > 0 || q.matches !== undefined;
   let startKey: Record<string, unknown> | undefined;
   let read = 0;
   do {
-    const limit = Math.min(1000, filters.length > 0 ? EVENT_READ_LIMIT - read : wanted - items.length);
+    const limit = Math.min(1000, filtered ? EVENT_READ_LIMIT - read : wanted - items.length);
     const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: startKey }));
-    items.push(...(out.Items ?? []));
+    const got = (out.Items ?? []).map(eventFromItem);
+    items.push(...(q.matches ? got.filter(q.matches) : got));
     read += out.ScannedCount ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < wanted && read < EVENT_READ_LIMIT);
-  return { events: items.slice(page.offset, wanted).map(eventFromItem), readLimitReached: Boolean(startKey) && items.length < wanted };
+  return { events: items.slice(page.offset, wanted), readLimitReached: Boolean(startKey) && items.length < wanted };
 }
 
 /**

@@ -175,7 +175,7 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
   return {
     route,
     principal,
-    actor: validated<ActorOf<R>>(actorOf(principal, internal.requestId, sourceIp)),
+    actor: validated<ActorOf<R>>(actorOf(principal, internal.requestId, sourceIp, toolOf(event))),
     tenant: validated<TenantOf<R>>(internal.tenant),
     tenantOf: (requested) => {
       if (!principal) throw new Error(`route ${route.id} is public: it has no caller to decide a tenant for`);
@@ -195,9 +195,19 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
   };
 }
 
-function actorOf(principal: Principal | null, requestId: string, sourceIp: string): Actor {
+function actorOf(principal: Principal | null, requestId: string, sourceIp: string, tool: string | undefined): Actor {
   if (!principal) return { kind: 'anonymous', principal: null, requestId, sourceIp };
-  return { kind: principal.via === 'api_key' ? 'api_key' : 'user', principal, requestId, sourceIp };
+  return { kind: principal.via === 'api_key' ? 'api_key' : 'user', principal, requestId, sourceIp, ...(tool ? { tool } : {}) };
+}
+
+/**
+ * The agent tool a request says it is a call of (`X-Gatehouse-Tool`, sent by the tool server,
+ * shared/mcp/api-call.ts): a label next to the credential in the audit, never an authority (the
+ * credential decides everything); a value that is not a tool-like name is ignored.
+ */
+function toolOf(event: APIGatewayProxyEvent): string | undefined {
+  const value = event.headers?.['x-gatehouse-tool'];
+  return value && /^[a-z][a-z0-9_.:-]{0,63}$/i.test(value) ? value : undefined;
 }
 
 /**

@@ -33,6 +33,8 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
     "The tenant's watchlist: vessels, infrastructure lines, IP addresses and ranges, domains, autonomous systems and countries it watches.",
   'data-lake': "Read-only SQL over the tenant's data lake: events, vessel positions and incidents as Parquet (Athena in AWS, DuckDB locally).",
   developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
+  correlation: "Cross-domain correlation: the tenant's sensor events, AIS vessels, feed alerts and reports near an event, an incident or a place and time.",
+  mcp: 'The agent tool server (Model Context Protocol) over stateless streamable HTTP: the API as tools for an assistant (docs/mcp.md).',
 };
 
 export function tagDescription(tag: string): string {

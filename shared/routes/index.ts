@@ -7,6 +7,8 @@
 import { analyticsRoutes } from './analytics.js';
 import { assetsRoutes } from './assets.js';
 import { dataLakeRoutes } from './data-lake.js';
+import { correlationRoutes } from './correlation.js';
+import { mcpRoutes } from './mcp.js';
 import { auditRoutes } from './audit.js';
 import { developerRoutes } from './developer.js';
 import { dronesRoutes } from './drones.js';
@@ -64,6 +66,8 @@ export const ROUTES: readonly RouteDef[] = [
   ...connectorsRoutes,
   ...developerRoutes,
   ...dataLakeRoutes,
+  ...correlationRoutes,
+  ...mcpRoutes,
 ];
 
 const byId = new Map(ROUTES.map((r) => [r.id, r]));

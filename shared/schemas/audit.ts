@@ -19,6 +19,10 @@ export const auditLogResponse = /* @__PURE__ */ (() => ({
         "A person with a bearer token, a program with an API key, the service itself (workers, schedules), a caller without a credential, or one of the tenant's workflows (its id and run in `changes.workflow`).",
     },
     api_key_id: { type: ['string', 'null'], description: 'The API key used, when `actor_type` is `api_key`.' },
+    tool: {
+      type: 'string',
+      description: 'The agent tool (MCP, docs/mcp.md) whose call made the request, as its `X-Gatehouse-Tool` header named it; absent for other requests.',
+    },
     timestamp,
     request_id: { type: 'string', description: 'The request (or the worker run) that made the change: search the logs for it.' },
     source_ip: { type: 'string', description: "The caller's address; `anonymous` for an anonymous reporter, whose address is withheld." },

@@ -169,6 +169,14 @@ export const eventListQuery = /* @__PURE__ */ (() => ({
     source: { type: 'string', enum: EVENT_SOURCES, description: 'Events from this kind of source.' },
     start_date: { ...timestamp, description: 'Events that occurred at or after this time.' },
     end_date: { ...timestamp, description: 'Events that occurred at or before this time.' },
+    q: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '\\S',
+      description:
+        'Words that must all appear (case-insensitive) in the description, type, source or a top-level payload value. Not an index: it filters the newest 10,000 events the other filters select (X-Read-Limit-Reached past that); narrow by dates to reach older ones.',
+    },
     ...pagingProperties,
   },
   additionalProperties: false,

@@ -30,6 +30,8 @@ export interface CallerActor extends ActorBase {
   kind: 'user' | 'api_key';
   principal: Principal;
   sourceIp: string;
+  /** The agent tool (MCP) whose call this request is, from its `X-Gatehouse-Tool` header: audit entries record it. */
+  tool?: string;
 }
 
 /**

@@ -50,6 +50,7 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
       source: filter.source,
       fromId: from !== undefined ? timeIdBound(from, 'low') : undefined,
       toId: to !== undefined ? timeIdBound(to, 'high') : undefined,
+      matches: filter.q !== undefined ? textMatch(filter.q) : undefined,
     },
     page,
   );
@@ -59,6 +60,22 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
     throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   }
   return result;
+}
+
+/**
+ * The free-text test of `q`: every word (split on white space) appears, case-insensitively, in
+ * the event's description, type, source, or a top-level string or number of its payload.
+ */
+export function textMatch(q: string): (event: StoredEvent) => boolean {
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  return (event) => {
+    const payload = event.payload && typeof event.payload === 'object' ? Object.values(event.payload) : [];
+    const text = [event.description, event.type, event.source, ...payload.filter((v) => typeof v === 'string' || typeof v === 'number')]
+      .filter((v) => v !== null && v !== undefined)
+      .join(' ')
+      .toLowerCase();
+    return words.every((w) => text.includes(w));
+  };
 }
 
 export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {

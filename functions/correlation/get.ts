@@ -1,0 +1,6 @@
+import { correlate } from '../../shared/domain/correlation.js';
+import { httpHandler } from '../../shared/http/handler.js';
+import { json } from '../../shared/http/reply.js';
+import { correlationRoute } from '../../shared/routes/correlation.js';
+
+export const handler = httpHandler(correlationRoute, async (req) => json(await correlate(req.tenant, req.query)));
