@@ -9,7 +9,7 @@
  * `/mcp`), never a caller's input, so these calls are not the outbound guard's business.
  */
 import type { RouteDef } from '../routes/types.js';
-import { partOf, TOOL_PAGE_DEFAULT } from './tool-schemas.js';
+import { inputSchemaOf, partOf, TOOL_PAGE_DEFAULT } from './tool-schemas.js';
 import type { ToolDef } from './tools.js';
 
 /** The caller's credential, sent on as it came: an API key of the portal, or a user's bearer token. */
@@ -96,6 +96,10 @@ export function decodeCursor(tool: string, cursor: unknown): number {
 /** Runs a tool: its route(s), its paging, its answer as a tool result. */
 export async function runTool(tool: ToolDef, target: ApiTarget, args: Readonly<Record<string, unknown>>): Promise<ToolResult> {
   try {
+    const accepted = fieldsOf(tool);
+    for (const name of Object.keys(args)) {
+      if (!accepted.has(name)) throw new ToolInputError(`${name}: not a field of this tool${name === 'tenant_id' ? ' (the key decides the tenant)' : ''}`);
+    }
     const { cursor, limit: asked, ...rest } = args;
     const route = tool.pick ? tool.pick(args) : tool.routes[0];
     const input: Record<string, unknown> = { ...tool.defaults, ...rest, ...tool.fixed };
@@ -105,9 +109,6 @@ export async function runTool(tool: ToolDef, target: ApiTarget, args: Readonly<R
     if (!tool.paging && (cursor !== undefined)) throw new ToolInputError('cursor: this tool does not page');
     if (tool.paging === 'route') Object.assign(input, { limit, offset });
     else if (!tool.paging && asked !== undefined) input.limit = asked;
-    for (const name of Object.keys(input)) {
-      if (input[name] !== undefined && !tool.routes.some((r) => partOf(r, name))) throw new ToolInputError(`${name}: not a field of this tool`);
-    }
     const answer = await callRoute(tool.credential === 'none' ? null : target, target.baseUrl, route, tool.name, dropForeign(route, input));
     if (answer.status >= 200 && answer.status < 300) return success(tool, answer.body, limit, offset);
     return failure(answer);
@@ -116,6 +117,19 @@ export async function runTool(tool: ToolDef, target: ApiTarget, args: Readonly<R
     if (err instanceof TypeError) return errorResult(`Could not reach the Gatehouse API at ${target.baseUrl} (${err.message}); retry later.`);
     throw err;
   }
+}
+
+const fieldSets = new Map<string, Set<string>>();
+
+/** The fields a tool's input schema has: nothing else is sent (not `tenant_id`, not what it fixes). */
+function fieldsOf(tool: ToolDef): Set<string> {
+  let fields = fieldSets.get(tool.name);
+  if (!fields) {
+    const properties = inputSchemaOf(tool).properties;
+    fields = new Set(properties && typeof properties === 'object' ? Object.keys(properties) : []);
+    fieldSets.set(tool.name, fields);
+  }
+  return fields;
 }
 
 /** A composition's input holds fields of its other routes too: only the chosen route's are sent. */

@@ -337,9 +337,12 @@ describe('mcp.post', () => {
         const badMmsi = await callTool(client, 'get_vessel_profile', { mmsi: 'not-an-mmsi' });
         expect(badMmsi.isError).toBe(true);
         expect(textOf(badMmsi)).toMatch(/mmsi/);
-        const stranger = await callTool(client, 'get_incidents', { tenant_id: b.org.tenantId });
-        expect(stranger.isError).toBe(true);
-        expect(textOf(stranger)).toMatch(/tenant_id/);
+        // The key decides the tenant: even a route that takes tenant_id does not get it from a tool.
+        for (const name of ['get_incidents', 'query_threats']) {
+          const stranger = await callTool(client, name, { tenant_id: b.org.tenantId });
+          expect(stranger.isError, name).toBe(true);
+          expect(textOf(stranger), name).toContain('tenant_id: not a field of this tool');
+        }
       });
 
       it('refuses a VIEWER key create_incident, dispatch_drone and run_playbook, as tool errors saying why', async () => {
