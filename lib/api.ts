@@ -156,6 +156,30 @@ export const AUTH_IN_FUNCTION =
   'table: the contract mixes public routes, per-tenant API keys and token-query links, which no single ' +
   'API Gateway authorizer covers.';
 
+/**
+ * A method that answers 405 with `Allow`, without a function (a mock integration): the stateless
+ * MCP endpoint opens no server stream (GET) and has no session to end (DELETE), and MCP clients
+ * read a 405 as just that, where API Gateway alone would answer an unrouted method 404.
+ */
+export function addMethodNotAllowed(resource: apigw.IResource, verb: string, allow: string): void {
+  const method = resource.addMethod(
+    verb,
+    new apigw.MockIntegration({
+      passthroughBehavior: apigw.PassthroughBehavior.WHEN_NO_MATCH,
+      requestTemplates: { 'application/json': '{"statusCode": 405}' },
+      integrationResponses: [
+        {
+          statusCode: '405',
+          responseTemplates: { 'application/json': '{"detail":"Method Not Allowed"}' },
+          responseParameters: { 'method.response.header.Allow': `'${allow}'` },
+        },
+      ],
+    }),
+    { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }], authorizationType: apigw.AuthorizationType.NONE },
+  );
+  acknowledgeOpenMethod(method, 'It only answers 405 Method Not Allowed; there is nothing behind it.');
+}
+
 /** Acknowledges that a method has no API Gateway authorizer, saying why. */
 export function acknowledgeOpenMethod(method: apigw.Method, reason: string): void {
   Validations.of(method).acknowledge(

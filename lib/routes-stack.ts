@@ -8,7 +8,8 @@ import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
-import { AUTH_IN_FUNCTION, acknowledgeOpenMethod } from './api.js';
+import { AUTH_IN_FUNCTION, acknowledgeOpenMethod, addMethodNotAllowed } from './api.js';
+import { MCP_METHODS_NOT_ALLOWED, mcpRoute } from '../shared/routes/mcp.js';
 import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
 import { importQueues } from './grants.js';
 import { RouteFunction } from './route-function.js';
@@ -125,6 +126,7 @@ export class RoutesStack extends NestedStack {
         operationName: route.id,
       });
       acknowledgeOpenMethod(method, AUTH_IN_FUNCTION);
+      if (route.id === mcpRoute.id) for (const verb of MCP_METHODS_NOT_ALLOWED) addMethodNotAllowed(resource, verb, route.method);
     }
   }
 

@@ -24,4 +24,7 @@ export const mcpRoute = {
   grants: { table: 'write' },
 } as const satisfies RouteDef;
 
+/** Methods of `/mcp` a stateless server answers 405 (lib/api.ts `addMethodNotAllowed` in AWS; the local server's own 405). */
+export const MCP_METHODS_NOT_ALLOWED = ['GET', 'DELETE'] as const;
+
 export const mcpRoutes: readonly RouteDef[] = [mcpRoute];

@@ -106,6 +106,16 @@ describe('methods', () => {
     expect(found[0]!.integration.Type).toBe('AWS_PROXY');
   });
 
+  it('/mcp answers GET and DELETE 405 with Allow: POST by a mock of its route stack, no function behind', () => {
+    const mocks = [...s.nested.values()].flatMap((t) => resourcesOfType(t, 'AWS::ApiGateway::Method')).filter(([, m]) => m.Properties.Integration.Type === 'MOCK');
+    expect(mocks.map(([, m]) => m.Properties.HttpMethod).sort()).toEqual(['DELETE', 'GET']);
+    for (const [, m] of mocks) {
+      expect(m.Properties.Integration.IntegrationResponses).toEqual([
+        expect.objectContaining({ StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': "'POST'" } }),
+      ]);
+    }
+  });
+
   it('no method beyond the routes, and none with an API Gateway authorizer', () => {
     expect(methods(s)).toHaveLength(ROUTES.length);
     for (const template of s.nested.values()) {
@@ -115,10 +125,10 @@ describe('methods', () => {
     }
   });
 
-  it('one invoke permission per method (no test-invoke permission)', () => {
+  it('one invoke permission per method that invokes a function (no test-invoke permission)', () => {
     for (const template of s.nested.values()) {
       expect(resourcesOfType(template, 'AWS::Lambda::Permission').length).toBe(
-        resourcesOfType(template, 'AWS::ApiGateway::Method').length,
+        resourcesOfType(template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.Integration.Type !== 'MOCK').length,
       );
     }
   });

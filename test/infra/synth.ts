@@ -134,7 +134,8 @@ export function methods(s: Synthesized): MethodInfo[] {
     const stackResourceId = s.stack.getLogicalId(routeStack.nestedStackResource!);
     const parameters = parentResources[stackResourceId]!.Properties.Parameters as Record<string, Json>;
     for (const r of Object.values(resourcesOf(s.nested.get(routeStack.node.id)!))) {
-      if (r.Type !== 'AWS::ApiGateway::Method') continue;
+      // A mock answers by itself (the 405s of /mcp); routes' methods invoke functions.
+      if (r.Type !== 'AWS::ApiGateway::Method' || (r.Properties.Integration as Json).Type === 'MOCK') continue;
       const value = parameters[(r.Properties.ResourceId as Json).Ref as string]!;
       const path = value.Ref ? paths.get(value.Ref as string)! : '/';
       const uriParts = (r.Properties.Integration.Uri as Json)['Fn::Join'][1] as Json[];
