@@ -16,7 +16,7 @@ export const MAX_EXPORT_DAYS = 31;
 
 export const CSV_COLUMNS = [
   'log_id', 'timestamp', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id',
-  'source_ip', 'request_id', 'changes',
+  'tool', 'source_ip', 'request_id', 'changes',
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 /** CSV when the caller asks for it (`Accept: text/csv`), NDJSON otherwise. */

@@ -403,6 +403,12 @@ describe('mcp.post', () => {
     const incidentId = created.structuredContent!.incident_id;
     const entry = (await auditEntriesOf(a.org.tenantId)).find((e) => e.resource_id === incidentId && e.action === 'incident.created');
     expect(entry).toMatchObject({ actor_type: 'api_key', api_key_id: a.keyId, tool: 'create_incident' });
+    // As the audit API answers it, and without a tool for a request made otherwise.
+    const listed = await call('GET', `/api/v1/audit-logs/${a.org.tenantId}`, { token: a.org.token, query: { action: 'incident.created', limit: 200 } });
+    const byTool = listed.body.items.find((e: any) => e.resource_id === incidentId);
+    expect(byTool.tool).toBe('create_incident');
+    const direct = listed.body.items.find((e: any) => e.resource_id === a.incidentId);
+    expect(direct).not.toHaveProperty('tool');
   });
 });
 
