@@ -10,7 +10,7 @@
  */
 import type { RouteDef } from '../routes/types.js';
 import { inputSchemaOf, partOf, TOOL_PAGE_DEFAULT } from './tool-schemas.js';
-import type { ToolDef } from './tools.js';
+import type { ToolDef, ToolLookup } from './tools.js';
 
 /** The caller's credential, sent on as it came: an API key of the portal, or a user's bearer token. */
 export type ApiCredential = { apiKey: string } | { bearer: string };
@@ -109,6 +109,12 @@ export async function runTool(tool: ToolDef, target: ApiTarget, args: Readonly<R
     if (!tool.paging && (cursor !== undefined)) throw new ToolInputError('cursor: this tool does not page');
     if (tool.paging === 'route') Object.assign(input, { limit, offset });
     else if (!tool.paging && asked !== undefined) input.limit = asked;
+    if (tool.lookup && input[tool.lookup.name] !== undefined) {
+      const found = await findByName(tool, tool.lookup, target, input);
+      if ('isError' in found) return found;
+      input[tool.lookup.field] = found.id;
+      delete input[tool.lookup.name];
+    }
     const answer = await callRoute(tool.credential === 'none' ? null : target, target.baseUrl, route, tool.name, dropForeign(route, input));
     if (answer.status >= 200 && answer.status < 300) return success(tool, answer.body, limit, offset);
     return failure(answer);
@@ -117,6 +123,22 @@ export async function runTool(tool: ToolDef, target: ApiTarget, args: Readonly<R
     if (err instanceof TypeError) return errorResult(`Could not reach the Gatehouse API at ${target.baseUrl} (${err.message}); retry later.`);
     throw err;
   }
+}
+
+/** The id of the one object of the lookup's list named as the input names it, or why there is none. */
+async function findByName(tool: ToolDef, lookup: ToolLookup, target: ApiTarget, input: Record<string, unknown>): Promise<{ id: string } | ToolResult> {
+  if (input[lookup.field] !== undefined) throw new ToolInputError(`${lookup.name}: give ${lookup.field} or ${lookup.name}, not both`);
+  const wanted = String(input[lookup.name]).trim().toLowerCase();
+  const answer = await callRoute(target, target.baseUrl, lookup.route, tool.name, lookup.query);
+  if (answer.status !== 200 || !Array.isArray(answer.body)) return failure(answer);
+  const listed = answer.body.filter((o): o is Record<string, unknown> => Boolean(o) && typeof o === 'object');
+  const matches = listed.filter((o) => String(o[lookup.name]).trim().toLowerCase() === wanted);
+  if (matches.length === 1) return { id: String(matches[0]![lookup.field]) };
+  if (matches.length > 1) {
+    return errorResult(`${lookup.name}: ${matches.length} ${lookup.what}s are named "${String(input[lookup.name])}"; give ${lookup.field} (${matches.map((o) => String(o[lookup.field])).join(', ')})`);
+  }
+  const names = listed.slice(0, 20).map((o) => `"${String(o[lookup.name])}"`);
+  return errorResult(`${lookup.name}: no ${lookup.what} named "${String(input[lookup.name])}"; ${names.length > 0 ? `yours: ${names.join(', ')}` : `you have no ${lookup.what}s`}`);
 }
 
 const fieldSets = new Map<string, Set<string>>();

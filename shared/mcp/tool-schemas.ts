@@ -79,6 +79,11 @@ export function inputSchemaOf(tool: ToolDef): JsonSchema & { type: 'object' } {
     properties.limit = pageLimit(tool.routes[0]);
     properties.cursor = CURSOR;
   }
+  // A field the tool can also find by name is no longer required: one of the two is.
+  if (tool.lookup) {
+    properties[tool.lookup.name] = tool.lookup.nameSchema;
+    requiredBy.delete(tool.lookup.field);
+  }
   const required = [...requiredBy].filter(([, n]) => n === tool.routes.length).map(([name]) => name);
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
 }

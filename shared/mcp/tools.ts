@@ -21,7 +21,9 @@ import { threatsListRoute } from '../routes/threats.js';
 import type { RouteDef } from '../routes/types.js';
 import { cableRiskRoute, vesselsDarkRoute, vesselsGetRoute, vesselsListRoute, vesselsTrackRoute } from '../routes/vessels.js';
 import { watchlistAddRoute, watchlistAlertsRoute } from '../routes/watchlist.js';
-import { workflowsRunRoute } from '../routes/workflows.js';
+import { workflowsListRoute, workflowsRunRoute } from '../routes/workflows.js';
+import type { JsonSchema } from '../schemas/json-schema.js';
+import { workflowCreate } from '../schemas/workflows.js';
 
 /** The hints a client reads before calling; every tool sets all four (an omitted destructiveHint means true). */
 export interface ToolHints {
@@ -60,6 +62,22 @@ export interface ToolDef {
   defaults?: Readonly<Record<string, string | number | boolean>>;
   /** `none`: called without a credential (a public route an API key may not call). */
   credential?: 'none';
+  /** Another way to give the route's id field: by a name, found with a list route (one request more). */
+  lookup?: ToolLookup;
+}
+
+export interface ToolLookup {
+  /** The route's id field it stands in for, e.g. `workflow_id`. */
+  field: string;
+  /** The input field of the name, and the listed objects' field it matches (case-insensitive, exact). */
+  name: string;
+  /** The name's schema, from the resource's own. */
+  nameSchema: JsonSchema;
+  /** The list route that finds it, with the query it sends. */
+  route: RouteDef;
+  query: Readonly<Record<string, string | number | boolean>>;
+  /** What the listed objects are called, for the messages. */
+  what: string;
 }
 
 const READ: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -246,9 +264,17 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'run_playbook',
     title: 'Run a response playbook',
     description:
-      "Run one of your tenant's response playbooks (workflows) by workflow_id, for an incident or event: its steps may notify people, change incidents and call integrations. Answers the run as started (it continues in the background). Needs the OPERATOR role. Calls POST /api/v1/workflows/{workflow_id}/run.",
+      "Run one of your tenant's response playbooks (manual workflows) by its name or workflow_id, for an incident or event: its steps may notify people, change incidents and call integrations. Answers the run as started (it continues in the background). Needs the OPERATOR role. Calls POST /api/v1/workflows/{workflow_id}/run; a name is found first with GET /api/v1/workflows?trigger_type=manual.",
     routes: [workflowsRunRoute],
     hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    lookup: {
+      field: 'workflow_id',
+      name: 'name',
+      nameSchema: { ...workflowCreate.properties.name, description: "The playbook's name (exact, any case), instead of workflow_id." },
+      route: workflowsListRoute,
+      query: { trigger_type: 'manual', limit: 200 },
+      what: 'playbook',
+    },
   },
   {
     name: 'get_api_usage',

@@ -345,6 +345,22 @@ describe('mcp.post', () => {
         }
       });
 
+      it('runs a playbook by its name, and says which playbooks there are for a name that is none', async () => {
+        const client = await connect(transport, a.key);
+        const run = await callTool(client, 'run_playbook', { name: 'gate PLAYBOOK', incident_id: a.incidentId });
+        expect(run.isError, textOf(run)).toBeFalsy();
+        expect(run.structuredContent!.workflow_id).toBe(a.workflowId);
+        const unknown = await callTool(client, 'run_playbook', { name: 'Lockdown' });
+        expect(unknown.isError).toBe(true);
+        expect(textOf(unknown)).toBe('name: no playbook named "Lockdown"; yours: "Gate playbook"');
+        const both = await callTool(client, 'run_playbook', { name: 'Gate playbook', workflow_id: a.workflowId });
+        expect(both.isError).toBe(true);
+        expect(textOf(both)).toContain('not both');
+        const neither = await callTool(client, 'run_playbook', {});
+        expect(neither.isError).toBe(true);
+        expect(textOf(neither)).toContain('workflow_id');
+      });
+
       it('refuses a VIEWER key create_incident, dispatch_drone and run_playbook, as tool errors saying why', async () => {
         const client = await connect(transport, viewerKey);
         const args = argsFor(a, transport);
