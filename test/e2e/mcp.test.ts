@@ -380,6 +380,10 @@ describe('mcp.post', () => {
         expect(ids).not.toContain(a.incidentId);
         expect((await callTool(client, 'search_events', { q: a.word })).structuredContent!.items).toEqual([]);
         expect((await callTool(client, 'search_events', { q: b.word })).structuredContent!.items.map((e: any) => e.event_id)).toEqual([b.eventId]);
+        // Every word, any case, in the description, type, source or payload values.
+        const words = await callTool(client, 'search_events', { q: `GATE ${b.word.toUpperCase()} intrusion.detected` });
+        expect(words.structuredContent!.items.map((e: any) => e.event_id)).toEqual([b.eventId]);
+        expect((await callTool(client, 'search_events', { q: `${b.word} lockdown` })).structuredContent!.items).toEqual([]);
         const vessels = await callTool(client, 'search_vessels', { lat: a.at.lat, lon: a.at.lon, radius_km: 5, hours: 2 });
         expect(vessels.structuredContent!.items.map((v: any) => v.mmsi)).toEqual([b.mmsi]);
         const profile = await callTool(client, 'get_vessel_profile', { mmsi: a.mmsi });
