@@ -417,6 +417,26 @@ describe('mcp.post', () => {
     });
   }
 
+  it("counts tool calls against the key's own limits: a free key's 11th get_api_usage of a minute is a tool error saying when to retry", async () => {
+    const free = await registerTenant('McpFree');
+    const { key } = await apiKey(free, 'VIEWER');
+    const client = await connect('http', key);
+    // The limit counts calendar minutes: start early in one, so the eleven calls share it.
+    const second = new Date().getUTCSeconds();
+    if (second > 45) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
+    const answers: ToolAnswer[] = [];
+    for (let i = 0; i < 11; i++) answers.push(await callTool(client, 'get_api_usage', {}));
+    expect(answers.slice(0, 10).map((r) => r.isError ?? false)).toEqual(Array(10).fill(false));
+    expect(answers[0]!.structuredContent!).toMatchObject({ tier: 'free', rate_limit: { per_minute: 10, remaining: 9 } });
+    expect(answers[10]!.isError).toBe(true);
+    expect(textOf(answers[10]!)).toMatch(/^Rate limited: .*\(retry after \d+ s\)$/);
+  }, 60_000);
+
+  it('answers an unknown tool with a protocol error, not a tool result', async () => {
+    const client = await connect('stdio', a.key);
+    await expect(client.callTool({ name: 'drop_tables', arguments: {} })).rejects.toThrow(/Unknown tool: drop_tables/);
+  });
+
   it('audits a tool call with the key and the tool', async () => {
     const client = await connect('stdio', a.key);
     const created = await callTool(client, 'create_incident', { title: 'Audited tool call' });
