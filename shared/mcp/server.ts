@@ -28,7 +28,8 @@ import {
   type ServerResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { runTool, type ApiTarget } from './api-call.js';
+import type { ApiTarget } from './api-call.js';
+import { runTool } from './run-tool.js';
 import { PROMPTS, promptMessages } from './prompts.js';
 import { listResources, readResource, RESOURCE_TEMPLATES } from './resources.js';
 import { inputSchemaOf, outputSchemaOf } from './tool-schemas.js';

@@ -331,9 +331,14 @@ describe('mcp.post', () => {
         const noTitle = await callTool(client, 'create_incident', { severity: 'low' });
         expect(noTitle.isError).toBe(true);
         expect(textOf(noTitle)).toMatch(/title/);
-        const badLimit = await callTool(client, 'search_vessels', { limit: 0 });
-        expect(badLimit.isError).toBe(true);
-        expect(textOf(badLimit)).toMatch(/limit/);
+        for (const limit of [0, 101, 2.5]) {
+          const badLimit = await callTool(client, 'search_vessels', { limit });
+          expect(badLimit.isError).toBe(true);
+          expect(textOf(badLimit)).toBe('Invalid input: limit: must be an integer from 1 to 100');
+        }
+        const badRadius = await callTool(client, 'search_vessels', { lat: 51, lon: 1, radius_km: -1 });
+        expect(badRadius.isError).toBe(true);
+        expect(textOf(badRadius)).toMatch(/^Invalid input: radius_km: /);
         const badMmsi = await callTool(client, 'get_vessel_profile', { mmsi: 'not-an-mmsi' });
         expect(badMmsi.isError).toBe(true);
         expect(textOf(badMmsi)).toMatch(/mmsi/);
@@ -431,6 +436,24 @@ describe('mcp.post', () => {
     expect(answers[10]!.isError).toBe(true);
     expect(textOf(answers[10]!)).toMatch(/^Rate limited: .*\(retry after \d+ s\)$/);
   }, 60_000);
+
+  it('says so, as a tool error, when the API does not answer', async () => {
+    const client = new Client({ name: 'gatehouse-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(ROOT, 'bin', 'gatehouse-mcp.mjs')],
+        cwd: ROOT,
+        // Port 9 (discard) on loopback: nothing listens there.
+        env: { PATH: process.env.PATH ?? '', GATEHOUSE_API_KEY: a.key, GATEHOUSE_BASE_URL: 'http://127.0.0.1:9' },
+        stderr: 'ignore',
+      }),
+    );
+    clients.push(client);
+    const result = await callTool(client, 'get_incidents', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Could not reach the Gatehouse API at http:\/\/127\.0\.0\.1:9 \(.+\); retry later\.$/);
+  });
 
   it('answers an unknown tool with a protocol error, not a tool result', async () => {
     const client = await connect('stdio', a.key);

@@ -3,7 +3,7 @@
  * the offset, arrays wrapped), the API's own URL and the hosts it accepts, and its cursors.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../shared/mcp/api-call.js';
+import { decodeCursor, encodeCursor } from '../../shared/mcp/cursors.js';
 import { allowedOriginsOf, apiBaseOf, transportRefusal } from '../../shared/mcp/http-access.js';
 import { inputSchemaOf, outputSchemaOf } from '../../shared/mcp/tool-schemas.js';
 import { TOOLS, toolNamed } from '../../shared/mcp/tools.js';
