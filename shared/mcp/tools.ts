@@ -2,7 +2,7 @@
  * The agent tool server's tools, as data (docs/mcp.md): each names the route(s) of the route table
  * it calls, and its input and output schemas are derived from those routes' own schemas
  * (shared/mcp/tool-schemas.ts), so a tool cannot drift from the API it stands for. A call is made
- * over HTTP against the API itself with the caller's credential (shared/mcp/api-call.ts): the
+ * over HTTP against the API itself with the caller's credential (shared/mcp/run-tool.ts): the
  * route's authorization, tenancy, validation, rate limits and audit apply by construction.
  *
  * Adding a tool whose route exists is one entry here: name, title, description, route, hints.
