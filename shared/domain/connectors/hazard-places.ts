@@ -10,9 +10,11 @@ import type { Polygon } from 'geojson';
 import { listEnvironments } from '../../db/environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { metresBetween } from '../vessels/track-analysis.js';
-import { metresFromArea } from '../infrastructure/area-search.js';
+import { metresFromArea, widenedBox } from '../infrastructure/area-search.js';
 import { lineFiles, linesNearAreaIn, linesNearPointIn, type LineFile, type NearLine } from '../infrastructure/lines.js';
 
+/** A degree of latitude, km, on the mean sphere (the bound is widened by a kilometre for the rounding). */
+const KM_PER_DEGREE = 111.195;
 /** Environments read, at most (a tenant has far fewer). */
 const MAX_ENVIRONMENTS = 1000;
 
@@ -73,7 +75,12 @@ export async function hazardsNear<R>(places: TenantPlaces, hazards: readonly Haz
   const found: HazardMatch<R>[] = [];
   for (const hazard of hazards) {
     const { site, radiusKm } = hazard;
+    // Cheap bounds first: most places are far from most hazards.
+    const box = site.area ? widenedBox(site.area, radiusKm * 1000) : null;
+    const maybeNear = (p: HazardPlace) =>
+      box ? p.lon >= box[0] && p.lon <= box[2] && p.lat >= box[1] && p.lat <= box[3] : Math.abs(p.lat - site.lat) * KM_PER_DEGREE <= radiusKm + 1;
     for (const place of places.points) {
+      if (!maybeNear(place)) continue;
       const metres = site.area ? metresFromArea(site.area, place) : metresBetween(site, place);
       if (metres <= radiusKm * 1000) found.push({ ...hazard, place, distance_km: km(metres) });
     }

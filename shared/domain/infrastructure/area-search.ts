@@ -19,7 +19,7 @@ export function metresFromArea(area: Polygon, at: { lat: number; lon: number }):
 }
 
 /** The area's bounding box, widened by `metres` on every side: [west, south, east, north]. */
-function widenedBox(area: Polygon, metres: number): [number, number, number, number] {
+export function widenedBox(area: Polygon, metres: number): [number, number, number, number] {
   const ring = area.coordinates[0]!;
   const lats = ring.map((p) => p[1]!);
   const lons = ring.map((p) => p[0]!);
