@@ -101,6 +101,10 @@ describe('distances to a warning polygon', () => {
     const five = near(5);
     expect(Object.keys(five).sort()).toEqual(['across', 'inside', 'north']);
     expect(five.across).toBe(0);
+    // Where it is: a point where it crosses an edge (33.15 N, at 107.1205 W or 106.8791 W), not a corner of the polygon.
+    const across = linesNearArea(index, STORM, 5000).find((h) => h.line.name === 'across')!;
+    expect(across.nearest.lat).toBeCloseTo(33.15, 6);
+    expect([-107.120526, -106.879091].some((lon) => Math.abs(across.nearest.lon - lon) < 1e-5)).toBe(true);
     expect(five.inside).toBe(0);
     expect(five.north! / 1000).toBeCloseTo(3, 0);
     expect(Object.keys(near(2)).sort()).toEqual(['across', 'inside']);

@@ -43,13 +43,23 @@ function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boole
   return (d1 === 0 && on(c, d, a)) || (d2 === 0 && on(c, d, b)) || (d3 === 0 && on(a, b, c)) || (d4 === 0 && on(a, b, d));
 }
 
+/** Where segment ab meets segment cd (they do: segmentsMeet); an end of ab when they run along each other. */
+function meetingPoint(a: Position, b: Position, c: Position, d: Position): Position {
+  const ab = [b[0]! - a[0]!, b[1]! - a[1]!];
+  const cd = [d[0]! - c[0]!, d[1]! - c[1]!];
+  const denominator = ab[0]! * cd[1]! - ab[1]! * cd[0]!;
+  if (denominator === 0) return a;
+  const t = ((c[0]! - a[0]!) * cd[1]! - (c[1]! - a[1]!) * cd[0]!) / denominator;
+  return [a[0]! + t * ab[0]!, a[1]! + t * ab[1]!];
+}
+
 /** Metres from segment ab to the area, and the point of the segment nearest to it. */
 function segmentToArea(area: Polygon, a: Position, b: Position): { distance: number; nearest: Position } {
   const edges = area.coordinates.flatMap((ring) => ring.slice(1).map((p, i) => [ring[i]!, p] as const));
   const inside = [a, b].find((p) => booleanPointInPolygon(point(p), area));
   if (inside) return { distance: 0, nearest: inside };
   const crossing = edges.find(([c, d]) => segmentsMeet(a, b, c, d));
-  if (crossing) return { distance: 0, nearest: crossing[0] };
+  if (crossing) return { distance: 0, nearest: meetingPoint(a, b, crossing[0], crossing[1]) };
   // Apart, two segments are nearest at an end of one of them.
   let best = { distance: Infinity, nearest: a };
   for (const end of [a, b]) {
