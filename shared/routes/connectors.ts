@@ -13,7 +13,7 @@ export const connectorsListRoute = {
   tag: 'connectors',
   summary: "The tenant's connectors to public feeds, with their status",
   description:
-    'A connector is an integration of kind `feed` (create, change and remove it through `/api/v1/integrations`): it polls a public feed (NOAA SWPC planetary K-index, USGS earthquakes, CISA Known Exploited Vulnerabilities) or another source of the same format on its schedule, keeps the new and changed records, and raises a `hazard.alert` event when an earthquake is near one of your environments or lines. The status says when it last ran and succeeded, what it stored, why it failed, and when it runs next.',
+    'A connector is an integration of kind `feed` (create, change and remove it through `/api/v1/integrations`): it polls a public feed (NOAA SWPC planetary K-index and solar wind, USGS earthquakes, GDACS disaster events, NWS weather and tsunami alerts, CISA Known Exploited Vulnerabilities, your indicator lists) or another source of the same format on its schedule, keeps the new and changed records, and raises a `hazard.alert` event when an earthquake, a GDACS event or an NWS warning polygon is near one of your environments or lines. The status says when it last ran and succeeded, what it stored, why it failed, and when it runs next.',
   request: { query: connectorListQuery },
   response: { status: 200, description: 'Every connector of the tenant (at most 50 integrations), oldest first.', schema: { type: 'array', items: connectorResponse } },
   errors: [404],

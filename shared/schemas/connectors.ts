@@ -25,8 +25,9 @@ export const connectorResponse = /* @__PURE__ */ (() => ({
     public_source: { type: 'boolean', description: "Polls the feed's public URL: its records are shared, read-only, with every tenant that polls it." },
     enabled: { type: 'boolean' },
     interval_minutes: { type: 'integer' },
-    radius_km: { type: ['number', 'null'], description: 'Earthquakes: the distance to an environment or a line that raises a `hazard.alert`.' },
+    radius_km: { type: ['number', 'null'], description: 'Hazard feeds: the distance (km) to an environment or a line that raises a `hazard.alert`; null for GDACS by event type, and for the other feeds.' },
     min_magnitude: { type: ['number', 'null'], description: 'Earthquakes: the least magnitude that alerts.' },
+    min_alert_level: { type: ['string', 'null'], enum: ['green', 'orange', 'red', null], description: 'GDACS: the least alert level that alerts.' },
     status: {
       type: 'object',
       properties: {
@@ -47,7 +48,7 @@ export const connectorResponse = /* @__PURE__ */ (() => ({
     created_at: timestamp,
     updated_at: timestamp,
   },
-  required: ['connector_id', 'tenant_id', 'name', 'feed', 'source_url', 'public_source', 'enabled', 'interval_minutes', 'radius_km', 'min_magnitude', 'status', 'created_at', 'updated_at'],
+  required: ['connector_id', 'tenant_id', 'name', 'feed', 'source_url', 'public_source', 'enabled', 'interval_minutes', 'radius_km', 'min_magnitude', 'min_alert_level', 'status', 'created_at', 'updated_at'],
   additionalProperties: false,
 } as const satisfies JsonSchema))();
 

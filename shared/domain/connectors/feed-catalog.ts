@@ -6,6 +6,7 @@
  */
 import { CISA_KEV_URL } from '../../feeds/cisa-kev.js';
 import { GDACS_EVENTS_URL } from '../../feeds/gdacs-events.js';
+import { NWS_ALERTS_MAX_BYTES, NWS_ALERTS_URL } from '../../feeds/nws-alerts-source.js';
 import { SWPC_KP_URL } from '../../feeds/swpc-kp.js';
 import { USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
 import type { FeedName } from '../../schemas/integrations.js';
@@ -41,8 +42,18 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'cisa-kev': { defaultUrl: CISA_KEV_URL, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 1440, keepSeconds: null },
   'stix-indicators': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
+  'nws-alerts': { defaultUrl: NWS_ALERTS_URL, accept: 'application/geo+json, application/atom+xml;q=0.9', maxBytes: NWS_ALERTS_MAX_BYTES, everyMinutes: 5, keepSeconds: 7 * DAY_S },
 };
 
 /** Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says. */
 export const DEFAULT_RADIUS_KM = 100;
 export const DEFAULT_MIN_MAGNITUDE = 2.5;
+/**
+ * GDACS events: the least alert level that alerts, and the distance from the event's centroid by
+ * type unless the connector names one radius (a cyclone's or a drought's area is far wider than a
+ * volcano's or a wildfire's).
+ */
+export const DEFAULT_MIN_ALERT_LEVEL: 'green' | 'orange' | 'red' = 'green';
+export const GDACS_RADIUS_KM = { EQ: 100, TC: 300, FL: 100, VO: 50, DR: 300, WF: 50 } as const;
+/** NWS alerts: a place this close to a warning's polygon (outside it) alerts too, unless the connector says. */
+export const NWS_DEFAULT_RADIUS_KM = 5;

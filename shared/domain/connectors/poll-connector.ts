@@ -11,15 +11,14 @@ import { recordPoll, type PollStatus, type StoredConnector } from '../../db/conn
 import { storeFeedRecords } from '../../db/feed-records.js';
 import { getIntegration } from '../../db/integrations.js';
 import { NotFoundError } from '../../errors.js';
-import type { QuakeRecord } from '../../feeds/usgs-quakes.js';
 import { now } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
 import { disarmConnector } from './connector-settings.js';
 import { connectorView, type ConnectorView } from './connector-view.js';
-import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM } from './feed-catalog.js';
 import { feedSource } from './feed-sources.js';
-import { quakeAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
 
@@ -71,12 +70,13 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
   } else {
     const keep = FEEDS[settings.feed].keepSeconds;
     const source = feedSource(settings.feed, settings.url);
-    const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep);
+    const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep, isHazardFeed(settings.feed) ? hazardIndexTime(settings.feed) : undefined);
     // The tenant's lake gets what this connector read that it had not exported (a failure throws: the next poll exports it).
     await exportConnectorRecords(tenantId, { id: integrationId, feed: settings.feed, source }, outcome.records, startedAt);
     let alerts = 0;
-    if (settings.feed === 'usgs-quakes') {
-      const found = await quakeAlerts(tenantId, outcome.records as QuakeRecord[], settings.radius_km ?? DEFAULT_RADIUS_KM, settings.min_magnitude ?? DEFAULT_MIN_MAGNITUDE);
+    const feed = settings.feed;
+    if (isHazardFeed(feed)) {
+      const found = await hazardAlerts(tenantId, feed, outcome.records as HazardRecords[typeof feed][], settings, Date.parse(startedAt));
       alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
     }
     const records = { read: outcome.records.length, ...kept, skipped: outcome.problems.length };

@@ -17,6 +17,7 @@ import { parseSwpcSolarWind } from '../../feeds/swpc-solar-wind.js';
 import { parseGdacsEvents } from '../../feeds/gdacs-events.js';
 import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.js';
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
+import { parseNwsAlerts } from '../../feeds/nws-alerts.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
@@ -39,6 +40,7 @@ export const FEEDS = {
   'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
   'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
   'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
+  'nws-alerts': { ...FEED_CATALOG['nws-alerts'], parse: parseNwsAlerts },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
