@@ -27,6 +27,9 @@ export interface ConnectorSettings {
   /** Earthquakes: the distance (km) and least magnitude that raise an alert. */
   radius_km?: number;
   min_magnitude?: number;
+  /** RIS Live: seconds a poll reads the stream, and whether the watched ASNs give transit (docs/connectors.md). */
+  stream_seconds?: number;
+  provides_transit?: boolean;
 }
 
 /** The last poll, as the connector's status shows it. */

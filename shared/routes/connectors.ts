@@ -34,10 +34,12 @@ export const connectorsPollRoute = {
   request: { path: connectorPath, query: connectorScopeQuery },
   response: { status: 200, description: 'What the poll did, and the connector as it is now.', schema: pollResult },
   errors: [404],
-  grants: { table: 'write', bucket: 'read' },
-  // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds more.
+  // An RPKI export is kept as one object under feeds/ of the bucket (docs/connectors.md).
+  grants: { table: 'write', bucket: 'write' },
+  // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds
+  // more. The memory is for a global RPKI export polled on demand (about 1 GB at its peak).
   timeoutSeconds: 29,
-  memoryMb: 512,
+  memoryMb: 2048,
 } as const satisfies RouteDef;
 
 export const threatFeedVulnerabilitiesRoute = {

@@ -7,7 +7,7 @@ import { connectorSchedules } from '../../adapters/connector-schedules.js';
 import type { ConnectorSettings } from '../../db/connectors.js';
 import { invalid } from '../../errors.js';
 import type { FeedName } from '../../schemas/integrations.js';
-import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, FEED_CATALOG } from './feed-catalog.js';
+import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, DEFAULT_STREAM_SECONDS, FEED_CATALOG } from './feed-catalog.js';
 
 /** What a `feed` integration's config may say, before defaults. */
 export interface ConnectorConfigInput {
@@ -16,6 +16,8 @@ export interface ConnectorConfigInput {
   interval_minutes?: number;
   radius_km?: number;
   min_magnitude?: number;
+  stream_seconds?: number;
+  provides_transit?: boolean;
 }
 
 /** The connector's settings, complete: the feed's defaults where the config is silent. `checkUrl` checks a named source. */
@@ -29,11 +31,15 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
   if ((given.radius_km !== undefined || given.min_magnitude !== undefined) && given.feed !== 'usgs-quakes') {
     throw invalid(['body', 'config', given.radius_km !== undefined ? 'radius_km' : 'min_magnitude'], 'is a setting of usgs-quakes connectors only', 'extra_forbidden');
   }
+  if ((given.stream_seconds !== undefined || given.provides_transit !== undefined) && given.feed !== 'ris-live') {
+    throw invalid(['body', 'config', given.stream_seconds !== undefined ? 'stream_seconds' : 'provides_transit'], 'is a setting of ris-live connectors only', 'extra_forbidden');
+  }
   return {
     feed: given.feed,
     url: given.url ? await checkUrl(given.url) : (feed.defaultUrl ?? missingUrl(given.feed)),
     interval_minutes: given.interval_minutes ?? feed.everyMinutes,
     ...(given.feed === 'usgs-quakes' ? { radius_km: given.radius_km ?? DEFAULT_RADIUS_KM, min_magnitude: given.min_magnitude ?? DEFAULT_MIN_MAGNITUDE } : {}),
+    ...(given.feed === 'ris-live' ? { stream_seconds: given.stream_seconds ?? DEFAULT_STREAM_SECONDS, provides_transit: given.provides_transit ?? false } : {}),
   };
 }
 

@@ -9,7 +9,7 @@
  * document cut at its bound or not of the format is a `failed` outcome saying why, as a
  * connector's status shows it.
  */
-import { getOutbound, type OutboundPolicy } from '../../adapters/outbound.js';
+import { getOutbound, streamOutbound, type OutboundDownload, type OutboundPolicy } from '../../adapters/outbound.js';
 import { parseCisaKev } from '../../feeds/cisa-kev.js';
 import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
 import { parseSwpcKp } from '../../feeds/swpc-kp.js';
@@ -17,6 +17,8 @@ import { parseSwpcSolarWind } from '../../feeds/swpc-solar-wind.js';
 import { parseGdacsEvents } from '../../feeds/gdacs-events.js';
 import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.js';
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
+import { parseRisLive } from '../../feeds/ripe-ris.js';
+import { parseRpkiVrps } from '../../feeds/rpki-vrps.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
@@ -39,6 +41,8 @@ export const FEEDS = {
   'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
   'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
   'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
+  'rpki-vrps': { ...FEED_CATALOG['rpki-vrps'], parse: parseRpkiVrps },
+  'ris-live': { ...FEED_CATALOG['ris-live'], parse: parseRisLive },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
@@ -51,11 +55,34 @@ export type PollOutcome<F extends FeedName> =
   | { status: 'ok'; url: string; httpStatus: number; bytes: number; latencyMs: number; records: FeedRecordOf<F>[]; problems: FeedProblem[] }
   | { status: 'failed'; url: string; httpStatus: number | null; bytes: number; latencyMs: number; error: string };
 
-/** Fetches and parses one document of `feed` from `url` (its default unless given). */
-export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPolicy, url: string | null = FEEDS[feed].defaultUrl, timeoutMs = 20_000): Promise<PollOutcome<F>> {
-  const def: FeedDef = FEEDS[feed];
+/** A stream (RIS Live): how long a poll reads it, and what the request says besides (its filter). */
+export interface StreamRead {
+  windowMs: number;
+  /** Less than the feed's own size bound, when given. */
+  maxBytes?: number;
+  headers?: Record<string, string>;
+}
+
+/** Fetches and parses one document of `feed` from `url` (its default unless given); a stream feed is read for `stream.windowMs`. */
+export async function pollFeed<F extends FeedName>(
+  feed: F,
+  policy: OutboundPolicy,
+  url: string | null = FEEDS[feed].defaultUrl,
+  timeoutMs = 20_000,
+  stream: StreamRead = { windowMs: 10_000 },
+): Promise<PollOutcome<F>> {
+  const def: FeedDef & { stream?: true } = FEEDS[feed];
   if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };
-  const answer = await getOutbound(url, { headers: { accept: def.accept, 'user-agent': USER_AGENT }, timeoutMs, maxBytes: def.maxBytes }, policy);
+  const headers = { accept: def.accept, 'user-agent': USER_AGENT };
+  let answer: OutboundDownload;
+  if (def.stream) {
+    const read = await streamOutbound(url, { headers: { ...headers, ...stream.headers }, timeoutMs, windowMs: stream.windowMs, maxBytes: Math.min(def.maxBytes, stream.maxBytes ?? def.maxBytes) }, policy);
+    // Either bound ends a read of a stream; the line being read then is cut, and dropped.
+    const cut = read.stopped === 'window' || read.stopped === 'size' ? read.body.lastIndexOf(0x0a) + 1 : read.body.length;
+    answer = { ...read, body: read.body.subarray(0, cut), truncated: false };
+  } else {
+    answer = await getOutbound(url, { headers, timeoutMs, maxBytes: def.maxBytes }, policy);
+  }
   const failed = (error: string): PollOutcome<F> => ({ status: 'failed', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, error });
   if (answer.status === null) return failed(answer.error ?? 'no answer');
   if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
