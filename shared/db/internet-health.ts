@@ -1,5 +1,5 @@
 /**
- * Internet health (docs/connectors.md, docs/data-model.md patterns 52a-52d):
+ * Internet health (docs/connectors.md, docs/data-model.md patterns 57b-57e):
  *
  * - an RPKI export's index item, `FEED#<source>` / `EXPORT`: where its one object in the bucket is,
  *   the hash of its VRPs and how many there are (the VRPs themselves are not items);
