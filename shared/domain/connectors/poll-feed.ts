@@ -69,7 +69,8 @@ export async function pollFeed<F extends FeedName>(
   policy: OutboundPolicy,
   url: string | null = FEEDS[feed].defaultUrl,
   timeoutMs = 20_000,
-  stream: StreamRead = { windowMs: 10_000 },
+  // Unless told (a connector's poll says its window and filter), a glance: a connection's test.
+  stream: StreamRead = { windowMs: 2_000, maxBytes: 256 * 1024 },
 ): Promise<PollOutcome<F>> {
   const def: FeedDef & { stream?: true } = FEEDS[feed];
   if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };

@@ -75,7 +75,8 @@ async function pollRis(tenantId: TenantId, connectorId: string, settings: Connec
     // Never the unfiltered stream: without a watched range there is nothing to ask RIS Live for.
     return { status: 'ok', httpStatus: null, bytes: 0, latencyMs: 0, read: 0, kept: { stored: 0, updated: 0, unchanged: 0 }, problems: [], note: 'nothing to watch: the watchlist has no ip range (CIDR) entry', alerts: 0 };
   }
-  const windowMs = (settings.stream_seconds ?? DEFAULT_STREAM_SECONDS) * 1000;
+  // Asked for through the API, the answer must come within API Gateway's 29 s: 10 s of stream at most.
+  const windowMs = Math.min((settings.stream_seconds ?? DEFAULT_STREAM_SECONDS) * 1000, requested ? 10_000 : Infinity);
   const outcome = await pollFeed('ris-live', outboundPolicy(), settings.url, requested ? 10_000 : 15_000, { windowMs, headers: { 'x-ris-subscribe': risSubscription(watch) } });
   if (outcome.status === 'failed') return outcome;
   // RIS filters by prefix already; a mirror or a replay may not.
