@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectRoutingAlerts } from '../../shared/feeds/bgp-alerts.js';
 import { parseRisLive } from '../../shared/feeds/ripe-ris.js';
-import { MAX_WATCHED_PREFIXES, overlapsAny, risSubscription, routingWatch, watchedBy } from '../../shared/domain/internet-health/routing-watch.js';
+import { alertWatch, MAX_WATCHED_PREFIXES, overlapsAny, risSubscription, routingWatch, watchedBy } from '../../shared/domain/internet-health/routing-watch.js';
 import { feedFixture } from '../support/feed-server.js';
 
 const entries = [
@@ -58,5 +58,13 @@ describe('routingWatch', () => {
     const { watch } = routingWatch([{ entity_type: 'ip', value: '64.68.236.0/22' }, { entity_type: 'ip', value: '2602:fd9e:f00::/40' }, { entity_type: 'asn', value: 13904 }], false);
     const alerts = detectRoutingAlerts(records, watch);
     expect(alerts.map((a) => [a.kind, a.rule, a.prefix, a.origin_asn])).toEqual([['possible_hijack', 'unexpected_origin', '2602:fd9e:f00::/40', 397666]]);
+  });
+
+  it('judges no origin of a prefix when the watchlist names no ASN, instead of flagging every announcement', () => {
+    const { records } = parseRisLive(feedFixture('ripe-ris/ris-live-messages.bgpkit.ndjson').toString('utf8'), 'ris');
+    const { watch } = routingWatch([{ entity_type: 'ip', value: '64.68.236.0/22' }], false);
+    expect(detectRoutingAlerts(records, watch)).toHaveLength(1);
+    expect(detectRoutingAlerts(records, alertWatch(watch))).toEqual([]);
+    expect(alertWatch(routingWatch(entries, false).watch).prefixes).toHaveLength(2);
   });
 });

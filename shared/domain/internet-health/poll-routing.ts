@@ -23,7 +23,7 @@ import { feedSource } from '../connectors/feed-sources.js';
 import { pollFeed } from '../connectors/poll-feed.js';
 import { compactVrps, keepRpkiExport, keptVrps } from './rpki-export.js';
 import { raiseRoutingAlerts } from './routing-alerts.js';
-import { overlapsAny, risSubscription, routingWatch, watchedBy } from './routing-watch.js';
+import { alertWatch, overlapsAny, risSubscription, routingWatch, watchedBy } from './routing-watch.js';
 import { risSource } from './ris-source.js';
 
 export const ROUTING_FEEDS = ['rpki-vrps', 'ris-live'] as const;
@@ -86,14 +86,20 @@ async function pollRis(tenantId: TenantId, connectorId: string, settings: Connec
   // Kept by time, so the newest updates are one Query (shared/db/feed-records.ts orders by id).
   const kept = await storeFeedRecords(risSource(tenantId, connectorId), updates.map((u) => ({ ...u, id: `${u.time}|${u.id}` })), startedAt, Math.floor(Date.parse(startedAt) / 1000) + keep);
   const rpki = await tenantRpki(tenantId, watch);
-  const alerts = await raiseRoutingAlerts(tenantId, connectorId, detectRoutingAlerts(updates, watch, rpki?.index), Date.parse(startedAt));
+  const alerts = await raiseRoutingAlerts(tenantId, connectorId, detectRoutingAlerts(updates, alertWatch(watch), rpki?.index), Date.parse(startedAt));
   await saveSnapshot(tenantId, watch, rpki?.index ?? null, rpki?.source ?? null, rpki?.hash ?? null, startedAt);
   const { records: _records, ...meta } = outcome;
   return {
     ...meta,
     read: updates.length,
     kept,
-    note: left_out > 0 ? `${left_out} ip ranges of the watchlist past the first ${watch.prefixes.length} are not watched` : null,
+    note:
+      [
+        left_out > 0 ? `${left_out} ip ranges of the watchlist past the first ${watch.prefixes.length} are not watched` : null,
+        watch.asns.length === 0 ? 'no asn in the watchlist: no origin is expected, so no hijack is judged' : null,
+      ]
+        .filter((n) => n !== null)
+        .join('; ') || null,
     alerts,
   };
 }

@@ -44,6 +44,15 @@ export function routingWatch(entries: readonly WatchEntry[], providesTransit: bo
 }
 
 /**
+ * The watch the detector is given: prefixes without an expected origin (a watchlist with ranges
+ * but no `asn` entry) are left out, or every announcement of them would be an "unexpected
+ * origin". Their updates are still read and kept.
+ */
+export function alertWatch(watch: RoutingWatch): RoutingWatch {
+  return { ...watch, prefixes: watch.prefixes.filter((p) => p.origins.length > 0) };
+}
+
+/**
  * The `X-RIS-Subscribe` header of a RIS Live HTTP stream narrowed to the watched prefixes
  * (RIS Live's `ris_subscribe` filter: `type` UPDATE, `prefix` with `moreSpecific` true, so an
  * announcement of a more-specific, the usual hijack, is heard too; `lessSpecific` false).
