@@ -110,6 +110,24 @@ describe('connectors.poll of rpki-vrps and ris-live', () => {
   });
 });
 
+describe('connectors of the routing feeds', () => {
+  it('takes stream_seconds and provides_transit for ris-live only, within their bounds', async () => {
+    const org = await registerTenant('RoutingConfig');
+    const create = (config: Record<string, unknown>) => call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'BGP', kind: 'feed', config } });
+    const wrongFeed = await create({ feed: 'rpki-vrps', url: `${server.base}/rpki.json`, stream_seconds: 5 });
+    expect(wrongFeed.status).toBe(422);
+    expect(wrongFeed.body.detail[0].loc).toEqual(['body', 'config', 'stream_seconds']);
+    const tooLong = await create({ feed: 'ris-live', stream_seconds: 60 });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.detail[0].loc).toEqual(['body', 'config', 'stream_seconds']);
+    // Without url: RIPE's own stream, and RIS Live's default window.
+    const ok = await create({ feed: 'ris-live', provides_transit: true });
+    expect(ok.status, ok.text).toBe(201);
+    const listed = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'ris-live' } });
+    expect(listed.body[0]).toMatchObject({ feed: 'ris-live', source_url: 'https://ris-live.ripe.net/v1/stream/', public_source: true, interval_minutes: 5 });
+  });
+});
+
 describe('internetHealth.get', () => {
   it('shows each watched prefix with its RPKI state, last updates and alerts, and the connectors\' freshness', async () => {
     const viewer = await createUser(shared.org.token, 'VIEWER');
