@@ -20,7 +20,8 @@ export const rpkiObjectKey = (source: string) => `feeds/${source}/vrps.txt.gz`;
 /** The compact list: one line per VRP, sorted, so the same set gives the same text whatever its order in the export. */
 export function compactVrps(vrps: readonly VrpRecord[]): string {
   return vrps
-    .map((v) => `${v.asn} ${v.prefix} ${v.max_length} ${v.ta ?? '-'}`)
+    // A trust anchor's name is one word here (`ripe`, `apnic`); a space in one would split its line.
+    .map((v) => `${v.asn} ${v.prefix} ${v.max_length} ${(v.ta ?? '-').replace(/\s+/g, '_')}`)
     .sort()
     .join('\n');
 }
