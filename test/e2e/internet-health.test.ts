@@ -123,6 +123,13 @@ describe('connectors of the routing feeds', () => {
     // Without url: RIPE's own stream, and RIS Live's default window.
     const ok = await create({ feed: 'ris-live', provides_transit: true });
     expect(ok.status, ok.text).toBe(201);
+    // A test reads the head of an RPKI export (a JSON object), not 128 MB of it; a wrong source fails it.
+    const rpki = await feedConnector(org, { feed: 'rpki-vrps', url: `${server.base}/rpki.json` });
+    const tested = await call('POST', `/api/v1/integrations/${rpki}/test`, { token: org.token });
+    expect(tested.status, tested.text).toBe(200);
+    expect(tested.body).toMatchObject({ reachable: true, status_code: 200, error: null });
+    const missing = await feedConnector(org, { feed: 'rpki-vrps', url: `${server.base}/nothing.json` });
+    expect((await call('POST', `/api/v1/integrations/${missing}/test`, { token: org.token })).body).toMatchObject({ reachable: false, status_code: 404, error: 'the server answered 404' });
     const listed = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'ris-live' } });
     expect(listed.body[0]).toMatchObject({ feed: 'ris-live', source_url: 'https://ris-live.ripe.net/v1/stream/', public_source: true, interval_minutes: 5 });
   });

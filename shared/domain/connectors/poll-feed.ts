@@ -96,3 +96,27 @@ export async function pollFeed<F extends FeedName>(
     throw err;
   }
 }
+
+/** Documents larger than this are not read whole by a connection's test (an RPKI export is up to 128 MB). */
+const PROBE_WHOLE_BYTES = 16 * 1024 * 1024;
+const PROBE_BYTES = 64 * 1024;
+
+/**
+ * A connection's test of a feed: whether its source answers with the feed's document. A feed of
+ * at most 16 MB is polled (and parsed) as a poll would, storing nothing; a larger one (an RPKI
+ * export) is read for its first 64 KB, which must be a 2xx answer starting a JSON object: parsing
+ * 700,000 VRPs is the poll's work, on the worker's memory, not the test route's.
+ */
+export async function probeFeed(feed: FeedName, policy: OutboundPolicy, url: string): Promise<{ ok: boolean; httpStatus: number | null; latencyMs: number; error: string | null }> {
+  if (FEEDS[feed].maxBytes <= PROBE_WHOLE_BYTES) {
+    const poll = await pollFeed(feed, policy, url);
+    return { ok: poll.status === 'ok', httpStatus: poll.httpStatus, latencyMs: poll.latencyMs, error: poll.status === 'ok' ? null : poll.error };
+  }
+  const answer = await getOutbound(url, { headers: { accept: FEEDS[feed].accept, 'user-agent': USER_AGENT }, maxBytes: PROBE_BYTES }, policy);
+  const fail = (error: string) => ({ ok: false, httpStatus: answer.status, latencyMs: answer.latencyMs, error });
+  if (answer.status === null) return fail(answer.error ?? 'no answer');
+  if (answer.status < 200 || answer.status > 299) return fail(`the server answered ${answer.status}`);
+  if (!answer.body.toString('utf8').trimStart().startsWith('{')) return fail(`the document is not a JSON object (starts "${answer.body.toString('utf8').trimStart().slice(0, 32)}")`);
+  return { ok: true, httpStatus: answer.status, latencyMs: answer.latencyMs, error: null };
+}
+
