@@ -21,7 +21,8 @@ import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM } from './feed-catalog.js';
 import { feedSource } from './feed-sources.js';
 import { quakeAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
-import { isRoutingFeed, pollRouting, type FeedPollResult } from '../internet-health/poll-routing.js';
+import { pollRouting, type FeedPollResult } from '../internet-health/poll-routing.js';
+import { isRoutingFeed } from '../internet-health/routing-feeds.js';
 
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 

@@ -18,14 +18,13 @@ import { covers, parsePrefix } from '../../feeds/ip-prefix.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { connectorView } from '../connectors/connector-view.js';
 import { risSource } from './ris-source.js';
+import { isRoutingFeed } from './routing-feeds.js';
 import { routingWatch } from './routing-watch.js';
 
 /** Alerts read at most for a window's counts or a list's filter. */
 export const MAX_ALERTS_READ = 1000;
 /** Kept updates read at most per RIS Live connector. */
 const MAX_UPDATES_READ = 500;
-
-const ROUTING_FEEDS = new Set(['ris-live', 'rpki-vrps']);
 
 function freshness(c: StoredConnector, nowMs: number) {
   const view = connectorView(c);
@@ -56,7 +55,7 @@ export async function internetHealth(tenantId: TenantId, q: { hours: number; upd
     getRoutingSnapshot(tenantId),
     routingAlertsSince<RoutingAlert>(tenantId, since, MAX_ALERTS_READ),
   ]);
-  const routing = connectors.filter((c) => ROUTING_FEEDS.has(c.connector.feed));
+  const routing = connectors.filter((c) => isRoutingFeed(c.connector.feed));
   const ris = routing.filter((c) => c.connector.feed === 'ris-live');
   const updates = (await Promise.all(ris.map((c) => feedRecords<BgpUpdateRecord>(risSource(tenantId, c.integration_id), MAX_UPDATES_READ, { newestFirst: true }))))
     .flat()

@@ -25,10 +25,8 @@ import { compactVrps, keepRpkiExport, keptVrps } from './rpki-export.js';
 import { raiseRoutingAlerts } from './routing-alerts.js';
 import { alertWatch, overlapsAny, risSubscription, routingWatch, watchedBy } from './routing-watch.js';
 import { risSource } from './ris-source.js';
+import type { RoutingFeed } from './routing-feeds.js';
 
-export const ROUTING_FEEDS = ['rpki-vrps', 'ris-live'] as const;
-export type RoutingFeed = (typeof ROUTING_FEEDS)[number];
-export const isRoutingFeed = (feed: string): feed is RoutingFeed => (ROUTING_FEEDS as readonly string[]).includes(feed);
 
 /** A poll's outcome, as pollConnector records it. */
 export type FeedPollResult =
