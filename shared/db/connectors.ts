@@ -30,6 +30,9 @@ export interface ConnectorSettings {
   min_magnitude?: number;
   /** GDACS: the least alert level that alerts. */
   min_alert_level?: 'green' | 'orange' | 'red';
+  /** RIS Live: seconds a poll reads the stream, and whether the watched ASNs give transit (docs/connectors.md). */
+  stream_seconds?: number;
+  provides_transit?: boolean;
 }
 
 /** The last poll, as the connector's status shows it. */

@@ -17,6 +17,7 @@ import { infrastructureRoutes } from './infrastructure.js';
 import { integrationsRoutes } from './integrations.js';
 import { connectorsRoutes } from './connectors.js';
 import { environmentalRiskRoutes } from './environmental-risk.js';
+import { internetHealthRoutes } from './internet-health.js';
 import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -64,6 +65,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...watchlistRoutes,
   ...connectorsRoutes,
   ...environmentalRiskRoutes,
+  ...internetHealthRoutes,
   ...developerRoutes,
   ...dataLakeRoutes,
 ];

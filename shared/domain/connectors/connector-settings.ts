@@ -7,7 +7,7 @@ import { connectorSchedules } from '../../adapters/connector-schedules.js';
 import type { ConnectorSettings } from '../../db/connectors.js';
 import { invalid } from '../../errors.js';
 import type { FeedName } from '../../schemas/integrations.js';
-import { DEFAULT_MIN_ALERT_LEVEL, DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, FEED_CATALOG, NWS_DEFAULT_RADIUS_KM } from './feed-catalog.js';
+import { DEFAULT_MIN_ALERT_LEVEL, DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, DEFAULT_STREAM_SECONDS, FEED_CATALOG, NWS_DEFAULT_RADIUS_KM } from './feed-catalog.js';
 
 /** What a `feed` integration's config may say, before defaults. */
 export interface ConnectorConfigInput {
@@ -17,6 +17,8 @@ export interface ConnectorConfigInput {
   radius_km?: number;
   min_magnitude?: number;
   min_alert_level?: 'green' | 'orange' | 'red';
+  stream_seconds?: number;
+  provides_transit?: boolean;
 }
 
 /** The alert settings, and the feeds that take each. */
@@ -35,6 +37,9 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
       throw invalid(['body', 'config', setting], `is a setting of ${feeds.join(', ')} connectors only`, 'extra_forbidden');
     }
   }
+  if ((given.stream_seconds !== undefined || given.provides_transit !== undefined) && given.feed !== 'ris-live') {
+    throw invalid(['body', 'config', given.stream_seconds !== undefined ? 'stream_seconds' : 'provides_transit'], 'is a setting of ris-live connectors only', 'extra_forbidden');
+  }
   return {
     feed: given.feed,
     url: given.url ? await checkUrl(given.url) : (feed.defaultUrl ?? missingUrl(given.feed)),
@@ -43,6 +48,7 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
     // GDACS without a radius: each event type's own (feed-catalog.ts GDACS_RADIUS_KM).
     ...(given.feed === 'gdacs' ? { ...(given.radius_km !== undefined ? { radius_km: given.radius_km } : {}), min_alert_level: given.min_alert_level ?? DEFAULT_MIN_ALERT_LEVEL } : {}),
     ...(given.feed === 'nws-alerts' ? { radius_km: given.radius_km ?? NWS_DEFAULT_RADIUS_KM } : {}),
+    ...(given.feed === 'ris-live' ? { stream_seconds: given.stream_seconds ?? DEFAULT_STREAM_SECONDS, provides_transit: given.provides_transit ?? false } : {}),
   };
 }
 

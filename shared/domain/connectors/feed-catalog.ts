@@ -7,6 +7,8 @@
 import { CISA_KEV_URL } from '../../feeds/cisa-kev.js';
 import { GDACS_EVENTS_URL } from '../../feeds/gdacs-events.js';
 import { NWS_ALERTS_MAX_BYTES, NWS_ALERTS_URL } from '../../feeds/nws-alerts-source.js';
+import { RIS_LIVE_URL } from '../../feeds/ripe-ris.js';
+import { RPKI_VRPS_MAX_BYTES, RPKI_VRPS_URL } from '../../feeds/rpki-vrps.js';
 import { SWPC_KP_URL } from '../../feeds/swpc-kp.js';
 import { USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
 import type { FeedName } from '../../schemas/integrations.js';
@@ -19,6 +21,8 @@ export interface FeedEntry {
   maxBytes: number;
   everyMinutes: number;
   keepSeconds: number | null;
+  /** A stream, not a document (RIS Live): a poll reads it for a bounded time and size, and either bound is its normal end. */
+  stream?: true;
 }
 
 const MB = 1024 * 1024;
@@ -43,6 +47,10 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'stix-indicators': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   'nws-alerts': { defaultUrl: NWS_ALERTS_URL, accept: 'application/geo+json, application/atom+xml;q=0.9', maxBytes: NWS_ALERTS_MAX_BYTES, everyMinutes: 5, keepSeconds: 7 * DAY_S },
+  // The export is kept as one object in the bucket (shared/domain/internet-health/rpki-export.ts), not a record each.
+  'rpki-vrps': { defaultUrl: RPKI_VRPS_URL, accept: JSON_TYPE, maxBytes: RPKI_VRPS_MAX_BYTES, everyMinutes: 60, keepSeconds: null },
+  // A poll reads at most 2 MB of the prefix-filtered stream; updates are kept 7 days.
+  'ris-live': { defaultUrl: RIS_LIVE_URL, accept: 'application/json, application/x-ndjson;q=0.9', maxBytes: 2 * MB, everyMinutes: 5, keepSeconds: 7 * DAY_S, stream: true },
 };
 
 /** Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says. */
@@ -57,3 +65,5 @@ export const DEFAULT_MIN_ALERT_LEVEL: 'green' | 'orange' | 'red' = 'green';
 export const GDACS_RADIUS_KM = { EQ: 100, TC: 300, FL: 100, VO: 50, DR: 300, WF: 50 } as const;
 /** NWS alerts: a place this close to a warning's polygon (outside it) alerts too, unless the connector says. */
 export const NWS_DEFAULT_RADIUS_KM = 5;
+/** RIS Live: seconds a poll reads the stream unless the connector says. */
+export const DEFAULT_STREAM_SECONDS = 10;
