@@ -6,6 +6,8 @@
  */
 import { CISA_KEV_URL } from '../../feeds/cisa-kev.js';
 import { GDACS_EVENTS_URL } from '../../feeds/gdacs-events.js';
+import { OFAC_SDN_URL } from '../../feeds/ofac-sdn.js';
+import { STATE_DEPT_ADVISORIES_URL } from '../../feeds/state-dept-advisories.js';
 import { SWPC_KP_URL } from '../../feeds/swpc-kp.js';
 import { USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
 import type { FeedName } from '../../schemas/integrations.js';
@@ -41,6 +43,10 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'cisa-kev': { defaultUrl: CISA_KEV_URL, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 1440, keepSeconds: null },
   'stix-indicators': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
+  // Geopolitical (docs/feeds.md): an advisory or a listing stays until the source changes it, so none expires.
+  'state-dept-advisories': { defaultUrl: STATE_DEPT_ADVISORIES_URL, accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8', maxBytes: 8 * MB, everyMinutes: 360, keepSeconds: null },
+  'ofac-sdn': { defaultUrl: OFAC_SDN_URL, accept: 'text/csv, text/plain;q=0.9', maxBytes: 32 * MB, everyMinutes: 1440, keepSeconds: null },
+  'geopolitical-list': { defaultUrl: null, accept: 'application/json, text/csv;q=0.9, text/plain;q=0.8', maxBytes: 4 * MB, everyMinutes: 60, keepSeconds: null },
 };
 
 /** Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says. */

@@ -17,6 +17,9 @@ import { parseSwpcSolarWind } from '../../feeds/swpc-solar-wind.js';
 import { parseGdacsEvents } from '../../feeds/gdacs-events.js';
 import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.js';
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
+import { parseStateDeptAdvisories } from '../../feeds/state-dept-advisories.js';
+import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
+import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
@@ -39,6 +42,9 @@ export const FEEDS = {
   'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
   'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
   'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
+  'state-dept-advisories': { ...FEED_CATALOG['state-dept-advisories'], parse: parseStateDeptAdvisories },
+  'ofac-sdn': { ...FEED_CATALOG['ofac-sdn'], parse: parseOfacSdn },
+  'geopolitical-list': { ...FEED_CATALOG['geopolitical-list'], parse: parseGeopoliticalList },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
