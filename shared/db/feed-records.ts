@@ -64,3 +64,14 @@ export async function feedRecordIn<R>(sources: readonly string[], id: string): P
     return item ? [{ source: s, record: item.record as R, fetched_at: item.fetched_at as string }] : [];
   });
 }
+
+/** The records of these ids kept by any of these sources (⌈sources × ids / 100⌉ BatchGetItems). */
+export async function feedRecordsIn<R>(sources: readonly string[], ids: readonly string[]): Promise<{ source: string; record: R }[]> {
+  const keys = sources.flatMap((s) => ids.map((id) => ({ s, key: feedRecordKey(s, id) })));
+  if (keys.length === 0) return [];
+  const read = await readItems(keys.map((k) => k.key));
+  return keys.flatMap(({ s, key }) => {
+    const item = read.get(key);
+    return item ? [{ source: s, record: item.record as R }] : [];
+  });
+}

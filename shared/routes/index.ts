@@ -16,6 +16,7 @@ import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { integrationsRoutes } from './integrations.js';
 import { connectorsRoutes } from './connectors.js';
+import { geopoliticalRoutes } from './geopolitical.js';
 import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -62,6 +63,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...vesselsRoutes,
   ...watchlistRoutes,
   ...connectorsRoutes,
+  ...geopoliticalRoutes,
   ...developerRoutes,
   ...dataLakeRoutes,
 ];
