@@ -65,13 +65,12 @@ export async function feedRecordIn<R>(sources: readonly string[], id: string): P
   });
 }
 
-/** The records of these ids kept by any of these sources (⌈sources × ids / 100⌉ BatchGetItems). */
-export async function feedRecordsIn<R>(sources: readonly string[], ids: readonly string[]): Promise<{ source: string; record: R }[]> {
-  const keys = sources.flatMap((s) => ids.map((id) => ({ s, key: feedRecordKey(s, id) })));
+/** The records kept under these sources and ids, those that exist (⌈keys / 100⌉ BatchGetItems). */
+export async function feedRecordsAt<R>(keys: readonly { source: string; id: string }[]): Promise<{ source: string; record: R }[]> {
   if (keys.length === 0) return [];
-  const read = await readItems(keys.map((k) => k.key));
-  return keys.flatMap(({ s, key }) => {
-    const item = read.get(key);
-    return item ? [{ source: s, record: item.record as R }] : [];
+  const read = await readItems(keys.map((k) => feedRecordKey(k.source, k.id)));
+  return keys.flatMap(({ source, id }) => {
+    const item = read.get(feedRecordKey(source, id));
+    return item ? [{ source, record: item.record as R }] : [];
   });
 }

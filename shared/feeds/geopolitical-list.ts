@@ -9,7 +9,7 @@
  */
 import { FeedFormatError, isObject, readJson, type FeedParse, type FeedProblem } from './feed-document.js';
 import { csvRows } from './indicators.js';
-import { advisoryId, programmeId, type AdvisoryLevel, type AdvisoryRecord, type SanctionsProgrammeRecord } from './geopolitical-records.js';
+import { advisoryId, programmeId, withManifest, type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord, type SanctionsProgrammeRecord } from './geopolitical-records.js';
 import { COUNTRY_CODES } from '../vocabulary/countries.js';
 
 export const GEOPOLITICAL_LIST_DESCRIPTION = 'Your own geopolitical list (JSON or CSV: country, level 1-4 and/or programme, summary, updated, url)';
@@ -18,7 +18,7 @@ const FEED = 'Geopolitical list';
 const MAX_SUMMARY = 2000;
 const MAX_PROGRAMME = 100;
 
-export type GeopoliticalListRecord = AdvisoryRecord | SanctionsProgrammeRecord;
+export type GeopoliticalListRecord = AdvisoryRecord | SanctionsProgrammeRecord | ManifestRecord;
 
 type Entry = { country: unknown; level: unknown; programme: unknown; summary: unknown; updated: unknown; url: unknown };
 
@@ -72,7 +72,7 @@ function entriesOf(body: string): Entry[] {
 export function parseGeopoliticalList(body: string, sourceUrl: string): FeedParse<GeopoliticalListRecord> {
   const entries = entriesOf(body);
   const csv = !/^\s*[[{]/.test(body.replace(/^\uFEFF/, ''));
-  const records: GeopoliticalListRecord[] = [];
+  const records: (AdvisoryRecord | SanctionsProgrammeRecord)[] = [];
   const problems: FeedProblem[] = [];
   const seen = new Set<string>();
   entries.forEach((e, k) => {
@@ -100,5 +100,5 @@ export function parseGeopoliticalList(body: string, sourceUrl: string): FeedPars
       records.push({ id: programmeId(country, programme), kind: 'sanctions_programme', country, programme, summary, listed: null, updated, url, source: 'list', source_url: sourceUrl });
     }
   });
-  return { records, problems };
+  return { records: withManifest(records), problems };
 }

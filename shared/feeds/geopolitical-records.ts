@@ -74,7 +74,26 @@ export interface SanctionedEntityRecord {
   source_url: string;
 }
 
-export type GeoRecord = AdvisoryRecord | SanctionsProgrammeRecord | SanctionedVesselRecord | SanctionedEntityRecord;
+/**
+ * What a document lists now: the ids of its advisories, programmes and vessels (not its entities).
+ * Records are never removed when a source drops them (docs/connectors.md), so the overlay reads
+ * only the records its source's manifest names: a delisted vessel stops being flagged at the next
+ * poll. OFAC's list gives about 3,000 ids, some 70 KB of DynamoDB's 400 KB item.
+ */
+export interface ManifestRecord {
+  id: typeof MANIFEST_ID;
+  kind: 'manifest';
+  ids: string[];
+}
+
+export const MANIFEST_ID = 'manifest';
+
+/** The records and, last, their manifest (of every record that is not an entity). */
+export function withManifest<R extends { id: string; kind: string }>(records: R[]): (R | ManifestRecord)[] {
+  return [...records, { id: MANIFEST_ID, kind: 'manifest', ids: records.filter((r) => r.kind !== 'sanctioned_entity').map((r) => r.id) }];
+}
+
+export type GeoRecord = AdvisoryRecord | SanctionsProgrammeRecord | SanctionedVesselRecord | SanctionedEntityRecord | ManifestRecord;
 
 export const ADVISORY_PREFIX = 'advisory|';
 export const PROGRAMME_PREFIX = 'programme|';

@@ -13,8 +13,8 @@
 import { FeedFormatError, type FeedParse, type FeedProblem } from './feed-document.js';
 import { csvRows } from './indicators.js';
 import {
-  entityId, programmeId, validImo, vesselImoId, vesselMmsiId,
-  type SanctionedEntityRecord, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
+  entityId, programmeId, validImo, vesselImoId, vesselMmsiId, withManifest,
+  type ManifestRecord, type SanctionedEntityRecord, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
 } from './geopolitical-records.js';
 import { MID_ALLOCATIONS } from '../vocabulary/maritime-mid.js';
 
@@ -73,7 +73,7 @@ const field = (raw: string | undefined): string | null => {
   return v === '' || v === '-0-' ? null : v;
 };
 
-export type OfacSdnRecord = SanctionedEntityRecord | SanctionedVesselRecord | SanctionsProgrammeRecord;
+export type OfacSdnRecord = SanctionedEntityRecord | SanctionedVesselRecord | SanctionsProgrammeRecord | ManifestRecord;
 
 export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdnRecord> {
   const start = body.trimStart();
@@ -133,5 +133,5 @@ export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdn
     summary: `OFAC programme ${c.programme}: ${c.listed} listing${c.listed === 1 ? '' : 's'} on the SDN list`,
     listed: c.listed, updated: null, url: OFAC_PROGRAMMES_URL, source: 'ofac-sdn', source_url: sourceUrl,
   }));
-  return { records: [...programmeRecords, ...vessels, ...entities], problems };
+  return { records: withManifest<OfacSdnRecord>([...programmeRecords, ...vessels, ...entities]), problems };
 }

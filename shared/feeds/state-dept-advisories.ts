@@ -12,7 +12,7 @@
  * than with an XML library: the poller would otherwise carry one (docs/connectors.md).
  */
 import { FeedFormatError, type FeedParse, type FeedProblem } from './feed-document.js';
-import { advisoryId, type AdvisoryLevel, type AdvisoryRecord } from './geopolitical-records.js';
+import { advisoryId, withManifest, type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord } from './geopolitical-records.js';
 import { alpha2OfAlpha3 } from '../vocabulary/country-alpha3.js';
 
 export const STATE_DEPT_ADVISORIES_URL = 'https://travel.state.gov/_res/rss/TAsTWs.xml';
@@ -93,7 +93,7 @@ const levelIn = (s: string | null | undefined): AdvisoryLevel | null => {
   return m ? (Number(m[1]) as AdvisoryLevel) : null;
 };
 
-export function parseStateDeptAdvisories(body: string, sourceUrl: string): FeedParse<AdvisoryRecord> {
+export function parseStateDeptAdvisories(body: string, sourceUrl: string): FeedParse<AdvisoryRecord | ManifestRecord> {
   const start = body.trimStart();
   if (!start.startsWith('<')) throw new FeedFormatError(FEED, `the body is not XML (starts "${start.slice(0, 32)}")`);
   if (!/<rss[\s>]/.test(start.slice(0, 2000)) || !/<channel[\s>]/.test(body)) throw new FeedFormatError(FEED, `the body is not an RSS feed (starts "${start.slice(0, 48)}")`);
@@ -117,5 +117,5 @@ export function parseStateDeptAdvisories(body: string, sourceUrl: string): FeedP
     seen.add(id);
     records.push({ id, kind: 'advisory', country, level, title: item.title, summary: summaryOf(item.description), updated, url: item.link, source: 'us-state-dept', source_url: sourceUrl });
   });
-  return { records, problems };
+  return { records: withManifest(records), problems };
 }

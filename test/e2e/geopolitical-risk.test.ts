@@ -92,7 +92,8 @@ afterAll(() => server.close());
 
 describe('geopolitical connectors', () => {
   it('store each source once, and nothing again after a second poll', async () => {
-    const expected = { 'state-dept-advisories': { read: 9, skipped: 1 }, 'ofac-sdn': { read: 35, skipped: 0 }, 'geopolitical-list': { read: 2, skipped: 0 } };
+    // Each document's records and its manifest (what it lists now).
+    const expected = { 'state-dept-advisories': { read: 10, skipped: 1 }, 'ofac-sdn': { read: 36, skipped: 0 }, 'geopolitical-list': { read: 3, skipped: 0 } };
     for (const [feed, { read, skipped }] of Object.entries(expected)) {
       const first = await poll(connectors[feed]!);
       expect(first.status, first.text).toBe(200);
@@ -105,8 +106,8 @@ describe('geopolitical connectors', () => {
     const status = (await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'state-dept-advisories' } })).body[0].status;
     expect(status.last_error).toMatch(/^1 entries skipped; the first: the address names no ISO country \(Cuba/);
     const kept = await feedRecords<{ id: string }>(feedSource('ofac-sdn', `${base}/sdn.csv`), 1000);
-    expect(kept).toHaveLength(35);
-    expect(new Set(kept.map((r) => r.id)).size).toBe(35);
+    expect(kept).toHaveLength(36);
+    expect(new Set(kept.map((r) => r.id)).size).toBe(36);
   });
 });
 
@@ -165,6 +166,26 @@ describe('geopoliticalRisk.get', () => {
     expect(iran.body.vessels.map((v: any) => v.mmsi)).toEqual([String(MAKRAN.mmsi)]);
     expect(iran.body.countries[0]).toMatchObject({ country: 'IR', level: null });
     expect(iran.body.countries[0].sanctions.map((s: any) => s.programme).sort()).toEqual(['IFSR', 'IRAN', 'IRAN-CON-ARMS-EO', 'IRAN-EO13846', 'IRGC']);
+  });
+
+  it('stops flagging a vessel and a programme once the list no longer names them', async () => {
+    // The same capture without TASCA's row (listing 52327, the sample's only IRAN-EO13846 entry).
+    const before = DOCS['/sdn.csv']!;
+    DOCS['/sdn.csv'] = Buffer.from(before.toString('utf8').split('\r\n').filter((row) => !row.startsWith('52327,')).join('\r\n'));
+    try {
+      const res = await poll(connectors['ofac-sdn']!);
+      expect(res.body.outcome, res.text).toBe('ok');
+      expect(res.body.records).toMatchObject({ read: 32, stored: 0, updated: 1, skipped: 0 });
+      const now = (await get({ country: 'PA' })).body;
+      expect(now.vessels).toEqual([expect.objectContaining({ mmsi: String(TASCA.mmsi), sanctioned: false, listings: [] })]);
+      const iran = (await get({ country: 'IR' })).body.countries[0];
+      expect(iran.sanctions.map((s: any) => s.programme)).not.toContain('IRAN-EO13846');
+      expect(iran.sanctions.find((s: any) => s.programme === 'IFSR')).toMatchObject({ listed: 4 });
+    } finally {
+      DOCS['/sdn.csv'] = before;
+      expect((await poll(connectors['ofac-sdn']!)).body.outcome).toBe('ok');
+    }
+    expect((await get({ country: 'PA' })).body.vessels[0]).toMatchObject({ sanctioned: true });
   });
 
   it("shows another tenant none of the first tenant's environments, vessels, addresses or list", async () => {

@@ -34,6 +34,11 @@ describe('parseOfacSdn', () => {
     expect(vessels.map((v) => ('flag' in v ? v.flag : null))).toEqual(['IR', 'GA', 'GA', 'CK', 'CK', 'PA', 'PA']);
   });
 
+  it('ends with the manifest of its programmes and vessels (not its listings)', () => {
+    const { records } = parseOfacSdn(BODY, OFAC_SDN_URL);
+    expect(records[records.length - 1]).toEqual({ id: 'manifest', kind: 'manifest', ids: [...byKind('sanctions_programme'), ...byKind('sanctioned_vessel')].map((r) => r.id) });
+  });
+
   it('counts the listings of each country programme', () => {
     const programmes = byKind('sanctions_programme');
     expect(Object.fromEntries(programmes.map((p) => [p.id, 'listed' in p ? p.listed : null]))).toEqual({

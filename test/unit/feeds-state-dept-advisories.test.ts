@@ -2,14 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
+import type { AdvisoryRecord } from '../../shared/feeds/geopolitical-records.js';
 import { parseStateDeptAdvisories, rfc822Utc, STATE_DEPT_ADVISORIES_URL } from '../../shared/feeds/state-dept-advisories.js';
 
 const BODY = readFileSync(new URL('../fixtures/feeds/state-dept-advisories/TAsTWs.2026-10-07.xml', import.meta.url), 'utf8');
 const KEV = readFileSync(new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json', import.meta.url), 'utf8');
+const parse = (body: string) => {
+  const { records, problems } = parseStateDeptAdvisories(body, STATE_DEPT_ADVISORIES_URL);
+  return { records: records.filter((r): r is AdvisoryRecord => r.kind === 'advisory'), manifest: records.find((r) => r.kind === 'manifest'), problems };
+};
 
 describe('parseStateDeptAdvisories', () => {
   it('reads one advisory per country, by the ISO code of its address and not its FIPS tag', () => {
-    const { records } = parseStateDeptAdvisories(BODY, STATE_DEPT_ADVISORIES_URL);
+    const { records } = parse(BODY);
     // FIPS KN, BY, MO, UK, NS, ZA, ZI are North Korea, Burundi, Morocco, the UK, Suriname, Zambia, Zimbabwe.
     expect(records.map((r) => [r.country, r.level])).toEqual([
       ['KH', 2], ['IT', 2], ['GB', 2], ['SR', 1], ['MA', 2], ['BI', 3], ['KP', 4], ['ZM', 1], ['ZW', 2],
@@ -28,14 +33,19 @@ describe('parseStateDeptAdvisories', () => {
     });
   });
 
+  it('ends with the manifest of what the document lists', () => {
+    const { records, manifest } = parse(BODY);
+    expect(manifest).toEqual({ id: 'manifest', kind: 'manifest', ids: records.map((r) => r.id) });
+  });
+
   it('names the item whose address carries no ISO code as a problem instead of guessing from its FIPS tag', () => {
-    const { records, problems } = parseStateDeptAdvisories(BODY, STATE_DEPT_ADVISORIES_URL);
+    const { records, problems } = parse(BODY);
     expect(records.map((r) => r.country)).not.toContain('CU');
     expect(problems).toEqual([{ entry: 5, id: null, reason: expect.stringMatching(/^the address names no ISO country \(Cuba - Level 2.*FIPS tag CU is not read as ISO\)$/) }]);
   });
 
   it('keeps summaries short and free of markup and entities', () => {
-    for (const r of parseStateDeptAdvisories(BODY, STATE_DEPT_ADVISORIES_URL).records) {
+    for (const r of parse(BODY).records) {
       expect(r.summary!.length).toBeLessThanOrEqual(281);
       expect(r.summary).not.toMatch(/<|&[a-z#0-9]+;/i);
     }
@@ -45,7 +55,7 @@ describe('parseStateDeptAdvisories', () => {
     const broken = BODY.replace('Level 2: Exercise Increased Caution</category>\n      <category domain="Country-Tag">UK', 'Unknown</category>\n      <category domain="Country-Tag">UK')
       .replace('<title>United Kingdom - Level 2: Exercise Increased Caution</title>', '<title>United Kingdom</title>')
       .replace('destination.ita.html</link>', 'destination.khm.html</link>');
-    const { records, problems } = parseStateDeptAdvisories(broken, STATE_DEPT_ADVISORIES_URL);
+    const { records, problems } = parse(broken);
     expect(records.map((r) => r.country)).toEqual(['KH', 'SR', 'MA', 'BI', 'KP', 'ZM', 'ZW']);
     expect(problems.slice(0, 2)).toEqual([
       { entry: 1, id: 'advisory|KH', reason: 'a second advisory for the same country' },

@@ -9,17 +9,18 @@
  * Costs (DynamoDB calls per request): 1 Query of the connectors, 1 of the environments, 1 of the
  * vessels seen in the last 7 days, 1 of the watchlist; then per advisory source 1 Query and per
  * sanctions source 1 Query (all countries, or `country=`'s prefix only), and ⌈keys / 100⌉
- * BatchGetItems for the vessels' identifiers on the sanctions lists. With the public sources only,
- * 7 calls. The IP data is read from files, not the table.
+ * BatchGetItems for the sources' manifests (a record its source no longer lists is not current)
+ * and the vessels' identifiers on the sanctions lists. With the public sources only, 7 calls. The
+ * IP data is read from files, not the table.
  */
 import { listEnvironments } from '../../db/environments.js';
-import { feedRecords, feedRecordsIn } from '../../db/feed-records.js';
+import { feedRecords, feedRecordsAt } from '../../db/feed-records.js';
 import { vesselsSeenBetween } from '../../db/vessels.js';
 import { allWatchlistEntries } from '../../db/watchlist.js';
 import { lookupIp } from '../../adapters/ip-geo.js';
 import {
-  ADVISORY_PREFIX, PROGRAMME_PREFIX, vesselImoId, vesselMmsiId,
-  type AdvisoryLevel, type AdvisoryRecord, type GeoSourceKind, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
+  ADVISORY_PREFIX, MANIFEST_ID, PROGRAMME_PREFIX, vesselImoId, vesselMmsiId,
+  type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord, type GeoSourceKind, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
 } from '../../feeds/geopolitical-records.js';
 import { flagOfMmsi } from '../../vocabulary/maritime-mid.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -101,9 +102,9 @@ export interface GeopoliticalRisk {
 
 const maxLevel = (levels: readonly AdvisoryLevel[]): AdvisoryLevel | null => (levels.length === 0 ? null : (Math.max(...levels) as AdvisoryLevel));
 
-/** Every record of `prefix` in each source, read in parallel (one Query each). */
-async function recordsOf<R>(sources: readonly string[], prefix: string, limit: number): Promise<R[]> {
-  return (await Promise.all(sources.map((s) => feedRecords<R>(s, limit, { idPrefix: prefix })))).flat();
+/** Every record of `prefix` in each source, with its source, read in parallel (one Query each). */
+async function recordsOf<R>(sources: readonly string[], prefix: string, limit: number): Promise<{ source: string; record: R }[]> {
+  return (await Promise.all(sources.map(async (source) => (await feedRecords<R>(source, limit, { idPrefix: prefix })).map((record) => ({ source, record }))))).flat();
 }
 
 export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, country: string | null): Promise<GeopoliticalRisk> {
@@ -122,30 +123,6 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
     allWatchlistEntries(tenantId),
   ]);
 
-  const byCountry = new Map<string, CountryOverlay>();
-  const overlayOf = (cc: string): CountryOverlay => {
-    let o = byCountry.get(cc);
-    if (!o) byCountry.set(cc, (o = { country: cc, level: null, advisories: [], sanctions: [] }));
-    return o;
-  };
-  for (const a of advisories) overlayOf(a.country).advisories.push({ level: a.level, title: a.title, summary: a.summary, updated: a.updated, url: a.url, source: a.source });
-  for (const p of programmes) overlayOf(p.country).sanctions.push({ programme: p.programme, summary: p.summary, listed: p.listed, url: p.url, source: p.source });
-  for (const o of byCountry.values()) {
-    o.level = maxLevel(o.advisories.map((a) => a.level));
-    o.advisories.sort((a, b) => b.level - a.level);
-  }
-  const used = new Set<string>(country ? [country] : []);
-  const place = (cc: string | null): Placed => {
-    if (!cc) return { country: null, level: null, sanctioned_country: false };
-    used.add(cc);
-    const o = byCountry.get(cc);
-    return { country: cc, level: o?.level ?? null, sanctioned_country: (o?.sanctions.length ?? 0) > 0 };
-  };
-  const inScope = (cc: string | null) => country === null || cc === country;
-
-  const envOverlay = environments.slice(0, MAX_OVERLAY_ENVIRONMENTS).filter((e) => inScope(e.country))
-    .map((e) => ({ environment_id: e.environment_id, name: e.name, type: e.type, ...place(e.country) }));
-
   // Vessels: those seen lately (with what AIS told of them) and those watched.
   const vessels = new Map<string, { mmsi: string; name: string | null; imo: string | null; watched: boolean; last_seen: string | null }>();
   for (const v of seen.slice(0, MAX_OVERLAY_VESSELS)) {
@@ -158,13 +135,48 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
     if (known) known.watched = true;
     else if (vessels.size < MAX_OVERLAY_VESSELS) vessels.set(mmsi, { mmsi, name: e.label, imo: null, watched: true, last_seen: null });
   }
+  const inScope = (cc: string | null) => country === null || cc === country;
   const wanted = [...vessels.values()].filter((v) => inScope(flagOfMmsi(v.mmsi)?.country_code ?? null));
-  const ids = wanted.flatMap((v) => [vesselMmsiId(v.mmsi), ...(v.imo ? [vesselImoId(v.imo)] : [])]);
-  const listed = await feedRecordsIn<SanctionedVesselRecord>(feeds['ofac-sdn'], ids);
+
+  // One BatchGetItem (per 100 keys): each source's manifest, and the vessels' identifiers on the sanctions lists.
+  const allSources = [...new Set([...advisorySources, ...sanctionSources])];
+  const vesselIds = wanted.flatMap((v) => [vesselMmsiId(v.mmsi), ...(v.imo ? [vesselImoId(v.imo)] : [])]);
+  const read = await feedRecordsAt<ManifestRecord | SanctionedVesselRecord>([
+    ...allSources.map((source) => ({ source, id: MANIFEST_ID })),
+    ...feeds['ofac-sdn'].flatMap((source) => vesselIds.map((id) => ({ source, id }))),
+  ]);
+  const manifests = new Map(read.flatMap(({ source, record }) => (record.kind === 'manifest' ? [[source, new Set(record.ids)] as const] : [])));
+  // A record its source's latest document no longer lists is not current (a source kept before manifests has none: all count).
+  const current = ({ source, record }: { source: string; record: { id: string } }) => manifests.get(source)?.has(record.id) ?? true;
+  const listed = read.filter((r) => r.record.kind === 'sanctioned_vessel' && current(r)).map((r) => r.record as SanctionedVesselRecord);
+
+  const byCountry = new Map<string, CountryOverlay>();
+  const overlayOf = (cc: string): CountryOverlay => {
+    let o = byCountry.get(cc);
+    if (!o) byCountry.set(cc, (o = { country: cc, level: null, advisories: [], sanctions: [] }));
+    return o;
+  };
+  for (const { record: a } of advisories.filter(current)) overlayOf(a.country).advisories.push({ level: a.level, title: a.title, summary: a.summary, updated: a.updated, url: a.url, source: a.source });
+  for (const { record: p } of programmes.filter(current)) overlayOf(p.country).sanctions.push({ programme: p.programme, summary: p.summary, listed: p.listed, url: p.url, source: p.source });
+  for (const o of byCountry.values()) {
+    o.level = maxLevel(o.advisories.map((a) => a.level));
+    o.advisories.sort((a, b) => b.level - a.level);
+  }
+  const used = new Set<string>(country ? [country] : []);
+  const place = (cc: string | null): Placed => {
+    if (!cc) return { country: null, level: null, sanctioned_country: false };
+    used.add(cc);
+    const o = byCountry.get(cc);
+    return { country: cc, level: o?.level ?? null, sanctioned_country: (o?.sanctions.length ?? 0) > 0 };
+  };
+
+  const envOverlay = environments.slice(0, MAX_OVERLAY_ENVIRONMENTS).filter((e) => inScope(e.country))
+    .map((e) => ({ environment_id: e.environment_id, name: e.name, type: e.type, ...place(e.country) }));
+
   const vesselOverlay = wanted.map((v): VesselOverlay => {
     const flag = flagOfMmsi(v.mmsi);
     const byListing = new Map<string, VesselListing>();
-    for (const { record: r } of listed) {
+    for (const r of listed) {
       const by = [...(r.mmsi === v.mmsi ? (['mmsi'] as const) : []), ...(v.imo && r.imo === v.imo ? (['imo'] as const) : [])];
       if (by.length === 0) continue;
       const key = `${r.source}|${r.listing_id}`;
