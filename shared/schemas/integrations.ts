@@ -50,7 +50,7 @@ const config = {
       type: 'integer',
       minimum: MIN_POLL_MINUTES,
       maximum: MAX_POLL_MINUTES,
-      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp, solar wind and earthquakes, 60 for GDACS and indicator lists, 1440 for KEV).",
+      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists and `geopolitical-list`, 360 for `state-dept-advisories`, 1440 for KEV and `ofac-sdn`).",
     },
     radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 2000, description: 'For `usgs-quakes`: an earthquake this close to one of your environments raises a `hazard.alert` (100 unless given).' },
     min_magnitude: { type: 'number', minimum: -2, maximum: 10, description: 'For `usgs-quakes`: only earthquakes of at least this magnitude alert (2.5 unless given).' },

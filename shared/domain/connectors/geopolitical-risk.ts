@@ -19,7 +19,7 @@ import { vesselsSeenBetween } from '../../db/vessels.js';
 import { allWatchlistEntries } from '../../db/watchlist.js';
 import { lookupIp } from '../../adapters/ip-geo.js';
 import {
-  ADVISORY_PREFIX, MANIFEST_ID, PROGRAMME_PREFIX, vesselImoId, vesselMmsiId,
+  ADVISORY_PREFIX, MANIFEST_ID, PROGRAMME_PREFIX, validImo, vesselImoId, vesselMmsiId,
   type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord, type GeoSourceKind, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
 } from '../../feeds/geopolitical-records.js';
 import { flagOfMmsi } from '../../vocabulary/maritime-mid.js';
@@ -102,6 +102,12 @@ export interface GeopoliticalRisk {
 
 const maxLevel = (levels: readonly AdvisoryLevel[]): AdvisoryLevel | null => (levels.length === 0 ? null : (Math.max(...levels) as AdvisoryLevel));
 
+/** An IMO number as AIS reported it, when it is one (AIS carries 30 bits: garbage is common). */
+function imoOf(imo: number | null | undefined): string | null {
+  const text = imo ? String(imo).padStart(7, '0') : null;
+  return text && validImo(text) ? text : null;
+}
+
 /** Every record of `prefix` in each source, with its source, read in parallel (one Query each). */
 async function recordsOf<R>(sources: readonly string[], prefix: string, limit: number): Promise<{ source: string; record: R }[]> {
   return (await Promise.all(sources.map(async (source) => (await feedRecords<R>(source, limit, { idPrefix: prefix })).map((record) => ({ source, record }))))).flat();
@@ -126,7 +132,7 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
   // Vessels: those seen lately (with what AIS told of them) and those watched.
   const vessels = new Map<string, { mmsi: string; name: string | null; imo: string | null; watched: boolean; last_seen: string | null }>();
   for (const v of seen.slice(0, MAX_OVERLAY_VESSELS)) {
-    vessels.set(v.mmsi, { mmsi: v.mmsi, name: v.identity?.name ?? null, imo: v.identity?.imo ? String(v.identity.imo).padStart(7, '0') : null, watched: false, last_seen: v.last_seen });
+    vessels.set(v.mmsi, { mmsi: v.mmsi, name: v.identity?.name ?? null, imo: imoOf(v.identity?.imo), watched: false, last_seen: v.last_seen });
   }
   for (const e of watchlist) {
     if (e.entity_type !== 'vessel') continue;
