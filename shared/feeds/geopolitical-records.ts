@@ -9,7 +9,7 @@
 export type AdvisoryLevel = 1 | 2 | 3 | 4;
 
 /** Where a record came from: a publisher's format, or a tenant's list in Gatehouse's own format. */
-export type GeoSourceKind = 'us-state-dept' | 'ofac-sdn' | 'list';
+export type GeoSourceKind = 'us-state-dept' | 'ca-gac' | 'ofac-sdn' | 'list';
 
 export interface AdvisoryRecord {
   /** `advisory|<country>`: one advisory per country and source. */

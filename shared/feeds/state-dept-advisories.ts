@@ -14,26 +14,12 @@
 import { FeedFormatError, type FeedParse, type FeedProblem } from './feed-document.js';
 import { advisoryId, withManifest, type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord } from './geopolitical-records.js';
 import { alpha2OfAlpha3 } from '../vocabulary/country-alpha3.js';
+import { decodeEntities, summaryOf } from './html-text.js';
 
 export const STATE_DEPT_ADVISORIES_URL = 'https://travel.state.gov/_res/rss/TAsTWs.xml';
 export const STATE_DEPT_ADVISORIES_DESCRIPTION = 'US Department of State travel advisories (RSS): one level 1 to 4 per country';
 
 const FEED = 'State Department advisories';
-/** A summary is the advisory's first words, this long at most. */
-const SUMMARY_CHARS = 280;
-
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', ndash: '–', mdash: '—' };
-
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return XML_ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
 /** An element's text: CDATA as it is, other text with its entities decoded. */
 function elementText(raw: string): string {
   return raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|([^<]+)/g, (_w, cdata: string | undefined, plain: string | undefined) => cdata ?? decodeEntities(plain ?? '')).trim();
@@ -76,16 +62,6 @@ export function rfc822Utc(date: string): string | null {
   if (new Date(Date.UTC(year, month, day)).getUTCDate() !== day) return null;
   const zone = m[7] && /^[+-]\d{4}$/.test(m[7]) ? (m[7][0] === '-' ? 1 : -1) * (Number(m[7].slice(1, 3)) * 60 + Number(m[7].slice(3))) : 0;
   return new Date(Date.UTC(year, month, day, Number(m[4] ?? 0), Number(m[5] ?? 0) + zone, Number(m[6] ?? 0))).toISOString();
-}
-
-/** The advisory's text without markup, its first words. */
-function summaryOf(html: string | null): string | null {
-  if (!html) return null;
-  const text = decodeEntities(html.replace(/<\/?(?:p|li|ul|ol|br|div|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
-  if (!text) return null;
-  if (text.length <= SUMMARY_CHARS) return text;
-  const cut = text.slice(0, SUMMARY_CHARS);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), SUMMARY_CHARS / 2))}…`;
 }
 
 const levelIn = (s: string | null | undefined): AdvisoryLevel | null => {

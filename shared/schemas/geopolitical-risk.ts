@@ -15,7 +15,7 @@ export const geopoliticalRiskQuery = {
 const level = { type: ['integer', 'null'], enum: [1, 2, 3, 4, null], description: '1 normal precautions, 2 increased caution, 3 reconsider (or avoid non-essential) travel, 4 do not travel: the highest any source gives. Null: no source has an advisory for it.' } as const;
 const countryCode = { type: ['string', 'null'], pattern: '^[A-Z]{2}$' } as const;
 const nullableText = { type: ['string', 'null'] } as const;
-const sourceKind = { type: 'string', enum: ['us-state-dept', 'ofac-sdn', 'list'], description: '`us-state-dept`, `ofac-sdn`, or `list` (your own geopolitical list).' } as const;
+const sourceKind = { type: 'string', enum: ['us-state-dept', 'ca-gac', 'ofac-sdn', 'list'], description: '`us-state-dept` (US State Department), `ca-gac` (Global Affairs Canada), `ofac-sdn`, or `list` (your own geopolitical list).' } as const;
 
 const placed = {
   country: { ...countryCode, description: 'ISO 3166-1 alpha-2; null when not known.' },

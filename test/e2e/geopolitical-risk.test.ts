@@ -27,6 +27,7 @@ const DOCS: Record<string, Buffer> = {
   '/TAsTWs.xml': feedFixture('state-dept-advisories/TAsTWs.2026-10-07.xml'),
   '/sdn.csv': feedFixture('ofac-sdn/sdn.csv'),
   '/geo.csv': Buffer.from(OWN_LIST),
+  '/cta-cap-ua.json': feedFixture('canada-advisory/cta-cap-ua.2026-09-24.json'),
 };
 
 /** From the SDN sample: TASCA (IMO 9313149, MMSI 352002494), NS LEADER (MMSI 636013272), IRIS MAKRAN (IMO 9486910, no MMSI listed). */
@@ -58,7 +59,7 @@ beforeAll(async () => {
   server = await startFeedServer(DOCS);
   base = server.base;
   org = await registerTenant('Geopolitics');
-  for (const [feed, path] of [['state-dept-advisories', '/TAsTWs.xml'], ['ofac-sdn', '/sdn.csv'], ['geopolitical-list', '/geo.csv']] as const) {
+  for (const [feed, path] of [['state-dept-advisories', '/TAsTWs.xml'], ['ofac-sdn', '/sdn.csv'], ['geopolitical-list', '/geo.csv'], ['canada-advisory', '/cta-cap-ua.json']] as const) {
     const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: feed, kind: 'feed', config: { feed, url: `${base}${path}` } } });
     expect(res.status, res.text).toBe(201);
     connectors[feed] = res.body.integration_id;
@@ -68,6 +69,7 @@ beforeAll(async () => {
   envs.kp = kp.environment_id;
   envs.no = (await environment('Oslo office', 'NO')).environment_id;
   envs.none = (await environment('Unplaced depot')).environment_id;
+  envs.ua = (await environment('Kyiv office', 'UA')).environment_id;
 
   const sensor = await call('POST', '/api/v1/sensors', { token: org.token, body: { environment_id: envs.no, name: 'AIS receiver', type: 'ais_receiver', location: { lat: 59.9, lon: 10.7 } } });
   expect(sensor.status, sensor.text).toBe(201);
@@ -93,7 +95,7 @@ afterAll(() => server.close());
 describe('geopolitical connectors', () => {
   it('store each source once, and nothing again after a second poll', async () => {
     // Each document's records and its manifest (what it lists now).
-    const expected = { 'state-dept-advisories': { read: 10, skipped: 1 }, 'ofac-sdn': { read: 36, skipped: 0 }, 'geopolitical-list': { read: 3, skipped: 0 } };
+    const expected = { 'state-dept-advisories': { read: 10, skipped: 1 }, 'ofac-sdn': { read: 36, skipped: 0 }, 'geopolitical-list': { read: 3, skipped: 0 }, 'canada-advisory': { read: 2, skipped: 0 } };
     for (const [feed, { read, skipped }] of Object.entries(expected)) {
       const first = await poll(connectors[feed]!);
       expect(first.status, first.text).toBe(200);
@@ -125,8 +127,13 @@ describe('geopoliticalRisk.get', () => {
         { environment_id: envs.kp, name: 'Pyongyang liaison office', type: 'building', country: 'KP', level: 4, sanctioned_country: true },
         { environment_id: envs.no, name: 'Oslo office', type: 'building', country: 'NO', level: 1, sanctioned_country: false },
         { environment_id: envs.none, name: 'Unplaced depot', type: 'building', country: null, level: null, sanctioned_country: false },
+        // Ukraine: no State Department item in the trimmed capture; Canada's document says avoid all travel.
+        { environment_id: envs.ua, name: 'Kyiv office', type: 'building', country: 'UA', level: 4, sanctioned_country: false },
       ]),
     );
+    expect(answer.countries.find((c: any) => c.country === 'UA').advisories).toEqual([
+      expect.objectContaining({ level: 4, title: 'Ukraine - Avoid all travel', source: 'ca-gac', url: 'https://travel.gc.ca/destinations/ukraine' }),
+    ]);
     const kp = answer.countries.find((c: any) => c.country === 'KP');
     expect(kp.level).toBe(4);
     expect(kp.advisories).toEqual([expect.objectContaining({ level: 4, title: 'North Korea - Level 4: Do Not Travel', source: 'us-state-dept', updated: '2025-04-29T00:00:00.000Z' })]);
@@ -151,7 +158,7 @@ describe('geopoliticalRisk.get', () => {
         expect.objectContaining({ value: '10.0.0.0/8', located: false, country: null, level: null }),
       ]),
     );
-    expect(answer.sources.advisories).toHaveLength(2);
+    expect(answer.sources.advisories).toHaveLength(3);
   });
 
   it('narrows everything to one country with country=', async () => {

@@ -45,6 +45,8 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   // Geopolitical (docs/feeds.md): an advisory or a listing stays until the source changes it, so none expires.
   'state-dept-advisories': { defaultUrl: STATE_DEPT_ADVISORIES_URL, accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8', maxBytes: 8 * MB, everyMinutes: 360, keepSeconds: null },
+  // One country's document each: the connector names it (`https://data.international.gc.ca/travel-voyage/cta-cap-<iso>.json`).
+  'canada-advisory': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 2 * MB, everyMinutes: 360, keepSeconds: null },
   'ofac-sdn': { defaultUrl: OFAC_SDN_URL, accept: 'text/csv, text/plain;q=0.9', maxBytes: 32 * MB, everyMinutes: 1440, keepSeconds: null },
   'geopolitical-list': { defaultUrl: null, accept: 'application/json, text/csv;q=0.9, text/plain;q=0.8', maxBytes: 4 * MB, everyMinutes: 60, keepSeconds: null },
 };

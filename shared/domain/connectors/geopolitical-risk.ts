@@ -1,7 +1,7 @@
 /**
  * The geopolitical overlay (docs/connectors.md, "Geopolitical risk"): country-level advisories
- * and sanctions programmes, as the tenant's `state-dept-advisories`, `ofac-sdn` and
- * `geopolitical-list` connectors keep them, laid over the tenant's environments (by the country
+ * and sanctions programmes, as the tenant's `state-dept-advisories`, `canada-advisory`, `ofac-sdn`
+ * and `geopolitical-list` connectors keep them, laid over the tenant's environments (by the country
  * each names), the vessels it sees and watches (by the flag of their MMSI, and by their IMO number
  * and MMSI on a sanctions list) and the IP addresses it watches (by their country in the offline
  * IP data, shared/adapters/ip-geo.ts).
@@ -114,10 +114,11 @@ async function recordsOf<R>(sources: readonly string[], prefix: string, limit: n
 }
 
 export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, country: string | null): Promise<GeopoliticalRisk> {
-  const feeds = await sourcesOfFeeds(tenantId, ['state-dept-advisories', 'ofac-sdn', 'geopolitical-list']);
-  // A tenant's own list has no public source: without a connector of it there is nothing to read.
+  const feeds = await sourcesOfFeeds(tenantId, ['state-dept-advisories', 'canada-advisory', 'ofac-sdn', 'geopolitical-list']);
+  // A tenant's own list and Canada's country documents have no public source: without a connector there is nothing to read.
   const own = feeds['geopolitical-list'].filter((s) => s !== 'geopolitical-list');
-  const advisorySources = [...feeds['state-dept-advisories'], ...own];
+  const canada = feeds['canada-advisory'].filter((s) => s !== 'canada-advisory');
+  const advisorySources = [...feeds['state-dept-advisories'], ...canada, ...own];
   const sanctionSources = [...feeds['ofac-sdn'], ...own];
   const to = new Date(nowMs).toISOString();
   const from = new Date(nowMs - SEEN_MS).toISOString();

@@ -19,6 +19,7 @@ import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
 import { parseStateDeptAdvisories } from '../../feeds/state-dept-advisories.js';
 import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
+import { parseCanadaAdvisory } from '../../feeds/canada-advisory.js';
 import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
@@ -43,6 +44,7 @@ export const FEEDS = {
   'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
   'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
   'state-dept-advisories': { ...FEED_CATALOG['state-dept-advisories'], parse: parseStateDeptAdvisories },
+  'canada-advisory': { ...FEED_CATALOG['canada-advisory'], parse: parseCanadaAdvisory },
   'ofac-sdn': { ...FEED_CATALOG['ofac-sdn'], parse: parseOfacSdn },
   'geopolitical-list': { ...FEED_CATALOG['geopolitical-list'], parse: parseGeopoliticalList },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
