@@ -87,3 +87,13 @@ export async function feedRecordsSince<R>(source: string, from: string, limit: n
   const items = await queryPage({ index: 'GSI1', pk: feedTimePk(source), skBetween: [from, '\uffff'], ascending: false }, { limit, offset: 0 });
   return items.map((i) => i.record as R);
 }
+
+/** The records kept under these sources and ids, those that exist (⌈keys / 100⌉ BatchGetItems). */
+export async function feedRecordsAt<R>(keys: readonly { source: string; id: string }[]): Promise<{ source: string; record: R }[]> {
+  if (keys.length === 0) return [];
+  const read = await readItems(keys.map((k) => feedRecordKey(k.source, k.id)));
+  return keys.flatMap(({ source, id }) => {
+    const item = read.get(feedRecordKey(source, id));
+    return item ? [{ source, record: item.record as R }] : [];
+  });
+}

@@ -18,6 +18,7 @@ import { integrationsRoutes } from './integrations.js';
 import { connectorsRoutes } from './connectors.js';
 import { environmentalRiskRoutes } from './environmental-risk.js';
 import { internetHealthRoutes } from './internet-health.js';
+import { geopoliticalRoutes } from './geopolitical.js';
 import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -66,6 +67,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...connectorsRoutes,
   ...environmentalRiskRoutes,
   ...internetHealthRoutes,
+  ...geopoliticalRoutes,
   ...developerRoutes,
   ...dataLakeRoutes,
 ];

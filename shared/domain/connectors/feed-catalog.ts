@@ -9,6 +9,8 @@ import { GDACS_EVENTS_URL } from '../../feeds/gdacs-events.js';
 import { NWS_ALERTS_MAX_BYTES, NWS_ALERTS_URL } from '../../feeds/nws-alerts-source.js';
 import { RIS_LIVE_URL } from '../../feeds/ripe-ris.js';
 import { RPKI_VRPS_MAX_BYTES, RPKI_VRPS_URL } from '../../feeds/rpki-vrps.js';
+import { OFAC_SDN_URL } from '../../feeds/ofac-sdn.js';
+import { STATE_DEPT_ADVISORIES_URL } from '../../feeds/state-dept-advisories.js';
 import { SWPC_KP_URL } from '../../feeds/swpc-kp.js';
 import { USGS_QUAKES_URL } from '../../feeds/usgs-quakes.js';
 import type { FeedName } from '../../schemas/integrations.js';
@@ -51,6 +53,12 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'rpki-vrps': { defaultUrl: RPKI_VRPS_URL, accept: JSON_TYPE, maxBytes: RPKI_VRPS_MAX_BYTES, everyMinutes: 60, keepSeconds: null },
   // A poll reads at most 2 MB of the prefix-filtered stream; updates are kept 7 days.
   'ris-live': { defaultUrl: RIS_LIVE_URL, accept: 'application/json, application/x-ndjson;q=0.9', maxBytes: 2 * MB, everyMinutes: 5, keepSeconds: 7 * DAY_S, stream: true },
+  // Geopolitical (docs/feeds.md): an advisory or a listing stays until the source changes it, so none expires.
+  'state-dept-advisories': { defaultUrl: STATE_DEPT_ADVISORIES_URL, accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8', maxBytes: 8 * MB, everyMinutes: 360, keepSeconds: null },
+  // One country's document each: the connector names it (`https://data.international.gc.ca/travel-voyage/cta-cap-<iso>.json`).
+  'canada-advisory': { defaultUrl: null, accept: JSON_TYPE, maxBytes: 2 * MB, everyMinutes: 360, keepSeconds: null },
+  'ofac-sdn': { defaultUrl: OFAC_SDN_URL, accept: 'text/csv, text/plain;q=0.9', maxBytes: 32 * MB, everyMinutes: 1440, keepSeconds: null },
+  'geopolitical-list': { defaultUrl: null, accept: 'application/json, text/csv;q=0.9, text/plain;q=0.8', maxBytes: 4 * MB, everyMinutes: 60, keepSeconds: null },
 };
 
 /** Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says. */

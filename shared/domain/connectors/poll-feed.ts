@@ -20,6 +20,10 @@ import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
 import { parseNwsAlerts } from '../../feeds/nws-alerts.js';
 import { parseRisLive } from '../../feeds/ripe-ris.js';
 import { parseRpkiVrps } from '../../feeds/rpki-vrps.js';
+import { parseStateDeptAdvisories } from '../../feeds/state-dept-advisories.js';
+import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
+import { parseCanadaAdvisory } from '../../feeds/canada-advisory.js';
+import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
@@ -45,6 +49,10 @@ export const FEEDS = {
   'nws-alerts': { ...FEED_CATALOG['nws-alerts'], parse: parseNwsAlerts },
   'rpki-vrps': { ...FEED_CATALOG['rpki-vrps'], parse: parseRpkiVrps },
   'ris-live': { ...FEED_CATALOG['ris-live'], parse: parseRisLive },
+  'state-dept-advisories': { ...FEED_CATALOG['state-dept-advisories'], parse: parseStateDeptAdvisories },
+  'canada-advisory': { ...FEED_CATALOG['canada-advisory'], parse: parseCanadaAdvisory },
+  'ofac-sdn': { ...FEED_CATALOG['ofac-sdn'], parse: parseOfacSdn },
+  'geopolitical-list': { ...FEED_CATALOG['geopolitical-list'], parse: parseGeopoliticalList },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
