@@ -348,10 +348,10 @@ export const WORKERS: readonly WorkerDef[] = [
     // that throws (the table unreachable) goes to the dead letters.
     trigger: { kind: 'scheduler', retryAttempts: 0 },
     // Reads the connector, the tenant's environments and lines (files in the bucket); writes
-    // records, the status and the alerts' guards and messages; removes a stale schedule; writes
-    // what it read to the tenant's data lake (Parquet under lake/, its Glue tables). An RPKI
+    // records, the status and the alerts' guards and messages; removes a stale schedule; sends
+    // what it read to the data-lake queue (and keeps its export state under lake-state/). An RPKI
     // export is kept as one object under feeds/ of the bucket, and read back by RIS polls.
-    grants: { table: 'write', bucket: 'write', schedules: true, lake: 'catalog' },
+    grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
     // A feed is read in 20 s at most; storing a KEV catalogue of 1,500 records is 15 BatchGetItems
     // and the writes of what changed. The memory is for the global RPKI export (about 50 MB of
     // JSON, 700,000 VRPs): its body, its parse and its compact list peak near 1 GB.
@@ -372,7 +372,7 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'export-lake',
     handler: 'functions/workers/export-lake.ts',
-    description: "Writes stored events, vessel positions and incident changes to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
+    description: "Writes stored events, vessel positions, incident changes and connector records to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
     // A queue fed by a bus rule, not the table's stream: the stream has its two readers already.
     // One file per table, tenant and day per batch; 10 messages is what an SQS mapping takes
     // without a batching window (small files: see docs/data-lake.md, compaction is left to do).

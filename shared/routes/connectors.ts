@@ -35,8 +35,8 @@ export const connectorsPollRoute = {
   response: { status: 200, description: 'What the poll did, and the connector as it is now.', schema: pollResult },
   errors: [404],
   // An RPKI export is kept as one object under feeds/ of the bucket (docs/connectors.md); what a
-  // connector read goes to the tenant's data lake (Parquet under lake/, its Glue tables).
-  grants: { table: 'write', bucket: 'write', lake: 'catalog' },
+  // connector read goes to the data-lake queue (its export state under lake-state/).
+  grants: { table: 'write', bucket: 'write', queues: { 'data-lake': 'send' } },
   // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds
   // more. The memory is for a global RPKI export polled on demand (about 1 GB at its peak).
   timeoutSeconds: 29,

@@ -3,28 +3,28 @@ import type { JsonSchema } from './json-schema.js';
 import { timestamp, uuid } from './common.js';
 import { tenantScope } from './users.js';
 
-export const geopoliticalRiskQuery = {
+export const geopoliticalRiskQuery = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
     country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'One country, ISO 3166-1 alpha-2 (GB, not UK): its overlay, and only your environments, vessels and addresses in it.' },
   },
   additionalProperties: false,
-} as const satisfies JsonSchema;
+} as const satisfies JsonSchema))();
 
 const level = { type: ['integer', 'null'], enum: [1, 2, 3, 4, null], description: '1 normal precautions, 2 increased caution, 3 reconsider (or avoid non-essential) travel, 4 do not travel: the highest any source gives. Null: no source has an advisory for it.' } as const;
 const countryCode = { type: ['string', 'null'], pattern: '^[A-Z]{2}$' } as const;
 const nullableText = { type: ['string', 'null'] } as const;
 const sourceKind = { type: 'string', enum: ['us-state-dept', 'ca-gac', 'ofac-sdn', 'list'], description: '`us-state-dept` (US State Department), `ca-gac` (Global Affairs Canada), `ofac-sdn`, or `list` (your own geopolitical list).' } as const;
 
-const placed = {
+const placed = /* @__PURE__ */ (() => ({
   country: { ...countryCode, description: 'ISO 3166-1 alpha-2; null when not known.' },
   level,
   sanctioned_country: { type: 'boolean', description: 'A sanctions source lists a programme against that country.' },
-} as const;
+} as const))();
 const placedRequired = ['country', 'level', 'sanctioned_country'] as const;
 
-const countryOverlay = {
+const countryOverlay = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     country: { type: 'string', pattern: '^[A-Z]{2}$' },
@@ -65,7 +65,7 @@ const countryOverlay = {
   },
   required: ['country', 'level', 'advisories', 'sanctions'],
   additionalProperties: false,
-} as const;
+} as const))();
 
 export const geopoliticalRiskAnswer = /* @__PURE__ */ (() => ({
   type: 'object',

@@ -6,11 +6,11 @@ import { tenantScope } from './users.js';
 const count = { type: 'integer', minimum: 0 } as const;
 const asn = { type: 'integer', minimum: 0, maximum: 4294967295 } as const;
 const prefixText = { type: 'string', maxLength: 64, description: 'An IPv4 or IPv6 prefix in CIDR notation (`193.0.0.0/21`, `2001:db8::/32`).' } as const;
-const asPath = {
+const asPath = /* @__PURE__ */ (() => ({
   type: ['array', 'null'],
   items: { anyOf: [asn, { type: 'array', items: asn }] },
   description: 'The AS path, nearest AS first; an AS_SET as a nested list; null for a withdrawal.',
-} as const;
+} as const))();
 const rpkiState = { type: 'string', enum: ['valid', 'invalid', 'not-found'] } as const;
 
 export const internetHealthQuery = /* @__PURE__ */ (() => ({
@@ -23,7 +23,7 @@ export const internetHealthQuery = /* @__PURE__ */ (() => ({
   additionalProperties: false,
 } as const satisfies JsonSchema))();
 
-const update = {
+const update = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     kind: { type: 'string', enum: ['announcement', 'withdrawal'] },
@@ -36,9 +36,9 @@ const update = {
   },
   required: ['kind', 'prefix', 'time', 'collector', 'peer_asn', 'path', 'origin_asn'],
   additionalProperties: false,
-} as const;
+} as const))();
 
-const freshness = {
+const freshness = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     connector_id: uuid,
@@ -53,14 +53,14 @@ const freshness = {
   },
   required: ['connector_id', 'name', 'feed', 'state', 'interval_minutes', 'last_run_at', 'last_success_at', 'last_error', 'stale'],
   additionalProperties: false,
-} as const;
+} as const))();
 
-const kindCounts = {
+const kindCounts = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: { possible_hijack: count, possible_leak: count },
   required: ['possible_hijack', 'possible_leak'],
   additionalProperties: false,
-} as const;
+} as const))();
 
 export const internetHealthAnswer = /* @__PURE__ */ (() => ({
   type: 'object',
@@ -132,7 +132,7 @@ export const bgpAlertsQuery = /* @__PURE__ */ (() => ({
   additionalProperties: false,
 } as const satisfies JsonSchema))();
 
-const alert = {
+const alert = /* @__PURE__ */ (() => ({
   type: 'object',
   properties: {
     id: { type: 'string', description: '`<kind>-<update id>`: the same update gives the same alert.' },
@@ -154,7 +154,7 @@ const alert = {
   },
   required: ['id', 'kind', 'rule', 'reason', 'prefix', 'watched_prefix', 'watched_asn', 'origin_asn', 'path', 'rpki', 'update_id', 'collector', 'peer_asn', 'time', 'connector_id', 'event_id'],
   additionalProperties: false,
-} as const;
+} as const))();
 
 export const bgpAlertList = /* @__PURE__ */ (() => ({
   type: 'object',
