@@ -6,54 +6,10 @@
  *
  *   npx tsx bin/bench-telemetry-cost.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
+import { showTally as show, startMeteredStack } from './metered-stack.js';
 
-process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
-const { startLocalStack } = await import('../shared/local/stack.js');
-const { startDynamoDbMeter } = await import('../shared/local/dynamodb-meter.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-telemetry-cost-'));
-let meter: DynamoDbMeter | undefined;
-const stack = await startLocalStack({
-  dataDir,
-  persist: false,
-  workers: false,
-  dynamodbFront: async (endpoint: string) => {
-    meter = await startDynamoDbMeter(endpoint);
-    return meter.url;
-  },
-});
-const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');
-const { startHttpServer } = await import('../shared/local/http-server.js');
-await ensureLocalAdmin(localAdminFromEnv());
-const server = await startHttpServer({ port: 0 });
-
-async function api(method: string, path: string, token: string | undefined, body?: unknown) {
-  const res = await fetch(new URL(path, server.url), {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
-}
-
-async function tallyOf(send: () => Promise<unknown>): Promise<Tally> {
-  await meter!.settle();
-  meter!.reset();
-  await send();
-  await meter!.settle();
-  return meter!.snapshot();
-}
-
-const show = (label: string, t: Tally) => {
-  const calls = Object.entries(t).map(([op, o]) => `${op} ${o.calls}`);
-  const total = Object.values(t).reduce((s, o) => s + o.calls, 0);
-  console.log(`${label}: ${total} calls (${calls.join(', ')})`);
-};
+const stack = await startMeteredStack('telemetry-cost');
+const { api, tallyOf } = stack;
 
 try {
   const tag = Date.now().toString(36);
@@ -65,7 +21,7 @@ try {
   const form = new FormData();
   const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Cable</name><LineString><coordinates>1.4,51.1,0 1.6,51.15,0 1.8,51.2,0</coordinates></LineString></Placemark></Document></kml>`;
   form.append('file', new Blob([kml]), 'cable.kml');
-  const up = await fetch(new URL(`/api/v1/environments/${env.environment_id}/infrastructure/upload`, server.url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const up = await fetch(new URL(`/api/v1/environments/${env.environment_id}/infrastructure/upload`, stack.url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   const file = (await up.json()) as { file_id: string };
   const sensor = await api('POST', '/api/v1/sensors', token, {
     environment_id: env.environment_id, name: 'DAS', type: 'fibre_optic', location: { lat: 51.1, lon: 1.4 },
@@ -83,8 +39,5 @@ try {
   show('a retried batch', await tallyOf(() => api('POST', path, token, { batch_id: 'hot', kind: 'das', frames: frames(base + 20_000, true) })));
   show('a window read (3 batches)', await tallyOf(() => api('GET', `${path}?from=${new Date(base - 60_000).toISOString()}&to=${new Date(base + 60_000).toISOString()}`, token)));
 } finally {
-  await server.close();
-  await meter?.close();
   await stack.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

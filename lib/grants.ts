@@ -201,7 +201,7 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
     });
   }
   if (grants.lake === 'catalog') {
-    const reason = "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable.";
+    const reason = "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable/UpdateTable.";
     const prefix = lakePrefix ?? 'gatehouse_lake';
     Validations.of(scope).acknowledge(
       { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${prefix}_*]`, reason },

@@ -28,6 +28,8 @@ const PACKAGE_FILES: Record<string, { files: string[]; environment: Record<strin
   // The threat score's geography: the offline IP databases (docs/ip-geography.md).
   'threatScore.get': IP_GEO_PACKAGE_FILES,
   'developer.threatScore': IP_GEO_PACKAGE_FILES,
+  // The geopolitical overlay locates the watched IP addresses.
+  'geopoliticalRisk.get': IP_GEO_PACKAGE_FILES,
 };
 
 /** Where the build writes generated validator modules (git-ignored). */

@@ -34,7 +34,7 @@ export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 /** Connectors' schedules, in their group; PassRole hands Scheduler its role (lib/connector-schedules.ts). */
 export const SCHEDULES_MANAGE = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] as const;
-export const LAKE_CATALOG = ['glue:CreateDatabase', 'glue:CreateTable'] as const;
+export const LAKE_CATALOG = ['glue:CreateDatabase', 'glue:CreateTable', 'glue:UpdateTable'] as const;
 /** The query route's own: it assumes the lake query role, narrowed to the caller's tenant, and runs Athena as that. */
 export const LAKE_QUERY = ['sts:AssumeRole'] as const;
 /** What the tenant-scoped session of the lake query role does (its policy: lib/data-lake.ts). */

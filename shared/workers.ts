@@ -10,7 +10,7 @@ import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
-import { CONNECTORS_SOURCE, EPISODE_FOUND, HAZARD_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
+import { BGP_ALERT_FOUND, CONNECTORS_SOURCE, EPISODE_FOUND, HAZARD_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -159,8 +159,8 @@ export const QUEUES = [
   {
     id: 'vessel-episodes',
     description:
-      "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
-    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE, CONNECTORS_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND, HAZARD_FOUND] },
+      "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard and routing alerts (docs/connectors.md)",
+    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE, CONNECTORS_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND, HAZARD_FOUND, BGP_ALERT_FOUND] },
     // Six times the announcer's timeout.
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
@@ -343,18 +343,20 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'connector-poll',
     handler: 'functions/workers/connector-poll.ts',
-    description: "Polls one connector's feed on its schedule, keeps the new and changed records and raises hazard alerts (docs/connectors.md)",
+    description: "Polls one connector's feed on its schedule, keeps the new and changed records (an RPKI export as one object in the bucket) and raises hazard and routing alerts (docs/connectors.md)",
     // A failed poll is not tried again at once: the next one comes within the interval. A poll
     // that throws (the table unreachable) goes to the dead letters.
     trigger: { kind: 'scheduler', retryAttempts: 0 },
     // Reads the connector, the tenant's environments and lines (files in the bucket); writes
-    // records, the status and the alerts' guards and messages; removes a stale schedule; writes
-    // what it read to the tenant's data lake (Parquet under lake/, its Glue tables).
-    grants: { table: 'write', bucket: 'write', schedules: true, lake: 'catalog' },
+    // records, the status and the alerts' guards and messages; removes a stale schedule; sends
+    // what it read to the data-lake queue (and keeps its export state under lake-state/). An RPKI
+    // export is kept as one object under feeds/ of the bucket, and read back by RIS polls.
+    grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
     // A feed is read in 20 s at most; storing a KEV catalogue of 1,500 records is 15 BatchGetItems
-    // and the writes of what changed.
+    // and the writes of what changed. The memory is for the global RPKI export (about 50 MB of
+    // JSON, 700,000 VRPs): its body, its parse and its compact list peak near 1 GB.
     timeoutSeconds: 120,
-    memoryMb: 512,
+    memoryMb: 2048,
   },
   {
     id: 'workflow-timers',
@@ -370,7 +372,7 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'export-lake',
     handler: 'functions/workers/export-lake.ts',
-    description: "Writes stored events, vessel positions and incident changes to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
+    description: "Writes stored events, vessel positions, incident changes and connector records to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
     // A queue fed by a bus rule, not the table's stream: the stream has its two readers already.
     // One file per table, tenant and day per batch; 10 messages is what an SQS mapping takes
     // without a batching window (small files: see docs/data-lake.md, compaction is left to do).

@@ -134,6 +134,38 @@ export function getOutbound(raw: string, req: { headers?: Record<string, string>
   return callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes);
 }
 
+export interface OutboundStreamRead extends OutboundDownload {
+  /**
+   * Why the read stopped: `end` the server closed the stream, `window` the time bound passed,
+   * `size` `maxBytes` were read (then `truncated`). The two bounds are a normal end, not an error.
+   */
+  stopped: 'end' | 'window' | 'size' | null;
+}
+
+/**
+ * Reads an endless stream (RIS Live's HTTP stream) through the same guard as getOutbound: the
+ * connection is made and checked as getOutbound's is (public addresses only, no redirect, an
+ * answer within `timeoutMs`), then the body is read for `windowMs` at most and `maxBytes` at most,
+ * and the connection closed. Reaching either bound is how a read of a stream ends, so it is no
+ * error; the last line read may be cut (the caller drops it). Never throws for the server's faults.
+ */
+export async function streamOutbound(
+  raw: string,
+  req: { headers?: Record<string, string>; timeoutMs?: number; windowMs: number; maxBytes: number },
+  policy: OutboundPolicy,
+): Promise<OutboundStreamRead> {
+  const read: { stopped: 'window' | null } = { stopped: null };
+  const answer = await callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes, {
+    windowMs: req.windowMs,
+    onStop: (why) => {
+      read.stopped = why;
+    },
+  });
+  if (answer.status === null) return { ...answer, stopped: null };
+  const why = answer.truncated ? 'size' : (read.stopped ?? 'end');
+  return { ...answer, error: null, stopped: why };
+}
+
 function callOutbound(
   raw: string,
   method: 'GET' | 'POST',
@@ -142,6 +174,8 @@ function callOutbound(
   policy: OutboundPolicy,
   timeoutMs: number,
   maxBytes: number,
+  /** A stream: once the answer starts, read it for `windowMs` (then `onStop('window')`) instead of to its end. */
+  stream?: { windowMs: number; onStop: (why: 'window') => void },
 ): Promise<OutboundDownload> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -176,6 +210,7 @@ function callOutbound(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(windowTimer);
       agent.destroy();
       done(answer);
     };
@@ -187,7 +222,16 @@ function callOutbound(
     const timer = setTimeout(() => {
       call.destroy(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
+    let windowTimer: ReturnType<typeof setTimeout> | undefined;
     call.on('response', (res) => {
+      if (stream) {
+        // The answer came in time: from here the window bounds the read, not the timeout.
+        clearTimeout(timer);
+        windowTimer = setTimeout(() => {
+          stream.onStop('window');
+          res.destroy();
+        }, stream.windowMs);
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       let truncated = false;

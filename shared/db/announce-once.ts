@@ -15,6 +15,8 @@ export interface AnnounceGuard {
   /** The guard item's `entity`. */
   entity: string;
   guardDays: number;
+  /** What else the guard keeps (a routing alert's guard is the alert's record: shared/db/internet-health.ts). */
+  attributes?: Record<string, unknown>;
 }
 
 /** Writes the guard and the message; false when the guard was there (announced before). */
@@ -30,7 +32,7 @@ export async function announceOnce(
       {
         Put: {
           TableName: TABLE,
-          Item: { PK: guard.PK, SK: guard.SK, entity: guard.entity, event_id: event.event_id, expires_at: Math.floor(nowMs / 1000) + guard.guardDays * 86400 },
+          Item: { ...guard.attributes, PK: guard.PK, SK: guard.SK, entity: guard.entity, event_id: event.event_id, expires_at: Math.floor(nowMs / 1000) + guard.guardDays * 86400 },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

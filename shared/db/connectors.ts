@@ -24,9 +24,15 @@ export interface ConnectorSettings {
   /** The source polled: the feed's public URL unless the connector names another. */
   url: string;
   interval_minutes: number;
-  /** Earthquakes: the distance (km) and least magnitude that raise an alert. */
+  /** Hazard feeds: the distance (km) that raises an alert (GDACS without one: by event type). */
   radius_km?: number;
+  /** Earthquakes: the least magnitude that alerts. */
   min_magnitude?: number;
+  /** GDACS: the least alert level that alerts. */
+  min_alert_level?: 'green' | 'orange' | 'red';
+  /** RIS Live: seconds a poll reads the stream, and whether the watched ASNs give transit (docs/connectors.md). */
+  stream_seconds?: number;
+  provides_transit?: boolean;
 }
 
 /** The last poll, as the connector's status shows it. */

@@ -22,6 +22,8 @@ export interface Environment {
   description: string | null;
   location: { lat: number; lon: number } | null;
   address: string | null;
+  /** ISO 3166-1 alpha-2, or null when not given. */
+  country: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,6 +42,8 @@ const countAttribute = (kind: ChildKind) => `${kind}_count`;
 function fromItem(item: Record<string, unknown>): StoredEnvironment {
   return {
     ...pick<Environment>(item, FIELDS),
+    // Environments made before the field have none.
+    country: typeof item.country === 'string' ? item.country : null,
     version: Number(item.version ?? 0),
     counts: Object.fromEntries(CHILD_KINDS.map((k) => [k, Number(item[countAttribute(k)] ?? 0)])) as Record<ChildKind, number>,
   };

@@ -17,6 +17,14 @@ export const FEED_PK_PREFIX = 'FEED#';
 
 export const feedRecordKey = (source: string, id: string) => ({ PK: `${FEED_PK_PREFIX}${source}`, SK: `R#${id}` });
 
+/**
+ * A hazard record's entry in time order (pattern 50a): GSI1 `FEED#<source>#BYTIME`,
+ * `<time>#<record id>`, the time being what the risk route reads a window of (an origin time, an
+ * event's end, an alert's expiry).
+ */
+const feedTimePk = (source: string) => `${FEED_PK_PREFIX}${source}#BYTIME`;
+const feedTimeKey = (source: string, time: string, id: string) => ({ GSI1PK: feedTimePk(source), GSI1SK: `${time}#${id}` });
+
 export interface StoreOutcome {
   stored: number;
   updated: number;
@@ -29,14 +37,23 @@ const hashOf = (record: object) => createHash('sha256').update(JSON.stringify(re
  * Keeps the records of one poll: new ones are put, changed ones (another hash) replaced, the rest
  * left alone. `expiresAt` (Unix seconds) ends a record's life, or null to keep it.
  */
-export async function storeFeedRecords(source: string, records: readonly { id: string }[], fetchedAt: string, expiresAt: number | null): Promise<StoreOutcome> {
+export async function storeFeedRecords<R extends { id: string }>(
+  source: string,
+  records: readonly R[],
+  fetchedAt: string,
+  expiresAt: number | null,
+  timeOf?: (record: R) => string | null,
+): Promise<StoreOutcome> {
   const unique = new Map(records.map((r) => [r.id, r]));
   const read = await readItems([...unique.keys()].map((id) => feedRecordKey(source, id)));
   const writes: Record<string, unknown>[] = [];
   const outcome: StoreOutcome = { stored: 0, updated: 0, unchanged: 0 };
   for (const [id, record] of unique) {
     const key = feedRecordKey(source, id);
-    const hash = hashOf(record);
+    const time = timeOf?.(record) ?? null;
+    const index = time === null ? {} : feedTimeKey(source, time, id);
+    // The index key is part of what is compared: a record kept before its feed was indexed is written once more.
+    const hash = hashOf(time === null ? record : [record, index]);
     const before = read.get(key);
     if (before && before.content_hash === hash) {
       outcome.unchanged++;
@@ -44,7 +61,7 @@ export async function storeFeedRecords(source: string, records: readonly { id: s
     }
     if (before) outcome.updated++;
     else outcome.stored++;
-    writes.push({ ...key, entity: 'FEED_RECORD', source, record, content_hash: hash, fetched_at: fetchedAt, ...(expiresAt !== null ? { expires_at: expiresAt } : {}) });
+    writes.push({ ...key, ...index, entity: 'FEED_RECORD', source, record, content_hash: hash, fetched_at: fetchedAt, ...(expiresAt !== null ? { expires_at: expiresAt } : {}) });
   }
   if (writes.length > 0) await writeAll(writes);
   return outcome;
@@ -62,5 +79,21 @@ export async function feedRecordIn<R>(sources: readonly string[], id: string): P
   return sources.flatMap((s) => {
     const item = read.get(feedRecordKey(s, id));
     return item ? [{ source: s, record: item.record as R, fetched_at: item.fetched_at as string }] : [];
+  });
+}
+
+/** A source's indexed records whose time is at least `from` (ISO), latest first, at most `limit` (one Query of GSI1, paged by 1 MB). */
+export async function feedRecordsSince<R>(source: string, from: string, limit: number): Promise<R[]> {
+  const items = await queryPage({ index: 'GSI1', pk: feedTimePk(source), skBetween: [from, '\uffff'], ascending: false }, { limit, offset: 0 });
+  return items.map((i) => i.record as R);
+}
+
+/** The records kept under these sources and ids, those that exist (⌈keys / 100⌉ BatchGetItems). */
+export async function feedRecordsAt<R>(keys: readonly { source: string; id: string }[]): Promise<{ source: string; record: R }[]> {
+  if (keys.length === 0) return [];
+  const read = await readItems(keys.map((k) => feedRecordKey(k.source, k.id)));
+  return keys.flatMap(({ source, id }) => {
+    const item = read.get(feedRecordKey(source, id));
+    return item ? [{ source, record: item.record as R }] : [];
   });
 }

@@ -13,6 +13,7 @@ import {
 import type { PageRequest } from '../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../db/transact.js';
 import { NotFoundError } from '../errors.js';
+import { countryCodeOf } from './country-code.js';
 import { newId, now } from '../ids.js';
 import type { Actor } from './actor.js';
 import { diff } from './diff.js';
@@ -29,6 +30,11 @@ export type EnvironmentCreate = InputOf<typeof environmentCreate>;
 export type EnvironmentUpdate = InputOf<typeof environmentUpdate>;
 
 
+/** The country as kept: upper case, an assigned ISO 3166-1 alpha-2 code (422 otherwise). */
+function countryOf(sent: string | null | undefined): string | null {
+  return sent === undefined || sent === null ? null : countryCodeOf(sent, ['body', 'country']);
+}
+
 export async function createEnvironment(actor: Actor, tenantId: TenantId, input: EnvironmentCreate): Promise<Environment> {
   const at = now();
   const env: Environment = {
@@ -40,6 +46,7 @@ export async function createEnvironment(actor: Actor, tenantId: TenantId, input:
     description: input.description ?? null,
     location: input.location ?? null,
     address: input.address ?? null,
+    country: countryOf(input.country),
     created_at: at,
     updated_at: at,
   };
@@ -73,6 +80,7 @@ export async function updateEnvironment(actor: Actor, environmentId: string, ten
   return retryOnConcurrentChange(async () => {
     const stored = await findStoredEnvironment(tenantId, environmentId);
     const current = publicEnvironment(stored);
+    if (update.country !== undefined) update = { ...update, country: countryOf(update.country) };
     const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;
     const next: Environment = { ...current, ...update, name: update.name?.trim() ?? current.name, updated_at: now() } as Environment;

@@ -6,7 +6,7 @@
  */
 import { newTimeId } from '../ids.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { pollFeed } from './connectors/poll-feed.js';
+import { probeFeed } from './connectors/poll-feed.js';
 import { findStoredIntegration } from './integration-reads.js';
 import { accepted, sendNotice, type Notice } from './integration-messages.js';
 import { openIntegrationConfig } from './integrations.js';
@@ -44,14 +44,8 @@ export async function testIntegration(tenantId: TenantId, integrationId: string)
   if (stored.kind === 'feed') {
     // A connector tells nobody: its test reads its source and checks the document, storing nothing.
     if (!stored.connector) throw new Error(`feed integration ${integrationId} has no connector settings`);
-    const poll = await pollFeed(stored.connector.feed, outboundPolicy(), stored.connector.url);
-    return {
-      reachable: poll.status === 'ok',
-      status_code: poll.httpStatus,
-      latency_ms: poll.latencyMs,
-      error: poll.status === 'ok' ? null : poll.error,
-      tested_at: at.toISOString(),
-    };
+    const probe = await probeFeed(stored.connector.feed, outboundPolicy(), stored.connector.url);
+    return { reachable: probe.ok, status_code: probe.httpStatus, latency_ms: probe.latencyMs, error: probe.error, tested_at: at.toISOString() };
   }
   // A dock (docs/drones.md) is probed as a signed HTTP endpoint is: the signed `integration.test` delivery.
   const kind = stored.kind === 'drone' ? 'http' : stored.kind;

@@ -106,7 +106,7 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   pagerduty: ['routing_key', 'endpoint'],
   http: ['url'],
   email: ['to'],
-  feed: ['feed', 'url', 'interval_minutes', 'radius_km', 'min_magnitude'],
+  feed: ['feed', 'url', 'interval_minutes', 'radius_km', 'min_magnitude', 'min_alert_level', 'stream_seconds', 'provides_transit'],
   drone: ['url'],
 };
 

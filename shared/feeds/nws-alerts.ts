@@ -13,9 +13,7 @@ import type { Polygon } from 'geojson';
 import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, text } from './feed-document.js';
 import { childElements, childText, readXml } from './feed-xml.js';
 
-export const NWS_ALERTS_URL = 'https://api.weather.gov/alerts/active';
-/** api.weather.gov's active alerts are a few MB (descriptions and polygons of every alert); the Atom index is smaller. */
-export const NWS_ALERTS_MAX_BYTES = 16 * 1024 * 1024;
+export { NWS_ALERTS_MAX_BYTES, NWS_ALERTS_URL } from './nws-alerts-source.js';
 export const NWS_ALERTS_DESCRIPTION =
   'US National Weather Service active alerts (CAP): watches, warnings and advisories with event, severity, urgency, certainty, times, areas (UGC/SAME codes) and polygon; tsunami warnings from the NWS tsunami centres included. GeoJSON from api.weather.gov or the CAP Atom index. Public domain (US Government).';
 

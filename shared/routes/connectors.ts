@@ -13,7 +13,7 @@ export const connectorsListRoute = {
   tag: 'connectors',
   summary: "The tenant's connectors to public feeds, with their status",
   description:
-    'A connector is an integration of kind `feed` (create, change and remove it through `/api/v1/integrations`): it polls a public feed (NOAA SWPC planetary K-index, USGS earthquakes, CISA Known Exploited Vulnerabilities) or another source of the same format on its schedule, keeps the new and changed records, and raises a `hazard.alert` event when an earthquake is near one of your environments or lines. The status says when it last ran and succeeded, what it stored, why it failed, and when it runs next.',
+    'A connector is an integration of kind `feed` (create, change and remove it through `/api/v1/integrations`): it polls a public feed (NOAA SWPC planetary K-index and solar wind, USGS earthquakes, GDACS disaster events, NWS weather and tsunami alerts, CISA Known Exploited Vulnerabilities, your indicator lists, an RPKI export, RIPE RIS Live) or another source of the same format on its schedule, keeps the new and changed records, and raises a `hazard.alert` event when an earthquake, a GDACS event or an NWS warning polygon is near one of your environments or lines, a `bgp.alert` when a prefix or AS of your watchlist is possibly hijacked or leaked. The status says when it last ran and succeeded, what it stored, why it failed, and when it runs next.',
   request: { query: connectorListQuery },
   response: { status: 200, description: 'Every connector of the tenant (at most 50 integrations), oldest first.', schema: { type: 'array', items: connectorResponse } },
   errors: [404],
@@ -30,14 +30,17 @@ export const connectorsPollRoute = {
   tag: 'connectors',
   summary: 'Poll a connector now, as its schedule would',
   description:
-    "Reads the source through the outbound guard (public addresses only, no redirect, 15 s and the feed's size bound at most), keeps the new and changed records (a record already kept is not stored again), raises the hazard alerts not raised before, and records the status. A disabled connector polls too. A feed's fault is a `failed` outcome (200), not an error.",
+    "Reads the source through the outbound guard (public addresses only, no redirect, 15 s and the feed's size bound at most), keeps the new and changed records (a record already kept is not stored again), raises the hazard and routing alerts not raised before, and records the status. RIS Live, a stream, is read for the connector's `stream_seconds` (10 at most here). A disabled connector polls too. A feed's fault is a `failed` outcome (200), not an error.",
   request: { path: connectorPath, query: connectorScopeQuery },
   response: { status: 200, description: 'What the poll did, and the connector as it is now.', schema: pollResult },
   errors: [404],
-  grants: { table: 'write', bucket: 'write', lake: 'catalog' },
-  // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds more.
+  // An RPKI export is kept as one object under feeds/ of the bucket (docs/connectors.md); what a
+  // connector read goes to the data-lake queue (its export state under lake-state/).
+  grants: { table: 'write', bucket: 'write', queues: { 'data-lake': 'send' } },
+  // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds
+  // more. The memory is for a global RPKI export polled on demand (about 1 GB at its peak).
   timeoutSeconds: 29,
-  memoryMb: 512,
+  memoryMb: 2048,
 } as const satisfies RouteDef;
 
 export const threatFeedVulnerabilitiesRoute = {

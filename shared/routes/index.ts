@@ -18,6 +18,9 @@ import { incidentsRoutes } from './incidents.js';
 import { infrastructureRoutes } from './infrastructure.js';
 import { integrationsRoutes } from './integrations.js';
 import { connectorsRoutes } from './connectors.js';
+import { environmentalRiskRoutes } from './environmental-risk.js';
+import { internetHealthRoutes } from './internet-health.js';
+import { geopoliticalRoutes } from './geopolitical.js';
 import { operationsRoutes } from './operations.js';
 import { platformRoutes } from './platform.js';
 import { portalRoutes } from './portal.js';
@@ -64,6 +67,9 @@ export const ROUTES: readonly RouteDef[] = [
   ...vesselsRoutes,
   ...watchlistRoutes,
   ...connectorsRoutes,
+  ...environmentalRiskRoutes,
+  ...internetHealthRoutes,
+  ...geopoliticalRoutes,
   ...developerRoutes,
   ...dataLakeRoutes,
   ...correlationRoutes,

@@ -25,8 +25,9 @@ export const connectorResponse = /* @__PURE__ */ (() => ({
     public_source: { type: 'boolean', description: "Polls the feed's public URL: its records are shared, read-only, with every tenant that polls it." },
     enabled: { type: 'boolean' },
     interval_minutes: { type: 'integer' },
-    radius_km: { type: ['number', 'null'], description: 'Earthquakes: the distance to an environment or a line that raises a `hazard.alert`.' },
+    radius_km: { type: ['number', 'null'], description: 'Hazard feeds: the distance (km) to an environment or a line that raises a `hazard.alert`; null for GDACS by event type, and for the other feeds.' },
     min_magnitude: { type: ['number', 'null'], description: 'Earthquakes: the least magnitude that alerts.' },
+    min_alert_level: { type: ['string', 'null'], enum: ['green', 'orange', 'red', null], description: 'GDACS: the least alert level that alerts.' },
     status: {
       type: 'object',
       properties: {
@@ -39,7 +40,7 @@ export const connectorResponse = /* @__PURE__ */ (() => ({
         consecutive_failures: count,
         last_records: { ...records, type: ['object', 'null'] },
         records_stored: { ...count, description: 'New records stored over its life.' },
-        alerts_raised: { ...count, description: '`hazard.alert` events raised over its life.' },
+        alerts_raised: { ...count, description: '`hazard.alert` and `bgp.alert` events raised over its life.' },
       },
       required: ['state', 'scheduled', 'next_run_at', 'last_run_at', 'last_success_at', 'last_error', 'consecutive_failures', 'last_records', 'records_stored', 'alerts_raised'],
       additionalProperties: false,
@@ -47,7 +48,7 @@ export const connectorResponse = /* @__PURE__ */ (() => ({
     created_at: timestamp,
     updated_at: timestamp,
   },
-  required: ['connector_id', 'tenant_id', 'name', 'feed', 'source_url', 'public_source', 'enabled', 'interval_minutes', 'radius_km', 'min_magnitude', 'status', 'created_at', 'updated_at'],
+  required: ['connector_id', 'tenant_id', 'name', 'feed', 'source_url', 'public_source', 'enabled', 'interval_minutes', 'radius_km', 'min_magnitude', 'min_alert_level', 'status', 'created_at', 'updated_at'],
   additionalProperties: false,
 } as const satisfies JsonSchema))();
 
@@ -79,7 +80,7 @@ export const pollResult = /* @__PURE__ */ (() => ({
     outcome: { type: 'string', enum: ['ok', 'failed'] },
     error: { type: ['string', 'null'], description: 'Why the poll failed: no answer, a refused address, a status other than 2xx, a document past its bound or not of the format.' },
     records,
-    alerts_raised: { ...count, description: '`hazard.alert` events raised by this poll (each once, whatever the polls).' },
+    alerts_raised: { ...count, description: '`hazard.alert` and `bgp.alert` events raised by this poll (each once, whatever the polls).' },
     connector: connectorResponse,
   },
   required: ['outcome', 'error', 'records', 'alerts_raised', 'connector'],

@@ -28,17 +28,22 @@ const status = {
 } as const;
 const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'], description: 'A reference point of the site.' } as const))();
 const address = { type: ['string', 'null'], maxLength: 500 } as const;
+const country = {
+  type: ['string', 'null'],
+  pattern: '^[A-Za-z]{2}$',
+  description: 'The country the site is in, ISO 3166-1 alpha-2 (GB, not UK); kept in upper case. The geopolitical overlay reads it (GET /api/v1/geopolitical-risk).',
+} as const;
 
 export const environmentCreate = /* @__PURE__ */ (() => ({
   type: 'object',
-  properties: { tenant_id: tenantScope, name, type, status: { ...status, default: 'active' }, description, location, address },
+  properties: { tenant_id: tenantScope, name, type, status: { ...status, default: 'active' }, description, location, address, country },
   required: ['name', 'type'],
   additionalProperties: false,
 } as const satisfies JsonSchema))();
 
 export const environmentUpdate = {
   type: 'object',
-  properties: { name, type, status, description, location, address },
+  properties: { name, type, status, description, location, address, country },
   minProperties: 1,
   additionalProperties: false,
 } as const satisfies JsonSchema;
@@ -54,10 +59,11 @@ export const environmentResponse = {
     description,
     location,
     address,
+    country,
     created_at: timestamp,
     updated_at: timestamp,
   },
-  required: ['environment_id', 'tenant_id', 'name', 'type', 'status', 'description', 'location', 'address', 'created_at', 'updated_at'],
+  required: ['environment_id', 'tenant_id', 'name', 'type', 'status', 'description', 'location', 'address', 'country', 'created_at', 'updated_at'],
 } as const satisfies JsonSchema;
 
 export const environmentPath = {

@@ -17,7 +17,7 @@ export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 export const isNotifyKind = (kind: IntegrationKind): kind is NotifyKind => (NOTIFY_KINDS as readonly string[]).includes(kind);
 
 /** The feeds a connector may poll (shared/domain/connectors/poll-feed.ts FEEDS). */
-export const FEED_NAMES = ['swpc-kp', 'swpc-plasma', 'swpc-mag', 'usgs-quakes', 'gdacs', 'cisa-kev', 'stix-indicators', 'csv-indicators'] as const;
+export const FEED_NAMES = ['swpc-kp', 'swpc-plasma', 'swpc-mag', 'usgs-quakes', 'gdacs', 'cisa-kev', 'stix-indicators', 'csv-indicators', 'nws-alerts', 'rpki-vrps', 'ris-live', 'state-dept-advisories', 'canada-advisory', 'ofac-sdn', 'geopolitical-list'] as const;
 export type FeedName = (typeof FEED_NAMES)[number];
 /** A connector polls at most this often and at least this seldom (minutes). */
 export const MIN_POLL_MINUTES = 5;
@@ -31,7 +31,7 @@ const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
 const config = {
   type: 'object',
   description:
-    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes` and, for earthquakes, `radius_km` and `min_magnitude`; `drone` (a drone dock or fleet API, docs/drones.md: it is sent dispatch commands, never notices) needs `url` and gets a signing secret, shown once, that signs the commands and the callbacks of the dock. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
+    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes`, and for the hazard feeds `radius_km` (and `min_magnitude` for earthquakes, `min_alert_level` for GDACS), for RIS Live `stream_seconds` and `provides_transit`; `drone` (a drone dock or fleet API, docs/drones.md: it is sent dispatch commands, never notices) needs `url` and gets a signing secret, shown once, that signs the commands and the callbacks of the dock. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
   properties: {
     webhook_url: address,
     routing_key: { type: 'string', pattern: '^[A-Za-z0-9]{32}$', description: 'A PagerDuty integration key: 32 letters and digits.' },
@@ -45,15 +45,24 @@ const config = {
       uniqueItems: true,
       description: 'For `email`: the addresses told.',
     },
-    feed: { type: 'string', enum: FEED_NAMES, description: 'For `feed`: which feed it polls (docs/feeds.md, docs/connectors.md). `url` may name another source of the same format; the public one otherwise. `stix-indicators` and `csv-indicators` (your own indicator lists) have no public source: they need `url`.' },
+    feed: { type: 'string', enum: FEED_NAMES, description: 'For `feed`: which feed it polls (docs/feeds.md, docs/connectors.md). `url` may name another source of the same format; the public one otherwise. `stix-indicators` and `csv-indicators` (your own indicator lists) `geopolitical-list` (your own advisories and sanctions programmes) and `canada-advisory` (one country\'s document each) have no public source: they need `url`.' },
     interval_minutes: {
       type: 'integer',
       minimum: MIN_POLL_MINUTES,
       maximum: MAX_POLL_MINUTES,
-      description: "For `feed`: minutes between polls (the feed's own default unless given: 15 for Kp, solar wind and earthquakes, 60 for GDACS and indicator lists, 1440 for KEV).",
+      description: "For `feed`: minutes between polls (the feed's own default unless given: 5 for NWS alerts and RIS Live, 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists, RPKI and `geopolitical-list`, 360 for `state-dept-advisories` and `canada-advisory`, 1440 for KEV and `ofac-sdn`).",
     },
-    radius_km: { type: 'number', exclusiveMinimum: 0, maximum: 2000, description: 'For `usgs-quakes`: an earthquake this close to one of your environments raises a `hazard.alert` (100 unless given).' },
+    radius_km: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 2000,
+      description:
+        'For `usgs-quakes`, `gdacs` and `nws-alerts`: a hazard this close (km) to one of your environments or lines raises a `hazard.alert`. Unless given: 100 for earthquakes; for GDACS by event type (EQ 100, TC 300, FL 100, VO 50, DR 300, WF 50, from the event\'s centroid); 5 outside an NWS warning\'s polygon (inside it is 0 km).',
+    },
     min_magnitude: { type: 'number', minimum: -2, maximum: 10, description: 'For `usgs-quakes`: only earthquakes of at least this magnitude alert (2.5 unless given).' },
+    min_alert_level: { type: 'string', enum: ['green', 'orange', 'red'], description: 'For `gdacs`: only events of at least this GDACS alert level alert (`green`, every event, unless given).' },
+    stream_seconds: { type: 'integer', minimum: 2, maximum: 20, description: 'For `ris-live`: seconds each poll reads the RIS Live stream (10 unless given); reaching it is the normal end of a poll.' },
+    provides_transit: { type: 'boolean', description: 'For `ris-live`: whether your watched ASNs give transit to others. False (the default) makes a watched ASN seen in the middle of an AS path a possible leak (docs/connectors.md).' },
   },
   additionalProperties: false,
 } as const;

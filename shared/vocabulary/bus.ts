@@ -17,6 +17,10 @@ export const WATCH_ALERT_FOUND = 'watchlist.alert_found';
 /** A connector's record near one of the tenant's places: the message carries the `hazard.alert` event to store (docs/connectors.md). */
 export const CONNECTORS_SOURCE = 'gatehouse.connectors';
 export const HAZARD_FOUND = 'hazard.alert_found';
+/** A RIS Live connector's possible hijack or leak of what the tenant watches: the message carries the `bgp.alert` event to store (docs/connectors.md). */
+export const BGP_ALERT_FOUND = 'bgp.alert_found';
+/** Not a bus message: the envelope a connector's poll sends its new records in to the `data-lake` queue (docs/data-lake.md). */
+export const FEED_RECORDS_EXPORTED = 'feed.records_exported';
 
 /** Sources of outbox messages: `gatehouse.<feature>`, e.g. `gatehouse.incidents`. */
 export const OUTBOX_SOURCE = /^gatehouse\.[a-z][a-z0-9-]*$/;

@@ -111,7 +111,7 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
   {
     name: 'feed_records',
     description:
-      "What the tenant's connectors read from their feeds (docs/connectors.md): each record as the connector last read it, once per source and record id. Exported by the poll, only the records new or changed since that connector's previous poll.",
+      "What the tenant's connectors read from their feeds (docs/connectors.md): each record as the connector last read it, once per source and record id. Exported after each poll, only the records new or changed since that connector's previous poll.",
     key: 'record_key',
     versionColumn: 'fetched_at',
     columns: [
@@ -125,7 +125,8 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
       d('lat', 'Latitude, when the record has a place.'),
       d('lon', 'Longitude, when the record has a place.'),
       t('fetched_at', 'When the poll read it (UTC); also its `dt` partition.'),
-      s('record', 'The whole normalised record, a JSON object (docs/feeds.md gives each feed\'s fields).'),
+      s('record', 'The whole normalised record, a JSON object (docs/feeds.md gives each feed\'s fields); null when `truncated`.'),
+      { name: 'truncated', type: 'boolean', description: 'Whether the record was too large (over 100 KB) to export whole: its other columns are there, not its body.' },
     ],
   },
 ])();

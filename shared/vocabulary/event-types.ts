@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'vessel.loitering',
   'watchlist.alert',
   'hazard.alert',
+  'bgp.alert',
   'manual_report',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -376,7 +376,7 @@ describe('queues and the workers they trigger', () => {
     const [, episodes] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesvesselepisodes'))!;
     expect(episodes.Properties.EventPattern).toEqual({
       source: ['gatehouse.vessels', 'gatehouse.watchlist', 'gatehouse.connectors'],
-      'detail-type': ['vessel.episode_found', 'watchlist.alert_found', 'hazard.alert_found'],
+      'detail-type': ['vessel.episode_found', 'watchlist.alert_found', 'hazard.alert_found', 'bgp.alert_found'],
     });
     const [, workflows] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesworkflowruns'))!;
     expect(workflows.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });

@@ -13,6 +13,8 @@ const DOCS: Record<string, Buffer> = {
   '/kp.json': fixture('swpc-kp/noaa-planetary-k-index.2026-08-09.json'),
   '/quakes.geojson': fixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
   '/kev.json': fixture('cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json'),
+  '/nws.json': fixture('nws-alerts/alerts-zone.2023-09-13.json'),
+  '/nws.xml': fixture('nws-alerts/cap-atom-us.2017-09-02.trimmed.xml'),
   '/maintenance.html': Buffer.from('<!doctype html><title>Down for maintenance</title>'),
   '/huge.json': Buffer.from(`[${'1,'.repeat(9 * 1024 * 1024)}1]`),
 };
@@ -32,6 +34,8 @@ describe('pollFeed', () => {
     ['swpc-kp', '/kp.json'],
     ['usgs-quakes', '/quakes.geojson'],
     ['cisa-kev', '/kev.json'],
+    ['nws-alerts', '/nws.json'],
+    ['nws-alerts', '/nws.xml'],
   ] as const)('polls %s: the parser\'s records of the document, with the same ids again', async (feed, path) => {
     const first = await pollFeed(feed, local, `${base}${path}`);
     if (first.status !== 'ok') throw new Error(first.error);

@@ -10,7 +10,9 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaLakeEngine, tenantSessionPolicy, type AthenaLakeSettings } from '../../shared/adapters/lake/athena.js';
-import { glueTableInput } from '../../shared/adapters/lake/catalog.js';
+import { AlreadyExistsException, CreateDatabaseCommand, CreateTableCommand, GlueClient, UpdateTableCommand } from '@aws-sdk/client-glue';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { GlueLakeCatalog, glueTableInput, glueViewInput, tenantDatabase as catalogDatabase, viewSql } from '../../shared/adapters/lake/catalog.js';
 import { LakeSqlError } from '../../shared/adapters/lake/types.js';
 import { LAKE_TABLES, tenantDatabaseName } from '../../shared/vocabulary/data-lake.js';
 
@@ -146,12 +148,63 @@ describe('the Athena engine', () => {
 });
 
 describe('the Glue catalog of a tenant', () => {
-  it("locates every table at the tenant's prefix only, partitioned by day through projection", () => {
+  it("locates every table's files at the tenant's prefix only, partitioned by day through projection", () => {
     for (const table of LAKE_TABLES) {
       const input = glueTableInput(table, A, 'files-bucket');
+      expect(input.Name).toBe(`${table.name}_files`);
       expect(input.StorageDescriptor.Location).toBe(`s3://files-bucket/lake/${table.name}/tenant_id=${A}/`);
       expect(input.Parameters['storage.location.template']).toBe(`s3://files-bucket/lake/${table.name}/tenant_id=${A}/dt=\${dt}/`);
       expect(input.StorageDescriptor.Columns.map((c) => c.Name)).toEqual(table.columns.map((c) => c.name));
     }
+  });
+});
+
+describe('the views that keep one row per record', () => {
+  it('are Athena views (VIRTUAL_VIEW, the Presto definition in base64) of the table name, over its files, with its columns', () => {
+    for (const table of LAKE_TABLES) {
+      const input = glueViewInput(table, tenantDatabase(A));
+      expect(input).toMatchObject({ Name: table.name, TableType: 'VIRTUAL_VIEW', Parameters: { presto_view: 'true' }, ViewExpandedText: '/* Presto View */' });
+      const encoded = /^\/\* Presto View: ([A-Za-z0-9+/=]+) \*\/$/.exec(input.ViewOriginalText!)![1]!;
+      const definition = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+      expect(definition).toEqual({
+        originalSql: viewSql(table),
+        catalog: 'awsdatacatalog',
+        schema: tenantDatabase(A),
+        columns: table.columns.map((c) => ({ name: c.name, type: c.type === 'string' ? 'varchar' : c.type })),
+      });
+      expect(definition.originalSql).toContain(`FROM "${table.name}_files"`);
+      expect(input.StorageDescriptor!.Columns!.map((c) => c.Name)).toEqual(table.columns.map((c) => c.name));
+    }
+  });
+
+  it("count a record exported twice once, and answer its latest version (the view's SQL run by a real engine)", async () => {
+    const db = await (await DuckDBInstance.create(':memory:')).connect();
+    const events = LAKE_TABLES.find((t) => t.name === 'events')!;
+    const types: Record<string, string> = { string: 'VARCHAR', double: 'DOUBLE', bigint: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
+    await db.run(`CREATE TABLE events_files (${events.columns.map((c) => `"${c.name}" ${types[c.type]}`).join(', ')}, dt VARCHAR)`);
+    const row = (id: string, received: string, description: string) =>
+      db.run(`INSERT INTO events_files (event_id, tenant_id, type, occurred_at, received_at, description, dt) VALUES ('${id}', '${A}', 'motion.detected', TIMESTAMP '2026-11-01 10:00:00', TIMESTAMP '${received}', '${description}', '2026-11-01')`);
+    await row('e1', '2026-11-01 10:00:01', 'first');
+    await row('e1', '2026-11-01 10:00:01', 'first'); // the same message in two batches
+    await row('e2', '2026-11-01 10:00:02', 'older');
+    await row('e2', '2026-11-01 10:05:00', 'newer');
+    const reader = await db.runAndReadAll(`SELECT event_id, description FROM (${viewSql(events)}) ORDER BY event_id`);
+    expect(reader.getRows()).toEqual([['e1', 'first'], ['e2', 'newer']]);
+    db.closeSync();
+  });
+
+  it('are made once per tenant, and replace what stood under their name', async () => {
+    const glue = mockClient(GlueClient);
+    glue.on(CreateDatabaseCommand).rejects(new AlreadyExistsException({ message: 'exists', $metadata: {} }));
+    glue.on(CreateTableCommand).rejects(new AlreadyExistsException({ message: 'exists', $metadata: {} }));
+    glue.on(UpdateTableCommand).resolves({});
+    const catalog = new GlueLakeCatalog(new GlueClient({ region: 'eu-west-1' }), 'files-bucket');
+    await catalog.ensureTenant(A);
+    await catalog.ensureTenant(A);
+    const updated = glue.commandCalls(UpdateTableCommand).map((c) => c.args[0].input);
+    expect(updated.map((u) => u.TableInput?.Name).sort()).toEqual(LAKE_TABLES.map((t) => t.name).sort());
+    expect(updated.every((u) => u.DatabaseName === catalogDatabase(A) && u.TableInput?.TableType === 'VIRTUAL_VIEW')).toBe(true);
+    expect(glue.commandCalls(CreateTableCommand)).toHaveLength(2 * LAKE_TABLES.length);
+    glue.restore();
   });
 });

@@ -25,6 +25,7 @@ export interface ConnectorView {
   interval_minutes: number;
   radius_km: number | null;
   min_magnitude: number | null;
+  min_alert_level: 'green' | 'orange' | 'red' | null;
   status: {
     state: ConnectorState;
     scheduled: boolean;
@@ -66,6 +67,7 @@ export function connectorView(c: StoredConnector): ConnectorView {
     interval_minutes: c.connector.interval_minutes,
     radius_km: c.connector.radius_km ?? null,
     min_magnitude: c.connector.min_magnitude ?? null,
+    min_alert_level: c.connector.min_alert_level ?? null,
     status: {
       state,
       scheduled,

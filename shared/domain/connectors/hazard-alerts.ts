@@ -1,111 +1,80 @@
 /**
- * Hazard alerts (docs/connectors.md): an earthquake a tenant's `usgs-quakes` connector reads, of
- * at least its `min_magnitude`, within its `radius_km` of one of the tenant's environments (their
- * reference point) or of one of its infrastructure lines, raises a `hazard.alert` event for that
- * environment (the line's environment for a line).
+ * Hazard alerts (docs/connectors.md): a record a tenant's hazard connector reads (a USGS
+ * earthquake, a GDACS event, an NWS alert) that alerts under its settings (hazard-feeds.ts) and is
+ * near one of the tenant's environments (their reference point) or infrastructure lines
+ * (hazard-places.ts) raises a `hazard.alert` event for that environment (the line's environment
+ * for a line), at its nearest place.
  *
- * Once each: an alert is named by the connector, the quake and the environment, and a guard item
+ * Once each: an alert is named by the connector, the hazard and the environment, and a guard item
  * written with the outbox message that carries the event (shared/db/announce-once.ts) keeps a
  * re-poll, or a poll retried after a failure, from raising it again; the `vessel-announcer`
- * worker stores the event like any other. Every poll checks every quake it read, not only the new
+ * worker stores the event like any other. Every poll checks every record it read, not only the new
  * ones, so an alert whose write failed is raised by the next poll.
  */
 import { announceOnce } from '../../db/announce-once.js';
-import { listEnvironments } from '../../db/environments.js';
+import type { ConnectorSettings } from '../../db/connectors.js';
 import { tenantPk } from '../../db/keys.js';
-import { quakesNear, type QuakeRecord } from '../../feeds/usgs-quakes.js';
 import { derivedTimeId } from '../../ids.js';
 import { CONNECTORS_SOURCE, HAZARD_FOUND } from '../../vocabulary/bus.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { EventInput } from '../events/ingest.js';
-import { lineFiles, nearestLines } from '../infrastructure/lines.js';
+import { alertingHazards, HAZARD_FEED_DEFS, type HazardFeed, type HazardFeedDef, type HazardRecords, type HazardStory } from './hazard-feeds.js';
+import { hazardsNear, tenantPlaces, type HazardMatch } from './hazard-places.js';
 
-/** A guard outlives the quake's stay in the day's and the week's feeds. */
+/** A guard outlives a record's stay in the feeds (a day's quakes, GDACS's current events, an alert in force). */
 const GUARD_DAYS = 10;
-/** Environments read for matching, at most (a tenant has far fewer). */
-const MAX_ENVIRONMENTS = 1000;
 
-export interface HazardPlace {
-  id: string;
-  environment_id: string;
-  name: string;
-  kind: 'environment' | 'line';
-  lat: number;
-  lon: number;
+/** A hazard near an environment, with what its alert says. */
+export interface HazardAlert extends Omit<HazardMatch<unknown>, 'record' | 'radiusKm'> {
+  feed: HazardFeed;
+  record_id: string;
+  story: HazardStory;
 }
 
-export interface QuakeAlert {
-  quake: QuakeRecord;
-  place: HazardPlace;
-  distance_km: number;
+/** The records of a poll that alert: under the settings, near an environment or a line (the nearest place of each environment). */
+export async function hazardAlerts<F extends HazardFeed>(tenantId: TenantId, feed: F, records: readonly HazardRecords[F][], settings: ConnectorSettings, nowMs: number): Promise<HazardAlert[]> {
+  const def: HazardFeedDef<HazardRecords[F]> = HAZARD_FEED_DEFS[feed];
+  const hazards = alertingHazards(feed, records, settings, nowMs);
+  if (hazards.length === 0) return [];
+  const matches = await hazardsNear(await tenantPlaces(tenantId), hazards);
+  return matches.map(({ record, key, site, place, distance_km }) => ({ feed, key, site, place, distance_km, record_id: record.id, story: def.story(record) }));
 }
 
-/** The quakes of a poll that alert: of the magnitude, near an environment or a line (the nearest place of each environment). */
-export async function quakeAlerts(tenantId: TenantId, quakes: readonly QuakeRecord[], radiusKm: number, minMagnitude: number): Promise<QuakeAlert[]> {
-  const strong = quakes.filter((q) => q.magnitude !== null && q.magnitude >= minMagnitude);
-  if (strong.length === 0) return [];
-  const environments = await listEnvironments(tenantId, {}, { limit: MAX_ENVIRONMENTS, offset: 0 });
-  const places: HazardPlace[] = environments.flatMap((e) =>
-    e.location ? [{ id: e.environment_id, environment_id: e.environment_id, name: e.name, kind: 'environment' as const, lat: e.location.lat, lon: e.location.lon }] : [],
-  );
-  const found: QuakeAlert[] = quakesNear(strong, places, radiusKm).map((n) => ({ quake: n.quake, place: n.point, distance_km: n.distance_km }));
-  const files = await lineFiles(tenantId);
-  if (files.length > 0) {
-    const names = new Map(environments.map((e) => [e.environment_id, e.name]));
-    for (const quake of strong) {
-      const [line] = await nearestLines(tenantId, quake, radiusKm * 1000, 1, files);
-      if (!line) continue;
-      found.push({
-        quake,
-        place: { id: line.line_id, environment_id: line.environment_id, name: line.name ?? `a line of ${names.get(line.environment_id) ?? 'an environment'}`, kind: 'line', lat: line.nearest.lat, lon: line.nearest.lon },
-        distance_km: Math.round(line.distance_m) / 1000,
-      });
-    }
-  }
-  // One alert per quake and environment: the nearest of its places.
-  const nearest = new Map<string, QuakeAlert>();
-  for (const a of found.sort((x, y) => x.distance_km - y.distance_km)) {
-    const key = `${a.quake.id}#${a.place.environment_id}`;
-    if (!nearest.has(key)) nearest.set(key, a);
-  }
-  return [...nearest.values()];
-}
+/** Where an alert is: an epicentre or a centroid; for an area, the place it covers or comes nearest to. */
+const alertLocation = (a: HazardAlert) => (a.site.area ? { lat: a.place.lat, lon: a.place.lon } : { lat: a.site.lat, lon: a.site.lon });
 
 /** The event that announces an alert; `atMs` (the poll that raised it) is the time its id carries. */
-export function hazardEvent(tenantId: TenantId, connectorId: string, a: QuakeAlert, atMs: number): EventInput {
-  const q = a.quake;
-  const magnitude = q.magnitude === null ? 'An' : `An M${q.magnitude}`;
+export function hazardEvent(tenantId: TenantId, connectorId: string, a: HazardAlert, atMs: number): EventInput {
+  const { story, place } = a;
+  const where = a.distance_km === 0 ? (place.kind === 'line' ? 'over the line ' : 'over ') : `${a.distance_km} km from ${place.kind === 'line' ? 'the line ' : ''}`;
   return {
-    event_id: derivedTimeId(atMs, `${tenantId}/hazard/${connectorId}/${q.id}/${a.place.environment_id}`, 0),
+    event_id: derivedTimeId(atMs, `${tenantId}/hazard/${connectorId}/${a.key}/${place.environment_id}`, 0),
     type: 'hazard.alert',
     source: 'api',
-    environment_id: a.place.environment_id,
-    occurred_at: q.time,
-    location: { lat: q.lat, lon: q.lon },
-    description: `${magnitude} earthquake ${a.distance_km} km from ${a.place.kind === 'line' ? 'the line ' : ''}${a.place.name}${q.place ? ` (${q.place})` : ''}`,
+    environment_id: place.environment_id,
+    occurred_at: story.occurred_at,
+    location: alertLocation(a),
+    description: `${story.title} ${where}${place.name}`,
     payload: {
-      hazard: 'earthquake',
-      feed: 'usgs-quakes',
+      hazard: story.hazard,
+      feed: a.feed,
       connector_id: connectorId,
-      record_id: q.id,
-      magnitude: q.magnitude,
-      depth_km: q.depth_km,
-      place: q.place,
+      record_id: a.record_id,
+      level: story.level,
       distance_km: a.distance_km,
-      near: { kind: a.place.kind, id: a.place.id, name: a.place.name },
-      tsunami_flag: q.tsunami,
-      pager_alert: q.alert,
-      url: q.url,
+      near: { kind: place.kind, id: place.id, name: place.name },
+      ...story.details,
+      url: story.url,
     },
   };
 }
 
 /** Raises each alert unless it was raised before; the number raised now. */
-export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string, alerts: readonly QuakeAlert[], atMs: number): Promise<number> {
+export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string, alerts: readonly HazardAlert[], atMs: number): Promise<number> {
   let raised = 0;
   for (const a of alerts) {
     const event = hazardEvent(tenantId, connectorId, a, atMs);
-    const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: `${connectorId}#${a.quake.id}#${a.place.environment_id}`, entity: 'HAZARDGUARD', guardDays: GUARD_DAYS };
+    const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: `${connectorId}#${a.key}#${a.place.environment_id}`, entity: 'HAZARDGUARD', guardDays: GUARD_DAYS };
     if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event as Record<string, unknown>, atMs)) raised++;
   }
   return raised;

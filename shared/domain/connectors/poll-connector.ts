@@ -7,21 +7,22 @@
  * A poll never throws for the feed's faults: a failed poll is recorded in the status and the
  * next one tries again. It is idempotent: records are stored once, alerts raised once.
  */
-import { recordPoll, type PollStatus, type StoredConnector } from '../../db/connectors.js';
+import { recordPoll, type ConnectorSettings, type PollStatus, type StoredConnector } from '../../db/connectors.js';
 import { storeFeedRecords } from '../../db/feed-records.js';
 import { getIntegration } from '../../db/integrations.js';
 import { NotFoundError } from '../../errors.js';
-import type { QuakeRecord } from '../../feeds/usgs-quakes.js';
 import { now } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
 import { disarmConnector } from './connector-settings.js';
 import { connectorView, type ConnectorView } from './connector-view.js';
-import { DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM } from './feed-catalog.js';
 import { feedSource } from './feed-sources.js';
-import { quakeAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
+import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
+import { pollRouting, type FeedPollResult } from '../internet-health/poll-routing.js';
+import { isRoutingFeed } from '../internet-health/routing-feeds.js';
 
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 
@@ -49,48 +50,40 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
   if (!stored.enabled && !requested) return null;
   const settings = stored.connector;
   const startedAt = now();
-  // Asked for through the API, the answer waits: 15 s for the source (API Gateway's 29 s in all).
-  const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
+  const result = isRoutingFeed(settings.feed)
+    ? await pollRouting(tenantId, integrationId, { ...settings, feed: settings.feed }, requested, startedAt)
+    : await pollDocument(tenantId, integrationId, settings, requested, startedAt);
   const before = stored.poll_last;
   const empty = { read: 0, stored: 0, updated: 0, unchanged: 0, skipped: 0 };
   let report: PollReport;
   let status: PollStatus;
-  if (outcome.status === 'failed') {
-    report = { outcome: 'failed', error: outcome.error, records: empty, alerts_raised: 0 };
+  if (result.status === 'failed') {
+    report = { outcome: 'failed', error: result.error, records: empty, alerts_raised: 0 };
     status = {
       last_run_at: startedAt,
       last_outcome: 'failed',
       last_success_at: before?.last_success_at ?? null,
-      last_error: outcome.error,
+      last_error: result.error,
       consecutive_failures: (before?.consecutive_failures ?? 0) + 1,
       last_records: before?.last_records ?? empty,
-      http_status: outcome.httpStatus,
-      bytes: outcome.bytes,
-      latency_ms: outcome.latencyMs,
+      http_status: result.httpStatus,
+      bytes: result.bytes,
+      latency_ms: result.latencyMs,
     };
   } else {
-    const keep = FEEDS[settings.feed].keepSeconds;
-    const source = feedSource(settings.feed, settings.url);
-    const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep);
-    // The tenant's lake gets what this connector read that it had not exported (a failure throws: the next poll exports it).
-    await exportConnectorRecords(tenantId, { id: integrationId, feed: settings.feed, source }, outcome.records, startedAt);
-    let alerts = 0;
-    if (settings.feed === 'usgs-quakes') {
-      const found = await quakeAlerts(tenantId, outcome.records as QuakeRecord[], settings.radius_km ?? DEFAULT_RADIUS_KM, settings.min_magnitude ?? DEFAULT_MIN_MAGNITUDE);
-      alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
-    }
-    const records = { read: outcome.records.length, ...kept, skipped: outcome.problems.length };
-    report = { outcome: 'ok', error: null, records, alerts_raised: alerts };
+    const records = { read: result.read, ...result.kept, skipped: result.problems.length };
+    report = { outcome: 'ok', error: null, records, alerts_raised: result.alerts };
+    const skipped = result.problems.length > 0 ? `${result.problems.length} entries skipped; the first: ${result.problems[0]!.reason}` : null;
     status = {
       last_run_at: startedAt,
       last_outcome: 'ok',
       last_success_at: startedAt,
-      last_error: outcome.problems.length > 0 ? `${outcome.problems.length} entries skipped; the first: ${outcome.problems[0]!.reason}` : null,
+      last_error: [result.note, skipped].filter((n) => n !== null).join('; ') || null,
       consecutive_failures: 0,
       last_records: records,
-      http_status: outcome.httpStatus,
-      bytes: outcome.bytes,
-      latency_ms: outcome.latencyMs,
+      http_status: result.httpStatus,
+      bytes: result.bytes,
+      latency_ms: result.latencyMs,
     };
   }
   if (!(await recordPoll(tenantId, integrationId, status, report.records.stored, report.alerts_raised))) {
@@ -104,4 +97,23 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
     poll_alerts: (stored.poll_alerts ?? 0) + report.alerts_raised,
   };
   return { report, connector: connectorView(after) };
+}
+
+/** A poll of a feed that is a document: its records kept one item each and exported to the tenant's lake, the hazard feeds' alerts raised. */
+async function pollDocument(tenantId: TenantId, integrationId: string, settings: ConnectorSettings, requested: boolean, startedAt: string): Promise<FeedPollResult> {
+  // Asked for through the API, the answer waits: 15 s for the source (API Gateway's 29 s in all).
+  const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
+  if (outcome.status === 'failed') return outcome;
+  const keep = FEEDS[settings.feed].keepSeconds;
+  const source = feedSource(settings.feed, settings.url);
+  const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep, isHazardFeed(settings.feed) ? hazardIndexTime(settings.feed) : undefined);
+  // The tenant's lake gets what this connector read that it had not exported (a failure throws: the next poll exports it).
+  await exportConnectorRecords(tenantId, { id: integrationId, feed: settings.feed, source }, outcome.records, startedAt);
+  let alerts = 0;
+  const feed = settings.feed;
+  if (isHazardFeed(feed)) {
+    const found = await hazardAlerts(tenantId, feed, outcome.records as HazardRecords[typeof feed][], settings, Date.parse(startedAt));
+    alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
+  }
+  return { ...outcome, read: outcome.records.length, kept, note: null, alerts };
 }

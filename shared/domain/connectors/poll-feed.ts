@@ -9,7 +9,7 @@
  * document cut at its bound or not of the format is a `failed` outcome saying why, as a
  * connector's status shows it.
  */
-import { getOutbound, type OutboundPolicy } from '../../adapters/outbound.js';
+import { getOutbound, streamOutbound, type OutboundDownload, type OutboundPolicy } from '../../adapters/outbound.js';
 import { parseCisaKev } from '../../feeds/cisa-kev.js';
 import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
 import { parseSwpcKp } from '../../feeds/swpc-kp.js';
@@ -17,6 +17,13 @@ import { parseSwpcSolarWind } from '../../feeds/swpc-solar-wind.js';
 import { parseGdacsEvents } from '../../feeds/gdacs-events.js';
 import { parseCsvIndicators, parseStixIndicators } from '../../feeds/indicators.js';
 import { parseUsgsQuakes } from '../../feeds/usgs-quakes.js';
+import { parseNwsAlerts } from '../../feeds/nws-alerts.js';
+import { parseRisLive } from '../../feeds/ripe-ris.js';
+import { parseRpkiVrps } from '../../feeds/rpki-vrps.js';
+import { parseStateDeptAdvisories } from '../../feeds/state-dept-advisories.js';
+import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
+import { parseCanadaAdvisory } from '../../feeds/canada-advisory.js';
+import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
 import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
 import type { FeedName } from '../../schemas/integrations.js';
 
@@ -39,6 +46,13 @@ export const FEEDS = {
   'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
   'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
   'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
+  'nws-alerts': { ...FEED_CATALOG['nws-alerts'], parse: parseNwsAlerts },
+  'rpki-vrps': { ...FEED_CATALOG['rpki-vrps'], parse: parseRpkiVrps },
+  'ris-live': { ...FEED_CATALOG['ris-live'], parse: parseRisLive },
+  'state-dept-advisories': { ...FEED_CATALOG['state-dept-advisories'], parse: parseStateDeptAdvisories },
+  'canada-advisory': { ...FEED_CATALOG['canada-advisory'], parse: parseCanadaAdvisory },
+  'ofac-sdn': { ...FEED_CATALOG['ofac-sdn'], parse: parseOfacSdn },
+  'geopolitical-list': { ...FEED_CATALOG['geopolitical-list'], parse: parseGeopoliticalList },
 } as const satisfies Record<FeedName, FeedDef & FeedEntry>;
 
 export type { FeedName };
@@ -51,11 +65,35 @@ export type PollOutcome<F extends FeedName> =
   | { status: 'ok'; url: string; httpStatus: number; bytes: number; latencyMs: number; records: FeedRecordOf<F>[]; problems: FeedProblem[] }
   | { status: 'failed'; url: string; httpStatus: number | null; bytes: number; latencyMs: number; error: string };
 
-/** Fetches and parses one document of `feed` from `url` (its default unless given). */
-export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPolicy, url: string | null = FEEDS[feed].defaultUrl, timeoutMs = 20_000): Promise<PollOutcome<F>> {
-  const def: FeedDef = FEEDS[feed];
+/** A stream (RIS Live): how long a poll reads it, and what the request says besides (its filter). */
+export interface StreamRead {
+  windowMs: number;
+  /** Less than the feed's own size bound, when given. */
+  maxBytes?: number;
+  headers?: Record<string, string>;
+}
+
+/** Fetches and parses one document of `feed` from `url` (its default unless given); a stream feed is read for `stream.windowMs`. */
+export async function pollFeed<F extends FeedName>(
+  feed: F,
+  policy: OutboundPolicy,
+  url: string | null = FEEDS[feed].defaultUrl,
+  timeoutMs = 20_000,
+  // Unless told (a connector's poll says its window and filter), a glance: a connection's test.
+  stream: StreamRead = { windowMs: 2_000, maxBytes: 256 * 1024 },
+): Promise<PollOutcome<F>> {
+  const def: FeedDef & { stream?: true } = FEEDS[feed];
   if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };
-  const answer = await getOutbound(url, { headers: { accept: def.accept, 'user-agent': USER_AGENT }, timeoutMs, maxBytes: def.maxBytes }, policy);
+  const headers = { accept: def.accept, 'user-agent': USER_AGENT };
+  let answer: OutboundDownload;
+  if (def.stream) {
+    const read = await streamOutbound(url, { headers: { ...headers, ...stream.headers }, timeoutMs, windowMs: stream.windowMs, maxBytes: Math.min(def.maxBytes, stream.maxBytes ?? def.maxBytes) }, policy);
+    // Either bound ends a read of a stream; the line being read then is cut, and dropped.
+    const cut = read.stopped === 'window' || read.stopped === 'size' ? read.body.lastIndexOf(0x0a) + 1 : read.body.length;
+    answer = { ...read, body: read.body.subarray(0, cut), truncated: false };
+  } else {
+    answer = await getOutbound(url, { headers, timeoutMs, maxBytes: def.maxBytes }, policy);
+  }
   const failed = (error: string): PollOutcome<F> => ({ status: 'failed', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, error });
   if (answer.status === null) return failed(answer.error ?? 'no answer');
   if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
@@ -68,3 +106,27 @@ export async function pollFeed<F extends FeedName>(feed: F, policy: OutboundPoli
     throw err;
   }
 }
+
+/** Documents larger than this are not read whole by a connection's test (an RPKI export is up to 128 MB). */
+const PROBE_WHOLE_BYTES = 16 * 1024 * 1024;
+const PROBE_BYTES = 64 * 1024;
+
+/**
+ * A connection's test of a feed: whether its source answers with the feed's document. A feed of
+ * at most 16 MB is polled (and parsed) as a poll would, storing nothing; a larger one (an RPKI
+ * export) is read for its first 64 KB, which must be a 2xx answer starting a JSON object: parsing
+ * 700,000 VRPs is the poll's work, on the worker's memory, not the test route's.
+ */
+export async function probeFeed(feed: FeedName, policy: OutboundPolicy, url: string): Promise<{ ok: boolean; httpStatus: number | null; latencyMs: number; error: string | null }> {
+  if (FEEDS[feed].maxBytes <= PROBE_WHOLE_BYTES) {
+    const poll = await pollFeed(feed, policy, url);
+    return { ok: poll.status === 'ok', httpStatus: poll.httpStatus, latencyMs: poll.latencyMs, error: poll.status === 'ok' ? null : poll.error };
+  }
+  const answer = await getOutbound(url, { headers: { accept: FEEDS[feed].accept, 'user-agent': USER_AGENT }, maxBytes: PROBE_BYTES }, policy);
+  const fail = (error: string) => ({ ok: false, httpStatus: answer.status, latencyMs: answer.latencyMs, error });
+  if (answer.status === null) return fail(answer.error ?? 'no answer');
+  if (answer.status < 200 || answer.status > 299) return fail(`the server answered ${answer.status}`);
+  if (!answer.body.toString('utf8').trimStart().startsWith('{')) return fail(`the document is not a JSON object (starts "${answer.body.toString('utf8').trimStart().slice(0, 32)}")`);
+  return { ok: true, httpStatus: answer.status, latencyMs: answer.latencyMs, error: null };
+}
+

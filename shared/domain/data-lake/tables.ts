@@ -8,6 +8,7 @@
  * table has a `key` column, unique per source record, and the query engine keeps one row per key
  * (the greatest `versionColumn` wins), so no record is counted twice.
  */
+import { CONNECTORS_SOURCE, FEED_RECORDS_EXPORTED } from '../../vocabulary/bus.js';
 import { tenantTablePrefix, type LakeRow, type LakeTableName } from '../../vocabulary/data-lake.js';
 
 export * from '../../vocabulary/data-lake.js';
@@ -104,6 +105,7 @@ export function lakeRecordsOf(message: LakeMessage): LakeRecord[] {
     }
     return records;
   }
+  if (message.source === CONNECTORS_SOURCE && message.detailType === FEED_RECORDS_EXPORTED) return feedRecordRows(tenantId, detail.rows);
   if (message.source === 'gatehouse.incidents' && message.detailType.startsWith('incident.') && message.detailType !== 'incident.notification') {
     const incidentId = str(detail.incident_id);
     const updatedAt = time(detail.updated_at);
@@ -138,6 +140,42 @@ export function lakeRecordsOf(message: LakeMessage): LakeRecord[] {
     ];
   }
   return [];
+}
+
+/**
+ * The rows a connector's poll sent (shared/domain/connectors/lake-export.ts), checked: a row of
+ * another tenant than the message's, or without its key or poll time, is left out.
+ */
+function feedRecordRows(tenantId: string, rows: unknown): LakeRecord[] {
+  if (!Array.isArray(rows)) return [];
+  return rows.flatMap((value): LakeRecord[] => {
+    const r = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+    const key = str(r.record_key);
+    const fetchedAt = time(r.fetched_at);
+    if (!key || !fetchedAt || r.tenant_id !== tenantId) return [];
+    return [
+      {
+        table: 'feed_records',
+        tenantId,
+        date: day(fetchedAt),
+        id: `${key}@${fetchedAt.toISOString()}`,
+        row: {
+          record_key: key,
+          tenant_id: tenantId,
+          connector_id: str(r.connector_id),
+          feed: str(r.feed),
+          source: str(r.source),
+          record_id: str(r.record_id),
+          record_time: time(r.record_time),
+          lat: num(r.lat),
+          lon: num(r.lon),
+          fetched_at: fetchedAt,
+          record: str(r.record),
+          truncated: r.truncated === true,
+        },
+      },
+    ];
+  });
 }
 
 /** The Parquet files a batch of records becomes: one per table, tenant and day. */

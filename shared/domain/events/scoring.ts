@@ -45,6 +45,8 @@ export const TYPE_WEIGHTS: Record<EventType, number> = {
   'watchlist.alert': 0.5,
   // A connector's hazard (an earthquake) near a site (docs/connectors.md): a reason to check, not an intrusion.
   'hazard.alert': 0.4,
+  // A possible BGP hijack or leak of a watched prefix or AS (docs/connectors.md): worth a look, often benign (a new upstream, a scrubber).
+  'bgp.alert': 0.5,
   manual_report: 0.5,
 };
 

@@ -13,7 +13,9 @@ import { findStoredEnvironment } from '../environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { LineKind } from '../../vocabulary/lines.js';
 import { hasLines } from './line-index.js';
-import { linesNear, openLineIndex, type LineIndex } from './line-search.js';
+import { linesNear, openLineIndex, type LineHit, type LineIndex } from './line-search.js';
+import { linesNearArea } from './area-search.js';
+import type { Polygon } from 'geojson';
 import { findFileRecord } from './storage.js';
 import turfLength from '@turf/length';
 import { lineString } from '@turf/helpers';
@@ -56,12 +58,11 @@ export async function lineFiles(tenantId: TenantId): Promise<LineFile[]> {
   return files.filter((f) => hasLines(f.geometry_types));
 }
 
-/** The tenant's lines within `maxMetres` of a point, nearest first, at most `limit`. */
-export async function nearestLines(tenantId: TenantId, at: { lat: number; lon: number }, maxMetres: number, limit: number, files?: LineFile[]): Promise<NearLine[]> {
-  const withLines = files ?? (await lineFiles(tenantId));
+/** The hits of `search` in each of the files' line indexes, as the tenant's lines, nearest first. */
+async function searchFiles(files: readonly LineFile[], search: (index: LineIndex) => LineHit[]): Promise<NearLine[]> {
   const hits = await Promise.all(
-    withLines.map(async (file) =>
-      linesNear(await indexOf(file), at, maxMetres).map((h) => ({
+    files.map(async (file) =>
+      search(await indexOf(file)).map((h) => ({
         line_id: `${file.file_id}:${h.line.line_id}`,
         file_id: file.file_id,
         environment_id: file.environment_id,
@@ -72,7 +73,22 @@ export async function nearestLines(tenantId: TenantId, at: { lat: number; lon: n
       })),
     ),
   );
-  return hits.flat().sort((a, b) => a.distance_m - b.distance_m).slice(0, limit);
+  return hits.flat().sort((a, b) => a.distance_m - b.distance_m);
+}
+
+/** The tenant's lines within `maxMetres` of a point, nearest first, at most `limit`. */
+export async function nearestLines(tenantId: TenantId, at: { lat: number; lon: number }, maxMetres: number, limit: number, files?: LineFile[]): Promise<NearLine[]> {
+  return (await linesNearPointIn(files ?? (await lineFiles(tenantId)), at, maxMetres)).slice(0, limit);
+}
+
+/** The lines of `files` within `maxMetres` of a point, nearest first. */
+export async function linesNearPointIn(files: readonly LineFile[], at: { lat: number; lon: number }, maxMetres: number): Promise<NearLine[]> {
+  return searchFiles(files, (index) => linesNear(index, at, maxMetres));
+}
+
+/** The lines of `files` crossing an area or within `maxMetres` of it, nearest first (shared/domain/infrastructure/area-search.ts). */
+export async function linesNearAreaIn(files: readonly LineFile[], area: Polygon, maxMetres: number): Promise<NearLine[]> {
+  return searchFiles(files, (index) => linesNearArea(index, area, maxMetres));
 }
 
 export interface LineSummary {

@@ -1,6 +1,6 @@
 /**
  * Announcing the service's own events: vessel episodes (docs/vessels.md), watchlist alerts
- * (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md). The tracker sends each new episode's event out in the episode's own
+ * (docs/watchlist.md) and connectors' hazard and routing alerts (docs/connectors.md). The tracker sends each new episode's event out in the episode's own
  * transaction (an outbox message), the watchlist its alert's with the alert's guard, and the
  * `vessel-announcer` worker ingests it here like any event a client sends, so zones, threat
  * definitions, scoring, incidents, webhooks and workflows see it. The event's id is derived from
@@ -13,7 +13,7 @@ import { ingestEvents, type EventInput } from '../events/ingest.js';
 import { addTenantEvents } from '../rate-limit.js';
 
 /** Who announces an event of a type, as its actor shows it. */
-const ANNOUNCER: Partial<Record<string, string>> = { 'watchlist.alert': 'watchlist', 'hazard.alert': 'connector' };
+const ANNOUNCER: Partial<Record<string, string>> = { 'watchlist.alert': 'watchlist', 'hazard.alert': 'connector', 'bgp.alert': 'connector' };
 
 export async function announceEvent(tenantId: TenantId, event: EventInput): Promise<void> {
   try {

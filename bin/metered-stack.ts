@@ -1,0 +1,74 @@
+/**
+ * The local stack with the metering proxy in front of DynamoDB Local (shared/local/dynamodb-meter.ts),
+ * for the scripts that count a request's DynamoDB calls (bin/bench-telemetry-cost.ts,
+ * bin/bench-hazard-cost.ts): an HTTP server on a free port, a JSON caller, and the tally of what
+ * one step called.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
+
+export interface MeteredStack {
+  url: string;
+  /** A JSON request; throws on a status of 300 or more. */
+  api(method: string, path: string, token: string | undefined, body?: unknown): Promise<any>;
+  /** The calls `send` made, by operation. */
+  tallyOf(send: () => Promise<unknown>): Promise<Tally>;
+  stop(): Promise<void>;
+}
+
+export async function startMeteredStack(name: string): Promise<MeteredStack> {
+  process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+  const { startLocalStack } = await import('../shared/local/stack.js');
+  const { startDynamoDbMeter } = await import('../shared/local/dynamodb-meter.js');
+  const dataDir = mkdtempSync(join(tmpdir(), `gatehouse-${name}-`));
+  let meter: DynamoDbMeter | undefined;
+  const stack = await startLocalStack({
+    dataDir,
+    persist: false,
+    workers: false,
+    dynamodbFront: async (endpoint: string) => {
+      meter = await startDynamoDbMeter(endpoint);
+      return meter.url;
+    },
+  });
+  const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');
+  const { startHttpServer } = await import('../shared/local/http-server.js');
+  await ensureLocalAdmin(localAdminFromEnv());
+  const server = await startHttpServer({ port: 0 });
+  return {
+    url: server.url,
+    async api(method, path, token, body) {
+      const res = await fetch(new URL(path, server.url), {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+      return text ? JSON.parse(text) : null;
+    },
+    async tallyOf(send) {
+      await meter!.settle();
+      meter!.reset();
+      await send();
+      await meter!.settle();
+      return meter!.snapshot();
+    },
+    async stop() {
+      await server.close();
+      await meter?.close();
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One line: the calls by operation, and with `units` the read and write units billed. */
+export function showTally(label: string, t: Tally, units = false): void {
+  const calls = Object.entries(t).map(([op, o]) => `${op} ${o.calls}`);
+  const total = Object.values(t).reduce((s, o) => s + o.calls, 0);
+  const billed = Object.values(t).reduce((s, o) => ({ r: s.r + o.readUnits, w: s.w + o.writeUnits }), { r: 0, w: 0 });
+  console.log(`${label}: ${total} calls (${calls.join(', ')})${units ? `; ${billed.r.toFixed(1)} RRU, ${billed.w.toFixed(1)} WRU` : ''}`);
+}
