@@ -15,6 +15,9 @@ import { incidentsCreateRoute, incidentsListRoute } from '../routes/incidents.js
 import { infrastructureLinesRoute } from '../routes/infrastructure.js';
 import { connectorsListRoute, spaceWeatherRoute, threatFeedIndicatorsRoute, threatFeedVulnerabilitiesRoute } from '../routes/connectors.js';
 import { correlationRoute } from '../routes/correlation.js';
+import { environmentalRiskRoute } from '../routes/environmental-risk.js';
+import { geopoliticalRiskRoute } from '../routes/geopolitical.js';
+import { bgpAlertsRoute, internetHealthRoute } from '../routes/internet-health.js';
 import { sensorsTelemetryReadRoute } from '../routes/telemetry.js';
 import { threatScoreRoute } from '../routes/threat-score.js';
 import { threatsListRoute } from '../routes/threats.js';
@@ -186,6 +189,22 @@ export const TOOLS: readonly ToolDef[] = [
     hints: READ,
   },
   {
+    name: 'get_internet_health',
+    title: 'Internet health',
+    description:
+      "How the internet routes to your tenant: each prefix of its watchlist with its RPKI validity per expected origin (the ASNs it watches), its last BGP updates seen by RIPE RIS and its hijack and leak alerts in a window, and whether the RIS and RPKI connectors are fresh. Use get_bgp_alerts to list the alerts themselves. Calls GET /api/v1/internet-health.",
+    routes: [internetHealthRoute],
+    hints: READ,
+  },
+  {
+    name: 'get_geopolitical_risk',
+    title: 'Geopolitical risk overlay',
+    description:
+      "Travel advisories (US State Department, Global Affairs Canada, your own list) and sanctions programmes (OFAC SDN) laid over your tenant's environments (by the country set on each), the vessels it sees or watches (flag from the MMSI; sanctioned when OFAC lists their MMSI or IMO) and its watched IP addresses (offline IP country data). Pass country (ISO alpha-2) to ask about one country. Calls GET /api/v1/geopolitical-risk.",
+    routes: [geopoliticalRiskRoute],
+    hints: READ,
+  },
+  {
     name: 'get_vessel_profile',
     title: 'Vessel behaviour profile',
     description:
@@ -228,11 +247,28 @@ export const TOOLS: readonly ToolDef[] = [
     hints: READ,
   },
   {
+    name: 'get_environmental_risk',
+    title: 'Environmental hazards near your sites',
+    description:
+      "Natural hazards near each of your tenant's environments and its infrastructure lines, from its connectors: recent earthquakes (USGS), disasters under way (GDACS: cyclones, floods, volcanoes, droughts, wildfires) and weather and tsunami warnings in force (NWS), each with its distance and a level per environment. Use it when asked what threatens a site from nature. Calls GET /api/v1/environmental-risk.",
+    routes: [environmentalRiskRoute],
+    hints: READ,
+  },
+  {
     name: 'search_events',
     title: 'Search events',
     description:
       "Search your tenant's events, newest first, by words in their text (q: every word must appear in the description, type, source or a payload value, case-insensitive) and filters (type, source, environment, zone, score, dates). q filters a bounded read of the newest events in the range, not an index: narrow by dates for old events. Calls GET /api/v1/events.",
     routes: [eventsListRoute],
+    hints: READ,
+    paging: 'route',
+  },
+  {
+    name: 'get_bgp_alerts',
+    title: 'BGP hijack and leak alerts',
+    description:
+      "Possible route hijacks and leaks of the prefixes and ASNs your tenant watches, newest first, as the RIS Live connector raised them (the rule that fired, the origin seen, the AS path, RPKI state), filtered by kind, prefix, ASN or since. Each is a possibility for a person to look at, not a verdict. Calls GET /api/v1/internet-health/bgp-alerts.",
+    routes: [bgpAlertsRoute],
     hints: READ,
     paging: 'route',
   },
