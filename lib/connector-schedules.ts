@@ -1,7 +1,7 @@
 /**
  * What connectors' schedules need (docs/connectors.md): an EventBridge Scheduler schedule group,
- * the role Scheduler assumes to invoke the `connector-poll` worker (that function and its
- * dead-letter queue only). Made in the workers' stack, next to the worker; the routes that create,
+ * the role Scheduler assumes to invoke the connector pollers (the `connector-poll` worker and its
+ * 2 GB twin `connector-poll-large`, those functions and their dead-letter queues only). Made in the workers' stack, next to the worker; the routes that create,
  * change and delete connectors make the schedules in the group at run time
  * (shared/adapters/connector-schedules.ts).
  *
@@ -15,6 +15,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { ConnectorPoller } from '../shared/workers.js';
 
 /** The fixed names of a stage's connector schedules' resources. */
 export function connectorScheduleNames(stage: string) {
@@ -22,44 +23,48 @@ export function connectorScheduleNames(stage: string) {
     group: `gatehouse-${stage}-connectors`,
     // IAM names are global to the account: the region keeps two regions' stages apart.
     role: `gatehouse-${stage}-${Aws.REGION}-connector-scheduler`,
-    poller: `gatehouse-${stage}-connector-poll`,
-    deadLetters: `gatehouse-${stage}-connector-poll-dead-letters`,
+    pollers: {
+      standard: { poller: `gatehouse-${stage}-connector-poll`, deadLetters: `gatehouse-${stage}-connector-poll-dead-letters` },
+      large: { poller: `gatehouse-${stage}-connector-poll-large`, deadLetters: `gatehouse-${stage}-connector-poll-large-dead-letters` },
+    } satisfies Record<ConnectorPoller, { poller: string; deadLetters: string }>,
   };
 }
 
 export interface ConnectorScheduleRefs {
   group: string;
   roleArn: string;
-  pollerArn: string;
-  deadLetterArn: string;
+  pollers: Record<ConnectorPoller, { pollerArn: string; deadLetterArn: string }>;
 }
 
 /** Their ARNs, made from the names (no reference to the workers' stack). */
 export function connectorScheduleRefs(scope: Construct, stage: string): ConnectorScheduleRefs {
   const names = connectorScheduleNames(stage);
   const stack = Stack.of(scope);
+  const refsOf = (p: { poller: string; deadLetters: string }) => ({
+    pollerArn: stack.formatArn({ service: 'lambda', resource: 'function', resourceName: p.poller, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+    deadLetterArn: stack.formatArn({ service: 'sqs', resource: p.deadLetters, arnFormat: ArnFormat.NO_RESOURCE_NAME }),
+  });
   return {
     group: names.group,
     roleArn: stack.formatArn({ service: 'iam', region: '', resource: 'role', resourceName: names.role }),
-    pollerArn: stack.formatArn({ service: 'lambda', resource: 'function', resourceName: names.poller, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
-    deadLetterArn: stack.formatArn({ service: 'sqs', resource: names.deadLetters, arnFormat: ArnFormat.NO_RESOURCE_NAME }),
+    pollers: { standard: refsOf(names.pollers.standard), large: refsOf(names.pollers.large) },
   };
 }
 
-/** The group and the role, next to the worker they invoke. */
+/** The group and the role, next to the workers they invoke. */
 export class ConnectorSchedules extends Construct {
-  constructor(scope: Construct, id: string, props: { stage: string; poller: lambda.IFunction; deadLetters: sqs.IQueue }) {
+  constructor(scope: Construct, id: string, props: { stage: string; pollers: readonly { function: lambda.IFunction; deadLetters: sqs.IQueue }[] }) {
     super(scope, id);
     const names = connectorScheduleNames(props.stage);
     new scheduler.CfnScheduleGroup(this, 'Group', { name: names.group });
     const role = new iam.Role(this, 'Role', {
       roleName: names.role,
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } } }),
-      description: 'EventBridge Scheduler invoking the Gatehouse connector poller',
+      description: 'EventBridge Scheduler invoking the Gatehouse connector pollers',
     });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.poller.functionArn] }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: props.pollers.map((p) => p.function.functionArn) }));
     // An invocation Scheduler cannot make goes to the worker's own dead letters (alarmed).
-    props.deadLetters.grantSendMessages(role);
+    for (const p of props.pollers) p.deadLetters.grantSendMessages(role);
   }
 }
 
@@ -76,8 +81,10 @@ export function importConnectorSchedules(refs: ConnectorScheduleRefs, param: (na
     environment: {
       CONNECTOR_SCHEDULE_GROUP: group,
       CONNECTOR_SCHEDULER_ROLE_ARN: roleArn,
-      CONNECTOR_POLLER_ARN: param('ConnectorPollerArn', refs.pollerArn),
-      CONNECTOR_DEAD_LETTER_ARN: param('ConnectorDeadLetterArn', refs.deadLetterArn),
+      CONNECTOR_POLLER_ARN: param('ConnectorPollerArn', refs.pollers.standard.pollerArn),
+      CONNECTOR_DEAD_LETTER_ARN: param('ConnectorDeadLetterArn', refs.pollers.standard.deadLetterArn),
+      CONNECTOR_LARGE_POLLER_ARN: param('ConnectorLargePollerArn', refs.pollers.large.pollerArn),
+      CONNECTOR_LARGE_DEAD_LETTER_ARN: param('ConnectorLargeDeadLetterArn', refs.pollers.large.deadLetterArn),
     },
   };
 }

@@ -121,13 +121,15 @@ export class WorkersStack extends NestedStack {
           retain: props.retain,
           alarmTopic,
           // The routes name it and its dead letters (lib/connector-schedules.ts).
-          ...(worker.trigger.kind === 'scheduler' ? { functionName: names.poller, deadLetterQueueName: names.deadLetters } : {}),
+          ...(worker.trigger.kind === 'scheduler'
+            ? { functionName: names.pollers[worker.trigger.poller].poller, deadLetterQueueName: names.pollers[worker.trigger.poller].deadLetters }
+            : {}),
         }),
       );
-      if (worker.trigger.kind === 'scheduler') {
-        const made = this.workers.get(worker.id)!;
-        new ConnectorSchedules(this, 'ConnectorSchedules', { stage: props.stage, poller: made.function, deadLetters: made.deadLetterQueue });
-      }
+    }
+    const pollers = props.workers.filter((w) => w.trigger.kind === 'scheduler').map((w) => this.workers.get(w.id)!);
+    if (pollers.length > 0) {
+      new ConnectorSchedules(this, 'ConnectorSchedules', { stage: props.stage, pollers: pollers.map((p) => ({ function: p.function, deadLetters: p.deadLetterQueue })) });
     }
   }
 }

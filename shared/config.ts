@@ -80,6 +80,9 @@ export interface Config {
     pollerArn?: string;
     schedulerRoleArn?: string;
     deadLetterArn?: string;
+    /** The 2 GB poller of the feeds that need it (an RPKI export), and its dead letters. */
+    largePollerArn?: string;
+    largeDeadLetterArn?: string;
     /**
      * Under `npm start`: whether connectors poll on their timers (LOCAL_CONNECTORS=on). Off unless
      * set, since a machine without network would only record failures; a poll asked for through
@@ -219,6 +222,8 @@ export function loadConfig(env: Env): Config {
       pollerArn: env.CONNECTOR_POLLER_ARN || undefined,
       schedulerRoleArn: env.CONNECTOR_SCHEDULER_ROLE_ARN || undefined,
       deadLetterArn: env.CONNECTOR_DEAD_LETTER_ARN || undefined,
+      largePollerArn: env.CONNECTOR_LARGE_POLLER_ARN || undefined,
+      largeDeadLetterArn: env.CONNECTOR_LARGE_DEAD_LETTER_ARN || undefined,
       localTimers: env.LOCAL_CONNECTORS === 'on',
     },
     lake: {

@@ -93,7 +93,15 @@ export interface QueueTrigger {
  */
 export interface SchedulerTrigger extends AsyncTrigger {
   kind: 'scheduler';
+  /**
+   * Which of the connectors' pollers this is: `standard` for every feed, `large` for the feeds
+   * whose document needs the memory (an RPKI export: feed-catalog.ts `largePoll`). Each has its
+   * fixed name and dead letters (lib/connector-schedules.ts); a schedule targets one of them.
+   */
+  poller: ConnectorPoller;
 }
+
+export type ConnectorPoller = 'standard' | 'large';
 
 export type WorkerTrigger = TableStreamTrigger | ScheduleTrigger | EventRuleTrigger | QueueTrigger | SchedulerTrigger;
 
@@ -346,15 +354,26 @@ export const WORKERS: readonly WorkerDef[] = [
     description: "Polls one connector's feed on its schedule, keeps the new and changed records (an RPKI export as one object in the bucket) and raises hazard and routing alerts (docs/connectors.md)",
     // A failed poll is not tried again at once: the next one comes within the interval. A poll
     // that throws (the table unreachable) goes to the dead letters.
-    trigger: { kind: 'scheduler', retryAttempts: 0 },
+    trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'standard' },
     // Reads the connector, the tenant's environments and lines (files in the bucket); writes
     // records, the status and the alerts' guards and messages; removes a stale schedule; sends
-    // what it read to the data-lake queue (and keeps its export state under lake-state/). An RPKI
-    // export is kept as one object under feeds/ of the bucket, and read back by RIS polls.
+    // what it read to the data-lake queue (and keeps its export state under lake-state/). RIS
+    // polls read the tenant's RPKI export back from feeds/ of the bucket.
     grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
-    // A feed is read in 20 s at most; storing a KEV catalogue of 1,500 records is 15 BatchGetItems
-    // and the writes of what changed. The memory is for the global RPKI export (about 50 MB of
-    // JSON, 700,000 VRPs): its body, its parse and its compact list peak near 1 GB.
+    // A feed is read in 20 s at most (a RIS Live window, 20 s at most, waits on the network);
+    // storing a KEV catalogue of 1,500 records is 15 BatchGetItems and the writes of what changed.
+    timeoutSeconds: 120,
+    memoryMb: 512,
+  },
+  {
+    id: 'connector-poll-large',
+    handler: 'functions/workers/connector-poll.ts',
+    description: "Polls the connectors whose documents need the memory (an RPKI export, kept as one object in the bucket) on their schedules: the connector-poll worker with 2 GB (docs/connectors.md)",
+    trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'large' },
+    grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
+    // The global RPKI export (about 50 MB of JSON, 700,000 VRPs): its body, its parse and its
+    // compact list peak near 1 GB (measured 757 MB). Only its schedules invoke this function, so
+    // the other feeds' polls (every 5 to 15 minutes) are not billed at 2 GB.
     timeoutSeconds: 120,
     memoryMb: 2048,
   },

@@ -1,8 +1,9 @@
 /**
  * Each connector's schedule (docs/connectors.md): in AWS one EventBridge Scheduler schedule per
  * connector, `rate(n minutes)`, in the deployment's schedule group, invoking the `connector-poll`
- * worker with `{tenant_id, integration_id}` (its role may invoke that function and nothing else;
- * an invocation Scheduler cannot make goes to the worker's dead-letter queue). Under `npm start`
+ * worker (or its 2 GB twin `connector-poll-large` for a feed that needs it) with
+ * `{tenant_id, integration_id}` (its role may invoke those functions and nothing else; an
+ * invocation Scheduler cannot make goes to the invoked worker's dead-letter queue). Under `npm start`
  * the local runtime installs timers instead (shared/local/connector-timers.ts).
  */
 import {
@@ -20,6 +21,8 @@ export interface ConnectorSchedule {
   integrationId: string;
   everyMinutes: number;
   enabled: boolean;
+  /** Its feed's document needs the 2 GB poller (an RPKI export). */
+  large: boolean;
 }
 
 export interface ConnectorSchedules {
@@ -39,17 +42,23 @@ export interface PollRequest {
   integration_id: string;
 }
 
+export interface PollerTarget {
+  pollerArn: string;
+  deadLetterArn: string;
+}
+
 export interface SchedulerSettings {
   group: string;
-  pollerArn: string;
   roleArn: string;
-  deadLetterArn: string;
+  standard: PollerTarget;
+  large: PollerTarget;
 }
 
 export function awsConnectorSchedules(settings: SchedulerSettings, client: SchedulerClient): ConnectorSchedules {
   return {
     mode: 'aws',
     async put(s) {
+      const target = s.large ? settings.large : settings.standard;
       const input: CreateScheduleCommandInput = {
         Name: scheduleName(s.integrationId),
         GroupName: settings.group,
@@ -58,12 +67,12 @@ export function awsConnectorSchedules(settings: SchedulerSettings, client: Sched
         State: s.enabled ? 'ENABLED' : 'DISABLED',
         Description: `Gatehouse connector ${s.integrationId} of tenant ${s.tenantId}`,
         Target: {
-          Arn: settings.pollerArn,
+          Arn: target.pollerArn,
           RoleArn: settings.roleArn,
           Input: JSON.stringify({ tenant_id: s.tenantId, integration_id: s.integrationId } satisfies PollRequest),
           // A poll that failed is not tried again at once: the next one comes within the interval.
           RetryPolicy: { MaximumRetryAttempts: 0 },
-          DeadLetterConfig: { Arn: settings.deadLetterArn },
+          DeadLetterConfig: { Arn: target.deadLetterArn },
         },
       };
       try {
@@ -98,8 +107,15 @@ export function connectorSchedules(): ConnectorSchedules {
 
 function requiredSettings(): SchedulerSettings {
   const s = config.connectors;
-  if (!s.scheduleGroup || !s.pollerArn || !s.schedulerRoleArn || !s.deadLetterArn) {
-    throw new Error('connector schedules are not configured: CONNECTOR_SCHEDULE_GROUP, CONNECTOR_POLLER_ARN, CONNECTOR_SCHEDULER_ROLE_ARN and CONNECTOR_DEAD_LETTER_ARN');
+  if (!s.scheduleGroup || !s.pollerArn || !s.schedulerRoleArn || !s.deadLetterArn || !s.largePollerArn || !s.largeDeadLetterArn) {
+    throw new Error(
+      'connector schedules are not configured: CONNECTOR_SCHEDULE_GROUP, CONNECTOR_SCHEDULER_ROLE_ARN, CONNECTOR_POLLER_ARN, CONNECTOR_DEAD_LETTER_ARN, CONNECTOR_LARGE_POLLER_ARN and CONNECTOR_LARGE_DEAD_LETTER_ARN',
+    );
   }
-  return { group: s.scheduleGroup, pollerArn: s.pollerArn, roleArn: s.schedulerRoleArn, deadLetterArn: s.deadLetterArn };
+  return {
+    group: s.scheduleGroup,
+    roleArn: s.schedulerRoleArn,
+    standard: { pollerArn: s.pollerArn, deadLetterArn: s.deadLetterArn },
+    large: { pollerArn: s.largePollerArn, deadLetterArn: s.largeDeadLetterArn },
+  };
 }

@@ -390,11 +390,16 @@ describe('queues and the workers they trigger', () => {
     expect(rule.Properties.Targets[0].DeadLetterConfig).toBeDefined();
   });
 
-  it("connector-poll has no rule of its own: Scheduler's role may invoke it and send to its dead letters, nothing else", () => {
-    const fn = workerFunction('connector-poll').function;
-    const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([id]) => id === logicalId(fn))!;
-    expect(props.Properties.FunctionName).toBe('gatehouse-test-connector-poll');
-    expect(resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(logicalId(fn)))).toEqual([]);
+  it("the connector pollers have no rule of their own: Scheduler's role may invoke them and send to their dead letters, nothing else", () => {
+    const fns = [['connector-poll', 'gatehouse-test-connector-poll', 512], ['connector-poll-large', 'gatehouse-test-connector-poll-large', 2048]] as const;
+    for (const [id, name, memory] of fns) {
+      const fn = workerFunction(id).function;
+      const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([fid]) => fid === logicalId(fn))!;
+      expect(props.Properties.FunctionName).toBe(name);
+      // Only the RPKI export's polls pay for 2 GB.
+      expect(props.Properties.MemorySize).toBe(memory);
+      expect(resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(logicalId(fn)))).toEqual([]);
+    }
     const groups = resourcesOfType(s.workers, 'AWS::Scheduler::ScheduleGroup');
     expect(groups).toHaveLength(1);
     expect(groups[0]![1].Properties.Name).toBe('gatehouse-test-connectors');
@@ -402,7 +407,9 @@ describe('queues and the workers they trigger', () => {
     expect(JSON.stringify(role.Properties.RoleName)).toContain('connector-scheduler');
     const policies = resourcesOfType(s.workers, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(JSON.stringify({ Ref: resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => r === role)![0] })));
     const actions = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat())).sort();
-    expect(actions).toEqual(['lambda:InvokeFunction', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect([...new Set(actions)]).toEqual(['lambda:InvokeFunction', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    const invoke = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).find((st: { Action: string | string[] }) => [st.Action].flat().includes('lambda:InvokeFunction'));
+    expect([invoke.Resource].flat()).toHaveLength(2);
   });
 
   it('the webhook workers read their queues in batches, report failures per message and are capped in concurrency', () => {

@@ -119,7 +119,7 @@ describe('event-rule workers', () => {
 });
 
 describe('scheduler workers (schedules made at run time, one per item)', () => {
-  const poller: WorkerDef = { ...base, id: 'probe-poller', trigger: { kind: 'scheduler', retryAttempts: 0 } };
+  const poller: WorkerDef = { ...base, id: 'probe-poller', trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'standard' } };
 
   it('run each item schedule on its timer with its own input; a disabled or removed one stops', async () => {
     const got: unknown[] = [];

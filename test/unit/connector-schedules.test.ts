@@ -11,9 +11,15 @@ import { awsConnectorSchedules } from '../../shared/adapters/connector-schedules
 
 const settings = {
   group: 'gatehouse-prod-connectors',
-  pollerArn: 'arn:aws:lambda:eu-west-1:123456789012:function:gatehouse-prod-connector-poll',
   roleArn: 'arn:aws:iam::123456789012:role/scheduler',
-  deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:schedules-dead-letters',
+  standard: {
+    pollerArn: 'arn:aws:lambda:eu-west-1:123456789012:function:gatehouse-prod-connector-poll',
+    deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:gatehouse-prod-connector-poll-dead-letters',
+  },
+  large: {
+    pollerArn: 'arn:aws:lambda:eu-west-1:123456789012:function:gatehouse-prod-connector-poll-large',
+    deadLetterArn: 'arn:aws:sqs:eu-west-1:123456789012:gatehouse-prod-connector-poll-large-dead-letters',
+  },
 };
 const scheduler = mockClient(SchedulerClient);
 const schedules = awsConnectorSchedules(settings, new SchedulerClient({ region: 'eu-west-1' }));
@@ -26,7 +32,7 @@ describe('awsConnectorSchedules', () => {
   it('creates a schedule the first time: rate(n minutes), the connector as input, the role, no retry, the dead letters', async () => {
     scheduler.on(UpdateScheduleCommand).rejects(notFound());
     scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
-    await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 15, enabled: true });
+    await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 15, enabled: true, large: false });
     const [created] = scheduler.commandCalls(CreateScheduleCommand);
     expect(created!.args[0].input).toMatchObject({
       Name: `conn-${ID}`,
@@ -34,14 +40,20 @@ describe('awsConnectorSchedules', () => {
       ScheduleExpression: 'rate(15 minutes)',
       FlexibleTimeWindow: { Mode: 'OFF' },
       State: 'ENABLED',
-      Target: { Arn: settings.pollerArn, RoleArn: settings.roleArn, RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: settings.deadLetterArn } },
+      Target: { Arn: settings.standard.pollerArn, RoleArn: settings.roleArn, RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: settings.standard.deadLetterArn } },
     });
     expect(JSON.parse(created!.args[0].input.Target!.Input!)).toEqual({ tenant_id: 't-1', integration_id: ID });
   });
 
+  it('sends a feed that needs the memory (an RPKI export) to the 2 GB poller and its dead letters', async () => {
+    scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 60, enabled: true, large: true });
+    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input.Target).toMatchObject({ Arn: settings.large.pollerArn, DeadLetterConfig: { Arn: settings.large.deadLetterArn } });
+  });
+
   it('changes the schedule it has: another interval, or off while the connector is disabled', async () => {
     scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
-    await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 1440, enabled: false });
+    await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 1440, enabled: false, large: false });
     expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(0);
     expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toMatchObject({ ScheduleExpression: 'rate(1440 minutes)', State: 'DISABLED' });
   });
@@ -55,6 +67,6 @@ describe('awsConnectorSchedules', () => {
       { Name: `conn-${ID}`, GroupName: settings.group },
     ]);
     scheduler.on(UpdateScheduleCommand).rejects(new Error('AccessDenied'));
-    await expect(schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 5, enabled: true })).rejects.toThrow('AccessDenied');
+    await expect(schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 5, enabled: true, large: false })).rejects.toThrow('AccessDenied');
   });
 });

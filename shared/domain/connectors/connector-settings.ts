@@ -54,7 +54,13 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
 
 /** Puts the connector's schedule as its settings say (disabled: kept, but off). */
 export async function armConnector(c: { tenant_id: string; integration_id: string; enabled: boolean; connector: ConnectorSettings }): Promise<void> {
-  await connectorSchedules().put({ tenantId: c.tenant_id, integrationId: c.integration_id, everyMinutes: c.connector.interval_minutes, enabled: c.enabled });
+  await connectorSchedules().put({
+    tenantId: c.tenant_id,
+    integrationId: c.integration_id,
+    everyMinutes: c.connector.interval_minutes,
+    enabled: c.enabled,
+    large: FEED_CATALOG[c.connector.feed].largePoll === true,
+  });
 }
 
 export async function disarmConnector(integrationId: string): Promise<void> {

@@ -25,6 +25,8 @@ export interface FeedEntry {
   keepSeconds: number | null;
   /** A stream, not a document (RIS Live): a poll reads it for a bounded time and size, and either bound is its normal end. */
   stream?: true;
+  /** Its document needs the 2 GB poller (`connector-poll-large`, shared/workers.ts): an RPKI export. */
+  largePoll?: true;
 }
 
 const MB = 1024 * 1024;
@@ -50,7 +52,7 @@ export const FEED_CATALOG: Record<FeedName, FeedEntry> = {
   'csv-indicators': { defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S },
   'nws-alerts': { defaultUrl: NWS_ALERTS_URL, accept: 'application/geo+json, application/atom+xml;q=0.9', maxBytes: NWS_ALERTS_MAX_BYTES, everyMinutes: 5, keepSeconds: 7 * DAY_S },
   // The export is kept as one object in the bucket (shared/domain/internet-health/rpki-export.ts), not a record each.
-  'rpki-vrps': { defaultUrl: RPKI_VRPS_URL, accept: JSON_TYPE, maxBytes: RPKI_VRPS_MAX_BYTES, everyMinutes: 60, keepSeconds: null },
+  'rpki-vrps': { defaultUrl: RPKI_VRPS_URL, accept: JSON_TYPE, maxBytes: RPKI_VRPS_MAX_BYTES, everyMinutes: 60, keepSeconds: null, largePoll: true },
   // A poll reads at most 2 MB of the prefix-filtered stream; updates are kept 7 days.
   'ris-live': { defaultUrl: RIS_LIVE_URL, accept: 'application/json, application/x-ndjson;q=0.9', maxBytes: 2 * MB, everyMinutes: 5, keepSeconds: 7 * DAY_S, stream: true },
   // Geopolitical (docs/feeds.md): an advisory or a listing stays until the source changes it, so none expires.
