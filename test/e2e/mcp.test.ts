@@ -405,6 +405,38 @@ describe('mcp.post', () => {
         await expect(client.readResource({ uri: `gatehouse://incidents/${a.incidentId}` })).rejects.toThrow(/not found/i);
       });
 
+      it("answers tenant B's key with nothing of tenant A through any tool, even when asked with A's identifiers", async () => {
+        const client = await connect(transport, b.key);
+        // What would betray tenant A: its tenant, its records' ids, its vessel's name, its marker word.
+        const marks = [a.org.tenantId, a.incidentId, a.eventId, a.mmsi, a.sensorId, a.fibreSensorId, a.workflowId, a.integrationId, a.word, 'MCPA STAR'];
+        const label = `${transport} by B`;
+        const passes = { "with B's own arguments": argsFor(b, label), "with A's identifiers": argsFor(a, label) };
+        let calls = 0;
+        for (const [pass, args] of Object.entries(passes)) {
+          for (const [name, input] of Object.entries(args)) {
+            // The self-serve signup runs without a credential: it has no tenant to leak from.
+            if (name === 'provision_free_account') continue;
+            const asked = JSON.stringify(input);
+            const answer = await callTool(client, name, input);
+            const said = JSON.stringify(answer);
+            // A mark the question itself carried may be echoed in an error; any other is a leak.
+            const leaked = marks.filter((m) => !asked.includes(m) && said.includes(m));
+            expect(leaked, `${name} ${pass}: ${textOf(answer).slice(0, 300)}`).toEqual([]);
+            calls++;
+          }
+        }
+        expect(calls).toBe(2 * (TOOLS.length - 1));
+        // Asked for A's records by id, B's key gets none of them.
+        const a_ = argsFor(a, label);
+        for (const name of ['get_correlation', 'dispatch_drone', 'run_playbook', 'get_sensor_data', 'get_vessel_profile']) {
+          const answer = await callTool(client, name, a_[name]!);
+          expect(answer.isError, `${name}: ${textOf(answer).slice(0, 300)}`).toBe(true);
+          expect(textOf(answer), name).toMatch(/^Not found/);
+        }
+        const track = await callTool(client, 'get_ais_track', a_.get_ais_track!);
+        expect(track.isError || track.structuredContent!.positions.length === 0, textOf(track).slice(0, 300)).toBe(true);
+      }, 120_000);
+
       it('reads incidents and vessels as resources, and offers the triage prompt', async () => {
         const client = await connect(transport, a.key);
         const { resourceTemplates } = await client.listResourceTemplates();
