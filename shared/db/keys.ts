@@ -122,6 +122,8 @@ export const keys = {
    * S3 object, by the batch's first frame time and its batch id (a window is one Query).
    */
   telemetryBatch: (tenantId: string, sensorId: string, start: string, batchId: string) => ({ PK: telemetryPk(tenantId, sensorId), SK: `${start}#${batchId}` }),
+  /** The disturbances a fibre sensor's detections keep open across batches (one item; `OPEN` sorts after every batch's time, so a window's Query never reads it). */
+  telemetryOpen: (tenantId: string, sensorId: string) => ({ PK: telemetryPk(tenantId, sensorId), SK: 'OPEN' }),
   siteEntity: (tenantId: string, prefix: string, id: string) => ({ PK: tenantPk(tenantId), SK: `${prefix}${id}` }),
   /** How many times the tenant's things of one kind changed, and when last (zones: ingest's cache). */
   siteRevision: (tenantId: string, prefix: string) => ({ PK: tenantPk(tenantId), SK: `REVISION#${prefix}` }),

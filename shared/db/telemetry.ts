@@ -2,12 +2,33 @@
  * Fibre-sensor telemetry: ONE index item per batch of frames (the frames themselves are one S3
  * object, shared/domain/fibre/telemetry.ts), in the sensor's telemetry partition
  * `T#<tenant>#TEL#<sensor>`, sorted by `<first frame time>#<batch id>` (data-model pattern 53).
- * A window is one Query of the sort key range; nothing here is ever one item per sample.
+ * A window is one Query of the sort key range; nothing here is ever one item per sample. Beside
+ * them, one item `OPEN` holds the disturbances the sensor's detections keep open across batches.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { queryPage } from './query.js';
 import { keys, telemetryPk } from './keys.js';
+
+/**
+ * A disturbance a sensor's earlier batches raised an event for, kept so that the next batches
+ * continue it instead of raising an event a batch (docs/fibre-telemetry.md, "Across batches").
+ * Times are epoch milliseconds.
+ */
+export interface OpenDisturbance {
+  /** The event the disturbance raised. */
+  event_id: string;
+  first_at: number;
+  last_at: number;
+  channel_from: number;
+  channel_to: number;
+}
+
+/** A batch's detections by index: those that raise an event, and the event each other one continues. */
+export interface DetectionPlan {
+  fresh: number[];
+  continued: Record<number, string>;
+}
 
 export interface TelemetryBatch {
   tenant_id: string;
@@ -27,15 +48,20 @@ export interface TelemetryBatch {
   received_at: string;
   /** `pending` while its detections are being stored (a retry finishes them), then `stored`. */
   state: 'pending' | 'stored';
+  /** Detections in its frames: each raised an event (`event_ids`) or continued one an earlier batch raised (`continued_event_ids`). */
   detections: number;
   event_ids: string[];
+  continued_event_ids: string[];
+  /** While pending: which detections (by index) raise events and which continue which event, decided before any is written, so a retry decides the same. */
+  plan?: DetectionPlan;
   expires_at: number;
 }
 
-const PROJECTED = ['tenant_id', 'sensor_id', 'batch_id', 'kind', 'start', 'end', 's3_key', 'frames', 'channel_from', 'channel_to', 'max_value', 'hash', 'received_at', 'state', 'detections', 'event_ids', 'expires_at'] as const;
+const PROJECTED = ['tenant_id', 'sensor_id', 'batch_id', 'kind', 'start', 'end', 's3_key', 'frames', 'channel_from', 'channel_to', 'max_value', 'hash', 'received_at', 'state', 'detections', 'event_ids', 'continued_event_ids', 'plan', 'expires_at'] as const;
 
 function batchFrom(item: Record<string, unknown>): TelemetryBatch {
-  return Object.fromEntries(PROJECTED.map((k) => [k, item[k]])) as unknown as TelemetryBatch;
+  // Batches stored before detections continued across batches have no continued_event_ids.
+  return { ...Object.fromEntries(PROJECTED.map((k) => [k, item[k]])), continued_event_ids: item.continued_event_ids ?? [] } as unknown as TelemetryBatch;
 }
 
 /** Stores a new batch's index item; false when the batch (this start and id) is stored already. */
@@ -60,17 +86,41 @@ export async function getTelemetryBatch(tenantId: string, sensorId: string, star
   return out.Item ? batchFrom(out.Item) : null;
 }
 
-/** Marks a pending batch stored, with the events its detections became. */
-export async function completeTelemetryBatch(batch: TelemetryBatch, eventIds: string[]): Promise<void> {
+/** Marks a pending batch stored, with the events its detections raised and those they continued. */
+export async function completeTelemetryBatch(batch: TelemetryBatch, detections: number, eventIds: string[], continuedIds: string[]): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: TABLE,
       Key: keys.telemetryBatch(batch.tenant_id, batch.sensor_id, batch.start, batch.batch_id),
-      UpdateExpression: 'SET #state = :stored, detections = :n, event_ids = :ids',
-      ExpressionAttributeNames: { '#state': 'state' },
-      ExpressionAttributeValues: { ':stored': 'stored', ':n': eventIds.length, ':ids': eventIds },
+      UpdateExpression: 'SET #state = :stored, detections = :n, event_ids = :ids, continued_event_ids = :continued REMOVE #plan',
+      ExpressionAttributeNames: { '#state': 'state', '#plan': 'plan' },
+      ExpressionAttributeValues: { ':stored': 'stored', ':n': detections, ':ids': eventIds, ':continued': continuedIds },
     }),
   );
+}
+
+/** The sensor's open disturbances and the version they were read at (0: none yet). */
+export async function getOpenDisturbances(tenantId: string, sensorId: string): Promise<{ open: OpenDisturbance[]; version: number }> {
+  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.telemetryOpen(tenantId, sensorId), ConsistentRead: true }));
+  return { open: (out.Item?.open as OpenDisturbance[] | undefined) ?? [], version: (out.Item?.version as number | undefined) ?? 0 };
+}
+
+/** Replaces the open disturbances if no one did since `version` was read; false when someone did. Kept a day past the last write. */
+export async function saveOpenDisturbances(tenantId: string, sensorId: string, open: OpenDisturbance[], version: number, expiresAt: number): Promise<boolean> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: { ...keys.telemetryOpen(tenantId, sensorId), tenant_id: tenantId, sensor_id: sensorId, open, version: version + 1, expires_at: expiresAt },
+        ConditionExpression: version === 0 ? 'attribute_not_exists(PK)' : 'version = :v',
+        ...(version === 0 ? {} : { ExpressionAttributeValues: { ':v': version } }),
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
 }
 
 /**

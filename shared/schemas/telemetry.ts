@@ -78,10 +78,15 @@ export const telemetryReceipt = /* @__PURE__ */ (() => ({
     channel_to: { type: 'integer' },
     max_value: { type: 'number' },
     duplicate: { type: 'boolean', description: 'This batch was stored before (a retry): nothing was stored or detected again.' },
-    detections: { type: 'integer', description: 'Detections the batch became events of.' },
-    event_ids: { type: 'array', items: uuid },
+    detections: { type: 'integer', description: 'Runs over the threshold in the batch: each raised an event or continued one.' },
+    event_ids: { type: 'array', items: uuid, description: 'The `fibre.disturbance` events the detections raised.' },
+    continued_event_ids: {
+      type: 'array',
+      items: uuid,
+      description: "Events of earlier batches that this batch's detections continued (the same channels, at most 5 s after, within 10 minutes of the event's first frame): no new event for them.",
+    },
   },
-  required: ['sensor_id', 'batch_id', 'kind', 'start', 'end', 'frames', 'channel_from', 'channel_to', 'max_value', 'duplicate', 'detections', 'event_ids'],
+  required: ['sensor_id', 'batch_id', 'kind', 'start', 'end', 'frames', 'channel_from', 'channel_to', 'max_value', 'duplicate', 'detections', 'event_ids', 'continued_event_ids'],
 } as const satisfies JsonSchema))();
 
 export const telemetryReadQuery = /* @__PURE__ */ (() => ({

@@ -155,6 +155,31 @@ describe('sensors.telemetryIngest', () => {
     expect(b.body.batch_id).toBe(a.body.batch_id);
   });
 
+  it('continues a disturbance that goes on into the next batch instead of raising an event a batch, and raises one after a quiet gap or elsewhere', async () => {
+    const at = base + 40 * 60_000;
+    // Channels 60 and 61 hot in the last three frames of one batch and the first four of the next: one disturbance of 7 s.
+    const one = await post({ batch_id: 'long-1', kind: 'das', frames: frames(at, 10, { 60: 9, 61: 11 }, [7, 8, 9]) });
+    expect(one.body).toMatchObject({ detections: 1, continued_event_ids: [] });
+    expect(one.body.event_ids).toHaveLength(1);
+    const two = await post({ batch_id: 'long-2', kind: 'das', frames: frames(at + 10_000, 10, { 61: 10, 62: 8 }, [0, 1, 2, 3]) });
+    expect(two.status, two.text).toBe(201);
+    expect(two.body).toMatchObject({ detections: 1, event_ids: [], continued_event_ids: one.body.event_ids, duplicate: false });
+    // Its retry answers the same.
+    expect((await post({ batch_id: 'long-2', kind: 'das', frames: frames(at + 10_000, 10, { 61: 10, 62: 8 }, [0, 1, 2, 3]) })).body).toMatchObject({
+      duplicate: true,
+      detections: 1,
+      event_ids: [],
+      continued_event_ids: one.body.event_ids,
+    });
+    // 15 s of quiet on channel 61, then it is hot again, and channel 150 with it: two new disturbances.
+    const three = await post({ batch_id: 'long-3', kind: 'das', frames: frames(at + 20_000, 10, { 61: 10, 150: 9 }, [8]) });
+    expect(three.body).toMatchObject({ detections: 2, continued_event_ids: [] });
+    expect(three.body.event_ids).toHaveLength(2);
+    const events = await call('GET', '/api/v1/events', { token: org.token, query: { type: 'fibre.disturbance', limit: 100 } });
+    const raised = events.body.filter((e: any) => String(e.payload.batch_id).startsWith('long-'));
+    expect(raised.map((e: any) => e.event_id).sort()).toEqual([...one.body.event_ids, ...three.body.event_ids].sort());
+  });
+
   it('refuses the same batch id with other frames', async () => {
     const other = { ...batch, frames: frames(base, 10) };
     const res = await post(other);

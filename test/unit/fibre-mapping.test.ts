@@ -1,7 +1,20 @@
-/** The pure parts of fibre telemetry: channels to distances, a distance to a point on a line, and the detection rule. */
+/** The pure parts of fibre telemetry: channels to distances, a distance to a point on a line, the detection rule, and detections continued across batches. */
 import turfDistance from '@turf/distance';
 import { describe, expect, it } from 'vitest';
-import { channelDistance, detect, lineLength, MAX_DETECTIONS, pointAlong, type Frame } from '../../shared/domain/fibre/mapping.js';
+import type { OpenDisturbance } from '../../shared/db/telemetry.js';
+import {
+  channelDistance,
+  detect,
+  lineLength,
+  MAX_DETECTIONS,
+  MAX_DISTURBANCE_MS,
+  MAX_OPEN_DISTURBANCES,
+  mergeDisturbances,
+  pointAlong,
+  splitDetections,
+  type Detection,
+  type Frame,
+} from '../../shared/domain/fibre/mapping.js';
 import { decodeFrames, encodeFrames, telemetryObjectKey } from '../../shared/domain/fibre/telemetry.js';
 
 const LINE = [
@@ -64,6 +77,63 @@ describe('detect', () => {
     expect(dropped).toBe(5);
     expect(detections).toHaveLength(MAX_DETECTIONS);
     expect(Math.min(...detections.map((d) => d.peak))).toBe(15);
+  });
+});
+
+const detection = (first_at: number, last_at: number, channel_from: number, channel_to: number): Detection => ({
+  first_at,
+  last_at,
+  channel_from,
+  channel_to,
+  channel: channel_from,
+  peak: 9,
+  frames: 1 + (last_at - first_at) / 1000,
+});
+const disturbance = (event_id: string, first_at: number, last_at: number, channel_from: number, channel_to: number): OpenDisturbance => ({ event_id, first_at, last_at, channel_from, channel_to });
+
+describe('splitDetections', () => {
+  const open = [disturbance('e-120', 0, 9000, 120, 122)];
+  it('continues a disturbance on the same or touching channels within the merge window, before or after it', () => {
+    const plan = splitDetections(open, [
+      detection(10_000, 14_000, 121, 121), // the next batch, a second later
+      detection(14_000, 15_000, 123, 124), // touching channels
+      detection(-4000, -3000, 118, 119), // an earlier batch that came late
+    ]);
+    expect(plan).toEqual({ fresh: [], continued: { 0: 'e-120', 1: 'e-120', 2: 'e-120' } });
+  });
+  it('raises events for other channels, after a quiet gap over the merge window, and once a disturbance has gone on for ten minutes', () => {
+    const plan = splitDetections(open, [
+      detection(10_000, 11_000, 125, 126), // a channel apart
+      detection(15_000, 16_000, 120, 122), // 6 s after its last frame
+      detection(MAX_DISTURBANCE_MS - 1000, MAX_DISTURBANCE_MS + 1000, 120, 122),
+    ]);
+    expect(plan).toEqual({ fresh: [0, 1, 2], continued: {} });
+    expect(splitDetections([], [detection(0, 0, 1, 1)])).toEqual({ fresh: [0], continued: {} });
+  });
+  it('continues the older of two disturbances a detection could continue', () => {
+    const two = [disturbance('newer', 5000, 9000, 120, 122), disturbance('older', 1000, 9000, 110, 121)];
+    expect(splitDetections(two, [detection(10_000, 10_000, 121, 121)]).continued).toEqual({ 0: 'older' });
+  });
+});
+
+describe('mergeDisturbances', () => {
+  it('widens a continued disturbance, adds a new one, and changes nothing when the same batch is merged twice', () => {
+    const open = [disturbance('e-1', 0, 9000, 120, 122)];
+    const touched = [disturbance('e-1', 10_000, 14_000, 119, 121), disturbance('e-2', 12_000, 12_000, 40, 41)];
+    const once = mergeDisturbances(open, touched);
+    expect(once).toEqual([disturbance('e-1', 0, 14_000, 119, 122), disturbance('e-2', 12_000, 12_000, 40, 41)]);
+    expect(mergeDisturbances(once, touched)).toEqual(once);
+    // A late, earlier batch never narrows what is known.
+    expect(mergeDisturbances(once, [disturbance('e-1', 2000, 3000, 121, 121)])).toEqual(once);
+  });
+  it('drops what no later frame can continue, and keeps the latest ones only', () => {
+    const old = disturbance('old', 0, 1000, 1, 1);
+    const recent = disturbance('recent', MAX_DISTURBANCE_MS, MAX_DISTURBANCE_MS + 7000, 5, 5);
+    expect(mergeDisturbances([old], [recent]).map((o) => o.event_id)).toEqual(['recent']);
+    const many = Array.from({ length: MAX_OPEN_DISTURBANCES + 3 }, (_, i) => disturbance(`e-${i}`, i, i, i * 3, i * 3));
+    const kept = mergeDisturbances([], many);
+    expect(kept).toHaveLength(MAX_OPEN_DISTURBANCES);
+    expect(kept.map((o) => o.event_id)).not.toContain('e-0');
   });
 });
 

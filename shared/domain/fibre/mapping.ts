@@ -4,6 +4,7 @@
  */
 import { metresBetween } from '../vessels/track-analysis.js';
 import type { FibreConfig } from '../../db/site-entities.js';
+import type { DetectionPlan, OpenDisturbance } from '../../db/telemetry.js';
 
 export interface Frame {
   /** Epoch milliseconds. */
@@ -130,4 +131,65 @@ function runsOver(frame: Frame, threshold: number): Omit<Detection, 'first_at' |
     }
   });
   return runs;
+}
+
+/** A disturbance still going this long after its first frame raises a new event, so a long one is not silent. */
+export const MAX_DISTURBANCE_MS = 10 * 60_000;
+/** The open disturbances kept for a sensor (the latest). */
+export const MAX_OPEN_DISTURBANCES = 100;
+
+/** Whether a detection continues a disturbance: channels that overlap or touch, times at most MERGE_WINDOW_MS apart, within MAX_DISTURBANCE_MS of its first frame. */
+function continues(d: Detection, o: OpenDisturbance): boolean {
+  return (
+    d.channel_from <= o.channel_to + 1 &&
+    d.channel_to >= o.channel_from - 1 &&
+    d.first_at <= o.last_at + MERGE_WINDOW_MS &&
+    d.last_at >= o.first_at - MERGE_WINDOW_MS &&
+    d.last_at - o.first_at <= MAX_DISTURBANCE_MS
+  );
+}
+
+/**
+ * The indexes of a batch's detections that raise an event (`fresh`), and the event each other
+ * one continues (`continued`, index to event id). Batches may come in any order; a detection
+ * that could continue two disturbances continues the older.
+ */
+export function splitDetections(open: readonly OpenDisturbance[], detections: readonly Detection[]): DetectionPlan {
+  const fresh: number[] = [];
+  const continued: Record<number, string> = {};
+  const byAge = [...open].sort((a, b) => a.first_at - b.first_at);
+  detections.forEach((detection, index) => {
+    const into = byAge.find((o) => continues(detection, o));
+    if (into) continued[index] = into.event_id;
+    else fresh.push(index);
+  });
+  return { fresh, continued };
+}
+
+/**
+ * The open disturbances after a batch: `touched` (the ones it raised or continued, with its
+ * detections' extent) merged into `open` by event id (the extent widened, never narrowed: merging
+ * the same batch twice changes nothing), then those that no frame can continue any more (over
+ * MAX_DISTURBANCE_MS and a merge window older than the newest frame seen), and those past
+ * MAX_OPEN_DISTURBANCES, dropped.
+ */
+export function mergeDisturbances(open: readonly OpenDisturbance[], touched: readonly OpenDisturbance[]): OpenDisturbance[] {
+  const byId = new Map(open.map((o) => [o.event_id, { ...o }]));
+  for (const t of touched) {
+    const o = byId.get(t.event_id);
+    if (!o) {
+      byId.set(t.event_id, { ...t });
+      continue;
+    }
+    o.first_at = Math.min(o.first_at, t.first_at);
+    o.last_at = Math.max(o.last_at, t.last_at);
+    o.channel_from = Math.min(o.channel_from, t.channel_from);
+    o.channel_to = Math.max(o.channel_to, t.channel_to);
+  }
+  const all = [...byId.values()];
+  const newest = Math.max(...all.map((o) => o.last_at));
+  return all
+    .filter((o) => o.last_at >= newest - MERGE_WINDOW_MS - MAX_DISTURBANCE_MS)
+    .sort((a, b) => b.last_at - a.last_at || a.event_id.localeCompare(b.event_id))
+    .slice(0, MAX_OPEN_DISTURBANCES);
 }

@@ -3,14 +3,25 @@
  * the batch is ONE gzipped JSON-lines object in S3 and ONE index item in the table (shared/db/telemetry.ts),
  * never an item per sample. Values above the sensor's threshold become `fibre.disturbance` events
  * at the channel's point on its line, through the same ingest as every event (zones, scoring,
- * threat definitions, incidents, the stream, webhooks). A retried batch (same first frame time and
- * batch id) is stored and detected once.
+ * threat definitions, incidents, the stream, webhooks); a disturbance that goes on into the next
+ * batches continues its event rather than raising one a batch. A retried batch (same first frame
+ * time and batch id) is stored and detected once.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { getObjectBytes, putObject } from '../../adapters/s3.js';
 import { SITE_KINDS, type StoredSensor } from '../../db/site-entities.js';
-import { completeTelemetryBatch, getTelemetryBatch, putTelemetryBatch, queryTelemetryBatches, type TelemetryBatch } from '../../db/telemetry.js';
+import {
+  completeTelemetryBatch,
+  getOpenDisturbances,
+  getTelemetryBatch,
+  putTelemetryBatch,
+  queryTelemetryBatches,
+  saveOpenDisturbances,
+  type DetectionPlan,
+  type OpenDisturbance,
+  type TelemetryBatch,
+} from '../../db/telemetry.js';
 import { ConflictError, invalid, PayloadTooLargeError } from '../../errors.js';
 import { derivedTimeId, now } from '../../ids.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -21,7 +32,7 @@ import { ingestEvents, type EventInput, type IngestMeter } from '../events/inges
 import { findLine } from '../infrastructure/line-data.js';
 import { findInTenant } from '../site-entities.js';
 import { SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sensors.js';
-import { channelDistance, detect, pointAlong, type Detection, type Frame } from './mapping.js';
+import { channelDistance, detect, mergeDisturbances, pointAlong, splitDetections, type Detection, type Frame } from './mapping.js';
 
 export type TelemetryBatchInput = InputOf<typeof telemetryBatchCreate>;
 export type TelemetryReadQuery = InputOf<typeof telemetryReadQuery>;
@@ -51,6 +62,7 @@ export interface TelemetryReceipt {
   duplicate: boolean;
   detections: number;
   event_ids: string[];
+  continued_event_ids: string[];
 }
 
 /** `telemetry/<tenant>/<sensor>/<yyyy-mm-dd>/<hh>/<first frame ms>-<batch id>-<hash>.jsonl.gz`. */
@@ -86,6 +98,7 @@ const receipt = (b: TelemetryBatch, duplicate: boolean): TelemetryReceipt => ({
   duplicate,
   detections: b.detections,
   event_ids: b.event_ids,
+  continued_event_ids: b.continued_event_ids,
 });
 
 async function fibreSensor(tenantId: TenantId, sensorId: string): Promise<StoredSensor> {
@@ -112,9 +125,10 @@ function framesOf(input: TelemetryBatchInput, atMs: number): Frame[] {
 /**
  * Stores a batch and turns its detections into events. DynamoDB calls, a batch without
  * detections: the sensor (GetItem), the index item (a conditional PutItem), the sensor's
- * last-seen time at most once a minute; one S3 PutObject. With detections, also: the line's file
- * (GetItem) and its lines (S3 GetObject), the ingest of the events (docs/fibre-telemetry.md), and
- * the index item marked stored (UpdateItem).
+ * last-seen time at most once a minute; one S3 PutObject. With detections, also: the sensor's
+ * open disturbances (GetItem, and a conditional PutItem after), and the index item marked stored
+ * (UpdateItem); with a detection that raises an event, the line's file (GetItem) and its lines (S3
+ * GetObject) and the ingest of the events (docs/fibre-telemetry.md).
  */
 export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId: TenantId, sensorId: string, input: TelemetryBatchInput): Promise<TelemetryReceipt> {
   const at = now();
@@ -136,6 +150,10 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
     for (const v of f.v) if (v > maxValue) maxValue = v;
   }
   const found = sensor.fibre ? detect(frames, sensor.fibre.threshold) : { detections: [], dropped: 0 };
+  // Which detections go on with a disturbance an earlier batch raised, decided before anything is
+  // written and kept on the pending index item: a retry finishes with the same decision.
+  const opened = found.detections.length > 0 ? await getOpenDisturbances(tenantId, sensor.sensor_id) : { open: [], version: 0 };
+  const plan = splitDetections(opened.open, found.detections);
   const batch: TelemetryBatch = {
     tenant_id: tenantId,
     sensor_id: sensor.sensor_id,
@@ -153,6 +171,8 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
     state: found.detections.length > 0 ? 'pending' : 'stored',
     detections: 0,
     event_ids: [],
+    continued_event_ids: [],
+    ...(found.detections.length > 0 ? { plan } : {}),
     expires_at: Math.floor(atMs / 1000) + TELEMETRY_RETENTION_DAYS * 86_400,
   };
   const object = encodeFrames({ kind: input.kind, sensor_id: sensor.sensor_id, batch_id: batchId, classification: input.classification ?? null }, frames);
@@ -172,11 +192,40 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
   if (current.state === 'stored') return receipt(current, false);
 
   await putObject(s3Key, object, 'application/gzip');
-  const events = await detectionEvents(sensor, input, found.detections, found.dropped, current);
-  const ingested = await ingestEvents(actor, { decideTenant: () => Promise.resolve(tenantId), meter }, events, (i) => ['body', 'frames', i]);
-  const eventIds = ingested.map((e) => e.event_id);
-  await completeTelemetryBatch(current, eventIds);
-  return receipt({ ...current, state: 'stored', detections: eventIds.length, event_ids: eventIds }, false);
+  // A batch left pending by code older than the plan raised an event for every detection.
+  const decided: DetectionPlan = current.plan ?? { fresh: found.detections.map((_, i) => i), continued: {} };
+  const fresh = decided.fresh.map((index) => ({ detection: found.detections[index]!, index }));
+  const events = fresh.length > 0 ? await detectionEvents(sensor, input, fresh, found.dropped, current) : [];
+  if (events.length > 0) await ingestEvents(actor, { decideTenant: () => Promise.resolve(tenantId), meter }, events, (i) => ['body', 'frames', i]);
+  const eventIds = events.map((e) => e.event_id!);
+  const continued = Object.entries(decided.continued).map(([index, eventId]) => ({ detection: found.detections[Number(index)]!, event_id: eventId }));
+  const touched = [...fresh.map((f, i) => ({ detection: f.detection, event_id: eventIds[i]! })), ...continued].map(({ detection: d, event_id }) => ({
+    event_id,
+    first_at: d.first_at,
+    last_at: d.last_at,
+    channel_from: d.channel_from,
+    channel_to: d.channel_to,
+  }));
+  await keepOpen(sensor, touched, opened, atMs);
+  const continuedIds = [...new Set(continued.map((c) => c.event_id))];
+  await completeTelemetryBatch(current, found.detections.length, eventIds, continuedIds);
+  return receipt({ ...current, state: 'stored', detections: found.detections.length, event_ids: eventIds, continued_event_ids: continuedIds }, false);
+}
+
+/**
+ * The sensor's open disturbances with this batch's merged in: written only if no other batch of
+ * the sensor wrote them since they were read (else read, merged and tried again; a merge of the
+ * same batch twice changes nothing). After three tries, 409: the batch stays pending and the
+ * unit's retry finishes it.
+ */
+async function keepOpen(sensor: StoredSensor, touched: OpenDisturbance[], read: { open: OpenDisturbance[]; version: number }, atMs: number): Promise<void> {
+  const expiresAt = Math.floor(atMs / 1000) + 86_400;
+  let current = read;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (attempt > 0) current = await getOpenDisturbances(sensor.tenant_id, sensor.sensor_id);
+    if (await saveOpenDisturbances(sensor.tenant_id, sensor.sensor_id, mergeDisturbances(current.open, touched), current.version, expiresAt)) return;
+  }
+  throw new ConflictError('Other batches of this sensor were stored at the same time; send this batch again');
 }
 
 /** Frames show the unit is alive: last_seen_at moves at most once a minute. */
@@ -191,18 +240,24 @@ async function noteSeen(sensor: StoredSensor, lastFrameMs: number, atMs: number)
  * line (the sensor's own location when the line is gone or the channel lies off its ends). Ids
  * are derived from the batch's receipt time and key: a retry makes the same ones.
  */
-async function detectionEvents(sensor: StoredSensor, input: TelemetryBatchInput, detections: Detection[], dropped: number, batch: TelemetryBatch): Promise<EventInput[]> {
+async function detectionEvents(
+  sensor: StoredSensor,
+  input: TelemetryBatchInput,
+  detections: { detection: Detection; index: number }[],
+  dropped: number,
+  batch: TelemetryBatch,
+): Promise<EventInput[]> {
   const fibre = sensor.fibre!;
   const [fileId, lineId] = splitLineId(fibre.line_id);
   const line = await findLine(sensor.tenant_id, fileId, lineId);
   const seed = `${sensor.tenant_id}/telemetry/${sensor.sensor_id}/${batch.start}#${batch.batch_id}`;
   const what = input.kind === 'das' ? 'Acoustic (DAS)' : 'Temperature (DTS)';
-  return detections.map((d, i) => {
+  return detections.map(({ detection: d, index }) => {
     const distance = Math.round(channelDistance(fibre, d.channel) * 10) / 10;
     const point = line ? pointAlong(line.line.coordinates, distance) : null;
     const classified = input.classification ? `; the unit classified it as ${input.classification}` : '';
     return {
-      event_id: derivedTimeId(Date.parse(batch.received_at), seed, i),
+      event_id: derivedTimeId(Date.parse(batch.received_at), seed, index),
       type: 'fibre.disturbance',
       sensor_id: sensor.sensor_id,
       source: 'sensor',
