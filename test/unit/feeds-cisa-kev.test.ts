@@ -1,5 +1,6 @@
-/** The CISA KEV parser against a trimmed copy of the real catalog, and lookups by CVE and product. */
+/** The CISA KEV parser against the real catalog (whole, and a trimmed copy), and lookups by CVE and product. */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CISA_KEV_URL, kevIndex, parseCisaKev } from '../../shared/feeds/cisa-kev.js';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
@@ -9,6 +10,20 @@ type Raw = Record<string, unknown>;
 const raw = () => JSON.parse(KEV) as { vulnerabilities: Raw[] } & Raw;
 
 describe('parseCisaKev', () => {
+  it('reads the whole catalog of 2025-08-25 as published: 1,404 entries, each CVE once, none refused', () => {
+    const whole = gunzipSync(readFileSync(new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.json.gz', import.meta.url))).toString('utf8');
+    const { records, problems, catalog } = parseCisaKev(whole, CISA_KEV_URL);
+    expect(problems).toEqual([]);
+    expect(catalog.count).toBe(1404);
+    expect(records).toHaveLength(1404);
+    expect(new Set(records.map((r) => r.id)).size).toBe(1404);
+    const index = kevIndex(records);
+    expect(index.byCve('cve-2021-44228')?.product).toBe('Log4j2');
+    // Every entry the trimmed copy holds is in the whole, the same.
+    for (const r of parseCisaKev(KEV, CISA_KEV_URL).records) expect(index.byCve(r.id)).toEqual(r);
+    expect(index.byProduct('microsoft windows').length).toBeGreaterThan(100);
+  });
+
   it('reads every entry of the real catalog and its header', () => {
     const { records, problems, catalog } = parseCisaKev(KEV, CISA_KEV_URL);
     expect(problems).toEqual([]);
