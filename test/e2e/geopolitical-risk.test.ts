@@ -70,6 +70,9 @@ beforeAll(async () => {
   envs.no = (await environment('Oslo office', 'NO')).environment_id;
   envs.none = (await environment('Unplaced depot')).environment_id;
   envs.ua = (await environment('Kyiv office', 'UA')).environment_id;
+  // Burundi at level 3 (reconsider travel) and Italy at level 2 in the State Department's capture.
+  envs.bi = (await environment('Bujumbura depot', 'BI')).environment_id;
+  envs.it = (await environment('Milan office', 'IT')).environment_id;
 
   const sensor = await call('POST', '/api/v1/sensors', { token: org.token, body: { environment_id: envs.no, name: 'AIS receiver', type: 'ais_receiver', location: { lat: 59.9, lon: 10.7 } } });
   expect(sensor.status, sensor.text).toBe(201);
@@ -95,14 +98,22 @@ afterAll(() => server.close());
 describe('geopolitical connectors', () => {
   it('store each source once, and nothing again after a second poll', async () => {
     // Each document's records and its manifest (what it lists now).
-    const expected = { 'state-dept-advisories': { read: 10, skipped: 1 }, 'ofac-sdn': { read: 36, skipped: 0 }, 'geopolitical-list': { read: 3, skipped: 0 }, 'canada-advisory': { read: 2, skipped: 0 } };
-    for (const [feed, { read, skipped }] of Object.entries(expected)) {
+    // Alerts: North Korea at level 4 and Burundi at level 3 (State Department), Ukraine at level 4 (Canada) have an environment each; Italy's level 2 and Norway's level 1 do not alert.
+    const expected = {
+      'state-dept-advisories': { read: 10, skipped: 1, alerts: 2 },
+      'ofac-sdn': { read: 36, skipped: 0, alerts: 0 },
+      'geopolitical-list': { read: 3, skipped: 0, alerts: 0 },
+      'canada-advisory': { read: 2, skipped: 0, alerts: 1 },
+    };
+    for (const [feed, { read, skipped, alerts }] of Object.entries(expected)) {
       const first = await poll(connectors[feed]!);
       expect(first.status, first.text).toBe(200);
       expect(first.body.outcome, feed).toBe('ok');
       expect(first.body.records, feed).toEqual({ read, stored: read, updated: 0, unchanged: 0, skipped });
+      expect(first.body.alerts_raised, feed).toBe(alerts);
       const second = await poll(connectors[feed]!);
       expect(second.body.records, feed).toEqual({ read, stored: 0, updated: 0, unchanged: read, skipped });
+      expect(second.body.alerts_raised, feed).toBe(0);
     }
     // Cuba's item names no ISO code: the status says so rather than guessing from its FIPS tag.
     const status = (await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'state-dept-advisories' } })).body[0].status;
@@ -110,6 +121,28 @@ describe('geopolitical connectors', () => {
     const kept = await feedRecords<{ id: string }>(feedSource('ofac-sdn', `${base}/sdn.csv`), 1000);
     expect(kept).toHaveLength(36);
     expect(new Set(kept.map((r) => r.id)).size).toBe(36);
+  });
+});
+
+describe('advisory alerts', () => {
+  it('raise a hazard.alert once for each environment in a country at level 3 or 4, with the advisory, and none at levels 1 and 2', async () => {
+    const advisoryAlerts = async () =>
+      ((await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert', limit: 100 } })).body as any[]).filter((e) => e.payload.hazard === 'travel_advisory');
+    // The announcer worker stores them moments after the polls.
+    const alerts = await until(advisoryAlerts, (list: any[]) => list.length >= 3, 'the advisory alerts to be stored', 30_000);
+    expect(alerts.map((e) => [e.environment_id, e.payload.country, e.payload.advisory_level, e.payload.source]).sort()).toEqual(
+      [
+        [envs.kp, 'KP', 4, 'us-state-dept'],
+        [envs.bi, 'BI', 3, 'us-state-dept'],
+        [envs.ua, 'UA', 4, 'ca-gac'],
+      ].sort(),
+    );
+    const kp = alerts.find((e) => e.environment_id === envs.kp);
+    expect(kp.description).toBe('Travel advisory level 4 (Do not travel) for KP, where Pyongyang liaison office is: North Korea - Level 4: Do Not Travel');
+    expect(kp.payload).toMatchObject({ feed: 'state-dept-advisories', connector_id: connectors['state-dept-advisories'], updated: '2025-04-29T00:00:00.000Z' });
+    // Polled again: nothing more.
+    expect((await poll(connectors['canada-advisory']!)).body.alerts_raised).toBe(0);
+    expect(await advisoryAlerts()).toHaveLength(3);
   });
 });
 

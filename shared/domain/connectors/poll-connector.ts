@@ -1,6 +1,6 @@
 /**
  * Polling a connector (docs/connectors.md): reads its source through the outbound guard, keeps the
- * new and changed records (shared/db/feed-records.ts), raises the hazard alerts, and records the
+ * new and changed records (shared/db/feed-records.ts), raises the hazard and advisory alerts, and records the
  * status. Called by the `connector-poll` worker on the connector's schedule and by
  * `POST /api/v1/connectors/{id}/poll`.
  *
@@ -17,6 +17,7 @@ import { outboundPolicy } from '../outbound-policy.js';
 import { disarmConnector } from './connector-settings.js';
 import { connectorView, type ConnectorView } from './connector-view.js';
 import { feedSource } from './feed-sources.js';
+import { raiseAdvisoryAlerts } from './advisory-alerts.js';
 import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
@@ -99,7 +100,10 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
   return { report, connector: connectorView(after) };
 }
 
-/** A poll of a feed that is a document: its records kept one item each and exported to the tenant's lake, the hazard feeds' alerts raised. */
+/** The feeds whose records include travel advisories (a tenant's own list may hold only sanctions: then nothing alerts). */
+const ADVISORY_FEEDS: ReadonlySet<string> = new Set(['state-dept-advisories', 'canada-advisory', 'geopolitical-list']);
+
+/** A poll of a feed that is a document: its records kept one item each and exported to the tenant's lake, the hazard feeds' and advisories' alerts raised. */
 async function pollDocument(tenantId: TenantId, integrationId: string, settings: ConnectorSettings, requested: boolean, startedAt: string): Promise<FeedPollResult> {
   // Asked for through the API, the answer waits: 15 s for the source (API Gateway's 29 s in all).
   const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
@@ -114,6 +118,8 @@ async function pollDocument(tenantId: TenantId, integrationId: string, settings:
   if (isHazardFeed(feed)) {
     const found = await hazardAlerts(tenantId, feed, outcome.records as HazardRecords[typeof feed][], settings, Date.parse(startedAt));
     alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
+  } else if (ADVISORY_FEEDS.has(feed)) {
+    alerts = await raiseAdvisoryAlerts(tenantId, integrationId, feed, outcome.records, Date.parse(startedAt));
   }
   return { ...outcome, read: outcome.records.length, kept, note: null, alerts };
 }

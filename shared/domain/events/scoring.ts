@@ -43,7 +43,7 @@ export const TYPE_WEIGHTS: Record<EventType, number> = {
   'vessel.loitering': 0.55,
   // A watched entity was touched (docs/watchlist.md): worth a look, not an incident by itself.
   'watchlist.alert': 0.5,
-  // A connector's hazard (an earthquake) near a site (docs/connectors.md): a reason to check, not an intrusion.
+  // A connector's hazard (an earthquake, a storm warning, a travel advisory) near or over a site (docs/connectors.md): a reason to check, not an intrusion.
   'hazard.alert': 0.4,
   // A possible BGP hijack or leak of a watched prefix or AS (docs/connectors.md): worth a look, often benign (a new upstream, a scrubber).
   'bgp.alert': 0.5,
