@@ -8,6 +8,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { queryPage } from './query.js';
+import { ConditionFailed } from './transact.js';
 import { keys, telemetryPk } from './keys.js';
 
 /**
@@ -105,8 +106,11 @@ export async function getOpenDisturbances(tenantId: string, sensorId: string): P
   return { open: (out.Item?.open as OpenDisturbance[] | undefined) ?? [], version: (out.Item?.version as number | undefined) ?? 0 };
 }
 
-/** Replaces the open disturbances if no one did since `version` was read; false when someone did. Kept a day past the last write. */
-export async function saveOpenDisturbances(tenantId: string, sensorId: string, open: OpenDisturbance[], version: number, expiresAt: number): Promise<boolean> {
+/**
+ * Replaces the open disturbances if no one did since `version` was read; ConditionFailed (the
+ * transactions' signal, shared/db/transact.ts) when someone did. Kept a day past the last write.
+ */
+export async function saveOpenDisturbances(tenantId: string, sensorId: string, open: OpenDisturbance[], version: number, expiresAt: number): Promise<void> {
   try {
     await db.send(
       new PutCommand({
@@ -116,9 +120,8 @@ export async function saveOpenDisturbances(tenantId: string, sensorId: string, o
         ...(version === 0 ? {} : { ExpressionAttributeValues: { ':v': version } }),
       }),
     );
-    return true;
   } catch (err) {
-    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') throw new ConditionFailed(0);
     throw err;
   }
 }

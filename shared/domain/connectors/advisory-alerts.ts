@@ -9,14 +9,12 @@
  * level that rises (3 to 4) raises a new one. Every poll checks every advisory it read, so an alert
  * whose write failed is raised by the next poll. The `vessel-announcer` worker stores the event.
  */
-import { announceOnce } from '../../db/announce-once.js';
 import { listEnvironments } from '../../db/environments.js';
-import { tenantPk } from '../../db/keys.js';
 import type { AdvisoryLevel, AdvisoryRecord } from '../../feeds/geopolitical-records.js';
 import { derivedTimeId } from '../../ids.js';
-import { CONNECTORS_SOURCE, HAZARD_FOUND } from '../../vocabulary/bus.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { EventInput } from '../events/ingest.js';
+import { announceHazardOnce } from './hazard-alerts.js';
 
 /** The lowest level that alerts: 3, reconsider (or avoid non-essential) travel. */
 export const ADVISORY_ALERT_LEVEL = 3;
@@ -27,7 +25,7 @@ const GUARD_DAYS = 400;
 
 const LEVEL_WORDS: Record<AdvisoryLevel, string> = { 1: 'Exercise normal precautions', 2: 'Exercise increased caution', 3: 'Reconsider travel', 4: 'Do not travel' };
 
-const isAdvisory = (r: unknown): r is AdvisoryRecord => typeof r === 'object' && r !== null && (r as { kind?: unknown }).kind === 'advisory';
+const isAdvisory = (r: { id: string }): r is AdvisoryRecord => 'kind' in r && r.kind === 'advisory';
 
 /**
  * Raises the alerts of a poll's records (any feed's: only advisories at ADVISORY_ALERT_LEVEL or
@@ -35,7 +33,7 @@ const isAdvisory = (r: unknown): r is AdvisoryRecord => typeof r === 'object' &&
  * none when no advisory is that serious; else 1 Query of the environments and one transaction per
  * environment in such a country (one raised before fails its condition and writes nothing).
  */
-export async function raiseAdvisoryAlerts(tenantId: TenantId, connectorId: string, feed: string, records: readonly unknown[], atMs: number): Promise<number> {
+export async function raiseAdvisoryAlerts(tenantId: TenantId, connectorId: string, feed: string, records: readonly { id: string }[], atMs: number): Promise<number> {
   const serious = new Map<string, AdvisoryRecord>();
   for (const r of records) if (isAdvisory(r) && r.level >= ADVISORY_ALERT_LEVEL) serious.set(r.country, r);
   if (serious.size === 0) return 0;
@@ -68,8 +66,7 @@ export async function raiseAdvisoryAlerts(tenantId: TenantId, connectorId: strin
         url: advisory.url,
       },
     };
-    const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: key, entity: 'HAZARDGUARD', guardDays: GUARD_DAYS };
-    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event as Record<string, unknown>, atMs)) raised++;
+    if (await announceHazardOnce(tenantId, key, GUARD_DAYS, event, atMs)) raised++;
   }
   return raised;
 }

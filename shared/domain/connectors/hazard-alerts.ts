@@ -73,9 +73,17 @@ export function hazardEvent(tenantId: TenantId, connectorId: string, a: HazardAl
 export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string, alerts: readonly HazardAlert[], atMs: number): Promise<number> {
   let raised = 0;
   for (const a of alerts) {
-    const event = hazardEvent(tenantId, connectorId, a, atMs);
-    const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: `${connectorId}#${a.key}#${a.place.environment_id}`, entity: 'HAZARDGUARD', guardDays: GUARD_DAYS };
-    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event as Record<string, unknown>, atMs)) raised++;
+    if (await announceHazardOnce(tenantId, `${connectorId}#${a.key}#${a.place.environment_id}`, GUARD_DAYS, hazardEvent(tenantId, connectorId, a, atMs), atMs)) raised++;
   }
   return raised;
+}
+
+/**
+ * A `hazard.alert` event sent to the bus (`hazard.alert_found`, for the announcer to store) unless
+ * the tenant's hazard guard `guardKey` says it was before (data-model pattern 51b); true when sent
+ * now. Hazards and travel advisories (advisory-alerts.ts) alike.
+ */
+export function announceHazardOnce(tenantId: TenantId, guardKey: string, guardDays: number, event: EventInput, atMs: number): Promise<boolean> {
+  const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: guardKey, entity: 'HAZARDGUARD', guardDays };
+  return announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event as Record<string, unknown>, atMs);
 }

@@ -22,6 +22,7 @@ import {
   type OpenDisturbance,
   type TelemetryBatch,
 } from '../../db/telemetry.js';
+import { retryOnConcurrentChange } from '../../db/transact.js';
 import { ConflictError, invalid, PayloadTooLargeError } from '../../errors.js';
 import { derivedTimeId, now } from '../../ids.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -214,18 +215,19 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
 
 /**
  * The sensor's open disturbances with this batch's merged in: written only if no other batch of
- * the sensor wrote them since they were read (else read, merged and tried again; a merge of the
- * same batch twice changes nothing). After three tries, 409: the batch stays pending and the
- * unit's retry finishes it.
+ * the sensor wrote them since they were read (else read, merged and tried again: a merge of the
+ * same batch twice changes nothing). After three tries, 409 as any concurrent change: the batch
+ * stays pending and the unit's retry finishes it.
  */
 async function keepOpen(sensor: StoredSensor, touched: OpenDisturbance[], read: { open: OpenDisturbance[]; version: number }, atMs: number): Promise<void> {
   const expiresAt = Math.floor(atMs / 1000) + 86_400;
-  let current = read;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (attempt > 0) current = await getOpenDisturbances(sensor.tenant_id, sensor.sensor_id);
-    if (await saveOpenDisturbances(sensor.tenant_id, sensor.sensor_id, mergeDisturbances(current.open, touched), current.version, expiresAt)) return;
-  }
-  throw new ConflictError('Other batches of this sensor were stored at the same time; send this batch again');
+  // The first try writes over what this batch's split read.
+  let first: typeof read | null = read;
+  await retryOnConcurrentChange(async () => {
+    const current = first ?? (await getOpenDisturbances(sensor.tenant_id, sensor.sensor_id));
+    first = null;
+    await saveOpenDisturbances(sensor.tenant_id, sensor.sensor_id, mergeDisturbances(current.open, touched), current.version, expiresAt);
+  });
 }
 
 /** Frames show the unit is alive: last_seen_at moves at most once a minute. */
