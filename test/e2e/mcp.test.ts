@@ -409,7 +409,7 @@ describe('mcp.post', () => {
         const client = await connect(transport, b.key);
         // What would betray tenant A: its tenant, its records' ids, its vessel's name, its marker word.
         const marks = [a.org.tenantId, a.incidentId, a.eventId, a.mmsi, a.sensorId, a.fibreSensorId, a.workflowId, a.integrationId, a.word, 'MCPA STAR'];
-        const label = `${transport} by B`;
+        const label = `${transport}-by-b`;
         const passes = { "with B's own arguments": argsFor(b, label), "with A's identifiers": argsFor(a, label) };
         let calls = 0;
         for (const [pass, args] of Object.entries(passes)) {
@@ -418,6 +418,8 @@ describe('mcp.post', () => {
             if (name === 'provision_free_account') continue;
             const asked = JSON.stringify(input);
             const answer = await callTool(client, name, input);
+            // With its own arguments B is answered (a test that every tool refused would prove nothing).
+            if (args !== passes["with A's identifiers"]) expect(answer.isError, `${name} ${pass}: ${textOf(answer).slice(0, 300)}`).toBeFalsy();
             const said = JSON.stringify(answer);
             // A mark the question itself carried may be echoed in an error; any other is a leak.
             const leaked = marks.filter((m) => !asked.includes(m) && said.includes(m));
