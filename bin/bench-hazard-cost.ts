@@ -3,7 +3,8 @@
  * docs/connectors.md): runs the local stack with the metering proxy in front of DynamoDB Local
  * (shared/local/dynamodb-meter.ts), as bin/bench-telemetry-cost.ts does, polls GDACS, USGS and NWS
  * captures (test/fixtures/feeds) from a local HTTP server, and prints the calls by operation of a
- * first poll, a second poll, and `GET /api/v1/environmental-risk`.
+ * first poll, a second poll, and `GET /api/v1/environmental-risk`; and the same two polls of the
+ * State Department's advisories, whose level-3 and level-4 countries alert the environments in them.
  *
  *   npx tsx bin/bench-hazard-cost.ts
  */
@@ -19,18 +20,18 @@ const feeds = await startFeedServer({
   '/gdacs.json': feedFixture('gdacs/eventsbyarea-pakistan.2026-10-08.json'),
   '/quakes.geojson': feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson'),
   '/nws.xml': feedFixture('nws-alerts/cap-atom-us.2017-09-02.trimmed.xml'),
+  '/advisories.xml': feedFixture('state-dept-advisories/TAsTWs.2026-10-07.xml'),
 });
 
 try {
-  const tag = Date.now().toString(36);
-  const email = `haz-${tag}@bench.example`;
-  const password = `Haz-${tag}-Pass1`;
-  await api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Hazards ${tag}` });
-  const token = (await api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+  const token = await stack.signUp('Hazards');
   // 40 km north of GDACS EQ 1569499 (current) and 30 km north of USGS nn00848153.
   await api('POST', '/api/v1/environments', token, { name: 'Faizabad depot', type: 'site', location: { lat: 36.97073, lon: 71.0216 } });
   await api('POST', '/api/v1/environments', token, { name: 'Mina substation', type: 'substation', location: { lat: 38.45069, lon: -117.936 } });
-  for (const [feed, path] of [['gdacs', '/gdacs.json'], ['usgs-quakes', '/quakes.geojson'], ['nws-alerts', '/nws.xml']] as const) {
+  // North Korea (level 4) and Burundi (level 3) in the advisories' capture.
+  await api('POST', '/api/v1/environments', token, { name: 'Pyongyang office', type: 'building', country: 'KP' });
+  await api('POST', '/api/v1/environments', token, { name: 'Bujumbura depot', type: 'building', country: 'BI' });
+  for (const [feed, path] of [['gdacs', '/gdacs.json'], ['usgs-quakes', '/quakes.geojson'], ['nws-alerts', '/nws.xml'], ['state-dept-advisories', '/advisories.xml']] as const) {
     const id = (await api('POST', '/api/v1/integrations', token, { name: feed, kind: 'feed', config: { feed, url: `${feeds.base}${path}` } })).integration_id as string;
     let report: { records: unknown; alerts_raised: number } | undefined;
     const poll = async () => (report = await api('POST', `/api/v1/connectors/${id}/poll`, token));

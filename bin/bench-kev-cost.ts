@@ -19,11 +19,7 @@ const show = (label: string, t: Parameters<typeof showTally>[1]) => showTally(la
 const feeds = await startFeedServer({ '/kev.json': gunzipSync(feedFixture('cisa-kev/known_exploited_vulnerabilities.2025.08.25.json.gz')) });
 
 try {
-  const tag = Date.now().toString(36);
-  const email = `kev-${tag}@bench.example`;
-  const password = `Kev-${tag}-Pass1`;
-  await api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `KEV ${tag}` });
-  const token = (await api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+  const token = await stack.signUp('KEV');
   const id = (await api('POST', '/api/v1/integrations', token, { name: 'KEV', kind: 'feed', config: { feed: 'cisa-kev', url: `${feeds.base}/kev.json` } })).integration_id as string;
   let report: { records: unknown } | undefined;
   const poll = async () => (report = await api('POST', `/api/v1/connectors/${id}/poll`, token));

@@ -13,11 +13,7 @@ const stack = await startMeteredStack('telemetry-cost');
 const { api, tallyOf } = stack;
 
 try {
-  const tag = Date.now().toString(36);
-  const email = `tel-${tag}@bench.example`;
-  const password = `Tel-${tag}-Pass1`;
-  await api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Telemetry ${tag}` });
-  const token = (await api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+  const token = await stack.signUp('Telemetry');
   const env = await api('POST', '/api/v1/environments', token, { name: 'Landing', type: 'port' });
   const form = new FormData();
   const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Cable</name><LineString><coordinates>1.4,51.1,0 1.6,51.15,0 1.8,51.2,0</coordinates></LineString></Placemark></Document></kml>`;

@@ -1,8 +1,8 @@
 /**
  * The local stack with the metering proxy in front of DynamoDB Local (shared/local/dynamodb-meter.ts),
  * for the scripts that count a request's DynamoDB calls (bin/bench-telemetry-cost.ts,
- * bin/bench-hazard-cost.ts): an HTTP server on a free port, a JSON caller, and the tally of what
- * one step called.
+ * bin/bench-hazard-cost.ts, bin/bench-kev-cost.ts): an HTTP server on a free port, a JSON caller,
+ * a new organisation's token, and the tally of what one step called.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ export interface MeteredStack {
   api(method: string, path: string, token: string | undefined, body?: unknown): Promise<any>;
   /** The calls `send` made, by operation. */
   tallyOf(send: () => Promise<unknown>): Promise<Tally>;
+  /** A new organisation of the portal (`<label> <tag>`), and its administrator's access token. */
+  signUp(label: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -37,7 +39,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
   const { startHttpServer } = await import('../shared/local/http-server.js');
   await ensureLocalAdmin(localAdminFromEnv());
   const server = await startHttpServer({ port: 0 });
-  return {
+  const metered: MeteredStack = {
     url: server.url,
     async api(method, path, token, body) {
       const res = await fetch(new URL(path, server.url), {
@@ -56,6 +58,13 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       await meter!.settle();
       return meter!.snapshot();
     },
+    async signUp(label) {
+      const tag = Date.now().toString(36);
+      const email = `${label.toLowerCase()}-${tag}@bench.example`;
+      const password = `${label}-${tag}-Pass1`;
+      await metered.api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `${label} ${tag}` });
+      return (await metered.api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+    },
     async stop() {
       await server.close();
       await meter?.close();
@@ -63,6 +72,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return metered;
 }
 
 /** One line: the calls by operation, and with `units` the read and write units billed. */
