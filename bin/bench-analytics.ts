@@ -49,7 +49,7 @@ const server = await startHttpServer({ port: 0 });
 const ADMIN = { email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local', password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1' };
 
 let lastHandlerMs = NaN;
-async function api(method: string, path: string, token: string | undefined, body?: unknown, query: Record<string, string> = {}) {
+async function api<T = unknown>(method: string, path: string, token: string | undefined, body?: unknown, query: Record<string, string> = {}): Promise<T> {
   const url = new URL(path, server.url);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const res = await fetch(url, {
@@ -60,9 +60,9 @@ async function api(method: string, path: string, token: string | undefined, body
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   lastHandlerMs = Number(/handler;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN);
-  return text ? JSON.parse(text) : null;
+  return (text ? JSON.parse(text) : null) as T;
 }
-const login = async (email: string, password: string) => (await api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+const login = async (email: string, password: string) => (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token;
 
 interface Tenant {
   size: number;
@@ -77,16 +77,16 @@ async function makeTenant(size: number, admin: string, now: number): Promise<Ten
   const tag = Math.random().toString(36).slice(2, 8);
   const email = `bench-${tag}@analytics.example`;
   const password = `Bench-${tag}-Pass1`;
-  const reg = await api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Bench ${size}` });
-  const tenantId = reg.tenant_id as string;
+  const reg = await api<{ tenant_id: string }>('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Bench ${size}` });
+  const tenantId = reg.tenant_id;
   await api('PATCH', `/api/v1/tenants/${tenantId}`, admin, { plan: 'enterprise' });
   await api('PATCH', `/api/v1/tenants/${tenantId}/config`, admin, { incident_threshold: 1 });
   const token = await login(email, password);
   const envs = [
-    (await api('POST', '/api/v1/environments', token, { name: 'Harbour', type: 'port' })).environment_id as string,
-    (await api('POST', '/api/v1/environments', token, { name: 'Depot', type: 'port' })).environment_id as string,
+    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Harbour', type: 'port' })).environment_id,
+    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Depot', type: 'port' })).environment_id,
   ];
-  const zoneId = (await api('POST', '/api/v1/zones', token, { environment_id: envs[0], name: 'Quay', geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 300 } })).zone_id as string;
+  const zoneId = (await api<{ zone_id: string }>('POST', '/api/v1/zones', token, { environment_id: envs[0], name: 'Quay', geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 300 } })).zone_id;
   const batches: unknown[][] = [];
   for (let b = 0; b < size / 100; b++) {
     batches.push(
@@ -100,7 +100,7 @@ async function makeTenant(size: number, admin: string, now: number): Promise<Ten
   }
   for (let i = 0; i < batches.length; i += 4) await Promise.all(batches.slice(i, i + 4).map((events) => api('POST', '/api/v1/events/batch', token, { events })));
   for (let i = 0; i < 50; i++) {
-    const incident = await api('POST', '/api/v1/incidents', token, { title: `Bench ${i}`, severity: 'high' });
+    const incident = await api<{ incident_id: string }>('POST', '/api/v1/incidents', token, { title: `Bench ${i}`, severity: 'high' });
     if (i % 2 === 0) await api('PATCH', `/api/v1/incidents/${incident.incident_id}/respond`, token, { status: 'acknowledged' });
   }
   return { size, tenantId, token, zoneId };
@@ -204,7 +204,7 @@ try {
   // The window of each tenant's default query (now, 30 days back): the key ranges the queries read.
   const ranges = new Map<Tenant, { fromDay: string; toDay: string; fromHour: string; toHour: string }>();
   for (const t of tenants) {
-    const w = await api('GET', '/api/v1/analytics/threats', t.token);
+    const w = await api<{ from_date: string; to_date: string }>('GET', '/api/v1/analytics/threats', t.token);
     const last = Date.parse(w.to_date) - 3_600_000;
     ranges.set(t, { fromDay: w.from_date.slice(0, 10), toDay: new Date(last).toISOString().slice(0, 10), fromHour: w.from_date.slice(0, 13), toHour: new Date(last).toISOString().slice(0, 13) });
   }

@@ -32,9 +32,9 @@ try {
   await api('POST', '/api/v1/environments', token, { name: 'Pyongyang office', type: 'building', country: 'KP' });
   await api('POST', '/api/v1/environments', token, { name: 'Bujumbura depot', type: 'building', country: 'BI' });
   for (const [feed, path] of [['gdacs', '/gdacs.json'], ['usgs-quakes', '/quakes.geojson'], ['nws-alerts', '/nws.xml'], ['state-dept-advisories', '/advisories.xml']] as const) {
-    const id = (await api('POST', '/api/v1/integrations', token, { name: feed, kind: 'feed', config: { feed, url: `${feeds.base}${path}` } })).integration_id as string;
+    const id = (await api<{ integration_id: string }>('POST', '/api/v1/integrations', token, { name: feed, kind: 'feed', config: { feed, url: `${feeds.base}${path}` } })).integration_id;
     let report: { records: unknown; alerts_raised: number } | undefined;
-    const poll = async () => (report = await api('POST', `/api/v1/connectors/${id}/poll`, token));
+    const poll = async () => (report = await api<typeof report>('POST', `/api/v1/connectors/${id}/poll`, token));
     show(`${feed} first poll`, await tallyOf(poll));
     console.log(`  ${JSON.stringify(report!.records)}, ${report!.alerts_raised} alerts`);
     show(`${feed} second poll`, await tallyOf(poll));

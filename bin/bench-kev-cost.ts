@@ -20,9 +20,9 @@ const feeds = await startFeedServer({ '/kev.json': gunzipSync(feedFixture('cisa-
 
 try {
   const token = await stack.signUp('KEV');
-  const id = (await api('POST', '/api/v1/integrations', token, { name: 'KEV', kind: 'feed', config: { feed: 'cisa-kev', url: `${feeds.base}/kev.json` } })).integration_id as string;
+  const id = (await api<{ integration_id: string }>('POST', '/api/v1/integrations', token, { name: 'KEV', kind: 'feed', config: { feed: 'cisa-kev', url: `${feeds.base}/kev.json` } })).integration_id;
   let report: { records: unknown } | undefined;
-  const poll = async () => (report = await api('POST', `/api/v1/connectors/${id}/poll`, token));
+  const poll = async () => (report = await api<typeof report>('POST', `/api/v1/connectors/${id}/poll`, token));
   let started = Date.now();
   show('cisa-kev first poll (1,404 entries)', await tallyOf(poll));
   console.log(`  ${JSON.stringify(report!.records)}, ${Date.now() - started} ms`);

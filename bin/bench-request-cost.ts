@@ -78,7 +78,7 @@ const baseUrl = server.url;
 
 const ADMIN = { email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local', password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1' };
 
-async function api(method: string, path: string, credential: { token?: string; key?: string } | undefined, body?: unknown) {
+async function api<T = unknown>(method: string, path: string, credential: { token?: string; key?: string } | undefined, body?: unknown): Promise<T> {
   const res = await fetch(new URL(path, baseUrl), {
     method,
     headers: {
@@ -91,7 +91,7 @@ async function api(method: string, path: string, credential: { token?: string; k
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   lastHandlerMs = Number(/handler;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN);
-  return text ? JSON.parse(text) : null;
+  return (text ? JSON.parse(text) : null) as T;
 }
 
 /** The last answer's handler time (the local server's Server-Timing header): what Lambda bills. */
@@ -202,20 +202,20 @@ function runTimedPhase(): Promise<TimedReport> {
 let metered: { results: Measured[]; streams: { label: string; tally: Tally }[] } | undefined;
 let timedReport: TimedReport | undefined;
 try {
-  const admin = { token: (await api('POST', '/api/v1/portal/login', undefined, ADMIN)).access_token as string };
+  const admin = { token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, ADMIN)).access_token };
   const tag = Date.now().toString(36);
   const email = `cost-${tag}@bench.example`;
   const password = `Cost-${tag}-Pass1`;
-  const org = await api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Cost ${tag}` });
+  const org = await api<{ tenant_id: TenantId }>('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Cost ${tag}` });
   // A plan with a rate (1,000 a minute, more than the benchmark sends): its counter is written on every call.
   await api('PATCH', `/api/v1/tenants/${org.tenant_id}`, admin, { plan: 'pro' });
-  const user = { token: (await api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string };
-  const key = { key: (await api('POST', '/api/v1/portal/api-keys', user, { name: 'cost bench', role: 'OPERATOR' })).api_key as string };
+  const user = { token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token };
+  const key = { key: (await api<{ api_key: string }>('POST', '/api/v1/portal/api-keys', user, { name: 'cost bench', role: 'OPERATOR' })).api_key };
 
   const site = async (name: string) => {
-    const env = await api('POST', '/api/v1/environments', user, { name, type: 'port' });
+    const env = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, { name, type: 'port' });
     await api('POST', '/api/v1/zones', user, { environment_id: env.environment_id, name: 'Quay', security_level: 4, geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 500 } });
-    const sensor = await api('POST', '/api/v1/sensors', user, { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.9101, lon: 10.7501 } });
+    const sensor = await api<{ sensor_id: string }>('POST', '/api/v1/sensors', user, { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.9101, lon: 10.7501 } });
     return { env, sensor };
   };
   const quiet = await site('Quiet port');
@@ -233,18 +233,18 @@ try {
   // worker would (the benchmark runs no workers), and a developer key.
   const { scenario, CABLE_KML, ON_CABLE, VESSELS } = await import('../test/support/ais.js');
   const { trackTenant } = await import('../shared/domain/vessels/tracker.js');
-  const sea = await api('POST', '/api/v1/environments', user, { name: 'Strait', type: 'port' });
+  const sea = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, { name: 'Strait', type: 'port' });
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(CABLE_KML)]), 'cable.kml');
   const uploaded = await fetch(new URL(`/api/v1/environments/${sea.environment_id}/infrastructure/upload`, baseUrl), { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
   if (uploaded.status !== 201) throw new Error(`cable upload: ${uploaded.status}`);
   const traffic = scenario(new Date(Date.now() - 150 * 60_000)).map((r) => ({ type: 'ais.position', environment_id: sea.environment_id, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } }));
   for (let i = 0; i < traffic.length; i += 100) await api('POST', '/api/v1/events/batch', user, { events: traffic.slice(i, i + 100) });
-  const aisEvents = [];
-  for (const type of ['ais.static', 'ais.position']) aisEvents.push(...(await api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)));
-  await trackTenant(org.tenant_id as TenantId, aisEvents.reverse());
+  const aisEvents: Parameters<typeof trackTenant>[1][number][] = [];
+  for (const type of ['ais.static', 'ais.position']) aisEvents.push(...(await api<typeof aisEvents>('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)));
+  await trackTenant(org.tenant_id, aisEvents.reverse());
   const aisBatch = () => ({ events: traffic.slice(0, 100).map((e) => ({ ...e, occurred_at: new Date().toISOString() })) });
-  const developer = { token: (await api('POST', '/v1/auth/keys', user, { email, tier: 'pro' })).api_key as string };
+  const developer = { token: (await api<{ api_key: string }>('POST', '/v1/auth/keys', user, { email, tier: 'pro' })).api_key };
 
   let seq = 0;
   const kinds: Kind[] = [
@@ -342,9 +342,9 @@ async function measureThroughput(token: string, batchBody: () => unknown, tenant
       }),
     );
   };
-  const [sample] = await api('GET', `/api/v1/events?tenant_id=${tenantId}&limit=1`, { token });
+  const [sample] = await api<{ event_id: string }[]>('GET', `/api/v1/events?tenant_id=${tenantId}&limit=1`, { token });
   const { getEvent, eventItem } = await import('../shared/db/events.js');
-  const { content_hash: contentHash, ...stored } = (await getEvent(tenantId, sample.event_id))!;
+  const { content_hash: contentHash, ...stored } = (await getEvent(tenantId, sample!.event_id))!;
   const { newTimeId } = await import('../shared/ids.js');
   // node:http with kept-alive connections: a lean sender (fetch's streams cost this machine's CPU
   // as much as a part of the service does). A round's bodies are made before it is timed (a

@@ -14,13 +14,13 @@ const { api, tallyOf } = stack;
 
 try {
   const token = await stack.signUp('Telemetry');
-  const env = await api('POST', '/api/v1/environments', token, { name: 'Landing', type: 'port' });
+  const env = await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Landing', type: 'port' });
   const form = new FormData();
   const kml = `<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Cable</name><LineString><coordinates>1.4,51.1,0 1.6,51.15,0 1.8,51.2,0</coordinates></LineString></Placemark></Document></kml>`;
   form.append('file', new Blob([kml]), 'cable.kml');
   const up = await fetch(new URL(`/api/v1/environments/${env.environment_id}/infrastructure/upload`, stack.url), { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   const file = (await up.json()) as { file_id: string };
-  const sensor = await api('POST', '/api/v1/sensors', token, {
+  const sensor = await api<{ sensor_id: string }>('POST', '/api/v1/sensors', token, {
     environment_id: env.environment_id, name: 'DAS', type: 'fibre_optic', location: { lat: 51.1, lon: 1.4 },
     fibre: { line_id: `${file.file_id}:0`, start_distance_m: 0, channel_spacing_m: 10, threshold: 5 },
   });

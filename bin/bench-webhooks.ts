@@ -88,7 +88,7 @@ try {
   const dispatchTally = meter!.snapshot();
   const [job] = own.messages('webhook-deliveries');
   meter!.reset();
-  const outcome = await attemptDelivery(JSON.parse(job!.body));
+  const outcome = await attemptDelivery(JSON.parse(job!.body) as Parameters<typeof attemptDelivery>[0]);
   const deliverTally = meter!.snapshot();
   console.log(`dispatch (1 matching subscription): ${calls(dispatchTally)} DynamoDB calls: ${summary(dispatchTally)}`);
   console.log(`delivery attempt (${outcome.kind}): ${calls(deliverTally)} DynamoDB calls: ${summary(deliverTally)}`);

@@ -11,10 +11,11 @@ import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
 
 export interface MeteredStack {
   url: string;
-  /** A JSON request; throws on a status of 300 or more. */
-  api(method: string, path: string, token: string | undefined, body?: unknown): Promise<any>;
+  // Properties, not methods: the scripts take them off the stack (`const { api } = stack`).
+  /** A JSON request, its answer read as `T`; throws on a status of 300 or more. */
+  api: <T = unknown>(method: string, path: string, token: string | undefined, body?: unknown) => Promise<T>;
   /** The calls `send` made, by operation. */
-  tallyOf(send: () => Promise<unknown>): Promise<Tally>;
+  tallyOf: (send: () => Promise<unknown>) => Promise<Tally>;
   /** A new organisation of the portal (`<label> <tag>`), and its administrator's access token. */
   signUp(label: string): Promise<string>;
   stop(): Promise<void>;
@@ -41,7 +42,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
   const server = await startHttpServer({ port: 0 });
   const metered: MeteredStack = {
     url: server.url,
-    async api(method, path, token, body) {
+    async api<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
       const res = await fetch(new URL(path, server.url), {
         method,
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -49,7 +50,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       });
       const text = await res.text();
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-      return text ? JSON.parse(text) : null;
+      return (text ? JSON.parse(text) : null) as T;
     },
     async tallyOf(send) {
       await meter!.settle();
@@ -63,7 +64,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       const email = `${label.toLowerCase()}-${tag}@bench.example`;
       const password = `${label}-${tag}-Pass1`;
       await metered.api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `${label} ${tag}` });
-      return (await metered.api('POST', '/api/v1/portal/login', undefined, { email, password })).access_token as string;
+      return (await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token;
     },
     async stop() {
       await server.close();

@@ -29,10 +29,10 @@ async function startService(dir: string, dataDir: string): Promise<{ child: Chil
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const base = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`npm start did not listen within 120 s:\n${output.slice(-2000)}`)), 120_000);
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       output += c.toString();
       const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
       if (found) {

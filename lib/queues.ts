@@ -30,6 +30,7 @@ export class Queues extends Construct {
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
     const removalPolicy = props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without it `def` is the union of the literal entries and tsc refuses def.busRule
     for (const def of props.queues ?? (QUEUES as readonly QueueDef[])) {
       const deadLetters = new sqs.Queue(this, `${def.id}-dead-letters`, {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
@@ -45,6 +46,7 @@ export class Queues extends Construct {
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: def.maxReceiveCount },
         removalPolicy,
       });
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- needed once `def` is a QueueDef (above)
       this.byTarget.set(def.id as QueueTarget, queue);
       this.byTarget.set(`${def.id}:dead-letters` as QueueTarget, deadLetters);
       if (def.busRule) {

@@ -198,6 +198,6 @@ export function ruleEventPattern(pattern: EventRuleTrigger['pattern']): events.E
   return {
     source: [...pattern.source],
     detailType: [...pattern['detail-type']],
-    ...(pattern.detail ? { detail: pattern.detail as Record<string, unknown> } : {}),
+    ...(pattern.detail ? { detail: pattern.detail } : {}),
   };
 }

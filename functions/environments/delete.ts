@@ -4,6 +4,6 @@ import { noContent } from '../../shared/http/reply.js';
 import { environmentsDeleteRoute } from '../../shared/routes/environments.js';
 
 export const handler = httpHandler(environmentsDeleteRoute, async (req) => {
-  await deleteEnvironment(req.actor, req.params.environment_id, req.tenant, req.query.cascade === true);
+  await deleteEnvironment(req.actor, req.params.environment_id, req.tenant, req.query.cascade);
   return noContent();
 });

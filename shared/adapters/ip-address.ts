@@ -54,7 +54,7 @@ function ipv4Text(value: number): string {
 
 /** An IPv6 address (already checked by isIP) as a 128-bit number; a trailing dotted quad is allowed. */
 function ipv6Value(text: string): bigint {
-  let groups: number[] = [];
+  let groups: number[];
   const toGroups = (part: string): number[] => {
     if (part === '') return [];
     return part.split(':').flatMap((piece) => {

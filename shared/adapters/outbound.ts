@@ -32,7 +32,7 @@ export class OutboundRefusedError extends Error {
 /** Resolves a host name to all its addresses (injectable, so tests can stand in for DNS). */
 export type Resolve = (host: string) => Promise<string[]>;
 
-const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, order: 'verbatim' })).map((a) => a.address);
 
 const LOOPBACK = ['127.0.0.0/8', '::1/128'] as const;
 

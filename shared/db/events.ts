@@ -59,7 +59,7 @@ export function eventFromItem(item: Record<string, unknown>): StoredEvent {
   event.payload ??= {};
   event.matched_zone_ids ??= [];
   event.matched_signatures ??= [];
-  event.processed = event.processed === true;
+  event.processed = item.processed === true;
   if (event.threat_factors) {
     event.threat_factors = Object.fromEntries(
       Object.entries(event.threat_factors as Record<string, unknown>).map(([name, f]) => [name, Array.isArray(f) ? { value: f[0] as number, weight: f[1] as number } : (f as { value: number; weight: number })]),

@@ -101,7 +101,9 @@ export async function putPositions(tenantId: TenantId, positions: readonly Store
     for (let attempt = 0; pending && pending.length > 0; attempt++) {
       if (attempt > 0) await backoff(attempt);
       if (attempt > 8) throw new Error('DynamoDB left position writes unprocessed after 8 tries');
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- without these two tsc cannot type `out` (it refers to itself through `pending`)
       const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending as never } }));
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
       pending = out.UnprocessedItems?.[TABLE] as Record<string, unknown>[] | undefined;
     }
   }

@@ -83,7 +83,7 @@ export async function updateEnvironment(actor: Actor, environmentId: string, ten
     if (update.country !== undefined) update = { ...update, country: countryOf(update.country) };
     const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;
-    const next: Environment = { ...current, ...update, name: update.name?.trim() ?? current.name, updated_at: now() } as Environment;
+    const next: Environment = { ...current, ...update, name: update.name?.trim() ?? current.name, updated_at: now() };
     const audit = auditEntry(actor, {
       tenantId: current.tenant_id,
       action: 'environment.updated',

@@ -54,7 +54,7 @@ export function contentHash(value: unknown): string {
     Array.isArray(v)
       ? v.map(canonical)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
         : v;
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }

@@ -127,7 +127,7 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
     config_sealed: await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)),
     ...(checked.connector ? connectorAttributes(tenantId, integrationId, checked.connector) : {}),
   };
-  const view = publicIntegration(stored as StoredIntegration);
+  const view = publicIntegration(stored);
   const audit = auditEntry(actor, {
     tenantId,
     action: 'integration.created',

@@ -110,7 +110,7 @@ export async function updateInTenant<T extends SiteEntityBase>(
       changes,
     });
     await transactWrite([...updateSiteEntity(kind, current, fields, stored.version), auditPut(audit)]);
-    return { ...current, ...fields } as T;
+    return { ...current, ...fields };
   });
 }
 

@@ -45,7 +45,7 @@ export async function listWatchlistAlerts(tenantId: TenantId, filter: AlertFilte
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
   if (from !== undefined && to !== undefined && from > to) throw invalid(['query', 'end_date'], 'must not be before start_date');
   const payloadEquals = Object.fromEntries(
-    (['entry_id', 'entity_type', 'trigger'] as const).flatMap((f) => (filter[f] !== undefined ? [[f, filter[f]!]] : [])),
+    (['entry_id', 'entity_type', 'trigger'] as const).flatMap((f) => (filter[f] !== undefined ? [[f, filter[f]]] : [])),
   );
   const result = await listEvents(
     tenantId,

@@ -38,16 +38,16 @@ export function ipRangeOf(text: string): IpRange | null {
     address = (address as ipaddr.IPv6).toIPv4Address();
     bits -= 96;
   }
-  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${address}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address}/${bits}`);
+  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
   return { address: network, bits };
 }
 
 /** A range written one way: the address alone for a single one, IPv6 as RFC 5952 writes it (lower case, zeros compressed). */
-export const ipRangeText = (range: IpRange): string => (range.bits === fullBits(range.address) ? range.address.toString() : `${range.address}/${range.bits}`);
+export const ipRangeText = (range: IpRange): string => (range.bits === fullBits(range.address) ? range.address.toString() : `${range.address.toString()}/${range.bits}`);
 
 /** Whether the address (an IpRange of one address) lies in the range. */
 export const inRange = (address: IpRange, range: IpRange): boolean =>
-  address.address.kind() === range.address.kind() && (address.address as ipaddr.IPv4).match(range.address as ipaddr.IPv4, range.bits);
+  address.address.kind() === range.address.kind() && (address.address as ipaddr.IPv4).match(range.address, range.bits);
 
 /** A line of the tenant's infrastructure files, as `<file_id>/<line_id>` (or `<file_id>:<line_id>`, as the lines' listing writes it). */
 export function lineRefOf(text: string): { file_id: string; line_id: string } | null {

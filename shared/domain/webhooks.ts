@@ -90,7 +90,7 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
     secret_sealed: await secretBox().seal(secret, sealedFor(tenantId, webhookId)),
     previous_secret_sealed: null,
   };
-  const view = publicWebhook(stored as StoredWebhook);
+  const view = publicWebhook(stored);
   const { url: savedUrl, event_types: eventTypes, filters, enabled, description } = view;
   const audit = auditEntry(actor, {
     tenantId,

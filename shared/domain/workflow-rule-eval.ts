@@ -5,7 +5,7 @@ import type { Rule } from './workflow-rules.js';
 /** Whether the rule holds for `data` (JSON Logic's truthiness); no rule always holds. */
 export function ruleHolds(rule: Rule | null | undefined, data: Record<string, unknown>): boolean {
   if (!rule) return true;
-  return jsonTruthy(jsonLogic.apply(rule as jsonLogic.RulesLogic, data));
+  return jsonTruthy(jsonLogic.apply(rule, data));
 }
 
 /** JSON Logic's truthiness: an empty array is false, as in the specification. */

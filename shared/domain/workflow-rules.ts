@@ -40,12 +40,12 @@ function walk(value: unknown, loc: Loc, depth: number): void {
     return;
   }
   if (value === null || typeof value !== 'object') return;
-  const entries = Object.entries(value);
+  const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length !== 1) throw invalid(loc, 'must be an operation: an object with exactly one operator', 'value_error');
   const [operator, args] = entries[0]!;
   if (!OPERATORS.has(operator)) throw invalid([...loc, operator], `is not an operator a rule may use (${[...OPERATORS].join(' ')})`, 'value_error');
   if (operator === 'var') {
-    const path = Array.isArray(args) ? args[0] : args;
+    const path: unknown = Array.isArray(args) ? (args as unknown[])[0] : args;
     if (typeof path !== 'string' && typeof path !== 'number') throw invalid([...loc, operator], 'must name a path: a string such as "event.threat_score"', 'value_error');
     if (UNSAFE_SEGMENT.test(String(path))) throw invalid([...loc, operator], 'may not read __proto__, prototype or constructor', 'value_error');
   }

@@ -110,6 +110,7 @@ export async function runWorkflowsFor(message: BusMessage & { source: string }, 
     const going = (await putNewRun(claimed)) ? runSteps(claimed) : advanceRun(systemTenant(w.tenant_id), w.workflow_id, runId);
     await going.catch((err: unknown) => (failure ??= err));
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a run threw, as it was
   if (failure) throw failure;
   return started;
 }
@@ -166,7 +167,7 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
       const resumeAt = new Date(Date.parse(stepAt) + action.minutes! * 60_000).toISOString();
       Object.assign(step, { status: 'waiting', started_at: stepAt, attempts: 1, result: { until: resumeAt } });
       run = { ...run, status: 'waiting', resume_at: resumeAt, next_step: index + 1, lease_until: null };
-      run = await saved(run, [putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: tenantId, workflow_id: workflowId, run_id: runId })]);
+      await saved(run, [putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: tenantId, workflow_id: workflowId, run_id: runId })]);
       return 'waiting';
     }
     Object.assign(step, { status: 'running', started_at: step.started_at ?? stepAt, attempts: step.attempts + 1 });
@@ -194,7 +195,7 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
         throw new RunRetryLater(`step ${index} of run ${runId} failed (try ${step.attempts} of ${MAX_STEP_ATTEMPTS}): ${reason}`);
       }
       Object.assign(step, { status: 'failed', ended_at: now(), error: reason });
-      run = await saved({ ...run, status: 'failed', error: `Step ${index} (${action.type}) failed after ${step.attempts} ${step.attempts === 1 ? 'try' : 'tries'}: ${reason}`, ended_at: now(), lease_until: null });
+      await saved({ ...run, status: 'failed', error: `Step ${index} (${action.type}) failed after ${step.attempts} ${step.attempts === 1 ? 'try' : 'tries'}: ${reason}`, ended_at: now(), lease_until: null });
       return 'failed';
     }
   }

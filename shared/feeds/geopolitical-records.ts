@@ -106,6 +106,7 @@ export const entityId = (listingId: string) => `entity|${listingId}`;
 /** An IMO ship identification number: seven digits, the last a check digit (IMO Resolution A.1117(30)). */
 export function validImo(imo: string): boolean {
   if (!/^\d{7}$/.test(imo)) return false;
+  // eslint-disable-next-line @typescript-eslint/no-misused-spread -- seven ASCII digits, checked above
   const sum = [...imo.slice(0, 6)].reduce((s, d, i) => s + Number(d) * (7 - i), 0);
   return sum % 10 === Number(imo[6]);
 }

@@ -143,7 +143,7 @@ export function parseStixIndicators(body: string, sourceUrl: string): FeedParse<
     if (until === undefined) return problems.push({ entry: i, id: sid, reason: `valid_until is not a timestamp (${JSON.stringify(o.valid_until)})` });
     const pairs = stixPatternValues(o.pattern);
     if (typeof pairs === 'string') return problems.push({ entry: i, id: sid, reason: pairs });
-    const labels = [...(Array.isArray(o.indicator_types) ? o.indicator_types : []), ...(Array.isArray(o.labels) ? o.labels : [])].filter((l): l is string => typeof l === 'string');
+    const labels = [...(Array.isArray(o.indicator_types) ? (o.indicator_types as unknown[]) : []), ...(Array.isArray(o.labels) ? (o.labels as unknown[]) : [])].filter((l): l is string => typeof l === 'string');
     const kept: IndicatorRecord[] = [];
     for (const { path, value } of pairs) {
       const type = STIX_PATHS[path];
@@ -174,17 +174,27 @@ export function csvRows(body: string): string[][] {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (quoted) {
-      if (c === '"' && body[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && body[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && body[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
     } else field += c;
   }
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows.filter((r) => !(r.length === 1 && r[0]!.trim() === ''));
 }
 

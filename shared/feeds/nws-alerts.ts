@@ -227,7 +227,7 @@ function atomEntries(body: string, sourceUrl: string) {
   const doc = readXml(body, FEED);
   const root = doc.documentElement!;
   if (root.localName !== 'feed') throw new FeedFormatError(FEED, `expected an Atom <feed> of CAP alerts, got <${root.localName}>`);
-  const entries = childElements(root as unknown as Element, 'entry');
+  const entries = childElements(root, 'entry');
   const hasCap = (e: Element) => childElements(e).some((c) => c.namespaceURI?.startsWith('urn:oasis:names:tc:emergency:cap:') && c.localName === 'event');
   if (entries.length > 0 && !entries.some(hasCap)) throw new FeedFormatError(FEED, 'no entry carries a CAP event: an Atom feed, but not of CAP alerts');
   return entries.map((e) => {

@@ -125,7 +125,10 @@ export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdn
     for (const vid of [goodImo ? vesselImoId(goodImo) : null, mmsi ? vesselMmsiId(mmsi) : null]) {
       if (!vid) continue;
       if (seen.has(vid)) problems.push({ entry, id: vid, reason: 'a second listing of the same vessel identifier: the first is kept' });
-      else seen.add(vid), vessels.push({ id: vid, ...vessel });
+      else {
+        seen.add(vid);
+        vessels.push({ id: vid, ...vessel });
+      }
     }
   });
   const programmeRecords: SanctionsProgrammeRecord[] = [...programmeCounts].map(([id, c]) => ({

@@ -68,15 +68,15 @@ function messages(body: string): unknown[] | null {
   if (trimmed === '') return [];
   if (trimmed.startsWith('[')) {
     try {
-      const doc = JSON.parse(trimmed);
-      return Array.isArray(doc) ? doc : null;
+      const doc: unknown = JSON.parse(trimmed);
+      return Array.isArray(doc) ? (doc as unknown[]) : null;
     } catch {
       return null;
     }
   }
-  return trimmed.split(/\r?\n/).map((line) => {
+  return trimmed.split(/\r?\n/).map((line): unknown => {
     try {
-      return JSON.parse(line);
+      return JSON.parse(line) as unknown;
     } catch {
       return line;
     }

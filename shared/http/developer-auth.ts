@@ -8,7 +8,7 @@
  * Only the developer functions carry this module.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { authenticate } from '../auth/authenticate.js';
 import { roleSatisfies } from '../auth/principal.js';
 import { accessOf, assertTierIncludes, countDeveloperCall, minuteState } from '../domain/developer-access.js';
@@ -29,7 +29,7 @@ function credentialsOf(event: APIGatewayProxyEvent) {
   return { authorization: headers.authorization, apiKey: headers['x-api-key'], sourceIp };
 }
 
-export function developerAuthorizer(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+export function developerAuthorizer(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const internal = internalOf(request.context);

@@ -91,7 +91,7 @@ export interface RouteOptions {
    * Who may call, decided instead of the chain's own step (credential, role, tenant plan rate):
    * the developer API's (shared/http/developer-auth.ts), which only its functions carry.
    */
-  authorizer?: (route: RouteDef) => MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+  authorizer?: (route: RouteDef) => MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
 }
 
 /** The actor of a route: a caller (user or API key) unless the route is public. */
@@ -116,7 +116,7 @@ export interface Internal {
   read: Prefetched;
 }
 
-type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>;
+type Req = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 
 /** What the chain's steps learn about a request (id, logger, caller, rate window), by its context. */
 const internals = new WeakMap<Context, Internal>();
@@ -148,7 +148,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
     throw new Error(`route ${route.id} is a developer route: its function must pass the developer authorizer (shared/http/developer-auth.ts)`);
   }
   const validators = requestValidators(route);
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>(core)
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
@@ -217,7 +217,7 @@ function toolOf(event: APIGatewayProxyEvent): string | undefined {
 const validated = <T>(part: unknown): T => part as T;
 
 /** Request id, logger, timing; adds X-Request-Id to every answer and maps errors. */
-function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const finish = (request: Req, result: APIGatewayProxyResult) => {
     const internal = internalOf(request.context);
     const rate = internal.meter.rate ?? internal.rateLimit;
@@ -252,7 +252,7 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
     after: async (request) => {
       // A replayed answer, say: the request still counts, and past the limit it is refused.
       await internalOf(request.context).meter.atEnd();
-      finish(request as Req, request.response as APIGatewayProxyResult);
+      finish(request, request.response as APIGatewayProxyResult);
     },
     onError: async (request) => {
       const internal = internals.get(request.context);
@@ -268,13 +268,13 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         request.response = { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
         return;
       }
-      finish(request as Req, result);
+      finish(request, result);
     },
   };
 }
 
 /** The route's per-IP limit, counted before anything else; `finish` adds its headers to every answer. */
-function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const caller = request.event.requestContext?.identity?.sourceIp ?? 'unknown';
@@ -285,7 +285,7 @@ function rateLimiter(limit: RouteRateLimit): MiddlewareObj<APIGatewayProxyEvent,
 }
 
 /** Authentication and the route's least role; public routes pass. */
-function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       if (route.access === 'public') return;
@@ -333,7 +333,7 @@ function rawInput(event: APIGatewayProxyEvent): RawInput {
  * The route's tenant, decided once from its declaration, after validation (a `tenant_id` in the
  * body is parsed and checked by then): the route's function and the domain receive a TenantId.
  */
-function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const internal = internalOf(request.context);
@@ -354,12 +354,12 @@ function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIG
 function namedTenant(event: APIGatewayProxyEvent, part: 'query' | 'path' | 'body'): string | undefined {
   const source = part === 'query' ? event.queryStringParameters : part === 'path' ? event.pathParameters : (event.body as unknown);
   if (!source || typeof source !== 'object') return undefined;
-  const value = new Map(Object.entries(source)).get('tenant_id');
+  const value = new Map<string, unknown>(Object.entries(source)).get('tenant_id');
   return typeof value === 'string' ? value : undefined;
 }
 
 /** An upload route: the body must be multipart; its size is checked before anything parses it. */
-function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: (request) => {
       const contentType = request.event.headers['content-type'];

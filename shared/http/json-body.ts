@@ -6,7 +6,7 @@
  */
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { BadRequestError, PayloadTooLargeError, RequestValidationError, UnsupportedMediaTypeError } from './errors.js';
 import { unsafeJsonIssues } from './unsafe-input.js';
 
@@ -17,7 +17,7 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * Size and content-type checks, then @middy/http-json-body-parser. An absent body is left absent
  * so validation reports it as a 422 on `body`; malformed JSON is a 400, as the contract says.
  */
-export function jsonBody(optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> {
+export function jsonBody(optional: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const parser = httpJsonBodyParser();
   return {
     before: async (request) => {

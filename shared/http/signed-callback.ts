@@ -5,13 +5,13 @@
  * looked at. What the check established reaches the route's function through `verifiedOf`.
  */
 import type { MiddlewareObj } from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 
 export type SignatureCheck<T> = (input: { params: Record<string, string | undefined>; headers: Record<string, string | undefined>; rawBody: string }) => Promise<T>;
 
 export function signedBody<T>(check: SignatureCheck<T>) {
   const verified = new WeakMap<APIGatewayProxyEvent, T>();
-  const authorizer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context> => ({
+  const authorizer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
     before: async (request) => {
       const { body, isBase64Encoded, headers, pathParameters } = request.event;
       const rawBody = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body) : '';

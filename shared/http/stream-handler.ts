@@ -21,8 +21,8 @@ import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
 
 /** What a stream body writes to. */
 export interface StreamSink {
-  /** Writes a chunk; waits while the client is slower than the writes. Rejects once the client is gone. */
-  write(chunk: string): Promise<void>;
+  /** Writes a chunk; waits while the client is slower than the writes. Rejects once the client is gone. A function, not a method: bodies pass it on unbound. */
+  write: (chunk: string) => Promise<void>;
   /** Aborted when the client goes away, or at `deadline`. */
   signal: AbortSignal;
   /** Epoch ms by which the body must have finished: the function's timeout less a margin. */

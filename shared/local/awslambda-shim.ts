@@ -30,10 +30,11 @@ interface Prelude {
 
 /** The `awslambda` global's surface that handlers use. */
 const shim = {
-  streamifyResponse<T extends (...args: never[]) => unknown>(handler: T): T {
+  streamifyResponse: <T extends (...args: never[]) => unknown>(handler: T): T => {
     (handler as T & { [STREAMING_HANDLER]?: string })[STREAMING_HANDLER] = 'response';
     return handler;
   },
+  // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- the runtime's API is a class with a static `from`
   HttpResponseStream: class HttpResponseStream {
     static from(stream: Writable & { setContentType?: (type: string) => void; _onBeforeFirstWrite?: (write: WriteFn) => void }, prelude: Prelude) {
       stream.setContentType?.(PRELUDE_CONTENT_TYPE);

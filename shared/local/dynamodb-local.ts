@@ -59,8 +59,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
       args,
       cwd: options.dbPath ?? dirname(options.logFile),
       logFile: options.logFile,
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw new JavaMissingError(`\`${java}\` was not found`);
+    }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new JavaMissingError(`\`${java}\` was not found`);
       throw error;
     });
     const endpoint = `http://127.0.0.1:${port}`;

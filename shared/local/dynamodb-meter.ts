@@ -150,10 +150,8 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
   const keyFromItem = (item: Item): Item => ({ PK: item.PK!, SK: item.SK! });
 
   async function evaluatedBytes(headers: IncomingHttpHeaders, operation: string, input: Record<string, unknown>): Promise<number> {
+    // Dropped: tsc does not count a property destructured beside a rest element as unused.
     const { FilterExpression, ProjectionExpression, Select, ...rest } = input;
-    void FilterExpression;
-    void ProjectionExpression;
-    void Select;
     const names = rest.ExpressionAttributeNames as Record<string, string> | undefined;
     const values = rest.ExpressionAttributeValues as Record<string, unknown> | undefined;
     // Keep only the placeholders the key condition still uses.

@@ -33,8 +33,11 @@ export function workerContext(worker: WorkerDef, region: string): Context {
     logGroupName: `/aws/lambda/${worker.id}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    // Context still declares the callback-era members; a stand-in must provide them.
+    /* eslint-disable @typescript-eslint/no-deprecated -- implementing, not calling */
     done: unsupported,
     fail: unsupported,
     succeed: unsupported,
+    /* eslint-enable @typescript-eslint/no-deprecated */
   };
 }

@@ -109,8 +109,8 @@ export async function ensureTable(
   const existing = await client
     .send(new DescribeTableCommand({ TableName: tableName }))
     .then((r) => r.Table)
-    .catch((error: Error) => {
-      if (error.name === 'ResourceNotFoundException') return undefined;
+    .catch((error: unknown) => {
+      if ((error as Error).name === 'ResourceNotFoundException') return undefined;
       throw error;
     });
   const wanted = TABLE_KEYS.indexes.map(
@@ -214,7 +214,8 @@ async function ensureBucket(client: S3Client, bucketName: string): Promise<boole
   const exists = await client
     .send(new HeadBucketCommand({ Bucket: bucketName }))
     .then(() => true)
-    .catch((error: Error & { $metadata?: { httpStatusCode?: number } }) => {
+    .catch((err: unknown) => {
+      const error = err as Error & { $metadata?: { httpStatusCode?: number } };
       if (error.name === 'NotFound' || error.$metadata?.httpStatusCode === 404) return false;
       throw error;
     });

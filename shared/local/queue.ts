@@ -40,6 +40,7 @@ export interface QueuedMessage {
   receiptHandle: string | null;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- as aws-lambda's handler type: a handler that returns nothing is one
 export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface LocalQueuesOptions {
@@ -271,8 +272,8 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
         const run = runBatch(c, batch).finally(() => {
           c.active -= 1;
           running.delete(run);
-          // A slot is free: more may be waiting.
-          if (!stopping && (options.pollMs ?? 100) > 0) pump();
+          // A slot is free: more may be waiting. What it starts is awaited through `running`.
+          if (!stopping && (options.pollMs ?? 100) > 0) void pump();
         });
         running.add(run);
         started.push(run);

@@ -321,7 +321,7 @@ function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8'));
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-        throw new Error(`${dataDir} is in use by process ${holder}: give this instance another GATEHOUSE_DATA_DIR`);
+        throw new Error(`${dataDir} is in use by process ${holder}: give this instance another GATEHOUSE_DATA_DIR`, { cause: error });
       }
       rmSync(file, { force: true });
     }

@@ -37,6 +37,7 @@ import { importHandler, workerContext } from './lambda-context.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+// eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- as aws-lambda's handler type: a handler that returns nothing is one
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
 
 export interface StreamPollerOptions {

@@ -55,7 +55,7 @@ export async function callRoute(target: ApiTarget | null, baseUrl: string, route
   if (target && 'bearer' in target.credential) headers.authorization = `Bearer ${target.credential.bearer}`;
   const sendsBody = route.request?.body !== undefined && (Object.keys(body).length > 0 || route.method !== 'GET');
   if (sendsBody) headers['content-type'] = 'application/json';
-  const qs = query.size > 0 ? `?${query}` : '';
+  const qs = query.size > 0 ? `?${query.toString()}` : '';
   let res: Response;
   try {
     res = await fetch(`${baseUrl}${path}${qs}`, { method: route.method, headers, body: sendsBody ? JSON.stringify(body) : undefined });

@@ -39,7 +39,7 @@ const PATTERNS: Array<{ pattern: RegExp; route: RouteDef; param: string }> = [
 async function fetchJson(target: ApiTarget, route: RouteDef, input: Record<string, unknown>, what: string): Promise<unknown> {
   const answer = await callRoute(target, target.baseUrl, route, `resource:${route.id}`, input);
   if (answer.status === 200) return answer.body;
-  const detail = answer.body && typeof answer.body === 'object' && 'detail' in answer.body ? String((answer.body as { detail: unknown }).detail) : `HTTP ${answer.status}`;
+  const detail = answer.body && typeof answer.body === 'object' && 'detail' in answer.body ? String((answer.body).detail) : `HTTP ${answer.status}`;
   if (answer.status === 404 || answer.status === 422) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${what} (${detail})`);
   throw new McpError(ErrorCode.InvalidRequest, `${what}: ${detail} (HTTP ${answer.status})`);
 }

@@ -54,7 +54,7 @@ const PARTS_IN_LOC = new Set(['path', 'query', 'body', 'header']);
 /** A refused or failed call as a tool error that says why, in the API's own words. */
 export function failure(answer: ApiAnswer): ToolResult {
   const { status, body } = answer;
-  const detail = body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
+  const detail = body && typeof body === 'object' && 'detail' in body ? (body).detail : undefined;
   if (status === 422 && Array.isArray(detail)) {
     const problems = detail.map((d: { loc?: unknown[]; msg?: string }) => {
       const loc = (d.loc ?? []).filter((p, i) => !(i === 0 && PARTS_IN_LOC.has(String(p)))).map(String);

@@ -183,7 +183,7 @@ const COMPONENT_NAME = /^[A-Za-z0-9._-]+$/;
 const ref = (kind: string, name: string): Ref => ({ $ref: `#/components/${kind}/${name}` });
 
 /** Copies a schema so the document shares nothing with the (readonly) route table. */
-const copy = (schema: Json): Json => structuredClone(schema) as Json;
+const copy = (schema: Json): Json => structuredClone<Json>(schema);
 
 /** JSON with sorted keys, to compare schemas by content. */
 function canonical(value: unknown): string {
@@ -526,7 +526,7 @@ function webhookDeliveries(components: Components): Record<string, { post: Json 
   for (const kind of [...WEBHOOK_EVENTS, WORKFLOW_ACTION_DELIVERY]) {
     // The body inline, its `data` a named component (an event, an incident): named once for all types.
     const body = webhookBody(kind) as Json & { properties: Record<string, unknown> };
-    const schema = { ...body, properties: { ...body.properties, data: components.named(kind.data as Json, `webhook ${kind.type}`) } };
+    const schema = { ...body, properties: { ...body.properties, data: components.named(kind.data, `webhook ${kind.type}`) } };
     out[kind.type] = {
       post: {
         operationId: `webhook.${kind.type}`,

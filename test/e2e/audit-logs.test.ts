@@ -199,7 +199,7 @@ describe('auditLogs.export', () => {
     const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from }, headers: { accept: 'text/csv' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    const rows = parse(res.text, { columns: true }) as Record<string, string>[];
+    const rows = parse<Record<string, string>>(res.text, { columns: true });
     const listed = [...(await list({ start_date: from, limit: '200' })).body.items].reverse();
     expect(rows.map((r) => r.log_id)).toEqual(listed.map((e: { log_id: string }) => e.log_id));
     const incident = rows.find((r) => r.action === 'incident.created')!;

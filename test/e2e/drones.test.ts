@@ -42,7 +42,7 @@ async function startDock() {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      let verified = false;
+      let verified: boolean;
       let data: Record<string, any> = {};
       try {
         const payload = new Webhook(dock.secret).verify(body, req.headers as Record<string, string>) as { data: Record<string, any> };

@@ -26,7 +26,7 @@ function frames(startMs: number, count: number, hot: Record<number, number> = {}
   return Array.from({ length: count }, (_, i) => ({
     time: new Date(startMs + i * 1000).toISOString(),
     channel_start: 0,
-    values: Array.from({ length: CHANNELS }, (_, c) => (hotFrames.includes(i) && hot[c] !== undefined ? hot[c]! : Math.round((1 + Math.sin(i * 7 + c) / 2) * 1000) / 1000)),
+    values: Array.from({ length: CHANNELS }, (_, c) => (hotFrames.includes(i) && hot[c] !== undefined ? hot[c] : Math.round((1 + Math.sin(i * 7 + c) / 2) * 1000) / 1000)),
   }));
 }
 

@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function feedConnector(org: RegisteredTenant, config: Record<string, unknown>): Promise<string> {
-  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: `${config.feed}`, kind: 'feed', config } });
+  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: String(config.feed), kind: 'feed', config } });
   expect(res.status, res.text).toBe(201);
   return res.body.integration_id;
 }

@@ -519,7 +519,7 @@ describe('correlation.get', () => {
     const vessel = byDomain.ais.matches.find((m: any) => m.id === a.mmsi);
     expect(vessel).toMatchObject({ kind: 'vessel', positions: 3 });
     expect(vessel.distance_km).toBeLessThan(1);
-    const event = Object.values(byDomain).flatMap((g: any) => g.matches).find((m: any) => m.id === a.eventId) as any;
+    const event = Object.values(byDomain).flatMap((g: any) => g.matches).find((m: any) => m.id === a.eventId);
     expect(event.distance_km).toBeCloseTo(0.111, 2);
     expect(event.score).toBeGreaterThan(0.9);
     expect(event.why).toContain('km away');

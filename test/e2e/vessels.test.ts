@@ -14,7 +14,7 @@ let org: RegisteredTenant;
 let sensorId: string;
 let environmentId: string;
 let fileId: string;
-let batchAnswers: Record<string, any>[] = [];
+const batchAnswers: Record<string, any>[] = [];
 const start = new Date(Date.now() - 150 * 60_000);
 
 const get = (path: string, query?: Record<string, string | number>) => call('GET', path, { token: org.token, query });

@@ -101,7 +101,7 @@ describe('watchlist.add', () => {
     ];
     for (const [entity_type, value] of bad) {
       const res = await add(org, { entity_type, value });
-      expect(res.status, `${entity_type} ${value}`).toBe(422);
+      expect(res.status, `${String(entity_type)} ${String(value)}`).toBe(422);
       expect(res.body.detail).toEqual([{ loc: ['body', 'value'], msg: expect.any(String), type: expect.any(String) }]);
     }
     expect((await add(org, { entity_type: 'country', value: 'UK' })).body.detail[0].msg).toMatch(/GB/);

@@ -11,7 +11,7 @@
  *   run's stack keeps its schedules off), and queues the runs due on this file's queue.
  */
 import { readFileSync } from 'node:fs';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { ScheduledEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as runnerHandler } from '../../functions/workers/workflow-runner.js';
@@ -19,7 +19,7 @@ import { handler as timersHandler } from '../../functions/workers/workflow-timer
 import { useQueues } from '../../shared/adapters/queue.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
-import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } from '../../shared/local/queue.js';
+import { LocalQueues, startQueueWorkers, type QueueWorkers } from '../../shared/local/queue.js';
 import { workerById } from '../../shared/workers.js';
 import { getWorkflow, putNewRunItem } from '../../shared/db/workflows.js';
 import { transactWrite } from '../../shared/db/transact.js';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   // This file's own queue: what the handlers in this process queue (resumed runs) lands here.
   queues = new LocalQueues();
   useQueues(queues);
-  runner = await startQueueWorkers({ queues, region: 'us-east-1', workers: [workerById('workflow-runner')], handlers: { 'workflow-runner': runnerHandler as QueueHandler }, pollMs: 0 });
+  runner = await startQueueWorkers({ queues, region: 'us-east-1', workers: [workerById('workflow-runner')], handlers: { 'workflow-runner': runnerHandler }, pollMs: 0 });
 });
 afterAll(async () => {
   await runner?.stop();
@@ -276,7 +276,7 @@ describe('workflows.delete', () => {
 /** Runs the timers' worker with this process's clock `minutes` ahead, then the runs it queued. */
 async function minutesLater(minutes: number): Promise<void> {
   await atTime(Date.now() + minutes * 60_000, async () => {
-    await timersHandler({} as ScheduledEvent, workerContext(workerById('workflow-timers'), 'us-east-1') as Context);
+    await timersHandler({} as ScheduledEvent, workerContext(workerById('workflow-timers'), 'us-east-1'));
     await runner.drain();
   });
 }

@@ -18,6 +18,7 @@ describe('the docs.asset function package', () => {
   let assetDir: string;
   beforeAll(() => {
     s = synth({ routes: [routeById('docs.asset')] }, { bundle: true });
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the stack made this child with new RouteFunction
     const fn = (s.stack.routeStacks[0]!.node.findChild('docs.asset') as RouteFunction).function;
     const code = (fn.node.defaultChild as lambda.CfnFunction).code as { s3Key: string };
     assetDir = join(s.app.outdir, `asset.${code.s3Key.replace(/\.zip$/, '')}`);

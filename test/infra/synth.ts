@@ -2,6 +2,7 @@
  * Synthesizes the stack the way `cdk synth` does (same feature flags from cdk.json), by default
  * without bundling, so a test costs template generation only.
  */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- reads synthesised CloudFormation, JSON whose shape CDK owns; the infra tests assert what it finds */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';

@@ -207,7 +207,7 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
     const res = await rawRequest(`${server.url}/throws`);
     expect(res.status).toBe(500);
     const id = res.headers['x-request-id'];
-    expect(json(res)).toEqual({ detail: `Internal Server Error (request ${id})` });
+    expect(json(res)).toEqual({ detail: `Internal Server Error (request ${String(id)})` });
     expect(res.body.toString()).not.toContain('secret');
     // The fault is in the log, under the same request id.
     expect(logged).toContainEqual(expect.objectContaining({ level: 'error', request_id: id, error: 'secret internals must not leak' }));

@@ -28,7 +28,7 @@ beforeAll(async () => {
       } else if (req.url === '/big') {
         res.writeHead(200).end('x'.repeat(1024 * 1024));
       } else {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${body.length} bytes, signed ${req.headers['webhook-id'] ?? 'no'}`);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${body.length} bytes, signed ${String(req.headers['webhook-id'] ?? 'no')}`);
       }
     });
   });

@@ -63,7 +63,7 @@ const stateChange = (jobName: string, status: string): EventBridgeEvent<string, 
     region: 'us-east-1',
     resources: [],
     detail: { TranscriptionJobName: jobName, TranscriptionJobStatus: status },
-  }) as EventBridgeEvent<string, unknown>;
+  });
 
 const runWorker = (jobName: string, status = 'COMPLETED') => handler(stateChange(jobName, status), workerContext(workerById('transcription-finished'), 'us-east-1'));
 

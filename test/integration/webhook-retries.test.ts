@@ -19,7 +19,7 @@ import { keys } from '../../shared/db/keys.js';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhook-delivery.js';
 import { newTimeId } from '../../shared/ids.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
-import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } from '../../shared/local/queue.js';
+import { LocalQueues, startQueueWorkers, type QueueWorkers } from '../../shared/local/queue.js';
 import { workerById } from '../../shared/workers.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf, outboxOf } from '../support/seed.js';
@@ -43,9 +43,9 @@ beforeAll(async () => {
     region: 'us-east-1',
     workers: [workerById('webhook-dispatch'), workerById('webhook-deliver')],
     handlers: {
-      'webhook-dispatch': dispatchHandler as QueueHandler,
+      'webhook-dispatch': dispatchHandler,
       // No jitter: each wait is the schedule's own step.
-      'webhook-deliver': deliverHandler({ clock, random: () => 0.5 }) as QueueHandler,
+      'webhook-deliver': deliverHandler({ clock, random: () => 0.5 }),
     },
     pollMs: 0,
   });

@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto';
 import { ROLES, type Role, type RouteDef } from '../../shared/routes/types.js';
 import { call, type ApiResponse, type CallOptions } from '../support/api.js';
 import { FIXTURES } from './fixtures.js';
-import { materialize, type ConcreteRequest, type Owner, type RoutePlan, type SwapPlan, type Variant } from './plan.js';
+import { materialize, type ConcreteRequest, type RoutePlan, type SwapPlan, type Variant } from './plan.js';
 import type { Principal, PrincipalSpec } from './principals.js';
 import type { TenantGuard } from './snapshot.js';
 import { credentials, type World } from './world.js';
@@ -69,7 +69,7 @@ const ids = (world: World) => ({ A: world.A.ids, B: world.B.ids });
 const unknownId = (kind: string) => FIXTURES[kind]?.unknown?.() ?? randomUUID();
 
 function twinOf(plan: RoutePlan, v: Variant, world: World): ConcreteRequest {
-  const owners = Object.fromEntries(Object.entries(v.owners).map(([k, o]) => [k, o === 'A' ? ('unknown' as Owner) : o]));
+  const owners = Object.fromEntries(Object.entries(v.owners).map(([k, o]) => [k, o === 'A' ? ('unknown') : o]));
   return materialize(plan, { ...v, owners }, ids(world), unknownId);
 }
 

@@ -58,7 +58,7 @@ const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !==
 
 /** Whether a property names a resource; throws for one that looks like it but has no fixture. */
 export function isReference(name: string, schema: JsonSchema, where: string): boolean {
-  if (name in CLIENT_CHOSEN_IDS && / body[.\[]/.test(where)) return false;
+  if (name in CLIENT_CHOSEN_IDS && / body[.[]/.test(where)) return false;
   // One route's property that is a plain value there, though its name is a reference elsewhere.
   if (where in NOT_REFERENCES) return false;
   if (fixtureKindOf(name)) return true;
@@ -153,14 +153,14 @@ export function planRoute(route: RouteDef): RoutePlan {
       }
     }
     if (ownedSlots.length > 1) {
-      crossTenant.push(variant(Object.fromEntries(ownedSlots.map((s) => [slotKey(s), 'A' as Owner]))));
+      crossTenant.push(variant(Object.fromEntries(ownedSlots.map((s) => [slotKey(s), 'A']))));
     }
   }
 
   const ownTenant: Variant[] = [variant({}, 'own ids, tenant implicit')];
   const optionalOwn = [...querySlots, ...bodySlots];
   if (optionalOwn.length > 0) {
-    ownTenant.push(variant(Object.fromEntries(optionalOwn.map((s) => [slotKey(s), 'B' as Owner])), 'own ids, every reference given explicitly'));
+    ownTenant.push(variant(Object.fromEntries(optionalOwn.map((s) => [slotKey(s), 'B'])), 'own ids, every reference given explicitly'));
   }
 
   const plan: RoutePlan = { route, pathParams, ownedSlots, crossTenant, ownTenant };

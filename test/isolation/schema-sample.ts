@@ -98,7 +98,7 @@ export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: strin
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return structuredClone(schema.examples[0]);
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum)) {
-    const nonNull = schema.enum.find((v) => v !== null);
+    const nonNull = (schema.enum as unknown[]).find((v) => v !== null);
     return nonNull !== undefined ? nonNull : schema.enum[0];
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
@@ -106,7 +106,7 @@ export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: strin
     if (Array.isArray(branches)) {
       const errors: string[] = [];
       // Prefer a branch that is not `null`: a minimal value that still exercises the route.
-      const ordered = [...branches].sort((a, b) => Number(isNull(a)) - Number(isNull(b)));
+      const ordered = [...(branches as unknown[])].sort((a, b) => Number(isNull(a)) - Number(isNull(b)));
       for (const branch of ordered) {
         try {
           return sampleValue({ ...stripKey(schema, key), ...(branch as JsonSchema) }, ctx, where);
@@ -263,7 +263,7 @@ function sampleString(schema: JsonSchema, where: string): string {
 }
 
 function sampleNumber(schema: JsonSchema, type: 'integer' | 'number', where: string): number {
-  const num = (k: string) => (typeof schema[k] === 'number' ? (schema[k] as number) : undefined);
+  const num = (k: string) => (typeof schema[k] === 'number' ? (schema[k]) : undefined);
   let lo = num('minimum') ?? (num('exclusiveMinimum') !== undefined ? num('exclusiveMinimum')! + 1 : undefined);
   const hi = num('maximum') ?? (num('exclusiveMaximum') !== undefined ? num('exclusiveMaximum')! - 1 : undefined);
   lo ??= hi !== undefined ? Math.min(1, hi) : 1;

@@ -82,12 +82,12 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   // Registration: the tenant and its TENANT_ADMIN.
   const adminEmail = emailOf('admin');
   const adminPassword = password();
-  const reg = await call('POST', '/api/v1/portal/register', {
+  const reg = await call<{ tenant_id: string; user_id: string }>('POST', '/api/v1/portal/register', {
     body: { email: adminEmail, password: adminPassword, organization_name: nameOf('Security Ltd'), name: nameOf('admin') },
   });
   expectStatus(reg, 201, `registering tenant ${label}`);
-  const tenantId = reg.body.tenant_id as string;
-  const admin = await account(adminEmail, adminPassword, reg.body.user_id as string);
+  const tenantId = reg.body.tenant_id;
+  const admin = await account(adminEmail, adminPassword, reg.body.user_id);
 
   // Enterprise plan: no per-tenant request rate (free allows 100 a minute; the suite makes
   // thousands), no user limit, and every feature, so no route is closed to the suite by the plan.
@@ -101,10 +101,10 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   const user = async (role: 'OPERATOR' | 'VIEWER'): Promise<Account> => {
     const email = emailOf(role.toLowerCase());
     const pw = password();
-    const res = await adminCall('POST', '/api/v1/users', { body: { email, role, password: pw, name: nameOf(role.toLowerCase()) } });
+    const res = await call<{ user_id: string }>('POST', '/api/v1/users', { token: admin.token, body: { email, role, password: pw, name: nameOf(role.toLowerCase()) } });
     expectStatus(res, 201, `creating the ${role} of tenant ${label}`);
     logins.push({ email, password: pw });
-    return account(email, pw, res.body.user_id as string);
+    return account(email, pw, res.body.user_id);
   };
   const operator = await user('OPERATOR');
   const viewer = await user('VIEWER');
@@ -126,9 +126,9 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
     try {
       ids[kind] = await FIXTURES[kind]!.create(fixtureTenant);
     } catch (err) {
-      throw new Error(`seeding: the ${kind} fixture of tenant ${label}: ${(err as Error).message}`);
+      throw new Error(`seeding: the ${kind} fixture of tenant ${label}: ${(err as Error).message}`, { cause: err });
     }
-    if (FIXTURES[kind]!.owned) sensitive.add(ids[kind]!.toLowerCase());
+    if (FIXTURES[kind]!.owned) sensitive.add(ids[kind].toLowerCase());
   }
 
   for (const a of [admin, operator, viewer]) {
@@ -142,12 +142,12 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
 }
 
 async function mintKey(t: SeededTenant, purpose: string, body: Record<string, unknown>): Promise<{ keyId: string; key: string }> {
-  const res = await call('POST', '/api/v1/portal/api-keys', {
+  const res = await call<{ key_id: string; api_key: string }>('POST', '/api/v1/portal/api-keys', {
     token: t.admin.token,
     body: { name: `${t.marker} ${purpose} key`, ...body },
   });
   expectStatus(res, 201, `minting the ${purpose} key of tenant ${t.label}`);
-  const minted = { keyId: res.body.key_id as string, key: res.body.api_key as string };
+  const minted = { keyId: res.body.key_id, key: res.body.api_key };
   t.apiKeys[purpose] = minted;
   t.sensitive.add(minted.key.toLowerCase());
   t.sensitive.add(minted.keyId.toLowerCase());

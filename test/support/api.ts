@@ -7,6 +7,8 @@ import { inject } from 'vitest';
 import { responseProblems } from './response-schemas.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 
+// The test files read answers loosely and check them with `expect` (eslint.config.js, test-files).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- by default an answer's body is whatever JSON came
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -34,6 +36,7 @@ export function randomClientIp(): string {
   return `10.${r()}.${r()}.${r()}`;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as ApiResponse
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const url = new URL(path, opts.server ?? baseUrl());
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
@@ -76,9 +79,9 @@ export function asAdmin(): Promise<string> {
 }
 
 export async function login(email: string, password: string): Promise<string> {
-  const res = await call('POST', '/api/v1/portal/login', { body: { email, password } });
+  const res = await call<{ access_token: string }>('POST', '/api/v1/portal/login', { body: { email, password } });
   if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${res.text}`);
-  return res.body.access_token as string;
+  return res.body.access_token;
 }
 
 export interface RegisteredTenant {
@@ -95,7 +98,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `admin-${tag}@${label.toLowerCase().replace(/\W/g, '')}.example`;
   const password = `Reg-${tag}-Pass1`;
-  const res = await call('POST', '/api/v1/portal/register', {
+  const res = await call<{ tenant_id: string; user_id: string }>('POST', '/api/v1/portal/register', {
     body: { email, password, organization_name: `${label} ${tag}` },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
@@ -111,7 +114,7 @@ export async function createUser(
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `${role.toLowerCase()}-${tag}@users.example`;
   const password = `User-${tag}-Pass1`;
-  const res = await call('POST', '/api/v1/users', { token: adminToken, body: { email, role, password, ...extra } });
+  const res = await call<{ user_id: string }>('POST', '/api/v1/users', { token: adminToken, body: { email, role, password, ...extra } });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${res.text}`);
   return { userId: res.body.user_id, email, password, token: await login(email, password) };
 }

@@ -5,7 +5,7 @@
 import shpwrite from '@mapbox/shp-write';
 import type { FeatureCollection } from 'geojson';
 import JSZip from 'jszip';
-import { baseUrl, randomClientIp } from './api.js';
+import { baseUrl, randomClientIp, type ApiResponse } from './api.js';
 
 /** A port: a fence line and a yard polygon, each with ExtendedData, plus a placemark without geometry. */
 export const PORT_KML = `<?xml version="1.0" encoding="UTF-8"?>
@@ -127,11 +127,11 @@ export function largeKmlBytes(bytes: number): Buffer {
 }
 
 /** Uploads a map file to an environment as a browser would (multipart), and answers what the API answered. */
-export async function uploadMapFile(token: string, environmentId: string, filename: string, data: Uint8Array): Promise<{ status: number; body: any }> {
+export async function uploadMapFile(token: string, environmentId: string, filename: string, data: Uint8Array): Promise<Pick<ApiResponse, 'status' | 'body'>> {
   const form = new FormData();
   form.append('file', new Blob([data]), filename);
   const url = new URL(`/api/v1/environments/${environmentId}/infrastructure/upload`, baseUrl());
   const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': randomClientIp() }, body: form });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
 }

@@ -4,11 +4,12 @@
  * dropped while `fn` runs; anything else CDK or esbuild writes (a warning, an error) still shows.
  */
 export function quietBundling<T>(fn: () => T): T {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with `.call(this)` below
   const write = process.stderr.write;
   process.stderr.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     if (typeof chunk === 'string' && /^Bundling asset \S+\.\.\.\n$/.test(chunk)) return true;
     return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-  } as typeof process.stderr.write;
+  };
   try {
     return fn();
   } finally {

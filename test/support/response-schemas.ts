@@ -44,7 +44,7 @@ async function load(base: string): Promise<Checker> {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema({ ...document, $id: DOCUMENT_ID });
-  return { operations, ajv, compiled: new Map(), document: document as Record<string, unknown> };
+  return { operations, ajv, compiled: new Map(), document: document };
 }
 
 const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');

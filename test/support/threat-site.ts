@@ -41,14 +41,14 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 export async function site(org: RegisteredTenant) {
-  const env = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Head office', type: 'building' } });
+  const env = await call<{ environment_id: string }>('POST', '/api/v1/environments', { token: org.token, body: { name: 'Head office', type: 'building' } });
   expect(env.status).toBe(201);
-  const zone = await call('POST', '/api/v1/zones', {
+  const zone = await call<{ zone_id: string }>('POST', '/api/v1/zones', {
     token: org.token,
     body: { environment_id: env.body.environment_id, name: 'Staff entrance', type: 'entrance', security_level: 3, geofence: { type: 'Circle', center: [GATE.lon, GATE.lat], radius_m: 50 } },
   });
   expect(zone.status).toBe(201);
-  return { environmentId: env.body.environment_id as string, zoneId: zone.body.zone_id as string };
+  return { environmentId: env.body.environment_id, zoneId: zone.body.zone_id };
 }
 
 /** A definition that matches the third denied badge at an entrance within the hour. */

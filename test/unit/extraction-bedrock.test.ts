@@ -82,7 +82,7 @@ describe('BedrockExtractor.extract', () => {
       $metadata: {},
       stopReason: 'end_turn',
       output: { message: { role: 'assistant', content: [{ text: 'I cannot help' }] } },
-    } as ConverseCommandOutput);
+    });
     await expect(extractor().extract(TRANSCRIPT)).rejects.toThrow(EXTRACTION_TOOL);
   });
 });
@@ -93,7 +93,7 @@ describe('BedrockExtractor.summarize', () => {
       $metadata: {},
       stopReason: 'end_turn',
       output: { message: { role: 'assistant', content: [{ text: ' A suspicious person was reported at gate 4. ' }] } },
-    } as ConverseCommandOutput);
+    });
     const summary = await extractor().summarize({ fields: { title: 'Suspicious person', location_text: 'gate 4' }, transcript: TRANSCRIPT });
     expect(summary).toBe('A suspicious person was reported at gate 4.');
     const input = bedrockMock.commandCalls(ConverseCommand)[0]!.args[0].input;

@@ -74,7 +74,7 @@ async function parseAsnFile(file: string): Promise<Row[]> {
 
 /** The org of a row, as a CSV parser reads it. */
 const orgOf = (row: Row) => {
-  const [record] = parse(row.line) as string[][];
+  const [record] = parse(row.line);
   expect(record, row.line).toHaveLength(4);
   return record![3] === '' ? null : record![3]!;
 };

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import { lineString, point } from '@turf/helpers';
-import type { FeatureCollection, Geometry } from 'geojson';
+import type { FeatureCollection } from 'geojson';
 import { buildLineIndex } from '../../shared/domain/infrastructure/line-index.js';
 import { linesNear, openLineIndex } from '../../shared/domain/infrastructure/line-search.js';
 
 const cable: [number, number][] = [[1.4, 51.1], [1.6, 51.15], [1.8, 51.2]];
-const features: FeatureCollection<Geometry> = {
+const features: FeatureCollection = {
   type: 'FeatureCollection',
   features: [
     { type: 'Feature', properties: { name: 'Channel Link 1' }, geometry: { type: 'LineString', coordinates: cable } },

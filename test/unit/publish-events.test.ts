@@ -92,7 +92,7 @@ function record(seq: number, item: Record<string, unknown>, eventName: DynamoDBR
 const seqOf = (r: DynamoDBRecord) => r.dynamodb!.SequenceNumber!;
 const ok = (n: number): PutEventsResultEntry[] => Array.from({ length: n }, (_, i) => ({ EventId: `eb-${i}` }));
 /** The entries of each PutEvents call made so far. */
-const calls = () => eventBridge.commandCalls(PutEventsCommand).map((c) => (c.args[0].input as PutEventsCommandInput).Entries!);
+const calls = () => eventBridge.commandCalls(PutEventsCommand).map((c) => (c.args[0].input).Entries!);
 const bus = () => awsEventBus('gatehouse-test', new EventBridgeClient({ region: 'us-east-1' }));
 
 /** Answers PutEvents like EventBridge, failing the entries `fails` picks with `code`. */

@@ -41,7 +41,7 @@ describe('logs', () => {
     // To standard output, as in Lambda (the test run sends logs to a file otherwise).
     const logFile = process.env.LOG_FILE;
     delete process.env.LOG_FILE;
-    process.stdout.write = ((chunk: string) => (lines.push(chunk), true)) as typeof process.stdout.write;
+    process.stdout.write = ((chunk: string) => (lines.push(chunk), true));
     try {
       createLogger({}, 'debug').info('login', { password: 'hunter2', authorization: 'Bearer abc', api_key: 'k', email: 'a@b.c' });
     } finally {

@@ -1,4 +1,3 @@
-import type { MiddlewareObj } from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../shared/http/errors.js';
 import { requestValidators } from '../../shared/http/validation.js';
@@ -8,7 +7,7 @@ import { routeById } from '../../shared/routes/index.js';
 async function validate(routeId: string, event: Record<string, unknown>) {
   const request = { event: { pathParameters: {}, queryStringParameters: {}, ...event }, context: {} };
   try {
-    for (const v of requestValidators(routeById(routeId)) as MiddlewareObj[]) await v.before?.(request as never);
+    for (const v of requestValidators(routeById(routeId))) await v.before?.(request as never);
     return { event: request.event, issues: null };
   } catch (err) {
     if (err instanceof RequestValidationError) return { event: request.event, issues: err.issues };

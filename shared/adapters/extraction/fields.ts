@@ -139,5 +139,5 @@ export function cleanFields(raw: unknown): IncidentFields {
     vehicles: list(r.vehicles),
     description: text(r.description, 4000),
   };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as IncidentFields;
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }

@@ -85,5 +85,5 @@ export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string,
  */
 export function announceHazardOnce(tenantId: TenantId, guardKey: string, guardDays: number, event: EventInput, atMs: number): Promise<boolean> {
   const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: guardKey, entity: 'HAZARDGUARD', guardDays };
-  return announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event as Record<string, unknown>, atMs);
+  return announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event, atMs);
 }

@@ -335,7 +335,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   for (const [i, input] of inputs.entries()) located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
   // A resumed attempt also looks up the ids it makes: an earlier attempt may have stored them.
   const madeIds = located.map(({ input }, i) => (input.event_id === undefined && attempt ? madeId(i) : undefined));
-  const resumedLookups = attempt?.resumed ? located.flatMap(({ tenantId }, i) => (madeIds[i] ? [eventKey(tenantId, madeIds[i]!)] : [])) : [];
+  const resumedLookups = attempt?.resumed ? located.flatMap(({ tenantId }, i) => (madeIds[i] ? [eventKey(tenantId, madeIds[i])] : [])) : [];
   await ctx.load([...located.flatMap(({ input, tenantId }) => lookupsOf(tenantId, input)), ...resumedLookups]);
   const places = located.map((l) => resolve(ctx, l));
 

@@ -22,7 +22,7 @@ import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';
 import { confirmationWrites } from './notifications.js';
-import { transition, type IncidentSeverity } from './lifecycle.js';
+import { transition } from './lifecycle.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { incidentComplete, voiceIncidentCreate } from '../../schemas/incidents.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -37,7 +37,7 @@ export function incidentFieldsOf(fields: IncidentFields) {
   return {
     title: fields.title?.trim() || 'Voice report',
     type: fields.type,
-    severity: fields.severity as IncidentSeverity | undefined,
+    severity: fields.severity,
     location_text: fields.location_text,
     description: fields.description,
   };
@@ -124,7 +124,7 @@ export function completeDraft(actor: Actor, tenantId: TenantId, incidentId: stri
     const extraction = withQuestions(fields, current.voice?.doubts ?? []);
     const voice: VoiceReport = {
       ...(current.voice ?? { audio_key: null, transcript: null, transcription_status: 'completed', transcription_job: null }),
-      fields: fields as Record<string, unknown>,
+      fields: fields,
       missing_fields: extraction.missing,
       follow_up_questions: extraction.questions,
     };

@@ -37,7 +37,7 @@ export async function linkEnds(tenantId: TenantId, eventId: string, from: string
   let fromZoneIds: string[] = [];
   if (left) {
     const staying = left.event_ids.filter((id) => id !== eventId);
-    const events = staying.length > 0 ? await getEvents(tenantId, staying) : new Map();
+    const events = staying.length > 0 ? await getEvents(tenantId, staying) : new Map<string, StoredEvent>();
     fromZoneIds = unionOf(left.location_zone_ids ?? [], ...[...events.values()].map((e) => e.matched_zone_ids));
   }
   return { from: left, fromZoneIds, to: to === null ? null : found.get(to)! };

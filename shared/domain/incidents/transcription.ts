@@ -101,7 +101,7 @@ function withTranscript(
     transcript: got.transcript,
     transcription_status: got.error ? 'failed' : 'completed',
     transcription_error: got.error,
-    fields: fields as Record<string, unknown>,
+    fields: fields,
     missing_fields: questions.missing,
     follow_up_questions: questions.questions,
     unsure_words: got.unsureWords,

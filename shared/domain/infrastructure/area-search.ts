@@ -15,7 +15,7 @@ import type { LineHit, LineIndex } from './line-search.js';
 export function metresFromArea(area: Polygon, at: { lat: number; lon: number }): number {
   const here = point([at.lon, at.lat]);
   if (booleanPointInPolygon(here, area)) return 0;
-  return Math.min(...area.coordinates.map((ring) => nearestPointOnLine(lineString(ring), here, { units: 'meters' }).properties.dist));
+  return Math.min(...area.coordinates.map((ring) => nearestPointOnLine(lineString(ring), here, { units: 'meters' }).properties.pointDistance));
 }
 
 /** The area's bounding box, widened by `metres` on every side: [west, south, east, north]. */
@@ -69,7 +69,7 @@ function segmentToArea(area: Polygon, a: Position, b: Position): { distance: num
   const segment = lineString([a, b]);
   for (const vertex of area.coordinates.flat()) {
     const hit = nearestPointOnLine(segment, point(vertex), { units: 'meters' });
-    if (hit.properties.dist < best.distance) best = { distance: hit.properties.dist, nearest: hit.geometry.coordinates };
+    if (hit.properties.pointDistance < best.distance) best = { distance: hit.properties.pointDistance, nearest: hit.geometry.coordinates };
   }
   return best;
 }

@@ -25,7 +25,7 @@ export interface GeometrySummary {
 
 export interface Extraction {
   format: InfrastructureFormat;
-  features: FeatureCollection<Geometry>;
+  features: FeatureCollection;
   summary: GeometrySummary;
   /** Its lines and their spatial index (shared/domain/infrastructure/line-index.ts); null without lines. */
   lines: LineIndexData | null;
@@ -41,12 +41,12 @@ export async function extractGeometries(filename: string, data: Uint8Array): Pro
     // A converter tripping over hostile or odd input: the file's fault, not ours.
     throw new GeoFileError('unreadable_file', `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`);
   }
-  const features = all.filter((f): f is Feature<Geometry> => f.geometry !== null && hasPosition(f.geometry));
+  const features = all.filter((f): f is Feature => f.geometry !== null && hasPosition(f.geometry));
   if (features.length === 0) {
     const held = all.length === 0 ? 'no features' : `${all.length} feature${all.length === 1 ? '' : 's'}, none with coordinates`;
     throw new GeoFileError('no_geometries', `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`);
   }
-  const collection: FeatureCollection<Geometry> = { type: 'FeatureCollection', features };
+  const collection: FeatureCollection = { type: 'FeatureCollection', features };
   const summary = summarize(collection);
   return { format: opened.format, features: collection, summary, lines: hasLines(summary.geometry_types) ? buildLineIndex(collection) : null };
 }
@@ -93,7 +93,7 @@ function hasPosition(geometry: Geometry): boolean {
   return walk(geometry.coordinates);
 }
 
-export function summarize(collection: FeatureCollection<Geometry>): GeometrySummary {
+export function summarize(collection: FeatureCollection): GeometrySummary {
   const types = new Set(collection.features.map((f) => f.geometry.type));
   const [west, south, east, north] = turfBbox(collection, { recompute: true }) as [number, number, number, number];
   const inRange = [west, east].every((x) => x >= -180 && x <= 180) && [south, north].every((y) => y >= -90 && y <= 90);

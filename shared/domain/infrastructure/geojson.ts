@@ -73,6 +73,6 @@ export function geojsonFeatures(value: GeoJsonObject): Feature<Geometry | null>[
       if (problem) throw new GeoFileError('unreadable_file', `The geometry of ${where} ${problem}`);
     }
     const properties = feature.properties && typeof feature.properties === 'object' ? feature.properties : {};
-    return { ...feature, geometry: feature.geometry ?? null, properties } as Feature<Geometry | null>;
+    return { ...feature, geometry: feature.geometry ?? null, properties };
   });
 }

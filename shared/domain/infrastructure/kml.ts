@@ -37,7 +37,7 @@ export function parseXml(DOMParser: typeof import('@xmldom/xmldom').DOMParser, t
     doc = parser.parseFromString(text, 'text/xml');
   } catch (err) {
     // xmldom wraps what onError threw; the first message is the one worth showing.
-    throw new Error(problem ?? (err as Error).message);
+    throw new Error(problem ?? (err as Error).message, { cause: err });
   }
   if (!doc.documentElement) throw new Error('no root element');
   return doc;

@@ -3,7 +3,7 @@
  * what the search reads to build its index, and one line of a tenant's read on its own (a
  * watchlist entry keeps its line's coordinates).
  */
-import type { FeatureCollection, Geometry } from 'geojson';
+import type { FeatureCollection } from 'geojson';
 import { getObjectBytes } from '../../adapters/s3.js';
 import { getSiteEntity, SITE_KINDS, type StoredSiteEntity } from '../../db/site-entities.js';
 import { NotFoundError } from '../../errors.js';
@@ -23,7 +23,7 @@ export async function readLineData(file: LineFile): Promise<LineIndexData> {
   if (stored) return JSON.parse(stored.toString('utf8')) as LineIndexData;
   const features = await getObjectBytes(file.features_key);
   if (!features) throw new NotFoundError(FILE_NOT_FOUND);
-  return buildLineIndex(JSON.parse(features.toString('utf8')) as FeatureCollection<Geometry>);
+  return buildLineIndex(JSON.parse(features.toString('utf8')) as FeatureCollection);
 }
 
 /** One line of the tenant's, with its file: null when the file is not the tenant's (or unknown), holds no lines, or has no such line. */

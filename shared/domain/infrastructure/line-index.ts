@@ -36,13 +36,13 @@ function nameOf(properties: Record<string, unknown> | null): string | null {
 }
 
 /** The lines of a file's features and the index over their segments. */
-export function buildLineIndex(features: FeatureCollection<Geometry>): LineIndexData {
+export function buildLineIndex(features: FeatureCollection): LineIndexData {
   const lines: IndexedLine[] = [];
   const add = (featureIndex: number, part: number | null, coordinates: Position[], name: string | null) => {
     if (coordinates.length >= 2) lines.push({ line_id: part === null ? String(featureIndex) : `${featureIndex}.${part}`, name, coordinates: coordinates.map((c) => [c[0]!, c[1]!]) });
   };
   features.features.forEach((f, i) => {
-    const name = nameOf(f.properties as Record<string, unknown> | null);
+    const name = nameOf(f.properties);
     const walk = (g: Geometry, part: number | null) => {
       if (g.type === 'LineString') add(i, part, g.coordinates, name);
       else if (g.type === 'MultiLineString') g.coordinates.forEach((c, p) => add(i, p, c, name));

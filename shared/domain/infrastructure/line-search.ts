@@ -49,7 +49,7 @@ export function linesNear(index: LineIndex, at: { lat: number; lon: number }, ma
     const [li, vi] = index.data.segments[s]!;
     const line = index.data.lines[li]!;
     const hit = nearestPointOnLine(lineString([line.coordinates[vi]!, line.coordinates[vi + 1]!]), here, { units: 'meters' });
-    const distance = hit.properties.dist;
+    const distance = hit.properties.pointDistance;
     if (distance > maxMetres) continue;
     const previous = best.get(li);
     if (!previous || distance < previous.distance_m) {

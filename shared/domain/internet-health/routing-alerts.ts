@@ -40,7 +40,7 @@ export async function raiseRoutingAlerts(tenantId: TenantId, connectorId: string
       guardDays: ROUTING_ALERT_DAYS,
       attributes: { alert, connector_id: connectorId },
     };
-    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: BGP_ALERT_FOUND }, event as Record<string, unknown>, atMs)) raised++;
+    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: BGP_ALERT_FOUND }, event, atMs)) raised++;
   }
   return raised;
 }
