@@ -138,7 +138,7 @@ export const QUEUES = [
   },
   {
     id: 'webhook-deliveries',
-    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhook-delivery.ts)',
+    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhooks/delivery-policy.ts)',
     visibilityTimeoutSeconds: 180,
     // Eight attempts on the schedule, and room for four crashes of the deliverer.
     maxReceiveCount: 12,

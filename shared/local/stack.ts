@@ -298,7 +298,7 @@ async function armConnectorTimers(workers: AsyncWorkers): Promise<void> {
     import('../config.js'),
     import('./connector-timers.js'),
     import('../db/connectors.js'),
-    import('../domain/connectors/connector-settings.js'),
+    import('../domain/connectors/index.js'),
   ]);
   timers.setConnectorTimers(workers.itemSchedules('connector-poll', config.connectors.localTimers));
   if (!config.connectors.localTimers) return;

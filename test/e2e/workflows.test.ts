@@ -23,7 +23,7 @@ import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } 
 import { workerById } from '../../shared/workers.js';
 import { getWorkflow, putNewRunItem } from '../../shared/db/workflows.js';
 import { transactWrite } from '../../shared/db/transact.js';
-import { newRun, safetyTimer } from '../../shared/domain/workflow-run-records.js';
+import { newRun, safetyTimer } from '../../shared/domain/workflows/run-records.js';
 import { newTimeId } from '../../shared/ids.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';

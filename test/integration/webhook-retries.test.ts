@@ -16,7 +16,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useQueues } from '../../shared/adapters/queue.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
-import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhook-delivery.js';
+import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhooks/delivery-policy.js';
 import { newTimeId } from '../../shared/ids.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
 import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } from '../../shared/local/queue.js';

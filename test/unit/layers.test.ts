@@ -84,24 +84,24 @@ describe('layers', () => {
       'shared/domain/incidents/public-reports.ts',
       'shared/domain/incidents/notification-delivery.ts',
       // A bus message's own tenant (set where the change was stored), and a delivery job's (written by the dispatcher).
-      'shared/domain/webhook-dispatch.ts',
-      'shared/domain/webhook-deliver.ts',
+      'shared/domain/webhooks/dispatch.ts',
+      'shared/domain/webhooks/delivery-attempt.ts',
       // Every tenant's audit hours, digested by the platform.
-      'shared/domain/audit-digest.ts',
+      'shared/domain/audit/digest.ts',
       // The acknowledgement link's token names its tenant.
       'shared/domain/incidents/acknowledgement.ts',
       'shared/domain/events/stream-feed.ts',
-      'shared/domain/bootstrap.ts',
-      'shared/domain/portal.ts',
+      'shared/domain/accounts/bootstrap.ts',
+      'shared/domain/accounts/portal.ts',
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.
-      'shared/domain/workflow-runs.ts',
+      'shared/domain/workflows/runner.ts',
       // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.
       'functions/workers/count-analytics.ts',
       'functions/workers/vessel-announcer.ts',
       // A connector schedule's own input, written for the connector's tenant when it was made.
       'functions/workers/connector-poll.ts',
       // A drone callback's address names its tenant; the signature with that tenant's drone integration's secret proves it.
-      'shared/domain/drones.ts',
+      'shared/domain/drones/dispatch.ts',
     ];
     const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);

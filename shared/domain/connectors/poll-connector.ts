@@ -22,8 +22,8 @@ import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
-import { pollRouting, type FeedPollResult } from '../internet-health/poll-routing.js';
-import { isRoutingFeed } from '../internet-health/routing-feeds.js';
+import { pollRouting, type FeedPollResult } from '../internet-health/index.js';
+import { isRoutingFeed } from './routing-feeds.js';
 
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 

@@ -10,23 +10,23 @@
  *   export and raised once each, the snapshot refreshed.
  */
 import { listTenantConnectors, type ConnectorSettings } from '../../db/connectors.js';
-import { allWatchlistEntries } from '../../db/watchlist.js';
+import { allWatchlistEntries } from '../../db/watchlist/index.js';
 import { putRoutingSnapshot, type PrefixRpki } from '../../db/internet-health.js';
-import { exportConnectorRecords } from '../connectors/lake-export.js';
+import { exportConnectorRecords } from '../connectors/index.js';
 import { storeFeedRecords } from '../../db/feed-records.js';
 import { detectRoutingAlerts, type RoutingWatch } from '../../feeds/bgp-alerts.js';
 import type { FeedProblem } from '../../feeds/feed-document.js';
 import { vrpIndex, type VrpIndex, type VrpRecord } from '../../feeds/rpki-vrps.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
-import { DEFAULT_STREAM_SECONDS, FEED_CATALOG } from '../connectors/feed-catalog.js';
-import { feedSource } from '../connectors/feed-sources.js';
-import { pollFeed } from '../connectors/poll-feed.js';
+import { DEFAULT_STREAM_SECONDS, FEED_CATALOG } from '../connectors/index.js';
+import { feedSource } from '../connectors/index.js';
+import { pollFeed } from '../connectors/index.js';
 import { compactVrps, keepRpkiExport, keptVrps } from './rpki-export.js';
 import { raiseRoutingAlerts } from './routing-alerts.js';
 import { alertWatch, overlapsAny, risSubscription, routingWatch, watchedBy } from './routing-watch.js';
 import { risSource } from './ris-source.js';
-import type { RoutingFeed } from './routing-feeds.js';
+import type { RoutingFeed } from '../connectors/index.js';
 
 
 /** A poll's outcome, as pollConnector records it. */

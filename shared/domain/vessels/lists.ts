@@ -13,7 +13,7 @@ import {
   type StoredEpisode,
   type StoredPosition,
   type StoredVessel,
-} from '../../db/vessels.js';
+} from '../../db/vessels/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { hoursAgo, summaryOf } from './summary.js';
 import { BEHAVIOUR, metresBetween } from './track-analysis.js';

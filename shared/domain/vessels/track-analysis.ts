@@ -6,7 +6,7 @@
  * (docs/vessels.md states the thresholds).
  */
 import turfDistance from '@turf/distance';
-import type { StoredPosition } from '../../db/vessels.js';
+import type { StoredPosition } from '../../db/vessels/index.js';
 
 export const BEHAVIOUR = {
   /** Silence longer than this is an AIS gap. Class A ships report every 2 s to 3 min, class B every 30 s to 3 min. */

@@ -1,0 +1,16 @@
+/**
+ * The public face of shared/domain/infrastructure: what other contexts, the routes, the functions and the scripts use.
+ * Outside this folder, import it from here (functions and tests may reach a module inside); inside
+ * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
+ */
+export * from './area-search.js';
+export * from './extract.js';
+export * from './files.js';
+export * from './kml.js';
+export * from './line-data.js';
+export * from './line-index.js';
+export * from './line-search.js';
+export * from './lines.js';
+export * from './presigned.js';
+export * from './upload-url.js';
+export * from './upload.js';

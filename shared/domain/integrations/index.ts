@@ -1,0 +1,9 @@
+/**
+ * The public face of shared/domain/integrations: what other contexts, the routes, the functions and the scripts use.
+ * Outside this folder, import it from here (functions and tests may reach a module inside); inside
+ * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
+ */
+export * from './connection-test.js';
+export * from './messages.js';
+export * from './reads.js';
+export * from './writes.js';

@@ -1,0 +1,12 @@
+/**
+ * The public face of shared/domain/webhooks: what other contexts, the routes, the functions and the scripts use.
+ * Outside this folder, import it from here (functions and tests may reach a module inside); inside
+ * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
+ */
+export * from './delivery-attempt.js';
+export * from './delivery-policy.js';
+export * from './dispatch.js';
+export * from './reads.js';
+export * from './replays.js';
+export * from './signing.js';
+export * from './subscriptions.js';

@@ -1,0 +1,9 @@
+/**
+ * The public face of shared/domain/workflows: what other contexts, the routes, the functions and the scripts use.
+ * Outside this folder, import it from here (functions and tests may reach a module inside); inside
+ * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
+ */
+export * from './definitions.js';
+export * from './run-records.js';
+export * from './runner.js';
+export * from './seed.js';
