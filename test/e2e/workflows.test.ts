@@ -19,7 +19,8 @@ import { handler as timersHandler } from '../../functions/workers/workflow-timer
 import { useQueues } from '../../shared/adapters/queue.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
-import { LocalQueues, startQueueWorkers, type QueueHandler, type QueueWorkers } from '../../shared/local/queue.js';
+import { LocalQueues, type QueueHandler } from '../../shared/local/queue.js';
+import { startQueueWorkers, type QueueWorkers } from '../../shared/local/queue-workers.js';
 import { workerById } from '../../shared/workers.js';
 import { getWorkflow, putNewRunItem } from '../../shared/db/workflows.js';
 import { transactWrite } from '../../shared/db/transact.js';

@@ -9,7 +9,7 @@
 import type { Polygon } from 'geojson';
 import { listEnvironments } from '../../db/environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { metresBetween } from '../vessels/index.js';
+import { metresBetween } from '../../geo/distance.js';
 import { metresFromArea, widenedBox } from '../infrastructure/index.js';
 import { lineFiles, linesNearAreaIn, linesNearPointIn, type LineFile, type NearLine } from '../infrastructure/index.js';
 

@@ -15,7 +15,7 @@ import { CORRELATION_DOMAINS, MAX_MATCHES_PER_DOMAIN, type correlationQuery } fr
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { EVENT_NOT_FOUND } from '../events/index.js';
 import { positionsInArea } from '../vessels/index.js';
-import { metresBetween } from '../vessels/index.js';
+import { metresBetween } from '../../geo/distance.js';
 
 /** Events one correlation reads at most (received in the window, newest first). */
 export const READ_EVENTS = 2000;

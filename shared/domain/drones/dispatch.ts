@@ -32,7 +32,7 @@ import { geofenceContains } from '../geo/index.js';
 import { byOf, change, findStored, INCIDENT_NOT_FOUND } from '../incidents/index.js';
 import { openIntegrationConfig, outboundPolicy } from '../integrations/index.js';
 import { signedHeaders } from '../webhooks/index.js';
-import { metresBetween } from '../vessels/index.js';
+import { metresBetween } from '../../geo/distance.js';
 
 export type DroneDispatchCreate = InputOf<typeof droneDispatchCreate>;
 export type DroneCallback = InputOf<typeof droneCallbackBody>;

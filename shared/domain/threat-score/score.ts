@@ -35,7 +35,7 @@ import { normaliseDomain, normaliseIp } from '../events/index.js';
 import { geofenceContains } from '../geo/index.js';
 import { tenantDefinitions } from '../threat-libraries/index.js';
 import { nearestLines } from '../infrastructure/index.js';
-import { metresBetween } from '../vessels/index.js';
+import { metresBetween } from '../../geo/distance.js';
 import { vesselProfile } from '../vessels/index.js';
 import { watchlistAt, type WatchHit, type WatchView } from '../watchlist/index.js';
 import { watchlistRevisionFrom, watchlistRevisionKey } from '../../db/watchlist/index.js';

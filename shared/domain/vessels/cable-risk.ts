@@ -13,7 +13,8 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 import { severityOfScore } from '../../vocabulary/score-bands.js';
 import { nearestLines } from '../infrastructure/index.js';
 import { positionsInArea } from './lists.js';
-import { BEHAVIOUR, metresBetween } from './track-analysis.js';
+import { metresBetween } from '../../geo/distance.js';
+import { BEHAVIOUR } from './track-analysis.js';
 
 export const CABLE_RISK = {
   /** Lines searched within this distance (m). */
