@@ -17,8 +17,10 @@ import { PROJECT_ROOT } from '../../lib/function.js';
 const LEFT_OVER_BYTES = 64;
 
 const modules = ['shared/schemas', 'shared/vocabulary'].flatMap((dir) =>
-  readdirSync(join(PROJECT_ROOT, dir))
+  // Recursive: a context's folder of schemas (shared/schemas/watchlist/) and its face too.
+  readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts'))
+    .sort()
     .map((f) => `${dir}/${f}`),
 );
 

@@ -28,11 +28,10 @@ import { agentSettingsKey } from '../../db/agents.js';
 import { disabledAgentsFrom } from '../agents/index.js';
 import { matchEvent, type CompiledDefinition } from '../threat-libraries/index.js';
 import { openIncidentsForEvents } from '../incidents/index.js';
-import type { InputOf } from '../../schemas/json-schema.js';
-import type { eventCreate } from '../../schemas/events.js';
+import type { EventInput } from '../../schemas/events.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
-export type EventInput = InputOf<typeof eventCreate>;
+export type { EventInput };
 
 /** How far ahead of the time it is received a client-made event id's time may be. */
 const CLIENT_ID_AHEAD_MS = 60_000;
