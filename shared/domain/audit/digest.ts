@@ -11,8 +11,7 @@
  * at most MAX_HOURS_PER_RUN a run.
  */
 import { createHash } from 'node:crypto';
-import { digestBefore, digestsBetween, getDigestHead, putDigest, type AuditDigest } from '../../db/audit/index.js';
-import { auditEntriesBetween, firstAuditEntry, type AuditEntry } from '../../db/audit/index.js';
+import { digestBefore, digestsBetween, getDigestHead, putDigest, type AuditDigest, auditEntriesBetween, firstAuditEntry, type AuditEntry } from '../../db/audit/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { invalid } from '../../errors.js';
 import { timeOfId } from '../../ids.js';

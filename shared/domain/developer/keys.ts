@@ -14,8 +14,7 @@ import { planAllowsTier, TIERS, type DeveloperTier } from '../../vocabulary/deve
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { keyIssueRequest } from '../../schemas/developer.js';
-import { API_KEY_NOT_FOUND, createApiKey, newApiKey, revokeApiKey } from '../accounts/index.js';
-import { register } from '../accounts/index.js';
+import { API_KEY_NOT_FOUND, createApiKey, newApiKey, revokeApiKey, register } from '../accounts/index.js';
 import { roleSatisfies } from '../../vocabulary/roles.js';
 
 export type KeyIssue = InputOf<typeof keyIssueRequest>;

@@ -31,8 +31,7 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
 import { ingestEvents, type EventInput, type IngestMeter } from '../events/index.js';
 import { findLine } from '../infrastructure/index.js';
-import { findInTenant } from '../sites/index.js';
-import { SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sites/index.js';
+import { findInTenant, SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sites/index.js';
 import { channelDistance, detect, mergeDisturbances, pointAlong, splitDetections, type Detection, type Frame } from './mapping.js';
 
 export type TelemetryBatchInput = InputOf<typeof telemetryBatchCreate>;

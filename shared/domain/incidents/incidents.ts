@@ -21,12 +21,10 @@ import { getUser } from '../../db/users.js';
 import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
-import { USER_NOT_FOUND } from '../accounts/index.js';
+import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
+import { USER_NOT_FOUND, defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { getEnvironment } from '../../db/environments.js';
-import { ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
-import { defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
 import {

@@ -6,7 +6,6 @@
 export * from './area-search.js';
 export * from './extract.js';
 export * from './files.js';
-export * from './kml.js';
 export * from './line-data.js';
 export * from './line-index.js';
 export * from './line-search.js';

@@ -12,8 +12,7 @@
 import { cellOf } from '../../db/vessels/index.js';
 import { mentionItem, putMentions, type StoredMention } from '../../db/mentions.js';
 import type { StoredEvent } from '../../db/events.js';
-import { mentionsOf } from '../events/index.js';
-import { TYPE_WEIGHTS } from '../events/index.js';
+import { mentionsOf, TYPE_WEIGHTS } from '../events/index.js';
 
 /** A type whose base weight is at most this is routine telemetry. */
 export const ROUTINE_WEIGHT = 0.05;

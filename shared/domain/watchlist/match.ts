@@ -16,8 +16,7 @@
 import type { Position } from 'geojson';
 import type { WatchlistEntry } from '../../db/watchlist/index.js';
 import { mmsiOf, normaliseDomain, type Mention } from '../events/index.js';
-import { buildLineIndex } from '../infrastructure/index.js';
-import { linesNear, openLineIndex, type LineIndex } from '../infrastructure/index.js';
+import { buildLineIndex, linesNear, openLineIndex, type LineIndex } from '../infrastructure/index.js';
 import { inRange, ipRangeOf, type IpRange } from './values.js';
 
 /** How near a position must come to a watched line to touch it (metres). */

@@ -10,8 +10,7 @@
  * records each attempt conditioned on what it read).
  */
 import { queues } from '../../adapters/queue.js';
-import { getDeliveries, putNewDelivery, type Delivery } from '../../db/webhooks/index.js';
-import { allWebhooks, type StoredWebhook } from '../../db/webhooks/index.js';
+import { getDeliveries, putNewDelivery, type Delivery, allWebhooks, type StoredWebhook } from '../../db/webhooks/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { deliveryBody, deliveryId, subscribes, type BusMessage } from './delivery-policy.js';

@@ -4,8 +4,7 @@
  * bundles stay small).
  */
 import type { PageRequest } from '../../db/query.js';
-import { listDeliveries, publicDelivery, type Delivery, type DeliveryStatus } from '../../db/webhooks/index.js';
-import { getWebhook, listWebhooks as listStored, publicWebhook, type Webhook } from '../../db/webhooks/index.js';
+import { listDeliveries, publicDelivery, type Delivery, type DeliveryStatus, getWebhook, listWebhooks as listStored, publicWebhook, type Webhook } from '../../db/webhooks/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 

@@ -8,25 +8,20 @@
  * the incident it opens has an id made from the run and the step, the webhook delivery too.
  */
 import { isNotifyKind } from '../../schemas/integrations.js';
-import { pendingDelivery, queueDeliveries } from '../webhooks/index.js';
+import { pendingDelivery, queueDeliveries, deliveryId } from '../webhooks/index.js';
 import { getIncident, type Incident } from '../../db/incidents.js';
 import { getIntegration } from '../../db/integrations.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
-import { getWebhook } from '../../db/webhooks/index.js';
-import { putNewDelivery } from '../../db/webhooks/index.js';
+import { getWebhook, putNewDelivery } from '../../db/webhooks/index.js';
 import { getWorkflow, putNewRun, type StoredRun, type WorkflowAction } from '../../db/workflows.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../errors.js';
 import { derivedTimeId } from '../../ids.js';
 import type { WorkflowActor } from '../../vocabulary/actor.js';
-import { INCIDENT_NOT_FOUND } from '../incidents/index.js';
-import { openIncidentWithEvents } from '../incidents/index.js';
-import { change, escalate, respond } from '../incidents/index.js';
+import { INCIDENT_NOT_FOUND, openIncidentWithEvents, change, escalate, respond } from '../incidents/index.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';
 import { MAX_RUN_DEPTH, WORKFLOW_NOT_FOUND } from '../../vocabulary/workflows.js';
 import { newRun } from './run-records.js';
-import { accepted, sendNotice, type Notice, type PagerDutySeverity } from '../integrations/index.js';
-import { openIntegrationConfig, outboundPolicy } from '../integrations/index.js';
-import { deliveryId } from '../webhooks/index.js';
+import { accepted, sendNotice, type Notice, type PagerDutySeverity, openIntegrationConfig, outboundPolicy } from '../integrations/index.js';
 import type { IncidentSeverity } from '../../vocabulary/incidents.js';
 
 /** A failure no retry mends (a target gone, a transition the incident's state forbids): the step fails at once. */
