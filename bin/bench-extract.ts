@@ -5,7 +5,7 @@
  *   npx tsx bin/bench-extract.ts            # 4 MB of KML and of GeoJSON (the direct-upload limit)
  *   BENCH_MB=40 npx tsx bin/bench-extract.ts
  */
-import { extractGeometries } from '../shared/domain/infrastructure/extract.js';
+import { extractGeometries } from '../shared/domain/infrastructure/index.js';
 import { largeGeojsonBytes, largeKmlBytes } from '../test/support/geo-files.js';
 
 const MB = Number(process.env.BENCH_MB ?? 4);

@@ -225,14 +225,14 @@ try {
   const batch = (sensorId: string, from: number) => ({ events: Array.from({ length: 100 }, (_, i) => event(sensorId, from + i)) });
   for (let i = 0; i < BUSY; i += 100) await api('POST', '/api/v1/events/batch', user, batch(busy.sensor.sensor_id, i));
   // Measured in the steady state: a function keeps zones read once their last change has settled
-  // (shared/domain/zone-cache.ts); a request within that moment of a change reads them (1 Query more).
-  const { SETTLE_MS } = await import('../shared/domain/zone-cache.js');
+  // (shared/domain/sites/zone-cache.ts); a request within that moment of a change reads them (1 Query more).
+  const { SETTLE_MS } = await import('../shared/domain/sites/index.js');
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, zonesMadeAt + SETTLE_MS - Date.now())));
 
   // Vessels: a cable, AIS traffic (the tests' three vessels, as sentences), tracked as the stream
   // worker would (the benchmark runs no workers), and a developer key.
   const { scenario, CABLE_KML, ON_CABLE, VESSELS } = await import('../test/support/ais.js');
-  const { trackTenant } = await import('../shared/domain/vessels/tracker.js');
+  const { trackTenant } = await import('../shared/domain/vessels/index.js');
   const sea = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, { name: 'Strait', type: 'port' });
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(CABLE_KML)]), 'cable.kml');

@@ -21,8 +21,8 @@ const { startLocalStack } = await import('../shared/local/stack.js');
 const stack = await startLocalStack({ dataDir, persist: false, schedules: false });
 try {
   const { systemActor } = await import('../shared/domain/actor.js');
-  const { createTenant, updateTenantConfig } = await import('../shared/domain/tenants.js');
-  const { openIncident } = await import('../shared/domain/incidents/incidents.js');
+  const { createTenant, updateTenantConfig } = await import('../shared/domain/accounts/index.js');
+  const { openIncident } = await import('../shared/domain/incidents/index.js');
   const { systemTenant } = await import('../shared/vocabulary/tenant.js');
   const { handler } = await import('../functions/workers/sla-escalation.js');
   const { workerContext } = await import('../shared/local/lambda-context.js');

@@ -58,11 +58,11 @@ try {
   const { installLocalAdapters } = await import('../shared/local/compose.js');
   await installLocalAdapters();
   const { systemActor } = await import('../shared/domain/actor.js');
-  const { createTenant } = await import('../shared/domain/tenants.js');
-  const { createWebhook } = await import('../shared/domain/webhooks.js');
-  const { openIncident } = await import('../shared/domain/incidents/incidents.js');
-  const { dispatchMessage } = await import('../shared/domain/webhook-dispatch.js');
-  const { attemptDelivery } = await import('../shared/domain/webhook-deliver.js');
+  const { createTenant } = await import('../shared/domain/accounts/index.js');
+  const { createWebhook } = await import('../shared/domain/webhooks/index.js');
+  const { openIncident } = await import('../shared/domain/incidents/index.js');
+  const { dispatchMessage } = await import('../shared/domain/webhooks/index.js');
+  const { attemptDelivery } = await import('../shared/domain/webhooks/index.js');
   const { useQueues } = await import('../shared/adapters/queue.js');
   const { LocalQueues, localQueues } = await import('../shared/local/queue.js');
   const { newTimeId } = await import('../shared/ids.js');

@@ -18,7 +18,7 @@ if (!email || !password) {
 
 try {
   // Imported after the checks: the config module reads the environment when it loads.
-  const { ensureBootstrapAdmin } = await import('../shared/domain/bootstrap.js');
+  const { ensureBootstrapAdmin } = await import('../shared/domain/accounts/index.js');
   const result = await ensureBootstrapAdmin({ email, password });
   console.log(
     result.created

@@ -8,7 +8,7 @@
  *   TABLE_NAME=... AWS_REGION=... npx tsx bin/migrate-audit-index.ts
  */
 const { listTenants } = await import('../shared/db/tenants.js');
-const { reindexAuditOfTenant } = await import('../shared/db/audit.js');
+const { reindexAuditOfTenant } = await import('../shared/db/audit/index.js');
 const { systemTenant } = await import('../shared/vocabulary/tenant.js');
 
 let total = 0;

@@ -3,7 +3,7 @@
  * invocation the worker's heartbeat (shared/db/heartbeats.ts) records a run, and a failure when
  * the invocation threw or reported failed records (a batch's `batchItemFailures`), and how long its
  * batch's oldest record had waited (`batchLagMs`). The live status
- * and the agents are derived from these (shared/domain/operations.ts).
+ * and the agents are derived from these (shared/domain/operations/status.ts).
  */
 import { recordHeartbeat } from './db/heartbeats.js';
 import { log } from './log.js';

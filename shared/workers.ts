@@ -71,7 +71,7 @@ export interface EventRuleTrigger extends AsyncTrigger {
 
 /**
  * One of the service's SQS queues (QUEUES), read by a Lambda event source mapping in AWS and by
- * the local queue runner under `npm start` (shared/local/queue.ts). The handler answers an
+ * the local queue runner under `npm start` (shared/local/queue-workers.ts). The handler answers an
  * `SQSBatchResponse`: a message it names in `batchItemFailures` stays on the queue and comes back
  * when its visibility runs out (the handler may set that first, to wait before trying again);
  * the others are deleted.
@@ -138,7 +138,7 @@ export const QUEUES = [
   },
   {
     id: 'webhook-deliveries',
-    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhook-delivery.ts)',
+    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhooks/delivery-policy.ts)',
     visibilityTimeoutSeconds: 180,
     // Eight attempts on the schedule, and room for four crashes of the deliverer.
     maxReceiveCount: 12,

@@ -1,6 +1,6 @@
 import { config } from '../../shared/config.js';
 import { workersOfStage } from '../../shared/workers.js';
-import { listAgents } from '../../shared/domain/agents.js';
+import { listAgents } from '../../shared/domain/agents/settings.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { agentsListRoute } from '../../shared/routes/operations.js';

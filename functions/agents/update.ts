@@ -1,6 +1,6 @@
 import { config } from '../../shared/config.js';
 import { workersOfStage } from '../../shared/workers.js';
-import { updateAgent } from '../../shared/domain/agents.js';
+import { updateAgent } from '../../shared/domain/agents/settings.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { agentsUpdateRoute } from '../../shared/routes/operations.js';

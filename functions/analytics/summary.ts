@@ -1,4 +1,4 @@
-import { analyticsSummary } from '../../shared/domain/analytics-reads.js';
+import { analyticsSummary } from '../../shared/domain/analytics/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { analyticsSummaryRoute } from '../../shared/routes/analytics.js';

@@ -1,4 +1,4 @@
-import { threatsLookups, threatTimeSeries } from '../../shared/domain/analytics-reads.js';
+import { threatsLookups, threatTimeSeries } from '../../shared/domain/analytics/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { analyticsThreatsRoute } from '../../shared/routes/analytics.js';

@@ -1,4 +1,4 @@
-import { createAsset } from '../../shared/domain/assets.js';
+import { createAsset } from '../../shared/domain/sites/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { assetsCreateRoute } from '../../shared/routes/assets.js';

@@ -1,4 +1,4 @@
-import { deleteAsset } from '../../shared/domain/assets.js';
+import { deleteAsset } from '../../shared/domain/sites/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { assetsDeleteRoute } from '../../shared/routes/assets.js';

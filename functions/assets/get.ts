@@ -1,4 +1,4 @@
-import { findAsset } from '../../shared/domain/assets.js';
+import { findAsset } from '../../shared/domain/sites/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { assetsGetRoute } from '../../shared/routes/assets.js';

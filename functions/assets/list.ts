@@ -1,4 +1,4 @@
-import { listAssets } from '../../shared/domain/assets.js';
+import { listAssets } from '../../shared/domain/sites/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { assetsListRoute } from '../../shared/routes/assets.js';

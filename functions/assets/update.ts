@@ -1,4 +1,4 @@
-import { updateAsset } from '../../shared/domain/assets.js';
+import { updateAsset } from '../../shared/domain/sites/assets.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { assetsUpdateRoute } from '../../shared/routes/assets.js';

@@ -1,5 +1,5 @@
-/** GET /api/v1/audit-logs/{tenant_id}/export: a time range of the log, streamed as NDJSON or CSV (shared/domain/audit-export.ts). */
-import { auditExport, EXPORT_CONTENT_TYPES, exportFormatOf } from '../../shared/domain/audit-export.js';
+/** GET /api/v1/audit-logs/{tenant_id}/export: a time range of the log, streamed as NDJSON or CSV (shared/domain/audit/export.ts). */
+import { auditExport, EXPORT_CONTENT_TYPES, exportFormatOf } from '../../shared/domain/audit/export.js';
 import { streamingHttpHandler } from '../../shared/http/stream-handler.js';
 import { auditLogsExportRoute } from '../../shared/routes/audit.js';
 

@@ -1,4 +1,4 @@
-import { findAuditEntry } from '../../shared/domain/audit-log.js';
+import { findAuditEntry } from '../../shared/domain/audit/log.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { auditLogsGetRoute } from '../../shared/routes/audit.js';

@@ -1,4 +1,4 @@
-import { listAuditLog } from '../../shared/domain/audit-log.js';
+import { listAuditLog } from '../../shared/domain/audit/log.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { auditLogsListRoute } from '../../shared/routes/audit.js';

@@ -1,4 +1,4 @@
-import { verifyAuditLog } from '../../shared/domain/audit-digest.js';
+import { verifyAuditLog } from '../../shared/domain/audit/digest.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { auditLogsVerifyRoute } from '../../shared/routes/audit.js';

@@ -1,4 +1,4 @@
-import { correlate } from '../../shared/domain/correlation.js';
+import { correlate } from '../../shared/domain/correlation/correlate.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { correlationRoute } from '../../shared/routes/correlation.js';

@@ -1,4 +1,4 @@
-import { issueDeveloperKey } from '../../shared/domain/developer-keys.js';
+import { issueDeveloperKey } from '../../shared/domain/developer/keys.js';
 import { developerAuthorizer } from '../../shared/http/developer-auth.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';

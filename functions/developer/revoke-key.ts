@@ -1,4 +1,4 @@
-import { revokeDeveloperKey } from '../../shared/domain/developer-keys.js';
+import { revokeDeveloperKey } from '../../shared/domain/developer/keys.js';
 import { developerAuthorizer } from '../../shared/http/developer-auth.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';

@@ -1,4 +1,4 @@
-import { scoreAndAlert } from '../../shared/domain/threat-score-alerts.js';
+import { scoreAndAlert } from '../../shared/domain/threat-score/score-and-alert.js';
 import { developerAuthorizer } from '../../shared/http/developer-auth.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';

@@ -1,4 +1,4 @@
-import { accessOf, developerUsage } from '../../shared/domain/developer-access.js';
+import { accessOf, developerUsage } from '../../shared/domain/developer/access.js';
 import { developerAuthorizer } from '../../shared/http/developer-auth.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';

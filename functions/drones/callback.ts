@@ -1,4 +1,4 @@
-import { takeCallback, verifyCallback } from '../../shared/domain/drones.js';
+import { takeCallback, verifyCallback } from '../../shared/domain/drones/dispatch.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { signedBody } from '../../shared/http/signed-callback.js';

@@ -1,4 +1,4 @@
-import { dispatchDrone } from '../../shared/domain/drones.js';
+import { dispatchDrone } from '../../shared/domain/drones/dispatch.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { dronesDispatchRoute } from '../../shared/routes/drones.js';

@@ -1,4 +1,4 @@
-import { listIncidentDispatches } from '../../shared/domain/drone-reads.js';
+import { listIncidentDispatches } from '../../shared/domain/drones/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { dronesListRoute } from '../../shared/routes/drones.js';

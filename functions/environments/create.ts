@@ -1,4 +1,4 @@
-import { createEnvironment } from '../../shared/domain/environments.js';
+import { createEnvironment } from '../../shared/domain/sites/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { environmentsCreateRoute } from '../../shared/routes/environments.js';

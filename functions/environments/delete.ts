@@ -1,4 +1,4 @@
-import { deleteEnvironment } from '../../shared/domain/environment-deletion.js';
+import { deleteEnvironment } from '../../shared/domain/sites/environment-deletion.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { environmentsDeleteRoute } from '../../shared/routes/environments.js';

@@ -1,4 +1,4 @@
-import { findEnvironment } from '../../shared/domain/environments.js';
+import { findEnvironment } from '../../shared/domain/sites/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { environmentsGetRoute } from '../../shared/routes/environments.js';

@@ -1,4 +1,4 @@
-import { listEnvironments } from '../../shared/domain/environments.js';
+import { listEnvironments } from '../../shared/domain/sites/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { environmentsListRoute } from '../../shared/routes/environments.js';

@@ -1,4 +1,4 @@
-import { updateEnvironment } from '../../shared/domain/environments.js';
+import { updateEnvironment } from '../../shared/domain/sites/environments.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { environmentsUpdateRoute } from '../../shared/routes/environments.js';

@@ -1,5 +1,5 @@
 import { ingestEvents, ingestLookups } from '../../shared/domain/events/ingest.js';
-import { createOnce } from '../../shared/domain/idempotency.js';
+import { createOnce } from '../../shared/domain/requests/idempotency.js';
 import { decodeAisInput } from '../../shared/domain/vessels/ais-input.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { idempotentReply } from '../../shared/http/reply.js';

@@ -1,4 +1,4 @@
-import { createIntegration } from '../../shared/domain/integrations.js';
+import { createIntegration } from '../../shared/domain/integrations/writes.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsCreateRoute } from '../../shared/routes/integrations.js';

@@ -1,4 +1,4 @@
-import { deleteIntegration } from '../../shared/domain/integrations.js';
+import { deleteIntegration } from '../../shared/domain/integrations/writes.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { integrationsDeleteRoute } from '../../shared/routes/integrations.js';

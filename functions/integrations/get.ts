@@ -1,4 +1,4 @@
-import { findIntegration } from '../../shared/domain/integration-reads.js';
+import { findIntegration } from '../../shared/domain/integrations/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsGetRoute } from '../../shared/routes/integrations.js';

@@ -1,4 +1,4 @@
-import { listIntegrations } from '../../shared/domain/integration-reads.js';
+import { listIntegrations } from '../../shared/domain/integrations/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsListRoute } from '../../shared/routes/integrations.js';

@@ -1,4 +1,4 @@
-import { testIntegration } from '../../shared/domain/integration-tests.js';
+import { testIntegration } from '../../shared/domain/integrations/connection-test.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsTestRoute } from '../../shared/routes/integrations.js';

@@ -1,4 +1,4 @@
-import { updateIntegrationSettings } from '../../shared/domain/integrations.js';
+import { updateIntegrationSettings } from '../../shared/domain/integrations/writes.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsUpdateRoute } from '../../shared/routes/integrations.js';

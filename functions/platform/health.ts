@@ -1,4 +1,4 @@
-import { checkHealth } from '../../shared/domain/health.js';
+import { checkHealth } from '../../shared/domain/operations/health.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { healthRoute } from '../../shared/routes/platform.js';

@@ -1,6 +1,6 @@
 import { config } from '../../shared/config.js';
 import { workersOfStage } from '../../shared/workers.js';
-import { cachedLiveStatus, LIVE_STATUS_MAX_AGE_SECONDS } from '../../shared/domain/operations.js';
+import { cachedLiveStatus, LIVE_STATUS_MAX_AGE_SECONDS } from '../../shared/domain/operations/status.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { liveStatusRoute } from '../../shared/routes/operations.js';
 

@@ -1,4 +1,4 @@
-import { createApiKey } from '../../shared/domain/api-keys.js';
+import { createApiKey } from '../../shared/domain/accounts/api-keys.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalApiKeysCreateRoute } from '../../shared/routes/portal.js';

@@ -1,4 +1,4 @@
-import { listApiKeys } from '../../shared/domain/api-keys.js';
+import { listApiKeys } from '../../shared/domain/accounts/api-keys.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalApiKeysListRoute } from '../../shared/routes/portal.js';

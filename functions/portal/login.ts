@@ -1,4 +1,4 @@
-import { login } from '../../shared/domain/portal.js';
+import { login } from '../../shared/domain/accounts/portal.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalLoginRoute } from '../../shared/routes/portal.js';

@@ -1,4 +1,4 @@
-import { whoAmI } from '../../shared/domain/portal.js';
+import { whoAmI } from '../../shared/domain/accounts/portal.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalMeRoute } from '../../shared/routes/portal.js';

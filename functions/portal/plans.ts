@@ -1,4 +1,4 @@
-import { PLANS } from '../../shared/domain/plans.js';
+import { PLANS } from '../../shared/domain/accounts/plans.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalPlansRoute } from '../../shared/routes/portal.js';

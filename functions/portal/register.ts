@@ -1,4 +1,4 @@
-import { register } from '../../shared/domain/portal.js';
+import { register } from '../../shared/domain/accounts/portal.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { portalRegisterRoute } from '../../shared/routes/portal.js';

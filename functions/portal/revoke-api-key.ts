@@ -1,4 +1,4 @@
-import { revokeApiKey } from '../../shared/domain/api-keys.js';
+import { revokeApiKey } from '../../shared/domain/accounts/api-keys.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { portalApiKeysRevokeRoute } from '../../shared/routes/portal.js';

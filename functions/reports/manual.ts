@@ -1,6 +1,6 @@
-import { createOnce } from '../../shared/domain/idempotency.js';
+import { createOnce } from '../../shared/domain/requests/idempotency.js';
 import { ingestLookups } from '../../shared/domain/events/ingest.js';
-import { fileManualReport } from '../../shared/domain/reports.js';
+import { fileManualReport } from '../../shared/domain/events/manual-reports.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { idempotentReply } from '../../shared/http/reply.js';
 import { ingestIdempotency } from '../../shared/http/idempotency.js';

@@ -1,4 +1,4 @@
-import { createSensor } from '../../shared/domain/sensors.js';
+import { createSensor } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsCreateRoute } from '../../shared/routes/sensors.js';

@@ -1,4 +1,4 @@
-import { deleteSensor } from '../../shared/domain/sensors.js';
+import { deleteSensor } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { sensorsDeleteRoute } from '../../shared/routes/sensors.js';

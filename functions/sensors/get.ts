@@ -1,4 +1,4 @@
-import { findSensor } from '../../shared/domain/sensors.js';
+import { findSensor } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsGetRoute } from '../../shared/routes/sensors.js';

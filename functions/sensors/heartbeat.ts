@@ -1,4 +1,4 @@
-import { recordHeartbeat } from '../../shared/domain/sensors.js';
+import { recordHeartbeat } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsHeartbeatRoute } from '../../shared/routes/sensors.js';

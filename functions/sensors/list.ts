@@ -1,4 +1,4 @@
-import { listSensors } from '../../shared/domain/sensors.js';
+import { listSensors } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsListRoute } from '../../shared/routes/sensors.js';

@@ -1,4 +1,4 @@
-import { updateSensor } from '../../shared/domain/sensors.js';
+import { updateSensor } from '../../shared/domain/sites/sensors.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsUpdateRoute } from '../../shared/routes/sensors.js';

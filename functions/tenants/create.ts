@@ -1,4 +1,4 @@
-import { createTenant } from '../../shared/domain/tenants.js';
+import { createTenant } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsCreateRoute } from '../../shared/routes/tenants.js';

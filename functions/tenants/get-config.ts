@@ -1,4 +1,4 @@
-import { findTenantConfig } from '../../shared/domain/tenants.js';
+import { findTenantConfig } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsConfigGetRoute } from '../../shared/routes/tenants.js';

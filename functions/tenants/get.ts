@@ -1,4 +1,4 @@
-import { findTenant } from '../../shared/domain/tenants.js';
+import { findTenant } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsGetRoute } from '../../shared/routes/tenants.js';

@@ -1,4 +1,4 @@
-import { listTenants } from '../../shared/domain/tenants.js';
+import { listTenants } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsListRoute } from '../../shared/routes/tenants.js';

@@ -1,4 +1,4 @@
-import { updateTenantConfig } from '../../shared/domain/tenants.js';
+import { updateTenantConfig } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsConfigUpdateRoute } from '../../shared/routes/tenants.js';

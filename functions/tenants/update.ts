@@ -1,4 +1,4 @@
-import { updateTenant } from '../../shared/domain/tenants.js';
+import { updateTenant } from '../../shared/domain/accounts/tenants.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { tenantsUpdateRoute } from '../../shared/routes/tenants.js';

@@ -1,4 +1,4 @@
-import { createLibrary } from '../../shared/domain/threat-libraries.js';
+import { createLibrary } from '../../shared/domain/threat-libraries/libraries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatLibrariesCreateRoute } from '../../shared/routes/threat-libraries.js';

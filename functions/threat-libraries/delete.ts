@@ -1,4 +1,4 @@
-import { deleteLibrary } from '../../shared/domain/threat-libraries.js';
+import { deleteLibrary } from '../../shared/domain/threat-libraries/libraries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { threatLibrariesDeleteRoute } from '../../shared/routes/threat-libraries.js';

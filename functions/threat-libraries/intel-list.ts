@@ -1,4 +1,4 @@
-import { listLibrarySummaries } from '../../shared/domain/threat-libraries.js';
+import { listLibrarySummaries } from '../../shared/domain/threat-libraries/libraries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatIntelLibrariesRoute } from '../../shared/routes/threat-libraries.js';

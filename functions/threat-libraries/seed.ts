@@ -1,5 +1,5 @@
-import { seedLibraries } from '../../shared/domain/threat-libraries.js';
-import { seedPlaybooks } from '../../shared/domain/workflow-seed.js';
+import { seedLibraries } from '../../shared/domain/threat-libraries/libraries.js';
+import { seedPlaybooks } from '../../shared/domain/workflows/seed.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatLibrariesSeedRoute } from '../../shared/routes/threat-libraries.js';

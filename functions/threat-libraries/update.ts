@@ -1,4 +1,4 @@
-import { updateLibrary } from '../../shared/domain/threat-libraries.js';
+import { updateLibrary } from '../../shared/domain/threat-libraries/libraries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatLibrariesUpdateRoute } from '../../shared/routes/threat-libraries.js';

@@ -1,4 +1,4 @@
-import { dismissThreat } from '../../shared/domain/threats.js';
+import { dismissThreat } from '../../shared/domain/threats/active.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatsDismissRoute } from '../../shared/routes/threats.js';

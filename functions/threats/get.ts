@@ -1,4 +1,4 @@
-import { findThreat } from '../../shared/domain/threats.js';
+import { findThreat } from '../../shared/domain/threats/active.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatsGetRoute } from '../../shared/routes/threats.js';

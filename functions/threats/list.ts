@@ -1,4 +1,4 @@
-import { listActiveThreats, threatListLookups } from '../../shared/domain/threats.js';
+import { listActiveThreats, threatListLookups } from '../../shared/domain/threats/active.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatsListRoute } from '../../shared/routes/threats.js';

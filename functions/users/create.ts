@@ -1,4 +1,4 @@
-import { createUser } from '../../shared/domain/user-accounts.js';
+import { createUser } from '../../shared/domain/accounts/user-accounts.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersCreateRoute } from '../../shared/routes/users.js';

@@ -1,4 +1,4 @@
-import { deleteUser } from '../../shared/domain/user-accounts.js';
+import { deleteUser } from '../../shared/domain/accounts/user-accounts.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { usersDeleteRoute } from '../../shared/routes/users.js';

@@ -1,4 +1,4 @@
-import { findUser } from '../../shared/domain/users.js';
+import { findUser } from '../../shared/domain/accounts/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersGetRoute } from '../../shared/routes/users.js';

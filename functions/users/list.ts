@@ -1,4 +1,4 @@
-import { listUsers } from '../../shared/domain/users.js';
+import { listUsers } from '../../shared/domain/accounts/users.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersListRoute } from '../../shared/routes/users.js';

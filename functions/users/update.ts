@@ -1,4 +1,4 @@
-import { updateUser } from '../../shared/domain/user-accounts.js';
+import { updateUser } from '../../shared/domain/accounts/user-accounts.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersUpdateRoute } from '../../shared/routes/users.js';

@@ -1,4 +1,4 @@
-import { addWatchlistEntry } from '../../shared/domain/watchlist-add.js';
+import { addWatchlistEntry } from '../../shared/domain/watchlist/add.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { watchlistAddRoute } from '../../shared/routes/watchlist.js';

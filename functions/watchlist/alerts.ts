@@ -1,4 +1,4 @@
-import { listWatchlistAlerts } from '../../shared/domain/watchlist-alert-reads.js';
+import { listWatchlistAlerts } from '../../shared/domain/watchlist/alert-reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import type { Reply } from '../../shared/http/reply.js';
 import { watchlistAlertsRoute } from '../../shared/routes/watchlist.js';

@@ -1,4 +1,4 @@
-import { findWatchlistEntry } from '../../shared/domain/watchlist.js';
+import { findWatchlistEntry } from '../../shared/domain/watchlist/entries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { watchlistGetRoute } from '../../shared/routes/watchlist.js';

@@ -1,4 +1,4 @@
-import { listWatchlist } from '../../shared/domain/watchlist.js';
+import { listWatchlist } from '../../shared/domain/watchlist/entries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { watchlistListRoute } from '../../shared/routes/watchlist.js';

@@ -1,4 +1,4 @@
-import { removeWatchlistEntry } from '../../shared/domain/watchlist.js';
+import { removeWatchlistEntry } from '../../shared/domain/watchlist/entries.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { watchlistRemoveRoute } from '../../shared/routes/watchlist.js';

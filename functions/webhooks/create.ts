@@ -1,4 +1,4 @@
-import { createWebhook } from '../../shared/domain/webhooks.js';
+import { createWebhook } from '../../shared/domain/webhooks/subscriptions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksCreateRoute } from '../../shared/routes/webhooks.js';

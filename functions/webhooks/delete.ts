@@ -1,4 +1,4 @@
-import { deleteWebhook } from '../../shared/domain/webhooks.js';
+import { deleteWebhook } from '../../shared/domain/webhooks/subscriptions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { webhooksDeleteRoute } from '../../shared/routes/webhooks.js';

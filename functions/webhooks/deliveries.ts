@@ -1,4 +1,4 @@
-import { listWebhookDeliveries } from '../../shared/domain/webhook-reads.js';
+import { listWebhookDeliveries } from '../../shared/domain/webhooks/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksDeliveriesRoute } from '../../shared/routes/webhooks.js';

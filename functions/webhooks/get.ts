@@ -1,4 +1,4 @@
-import { findWebhook } from '../../shared/domain/webhook-reads.js';
+import { findWebhook } from '../../shared/domain/webhooks/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksGetRoute } from '../../shared/routes/webhooks.js';

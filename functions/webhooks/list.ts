@@ -1,4 +1,4 @@
-import { listWebhooks } from '../../shared/domain/webhook-reads.js';
+import { listWebhooks } from '../../shared/domain/webhooks/reads.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksListRoute } from '../../shared/routes/webhooks.js';

@@ -1,4 +1,4 @@
-import { replayDelivery } from '../../shared/domain/webhook-log.js';
+import { replayDelivery } from '../../shared/domain/webhooks/replays.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksReplayDeliveryRoute } from '../../shared/routes/webhooks.js';

@@ -1,4 +1,4 @@
-import { replayFailedSince } from '../../shared/domain/webhook-log.js';
+import { replayFailedSince } from '../../shared/domain/webhooks/replays.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksReplayFailedRoute } from '../../shared/routes/webhooks.js';

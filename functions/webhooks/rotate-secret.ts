@@ -1,4 +1,4 @@
-import { rotateWebhookSecret } from '../../shared/domain/webhooks.js';
+import { rotateWebhookSecret } from '../../shared/domain/webhooks/subscriptions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksRotateSecretRoute } from '../../shared/routes/webhooks.js';

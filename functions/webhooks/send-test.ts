@@ -1,4 +1,4 @@
-import { testWebhook } from '../../shared/domain/webhooks.js';
+import { testWebhook } from '../../shared/domain/webhooks/subscriptions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksTestRoute } from '../../shared/routes/webhooks.js';

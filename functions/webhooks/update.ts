@@ -1,4 +1,4 @@
-import { updateWebhookSubscription } from '../../shared/domain/webhooks.js';
+import { updateWebhookSubscription } from '../../shared/domain/webhooks/subscriptions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksUpdateRoute } from '../../shared/routes/webhooks.js';

@@ -1,11 +1,11 @@
 /**
  * Worker `audit-digests` (shared/workers.ts), every 15 minutes: each tenant's audit hours that are
- * over and settled get their digest, chained to the one before (shared/domain/audit-digest.ts).
+ * over and settled get their digest, chained to the one before (shared/domain/audit/digest.ts).
  * A tenant that fails is logged and counted; the run then fails, so the error count and the
  * dead-letter alarm show it, and the next run goes on from where each chain stands.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { digestAllTenants, type DigestRun } from '../../shared/domain/audit-digest.js';
+import { digestAllTenants, type DigestRun } from '../../shared/domain/audit/digest.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 

@@ -5,6 +5,7 @@
  * not a failure; anything else throws, and the invocation goes to the dead letters.
  */
 import { pollConnector } from '../../shared/domain/connectors/poll-connector.js';
+import { pollRouting } from '../../shared/domain/internet-health/poll-routing.js';
 import type { PollRequest } from '../../shared/adapters/connector-schedules.js';
 import { log } from '../../shared/log.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
@@ -16,6 +17,6 @@ export const handler = withHeartbeat('connector-poll', async (event: PollRequest
     return;
   }
   // The schedule's own input, written by the route that made it for the connector's tenant.
-  const polled = await pollConnector(systemTenant(event.tenant_id), event.integration_id, false);
+  const polled = await pollConnector(systemTenant(event.tenant_id), event.integration_id, false, pollRouting);
   if (polled) log.info('connector polled', { tenant_id: event.tenant_id, connector_id: event.integration_id, ...polled.report });
 });

@@ -1,11 +1,11 @@
 /**
  * Worker `count-analytics` (shared/workers.ts): the table's stream in, the analytics counters,
- * the active threats and the vessels' tracks out (shared/domain/analytics-counting.ts,
- * shared/domain/threats.ts, shared/domain/vessels/tracker.ts), each event and each incident change
+ * the active threats and the vessels' tracks out (shared/domain/analytics/stream-counting.ts,
+ * shared/domain/threats/active.ts, shared/domain/vessels/tracker.ts), each event and each incident change
  * counted exactly once however often a record comes; new AIS events are tracked per tenant, in
  * the stream's order; the events' mentions are indexed for the threat score
- * (shared/domain/mention-index.ts) and watched entities they touch raise watchlist alerts
- * (shared/domain/watchlist-touches.ts). New EVENT items are counted; INCIDENT items, new or changed,
+ * (shared/domain/threat-score/mention-index.ts) and watched entities they touch raise watchlist alerts
+ * (shared/domain/watchlist/touches.ts). New EVENT items are counted; INCIDENT items, new or changed,
  * move their contribution. Records whose counters could not be written are reported as batch item
  * failures, so Lambda retries them and, after the mapping's retries, sends them to the dead-letter
  * queue; the records before them that were counted are not counted again on the retry.
@@ -13,16 +13,16 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { countEvents, countIncidents, type ItemToCount } from '../../shared/domain/analytics-counting.js';
+import { countEvents, countIncidents, type ItemToCount } from '../../shared/domain/analytics/stream-counting.js';
 import { eventFromItem } from '../../shared/db/events.js';
-import { settleThreats, type MatchedEvent } from '../../shared/domain/threats.js';
+import { settleThreats, type MatchedEvent } from '../../shared/domain/threats/active.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 import { AIS_EVENT_TYPES } from '../../shared/domain/vessels/ais-input.js';
 import { trackTenant, type AisEvent } from '../../shared/domain/vessels/tracker.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
-import { indexMentions } from '../../shared/domain/mention-index.js';
-import { raiseWatchlistAlerts } from '../../shared/domain/watchlist-touches.js';
+import { indexMentions } from '../../shared/domain/threat-score/mention-index.js';
+import { raiseWatchlistAlerts } from '../../shared/domain/watchlist/touches.js';
 import type { StoredEvent } from '../../shared/db/events.js';
 
 /** Counts the records' new images; the response names the records that failed, in record order. */

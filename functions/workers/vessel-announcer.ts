@@ -6,7 +6,7 @@
  * after five receipts waits in the dead letters.
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { busMessageOf, type BusEnvelope } from '../../shared/domain/webhook-delivery.js';
+import { busMessageOf, type BusEnvelope } from '../../shared/domain/webhooks/delivery-policy.js';
 import { announceEvent } from '../../shared/domain/vessels/announce.js';
 import type { EventInput } from '../../shared/domain/events/ingest.js';
 import { log } from '../../shared/log.js';

@@ -1,6 +1,6 @@
 /**
  * Worker `webhook-deliver` (shared/workers.ts): reads the `webhook-deliveries` queue and makes one
- * attempt of each delivery (shared/domain/webhook-deliver.ts). A delivery to try again later is
+ * attempt of each delivery (shared/domain/webhooks/delivery-attempt.ts). A delivery to try again later is
  * hidden on the queue for its retry delay (ChangeMessageVisibility) and reported as a batch item
  * failure, so the queue gives it back then: no function waits. A message whose attempt threw (our
  * own fault, not the receiver's) returns after a backoff; after 12 receives SQS moves it to the
@@ -9,8 +9,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { queues } from '../../shared/adapters/queue.js';
 import { retryLater } from '../../shared/adapters/queue-retry.js';
-import { attemptDelivery, type DeliverOptions } from '../../shared/domain/webhook-deliver.js';
-import { DELIVERIES_QUEUE, type DeliveryJob } from '../../shared/domain/webhook-dispatch.js';
+import { attemptDelivery, type DeliverOptions } from '../../shared/domain/webhooks/delivery-attempt.js';
+import { DELIVERIES_QUEUE, type DeliveryJob } from '../../shared/domain/webhooks/dispatch.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 

@@ -1,14 +1,14 @@
 /**
  * Worker `webhook-dispatch` (shared/workers.ts): reads the `webhook-dispatch` queue, which a rule
  * on the service's bus feeds with every subscribable message, and makes one delivery per matching
- * subscription (shared/domain/webhook-dispatch.ts). The subscriptions of a tenant are read once
+ * subscription (shared/domain/webhooks/dispatch.ts). The subscriptions of a tenant are read once
  * per batch. A message that fails is reported alone and comes back after a backoff (2, 4, 8, 16 s);
  * after 5 receives it is in the dead-letter queue.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { retryLater } from '../../shared/adapters/queue-retry.js';
-import { dispatchMessage, subscriptionsOf } from '../../shared/domain/webhook-dispatch.js';
-import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhook-delivery.js';
+import { dispatchMessage, subscriptionsOf } from '../../shared/domain/webhooks/dispatch.js';
+import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhooks/delivery-policy.js';
 import { now } from '../../shared/ids.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';

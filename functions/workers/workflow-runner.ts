@@ -3,12 +3,12 @@
  * stored event, an incident change) starts the runs of the workflows it triggers, exactly once per
  * message and workflow; a run job goes on with a run (a playbook started, a wait ended, a run
  * another run started). The workflows of a tenant are read once per batch. A message whose run has
- * a step to try again is reported alone and comes back after a backoff (shared/domain/workflow-runs.ts).
+ * a step to try again is reported alone and comes back after a backoff (shared/domain/workflows/runner.ts).
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { retryLater } from '../../shared/adapters/queue-retry.js';
-import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhook-delivery.js';
-import { continueRun, RUNS_QUEUE, runWorkflowsFor, workflowsOf, type RunJob } from '../../shared/domain/workflow-runs.js';
+import { busMessageOf, type BusEnvelope, type BusMessage } from '../../shared/domain/webhooks/delivery-policy.js';
+import { continueRun, RUNS_QUEUE, runWorkflowsFor, workflowsOf, type RunJob } from '../../shared/domain/workflows/runner.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 

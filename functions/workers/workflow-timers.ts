@@ -1,11 +1,11 @@
 /**
  * Worker `workflow-timers` (shared/workers.ts), every minute: queues the workflow runs whose wait
- * ended and starts the scheduled workflows that are due (shared/domain/workflow-runs.ts). A run
+ * ended and starts the scheduled workflows that are due (shared/domain/workflows/runner.ts). A run
  * with failures fails, so the error count and the dead-letter alarm show it; the failed timers stay
  * and the next run tries them again.
  */
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { sweepWorkflowTimers, type TimerSweep } from '../../shared/domain/workflow-runs.js';
+import { sweepWorkflowTimers, type TimerSweep } from '../../shared/domain/workflows/runner.js';
 import { log } from '../../shared/log.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 

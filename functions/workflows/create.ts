@@ -1,4 +1,4 @@
-import { createWorkflow } from '../../shared/domain/workflows.js';
+import { createWorkflow } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsCreateRoute } from '../../shared/routes/workflows.js';

@@ -1,4 +1,4 @@
-import { deleteWorkflow } from '../../shared/domain/workflows.js';
+import { deleteWorkflow } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { workflowsDeleteRoute } from '../../shared/routes/workflows.js';

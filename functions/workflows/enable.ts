@@ -1,4 +1,4 @@
-import { setWorkflowEnabled } from '../../shared/domain/workflows.js';
+import { setWorkflowEnabled } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsEnableRoute } from '../../shared/routes/workflows.js';

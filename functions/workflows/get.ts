@@ -1,4 +1,4 @@
-import { findWorkflow } from '../../shared/domain/workflows.js';
+import { findWorkflow } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsGetRoute } from '../../shared/routes/workflows.js';

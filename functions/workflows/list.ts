@@ -1,4 +1,4 @@
-import { listWorkflows } from '../../shared/domain/workflows.js';
+import { listWorkflows } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsListRoute } from '../../shared/routes/workflows.js';

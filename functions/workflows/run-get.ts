@@ -1,4 +1,4 @@
-import { findWorkflowRun } from '../../shared/domain/workflow-run-records.js';
+import { findWorkflowRun } from '../../shared/domain/workflows/run-records.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsRunGetRoute } from '../../shared/routes/workflows.js';

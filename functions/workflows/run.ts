@@ -1,4 +1,4 @@
-import { runPlaybook } from '../../shared/domain/workflow-run-records.js';
+import { runPlaybook } from '../../shared/domain/workflows/run-records.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsRunRoute } from '../../shared/routes/workflows.js';

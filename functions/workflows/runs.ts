@@ -1,4 +1,4 @@
-import { listWorkflowRuns } from '../../shared/domain/workflow-run-records.js';
+import { listWorkflowRuns } from '../../shared/domain/workflows/run-records.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsRunsRoute } from '../../shared/routes/workflows.js';

@@ -1,4 +1,4 @@
-import { updateWorkflow } from '../../shared/domain/workflows.js';
+import { updateWorkflow } from '../../shared/domain/workflows/definitions.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsUpdateRoute } from '../../shared/routes/workflows.js';

@@ -1,4 +1,4 @@
-import { createZone } from '../../shared/domain/zones.js';
+import { createZone } from '../../shared/domain/sites/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { zonesCreateRoute } from '../../shared/routes/zones.js';

@@ -1,4 +1,4 @@
-import { deleteZone } from '../../shared/domain/zones.js';
+import { deleteZone } from '../../shared/domain/sites/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { zonesDeleteRoute } from '../../shared/routes/zones.js';

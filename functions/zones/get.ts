@@ -1,4 +1,4 @@
-import { findZone } from '../../shared/domain/zones.js';
+import { findZone } from '../../shared/domain/sites/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { zonesGetRoute } from '../../shared/routes/zones.js';

@@ -1,4 +1,4 @@
-import { listZones } from '../../shared/domain/zones.js';
+import { listZones } from '../../shared/domain/sites/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { zonesListRoute } from '../../shared/routes/zones.js';

@@ -1,4 +1,4 @@
-import { updateZone } from '../../shared/domain/zones.js';
+import { updateZone } from '../../shared/domain/sites/zones.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { zonesUpdateRoute } from '../../shared/routes/zones.js';

@@ -7,7 +7,7 @@
 import { getTenant } from '../db/tenants.js';
 import { NotFoundError } from '../errors.js';
 import type { Principal } from '../vocabulary/actor.js';
-import type { StreamScope } from '../domain/events/stream.js';
+import type { StreamScope } from '../domain/events/index.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../vocabulary/tenant.js';
 
 /** The caller's own tenant. */

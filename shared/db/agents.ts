@@ -1,7 +1,7 @@
 /**
  * A tenant's agent settings: one item in its partition (`AGENTS`) naming the agents it switched
  * off, read by key with the other lookups where a request already reads some (ingest), or cached
- * briefly per container (shared/domain/agents.ts).
+ * briefly per container (shared/domain/agents/settings.ts).
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';

@@ -28,7 +28,7 @@ export interface StoredEvent {
   description: string | null;
   payload: Record<string, unknown>;
   matched_zone_ids: string[];
-  /** The threat definitions it matched when ingested (shared/domain/threat-matching.ts). */
+  /** The threat definitions it matched when ingested (shared/domain/threat-libraries/matching.ts). */
   matched_signatures: SignatureMatch[];
   threat_score: number | null;
   threat_factors: Record<string, { value: number; weight: number }> | null;

@@ -1,6 +1,6 @@
 /**
  * Idempotency records (`IDEMPOTENCY`, one per tenant, route and key): the storage side of
- * shared/domain/idempotency.ts. A record holds the request's hash and the time its first attempt
+ * shared/domain/requests/idempotency.ts. A record holds the request's hash and the time its first attempt
  * began (what the request's ids are made from); an attempt holds it IN_PROGRESS for a lease (the
  * invocation's remaining time), leaves it FAILED or COMPLETE (with the answer, or without when
  * the answer is made again from what was stored). DynamoDB deletes it after `expires_at`.

@@ -1,5 +1,5 @@
 /**
- * Every key of the single table, in one place (but the vessels', in shared/db/vessel-keys.ts:
+ * Every key of the single table, in one place (but the vessels', in shared/db/vessels/keys.ts:
  * every function carries this file, and only a few read vessels). Each partition key of tenant data starts with
  * `T#<tenant_id>`, so IAM (`dynamodb:LeadingKeys`) can fence a tenant too. docs/data-model.md
  * lists the access pattern behind each key.
@@ -85,7 +85,7 @@ export const keys = {
    * without table access; the live status reads the whole partition (one Query).
    */
   heartbeat: (workerId: string, hour: string) => ({ PK: `${RATE_PK_PREFIX}HEARTBEAT`, SK: `${workerId}#${hour}` }),
-  /** A tenant's agent settings: which agents it switched off (shared/domain/agents.ts). */
+  /** A tenant's agent settings: which agents it switched off (shared/domain/agents/settings.ts). */
   agentSettings: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'AGENTS' }),
   /** The times of a caller's accepted calls within the last window: a sliding window. Expires with TTL. */
   rateLog: (name: string, caller: string) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: 'LOG' }),

@@ -2,7 +2,7 @@
  * Threats in the single table: one item per threat definition matching in one zone (or in none),
  * in the tenant's partition (`T#tid`, `THREAT#<id>`), its id named from (library, definition,
  * zone). GSI1 (`T#tid#THREATS`, `<last_seen>#<id>`) lists them most recently seen first. The
- * counting worker keeps them (shared/domain/threats.ts): the count exactly once, in the
+ * counting worker keeps them (shared/domain/threats/active.ts): the count exactly once, in the
  * transaction of the event's analytics marker, the first and last times as min and max (idempotent), linked incidents as a set.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';

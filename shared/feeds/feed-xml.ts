@@ -5,7 +5,7 @@
  * matter. No DTD or external entity is ever fetched.
  */
 import { DOMParser, type Document, type Element } from '@xmldom/xmldom';
-import { parseXml } from '../domain/infrastructure/kml.js';
+import { parseXml } from '../xml.js';
 import { FeedFormatError } from './feed-document.js';
 
 /** The body as an XML document, or a FeedFormatError that says what came instead. */

@@ -5,7 +5,7 @@
  * alert, tsunami, type...) and a Point `[longitude, latitude, depth_km]`. And the pure matching of
  * quakes to places by great-circle distance.
  */
-import { metresBetween } from '../domain/vessels/track-analysis.js';
+import { metresBetween } from '../geo/distance.js';
 import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, text } from './feed-document.js';
 
 export const USGS_QUAKES_URL = 'https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.geojson';

@@ -4,7 +4,7 @@
  * address; that POST answers 303 back to the page (post, redirect, get), which then says what
  * happened. Programs keep POSTing for JSON.
  */
-import type { LinkIncident, LinkView } from '../domain/incidents/acknowledgement.js';
+import type { LinkIncident, LinkView } from '../domain/incidents/index.js';
 import { ConflictError, ForbiddenError } from '../errors.js';
 import type { Reply } from './reply.js';
 

@@ -20,7 +20,7 @@ import { log, type Logger } from '../log.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/rate-limit.js';
+import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/requests/index.js';
 import { TenantMeter } from './tenant-meter.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';

@@ -4,7 +4,7 @@
  * events are found by the attempt's ids: no 100-event answer stored per batch), and logging a
  * failed attempt that could not even be marked so.
  */
-import type { IdempotencyOptions } from '../domain/idempotency.js';
+import type { IdempotencyOptions } from '../domain/requests/index.js';
 import type { Logger } from '../log.js';
 
 export function ingestIdempotency(req: { remainingMs: () => number; log: Logger }): IdempotencyOptions {

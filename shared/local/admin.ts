@@ -1,6 +1,6 @@
 /**
  * The first platform administrator of a local run, created through the domain code
- * (`shared/domain/bootstrap.ts`) once the local stack is up and its env is set.
+ * (`shared/domain/accounts/bootstrap.ts`) once the local stack is up and its env is set.
  */
 
 export interface LocalAdmin {
@@ -19,6 +19,6 @@ export function localAdminFromEnv(env: NodeJS.ProcessEnv = process.env): LocalAd
 export async function ensureLocalAdmin(admin: LocalAdmin): Promise<{ created: boolean }> {
   // Imported here, not at the top: the domain code reads the configuration when it loads, and the
   // env only exists once the local stack has started.
-  const { ensureBootstrapAdmin } = await import('../domain/bootstrap.js');
+  const { ensureBootstrapAdmin } = await import('../domain/accounts/index.js');
   return ensureBootstrapAdmin(admin);
 }

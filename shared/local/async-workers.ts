@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT, localEventBus, type BusEvent, type LocalEventBus } from './event-bus.js';
 import { runAs } from './iam-check.js';
+import type { ItemSchedules } from './connector-timers.js';
 import { importHandler, workerContext } from './lambda-context.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -50,14 +51,7 @@ export interface AsyncDeadLetter {
   at: string;
 }
 
-/** A `scheduler` worker's schedules made at run time (EventBridge Scheduler's, in AWS), as timers. */
-export interface ItemSchedules {
-  /** Creates or changes the schedule `name`: every so many minutes, invoking the worker with `input`. */
-  put(name: string, everyMinutes: number, enabled: boolean, input: unknown): void;
-  remove(name: string): void;
-  /** The schedules kept, by name (on or off). */
-  readonly names: () => string[];
-}
+export type { ItemSchedules } from './connector-timers.js';
 
 export interface AsyncWorkers {
   /** Runs a schedule worker now, as its timer would, and resolves when it (and its retries) ended. */
@@ -112,7 +106,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   for (const worker of options.workers) {
     const { trigger } = worker;
     if (trigger.kind === 'table-stream') throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
-    if (trigger.kind === 'queue') throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue.ts)`);
+    if (trigger.kind === 'queue') throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue-workers.ts)`);
     const handler = options.handlers?.[worker.id] ?? (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
     if (trigger.kind === 'schedule') {
       const tick = () => {

@@ -8,7 +8,15 @@
  * does not).
  */
 import { scheduleName, type ConnectorSchedules, type PollRequest } from '../adapters/connector-schedules.js';
-import type { ItemSchedules } from './async-workers.js';
+
+/** A `scheduler` worker's schedules made at run time (EventBridge Scheduler's, in AWS), as timers. */
+export interface ItemSchedules {
+  /** Creates or changes the schedule `name`: every so many minutes, invoking the worker with `input`. */
+  put(name: string, everyMinutes: number, enabled: boolean, input: unknown): void;
+  remove(name: string): void;
+  /** The schedules kept, by name (on or off). */
+  readonly names: () => string[];
+}
 
 let items: ItemSchedules | undefined;
 

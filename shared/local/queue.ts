@@ -1,6 +1,7 @@
 /**
- * The local stand-in of SQS for the service's queues (shared/workers.ts QUEUES), and the runner of
- * the workers they trigger, as Lambda's event source mapping runs them:
+ * The local stand-in of SQS for the service's queues (shared/workers.ts QUEUES); the runner of the
+ * workers they trigger, as Lambda's event source mapping runs them, is queue-workers.ts (apart, so
+ * that compose.ts installs the queues without importing the handler loader, which imports it):
  *
  * - a message sent with a delay is not received before it;
  * - a received message is hidden for the queue's visibility timeout (or what its consumer set with
@@ -14,20 +15,14 @@
  * file is given), so what is queued survives a restart of `npm start`. The clock is injectable: the tests drive the
  * retry schedule with a fake one and `drain()`.
  */
-import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MAX_DELAY_SECONDS, MAX_VISIBILITY_SECONDS, type OutgoingMessage, type QueueDepth, type Queues } from '../adapters/queue.js';
 import { writeLogLine } from '../log-sink.js';
-import { queueById, QUEUES, type QueueId, type QueueTarget, type QueueTrigger, type WorkerDef } from '../workers.js';
+import { queueById, QUEUES, type QueueId, type QueueTarget } from '../workers.js';
 import { LOCAL_ACCOUNT } from './event-bus.js';
-import { checkAction, checkConsumer, runAs } from './iam-check.js';
-import { importHandler, workerContext } from './lambda-context.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { checkAction, checkConsumer } from './iam-check.js';
 
 export interface QueuedMessage {
   messageId: string;
@@ -192,122 +187,6 @@ export class LocalQueues implements Queues {
     writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.state)));
     renameSync(tmp, this.options.stateFile);
   }
-}
-
-export interface QueueWorkersOptions {
-  queues: LocalQueues;
-  region: string;
-  /** Queue workers; others are refused. */
-  workers: readonly WorkerDef[];
-  rootDir?: string;
-  /** Handlers by worker id instead of importing the worker's file (tests). */
-  handlers?: Record<string, QueueHandler>;
-  /** Look for visible messages this often besides when one is sent. Default 100 ms; 0: only `drain()` runs them (tests with a fake clock). */
-  pollMs?: number;
-}
-
-export interface QueueWorkers {
-  /** Runs the workers until no message of their queues is visible now (a fake clock's tests call it after each step). */
-  drain(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/** Runs each queue worker over its queue, as an event source mapping does. */
-export async function startQueueWorkers(options: QueueWorkersOptions): Promise<QueueWorkers> {
-  const { queues } = options;
-  const running = new Set<Promise<void>>();
-  let stopping = false;
-  const consumers: { worker: WorkerDef; trigger: QueueTrigger; handler: QueueHandler; active: number }[] = [];
-  for (const worker of options.workers) {
-    if (worker.trigger.kind !== 'queue') throw new Error(`worker ${worker.id} is not triggered by a queue`);
-    const handler = options.handlers?.[worker.id] ?? (await importHandler<QueueHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
-    consumers.push({ worker, trigger: worker.trigger, handler, active: 0 });
-  }
-
-  const runBatch = async (c: (typeof consumers)[number], batch: QueuedMessage[]): Promise<void> => {
-    const queue = c.trigger.queue;
-    const event: SQSEvent = {
-      Records: batch.map((m) => ({
-        messageId: m.messageId,
-        receiptHandle: m.receiptHandle!,
-        body: m.body,
-        attributes: {
-          ApproximateReceiveCount: String(m.receiveCount),
-          SentTimestamp: String(m.sentAt),
-          SenderId: LOCAL_ACCOUNT,
-          ApproximateFirstReceiveTimestamp: String(queues.clock()),
-        },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: queues.arn(queue),
-        awsRegion: options.region,
-      })),
-    };
-    try {
-      const answer = await runAs(c.worker.id, c.worker.grants, HEARTBEAT_ACTIONS, () => c.handler(event, workerContext(c.worker, options.region)), queue);
-      const failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-      for (const m of batch) if (!failed.has(m.messageId)) queues.delete(queue, m.receiptHandle!);
-    } catch (error) {
-      // As Lambda: the whole batch stays and comes back after its visibility timeout.
-      writeLogLine({
-        level: 'error',
-        source: 'local-queue',
-        msg: 'queue worker failed; its messages return after their visibility timeout',
-        worker: c.worker.id,
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      });
-    }
-  };
-
-  /** Starts batches while there are visible messages and room; resolves with what it started. */
-  const pump = (): Promise<void>[] => {
-    const started: Promise<void>[] = [];
-    if (stopping) return started;
-    for (const c of consumers) {
-      while (c.active < c.trigger.maxConcurrency) {
-        const batch = queues.receive(c.trigger.queue, c.trigger.batchSize);
-        if (batch.length === 0) break;
-        c.active += 1;
-        const run = runBatch(c, batch).finally(() => {
-          c.active -= 1;
-          running.delete(run);
-          // A slot is free: more may be waiting. What it starts is awaited through `running`.
-          if (!stopping && (options.pollMs ?? 100) > 0) void pump();
-        });
-        running.add(run);
-        started.push(run);
-      }
-    }
-    return started;
-  };
-
-  const pollMs = options.pollMs ?? 100;
-  let timer: NodeJS.Timeout | undefined;
-  let unlisten: (() => void) | undefined;
-  if (pollMs > 0) {
-    timer = setInterval(() => void pump(), pollMs);
-    timer.unref();
-    // A message sent now is received at once, as a long poll would.
-    unlisten = queues.onChange(() => setImmediate(() => void pump()));
-  }
-
-  return {
-    async drain() {
-      for (;;) {
-        const started = pump();
-        if (started.length === 0 && running.size === 0) return;
-        await Promise.allSettled([...running]);
-      }
-    },
-    async stop() {
-      stopping = true;
-      if (timer) clearInterval(timer);
-      unlisten?.();
-      await Promise.allSettled([...running]);
-      queues.flush();
-    },
-  };
 }
 
 const KEY = Symbol.for('gatehouse.localQueues');

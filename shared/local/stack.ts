@@ -22,7 +22,8 @@ import { isTableStream, WORKERS } from '../workers.js';
 import { localEventBus } from './event-bus.js';
 import { startStreamPoller, type StreamPoller } from './stream-poller.js';
 import { startAsyncWorkers, type AsyncWorkers } from './async-workers.js';
-import { localQueues, startQueueWorkers, type QueueWorkers } from './queue.js';
+import { localQueues } from './queue.js';
+import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 import { QUEUES } from '../workers.js';
 import { asService, checkSharedClients } from './iam-check.js';
 
@@ -298,7 +299,7 @@ async function armConnectorTimers(workers: AsyncWorkers): Promise<void> {
     import('../config.js'),
     import('./connector-timers.js'),
     import('../db/connectors.js'),
-    import('../domain/connectors/connector-settings.js'),
+    import('../domain/connectors/index.js'),
   ]);
   timers.setConnectorTimers(workers.itemSchedules('connector-poll', config.connectors.localTimers));
   if (!config.connectors.localTimers) return;

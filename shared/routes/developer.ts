@@ -1,7 +1,7 @@
 /**
  * The `/v1` developer API (docs/developer-api.md): keys with tiers, usage, and the vessel profile
  * and cable risk of `/api/v1` under the developer's own key. Authenticated by an API key (or a
- * bearer token), gated by tier, counted per key a minute and a month (shared/domain/developer-access.ts).
+ * bearer token), gated by tier, counted per key a minute and a month (shared/domain/developer/access.ts).
  */
 import { cableRiskResponse, vesselProfile } from '../schemas/vessels.js';
 import { threatScoreResponse, v1ThreatScoreQuery } from '../schemas/threat-score.js';

@@ -5,8 +5,8 @@ import {
   watchlistEntryResponse,
   watchlistListQuery,
   watchlistScopeQuery,
-} from '../schemas/watchlist.js';
-import { watchlistAlertQuery, watchlistAlertResponse } from '../schemas/watchlist-alerts.js';
+} from '../schemas/watchlist/index.js';
+import { watchlistAlertQuery, watchlistAlertResponse } from '../schemas/watchlist/index.js';
 import { MAX_WATCHED_LINE_VERTICES, MAX_WATCHLIST_ENTRIES } from '../vocabulary/watchlist.js';
 import type { RouteDef } from './types.js';
 

@@ -1,7 +1,7 @@
 /** Events: what sensors, other systems and people report, as ingested, scored and streamed. */
 import { nullable, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
-import type { JsonSchema } from './json-schema.js';
+import type { InputOf, JsonSchema } from './json-schema.js';
 import { SEVERITIES } from './tenants.js';
 import { tenantScope } from './users.js';
 import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
@@ -90,6 +90,9 @@ export const eventCreate = /* @__PURE__ */ (() => ({
   additionalProperties: false,
   allOf: payloadRules,
 } as const satisfies JsonSchema))();
+
+/** An event as a client or the service's own code sends it to ingest (shared/domain/events/ingest.ts). */
+export type EventInput = InputOf<typeof eventCreate>;
 
 export const eventBatchCreate = {
   type: 'object',

@@ -1,21 +1,7 @@
 /** GeoJSON shapes (RFC 7946, longitude first) and the circle geofence. */
-import type { LineString, MultiLineString, MultiPoint, MultiPolygon, Point, Polygon, Position } from 'geojson';
 import type { JsonSchema } from './json-schema.js';
 
-/** A zone's geofence as the `geofence` schema accepts it. */
-export type Geofence =
-  | { type: 'Polygon'; coordinates: Position[][] }
-  | { type: 'MultiPolygon'; coordinates: Position[][][] }
-  | { type: 'Circle'; center: Position; radius_m: number };
-
-/** A point with named fields, as the `latLon` schema accepts it. */
-export interface LatLon {
-  lat: number;
-  lon: number;
-}
-
-/** An asset's geometry as the `assetGeometry` schema accepts it (its nesting checked by the domain). */
-export type AssetGeometry = Point | MultiPoint | LineString | MultiLineString | Polygon | MultiPolygon;
+export type { AssetGeometry, Geofence, LatLon } from './geo-types.js';
 
 export const longitude = { type: 'number', minimum: -180, maximum: 180 } as const;
 export const latitude = { type: 'number', minimum: -90, maximum: 90 } as const;

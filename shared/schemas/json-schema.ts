@@ -8,7 +8,7 @@
  * (test/infra/tree-shaking.test.ts).
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { AssetGeometry, Geofence } from './geo.js';
+import type { AssetGeometry, Geofence } from './geo-types.js';
 
 export type JsonSchema = { readonly [key: string]: unknown };
 

@@ -1,4 +1,4 @@
-/** The live status (public) and the agents (per tenant): shared/domain/operations.ts says how each figure is derived. */
+/** The live status (public) and the agents (per tenant): shared/domain/operations/status.ts says how each figure is derived. */
 import { nullable, timestamp } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { AGENT_IDS } from '../vocabulary/agents.js';

@@ -1,7 +1,7 @@
 /**
  * Threat libraries: a tenant's named sets of threat definitions, by vertical (maritime, security,
  * infrastructure, defense, or the tenant's own). An active definition of an active library is
- * matched on every event ingested (shared/domain/threat-matching.ts): a match names it in the
+ * matched on every event ingested (shared/domain/threat-libraries/matching.ts): a match names it in the
  * event's `matched_signatures` and adds its weight to the event's threat score.
  */
 import { EVENT_TYPES } from '../vocabulary/event-types.js';

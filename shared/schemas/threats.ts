@@ -1,4 +1,4 @@
-/** Active threats: a threat definition matching in a zone, with its counts and times (shared/domain/threats.ts). */
+/** Active threats: a threat definition matching in a zone, with its counts and times (shared/domain/threats/active.ts). */
 import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';

@@ -2,7 +2,7 @@
  * Workflows: what a tenant's automation does by itself. A trigger (an event stored, an incident
  * changed, a schedule, or a person for a playbook), conditions over what triggered it written in
  * JSON Logic (jsonlogic.com), and ordered steps. The checks the schema cannot make (each action's
- * own fields, the rules' operators, targets of the tenant, cycles) are in shared/domain/workflows.ts.
+ * own fields, the rules' operators, targets of the tenant, cycles) are in shared/domain/workflows/definitions.ts.
  */
 import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { nullable, pagingProperties, timestamp, uuid } from './common.js';
@@ -46,7 +46,7 @@ export const workflowTrigger = /* @__PURE__ */ (() => ({
 } as const satisfies JsonSchema))();
 
 /**
- * One step. `type` says which of the other fields it takes (shared/domain/workflows.ts checks
+ * One step. `type` says which of the other fields it takes (shared/domain/workflows/definitions.ts checks
  * them: a field of another type is 422). `if` is checked when the step's turn comes, against the
  * run's data at that moment (the incident as it is then): false skips the step.
  */

@@ -1,6 +1,6 @@
 /**
  * The nine agents: the parts of the product that do automated work for a tenant, each backed by
- * real workers (shared/workers.ts) whose heartbeats say how it is (shared/domain/operations.ts).
+ * real workers (shared/workers.ts) whose heartbeats say how it is (shared/domain/operations/status.ts).
  * What switching one off does for a tenant is stated per agent and documented in docs/operations.md.
  */
 

@@ -1,4 +1,4 @@
-/** The words of workflows (shared/domain/workflows.ts): what triggers one, what it does, its limits. */
+/** The words of workflows (shared/domain/workflows/definitions.ts): what triggers one, what it does, its limits. */
 
 export const WORKFLOW_NOT_FOUND = 'Workflow not found';
 export const WORKFLOW_RUN_NOT_FOUND = 'Workflow run not found';

@@ -3,8 +3,8 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
-import { reindexAuditOfTenant } from '../../shared/db/audit.js';
-import { digestTenant, HOUR_MS, SETTLE_MS } from '../../shared/domain/audit-digest.js';
+import { reindexAuditOfTenant } from '../../shared/db/audit/entries.js';
+import { digestTenant, HOUR_MS, SETTLE_MS } from '../../shared/domain/audit/digest.js';
 import { keys } from '../../shared/db/keys.js';
 import { newTimeId } from '../../shared/ids.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';

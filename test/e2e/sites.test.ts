@@ -2,7 +2,7 @@
 import { PutObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { BUCKET, environmentPrefix, s3 } from '../../shared/adapters/s3.js';
-import { touchSensor } from '../../shared/domain/sensors.js';
+import { touchSensor } from '../../shared/domain/sites/sensors.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf } from '../support/seed.js';
 

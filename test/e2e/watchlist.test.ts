@@ -7,8 +7,8 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
-import { readWatchlistRevision } from '../../shared/db/watchlist.js';
-import { watchlistKeys } from '../../shared/db/watchlist-keys.js';
+import { readWatchlistRevision } from '../../shared/db/watchlist/entries.js';
+import { watchlistKeys } from '../../shared/db/watchlist/keys.js';
 import { MAX_WATCHED_LINE_VERTICES } from '../../shared/vocabulary/watchlist.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { CABLE, CABLE_KML, FAR_FROM_CABLE, ON_CABLE, positionReport } from '../support/ais.js';

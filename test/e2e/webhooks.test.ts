@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
-import { getWebhook } from '../../shared/db/webhooks.js';
+import { getWebhook } from '../../shared/db/webhooks/subscriptions.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { auditEntriesOf } from '../support/seed.js';
 import { startReceiver, type Receiver, type Received } from '../support/receiver.js';

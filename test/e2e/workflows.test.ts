@@ -19,11 +19,12 @@ import { handler as timersHandler } from '../../functions/workers/workflow-timer
 import { useQueues } from '../../shared/adapters/queue.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
-import { LocalQueues, startQueueWorkers, type QueueWorkers } from '../../shared/local/queue.js';
+import { LocalQueues } from '../../shared/local/queue.js';
+import { startQueueWorkers, type QueueWorkers } from '../../shared/local/queue-workers.js';
 import { workerById } from '../../shared/workers.js';
 import { getWorkflow, putNewRunItem } from '../../shared/db/workflows.js';
 import { transactWrite } from '../../shared/db/transact.js';
-import { newRun, safetyTimer } from '../../shared/domain/workflow-run-records.js';
+import { newRun, safetyTimer } from '../../shared/domain/workflows/run-records.js';
 import { newTimeId } from '../../shared/ids.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';

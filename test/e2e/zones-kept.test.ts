@@ -4,7 +4,7 @@
  * change to a zone must count from the very next event, however long the zones were kept.
  */
 import { describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../shared/domain/zone-cache.js';
+import { SETTLE_MS } from '../../shared/domain/sites/zone-cache.js';
 import { call, registerTenant } from '../support/api.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 250));

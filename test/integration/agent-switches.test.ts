@@ -8,7 +8,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as slaHandler } from '../../functions/workers/sla-escalation.js';
-import { forgetAgentSettings } from '../../shared/domain/agent-switches.js';
+import { forgetAgentSettings } from '../../shared/domain/agents/switches.js';
 import { deliverNotification } from '../../shared/domain/incidents/notification-delivery.js';
 import { openIncident } from '../../shared/domain/incidents/incidents.js';
 import { workerContext } from '../../shared/local/lambda-context.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { countDeveloperCall, type DeveloperAccess } from '../../shared/domain/developer-access.js';
+import { countDeveloperCall, type DeveloperAccess } from '../../shared/domain/developer/access.js';
 import { RateLimitedError } from '../../shared/errors.js';
 
 const access = (over: Partial<DeveloperAccess>): DeveloperAccess => ({

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../shared/errors.js';
-import { consumeRateLimit } from '../../shared/domain/rate-limit.js';
-import { loginLockMs } from '../../shared/domain/portal.js';
+import { consumeRateLimit } from '../../shared/domain/requests/rate-limit.js';
+import { loginLockMs } from '../../shared/domain/accounts/portal.js';
 
 describe('sliding per-address limits', () => {
   it('allows no more than 10 in any 60 seconds, across a minute boundary, and one more once the oldest leaves', async () => {

@@ -1,13 +1,13 @@
 /**
  * Workers' heartbeats against the run's DynamoDB Local: a handler wrapped by `withHeartbeat`
  * (shared/worker-handler.ts) records each run, its failure (thrown or reported per record) and how
- * long its batch had waited; the workers' health (shared/domain/operations.ts) reads them back.
+ * long its batch had waited; the workers' health (shared/domain/operations/status.ts) reads them back.
  * Each test uses a worker id of its own, so the stack's real workers do not mix in.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { batchLagMs, withHeartbeat } from '../../shared/worker-handler.js';
-import { workersHealth, type WorkerRef } from '../../shared/domain/operations.js';
+import { workersHealth, type WorkerRef } from '../../shared/domain/operations/status.js';
 
 const streamWorker = (): WorkerRef => ({ id: `test-stream-${randomUUID().slice(0, 8)}`, trigger: { kind: 'table-stream' } });
 const healthOf = async (w: WorkerRef) => (await workersHealth([w]))[0]!;

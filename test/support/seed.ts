@@ -4,8 +4,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createIdentity } from '../../shared/adapters/cognito.js';
-import type { AuditEntry } from '../../shared/db/audit.js';
-import { auditFromItem } from '../../shared/db/audit.js';
+import type { AuditEntry } from '../../shared/db/audit/entries.js';
+import { auditFromItem } from '../../shared/db/audit/entries.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { transactWrite } from '../../shared/db/transact.js';

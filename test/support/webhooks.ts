@@ -2,7 +2,7 @@
  * Webhook deliveries happen in the background (the bus, the dispatch queue, the deliverer): a test
  * that snapshots a tenant's items waits for them to settle first.
  */
-import { listDeliveries } from '../../shared/db/webhook-deliveries.js';
+import { listDeliveries } from '../../shared/db/webhooks/deliveries.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 /**

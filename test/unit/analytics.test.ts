@@ -14,7 +14,7 @@ import {
   windowOf,
   type CounterItem,
   type IncidentContribution,
-} from '../../shared/domain/analytics.js';
+} from '../../shared/domain/analytics/counters.js';
 import { RequestValidationError } from '../../shared/errors.js';
 import type { HistoryEntry } from '../../shared/db/incidents.js';
 

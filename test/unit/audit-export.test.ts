@@ -1,7 +1,7 @@
 /** CSV fields of the audit export: RFC 4180 quoting, and no formula a spreadsheet would run. */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvField, exportFormatOf } from '../../shared/domain/audit-export.js';
+import { csvField, exportFormatOf } from '../../shared/domain/audit/export.js';
 
 describe('csvField', () => {
   it('quotes commas, quotes and line breaks so a CSV parser reads the value back', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MENTIONS, mentionsOf, normaliseDomain, normaliseIp } from '../../shared/domain/entity-mentions.js';
+import { MAX_MENTIONS, mentionsOf, normaliseDomain, normaliseIp } from '../../shared/domain/events/mentions.js';
 
 describe('mentionsOf', () => {
   it('names the sensor, the MMSI, and addresses anywhere in the payload three levels deep', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/db/incidents.js';
 import { keys } from '../../shared/db/keys.js';
 import { raiseLevel, settleSlaClock, slaStep, slaTimerWrites, startSlaClock, wakeOf } from '../../shared/domain/incidents/escalation.js';
-import { defaultTenantConfig } from '../../shared/domain/tenant-config.js';
+import { defaultTenantConfig } from '../../shared/domain/accounts/tenant-config.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const T0 = '2026-11-21T10:00:00.000Z';

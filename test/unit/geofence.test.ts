@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assertValidGeofence, geofenceContains, type Geofence } from '../../shared/domain/geo/geofence.js';
-import { healthOf } from '../../shared/domain/sensors.js';
+import { healthOf } from '../../shared/domain/sites/sensors.js';
 import { RequestValidationError } from '../../shared/http/errors.js';
 
 const ring = (pts: number[][]) => [...pts, pts[0]!];

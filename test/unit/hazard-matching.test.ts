@@ -11,7 +11,7 @@ import { hazardsNear, type HazardPlace, type TenantPlaces } from '../../shared/d
 import { linesNearArea, metresFromArea } from '../../shared/domain/infrastructure/area-search.js';
 import { buildLineIndex } from '../../shared/domain/infrastructure/line-index.js';
 import { openLineIndex } from '../../shared/domain/infrastructure/line-search.js';
-import { metresBetween } from '../../shared/domain/vessels/track-analysis.js';
+import { metresBetween } from '../../shared/geo/distance.js';
 import { GDACS_EVENTS_URL, parseGdacsEvents } from '../../shared/feeds/gdacs-events.js';
 import { NWS_ALERTS_URL, parseNwsAlerts, type NwsAlertRecord } from '../../shared/feeds/nws-alerts.js';
 import { parseUsgsQuakes, USGS_QUAKES_URL } from '../../shared/feeds/usgs-quakes.js';

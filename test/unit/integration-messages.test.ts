@@ -1,5 +1,5 @@
 /**
- * Each integration kind's own format for an incident notification (shared/domain/integration-messages.ts,
+ * Each integration kind's own format for an incident notification (shared/domain/integrations/messages.ts,
  * shared/domain/incidents/notification-delivery.ts): what Slack, Microsoft Teams, PagerDuty's
  * Events API v2, email and a Standard Webhooks receiver are sent, without sending it.
  */
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../shared/config.js';
 import { incidentNotice, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
-import { emailOf, httpBody, pagerDutyEvent, slackMessage, teamsCard, type Notice } from '../../shared/domain/integration-messages.js';
-import { newSigningSecret, signedHeaders } from '../../shared/domain/webhook-signing.js';
+import { emailOf, httpBody, pagerDutyEvent, slackMessage, teamsCard, type Notice } from '../../shared/domain/integrations/messages.js';
+import { newSigningSecret, signedHeaders } from '../../shared/domain/webhooks/signing.js';
 
 const URL_ = 'https://api.example.com/prod/api/v1/incidents/0190c5d1-0000-7000-8000-000000000001/acknowledge?token=ack_abc';
 const detail = (over: Partial<NotificationDetail> = {}): NotificationDetail & { tenant_id: string } => ({

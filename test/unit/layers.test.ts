@@ -45,22 +45,33 @@ const show = (list: Import[]) => list.map((i) => `${i.from} -> ${i.to}`);
 
 /**
  * The layers, lowest first. A module may import from its own layer and the ones below it, never
- * from one above (docs/architecture.md, 16).
+ * from one above (docs/architecture.md, 16). Every source file under shared/ is in one
+ * (.dependency-cruiser.cjs checks the same layers with dependency-cruiser: `npm run lint:deps`).
  */
 const LAYERS: [name: string, test: RegExp][] = [
-  ['base', /^shared\/(vocabulary\/|errors\.ts$|config\.ts$|log\.ts$|ids\.ts$)/],
+  ['base', /^shared\/(vocabulary\/|geo\/|(errors|config|log|log-sink|ids|xml)\.ts$)/],
   ['schemas', /^shared\/schemas\//],
   ['db', /^shared\/db\//],
   ['adapters', /^shared\/adapters\//],
+  // The feed parsers: pure readers of public documents, below the domain that polls them.
+  ['feeds', /^shared\/feeds\//],
   ['domain', /^shared\/domain\//],
   ['edge', /^shared\/(auth|http|routes|openapi)\/|^shared\/(iam|workers|worker-handler)\.ts$/],
+  // The MCP server: a client of the HTTP API (its routes' contracts), at the edge.
+  ['mcp', /^shared\/mcp\//],
   ['functions', /^functions\//],
+  // The local runtime composes all of it; nothing deployed imports it (below).
+  ['local', /^shared\/local\//],
 ];
 const layerOf = (path: string) => LAYERS.findIndex(([, test]) => test.test(path));
 
 
 describe('layers', () => {
-  it.each(LAYERS.slice(0, 5).map(([name]) => [name]))('%s imports nothing from a layer above it', (name) => {
+  it('every source file under shared/ belongs to a layer', () => {
+    expect(all.filter((f) => f.startsWith('shared/') && layerOf(f) < 0)).toEqual([]);
+  });
+
+  it.each(LAYERS.slice(0, -1).map(([name]) => [name]))('%s imports nothing from a layer above it', (name) => {
     const level = LAYERS.findIndex(([n]) => n === name);
     const upward = imports.filter((i) => layerOf(i.from) === level && layerOf(i.to) > level);
     expect(show(upward)).toEqual([]);
@@ -84,28 +95,48 @@ describe('layers', () => {
       'shared/domain/incidents/public-reports.ts',
       'shared/domain/incidents/notification-delivery.ts',
       // A bus message's own tenant (set where the change was stored), and a delivery job's (written by the dispatcher).
-      'shared/domain/webhook-dispatch.ts',
-      'shared/domain/webhook-deliver.ts',
+      'shared/domain/webhooks/dispatch.ts',
+      'shared/domain/webhooks/delivery-attempt.ts',
       // Every tenant's audit hours, digested by the platform.
-      'shared/domain/audit-digest.ts',
+      'shared/domain/audit/digest.ts',
       // The acknowledgement link's token names its tenant.
       'shared/domain/incidents/acknowledgement.ts',
       'shared/domain/events/stream-feed.ts',
-      'shared/domain/bootstrap.ts',
-      'shared/domain/portal.ts',
+      'shared/domain/accounts/bootstrap.ts',
+      'shared/domain/accounts/portal.ts',
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.
-      'shared/domain/workflow-runs.ts',
+      'shared/domain/workflows/runner.ts',
       // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.
       'functions/workers/count-analytics.ts',
       'functions/workers/vessel-announcer.ts',
       // A connector schedule's own input, written for the connector's tenant when it was made.
       'functions/workers/connector-poll.ts',
       // A drone callback's address names its tenant; the signature with that tenant's drone integration's secret proves it.
-      'shared/domain/drones.ts',
+      'shared/domain/drones/dispatch.ts',
     ];
     const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);
     expect(imports.filter((i) => i.from.startsWith('shared/domain/') && i.to === 'shared/auth/tenant.ts')).toEqual([]);
+  });
+
+  it('the feeds import nothing of the domain', () => {
+    expect(show(imports.filter((i) => i.from.startsWith('shared/feeds/') && under('shared/domain/')(i)))).toEqual([]);
+  });
+
+  it("a context imports another only through its face (index.ts); only the route glue (functions) reaches inside", () => {
+    // A room is a context's folder: shared/domain/<context>/, and shared/db/<context>/ and
+    // shared/schemas/<context>/ where a context has several files there.
+    const roomOf = (path: string) => /^shared\/(domain|db|schemas)\/[^/]+\//.exec(path)?.[0];
+    const rooms = new Set(all.map(roomOf).filter(Boolean));
+    expect([...rooms].filter((room) => !all.includes(`${room}index.ts`))).toEqual([]);
+    const intruding = imports.filter((i) => {
+      const room = roomOf(i.to);
+      return room !== undefined && room !== roomOf(i.from) && !i.to.endsWith('/index.ts') && !i.from.startsWith('functions/');
+    });
+    expect(show(intruding)).toEqual([]);
+    // No loose files in the domain beyond its shared kernel.
+    const kernel = ['actor.ts', 'country-code.ts', 'diff.ts', 'local-time.ts', 'outbound-policy.ts'].map((f) => `shared/domain/${f}`);
+    expect(all.filter((f) => /^shared\/domain\/[^/]+\.ts$/.test(f) && !kernel.includes(f))).toEqual([]);
   });
 
   it('the domain knows no HTTP: no domain module imports shared/http', () => {
@@ -116,6 +147,7 @@ describe('layers', () => {
     // A parser that found nothing would pass every rule below.
     expect(imports.filter((i) => i.from === 'functions/environments/get.ts').map((i) => i.to)).toContain('shared/http/handler.ts');
     expect(imports.some((i) => i.from === 'shared/local/compose.ts' && i.to === 'shared/config.ts')).toBe(true);
+    expect(imports.filter((i) => i.from === 'shared/domain/incidents/notification-delivery.ts').map((i) => i.to)).toContain('shared/domain/integrations/index.ts');
   });
 
   it('no production module imports the local runtime (shared/local)', () => {

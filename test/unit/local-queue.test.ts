@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LocalQueues, startQueueWorkers, type QueueHandler } from '../../shared/local/queue.js';
+import { LocalQueues, type QueueHandler } from '../../shared/local/queue.js';
+import { startQueueWorkers } from '../../shared/local/queue-workers.js';
 import { queueById, workerById } from '../../shared/workers.js';
 
 let now = 1_800_000_000_000;

@@ -52,7 +52,7 @@ describe('route table', () => {
       'tenants.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
       'tenants.config.get': 'the path names the tenant as the resource, for SUPER_ADMIN only',
       'tenants.config.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
-      'drones.callback': "public: the path names the tenant whose drone integration's secret must have signed the body (shared/domain/drones.ts verifyCallback)",
+      'drones.callback': "public: the path names the tenant whose drone integration's secret must have signed the body (shared/domain/drones/dispatch.ts verifyCallback)",
     };
     for (const route of ROUTES) {
       const { path, query, body } = route.request ?? {};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../shared/http/errors.js';
-import { defaultTenantConfig, isTimeZone, mergeTenantConfig } from '../../shared/domain/tenant-config.js';
+import { defaultTenantConfig, isTimeZone, mergeTenantConfig } from '../../shared/domain/accounts/tenant-config.js';
 
 const base = defaultTenantConfig('t1', '2026-01-01T00:00:00.000Z');
 

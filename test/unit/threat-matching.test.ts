@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileDefinitions, matchEvent, signatureFactor, type DefinitionLike, type MatchInput } from '../../shared/domain/threat-matching.js';
+import { compileDefinitions, matchEvent, signatureFactor, type DefinitionLike, type MatchInput } from '../../shared/domain/threat-libraries/matching.js';
 
 const def = (over: Partial<DefinitionLike> & Pick<DefinitionLike, 'match'>): DefinitionLike => ({
   definition_id: 'd1',

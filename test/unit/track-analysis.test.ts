@@ -1,6 +1,6 @@
 /** Behaviour found in a vessel's track: gaps, loitering, speed anomalies, zone entries, at their thresholds. */
 import { describe, expect, it } from 'vitest';
-import type { StoredPosition } from '../../shared/db/vessels.js';
+import type { StoredPosition } from '../../shared/db/vessels/store.js';
 import { analyseTrack, BEHAVIOUR } from '../../shared/domain/vessels/track-analysis.js';
 
 const T0 = Date.parse('2026-11-25T00:00:00.000Z');

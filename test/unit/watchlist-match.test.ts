@@ -6,10 +6,10 @@
 import { lineString, point } from '@turf/helpers';
 import pointToLineDistance from '@turf/point-to-line-distance';
 import { describe, expect, it } from 'vitest';
-import type { WatchedLine, WatchlistEntry } from '../../shared/db/watchlist.js';
-import type { MentionType } from '../../shared/domain/entity-mentions.js';
-import { compileWatchlist, matchGeography, matchMentions, matchPosition, WATCH_LINE_DISTANCE_M } from '../../shared/domain/watchlist-match.js';
-import { thinVertices, watchedValueOf } from '../../shared/domain/watchlist-values.js';
+import type { WatchedLine, WatchlistEntry } from '../../shared/db/watchlist/entries.js';
+import type { MentionType } from '../../shared/domain/events/mentions.js';
+import { compileWatchlist, matchGeography, matchMentions, matchPosition, WATCH_LINE_DISTANCE_M } from '../../shared/domain/watchlist/match.js';
+import { thinVertices, watchedValueOf } from '../../shared/domain/watchlist/values.js';
 import { RequestValidationError } from '../../shared/errors.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import type { WatchlistEntityType } from '../../shared/vocabulary/watchlist.js';

@@ -1,6 +1,6 @@
 /** The delivery rules on a fake clock: who gets a message, its id and body, the retry schedule, 410, and auto-disable. */
 import { describe, expect, it } from 'vitest';
-import type { Webhook } from '../../shared/db/webhooks.js';
+import type { Webhook } from '../../shared/db/webhooks/subscriptions.js';
 import {
   deliveryBody,
   busMessageOf,
@@ -11,7 +11,7 @@ import {
   RETRY_SCHEDULE_MS,
   subscribes,
   type BusMessage,
-} from '../../shared/domain/webhook-delivery.js';
+} from '../../shared/domain/webhooks/delivery-policy.js';
 import { timeOfId } from '../../shared/ids.js';
 import type { TenantId } from '../../shared/vocabulary/tenant.js';
 

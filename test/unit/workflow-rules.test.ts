@@ -1,13 +1,13 @@
 /**
- * Workflow rules (shared/domain/workflow-rules.ts): the JSON Logic that conditions and steps'
+ * Workflow rules (shared/domain/workflows/rules.ts): the JSON Logic that conditions and steps'
  * `if` are written in. The rules below are the examples of jsonlogic.com's own documentation
  * (operations page), which a saved rule must accept and evaluate as documented; and what the
  * check refuses because json-logic-js would do it.
  */
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError } from '../../shared/errors.js';
-import { ruleHolds } from '../../shared/domain/workflow-rule-eval.js';
-import { checkRule } from '../../shared/domain/workflow-rules.js';
+import { ruleHolds } from '../../shared/domain/workflows/rule-eval.js';
+import { checkRule } from '../../shared/domain/workflows/rules.js';
 
 /** [rule, data, what jsonlogic.com documents it gives (truthy or not)] */
 const DOCUMENTED: [Record<string, unknown>, Record<string, unknown>, boolean][] = [

@@ -13,7 +13,7 @@ import { listEnvironments } from '../../db/environments.js';
 import type { AdvisoryLevel, AdvisoryRecord } from '../../feeds/geopolitical-records.js';
 import { derivedTimeId } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import type { EventInput } from '../events/ingest.js';
+import type { EventInput } from '../../schemas/events.js';
 import { announceHazardOnce } from './hazard-alerts.js';
 
 /** The lowest level that alerts: 3, reconsider (or avoid non-essential) travel. */

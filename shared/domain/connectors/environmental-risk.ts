@@ -13,7 +13,7 @@
 import { feedRecordsSince } from '../../db/feed-records.js';
 import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
+import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import { sourcesOfFeeds } from './connector-view.js';
 import { graver, HAZARD_FEED_DEFS, HAZARD_FEEDS, HAZARD_LEVELS, nwsEnd, type HazardFeed, type HazardFeedDef, type HazardLevel, type HazardRecords, type HazardStory } from './hazard-feeds.js';
 import { hazardsNear, tenantPlaces, type Hazard, type HazardPlace } from './hazard-places.js';

@@ -15,8 +15,8 @@
  */
 import { listEnvironments } from '../../db/environments.js';
 import { feedRecords, feedRecordsAt } from '../../db/feed-records.js';
-import { vesselsSeenBetween } from '../../db/vessels.js';
-import { allWatchlistEntries } from '../../db/watchlist.js';
+import { vesselsSeenBetween } from '../../db/vessels/index.js';
+import { allWatchlistEntries } from '../../db/watchlist/index.js';
 import { lookupIp } from '../../adapters/ip-geo.js';
 import {
   ADVISORY_PREFIX, MANIFEST_ID, PROGRAMME_PREFIX, validImo, vesselImoId, vesselMmsiId,

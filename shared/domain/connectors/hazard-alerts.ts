@@ -17,7 +17,7 @@ import { tenantPk } from '../../db/keys.js';
 import { derivedTimeId } from '../../ids.js';
 import { CONNECTORS_SOURCE, HAZARD_FOUND } from '../../vocabulary/bus.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import type { EventInput } from '../events/ingest.js';
+import type { EventInput } from '../../schemas/events.js';
 import { alertingHazards, HAZARD_FEED_DEFS, type HazardFeed, type HazardFeedDef, type HazardRecords, type HazardStory } from './hazard-feeds.js';
 import { hazardsNear, tenantPlaces, type HazardMatch } from './hazard-places.js';
 

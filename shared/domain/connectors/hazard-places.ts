@@ -9,9 +9,9 @@
 import type { Polygon } from 'geojson';
 import { listEnvironments } from '../../db/environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { metresBetween } from '../vessels/track-analysis.js';
-import { metresFromArea, widenedBox } from '../infrastructure/area-search.js';
-import { lineFiles, linesNearAreaIn, linesNearPointIn, type LineFile, type NearLine } from '../infrastructure/lines.js';
+import { metresBetween } from '../../geo/distance.js';
+import { metresFromArea, widenedBox } from '../infrastructure/index.js';
+import { lineFiles, linesNearAreaIn, linesNearPointIn, type LineFile, type NearLine } from '../infrastructure/index.js';
 
 /** A degree of latitude, km, on the mean sphere (the bound is widened by a kilometre for the rounding). */
 const KM_PER_DEGREE = 111.195;

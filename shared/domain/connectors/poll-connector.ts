@@ -9,6 +9,7 @@
  */
 import { recordPoll, type ConnectorSettings, type PollStatus, type StoredConnector } from '../../db/connectors.js';
 import { storeFeedRecords } from '../../db/feed-records.js';
+import type { FeedProblem } from '../../feeds/feed-document.js';
 import { getIntegration } from '../../db/integrations.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
@@ -22,8 +23,36 @@ import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
-import { pollRouting, type FeedPollResult } from '../internet-health/poll-routing.js';
-import { isRoutingFeed } from '../internet-health/routing-feeds.js';
+import { isRoutingFeed, type RoutingFeed } from './routing-feeds.js';
+
+/** A poll's outcome, as pollConnector records it. */
+export type FeedPollResult =
+  | { status: 'failed'; error: string; httpStatus: number | null; bytes: number; latencyMs: number }
+  | {
+      status: 'ok';
+      /** Null when nothing was asked of the source (nothing to watch). */
+      httpStatus: number | null;
+      bytes: number;
+      latencyMs: number;
+      read: number;
+      kept: { stored: number; updated: number; unchanged: number };
+      problems: FeedProblem[];
+      /** What the poll wants said beside the problems (a watch too large, nothing to watch). */
+      note: string | null;
+      alerts: number;
+    };
+
+/**
+ * How a routing feed's connector is polled (shared/domain/internet-health/poll-routing.ts), given
+ * by the caller: internet health builds on connectors, so connectors never import it.
+ */
+export type RoutingPoll = (
+  tenantId: TenantId,
+  connectorId: string,
+  settings: ConnectorSettings & { feed: RoutingFeed },
+  requested: boolean,
+  startedAt: string,
+) => Promise<FeedPollResult>;
 
 export const CONNECTOR_NOT_FOUND = 'Connector not found';
 
@@ -40,7 +69,7 @@ export interface PollReport {
  * disabled; a scheduled one finds a disabled or removed connector and does nothing (and removes a
  * schedule whose connector is gone). Null when there was nothing to poll.
  */
-export async function pollConnector(tenantId: TenantId, integrationId: string, requested: boolean): Promise<{ report: PollReport; connector: ConnectorView } | null> {
+export async function pollConnector(tenantId: TenantId, integrationId: string, requested: boolean, pollRouting: RoutingPoll): Promise<{ report: PollReport; connector: ConnectorView } | null> {
   const found = await getIntegration(tenantId, integrationId);
   const stored: StoredConnector | null = found?.kind === 'feed' && found.connector ? { ...found, connector: found.connector } : null;
   if (!stored) {

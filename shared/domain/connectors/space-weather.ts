@@ -14,7 +14,7 @@ import { feedRecords } from '../../db/feed-records.js';
 import { gicRiskForKp, type GicAssessment, type KpRecord } from '../../feeds/swpc-kp.js';
 import type { SolarWindMag, SolarWindPlasma } from '../../feeds/swpc-solar-wind.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { listLines } from '../infrastructure/lines.js';
+import { listLines } from '../infrastructure/index.js';
 import { sourcesOfFeeds } from './connector-view.js';
 import { auroralEdge, conductorExposure, type ConductorExposure } from './gic-exposure.js';
 

@@ -13,26 +13,20 @@ import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
-import { geofenceContains } from '../geo/geofence.js';
-import { contentHash, type Attempt } from '../idempotency.js';
-import { healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor } from '../sensors.js';
-import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
-import type { Zone } from '../zones.js';
-import { activeZones } from '../zone-cache.js';
-import { zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../rate-limit.js';
+import { ENVIRONMENT_NOT_FOUND, healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor, type Zone, activeZones } from '../sites/index.js';
+import { geofenceContains } from '../geo/index.js';
+import { contentHash, type Attempt, zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../requests/index.js';
+import { defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { scoreEvent } from './scoring.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
-import { tenantDefinitions } from '../library-cache.js';
+import { tenantDefinitions, matchEvent, type CompiledDefinition } from '../threat-libraries/index.js';
 import { agentSettingsKey } from '../../db/agents.js';
-import { disabledAgentsFrom } from '../agent-switches.js';
-import { matchEvent, type CompiledDefinition } from '../threat-matching.js';
-import { openIncidentsForEvents } from '../incidents/from-events.js';
-import type { InputOf } from '../../schemas/json-schema.js';
-import type { eventCreate } from '../../schemas/events.js';
+import { disabledAgentsFrom } from '../agents/index.js';
+import { openIncidentsForEvents } from '../incidents/index.js';
+import type { EventInput } from '../../schemas/events.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
-export type EventInput = InputOf<typeof eventCreate>;
+export type { EventInput };
 
 /** How far ahead of the time it is received a client-made event id's time may be. */
 const CLIENT_ID_AHEAD_MS = 60_000;
@@ -311,7 +305,7 @@ export interface IngestEdge {
  * Stores events (one or a batch) and returns them in the order given. All are stored, or the
  * request fails: a retry stores only what is missing. DynamoDB calls: the lookups the edge did
  * not make (one BatchGetItem), each environment's zones (a Query, only when the tenant's zones
- * changed since the container last read them: shared/domain/zone-cache.ts), the hour's closed minutes of
+ * changed since the container last read them: shared/domain/sites/zone-cache.ts), the hour's closed minutes of
  * the tenant (a Query, once a minute per tenant and container), the meter (an UpdateItem that
  * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once; in time order, one after the other, for AIS positions),
  * and a sensor's last-seen time at most once a minute.

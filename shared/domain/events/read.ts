@@ -1,15 +1,14 @@
 /** Reading events, and an operator marking one processed. */
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type EventPage, type StoredEvent } from '../../db/events.js';
 import { getSiteEntity, SITE_KINDS, type Zone } from '../../db/site-entities.js';
-import { ZONE_NOT_FOUND } from '../zones.js';
+import { ZONE_NOT_FOUND, ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import type { PageRequest } from '../../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
-import { incidentSideOfLink, linkEnds } from '../incidents/event-links.js';
+import { incidentSideOfLink, linkEnds } from '../incidents/index.js';
 import { invalid, NotFoundError } from '../../errors.js';
 import { now, timeIdBound } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
 import { getEnvironment } from '../../db/environments.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { eventListQuery, eventProcessedUpdate } from '../../schemas/events.js';

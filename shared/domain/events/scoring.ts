@@ -11,13 +11,13 @@
  * | sensor_health     | 0.10   | the reporting sensor's health before this event: offline 1, degraded 0.5, online 0 |
  * | reported_severity | 0.10   | the reporter's severity: low 0.25, medium 0.5, high 0.75, critical 1; 0 if none |
  *
- * The active threat definitions the event matched (shared/domain/threat-matching.ts) add one more
+ * The active threat definitions the event matched (shared/domain/threat-libraries/matching.ts) add one more
  * factor, `signatures`, at weight 1: their weights summed, at most 1. The score is capped at 1.
  *
  * Pure: the same inputs always give the same score.
  */
 import type { EventType } from '../../schemas/events.js';
-import { signatureFactor } from '../threat-matching.js';
+import { signatureFactor } from '../threat-libraries/index.js';
 import { localMinuteOf, minutesOfDay, withinTimes } from '../local-time.js';
 
 export const TYPE_WEIGHTS: Record<EventType, number> = {

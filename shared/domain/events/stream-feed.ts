@@ -4,7 +4,7 @@
  * shared/domain/events/stream.ts.
  */
 import { eventsAfter } from '../../db/events.js';
-import { tenantsWithEventsBetween } from '../rate-limit.js';
+import { tenantsWithEventsBetween } from '../requests/index.js';
 import type { Logger } from '../../log.js';
 import { parseLastEventId, runEventStream, startPosition, type EventFeed, type StreamScope, type StreamSummary, type StreamTiming } from './stream.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';

@@ -2,7 +2,7 @@
  * Pure parts of fibre-sensor telemetry (docs/fibre-telemetry.md): where a channel lies along its
  * line, the point at a distance along a polyline, and the detection rule.
  */
-import { metresBetween } from '../vessels/track-analysis.js';
+import { metresBetween } from '../../geo/distance.js';
 import type { FibreConfig } from '../../db/site-entities.js';
 import type { DetectionPlan, OpenDisturbance } from '../../db/telemetry.js';
 

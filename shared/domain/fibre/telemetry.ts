@@ -29,10 +29,9 @@ import type { InputOf } from '../../schemas/json-schema.js';
 import { MAX_BATCH_VALUES, MAX_READ_VALUES, type telemetryBatchCreate, type telemetryReadQuery } from '../../schemas/telemetry.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
-import { ingestEvents, type EventInput, type IngestMeter } from '../events/ingest.js';
-import { findLine } from '../infrastructure/line-data.js';
-import { findInTenant } from '../site-entities.js';
-import { SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sensors.js';
+import { ingestEvents, type EventInput, type IngestMeter } from '../events/index.js';
+import { findLine } from '../infrastructure/index.js';
+import { findInTenant, SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sites/index.js';
 import { channelDistance, detect, mergeDisturbances, pointAlong, splitDetections, type Detection, type Frame } from './mapping.js';
 
 export type TelemetryBatchInput = InputOf<typeof telemetryBatchCreate>;

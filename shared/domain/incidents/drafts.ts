@@ -17,7 +17,7 @@ import { putPendingTranscription, type Incident, type VoiceReport } from '../../
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
-import { agentEnabled } from '../agent-switches.js';
+import { agentEnabled } from '../agents/index.js';
 import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';

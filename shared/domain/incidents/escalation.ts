@@ -16,7 +16,7 @@
 import type { Incident } from '../../db/incidents.js';
 import { deleteSlaTimer, putSlaTimer, type SlaTimer } from '../../db/sla-timers.js';
 import type { TransactItem } from '../../db/transact.js';
-import type { EscalationLevel, TenantConfig } from '../tenant-config.js';
+import type { EscalationLevel, TenantConfig } from '../accounts/index.js';
 import type { IncidentSeverity } from './lifecycle.js';
 
 /** Who the history names for what the scheduler does. */

@@ -3,7 +3,7 @@
  * issued by notifications.ts; the feed and replay are read by history.ts). Every change is one transaction: the incident (versioned), its audit entry, a feed
  * entry and its announcement on the event bus (outbox), so none exists without the others.
  */
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
   getIncident,
   listIncidents as listStoredIncidents,
@@ -21,12 +21,10 @@ import { getUser } from '../../db/users.js';
 import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
-import { USER_NOT_FOUND } from '../users.js';
+import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
+import { USER_NOT_FOUND, defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { getEnvironment } from '../../db/environments.js';
-import { ZONE_NOT_FOUND, zonesAt } from '../zones.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
-import { defaultTenantConfig, type TenantConfig } from '../tenant-config.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
 import {

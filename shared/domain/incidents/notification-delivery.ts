@@ -23,10 +23,9 @@ import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { log } from '../../log.js';
 import { isNotifyKind, type NotifyKind } from '../../schemas/integrations.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
-import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig } from '../integration-messages.js';
-import { openIntegrationConfig, outboundPolicy } from '../integrations.js';
+import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig, openIntegrationConfig, outboundPolicy } from '../integrations/index.js';
 import { hashToken, issueAckToken, linkToken } from './ack-token.js';
-import { agentEnabled } from '../agent-switches.js';
+import { agentEnabled } from '../agents/index.js';
 
 /** The bus detail of `incident.notification` (docs/events.md). */
 export interface NotificationDetail {

@@ -5,7 +5,7 @@
 import type { Incident } from '../../db/incidents.js';
 import { outboxPut } from '../../db/outbox.js';
 import type { TransactItem } from '../../db/transact.js';
-import type { EscalationLevel, TenantConfig } from '../tenant-config.js';
+import type { EscalationLevel, TenantConfig } from '../accounts/index.js';
 import { severityRank } from './lifecycle.js';
 
 /** The bus source of every incident message (docs/events.md). */

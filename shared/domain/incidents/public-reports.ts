@@ -5,7 +5,7 @@
  * `anonymous`), and the answer shows the reporter no internal id. A report opens a draft.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { currentPublicReportKeyHash, replacePublicReportKey, tenantOfPublicReportKeyHash } from '../../db/public-report-keys.js';
 import { transactWrite } from '../../db/transact.js';
 import { NotFoundError } from '../../errors.js';

@@ -11,12 +11,12 @@ import { dueSlaTimers, removeSlaTimer, type SlaTimer } from '../../db/sla-timers
 import { now } from '../../ids.js';
 import { log } from '../../log.js';
 import { systemActor } from '../actor.js';
-import type { TenantConfig } from '../tenant-config.js';
+import type { TenantConfig } from '../accounts/index.js';
 import { slaStep, wakeOf, type SlaStep } from './escalation.js';
 import { change, companions, configOf } from './incidents.js';
 import { notificationWrites } from './notifications.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
-import { agentEnabled } from '../agent-switches.js';
+import { agentEnabled } from '../agents/index.js';
 
 export interface SweepOptions {
   /** For the audit entries: the invocation's request id. */

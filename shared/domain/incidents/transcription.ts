@@ -14,7 +14,7 @@ import { systemActor } from '../actor.js';
 import { incidentFieldsOf } from './drafts.js';
 import { SYSTEM_ACTOR } from './escalation.js';
 import { change } from './incidents.js';
-import { agentEnabled } from '../agent-switches.js';
+import { agentEnabled } from '../agents/index.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 
 export interface TranscriptionOutcome {

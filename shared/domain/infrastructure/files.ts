@@ -1,12 +1,12 @@
 /** Reading and deleting the stored files of an environment. */
 import { deleteObjectsUnder, getObjectBytes, presignGet } from '../../adapters/s3.js';
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import type { PageRequest } from '../../db/query.js';
 import { deleteSiteEntity, listSiteEntitiesOfEnvironment, SITE_KINDS } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { NotFoundError } from '../../errors.js';
 import type { Actor } from '../actor.js';
-import { findStoredEnvironment } from '../environments.js';
+import { findStoredEnvironment } from '../sites/index.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, findFileRecord, publicFile, type FileRecord, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 

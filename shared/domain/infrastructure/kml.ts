@@ -2,6 +2,7 @@
 import type { Document } from '@xmldom/xmldom';
 import type { Feature, Geometry } from 'geojson';
 import { PayloadTooLargeError } from '../../errors.js';
+import { parseXml } from '../../xml.js';
 
 /**
  * Largest KML text read (directly, or unpacked from a KMZ). The DOM takes about 50 times the
@@ -16,31 +17,6 @@ export function assertKmlSize(bytes: number): void {
       `The KML document is ${bytes} bytes; at most ${MAX_KML_BYTES} bytes of KML can be read (convert larger ones to GeoJSON)`,
     );
   }
-}
-
-/**
- * Parses XML; throws on anything the parser reports as an error (a warning, such as an unknown
- * entity reference, does not stop it). No external entity or DTD is ever fetched.
- */
-export function parseXml(DOMParser: typeof import('@xmldom/xmldom').DOMParser, text: string): Document {
-  let problem: string | undefined;
-  const parser = new DOMParser({
-    locator: false,
-    onError: (level, message) => {
-      if (level === 'warning') return;
-      problem ??= message;
-      throw new Error(message);
-    },
-  });
-  let doc: Document;
-  try {
-    doc = parser.parseFromString(text, 'text/xml');
-  } catch (err) {
-    // xmldom wraps what onError threw; the first message is the one worth showing.
-    throw new Error(problem ?? (err as Error).message, { cause: err });
-  }
-  if (!doc.documentElement) throw new Error('no root element');
-  return doc;
 }
 
 /** The local name of the root element, e.g. `kml` for `<kml xmlns="http://www.opengis.net/kml/2.2">`. */

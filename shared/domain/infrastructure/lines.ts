@@ -4,12 +4,12 @@
  * listing, and tagging a file's lines as subsea cables, pipelines or power lines (kept on the
  * file's item: tags change, the index does not).
  */
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { listSiteEntitiesOfTenant, SITE_KINDS, updateSiteEntity } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { ConflictError, invalid } from '../../errors.js';
 import type { Actor } from '../actor.js';
-import { findStoredEnvironment } from '../environments.js';
+import { findStoredEnvironment } from '../sites/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { LineKind } from '../../vocabulary/lines.js';
 import { hasLines } from './line-index.js';

@@ -14,7 +14,7 @@ import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { ConflictError, isRefusal, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';
-import { findStoredEnvironment } from '../environments.js';
+import { findStoredEnvironment } from '../sites/index.js';
 import { extractOrRefuse } from './extract.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';

@@ -6,7 +6,7 @@
  * file leaves nothing behind.
  */
 import { deleteObjectsUnder, environmentPrefix, putObject } from '../../adapters/s3.js';
-import { auditEntry, auditPut } from '../../db/audit.js';
+import { auditEntry, auditPut } from '../../db/audit/index.js';
 import type { StoredEnvironment } from '../../db/environments.js';
 import { createSiteEntity, getSiteEntity, SITE_KINDS, type StoredSiteEntity } from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transact.js';
@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import { infrastructureFile } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND } from '../environments.js';
+import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import type { Extraction } from './extract.js';
 import { extensionOf, type InfrastructureFormat } from './formats.js';
 import type { InfrastructureFile } from '../../db/site-entities.js';

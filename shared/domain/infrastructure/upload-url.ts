@@ -12,7 +12,7 @@ import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
 import type { uploadUrlRequest } from '../../schemas/infrastructure.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { Actor } from '../actor.js';
-import { findStoredEnvironment } from '../environments.js';
+import { findStoredEnvironment } from '../sites/index.js';
 import { baseName, formatFromFilename } from './formats.js';
 import { fileObjectPrefix, originalObjectKey } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';

@@ -2,7 +2,7 @@
 import { invalid } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { findStoredEnvironment } from '../environments.js';
+import { findStoredEnvironment } from '../sites/index.js';
 import { extractOrRefuse } from './extract.js';
 import { baseName } from './formats.js';
 import { fileObjectPrefix, originalObjectKey, storeFile, type InfrastructureFile } from './storage.js';

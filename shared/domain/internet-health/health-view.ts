@@ -11,14 +11,14 @@
 import { listTenantConnectors, type StoredConnector } from '../../db/connectors.js';
 import { feedRecords } from '../../db/feed-records.js';
 import { getRoutingSnapshot, routingAlertsSince } from '../../db/internet-health.js';
-import { allWatchlistEntries } from '../../db/watchlist.js';
+import { allWatchlistEntries } from '../../db/watchlist/index.js';
 import type { RoutingAlert } from '../../feeds/bgp-alerts.js';
 import type { BgpUpdateRecord } from '../../feeds/ripe-ris.js';
 import { covers, parsePrefix } from '../../feeds/ip-prefix.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { connectorView } from '../connectors/connector-view.js';
+import { connectorView } from '../connectors/index.js';
 import { risSource } from './ris-source.js';
-import { isRoutingFeed } from './routing-feeds.js';
+import { isRoutingFeed } from '../connectors/index.js';
 import { routingWatch } from './routing-watch.js';
 
 /** Alerts read at most for a window's counts or a list's filter. */

@@ -10,41 +10,19 @@
  *   export and raised once each, the snapshot refreshed.
  */
 import { listTenantConnectors, type ConnectorSettings } from '../../db/connectors.js';
-import { allWatchlistEntries } from '../../db/watchlist.js';
+import { allWatchlistEntries } from '../../db/watchlist/index.js';
 import { putRoutingSnapshot, type PrefixRpki } from '../../db/internet-health.js';
-import { exportConnectorRecords } from '../connectors/lake-export.js';
 import { storeFeedRecords } from '../../db/feed-records.js';
 import { detectRoutingAlerts, type RoutingWatch } from '../../feeds/bgp-alerts.js';
-import type { FeedProblem } from '../../feeds/feed-document.js';
 import { vrpIndex, type VrpIndex, type VrpRecord } from '../../feeds/rpki-vrps.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
-import { DEFAULT_STREAM_SECONDS, FEED_CATALOG } from '../connectors/feed-catalog.js';
-import { feedSource } from '../connectors/feed-sources.js';
-import { pollFeed } from '../connectors/poll-feed.js';
+import { DEFAULT_STREAM_SECONDS, exportConnectorRecords, FEED_CATALOG, feedSource, pollFeed, type FeedPollResult, type RoutingFeed } from '../connectors/index.js';
 import { compactVrps, keepRpkiExport, keptVrps } from './rpki-export.js';
 import { raiseRoutingAlerts } from './routing-alerts.js';
 import { alertWatch, overlapsAny, risSubscription, routingWatch, watchedBy } from './routing-watch.js';
 import { risSource } from './ris-source.js';
-import type { RoutingFeed } from './routing-feeds.js';
 
-
-/** A poll's outcome, as pollConnector records it. */
-export type FeedPollResult =
-  | { status: 'failed'; error: string; httpStatus: number | null; bytes: number; latencyMs: number }
-  | {
-      status: 'ok';
-      /** Null when nothing was asked of the source (nothing to watch). */
-      httpStatus: number | null;
-      bytes: number;
-      latencyMs: number;
-      read: number;
-      kept: { stored: number; updated: number; unchanged: number };
-      problems: FeedProblem[];
-      /** What the poll wants said beside the problems (a watch too large, nothing to watch). */
-      note: string | null;
-      alerts: number;
-    };
 
 /** Polls a routing feed's connector; never throws for the feed's faults. */
 export async function pollRouting(tenantId: TenantId, connectorId: string, settings: ConnectorSettings & { feed: RoutingFeed }, requested: boolean, startedAt: string): Promise<FeedPollResult> {

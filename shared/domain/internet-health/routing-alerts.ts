@@ -11,7 +11,7 @@ import type { RoutingAlert } from '../../feeds/bgp-alerts.js';
 import { derivedTimeId } from '../../ids.js';
 import { BGP_ALERT_FOUND, CONNECTORS_SOURCE } from '../../vocabulary/bus.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import type { EventInput } from '../events/ingest.js';
+import type { EventInput } from '../events/index.js';
 
 /** How long an alert is kept (and listed), and not raised again. */
 export const ROUTING_ALERT_DAYS = 30;

@@ -8,7 +8,7 @@
  * and the vessel tracker counts it (docs/vessels.md).
  */
 import { decodeAis, type AisMessage } from '../../adapters/ais-decoder.js';
-import type { EventInput } from '../events/ingest.js';
+import type { EventInput } from '../events/index.js';
 
 export const AIS_EVENT_TYPES: readonly string[] = ['ais.position', 'ais.static'];
 

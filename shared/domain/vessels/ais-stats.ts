@@ -1,5 +1,5 @@
 /** The AIS sentences of a tenant that did not decode, per UTC day and reason (counted by the vessel tracker). */
-import { aisFailuresBetween } from '../../db/vessels.js';
+import { aisFailuresBetween } from '../../db/vessels/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
 /** The tenant's AIS decoding failures per UTC day, today and the `days - 1` before. */

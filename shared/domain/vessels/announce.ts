@@ -9,8 +9,8 @@
 import { ConflictError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
-import { ingestEvents, type EventInput } from '../events/ingest.js';
-import { addTenantEvents } from '../rate-limit.js';
+import { ingestEvents, type EventInput } from '../events/index.js';
+import { addTenantEvents } from '../requests/index.js';
 
 /** Who announces an event of a type, as its actor shows it. */
 const ANNOUNCER: Partial<Record<string, string>> = { 'watchlist.alert': 'watchlist', 'hazard.alert': 'connector', 'bgp.alert': 'connector' };

@@ -7,13 +7,14 @@
  * Deterministic: the same data gives the same figures.
  */
 import { listEvents } from '../../db/events.js';
-import { episodesEndedBetween, type StoredPosition } from '../../db/vessels.js';
+import { episodesEndedBetween, type StoredPosition } from '../../db/vessels/index.js';
 import { timeIdBound } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { severityOfScore } from '../../vocabulary/score-bands.js';
-import { nearestLines } from '../infrastructure/lines.js';
+import { nearestLines } from '../infrastructure/index.js';
 import { positionsInArea } from './lists.js';
-import { BEHAVIOUR, metresBetween } from './track-analysis.js';
+import { metresBetween } from '../../geo/distance.js';
+import { BEHAVIOUR } from './track-analysis.js';
 
 export const CABLE_RISK = {
   /** Lines searched within this distance (m). */

@@ -13,10 +13,11 @@ import {
   type StoredEpisode,
   type StoredPosition,
   type StoredVessel,
-} from '../../db/vessels.js';
+} from '../../db/vessels/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { hoursAgo, summaryOf } from './summary.js';
-import { BEHAVIOUR, metresBetween } from './track-analysis.js';
+import { metresBetween } from '../../geo/distance.js';
+import { BEHAVIOUR } from './track-analysis.js';
 
 /** Vessels seen in the window (most recent first), or, with a circle, those with a position inside it. */
 export async function listVessels(tenantId: TenantId, q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number }, nowMs = Date.now()) {

@@ -6,13 +6,13 @@
  */
 import turfLength from '@turf/length';
 import { lineString } from '@turf/helpers';
-import { getVessel, trackBetween, type StoredPosition, type StoredVessel } from '../../db/vessels.js';
+import { getVessel, trackBetween, type StoredPosition, type StoredVessel } from '../../db/vessels/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { flagOfMmsi, mmsiKind } from '../../vocabulary/maritime-mid.js';
 import { hoursAgo, silentMinutes, VESSEL_NOT_FOUND } from './summary.js';
 import { shipTypeOf } from '../../vocabulary/ship-types.js';
-import { lineFiles, nearestLines, type LineFile, type NearLine } from '../infrastructure/lines.js';
+import { lineFiles, nearestLines, type LineFile, type NearLine } from '../infrastructure/index.js';
 import { analyseTrack, BEHAVIOUR } from './track-analysis.js';
 
 /** Positions a profile reads at most (the newest of its window). */

@@ -1,5 +1,5 @@
 /** A vessel as lists show it (who, flag, where last, how long silent), and what the vessel reads share. */
-import type { StoredVessel } from '../../db/vessels.js';
+import type { StoredVessel } from '../../db/vessels/index.js';
 import { flagStateOf } from '../../vocabulary/mid-codes.js';
 import { shipTypeOf } from '../../vocabulary/ship-types.js';
 

@@ -5,8 +5,8 @@
  * keep the episodes the lists read, and the profile runs it over the window asked for
  * (docs/vessels.md states the thresholds).
  */
-import turfDistance from '@turf/distance';
-import type { StoredPosition } from '../../db/vessels.js';
+import { metresBetween } from '../../geo/distance.js';
+import type { StoredPosition } from '../../db/vessels/index.js';
 
 export const BEHAVIOUR = {
   /** Silence longer than this is an AIS gap. Class A ships report every 2 s to 3 min, class B every 30 s to 3 min. */
@@ -68,8 +68,6 @@ export interface Behaviour {
 
 const minutesBetween = (a: string, b: string) => (Date.parse(b) - Date.parse(a)) / 60_000;
 const where = (p: { lat: number; lon: number }) => ({ lat: p.lat, lon: p.lon });
-export const metresBetween = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
-  turfDistance([a.lon, a.lat], [b.lon, b.lat], { units: 'meters' });
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 

@@ -1,5 +1,5 @@
 /** A vessel's positions between two times: one Query on its partition. */
-import { getVessel, trackBetween } from '../../db/vessels.js';
+import { getVessel, trackBetween } from '../../db/vessels/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 

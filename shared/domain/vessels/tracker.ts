@@ -25,9 +25,9 @@ import {
   type StoredEpisode,
   type StoredPosition,
   type VesselIdentity,
-} from '../../db/vessels.js';
+} from '../../db/vessels/index.js';
 import { derivedTimeId, timeOfId } from '../../ids.js';
-import type { EventInput } from '../events/ingest.js';
+import type { EventInput } from '../events/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { analyseTrack, type Behaviour } from './track-analysis.js';
 

@@ -2,7 +2,7 @@
  * The offline extractor and summariser: deterministic rules over keyword tables (vocabulary.ts),
  * no model. Good enough for short spoken reports; what it cannot find becomes a question.
  */
-import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
+import type { IncidentSeverity } from '../../domain/incidents/index.js';
 import { withQuestions, type Doubt, type Extraction, type IncidentAi, type IncidentFields, type TranscriptHints } from '../../adapters/extraction/fields.js';
 import {
   NUMBER_WORDS,

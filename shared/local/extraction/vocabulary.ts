@@ -4,7 +4,7 @@
  * in `ambiguous` has common other senses ("fire exit", "a shot of the gate", "someone's van"): heard
  * once and nothing else of its kind, it does not decide the type; the draft asks instead.
  */
-import type { IncidentSeverity } from '../../domain/incidents/lifecycle.js';
+import type { IncidentSeverity } from '../../domain/incidents/index.js';
 import type { IncidentType } from '../../adapters/extraction/fields.js';
 
 export const TYPE_RULES: ReadonlyArray<{ type: IncidentType; severity: IncidentSeverity; pattern: RegExp; ambiguous?: readonly string[] }> = [

@@ -1,0 +1,7 @@
+/**
+ * The public face of shared/db/watchlist: what other contexts, the routes, the functions and the scripts use.
+ * Outside this folder, import it from here (functions and tests may reach a module inside); inside
+ * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
+ */
+export * from './alerts.js';
+export * from './entries.js';

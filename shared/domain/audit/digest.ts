@@ -1,0 +1,211 @@
+/**
+ * Tamper evidence for the audit log, in the manner of CloudTrail's digest files: every hour of a
+ * tenant gets a digest with the hash of each entry of the hour and the hash of the digest before,
+ * so an entry changed, removed or slipped in afterwards, a digest changed, or a link of the chain
+ * broken, is found by recomputing (`verifyAuditLog`). Hours without entries get a digest too, so
+ * a gap in the chain is itself a finding.
+ *
+ * An hour is digested once it is over and SETTLE_MS more have passed (a change is committed
+ * within its request's timeout, so no entry of the hour can still arrive). The scheduled worker
+ * (functions/workers/audit-digests.ts) digests, per tenant, every hour its chain has not reached,
+ * at most MAX_HOURS_PER_RUN a run.
+ */
+import { createHash } from 'node:crypto';
+import { digestBefore, digestsBetween, getDigestHead, putDigest, type AuditDigest, auditEntriesBetween, firstAuditEntry, type AuditEntry } from '../../db/audit/index.js';
+import { ConditionFailed, transactWrite } from '../../db/transact.js';
+import { invalid } from '../../errors.js';
+import { timeOfId } from '../../ids.js';
+import { listTenants } from '../../db/tenants.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
+
+export const HOUR_MS = 3_600_000;
+/** After an hour ends, this long before it is digested. */
+export const SETTLE_MS = 5 * 60_000;
+/** Hours one run digests per tenant at most (a tenant's first run catches up over several). */
+export const MAX_HOURS_PER_RUN = 200;
+/** Entries an hour whose hashes are listed one by one; past this the hour is checked as a whole. */
+export const MAX_LISTED_ENTRIES = 3000;
+/** The longest range one verification reads. */
+export const MAX_VERIFY_HOURS = 31 * 24;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** JSON with keys in order at every depth: the same entry always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** An entry's hash: over every field it answers with. */
+export const entryHash = (entry: AuditEntry): string => sha256(canonical(entry));
+
+const hourStartOf = (ms: number) => ms - (ms % HOUR_MS);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function digestOf(tenantId: string, hourStart: number, entries: AuditEntry[], previous: string | null, at: string): AuditDigest {
+  const hashes = entries.map((e): [string, string] => [e.log_id, entryHash(e)]);
+  const body = {
+    tenant_id: tenantId,
+    hour_start: iso(hourStart),
+    entry_count: entries.length,
+    entries_hash: sha256(hashes.map(([, h]) => h).join('')),
+    previous_digest_hash: previous,
+  };
+  return { ...body, entries: hashes.length <= MAX_LISTED_ENTRIES ? hashes : [], digest_hash: sha256(canonical(body)), created_at: at };
+}
+
+/** What a digest's own hash covers (its entry list is covered by `entries_hash`). */
+const digestHashOf = (d: AuditDigest) =>
+  sha256(canonical({ tenant_id: d.tenant_id, hour_start: d.hour_start, entry_count: d.entry_count, entries_hash: d.entries_hash, previous_digest_hash: d.previous_digest_hash }));
+
+/**
+ * Digests the tenant's hours its chain has not reached, up to the last one settled at `nowMs`;
+ * returns how many. A run that finds the head moved by another stops: that one goes on.
+ */
+export async function digestTenant(tenantId: TenantId, nowMs: number): Promise<number> {
+  const lastSettled = hourStartOf(nowMs - SETTLE_MS) - HOUR_MS;
+  let head = await getDigestHead(tenantId);
+  let next: number;
+  if (head) next = Date.parse(head.hour_start) + HOUR_MS;
+  else {
+    const first = await firstAuditEntry(tenantId);
+    if (!first) return 0;
+    next = hourStartOf(timeOfId(first.log_id));
+  }
+  let made = 0;
+  while (next <= lastSettled && made < MAX_HOURS_PER_RUN) {
+    const entries = await auditEntriesBetween(tenantId, next, next + HOUR_MS - 1);
+    const digest = digestOf(tenantId, next, entries, head?.digest_hash ?? null, iso(nowMs));
+    try {
+      await transactWrite(putDigest(digest, head));
+    } catch (err) {
+      if (err instanceof ConditionFailed) return made;
+      throw err;
+    }
+    head = { hour_start: digest.hour_start, digest_hash: digest.digest_hash, version: (head?.version ?? 0) + 1 };
+    next += HOUR_MS;
+    made++;
+  }
+  return made;
+}
+
+export type Finding =
+  | { kind: 'entry_changed' | 'entry_missing' | 'entry_added'; hour_start: string; log_id: string }
+  | { kind: 'hour_changed'; hour_start: string }
+  | { kind: 'digest_changed' | 'chain_broken' | 'digest_missing'; hour_start: string };
+
+export interface Verification {
+  valid: boolean;
+  from: string;
+  to: string;
+  hours_checked: number;
+  entries_checked: number;
+  /** The first thing that does not match, in time order; null when everything does. */
+  first_mismatch: Finding | null;
+  /** Hours of the range after this one have no digest yet (null: none has). */
+  digested_until: string | null;
+}
+
+/**
+ * Recomputes the digests of the hours from `from` to `to` (whole hours; by default the 24 hours up to
+ * now) against the entries now in the table and against each other, and reports the first mismatch.
+ */
+export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso?: string): Promise<Verification> {
+  // Default: the 24 hours up to now.
+  const toMs = toIso ? Date.parse(toIso) : Date.now();
+  const fromMs = fromIso ? Date.parse(fromIso) : toMs - 24 * HOUR_MS;
+  const from = hourStartOf(fromMs);
+  const to = hourStartOf(toMs);
+  if (to < from) throw invalid(['query', 'to'], 'must not be before from', 'value_error');
+  if ((to - from) / HOUR_MS + 1 > MAX_VERIFY_HOURS) throw invalid(['query', 'to'], `at most ${MAX_VERIFY_HOURS / 24} days a verification`, 'value_error');
+  const [digests, before, entries] = await Promise.all([
+    digestsBetween(tenantId, iso(from), iso(to)),
+    digestBefore(tenantId, iso(from)),
+    auditEntriesBetween(tenantId, from, to + HOUR_MS - 1),
+  ]);
+  const byHour = new Map(digests.map((d) => [d.hour_start, d]));
+  const lastDigested = digests.at(-1)?.hour_start ?? null;
+  const result = (first: Finding | null, hours: number): Verification => ({
+    valid: first === null,
+    from: iso(from),
+    to: iso(to),
+    hours_checked: hours,
+    entries_checked: entries.length,
+    first_mismatch: first,
+    digested_until: lastDigested,
+  });
+
+  let previous = before;
+  let hours = 0;
+  for (let hour = from; hour <= to; hour += HOUR_MS) {
+    const start = iso(hour);
+    const digest = byHour.get(start);
+    // By the id's time, as the digest chose them (the key range of the hour).
+    const ofHour = entries.filter((e) => hourStartOf(timeOfId(e.log_id)) === hour);
+    if (!digest) {
+      // Before the chain began, or not digested yet (the end of the range): fine. A hole inside
+      // the chain is not.
+      if (previous && lastDigested && start < lastDigested) return result({ kind: 'digest_missing', hour_start: start }, hours);
+      continue;
+    }
+    hours++;
+    if (digestHashOf(digest) !== digest.digest_hash) return result({ kind: 'digest_changed', hour_start: start }, hours);
+    if (previous && digest.previous_digest_hash !== previous.digest_hash) return result({ kind: 'chain_broken', hour_start: start }, hours);
+    // It names a digest before it that is not there: the hour before lost its digest.
+    if (!previous && digest.previous_digest_hash !== null) return result({ kind: 'digest_missing', hour_start: iso(hour - HOUR_MS) }, hours);
+    const now = new Map(ofHour.map((e) => [e.log_id, entryHash(e)]));
+    if (digest.entries.length > 0 || digest.entry_count === 0) {
+      const listed = new Map(digest.entries);
+      // In id order, so the first finding is the earliest entry concerned.
+      const ids = [...new Set([...listed.keys(), ...now.keys()])].sort();
+      for (const id of ids) {
+        if (!now.has(id)) return result({ kind: 'entry_missing', hour_start: start, log_id: id }, hours);
+        if (!listed.has(id)) return result({ kind: 'entry_added', hour_start: start, log_id: id }, hours);
+        if (listed.get(id) !== now.get(id)) return result({ kind: 'entry_changed', hour_start: start, log_id: id }, hours);
+      }
+      // The list itself must be what the digest hash covers.
+      if (sha256(digest.entries.map(([, h]) => h).join('')) !== digest.entries_hash) return result({ kind: 'digest_changed', hour_start: start }, hours);
+    } else if (sha256(ofHour.map((e) => now.get(e.log_id)!).join('')) !== digest.entries_hash || ofHour.length !== digest.entry_count) {
+      return result({ kind: 'hour_changed', hour_start: start }, hours);
+    }
+    previous = digest;
+  }
+  return result(null, hours);
+}
+
+export interface DigestRun {
+  tenants: number;
+  digests: number;
+  failed: number;
+}
+
+/**
+ * One run of the worker: every tenant's settled hours, tenant by tenant, until `deadline` (ms). A
+ * tenant that fails is logged and counted, and the others go on; the next run resumes each chain.
+ */
+export async function digestAllTenants(deadline: number, onFailure: (tenantId: string, err: unknown) => void): Promise<DigestRun> {
+  const run: DigestRun = { tenants: 0, digests: 0, failed: 0 };
+  for (let offset = 0; Date.now() < deadline; offset += 100) {
+    const tenants = await listTenants({ limit: 100, offset });
+    for (const tenant of tenants) {
+      if (Date.now() >= deadline) break;
+      run.tenants++;
+      try {
+        // Every tenant's log, by the platform: no request decided the tenant.
+        run.digests += await digestTenant(systemTenant(tenant.tenant_id), Date.now());
+      } catch (err) {
+        run.failed++;
+        onFailure(tenant.tenant_id, err);
+      }
+    }
+    if (tenants.length < 100) break;
+  }
+  return run;
+}

@@ -1,0 +1,34 @@
+/** Reading a tenant's audit log: its filters as the spec names them, checked, and one entry by id. */
+import { getAuditEntry, queryAudit, type AuditEntry } from '../../db/audit/index.js';
+import { invalid, NotFoundError } from '../../errors.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
+
+export const AUDIT_ENTRY_NOT_FOUND = 'Audit log entry not found';
+
+export interface AuditLogQuery {
+  action?: string;
+  resource_type?: string;
+  user_id?: string;
+  start_date?: string;
+  end_date?: string;
+  skip: number;
+  limit: number;
+}
+
+export async function listAuditLog(tenantId: TenantId, q: AuditLogQuery): Promise<{ items: AuditEntry[]; total: number; limit: number; skip: number }> {
+  const fromMs = q.start_date ? Date.parse(q.start_date) : undefined;
+  const toMs = q.end_date ? Date.parse(q.end_date) : undefined;
+  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
+  const { items, total } = await queryAudit(
+    tenantId,
+    { action: q.action, resourceType: q.resource_type, userId: q.user_id, fromMs, toMs },
+    { limit: q.limit, offset: q.skip },
+  );
+  return { items, total, limit: q.limit, skip: q.skip };
+}
+
+export async function findAuditEntry(tenantId: TenantId, logId: string): Promise<AuditEntry> {
+  const entry = await getAuditEntry(tenantId, logId);
+  if (!entry) throw new NotFoundError(AUDIT_ENTRY_NOT_FOUND);
+  return entry;
+}

@@ -1,0 +1,164 @@
+/**
+ * Cross-domain correlation (docs/correlation.md): what of a tenant's happened near an anchor (an
+ * event, an incident, or a point and time) in place and time. Two bounded reads besides the
+ * anchor: the tenant's events received in the window (one Query on its event partition by UUIDv7
+ * bounds, at most READ_EVENTS items), and AIS positions in the circle (the vessel area index, one
+ * Query per grid cell). Each match is scored by nearness in place and in time, equally weighted.
+ */
+import { getEvent, listEvents, type StoredEvent } from '../../db/events.js';
+import { getIncident } from '../../db/incidents.js';
+import type { StoredPosition } from '../../db/vessels/index.js';
+import { invalid, NotFoundError } from '../../errors.js';
+import { timeIdBound } from '../../ids.js';
+import type { Infer } from '../../schemas/json-schema.js';
+import { CORRELATION_DOMAINS, MAX_MATCHES_PER_DOMAIN, type correlationQuery } from '../../schemas/correlation.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
+import { EVENT_NOT_FOUND } from '../events/index.js';
+import { positionsInArea } from '../vessels/index.js';
+import { metresBetween } from '../../geo/distance.js';
+
+/** Events one correlation reads at most (received in the window, newest first). */
+export const READ_EVENTS = 2000;
+
+export const CORRELATION_METHOD =
+  'Matches are events of your tenant that occurred within radius_km (great-circle distance) and window_minutes of the anchor, and AIS vessels with a position in that circle and window (the closest position counts). ' +
+  'Domains: sensors (source sensor), ais (vessel positions), feeds (connector hazard alerts, watchlist alerts and other source api events of a feed), reports (source human), other. ' +
+  'score = 0.5 * (1 - distance / radius) + 0.5 * (1 - |time offset| / window); zones shared with the anchor are listed. Events without a location are not matched. ' +
+  `At most ${READ_EVENTS} events received in the window (and as long after it) are read; truncated says the bound was reached.`;
+
+type Query = Infer<typeof correlationQuery>;
+type Domain = (typeof CORRELATION_DOMAINS)[number];
+
+interface Anchor {
+  kind: 'event' | 'incident' | 'point';
+  id: string | null;
+  lat: number;
+  lon: number;
+  at: string;
+  zone_ids: string[];
+}
+
+const FEED_TYPES = new Set(['hazard.alert', 'watchlist.alert']);
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+
+function domainOf(e: StoredEvent): Domain {
+  if (e.source === 'sensor') return 'sensors';
+  if (e.source === 'human') return 'reports';
+  if (FEED_TYPES.has(e.type)) return 'feeds';
+  return 'other';
+}
+
+/**
+ * The anchor: an event, an incident, or a point. Ids named are read first (an unknown one, or one
+ * of another tenant, is 404 whatever else was sent); then exactly one anchor must have been given.
+ */
+async function anchorOf(tenantId: TenantId, q: Query, nowMs: number): Promise<Anchor> {
+  const [event, incident] = await Promise.all([
+    q.event_id !== undefined ? getEvent(tenantId, q.event_id) : undefined,
+    q.incident_id !== undefined ? getIncident(tenantId, q.incident_id) : undefined,
+  ]);
+  if (event === null) throw new NotFoundError(EVENT_NOT_FOUND);
+  if (incident === null) throw new NotFoundError('Incident not found');
+  const given = [event !== undefined, incident !== undefined, q.lat !== undefined || q.lon !== undefined].filter(Boolean).length;
+  if (given !== 1) throw invalid(['query'], 'give one anchor: event_id, incident_id, or lat and lon', 'value_error');
+  if (event) {
+    if (!event.location) throw invalid(['query', 'event_id'], 'the event has no location: anchor on lat and lon instead', 'value_error');
+    return { kind: 'event', id: event.event_id, ...event.location, at: event.occurred_at, zone_ids: event.matched_zone_ids ?? [] };
+  }
+  if (incident) {
+    if (!incident.location) throw invalid(['query', 'incident_id'], 'the incident has no location: anchor on lat and lon instead', 'value_error');
+    return { kind: 'incident', id: incident.incident_id, ...incident.location, at: incident.occurred_at ?? incident.created_at, zone_ids: incident.zone_ids };
+  }
+  if (q.lat === undefined) throw invalid(['query', 'lat'], 'required with lon', 'missing');
+  if (q.lon === undefined) throw invalid(['query', 'lon'], 'required with lat', 'missing');
+  return { kind: 'point', id: null, lat: q.lat, lon: q.lon, at: q.at ?? new Date(nowMs).toISOString(), zone_ids: [] };
+}
+
+export async function correlate(tenantId: TenantId, q: Query, nowMs = Date.now()) {
+  const anchor = await anchorOf(tenantId, q, nowMs);
+  const radiusM = q.radius_km * 1000;
+  const windowMs = q.window_minutes * 60_000;
+  const atMs = Date.parse(anchor.at);
+  const from = new Date(atMs - windowMs).toISOString();
+  const to = new Date(atMs + windowMs).toISOString();
+  // An event is received at or after it occurs; one received up to a window late still counts.
+  const [page, positions] = await Promise.all([
+    listEvents(tenantId, { fromId: timeIdBound(atMs - windowMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') }, { limit: READ_EVENTS, offset: 0 }),
+    positionsInArea(tenantId, anchor, radiusM, from, to),
+  ]);
+  const scored = (distanceM: number, occurredAt: string) => {
+    const offsetMs = Date.parse(occurredAt) - atMs;
+    return {
+      distance_km: round(distanceM / 1000),
+      time_offset_minutes: round(offsetMs / 60_000, 1),
+      score: round(0.5 * Math.max(0, 1 - distanceM / radiusM) + 0.5 * Math.max(0, 1 - Math.abs(offsetMs) / windowMs)),
+    };
+  };
+  const groups = new Map<Domain, ReturnType<typeof eventMatch>[]>();
+  function eventMatch(e: StoredEvent & { location: { lat: number; lon: number } }, distanceM: number) {
+    const s = scored(distanceM, e.occurred_at);
+    const shared = (e.matched_zone_ids ?? []).filter((z) => anchor.zone_ids.includes(z));
+    return {
+      kind: 'event' as 'event' | 'vessel',
+      id: e.event_id,
+      type: e.type as string | null,
+      source: e.source as string | null,
+      description: e.description,
+      occurred_at: e.occurred_at,
+      lat: e.location.lat,
+      lon: e.location.lon,
+      ...s,
+      shared_zone_ids: shared,
+      positions: 0,
+      why: `${s.distance_km} km away, ${Math.abs(s.time_offset_minutes)} min ${s.time_offset_minutes < 0 ? 'before' : 'after'}${shared.length ? `, in ${shared.length} shared zone(s)` : ''}`,
+    };
+  }
+  for (const e of page.events) {
+    if (e.event_id === anchor.id || !e.location || e.type.startsWith('ais.')) continue;
+    const t = Date.parse(e.occurred_at);
+    if (t < atMs - windowMs || t > atMs + windowMs) continue;
+    const distanceM = metresBetween(anchor, e.location);
+    if (distanceM > radiusM) continue;
+    const domain = domainOf(e);
+    groups.set(domain, [...(groups.get(domain) ?? []), eventMatch({ ...e, location: e.location }, distanceM)]);
+  }
+  const vessels = new Map<string, { closest: StoredPosition; distanceM: number; count: number }>();
+  for (const p of positions) {
+    const distanceM = metresBetween(anchor, p);
+    const had = vessels.get(p.mmsi);
+    if (!had) vessels.set(p.mmsi, { closest: p, distanceM, count: 1 });
+    else {
+      had.count++;
+      if (distanceM < had.distanceM) Object.assign(had, { closest: p, distanceM });
+    }
+  }
+  const ais = [...vessels.values()].map(({ closest, distanceM, count }) => {
+    const s = scored(distanceM, closest.occurred_at);
+    const shared = closest.zone_ids.filter((z) => anchor.zone_ids.includes(z));
+    return {
+      kind: 'vessel' as const,
+      id: closest.mmsi,
+      type: null,
+      source: null,
+      description: null,
+      occurred_at: closest.occurred_at,
+      lat: closest.lat,
+      lon: closest.lon,
+      ...s,
+      shared_zone_ids: shared,
+      positions: count,
+      why: `vessel ${closest.mmsi} came within ${s.distance_km} km, ${Math.abs(s.time_offset_minutes)} min ${s.time_offset_minutes < 0 ? 'before' : 'after'} (${count} position(s) in the circle)`,
+    };
+  });
+  if (ais.length > 0) groups.set('ais', ais);
+  return {
+    anchor,
+    radius_km: q.radius_km,
+    window: { from, to },
+    groups: [...groups]
+      .map(([domain, matches]) => ({ domain, count: matches.length, matches: matches.sort((a, b) => b.score - a.score).slice(0, MAX_MATCHES_PER_DOMAIN) }))
+      .sort((a, b) => b.count - a.count),
+    truncated: page.readLimitReached || page.events.length >= READ_EVENTS,
+    method: CORRELATION_METHOD,
+  };
+}
