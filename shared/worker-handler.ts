@@ -3,12 +3,15 @@
  * invocation the worker's heartbeat (shared/db/heartbeats.ts) records a run, and a failure when
  * the invocation threw or reported failed records (a batch's `batchItemFailures`), and how long its
  * batch's oldest record had waited (`batchLagMs`). The live status
- * and the agents are derived from these (shared/domain/operations.ts).
+ * and the agents are derived from these (shared/domain/operations.ts). *
+ * And the one way a batch's partial failures are answered, for the queues and the table's stream
+ * (`queueWorker`, `queueBatchWorker`, `streamBatch`, on Powertools' batch utility), and the
+ * scheduled sweeps' run (`sweepWorker`): a worker is then a few lines of glue, as a route is.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordHeartbeat } from './db/heartbeats.js';
 import { log } from './log.js';
 import type { QueueMessage } from './vocabulary/queues.js';
@@ -132,7 +135,6 @@ export async function queueBatchOf(
   }, options);
 }
 
-/** A stream record's new image, read: what the stream workers' domain functions take. */
 /**
  * Whether the trigger's filters pass a record (shared/workers.ts `passesStreamFilters`, here by
  * its type only: importing the worker table would put it in every worker's bundle).
@@ -140,6 +142,7 @@ export async function queueBatchOf(
 const passes = (trigger: TableStreamTrigger, eventName: string | undefined, entity: string | undefined): boolean =>
   trigger.filters.some((f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''));
 
+/** A stream record's new image, read: what the stream workers' domain functions take. */
 export interface StreamItem {
   /** The record's sequence number. */
   id: string;
@@ -188,10 +191,6 @@ export const queueWorker = (workerId: string, options: QueueBatchOptions, work: 
 /** A queue's worker doing the batch's work at once (`queueBatchOf`); its heartbeat recorded. */
 export const queueBatchWorker = (workerId: string, options: QueueBatchOptions, work: Parameters<typeof queueBatchOf>[1]) =>
   withHeartbeat(workerId, (event: SQSEvent) => queueBatchOf(event, work, options));
-
-/** A worker of the table's stream (`streamBatch`); its heartbeat recorded. */
-export const streamWorker = (workerId: string, work: Parameters<typeof streamBatch>[1], trigger?: TableStreamTrigger) =>
-  withHeartbeat(workerId, (event: DynamoDBStreamEvent) => streamBatch(event.Records, work, trigger));
 
 /** Left to a scheduled run for its last writes and its log line when its deadline comes. */
 const DEADLINE_MARGIN_MS = 10_000;

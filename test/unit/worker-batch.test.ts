@@ -131,6 +131,17 @@ describe('a stream batch', () => {
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }, { itemIdentifier: '2' }, { itemIdentifier: '4' }] });
   });
 
+  it('without a trigger, hands the work every record that has a new image (the domain passes over what is not its own)', async () => {
+    const records = [record(1, { entity: 'EVENT' }), record(2, { entity: 'OUTBOX' }), { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3' } } as DynamoDBRecord];
+    let handed: string[] = [];
+    const answer = await streamBatch(records, async (items) => {
+      handed = items.map((i) => i.id);
+      return new Map();
+    });
+    expect(handed).toEqual(['1', '2']);
+    expect(answer).toEqual({ batchItemFailures: [] });
+  });
+
   it('answers a batch whose every record failed, instead of throwing', async () => {
     const records = [record(1, { entity: 'EVENT' }), record(2, { entity: 'EVENT' })];
     const answer = await streamBatch(records, async (items) => new Map(items.map((i) => [i.id, 'down'])), trigger);
