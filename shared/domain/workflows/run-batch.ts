@@ -51,6 +51,7 @@ export async function runWorkflowMessages<K>(messages: readonly QueueMessage<K>[
         for (const i of busMessages) failed.set(i.key, err);
         workflows = null;
       }
+      // One tenant's messages one after the other: a run job and the message that made it never race.
       for (const item of items) {
         try {
           if ('job' in item) await continueRun(item.job);
