@@ -4,9 +4,18 @@
  * the invocation threw or reported failed records (a batch's `batchItemFailures`), and how long its
  * batch's oldest record had waited (`batchLagMs`). The live status
  * and the agents are derived from these (shared/domain/operations/status.ts).
+ * And the one way a batch's partial failures are answered, for the queues and the table's stream
+ * (`queueWorker`, `queueBatchWorker`, `streamBatch`, on Powertools' batch utility), and the
+ * scheduled sweeps' run (`sweepWorker`): a worker is then a few lines of glue, as a route is.
  */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordHeartbeat } from './db/heartbeats.js';
 import { log } from './log.js';
+import type { QueueMessage } from './vocabulary/queues.js';
+import type { TableStreamTrigger } from './workers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (...args: any[]) => Promise<unknown>;
@@ -62,3 +71,140 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
   };
   return wrapped as H;
 }
+
+/**
+ * Partial batch failures, one way for the queues and the table's stream: Powertools'
+ * BatchProcessor runs the work of each record and names those that threw in `batchItemFailures`
+ * (the others are done: a queue deletes them, the stream moves past them). A batch whose every
+ * record failed is answered the same way rather than thrown (`throwOnFullBatchFailure: false`):
+ * the local queue and stream stand-ins (shared/local) and the heartbeat read the answer, and Lambda
+ * treats both alike.
+ */
+function partialResponse<R extends SQSRecord | DynamoDBRecord>(
+  type: 'SQS' | 'DynamoDBStreams',
+  records: readonly R[],
+  work: (record: R) => Promise<unknown>,
+  parallel: boolean,
+): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+  // A processor per batch: it holds the batch's records and outcomes, and batches may overlap.
+  const processor = new BatchProcessor(EventType[type]);
+  return processPartialResponse({ Records: [...records] }, work as (record: unknown) => Promise<unknown>, processor, { throwOnFullBatchFailure: false, processInParallel: parallel });
+}
+
+const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
+
+export interface QueueBatchOptions {
+  /**
+   * What is done with a failed message besides reporting it: hidden for a backoff, or the delay its
+   * `RetryAfter` asks (shared/adapters/queue-retry.ts `backoffOn`), so it returns in seconds.
+   * Without it, it returns after the queue's visibility timeout. (Passed in, not imported here: a
+   * worker that does not hide its messages carries no SQS client.)
+   */
+  hide?: (record: SQSRecord, err: unknown) => Promise<void>;
+  /** The messages' work all at once; by default one after the other. */
+  parallel?: boolean;
+}
+
+/** The work of each message of a queue's batch; a message whose work throws is reported (and hidden for its backoff). */
+export function queueBatch(event: SQSEvent, work: (record: SQSRecord) => Promise<unknown>, options: QueueBatchOptions = {}): Promise<SQSBatchResponse> {
+  return partialResponse('SQS', event.Records, async (record) => {
+    try {
+      return await work(record);
+    } catch (err) {
+      // A delivery to try later (RetryAfter) is no fault.
+      if ((err as Error | undefined)?.name !== 'RetryAfter') log.warn('a queue message failed; it is tried again', { sqs_message_id: record.messageId, err });
+      await options.hide?.(record, err);
+      throw asError(err);
+    }
+  }, options.parallel ?? false);
+}
+
+/**
+ * The work of a whole queue's batch at once (a tenant's subscriptions read once, one file per
+ * tenant and day): it answers the messages that failed, with why; each is then reported as if
+ * its own work had thrown.
+ */
+export async function queueBatchOf(
+  event: SQSEvent,
+  work: (messages: readonly QueueMessage<SQSRecord>[]) => Promise<ReadonlyMap<SQSRecord, unknown>>,
+  options: QueueBatchOptions = {},
+): Promise<SQSBatchResponse> {
+  const failed = await work(event.Records.map((r) => ({ key: r, id: r.messageId, body: r.body })));
+  return queueBatch(event, async (record) => {
+    if (failed.has(record)) throw failed.get(record);
+  }, options);
+}
+
+/**
+ * Whether the trigger's filters pass a record (shared/workers.ts `passesStreamFilters`, here by
+ * its type only: importing the worker table would put it in every worker's bundle).
+ */
+const passes = (trigger: TableStreamTrigger, eventName: string | undefined, entity: string | undefined): boolean =>
+  trigger.filters.some((f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''));
+
+/** A stream record's new image, read: what the stream workers' domain functions take. */
+export interface StreamItem {
+  /** The record's sequence number. */
+  id: string;
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  item: Record<string, unknown>;
+}
+
+/**
+ * A batch of the table's stream: the records the worker's trigger's filters pass, when given (the
+ * event source mapping lets only those through; anything else is not its own) are read and handed
+ * to `work` at once, in stream order; it answers the ids of those that failed, with why. A record
+ * that cannot be read fails. The failures are reported in record order: Lambda resumes the shard
+ * from the first one.
+ */
+export async function streamBatch(
+  records: readonly DynamoDBRecord[],
+  work: (items: readonly StreamItem[]) => Promise<ReadonlyMap<string, unknown>>,
+  trigger?: TableStreamTrigger,
+): Promise<DynamoDBBatchResponse> {
+  const failed = new Map<string, unknown>();
+  const items: StreamItem[] = [];
+  for (const record of records) {
+    const id = record.dynamodb?.SequenceNumber;
+    const image = record.dynamodb?.NewImage;
+    if (!id || !image || (trigger && !passes(trigger, record.eventName, image.entity?.S))) continue;
+    try {
+      // Lambda's AttributeValue (binary as base64 text) and the SDK's differ only in binary types,
+      // which these items do not hold.
+      items.push({ id, eventName: record.eventName!, item: unmarshall(image as Record<string, AttributeValue>) });
+    } catch (err) {
+      log.error('stream record could not be read', { sequence_number: id, err });
+      failed.set(id, err);
+    }
+  }
+  for (const [id, reason] of await work(items)) failed.set(id, reason);
+  return partialResponse('DynamoDBStreams', records, async (record) => {
+    const id = record.dynamodb?.SequenceNumber;
+    if (id && failed.has(id)) throw asError(failed.get(id));
+  }, false);
+}
+
+/** A queue's worker: each message's work, failures reported per message; its heartbeat recorded. */
+export const queueWorker = (workerId: string, options: QueueBatchOptions, work: (record: SQSRecord) => Promise<unknown>) =>
+  withHeartbeat(workerId, (event: SQSEvent) => queueBatch(event, work, options));
+
+/** A queue's worker doing the batch's work at once (`queueBatchOf`); its heartbeat recorded. */
+export const queueBatchWorker = (workerId: string, options: QueueBatchOptions, work: Parameters<typeof queueBatchOf>[1]) =>
+  withHeartbeat(workerId, (event: SQSEvent) => queueBatchOf(event, work, options));
+
+/** Left to a scheduled run for its last writes and its log line when its deadline comes. */
+const DEADLINE_MARGIN_MS = 10_000;
+
+/**
+ * A scheduled worker's run (a sweep of timers, of tenants): `work` goes on until its deadline (the
+ * invocation's, less a margin) and answers what it did, with how many items `failed`. The answer
+ * is logged; a run with failures then throws, so the error count and the dead-letter alarm show it,
+ * and the next run tries the failed items again.
+ */
+export const sweepWorker = <R extends { failed: number }>(workerId: string, failedItems: string, work: (deadline: number, context: Context) => Promise<R>) =>
+  withHeartbeat(workerId, async (_event: unknown, context: Context): Promise<R> => {
+    const result = await work(Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS, context);
+    log.info('scheduled run done', { worker: workerId, ...result });
+    if (result.failed > 0) throw new Error(`${result.failed} ${failedItems} could not be handled; the next run tries again`);
+    return result;
+  });

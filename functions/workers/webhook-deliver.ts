@@ -1,41 +1,18 @@
 /**
  * Worker `webhook-deliver` (shared/workers.ts): reads the `webhook-deliveries` queue and makes one
- * attempt of each delivery (shared/domain/webhooks/delivery-attempt.ts). A delivery to try again later is
- * hidden on the queue for its retry delay (ChangeMessageVisibility) and reported as a batch item
- * failure, so the queue gives it back then: no function waits. A message whose attempt threw (our
- * own fault, not the receiver's) returns after a backoff; after 12 receives SQS moves it to the
- * dead-letter queue.
+ * attempt of each delivery (shared/domain/webhooks/delivery-message.ts). A delivery to try again is
+ * hidden for its retry delay; a failed attempt returns after a backoff; after 12 receives SQS moves
+ * it to the dead-letter queue.
  */
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { queues } from '../../shared/adapters/queue.js';
-import { retryLater } from '../../shared/adapters/queue-retry.js';
-import { attemptDelivery, type DeliverOptions } from '../../shared/domain/webhooks/delivery-attempt.js';
-import { DELIVERIES_QUEUE, type DeliveryJob } from '../../shared/domain/webhooks/dispatch.js';
-import { log } from '../../shared/log.js';
-import { withHeartbeat } from '../../shared/worker-handler.js';
+import type { SQSEvent } from 'aws-lambda';
+import { backoffOn } from '../../shared/adapters/queue-retry.js';
+import { deliverMessage } from '../../shared/domain/webhooks/delivery-message.js';
+import { DELIVERIES_QUEUE } from '../../shared/domain/webhooks/dispatch.js';
+import type { DeliverOptions } from '../../shared/domain/webhooks/delivery-attempt.js';
+import { queueBatch, withHeartbeat } from '../../shared/worker-handler.js';
 
 /** The handler, on a clock of the caller's (tests walk the retry schedule on a fake one). */
-export function deliverHandler(options: DeliverOptions = {}) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    await Promise.all(
-      event.Records.map(async (record) => {
-        try {
-          const job = JSON.parse(record.body) as DeliveryJob;
-          const outcome = await attemptDelivery(job, options);
-          if (outcome.kind === 'retry') {
-            await queues().changeVisibility(DELIVERIES_QUEUE, record.receiptHandle, outcome.delaySeconds);
-            failures.push({ itemIdentifier: record.messageId });
-          }
-        } catch (err) {
-          // Not the receiver's answer (that is recorded): our own fault, such as the table throttling.
-          log.error('a webhook delivery attempt could not be made; it is tried again after a backoff', { sqs_message_id: record.messageId, err });
-          await retryLater(DELIVERIES_QUEUE, record, failures);
-        }
-      }),
-    );
-    return { batchItemFailures: failures };
-  };
-}
+export const deliverHandler = (options: DeliverOptions = {}) => (event: SQSEvent) =>
+  queueBatch(event, (record) => deliverMessage(record.body, options), { hide: backoffOn(DELIVERIES_QUEUE), parallel: true });
 
 export const handler = withHeartbeat('webhook-deliver', deliverHandler());

@@ -1,5 +1,6 @@
 /** Environmental risk (docs/connectors.md, "Environmental risk"): the hazards kept now near each of the tenant's environments and lines. */
 import { timestamp, uuid } from './common.js';
+import { HAZARD_FEEDS } from './feed-catalog.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
@@ -10,7 +11,6 @@ export const MAX_HAZARDS_PER_ENVIRONMENT = 100;
 export const LEAST_RISK_MAGNITUDE = 2.5;
 
 const HAZARD_LEVELS = ['none', 'low', 'moderate', 'high', 'severe'] as const;
-const HAZARD_FEEDS = ['usgs-quakes', 'gdacs', 'nws-alerts'] as const;
 
 export const environmentalRiskQuery = /* @__PURE__ */ (() => ({
   type: 'object',

@@ -4,6 +4,7 @@
  * returned; a response shows where an integration points and the last characters of its credential.
  */
 import { pagingProperties, timestamp, uuid } from './common.js';
+import { FEED_NAMES, type FeedName } from './feed-catalog.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
@@ -16,9 +17,8 @@ export const INTEGRATION_KINDS = ['slack', 'teams', 'pagerduty', 'http', 'email'
 export type IntegrationKind = (typeof INTEGRATION_KINDS)[number];
 export const isNotifyKind = (kind: IntegrationKind): kind is NotifyKind => (NOTIFY_KINDS as readonly string[]).includes(kind);
 
-/** The feeds a connector may poll (shared/domain/connectors/poll-feed.ts FEEDS). */
-export const FEED_NAMES = ['swpc-kp', 'swpc-plasma', 'swpc-mag', 'usgs-quakes', 'gdacs', 'cisa-kev', 'stix-indicators', 'csv-indicators', 'nws-alerts', 'rpki-vrps', 'ris-live', 'state-dept-advisories', 'canada-advisory', 'ofac-sdn', 'geopolitical-list'] as const;
-export type FeedName = (typeof FEED_NAMES)[number];
+/** The feeds a connector may poll: the keys of the feed catalog (feed-catalog.ts). */
+export { FEED_NAMES, type FeedName };
 /** A connector polls at most this often and at least this seldom (minutes). */
 export const MIN_POLL_MINUTES = 5;
 export const MAX_POLL_MINUTES = 1440;

@@ -1,4 +1,5 @@
 /** Internet health (docs/connectors.md, "Internet health"): watched prefixes' routing and RPKI, and routing alerts. */
+import { ROUTING_FEEDS } from './feed-catalog.js';
 import type { JsonSchema } from './json-schema.js';
 import { pagingProperties, timestamp, uuid } from './common.js';
 import { tenantScope } from './users.js';
@@ -43,7 +44,7 @@ const freshness = /* @__PURE__ */ (() => ({
   properties: {
     connector_id: uuid,
     name: { type: 'string' },
-    feed: { type: 'string', enum: ['ris-live', 'rpki-vrps'] },
+    feed: { type: 'string', enum: ROUTING_FEEDS },
     state: { type: 'string', enum: ['never_polled', 'ok', 'failing', 'disabled'] },
     interval_minutes: { type: 'integer', minimum: 1 },
     last_run_at: { ...timestamp, type: ['string', 'null'] },

@@ -5,3 +5,13 @@ export type QueueId = (typeof QUEUE_IDS)[number];
 
 /** A queue, or its dead-letter queue: where something may be sent. */
 export type QueueTarget = QueueId | `${QueueId}:dead-letters`;
+
+/**
+ * A queue's message as the domain reads a batch of them: its body, its id (for the logs) and the
+ * caller's key for it (the record), by which the domain answers those that failed.
+ */
+export interface QueueMessage<K> {
+  key: K;
+  id: string;
+  body: string;
+}

@@ -107,10 +107,10 @@ describe('layers', () => {
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.
       'shared/domain/workflows/runner.ts',
       // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.
-      'functions/workers/count-analytics.ts',
-      'functions/workers/vessel-announcer.ts',
+      'shared/domain/analytics/stored-changes.ts',
+      'shared/domain/vessels/announce-message.ts',
       // A connector schedule's own input, written for the connector's tenant when it was made.
-      'functions/workers/connector-poll.ts',
+      'shared/domain/connectors/scheduled-poll.ts',
       // A drone callback's address names its tenant; the signature with that tenant's drone integration's secret proves it.
       'shared/domain/drones/dispatch.ts',
     ];

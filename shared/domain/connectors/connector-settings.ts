@@ -6,8 +6,7 @@
 import { connectorSchedules } from '../../adapters/connector-schedules.js';
 import type { ConnectorSettings } from '../../db/connectors.js';
 import { invalid } from '../../errors.js';
-import type { FeedName } from '../../schemas/integrations.js';
-import { DEFAULT_MIN_ALERT_LEVEL, DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, DEFAULT_STREAM_SECONDS, FEED_CATALOG, NWS_DEFAULT_RADIUS_KM } from './feed-catalog.js';
+import { FEED_NAMES, FEED_SETTINGS, feedEntry, type FeedName, type FeedSetting, type FeedSettings } from '../../schemas/feed-catalog.js';
 
 /** What a `feed` integration's config may say, before defaults. */
 export interface ConnectorConfigInput {
@@ -21,35 +20,36 @@ export interface ConnectorConfigInput {
   provides_transit?: boolean;
 }
 
-/** The alert settings, and the feeds that take each. */
-const SETTING_FEEDS = { radius_km: ['usgs-quakes', 'gdacs', 'nws-alerts'], min_magnitude: ['usgs-quakes'], min_alert_level: ['gdacs'] } as const;
-
 /** The connector's settings, complete: the feed's defaults where the config is silent. `checkUrl` checks a named source. */
 function missingUrl(feed: FeedName): never {
   throw invalid(['body', 'config', 'url'], `is required for a ${feed} connector: it has no public source`, 'missing');
 }
 
+/** The feeds whose catalog entry takes a setting. */
+const feedsTaking = (setting: FeedSetting): FeedName[] => FEED_NAMES.filter((f) => setting in feedEntry(f).settings);
+
 export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (url: string) => Promise<string>): Promise<ConnectorSettings> {
   if (!given.feed) throw invalid(['body', 'config', 'feed'], 'is required for a feed integration', 'missing');
-  const feed = FEED_CATALOG[given.feed];
-  for (const [setting, feeds] of Object.entries(SETTING_FEEDS)) {
-    if (given[setting as keyof typeof SETTING_FEEDS] !== undefined && !(feeds as readonly string[]).includes(given.feed)) {
-      throw invalid(['body', 'config', setting], `is a setting of ${feeds.join(', ')} connectors only`, 'extra_forbidden');
+  const feed = feedEntry(given.feed);
+  for (const setting of FEED_SETTINGS) {
+    if (given[setting] !== undefined && !(setting in feed.settings)) {
+      throw invalid(['body', 'config', setting], `is a setting of ${feedsTaking(setting).join(', ')} connectors only`, 'extra_forbidden');
     }
   }
-  if ((given.stream_seconds !== undefined || given.provides_transit !== undefined) && given.feed !== 'ris-live') {
-    throw invalid(['body', 'config', given.stream_seconds !== undefined ? 'stream_seconds' : 'provides_transit'], 'is a setting of ris-live connectors only', 'extra_forbidden');
-  }
+  // Each setting the feed takes: as given, else its default (none when that is null: GDACS without
+  // a radius takes each event type's own, feed-catalog.ts GDACS_RADIUS_KM).
+  const settings = Object.fromEntries(
+    Object.entries(feed.settings).flatMap(([setting, fallback]) => {
+      const value = given[setting as FeedSetting] ?? fallback;
+      return value === null || value === undefined ? [] : [[setting, value]];
+    }),
+  ) as FeedSettings;
   return {
     feed: given.feed,
     url: given.url ? await checkUrl(given.url) : (feed.defaultUrl ?? missingUrl(given.feed)),
     interval_minutes: given.interval_minutes ?? feed.everyMinutes,
-    ...(given.feed === 'usgs-quakes' ? { radius_km: given.radius_km ?? DEFAULT_RADIUS_KM, min_magnitude: given.min_magnitude ?? DEFAULT_MIN_MAGNITUDE } : {}),
-    // GDACS without a radius: each event type's own (feed-catalog.ts GDACS_RADIUS_KM).
-    ...(given.feed === 'gdacs' ? { ...(given.radius_km !== undefined ? { radius_km: given.radius_km } : {}), min_alert_level: given.min_alert_level ?? DEFAULT_MIN_ALERT_LEVEL } : {}),
-    ...(given.feed === 'nws-alerts' ? { radius_km: given.radius_km ?? NWS_DEFAULT_RADIUS_KM } : {}),
-    ...(given.feed === 'ris-live' ? { stream_seconds: given.stream_seconds ?? DEFAULT_STREAM_SECONDS, provides_transit: given.provides_transit ?? false } : {}),
-  };
+    ...settings,
+  } as ConnectorSettings;
 }
 
 /** Puts the connector's schedule as its settings say (disabled: kept, but off). */
@@ -59,7 +59,7 @@ export async function armConnector(c: { tenant_id: string; integration_id: strin
     integrationId: c.integration_id,
     everyMinutes: c.connector.interval_minutes,
     enabled: c.enabled,
-    large: FEED_CATALOG[c.connector.feed].largePoll === true,
+    large: feedEntry(c.connector.feed).largePoll === true,
   });
 }
 

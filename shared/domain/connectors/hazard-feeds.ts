@@ -9,12 +9,12 @@ import type { ConnectorSettings } from '../../db/connectors.js';
 import type { GdacsAlertLevel, GdacsEventRecord, GdacsEventType } from '../../feeds/gdacs-events.js';
 import type { NwsAlertRecord } from '../../feeds/nws-alerts.js';
 import type { QuakeRecord } from '../../feeds/usgs-quakes.js';
-import type { FeedName } from '../../schemas/integrations.js';
+import { HAZARD_FEEDS, type FeedName, type HazardFeed } from '../../schemas/feed-catalog.js';
 import { DEFAULT_MIN_ALERT_LEVEL, DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, GDACS_RADIUS_KM, NWS_DEFAULT_RADIUS_KM } from './feed-catalog.js';
 import type { Hazard, HazardSite } from './hazard-places.js';
 
-export const HAZARD_FEEDS = ['usgs-quakes', 'gdacs', 'nws-alerts'] as const;
-export type HazardFeed = (typeof HAZARD_FEEDS)[number];
+/** The catalog's hazard family (shared/schemas/feed-catalog.ts). */
+export { HAZARD_FEEDS, type HazardFeed };
 export const isHazardFeed = (feed: FeedName): feed is HazardFeed => (HAZARD_FEEDS as readonly string[]).includes(feed);
 
 export interface HazardRecords {

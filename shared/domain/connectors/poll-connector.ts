@@ -23,6 +23,7 @@ import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
 import { exportConnectorRecords } from './lake-export.js';
 import { FEEDS, pollFeed } from './poll-feed.js';
+import { feedsOf } from '../../schemas/feed-catalog.js';
 import { isRoutingFeed, type RoutingFeed } from './routing-feeds.js';
 
 /** A poll's outcome, as pollConnector records it. */
@@ -129,8 +130,8 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
   return { report, connector: connectorView(after) };
 }
 
-/** The feeds whose records include travel advisories (a tenant's own list may hold only sanctions: then nothing alerts). */
-const ADVISORY_FEEDS: ReadonlySet<string> = new Set(['state-dept-advisories', 'canada-advisory', 'geopolitical-list']);
+/** The feeds whose records include travel advisories (a tenant's own list may hold only sanctions: then nothing alerts): the catalog's advisory family. */
+const ADVISORY_FEEDS: ReadonlySet<string> = new Set(feedsOf('advisory'));
 
 /** A poll of a feed that is a document: its records kept one item each and exported to the tenant's lake, the hazard feeds' and advisories' alerts raised. */
 async function pollDocument(tenantId: TenantId, integrationId: string, settings: ConnectorSettings, requested: boolean, startedAt: string): Promise<FeedPollResult> {

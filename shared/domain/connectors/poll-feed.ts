@@ -24,8 +24,7 @@ import { parseStateDeptAdvisories } from '../../feeds/state-dept-advisories.js';
 import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
 import { parseCanadaAdvisory } from '../../feeds/canada-advisory.js';
 import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
-import { FEED_CATALOG, type FeedEntry } from './feed-catalog.js';
-import type { FeedName } from '../../schemas/integrations.js';
+import { FEED_CATALOG, FEED_NAMES, type FeedCatalogEntry, type FeedName } from '../../schemas/feed-catalog.js';
 
 export interface FeedDef {
   /** The public source polled unless the connector names another; null when it must. */
@@ -36,24 +35,32 @@ export interface FeedDef {
   parse: (body: string, sourceUrl: string) => { records: { id: string }[]; problems: FeedProblem[] };
 }
 
-/** The feeds a connector may poll: their catalogue entry and their parser. */
-export const FEEDS = {
-  'swpc-kp': { ...FEED_CATALOG['swpc-kp'], parse: parseSwpcKp },
-  'swpc-plasma': { ...FEED_CATALOG['swpc-plasma'], parse: parseSwpcSolarWind },
-  'swpc-mag': { ...FEED_CATALOG['swpc-mag'], parse: parseSwpcSolarWind },
-  'usgs-quakes': { ...FEED_CATALOG['usgs-quakes'], parse: parseUsgsQuakes },
-  gdacs: { ...FEED_CATALOG.gdacs, parse: parseGdacsEvents },
-  'cisa-kev': { ...FEED_CATALOG['cisa-kev'], parse: parseCisaKev },
-  'stix-indicators': { ...FEED_CATALOG['stix-indicators'], parse: parseStixIndicators },
-  'csv-indicators': { ...FEED_CATALOG['csv-indicators'], parse: parseCsvIndicators },
-  'nws-alerts': { ...FEED_CATALOG['nws-alerts'], parse: parseNwsAlerts },
-  'rpki-vrps': { ...FEED_CATALOG['rpki-vrps'], parse: parseRpkiVrps },
-  'ris-live': { ...FEED_CATALOG['ris-live'], parse: parseRisLive },
-  'state-dept-advisories': { ...FEED_CATALOG['state-dept-advisories'], parse: parseStateDeptAdvisories },
-  'canada-advisory': { ...FEED_CATALOG['canada-advisory'], parse: parseCanadaAdvisory },
-  'ofac-sdn': { ...FEED_CATALOG['ofac-sdn'], parse: parseOfacSdn },
-  'geopolitical-list': { ...FEED_CATALOG['geopolitical-list'], parse: parseGeopoliticalList },
-} as const satisfies Record<FeedName, FeedDef & FeedEntry>;
+/**
+ * Each feed's parser, from the module of shared/feeds its catalog entry names (`parser`; a test
+ * checks that it is from there): a feed new to the catalog fails to compile until its parser is here.
+ */
+const PARSERS = {
+  'swpc-kp': parseSwpcKp,
+  'swpc-plasma': parseSwpcSolarWind,
+  'swpc-mag': parseSwpcSolarWind,
+  'usgs-quakes': parseUsgsQuakes,
+  gdacs: parseGdacsEvents,
+  'cisa-kev': parseCisaKev,
+  'stix-indicators': parseStixIndicators,
+  'csv-indicators': parseCsvIndicators,
+  'nws-alerts': parseNwsAlerts,
+  'rpki-vrps': parseRpkiVrps,
+  'ris-live': parseRisLive,
+  'state-dept-advisories': parseStateDeptAdvisories,
+  'canada-advisory': parseCanadaAdvisory,
+  'ofac-sdn': parseOfacSdn,
+  'geopolitical-list': parseGeopoliticalList,
+} as const satisfies Record<FeedName, FeedDef['parse']>;
+
+/** The feeds a connector may poll: their catalog entry and their parser. */
+export const FEEDS = Object.fromEntries(FEED_NAMES.map((feed) => [feed, { ...FEED_CATALOG[feed], parse: PARSERS[feed] }])) as {
+  [F in FeedName]: (typeof FEED_CATALOG)[F] & FeedCatalogEntry & { parse: (typeof PARSERS)[F] };
+};
 
 export type { FeedName };
 
@@ -82,7 +89,7 @@ export async function pollFeed<F extends FeedName>(
   // Unless told (a connector's poll says its window and filter), a glance: a connection's test.
   stream: StreamRead = { windowMs: 2_000, maxBytes: 256 * 1024 },
 ): Promise<PollOutcome<F>> {
-  const def: FeedDef & { stream?: true } = FEEDS[feed];
+  const def: FeedDef & FeedCatalogEntry = FEEDS[feed];
   if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };
   const headers = { accept: def.accept, 'user-agent': USER_AGENT };
   let answer: OutboundDownload;

@@ -1,0 +1,15 @@
+/**
+ * One message of the `webhook-deliveries` queue (worker `webhook-deliver`): one attempt of its
+ * delivery (../webhook-deliver.ts). A delivery to try again later throws `RetryAfter` with its
+ * retry delay: the queue hides the message that long and gives it back then, so no function
+ * waits. Anything else thrown is our own fault (the table throttling), not the receiver's answer
+ * (that is recorded), and the message returns after a backoff.
+ */
+import { RetryAfter } from '../../adapters/queue-retry.js';
+import { attemptDelivery, type DeliverOptions } from './delivery-attempt.js';
+import type { DeliveryJob } from './dispatch.js';
+
+export async function deliverMessage(body: string, options: DeliverOptions = {}): Promise<void> {
+  const outcome = await attemptDelivery(JSON.parse(body) as DeliveryJob, options);
+  if (outcome.kind === 'retry') throw new RetryAfter(outcome.delaySeconds);
+}

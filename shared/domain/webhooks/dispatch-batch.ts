@@ -1,0 +1,45 @@
+/**
+ * A batch of the `webhook-dispatch` queue (worker `webhook-dispatch`), which a rule on the
+ * service's bus feeds with every subscribable message: one delivery per matching subscription of
+ * each message (../webhook-dispatch.ts), the subscriptions of a tenant read once per batch. A
+ * message that is not JSON, or has no tenant or id, is dropped (no retry makes it one); the
+ * messages that failed are answered with why, to be tried again.
+ */
+import type { QueueMessage } from '../../vocabulary/queues.js';
+import { now } from '../../ids.js';
+import { log } from '../../log.js';
+import { busMessageOf, type BusEnvelope, type BusMessage } from './delivery-policy.js';
+import { dispatchMessage, subscriptionsOf } from './dispatch.js';
+
+export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]): Promise<Map<K, unknown>> {
+  const failed = new Map<K, unknown>();
+  const byTenant = new Map<string, { key: K; message: BusMessage }[]>();
+  for (const { key, id, body } of messages) {
+    let message: BusMessage | null;
+    try {
+      message = busMessageOf(JSON.parse(body) as BusEnvelope);
+    } catch (err) {
+      log.error('a dispatch queue message is not an EventBridge event: not delivered to webhooks', { sqs_message_id: id, err });
+      continue;
+    }
+    if (!message) {
+      log.warn('a bus message without a tenant or an id: not delivered to webhooks', { sqs_message_id: id });
+      continue;
+    }
+    byTenant.set(message.tenantId, [...(byTenant.get(message.tenantId) ?? []), { key, message }]);
+  }
+  const at = now();
+  await Promise.all(
+    [...byTenant].map(async ([tenantId, items]) => {
+      let subscriptions;
+      try {
+        subscriptions = await subscriptionsOf(tenantId);
+      } catch (err) {
+        for (const { key } of items) failed.set(key, err);
+        return;
+      }
+      await Promise.all(items.map(({ key, message }) => dispatchMessage(message, at, subscriptions).catch((err: unknown) => void failed.set(key, err))));
+    }),
+  );
+  return failed;
+}
