@@ -40,7 +40,7 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
   // a radius takes each event type's own, feed-catalog.ts GDACS_RADIUS_KM).
   const settings = Object.fromEntries(
     Object.entries(feed.settings).flatMap(([setting, fallback]) => {
-      const value = given[setting as FeedSetting] ?? fallback;
+      const value: unknown = given[setting as FeedSetting] ?? fallback;
       return value === null || value === undefined ? [] : [[setting, value]];
     }),
   ) as FeedSettings;
