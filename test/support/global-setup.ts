@@ -24,11 +24,28 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What one start gives every project that shares it. */
+interface Shared {
+  baseUrl: string;
+  localEnv: Record<string, string>;
+  users: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * vitest runs the globalSetup of each project that lists it, in its main process: the `stack` and
+ * `e2e` projects both do (vitest.config.ts). The first start is kept on `globalThis` (shared even
+ * if vitest loads this module once per project) and counted, so a full run starts the stack once
+ * and stops it after the last project's teardown.
+ */
+const KEY = Symbol.for('gatehouse.test.localStack');
+type Holder = { [KEY]?: Promise<Shared> };
+
+async function start(): Promise<Shared> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   let stack: LocalStack | undefined;
   let server: LocalHttpServer | undefined;
-  const teardown = async () => {
+  const stop = async () => {
     await server?.close();
     await stack?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -41,11 +58,31 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await ensureLocalAdmin(localAdminFromEnv());
     server = await startHttpServer({ port: 0, trustForwardedFor: true });
   } catch (error) {
-    await teardown();
+    await stop();
     throw error;
   }
   process.env.GATEHOUSE_BASE_URL = server.url;
-  project.provide('baseUrl', server.url);
-  project.provide('localEnv', { ...stack.env, GATEHOUSE_BASE_URL: server.url });
-  return teardown;
+  return { baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url }, users: 0, stop };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as Holder;
+  const first = !holder[KEY];
+  holder[KEY] ??= start();
+  let shared: Shared;
+  try {
+    shared = await holder[KEY];
+  } catch (error) {
+    if (first) delete holder[KEY];
+    throw error;
+  }
+  shared.users += 1;
+  project.provide('baseUrl', shared.baseUrl);
+  project.provide('localEnv', shared.localEnv);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[KEY];
+    await shared.stop();
+  };
 }
