@@ -17,8 +17,8 @@ if (!process.env.LOG_FILE && process.env.TEST_LOGS !== 'stdout') {
  */
 const UNIT_NEEDING_STACK: string[] = [];
 
-/** The isolation suite's generator is pure (plans from the route table, no server). */
-const PURE_ISOLATION = ['test/isolation/generator.test.ts'];
+/** The isolation suite's generator and coverage checks are pure (plans from the route table, no server). */
+const PURE_ISOLATION = ['test/isolation/generator.test.ts', 'test/isolation/coverage.test.ts'];
 
 /**
  * The unit project's environment: the shape of the local stack's (shared/local/stack.ts), so
