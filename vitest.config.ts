@@ -11,12 +11,50 @@ if (!process.env.LOG_FILE && process.env.TEST_LOGS !== 'stdout') {
   process.env.LOG_FILE = logFile;
 }
 
+/**
+ * Unit files that need the local stack (DynamoDB Local, the server): they run in the `stack` project.
+ * Everything else under test/unit is pure and runs in `unit`, where no service starts.
+ */
+const UNIT_NEEDING_STACK: string[] = [];
+
+/** The isolation suite's generator and coverage checks are pure (plans from the route table, no server). */
+const PURE_ISOLATION = ['test/isolation/generator.test.ts', 'test/isolation/coverage.test.ts'];
+
+/**
+ * The unit project's environment: the shape of the local stack's (shared/local/stack.ts), so
+ * shared/config.ts loads and picks the same modes (local bus, speech, AI, lake) as under the
+ * stack, but every endpoint is a closed port: a unit test that reaches for DynamoDB, S3 or
+ * Cognito fails at once with ECONNREFUSED instead of passing by luck on a running stack.
+ */
+const NOWHERE = 'http://127.0.0.1:9';
+const UNIT_ENV: Record<string, string> = {
+  GATEHOUSE_STAGE: 'local',
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'unit',
+  AWS_SECRET_ACCESS_KEY: 'unit',
+  TABLE_NAME: 'gatehouse-unit',
+  BUCKET_NAME: 'gatehouse-unit',
+  EVENT_BUS_NAME: 'gatehouse-unit',
+  EVENT_BUS_MODE: 'local',
+  USER_POOL_ID: 'us-east-1_unit',
+  USER_POOL_CLIENT_ID: 'unit-client',
+  OUTBOUND_ALLOW_LOOPBACK: 'true',
+  DYNAMODB_ENDPOINT: NOWHERE,
+  S3_ENDPOINT: NOWHERE,
+  COGNITO_ENDPOINT: NOWHERE,
+  AWS_ENDPOINT_URL_DYNAMODB: NOWHERE,
+  AWS_ENDPOINT_URL_S3: NOWHERE,
+  AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: NOWHERE,
+};
+
+/** One local stack for the `stack` and `e2e` projects together: see test/support/global-setup.ts. */
+const STACK_SETUP = 'test/support/global-setup.ts';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One local stack (DynamoDB Local, s3rver, cognito-local) and the local HTTP server for the
-    // whole run; see test/support/global-setup.ts.
-    globalSetup: ['test/support/global-setup.ts'],
+    // Projects inherit these (vitest 5: inline projects extend the root config). The root has no
+    // globalSetup on purpose: vitest runs the root project's globalSetup for any project run, and
+    // `npm run test:unit` must start nothing.
     // What Lambda and the bundles give a handler (awslambda, compiled validators), for tests that import one.
     setupFiles: ['test/support/local-runtime.ts'],
     testTimeout: 20_000,
@@ -25,12 +63,39 @@ export default defineConfig({
     // Starting a JVM (DynamoDB Local) inside a hook takes seconds on a small machine.
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
-    // Two cores: the JVM, cognito-local and the handlers (in the main process) share them with
-    // the workers, so two worker processes at most.
     pool: 'forks',
-    maxWorkers: 2,
     // Each file in a fresh module registry: files swap adapters (speech, AI) and set module state.
     // Said explicitly, so vitest does not suggest otherwise after every run.
     isolate: true,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', ...PURE_ISOLATION],
+          exclude: UNIT_NEEDING_STACK,
+          // Pure tests: no local stack, and a test that asks for one fails loudly (unit-guard.ts).
+          setupFiles: ['test/support/unit-guard.ts'],
+          env: UNIT_ENV,
+        },
+      },
+      {
+        test: {
+          name: 'stack',
+          include: ['test/integration/**/*.test.ts', 'test/infra/**/*.test.ts', ...UNIT_NEEDING_STACK],
+          globalSetup: [STACK_SETUP],
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts', 'test/isolation/**/*.test.ts'],
+          exclude: PURE_ISOLATION,
+          globalSetup: [STACK_SETUP],
+        },
+      },
+    ],
+    // Two cores: the JVM, cognito-local and the handlers (in the main process) share them with
+    // the workers, so two worker processes at most.
+    maxWorkers: 2,
   },
 });

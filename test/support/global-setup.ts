@@ -7,9 +7,10 @@
  * `inject('localEnv')`; the variables are also in `process.env` before the workers start, so code
  * under test that reads shared/config.ts (TABLE_NAME, ...) finds them.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
@@ -24,11 +25,28 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** What one start gives every project that shares it. */
+interface Shared {
+  baseUrl: string;
+  localEnv: Record<string, string>;
+  users: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * vitest runs the globalSetup of each project that lists it, in its main process: the `stack` and
+ * `e2e` projects both do (vitest.config.ts). The first start is kept on `globalThis` (shared even
+ * if vitest loads this module once per project) and counted, so a full run starts the stack once
+ * and stops it after the last project's teardown.
+ */
+const KEY = Symbol.for('gatehouse.test.localStack');
+type Holder = { [KEY]?: Promise<Shared> };
+
+async function start(): Promise<Shared> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   let stack: LocalStack | undefined;
   let server: LocalHttpServer | undefined;
-  const teardown = async () => {
+  const stop = async () => {
     await server?.close();
     await stack?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -41,11 +59,67 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await ensureLocalAdmin(localAdminFromEnv());
     server = await startHttpServer({ port: 0, trustForwardedFor: true });
   } catch (error) {
-    await teardown();
+    await stop();
     throw error;
   }
   process.env.GATEHOUSE_BASE_URL = server.url;
-  project.provide('baseUrl', server.url);
-  project.provide('localEnv', { ...stack.env, GATEHOUSE_BASE_URL: server.url });
-  return teardown;
+  return { baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url }, users: 0, stop };
+}
+
+/**
+ * GATEHOUSE_TEST_STACK=child: the stack and the server in a child process (stack-process.ts), so
+ * the handlers do not share vitest's main event loop with its bookkeeping. The env is copied into
+ * this process so the workers vitest forks inherit it, as with the in-process stack.
+ *
+ * Not the default: measured at issue 33 on a loaded 2-core machine (six e2e files), the child
+ * saved little at two workers (138 s against 151 s, one pair of runs, within the noise), and a
+ * third worker that it would make room for overloaded DynamoDB Local (timeouts, 503s). The CPU,
+ * not vitest's event loop, is what two cores run out of. Kept to measure again on other machines.
+ */
+async function startChild(): Promise<Shared> {
+  const root = resolve(import.meta.dirname, '..', '..');
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/stack-process.ts'], { cwd: root, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    }
+  };
+  const ready = await new Promise<{ baseUrl: string; localEnv: Record<string, string> }>((done, fail) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = out.split('\n').find((l) => l.startsWith('gatehouse-test-stack '));
+      if (line) done(JSON.parse(line.slice('gatehouse-test-stack '.length)));
+    });
+    child.once('exit', (code) => fail(new Error(`the test stack process ended (${code}) before it listened`)));
+  });
+  Object.assign(process.env, ready.localEnv);
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+  process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
+  return { ...ready, users: 0, stop };
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const holder = globalThis as Holder;
+  const first = !holder[KEY];
+  holder[KEY] ??= process.env.GATEHOUSE_TEST_STACK === 'child' ? startChild() : start();
+  let shared: Shared;
+  try {
+    shared = await holder[KEY];
+  } catch (error) {
+    if (first) delete holder[KEY];
+    throw error;
+  }
+  shared.users += 1;
+  project.provide('baseUrl', shared.baseUrl);
+  project.provide('localEnv', shared.localEnv);
+  return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete holder[KEY];
+    await shared.stop();
+  };
 }

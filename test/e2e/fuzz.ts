@@ -7,11 +7,16 @@
  * platform administrator's. No answer may be a 5xx, and every error must be in the contract's
  * shapes: `{"detail": "..."}`, or for 422 `{"detail": [{loc, msg, type}]}` with `loc` starting at
  * `path`, `query`, `header` or `body`; every answer names its request id.
+ *
+ * In two files (fuzz-1.test.ts, fuzz-2.test.ts), each the routes of some groups of
+ * test/support/route-groups.ts, so they run in parallel; test/isolation/coverage.test.ts checks
+ * that the two cover every group once.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { RouteDef } from '../../shared/routes/types.js';
+import { inGroup, type RouteGroup } from '../support/route-groups.js';
 import { asAdmin, baseUrl, call, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
 
 const RUNS_PER_ROUTE = 20;
@@ -75,12 +80,6 @@ function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
 let org: RegisteredTenant;
 let admin: string;
 
-beforeAll(async () => {
-  admin = await asAdmin();
-  org = await registerTenant('Fuzz');
-  // No plan rate: the fuzz should reach the handlers, not stop at 429.
-  expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status).toBe(200);
-});
 
 /** A path segment as a client sends it; text that is no Unicode (a lone surrogate) goes as its UTF-8 bytes, replaced. */
 function encodeSegment(text: string): string {
@@ -105,45 +104,55 @@ function contractShaped(status: number, body: unknown): boolean {
   );
 }
 
-describe('fuzzed requests to every operation', () => {
-  const routes = ROUTES.filter((r) => !r.streaming);
-  it.each(routes.map((r) => [r.id, r] as const))('%s: no 5xx, every error in the contract shapes', async (_id, route) => {
-    await fc.assert(
-      fc.asyncProperty(requestsFor(route), async (g) => {
-        let i = 0;
-        const path = route.path.replace(/\{[^}]+\}/g, () => encodeSegment(g.path[i++] ?? ''));
-        const url = new URL(path, baseUrl());
-        for (const [k, v] of g.query) url.searchParams.append(k, v);
-        const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp() };
-        if (g.who === 'tenant') headers.authorization = `Bearer ${org.token}`;
-        if (g.who === 'admin') headers.authorization = `Bearer ${admin}`;
-        let body: string | undefined;
-        if (route.method !== 'GET' && route.method !== 'DELETE') {
-          if (g.body.kind === 'json') {
-            body = JSON.stringify(g.body.value) ?? 'null';
-            headers['content-type'] = 'application/json';
-          } else if (g.body.kind === 'raw') {
-            body = g.body.text;
-            headers['content-type'] = g.body.type;
-          }
-        }
-        const res = await fetch(url, { method: route.method, headers, body, redirect: 'manual' });
-        const text = await res.text();
-        const where = `${route.method} ${url.pathname}${url.search.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
-        expect(res.status, where).toBeLessThan(500);
-        expect(res.headers.get('x-request-id'), where).toBeTruthy();
-        if (res.status >= 400) {
-          const parsed = (() => {
-            try {
-              return JSON.parse(text) as unknown;
-            } catch {
-              return undefined;
+/** Defines the fuzzing of the routes of these groups; called once, by one test file. */
+export function fuzzSuite(groups: readonly RouteGroup[]): void {
+  beforeAll(async () => {
+    admin = await asAdmin();
+    org = await registerTenant('Fuzz');
+    // No plan rate: the fuzz should reach the handlers, not stop at 429.
+    expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status).toBe(200);
+  });
+
+  describe(`fuzzed requests to every operation (${groups.join(', ')})`, () => {
+    const routes = ROUTES.filter((r) => !r.streaming && groups.some((g) => inGroup(g)(r)));
+    it.each(routes.map((r) => [r.id, r] as const))('%s: no 5xx, every error in the contract shapes', async (_id, route) => {
+      await fc.assert(
+        fc.asyncProperty(requestsFor(route), async (g) => {
+          let i = 0;
+          const path = route.path.replace(/\{[^}]+\}/g, () => encodeSegment(g.path[i++] ?? ''));
+          const url = new URL(path, baseUrl());
+          for (const [k, v] of g.query) url.searchParams.append(k, v);
+          const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp() };
+          if (g.who === 'tenant') headers.authorization = `Bearer ${org.token}`;
+          if (g.who === 'admin') headers.authorization = `Bearer ${admin}`;
+          let body: string | undefined;
+          if (route.method !== 'GET' && route.method !== 'DELETE') {
+            if (g.body.kind === 'json') {
+              body = JSON.stringify(g.body.value) ?? 'null';
+              headers['content-type'] = 'application/json';
+            } else if (g.body.kind === 'raw') {
+              body = g.body.text;
+              headers['content-type'] = g.body.type;
             }
-          })();
-          expect(contractShaped(res.status, parsed), where).toBe(true);
-        }
-      }),
-      { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
-    );
-  }, 120_000);
-});
+          }
+          const res = await fetch(url, { method: route.method, headers, body, redirect: 'manual' });
+          const text = await res.text();
+          const where = `${route.method} ${url.pathname}${url.search.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
+          expect(res.status, where).toBeLessThan(500);
+          expect(res.headers.get('x-request-id'), where).toBeTruthy();
+          if (res.status >= 400) {
+            const parsed = (() => {
+              try {
+                return JSON.parse(text) as unknown;
+              } catch {
+                return undefined;
+              }
+            })();
+            expect(contractShaped(res.status, parsed), where).toBe(true);
+          }
+        }),
+        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+      );
+    }, 120_000);
+  });
+}

@@ -1,0 +1,41 @@
+/** Environments, zones and sensors made through the API, for the sites tests (test/e2e/sites*.test.ts). */
+import { expect } from 'vitest';
+import { call, type RegisteredTenant } from './api.js';
+
+export const square = (lon: number, lat: number, d: number) => [
+  [lon, lat],
+  [lon + d, lat],
+  [lon + d, lat + d],
+  [lon, lat + d],
+  [lon, lat],
+];
+
+/** A polygon with a hole, as a harbour with a basin it does not cover. */
+export const harbourWithBasin = {
+  type: 'Polygon',
+  coordinates: [square(10.7, 59.9, 0.01), square(10.703, 59.903, 0.002)],
+};
+
+export async function newEnvironment(org: RegisteredTenant, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North Harbour', type: 'port', ...body } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function newZone(org: RegisteredTenant, environmentId: string, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/v1/zones', {
+    token: org.token,
+    body: { environment_id: environmentId, name: 'Quay', geofence: harbourWithBasin, ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+export async function newSensor(org: RegisteredTenant, environmentId: string, body: Record<string, unknown> = {}) {
+  const res = await call('POST', '/api/v1/sensors', {
+    token: org.token,
+    body: { environment_id: environmentId, name: 'Gate camera', type: 'camera', location: { lat: 59.905, lon: 10.705 }, ...body },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}

@@ -1,0 +1,43 @@
+/**
+ * The test run's local stack and HTTP server in a process of their own (GATEHOUSE_TEST_STACK=child,
+ * see global-setup.ts): what the global setup does in vitest's main process otherwise, started by
+ * tsx; prints one line `gatehouse-test-stack {"baseUrl": ..., "localEnv": {...}}` once it listens,
+ * and stops everything on SIGTERM or when its parent goes (stdin closes).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
+import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
+import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+
+/** Also in global-setup.ts, which must not import this file (importing it starts a stack). */
+const READY = 'gatehouse-test-stack ';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+let stack: LocalStack | undefined;
+let server: LocalHttpServer | undefined;
+let stopping: Promise<void> | undefined;
+const stop = (code: number) =>
+  (stopping ??= (async () => {
+    await server?.close();
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  })());
+
+process.on('SIGTERM', () => void stop(0));
+process.on('SIGINT', () => void stop(0));
+process.stdin.on('end', () => void stop(0));
+process.stdin.resume();
+
+try {
+  process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
+  stack = await startLocalStack({ dataDir, persist: false, schedules: false });
+  await ensureLocalAdmin(localAdminFromEnv());
+  server = await startHttpServer({ port: 0, trustForwardedFor: true });
+  process.stdout.write(`${READY}${JSON.stringify({ baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url } })}\n`);
+} catch (error) {
+  console.error('the test stack failed to start:', error);
+  await stop(1);
+}
