@@ -1,6 +1,6 @@
 /**
  * Worker `audit-digests` (shared/workers.ts), every 15 minutes: each tenant's audit hours that are
- * over and settled get their digest, chained to the one before (shared/domain/audit-digest.ts). A
+ * over and settled get their digest, chained to the one before (shared/domain/audit/digest.ts). A
  * tenant that fails is logged and counted; the run then fails, and the next goes on from each chain.
  */
 import { digestAllTenants } from '../../shared/domain/audit/digest.js';

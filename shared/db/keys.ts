@@ -190,7 +190,7 @@ export const keys = {
    */
   publicReportKeyLookup: (keyHash: string) => ({ PK: `PUBLICKEY#${keyHash}`, SK: 'PUBLICKEY' }),
   /**
-   * When the SLA scheduler must next look at an incident (shared/domain/incidents/sla.ts). Not
+   * When the SLA scheduler must next look at an incident (shared/domain/incidents/sla-scheduler.ts). Not
    * tenant data: one partition for every tenant, sorted by time, so one query each minute finds
    * what is due. Written and removed only in the transactions that change the incident.
    */

@@ -88,10 +88,10 @@ async function startChild(): Promise<Shared> {
   };
   const ready = await new Promise<{ baseUrl: string; localEnv: Record<string, string> }>((done, fail) => {
     let out = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const line = out.split('\n').find((l) => l.startsWith('gatehouse-test-stack '));
-      if (line) done(JSON.parse(line.slice('gatehouse-test-stack '.length)));
+      if (line) done(JSON.parse(line.slice('gatehouse-test-stack '.length)) as { baseUrl: string; localEnv: Record<string, string> });
     });
     child.once('exit', (code) => fail(new Error(`the test stack process ended (${code}) before it listened`)));
   });

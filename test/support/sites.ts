@@ -16,14 +16,18 @@ export const harbourWithBasin = {
   coordinates: [square(10.7, 59.9, 0.01), square(10.703, 59.903, 0.002)],
 };
 
+/** A created item's body, as the tests read it: field by field, each checked with expect. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the e2e tests read created bodies loosely, as ApiResponse does
+type Created = Record<string, any>;
+
 export async function newEnvironment(org: RegisteredTenant, body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North Harbour', type: 'port', ...body } });
+  const res = await call<Created>('POST', '/api/v1/environments', { token: org.token, body: { name: 'North Harbour', type: 'port', ...body } });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 export async function newZone(org: RegisteredTenant, environmentId: string, body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/v1/zones', {
+  const res = await call<Created>('POST', '/api/v1/zones', {
     token: org.token,
     body: { environment_id: environmentId, name: 'Quay', geofence: harbourWithBasin, ...body },
   });
@@ -32,7 +36,7 @@ export async function newZone(org: RegisteredTenant, environmentId: string, body
 }
 
 export async function newSensor(org: RegisteredTenant, environmentId: string, body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/v1/sensors', {
+  const res = await call<Created>('POST', '/api/v1/sensors', {
     token: org.token,
     body: { environment_id: environmentId, name: 'Gate camera', type: 'camera', location: { lat: 59.905, lon: 10.705 }, ...body },
   });
