@@ -88,16 +88,16 @@ export const FEED_CATALOG = {
 
 export type FeedName = keyof typeof FEED_CATALOG;
 /** The feeds, in the catalog's order: the `feed` enum of the schemas. */
-export const FEED_NAMES = Object.keys(FEED_CATALOG) as FeedName[];
+export const FEED_NAMES = /* @__PURE__ */ Object.keys(FEED_CATALOG) as FeedName[];
 
 export type FeedsOf<Family extends FeedFamily> = { [F in FeedName]: (typeof FEED_CATALOG)[F]['family'] extends Family ? F : never }[FeedName];
 /** The feeds of a family, in the catalog's order. */
 export const feedsOf = <Family extends FeedFamily>(family: Family): FeedsOf<Family>[] => FEED_NAMES.filter((f) => FEED_CATALOG[f].family === family) as FeedsOf<Family>[];
 
-export const HAZARD_FEEDS = feedsOf('hazard');
+export const HAZARD_FEEDS = /* @__PURE__ */ feedsOf('hazard');
 export type HazardFeed = FeedsOf<'hazard'>;
-export const ADVISORY_FEEDS = feedsOf('advisory');
-export const ROUTING_FEEDS = feedsOf('routing');
+export const ADVISORY_FEEDS = /* @__PURE__ */ feedsOf('advisory');
+export const ROUTING_FEEDS = /* @__PURE__ */ feedsOf('routing');
 export type RoutingFeed = FeedsOf<'routing'>;
 
 /** The entry of a feed, typed as an entry (its settings and flags readable whatever the feed). */
