@@ -11,7 +11,6 @@
  *   run's stack keeps its schedules off), and queues the runs due on this file's queue.
  */
 import { readFileSync } from 'node:fs';
-import type { ScheduledEvent } from 'aws-lambda';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handler as runnerHandler } from '../../functions/workers/workflow-runner.js';
@@ -277,7 +276,7 @@ describe('workflows.delete', () => {
 /** Runs the timers' worker with this process's clock `minutes` ahead, then the runs it queued. */
 async function minutesLater(minutes: number): Promise<void> {
   await atTime(Date.now() + minutes * 60_000, async () => {
-    await timersHandler({} as ScheduledEvent, workerContext(workerById('workflow-timers'), 'us-east-1'));
+    await timersHandler({}, workerContext(workerById('workflow-timers'), 'us-east-1'));
     await runner.drain();
   });
 }

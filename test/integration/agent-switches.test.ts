@@ -5,7 +5,6 @@
  * A worker keeps the settings it read for 30 s; this process forgets them after each switch, as a
  * new container would.
  */
-import type { ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler as slaHandler } from '../../functions/workers/sla-escalation.js';
 import { forgetAgentSettings } from '../../shared/domain/agents/switches.js';
@@ -32,7 +31,7 @@ describe('agent switches on the workers', () => {
     // Critical, opened 60 minutes ago: 45 minutes past its SLA.
     const opened = await atTime(Date.now() - 60 * MINUTE, () => openIncident(actorOf(org), systemTenant(org.tenantId), { title: 'Fence cut', severity: 'critical', status: 'confirmed' }));
     // Runs 40 minutes ago: only this file's incidents are due then (everyone else's are later).
-    const sweep = () => atTime(Date.now() - 40 * MINUTE, () => slaHandler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as ScheduledEvent, workerContext(workerById('sla-escalation'), 'us-east-1')));
+    const sweep = () => atTime(Date.now() - 40 * MINUTE, () => slaHandler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, workerContext(workerById('sla-escalation'), 'us-east-1')));
     const level = async () => (await call('GET', `/api/v1/incidents/${opened.incident_id}`, { token: org.token })).body.escalation_level as number;
 
     await switchAgent(org, 'sla-watchdog', false);

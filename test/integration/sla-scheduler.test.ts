@@ -5,7 +5,6 @@
  * future). What it did is read back through the HTTP API, the outbox and the table.
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { ScheduledEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { handler } from '../../functions/workers/sla-escalation.js';
 import { db, TABLE } from '../../shared/db/client.js';
@@ -30,7 +29,7 @@ const openCritical = (org: RegisteredTenant, ago: number): Promise<IncidentView>
 
 /** One run of the worker, as EventBridge's schedule would start it, `ago` minutes back. */
 const runScheduler = (ago: number) =>
-  minutesAgo(ago, () => handler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} } as ScheduledEvent, workerContext(worker, 'us-east-1')));
+  minutesAgo(ago, () => handler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, workerContext(worker, 'us-east-1')));
 
 const get = async (org: RegisteredTenant, id: string) => {
   const res = await call('GET', `/api/v1/incidents/${id}`, { token: org.token });

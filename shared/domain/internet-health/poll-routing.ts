@@ -59,7 +59,7 @@ async function pollRis(tenantId: TenantId, connectorId: string, settings: Connec
   // RIS filters by prefix already; a mirror or a replay may not.
   const watched = watchedBy(watch);
   const updates = outcome.records.filter((u) => watched(u.prefix));
-  const keep = FEED_CATALOG['ris-live'].keepSeconds!;
+  const keep = FEED_CATALOG['ris-live'].keepSeconds;
   // Kept by time, so the newest updates are one Query (shared/db/feed-records.ts orders by id).
   const source = risSource(tenantId, connectorId);
   const kept = await storeFeedRecords(source, updates.map((u) => ({ ...u, id: `${u.time}|${u.id}` })), startedAt, Math.floor(Date.parse(startedAt) / 1000) + keep);
