@@ -28,10 +28,16 @@ const ROOM = '^shared/(domain|db|schemas)/([^/]+)/';
 
 const upward = LAYERS.slice(0, -1).map(([name, path], i) => ({
   name: `layer-${name}-imports-no-higher-layer`,
-  comment: `${name} imports only from its own layer and those below (${LAYERS.slice(0, i + 1).map(([n]) => n).join(', ')})`,
+  comment: `${name} imports only from its own layer and those below (${LAYERS.slice(0, i + 1)
+    .map(([n]) => n)
+    .join(', ')})`,
   severity: 'error',
   from: { path },
-  to: { path: LAYERS.slice(i + 1).map(([, p]) => `(${p})`).join('|') },
+  to: {
+    path: LAYERS.slice(i + 1)
+      .map(([, p]) => `(${p})`)
+      .join('|'),
+  },
 }));
 
 module.exports = {
@@ -56,7 +62,10 @@ module.exports = {
       comment: 'a context imports another context only through its index.ts',
       severity: 'error',
       from: { path: ROOM },
-      to: { path: '^shared/(domain|db|schemas)/[^/]+/', pathNot: ['^shared/$1/$2/', '^shared/(domain|db|schemas)/[^/]+/index\\.ts$'] },
+      to: {
+        path: '^shared/(domain|db|schemas)/[^/]+/',
+        pathNot: ['^shared/$1/$2/', '^shared/(domain|db|schemas)/[^/]+/index\\.ts$'],
+      },
     },
     {
       name: 'outside-rooms-only-through-their-face',
@@ -67,7 +76,8 @@ module.exports = {
     },
     {
       name: 'production-imports-no-local-runtime-cdk-or-scripts',
-      comment: 'code that runs in a deployed function (functions, shared but shared/local) imports neither the local runtime, nor the CDK app (lib), nor the scripts (bin)',
+      comment:
+        'code that runs in a deployed function (functions, shared but shared/local) imports neither the local runtime, nor the CDK app (lib), nor the scripts (bin)',
       severity: 'error',
       from: { path: '^(functions|shared)/', pathNot: '^shared/local/' },
       to: { path: '^(shared/local|lib|bin)/' },
@@ -85,7 +95,10 @@ module.exports = {
     exclude: { path: '^(node_modules|cdk\\.out|\\.data|\\.build)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -46,10 +46,19 @@ const { startHttpServer } = await import('../shared/local/http-server.js');
 const { queryCount } = await import('../shared/db/query.js');
 await ensureLocalAdmin(localAdminFromEnv());
 const server = await startHttpServer({ port: 0 });
-const ADMIN = { email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local', password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1' };
+const ADMIN = {
+  email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local',
+  password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1',
+};
 
 let lastHandlerMs = NaN;
-async function api<T = unknown>(method: string, path: string, token: string | undefined, body?: unknown, query: Record<string, string> = {}): Promise<T> {
+async function api<T = unknown>(
+  method: string,
+  path: string,
+  token: string | undefined,
+  body?: unknown,
+  query: Record<string, string> = {},
+): Promise<T> {
   const url = new URL(path, server.url);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
   const res = await fetch(url, {
@@ -62,7 +71,8 @@ async function api<T = unknown>(method: string, path: string, token: string | un
   lastHandlerMs = Number(/handler;dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? NaN);
   return (text ? JSON.parse(text) : null) as T;
 }
-const login = async (email: string, password: string) => (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token;
+const login = async (email: string, password: string) =>
+  (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token;
 
 interface Tenant {
   size: number;
@@ -71,22 +81,41 @@ interface Tenant {
   zoneId: string;
 }
 
-const TYPES = ['intrusion.detected', 'perimeter.breach', 'motion.detected', 'door.forced', 'glass.break', 'vehicle.detected'];
+const TYPES = [
+  'intrusion.detected',
+  'perimeter.breach',
+  'motion.detected',
+  'door.forced',
+  'glass.break',
+  'vehicle.detected',
+];
 
 async function makeTenant(size: number, admin: string, now: number): Promise<Tenant> {
   const tag = Math.random().toString(36).slice(2, 8);
   const email = `bench-${tag}@analytics.example`;
   const password = `Bench-${tag}-Pass1`;
-  const reg = await api<{ tenant_id: string }>('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Bench ${size}` });
+  const reg = await api<{ tenant_id: string }>('POST', '/api/v1/portal/register', undefined, {
+    email,
+    password,
+    organization_name: `Bench ${size}`,
+  });
   const tenantId = reg.tenant_id;
   await api('PATCH', `/api/v1/tenants/${tenantId}`, admin, { plan: 'enterprise' });
   await api('PATCH', `/api/v1/tenants/${tenantId}/config`, admin, { incident_threshold: 1 });
   const token = await login(email, password);
   const envs = [
-    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Harbour', type: 'port' })).environment_id,
-    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Depot', type: 'port' })).environment_id,
+    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Harbour', type: 'port' }))
+      .environment_id,
+    (await api<{ environment_id: string }>('POST', '/api/v1/environments', token, { name: 'Depot', type: 'port' }))
+      .environment_id,
   ];
-  const zoneId = (await api<{ zone_id: string }>('POST', '/api/v1/zones', token, { environment_id: envs[0], name: 'Quay', geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 300 } })).zone_id;
+  const zoneId = (
+    await api<{ zone_id: string }>('POST', '/api/v1/zones', token, {
+      environment_id: envs[0],
+      name: 'Quay',
+      geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 300 },
+    })
+  ).zone_id;
   const batches: unknown[][] = [];
   for (let b = 0; b < size / 100; b++) {
     batches.push(
@@ -98,16 +127,22 @@ async function makeTenant(size: number, admin: string, now: number): Promise<Ten
       })),
     );
   }
-  for (let i = 0; i < batches.length; i += 4) await Promise.all(batches.slice(i, i + 4).map((events) => api('POST', '/api/v1/events/batch', token, { events })));
+  for (let i = 0; i < batches.length; i += 4)
+    await Promise.all(batches.slice(i, i + 4).map((events) => api('POST', '/api/v1/events/batch', token, { events })));
   for (let i = 0; i < 50; i++) {
-    const incident = await api<{ incident_id: string }>('POST', '/api/v1/incidents', token, { title: `Bench ${i}`, severity: 'high' });
-    if (i % 2 === 0) await api('PATCH', `/api/v1/incidents/${incident.incident_id}/respond`, token, { status: 'acknowledged' });
+    const incident = await api<{ incident_id: string }>('POST', '/api/v1/incidents', token, {
+      title: `Bench ${i}`,
+      severity: 'high',
+    });
+    if (i % 2 === 0)
+      await api('PATCH', `/api/v1/incidents/${incident.incident_id}/respond`, token, { status: 'acknowledged' });
   }
   return { size, tenantId, token, zoneId };
 }
 
 /** Items of a partition with sort keys `prefix + lo` .. `prefix + hi`, counted (a consistent COUNT Query). */
-const count = (pk: string, prefix: string, lo = '', hi = '\uffff') => queryCount({ pk, skBetween: [`${prefix}${lo}`, `${prefix}${hi}`], consistent: true });
+const count = (pk: string, prefix: string, lo = '', hi = '\uffff') =>
+  queryCount({ pk, skBetween: [`${prefix}${lo}`, `${prefix}${hi}`], consistent: true });
 
 async function waitCounted(t: Tenant): Promise<void> {
   const deadline = Date.now() + 30 * 60_000;
@@ -119,7 +154,8 @@ async function waitCounted(t: Tenant): Promise<void> {
   await new Promise((r) => setTimeout(r, 2000));
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(p * values.length) - 1)]!;
 const sum = (t: Tally, field: 'calls' | 'readUnits') => Object.values(t).reduce((s, o) => s + o[field], 0);
 const ops = (t: Tally) =>
   Object.entries(t)
@@ -184,7 +220,15 @@ async function measure(q: Query, tenants: readonly Tenant[]): Promise<Row[]> {
   const out: Row[] = [];
   for (const t of tenants) {
     const { tally, times } = rows.get(t)!;
-    out.push({ events: t.size, query: q.label, medianMs: percentile(times, 0.5), p95Ms: percentile(times, 0.95), calls: ops(tally), readUnits: sum(tally, 'readUnits'), counterItems: await q.items(t) });
+    out.push({
+      events: t.size,
+      query: q.label,
+      medianMs: percentile(times, 0.5),
+      p95Ms: percentile(times, 0.95),
+      calls: ops(tally),
+      readUnits: sum(tally, 'readUnits'),
+      counterItems: await q.items(t),
+    });
   }
   return out;
 }
@@ -206,29 +250,50 @@ try {
   for (const t of tenants) {
     const w = await api<{ from_date: string; to_date: string }>('GET', '/api/v1/analytics/threats', t.token);
     const last = Date.parse(w.to_date) - 3_600_000;
-    ranges.set(t, { fromDay: w.from_date.slice(0, 10), toDay: new Date(last).toISOString().slice(0, 10), fromHour: w.from_date.slice(0, 13), toHour: new Date(last).toISOString().slice(0, 13) });
+    ranges.set(t, {
+      fromDay: w.from_date.slice(0, 10),
+      toDay: new Date(last).toISOString().slice(0, 10),
+      fromHour: w.from_date.slice(0, 13),
+      toHour: new Date(last).toISOString().slice(0, 13),
+    });
   }
   const stats = (t: Tenant) => `T#${t.tenantId}#STATS`;
-  const days = (t: Tenant, scope: string) => count(stats(t), `EV#${scope}#`, ranges.get(t)!.fromDay, ranges.get(t)!.toDay);
+  const days = (t: Tenant, scope: string) =>
+    count(stats(t), `EV#${scope}#`, ranges.get(t)!.fromDay, ranges.get(t)!.toDay);
   const queries: Query[] = [
-    { label: 'threats, 30 days by day', path: '/api/v1/analytics/threats', params: () => ({}), items: (t) => days(t, 'all') },
-    { label: 'threats, 30 days by hour, one zone', path: '/api/v1/analytics/threats', params: (t) => ({ aggregation: 'hour', zone_id: t.zoneId }), items: (t) => days(t, `zone#${t.zoneId}`) },
+    {
+      label: 'threats, 30 days by day',
+      path: '/api/v1/analytics/threats',
+      params: () => ({}),
+      items: (t) => days(t, 'all'),
+    },
+    {
+      label: 'threats, 30 days by hour, one zone',
+      path: '/api/v1/analytics/threats',
+      params: (t) => ({ aggregation: 'hour', zone_id: t.zoneId }),
+      items: (t) => days(t, `zone#${t.zoneId}`),
+    },
     {
       label: 'summary, 30 days',
       path: '/api/v1/analytics/summary',
       params: (t) => ({ tenant_id: t.tenantId }),
-      items: async (t) => (await days(t, 'all')) + (await count(stats(t), 'INC#', ranges.get(t)!.fromHour, ranges.get(t)!.toHour)),
+      items: async (t) =>
+        (await days(t, 'all')) + (await count(stats(t), 'INC#', ranges.get(t)!.fromHour, ranges.get(t)!.toHour)),
     },
   ];
   // Every query a few times first: the handlers' modules and DynamoDB Local's JVM (which has just
   // taken the ingest) settle before anything is timed.
-  for (let i = 0; i < 10; i++) for (const q of queries) for (const t of tenants) await api('GET', q.path, t.token, undefined, q.params(t));
+  for (let i = 0; i < 10; i++)
+    for (const q of queries) for (const t of tenants) await api('GET', q.path, t.token, undefined, q.params(t));
   const rows: Row[] = [];
   for (const q of queries) rows.push(...(await measure(q, tenants)));
   console.log("\nAnalytics queries by events stored (handler time; one request's DynamoDB calls):\n");
   console.log('| events | query | median ms | p95 ms | DynamoDB calls | read units | counter items read |');
   console.log('|---:|---|---:|---:|---|---:|---:|');
-  for (const r of rows) console.log(`| ${r.events} | ${r.query} | ${r.medianMs.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.calls} | ${r.readUnits} | ${r.counterItems} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.events} | ${r.query} | ${r.medianMs.toFixed(1)} | ${r.p95Ms.toFixed(1)} | ${r.calls} | ${r.readUnits} | ${r.counterItems} |`,
+    );
   console.log(
     "\nThe calls include the caller's authentication (a BatchGetItem; the series reads the zone with it). Read units follow the counter items' size, which grows with the (type, hour) pairs that had events and stops at the number of types x 24 per day: not with the events themselves.",
   );

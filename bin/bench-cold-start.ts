@@ -41,7 +41,14 @@ const IMPORT_AND_TIME =
 
 /** Milliseconds to import `bundle` in a fresh Node process; throws with its stderr on failure. */
 function importMs(bundle: Bundle, sourceMaps = bundle.nodeOptions.includes('--enable-source-maps')): number {
-  const args = ['--import', AWSLAMBDA_SHIM, ...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', IMPORT_AND_TIME];
+  const args = [
+    '--import',
+    AWSLAMBDA_SHIM,
+    ...(sourceMaps ? ['--enable-source-maps'] : []),
+    '--input-type=module',
+    '-e',
+    IMPORT_AND_TIME,
+  ];
   const run = spawnSync(process.execPath, [...args, pathToFileURL(bundle.file).href], { env: ENV, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`${bundle.name}: import failed\n${run.stderr}`);
   const warnings = run.stderr.trim();
@@ -53,7 +60,9 @@ const warned = new Map<string, string>();
 console.log('building bundles (as cdk synth does) ...');
 const built = performance.now();
 const bundles = buildBundles();
-console.log(`built ${bundles.functions.length} functions and 2 reference bundles in ${((performance.now() - built) / 1000).toFixed(0)} s`);
+console.log(
+  `built ${bundles.functions.length} functions and 2 reference bundles in ${((performance.now() - built) / 1000).toFixed(0)} s`,
+);
 
 try {
   const measured = bundles.functions.filter((b) => !ONLY || ONLY.includes(b.name));
@@ -72,13 +81,15 @@ try {
   const empty = median(emptyTimes);
   const floor = median(floorTimes);
   const kb = (bytes: number) => (bytes / 1024).toFixed(0);
-  const rows = measured
-    .map((b) => ({ bundle: b, ms: median(times.get(b.name)!) }))
-    .sort((a, b) => b.ms - a.ms);
+  const rows = measured.map((b) => ({ bundle: b, ms: median(times.get(b.name)!) })).sort((a, b) => b.ms - a.ms);
   console.log('');
-  console.log(`${'function'.padEnd(32)} ${'KB'.padStart(6)} ${'import ms'.padStart(10)} ${'x empty'.padStart(8)} ${'x floor'.padStart(8)}`);
+  console.log(
+    `${'function'.padEnd(32)} ${'KB'.padStart(6)} ${'import ms'.padStart(10)} ${'x empty'.padStart(8)} ${'x floor'.padStart(8)}`,
+  );
   const line = (name: string, bytes: number, ms: number) =>
-    console.log(`${name.padEnd(32)} ${kb(bytes).padStart(6)} ${ms.toFixed(1).padStart(10)} ${(ms / empty).toFixed(2).padStart(8)} ${(ms / floor).toFixed(2).padStart(8)}`);
+    console.log(
+      `${name.padEnd(32)} ${kb(bytes).padStart(6)} ${ms.toFixed(1).padStart(10)} ${(ms / empty).toFixed(2).padStart(8)} ${(ms / floor).toFixed(2).padStart(8)}`,
+    );
   line('(empty handler)', bundles.empty.bytes, empty);
   line('(floor: one GetCommand)', bundles.floor.bytes, floor);
   for (const { bundle, ms } of rows) line(bundle.name, bundle.bytes, ms);
@@ -87,9 +98,15 @@ try {
   const toFloor = rows.map((r) => r.ms / floor);
   const toEmpty = rows.map((r) => r.ms / empty);
   console.log('');
-  console.log(`bundles: ${measured.length}; size median ${kb(median(sizes))} KB, max ${kb(Math.max(...sizes))} KB (floor ${kb(bundles.floor.bytes)} KB; budget: median <= floor + 100 KB, each <= 2.5 x floor)`);
-  console.log(`import time / empty handler: median ${median(toEmpty).toFixed(2)}, range ${Math.min(...toEmpty).toFixed(2)} to ${Math.max(...toEmpty).toFixed(2)} (floor: ${(floor / empty).toFixed(2)})`);
-  console.log(`import time / floor: median ${median(toFloor).toFixed(2)}, worst ${Math.max(...toFloor).toFixed(2)} (target: median <= 1.3, worst <= 2.0)`);
+  console.log(
+    `bundles: ${measured.length}; size median ${kb(median(sizes))} KB, max ${kb(Math.max(...sizes))} KB (floor ${kb(bundles.floor.bytes)} KB; budget: median <= floor + 100 KB, each <= 2.5 x floor)`,
+  );
+  console.log(
+    `import time / empty handler: median ${median(toEmpty).toFixed(2)}, range ${Math.min(...toEmpty).toFixed(2)} to ${Math.max(...toEmpty).toFixed(2)} (floor: ${(floor / empty).toFixed(2)})`,
+  );
+  console.log(
+    `import time / floor: median ${median(toFloor).toFixed(2)}, worst ${Math.max(...toFloor).toFixed(2)} (target: median <= 1.3, worst <= 2.0)`,
+  );
 
   // What --enable-source-maps costs at import, on the floor and the largest bundle.
   const largest = [...measured].sort((a, b) => b.bytes - a.bytes)[0]!;

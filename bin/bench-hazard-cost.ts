@@ -26,13 +26,32 @@ const feeds = await startFeedServer({
 try {
   const token = await stack.signUp('Hazards');
   // 40 km north of GDACS EQ 1569499 (current) and 30 km north of USGS nn00848153.
-  await api('POST', '/api/v1/environments', token, { name: 'Faizabad depot', type: 'site', location: { lat: 36.97073, lon: 71.0216 } });
-  await api('POST', '/api/v1/environments', token, { name: 'Mina substation', type: 'substation', location: { lat: 38.45069, lon: -117.936 } });
+  await api('POST', '/api/v1/environments', token, {
+    name: 'Faizabad depot',
+    type: 'site',
+    location: { lat: 36.97073, lon: 71.0216 },
+  });
+  await api('POST', '/api/v1/environments', token, {
+    name: 'Mina substation',
+    type: 'substation',
+    location: { lat: 38.45069, lon: -117.936 },
+  });
   // North Korea (level 4) and Burundi (level 3) in the advisories' capture.
   await api('POST', '/api/v1/environments', token, { name: 'Pyongyang office', type: 'building', country: 'KP' });
   await api('POST', '/api/v1/environments', token, { name: 'Bujumbura depot', type: 'building', country: 'BI' });
-  for (const [feed, path] of [['gdacs', '/gdacs.json'], ['usgs-quakes', '/quakes.geojson'], ['nws-alerts', '/nws.xml'], ['state-dept-advisories', '/advisories.xml']] as const) {
-    const id = (await api<{ integration_id: string }>('POST', '/api/v1/integrations', token, { name: feed, kind: 'feed', config: { feed, url: `${feeds.base}${path}` } })).integration_id;
+  for (const [feed, path] of [
+    ['gdacs', '/gdacs.json'],
+    ['usgs-quakes', '/quakes.geojson'],
+    ['nws-alerts', '/nws.xml'],
+    ['state-dept-advisories', '/advisories.xml'],
+  ] as const) {
+    const id = (
+      await api<{ integration_id: string }>('POST', '/api/v1/integrations', token, {
+        name: feed,
+        kind: 'feed',
+        config: { feed, url: `${feeds.base}${path}` },
+      })
+    ).integration_id;
     let report: { records: unknown; alerts_raised: number } | undefined;
     const poll = async () => (report = await api<typeof report>('POST', `/api/v1/connectors/${id}/poll`, token));
     show(`${feed} first poll`, await tallyOf(poll));

@@ -98,7 +98,8 @@ console.log(
 // IPv6 addresses drawn at random from the whole space are almost never announced; these are drawn
 // inside random rows of the ASN file instead (the bench reads it for that; the adapter does not).
 const v6Rows = readFileSync(dataPath(IP_GEO_DATA_FILES.asnIpv6), 'latin1').split('\n').filter(Boolean);
-const v6Text = (value: bigint) => Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':');
+const v6Text = (value: bigint) =>
+  Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':');
 const v6 = await publicAddresses(V6, () => {
   const [start, end] = v6Rows[Math.floor(next() * v6Rows.length)]!.split(',', 2).map(BigInt) as [bigint, bigint];
   return v6Text(start + ((end - start) * BigInt(Math.floor(next() * 1e6))) / 1_000_000n);

@@ -76,9 +76,17 @@ await ensureLocalAdmin(localAdminFromEnv());
 const server = await startHttpServer({ port: 0 });
 const baseUrl = server.url;
 
-const ADMIN = { email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local', password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1' };
+const ADMIN = {
+  email: process.env.GATEHOUSE_ADMIN_EMAIL ?? 'admin@gatehouse.local',
+  password: process.env.GATEHOUSE_ADMIN_PASSWORD ?? 'Gatehouse-admin-1',
+};
 
-async function api<T = unknown>(method: string, path: string, credential: { token?: string; key?: string } | undefined, body?: unknown): Promise<T> {
+async function api<T = unknown>(
+  method: string,
+  path: string,
+  credential: { token?: string; key?: string } | undefined,
+  body?: unknown,
+): Promise<T> {
   const res = await fetch(new URL(path, baseUrl), {
     method,
     headers: {
@@ -143,7 +151,8 @@ async function timeOf(send: () => Promise<unknown>): Promise<number> {
   return median(times);
 }
 
-const sum = (t: Tally, field: 'calls' | 'readUnits' | 'writeUnits') => Object.values(t).reduce((s, o) => s + o[field], 0);
+const sum = (t: Tally, field: 'calls' | 'readUnits' | 'writeUnits') =>
+  Object.values(t).reduce((s, o) => s + o[field], 0);
 const describe = (t: Tally) =>
   Object.entries(t)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -161,7 +170,9 @@ function costPerMillionEvents(m: Measured) {
   };
   const perEvent = {
     eventBridge: PRICES.eventBridgePerMillionEvents,
-    publisher: (PRICES.lambdaPerMillionRequests + PUBLISHER.memoryGb * PUBLISHER.batchSeconds * PRICES.lambdaPerGbSecond * 1e6) / PUBLISHER.batchRecords,
+    publisher:
+      (PRICES.lambdaPerMillionRequests + PUBLISHER.memoryGb * PUBLISHER.batchSeconds * PRICES.lambdaPerGbSecond * 1e6) /
+      PUBLISHER.batchRecords,
   };
   const parts = {
     ...Object.fromEntries(Object.entries(perRequest).map(([k, v]) => [k, v / m.events])),
@@ -202,27 +213,56 @@ function runTimedPhase(): Promise<TimedReport> {
 let metered: { results: Measured[]; streams: { label: string; tally: Tally }[] } | undefined;
 let timedReport: TimedReport | undefined;
 try {
-  const admin = { token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, ADMIN)).access_token };
+  const admin = {
+    token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, ADMIN)).access_token,
+  };
   const tag = Date.now().toString(36);
   const email = `cost-${tag}@bench.example`;
   const password = `Cost-${tag}-Pass1`;
-  const org = await api<{ tenant_id: TenantId }>('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `Cost ${tag}` });
+  const org = await api<{ tenant_id: TenantId }>('POST', '/api/v1/portal/register', undefined, {
+    email,
+    password,
+    organization_name: `Cost ${tag}`,
+  });
   // A plan with a rate (1,000 a minute, more than the benchmark sends): its counter is written on every call.
   await api('PATCH', `/api/v1/tenants/${org.tenant_id}`, admin, { plan: 'pro' });
-  const user = { token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token };
-  const key = { key: (await api<{ api_key: string }>('POST', '/api/v1/portal/api-keys', user, { name: 'cost bench', role: 'OPERATOR' })).api_key };
+  const user = {
+    token: (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password }))
+      .access_token,
+  };
+  const key = {
+    key: (
+      await api<{ api_key: string }>('POST', '/api/v1/portal/api-keys', user, { name: 'cost bench', role: 'OPERATOR' })
+    ).api_key,
+  };
 
   const site = async (name: string) => {
     const env = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, { name, type: 'port' });
-    await api('POST', '/api/v1/zones', user, { environment_id: env.environment_id, name: 'Quay', security_level: 4, geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 500 } });
-    const sensor = await api<{ sensor_id: string }>('POST', '/api/v1/sensors', user, { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.9101, lon: 10.7501 } });
+    await api('POST', '/api/v1/zones', user, {
+      environment_id: env.environment_id,
+      name: 'Quay',
+      security_level: 4,
+      geofence: { type: 'Circle', center: [10.75, 59.91], radius_m: 500 },
+    });
+    const sensor = await api<{ sensor_id: string }>('POST', '/api/v1/sensors', user, {
+      environment_id: env.environment_id,
+      name: 'Radar',
+      type: 'radar',
+      location: { lat: 59.9101, lon: 10.7501 },
+    });
     return { env, sensor };
   };
   const quiet = await site('Quiet port');
   const busy = await site('Busy port');
   const zonesMadeAt = Date.now();
-  const event = (sensorId: string, i: number) => ({ type: 'motion.detected', sensor_id: sensorId, payload: { seq: i, speed_mps: 1.4 } });
-  const batch = (sensorId: string, from: number) => ({ events: Array.from({ length: 100 }, (_, i) => event(sensorId, from + i)) });
+  const event = (sensorId: string, i: number) => ({
+    type: 'motion.detected',
+    sensor_id: sensorId,
+    payload: { seq: i, speed_mps: 1.4 },
+  });
+  const batch = (sensorId: string, from: number) => ({
+    events: Array.from({ length: 100 }, (_, i) => event(sensorId, from + i)),
+  });
   for (let i = 0; i < BUSY; i += 100) await api('POST', '/api/v1/events/batch', user, batch(busy.sensor.sensor_id, i));
   // Measured in the steady state: a function keeps zones read once their last change has settled
   // (shared/domain/sites/zone-cache.ts); a request within that moment of a change reads them (1 Query more).
@@ -233,45 +273,166 @@ try {
   // worker would (the benchmark runs no workers), and a developer key.
   const { scenario, CABLE_KML, ON_CABLE, VESSELS } = await import('../test/support/ais.js');
   const { trackTenant } = await import('../shared/domain/vessels/index.js');
-  const sea = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, { name: 'Strait', type: 'port' });
+  const sea = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, {
+    name: 'Strait',
+    type: 'port',
+  });
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(CABLE_KML)]), 'cable.kml');
-  const uploaded = await fetch(new URL(`/api/v1/environments/${sea.environment_id}/infrastructure/upload`, baseUrl), { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form });
+  const uploaded = await fetch(new URL(`/api/v1/environments/${sea.environment_id}/infrastructure/upload`, baseUrl), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.token}` },
+    body: form,
+  });
   if (uploaded.status !== 201) throw new Error(`cable upload: ${uploaded.status}`);
-  const traffic = scenario(new Date(Date.now() - 150 * 60_000)).map((r) => ({ type: 'ais.position', environment_id: sea.environment_id, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } }));
-  for (let i = 0; i < traffic.length; i += 100) await api('POST', '/api/v1/events/batch', user, { events: traffic.slice(i, i + 100) });
+  const traffic = scenario(new Date(Date.now() - 150 * 60_000)).map((r) => ({
+    type: 'ais.position',
+    environment_id: sea.environment_id,
+    occurred_at: r.at.toISOString(),
+    payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea },
+  }));
+  for (let i = 0; i < traffic.length; i += 100)
+    await api('POST', '/api/v1/events/batch', user, { events: traffic.slice(i, i + 100) });
   const aisEvents: Parameters<typeof trackTenant>[1][number][] = [];
-  for (const type of ['ais.static', 'ais.position']) aisEvents.push(...(await api<typeof aisEvents>('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)));
+  for (const type of ['ais.static', 'ais.position'])
+    aisEvents.push(
+      ...(await api<typeof aisEvents>('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)),
+    );
   await trackTenant(org.tenant_id, aisEvents.reverse());
-  const aisBatch = () => ({ events: traffic.slice(0, 100).map((e) => ({ ...e, occurred_at: new Date().toISOString() })) });
-  const developer = { token: (await api<{ api_key: string }>('POST', '/v1/auth/keys', user, { email, tier: 'pro' })).api_key };
+  const aisBatch = () => ({
+    events: traffic.slice(0, 100).map((e) => ({ ...e, occurred_at: new Date().toISOString() })),
+  });
+  const developer = {
+    token: (await api<{ api_key: string }>('POST', '/v1/auth/keys', user, { email, tier: 'pro' })).api_key,
+  };
 
   let seq = 0;
   const kinds: Kind[] = [
-    { label: 'GET one environment (bearer)', routeId: 'environments.get', events: 0, send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, user) },
-    { label: 'GET one environment (API key)', routeId: 'environments.get', events: 0, send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, key) },
-    { label: 'POST one event, quiet environment', routeId: 'events.create', events: 1, send: () => api('POST', '/api/v1/events', user, event(quiet.sensor.sensor_id, seq++)) },
-    { label: `POST one event, busy (${BUSY}+ in the hour)`, routeId: 'events.create', events: 1, send: () => api('POST', '/api/v1/events', user, event(busy.sensor.sensor_id, seq++)) },
-    { label: 'POST a batch of 100 events', routeId: 'events.batch', events: 100, send: () => api('POST', '/api/v1/events/batch', user, batch(quiet.sensor.sensor_id, (seq += 100))) },
+    {
+      label: 'GET one environment (bearer)',
+      routeId: 'environments.get',
+      events: 0,
+      send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, user),
+    },
+    {
+      label: 'GET one environment (API key)',
+      routeId: 'environments.get',
+      events: 0,
+      send: () => api('GET', `/api/v1/environments/${quiet.env.environment_id}`, key),
+    },
+    {
+      label: 'POST one event, quiet environment',
+      routeId: 'events.create',
+      events: 1,
+      send: () => api('POST', '/api/v1/events', user, event(quiet.sensor.sensor_id, seq++)),
+    },
+    {
+      label: `POST one event, busy (${BUSY}+ in the hour)`,
+      routeId: 'events.create',
+      events: 1,
+      send: () => api('POST', '/api/v1/events', user, event(busy.sensor.sensor_id, seq++)),
+    },
+    {
+      label: 'POST a batch of 100 events',
+      routeId: 'events.batch',
+      events: 100,
+      send: () => api('POST', '/api/v1/events/batch', user, batch(quiet.sensor.sensor_id, (seq += 100))),
+    },
     {
       label: 'GET /events env+type, limit=20',
       routeId: 'events.list',
       events: 0,
-      send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&environment_id=${busy.env.environment_id}&type=motion.detected&limit=20`, user),
+      send: () =>
+        api(
+          'GET',
+          `/api/v1/events?tenant_id=${org.tenant_id}&environment_id=${busy.env.environment_id}&type=motion.detected&limit=20`,
+          user,
+        ),
     },
-    { label: 'GET /events limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user) },
-    { label: 'GET /events processed=false, limit=20', routeId: 'events.list', events: 0, send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user) },
-    { label: 'POST a batch of 100 AIS sentences', routeId: 'events.batch', events: 100, send: () => api('POST', '/api/v1/events/batch', user, aisBatch()) },
-    { label: 'GET a vessel profile (24 h, 32 positions)', routeId: 'vessels.get', events: 0, send: () => api('GET', `/api/v1/vessels/${VESSELS.dark.mmsi}`, user) },
-    { label: 'GET dark and loitering vessels', routeId: 'vessels.dark', events: 0, send: () => api('GET', '/api/v1/vessels/dark', user) },
-    { label: 'GET a track (24 h)', routeId: 'vessels.track', events: 0, send: () => api('GET', `/api/v1/vessels/${VESSELS.loiterer.mmsi}/track`, user) },
-    { label: 'GET cable risk on the cable', routeId: 'vessels.cableRisk', events: 0, send: () => api('GET', `/api/v1/cable-risk?lat=${ON_CABLE.lat}&lon=${ON_CABLE.lon}`, user) },
-    { label: 'GET /v1/usage (pro key)', routeId: 'developer.usage', events: 0, send: () => api('GET', '/v1/usage', developer) },
-    { label: 'GET /v1/vessel-profile (pro key)', routeId: 'developer.vesselProfile', events: 0, send: () => api('GET', `/v1/vessel-profile?mmsi=${VESSELS.loiterer.mmsi}`, developer) },
-    { label: 'GET a threat score (an IP)', routeId: 'threatScore.get', events: 0, send: () => api('GET', '/api/v1/threat-score?target=8.8.8.8&target_type=ip', user) },
-    { label: 'GET a threat score (a vessel)', routeId: 'threatScore.get', events: 0, send: () => api('GET', `/api/v1/threat-score?target=${VESSELS.loiterer.mmsi}&target_type=mmsi&context=maritime`, user) },
-    { label: 'GET /v1/threat-score (pro key, a location)', routeId: 'developer.threatScore', events: 0, send: () => api('GET', `/v1/threat-score?target=${ON_CABLE.lat},${ON_CABLE.lon}&target_type=location&context=infrastructure`, developer) },
-    { label: 'GET /audit-logs limit=20', routeId: 'auditLogs.list', events: 0, send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?limit=20`, user) },
+    {
+      label: 'GET /events limit=20',
+      routeId: 'events.list',
+      events: 0,
+      send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&limit=20`, user),
+    },
+    {
+      label: 'GET /events processed=false, limit=20',
+      routeId: 'events.list',
+      events: 0,
+      send: () => api('GET', `/api/v1/events?tenant_id=${org.tenant_id}&processed=false&limit=20`, user),
+    },
+    {
+      label: 'POST a batch of 100 AIS sentences',
+      routeId: 'events.batch',
+      events: 100,
+      send: () => api('POST', '/api/v1/events/batch', user, aisBatch()),
+    },
+    {
+      label: 'GET a vessel profile (24 h, 32 positions)',
+      routeId: 'vessels.get',
+      events: 0,
+      send: () => api('GET', `/api/v1/vessels/${VESSELS.dark.mmsi}`, user),
+    },
+    {
+      label: 'GET dark and loitering vessels',
+      routeId: 'vessels.dark',
+      events: 0,
+      send: () => api('GET', '/api/v1/vessels/dark', user),
+    },
+    {
+      label: 'GET a track (24 h)',
+      routeId: 'vessels.track',
+      events: 0,
+      send: () => api('GET', `/api/v1/vessels/${VESSELS.loiterer.mmsi}/track`, user),
+    },
+    {
+      label: 'GET cable risk on the cable',
+      routeId: 'vessels.cableRisk',
+      events: 0,
+      send: () => api('GET', `/api/v1/cable-risk?lat=${ON_CABLE.lat}&lon=${ON_CABLE.lon}`, user),
+    },
+    {
+      label: 'GET /v1/usage (pro key)',
+      routeId: 'developer.usage',
+      events: 0,
+      send: () => api('GET', '/v1/usage', developer),
+    },
+    {
+      label: 'GET /v1/vessel-profile (pro key)',
+      routeId: 'developer.vesselProfile',
+      events: 0,
+      send: () => api('GET', `/v1/vessel-profile?mmsi=${VESSELS.loiterer.mmsi}`, developer),
+    },
+    {
+      label: 'GET a threat score (an IP)',
+      routeId: 'threatScore.get',
+      events: 0,
+      send: () => api('GET', '/api/v1/threat-score?target=8.8.8.8&target_type=ip', user),
+    },
+    {
+      label: 'GET a threat score (a vessel)',
+      routeId: 'threatScore.get',
+      events: 0,
+      send: () =>
+        api('GET', `/api/v1/threat-score?target=${VESSELS.loiterer.mmsi}&target_type=mmsi&context=maritime`, user),
+    },
+    {
+      label: 'GET /v1/threat-score (pro key, a location)',
+      routeId: 'developer.threatScore',
+      events: 0,
+      send: () =>
+        api(
+          'GET',
+          `/v1/threat-score?target=${ON_CABLE.lat},${ON_CABLE.lon}&target_type=location&context=infrastructure`,
+          developer,
+        ),
+    },
+    {
+      label: 'GET /audit-logs limit=20',
+      routeId: 'auditLogs.list',
+      events: 0,
+      send: () => api('GET', `/api/v1/audit-logs/${org.tenant_id}?limit=20`, user),
+    },
     {
       label: 'GET /audit-logs action=zone.created',
       routeId: 'auditLogs.list',
@@ -283,7 +444,11 @@ try {
   if (TIMED_PHASE) {
     const ms: Record<string, number> = {};
     for (const kind of kinds) ms[kind.label] = await timeOf(kind.send);
-    const throughput = await measureThroughput(user.token, () => batch(quiet.sensor.sensor_id, (seq += 100)), org.tenant_id);
+    const throughput = await measureThroughput(
+      user.token,
+      () => batch(quiet.sensor.sensor_id, (seq += 100)),
+      org.tenant_id,
+    );
     process.stdout.write(`BENCH_TIMED ${JSON.stringify({ ms, throughput } satisfies TimedReport)}\n`);
   } else {
     const results: Measured[] = [];
@@ -296,7 +461,10 @@ try {
     const idleStream = async (token: string, query: string) => {
       const m = meter!;
       const controller = new AbortController();
-      const res = await fetch(new URL(`/api/v1/events/stream${query}`, baseUrl), { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+      const res = await fetch(new URL(`/api/v1/events/stream${query}`, baseUrl), {
+        headers: { authorization: `Bearer ${token}` },
+        signal: controller.signal,
+      });
       const reader = res.body!.getReader();
       await reader.read(); // the retry frame: the stream is open
       await m.settle();
@@ -309,7 +477,10 @@ try {
       return tally;
     };
     const streams = [
-      { label: 'idle stream of one tenant, per poll', tally: await idleStream(user.token, `?tenant_id=${org.tenant_id}`) },
+      {
+        label: 'idle stream of one tenant, per poll',
+        tally: await idleStream(user.token, `?tenant_id=${org.tenant_id}`),
+      },
       { label: 'every-tenant stream, 1 active lately, per poll', tally: await idleStream(admin.token, '') },
     ];
     metered = { results, streams };
@@ -324,7 +495,11 @@ try {
 // The timed phase runs alone: this process's stack is stopped first.
 if (metered) {
   timedReport = await runTimedPhase();
-  report(metered.results.map((r) => ({ ...r, ms: timedReport!.ms[r.label]! })), metered.streams, timedReport.throughput);
+  report(
+    metered.results.map((r) => ({ ...r, ms: timedReport!.ms[r.label]! })),
+    metered.streams,
+    timedReport.throughput,
+  );
 }
 
 /**
@@ -354,10 +529,23 @@ async function measureThroughput(token: string, batchBody: () => unknown, tenant
   const post = (body: Buffer) =>
     new Promise<void>((resolve, reject) => {
       const req = httpRequest(
-        { agent, host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, authorization: `Bearer ${token}` } },
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': body.length,
+            authorization: `Bearer ${token}`,
+          },
+        },
         (res) => {
           res.on('data', () => undefined);
-          res.on('end', () => (res.statusCode === 201 ? resolve() : reject(new Error(`batch answered ${res.statusCode}`))));
+          res.on('end', () =>
+            res.statusCode === 201 ? resolve() : reject(new Error(`batch answered ${res.statusCode}`)),
+          );
           res.on('error', reject);
         },
       );
@@ -374,8 +562,12 @@ async function measureThroughput(token: string, batchBody: () => unknown, tenant
     pool(BATCHES, () =>
       Promise.all(
         Array.from({ length: 4 }, () => {
-          const items = Array.from({ length: 25 }, () => eventItem({ event: { ...stored, event_id: newTimeId() }, contentHash: contentHash ?? '', expiresAt: 0 }));
-          return db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } }));
+          const items = Array.from({ length: 25 }, () =>
+            eventItem({ event: { ...stored, event_id: newTimeId() }, contentHash: contentHash ?? '', expiresAt: 0 }),
+          );
+          return db.send(
+            new BatchWriteCommand({ RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } }),
+          );
         }),
       ),
     );
@@ -404,7 +596,9 @@ function report(results: Measured[], streams: { label: string; tally: Tally }[],
   console.log(
     `request cost against DynamoDB Local: calls and units through a metering proxy (median of ${REPEAT} requests each); ms: the handler's time without the proxy (median of ${TIMED}, in a second stack)\n`,
   );
-  console.log(`${'request'.padEnd(40)} ${'calls'.padStart(5)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)}  ${'ms'.padStart(5)}  calls by operation`);
+  console.log(
+    `${'request'.padEnd(40)} ${'calls'.padStart(5)} ${'RRU'.padStart(6)} ${'WRU'.padStart(6)}  ${'ms'.padStart(5)}  calls by operation`,
+  );
   for (const r of results) {
     console.log(
       `${r.label.padEnd(40)} ${String(sum(r.tally, 'calls')).padStart(5)} ${sum(r.tally, 'readUnits').toFixed(1).padStart(6)} ${sum(r.tally, 'writeUnits').toFixed(0).padStart(6)}  ${r.ms.toFixed(1).padStart(5)}  ${describe(r.tally)}`,
@@ -413,15 +607,25 @@ function report(results: Measured[], streams: { label: string; tally: Tally }[],
   for (const { label, tally } of streams) {
     // 10 s of polling every 2 s: 5 polls.
     const polls = 5;
-    console.log(`${label.padEnd(40)} ${(sum(tally, 'calls') / polls).toFixed(1).padStart(5)} ${(sum(tally, 'readUnits') / polls).toFixed(1).padStart(6)} ${'0'.padStart(6)}         ${describe(tally)} in ${polls} polls`);
+    console.log(
+      `${label.padEnd(40)} ${(sum(tally, 'calls') / polls).toFixed(1).padStart(5)} ${(sum(tally, 'readUnits') / polls).toFixed(1).padStart(6)} ${'0'.padStart(6)}         ${describe(tally)} in ${polls} polls`,
+    );
   }
   const batched = byLabel('POST a batch of 100');
-  console.log(`\nwrite units per event in a batch of 100 (everything the request wrote, per event): ${(sum(batched.tally, 'writeUnits') / 100).toFixed(2)}`);
+  console.log(
+    `\nwrite units per event in a batch of 100 (everything the request wrote, per event): ${(sum(batched.tally, 'writeUnits') / 100).toFixed(2)}`,
+  );
 
   console.log('\nmodelled cost per million events (USD), prices assumed:');
-  console.log(`  API Gateway REST $${PRICES.apiGatewayRestPerMillion}/M requests; EventBridge $${PRICES.eventBridgePerMillionEvents}/M events;`);
-  console.log(`  DynamoDB on-demand $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU; Lambda arm64 $${PRICES.lambdaPerMillionRequests}/M requests + $${PRICES.lambdaPerGbSecond}/GB-s`);
-  console.log(`  (route memory from the route table, duration = the handler's measured time (Server-Timing); stream publisher ${PUBLISHER.memoryGb * 1024} MB, ${PUBLISHER.batchSeconds * 1000} ms per ${PUBLISHER.batchRecords} records)`);
+  console.log(
+    `  API Gateway REST $${PRICES.apiGatewayRestPerMillion}/M requests; EventBridge $${PRICES.eventBridgePerMillionEvents}/M events;`,
+  );
+  console.log(
+    `  DynamoDB on-demand $${PRICES.dynamoWritePerMillionUnits}/M WRU, $${PRICES.dynamoReadPerMillionUnits}/M RRU; Lambda arm64 $${PRICES.lambdaPerMillionRequests}/M requests + $${PRICES.lambdaPerGbSecond}/GB-s`,
+  );
+  console.log(
+    `  (route memory from the route table, duration = the handler's measured time (Server-Timing); stream publisher ${PUBLISHER.memoryGb * 1024} MB, ${PUBLISHER.batchSeconds * 1000} ms per ${PUBLISHER.batchRecords} records)`,
+  );
   for (const [label, m, target] of [
     ['single-event ingests, quiet', byLabel('POST one event, quiet'), 8],
     ['single-event ingests, busy', byLabel('POST one event, busy'), 8],
@@ -433,7 +637,9 @@ function report(results: Measured[], streams: { label: string; tally: Tally }[],
       .join(', ');
     console.log(`  ${label.padEnd(30)} $${total.toFixed(2).padStart(6)}  (target $${target.toFixed(2)})  ${detail}`);
   }
-  console.log(`\ningest throughput (${ROUNDS} rounds of ${BATCHES} batches of 100 each way, after a warm-up round, concurrency ${CONCURRENCY}, straight to DynamoDB Local):`);
+  console.log(
+    `\ningest throughput (${ROUNDS} rounds of ${BATCHES} batches of 100 each way, after a warm-up round, concurrency ${CONCURRENCY}, straight to DynamoDB Local):`,
+  );
   console.log(
     `  HTTP POST /events/batch ${throughput.httpRate.toFixed(0)} events/s; raw BatchWriteItem ${throughput.rawRate.toFixed(0)} events/s; ratio ${(throughput.httpRate / throughput.rawRate).toFixed(2)} (target 0.80)`,
   );

@@ -31,7 +31,9 @@ try {
   const tenants: string[] = [];
   for (let i = 0; i < TENANTS; i++) {
     const tenant = await createTenant(system, { name: `SLA bench ${i}` });
-    await updateTenantConfig(system, systemTenant(tenant.tenant_id), { sla_minutes: { critical: 1, high: 60, medium: 240, low: 1440 } });
+    await updateTenantConfig(system, systemTenant(tenant.tenant_id), {
+      sla_minutes: { critical: 1, high: 60, medium: 240, low: 1440 },
+    });
     tenants.push(tenant.tenant_id);
   }
   const opened = performance.now();
@@ -39,13 +41,30 @@ try {
     await Promise.all(
       Array.from({ length: Math.min(20, INCIDENTS - i) }, (_, j) => {
         const tenantId = tenants[(i + j) % tenants.length]!;
-        const actor = { kind: 'user' as const, principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null }, requestId: 'bench', sourceIp: '127.0.0.1' };
-        return openIncident(actor, systemTenant(tenantId), { title: `Overdue ${i + j}`, severity: 'critical', status: 'confirmed' });
+        const actor = {
+          kind: 'user' as const,
+          principal: {
+            userId: 'bench',
+            tenantId,
+            role: 'OPERATOR' as const,
+            via: 'jwt' as const,
+            requestsPerMinute: null,
+          },
+          requestId: 'bench',
+          sourceIp: '127.0.0.1',
+        };
+        return openIncident(actor, systemTenant(tenantId), {
+          title: `Overdue ${i + j}`,
+          severity: 'critical',
+          status: 'confirmed',
+        });
       }),
     );
   }
   const openMs = performance.now() - opened;
-  console.log(`opened ${INCIDENTS} critical incidents in ${(openMs / 1000).toFixed(1)} s; waiting for the last to be due (1 min SLA)`);
+  console.log(
+    `opened ${INCIDENTS} critical incidents in ${(openMs / 1000).toFixed(1)} s; waiting for the last to be due (1 min SLA)`,
+  );
   await new Promise((r) => setTimeout(r, 61_000));
 
   const worker = workerById('sla-escalation');

@@ -96,7 +96,12 @@ try {
 
   // 2. End to end, through the running pipeline.
   const committed = new Map<string, number>();
-  const actor = { kind: 'user' as const, principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null }, requestId: 'bench', sourceIp: '127.0.0.1' };
+  const actor = {
+    kind: 'user' as const,
+    principal: { userId: 'bench', tenantId, role: 'OPERATOR' as const, via: 'jwt' as const, requestsPerMinute: null },
+    requestId: 'bench',
+    sourceIp: '127.0.0.1',
+  };
   for (let i = 0; i < INCIDENTS; i += PARALLEL) {
     await Promise.all(
       Array.from({ length: Math.min(PARALLEL, INCIDENTS - i) }, async (_, j) => {
@@ -107,8 +112,11 @@ try {
   }
   const deadline = Date.now() + 60_000;
   // (The metered attempt above arrived too: wait for these incidents' own deliveries.)
-  while ([...committed.keys()].some((id) => !arrived.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const latencies = [...committed].flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : [])).sort((a, b) => a - b);
+  while ([...committed.keys()].some((id) => !arrived.has(id)) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  const latencies = [...committed]
+    .flatMap(([id, at]) => (arrived.has(id) ? [arrived.get(id)! - at] : []))
+    .sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!;
   console.log(
     `end to end: ${latencies.length}/${INCIDENTS} delivered; commit to receiver p50 ${pct(50).toFixed(0)} ms, p95 ${pct(95).toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,

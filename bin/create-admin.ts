@@ -12,7 +12,9 @@ const password = process.env.GATEHOUSE_ADMIN_PASSWORD;
 
 if (!email || !password) {
   console.error('usage: GATEHOUSE_ADMIN_PASSWORD=... npm run create-admin -- --email you@example.com');
-  console.error('with TABLE_NAME, BUCKET_NAME, EVENT_BUS_NAME, USER_POOL_ID, USER_POOL_CLIENT_ID and AWS_REGION set from the stack outputs');
+  console.error(
+    'with TABLE_NAME, BUCKET_NAME, EVENT_BUS_NAME, USER_POOL_ID, USER_POOL_CLIENT_ID and AWS_REGION set from the stack outputs',
+  );
   process.exit(2);
 }
 

@@ -37,10 +37,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   const t0 = performance.now();
   // Workers to leave stopped (an operator's drill: what the live status and the agents show then).
-  const stoppedWorkers = (process.env.GATEHOUSE_STOPPED_WORKERS ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  const stoppedWorkers = (process.env.GATEHOUSE_STOPPED_WORKERS ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   stack = await startLocalStack({ dataDir, persist: true, stoppedWorkers });
-  log(`local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms (data in ${dataDir}, logs in ${dataDir}/logs)`);
-  log(`  DynamoDB Local ${stack.endpoints.dynamodb}, s3rver ${stack.endpoints.s3}, cognito-local ${stack.endpoints.cognito}`);
+  log(
+    `local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms (data in ${dataDir}, logs in ${dataDir}/logs)`,
+  );
+  log(
+    `  DynamoDB Local ${stack.endpoints.dynamodb}, s3rver ${stack.endpoints.s3}, cognito-local ${stack.endpoints.cognito}`,
+  );
   log(`  mail: ${stack.env.LOCAL_SMTP_URL}, each message kept in ${stack.env.LOCAL_MAIL_DIR}`);
 
   const admin = localAdminFromEnv();

@@ -9,7 +9,9 @@ import { GatehouseMcpServer } from '../shared/mcp/server.js';
 
 const apiKey = process.env.GATEHOUSE_API_KEY?.trim();
 if (!apiKey) {
-  console.error('gatehouse-mcp: set GATEHOUSE_API_KEY to an API key of the Gatehouse portal (POST /api/v1/portal/api-keys)');
+  console.error(
+    'gatehouse-mcp: set GATEHOUSE_API_KEY to an API key of the Gatehouse portal (POST /api/v1/portal/api-keys)',
+  );
   process.exit(2);
 }
 const rawBase = process.env.GATEHOUSE_BASE_URL?.trim() || 'http://127.0.0.1:3000';

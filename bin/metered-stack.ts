@@ -63,8 +63,14 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       const tag = Date.now().toString(36);
       const email = `${label.toLowerCase()}-${tag}@bench.example`;
       const password = `${label}-${tag}-Pass1`;
-      await metered.api('POST', '/api/v1/portal/register', undefined, { email, password, organization_name: `${label} ${tag}` });
-      return (await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })).access_token;
+      await metered.api('POST', '/api/v1/portal/register', undefined, {
+        email,
+        password,
+        organization_name: `${label} ${tag}`,
+      });
+      return (
+        await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })
+      ).access_token;
     },
     async stop() {
       await server.close();
@@ -81,5 +87,7 @@ export function showTally(label: string, t: Tally, units = false): void {
   const calls = Object.entries(t).map(([op, o]) => `${op} ${o.calls}`);
   const total = Object.values(t).reduce((s, o) => s + o.calls, 0);
   const billed = Object.values(t).reduce((s, o) => ({ r: s.r + o.readUnits, w: s.w + o.writeUnits }), { r: 0, w: 0 });
-  console.log(`${label}: ${total} calls (${calls.join(', ')})${units ? `; ${billed.r.toFixed(1)} RRU, ${billed.w.toFixed(1)} WRU` : ''}`);
+  console.log(
+    `${label}: ${total} calls (${calls.join(', ')})${units ? `; ${billed.r.toFixed(1)} RRU, ${billed.w.toFixed(1)} WRU` : ''}`,
+  );
 }

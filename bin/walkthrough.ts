@@ -31,7 +31,10 @@ async function startService(dir: string, dataDir: string): Promise<{ child: Chil
   let output = '';
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const base = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`npm start did not listen within 120 s:\n${output.slice(-2000)}`)), 120_000);
+    const timer = setTimeout(
+      () => fail(new Error(`npm start did not listen within 120 s:\n${output.slice(-2000)}`)),
+      120_000,
+    );
     child.stdout.on('data', (c: Buffer) => {
       output += c.toString();
       const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
@@ -48,7 +51,11 @@ async function startService(dir: string, dataDir: string): Promise<{ child: Chil
 async function main(): Promise<void> {
   const say = (line: string) => console.log(`- ${line}`);
   const cleanup: (() => void | Promise<void>)[] = [];
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox'],
+  });
   cleanup.push(() => browser.close());
   try {
     let base = flag('--base');
@@ -77,7 +84,8 @@ async function main(): Promise<void> {
     }
     if (!notificationsFile) throw new Error('--base needs --notifications <data dir>/logs/notifications.jsonl');
     const result = await walkthrough({ base, notificationsFile, browser, say });
-    if (result.finalStatus !== 'acknowledged') throw new Error(`the incident ended ${result.finalStatus}, not acknowledged`);
+    if (result.finalStatus !== 'acknowledged')
+      throw new Error(`the incident ended ${result.finalStatus}, not acknowledged`);
     say('done: the incident was acknowledged through its link');
   } finally {
     for (const step of cleanup) await step();

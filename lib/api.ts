@@ -175,17 +175,17 @@ export function addMethodNotAllowed(resource: apigw.IResource, verb: string, all
         },
       ],
     }),
-    { methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }], authorizationType: apigw.AuthorizationType.NONE },
+    {
+      methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+      authorizationType: apigw.AuthorizationType.NONE,
+    },
   );
   acknowledgeOpenMethod(method, 'It only answers 405 Method Not Allowed; there is nothing behind it.');
 }
 
 /** Acknowledges that a method has no API Gateway authorizer, saying why. */
 export function acknowledgeOpenMethod(method: apigw.Method, reason: string): void {
-  Validations.of(method).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason },
-    { id: 'AwsSolutions-COG4', reason },
-  );
+  Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason }, { id: 'AwsSolutions-COG4', reason });
 }
 
 function accessLogFormat(): apigw.AccessLogFormat {

@@ -24,8 +24,14 @@ export function connectorScheduleNames(stage: string) {
     // IAM names are global to the account: the region keeps two regions' stages apart.
     role: `gatehouse-${stage}-${Aws.REGION}-connector-scheduler`,
     pollers: {
-      standard: { poller: `gatehouse-${stage}-connector-poll`, deadLetters: `gatehouse-${stage}-connector-poll-dead-letters` },
-      large: { poller: `gatehouse-${stage}-connector-poll-large`, deadLetters: `gatehouse-${stage}-connector-poll-large-dead-letters` },
+      standard: {
+        poller: `gatehouse-${stage}-connector-poll`,
+        deadLetters: `gatehouse-${stage}-connector-poll-dead-letters`,
+      },
+      large: {
+        poller: `gatehouse-${stage}-connector-poll-large`,
+        deadLetters: `gatehouse-${stage}-connector-poll-large-dead-letters`,
+      },
     } satisfies Record<ConnectorPoller, { poller: string; deadLetters: string }>,
   };
 }
@@ -41,7 +47,12 @@ export function connectorScheduleRefs(scope: Construct, stage: string): Connecto
   const names = connectorScheduleNames(stage);
   const stack = Stack.of(scope);
   const refsOf = (p: { poller: string; deadLetters: string }) => ({
-    pollerArn: stack.formatArn({ service: 'lambda', resource: 'function', resourceName: p.poller, arnFormat: ArnFormat.COLON_RESOURCE_NAME }),
+    pollerArn: stack.formatArn({
+      service: 'lambda',
+      resource: 'function',
+      resourceName: p.poller,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    }),
     deadLetterArn: stack.formatArn({ service: 'sqs', resource: p.deadLetters, arnFormat: ArnFormat.NO_RESOURCE_NAME }),
   });
   return {
@@ -53,16 +64,27 @@ export function connectorScheduleRefs(scope: Construct, stage: string): Connecto
 
 /** The group and the role, next to the workers they invoke. */
 export class ConnectorSchedules extends Construct {
-  constructor(scope: Construct, id: string, props: { stage: string; pollers: readonly { function: lambda.IFunction; deadLetters: sqs.IQueue }[] }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { stage: string; pollers: readonly { function: lambda.IFunction; deadLetters: sqs.IQueue }[] },
+  ) {
     super(scope, id);
     const names = connectorScheduleNames(props.stage);
     new scheduler.CfnScheduleGroup(this, 'Group', { name: names.group });
     const role = new iam.Role(this, 'Role', {
       roleName: names.role,
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } } }),
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
+      }),
       description: 'EventBridge Scheduler invoking the Gatehouse connector pollers',
     });
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: props.pollers.map((p) => p.function.functionArn) }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: props.pollers.map((p) => p.function.functionArn),
+      }),
+    );
     // An invocation Scheduler cannot make goes to the worker's own dead letters (alarmed).
     for (const p of props.pollers) p.deadLetters.grantSendMessages(role);
   }

@@ -61,18 +61,36 @@ export class DataLake extends Construct {
           statements: [
             new iam.PolicyStatement({
               actions: [...LAKE_SESSION],
-              resources: [`arn:${Aws.PARTITION}:athena:${Aws.REGION}:${Aws.ACCOUNT_ID}:workgroup/${this.workgroupName}`],
+              resources: [
+                `arn:${Aws.PARTITION}:athena:${Aws.REGION}:${Aws.ACCOUNT_ID}:workgroup/${this.workgroupName}`,
+              ],
             }),
             new iam.PolicyStatement({
-              actions: ['glue:GetDatabase', 'glue:GetTable', 'glue:GetTables', 'glue:GetPartition', 'glue:GetPartitions'],
-              resources: [glue('catalog'), glue(`database/${this.databasePrefix}_*`), glue(`table/${this.databasePrefix}_*/*`)],
+              actions: [
+                'glue:GetDatabase',
+                'glue:GetTable',
+                'glue:GetTables',
+                'glue:GetPartition',
+                'glue:GetPartitions',
+              ],
+              resources: [
+                glue('catalog'),
+                glue(`database/${this.databasePrefix}_*`),
+                glue(`table/${this.databasePrefix}_*/*`),
+              ],
             }),
-            new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${LAKE_PREFIX}*`)] }),
+            new iam.PolicyStatement({
+              actions: ['s3:GetObject'],
+              resources: [props.bucket.arnForObjects(`${LAKE_PREFIX}*`)],
+            }),
             new iam.PolicyStatement({
               actions: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
               resources: [props.bucket.arnForObjects(`${LAKE_RESULTS_PREFIX}*`)],
             }),
-            new iam.PolicyStatement({ actions: ['s3:ListBucket', 's3:GetBucketLocation'], resources: [props.bucket.bucketArn] }),
+            new iam.PolicyStatement({
+              actions: ['s3:ListBucket', 's3:GetBucketLocation'],
+              resources: [props.bucket.bucketArn],
+            }),
           ],
         }),
       },

@@ -45,13 +45,18 @@ export function importQueues(
   refs: Record<string, { arn: string; url: string }>,
   param: (name: string, value: string) => string,
 ): { queueArns: Record<string, string>; environment: Record<string, string> } {
-  const targets = [...new Set(grants.flatMap((g) => [...allowedActions(g).queues, ...allowedActions(g).queueDepths]))].sort();
+  const targets = [
+    ...new Set(grants.flatMap((g) => [...allowedActions(g).queues, ...allowedActions(g).queueDepths])),
+  ].sort();
   const queueArns: Record<string, string> = {};
   const environment: Record<string, string> = {};
   for (const target of targets) {
     const ref = refs[target];
     if (!ref) throw new Error(`a grant names queue ${target}, which the stack does not have`);
-    const name = target.split(/[-:]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+    const name = target
+      .split(/[-:]/)
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join('');
     queueArns[target] = param(`Queue${name}Arn`, ref.arn);
     environment[queueUrlVariable(target as QueueTarget)] = param(`Queue${name}Url`, ref.url);
   }
@@ -72,7 +77,11 @@ export const BEDROCK_MODELS = [
  * grant alone does not allow, on the counters only: the condition admits only items whose
  * partition key starts with `RATE#`.
  */
-export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters: readonly string[] = []): iam.PolicyStatement[] {
+export function grantStatements(
+  grants: RouteGrants,
+  arns: ServiceArns,
+  counters: readonly string[] = [],
+): iam.PolicyStatement[] {
   const allowed = allowedActions(grants, counters);
   const statements: iam.PolicyStatement[] = [];
   if (allowed.table.length > 0) {
@@ -146,20 +155,31 @@ export function grantStatements(grants: RouteGrants, arns: ServiceArns, counters
         actions: other('scheduler:'),
         resources: [`arn:${Aws.PARTITION}:scheduler:${Aws.REGION}:${Aws.ACCOUNT_ID}:schedule/${group}/conn-*`],
       }),
-      new iam.PolicyStatement({ actions: other('iam:'), resources: [roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+      new iam.PolicyStatement({
+        actions: other('iam:'),
+        resources: [roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
     );
   }
-  if (other('events:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
-  if (other('transcribe:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
+  if (other('events:').length > 0)
+    statements.push(new iam.PolicyStatement({ actions: other('events:'), resources: [arns.eventBusArn] }));
+  if (other('transcribe:').length > 0)
+    statements.push(new iam.PolicyStatement({ actions: other('transcribe:'), resources: [TRANSCRIPTION_JOBS] }));
   // Converse calls InvokeModel on the inference profile and on the models it routes to.
-  if (other('bedrock:').length > 0) statements.push(new iam.PolicyStatement({ actions: other('bedrock:'), resources: BEDROCK_MODELS }));
+  if (other('bedrock:').length > 0)
+    statements.push(new iam.PolicyStatement({ actions: other('bedrock:'), resources: BEDROCK_MODELS }));
   if (other('glue:').length > 0) {
     if (!arns.lakeDatabasePrefix) throw new Error('a lake catalog grant needs the lake database prefix');
     const glue = (resource: string) => `arn:${Aws.PARTITION}:glue:${Aws.REGION}:${Aws.ACCOUNT_ID}:${resource}`;
     statements.push(
       new iam.PolicyStatement({
         actions: other('glue:'),
-        resources: [glue('catalog'), glue(`database/${arns.lakeDatabasePrefix}_*`), glue(`table/${arns.lakeDatabasePrefix}_*/*`)],
+        resources: [
+          glue('catalog'),
+          glue(`database/${arns.lakeDatabasePrefix}_*`),
+          glue(`table/${arns.lakeDatabasePrefix}_*/*`),
+        ],
       }),
     );
   }
@@ -197,21 +217,30 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
   if (grants.schedules) {
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<ConnectorScheduleGroup>/conn-*]',
-      reason: "A schedule is made per connector at run time, named after the connector's id; the wildcard is limited to the connectors' group and the conn- prefix.",
+      reason:
+        "A schedule is made per connector at run time, named after the connector's id; the wildcard is limited to the connectors' group and the conn- prefix.",
     });
   }
   if (grants.lake === 'catalog') {
-    const reason = "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable/UpdateTable.";
+    const reason =
+      "Tenants' Glue databases are created at run time, one per tenant; the wildcard is limited to the stage's lake prefix and to CreateDatabase/CreateTable/UpdateTable.";
     const prefix = lakePrefix ?? 'gatehouse_lake';
     Validations.of(scope).acknowledge(
-      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${prefix}_*]`, reason },
-      { id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${prefix}_*/*]`, reason },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:database/${prefix}_*]`,
+        reason,
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:glue:<AWS::Region>:<AWS::AccountId>:table/${prefix}_*/*]`,
+        reason,
+      },
     );
   }
   if (grants.ai) {
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/*]',
-      reason: 'The model id is configuration (BEDROCK_MODEL_ID) and a global inference profile routes to the model in any region.',
+      reason:
+        'The model id is configuration (BEDROCK_MODEL_ID) and a global inference profile routes to the model in any region.',
     });
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*]',

@@ -14,7 +14,9 @@ import { IP_GEO_DATA_FILES, IP_GEO_PACKAGES } from '../shared/adapters/ip-geo.js
 import { PROJECT_ROOT } from './function.js';
 
 function installed(pkg: string): string {
-  const { name, version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as {
+  const { name, version } = JSON.parse(
+    readFileSync(join(PROJECT_ROOT, 'node_modules', pkg, 'package.json'), 'utf8'),
+  ) as {
     name: string;
     version: string;
   };

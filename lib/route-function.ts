@@ -64,7 +64,8 @@ export class RouteFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(route.grants, props.arns, counterActions(route))) role.addToPrincipalPolicy(statement);
+    for (const statement of grantStatements(route.grants, props.arns, counterActions(route)))
+      role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: route.handler,

@@ -81,12 +81,20 @@ export class RoutesStack extends NestedStack {
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
       // Only a group with a route that keeps connectors' schedules takes their group and role.
-      ...(props.group.routes.some((r) => r.grants.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
-      lakeQueryRoleArn: props.group.routes.some((r) => r.grants.lake === 'query') ? param('LakeQueryRoleArn', s.lakeQueryRoleArn) : '',
+      ...(props.group.routes.some((r) => r.grants.schedules)
+        ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) }
+        : {}),
+      lakeQueryRoleArn: props.group.routes.some((r) => r.grants.lake === 'query')
+        ? param('LakeQueryRoleArn', s.lakeQueryRoleArn)
+        : '',
       lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // Only the queues the group's grants send to.
-    const queues = importQueues(props.group.routes.map((r) => r.grants), s.queues, param);
+    const queues = importQueues(
+      props.group.routes.map((r) => r.grants),
+      s.queues,
+      param,
+    );
     const api = apigw.RestApi.fromRestApiAttributes(this, 'RestApi', {
       restApiId: param('RestApiId', s.restApiId),
       rootResourceId: param('RootResourceId', s.rootResourceId),
@@ -126,7 +134,8 @@ export class RoutesStack extends NestedStack {
         operationName: route.id,
       });
       acknowledgeOpenMethod(method, AUTH_IN_FUNCTION);
-      if (route.id === mcpRoute.id) for (const verb of MCP_METHODS_NOT_ALLOWED) addMethodNotAllowed(resource, verb, route.method);
+      if (route.id === mcpRoute.id)
+        for (const verb of MCP_METHODS_NOT_ALLOWED) addMethodNotAllowed(resource, verb, route.method);
     }
   }
 

@@ -7,7 +7,14 @@ import type { GatehouseStackProps } from './gatehouse-stack.js';
 
 export type Settings = Pick<
   GatehouseStackProps,
-  'stage' | 'deletionProtection' | 'tracing' | 'logLevel' | 'userPoolFeaturePlan' | 'alarmTopicArn' | 'bedrockModelId' | 'emailFrom'
+  | 'stage'
+  | 'deletionProtection'
+  | 'tracing'
+  | 'logLevel'
+  | 'userPoolFeaturePlan'
+  | 'alarmTopicArn'
+  | 'bedrockModelId'
+  | 'emailFrom'
 >;
 
 export function settingsFromContext(node: Node): Settings {
@@ -24,10 +31,25 @@ export function settingsFromContext(node: Node): Settings {
   if (plan !== 'essentials' && plan !== 'plus') {
     throw new Error(`context userPoolFeaturePlan "${plan}" must be essentials or plus`);
   }
-  const alarmTopicArn = optional(node, 'alarmTopicArn', /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN');
-  const bedrockModelId = optional(node, 'bedrockModelId', /^[A-Za-z0-9][A-Za-z0-9.:/_-]{0,2047}$/, 'a Bedrock model or inference profile id');
+  const alarmTopicArn = optional(
+    node,
+    'alarmTopicArn',
+    /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/,
+    'an SNS topic ARN',
+  );
+  const bedrockModelId = optional(
+    node,
+    'bedrockModelId',
+    /^[A-Za-z0-9][A-Za-z0-9.:/_-]{0,2047}$/,
+    'a Bedrock model or inference profile id',
+  );
   // An address (or domain identity's address) verified in SES; without it email integrations are refused.
-  const emailFrom = optional(node, 'emailFrom', /^[^\s@<>]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/, 'an email address verified in Amazon SES');
+  const emailFrom = optional(
+    node,
+    'emailFrom',
+    /^[^\s@<>]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/,
+    'an email address verified in Amazon SES',
+  );
   return {
     stage,
     deletionProtection: flag(node, 'deletionProtection', true),
@@ -43,7 +65,8 @@ export function settingsFromContext(node: Node): Settings {
 function optional(node: Node, name: string, form: RegExp, what: string): string | undefined {
   const value: unknown = node.tryGetContext(name);
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !form.test(value)) throw new Error(`context ${name} must be ${what}, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !form.test(value))
+    throw new Error(`context ${name} must be ${what}, not ${JSON.stringify(value)}`);
   return value;
 }
 

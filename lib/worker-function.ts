@@ -75,9 +75,13 @@ export class WorkerFunction extends Construct {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `Gatehouse worker ${worker.id}`,
     });
-    const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(worker.grants, props.arns, HEARTBEAT_ACTIONS)) role.addToPrincipalPolicy(statement);
+    for (const statement of grantStatements(worker.grants, props.arns, HEARTBEAT_ACTIONS))
+      role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
       handlerFile: worker.handler,
@@ -120,12 +124,14 @@ export class WorkerFunction extends Construct {
       Validations.of(deadLetterQueue).acknowledge({
         id: 'AwsSolutions-SQS3',
         reason:
-          'This queue is itself the dead-letter destination of the worker (its stream mapping\'s or its ' +
-          'asynchronous invocations\' onFailure, its rule target\'s dead-letter queue), which cdk-nag does not ' +
+          "This queue is itself the dead-letter destination of the worker (its stream mapping's or its " +
+          "asynchronous invocations' onFailure, its rule target's dead-letter queue), which cdk-nag does not " +
           'recognise; a dead-letter queue needs no dead-letter queue of its own.',
       });
       if (trigger.kind === 'table-stream') {
-        role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }));
+        role.addToPrincipalPolicy(
+          new iam.PolicyStatement({ actions: STREAM_READ_ACTIONS, resources: [props.arns.tableStreamArn] }),
+        );
         this.eventSourceMapping = new lambda.EventSourceMapping(this, 'Trigger', {
           target: this.function,
           eventSourceArn: props.arns.tableStreamArn,
@@ -148,13 +154,14 @@ export class WorkerFunction extends Construct {
           onFailure: new destinations.SqsDestination(deadLetterQueue),
         });
         // Schedules made at run time invoke it (their role is allowed to): no rule of its own.
-        if (trigger.kind !== 'scheduler') this.rule = new events.Rule(this, 'Trigger', {
-          description: `Gatehouse worker ${worker.id}`,
-          ...(trigger.kind === 'schedule'
-            ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }
-            : { eventPattern: ruleEventPattern(trigger.pattern) }),
-          targets: [new targets.LambdaFunction(this.function, { deadLetterQueue, retryAttempts: 2 })],
-        });
+        if (trigger.kind !== 'scheduler')
+          this.rule = new events.Rule(this, 'Trigger', {
+            description: `Gatehouse worker ${worker.id}`,
+            ...(trigger.kind === 'schedule'
+              ? { schedule: events.Schedule.rate(Duration.minutes(trigger.everyMinutes)) }
+              : { eventPattern: ruleEventPattern(trigger.pattern) }),
+            targets: [new targets.LambdaFunction(this.function, { deadLetterQueue, retryAttempts: 2 })],
+          });
       }
     }
 
@@ -166,9 +173,9 @@ export class WorkerFunction extends Construct {
           ? `Gatehouse worker ${worker.id}: messages of its queue ${trigger.queue} are in the dead-letter queue, after their retries ` +
             '(docs/webhooks.md, "When deliveries fail").'
           : trigger.kind === 'table-stream'
-          ? `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
-            'and must be published again (docs/events.md, "When publishing fails").'
-          : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue (docs/architecture.md, workers).`,
+            ? `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
+              'and must be published again (docs/events.md, "When publishing fails").'
+            : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue (docs/architecture.md, workers).`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(1),
         statistic: cloudwatch.Stats.MAXIMUM,

@@ -18,7 +18,10 @@ import { WorkerFunction } from './worker-function.js';
 
 /** The queue URL variables a worker needs: the queues its grants send to, and the one it reads. */
 function queueVariables(worker: WorkerDef): string[] {
-  const targets = [...allowedActions(worker.grants).queues, ...(worker.trigger.kind === 'queue' ? [worker.trigger.queue] : [])];
+  const targets = [
+    ...allowedActions(worker.grants).queues,
+    ...(worker.trigger.kind === 'queue' ? [worker.trigger.queue] : []),
+  ];
   return targets.map((t) => queueUrlVariable(t as QueueTarget));
 }
 
@@ -75,27 +78,55 @@ export class WorkersStack extends NestedStack {
     const grants = props.workers.map((w) => w.grants);
     const arnParam = (name: string, value: string, used: boolean) => (used ? param(name, value) : '');
     const arns = {
-      tableArn: arnParam('TableArn', s.tableArn, grants.some((g) => g.table)),
-      bucketArn: arnParam('BucketArn', s.bucketArn, grants.some((g) => g.bucket)),
-      eventBusArn: arnParam('EventBusArn', s.eventBusArn, grants.some((g) => g.eventBus)),
-      userPoolArn: arnParam('UserPoolArn', s.userPoolArn, grants.some((g) => (g.userPool ?? []).length > 0)),
+      tableArn: arnParam(
+        'TableArn',
+        s.tableArn,
+        grants.some((g) => g.table),
+      ),
+      bucketArn: arnParam(
+        'BucketArn',
+        s.bucketArn,
+        grants.some((g) => g.bucket),
+      ),
+      eventBusArn: arnParam(
+        'EventBusArn',
+        s.eventBusArn,
+        grants.some((g) => g.eventBus),
+      ),
+      userPoolArn: arnParam(
+        'UserPoolArn',
+        s.userPoolArn,
+        grants.some((g) => (g.userPool ?? []).length > 0),
+      ),
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
       secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
       emailFrom: props.emailFrom,
-      ...(grants.some((g) => g.schedules) ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) } : {}),
+      ...(grants.some((g) => g.schedules)
+        ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) }
+        : {}),
       lakeDatabasePrefix: s.lakeDatabasePrefix,
     };
     // The queues the workers send to, and those that trigger them (with their dead letters, for
     // the alarm): ARNs and URLs as parameters.
     const queues = importQueues(
-      props.workers.flatMap((w) => [w.grants, ...(w.trigger.kind === 'queue' ? [{ queues: { [w.trigger.queue]: 'send' as const } }, { queues: { [w.trigger.queue]: 'dead-letters' as const } }] : [])]),
+      props.workers.flatMap((w) => [
+        w.grants,
+        ...(w.trigger.kind === 'queue'
+          ? [
+              { queues: { [w.trigger.queue]: 'send' as const } },
+              { queues: { [w.trigger.queue]: 'dead-letters' as const } },
+            ]
+          : []),
+      ]),
       s.queues,
       param,
     );
     const queueArns = queues.queueArns;
 
     const names = connectorScheduleNames(props.stage);
-    const alarmTopic = props.alarmTopicArn ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn) : undefined;
+    const alarmTopic = props.alarmTopicArn
+      ? sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn)
+      : undefined;
     for (const worker of props.workers) {
       this.workers.set(
         worker.id,
@@ -110,11 +141,16 @@ export class WorkersStack extends NestedStack {
             ...(arns.connectorSchedules && worker.grants.schedules ? arns.connectorSchedules.environment : {}),
             ...(worker.grants.lake ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),
             // Only the URLs of the queues this worker sends to or reads.
-            ...Object.fromEntries(Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name))),
+            ...Object.fromEntries(
+              Object.entries(queues.environment).filter(([name]) => queueVariables(worker).includes(name)),
+            ),
           },
           triggerQueue:
             worker.trigger.kind === 'queue'
-              ? { arn: queueArns[worker.trigger.queue]!, deadLettersArn: queueArns[`${worker.trigger.queue}:dead-letters`]! }
+              ? {
+                  arn: queueArns[worker.trigger.queue]!,
+                  deadLettersArn: queueArns[`${worker.trigger.queue}:dead-letters`]!,
+                }
               : undefined,
           tracing: props.tracing,
           logRetention: props.logRetention,
@@ -122,14 +158,20 @@ export class WorkersStack extends NestedStack {
           alarmTopic,
           // The routes name it and its dead letters (lib/connector-schedules.ts).
           ...(worker.trigger.kind === 'scheduler'
-            ? { functionName: names.pollers[worker.trigger.poller].poller, deadLetterQueueName: names.pollers[worker.trigger.poller].deadLetters }
+            ? {
+                functionName: names.pollers[worker.trigger.poller].poller,
+                deadLetterQueueName: names.pollers[worker.trigger.poller].deadLetters,
+              }
             : {}),
         }),
       );
     }
     const pollers = props.workers.filter((w) => w.trigger.kind === 'scheduler').map((w) => this.workers.get(w.id)!);
     if (pollers.length > 0) {
-      new ConnectorSchedules(this, 'ConnectorSchedules', { stage: props.stage, pollers: pollers.map((p) => ({ function: p.function, deadLetters: p.deadLetterQueue })) });
+      new ConnectorSchedules(this, 'ConnectorSchedules', {
+        stage: props.stage,
+        pollers: pollers.map((p) => ({ function: p.function, deadLetters: p.deadLetterQueue })),
+      });
     }
   }
 }

@@ -97,7 +97,7 @@ export class RateLimitedError extends DomainError {
 }
 
 /** Where a validation problem is: starts with `path`, `query`, `header` or `body`. */
-export type Loc = [('path' | 'query' | 'header' | 'body'), ...(string | number)[]];
+export type Loc = ['path' | 'query' | 'header' | 'body', ...(string | number)[]];
 
 export interface ValidationIssue {
   loc: Loc;

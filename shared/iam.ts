@@ -16,7 +16,12 @@ export const TABLE_READ = [
   'dynamodb:ConditionCheckItem',
   'dynamodb:DescribeTable',
 ] as const;
-export const TABLE_WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+export const TABLE_WRITE = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+] as const;
 
 // ListBucket also authorises HeadBucket, which the health check uses.
 export const BUCKET_READ = ['s3:ListBucket'] as const;
@@ -33,12 +38,22 @@ export const SECRETS_OPEN = ['kms:Decrypt'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 /** Connectors' schedules, in their group; PassRole hands Scheduler its role (lib/connector-schedules.ts). */
-export const SCHEDULES_MANAGE = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'iam:PassRole'] as const;
+export const SCHEDULES_MANAGE = [
+  'scheduler:CreateSchedule',
+  'scheduler:UpdateSchedule',
+  'scheduler:DeleteSchedule',
+  'iam:PassRole',
+] as const;
 export const LAKE_CATALOG = ['glue:CreateDatabase', 'glue:CreateTable', 'glue:UpdateTable'] as const;
 /** The query route's own: it assumes the lake query role, narrowed to the caller's tenant, and runs Athena as that. */
 export const LAKE_QUERY = ['sts:AssumeRole'] as const;
 /** What the tenant-scoped session of the lake query role does (its policy: lib/data-lake.ts). */
-export const LAKE_SESSION = ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'] as const;
+export const LAKE_SESSION = [
+  'athena:StartQueryExecution',
+  'athena:GetQueryExecution',
+  'athena:GetQueryResults',
+  'athena:StopQueryExecution',
+] as const;
 
 /**
  * A worker's heartbeat, written after each invocation (shared/db/heartbeats.ts): one UpdateItem on
@@ -85,7 +100,8 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
   return {
     table,
     bucket: grants.bucket ? BUCKET_READ : [],
-    objects: grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : grants.bucket === 'read' ? OBJECT_READ : [],
+    objects:
+      grants.bucket === 'write' ? [...OBJECT_READ, ...OBJECT_WRITE] : grants.bucket === 'read' ? OBJECT_READ : [],
     userPool: grants.userPool ?? [],
     other: [
       ...(grants.eventBus ? EVENT_BUS_WRITE : []),
@@ -97,8 +113,12 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.schedules ? SCHEDULES_MANAGE : []),
       ...(grants.lake === 'catalog' ? LAKE_CATALOG : grants.lake === 'query' ? LAKE_QUERY : []),
     ],
-    queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue])),
-    queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) => (to === 'depth' ? [queue, `${queue}:dead-letters`] : [])),
+    queues: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) =>
+      to === 'depth' ? [] : [to === 'dead-letters' ? `${queue}:dead-letters` : queue],
+    ),
+    queueDepths: Object.entries(grants.queues ?? {}).flatMap(([queue, to]) =>
+      to === 'depth' ? [queue, `${queue}:dead-letters`] : [],
+    ),
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };
 }

@@ -75,7 +75,9 @@ export const now = (): string => new Date().toISOString();
  */
 export function timeIdBound(ms: number, edge: 'low' | 'high'): string {
   const t = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12);
-  return edge === 'low' ? `${t.slice(0, 8)}-${t.slice(8)}-7000-8000-000000000000` : `${t.slice(0, 8)}-${t.slice(8)}-7fff-bfff-ffffffffffff`;
+  return edge === 'low'
+    ? `${t.slice(0, 8)}-${t.slice(8)}-7000-8000-000000000000`
+    : `${t.slice(0, 8)}-${t.slice(8)}-7fff-bfff-ffffffffffff`;
 }
 
 /** The millisecond a UUIDv7 was made in. */

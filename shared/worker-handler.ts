@@ -66,7 +66,9 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
     } finally {
       // The work's outcome stands either way: a heartbeat that cannot be written is logged, not
       // turned into a failure that would make the work run again.
-      await recordHeartbeat(workerId, Date.now(), error, lag).catch((err: unknown) => log.warn('the worker heartbeat could not be written', { worker: workerId, err }));
+      await recordHeartbeat(workerId, Date.now(), error, lag).catch((err: unknown) =>
+        log.warn('the worker heartbeat could not be written', { worker: workerId, err }),
+      );
     }
   };
   return wrapped as H;
@@ -88,7 +90,10 @@ function partialResponse<R extends SQSRecord | DynamoDBRecord>(
 ): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   // A processor per batch: it holds the batch's records and outcomes, and batches may overlap.
   const processor = new BatchProcessor(EventType[type]);
-  return processPartialResponse({ Records: [...records] }, work as (record: unknown) => Promise<unknown>, processor, { throwOnFullBatchFailure: false, processInParallel: parallel });
+  return processPartialResponse({ Records: [...records] }, work as (record: unknown) => Promise<unknown>, processor, {
+    throwOnFullBatchFailure: false,
+    processInParallel: parallel,
+  });
 }
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
@@ -106,17 +111,27 @@ export interface QueueBatchOptions {
 }
 
 /** The work of each message of a queue's batch; a message whose work throws is reported (and hidden for its backoff). */
-export function queueBatch(event: SQSEvent, work: (record: SQSRecord) => Promise<unknown>, options: QueueBatchOptions = {}): Promise<SQSBatchResponse> {
-  return partialResponse('SQS', event.Records, async (record) => {
-    try {
-      return await work(record);
-    } catch (err) {
-      // A delivery to try later (RetryAfter) is no fault.
-      if ((err as Error | undefined)?.name !== 'RetryAfter') log.warn('a queue message failed; it is tried again', { sqs_message_id: record.messageId, err });
-      await options.hide?.(record, err);
-      throw asError(err);
-    }
-  }, options.parallel ?? false);
+export function queueBatch(
+  event: SQSEvent,
+  work: (record: SQSRecord) => Promise<unknown>,
+  options: QueueBatchOptions = {},
+): Promise<SQSBatchResponse> {
+  return partialResponse(
+    'SQS',
+    event.Records,
+    async (record) => {
+      try {
+        return await work(record);
+      } catch (err) {
+        // A delivery to try later (RetryAfter) is no fault.
+        if ((err as Error | undefined)?.name !== 'RetryAfter')
+          log.warn('a queue message failed; it is tried again', { sqs_message_id: record.messageId, err });
+        await options.hide?.(record, err);
+        throw asError(err);
+      }
+    },
+    options.parallel ?? false,
+  );
 }
 
 /**
@@ -130,9 +145,13 @@ export async function queueBatchOf(
   options: QueueBatchOptions = {},
 ): Promise<SQSBatchResponse> {
   const failed = await work(event.Records.map((r) => ({ key: r, id: r.messageId, body: r.body })));
-  return queueBatch(event, async (record) => {
-    if (failed.has(record)) throw failed.get(record);
-  }, options);
+  return queueBatch(
+    event,
+    async (record) => {
+      if (failed.has(record)) throw failed.get(record);
+    },
+    options,
+  );
 }
 
 /**
@@ -140,7 +159,9 @@ export async function queueBatchOf(
  * its type only: importing the worker table would put it in every worker's bundle).
  */
 const passes = (trigger: TableStreamTrigger, eventName: string | undefined, entity: string | undefined): boolean =>
-  trigger.filters.some((f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''));
+  trigger.filters.some(
+    (f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''),
+  );
 
 /** A stream record's new image, read: what the stream workers' domain functions take. */
 export interface StreamItem {
@@ -178,19 +199,30 @@ export async function streamBatch(
     }
   }
   for (const [id, reason] of await work(items)) failed.set(id, reason);
-  return partialResponse('DynamoDBStreams', records, async (record) => {
-    const id = record.dynamodb?.SequenceNumber;
-    if (id && failed.has(id)) throw asError(failed.get(id));
-  }, false);
+  return partialResponse(
+    'DynamoDBStreams',
+    records,
+    async (record) => {
+      const id = record.dynamodb?.SequenceNumber;
+      if (id && failed.has(id)) throw asError(failed.get(id));
+    },
+    false,
+  );
 }
 
 /** A queue's worker: each message's work, failures reported per message; its heartbeat recorded. */
-export const queueWorker = (workerId: string, options: QueueBatchOptions, work: (record: SQSRecord) => Promise<unknown>) =>
-  withHeartbeat(workerId, (event: SQSEvent) => queueBatch(event, work, options));
+export const queueWorker = (
+  workerId: string,
+  options: QueueBatchOptions,
+  work: (record: SQSRecord) => Promise<unknown>,
+) => withHeartbeat(workerId, (event: SQSEvent) => queueBatch(event, work, options));
 
 /** A queue's worker doing the batch's work at once (`queueBatchOf`); its heartbeat recorded. */
-export const queueBatchWorker = (workerId: string, options: QueueBatchOptions, work: Parameters<typeof queueBatchOf>[1]) =>
-  withHeartbeat(workerId, (event: SQSEvent) => queueBatchOf(event, work, options));
+export const queueBatchWorker = (
+  workerId: string,
+  options: QueueBatchOptions,
+  work: Parameters<typeof queueBatchOf>[1],
+) => withHeartbeat(workerId, (event: SQSEvent) => queueBatchOf(event, work, options));
 
 /** Left to a scheduled run for its last writes and its log line when its deadline comes. */
 const DEADLINE_MARGIN_MS = 10_000;
@@ -201,10 +233,15 @@ const DEADLINE_MARGIN_MS = 10_000;
  * is logged; a run with failures then throws, so the error count and the dead-letter alarm show it,
  * and the next run tries the failed items again.
  */
-export const sweepWorker = <R extends { failed: number }>(workerId: string, failedItems: string, work: (deadline: number, context: Context) => Promise<R>) =>
+export const sweepWorker = <R extends { failed: number }>(
+  workerId: string,
+  failedItems: string,
+  work: (deadline: number, context: Context) => Promise<R>,
+) =>
   withHeartbeat(workerId, async (_event: unknown, context: Context): Promise<R> => {
     const result = await work(Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS, context);
     log.info('scheduled run done', { worker: workerId, ...result });
-    if (result.failed > 0) throw new Error(`${result.failed} ${failedItems} could not be handled; the next run tries again`);
+    if (result.failed > 0)
+      throw new Error(`${result.failed} ${failedItems} could not be handled; the next run tries again`);
     return result;
   });

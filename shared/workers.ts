@@ -10,7 +10,15 @@ import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
 import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
-import { BGP_ALERT_FOUND, CONNECTORS_SOURCE, EPISODE_FOUND, HAZARD_FOUND, VESSELS_SOURCE, WATCH_ALERT_FOUND, WATCHLIST_SOURCE } from './vocabulary/bus.js';
+import {
+  BGP_ALERT_FOUND,
+  CONNECTORS_SOURCE,
+  EPISODE_FOUND,
+  HAZARD_FOUND,
+  VESSELS_SOURCE,
+  WATCH_ALERT_FOUND,
+  WATCHLIST_SOURCE,
+} from './vocabulary/bus.js';
 
 /** DynamoDB stream record kinds. */
 export type StreamEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
@@ -138,7 +146,8 @@ export const QUEUES = [
   },
   {
     id: 'webhook-deliveries',
-    description: 'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhooks/delivery-policy.ts)',
+    description:
+      'One message per webhook delivery; a failed attempt waits out its retry delay on the queue (shared/domain/webhooks/delivery-policy.ts)',
     visibilityTimeoutSeconds: 180,
     // Eight attempts on the schedule, and room for four crashes of the deliverer.
     maxReceiveCount: 12,
@@ -146,7 +155,8 @@ export const QUEUES = [
   },
   {
     id: 'notifications',
-    description: 'Each incident.notification of the service bus, to be sent to its people and integrations with links minted then',
+    description:
+      'Each incident.notification of the service bus, to be sent to its people and integrations with links minted then',
     busRule: { source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] },
     // Six times the sender's timeout.
     visibilityTimeoutSeconds: 180,
@@ -156,8 +166,12 @@ export const QUEUES = [
   },
   {
     id: 'workflow-runs',
-    description: 'Every stored event and incident change of the service bus, for the workflows they trigger; and runs to go on with (a playbook started, a wait ended)',
-    busRule: { source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] },
+    description:
+      'Every stored event and incident change of the service bus, for the workflows they trigger; and runs to go on with (a playbook started, a wait ended)',
+    busRule: {
+      source: ['gatehouse.events', 'gatehouse.incidents'],
+      'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES],
+    },
     // Six times the runner's timeout.
     visibilityTimeoutSeconds: 360,
     // Three tries of a failing step, and room for crashes of the runner.
@@ -168,7 +182,10 @@ export const QUEUES = [
     id: 'vessel-episodes',
     description:
       "The events the service announces itself, each in its message: the vessel tracker's episodes found (AIS gaps, loitering; docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard and routing alerts (docs/connectors.md)",
-    busRule: { source: [VESSELS_SOURCE, WATCHLIST_SOURCE, CONNECTORS_SOURCE], 'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND, HAZARD_FOUND, BGP_ALERT_FOUND] },
+    busRule: {
+      source: [VESSELS_SOURCE, WATCHLIST_SOURCE, CONNECTORS_SOURCE],
+      'detail-type': [EPISODE_FOUND, WATCH_ALERT_FOUND, HAZARD_FOUND, BGP_ALERT_FOUND],
+    },
     // Six times the announcer's timeout.
     visibilityTimeoutSeconds: 180,
     maxReceiveCount: 5,
@@ -176,8 +193,12 @@ export const QUEUES = [
   },
   {
     id: 'data-lake',
-    description: 'Every stored event and incident change of the service bus, to be written to the data lake as Parquet (docs/data-lake.md)',
-    busRule: { source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] },
+    description:
+      'Every stored event and incident change of the service bus, to be written to the data lake as Parquet (docs/data-lake.md)',
+    busRule: {
+      source: ['gatehouse.events', 'gatehouse.incidents'],
+      'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES],
+    },
     // Six times the exporter's timeout.
     visibilityTimeoutSeconds: 360,
     maxReceiveCount: 8,
@@ -188,7 +209,12 @@ export const QUEUES = [
 export type { QueueId, QueueTarget } from './vocabulary/queues.js';
 
 // Every named queue is defined, once.
-if (QUEUES.map((q) => q.id).sort().join() !== [...QUEUE_IDS].sort().join()) throw new Error('QUEUES and QUEUE_IDS (shared/vocabulary/queues.ts) disagree');
+if (
+  QUEUES.map((q) => q.id)
+    .sort()
+    .join() !== [...QUEUE_IDS].sort().join()
+)
+  throw new Error('QUEUES and QUEUE_IDS (shared/vocabulary/queues.ts) disagree');
 
 export function queueById(id: string): QueueDef {
   const queue = (QUEUES as readonly QueueDef[]).find((q) => q.id === id);
@@ -235,7 +261,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'count-analytics',
     handler: 'functions/workers/count-analytics.ts',
-    description: "Keeps the analytics counters of events and incidents, the active threats, and the vessels' tracks from AIS events, each event counted exactly once (docs/analytics.md, docs/threat-libraries.md, docs/vessels.md)",
+    description:
+      "Keeps the analytics counters of events and incidents, the active threats, and the vessels' tracks from AIS events, each event counted exactly once (docs/analytics.md, docs/threat-libraries.md, docs/vessels.md)",
     // One worker for these: DynamoDB Streams throttles a shard read by more than two consumers at
     // once, and publish-events is the other. The vessel tracker needs the stream's order (a tenant's
     // events in the order they were stored, one batch after the other): a vessel's track is
@@ -298,7 +325,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'send-notifications',
     handler: 'functions/workers/send-notifications.ts',
-    description: 'Sends each incident.notification to its people with an acknowledgement link minted then (docs/events.md)',
+    description:
+      'Sends each incident.notification to its people with an acknowledgement link minted then (docs/events.md)',
     trigger: { kind: 'queue', queue: 'notifications', batchSize: 10, maxConcurrency: 5 },
     // Opens the integrations' sealed settings and sends email (issue 14, item 7).
     grants: { table: 'write', secrets: 'open', email: true },
@@ -330,18 +358,25 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'workflow-runner',
     handler: 'functions/workers/workflow-runner.ts',
-    description: "Runs the tenants' workflows on the bus messages that trigger them, and goes on with runs (docs/workflows.md)",
+    description:
+      "Runs the tenants' workflows on the bus messages that trigger them, and goes on with runs (docs/workflows.md)",
     trigger: { kind: 'queue', queue: 'workflow-runs', batchSize: 10, maxConcurrency: 5 },
     // Changes incidents (table), tells integrations (their sealed settings, email), makes webhook
     // deliveries and queues them, queues the runs that other runs start.
-    grants: { table: 'write', secrets: 'open', email: true, queues: { 'workflow-runs': 'send', 'webhook-deliveries': 'send' } },
+    grants: {
+      table: 'write',
+      secrets: 'open',
+      email: true,
+      queues: { 'workflow-runs': 'send', 'webhook-deliveries': 'send' },
+    },
     timeoutSeconds: 60,
     memoryMb: 256,
   },
   {
     id: 'vessel-announcer',
     handler: 'functions/workers/vessel-announcer.ts',
-    description: "Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
+    description:
+      "Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
     trigger: { kind: 'queue', queue: 'vessel-episodes', batchSize: 10, maxConcurrency: 2 },
     // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
     grants: { table: 'write' },
@@ -351,7 +386,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'connector-poll',
     handler: 'functions/workers/connector-poll.ts',
-    description: "Polls one connector's feed on its schedule, keeps the new and changed records (an RPKI export as one object in the bucket) and raises hazard and routing alerts (docs/connectors.md)",
+    description:
+      "Polls one connector's feed on its schedule, keeps the new and changed records (an RPKI export as one object in the bucket) and raises hazard and routing alerts (docs/connectors.md)",
     // A failed poll is not tried again at once: the next one comes within the interval. A poll
     // that throws (the table unreachable) goes to the dead letters.
     trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'standard' },
@@ -368,7 +404,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'connector-poll-large',
     handler: 'functions/workers/connector-poll.ts',
-    description: "Polls the connectors whose documents need the memory (an RPKI export, kept as one object in the bucket) on their schedules: the connector-poll worker with 2 GB (docs/connectors.md)",
+    description:
+      'Polls the connectors whose documents need the memory (an RPKI export, kept as one object in the bucket) on their schedules: the connector-poll worker with 2 GB (docs/connectors.md)',
     trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'large' },
     grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
     // The global RPKI export (about 50 MB of JSON, 700,000 VRPs): its body, its parse and its
@@ -380,7 +417,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'workflow-timers',
     handler: 'functions/workers/workflow-timers.ts',
-    description: "Queues the workflow runs whose wait ended and starts scheduled workflows when due (docs/workflows.md)",
+    description:
+      'Queues the workflow runs whose wait ended and starts scheduled workflows when due (docs/workflows.md)',
     // Every minute: a wait ends at most a minute (and its processing) late. A failed run is not
     // retried: the next one finds the same timers.
     trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 0 },
@@ -391,7 +429,8 @@ export const WORKERS: readonly WorkerDef[] = [
   {
     id: 'export-lake',
     handler: 'functions/workers/export-lake.ts',
-    description: "Writes stored events, vessel positions, incident changes and connector records to the data lake as Parquet, by tenant and day (docs/data-lake.md)",
+    description:
+      'Writes stored events, vessel positions, incident changes and connector records to the data lake as Parquet, by tenant and day (docs/data-lake.md)',
     // A queue fed by a bus rule, not the table's stream: the stream has its two readers already.
     // One file per table, tenant and day per batch; 10 messages is what an SQS mapping takes
     // without a batching window (small files: see docs/data-lake.md, compaction is left to do).
@@ -435,8 +474,14 @@ export function isTableStream(worker: WorkerDef): worker is StreamWorker {
  * what the local poller applies before invoking the handler (a record passing any of them).
  */
 /** Whether a record of this change to an item of this entity passes the trigger's filters. */
-export function passesStreamFilters(trigger: TableStreamTrigger, eventName: string | undefined, entity: string | undefined): boolean {
-  return trigger.filters.some((f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''));
+export function passesStreamFilters(
+  trigger: TableStreamTrigger,
+  eventName: string | undefined,
+  entity: string | undefined,
+): boolean {
+  return trigger.filters.some(
+    (f) => (f.eventNames as readonly string[]).includes(eventName ?? '') && f.entities.includes(entity ?? ''),
+  );
 }
 
 export function streamFilterPatterns(trigger: TableStreamTrigger): Record<string, unknown>[] {

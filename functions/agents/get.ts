@@ -5,4 +5,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { agentsGetRoute } from '../../shared/routes/operations.js';
 
-export const handler = httpHandler(agentsGetRoute, async (req) => json(await findAgent(req.tenant, req.params.agent_id, workersOfStage(config.stage))));
+export const handler = httpHandler(agentsGetRoute, async (req) =>
+  json(await findAgent(req.tenant, req.params.agent_id, workersOfStage(config.stage))),
+);

@@ -5,4 +5,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { agentsListRoute } from '../../shared/routes/operations.js';
 
-export const handler = httpHandler(agentsListRoute, async (req) => json(await listAgents(req.tenant, workersOfStage(config.stage))));
+export const handler = httpHandler(agentsListRoute, async (req) =>
+  json(await listAgents(req.tenant, workersOfStage(config.stage))),
+);

@@ -5,4 +5,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { agentsUpdateRoute } from '../../shared/routes/operations.js';
 
-export const handler = httpHandler(agentsUpdateRoute, async (req) => json(await updateAgent(req.actor, req.tenant, req.params.agent_id, req.body, workersOfStage(config.stage))));
+export const handler = httpHandler(agentsUpdateRoute, async (req) =>
+  json(await updateAgent(req.actor, req.tenant, req.params.agent_id, req.body, workersOfStage(config.stage))),
+);

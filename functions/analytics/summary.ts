@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { analyticsSummaryRoute } from '../../shared/routes/analytics.js';
 
-export const handler = httpHandler(analyticsSummaryRoute, async (req) => json(await analyticsSummary(req.tenant, req.query)));
+export const handler = httpHandler(analyticsSummaryRoute, async (req) =>
+  json(await analyticsSummary(req.tenant, req.query)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { auditLogsGetRoute } from '../../shared/routes/audit.js';
 
-export const handler = httpHandler(auditLogsGetRoute, async (req) => json(await findAuditEntry(req.tenant, req.params.log_id)));
+export const handler = httpHandler(auditLogsGetRoute, async (req) =>
+  json(await findAuditEntry(req.tenant, req.params.log_id)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { connectorsListRoute } from '../../shared/routes/connectors.js';
 
-export const handler = httpHandler(connectorsListRoute, async (req) => json(await listConnectors(req.tenant, req.query.feed)));
+export const handler = httpHandler(connectorsListRoute, async (req) =>
+  json(await listConnectors(req.tenant, req.query.feed)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatFeedVulnerabilitiesRoute } from '../../shared/routes/connectors.js';
 
-export const handler = httpHandler(threatFeedVulnerabilitiesRoute, async (req) => json(await lookupKev(req.tenant, req.query)));
+export const handler = httpHandler(threatFeedVulnerabilitiesRoute, async (req) =>
+  json(await lookupKev(req.tenant, req.query)),
+);

@@ -4,4 +4,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { dataLakeQueryRoute } from '../../shared/routes/data-lake.js';
 
-export const handler = httpHandler(dataLakeQueryRoute, async (req) => json(await queryLake(lakeEngine(), req.tenant, req.body)));
+export const handler = httpHandler(dataLakeQueryRoute, async (req) =>
+  json(await queryLake(lakeEngine(), req.tenant, req.body)),
+);

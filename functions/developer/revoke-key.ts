@@ -4,7 +4,11 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { noContent } from '../../shared/http/reply.js';
 import { developerKeysRevokeRoute } from '../../shared/routes/developer.js';
 
-export const handler = httpHandler(developerKeysRevokeRoute, async (req) => {
-  await revokeDeveloperKey(req.actor, req.tenant, req.params.key_id);
-  return noContent();
-}, { authorizer: developerAuthorizer });
+export const handler = httpHandler(
+  developerKeysRevokeRoute,
+  async (req) => {
+    await revokeDeveloperKey(req.actor, req.tenant, req.params.key_id);
+    return noContent();
+  },
+  { authorizer: developerAuthorizer },
+);

@@ -6,6 +6,13 @@ import { developerThreatScoreRoute } from '../../shared/routes/developer.js';
 
 export const handler = httpHandler(
   developerThreatScoreRoute,
-  async (req) => json(await scoreAndAlert(req.tenant, { target: req.query.target, target_type: req.query.target_type, context: req.query.context })),
+  async (req) =>
+    json(
+      await scoreAndAlert(req.tenant, {
+        target: req.query.target,
+        target_type: req.query.target_type,
+        context: req.query.context,
+      }),
+    ),
   { authorizer: developerAuthorizer },
 );

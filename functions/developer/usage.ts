@@ -4,4 +4,8 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { developerUsageRoute } from '../../shared/routes/developer.js';
 
-export const handler = httpHandler(developerUsageRoute, async (req) => json(await developerUsage(accessOf(req.actor.principal), req.actor.principal)), { authorizer: developerAuthorizer });
+export const handler = httpHandler(
+  developerUsageRoute,
+  async (req) => json(await developerUsage(accessOf(req.actor.principal), req.actor.principal)),
+  { authorizer: developerAuthorizer },
+);

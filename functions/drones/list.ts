@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { dronesListRoute } from '../../shared/routes/drones.js';
 
-export const handler = httpHandler(dronesListRoute, async (req) => json(await listIncidentDispatches(req.tenant, req.params.incident_id)));
+export const handler = httpHandler(dronesListRoute, async (req) =>
+  json(await listIncidentDispatches(req.tenant, req.params.incident_id)),
+);

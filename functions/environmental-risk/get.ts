@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { environmentalRiskRoute } from '../../shared/routes/environmental-risk.js';
 
-export const handler = httpHandler(environmentalRiskRoute, async (req) => json(await environmentalRisk(req.tenant, Date.now(), req.query)));
+export const handler = httpHandler(environmentalRiskRoute, async (req) =>
+  json(await environmentalRisk(req.tenant, Date.now(), req.query)),
+);

@@ -15,7 +15,13 @@ export const handler = httpHandler(
       req.route.id,
       req.headers['idempotency-key'],
       req.body,
-      (attempt) => ingestEvents(req.actor, { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt, decode: decodeAisInput }, events, (i) => ['body', 'events', i]),
+      (attempt) =>
+        ingestEvents(
+          req.actor,
+          { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt, decode: decodeAisInput },
+          events,
+          (i) => ['body', 'events', i],
+        ),
       ingestIdempotency(req),
     );
     return idempotentReply(answer);

@@ -15,7 +15,18 @@ export const handler = httpHandler(
       req.headers['idempotency-key'],
       req.body,
       async (attempt) => {
-        const [event] = await ingestEvents(req.actor, { decideTenant: () => Promise.resolve(req.tenant), meter: req.meter, read: req.read, attempt, decode: decodeAisInput }, [req.body], () => ['body']);
+        const [event] = await ingestEvents(
+          req.actor,
+          {
+            decideTenant: () => Promise.resolve(req.tenant),
+            meter: req.meter,
+            read: req.read,
+            attempt,
+            decode: decodeAisInput,
+          },
+          [req.body],
+          () => ['body'],
+        );
         return event;
       },
       ingestIdempotency(req),

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { eventsGetRoute } from '../../shared/routes/events.js';
 
-export const handler = httpHandler(eventsGetRoute, async (req) => json(await findEvent(req.actor, req.params.event_id, req.tenant)));
+export const handler = httpHandler(eventsGetRoute, async (req) =>
+  json(await findEvent(req.actor, req.params.event_id, req.tenant)),
+);

@@ -9,7 +9,11 @@ const { keepAliveSeconds, maxDurationSeconds } = config.eventStream;
 
 export const handler = streamingHttpHandler(eventsStreamRoute, async (req) => {
   const run = await openEventStream(
-    { scope: await streamScopeOf(req.actor.principal, req.query.tenant_id), eventType: req.query.event_type, lastEventId: req.headers['last-event-id'] },
+    {
+      scope: await streamScopeOf(req.actor.principal, req.query.tenant_id),
+      eventType: req.query.event_type,
+      lastEventId: req.headers['last-event-id'],
+    },
     { timing: { keepAliveMs: keepAliveSeconds * 1000 }, log: req.log },
   );
   const openedAt = Date.now();

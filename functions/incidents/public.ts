@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { incidentsPublicRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler(incidentsPublicRoute, async (req) => json(await filePublicReport(req.actor, req.body)));
+export const handler = httpHandler(incidentsPublicRoute, async (req) =>
+  json(await filePublicReport(req.actor, req.body)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { replayTimelineRoute } from '../../shared/routes/incidents.js';
 
-export const handler = httpHandler(replayTimelineRoute, async (req) => json(await replay(req.tenant, req.params.incident_id)));
+export const handler = httpHandler(replayTimelineRoute, async (req) =>
+  json(await replay(req.tenant, req.params.incident_id)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { infrastructureLinesRoute } from '../../shared/routes/infrastructure.js';
 
-export const handler = httpHandler(infrastructureLinesRoute, async (req) => json(await listLines(req.tenant, req.query.kind)));
+export const handler = httpHandler(infrastructureLinesRoute, async (req) =>
+  json(await listLines(req.tenant, req.query.kind)),
+);

@@ -7,6 +7,11 @@ import { infrastructureUploadRoute } from '../../shared/routes/infrastructure.js
 export const handler = httpHandler(infrastructureUploadRoute, async (req) => {
   const { field, maxBytes } = req.route.upload;
   const readFile = () =>
-    parseMultipartFile(req.headers['content-type'], decodeBody(req.event.body, req.event.isBase64Encoded), field, maxBytes);
+    parseMultipartFile(
+      req.headers['content-type'],
+      decodeBody(req.event.body, req.event.isBase64Encoded),
+      field,
+      maxBytes,
+    );
   return json(await uploadInfrastructureFile(req.actor, req.params.environment_id, req.tenant, readFile));
 });

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { integrationsCreateRoute } from '../../shared/routes/integrations.js';
 
-export const handler = httpHandler(integrationsCreateRoute, async (req) => json(await createIntegration(req.actor, req.tenant, req.body)));
+export const handler = httpHandler(integrationsCreateRoute, async (req) =>
+  json(await createIntegration(req.actor, req.tenant, req.body)),
+);

@@ -7,6 +7,7 @@ import { bgpAlertsRoute } from '../../shared/routes/internet-health.js';
 
 export const handler = httpHandler(bgpAlertsRoute, async (req) => {
   const { kind, prefix, asn, since, limit, offset } = req.query;
-  if (prefix !== undefined && !parsePrefix(prefix)) throw invalid(['query', 'prefix'], 'is not a prefix in CIDR notation with its host bits clear (193.0.0.0/21)');
+  if (prefix !== undefined && !parsePrefix(prefix))
+    throw invalid(['query', 'prefix'], 'is not a prefix in CIDR notation with its host bits clear (193.0.0.0/21)');
   return json(await listRoutingAlerts(req.tenant, { kind, prefix, asn, since, limit, offset }));
 });

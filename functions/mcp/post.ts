@@ -17,7 +17,8 @@ export const handler = httpHandler(
   mcpRoute,
   async (req) => {
     const baseUrl = apiBaseOf(req.event, config.publicApiUrl);
-    if (!baseUrl) throw new ServiceUnavailableError('The API does not know its own URL: the tool server cannot call it');
+    if (!baseUrl)
+      throw new ServiceUnavailableError('The API does not know its own URL: the tool server cannot call it');
     const { hosts, origins } = allowedOriginsOf(baseUrl);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -30,11 +31,13 @@ export const handler = httpHandler(
     await server.connect(transport);
     try {
       const headers = new Headers();
-      for (const [name, value] of Object.entries(req.event.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
+      for (const [name, value] of Object.entries(req.event.headers ?? {}))
+        if (typeof value === 'string') headers.set(name, value);
       const request = new Request(`${baseUrl}/mcp`, { method: 'POST', headers, body: JSON.stringify(req.body) });
       const response = await transport.handleRequest(request, { parsedBody: req.body });
       const text = await response.text();
-      if (response.status >= 400) return { status: response.status, json: { detail: transportRefusal(text, response.status) } };
+      if (response.status >= 400)
+        return { status: response.status, json: { detail: transportRefusal(text, response.status) } };
       return { status: response.status, text, contentType: response.headers.get('content-type') ?? 'application/json' };
     } finally {
       await server.close();

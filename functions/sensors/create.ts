@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { sensorsCreateRoute } from '../../shared/routes/sensors.js';
 
-export const handler = httpHandler(sensorsCreateRoute, async (req) => json(await createSensor(req.actor, req.tenant, req.body)));
+export const handler = httpHandler(sensorsCreateRoute, async (req) =>
+  json(await createSensor(req.actor, req.tenant, req.body)),
+);

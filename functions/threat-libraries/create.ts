@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { threatLibrariesCreateRoute } from '../../shared/routes/threat-libraries.js';
 
-export const handler = httpHandler(threatLibrariesCreateRoute, async (req) => json(await createLibrary(req.actor, req.tenant, req.body)));
+export const handler = httpHandler(threatLibrariesCreateRoute, async (req) =>
+  json(await createLibrary(req.actor, req.tenant, req.body)),
+);

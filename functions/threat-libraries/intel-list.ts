@@ -4,5 +4,11 @@ import { json } from '../../shared/http/reply.js';
 import { threatIntelLibrariesRoute } from '../../shared/routes/threat-libraries.js';
 
 export const handler = httpHandler(threatIntelLibrariesRoute, async (req) =>
-  json(await listLibrarySummaries(req.tenant, { vertical: req.query.vertical, activeOnly: req.query.active_only }, { limit: req.query.limit, offset: req.query.offset })),
+  json(
+    await listLibrarySummaries(
+      req.tenant,
+      { vertical: req.query.vertical, activeOnly: req.query.active_only },
+      { limit: req.query.limit, offset: req.query.offset },
+    ),
+  ),
 );

@@ -4,5 +4,11 @@ import { json } from '../../shared/http/reply.js';
 import { threatLibrariesListRoute } from '../../shared/routes/threat-libraries.js';
 
 export const handler = httpHandler(threatLibrariesListRoute, async (req) =>
-  json(await listLibraries(req.tenant, { vertical: req.query.vertical, activeOnly: req.query.active_only }, { limit: req.query.limit, offset: req.query.offset })),
+  json(
+    await listLibraries(
+      req.tenant,
+      { vertical: req.query.vertical, activeOnly: req.query.active_only },
+      { limit: req.query.limit, offset: req.query.offset },
+    ),
+  ),
 );

@@ -4,5 +4,11 @@ import { json } from '../../shared/http/reply.js';
 import { threatScoreRoute } from '../../shared/routes/threat-score.js';
 
 export const handler = httpHandler(threatScoreRoute, async (req) =>
-  json(await scoreAndAlert(req.tenant, { target: req.query.target, target_type: req.query.target_type, context: req.query.context })),
+  json(
+    await scoreAndAlert(req.tenant, {
+      target: req.query.target,
+      target_type: req.query.target_type,
+      context: req.query.context,
+    }),
+  ),
 );

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { usersCreateRoute } from '../../shared/routes/users.js';
 
-export const handler = httpHandler(usersCreateRoute, async (req) => json(await createUser(req.actor, req.tenant, req.body)));
+export const handler = httpHandler(usersCreateRoute, async (req) =>
+  json(await createUser(req.actor, req.tenant, req.body)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { vesselsAisStatsRoute } from '../../shared/routes/vessels.js';
 
-export const handler = httpHandler(vesselsAisStatsRoute, async (req) => json(await aisStats(req.tenant, req.query.days)));
+export const handler = httpHandler(vesselsAisStatsRoute, async (req) =>
+  json(await aisStats(req.tenant, req.query.days)),
+);

@@ -4,5 +4,11 @@ import { json } from '../../shared/http/reply.js';
 import { watchlistListRoute } from '../../shared/routes/watchlist.js';
 
 export const handler = httpHandler(watchlistListRoute, async (req) =>
-  json(await listWatchlist(req.tenant, { entityType: req.query.entity_type }, { limit: req.query.limit, offset: req.query.offset })),
+  json(
+    await listWatchlist(
+      req.tenant,
+      { entityType: req.query.entity_type },
+      { limit: req.query.limit, offset: req.query.offset },
+    ),
+  ),
 );

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksCreateRoute } from '../../shared/routes/webhooks.js';
 
-export const handler = httpHandler(webhooksCreateRoute, async (req) => json(await createWebhook(req.actor, req.tenant, req.body)));
+export const handler = httpHandler(webhooksCreateRoute, async (req) =>
+  json(await createWebhook(req.actor, req.tenant, req.body)),
+);

@@ -4,5 +4,12 @@ import { json } from '../../shared/http/reply.js';
 import { webhooksDeliveriesRoute } from '../../shared/routes/webhooks.js';
 
 export const handler = httpHandler(webhooksDeliveriesRoute, async (req) =>
-  json(await listWebhookDeliveries(req.tenant, req.params.webhook_id, { limit: req.query.limit, offset: req.query.offset }, req.query.status)),
+  json(
+    await listWebhookDeliveries(
+      req.tenant,
+      req.params.webhook_id,
+      { limit: req.query.limit, offset: req.query.offset },
+      req.query.status,
+    ),
+  ),
 );

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksRotateSecretRoute } from '../../shared/routes/webhooks.js';
 
-export const handler = httpHandler(webhooksRotateSecretRoute, async (req) => json(await rotateWebhookSecret(req.actor, req.tenant, req.params.webhook_id)));
+export const handler = httpHandler(webhooksRotateSecretRoute, async (req) =>
+  json(await rotateWebhookSecret(req.actor, req.tenant, req.params.webhook_id)),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { webhooksTestRoute } from '../../shared/routes/webhooks.js';
 
-export const handler = httpHandler(webhooksTestRoute, async (req) => json(await testWebhook(req.tenant, req.params.webhook_id)));
+export const handler = httpHandler(webhooksTestRoute, async (req) =>
+  json(await testWebhook(req.tenant, req.params.webhook_id)),
+);

@@ -7,6 +7,9 @@ import { digestAllTenants } from '../../shared/domain/audit/digest.js';
 import { log } from '../../shared/log.js';
 import { sweepWorker } from '../../shared/worker-handler.js';
 
-const onFailure = (tenantId: string, err: unknown) => log.error("could not digest a tenant's audit hours; the next run tries again", { tenant_id: tenantId, err });
+const onFailure = (tenantId: string, err: unknown) =>
+  log.error("could not digest a tenant's audit hours; the next run tries again", { tenant_id: tenantId, err });
 
-export const handler = sweepWorker('audit-digests', "tenants' audit hours", (deadline) => digestAllTenants(deadline, onFailure));
+export const handler = sweepWorker('audit-digests', "tenants' audit hours", (deadline) =>
+  digestAllTenants(deadline, onFailure),
+);

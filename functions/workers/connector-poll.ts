@@ -8,4 +8,6 @@ import { pollScheduledConnector } from '../../shared/domain/connectors/scheduled
 import { pollRouting } from '../../shared/domain/internet-health/poll-routing.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 
-export const handler = withHeartbeat('connector-poll', (event: PollRequest) => pollScheduledConnector(event, pollRouting));
+export const handler = withHeartbeat('connector-poll', (event: PollRequest) =>
+  pollScheduledConnector(event, pollRouting),
+);

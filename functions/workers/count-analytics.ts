@@ -11,4 +11,6 @@ import { streamBatch, withHeartbeat } from '../../shared/worker-handler.js';
 // The domain passes over what it does not count: no trigger filter here (the worker table is not in this bundle).
 export const countStreamRecords = (records: readonly DynamoDBRecord[]) => streamBatch(records, countStoredChanges);
 
-export const handler = withHeartbeat('count-analytics', (event: { Records: DynamoDBRecord[] }) => countStreamRecords(event.Records));
+export const handler = withHeartbeat('count-analytics', (event: { Records: DynamoDBRecord[] }) =>
+  countStreamRecords(event.Records),
+);

@@ -9,4 +9,8 @@ import { backoffOn } from '../../shared/adapters/queue-retry.js';
 import { exportMessagesToLake } from '../../shared/domain/data-lake/export-messages.js';
 import { queueBatchWorker } from '../../shared/worker-handler.js';
 
-export const handler = queueBatchWorker('export-lake', { hide: backoffOn('data-lake'), parallel: true }, exportMessagesToLake);
+export const handler = queueBatchWorker(
+  'export-lake',
+  { hide: backoffOn('data-lake'), parallel: true },
+  exportMessagesToLake,
+);

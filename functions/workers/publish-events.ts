@@ -14,4 +14,6 @@ const trigger = triggerOf('publish-events', 'table-stream');
 export const publishStreamRecords = (records: readonly DynamoDBRecord[], bus: EventBus, options: PublishOptions = {}) =>
   streamBatch(records, (items) => publishStoredItems(items, bus, options), trigger);
 
-export const handler = withHeartbeat('publish-events', (event: { Records: DynamoDBRecord[] }) => publishStreamRecords(event.Records, projectEventBus()));
+export const handler = withHeartbeat('publish-events', (event: { Records: DynamoDBRecord[] }) =>
+  publishStreamRecords(event.Records, projectEventBus()),
+);

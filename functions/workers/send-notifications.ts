@@ -9,5 +9,8 @@ import { notificationSender } from '../../shared/adapters/notification-sender.js
 import { sendNotificationMessage } from '../../shared/domain/incidents/notification-message.js';
 import { queueWorker } from '../../shared/worker-handler.js';
 
-export const handler = queueWorker('send-notifications', { hide: backoffOn('notifications'), parallel: true }, (record) =>
-  sendNotificationMessage(record.body, notificationSender()));
+export const handler = queueWorker(
+  'send-notifications',
+  { hide: backoffOn('notifications'), parallel: true },
+  (record) => sendNotificationMessage(record.body, notificationSender()),
+);

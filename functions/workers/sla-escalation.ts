@@ -6,4 +6,6 @@
 import { sweepSlaTimers } from '../../shared/domain/incidents/sla-scheduler.js';
 import { sweepWorker } from '../../shared/worker-handler.js';
 
-export const handler = sweepWorker('sla-escalation', 'due incidents', (deadline, context) => sweepSlaTimers({ requestId: context.awsRequestId, deadline }));
+export const handler = sweepWorker('sla-escalation', 'due incidents', (deadline, context) =>
+  sweepSlaTimers({ requestId: context.awsRequestId, deadline }),
+);

@@ -8,4 +8,7 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { transcriptionFinished } from '../../shared/domain/incidents/transcription-finished.js';
 import { withHeartbeat } from '../../shared/worker-handler.js';
 
-export const handler = withHeartbeat('transcription-finished', (event: EventBridgeEvent<string, unknown>, context: Context) => transcriptionFinished(event, context.awsRequestId));
+export const handler = withHeartbeat(
+  'transcription-finished',
+  (event: EventBridgeEvent<string, unknown>, context: Context) => transcriptionFinished(event, context.awsRequestId),
+);

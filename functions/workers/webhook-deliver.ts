@@ -12,7 +12,12 @@ import type { DeliverOptions } from '../../shared/domain/webhooks/delivery-attem
 import { queueBatch, withHeartbeat } from '../../shared/worker-handler.js';
 
 /** The handler, on a clock of the caller's (tests walk the retry schedule on a fake one). */
-export const deliverHandler = (options: DeliverOptions = {}) => (event: SQSEvent) =>
-  queueBatch(event, (record) => deliverMessage(record.body, options), { hide: backoffOn(DELIVERIES_QUEUE), parallel: true });
+export const deliverHandler =
+  (options: DeliverOptions = {}) =>
+  (event: SQSEvent) =>
+    queueBatch(event, (record) => deliverMessage(record.body, options), {
+      hide: backoffOn(DELIVERIES_QUEUE),
+      parallel: true,
+    });
 
 export const handler = withHeartbeat('webhook-deliver', deliverHandler());

@@ -8,4 +8,8 @@ import { backoffOn } from '../../shared/adapters/queue-retry.js';
 import { dispatchToWebhooks } from '../../shared/domain/webhooks/dispatch-batch.js';
 import { queueBatchWorker } from '../../shared/worker-handler.js';
 
-export const handler = queueBatchWorker('webhook-dispatch', { hide: backoffOn('webhook-dispatch'), parallel: true }, dispatchToWebhooks);
+export const handler = queueBatchWorker(
+  'webhook-dispatch',
+  { hide: backoffOn('webhook-dispatch'), parallel: true },
+  dispatchToWebhooks,
+);

@@ -8,4 +8,8 @@ import { runWorkflowMessages } from '../../shared/domain/workflows/run-batch.js'
 import { RUNS_QUEUE } from '../../shared/domain/workflows/runner.js';
 import { queueBatchWorker } from '../../shared/worker-handler.js';
 
-export const handler = queueBatchWorker('workflow-runner', { hide: backoffOn(RUNS_QUEUE), parallel: true }, runWorkflowMessages);
+export const handler = queueBatchWorker(
+  'workflow-runner',
+  { hide: backoffOn(RUNS_QUEUE), parallel: true },
+  runWorkflowMessages,
+);

@@ -6,4 +6,6 @@
 import { sweepWorkflowTimers } from '../../shared/domain/workflows/runner.js';
 import { sweepWorker } from '../../shared/worker-handler.js';
 
-export const handler = sweepWorker('workflow-timers', 'due workflow timers', (deadline) => sweepWorkflowTimers({ deadline }));
+export const handler = sweepWorker('workflow-timers', 'due workflow timers', (deadline) =>
+  sweepWorkflowTimers({ deadline }),
+);

@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsCreateRoute } from '../../shared/routes/workflows.js';
 
-export const handler = httpHandler(workflowsCreateRoute, async (req) => json(await createWorkflow(req.actor, req.tenant, req.body), 201));
+export const handler = httpHandler(workflowsCreateRoute, async (req) =>
+  json(await createWorkflow(req.actor, req.tenant, req.body), 201),
+);

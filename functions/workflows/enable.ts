@@ -3,4 +3,6 @@ import { httpHandler } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
 import { workflowsEnableRoute } from '../../shared/routes/workflows.js';
 
-export const handler = httpHandler(workflowsEnableRoute, async (req) => json(await setWorkflowEnabled(req.actor, req.tenant, req.params.workflow_id, true)));
+export const handler = httpHandler(workflowsEnableRoute, async (req) =>
+  json(await setWorkflowEnabled(req.actor, req.tenant, req.params.workflow_id, true)),
+);

@@ -4,5 +4,11 @@ import { json } from '../../shared/http/reply.js';
 import { workflowsListRoute } from '../../shared/routes/workflows.js';
 
 export const handler = httpHandler(workflowsListRoute, async (req) =>
-  json(await listWorkflows(req.tenant, { trigger_type: req.query.trigger_type, enabled: req.query.enabled }, { limit: req.query.limit, offset: req.query.offset })),
+  json(
+    await listWorkflows(
+      req.tenant,
+      { trigger_type: req.query.trigger_type, enabled: req.query.enabled },
+      { limit: req.query.limit, offset: req.query.offset },
+    ),
+  ),
 );

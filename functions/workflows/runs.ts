@@ -4,5 +4,10 @@ import { json } from '../../shared/http/reply.js';
 import { workflowsRunsRoute } from '../../shared/routes/workflows.js';
 
 export const handler = httpHandler(workflowsRunsRoute, async (req) =>
-  json(await listWorkflowRuns(req.tenant, req.params.workflow_id, req.query.status, { limit: req.query.limit, offset: req.query.offset })),
+  json(
+    await listWorkflowRuns(req.tenant, req.params.workflow_id, req.query.status, {
+      limit: req.query.limit,
+      offset: req.query.offset,
+    }),
+  ),
 );

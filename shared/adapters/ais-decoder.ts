@@ -11,7 +11,14 @@
 import ggencoder from 'ggencoder';
 
 /** Why sentences were refused: counted per reason (shared/domain/vessels/ais-input.ts). */
-export const AIS_DECODE_FAILURES = ['checksum', 'malformed', 'truncated', 'incomplete', 'unsupported_type', 'no_position'] as const;
+export const AIS_DECODE_FAILURES = [
+  'checksum',
+  'malformed',
+  'truncated',
+  'incomplete',
+  'unsupported_type',
+  'no_position',
+] as const;
 export type AisDecodeFailure = (typeof AIS_DECODE_FAILURES)[number];
 
 export interface AisPosition {
@@ -49,7 +56,16 @@ export type AisDecoded =
   | { ok: false; reason: AisDecodeFailure; detail: string };
 
 /** Bits each supported type carries at least (ITU-R M.1371-5); type 5 is often sent 2 bits short. */
-const MIN_BITS: Readonly<Record<number, number>> = { 1: 168, 2: 168, 3: 168, 5: 420, 18: 168, 19: 312, 24: 160, 27: 96 };
+const MIN_BITS: Readonly<Record<number, number>> = {
+  1: 168,
+  2: 168,
+  3: 168,
+  5: 420,
+  18: 168,
+  19: 312,
+  24: 160,
+  27: 96,
+};
 const SENTENCE = /^!AIVD[MO],(\d),(\d),(\d?),([AB12]?),([0-9:;<=>?@A-W`a-w]*),([0-5])\*([0-9A-Fa-f]{2})$/;
 const TAG_BLOCK = /^\\([^\\]*)\\/;
 
@@ -72,7 +88,8 @@ function tagTime(tag: string): string | null {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
-const orNull = (value: number | undefined, unavailable: number) => (value === undefined || value === unavailable ? null : value);
+const orNull = (value: number | undefined, unavailable: number) =>
+  value === undefined || value === unavailable ? null : value;
 const text = (value: string | undefined) => {
   const t = (value ?? '').replace(/@+$/, '').trim();
   return t === '' ? null : t;
@@ -99,9 +116,14 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
   for (const [i, f] of fields.entries()) {
     const star = parts[i]!.lastIndexOf('*');
     if (parts[i]!.startsWith('!') && star > 0 && /^[0-9A-Fa-f]{2}$/.test(parts[i]!.slice(star + 1))) {
-      if (!checksumOk(parts[i]!.slice(1, star), parts[i]!.slice(star + 1))) return fail('checksum', `sentence ${i + 1}: the checksum does not match`);
+      if (!checksumOk(parts[i]!.slice(1, star), parts[i]!.slice(star + 1)))
+        return fail('checksum', `sentence ${i + 1}: the checksum does not match`);
     }
-    if (!f) return fail(parts[i]!.includes('*') ? 'malformed' : 'truncated', `sentence ${i + 1} is not an !AIVDM/!AIVDO sentence`);
+    if (!f)
+      return fail(
+        parts[i]!.includes('*') ? 'malformed' : 'truncated',
+        `sentence ${i + 1} is not an !AIVDM/!AIVDO sentence`,
+      );
   }
   const count = Number(fields[0]![1]);
   if (count !== fields.length) return fail('incomplete', `the message has ${count} part(s); ${fields.length} given`);
@@ -120,12 +142,17 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
   const d = decoded!;
   const type = d.aistype;
   const minBits = MIN_BITS[type];
-  if (minBits === undefined) return fail('unsupported_type', `message type ${type} is not a position or static-data report`);
+  if (minBits === undefined)
+    return fail('unsupported_type', `message type ${type} is not a position or static-data report`);
   if (bits < minBits) return fail('truncated', `a type ${type} message needs ${minBits} bits; it has ${bits}`);
 
   if (type === 5 || type === 24) {
-    if (type === 24 && d.part !== 0 && d.part !== 1) return fail('malformed', `type 24 part ${String(d.part)} does not exist`);
-    const dims = d.dimA !== undefined ? { to_bow: d.dimA, to_stern: d.dimB ?? 0, to_port: d.dimC ?? 0, to_starboard: d.dimD ?? 0 } : null;
+    if (type === 24 && d.part !== 0 && d.part !== 1)
+      return fail('malformed', `type 24 part ${String(d.part)} does not exist`);
+    const dims =
+      d.dimA !== undefined
+        ? { to_bow: d.dimA, to_stern: d.dimB ?? 0, to_port: d.dimC ?? 0, to_starboard: d.dimD ?? 0 }
+        : null;
     const message: AisStatic = {
       kind: 'static',
       message_type: type,

@@ -75,7 +75,9 @@ function attribute(attrs: AttributeType[] | undefined, name: string): string | u
 
 export async function findIdentity(email: string): Promise<Identity | null> {
   try {
-    const out = await client.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email.toLowerCase() }));
+    const out = await client.send(
+      new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: email.toLowerCase() }),
+    );
     const userId = attribute(out.UserAttributes, 'sub');
     const tenantId = attribute(out.UserAttributes, TENANT_ATTRIBUTE);
     if (!userId || !tenantId) return null;
@@ -120,7 +122,8 @@ export async function createIdentity(input: { email: string; tenantId: string; p
       }),
     );
   } catch (err) {
-    if (err instanceof UsernameExistsException || isNamed(err, 'UsernameExistsException')) throw new IdentityExistsError();
+    if (err instanceof UsernameExistsException || isNamed(err, 'UsernameExistsException'))
+      throw new IdentityExistsError();
     throw err;
   }
   const userId = attribute(out.User?.Attributes, 'sub');
@@ -128,7 +131,12 @@ export async function createIdentity(input: { email: string; tenantId: string; p
   if (input.password) {
     try {
       await client.send(
-        new AdminSetUserPasswordCommand({ UserPoolId: config.userPoolId, Username: email, Password: input.password, Permanent: true }),
+        new AdminSetUserPasswordCommand({
+          UserPoolId: config.userPoolId,
+          Username: email,
+          Password: input.password,
+          Permanent: true,
+        }),
       );
     } catch (err) {
       await deleteIdentity(email);

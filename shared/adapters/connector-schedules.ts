@@ -107,7 +107,14 @@ export function connectorSchedules(): ConnectorSchedules {
 
 function requiredSettings(): SchedulerSettings {
   const s = config.connectors;
-  if (!s.scheduleGroup || !s.pollerArn || !s.schedulerRoleArn || !s.deadLetterArn || !s.largePollerArn || !s.largeDeadLetterArn) {
+  if (
+    !s.scheduleGroup ||
+    !s.pollerArn ||
+    !s.schedulerRoleArn ||
+    !s.deadLetterArn ||
+    !s.largePollerArn ||
+    !s.largeDeadLetterArn
+  ) {
     throw new Error(
       'connector schedules are not configured: CONNECTOR_SCHEDULE_GROUP, CONNECTOR_SCHEDULER_ROLE_ARN, CONNECTOR_POLLER_ARN, CONNECTOR_DEAD_LETTER_ARN, CONNECTOR_LARGE_POLLER_ARN and CONNECTOR_LARGE_DEAD_LETTER_ARN',
     );

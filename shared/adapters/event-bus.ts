@@ -37,7 +37,9 @@ export function awsEventBus(busName: string, client: EventBridgeClient): EventBu
       if (results.length !== entries.length) {
         const failed = (out.FailedEntryCount ?? 0) > 0;
         return entries.map(() =>
-          failed ? { errorCode: 'UnknownEntryResult', errorMessage: 'PutEvents reported failures without per-entry results' } : {},
+          failed
+            ? { errorCode: 'UnknownEntryResult', errorMessage: 'PutEvents reported failures without per-entry results' }
+            : {},
         );
       }
       return results.map((r) => (r.ErrorCode ? { errorCode: r.ErrorCode, errorMessage: r.ErrorMessage ?? '' } : {}));

@@ -90,7 +90,7 @@ function ipv6Text(value: bigint): string {
   const groups = ipv6Groups(value);
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -158,7 +158,7 @@ const ipv6Blocks = IPV6_BLOCKS.map(([base, bits, scope]) => {
 });
 
 export function scopeOfIpv4(value: number): IpScope {
-  for (const block of ipv4Blocks) if (((value & block.mask) >>> 0) === block.network >>> 0) return block.scope;
+  for (const block of ipv4Blocks) if ((value & block.mask) >>> 0 === block.network >>> 0) return block.scope;
   return 'public';
 }
 

@@ -104,7 +104,10 @@ export async function ipGeoSource(env: Env = process.env): Promise<IpGeoSource> 
     };
   }
   const label = async (pkg: string) => {
-    const { name, version } = JSON.parse(await readFile(packageJsonPath(pkg), 'utf8')) as { name: string; version: string };
+    const { name, version } = JSON.parse(await readFile(packageJsonPath(pkg), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     return `${name}@${version}`;
   };
   const [asn, country] = await Promise.all([label(IP_GEO_PACKAGES.asn), label(IP_GEO_PACKAGES.country)]);
@@ -166,7 +169,8 @@ function countryReader(path: string, version: 4 | 6): Promise<Reader<Response>> 
   return once(readers, path, async () => {
     const reader = new Reader<Response>(await readFile(path), { cache: new Map() });
     // An IPv4 database answers IPv6 lookups with whatever its tree holds for the first 32 bits.
-    if (reader.metadata.ipVersion < version) throw new Error(`${path} is an IPv${reader.metadata.ipVersion} database, IPv${version} expected`);
+    if (reader.metadata.ipVersion < version)
+      throw new Error(`${path} is an IPv${reader.metadata.ipVersion} database, IPv${version} expected`);
     return reader;
   });
 }
@@ -237,7 +241,8 @@ function lastLineStartingAtOrBefore(table: AsnTable, ip: number | bigint): numbe
   while (hi - lo > 1) {
     const mid = lo + Math.floor((hi - lo) / 2); // lo < mid < hi
     const line = buffer.indexOf(NEWLINE, mid - 1) + 1; // the first line beginning at or after mid
-    if (line === 0 || line >= hi) hi = mid; // none in [mid, hi)
+    if (line === 0 || line >= hi)
+      hi = mid; // none in [mid, hi)
     else if (startOf(table, line) <= ip) lo = line;
     else hi = line;
   }
@@ -277,7 +282,8 @@ function parseRow(table: AsnTable, line: number): AsnRow {
 
 /** The org field as CSV writes it: bare, or in double quotes with `""` for a quote. */
 function unquote(field: string): string | null {
-  const text = field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
+  const text =
+    field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replace(/""/g, '"') : field;
   return text === '' ? null : text;
 }
 

@@ -33,7 +33,12 @@ export class SesMailer implements Mailer {
       new SendEmailCommand({
         FromEmailAddress: this.from,
         Destination: { ToAddresses: [...mail.to] },
-        Content: { Simple: { Subject: { Data: mail.subject, Charset: 'UTF-8' }, Body: { Text: { Data: mail.text, Charset: 'UTF-8' } } } },
+        Content: {
+          Simple: {
+            Subject: { Data: mail.subject, Charset: 'UTF-8' },
+            Body: { Text: { Data: mail.text, Charset: 'UTF-8' } },
+          },
+        },
       }),
     );
     return { messageId: out.MessageId ?? '' };
@@ -49,7 +54,10 @@ export function useMailer(m: Mailer): void {
 
 export function mailer(): Mailer {
   if (!installed) {
-    if (!config.emailFrom) throw new EmailNotConfiguredError('no sender address is configured (EMAIL_FROM): this deployment cannot send email');
+    if (!config.emailFrom)
+      throw new EmailNotConfiguredError(
+        'no sender address is configured (EMAIL_FROM): this deployment cannot send email',
+      );
     installed = new SesMailer(new SESv2Client({ region: config.region }), config.emailFrom);
   }
   return installed;

@@ -40,6 +40,7 @@ let sender: NotificationSender | null | undefined;
 
 /** The configured sender; null when there is none (in AWS, for now). */
 export function notificationSender(): NotificationSender | null {
-  if (sender === undefined) sender = config.localNotificationsFile ? new FileSender(config.localNotificationsFile) : null;
+  if (sender === undefined)
+    sender = config.localNotificationsFile ? new FileSender(config.localNotificationsFile) : null;
   return sender;
 }

@@ -32,14 +32,16 @@ export class OutboundRefusedError extends Error {
 /** Resolves a host name to all its addresses (injectable, so tests can stand in for DNS). */
 export type Resolve = (host: string) => Promise<string[]>;
 
-const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true, order: 'verbatim' })).map((a) => a.address);
+const systemResolve: Resolve = async (host) =>
+  (await dnsLookup(host, { all: true, order: 'verbatim' })).map((a) => a.address);
 
 const LOOPBACK = ['127.0.0.0/8', '::1/128'] as const;
 
 /** What kind of address this is in ipaddr.js's terms (`unicast` is the public kind). */
 function rangeOf(address: string): { range: string; loopback: boolean } {
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   return { range, loopback: range === 'loopback' };
 }
@@ -57,7 +59,11 @@ export function refusalOf(address: string, policy: OutboundPolicy): string | nul
  * The URL as it may be saved: http(s) only, https unless the host is loopback (and allowed), no
  * credentials in it, and every address its host resolves to public. Throws OutboundRefusedError.
  */
-export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, resolve: Resolve = systemResolve): Promise<URL> {
+export async function checkOutboundUrl(
+  raw: string,
+  policy: OutboundPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -82,7 +88,8 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy, reso
     if (refusal) throw new OutboundRefusedError(`its host ${host} resolves to ${refusal}`);
   }
   const loopbackOnly = addresses.every((a) => rangeOf(a).loopback);
-  if (url.protocol === 'http:' && !loopbackOnly) throw new OutboundRefusedError('must be an https URL (plain http only to a loopback receiver)');
+  if (url.protocol === 'http:' && !loopbackOnly)
+    throw new OutboundRefusedError('must be an https URL (plain http only to a loopback receiver)');
   return url;
 }
 
@@ -109,9 +116,22 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** POSTs through the filtering agents; never throws for the receiver's faults, only reports them. */
 export async function postOutbound(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
-  const answer = await callOutbound(raw, 'POST', req.headers, req.body, policy, req.timeoutMs ?? 15_000, MAX_ANSWER_BYTES);
+  const answer = await callOutbound(
+    raw,
+    'POST',
+    req.headers,
+    req.body,
+    policy,
+    req.timeoutMs ?? 15_000,
+    MAX_ANSWER_BYTES,
+  );
   // A long answer is read only in part; for a delivery that is no fault of the receiver's.
-  return { status: answer.status, latencyMs: answer.latencyMs, error: answer.truncated ? null : answer.error, bodyExcerpt: answer.body.toString('utf8').slice(0, EXCERPT_BYTES) };
+  return {
+    status: answer.status,
+    latencyMs: answer.latencyMs,
+    error: answer.truncated ? null : answer.error,
+    bodyExcerpt: answer.body.toString('utf8').slice(0, EXCERPT_BYTES),
+  };
 }
 
 export interface OutboundDownload {
@@ -130,7 +150,11 @@ export interface OutboundDownload {
  * GETs a document (a public feed) through the filtering agents, reading at most `maxBytes`;
  * never throws for the server's faults, only reports them. No redirect is followed.
  */
-export function getOutbound(raw: string, req: { headers?: Record<string, string>; timeoutMs?: number; maxBytes: number }, policy: OutboundPolicy): Promise<OutboundDownload> {
+export function getOutbound(
+  raw: string,
+  req: { headers?: Record<string, string>; timeoutMs?: number; maxBytes: number },
+  policy: OutboundPolicy,
+): Promise<OutboundDownload> {
   return callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes);
 }
 
@@ -155,12 +179,21 @@ export async function streamOutbound(
   policy: OutboundPolicy,
 ): Promise<OutboundStreamRead> {
   const read: { stopped: 'window' | null } = { stopped: null };
-  const answer = await callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes, {
-    windowMs: req.windowMs,
-    onStop: (why) => {
-      read.stopped = why;
+  const answer = await callOutbound(
+    raw,
+    'GET',
+    req.headers ?? {},
+    null,
+    policy,
+    req.timeoutMs ?? 15_000,
+    req.maxBytes,
+    {
+      windowMs: req.windowMs,
+      onStop: (why) => {
+        read.stopped = why;
+      },
     },
-  });
+  );
   if (answer.status === null) return { ...answer, stopped: null };
   const why = answer.truncated ? 'size' : (read.stopped ?? 'end');
   return { ...answer, error: null, stopped: why };
@@ -179,7 +212,13 @@ function callOutbound(
 ): Promise<OutboundDownload> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const nothing = (error: string): OutboundDownload => ({ status: null, latencyMs: elapsed(), error, body: Buffer.alloc(0), truncated: false });
+  const nothing = (error: string): OutboundDownload => ({
+    status: null,
+    latencyMs: elapsed(),
+    error,
+    body: Buffer.alloc(0),
+    truncated: false,
+  });
   return new Promise((done) => {
     let url: URL;
     try {

@@ -28,13 +28,23 @@ export class RetryAfter extends Error {
  * after the visibility timeout instead.
  */
 export async function hideFailedMessage(queue: QueueTarget, record: SQSRecord, err: unknown): Promise<void> {
-  const seconds = err instanceof RetryAfter ? err.delaySeconds : backoffSeconds(Number(record.attributes.ApproximateReceiveCount) || 1);
+  const seconds =
+    err instanceof RetryAfter
+      ? err.delaySeconds
+      : backoffSeconds(Number(record.attributes.ApproximateReceiveCount) || 1);
   try {
     await queues().changeVisibility(queue, record.receiptHandle, seconds);
   } catch (error) {
-    log.warn('could not shorten the wait of a failed message; it returns after the visibility timeout', { queue, sqs_message_id: record.messageId, err: error });
+    log.warn('could not shorten the wait of a failed message; it returns after the visibility timeout', {
+      queue,
+      sqs_message_id: record.messageId,
+      err: error,
+    });
   }
 }
 
 /** What a queue worker does with its failed messages (shared/worker-handler.ts `QueueBatchOptions.hide`): hides them on `queue`. */
-export const backoffOn = (queue: QueueTarget) => (record: SQSRecord, err: unknown): Promise<void> => hideFailedMessage(queue, record, err);
+export const backoffOn =
+  (queue: QueueTarget) =>
+  (record: SQSRecord, err: unknown): Promise<void> =>
+    hideFailedMessage(queue, record, err);

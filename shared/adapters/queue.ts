@@ -4,7 +4,12 @@
  * from `QUEUE_URL_<ID>` (and its dead-letter queue's from `QUEUE_URL_<ID>_DEAD_LETTERS`), which the
  * CDK stack sets only for the functions its grants name.
  */
-import { ChangeMessageVisibilityCommand, GetQueueAttributesCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  GetQueueAttributesCommand,
+  SendMessageBatchCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { QueueId, QueueTarget } from '../vocabulary/queues.js';
 
 export interface OutgoingMessage {
@@ -45,7 +50,8 @@ export function queueUrlVariable(target: QueueTarget): string {
 
 function urlOf(target: QueueTarget): string {
   const url = process.env[queueUrlVariable(target)];
-  if (!url) throw new Error(`${queueUrlVariable(target)} is not set: this function's grants do not name queue ${target}`);
+  if (!url)
+    throw new Error(`${queueUrlVariable(target)} is not set: this function's grants do not name queue ${target}`);
   return url;
 }
 
@@ -59,12 +65,18 @@ export class SqsQueues implements Queues {
       const out = await this.client.send(
         new SendMessageBatchCommand({
           QueueUrl: url,
-          Entries: chunk.map((m, j) => ({ Id: String(j), MessageBody: m.body, ...(m.delaySeconds ? { DelaySeconds: m.delaySeconds } : {}) })),
+          Entries: chunk.map((m, j) => ({
+            Id: String(j),
+            MessageBody: m.body,
+            ...(m.delaySeconds ? { DelaySeconds: m.delaySeconds } : {}),
+          })),
         }),
       );
       if ((out.Failed ?? []).length > 0) {
         const first = out.Failed![0]!;
-        throw new Error(`${out.Failed!.length} of ${chunk.length} messages were not accepted by ${to}: ${first.Code} ${first.Message ?? ''}`);
+        throw new Error(
+          `${out.Failed!.length} of ${chunk.length} messages were not accepted by ${to}: ${first.Code} ${first.Message ?? ''}`,
+        );
       }
     }
   }
@@ -72,10 +84,21 @@ export class SqsQueues implements Queues {
   async depth(queue: QueueId): Promise<QueueDepth> {
     const count = async (target: QueueTarget) => {
       const out = await this.client.send(
-        new GetQueueAttributesCommand({ QueueUrl: urlOf(target), AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: urlOf(target),
+          AttributeNames: [
+            'ApproximateNumberOfMessages',
+            'ApproximateNumberOfMessagesNotVisible',
+            'ApproximateNumberOfMessagesDelayed',
+          ],
+        }),
       );
       const a = out.Attributes ?? {};
-      return { visible: Number(a.ApproximateNumberOfMessages ?? 0), hidden: Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.ApproximateNumberOfMessagesDelayed ?? 0) };
+      return {
+        visible: Number(a.ApproximateNumberOfMessages ?? 0),
+        hidden:
+          Number(a.ApproximateNumberOfMessagesNotVisible ?? 0) + Number(a.ApproximateNumberOfMessagesDelayed ?? 0),
+      };
     };
     const [main, dead] = await Promise.all([count(queue), count(`${queue}:dead-letters`)]);
     return { visible: main.visible, in_flight: main.hidden, dead_letters: dead.visible + dead.hidden };
@@ -83,7 +106,11 @@ export class SqsQueues implements Queues {
 
   async changeVisibility(queue: QueueTarget, receiptHandle: string, seconds: number): Promise<void> {
     await this.client.send(
-      new ChangeMessageVisibilityCommand({ QueueUrl: urlOf(queue), ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.round(seconds))) }),
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: urlOf(queue),
+        ReceiptHandle: receiptHandle,
+        VisibilityTimeout: Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.round(seconds))),
+      }),
     );
   }
 }

@@ -35,7 +35,8 @@ export async function pingBucket(): Promise<void> {
 }
 
 /** Where an environment's files live: everything of one environment under one prefix. */
-export const environmentPrefix = (tenantId: string, environmentId: string) => `tenants/${tenantId}/environments/${environmentId}/`;
+export const environmentPrefix = (tenantId: string, environmentId: string) =>
+  `tenants/${tenantId}/environments/${environmentId}/`;
 
 /** Deletes every object under `prefix`; returns how many. */
 export async function deleteObjectsUnder(prefix: string): Promise<number> {
@@ -45,7 +46,9 @@ export async function deleteObjectsUnder(prefix: string): Promise<number> {
     const page = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix, ContinuationToken: token }));
     const objects = (page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
     if (objects.length > 0) {
-      const out = await s3.send(new DeleteObjectsCommand({ Bucket: BUCKET, Delete: { Objects: objects, Quiet: true } }));
+      const out = await s3.send(
+        new DeleteObjectsCommand({ Bucket: BUCKET, Delete: { Objects: objects, Quiet: true } }),
+      );
       if (out.Errors && out.Errors.length > 0) {
         throw new Error(`could not delete ${out.Errors.length} objects under ${prefix}: ${out.Errors[0]?.Code}`);
       }

@@ -26,14 +26,20 @@ export class KmsSecretBox implements SecretBox {
   ) {}
 
   async seal(plain: string, context: SecretContext): Promise<string> {
-    const out = await this.kms.send(new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(plain, 'utf8'), EncryptionContext: context }));
+    const out = await this.kms.send(
+      new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(plain, 'utf8'), EncryptionContext: context }),
+    );
     return `${KMS_PREFIX}${Buffer.from(out.CiphertextBlob!).toString('base64')}`;
   }
 
   async open(sealed: string, context: SecretContext): Promise<string> {
     if (!sealed.startsWith(KMS_PREFIX)) throw new Error('not a value sealed with KMS');
     const out = await this.kms.send(
-      new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(sealed.slice(KMS_PREFIX.length), 'base64'), EncryptionContext: context }),
+      new DecryptCommand({
+        KeyId: this.keyId,
+        CiphertextBlob: Buffer.from(sealed.slice(KMS_PREFIX.length), 'base64'),
+        EncryptionContext: context,
+      }),
     );
     return Buffer.from(out.Plaintext!).toString('utf8');
   }

@@ -51,7 +51,11 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
     throw new UnauthorizedError(INVALID_TOKEN);
   }
   // The token's signature vouches for its tenant: the route's reads can go in the same trip.
-  const read = await readItems([userKey(claims.tenantId, claims.userId), tenantKey(claims.tenantId), ...(prefetch?.(credentialTenant(claims.tenantId)) ?? [])]);
+  const read = await readItems([
+    userKey(claims.tenantId, claims.userId),
+    tenantKey(claims.tenantId),
+    ...(prefetch?.(credentialTenant(claims.tenantId)) ?? []),
+  ]);
   const { user, tenant } = activeUser(read, claims.tenantId, claims.userId, INVALID_TOKEN);
   return {
     principal: {
@@ -112,6 +116,7 @@ function activeUser(read: Prefetched, tenantId: string, userId: string, refusal:
 
 /** Whether `err`, or an error it was caused by, is a `kind` (a verifier may wrap its fetcher's error). */
 function hasCause(err: unknown, kind: new (...args: never[]) => Error): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof kind) return true;
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof kind) return true;
   return false;
 }

@@ -20,7 +20,13 @@ const NONE: AgentSettings = { disabled: [], updated_at: null, version: 0 };
 export const agentSettingsKey = (tenantId: string): ItemKey => keys.agentSettings(tenantId);
 
 const settingsFrom = (item: Record<string, unknown> | null | undefined): AgentSettings =>
-  item ? { disabled: [...((item.disabled as string[] | undefined) ?? [])], updated_at: (item.updated_at as string | undefined) ?? null, version: Number(item.version ?? 0) } : { ...NONE };
+  item
+    ? {
+        disabled: [...((item.disabled as string[] | undefined) ?? [])],
+        updated_at: (item.updated_at as string | undefined) ?? null,
+        version: Number(item.version ?? 0),
+      }
+    : { ...NONE };
 
 /** The settings among items read in one batch; undefined when they were not read. */
 export function agentSettingsFrom(read: Prefetched, tenantId: string): AgentSettings | undefined {
@@ -29,7 +35,9 @@ export function agentSettingsFrom(read: Prefetched, tenantId: string): AgentSett
 }
 
 export async function getAgentSettings(tenantId: string): Promise<AgentSettings> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: agentSettingsKey(tenantId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: agentSettingsKey(tenantId), ConsistentRead: true }),
+  );
   return settingsFrom(out.Item);
 }
 
@@ -38,9 +46,21 @@ export function putAgentSettings(tenantId: string, next: AgentSettings, expected
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...agentSettingsKey(tenantId), entity: 'AGENT_SETTINGS', tenant_id: tenantId, disabled: next.disabled, updated_at: next.updated_at, version: expectedVersion + 1 },
+      Item: {
+        ...agentSettingsKey(tenantId),
+        entity: 'AGENT_SETTINGS',
+        tenant_id: tenantId,
+        disabled: next.disabled,
+        updated_at: next.updated_at,
+        version: expectedVersion + 1,
+      },
       ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(PK)' : '#version = :expected',
-      ...(expectedVersion === 0 ? {} : { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
+      ...(expectedVersion === 0
+        ? {}
+        : {
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':expected': expectedVersion },
+          }),
     },
   };
 }

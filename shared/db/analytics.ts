@@ -88,7 +88,10 @@ function groupsOf(writes: readonly GuardedWrite[]): GuardedWrite[][] {
 
 /** The group's counter ADDs merged per item, as updates. */
 function counterUpdates(group: readonly GuardedWrite[]): TransactItem[] {
-  const merged = new Map<string, { key: ItemKey; add: Record<string, number>; set: Record<string, unknown>; initial: Record<string, unknown> }>();
+  const merged = new Map<
+    string,
+    { key: ItemKey; add: Record<string, number>; set: Record<string, unknown>; initial: Record<string, unknown> }
+  >();
   for (const w of group) {
     for (const c of w.counters) {
       const m = merged.get(keyId(c.key)) ?? { key: c.key, add: {}, set: {}, initial: {} };
@@ -119,9 +122,20 @@ function counterUpdates(group: readonly GuardedWrite[]): TransactItem[] {
       values[`:i${i}`] = v;
       sets.push(`#i${i} = if_not_exists(#i${i}, :i${i})`);
     });
-    const expression = [adds.length > 0 ? `ADD ${adds.join(', ')}` : '', sets.length > 0 ? `SET ${sets.join(', ')}` : ''].filter(Boolean).join(' ');
+    const expression = [
+      adds.length > 0 ? `ADD ${adds.join(', ')}` : '',
+      sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     return {
-      Update: { TableName: TABLE, Key: key, UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values },
+      Update: {
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: expression,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
     };
   });
 }
@@ -158,7 +172,12 @@ export async function applyGuarded(writes: readonly GuardedWrite[]): Promise<App
 // ---------------------------------------------------------------------------------------------
 // Events
 
-export const eventCounterAdd = (tenantId: string, scope: string, day: string, add: Record<string, number>): CounterAdd => ({
+export const eventCounterAdd = (
+  tenantId: string,
+  scope: string,
+  day: string,
+  add: Record<string, number>,
+): CounterAdd => ({
   key: keys.eventCounter(tenantId, scope, day),
   add,
   set: { entity: 'EVENT_COUNTS' },
@@ -169,7 +188,11 @@ export function eventMarker(tenantId: string, eventId: string, part: number, now
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.eventCounted(tenantId, eventId, part), entity: 'EVENT_COUNTED', expires_at: Math.floor(nowMs / 1000) + EVENT_MARKER_SECONDS },
+      Item: {
+        ...keys.eventCounted(tenantId, eventId, part),
+        entity: 'EVENT_COUNTED',
+        expires_at: Math.floor(nowMs / 1000) + EVENT_MARKER_SECONDS,
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
@@ -209,19 +232,33 @@ export async function readAppliedIncidents<C>(refs: readonly IncidentRef[]): Pro
   return out;
 }
 
-
 /**
  * Records `contribution` as applied at `version`, if the marker is still what was read (`read`:
  * its version then, null when there was none): a concurrent or earlier application fails it.
  */
-export function appliedIncidentPut<C>(ref: IncidentRef, version: number, contribution: C, read: number | null): TransactItem {
+export function appliedIncidentPut<C>(
+  ref: IncidentRef,
+  version: number,
+  contribution: C,
+  read: number | null,
+): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...keys.incidentCounted(ref.tenantId, ref.incidentId), entity: 'INCIDENT_COUNTED', incident_id: ref.incidentId, version, contribution },
+      Item: {
+        ...keys.incidentCounted(ref.tenantId, ref.incidentId),
+        entity: 'INCIDENT_COUNTED',
+        incident_id: ref.incidentId,
+        version,
+        contribution,
+      },
       ...(read === null
         ? { ConditionExpression: 'attribute_not_exists(PK)' }
-        : { ConditionExpression: '#v = :read', ExpressionAttributeNames: { '#v': 'version' }, ExpressionAttributeValues: { ':read': read } }),
+        : {
+            ConditionExpression: '#v = :read',
+            ExpressionAttributeNames: { '#v': 'version' },
+            ExpressionAttributeValues: { ':read': read },
+          }),
     },
   };
 }
@@ -256,7 +293,12 @@ async function countersBetween(pk: string, prefix: string, from: string, to: str
 }
 
 /** The event counter items of a scope, one a day from `fromDay` to `toDay` (`YYYY-MM-DD`): at most one Query page per ~1 MB. */
-export function eventCounters(tenantId: TenantId, scope: string, fromDay: string, toDay: string): Promise<StoredCounter[]> {
+export function eventCounters(
+  tenantId: TenantId,
+  scope: string,
+  fromDay: string,
+  toDay: string,
+): Promise<StoredCounter[]> {
   const { PK, SK } = keys.eventCounter(tenantId, scope, '');
   return countersBetween(PK, SK, fromDay, toDay);
 }

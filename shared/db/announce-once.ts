@@ -32,7 +32,14 @@ export async function announceOnce(
       {
         Put: {
           TableName: TABLE,
-          Item: { ...guard.attributes, PK: guard.PK, SK: guard.SK, entity: guard.entity, event_id: event.event_id, expires_at: Math.floor(nowMs / 1000) + guard.guardDays * 86400 },
+          Item: {
+            ...guard.attributes,
+            PK: guard.PK,
+            SK: guard.SK,
+            entity: guard.entity,
+            event_id: event.event_id,
+            expires_at: Math.floor(nowMs / 1000) + guard.guardDays * 86400,
+          },
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },

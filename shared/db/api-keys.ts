@@ -30,7 +30,20 @@ export interface StoredApiKey extends ApiKey {
   rate_limit?: number | null;
 }
 
-const FIELDS = ['key_id', 'tenant_id', 'name', 'role', 'prefix', 'expires_at', 'ip_allowlist', 'created_by', 'created_at', 'key_hash', 'tier', 'rate_limit'] as const;
+const FIELDS = [
+  'key_id',
+  'tenant_id',
+  'name',
+  'role',
+  'prefix',
+  'expires_at',
+  'ip_allowlist',
+  'created_by',
+  'created_at',
+  'key_hash',
+  'tier',
+  'rate_limit',
+] as const;
 
 function fromItem(item: Record<string, unknown>): StoredApiKey {
   return pick<StoredApiKey>(item, FIELDS);
@@ -65,18 +78,27 @@ export function apiKeyFrom(read: Prefetched, tenantId: string, keyId: string): S
 }
 
 export async function getApiKey(tenantId: string, keyId: string): Promise<StoredApiKey | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.apiKey(tenantId, keyId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.apiKey(tenantId, keyId), ConsistentRead: true }),
+  );
   return out.Item ? fromItem(out.Item) : null;
 }
 
 /** Newest first: key ids are time-ordered. */
 export async function listApiKeys(tenantId: TenantId, page: PageRequest): Promise<StoredApiKey[]> {
-  const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: API_KEY_PREFIX, ascending: false, consistent: true }, page);
+  const items = await queryPage(
+    { pk: tenantPk(tenantId), skPrefix: API_KEY_PREFIX, ascending: false, consistent: true },
+    page,
+  );
   return items.map(fromItem);
 }
 
 /** Removes every key a user created (when the user is deleted), each with `extra` writes. */
-export async function deleteApiKeysOf(tenantId: TenantId, userId: string, extra: (key: StoredApiKey) => TransactItem[] = () => []): Promise<number> {
+export async function deleteApiKeysOf(
+  tenantId: TenantId,
+  userId: string,
+  extra: (key: StoredApiKey) => TransactItem[] = () => [],
+): Promise<number> {
   let deleted = 0;
   await forEachPage(
     {

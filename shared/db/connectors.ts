@@ -54,7 +54,11 @@ export interface PollStatus {
 export const CONNECTOR_DIRECTORY_PK = 'CONNECTORS';
 
 /** The attributes a `feed` integration's item carries besides an integration's. */
-export function connectorAttributes(tenantId: TenantId, integrationId: string, settings: ConnectorSettings): Record<string, unknown> {
+export function connectorAttributes(
+  tenantId: TenantId,
+  integrationId: string,
+  settings: ConnectorSettings,
+): Record<string, unknown> {
   return { connector: settings, GSI1PK: CONNECTOR_DIRECTORY_PK, GSI1SK: `${tenantId}#${integrationId}` };
 }
 
@@ -75,13 +79,19 @@ export interface StoredConnector {
 
 /** The tenant's connectors, oldest first (one Query of its integrations: at most 50). */
 export async function listTenantConnectors(tenantId: TenantId): Promise<StoredConnector[]> {
-  const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: 'INTEGRATION#', ascending: true, filter: { kind: 'feed' } }, { limit: 1000, offset: 0 });
+  const items = await queryPage(
+    { pk: tenantPk(tenantId), skPrefix: 'INTEGRATION#', ascending: true, filter: { kind: 'feed' } },
+    { limit: 1000, offset: 0 },
+  );
   return items as unknown as StoredConnector[];
 }
 
 /** Every tenant's connectors, by tenant (the local runtime's timers). */
 export async function listAllConnectors(): Promise<StoredConnector[]> {
-  const items = await queryPage({ index: 'GSI1', pk: CONNECTOR_DIRECTORY_PK, ascending: true }, { limit: 100_000, offset: 0 });
+  const items = await queryPage(
+    { index: 'GSI1', pk: CONNECTOR_DIRECTORY_PK, ascending: true },
+    { limit: 100_000, offset: 0 },
+  );
   return items as unknown as StoredConnector[];
 }
 
@@ -89,7 +99,13 @@ export async function listAllConnectors(): Promise<StoredConnector[]> {
  * Keeps a poll's status on the connector, and adds its stored records and alerts to the totals;
  * false when the connector is gone (deleted while it polled).
  */
-export async function recordPoll(tenantId: TenantId, integrationId: string, status: PollStatus, stored: number, alerts: number): Promise<boolean> {
+export async function recordPoll(
+  tenantId: TenantId,
+  integrationId: string,
+  status: PollStatus,
+  stored: number,
+  alerts: number,
+): Promise<boolean> {
   try {
     await db.send(
       new UpdateCommand({

@@ -25,7 +25,12 @@ export interface CountedKind {
 }
 
 /** The item and the count's step; the count's condition is item 1 of the transaction. */
-export function putNewCounted(kind: CountedKind, tenantId: TenantId, id: string, fields: Record<string, unknown>): TransactItem[] {
+export function putNewCounted(
+  kind: CountedKind,
+  tenantId: TenantId,
+  id: string,
+  fields: Record<string, unknown>,
+): TransactItem[] {
   return putNewCountedMany(kind, tenantId, [{ id, fields }]);
 }
 
@@ -33,9 +38,15 @@ export function putNewCounted(kind: CountedKind, tenantId: TenantId, id: string,
  * Several new items and one step of the count for all of them (a transaction may touch the count
  * item once); the count's condition is the item after the last new one.
  */
-export function putNewCountedMany(kind: CountedKind, tenantId: TenantId, items: readonly { id: string; fields: Record<string, unknown> }[]): TransactItem[] {
+export function putNewCountedMany(
+  kind: CountedKind,
+  tenantId: TenantId,
+  items: readonly { id: string; fields: Record<string, unknown> }[],
+): TransactItem[] {
   return [
-    ...items.map(({ id, fields }) => putNew({ ...kind.item(tenantId, id), entity: kind.entity, ...fields, version: 1 })),
+    ...items.map(({ id, fields }) =>
+      putNew({ ...kind.item(tenantId, id), entity: kind.entity, ...fields, version: 1 }),
+    ),
     {
       Update: {
         TableName: TABLE,
@@ -49,13 +60,21 @@ export function putNewCountedMany(kind: CountedKind, tenantId: TenantId, items: 
   ];
 }
 
-export async function getCounted(kind: CountedKind, tenantId: TenantId, id: string): Promise<Record<string, unknown> | null> {
+export async function getCounted(
+  kind: CountedKind,
+  tenantId: TenantId,
+  id: string,
+): Promise<Record<string, unknown> | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: kind.item(tenantId, id), ConsistentRead: true }));
   return out.Item ?? null;
 }
 
 /** A page of them, oldest first (ids are UUIDv7), and how many there are. */
-export async function listCounted(kind: CountedKind, tenantId: TenantId, page: PageRequest): Promise<{ items: Record<string, unknown>[]; total: number }> {
+export async function listCounted(
+  kind: CountedKind,
+  tenantId: TenantId,
+  page: PageRequest,
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
   const { PK } = kind.item(tenantId, '');
   const all = await queryPage({ pk: PK, skPrefix: kind.prefix, consistent: true }, { limit: kind.limit, offset: 0 });
   return { items: all.slice(page.offset, page.offset + page.limit), total: all.length };

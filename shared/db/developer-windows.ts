@@ -12,7 +12,13 @@ import { keys } from './keys.js';
  * while it holds fewer than `limit` (null: no limit). Returns the window's calls so far, this one
  * included, or null when the limit refused it (and nothing was counted). One UpdateItem.
  */
-export async function countWindow(name: string, caller: string, windowStart: number, limit: number | null, expiresAt: number): Promise<number | null> {
+export async function countWindow(
+  name: string,
+  caller: string,
+  windowStart: number,
+  limit: number | null,
+  expiresAt: number,
+): Promise<number | null> {
   try {
     const out = await db.send(
       new UpdateCommand({
@@ -33,6 +39,8 @@ export async function countWindow(name: string, caller: string, windowStart: num
 
 /** The calls a caller's fixed window holds, without counting one. */
 export async function peekWindow(name: string, caller: string, windowStart: number): Promise<number> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.rateWindow(name, caller, windowStart), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.rateWindow(name, caller, windowStart), ConsistentRead: true }),
+  );
   return Number(out.Item?.hits ?? 0);
 }

@@ -45,8 +45,24 @@ export interface DroneDispatch {
 }
 
 const FIELDS = [
-  'dispatch_id', 'incident_id', 'tenant_id', 'integration_id', 'task', 'target', 'altitude_m', 'note', 'status', 'requested_by',
-  'attempts', 'dock_status_code', 'dock_answer', 'dock_error', 'sent_at', 'last_update', 'created_at', 'updated_at',
+  'dispatch_id',
+  'incident_id',
+  'tenant_id',
+  'integration_id',
+  'task',
+  'target',
+  'altitude_m',
+  'note',
+  'status',
+  'requested_by',
+  'attempts',
+  'dock_status_code',
+  'dock_answer',
+  'dock_error',
+  'sent_at',
+  'last_update',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof DroneDispatch)[];
 
 const fromItem = (item: Record<string, unknown>): DroneDispatch => pick<DroneDispatch>(item, FIELDS);
@@ -68,7 +84,9 @@ export async function listDispatches(tenantId: TenantId, incidentId: string): Pr
  */
 export async function recordSendOutcome(
   d: Pick<DroneDispatch, 'tenant_id' | 'incident_id' | 'task'>,
-  outcome: Pick<DroneDispatch, 'dock_status_code' | 'dock_answer' | 'dock_error' | 'sent_at' | 'updated_at'> & { status: 'sent' | 'failed' },
+  outcome: Pick<DroneDispatch, 'dock_status_code' | 'dock_answer' | 'dock_error' | 'sent_at' | 'updated_at'> & {
+    status: 'sent' | 'failed';
+  },
 ): Promise<void> {
   const key = keys.droneDispatch(d.tenant_id, d.incident_id, d.task);
   const values = {
@@ -79,7 +97,8 @@ export async function recordSendOutcome(
     ':at': outcome.updated_at,
     ':one': 1,
   };
-  const answer = 'dock_status_code = :code, dock_answer = :answer, dock_error = :error, sent_at = :sent, updated_at = :at, attempts = attempts + :one';
+  const answer =
+    'dock_status_code = :code, dock_answer = :answer, dock_error = :error, sent_at = :sent, updated_at = :at, attempts = attempts + :one';
   try {
     await db.send(
       new UpdateCommand({
@@ -93,12 +112,24 @@ export async function recordSendOutcome(
     );
   } catch (err) {
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: `SET ${answer}`, ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: values }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: `SET ${answer}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: values,
+      }),
+    );
   }
 }
 
 /** A callback's update of its dispatch: status and last update (last taken wins). */
-export function updateFromCallback(d: Pick<DroneDispatch, 'tenant_id' | 'incident_id' | 'task'>, update: DroneUpdate, at: string): TransactItem {
+export function updateFromCallback(
+  d: Pick<DroneDispatch, 'tenant_id' | 'incident_id' | 'task'>,
+  update: DroneUpdate,
+  at: string,
+): TransactItem {
   return {
     Update: {
       TableName: TABLE,
@@ -115,7 +146,13 @@ export function updateFromCallback(d: Pick<DroneDispatch, 'tenant_id' | 'inciden
 const SEEN_FOR_SECONDS = 7 * 86_400;
 
 /** Remembers a callback's `webhook-id`; fails (ConditionFailed) when it was taken before. */
-export function putCallbackSeen(tenantId: TenantId, incidentId: string, integrationId: string, messageId: string, atMs: number): TransactItem {
+export function putCallbackSeen(
+  tenantId: TenantId,
+  incidentId: string,
+  integrationId: string,
+  messageId: string,
+  atMs: number,
+): TransactItem {
   return putNew({
     ...keys.droneCallbackSeen(tenantId, incidentId, integrationId, messageId),
     entity: 'DRONE_CALLBACK',

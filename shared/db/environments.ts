@@ -36,7 +36,18 @@ export interface StoredEnvironment extends Environment {
   counts: Record<ChildKind, number>;
 }
 
-const FIELDS = ['environment_id', 'tenant_id', 'name', 'type', 'status', 'description', 'location', 'address', 'created_at', 'updated_at'] as const;
+const FIELDS = [
+  'environment_id',
+  'tenant_id',
+  'name',
+  'type',
+  'status',
+  'description',
+  'location',
+  'address',
+  'created_at',
+  'updated_at',
+] as const;
 const countAttribute = (kind: ChildKind) => `${kind}_count`;
 
 function fromItem(item: Record<string, unknown>): StoredEnvironment {
@@ -45,7 +56,10 @@ function fromItem(item: Record<string, unknown>): StoredEnvironment {
     // Environments made before the field have none.
     country: typeof item.country === 'string' ? item.country : null,
     version: Number(item.version ?? 0),
-    counts: Object.fromEntries(CHILD_KINDS.map((k) => [k, Number(item[countAttribute(k)] ?? 0)])) as Record<ChildKind, number>,
+    counts: Object.fromEntries(CHILD_KINDS.map((k) => [k, Number(item[countAttribute(k)] ?? 0)])) as Record<
+      ChildKind,
+      number
+    >,
   };
 }
 
@@ -75,7 +89,11 @@ export function putNewEnvironment(e: Environment): TransactItem {
 
 export function updateEnvironment(next: Environment, expectedVersion: number): TransactItem {
   const { environment_id: _id, tenant_id: _t, created_at: _c, ...fields } = next;
-  return versionedUpdate(keys.environment(next.tenant_id, next.environment_id), { ...fields, ...indexKeys(next) }, expectedVersion);
+  return versionedUpdate(
+    keys.environment(next.tenant_id, next.environment_id),
+    { ...fields, ...indexKeys(next) },
+    expectedVersion,
+  );
 }
 
 /** Deletes the environment only if it is at `expectedVersion` and holds nothing. */
@@ -115,10 +133,15 @@ export function countChild(tenantId: TenantId, environmentId: string, kind: Chil
   };
 }
 
-export const environmentKey = (tenantId: TenantId, environmentId: string): ItemKey => keys.environment(tenantId, environmentId);
+export const environmentKey = (tenantId: TenantId, environmentId: string): ItemKey =>
+  keys.environment(tenantId, environmentId);
 
 /** The environment among items read in one batch: null when there is none, undefined when it was not read. */
-export function environmentFrom(read: Prefetched, tenantId: TenantId, environmentId: string): StoredEnvironment | null | undefined {
+export function environmentFrom(
+  read: Prefetched,
+  tenantId: TenantId,
+  environmentId: string,
+): StoredEnvironment | null | undefined {
   const item = read.get(environmentKey(tenantId, environmentId));
   return item ? fromItem(item) : item;
 }
@@ -136,12 +159,19 @@ export interface EnvironmentFilter {
 }
 
 /** By type (GSI2, status filtered), by status (GSI3), or all (GSI1); oldest first. */
-export async function listEnvironments(tenantId: TenantId, filter: EnvironmentFilter, page: PageRequest): Promise<StoredEnvironment[]> {
+export async function listEnvironments(
+  tenantId: TenantId,
+  filter: EnvironmentFilter,
+  page: PageRequest,
+): Promise<StoredEnvironment[]> {
   const created = '';
   let items;
   if (filter.type) {
     const { GSI2PK } = keys.environmentByType(tenantId, filter.type, created, '');
-    items = await queryPage({ index: 'GSI2', pk: GSI2PK, ascending: true, filter: filter.status ? { status: filter.status } : undefined }, page);
+    items = await queryPage(
+      { index: 'GSI2', pk: GSI2PK, ascending: true, filter: filter.status ? { status: filter.status } : undefined },
+      page,
+    );
   } else if (filter.status) {
     const { GSI3PK } = keys.environmentByStatus(tenantId, filter.status, created, '');
     items = await queryPage({ index: 'GSI3', pk: GSI3PK, ascending: true }, page);

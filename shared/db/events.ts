@@ -4,7 +4,13 @@
  * unprocessed. Each stored event goes out to EventBridge through the table's stream (see
  * shared/workers), so storing is the only thing ingest must get right.
  */
-import { BatchWriteCommand, GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
@@ -38,12 +44,39 @@ export interface StoredEvent {
 }
 
 export const EVENT_FIELDS = [
-  'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
-  'severity', 'description', 'payload', 'matched_zone_ids', 'matched_signatures', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
+  'event_id',
+  'tenant_id',
+  'environment_id',
+  'sensor_id',
+  'type',
+  'source',
+  'occurred_at',
+  'received_at',
+  'location',
+  'severity',
+  'description',
+  'payload',
+  'matched_zone_ids',
+  'matched_signatures',
+  'threat_score',
+  'threat_factors',
+  'processed',
+  'processed_at',
+  'incident_id',
 ] as const;
 
 /** Fields left out of the item while they are null (the item stays under 1 KB: one write unit). */
-const NULLABLE = ['environment_id', 'sensor_id', 'location', 'severity', 'description', 'processed_at', 'incident_id', 'threat_score', 'threat_factors'] as const;
+const NULLABLE = [
+  'environment_id',
+  'sensor_id',
+  'location',
+  'severity',
+  'description',
+  'processed_at',
+  'incident_id',
+  'threat_score',
+  'threat_factors',
+] as const;
 
 /** The tenant of an event item, from its partition key (`T#<tenant_id>#EVENT`). */
 const tenantOfEventPk = (pk: unknown) => String(pk).slice(2, -'#EVENT'.length);
@@ -62,7 +95,10 @@ export function eventFromItem(item: Record<string, unknown>): StoredEvent {
   event.processed = item.processed === true;
   if (event.threat_factors) {
     event.threat_factors = Object.fromEntries(
-      Object.entries(event.threat_factors as Record<string, unknown>).map(([name, f]) => [name, Array.isArray(f) ? { value: f[0] as number, weight: f[1] as number } : (f as { value: number; weight: number })]),
+      Object.entries(event.threat_factors as Record<string, unknown>).map(([name, f]) => [
+        name,
+        Array.isArray(f) ? { value: f[0] as number, weight: f[1] as number } : (f as { value: number; weight: number }),
+      ]),
     );
   }
   return event;
@@ -87,7 +123,8 @@ export function eventItem({ event, contentHash, expiresAt }: EventRecord): Recor
   for (const [name, value] of Object.entries(fields)) if (value !== null) stored[name] = value;
   // Most events match no definition: the item stays small.
   if (event.matched_signatures.length === 0) delete stored.matched_signatures;
-  if (factors) stored.threat_factors = Object.fromEntries(Object.entries(factors).map(([name, f]) => [name, [f.value, f.weight]]));
+  if (factors)
+    stored.threat_factors = Object.fromEntries(Object.entries(factors).map(([name, f]) => [name, [f.value, f.weight]]));
   return {
     ...keys.event(tenantId, event.event_id),
     ...(event.environment_id ? keys.eventByEnvironment(tenantId, event.environment_id, event.event_id) : {}),
@@ -100,8 +137,13 @@ export function eventItem({ event, contentHash, expiresAt }: EventRecord): Recor
   };
 }
 
-export async function getEvent(tenantId: TenantId, eventId: string): Promise<(StoredEvent & { content_hash?: string }) | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.event(tenantId, eventId), ConsistentRead: true }));
+export async function getEvent(
+  tenantId: TenantId,
+  eventId: string,
+): Promise<(StoredEvent & { content_hash?: string }) | null> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.event(tenantId, eventId), ConsistentRead: true }),
+  );
   return out.Item ? { ...eventFromItem(out.Item), content_hash: out.Item.content_hash as string | undefined } : null;
 }
 
@@ -122,20 +164,32 @@ export async function getEvents(tenantId: TenantId, eventIds: readonly string[])
  * Points an event at `to` (an incident id, or null for none) if it still points at `from`: the
  * event side of a link, written with the incident side in one transaction.
  */
-export function setEventIncident(tenantId: TenantId, eventId: string, from: string | null, to: string | null): TransactItem {
+export function setEventIncident(
+  tenantId: TenantId,
+  eventId: string,
+  from: string | null,
+  to: string | null,
+): TransactItem {
   return {
     Update: {
       TableName: TABLE,
       Key: keys.event(tenantId, eventId),
       UpdateExpression: 'SET incident_id = :to',
-      ConditionExpression: from === null ? 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)' : 'incident_id = :from',
+      ConditionExpression:
+        from === null
+          ? 'attribute_exists(PK) AND (attribute_not_exists(incident_id) OR incident_id = :null)'
+          : 'incident_id = :from',
       ExpressionAttributeValues: from === null ? { ':to': to, ':null': null } : { ':to': to, ':from': from },
     },
   };
 }
 
 /** A stored event among items read in one batch, with the hash of what its client sent; null when there is none. */
-export function storedEventFrom(read: Prefetched, tenantId: TenantId, eventId: string): { hash: string; event: StoredEvent } | null {
+export function storedEventFrom(
+  read: Prefetched,
+  tenantId: TenantId,
+  eventId: string,
+): { hash: string; event: StoredEvent } | null {
   const item = read.get(eventKey(tenantId, eventId));
   return item ? { hash: String(item.content_hash ?? ''), event: eventFromItem(item) } : null;
 }
@@ -305,7 +359,12 @@ export async function eventsAfter(
     new QueryCommand({
       TableName: TABLE,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :upTo',
-      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK, ':after': afterId, ':upTo': upToId, ...(type ? { ':type': type } : {}) },
+      ExpressionAttributeValues: {
+        ':pk': keys.event(tenantId, '').PK,
+        ':after': afterId,
+        ':upTo': upToId,
+        ...(type ? { ':type': type } : {}),
+      },
       ...(type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : {}),
       ScanIndexForward: true,
       ConsistentRead: true,

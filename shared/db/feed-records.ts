@@ -23,7 +23,10 @@ export const feedRecordKey = (source: string, id: string) => ({ PK: `${FEED_PK_P
  * event's end, an alert's expiry).
  */
 const feedTimePk = (source: string) => `${FEED_PK_PREFIX}${source}#BYTIME`;
-const feedTimeKey = (source: string, time: string, id: string) => ({ GSI1PK: feedTimePk(source), GSI1SK: `${time}#${id}` });
+const feedTimeKey = (source: string, time: string, id: string) => ({
+  GSI1PK: feedTimePk(source),
+  GSI1SK: `${time}#${id}`,
+});
 
 export interface StoreOutcome {
   stored: number;
@@ -61,20 +64,39 @@ export async function storeFeedRecords<R extends { id: string }>(
     }
     if (before) outcome.updated++;
     else outcome.stored++;
-    writes.push({ ...key, ...index, entity: 'FEED_RECORD', source, record, content_hash: hash, fetched_at: fetchedAt, ...(expiresAt !== null ? { expires_at: expiresAt } : {}) });
+    writes.push({
+      ...key,
+      ...index,
+      entity: 'FEED_RECORD',
+      source,
+      record,
+      content_hash: hash,
+      fetched_at: fetchedAt,
+      ...(expiresAt !== null ? { expires_at: expiresAt } : {}),
+    });
   }
   if (writes.length > 0) await writeAll(writes);
   return outcome;
 }
 
 /** A source's records, in id order (or the reverse), at most `limit`; only ids starting with `idPrefix` when given. */
-export async function feedRecords<R>(source: string, limit: number, options: { idPrefix?: string; newestFirst?: boolean } = {}): Promise<R[]> {
-  const items = await queryPage({ pk: `${FEED_PK_PREFIX}${source}`, skPrefix: `R#${options.idPrefix ?? ''}`, ascending: !options.newestFirst }, { limit, offset: 0 });
+export async function feedRecords<R>(
+  source: string,
+  limit: number,
+  options: { idPrefix?: string; newestFirst?: boolean } = {},
+): Promise<R[]> {
+  const items = await queryPage(
+    { pk: `${FEED_PK_PREFIX}${source}`, skPrefix: `R#${options.idPrefix ?? ''}`, ascending: !options.newestFirst },
+    { limit, offset: 0 },
+  );
   return items.map((i) => i.record as R);
 }
 
 /** The record `id` of each source that has it (one BatchGetItem). */
-export async function feedRecordIn<R>(sources: readonly string[], id: string): Promise<{ source: string; record: R; fetched_at: string }[]> {
+export async function feedRecordIn<R>(
+  sources: readonly string[],
+  id: string,
+): Promise<{ source: string; record: R; fetched_at: string }[]> {
   const read = await readItems(sources.map((s) => feedRecordKey(s, id)));
   return sources.flatMap((s) => {
     const item = read.get(feedRecordKey(s, id));
@@ -84,12 +106,17 @@ export async function feedRecordIn<R>(sources: readonly string[], id: string): P
 
 /** A source's indexed records whose time is at least `from` (ISO), latest first, at most `limit` (one Query of GSI1, paged by 1 MB). */
 export async function feedRecordsSince<R>(source: string, from: string, limit: number): Promise<R[]> {
-  const items = await queryPage({ index: 'GSI1', pk: feedTimePk(source), skBetween: [from, '\uffff'], ascending: false }, { limit, offset: 0 });
+  const items = await queryPage(
+    { index: 'GSI1', pk: feedTimePk(source), skBetween: [from, '\uffff'], ascending: false },
+    { limit, offset: 0 },
+  );
   return items.map((i) => i.record as R);
 }
 
 /** The records kept under these sources and ids, those that exist (⌈keys / 100⌉ BatchGetItems). */
-export async function feedRecordsAt<R>(keys: readonly { source: string; id: string }[]): Promise<{ source: string; record: R }[]> {
+export async function feedRecordsAt<R>(
+  keys: readonly { source: string; id: string }[],
+): Promise<{ source: string; record: R }[]> {
   if (keys.length === 0) return [];
   const read = await readItems(keys.map((k) => feedRecordKey(k.source, k.id)));
   return keys.flatMap(({ source, id }) => {

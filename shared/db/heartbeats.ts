@@ -24,9 +24,19 @@ export interface HeartbeatHour {
 
 const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 
-export async function recordHeartbeat(workerId: string, atMs: number, error: string | null, lagMs: number | null = null): Promise<void> {
+export async function recordHeartbeat(
+  workerId: string,
+  atMs: number,
+  error: string | null,
+  lagMs: number | null = null,
+): Promise<void> {
   const at = new Date(atMs).toISOString();
-  const sets = ['last_run_at = :at', '#ttl = :ttl', ...(error ? ['last_error_at = :at', 'last_error = :error'] : []), ...(lagMs !== null ? ['last_lag_ms = :lag'] : [])];
+  const sets = [
+    'last_run_at = :at',
+    '#ttl = :ttl',
+    ...(error ? ['last_error_at = :at', 'last_error = :error'] : []),
+    ...(lagMs !== null ? ['last_lag_ms = :lag'] : []),
+  ];
   await db.send(
     new UpdateCommand({
       TableName: TABLE,
@@ -52,7 +62,12 @@ export async function heartbeatsSince(sinceMs: number): Promise<HeartbeatHour[]>
   const since = hourOf(sinceMs);
   do {
     const page = await db.send(
-      new QueryCommand({ TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': keys.heartbeat('', '').PK }, ExclusiveStartKey: start }),
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.heartbeat('', '').PK },
+        ExclusiveStartKey: start,
+      }),
     );
     for (const item of page.Items ?? []) {
       const [worker, hour] = String(item.SK).split('#') as [string, string];

@@ -12,7 +12,8 @@ import { keys } from './keys.js';
 export type IdempotencyKey = ReturnType<typeof keys.idempotency>;
 
 /** The record of `key` for one tenant and route. */
-export const idempotencyKeyOf = (tenantId: string, scope: string, key: string): IdempotencyKey => keys.idempotency(tenantId, scope, key);
+export const idempotencyKeyOf = (tenantId: string, scope: string, key: string): IdempotencyKey =>
+  keys.idempotency(tenantId, scope, key);
 
 export interface IdempotencyRecord {
   status: 'IN_PROGRESS' | 'FAILED' | 'COMPLETE';
@@ -127,9 +128,16 @@ export async function completeAttempt(key: IdempotencyKey, status: number, body?
     new UpdateCommand({
       TableName: TABLE,
       Key: key,
-      UpdateExpression: body === undefined ? 'SET #status = :done, response_status = :status REMOVE response_body' : 'SET #status = :done, response_status = :status, response_body = :body',
+      UpdateExpression:
+        body === undefined
+          ? 'SET #status = :done, response_status = :status REMOVE response_body'
+          : 'SET #status = :done, response_status = :status, response_body = :body',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':done': 'COMPLETE', ':status': status, ...(body === undefined ? {} : { ':body': JSON.stringify(body) }) },
+      ExpressionAttributeValues: {
+        ':done': 'COMPLETE',
+        ':status': status,
+        ...(body === undefined ? {} : { ':body': JSON.stringify(body) }),
+      },
     }),
   );
 }

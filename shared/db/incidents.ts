@@ -87,7 +87,10 @@ const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'G
 const ADDED_FIELDS = { sla_breached_at: null, next_escalation_at: null, zone_ids: [] };
 
 function fromItem(item: Record<string, unknown>): StoredIncident {
-  return { ...ADDED_FIELDS, ...Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))) } as unknown as StoredIncident;
+  return {
+    ...ADDED_FIELDS,
+    ...Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))),
+  } as unknown as StoredIncident;
 }
 
 function indexKeys(i: Incident) {
@@ -99,22 +102,37 @@ function indexKeys(i: Incident) {
 }
 
 export function putNewIncident(i: Incident): TransactItem {
-  return putNew({ ...keys.incident(i.tenant_id, i.incident_id), ...indexKeys(i), entity: 'INCIDENT', ...i, version: 1 });
+  return putNew({
+    ...keys.incident(i.tenant_id, i.incident_id),
+    ...indexKeys(i),
+    entity: 'INCIDENT',
+    ...i,
+    version: 1,
+  });
 }
 
 /** Writes the changed fields (the index keys follow status and severity), if still at `version`. */
 export function updateIncident(next: Incident, fields: (keyof Incident)[], expectedVersion: number): TransactItem {
   const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
-  return versionedUpdate(keys.incident(next.tenant_id, next.incident_id), { ...changed, updated_at: next.updated_at, ...indexKeys(next) }, expectedVersion);
+  return versionedUpdate(
+    keys.incident(next.tenant_id, next.incident_id),
+    { ...changed, updated_at: next.updated_at, ...indexKeys(next) },
+    expectedVersion,
+  );
 }
 
 export async function getIncident(tenantId: TenantId, incidentId: string): Promise<StoredIncident | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.incident(tenantId, incidentId), ConsistentRead: true }),
+  );
   return out.Item ? fromItem(out.Item) : null;
 }
 
 /** Incidents of a tenant by id, in one round trip; ids without an incident are absent from the map. */
-export async function getIncidents(tenantId: TenantId, incidentIds: readonly string[]): Promise<Map<string, StoredIncident>> {
+export async function getIncidents(
+  tenantId: TenantId,
+  incidentIds: readonly string[],
+): Promise<Map<string, StoredIncident>> {
   const read = await readItems(incidentIds.map((id) => keys.incident(tenantId, id)));
   const found = new Map<string, StoredIncident>();
   for (const id of incidentIds) {
@@ -125,13 +143,28 @@ export async function getIncidents(tenantId: TenantId, incidentIds: readonly str
 }
 
 /** Up to `max` of a tenant's incidents, newest first, from the narrowest index for the filters. */
-export async function listIncidents(tenantId: TenantId, filter: { status?: string; severity?: string }, max: number): Promise<StoredIncident[]> {
+export async function listIncidents(
+  tenantId: TenantId,
+  filter: { status?: string; severity?: string },
+  max: number,
+): Promise<StoredIncident[]> {
   const page = { limit: max, offset: 0 };
   let items;
   if (filter.status) {
-    items = await queryPage({ index: 'GSI2', pk: keys.incidentByStatus(tenantId, filter.status, '').GSI2PK, ascending: false, filter: { severity: filter.severity } }, page);
+    items = await queryPage(
+      {
+        index: 'GSI2',
+        pk: keys.incidentByStatus(tenantId, filter.status, '').GSI2PK,
+        ascending: false,
+        filter: { severity: filter.severity },
+      },
+      page,
+    );
   } else if (filter.severity) {
-    items = await queryPage({ index: 'GSI3', pk: keys.incidentBySeverity(tenantId, filter.severity, '').GSI3PK, ascending: false }, page);
+    items = await queryPage(
+      { index: 'GSI3', pk: keys.incidentBySeverity(tenantId, filter.severity, '').GSI3PK, ascending: false },
+      page,
+    );
   } else {
     items = await queryPage({ index: 'GSI1', pk: keys.incidentDirectory(tenantId, '').GSI1PK, ascending: false }, page);
   }
@@ -158,8 +191,14 @@ export function putAckToken(t: StoredAckToken): TransactItem {
   });
 }
 
-export async function getAckToken(tenantId: TenantId, incidentId: string, tokenHash: string): Promise<StoredAckToken | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConsistentRead: true }));
+export async function getAckToken(
+  tenantId: TenantId,
+  incidentId: string,
+  tokenHash: string,
+): Promise<StoredAckToken | null> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.ackToken(tenantId, incidentId, tokenHash), ConsistentRead: true }),
+  );
   return out.Item ? (out.Item as unknown as StoredAckToken) : null;
 }
 
@@ -201,7 +240,11 @@ export interface PendingTranscription {
 }
 
 export function putPendingTranscription(p: PendingTranscription): TransactItem {
-  return putNew({ ...keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id), entity: 'TRANSCRIPTION_JOB', ...p });
+  return putNew({
+    ...keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id),
+    entity: 'TRANSCRIPTION_JOB',
+    ...p,
+  });
 }
 
 /** The drafts waiting for this job. */
@@ -213,7 +256,13 @@ export async function pendingTranscriptions(tenantId: TenantId, jobName: string)
 
 /** Ends the wait in the transaction that completes the draft; fails if another run ended it. */
 export function endPendingTranscription(p: PendingTranscription): TransactItem {
-  return { Delete: { TableName: TABLE, Key: keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id), ConditionExpression: 'attribute_exists(PK)' } };
+  return {
+    Delete: {
+      TableName: TABLE,
+      Key: keys.transcriptionJob(p.tenant_id, p.job_name, p.incident_id),
+      ConditionExpression: 'attribute_exists(PK)',
+    },
+  };
 }
 
 export interface FeedEntry {
@@ -230,7 +279,12 @@ export interface FeedEntry {
 const FEED_DAYS = 30;
 
 export function putFeedEntry(tenantId: TenantId, e: FeedEntry): TransactItem {
-  return putNew({ ...keys.feed(tenantId, e.entry_id), entity: 'FEED', ...e, expires_at: Math.floor(Date.parse(e.at) / 1000) + FEED_DAYS * 86_400 });
+  return putNew({
+    ...keys.feed(tenantId, e.entry_id),
+    entity: 'FEED',
+    ...e,
+    expires_at: Math.floor(Date.parse(e.at) / 1000) + FEED_DAYS * 86_400,
+  });
 }
 
 export async function listFeed(tenantId: TenantId, page: { limit: number; offset: number }): Promise<FeedEntry[]> {

@@ -35,13 +35,27 @@ export interface StoredIntegration extends Integration {
   GSI1SK?: string;
 }
 
-const KIND: CountedKind = { entity: 'INTEGRATION', prefix: 'INTEGRATION#', item: keys.integration, count: keys.integrationCount, limit: 50 };
+const KIND: CountedKind = {
+  entity: 'INTEGRATION',
+  prefix: 'INTEGRATION#',
+  item: keys.integration,
+  count: keys.integrationCount,
+  limit: 50,
+};
 
 export const MAX_INTEGRATIONS_PER_TENANT = KIND.limit;
 
 /** What an integration shows: an allowlist, so the sealed configuration (or a later field) is never answered. */
 const PUBLIC_FIELDS = [
-  'integration_id', 'tenant_id', 'name', 'kind', 'enabled', 'endpoint', 'credential_hint', 'created_at', 'updated_at',
+  'integration_id',
+  'tenant_id',
+  'name',
+  'kind',
+  'enabled',
+  'endpoint',
+  'credential_hint',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof Integration)[];
 
 const fromItem = (item: Record<string, unknown>): StoredIntegration => item as unknown as StoredIntegration;
@@ -60,13 +74,20 @@ export async function getIntegration(tenantId: TenantId, integrationId: string):
 }
 
 /** Those of `integrationIds` the tenant has, by id, in one round trip (BatchGetItem). */
-export async function getIntegrations(tenantId: TenantId, integrationIds: readonly string[]): Promise<Map<string, StoredIntegration>> {
+export async function getIntegrations(
+  tenantId: TenantId,
+  integrationIds: readonly string[],
+): Promise<Map<string, StoredIntegration>> {
   const read = await readItems(integrationIds.map((id) => keys.integration(tenantId, id)));
   return integrationsFrom(read, tenantId, integrationIds);
 }
 
 /** The integrations among items read in one batch, by id; ids without one are absent. */
-export function integrationsFrom(read: Prefetched, tenantId: TenantId, integrationIds: readonly string[]): Map<string, StoredIntegration> {
+export function integrationsFrom(
+  read: Prefetched,
+  tenantId: TenantId,
+  integrationIds: readonly string[],
+): Map<string, StoredIntegration> {
   const found = new Map<string, StoredIntegration>();
   for (const id of integrationIds) {
     const item = read.get(keys.integration(tenantId, id));
@@ -81,7 +102,11 @@ export async function listIntegrations(tenantId: TenantId, page: PageRequest): P
 
 export function updateIntegration(next: StoredIntegration, fields: (keyof StoredIntegration)[]): TransactItem {
   const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
-  return versionedUpdate(keys.integration(next.tenant_id, next.integration_id), { ...changed, updated_at: next.updated_at }, next.version);
+  return versionedUpdate(
+    keys.integration(next.tenant_id, next.integration_id),
+    { ...changed, updated_at: next.updated_at },
+    next.version,
+  );
 }
 
 export function deleteIntegrationItems(i: StoredIntegration): TransactItem[] {

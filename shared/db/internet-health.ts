@@ -39,13 +39,19 @@ export async function getRpkiExport(source: string): Promise<RpkiExportIndex | n
 
 /** Keeps the index item (one PutItem). */
 export async function putRpkiExport(index: RpkiExportIndex): Promise<void> {
-  await db.send(new PutCommand({ TableName: TABLE, Item: { ...exportKey(index.source), entity: 'RPKI_EXPORT', export: index } }));
+  await db.send(
+    new PutCommand({ TableName: TABLE, Item: { ...exportKey(index.source), entity: 'RPKI_EXPORT', export: index } }),
+  );
 }
 
 /** A watched prefix's RPKI state against each of its expected origins (RFC 6811). */
 export interface PrefixRpki {
   prefix: string;
-  origins: { asn: number; state: 'valid' | 'invalid' | 'not-found'; covering: { asn: number; prefix: string; max_length: number }[] }[];
+  origins: {
+    asn: number;
+    state: 'valid' | 'invalid' | 'not-found';
+    covering: { asn: number; prefix: string; max_length: number }[];
+  }[];
 }
 
 export interface RoutingSnapshot {
@@ -65,7 +71,9 @@ export async function getRoutingSnapshot(tenantId: TenantId): Promise<RoutingSna
 
 /** Keeps the snapshot (one PutItem). */
 export async function putRoutingSnapshot(tenantId: TenantId, snapshot: RoutingSnapshot): Promise<void> {
-  await db.send(new PutCommand({ TableName: TABLE, Item: { ...snapshotKey(tenantId), entity: 'ROUTING_SNAPSHOT', snapshot } }));
+  await db.send(
+    new PutCommand({ TableName: TABLE, Item: { ...snapshotKey(tenantId), entity: 'ROUTING_SNAPSHOT', snapshot } }),
+  );
 }
 
 /** The partition of a tenant's routing alerts (their guard items). */
@@ -77,7 +85,18 @@ export const routingAlertSk = (time: string, alertId: string) => `${time}#${aler
  * The tenant's routing alerts since `since` (RFC 3339), newest first, at most `max` (one Query,
  * of `max` items at most). Each item carries the alert as it was raised.
  */
-export async function routingAlertsSince<A>(tenantId: TenantId, since: string, max: number): Promise<{ alert: A; connector_id: string; event_id: string }[]> {
-  const items = await queryPage({ pk: routingAlertsPk(tenantId), skBetween: [since, '\uffff'], ascending: false }, { limit: max, offset: 0 });
-  return items.map((i) => ({ alert: i.alert as A, connector_id: String(i.connector_id), event_id: String(i.event_id) }));
+export async function routingAlertsSince<A>(
+  tenantId: TenantId,
+  since: string,
+  max: number,
+): Promise<{ alert: A; connector_id: string; event_id: string }[]> {
+  const items = await queryPage(
+    { pk: routingAlertsPk(tenantId), skBetween: [since, '\uffff'], ascending: false },
+    { limit: max, offset: 0 },
+  );
+  return items.map((i) => ({
+    alert: i.alert as A,
+    connector_id: String(i.connector_id),
+    event_id: String(i.event_id),
+  }));
 }

@@ -37,7 +37,10 @@ export const keys = {
   /** A webhook subscription of a tenant, by id (UUIDv7: the tenant's list is in creation order). */
   webhook: (tenantId: string, webhookId: string) => ({ PK: tenantPk(tenantId), SK: `WEBHOOK#${webhookId}` }),
   /** An integration of a tenant, by id. */
-  integration: (tenantId: string, integrationId: string) => ({ PK: tenantPk(tenantId), SK: `INTEGRATION#${integrationId}` }),
+  integration: (tenantId: string, integrationId: string) => ({
+    PK: tenantPk(tenantId),
+    SK: `INTEGRATION#${integrationId}`,
+  }),
   /**
    * A threat: one threat definition matching in one zone (or in none), by an id named from them
    * (shared/ids.ts namedId), so the counting consumer writes it without reading it first.
@@ -58,12 +61,18 @@ export const keys = {
   workflow: (tenantId: string, workflowId: string) => ({ PK: tenantPk(tenantId), SK: `WORKFLOW#${workflowId}` }),
   workflowCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WORKFLOWCOUNT' }),
   /** A run of a workflow, in the workflow's runs partition by its time-ordered id (newest first is one Query), kept 90 days. */
-  workflowRun: (tenantId: string, workflowId: string, runId: string) => ({ PK: `${tenantPk(tenantId)}#WFRUNS#${workflowId}`, SK: runId }),
+  workflowRun: (tenantId: string, workflowId: string, runId: string) => ({
+    PK: `${tenantPk(tenantId)}#WFRUNS#${workflowId}`,
+    SK: runId,
+  }),
   /**
    * When the workflow timers' worker must act: a waiting run to resume, or a scheduled workflow to
    * start. Not tenant data: one partition for every tenant, sorted by time, like the SLA timers.
    */
-  workflowTimer: (wakeAt: string, tenantId: string, ref: string) => ({ PK: WORKFLOW_TIMERS_PK, SK: `${wakeAt}#${tenantId}#${ref}` }),
+  workflowTimer: (wakeAt: string, tenantId: string, ref: string) => ({
+    PK: WORKFLOW_TIMERS_PK,
+    SK: `${wakeAt}#${tenantId}#${ref}`,
+  }),
   /**
    * A delivery of a message to a webhook subscription, by its delivery id (a UUIDv7 derived from
    * the message: time-ordered, and the same on every redelivery of the message). Kept 30 days.
@@ -78,7 +87,10 @@ export const keys = {
    * A fixed-window counter of an anonymous caller (by IP). Not tenant data: the caller has no
    * tenant yet. Expires with TTL.
    */
-  rateWindow: (name: string, caller: string, windowStart: number) => ({ PK: `${RATE_PK_PREFIX}${name}#${caller}`, SK: String(windowStart) }),
+  rateWindow: (name: string, caller: string, windowStart: number) => ({
+    PK: `${RATE_PK_PREFIX}${name}#${caller}`,
+    SK: String(windowStart),
+  }),
   /**
    * A worker's runs and errors in one UTC hour, and its last run and error (shared/db/heartbeats.ts).
    * Platform data, under the counters' prefix: every worker may write it (one UpdateItem), even one
@@ -121,7 +133,10 @@ export const keys = {
    * One batch of a fibre sensor's telemetry frames (shared/db/telemetry.ts): the index item of an
    * S3 object, by the batch's first frame time and its batch id (a window is one Query).
    */
-  telemetryBatch: (tenantId: string, sensorId: string, start: string, batchId: string) => ({ PK: telemetryPk(tenantId, sensorId), SK: `${start}#${batchId}` }),
+  telemetryBatch: (tenantId: string, sensorId: string, start: string, batchId: string) => ({
+    PK: telemetryPk(tenantId, sensorId),
+    SK: `${start}#${batchId}`,
+  }),
   /** The disturbances a fibre sensor's detections keep open across batches (one item; `OPEN` sorts after every batch's time, so a window's Query never reads it). */
   telemetryOpen: (tenantId: string, sensorId: string) => ({ PK: telemetryPk(tenantId, sensorId), SK: 'OPEN' }),
   siteEntity: (tenantId: string, prefix: string, id: string) => ({ PK: tenantPk(tenantId), SK: `${prefix}${id}` }),
@@ -145,30 +160,54 @@ export const keys = {
     GSI1SK: `EVENT#${eventId}`,
   }),
   /** GSI2: the events of one type. */
-  eventByType: (tenantId: string, type: string, eventId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#EVTYPE#${type}`, GSI2SK: eventId }),
+  eventByType: (tenantId: string, type: string, eventId: string) => ({
+    GSI2PK: `${tenantPk(tenantId)}#EVTYPE#${type}`,
+    GSI2SK: eventId,
+  }),
   /**
    * GSI3 (sparse): the events an operator marked processed, the few among many. Unprocessed ones
    * are most events: they are read from the tenant's partition (or the environment or type index)
    * with a filter that drops few.
    */
-  eventProcessed: (tenantId: string, eventId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#PROCESSED`, GSI3SK: eventId }),
+  eventProcessed: (tenantId: string, eventId: string) => ({
+    GSI3PK: `${tenantPk(tenantId)}#PROCESSED`,
+    GSI3SK: eventId,
+  }),
   /** An incident's own item (its transitions and notes share the partition). */
-  incident: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: 'INCIDENT' }),
+  incident: (tenantId: string, incidentId: string) => ({
+    PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+    SK: 'INCIDENT',
+  }),
   /** GSI1: a tenant's incidents, newest first by their UUIDv7 ids. */
-  incidentDirectory: (tenantId: string, incidentId: string) => ({ GSI1PK: `${tenantPk(tenantId)}#INCIDENTS`, GSI1SK: incidentId }),
+  incidentDirectory: (tenantId: string, incidentId: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#INCIDENTS`,
+    GSI1SK: incidentId,
+  }),
   /** GSI2: a tenant's incidents in one status. */
-  incidentByStatus: (tenantId: string, status: string, incidentId: string) => ({ GSI2PK: `${tenantPk(tenantId)}#INCSTATUS#${status}`, GSI2SK: incidentId }),
+  incidentByStatus: (tenantId: string, status: string, incidentId: string) => ({
+    GSI2PK: `${tenantPk(tenantId)}#INCSTATUS#${status}`,
+    GSI2SK: incidentId,
+  }),
   /** GSI3: a tenant's incidents of one severity. */
-  incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`, GSI3SK: incidentId }),
+  incidentBySeverity: (tenantId: string, severity: string, incidentId: string) => ({
+    GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`,
+    GSI3SK: incidentId,
+  }),
   /** A drone dispatch of an incident, one per task (shared/db/drone-dispatches.ts), in its incident's partition. */
-  droneDispatch: (tenantId: string, incidentId: string, task: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `DRONE#${task}` }),
+  droneDispatch: (tenantId: string, incidentId: string, task: string) => ({
+    PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+    SK: `DRONE#${task}`,
+  }),
   /** A drone callback's `webhook-id` taken (per integration), so a replay adds nothing; kept 7 days (TTL). */
   droneCallbackSeen: (tenantId: string, incidentId: string, integrationId: string, messageId: string) => ({
     PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
     SK: `DRONECB#${integrationId}#${messageId}`,
   }),
   /** An acknowledgement link's token, by its hash, in its incident's partition (so it opens no other). */
-  ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({ PK: `${tenantPk(tenantId)}#INC#${incidentId}`, SK: `ACKTOKEN#${tokenHash}` }),
+  ackToken: (tenantId: string, incidentId: string, tokenHash: string) => ({
+    PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+    SK: `ACKTOKEN#${tokenHash}`,
+  }),
   /**
    * How a notification (by its outbox message id) went to one of its targets (`roles`,
    * `integration#<id>`, `email#<address>`), each sent with a link of its own.
@@ -181,7 +220,10 @@ export const keys = {
    * A Transcribe job still working on a voice draft's recording, and the draft it completes (two
    * drafts of one upload share the job).
    */
-  transcriptionJob: (tenantId: string, jobName: string, incidentId: string) => ({ PK: tenantPk(tenantId), SK: `TRANSCRIPTION#${jobName}#${incidentId}` }),
+  transcriptionJob: (tenantId: string, jobName: string, incidentId: string) => ({
+    PK: tenantPk(tenantId),
+    SK: `TRANSCRIPTION#${jobName}#${incidentId}`,
+  }),
   /** The tenant's current public reporting key (its hash), to retire it when it is rotated. */
   publicReportKey: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'PUBLIC_REPORT_KEY' }),
   /**
@@ -194,11 +236,17 @@ export const keys = {
    * tenant data: one partition for every tenant, sorted by time, so one query each minute finds
    * what is due. Written and removed only in the transactions that change the incident.
    */
-  slaTimer: (wakeAt: string, tenantId: string, incidentId: string) => ({ PK: SLA_TIMERS_PK, SK: `${wakeAt}#${tenantId}#${incidentId}` }),
+  slaTimer: (wakeAt: string, tenantId: string, incidentId: string) => ({
+    PK: SLA_TIMERS_PK,
+    SK: `${wakeAt}#${tenantId}#${incidentId}`,
+  }),
   /** A tenant's recent activity, newest first, kept 30 days. */
   feed: (tenantId: string, entryId: string) => ({ PK: `${tenantPk(tenantId)}#FEED`, SK: entryId }),
   /** A request made with an Idempotency-Key: its body hash and, once done, its answer. */
-  idempotency: (tenantId: string, scope: string, key: string) => ({ PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`, SK: 'IDEMPOTENCY' }),
+  idempotency: (tenantId: string, scope: string, key: string) => ({
+    PK: `${tenantPk(tenantId)}#IDEMP#${scope}#${key}`,
+    SK: 'IDEMPOTENCY',
+  }),
   /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
   audit: (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId }),
   /** The digest of a tenant's audit entries of one hour (its start, ISO), chained to the hour's before. */
@@ -206,14 +254,20 @@ export const keys = {
   /** Which hour a tenant's digests have reached, and that digest's hash. */
   auditDigestHead: (tenantId: string) => ({ PK: `${tenantPk(tenantId)}#AUDITDIGEST`, SK: 'HEAD' }),
   /** GSI1: a tenant's audit entries of one action (`incident.created`), newest last by id. */
-  auditByAction: (tenantId: string, action: string, logId: string) => ({ GSI1PK: `${tenantPk(tenantId)}#AUDIT#ACTION#${action}`, GSI1SK: logId }),
+  auditByAction: (tenantId: string, action: string, logId: string) => ({
+    GSI1PK: `${tenantPk(tenantId)}#AUDIT#ACTION#${action}`,
+    GSI1SK: logId,
+  }),
   /** GSI2: a tenant's audit entries about one kind of resource (`incident`). */
   auditByResourceType: (tenantId: string, resourceType: string, logId: string) => ({
     GSI2PK: `${tenantPk(tenantId)}#AUDIT#TYPE#${resourceType}`,
     GSI2SK: logId,
   }),
   /** GSI3: a tenant's audit entries of one user (entries of the system or anonymous callers have none). */
-  auditByUser: (tenantId: string, userId: string, logId: string) => ({ GSI3PK: `${tenantPk(tenantId)}#AUDIT#USER#${userId}`, GSI3SK: logId }),
+  auditByUser: (tenantId: string, userId: string, logId: string) => ({
+    GSI3PK: `${tenantPk(tenantId)}#AUDIT#USER#${userId}`,
+    GSI3SK: logId,
+  }),
   /**
    * A domain message waiting for the event bus (shared/db/outbox.ts): written in the transaction
    * of the change it announces, published from the table's stream, gone with TTL.
@@ -224,7 +278,10 @@ export const keys = {
    * tenant's main one stays light: events by scope (`all`, `env#<id>`, `zone#<id>`) and UTC day,
    * `ADD`ed per event type and hour; incidents by UTC hour of creation.
    */
-  eventCounter: (tenantId: string, scope: string, day: string) => ({ PK: `${tenantPk(tenantId)}#STATS`, SK: `EV#${scope}#${day}` }),
+  eventCounter: (tenantId: string, scope: string, day: string) => ({
+    PK: `${tenantPk(tenantId)}#STATS`,
+    SK: `EV#${scope}#${day}`,
+  }),
   incidentCounter: (tenantId: string, hour: string) => ({ PK: `${tenantPk(tenantId)}#STATS`, SK: `INC#${hour}` }),
   /**
    * What the counters hold already: an event (or the `part`th share of its counters) counted, kept
@@ -234,7 +291,10 @@ export const keys = {
     PK: `${tenantPk(tenantId)}#COUNTED`,
     SK: part === 0 ? `EV#${eventId}` : `EV#${eventId}#${part}`,
   }),
-  incidentCounted: (tenantId: string, incidentId: string) => ({ PK: `${tenantPk(tenantId)}#COUNTED`, SK: `INC#${incidentId}` }),
+  incidentCounted: (tenantId: string, incidentId: string) => ({
+    PK: `${tenantPk(tenantId)}#COUNTED`,
+    SK: `INC#${incidentId}`,
+  }),
 } as const;
 
 export const TENANT_DIRECTORY_PK = 'TENANTS';

@@ -27,7 +27,12 @@ export interface StoredMention {
 export function mentionItem(tenantId: TenantId, m: StoredMention, expiresAt: number): Record<string, unknown> {
   const stored: Record<string, unknown> = { ...m };
   for (const [k, v] of Object.entries(stored)) if (v === null || (Array.isArray(v) && v.length === 0)) delete stored[k];
-  return { ...mentionKeys.mention(tenantId, m.kind, m.value, m.occurred_at, m.event_id), entity: 'MENTION', ...stored, ...(expiresAt > 0 ? { expires_at: expiresAt } : {}) };
+  return {
+    ...mentionKeys.mention(tenantId, m.kind, m.value, m.occurred_at, m.event_id),
+    entity: 'MENTION',
+    ...stored,
+    ...(expiresAt > 0 ? { expires_at: expiresAt } : {}),
+  };
 }
 
 /** Puts the items (idempotent), 25 to a batch. */
@@ -50,7 +55,13 @@ const mentionFromItem = (i: Record<string, unknown>): StoredMention => ({
  * The events that named an entity since `from`, newest first, at most `limit` (one Query, and
  * more pages only past 1 MB); `truncated` when there were more.
  */
-export async function mentionsSince(tenantId: TenantId, kind: string, value: string, from: string, limit: number): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
+export async function mentionsSince(
+  tenantId: TenantId,
+  kind: string,
+  value: string,
+  from: string,
+  limit: number,
+): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
   const { PK } = mentionKeys.mention(tenantId, kind, value, '', '');
   const items = await queryPage({ pk: PK, skBetween: [from, '~'], ascending: false }, { limit: limit + 1, offset: 0 });
   return { mentions: items.slice(0, limit).map(mentionFromItem), truncated: items.length > limit };

@@ -45,7 +45,10 @@ export async function readDeliveryState(
   integrationIds: readonly string[],
 ): Promise<DeliveryState> {
   const markerKey = (target: string) => keys.notificationDelivery(tenantId, incidentId, messageId, target);
-  const read = await readItems([...targets.map(markerKey), ...integrationIds.map((id) => keys.integration(tenantId, id))]);
+  const read = await readItems([
+    ...targets.map(markerKey),
+    ...integrationIds.map((id) => keys.integration(tenantId, id)),
+  ]);
   const markers = new Map<string, DeliveryMarker>();
   for (const target of targets) {
     const item = read.get(markerKey(target));
@@ -54,7 +57,15 @@ export async function readDeliveryState(
   return { markers, integrations: integrationsFrom(read, tenantId, integrationIds) };
 }
 
-const marker = (tenantId: TenantId, incidentId: string, messageId: string, target: string, status: DeliveryStatus, at: string, extra: Record<string, unknown> = {}) => ({
+const marker = (
+  tenantId: TenantId,
+  incidentId: string,
+  messageId: string,
+  target: string,
+  status: DeliveryStatus,
+  at: string,
+  extra: Record<string, unknown> = {},
+) => ({
   ...keys.notificationDelivery(tenantId, incidentId, messageId, target),
   entity: 'NOTIFICATION_DELIVERY',
   target,
@@ -68,7 +79,14 @@ const marker = (tenantId: TenantId, incidentId: string, messageId: string, targe
  * Claims a target for this run: fails (the transaction's condition) when it was sent, or another
  * run claimed it after `staleBefore` and is still at it.
  */
-export function claimDelivery(tenantId: TenantId, incidentId: string, messageId: string, target: string, at: string, staleBefore: string): TransactItem {
+export function claimDelivery(
+  tenantId: TenantId,
+  incidentId: string,
+  messageId: string,
+  target: string,
+  at: string,
+  staleBefore: string,
+): TransactItem {
   return {
     Put: {
       TableName: TABLE,
@@ -91,6 +109,16 @@ export interface DeliveryOutcome {
  * Records how each claimed target went: one BatchWriteItem per 25 targets (usually one). The
  * outcomes are independent of each other, so no transaction (half the write units).
  */
-export async function settleDeliveries(tenantId: TenantId, incidentId: string, messageId: string, outcomes: readonly DeliveryOutcome[], at: string): Promise<void> {
-  await writeAll(outcomes.map((o) => marker(tenantId, incidentId, messageId, o.target, o.status, at, o.reason ? { reason: o.reason } : {})));
+export async function settleDeliveries(
+  tenantId: TenantId,
+  incidentId: string,
+  messageId: string,
+  outcomes: readonly DeliveryOutcome[],
+  at: string,
+): Promise<void> {
+  await writeAll(
+    outcomes.map((o) =>
+      marker(tenantId, incidentId, messageId, o.target, o.status, at, o.reason ? { reason: o.reason } : {}),
+    ),
+  );
 }

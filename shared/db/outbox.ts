@@ -32,9 +32,14 @@ export interface OutboxMessage {
 }
 
 /** The OUTBOX item of a message; throws on a source or detail-type integrators could not rely on. */
-export function outboxItem(message: OutboxMessage, at: { messageId?: string; createdAt?: string } = {}): Record<string, unknown> {
+export function outboxItem(
+  message: OutboxMessage,
+  at: { messageId?: string; createdAt?: string } = {},
+): Record<string, unknown> {
   if (!isOutboxSource(message.source)) {
-    throw new Error(`outbox source ${JSON.stringify(message.source)} must be gatehouse.<feature> (not gatehouse.events)`);
+    throw new Error(
+      `outbox source ${JSON.stringify(message.source)} must be gatehouse.<feature> (not gatehouse.events)`,
+    );
   }
   if (!DETAIL_TYPE.test(message.detailType)) {
     throw new Error(`outbox detail type ${JSON.stringify(message.detailType)} must look like incident.created`);

@@ -38,8 +38,14 @@ export async function putPendingUpload(upload: PendingUpload): Promise<void> {
 }
 
 /** The pending upload, or null when there is none or it has expired. */
-export async function getPendingUpload(tenantId: TenantId, fileId: string, nowSeconds = Date.now() / 1000): Promise<PendingUpload | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.pendingUpload(tenantId, fileId), ConsistentRead: true }));
+export async function getPendingUpload(
+  tenantId: TenantId,
+  fileId: string,
+  nowSeconds = Date.now() / 1000,
+): Promise<PendingUpload | null> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.pendingUpload(tenantId, fileId), ConsistentRead: true }),
+  );
   if (!out.Item || Number(out.Item.expires_at) <= nowSeconds) return null;
   const { PK: _pk, SK: _sk, entity: _e, ...upload } = out.Item;
   return upload as PendingUpload;

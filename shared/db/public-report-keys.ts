@@ -11,21 +11,45 @@ import type { TenantId } from '../vocabulary/tenant.js';
 
 /** The hash of the tenant's current key, if it has one. */
 export async function currentPublicReportKeyHash(tenantId: TenantId): Promise<string | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.publicReportKey(tenantId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.publicReportKey(tenantId), ConsistentRead: true }),
+  );
   return (out.Item?.key_hash as string | undefined) ?? null;
 }
 
 /** The tenant whose current key has this hash. */
 export async function tenantOfPublicReportKeyHash(hash: string): Promise<string | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.publicReportKeyLookup(hash), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.publicReportKeyLookup(hash), ConsistentRead: true }),
+  );
   return (out.Item?.tenant_id as string | undefined) ?? null;
 }
 
 /** The writes that make `hash` the tenant's key and retire `oldHash`. */
-export function replacePublicReportKey(tenantId: TenantId, hash: string, oldHash: string | null, at: string): TransactItem[] {
+export function replacePublicReportKey(
+  tenantId: TenantId,
+  hash: string,
+  oldHash: string | null,
+  at: string,
+): TransactItem[] {
   const items: TransactItem[] = [
-    { Put: { TableName: TABLE, Item: { ...keys.publicReportKey(tenantId), entity: 'PUBLIC_REPORT_KEY', key_hash: hash, created_at: at } } },
-    { Put: { TableName: TABLE, Item: { ...keys.publicReportKeyLookup(hash), entity: 'PUBLIC_REPORT_KEY_LOOKUP', tenant_id: tenantId, created_at: at } } },
+    {
+      Put: {
+        TableName: TABLE,
+        Item: { ...keys.publicReportKey(tenantId), entity: 'PUBLIC_REPORT_KEY', key_hash: hash, created_at: at },
+      },
+    },
+    {
+      Put: {
+        TableName: TABLE,
+        Item: {
+          ...keys.publicReportKeyLookup(hash),
+          entity: 'PUBLIC_REPORT_KEY_LOOKUP',
+          tenant_id: tenantId,
+          created_at: at,
+        },
+      },
+    },
   ];
   if (oldHash) items.push({ Delete: { TableName: TABLE, Key: keys.publicReportKeyLookup(oldHash) } });
   return items;

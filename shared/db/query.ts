@@ -78,7 +78,11 @@ function queryInput(q: KeyQuery): QueryCommandInput {
   const input: QueryCommandInput = {
     TableName: TABLE,
     IndexName: q.index,
-    KeyConditionExpression: q.skPrefix ? '#pk = :pk AND begins_with(#sk, :sk)' : q.skBetween ? '#pk = :pk AND #sk BETWEEN :lo AND :hi' : '#pk = :pk',
+    KeyConditionExpression: q.skPrefix
+      ? '#pk = :pk AND begins_with(#sk, :sk)'
+      : q.skBetween
+        ? '#pk = :pk AND #sk BETWEEN :lo AND :hi'
+        : '#pk = :pk',
     FilterExpression: filters.length > 0 ? filters.map((_, i) => `#f${i} = :f${i}`).join(' AND ') : undefined,
     ExpressionAttributeNames: attributeNames,
     ExpressionAttributeValues: values,
@@ -89,7 +93,10 @@ function queryInput(q: KeyQuery): QueryCommandInput {
 }
 
 /** Runs a query to its end, handing each page to `onPage` in order. */
-export async function forEachPage(input: QueryCommandInput, onPage: (page: QueryCommandOutput) => Promise<void> | void): Promise<void> {
+export async function forEachPage(
+  input: QueryCommandInput,
+  onPage: (page: QueryCommandOutput) => Promise<void> | void,
+): Promise<void> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey }));

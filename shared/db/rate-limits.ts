@@ -19,12 +19,20 @@ export interface CallLog {
 
 /** The caller's log of accepted calls (consistent: a sliding window must see the last call). */
 export async function readCallLog(name: string, caller: string): Promise<CallLog> {
-  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.rateLog(name, caller), ConsistentRead: true }))).Item;
+  const item = (
+    await db.send(new GetCommand({ TableName: TABLE, Key: keys.rateLog(name, caller), ConsistentRead: true }))
+  ).Item;
   return { calls: (item?.calls as number[] | undefined) ?? [], version: Number(item?.version ?? 0) };
 }
 
 /** Writes the log if nobody wrote it since `expectedVersion` was read; false when somebody did. */
-export async function writeCallLog(name: string, caller: string, calls: number[], expectedVersion: number, expiresAt: number): Promise<boolean> {
+export async function writeCallLog(
+  name: string,
+  caller: string,
+  calls: number[],
+  expectedVersion: number,
+  expiresAt: number,
+): Promise<boolean> {
   try {
     await db.send(
       new PutCommand({
@@ -48,12 +56,19 @@ export interface LoginGuard {
 }
 
 export async function readLoginGuard(emailHash: string): Promise<LoginGuard> {
-  const item = (await db.send(new GetCommand({ TableName: TABLE, Key: keys.loginGuard(emailHash), ConsistentRead: true }))).Item;
+  const item = (
+    await db.send(new GetCommand({ TableName: TABLE, Key: keys.loginGuard(emailHash), ConsistentRead: true }))
+  ).Item;
   return { failures: Number(item?.failures ?? 0), lockedUntil: Number(item?.locked_until ?? 0) };
 }
 
 /** Counts a failed login, locking the account until `lockFor(failures)` ms from now when it says so; returns the new state. */
-export async function countLoginFailure(emailHash: string, nowMs: number, lockFor: (failures: number) => number, expiresAt: number): Promise<LoginGuard> {
+export async function countLoginFailure(
+  emailHash: string,
+  nowMs: number,
+  lockFor: (failures: number) => number,
+  expiresAt: number,
+): Promise<LoginGuard> {
   const out = await db.send(
     new UpdateCommand({
       TableName: TABLE,
@@ -103,7 +118,12 @@ export interface MinuteCounted {
  * Returns the minute's requests so far (this one included) and the new counts of the zones added
  * to, or null when the limit refused the request (and then nothing was added).
  */
-export async function countTenantMinute(tenantId: string, windowStart: number, expiresAt: number, count: MinuteCount): Promise<MinuteCounted | null> {
+export async function countTenantMinute(
+  tenantId: string,
+  windowStart: number,
+  expiresAt: number,
+  count: MinuteCount,
+): Promise<MinuteCounted | null> {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':exp': expiresAt };
   const adds: string[] = [];
@@ -153,7 +173,11 @@ export async function countTenantMinute(tenantId: string, windowStart: number, e
 }
 
 /** Events per zone id in a tenant's minutes from `fromWindow` to `toWindow` (window starts, inclusive). */
-export async function zoneEventsOfTenant(tenantId: string, fromWindow: number, toWindow: number): Promise<Map<string, number>> {
+export async function zoneEventsOfTenant(
+  tenantId: string,
+  fromWindow: number,
+  toWindow: number,
+): Promise<Map<string, number>> {
   const totals = new Map<string, number>();
   let startKey: Record<string, unknown> | undefined;
   do {
@@ -173,7 +197,8 @@ export async function zoneEventsOfTenant(tenantId: string, fromWindow: number, t
     );
     for (const item of out.Items ?? []) {
       for (const [name, value] of Object.entries(item)) {
-        if (name.startsWith(ZONE_PREFIX)) totals.set(name.slice(ZONE_PREFIX.length), (totals.get(name.slice(ZONE_PREFIX.length)) ?? 0) + Number(value));
+        if (name.startsWith(ZONE_PREFIX))
+          totals.set(name.slice(ZONE_PREFIX.length), (totals.get(name.slice(ZONE_PREFIX.length)) ?? 0) + Number(value));
       }
     }
     startKey = out.LastEvaluatedKey;
@@ -209,4 +234,3 @@ export async function tenantsWithEvents(fromWindow: number, toWindow: number): P
   }
   return tenants;
 }
-

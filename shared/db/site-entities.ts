@@ -39,7 +39,13 @@ export const SITE_KINDS = {
   zone: { child: 'zones', prefix: 'ZONE#', entity: 'ZONE', idField: 'zone_id', resource: 'zone', revised: true },
   sensor: { child: 'sensors', prefix: 'SENSOR#', entity: 'SENSOR', idField: 'sensor_id', resource: 'sensor' },
   asset: { child: 'assets', prefix: 'ASSET#', entity: 'ASSET', idField: 'asset_id', resource: 'asset' },
-  file: { child: 'files', prefix: 'FILE#', entity: 'INFRASTRUCTURE_FILE', idField: 'file_id', resource: 'infrastructure_file' },
+  file: {
+    child: 'files',
+    prefix: 'FILE#',
+    entity: 'INFRASTRUCTURE_FILE',
+    idField: 'file_id',
+    resource: 'infrastructure_file',
+  },
 } as const satisfies Record<string, SiteKind>;
 
 // The site entities as stored and shown (their keys and item mapping: SITE_KINDS and below).
@@ -125,7 +131,18 @@ export interface SiteEntityBase {
 
 export type StoredSiteEntity<T> = T & { version: number };
 
-const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity', 'expires_at']);
+const INTERNAL = new Set([
+  'PK',
+  'SK',
+  'GSI1PK',
+  'GSI1SK',
+  'GSI2PK',
+  'GSI2SK',
+  'GSI3PK',
+  'GSI3SK',
+  'entity',
+  'expires_at',
+]);
 
 /** An item without its keys and markers: the stored entity (with `version`). */
 export function siteEntityFromItem<T>(item: Record<string, unknown>): StoredSiteEntity<T> {
@@ -144,7 +161,8 @@ export function siteEntityId(kind: SiteKind, entity: object): string {
 /** The tenant's revision of a kind: its count of changes, and the time of the last one (ms). */
 export type SiteRevision = Revision;
 
-export const siteRevisionKey = (kind: SiteKind, tenantId: TenantId): ItemKey => keys.siteRevision(tenantId, kind.prefix);
+export const siteRevisionKey = (kind: SiteKind, tenantId: TenantId): ItemKey =>
+  keys.siteRevision(tenantId, kind.prefix);
 
 /** The revision among items read in one batch (none yet: revision 0, never changed); undefined when it was not read. */
 export function siteRevisionFrom(read: Prefetched, kind: SiteKind, tenantId: TenantId): SiteRevision | undefined {
@@ -176,8 +194,20 @@ export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): Transa
 }
 
 /** Item 0 is the versioned update. */
-export function updateSiteEntity(kind: SiteKind, entity: SiteEntityBase, fields: Record<string, unknown>, expectedVersion: number): TransactItem[] {
-  return [versionedUpdate(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), fields, expectedVersion), ...revise(kind, entity.tenant_id)];
+export function updateSiteEntity(
+  kind: SiteKind,
+  entity: SiteEntityBase,
+  fields: Record<string, unknown>,
+  expectedVersion: number,
+): TransactItem[] {
+  return [
+    versionedUpdate(
+      keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)),
+      fields,
+      expectedVersion,
+    ),
+    ...revise(kind, entity.tenant_id),
+  ];
 }
 
 /** Item 0 is the versioned delete, item 1 the environment's count. */
@@ -189,15 +219,25 @@ export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEn
   ];
 }
 
-export const siteEntityKey = (kind: SiteKind, tenantId: TenantId, id: string): ItemKey => keys.siteEntity(tenantId, kind.prefix, id);
+export const siteEntityKey = (kind: SiteKind, tenantId: TenantId, id: string): ItemKey =>
+  keys.siteEntity(tenantId, kind.prefix, id);
 
 /** The entity among items read in one batch: null when there is none, undefined when it was not read. */
-export function siteEntityFrom<T>(read: Prefetched, kind: SiteKind, tenantId: TenantId, id: string): StoredSiteEntity<T> | null | undefined {
+export function siteEntityFrom<T>(
+  read: Prefetched,
+  kind: SiteKind,
+  tenantId: TenantId,
+  id: string,
+): StoredSiteEntity<T> | null | undefined {
   const item = read.get(siteEntityKey(kind, tenantId, id));
   return item ? siteEntityFromItem<T>(item) : item;
 }
 
-export async function getSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id: string): Promise<StoredSiteEntity<T> | null> {
+export async function getSiteEntity<T>(
+  kind: SiteKind,
+  tenantId: TenantId,
+  id: string,
+): Promise<StoredSiteEntity<T> | null> {
   const out = await db.send(
     new GetCommand({ TableName: TABLE, Key: keys.siteEntity(tenantId, kind.prefix, id), ConsistentRead: true }),
   );
@@ -227,7 +267,10 @@ export async function listSiteEntitiesOfTenant<T>(
   page: PageRequest,
   filter?: Record<string, unknown>,
 ): Promise<StoredSiteEntity<T>[]> {
-  const items = await queryPage({ pk: tenantPk(tenantId), skPrefix: kind.prefix, ascending: true, consistent: true, filter }, page);
+  const items = await queryPage(
+    { pk: tenantPk(tenantId), skPrefix: kind.prefix, ascending: true, consistent: true, filter },
+    page,
+  );
   return items.map((i) => siteEntityFromItem<T>(i));
 }
 
@@ -235,7 +278,13 @@ export async function listSiteEntitiesOfTenant<T>(
  * Moves an entity's `last_seen_at` forward (never back), only if it exists (in `environmentId`,
  * when given): a sensor's heartbeat. The entity as it is then; null when there is no such entity.
  */
-export async function touchSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id: string, at: string, environmentId?: string): Promise<StoredSiteEntity<T> | null> {
+export async function touchSiteEntity<T>(
+  kind: SiteKind,
+  tenantId: TenantId,
+  id: string,
+  at: string,
+  environmentId?: string,
+): Promise<StoredSiteEntity<T> | null> {
   const inEnvironment = environmentId ? ' AND environment_id = :env' : '';
   try {
     const out = await db.send(
@@ -253,7 +302,8 @@ export async function touchSiteEntity<T>(kind: SiteKind, tenantId: TenantId, id:
     if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
     // Either no such entity, or a later report is already recorded.
     const current = await getSiteEntity<T>(kind, tenantId, id);
-    if (!current || (environmentId && (current as { environment_id?: string }).environment_id !== environmentId)) return null;
+    if (!current || (environmentId && (current as { environment_id?: string }).environment_id !== environmentId))
+      return null;
     return current;
   }
 }

@@ -36,5 +36,9 @@ export async function removeSlaTimer(t: SlaTimer): Promise<void> {
 /** Up to `limit` timers due at or before `at`, earliest first, after `after` when given (the last of the previous page). */
 export async function dueSlaTimers(at: string, limit: number, after?: SlaTimer): Promise<SlaTimer[]> {
   const items = await dueItems(SLA_TIMERS_PK, at, limit, after ? keyOf(after) : undefined);
-  return items.map((i) => ({ wake_at: i.wake_at as string, tenant_id: i.tenant_id as TenantId, incident_id: i.incident_id as string }));
+  return items.map((i) => ({
+    wake_at: i.wake_at as string,
+    tenant_id: i.tenant_id as TenantId,
+    incident_id: i.incident_id as string,
+  }));
 }

@@ -58,11 +58,34 @@ export interface TelemetryBatch {
   expires_at: number;
 }
 
-const PROJECTED = ['tenant_id', 'sensor_id', 'batch_id', 'kind', 'start', 'end', 's3_key', 'frames', 'channel_from', 'channel_to', 'max_value', 'hash', 'received_at', 'state', 'detections', 'event_ids', 'continued_event_ids', 'plan', 'expires_at'] as const;
+const PROJECTED = [
+  'tenant_id',
+  'sensor_id',
+  'batch_id',
+  'kind',
+  'start',
+  'end',
+  's3_key',
+  'frames',
+  'channel_from',
+  'channel_to',
+  'max_value',
+  'hash',
+  'received_at',
+  'state',
+  'detections',
+  'event_ids',
+  'continued_event_ids',
+  'plan',
+  'expires_at',
+] as const;
 
 function batchFrom(item: Record<string, unknown>): TelemetryBatch {
   // Batches stored before detections continued across batches have no continued_event_ids.
-  return { ...Object.fromEntries(PROJECTED.map((k) => [k, item[k]])), continued_event_ids: item.continued_event_ids ?? [] } as unknown as TelemetryBatch;
+  return {
+    ...Object.fromEntries(PROJECTED.map((k) => [k, item[k]])),
+    continued_event_ids: item.continued_event_ids ?? [],
+  } as unknown as TelemetryBatch;
 }
 
 /** Stores a new batch's index item; false when the batch (this start and id) is stored already. */
@@ -82,40 +105,83 @@ export async function putTelemetryBatch(batch: TelemetryBatch): Promise<boolean>
   }
 }
 
-export async function getTelemetryBatch(tenantId: string, sensorId: string, start: string, batchId: string): Promise<TelemetryBatch | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.telemetryBatch(tenantId, sensorId, start, batchId), ConsistentRead: true }));
+export async function getTelemetryBatch(
+  tenantId: string,
+  sensorId: string,
+  start: string,
+  batchId: string,
+): Promise<TelemetryBatch | null> {
+  const out = await db.send(
+    new GetCommand({
+      TableName: TABLE,
+      Key: keys.telemetryBatch(tenantId, sensorId, start, batchId),
+      ConsistentRead: true,
+    }),
+  );
   return out.Item ? batchFrom(out.Item) : null;
 }
 
 /** Marks a pending batch stored, with the events its detections raised and those they continued. */
-export async function completeTelemetryBatch(batch: TelemetryBatch, detections: number, eventIds: string[], continuedIds: string[]): Promise<void> {
+export async function completeTelemetryBatch(
+  batch: TelemetryBatch,
+  detections: number,
+  eventIds: string[],
+  continuedIds: string[],
+): Promise<void> {
   await db.send(
     new UpdateCommand({
       TableName: TABLE,
       Key: keys.telemetryBatch(batch.tenant_id, batch.sensor_id, batch.start, batch.batch_id),
-      UpdateExpression: 'SET #state = :stored, detections = :n, event_ids = :ids, continued_event_ids = :continued REMOVE #plan',
+      UpdateExpression:
+        'SET #state = :stored, detections = :n, event_ids = :ids, continued_event_ids = :continued REMOVE #plan',
       ExpressionAttributeNames: { '#state': 'state', '#plan': 'plan' },
-      ExpressionAttributeValues: { ':stored': 'stored', ':n': detections, ':ids': eventIds, ':continued': continuedIds },
+      ExpressionAttributeValues: {
+        ':stored': 'stored',
+        ':n': detections,
+        ':ids': eventIds,
+        ':continued': continuedIds,
+      },
     }),
   );
 }
 
 /** The sensor's open disturbances and the version they were read at (0: none yet). */
-export async function getOpenDisturbances(tenantId: string, sensorId: string): Promise<{ open: OpenDisturbance[]; version: number }> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.telemetryOpen(tenantId, sensorId), ConsistentRead: true }));
-  return { open: (out.Item?.open as OpenDisturbance[] | undefined) ?? [], version: (out.Item?.version as number | undefined) ?? 0 };
+export async function getOpenDisturbances(
+  tenantId: string,
+  sensorId: string,
+): Promise<{ open: OpenDisturbance[]; version: number }> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.telemetryOpen(tenantId, sensorId), ConsistentRead: true }),
+  );
+  return {
+    open: (out.Item?.open as OpenDisturbance[] | undefined) ?? [],
+    version: (out.Item?.version as number | undefined) ?? 0,
+  };
 }
 
 /**
  * Replaces the open disturbances if no one did since `version` was read; ConditionFailed (the
  * transactions' signal, shared/db/transact.ts) when someone did. Kept a day past the last write.
  */
-export async function saveOpenDisturbances(tenantId: string, sensorId: string, open: OpenDisturbance[], version: number, expiresAt: number): Promise<void> {
+export async function saveOpenDisturbances(
+  tenantId: string,
+  sensorId: string,
+  open: OpenDisturbance[],
+  version: number,
+  expiresAt: number,
+): Promise<void> {
   try {
     await db.send(
       new PutCommand({
         TableName: TABLE,
-        Item: { ...keys.telemetryOpen(tenantId, sensorId), tenant_id: tenantId, sensor_id: sensorId, open, version: version + 1, expires_at: expiresAt },
+        Item: {
+          ...keys.telemetryOpen(tenantId, sensorId),
+          tenant_id: tenantId,
+          sensor_id: sensorId,
+          open,
+          version: version + 1,
+          expires_at: expiresAt,
+        },
         ConditionExpression: version === 0 ? 'attribute_not_exists(PK)' : 'version = :v',
         ...(version === 0 ? {} : { ExpressionAttributeValues: { ':v': version } }),
       }),
@@ -131,7 +197,16 @@ export async function saveOpenDisturbances(tenantId: string, sensorId: string, o
  * RFC 3339 UTC with milliseconds orders as time), oldest first, at most `limit`. One Query (pages
  * of it only past 1 MB of index items).
  */
-export async function queryTelemetryBatches(tenantId: string, sensorId: string, from: string, to: string, limit: number): Promise<TelemetryBatch[]> {
-  const items = await queryPage({ pk: telemetryPk(tenantId, sensorId), skBetween: [from, `${to}#\uffff`], ascending: true }, { limit, offset: 0 });
+export async function queryTelemetryBatches(
+  tenantId: string,
+  sensorId: string,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<TelemetryBatch[]> {
+  const items = await queryPage(
+    { pk: telemetryPk(tenantId, sensorId), skBetween: [from, `${to}#\uffff`], ascending: true },
+    { limit, offset: 0 },
+  );
   return items.map(batchFrom);
 }

@@ -98,7 +98,10 @@ export function configFromItem(item: Record<string, unknown>): StoredConfig {
   // Levels stored before they could name integrations read as naming none.
   const levels = config.escalation_policy?.levels;
   if (levels?.some((l) => !l.integration_ids)) {
-    config.escalation_policy = { ...config.escalation_policy, levels: levels.map((l) => ({ ...l, integration_ids: l.integration_ids ?? [] })) };
+    config.escalation_policy = {
+      ...config.escalation_policy,
+      levels: levels.map((l) => ({ ...l, integration_ids: l.integration_ids ?? [] })),
+    };
   }
   return config;
 }

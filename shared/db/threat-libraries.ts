@@ -50,13 +50,29 @@ export interface StoredThreatLibrary extends ThreatLibrary {
   version: number;
 }
 
-const KIND: CountedKind = { entity: 'THREAT_LIBRARY', prefix: 'THREATLIB#', item: keys.threatLibrary, count: keys.threatLibraryCount, limit: MAX_LIBRARIES_PER_TENANT };
+const KIND: CountedKind = {
+  entity: 'THREAT_LIBRARY',
+  prefix: 'THREATLIB#',
+  item: keys.threatLibrary,
+  count: keys.threatLibraryCount,
+  limit: MAX_LIBRARIES_PER_TENANT,
+};
 
 const PUBLIC_FIELDS = [
-  'library_id', 'tenant_id', 'name', 'description', 'vertical', 'active', 'seed_key', 'definitions', 'created_at', 'updated_at',
+  'library_id',
+  'tenant_id',
+  'name',
+  'description',
+  'vertical',
+  'active',
+  'seed_key',
+  'definitions',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof ThreatLibrary)[];
 
-const fromItem = (item: Record<string, unknown>): StoredThreatLibrary => pick<StoredThreatLibrary>(item, [...PUBLIC_FIELDS, 'version']);
+const fromItem = (item: Record<string, unknown>): StoredThreatLibrary =>
+  pick<StoredThreatLibrary>(item, [...PUBLIC_FIELDS, 'version']);
 
 /** What a library shows: an allowlist, so `version` (or a later internal field) is never answered. */
 export function publicLibrary(library: ThreatLibrary | StoredThreatLibrary): ThreatLibrary {
@@ -88,13 +104,24 @@ export interface LibraryFilter {
  * The tenant's libraries that pass the filter, oldest first: one consistent Query of the prefix
  * (at most 20 items), the filters on it; then the page.
  */
-export async function listLibraries(tenantId: TenantId, filter: LibraryFilter, page: PageRequest): Promise<StoredThreatLibrary[]> {
+export async function listLibraries(
+  tenantId: TenantId,
+  filter: LibraryFilter,
+  page: PageRequest,
+): Promise<StoredThreatLibrary[]> {
   const items = await queryPage(
-    { pk: tenantPk(tenantId), skPrefix: KIND.prefix, consistent: true, filter: { vertical: filter.vertical, active: filter.activeOnly ? true : undefined } },
+    {
+      pk: tenantPk(tenantId),
+      skPrefix: KIND.prefix,
+      consistent: true,
+      filter: { vertical: filter.vertical, active: filter.activeOnly ? true : undefined },
+    },
     { limit: KIND.limit, offset: 0 },
   );
   // Seeded libraries have ids made from their seed key, not from time: the order is their creation's.
-  const libraries = items.map(fromItem).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.library_id.localeCompare(b.library_id));
+  const libraries = items
+    .map(fromItem)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.library_id.localeCompare(b.library_id));
   return libraries.slice(page.offset, page.offset + page.limit);
 }
 
@@ -109,19 +136,37 @@ export function allLibraries(tenantId: TenantId): Promise<StoredThreatLibrary[]>
  * count's step (its condition is item `updated.length + created.length`: the tenant's limit),
  * then the revision.
  */
-export function libraryWrites(tenantId: TenantId, changes: { updated?: readonly StoredThreatLibrary[]; created?: readonly Omit<StoredThreatLibrary, 'version'>[] }): TransactItem[] {
+export function libraryWrites(
+  tenantId: TenantId,
+  changes: { updated?: readonly StoredThreatLibrary[]; created?: readonly Omit<StoredThreatLibrary, 'version'>[] },
+): TransactItem[] {
   const { updated = [], created = [] } = changes;
   return [
     ...updated.map((next) => {
-      const { library_id: _id, tenant_id: _tenant, created_at: _created, seed_key: _seed, ...fields } = publicLibrary(next);
+      const {
+        library_id: _id,
+        tenant_id: _tenant,
+        created_at: _created,
+        seed_key: _seed,
+        ...fields
+      } = publicLibrary(next);
       return versionedUpdate(keys.threatLibrary(tenantId, next.library_id), fields, next.version);
     }),
-    ...(created.length > 0 ? putNewCountedMany(KIND, tenantId, created.map((l) => ({ id: l.library_id, fields: { ...l } }))) : []),
+    ...(created.length > 0
+      ? putNewCountedMany(
+          KIND,
+          tenantId,
+          created.map((l) => ({ id: l.library_id, fields: { ...l } })),
+        )
+      : []),
     bumpRevision(libraryRevisionKey(tenantId)),
   ];
 }
 
 /** The library's delete (item 0, conditioned on its version), the count's step back, and the revision. */
 export function deleteLibraryItems(library: StoredThreatLibrary): TransactItem[] {
-  return [...deleteCounted(KIND, library.tenant_id, library.library_id, library.version), bumpRevision(libraryRevisionKey(library.tenant_id))];
+  return [
+    ...deleteCounted(KIND, library.tenant_id, library.library_id, library.version),
+    bumpRevision(libraryRevisionKey(library.tenant_id)),
+  ];
 }

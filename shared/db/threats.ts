@@ -41,8 +41,10 @@ export interface Threat {
 }
 
 /** The threat a match belongs to: its definition in its zone. */
-export const threatIdOf = (tenantId: string, m: Pick<SignatureMatch, 'library_id' | 'definition_id' | 'zone_id'>): string =>
-  namedId(`threat\u0000${tenantId}\u0000${m.library_id}\u0000${m.definition_id}\u0000${m.zone_id ?? ''}`);
+export const threatIdOf = (
+  tenantId: string,
+  m: Pick<SignatureMatch, 'library_id' | 'definition_id' | 'zone_id'>,
+): string => namedId(`threat\u0000${tenantId}\u0000${m.library_id}\u0000${m.definition_id}\u0000${m.zone_id ?? ''}`);
 
 /** The times a set of events span in one threat. */
 export interface ThreatGain {
@@ -88,8 +90,16 @@ const conditionFailed = (err: unknown) => (err as Error).name === 'ConditionalCh
 export async function widenThreatTimes(g: ThreatGain): Promise<void> {
   const recency = keys.threatRecency(g.tenantId, g.lastSeen, g.threatId);
   const updates = [
-    { set: 'last_seen = :t, GSI1PK = :gpk, GSI1SK = :gsk', condition: '(attribute_not_exists(last_seen) OR last_seen < :t)', values: { ':t': g.lastSeen, ':gpk': recency.GSI1PK, ':gsk': recency.GSI1SK } },
-    { set: 'first_seen = :t', condition: '(attribute_not_exists(first_seen) OR first_seen > :t)', values: { ':t': g.firstSeen } },
+    {
+      set: 'last_seen = :t, GSI1PK = :gpk, GSI1SK = :gsk',
+      condition: '(attribute_not_exists(last_seen) OR last_seen < :t)',
+      values: { ':t': g.lastSeen, ':gpk': recency.GSI1PK, ':gsk': recency.GSI1SK },
+    },
+    {
+      set: 'first_seen = :t',
+      condition: '(attribute_not_exists(first_seen) OR first_seen > :t)',
+      values: { ':t': g.firstSeen },
+    },
   ];
   for (const u of updates) {
     try {
@@ -116,7 +126,8 @@ export async function linkThreatIncident(tenantId: TenantId, threatId: string, i
         TableName: TABLE,
         Key: keys.threat(tenantId, threatId),
         UpdateExpression: 'ADD incident_ids :ids',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(incident_ids) OR size(incident_ids) < :max OR contains(incident_ids, :id))',
+        ConditionExpression:
+          'attribute_exists(PK) AND (attribute_not_exists(incident_ids) OR size(incident_ids) < :max OR contains(incident_ids, :id))',
         ExpressionAttributeValues: { ':ids': new Set([incidentId]), ':max': MAX_LINKED_INCIDENTS, ':id': incidentId },
       }),
     );
@@ -147,7 +158,9 @@ function fromItem(item: Record<string, unknown>): Threat {
 }
 
 export async function getThreat(tenantId: TenantId, threatId: string): Promise<Threat | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.threat(tenantId, threatId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.threat(tenantId, threatId), ConsistentRead: true }),
+  );
   return out.Item ? fromItem(out.Item) : null;
 }
 
@@ -170,7 +183,13 @@ export async function listThreats(tenantId: TenantId, filter: ThreatFilter, page
       pk: GSI1PK,
       skBetween: [filter.since, '~'],
       ascending: false,
-      filter: { status: filter.status, severity: filter.severity, zone_id: filter.zone_id, library_id: filter.library_id, definition_id: filter.definition_id },
+      filter: {
+        status: filter.status,
+        severity: filter.severity,
+        zone_id: filter.zone_id,
+        library_id: filter.library_id,
+        definition_id: filter.definition_id,
+      },
     },
     page,
   );
@@ -178,7 +197,13 @@ export async function listThreats(tenantId: TenantId, filter: ThreatFilter, page
 }
 
 /** Marks a threat dismissed, for a transaction with its audit entry; fails when it is gone. */
-export function dismissThreatItem(tenantId: TenantId, threatId: string, by: string | null, reason: string | null, at: string): TransactItem {
+export function dismissThreatItem(
+  tenantId: TenantId,
+  threatId: string,
+  by: string | null,
+  reason: string | null,
+  at: string,
+): TransactItem {
   return {
     Update: {
       TableName: TABLE,

@@ -10,7 +10,12 @@ import { db, TABLE } from './client.js';
  * `after` (the last of the previous page). ISO instants of one length sort as text, and `$`
  * follows the `#` that ends the time in a key, so `SK < "<at>$"` is "due at or before `at`".
  */
-export async function dueItems(pk: string, at: string, limit: number, after?: { PK: string; SK: string }): Promise<Record<string, unknown>[]> {
+export async function dueItems(
+  pk: string,
+  at: string,
+  limit: number,
+  after?: { PK: string; SK: string },
+): Promise<Record<string, unknown>[]> {
   const out = await db.send(
     new QueryCommand({
       TableName: TABLE,

@@ -81,7 +81,9 @@ export function userFrom(read: Prefetched, tenantId: string, userId: string): St
 }
 
 export async function getUser(tenantId: string, userId: string): Promise<StoredUser | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.user(tenantId, userId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.user(tenantId, userId), ConsistentRead: true }),
+  );
   return out.Item ? userFromItem(out.Item) : null;
 }
 

@@ -12,7 +12,12 @@ import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Infer } from '../schemas/json-schema.js';
 import type { workflowAction, workflowTrigger } from '../schemas/workflows.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import { MAX_WORKFLOWS_PER_TENANT, RUN_RETENTION_DAYS, type RunStatus, type StepStatus } from '../vocabulary/workflows.js';
+import {
+  MAX_WORKFLOWS_PER_TENANT,
+  RUN_RETENTION_DAYS,
+  type RunStatus,
+  type StepStatus,
+} from '../vocabulary/workflows.js';
 import { db, TABLE } from './client.js';
 import { deleteCounted, getCounted, putNewCountedMany, type CountedKind } from './counted-items.js';
 import { pick, versionedUpdate } from './items.js';
@@ -46,13 +51,31 @@ export interface StoredWorkflow extends Workflow {
   version: number;
 }
 
-const KIND: CountedKind = { entity: 'WORKFLOW', prefix: 'WORKFLOW#', item: keys.workflow, count: keys.workflowCount, limit: MAX_WORKFLOWS_PER_TENANT };
+const KIND: CountedKind = {
+  entity: 'WORKFLOW',
+  prefix: 'WORKFLOW#',
+  item: keys.workflow,
+  count: keys.workflowCount,
+  limit: MAX_WORKFLOWS_PER_TENANT,
+};
 
 const WORKFLOW_FIELDS = [
-  'workflow_id', 'tenant_id', 'name', 'description', 'enabled', 'trigger', 'conditions', 'actions', 'seed_key', 'next_run_at', 'created_at', 'updated_at',
+  'workflow_id',
+  'tenant_id',
+  'name',
+  'description',
+  'enabled',
+  'trigger',
+  'conditions',
+  'actions',
+  'seed_key',
+  'next_run_at',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof Workflow)[];
 
-const workflowFrom = (item: Record<string, unknown>): StoredWorkflow => pick<StoredWorkflow>(item, [...WORKFLOW_FIELDS, 'version']);
+const workflowFrom = (item: Record<string, unknown>): StoredWorkflow =>
+  pick<StoredWorkflow>(item, [...WORKFLOW_FIELDS, 'version']);
 
 /** What a workflow shows: an allowlist, so `version` is never answered. */
 export const publicWorkflow = (w: Workflow | StoredWorkflow): Workflow => pick<Workflow>({ ...w }, WORKFLOW_FIELDS);
@@ -64,32 +87,68 @@ export async function getWorkflow(tenantId: TenantId, workflowId: string): Promi
 
 /** Every workflow of the tenant, oldest first: one consistent Query (at most 50 items). */
 export async function allWorkflows(tenantId: TenantId): Promise<StoredWorkflow[]> {
-  const items = await queryPage({ pk: keys.workflow(tenantId, '').PK, skPrefix: KIND.prefix, consistent: true }, { limit: KIND.limit, offset: 0 });
-  return items.map(workflowFrom).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.workflow_id.localeCompare(b.workflow_id));
+  const items = await queryPage(
+    { pk: keys.workflow(tenantId, '').PK, skPrefix: KIND.prefix, consistent: true },
+    { limit: KIND.limit, offset: 0 },
+  );
+  return items
+    .map(workflowFrom)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.workflow_id.localeCompare(b.workflow_id));
 }
 
 /** New workflows (with the count's step: item `created.length` holds the tenant's limit) and their timers. */
 export function putNewWorkflows(tenantId: TenantId, created: readonly Workflow[]): TransactItem[] {
   return [
-    ...putNewCountedMany(KIND, tenantId, created.map((w) => ({ id: w.workflow_id, fields: { ...w } }))),
-    ...created.flatMap((w) => (w.next_run_at ? [putTimer({ kind: 'schedule', wake_at: w.next_run_at, tenant_id: tenantId, workflow_id: w.workflow_id, run_id: null })] : [])),
+    ...putNewCountedMany(
+      KIND,
+      tenantId,
+      created.map((w) => ({ id: w.workflow_id, fields: { ...w } })),
+    ),
+    ...created.flatMap((w) =>
+      w.next_run_at
+        ? [
+            putTimer({
+              kind: 'schedule',
+              wake_at: w.next_run_at,
+              tenant_id: tenantId,
+              workflow_id: w.workflow_id,
+              run_id: null,
+            }),
+          ]
+        : [],
+    ),
   ];
 }
 
 /** The workflow's change (item 0, conditioned on `before`'s version) and the move of its schedule timer. */
 export function updateWorkflowItems(before: StoredWorkflow, next: Workflow): TransactItem[] {
   const { workflow_id: _id, tenant_id: _t, created_at: _c, seed_key: _s, ...fields } = publicWorkflow(next);
-  return [versionedUpdate(keys.workflow(before.tenant_id, before.workflow_id), fields, before.version), ...scheduleTimerMove(before, next)];
+  return [
+    versionedUpdate(keys.workflow(before.tenant_id, before.workflow_id), fields, before.version),
+    ...scheduleTimerMove(before, next),
+  ];
 }
 
 export function deleteWorkflowItems(before: StoredWorkflow): TransactItem[] {
-  return [...deleteCounted(KIND, before.tenant_id, before.workflow_id, before.version), ...scheduleTimerMove(before, null)];
+  return [
+    ...deleteCounted(KIND, before.tenant_id, before.workflow_id, before.version),
+    ...scheduleTimerMove(before, null),
+  ];
 }
 
 function scheduleTimerMove(before: Workflow, next: Workflow | null): TransactItem[] {
   if (before.next_run_at === (next?.next_run_at ?? null)) return [];
-  const timer = (w: Workflow): WorkflowTimer => ({ kind: 'schedule', wake_at: w.next_run_at!, tenant_id: w.tenant_id, workflow_id: w.workflow_id, run_id: null });
-  return [...(before.next_run_at ? [deleteTimer(timer(before))] : []), ...(next?.next_run_at ? [putTimer(timer(next))] : [])];
+  const timer = (w: Workflow): WorkflowTimer => ({
+    kind: 'schedule',
+    wake_at: w.next_run_at!,
+    tenant_id: w.tenant_id,
+    workflow_id: w.workflow_id,
+    run_id: null,
+  });
+  return [
+    ...(before.next_run_at ? [deleteTimer(timer(before))] : []),
+    ...(next?.next_run_at ? [putTimer(timer(next))] : []),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,16 +197,39 @@ export interface StoredRun extends WorkflowRun {
 }
 
 const RUN_FIELDS = [
-  'run_id', 'workflow_id', 'tenant_id', 'status', 'trigger', 'incident_id', 'event_id', 'input', 'steps', 'resume_at', 'error', 'started_at', 'ended_at',
+  'run_id',
+  'workflow_id',
+  'tenant_id',
+  'status',
+  'trigger',
+  'incident_id',
+  'event_id',
+  'input',
+  'steps',
+  'resume_at',
+  'error',
+  'started_at',
+  'ended_at',
 ] as const;
 
 export type PublicRun = Pick<WorkflowRun, (typeof RUN_FIELDS)[number]>;
 
 export const publicRun = (run: WorkflowRun): PublicRun => pick<PublicRun>({ ...run }, RUN_FIELDS);
 
-const runFrom = (item: Record<string, unknown>): StoredRun => pick<StoredRun>(item, [...RUN_FIELDS, 'next_step', 'event', 'depth', 'actions', 'workflow_name', 'lease_until', 'version']);
+const runFrom = (item: Record<string, unknown>): StoredRun =>
+  pick<StoredRun>(item, [
+    ...RUN_FIELDS,
+    'next_step',
+    'event',
+    'depth',
+    'actions',
+    'workflow_name',
+    'lease_until',
+    'version',
+  ]);
 
-const runKey = (run: Pick<WorkflowRun, 'tenant_id' | 'workflow_id' | 'run_id'>) => keys.workflowRun(run.tenant_id, run.workflow_id, run.run_id);
+const runKey = (run: Pick<WorkflowRun, 'tenant_id' | 'workflow_id' | 'run_id'>) =>
+  keys.workflowRun(run.tenant_id, run.workflow_id, run.run_id);
 
 const expiresAt = (startedAt: string) => Math.floor(Date.parse(startedAt) / 1000) + RUN_RETENTION_DAYS * 86_400;
 
@@ -166,7 +248,13 @@ export function putNewRunItem(run: WorkflowRun): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...runKey(run), entity: 'WORKFLOW_RUN', ...run, version: 1, [TABLE_KEYS.ttlAttribute]: expiresAt(run.started_at) },
+      Item: {
+        ...runKey(run),
+        entity: 'WORKFLOW_RUN',
+        ...run,
+        version: 1,
+        [TABLE_KEYS.ttlAttribute]: expiresAt(run.started_at),
+      },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
   };
@@ -177,7 +265,13 @@ export function saveRunItem(run: StoredRun): TransactItem {
   return {
     Put: {
       TableName: TABLE,
-      Item: { ...runKey(run), entity: 'WORKFLOW_RUN', ...run, version: run.version + 1, [TABLE_KEYS.ttlAttribute]: expiresAt(run.started_at) },
+      Item: {
+        ...runKey(run),
+        entity: 'WORKFLOW_RUN',
+        ...run,
+        version: run.version + 1,
+        [TABLE_KEYS.ttlAttribute]: expiresAt(run.started_at),
+      },
       ConditionExpression: '#version = :expected',
       ExpressionAttributeNames: { '#version': 'version' },
       ExpressionAttributeValues: { ':expected': run.version },
@@ -186,13 +280,23 @@ export function saveRunItem(run: StoredRun): TransactItem {
 }
 
 export async function getRun(tenantId: TenantId, workflowId: string, runId: string): Promise<StoredRun | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.workflowRun(tenantId, workflowId, runId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.workflowRun(tenantId, workflowId, runId), ConsistentRead: true }),
+  );
   return out.Item ? runFrom(out.Item) : null;
 }
 
 /** A page of the workflow's runs, newest first, of one status when given (filtered on the key range). */
-export async function listRuns(tenantId: TenantId, workflowId: string, status: RunStatus | undefined, page: PageRequest): Promise<StoredRun[]> {
-  const items = await queryPage({ pk: keys.workflowRun(tenantId, workflowId, '').PK, ascending: false, filter: { status } }, page);
+export async function listRuns(
+  tenantId: TenantId,
+  workflowId: string,
+  status: RunStatus | undefined,
+  page: PageRequest,
+): Promise<StoredRun[]> {
+  const items = await queryPage(
+    { pk: keys.workflowRun(tenantId, workflowId, '').PK, ascending: false, filter: { status } },
+    page,
+  );
   return items.map(runFrom);
 }
 
@@ -208,7 +312,8 @@ export interface WorkflowTimer {
   run_id: string | null;
 }
 
-const timerKey = (t: WorkflowTimer) => keys.workflowTimer(t.wake_at, t.tenant_id, t.run_id ?? `SCHEDULE#${t.workflow_id}`);
+const timerKey = (t: WorkflowTimer) =>
+  keys.workflowTimer(t.wake_at, t.tenant_id, t.run_id ?? `SCHEDULE#${t.workflow_id}`);
 
 /** Unconditional: the same timer written twice is one timer. */
 export function putTimer(t: WorkflowTimer): TransactItem {

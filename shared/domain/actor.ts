@@ -3,4 +3,9 @@ import type { Actor } from '../vocabulary/actor.js';
 
 export type { Actor } from '../vocabulary/actor.js';
 
-export const systemActor = (requestId: string): Actor => ({ kind: 'system', principal: null, requestId, sourceIp: '127.0.0.1' });
+export const systemActor = (requestId: string): Actor => ({
+  kind: 'system',
+  principal: null,
+  requestId,
+  sourceIp: '127.0.0.1',
+});

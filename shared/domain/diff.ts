@@ -1,7 +1,11 @@
 /** What an update changes, for audit entries. */
 
 /** Field -> { from, to } for every field of `update` whose value differs from `current`. */
-export function diff(current: object, update: object, ignore: string[] = []): Record<string, { from: unknown; to: unknown }> {
+export function diff(
+  current: object,
+  update: object,
+  ignore: string[] = [],
+): Record<string, { from: unknown; to: unknown }> {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   const before = new Map<string, unknown>(Object.entries(current));
   for (const [key, to] of Object.entries(update)) {
@@ -11,4 +15,3 @@ export function diff(current: object, update: object, ignore: string[] = []): Re
   }
   return changes;
 }
-

@@ -10,7 +10,13 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' });
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, formatter);
   }
   return formatter;
@@ -26,7 +32,10 @@ export function localMinuteOf(atMs: number, timeZone: string): { weekday: number
   if (!local) {
     const parts = formatterFor(timeZone).formatToParts(new Date(minute * 60_000));
     const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-    local = { weekday: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
+    local = {
+      weekday: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].indexOf(get('weekday')) + 1,
+      minutes: Number(get('hour')) * 60 + Number(get('minute')),
+    };
     if (localMinutes.size > 10_000) localMinutes.clear();
     localMinutes.set(key, local);
   }

@@ -67,7 +67,11 @@ export interface RoutingAlert {
  *   before the origin is not among the configured `upstreams`.
  * One update raises at most one alert of each kind (the first rule that fires, in that order).
  */
-export function detectRoutingAlerts(updates: readonly BgpUpdateRecord[], watch: RoutingWatch, rpki?: VrpIndex): RoutingAlert[] {
+export function detectRoutingAlerts(
+  updates: readonly BgpUpdateRecord[],
+  watch: RoutingWatch,
+  rpki?: VrpIndex,
+): RoutingAlert[] {
   const watched = watch.prefixes.map((w) => {
     const p = parsePrefix(w.prefix);
     if (!p) throw new RangeError(`watched prefix is not a prefix: ${JSON.stringify(w.prefix)}`);
@@ -81,7 +85,13 @@ export function detectRoutingAlerts(updates: readonly BgpUpdateRecord[], watch: 
     const route = parsePrefix(u.prefix);
     if (!route) continue;
     const base = {
-      prefix: u.prefix, origin_asn: u.origin_asn, path: u.path, update_id: u.id, collector: u.collector, peer_asn: u.peer_asn, time: u.time,
+      prefix: u.prefix,
+      origin_asn: u.origin_asn,
+      path: u.path,
+      update_id: u.id,
+      collector: u.collector,
+      peer_asn: u.peer_asn,
+      time: u.time,
     };
     // The most specific watched prefix covering the route decides what is expected.
     const w = watched.filter((x) => covers(x.parsed, route)).sort((a, b) => b.parsed.length - a.parsed.length)[0];
@@ -90,10 +100,31 @@ export function detectRoutingAlerts(updates: readonly BgpUpdateRecord[], watch: 
     if (w) {
       const more = route.length > w.parsed.length ? ` (a more-specific of ${w.parsed.text})` : '';
       let hijack: { rule: string; reason: string } | null = null;
-      if (u.origin_asn === null) hijack = { rule: 'no_single_origin', reason: `${u.prefix}${more} announced with a path ending in an AS_SET: no single origin, expected AS${w.origins.join('/AS')}` };
-      else if (!w.origins.includes(u.origin_asn)) hijack = { rule: 'unexpected_origin', reason: `${u.prefix}${more} originated by AS${u.origin_asn}, expected AS${w.origins.join('/AS')}` };
-      else if (state === 'invalid') hijack = { rule: 'rpki_invalid', reason: `${u.prefix}${more} from AS${u.origin_asn} is RPKI invalid (no covering ROA allows this origin at this length)` };
-      if (hijack) alerts.push({ id: `possible_hijack-${u.id}`, kind: 'possible_hijack', ...hijack, watched_prefix: w.parsed.text, watched_asn: null, rpki: state, ...base });
+      if (u.origin_asn === null)
+        hijack = {
+          rule: 'no_single_origin',
+          reason: `${u.prefix}${more} announced with a path ending in an AS_SET: no single origin, expected AS${w.origins.join('/AS')}`,
+        };
+      else if (!w.origins.includes(u.origin_asn))
+        hijack = {
+          rule: 'unexpected_origin',
+          reason: `${u.prefix}${more} originated by AS${u.origin_asn}, expected AS${w.origins.join('/AS')}`,
+        };
+      else if (state === 'invalid')
+        hijack = {
+          rule: 'rpki_invalid',
+          reason: `${u.prefix}${more} from AS${u.origin_asn} is RPKI invalid (no covering ROA allows this origin at this length)`,
+        };
+      if (hijack)
+        alerts.push({
+          id: `possible_hijack-${u.id}`,
+          kind: 'possible_hijack',
+          ...hijack,
+          watched_prefix: w.parsed.text,
+          watched_asn: null,
+          rpki: state,
+          ...base,
+        });
     }
 
     // Leaks. The first element is the collector's peer, the last the origin; the middle is transit.
@@ -102,15 +133,31 @@ export function detectRoutingAlerts(updates: readonly BgpUpdateRecord[], watch: 
     const stub = middle.find((a) => stubs.has(a) && a !== u.origin_asn);
     let leak: { rule: string; reason: string; watched_asn: number | null } | null = null;
     if (stub !== undefined) {
-      leak = { rule: 'transit_by_stub', reason: `AS${stub}, which provides transit to nobody, is in the middle of the path ${u.path.flat().join(' ')} for ${u.prefix}`, watched_asn: stub };
+      leak = {
+        rule: 'transit_by_stub',
+        reason: `AS${stub}, which provides transit to nobody, is in the middle of the path ${u.path.flat().join(' ')} for ${u.prefix}`,
+        watched_asn: stub,
+      };
     } else if (w?.upstreams?.length && u.origin_asn !== null && w.origins.includes(u.origin_asn)) {
       // The AS before the origin, skipping prepends of the origin itself.
       const before = [...flat].reverse().find((a) => a !== u.origin_asn);
       if (before !== undefined && before !== null && !w.upstreams.includes(before)) {
-        leak = { rule: 'unexpected_upstream', reason: `${u.prefix} from AS${u.origin_asn} reached the collector through AS${before}, not one of its upstreams AS${w.upstreams.join('/AS')}`, watched_asn: null };
+        leak = {
+          rule: 'unexpected_upstream',
+          reason: `${u.prefix} from AS${u.origin_asn} reached the collector through AS${before}, not one of its upstreams AS${w.upstreams.join('/AS')}`,
+          watched_asn: null,
+        };
       }
     }
-    if (leak) alerts.push({ id: `possible_leak-${u.id}`, kind: 'possible_leak', ...leak, watched_prefix: w?.parsed.text ?? null, rpki: state, ...base });
+    if (leak)
+      alerts.push({
+        id: `possible_leak-${u.id}`,
+        kind: 'possible_leak',
+        ...leak,
+        watched_prefix: w?.parsed.text ?? null,
+        rpki: state,
+        ...base,
+      });
   }
   return alerts;
 }

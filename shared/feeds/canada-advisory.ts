@@ -9,16 +9,36 @@
  * read: no real capture of it was found to test a parser on.
  */
 import { FeedFormatError, isObject, readJson, text, type FeedParse, type FeedProblem } from './feed-document.js';
-import { advisoryId, withManifest, type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord } from './geopolitical-records.js';
+import {
+  advisoryId,
+  withManifest,
+  type AdvisoryLevel,
+  type AdvisoryRecord,
+  type ManifestRecord,
+} from './geopolitical-records.js';
 import { summaryOf } from './html-text.js';
 import { COUNTRY_CODES } from '../vocabulary/countries.js';
 
-export const CANADA_ADVISORY_DESCRIPTION = "Global Affairs Canada's travel advice for one country (JSON): a level 1 to 4";
+export const CANADA_ADVISORY_DESCRIPTION =
+  "Global Affairs Canada's travel advice for one country (JSON): a level 1 to 4";
 /** Where Canada's page of a country is, by the document's `url-slug`. */
 const PAGE_BASE = 'https://travel.gc.ca/destinations/';
 
 const FEED = 'Canada travel advice';
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 /** Ottawa's zones as the documents name them, hours from UTC. */
 const ZONES: Record<string, number> = { EDT: -4, EST: -5 };
 
@@ -37,7 +57,10 @@ export function parseCanadaAdvisory(body: string, sourceUrl: string): FeedParse<
   const doc = readJson(body, FEED);
   const data = isObject(doc) ? doc.data : undefined;
   if (!isObject(data) || typeof data['country-iso'] !== 'string') {
-    throw new FeedFormatError(FEED, 'not a country document: no "data" object with a "country-iso" (the index of every country is not read)');
+    throw new FeedFormatError(
+      FEED,
+      'not a country document: no "data" object with a "country-iso" (the index of every country is not read)',
+    );
   }
   const problems: FeedProblem[] = [];
   const country = data['country-iso'].toUpperCase();
@@ -61,7 +84,8 @@ export function parseCanadaAdvisory(body: string, sourceUrl: string): FeedParse<
     problems.push({ entry: 0, id: COUNTRY_CODES.has(country) ? advisoryId(country) : null, reason });
     return { records: withManifest<AdvisoryRecord>([]), problems };
   }
-  const regional = data['has-regional-advisory'] === 1 ? ' (with regional advisories: some areas are at a higher level)' : '';
+  const regional =
+    data['has-regional-advisory'] === 1 ? ' (with regional advisories: some areas are at a higher level)' : '';
   const record: AdvisoryRecord = {
     id: advisoryId(country),
     kind: 'advisory',

@@ -45,10 +45,12 @@ const REQUIRED = ['vendorProject', 'product', 'vulnerabilityName', 'shortDescrip
 function vulnerability(v: Record<string, unknown>, id: string, sourceUrl: string): KevRecord | string {
   for (const field of REQUIRED) if (!text(v[field])) return `no ${field}`;
   for (const field of ['dateAdded', 'dueDate'] as const) {
-    if (typeof v[field] !== 'string' || !DATE.test(v[field])) return `${field} is not a YYYY-MM-DD date (${JSON.stringify(v[field])})`;
+    if (typeof v[field] !== 'string' || !DATE.test(v[field]))
+      return `${field} is not a YYYY-MM-DD date (${JSON.stringify(v[field])})`;
   }
   const cwes = v.cwes ?? [];
-  if (!Array.isArray(cwes) || !cwes.every((c) => typeof c === 'string' && CWE.test(c))) return `cwes is not a list of CWE ids (${JSON.stringify(v.cwes)})`;
+  if (!Array.isArray(cwes) || !cwes.every((c) => typeof c === 'string' && CWE.test(c)))
+    return `cwes is not a list of CWE ids (${JSON.stringify(v.cwes)})`;
   return {
     id,
     vendor_project: v.vendorProject as string,
@@ -84,7 +86,8 @@ export function parseCisaKev(body: string, sourceUrl: string): FeedParse<KevReco
     const raw = isObject(v) ? text(v.cveID) : null;
     const id = raw ? raw.trim().toUpperCase() : null;
     if (!isObject(v) || !id) return problems.push({ entry, id: null, reason: 'no cveID' });
-    if (!CVE.test(id)) return problems.push({ entry, id: raw, reason: `cveID is not a CVE id (${JSON.stringify(raw)})` });
+    if (!CVE.test(id))
+      return problems.push({ entry, id: raw, reason: `cveID is not a CVE id (${JSON.stringify(raw)})` });
     if (seen.has(id)) return problems.push({ entry, id, reason: 'the same CVE twice' });
     const r = vulnerability(v, id, sourceUrl);
     if (typeof r === 'string') return problems.push({ entry, id, reason: r });

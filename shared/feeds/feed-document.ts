@@ -31,7 +31,8 @@ export class FeedFormatError extends Error {
 /** The body as JSON, or a FeedFormatError that says what came instead. */
 export function readJson(text: string, feed: string): unknown {
   const start = text.trimStart().slice(0, 64);
-  if (start.startsWith('<')) throw new FeedFormatError(feed, `the body is HTML or XML, not JSON (starts "${start.slice(0, 32)}")`);
+  if (start.startsWith('<'))
+    throw new FeedFormatError(feed, `the body is HTML or XML, not JSON (starts "${start.slice(0, 32)}")`);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -39,7 +40,8 @@ export function readJson(text: string, feed: string): unknown {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A non-empty string, or null. */
 export const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);

@@ -10,7 +10,8 @@ import { FeedFormatError } from './feed-document.js';
 
 /** The body as an XML document, or a FeedFormatError that says what came instead. */
 export function readXml(text: string, feed: string): Document {
-  if (!text.trimStart().startsWith('<')) throw new FeedFormatError(feed, `the body is not XML (starts "${text.trimStart().slice(0, 32)}")`);
+  if (!text.trimStart().startsWith('<'))
+    throw new FeedFormatError(feed, `the body is not XML (starts "${text.trimStart().slice(0, 32)}")`);
   try {
     return parseXml(DOMParser, text);
   } catch (e) {

@@ -60,16 +60,23 @@ function utc(v: unknown): string | null {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null);
+const int = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isInteger(v) ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean | null => (v === true || v === 'true' ? true : v === false || v === 'false' ? false : null);
-const level = (v: unknown): GdacsAlertLevel | null => (typeof v === 'string' && LEVELS.includes(v.toLowerCase()) ? (v.toLowerCase() as GdacsAlertLevel) : null);
+const bool = (v: unknown): boolean | null =>
+  v === true || v === 'true' ? true : v === false || v === 'false' ? false : null;
+const level = (v: unknown): GdacsAlertLevel | null =>
+  typeof v === 'string' && LEVELS.includes(v.toLowerCase()) ? (v.toLowerCase() as GdacsAlertLevel) : null;
 
 function event(f: unknown, sourceUrl: string): GdacsEventRecord | { id: string | null; error: string } {
   if (!isObject(f) || !isObject(f.properties)) return { id: null, error: 'not a GeoJSON Feature with properties' };
   const p = f.properties;
   const type = typeof p.eventtype === 'string' ? p.eventtype.toUpperCase() : null;
-  if (!type || !(GDACS_EVENT_TYPES as readonly string[]).includes(type)) return { id: null, error: `eventtype is not one of ${GDACS_EVENT_TYPES.join(', ')} (${JSON.stringify(p.eventtype)})` };
+  if (!type || !(GDACS_EVENT_TYPES as readonly string[]).includes(type))
+    return {
+      id: null,
+      error: `eventtype is not one of ${GDACS_EVENT_TYPES.join(', ')} (${JSON.stringify(p.eventtype)})`,
+    };
   const eventId = int(p.eventid);
   if (eventId === null) return { id: null, error: `eventid is not a whole number (${JSON.stringify(p.eventid)})` };
   const id = `gdacs-${type}-${eventId}`;
@@ -78,11 +85,14 @@ function event(f: unknown, sourceUrl: string): GdacsEventRecord | { id: string |
   const from = utc(p.fromdate);
   if (!from) return { id, error: `fromdate is not a date-time (${JSON.stringify(p.fromdate)})` };
   const to = p.todate === undefined || p.todate === null || p.todate === '' ? null : utc(p.todate);
-  if (to === null && p.todate !== undefined && p.todate !== null && p.todate !== '') return { id, error: `todate is not a date-time (${JSON.stringify(p.todate)})` };
+  if (to === null && p.todate !== undefined && p.todate !== null && p.todate !== '')
+    return { id, error: `todate is not a date-time (${JSON.stringify(p.todate)})` };
   const g = f.geometry;
-  if (!isObject(g) || g.type !== 'Point' || !Array.isArray(g.coordinates)) return { id, error: `geometry is not a Point (${JSON.stringify(isObject(g) ? g.type : g)})` };
+  if (!isObject(g) || g.type !== 'Point' || !Array.isArray(g.coordinates))
+    return { id, error: `geometry is not a Point (${JSON.stringify(isObject(g) ? g.type : g)})` };
   const [lon, lat] = g.coordinates as unknown[];
-  if (num(lon) === null || num(lat) === null || Math.abs(lat as number) > 90 || Math.abs(lon as number) > 180) return { id, error: `coordinates are not a longitude and latitude (${JSON.stringify(g.coordinates)})` };
+  if (num(lon) === null || num(lat) === null || Math.abs(lat as number) > 90 || Math.abs(lon as number) > 180)
+    return { id, error: `coordinates are not a longitude and latitude (${JSON.stringify(g.coordinates)})` };
   const sev = isObject(p.severitydata) ? p.severitydata : null;
   const urls = isObject(p.url) ? p.url : {};
   return {
@@ -100,8 +110,13 @@ function event(f: unknown, sourceUrl: string): GdacsEventRecord | { id: string |
     current: bool(p.iscurrent),
     country: text(p.country),
     iso3: text(p.iso3),
-    affected_countries: (Array.isArray(p.affectedcountries) ? p.affectedcountries : []).filter(isObject).map((c) => ({ iso2: text(c.iso2), iso3: text(c.iso3), name: text(c.countryname) })),
-    severity: sev && num(sev.severity) !== null ? { value: sev.severity as number, text: text(sev.severitytext)?.trim() ?? null, unit: text(sev.severityunit) } : null,
+    affected_countries: (Array.isArray(p.affectedcountries) ? p.affectedcountries : [])
+      .filter(isObject)
+      .map((c) => ({ iso2: text(c.iso2), iso3: text(c.iso3), name: text(c.countryname) })),
+    severity:
+      sev && num(sev.severity) !== null
+        ? { value: sev.severity as number, text: text(sev.severitytext)?.trim() ?? null, unit: text(sev.severityunit) }
+        : null,
     lat: lat as number,
     lon: lon as number,
     url: text(urls.report),
@@ -120,9 +135,15 @@ export function parseGdacsEvents(body: string, sourceUrl: string): FeedParse<Gda
   const problems: FeedProblem[] = [];
   if (body.trim() === '') return { records, problems };
   const doc = readJson(body, FEED);
-  if (!isObject(doc) || doc.type !== 'FeatureCollection' || !Array.isArray(doc.features)) throw new FeedFormatError(FEED, 'expected a GeoJSON FeatureCollection of GDACS events');
+  if (!isObject(doc) || doc.type !== 'FeatureCollection' || !Array.isArray(doc.features))
+    throw new FeedFormatError(FEED, 'expected a GeoJSON FeatureCollection of GDACS events');
   const features = doc.features as unknown[];
-  if (features.length > 0 && !features.some((f) => isObject(f) && isObject(f.properties) && 'eventtype' in f.properties && 'alertlevel' in f.properties)) {
+  if (
+    features.length > 0 &&
+    !features.some(
+      (f) => isObject(f) && isObject(f.properties) && 'eventtype' in f.properties && 'alertlevel' in f.properties,
+    )
+  ) {
     throw new FeedFormatError(FEED, 'no feature has an eventtype and alertlevel: not a GDACS event list');
   }
   const seen = new Set<string>();

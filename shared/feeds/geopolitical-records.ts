@@ -90,10 +90,14 @@ export const MANIFEST_ID = 'manifest';
 
 /** The records and, last, their manifest (of every record that is not an entity). */
 export function withManifest<R extends { id: string; kind: string }>(records: R[]): (R | ManifestRecord)[] {
-  return [...records, { id: MANIFEST_ID, kind: 'manifest', ids: records.filter((r) => r.kind !== 'sanctioned_entity').map((r) => r.id) }];
+  return [
+    ...records,
+    { id: MANIFEST_ID, kind: 'manifest', ids: records.filter((r) => r.kind !== 'sanctioned_entity').map((r) => r.id) },
+  ];
 }
 
-export type GeoRecord = AdvisoryRecord | SanctionsProgrammeRecord | SanctionedVesselRecord | SanctionedEntityRecord | ManifestRecord;
+export type GeoRecord =
+  AdvisoryRecord | SanctionsProgrammeRecord | SanctionedVesselRecord | SanctionedEntityRecord | ManifestRecord;
 
 export const ADVISORY_PREFIX = 'advisory|';
 export const PROGRAMME_PREFIX = 'programme|';

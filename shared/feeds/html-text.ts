@@ -4,7 +4,20 @@
 const SUMMARY_CHARS = 280;
 
 /** XML's entities and the HTML ones the advisories use. */
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', ndash: '–', mdash: '—' };
+const XML_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  rsquo: '’',
+  lsquo: '‘',
+  rdquo: '”',
+  ldquo: '“',
+  ndash: '–',
+  mdash: '—',
+};
 
 export function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -19,7 +32,9 @@ export function decodeEntities(s: string): string {
 /** The advisory's text without markup, its first words. */
 export function summaryOf(html: string | null): string | null {
   if (!html) return null;
-  const text = decodeEntities(html.replace(/<\/?(?:p|li|ul|ol|br|div|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  const text = decodeEntities(html.replace(/<\/?(?:p|li|ul|ol|br|div|h\d)\b[^>]*>/gi, ' ').replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!text) return null;
   if (text.length <= SUMMARY_CHARS) return text;
   const cut = text.slice(0, SUMMARY_CHARS);

@@ -15,7 +15,7 @@ export interface IpPrefix {
 }
 
 const bitsOf = (v: 4 | 6) => (v === 4 ? 32 : 128);
-const mask = (v: 4 | 6, len: number) => (((1n << BigInt(len)) - 1n) << BigInt(bitsOf(v) - len));
+const mask = (v: 4 | 6, len: number) => ((1n << BigInt(len)) - 1n) << BigInt(bitsOf(v) - len);
 
 /** A prefix, or null if the text is not one. Host bits must be zero (`10.0.0.1/8` is refused). */
 export function parsePrefix(input: unknown): IpPrefix | null {
@@ -45,6 +45,7 @@ export function truncate(p: IpPrefix, length: number): bigint {
 
 /** True when `outer` covers `inner`: same family, outer no longer, inner inside it (equal counts). */
 export function covers(outer: IpPrefix, inner: IpPrefix): boolean {
-  return outer.version === inner.version && outer.length <= inner.length && truncate(inner, outer.length) === outer.network;
+  return (
+    outer.version === inner.version && outer.length <= inner.length && truncate(inner, outer.length) === outer.network
+  );
 }
-

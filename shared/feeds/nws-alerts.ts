@@ -62,12 +62,15 @@ const CAP_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 /** A CAP date-time (zone required) as ISO UTC; null for null/absent; a string reason if malformed. */
 function capTime(name: string, v: unknown, required: boolean): string | null | { error: string } {
   if (v === null || v === undefined || v === '') return required ? { error: `no ${name}` } : null;
-  if (typeof v !== 'string' || !CAP_TIME.test(v.trim())) return { error: `${name} is not a CAP date-time (${JSON.stringify(v)})` };
+  if (typeof v !== 'string' || !CAP_TIME.test(v.trim()))
+    return { error: `${name} is not a CAP date-time (${JSON.stringify(v)})` };
   return new Date(Date.parse(v.trim())).toISOString();
 }
 
 function oneOf<T extends string>(name: string, v: unknown, values: readonly T[]): T | { error: string } {
-  return typeof v === 'string' && (values as readonly string[]).includes(v) ? (v as T) : { error: `${name} is not a CAP ${name} (${JSON.stringify(v)})` };
+  return typeof v === 'string' && (values as readonly string[]).includes(v)
+    ? (v as T)
+    : { error: `${name} is not a CAP ${name} (${JSON.stringify(v)})` };
 }
 
 const isError = (v: unknown): v is { error: string } => isObject(v) && typeof v.error === 'string';
@@ -83,21 +86,39 @@ function identifierOf(raw: string): string {
 /** A CAP polygon, "lat,lon lat,lon …" (first point repeated last), as a GeoJSON Polygon. */
 function capPolygon(v: string | null): Polygon | null | { error: string } {
   if (!v) return null;
-  const points = v.trim().split(/\s+/).map((pair) => pair.split(',').map(Number));
-  const ok = points.length >= 4 && points.every((p) => p.length === 2 && p.every(Number.isFinite) && Math.abs(p[0]!) <= 90 && Math.abs(p[1]!) <= 180);
+  const points = v
+    .trim()
+    .split(/\s+/)
+    .map((pair) => pair.split(',').map(Number));
+  const ok =
+    points.length >= 4 &&
+    points.every((p) => p.length === 2 && p.every(Number.isFinite) && Math.abs(p[0]!) <= 90 && Math.abs(p[1]!) <= 180);
   if (!ok) return { error: `polygon is not CAP "lat,lon" pairs (${JSON.stringify(v.slice(0, 60))})` };
   return { type: 'Polygon', coordinates: [points.map(([lat, lon]) => [lon!, lat!])] };
 }
 
 function geoJsonPolygon(g: unknown): Polygon | null | { error: string } {
   if (g === null || g === undefined) return null;
-  if (!isObject(g) || g.type !== 'Polygon' || !Array.isArray(g.coordinates)) return { error: `geometry is not a Polygon or null (${JSON.stringify(isObject(g) ? g.type : g)})` };
+  if (!isObject(g) || g.type !== 'Polygon' || !Array.isArray(g.coordinates))
+    return { error: `geometry is not a Polygon or null (${JSON.stringify(isObject(g) ? g.type : g)})` };
   const rings = g.coordinates as unknown[];
-  const ok = rings.length > 0 && rings.every((r) => Array.isArray(r) && r.length >= 4 && r.every((p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n))));
-  return ok ? { type: 'Polygon', coordinates: rings as number[][][] } : { error: 'geometry has rings that are not lists of [longitude, latitude]' };
+  const ok =
+    rings.length > 0 &&
+    rings.every(
+      (r) =>
+        Array.isArray(r) &&
+        r.length >= 4 &&
+        r.every(
+          (p) => Array.isArray(p) && p.length >= 2 && p.every((n) => typeof n === 'number' && Number.isFinite(n)),
+        ),
+    );
+  return ok
+    ? { type: 'Polygon', coordinates: rings as number[][][] }
+    : { error: 'geometry has rings that are not lists of [longitude, latitude]' };
 }
 
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : []);
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [];
 
 interface Fields {
   id: string | null;
@@ -121,7 +142,11 @@ interface Fields {
   url: string | null;
 }
 
-function alert(f: Fields, sourceUrl: string, sentRequired: boolean): NwsAlertRecord | { id: string | null; error: string } {
+function alert(
+  f: Fields,
+  sourceUrl: string,
+  sentRequired: boolean,
+): NwsAlertRecord | { id: string | null; error: string } {
   const id = f.id;
   if (!id) return { id: null, error: 'no identifier' };
   const event = text(f.event);
@@ -187,8 +212,10 @@ function geoJsonEntries(body: string, sourceUrl: string) {
     throw new FeedFormatError(FEED, 'expected a GeoJSON FeatureCollection of alerts (api.weather.gov/alerts)');
   }
   const features = doc.features as unknown[];
-  const looksLikeAlert = (f: unknown) => isObject(f) && isObject(f.properties) && ('event' in f.properties || f.properties['@type'] === 'wx:Alert');
-  if (features.length > 0 && !features.some(looksLikeAlert)) throw new FeedFormatError(FEED, 'no feature has alert properties (event): not an alerts collection');
+  const looksLikeAlert = (f: unknown) =>
+    isObject(f) && isObject(f.properties) && ('event' in f.properties || f.properties['@type'] === 'wx:Alert');
+  if (features.length > 0 && !features.some(looksLikeAlert))
+    throw new FeedFormatError(FEED, 'no feature has alert properties (event): not an alerts collection');
   return features.map((f) => {
     if (!isObject(f) || !isObject(f.properties)) return { id: null, error: 'not a GeoJSON Feature with properties' };
     const p = f.properties;
@@ -226,12 +253,18 @@ function geoJsonEntries(body: string, sourceUrl: string) {
 function atomEntries(body: string, sourceUrl: string) {
   const doc = readXml(body, FEED);
   const root = doc.documentElement!;
-  if (root.localName !== 'feed') throw new FeedFormatError(FEED, `expected an Atom <feed> of CAP alerts, got <${root.localName}>`);
+  if (root.localName !== 'feed')
+    throw new FeedFormatError(FEED, `expected an Atom <feed> of CAP alerts, got <${root.localName}>`);
   const entries = childElements(root, 'entry');
-  const hasCap = (e: Element) => childElements(e).some((c) => c.namespaceURI?.startsWith('urn:oasis:names:tc:emergency:cap:') && c.localName === 'event');
-  if (entries.length > 0 && !entries.some(hasCap)) throw new FeedFormatError(FEED, 'no entry carries a CAP event: an Atom feed, but not of CAP alerts');
+  const hasCap = (e: Element) =>
+    childElements(e).some(
+      (c) => c.namespaceURI?.startsWith('urn:oasis:names:tc:emergency:cap:') && c.localName === 'event',
+    );
+  if (entries.length > 0 && !entries.some(hasCap))
+    throw new FeedFormatError(FEED, 'no entry carries a CAP event: an Atom feed, but not of CAP alerts');
   return entries.map((e) => {
-    const capChild = (name: string) => childElements(e, name).find((c) => c.namespaceURI?.startsWith('urn:oasis:names:tc:emergency:cap:'));
+    const capChild = (name: string) =>
+      childElements(e, name).find((c) => c.namespaceURI?.startsWith('urn:oasis:names:tc:emergency:cap:'));
     const capText = (name: string) => capChild(name)?.textContent?.trim() || null;
     // <cap:geocode> holds valueName/value pairs; a value lists codes separated by spaces.
     const codes: Record<string, string[]> = {};
@@ -240,7 +273,8 @@ function atomEntries(body: string, sourceUrl: string) {
       let name: string | null = null;
       for (const c of childElements(geocode)) {
         if (c.localName === 'valueName') name = c.textContent?.trim() ?? null;
-        else if (c.localName === 'value' && name) codes[name] = (codes[name] ?? []).concat((c.textContent ?? '').trim().split(/\s+/).filter(Boolean));
+        else if (c.localName === 'value' && name)
+          codes[name] = (codes[name] ?? []).concat((c.textContent ?? '').trim().split(/\s+/).filter(Boolean));
       }
     }
     const rawId = childText(e, 'id');

@@ -13,13 +13,22 @@
 import { FeedFormatError, type FeedParse, type FeedProblem } from './feed-document.js';
 import { csvRows } from './indicators.js';
 import {
-  entityId, programmeId, validImo, vesselImoId, vesselMmsiId, withManifest,
-  type ManifestRecord, type SanctionedEntityRecord, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
+  entityId,
+  programmeId,
+  validImo,
+  vesselImoId,
+  vesselMmsiId,
+  withManifest,
+  type ManifestRecord,
+  type SanctionedEntityRecord,
+  type SanctionedVesselRecord,
+  type SanctionsProgrammeRecord,
 } from './geopolitical-records.js';
 import { MID_ALLOCATIONS } from '../vocabulary/maritime-mid.js';
 
 export const OFAC_SDN_URL = 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV';
-export const OFAC_SDN_DESCRIPTION = "OFAC's SDN list (CSV): country sanctions programmes, listed vessels by IMO and MMSI, listed entities";
+export const OFAC_SDN_DESCRIPTION =
+  "OFAC's SDN list (CSV): country sanctions programmes, listed vessels by IMO and MMSI, listed entities";
 /** OFAC's page of programmes, given as the programme records' address. */
 export const OFAC_PROGRAMMES_URL = 'https://ofac.treasury.gov/sanctions-programs-and-country-information';
 
@@ -33,11 +42,32 @@ const COLUMNS = 12;
  * countries) name no country.
  */
 const COUNTRY_PROGRAMMES: readonly (readonly [string, string])[] = [
-  ['IRAN', 'IR'], ['IFSR', 'IR'], ['IRGC', 'IR'], ['DPRK', 'KP'], ['RUSSIA', 'RU'], ['UKRAINE-EO13662', 'RU'],
-  ['BELARUS', 'BY'], ['SYRIA', 'SY'], ['CUBA', 'CU'], ['VENEZUELA', 'VE'], ['LIBYA', 'LY'], ['SOMALIA', 'SO'],
-  ['SOUTH SUDAN', 'SS'], ['SUDAN', 'SD'], ['YEMEN', 'YE'], ['IRAQ', 'IQ'], ['LEBANON', 'LB'], ['BURMA', 'MM'],
-  ['CAR', 'CF'], ['DRCONGO', 'CD'], ['MALI', 'ML'], ['NICARAGUA', 'NI'], ['ZIMBABWE', 'ZW'], ['ETHIOPIA', 'ET'],
-  ['HK', 'HK'], ['CMIC', 'CN'],
+  ['IRAN', 'IR'],
+  ['IFSR', 'IR'],
+  ['IRGC', 'IR'],
+  ['DPRK', 'KP'],
+  ['RUSSIA', 'RU'],
+  ['UKRAINE-EO13662', 'RU'],
+  ['BELARUS', 'BY'],
+  ['SYRIA', 'SY'],
+  ['CUBA', 'CU'],
+  ['VENEZUELA', 'VE'],
+  ['LIBYA', 'LY'],
+  ['SOMALIA', 'SO'],
+  ['SOUTH SUDAN', 'SS'],
+  ['SUDAN', 'SD'],
+  ['YEMEN', 'YE'],
+  ['IRAQ', 'IQ'],
+  ['LEBANON', 'LB'],
+  ['BURMA', 'MM'],
+  ['CAR', 'CF'],
+  ['DRCONGO', 'CD'],
+  ['MALI', 'ML'],
+  ['NICARAGUA', 'NI'],
+  ['ZIMBABWE', 'ZW'],
+  ['ETHIOPIA', 'ET'],
+  ['HK', 'HK'],
+  ['CMIC', 'CN'],
 ];
 
 export function countryOfProgramme(tag: string): string | null {
@@ -56,7 +86,10 @@ export function countryOfProgramme(tag: string): string | null {
 const FLAG_NAMES: readonly (readonly [string, string])[] = /* @__PURE__ */ (() =>
   MID_ALLOCATIONS.flatMap(({ country, country_code }) => {
     const [head, territory] = country.toLowerCase().split(' - ');
-    return [[head!.split(' (')[0]!.trim(), country_code] as const, ...(territory ? [[territory.split(' (')[0]!.trim(), country_code] as const] : [])];
+    return [
+      [head!.split(' (')[0]!.trim(), country_code] as const,
+      ...(territory ? [[territory.split(' (')[0]!.trim(), country_code] as const] : []),
+    ];
   }))();
 
 function flagCode(name: string | null): string | null {
@@ -77,11 +110,15 @@ export type OfacSdnRecord = SanctionedEntityRecord | SanctionedVesselRecord | Sa
 
 export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdnRecord> {
   const start = body.trimStart();
-  if (start.startsWith('<') || start.startsWith('{') || start.startsWith('[')) throw new FeedFormatError(FEED, `the body is not CSV (starts "${start.slice(0, 32)}")`);
+  if (start.startsWith('<') || start.startsWith('{') || start.startsWith('['))
+    throw new FeedFormatError(FEED, `the body is not CSV (starts "${start.slice(0, 32)}")`);
   const rows = csvRows(body.replace(/^\uFEFF/, '')).filter((r) => !(r.length === 1 && r[0]!.trim() === '\u001a'));
   const first = rows[0];
   if (!first || first.length !== COLUMNS || !/^\d+$/.test(first[0]!.trim())) {
-    throw new FeedFormatError(FEED, `the first row is not an SDN listing of ${COLUMNS} fields starting with its number (${JSON.stringify((first ?? []).slice(0, 4))})`);
+    throw new FeedFormatError(
+      FEED,
+      `the first row is not an SDN listing of ${COLUMNS} fields starting with its number (${JSON.stringify((first ?? []).slice(0, 4))})`,
+    );
   }
   const entities: SanctionedEntityRecord[] = [];
   const vessels: SanctionedVesselRecord[] = [];
@@ -90,18 +127,41 @@ export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdn
   const seen = new Set<string>();
   rows.forEach((r, entry) => {
     const listing = (r[0] ?? '').trim();
-    if (r.length !== COLUMNS) return problems.push({ entry, id: /^\d+$/.test(listing) ? entityId(listing) : null, reason: `${r.length} fields, not ${COLUMNS}` });
-    if (!/^\d+$/.test(listing)) return problems.push({ entry, id: null, reason: `the listing number is not a whole number (${JSON.stringify(listing)})` });
+    if (r.length !== COLUMNS)
+      return problems.push({
+        entry,
+        id: /^\d+$/.test(listing) ? entityId(listing) : null,
+        reason: `${r.length} fields, not ${COLUMNS}`,
+      });
+    if (!/^\d+$/.test(listing))
+      return problems.push({
+        entry,
+        id: null,
+        reason: `the listing number is not a whole number (${JSON.stringify(listing)})`,
+      });
     const id = entityId(listing);
     const name = field(r[1]);
     if (!name) return problems.push({ entry, id, reason: 'no name' });
-    const programmes = (field(r[3]) ?? '').split('] [').map((p) => p.trim()).filter(Boolean);
+    const programmes = (field(r[3]) ?? '')
+      .split('] [')
+      .map((p) => p.trim())
+      .filter(Boolean);
     if (programmes.length === 0) return problems.push({ entry, id, reason: 'no programme' });
     if (seen.has(id)) return problems.push({ entry, id, reason: 'the same listing twice' });
     seen.add(id);
     const entityType = field(r[2]) ?? 'entity';
     const countries = [...new Set(programmes.map(countryOfProgramme).filter((c): c is string => c !== null))];
-    entities.push({ id, kind: 'sanctioned_entity', listing_id: listing, name, entity_type: entityType, programmes, countries, source: 'ofac-sdn', source_url: sourceUrl });
+    entities.push({
+      id,
+      kind: 'sanctioned_entity',
+      listing_id: listing,
+      name,
+      entity_type: entityType,
+      programmes,
+      countries,
+      source: 'ofac-sdn',
+      source_url: sourceUrl,
+    });
     for (const programme of programmes) {
       const country = countryOfProgramme(programme);
       if (!country) continue;
@@ -114,17 +174,34 @@ export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdn
     const remarks = field(r[11]) ?? '';
     const imo = /\bIMO (\d{7})\b/.exec(remarks)?.[1] ?? null;
     const mmsi = /\bMMSI (\d{9})\b/.exec(remarks)?.[1] ?? null;
-    if (imo && !validImo(imo)) problems.push({ entry, id, reason: `IMO ${imo} fails its check digit: the vessel is kept by MMSI only` });
+    if (imo && !validImo(imo))
+      problems.push({ entry, id, reason: `IMO ${imo} fails its check digit: the vessel is kept by MMSI only` });
     const goodImo = imo && validImo(imo) ? imo : null;
-    if (!goodImo && !mmsi) return problems.push({ entry, id, reason: 'a vessel with neither an IMO number nor an MMSI: it cannot be matched' });
+    if (!goodImo && !mmsi)
+      return problems.push({
+        entry,
+        id,
+        reason: 'a vessel with neither an IMO number nor an MMSI: it cannot be matched',
+      });
     const flagName = field(r[9]);
     const vessel = {
-      kind: 'sanctioned_vessel' as const, listing_id: listing, name, imo: goodImo, mmsi, call_sign: field(r[5]), vessel_type: field(r[6]),
-      flag: flagCode(flagName), flag_name: flagName, programmes, source: 'ofac-sdn' as const, source_url: sourceUrl,
+      kind: 'sanctioned_vessel' as const,
+      listing_id: listing,
+      name,
+      imo: goodImo,
+      mmsi,
+      call_sign: field(r[5]),
+      vessel_type: field(r[6]),
+      flag: flagCode(flagName),
+      flag_name: flagName,
+      programmes,
+      source: 'ofac-sdn' as const,
+      source_url: sourceUrl,
     };
     for (const vid of [goodImo ? vesselImoId(goodImo) : null, mmsi ? vesselMmsiId(mmsi) : null]) {
       if (!vid) continue;
-      if (seen.has(vid)) problems.push({ entry, id: vid, reason: 'a second listing of the same vessel identifier: the first is kept' });
+      if (seen.has(vid))
+        problems.push({ entry, id: vid, reason: 'a second listing of the same vessel identifier: the first is kept' });
       else {
         seen.add(vid);
         vessels.push({ id: vid, ...vessel });
@@ -132,9 +209,16 @@ export function parseOfacSdn(body: string, sourceUrl: string): FeedParse<OfacSdn
     }
   });
   const programmeRecords: SanctionsProgrammeRecord[] = [...programmeCounts].map(([id, c]) => ({
-    id, kind: 'sanctions_programme', country: c.country, programme: c.programme,
+    id,
+    kind: 'sanctions_programme',
+    country: c.country,
+    programme: c.programme,
     summary: `OFAC programme ${c.programme}: ${c.listed} listing${c.listed === 1 ? '' : 's'} on the SDN list`,
-    listed: c.listed, updated: null, url: OFAC_PROGRAMMES_URL, source: 'ofac-sdn', source_url: sourceUrl,
+    listed: c.listed,
+    updated: null,
+    url: OFAC_PROGRAMMES_URL,
+    source: 'ofac-sdn',
+    source_url: sourceUrl,
   }));
   return { records: withManifest<OfacSdnRecord>([...programmeRecords, ...vessels, ...entities]), problems };
 }

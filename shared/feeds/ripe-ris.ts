@@ -90,41 +90,70 @@ function messages(body: string): unknown[] | null {
  * a RIS Live message throws FeedFormatError.
  */
 export function parseRisLive(body: string, sourceUrl: string): FeedParse<BgpUpdateRecord> {
-  if (body.trimStart().startsWith('<')) throw new FeedFormatError(FEED, `the body is HTML or XML, not RIS Live JSON (starts "${body.trimStart().slice(0, 32)}")`);
+  if (body.trimStart().startsWith('<'))
+    throw new FeedFormatError(
+      FEED,
+      `the body is HTML or XML, not RIS Live JSON (starts "${body.trimStart().slice(0, 32)}")`,
+    );
   const list = messages(body);
   if (!list) throw new FeedFormatError(FEED, 'the body is neither JSON lines nor a JSON array of RIS Live messages');
-  const isRis = (m: unknown) => isObject(m) && ((typeof m.type === 'string' && m.type.startsWith('ris_')) || ('peer_asn' in m && 'host' in m));
-  if (list.length > 0 && !list.some(isRis)) throw new FeedFormatError(FEED, 'no line is a RIS Live message ({"type":"ris_message",...})');
+  const isRis = (m: unknown) =>
+    isObject(m) && ((typeof m.type === 'string' && m.type.startsWith('ris_')) || ('peer_asn' in m && 'host' in m));
+  if (list.length > 0 && !list.some(isRis))
+    throw new FeedFormatError(FEED, 'no line is a RIS Live message ({"type":"ris_message",...})');
 
   const records: BgpUpdateRecord[] = [];
   const problems: FeedProblem[] = [];
   const seen = new Set<string>();
   list.forEach((m, i) => {
-    if (typeof m === 'string') return problems.push({ entry: i, id: null, reason: `not JSON (${JSON.stringify(m.slice(0, 40))})` });
+    if (typeof m === 'string')
+      return problems.push({ entry: i, id: null, reason: `not JSON (${JSON.stringify(m.slice(0, 40))})` });
     if (!isObject(m)) return problems.push({ entry: i, id: null, reason: 'not a RIS Live message' });
     // The stream wraps each message; RIS's own tools also write the bare data objects.
     if (typeof m.type === 'string' && m.type !== 'ris_message') {
-      if (m.type === 'ris_error') problems.push({ entry: i, id: null, reason: `RIS Live reported an error (${JSON.stringify(isObject(m.data) ? m.data.message : m.data)})` });
+      if (m.type === 'ris_error')
+        problems.push({
+          entry: i,
+          id: null,
+          reason: `RIS Live reported an error (${JSON.stringify(isObject(m.data) ? m.data.message : m.data)})`,
+        });
       return; // pong, ris_subscribe_ok, ris_rrc_list: not routing data
     }
     const d = m.type === 'ris_message' ? m.data : m;
     if (!isObject(d)) return problems.push({ entry: i, id: null, reason: 'a ris_message without a data object' });
     const messageId = text(d.id);
-    if (d.type === undefined) return problems.push({ entry: i, id: messageId, reason: 'a ris_message with no BGP message type' });
+    if (d.type === undefined)
+      return problems.push({ entry: i, id: messageId, reason: 'a ris_message with no BGP message type' });
     if (d.type !== 'UPDATE') return; // OPEN, KEEPALIVE, NOTIFICATION, RIS_PEER_STATE
     const peerAsn = asn(d.peer_asn);
-    if (peerAsn === null) return problems.push({ entry: i, id: messageId, reason: `peer_asn is not an AS number (${JSON.stringify(d.peer_asn)})` });
-    if (typeof d.timestamp !== 'number' || !Number.isFinite(d.timestamp) || d.timestamp <= 0) return problems.push({ entry: i, id: messageId, reason: `timestamp is not Unix seconds (${JSON.stringify(d.timestamp)})` });
+    if (peerAsn === null)
+      return problems.push({
+        entry: i,
+        id: messageId,
+        reason: `peer_asn is not an AS number (${JSON.stringify(d.peer_asn)})`,
+      });
+    if (typeof d.timestamp !== 'number' || !Number.isFinite(d.timestamp) || d.timestamp <= 0)
+      return problems.push({
+        entry: i,
+        id: messageId,
+        reason: `timestamp is not Unix seconds (${JSON.stringify(d.timestamp)})`,
+      });
     const time = new Date(Math.round(d.timestamp * 1000)).toISOString();
     const key = messageId ?? `${text(d.host) ?? '?'}-${text(d.peer) ?? '?'}-${d.timestamp}`;
 
     const announced = new Map<string, string[]>();
     const withdrawn: string[] = [];
     for (const a of Array.isArray(d.announcements) ? d.announcements : []) {
-      if (!isObject(a) || !Array.isArray(a.prefixes)) return problems.push({ entry: i, id: messageId, reason: 'an announcement without a prefix list' });
+      if (!isObject(a) || !Array.isArray(a.prefixes))
+        return problems.push({ entry: i, id: messageId, reason: 'an announcement without a prefix list' });
       for (const raw of a.prefixes) {
         const p = parsePrefix(raw);
-        if (!p) return problems.push({ entry: i, id: messageId, reason: `announced prefix is not a prefix (${JSON.stringify(raw)})` });
+        if (!p)
+          return problems.push({
+            entry: i,
+            id: messageId,
+            reason: `announced prefix is not a prefix (${JSON.stringify(raw)})`,
+          });
         const hops = announced.get(p.text) ?? [];
         if (text(a.next_hop) && !hops.includes(a.next_hop as string)) hops.push(a.next_hop as string);
         announced.set(p.text, hops);
@@ -132,10 +161,16 @@ export function parseRisLive(body: string, sourceUrl: string): FeedParse<BgpUpda
     }
     for (const raw of Array.isArray(d.withdrawals) ? d.withdrawals : []) {
       const p = parsePrefix(raw);
-      if (!p) return problems.push({ entry: i, id: messageId, reason: `withdrawn prefix is not a prefix (${JSON.stringify(raw)})` });
+      if (!p)
+        return problems.push({
+          entry: i,
+          id: messageId,
+          reason: `withdrawn prefix is not a prefix (${JSON.stringify(raw)})`,
+        });
       if (!withdrawn.includes(p.text)) withdrawn.push(p.text);
     }
-    if (announced.size === 0 && withdrawn.length === 0) return problems.push({ entry: i, id: messageId, reason: 'an UPDATE with no announcement and no withdrawal' });
+    if (announced.size === 0 && withdrawn.length === 0)
+      return problems.push({ entry: i, id: messageId, reason: 'an UPDATE with no announcement and no withdrawal' });
     let path: AsPathElement[] | null = null;
     if (announced.size > 0) {
       const p = asPath(d.path);
@@ -144,14 +179,39 @@ export function parseRisLive(body: string, sourceUrl: string): FeedParse<BgpUpda
     }
     const last = path?.at(-1);
     const origin = typeof last === 'number' ? last : null;
-    const base = { time, collector: text(d.host), peer: text(d.peer), peer_asn: peerAsn, message_id: messageId, source_url: sourceUrl };
+    const base = {
+      time,
+      collector: text(d.host),
+      peer: text(d.peer),
+      peer_asn: peerAsn,
+      message_id: messageId,
+      source_url: sourceUrl,
+    };
     const add = (r: BgpUpdateRecord) => {
       if (seen.has(r.id)) return problems.push({ entry: i, id: r.id, reason: 'the same update twice' });
       seen.add(r.id);
       records.push(r);
     };
-    for (const [prefix, hops] of announced) add({ id: `ris-${key}-a-${prefix}`, kind: 'announcement', prefix, ...base, path, origin_asn: origin, next_hops: hops });
-    for (const prefix of withdrawn) add({ id: `ris-${key}-w-${prefix}`, kind: 'withdrawal', prefix, ...base, path: null, origin_asn: null, next_hops: [] });
+    for (const [prefix, hops] of announced)
+      add({
+        id: `ris-${key}-a-${prefix}`,
+        kind: 'announcement',
+        prefix,
+        ...base,
+        path,
+        origin_asn: origin,
+        next_hops: hops,
+      });
+    for (const prefix of withdrawn)
+      add({
+        id: `ris-${key}-w-${prefix}`,
+        kind: 'withdrawal',
+        prefix,
+        ...base,
+        path: null,
+        origin_asn: null,
+        next_hops: [],
+      });
   });
   return { records, problems };
 }

@@ -36,20 +36,30 @@ function asnOf(v: unknown): number | null {
 
 export function parseRpkiVrps(body: string, sourceUrl: string): FeedParse<VrpRecord> {
   const doc = readJson(body, FEED);
-  if (!isObject(doc) || !Array.isArray(doc.roas)) throw new FeedFormatError(FEED, 'expected a JSON object with a "roas" list (a Routinator or rpki-client JSON export)');
+  if (!isObject(doc) || !Array.isArray(doc.roas))
+    throw new FeedFormatError(
+      FEED,
+      'expected a JSON object with a "roas" list (a Routinator or rpki-client JSON export)',
+    );
   const records: VrpRecord[] = [];
   const problems: FeedProblem[] = [];
   const seen = new Set<string>();
   (doc.roas as unknown[]).forEach((r, i) => {
     if (!isObject(r)) return problems.push({ entry: i, id: null, reason: 'not a ROA object' });
     const asn = asnOf(r.asn);
-    if (asn === null) return problems.push({ entry: i, id: null, reason: `asn is not an AS number (${JSON.stringify(r.asn)})` });
+    if (asn === null)
+      return problems.push({ entry: i, id: null, reason: `asn is not an AS number (${JSON.stringify(r.asn)})` });
     const p = parsePrefix(r.prefix);
-    if (!p) return problems.push({ entry: i, id: null, reason: `prefix is not a prefix (${JSON.stringify(r.prefix)})` });
+    if (!p)
+      return problems.push({ entry: i, id: null, reason: `prefix is not a prefix (${JSON.stringify(r.prefix)})` });
     const max = r.maxLength;
     const bits = p.version === 4 ? 32 : 128;
     if (typeof max !== 'number' || !Number.isInteger(max) || max < p.length || max > bits) {
-      return problems.push({ entry: i, id: null, reason: `maxLength is not between ${p.length} and ${bits} (${JSON.stringify(max)})` });
+      return problems.push({
+        entry: i,
+        id: null,
+        reason: `maxLength is not between ${p.length} and ${bits} (${JSON.stringify(max)})`,
+      });
     }
     const id = `vrp-${asn}-${p.text}-${max}`;
     // Several trust anchors may vouch for the same triple; the first is kept, without a problem.
@@ -102,7 +112,10 @@ export function vrpIndex(vrps: readonly VrpRecord[]): VrpIndex {
         covering.push(...(byNet.get(`${route.version}/${len}/${truncate(route, len)}`) ?? []));
       }
       if (covering.length === 0) return { state: 'not-found', covering, matched: null };
-      const matched = origin === null ? undefined : covering.find((v) => v.asn !== 0 && v.asn === origin && route.length <= v.max_length);
+      const matched =
+        origin === null
+          ? undefined
+          : covering.find((v) => v.asn !== 0 && v.asn === origin && route.length <= v.max_length);
       return { state: matched ? 'valid' : 'invalid', covering, matched: matched ?? null };
     },
   };

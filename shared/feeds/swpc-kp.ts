@@ -53,7 +53,8 @@ export function parseSwpcKp(body: string, sourceUrl: string): FeedParse<KpRecord
   const seen = new Set<string>();
   const add = (entry: number, cadence: KpCadence, tag: unknown, kp: number | string) => {
     const time = swpcTimeUtc(tag);
-    if (!time) return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
+    if (!time)
+      return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
     const id = `kp-${cadence}-${time}`;
     if (typeof kp === 'string') return problems.push({ entry, id, reason: kp });
     if (seen.has(id)) return problems.push({ entry, id, reason: 'a second reading for the same time' });
@@ -67,7 +68,8 @@ export function parseSwpcKp(body: string, sourceUrl: string): FeedParse<KpRecord
     // product (header "time_tag","kp","observed","noaa_scale") mixes predictions in: refused.
     const header = doc[0].map(String);
     const [t, k] = [header.indexOf('time_tag'), header.indexOf('Kp')];
-    if (t < 0 || k < 0) throw new FeedFormatError(FEED, `the header row has no time_tag and Kp columns (${JSON.stringify(doc[0])})`);
+    if (t < 0 || k < 0)
+      throw new FeedFormatError(FEED, `the header row has no time_tag and Kp columns (${JSON.stringify(doc[0])})`);
     doc.slice(1).forEach((row, i) => {
       if (!Array.isArray(row)) return problems.push({ entry: i + 1, id: null, reason: 'a row that is not an array' });
       add(i + 1, '3h', row[t], kpValue(row[k], true));
@@ -75,12 +77,14 @@ export function parseSwpcKp(body: string, sourceUrl: string): FeedParse<KpRecord
     return { records, problems };
   }
 
-  const shapeOf = (e: unknown): KpCadence | null => (!isObject(e) || !('time_tag' in e) ? null : 'Kp' in e ? '3h' : 'estimated_kp' in e ? '1m' : null);
+  const shapeOf = (e: unknown): KpCadence | null =>
+    !isObject(e) || !('time_tag' in e) ? null : 'Kp' in e ? '3h' : 'estimated_kp' in e ? '1m' : null;
   const docShape = doc.map(shapeOf).find((c) => c !== null);
   if (!docShape) throw new FeedFormatError(FEED, 'no entry has a time_tag with Kp or estimated_kp: not a Kp feed');
   doc.forEach((e, i) => {
     // An entry with a time_tag but no value is a reading of the document's shape with its Kp missing.
-    if (!isObject(e) || !('time_tag' in e)) return problems.push({ entry: i, id: null, reason: 'not a Kp reading (no time_tag)' });
+    if (!isObject(e) || !('time_tag' in e))
+      return problems.push({ entry: i, id: null, reason: 'not a Kp reading (no time_tag)' });
     const cadence = shapeOf(e) ?? docShape;
     add(i, cadence, e.time_tag, kpValue(cadence === '3h' ? e.Kp : e.estimated_kp, false));
   });
@@ -130,15 +134,24 @@ const SCALES_URL = 'https://www.swpc.noaa.gov/noaa-scales-explanation';
 export const GIC_RISK: Record<GScale | 'none', { risk: GicRisk; effects: string }> = {
   none: { risk: 'none', effects: 'Below storm level: the NOAA scale lists no effect on power systems.' },
   G1: { risk: 'low', effects: 'Power systems: weak power grid fluctuations can occur.' },
-  G2: { risk: 'moderate', effects: 'Power systems: high-latitude power systems may experience voltage alarms, long-duration storms may cause transformer damage.' },
-  G3: { risk: 'high', effects: 'Power systems: voltage corrections may be required, false alarms triggered on some protection devices.' },
+  G2: {
+    risk: 'moderate',
+    effects:
+      'Power systems: high-latitude power systems may experience voltage alarms, long-duration storms may cause transformer damage.',
+  },
+  G3: {
+    risk: 'high',
+    effects: 'Power systems: voltage corrections may be required, false alarms triggered on some protection devices.',
+  },
   G4: {
     risk: 'severe',
-    effects: 'Power systems: possible widespread voltage control problems and some protective systems will mistakenly trip out key assets from the grid. Other systems: induced pipeline currents affect preventive measures.',
+    effects:
+      'Power systems: possible widespread voltage control problems and some protective systems will mistakenly trip out key assets from the grid. Other systems: induced pipeline currents affect preventive measures.',
   },
   G5: {
     risk: 'extreme',
-    effects: 'Power systems: widespread voltage control problems and protective system problems can occur, some grid systems may experience complete collapse or blackouts. Transformers may experience damage. Other systems: pipeline currents can reach hundreds of amps.',
+    effects:
+      'Power systems: widespread voltage control problems and protective system problems can occur, some grid systems may experience complete collapse or blackouts. Transformers may experience damage. Other systems: pipeline currents can reach hundreds of amps.',
   },
 };
 

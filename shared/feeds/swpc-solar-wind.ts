@@ -10,7 +10,15 @@
  * Columns are found by name, never by position. `time_tag` has no zone and is UTC.
  * docs/feeds.md shows a real row of each.
  */
-import { type FeedParse, type FeedProblem, FeedFormatError, isObject, readJson, text, swpcTimeUtc } from './feed-document.js';
+import {
+  type FeedParse,
+  type FeedProblem,
+  FeedFormatError,
+  isObject,
+  readJson,
+  text,
+  swpcTimeUtc,
+} from './feed-document.js';
 
 export const SWPC_PLASMA_URL = 'https://services.swpc.noaa.gov/products/solar-wind/plasma-7-day.json';
 export const SWPC_MAG_URL = 'https://services.swpc.noaa.gov/products/solar-wind/mag-7-day.json';
@@ -89,9 +97,17 @@ export function parseSwpcSolarWind(body: string, sourceUrl: string): FeedParse<S
   const seen = new Set<string>();
   if (doc.length === 0) return { records, problems };
 
-  const add = (entry: number, kind: SolarWindKind, get: (field: string) => unknown, tag: unknown, spacecraft: string | null, active: boolean) => {
+  const add = (
+    entry: number,
+    kind: SolarWindKind,
+    get: (field: string) => unknown,
+    tag: unknown,
+    spacecraft: string | null,
+    active: boolean,
+  ) => {
     const time = swpcTimeUtc(tag);
-    if (!time) return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
+    if (!time)
+      return problems.push({ entry, id: null, reason: `time_tag is not a UTC date-time (${JSON.stringify(tag)})` });
     const id = `sw-${kind}-${time}${spacecraft ? `-${spacecraft.toLowerCase()}` : ''}`;
     const fields = kind === 'plasma' ? PLASMA_FIELDS : MAG_FIELDS;
     const values: Record<string, number | null> = {};
@@ -100,7 +116,8 @@ export function parseSwpcSolarWind(body: string, sourceUrl: string): FeedParse<S
       if (m !== null && typeof m === 'object') return problems.push({ entry, id, reason: m.error });
       values[f] = m;
     }
-    if (fields.every((f) => values[f] === null)) return problems.push({ entry, id, reason: 'no measurement (every value is null)' });
+    if (fields.every((f) => values[f] === null))
+      return problems.push({ entry, id, reason: 'no measurement (every value is null)' });
     if (seen.has(id)) return problems.push({ entry, id, reason: 'a second reading for the same minute' });
     seen.add(id);
     records.push({ id, kind, time, spacecraft, active, ...values, source_url: sourceUrl } as SolarWindRecord);
@@ -109,8 +126,19 @@ export function parseSwpcSolarWind(body: string, sourceUrl: string): FeedParse<S
   if (Array.isArray(doc[0])) {
     const header = doc[0].map(String);
     const col = (name: string) => header.indexOf(name);
-    const kind: SolarWindKind | null = col('time_tag') < 0 ? null : PLASMA_FIELDS.every((f) => col(f) >= 0) ? 'plasma' : ['bx_gsm', 'by_gsm', 'bz_gsm', 'bt'].every((f) => col(f) >= 0) ? 'mag' : null;
-    if (!kind) throw new FeedFormatError(FEED, `the header row is neither plasma (time_tag, density, speed, temperature) nor mag (time_tag, bx_gsm, by_gsm, bz_gsm, bt) (${JSON.stringify(doc[0]).slice(0, 120)})`);
+    const kind: SolarWindKind | null =
+      col('time_tag') < 0
+        ? null
+        : PLASMA_FIELDS.every((f) => col(f) >= 0)
+          ? 'plasma'
+          : ['bx_gsm', 'by_gsm', 'bz_gsm', 'bt'].every((f) => col(f) >= 0)
+            ? 'mag'
+            : null;
+    if (!kind)
+      throw new FeedFormatError(
+        FEED,
+        `the header row is neither plasma (time_tag, density, speed, temperature) nor mag (time_tag, bx_gsm, by_gsm, bz_gsm, bt) (${JSON.stringify(doc[0]).slice(0, 120)})`,
+      );
     doc.slice(1).forEach((row, i) => {
       if (!Array.isArray(row)) return problems.push({ entry: i + 1, id: null, reason: 'a row that is not an array' });
       add(i + 1, kind, (f) => (col(f) >= 0 ? row[col(f)] : null), row[col('time_tag')], null, true);
@@ -120,11 +148,18 @@ export function parseSwpcSolarWind(body: string, sourceUrl: string): FeedParse<S
 
   // rtsw_mag_1m: objects, one per minute and spacecraft.
   const isMag = (e: unknown) => isObject(e) && 'time_tag' in e && 'bt' in e && 'bz_gsm' in e;
-  if (!doc.some(isMag)) throw new FeedFormatError(FEED, 'no entry has a time_tag with bt and bz_gsm: not an rtsw_mag_1m document');
+  if (!doc.some(isMag))
+    throw new FeedFormatError(FEED, 'no entry has a time_tag with bt and bz_gsm: not an rtsw_mag_1m document');
   doc.forEach((e, i) => {
-    if (!isObject(e) || !('time_tag' in e)) return problems.push({ entry: i, id: null, reason: 'not a solar-wind reading (no time_tag)' });
+    if (!isObject(e) || !('time_tag' in e))
+      return problems.push({ entry: i, id: null, reason: 'not a solar-wind reading (no time_tag)' });
     const source = text(e.source);
-    if (!source || !/^[A-Za-z0-9_-]{1,32}$/.test(source)) return problems.push({ entry: i, id: null, reason: `source is not a spacecraft name (${JSON.stringify(e.source)})` });
+    if (!source || !/^[A-Za-z0-9_-]{1,32}$/.test(source))
+      return problems.push({
+        entry: i,
+        id: null,
+        reason: `source is not a spacecraft name (${JSON.stringify(e.source)})`,
+      });
     const renamed: Record<string, unknown> = { ...e, lon_gsm: e.phi_gsm, lat_gsm: e.theta_gsm };
     add(i, 'mag', (f) => renamed[f], e.time_tag, source.toUpperCase(), e.active === true);
   });

@@ -58,12 +58,16 @@ function quake(f: unknown, sourceUrl: string): QuakeRecord | string {
   if (!text(p.url)) return 'no url';
   if (!text(p.title)) return 'no title';
   // The flag is 0 or 1; feeds before about 2016 sent null for "not set".
-  if (p.tsunami !== 0 && p.tsunami !== 1 && p.tsunami !== null) return `tsunami is not 0 or 1 (${JSON.stringify(p.tsunami)})`;
-  if (p.alert !== null && p.alert !== undefined && !(typeof p.alert === 'string' && ALERTS.includes(p.alert))) return `alert is not a PAGER level (${JSON.stringify(p.alert)})`;
+  if (p.tsunami !== 0 && p.tsunami !== 1 && p.tsunami !== null)
+    return `tsunami is not 0 or 1 (${JSON.stringify(p.tsunami)})`;
+  if (p.alert !== null && p.alert !== undefined && !(typeof p.alert === 'string' && ALERTS.includes(p.alert)))
+    return `alert is not a PAGER level (${JSON.stringify(p.alert)})`;
   if (!isObject(g) || g.type !== 'Point' || !Array.isArray(g.coordinates)) return 'geometry is not a Point';
   const [lon, lat, depth] = g.coordinates as unknown[];
-  if (!finite(lon) || !finite(lat) || Math.abs(lat) > 90 || Math.abs(lon) > 180) return `coordinates are not a longitude and latitude (${JSON.stringify(g.coordinates)})`;
-  if (depth !== undefined && depth !== null && !finite(depth)) return `depth is not a number (${JSON.stringify(depth)})`;
+  if (!finite(lon) || !finite(lat) || Math.abs(lat) > 90 || Math.abs(lon) > 180)
+    return `coordinates are not a longitude and latitude (${JSON.stringify(g.coordinates)})`;
+  if (depth !== undefined && depth !== null && !finite(depth))
+    return `depth is not a number (${JSON.stringify(depth)})`;
   return {
     id: f.id as string,
     time: new Date(p.time).toISOString(),
@@ -86,7 +90,10 @@ function quake(f: unknown, sourceUrl: string): QuakeRecord | string {
 export function parseUsgsQuakes(body: string, sourceUrl: string): FeedParse<QuakeRecord> {
   const doc = readJson(body, FEED);
   if (!isObject(doc) || doc.type !== 'FeatureCollection' || !Array.isArray(doc.features)) {
-    throw new FeedFormatError(FEED, `expected a GeoJSON FeatureCollection with features (got ${isObject(doc) ? `type ${JSON.stringify(doc.type)}` : Array.isArray(doc) ? 'an array' : typeof doc})`);
+    throw new FeedFormatError(
+      FEED,
+      `expected a GeoJSON FeatureCollection with features (got ${isObject(doc) ? `type ${JSON.stringify(doc.type)}` : Array.isArray(doc) ? 'an array' : typeof doc})`,
+    );
   }
   const records: QuakeRecord[] = [];
   const problems: FeedProblem[] = [];
@@ -117,7 +124,11 @@ export interface QuakeNear<P extends Place = Place> {
 }
 
 /** Every quake and point at most `radiusKm` apart (epicentre to point, great circle), nearest first. */
-export function quakesNear<P extends Place>(quakes: readonly QuakeRecord[], points: readonly P[], radiusKm: number): QuakeNear<P>[] {
+export function quakesNear<P extends Place>(
+  quakes: readonly QuakeRecord[],
+  points: readonly P[],
+  radiusKm: number,
+): QuakeNear<P>[] {
   const near: QuakeNear<P>[] = [];
   for (const quake of quakes) {
     for (const point of points) {

@@ -9,7 +9,8 @@ import { ConflictError, ForbiddenError } from '../errors.js';
 import type { Reply } from './reply.js';
 
 /** No script, no outside resource, no framing; the page may only post its form to itself. */
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
@@ -26,7 +27,12 @@ const escape = (text: string): string =>
 /** `2026-11-24T14:05:09.123Z` as `2026-11-24 14:05 UTC`. */
 const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-const SEVERITY_COLOURS: Record<string, string> = { critical: '#b00020', high: '#d35400', medium: '#b7950b', low: '#2e7d32' };
+const SEVERITY_COLOURS: Record<string, string> = {
+  critical: '#b00020',
+  high: '#d35400',
+  medium: '#b7950b',
+  low: '#2e7d32',
+};
 
 const STATUS_WORDS: Record<string, string> = {
   draft: 'a draft',
@@ -40,9 +46,13 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 function incidentFacts(i: LinkIncident): string {
-  const place = i.location_text ?? (i.location ? `${i.location.lat.toFixed(5)}, ${i.location.lon.toFixed(5)}` : 'not given');
+  const place =
+    i.location_text ?? (i.location ? `${i.location.lat.toFixed(5)}, ${i.location.lon.toFixed(5)}` : 'not given');
   const rows: [string, string][] = [
-    ['Severity', `<span class="sev" style="background:${SEVERITY_COLOURS[i.severity] ?? '#555'}">${escape(i.severity)}</span>`],
+    [
+      'Severity',
+      `<span class="sev" style="background:${SEVERITY_COLOURS[i.severity] ?? '#555'}">${escape(i.severity)}</span>`,
+    ],
     ['Location', escape(place)],
     ['Raised', escape(when(i.created_at))],
   ];

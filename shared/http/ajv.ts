@@ -19,7 +19,9 @@ export function requestAjv(coerceTypes: RequestSchema['coerceTypes'], standalone
     ...AJV_OPTIONS,
     coerceTypes,
     // Standalone code reads the formats from ajv-formats' module instead of this instance.
-    ...(standalone ? { code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } } : {}),
+    ...(standalone
+      ? { code: { source: true, esm: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } }
+      : {}),
   });
   addFormats(ajv);
   return ajv;

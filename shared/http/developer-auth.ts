@@ -47,7 +47,11 @@ export function developerAuthorizer(route: RouteDef): MiddlewareObj<APIGatewayPr
         authenticated = await authenticate(credentialsOf(request.event));
       } catch (err) {
         if (err instanceof UnauthorizedError) {
-          internal.rateLimit = await consumeRateLimit('v1-unauthenticated', request.event.requestContext?.identity?.sourceIp ?? 'unknown', UNAUTHENTICATED_PER_MINUTE);
+          internal.rateLimit = await consumeRateLimit(
+            'v1-unauthenticated',
+            request.event.requestContext?.identity?.sourceIp ?? 'unknown',
+            UNAUTHENTICATED_PER_MINUTE,
+          );
         }
         throw err;
       }

@@ -40,6 +40,7 @@ export function errorHeaders(err: DomainError): Record<string, string> {
   if (err.kind === 'unauthenticated') return { 'WWW-Authenticate': 'Bearer' };
   const headers = err instanceof RateLimitedError ? rateLimitHeaders(err.window) : {};
   const said = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-  const retryAfter = typeof said === 'number' ? said : err.kind === 'unavailable' ? OUTAGE_RETRY_AFTER_SECONDS : undefined;
+  const retryAfter =
+    typeof said === 'number' ? said : err.kind === 'unavailable' ? OUTAGE_RETRY_AFTER_SECONDS : undefined;
   return retryAfter === undefined ? headers : { ...headers, 'Retry-After': String(retryAfter) };
 }

@@ -30,7 +30,6 @@ import { jsonBody } from './json-body.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 
-
 /** What a route's function receives: its input typed from its own schemas, and who asks. */
 export interface HttpRequest<R extends RouteDef = RouteDef> {
   route: R;
@@ -130,7 +129,11 @@ export function internalOf(context: Context): Internal {
 
 /** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
 export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>, options: RouteOptions = {}) {
-  return handlerChain(route, async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))), options);
+  return handlerChain(
+    route,
+    async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))),
+    options,
+  );
 }
 
 /** The function a chain wraps: it runs once every "before" step has passed. */
@@ -145,7 +148,9 @@ export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promi
  */
 export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOptions = {}) {
   if ((route.developer || route.optionalCredential) && !options.authorizer) {
-    throw new Error(`route ${route.id} is a developer route: its function must pass the developer authorizer (shared/http/developer-auth.ts)`);
+    throw new Error(
+      `route ${route.id} is a developer route: its function must pass the developer authorizer (shared/http/developer-auth.ts)`,
+    );
   }
   const validators = requestValidators(route);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
@@ -168,7 +173,11 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
  * `context`). The event's parts have passed the route's validators by then, so they are what the
  * schemas say: the one place where the untyped event becomes the typed input.
  */
-export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayProxyEvent, context: Context): HttpRequest<R> {
+export function httpRequestOf<R extends RouteDef>(
+  route: R,
+  event: APIGatewayProxyEvent,
+  context: Context,
+): HttpRequest<R> {
   const internal = internalOf(context);
   const principal = internal.principal;
   const sourceIp = event.requestContext?.identity?.sourceIp ?? 'unknown';
@@ -197,7 +206,13 @@ export function httpRequestOf<R extends RouteDef>(route: R, event: APIGatewayPro
 
 function actorOf(principal: Principal | null, requestId: string, sourceIp: string, tool: string | undefined): Actor {
   if (!principal) return { kind: 'anonymous', principal: null, requestId, sourceIp };
-  return { kind: principal.via === 'api_key' ? 'api_key' : 'user', principal, requestId, sourceIp, ...(tool ? { tool } : {}) };
+  return {
+    kind: principal.via === 'api_key' ? 'api_key' : 'user',
+    principal,
+    requestId,
+    sourceIp,
+    ...(tool ? { tool } : {}),
+  };
 }
 
 /**
@@ -352,7 +367,8 @@ function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIG
 
 /** The `tenant_id` a request names in one of its parts, after validation. */
 function namedTenant(event: APIGatewayProxyEvent, part: 'query' | 'path' | 'body'): string | undefined {
-  const source = part === 'query' ? event.queryStringParameters : part === 'path' ? event.pathParameters : (event.body as unknown);
+  const source =
+    part === 'query' ? event.queryStringParameters : part === 'path' ? event.pathParameters : (event.body as unknown);
   if (!source || typeof source !== 'object') return undefined;
   const value = new Map<string, unknown>(Object.entries(source)).get('tenant_id');
   return typeof value === 'string' ? value : undefined;
@@ -364,13 +380,17 @@ function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, AP
     before: (request) => {
       const contentType = request.event.headers['content-type'];
       if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
-        throw new UnsupportedMediaTypeError(`The body must be multipart/form-data with the file in the field "${upload.field}"`);
+        throw new UnsupportedMediaTypeError(
+          `The body must be multipart/form-data with the file in the field "${upload.field}"`,
+        );
       }
       const { body, isBase64Encoded } = request.event;
       const bytes = !body ? 0 : isBase64Encoded ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body);
       // The form's own framing adds a little to the file.
       if (bytes > upload.maxBytes + 64 * 1024) {
-        throw new PayloadTooLargeError(`The upload is larger than ${upload.maxBytes} bytes; use upload-url for larger files`);
+        throw new PayloadTooLargeError(
+          `The upload is larger than ${upload.maxBytes} bytes; use upload-url for larger files`,
+        );
       }
     },
   };

@@ -11,6 +11,7 @@ export function ingestIdempotency(req: { remainingMs: () => number; log: Logger 
   return {
     leaseMs: req.remainingMs() + 1000,
     storeAnswer: false,
-    onMarkFailed: (err) => req.log.warn('a failed attempt could not be marked failed; a retry takes over when its lease ends', { err }),
+    onMarkFailed: (err) =>
+      req.log.warn('a failed attempt could not be marked failed; a retry takes over when its lease ends', { err }),
   };
 }

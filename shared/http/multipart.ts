@@ -24,15 +24,22 @@ export function parseMultipartFile(
   maxBytes: number,
 ): Promise<UploadedFile> {
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
-    return Promise.reject(new UnsupportedMediaTypeError('The body must be multipart/form-data with the file in the field "file"'));
+    return Promise.reject(
+      new UnsupportedMediaTypeError('The body must be multipart/form-data with the file in the field "file"'),
+    );
   }
   if (body.length > maxBytes * 1.01 + 64 * 1024) {
-    return Promise.reject(new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`));
+    return Promise.reject(
+      new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`),
+    );
   }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes, fields: 20 } });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fileSize: maxBytes, fields: 20 },
+      });
     } catch {
       reject(invalid(['body'], 'not a readable multipart body', 'multipart'));
       return;
@@ -46,8 +53,12 @@ export function parseMultipartFile(
       found = new Promise((done, fail) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('limit', () => fail(new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`)));
-        stream.on('close', () => done({ filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }));
+        stream.on('limit', () =>
+          fail(new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`)),
+        );
+        stream.on('close', () =>
+          done({ filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }),
+        );
         stream.on('error', fail);
       });
     });

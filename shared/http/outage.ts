@@ -60,14 +60,23 @@ function classify(err: unknown): Classified {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     // Our own refusals and outages are already classified.
     if (e instanceof DomainError) return { outage: false, throttled: false };
-    const { name, code, $metadata, $retryable } = e as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; $retryable?: { throttling?: boolean } };
+    const { name, code, $metadata, $retryable } = e as {
+      name?: string;
+      code?: string;
+      $metadata?: { httpStatusCode?: number };
+      $retryable?: { throttling?: boolean };
+    };
     if (name && THROTTLING.has(name)) return { outage: true, throttled: true };
     if ($retryable) return { outage: true, throttled: Boolean($retryable.throttling) };
     if ((code && NETWORK_CODES.has(code)) || (name && TRANSIENT.has(name))) return { outage: true, throttled: false };
-    if (typeof $metadata?.httpStatusCode === 'number' && $metadata.httpStatusCode >= 500) return { outage: true, throttled: false };
+    if (typeof $metadata?.httpStatusCode === 'number' && $metadata.httpStatusCode >= 500)
+      return { outage: true, throttled: false };
     // A transaction that kept colliding with others (after our retries): busy, not broken.
     const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (name === 'TransactionCanceledException' && (reasons ?? []).some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError')) {
+    if (
+      name === 'TransactionCanceledException' &&
+      (reasons ?? []).some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError')
+    ) {
       return { outage: true, throttled: true };
     }
   }

@@ -62,5 +62,12 @@ export function requestSchemas(route: Pick<RouteDef, 'request'>): RequestSchemas
 export function bodyIsOptional(body: JsonSchema | undefined): boolean {
   if (!body || body.type !== 'object') return false;
   const required = body.required as readonly unknown[] | undefined;
-  return !(required && required.length > 0) && body.minProperties === undefined && !body.anyOf && !body.oneOf && !body.allOf && !body.if;
+  return (
+    !(required && required.length > 0) &&
+    body.minProperties === undefined &&
+    !body.anyOf &&
+    !body.oneOf &&
+    !body.allOf &&
+    !body.if
+  );
 }

@@ -2,7 +2,14 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
-import { DomainError, errorHeaders, isRefusal, OUTAGE_RETRY_AFTER_SECONDS, RequestValidationError, STATUS } from './errors.js';
+import {
+  DomainError,
+  errorHeaders,
+  isRefusal,
+  OUTAGE_RETRY_AFTER_SECONDS,
+  RequestValidationError,
+  STATUS,
+} from './errors.js';
 import { isOutage, isThrottling, THROTTLED_RETRY_AFTER_SECONDS } from './outage.js';
 import type { Reply } from './reply.js';
 
@@ -21,7 +28,11 @@ export function toProxyResult(route: RouteDef, reply: Reply): APIGatewayProxyRes
     };
   }
   if (reply.text !== undefined) {
-    return { statusCode, headers: { 'Content-Type': reply.contentType ?? 'text/plain; charset=utf-8', ...headers }, body: reply.text };
+    return {
+      statusCode,
+      headers: { 'Content-Type': reply.contentType ?? 'text/plain; charset=utf-8', ...headers },
+      body: reply.text,
+    };
   }
   return { statusCode, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(reply.json ?? null) };
 }
@@ -57,7 +68,11 @@ export function errorResult(err: unknown, requestId: string, log: Logger): APIGa
   if (isOutage(err)) {
     const seconds = isThrottling(err) ? THROTTLED_RETRY_AFTER_SECONDS : OUTAGE_RETRY_AFTER_SECONDS;
     log.warn('a dependency is unavailable', { err });
-    return jsonResult(503, { detail: `Service temporarily unavailable; retry in ${seconds} s (request ${requestId})` }, { 'Retry-After': String(seconds) });
+    return jsonResult(
+      503,
+      { detail: `Service temporarily unavailable; retry in ${seconds} s (request ${requestId})` },
+      { 'Retry-After': String(seconds) },
+    );
   }
   log.error('unhandled error', { err });
   return jsonResult(500, { detail: `Internal Server Error (request ${requestId})` });

@@ -7,14 +7,19 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 
-export type SignatureCheck<T> = (input: { params: Record<string, string | undefined>; headers: Record<string, string | undefined>; rawBody: string }) => Promise<T>;
+export type SignatureCheck<T> = (input: {
+  params: Record<string, string | undefined>;
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+}) => Promise<T>;
 
 export function signedBody<T>(check: SignatureCheck<T>) {
   const verified = new WeakMap<APIGatewayProxyEvent, T>();
   const authorizer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
     before: async (request) => {
       const { body, isBase64Encoded, headers, pathParameters } = request.event;
-      const rawBody = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body) : '';
+      const rawBody =
+        typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body) : '';
       verified.set(request.event, await check({ params: pathParameters ?? {}, headers: headers ?? {}, rawBody }));
     },
   });

@@ -76,22 +76,24 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
     };
   });
 
-  return awslambda.streamifyResponse(async (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
-    const result = await admit(event, context);
-    const stream = opened.get(context);
-    opened.delete(context);
-    const { body: text, isBase64Encoded: _base64, ...prelude } = result;
-    // The prelude (status, headers) goes out before the first body byte.
-    const out = awslambda.HttpResponseStream.from(responseStream, prelude);
-    if (!stream || result.statusCode >= 300) {
-      // A refusal or an error, as the chain shaped it.
-      out.end(text);
-      await finished(out).catch(() => undefined);
-      return;
-    }
-    const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
-    await pump(out, stream.body, deadline, stream.log);
-  });
+  return awslambda.streamifyResponse(
+    async (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
+      const result = await admit(event, context);
+      const stream = opened.get(context);
+      opened.delete(context);
+      const { body: text, isBase64Encoded: _base64, ...prelude } = result;
+      // The prelude (status, headers) goes out before the first body byte.
+      const out = awslambda.HttpResponseStream.from(responseStream, prelude);
+      if (!stream || result.statusCode >= 300) {
+        // A refusal or an error, as the chain shaped it.
+        out.end(text);
+        await finished(out).catch(() => undefined);
+        return;
+      }
+      const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
+      await pump(out, stream.body, deadline, stream.log);
+    },
+  );
 }
 
 async function pump(out: Writable, body: StreamBody, deadline: number, log: Logger): Promise<void> {
@@ -101,7 +103,10 @@ async function pump(out: Writable, body: StreamBody, deadline: number, log: Logg
   const gone = () => stop.abort(new ClientGoneError());
   out.once('close', gone);
   out.once('error', gone);
-  const timer = setTimeout(() => stop.abort(new Error('the stream reached its deadline')), Math.max(0, deadline - Date.now()));
+  const timer = setTimeout(
+    () => stop.abort(new Error('the stream reached its deadline')),
+    Math.max(0, deadline - Date.now()),
+  );
   const write = async (chunk: string) => {
     if (stop.signal.aborted || out.destroyed || out.writableEnded) throw new ClientGoneError();
     if (!out.write(chunk)) await once(out, 'drain', { signal: stop.signal });
@@ -111,7 +116,8 @@ async function pump(out: Writable, body: StreamBody, deadline: number, log: Logg
   } catch (err) {
     // A client that left is the normal end of a stream; anything else is a fault, and once bytes
     // are out the only way to report it is to end the stream (the client reconnects).
-    if (!(err instanceof ClientGoneError || stop.signal.reason instanceof ClientGoneError)) log.error('stream failed', { err });
+    if (!(err instanceof ClientGoneError || stop.signal.reason instanceof ClientGoneError))
+      log.error('stream failed', { err });
   } finally {
     clearTimeout(timer);
     out.off('close', gone);

@@ -4,7 +4,13 @@
  * knows what it will write, with the events it stores, in the same write; a request that ends
  * before that is counted when it ends. Holds the rate state for the X-RateLimit headers.
  */
-import { addTenantEvents, meterTenantRequest, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/requests/index.js';
+import {
+  addTenantEvents,
+  meterTenantRequest,
+  type RateLimitState,
+  type TenantEvents,
+  type ZoneMinute,
+} from '../domain/requests/index.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface TenantRate {

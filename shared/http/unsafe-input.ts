@@ -14,7 +14,8 @@ const MAX_ISSUES = 20;
 
 function textIssue(value: string, loc: Loc): ValidationIssue | undefined {
   if (value.includes('\u0000')) return { loc, msg: 'must not contain the NUL character', type: 'string_nul' };
-  if (!value.isWellFormed()) return { loc, msg: 'must be valid Unicode text (an unpaired surrogate was found)', type: 'string_unicode' };
+  if (!value.isWellFormed())
+    return { loc, msg: 'must be valid Unicode text (an unpaired surrogate was found)', type: 'string_unicode' };
   return undefined;
 }
 
@@ -34,7 +35,8 @@ export function unsafeJsonIssues(value: unknown, loc: Loc): ValidationIssue[] {
         if (RESERVED_KEYS.has(key)) issues.push({ loc: keyLoc, msg: 'is a reserved name', type: 'reserved_key' });
         else {
           const issue = textIssue(key, keyLoc);
-          if (issue) issues.push({ ...issue, msg: `names a field with text that ${issue.msg.replace(/^must/, 'must')}` });
+          if (issue)
+            issues.push({ ...issue, msg: `names a field with text that ${issue.msg.replace(/^must/, 'must')}` });
           else walk((v as Record<string, unknown>)[key], keyLoc);
         }
         if (issues.length >= MAX_ISSUES) return;
@@ -46,7 +48,10 @@ export function unsafeJsonIssues(value: unknown, loc: Loc): ValidationIssue[] {
 }
 
 /** The problems of decoded path or query parameters. */
-export function unsafeParameterIssues(values: Record<string, string | undefined> | null | undefined, part: 'path' | 'query'): ValidationIssue[] {
+export function unsafeParameterIssues(
+  values: Record<string, string | undefined> | null | undefined,
+  part: 'path' | 'query',
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const [name, value] of Object.entries(values ?? {})) {
     if (RESERVED_KEYS.has(name)) issues.push({ loc: [part, name], msg: 'is a reserved name', type: 'reserved_key' });

@@ -58,13 +58,18 @@ function rawParameters(route: RouteDef): MiddlewareObj {
   return {
     before: (request) => {
       const event = request.event as Record<string, Record<string, string | undefined> | null | undefined>;
-      const issues: ValidationIssue[] = [...unsafeParameterIssues(event.pathParameters, 'path'), ...unsafeParameterIssues(event.queryStringParameters, 'query')];
+      const issues: ValidationIssue[] = [
+        ...unsafeParameterIssues(event.pathParameters, 'path'),
+        ...unsafeParameterIssues(event.queryStringParameters, 'query'),
+      ];
       for (const [field, part, names] of parts) {
         const values = event[field] ?? {};
         for (const [name, integer] of names) {
           const raw = values[name];
           if (raw === undefined) continue;
-          const ok = integer ? DECIMAL_INTEGER.test(raw) && Number.isSafeInteger(Number(raw)) : DECIMAL_NUMBER.test(raw) && Number.isFinite(Number(raw));
+          const ok = integer
+            ? DECIMAL_INTEGER.test(raw) && Number.isSafeInteger(Number(raw))
+            : DECIMAL_NUMBER.test(raw) && Number.isFinite(Number(raw));
           if (!ok) {
             issues.push({
               loc: [part, name],
@@ -145,7 +150,10 @@ function describe(e: ErrorObject, wholePartMissing: boolean): { msg: string; typ
     case 'minProperties':
       return { msg: 'at least one field is required', type: 'too_short' };
     case 'format':
-      return { msg: `must be a valid ${(e.params as { format: string }).format}`, type: `${(e.params as { format: string }).format}_format` };
+      return {
+        msg: `must be a valid ${(e.params as { format: string }).format}`,
+        type: `${(e.params as { format: string }).format}_format`,
+      };
     case 'enum':
       return {
         msg: `must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}`,

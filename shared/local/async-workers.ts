@@ -72,23 +72,37 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   const scheduleRuns = new Map<string, Promise<void>>();
   let stopping = false;
 
-  const write = (line: Record<string, unknown>) =>
-    writeLogLine({ source: 'async-workers', ...line });
+  const write = (line: Record<string, unknown>) => writeLogLine({ source: 'async-workers', ...line });
 
   const invoke = (worker: WorkerDef, handler: AsyncHandler, event: BusEvent): Promise<void> => {
-    const retries = worker.trigger.kind === 'schedule' || worker.trigger.kind === 'event-rule' ? worker.trigger.retryAttempts : 0;
+    const retries =
+      worker.trigger.kind === 'schedule' || worker.trigger.kind === 'event-rule' ? worker.trigger.retryAttempts : 0;
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await runAs(worker.id, worker.grants, HEARTBEAT_ACTIONS, () => handler(event, workerContext(worker, options.region)));
+          await runAs(worker.id, worker.grants, HEARTBEAT_ACTIONS, () =>
+            handler(event, workerContext(worker, options.region)),
+          );
           return;
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
           if (attempt >= retries || stopping) {
-            const letter: AsyncDeadLetter = { worker: worker.id, event, reason, attempts: attempt + 1, at: new Date().toISOString() };
+            const letter: AsyncDeadLetter = {
+              worker: worker.id,
+              event,
+              reason,
+              attempts: attempt + 1,
+              at: new Date().toISOString(),
+            };
             deadLetters.push(letter);
             if (options.deadLetterFile) appendFileSync(options.deadLetterFile, `${JSON.stringify(letter)}\n`);
-            write({ level: 'error', msg: 'worker failed; its event went to the dead letters', worker: worker.id, reason, attempts: attempt + 1 });
+            write({
+              level: 'error',
+              msg: 'worker failed; its event went to the dead letters',
+              worker: worker.id,
+              reason,
+              attempts: attempt + 1,
+            });
             return;
           }
           await new Promise((r) => setTimeout(r, options.retryDelayMs ?? 1000));
@@ -105,14 +119,20 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
   const itemTimers = new Map<string, NodeJS.Timeout | null>();
   for (const worker of options.workers) {
     const { trigger } = worker;
-    if (trigger.kind === 'table-stream') throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
-    if (trigger.kind === 'queue') throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue-workers.ts)`);
-    const handler = options.handlers?.[worker.id] ?? (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+    if (trigger.kind === 'table-stream')
+      throw new Error(`worker ${worker.id} reads the table stream: the stream poller runs it`);
+    if (trigger.kind === 'queue')
+      throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue-workers.ts)`);
+    const handler =
+      options.handlers?.[worker.id] ??
+      (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
     if (trigger.kind === 'schedule') {
       const tick = () => {
         const current = scheduleRuns.get(worker.id);
         if (current) return current;
-        const run = invoke(worker, handler, scheduledEvent(worker, options.region)).finally(() => scheduleRuns.delete(worker.id));
+        const run = invoke(worker, handler, scheduledEvent(worker, options.region)).finally(() =>
+          scheduleRuns.delete(worker.id),
+        );
         scheduleRuns.set(worker.id, run);
         return run;
       };
@@ -124,7 +144,11 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     } else if (trigger.kind === 'scheduler') {
       scheduled.set(worker.id, (input) => invoke(worker, handler, input as BusEvent));
     } else {
-      unsubscribe.push(bus.subscribe(`worker:${worker.id}`, trigger.pattern, (event) => (stopping ? undefined : invoke(worker, handler, event))));
+      unsubscribe.push(
+        bus.subscribe(`worker:${worker.id}`, trigger.pattern, (event) =>
+          stopping ? undefined : invoke(worker, handler, event),
+        ),
+      );
     }
   }
 
@@ -147,11 +171,14 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
           clear(name);
           if (!enabled || !timersOn || stopping) return void itemTimers.set(name, null);
           let current: Promise<void> | undefined;
-          const timer = setInterval(() => {
-            // A run still going when its next turn comes is not started twice.
-            if (current) return;
-            current = run(input).finally(() => (current = undefined));
-          }, options.scheduleIntervalMs ?? everyMinutes * 60_000);
+          const timer = setInterval(
+            () => {
+              // A run still going when its next turn comes is not started twice.
+              if (current) return;
+              current = run(input).finally(() => (current = undefined));
+            },
+            options.scheduleIntervalMs ?? everyMinutes * 60_000,
+          );
           timer.unref();
           itemTimers.set(name, timer);
         },

@@ -36,7 +36,10 @@ const shim = {
   },
   // eslint-disable-next-line @typescript-eslint/no-extraneous-class -- the runtime's API is a class with a static `from`
   HttpResponseStream: class HttpResponseStream {
-    static from(stream: Writable & { setContentType?: (type: string) => void; _onBeforeFirstWrite?: (write: WriteFn) => void }, prelude: Prelude) {
+    static from(
+      stream: Writable & { setContentType?: (type: string) => void; _onBeforeFirstWrite?: (write: WriteFn) => void },
+      prelude: Prelude,
+    ) {
       stream.setContentType?.(PRELUDE_CONTENT_TYPE);
       const json = JSON.stringify(prelude); // JSON never contains a NUL byte
       stream._onBeforeFirstWrite = (write) => {
@@ -63,7 +66,9 @@ export function installAwslambdaShim(): void {
 }
 
 export function isStreamingHandler(handler: unknown): boolean {
-  return typeof handler === 'function' && (handler as { [STREAMING_HANDLER]?: unknown })[STREAMING_HANDLER] === 'response';
+  return (
+    typeof handler === 'function' && (handler as { [STREAMING_HANDLER]?: unknown })[STREAMING_HANDLER] === 'response'
+  );
 }
 
 /**

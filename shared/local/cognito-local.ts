@@ -5,7 +5,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ChildExitedError, freePort, startChild, waitUntilReady, type ChildExit, type LocalService } from './process.js';
+import {
+  ChildExitedError,
+  freePort,
+  startChild,
+  waitUntilReady,
+  type ChildExit,
+  type LocalService,
+} from './process.js';
 
 export interface CognitoLocalOptions {
   /** Holds `.cognito/config.json` and `.cognito/db/`. */
@@ -32,7 +39,12 @@ export interface CognitoLocal extends LocalService {
 const MAX_ATTEMPTS = 5;
 
 export async function startCognitoLocal(options: CognitoLocalOptions): Promise<CognitoLocal> {
-  const entry = join(dirname(createRequire(import.meta.url).resolve('cognito-local/package.json')), 'lib', 'bin', 'start.js');
+  const entry = join(
+    dirname(createRequire(import.meta.url).resolve('cognito-local/package.json')),
+    'lib',
+    'bin',
+    'start.js',
+  );
   for (let attempt = 1; ; attempt++) {
     // cognito-local cannot report a kernel-chosen port in its tokens (the issuer is read from the
     // config before it listens), so pick one, write it, and retry if someone else took it.
@@ -55,7 +67,11 @@ export async function startCognitoLocal(options: CognitoLocalOptions): Promise<C
       logFile: options.logFile,
     });
     try {
-      await waitUntilReady('cognito-local', () => isCognitoLocal(endpoint), { child, timeoutMs: 30_000, intervalMs: 50 });
+      await waitUntilReady('cognito-local', () => isCognitoLocal(endpoint), {
+        child,
+        timeoutMs: 30_000,
+        intervalMs: 50,
+      });
       return {
         endpoint,
         issuerDomain,

@@ -25,7 +25,19 @@ export function composeLocalRuntime(): void {
  * local server imports this module before the stack has set them).
  */
 export async function installLocalAdapters(): Promise<void> {
-  const [{ config }, bus, extraction, speech, { localEventBusAdapter }, { LocalExtractor }, { LocalSpeechRecognizer }, secrets, localSecrets, mail, smtp] = await Promise.all([
+  const [
+    { config },
+    bus,
+    extraction,
+    speech,
+    { localEventBusAdapter },
+    { LocalExtractor },
+    { LocalSpeechRecognizer },
+    secrets,
+    localSecrets,
+    mail,
+    smtp,
+  ] = await Promise.all([
     import('../config.js'),
     import('../adapters/event-bus.js'),
     import('../adapters/extraction/index.js'),
@@ -48,14 +60,19 @@ export async function installLocalAdapters(): Promise<void> {
   schedules.useConnectorSchedules(timers.localConnectorSchedules());
   if (config.lake.mode === 'local') {
     // DuckDB over the tenant's files in the local S3, and no Glue catalog to keep.
-    const [lake, catalog, { DuckDbLakeEngine }] = await Promise.all([import('../adapters/lake/engine.js'), import('../adapters/lake/catalog.js'), import('./lake-duckdb.js')]);
+    const [lake, catalog, { DuckDbLakeEngine }] = await Promise.all([
+      import('../adapters/lake/engine.js'),
+      import('../adapters/lake/catalog.js'),
+      import('./lake-duckdb.js'),
+    ]);
     lake.useLakeEngine(new DuckDbLakeEngine());
     catalog.useLakeCatalog({ ensureTenant: async () => {} });
   }
   // No local SQS: the service's queues are in-process (shared/local/queue.ts), like the bus.
   if (config.eventBusMode === 'local') queue.useQueues(localQueue.localQueues());
   if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));
-  if (config.localSecretsKeyFile) secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
+  if (config.localSecretsKeyFile)
+    secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
   if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));
   if (config.speech.mode === 'local') speech.useSpeechRecognizer(new LocalSpeechRecognizer());
   if (config.ai.mode === 'local') extraction.useIncidentAi(new LocalExtractor());

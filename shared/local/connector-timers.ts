@@ -29,7 +29,11 @@ export function setConnectorTimers(schedules: ItemSchedules | undefined): void {
 export function localConnectorSchedules(): ConnectorSchedules {
   return {
     mode: 'local',
-    put: async (s) => items?.put(scheduleName(s.integrationId), s.everyMinutes, s.enabled, { tenant_id: s.tenantId, integration_id: s.integrationId } satisfies PollRequest),
+    put: async (s) =>
+      items?.put(scheduleName(s.integrationId), s.everyMinutes, s.enabled, {
+        tenant_id: s.tenantId,
+        integration_id: s.integrationId,
+      } satisfies PollRequest),
     remove: async (integrationId) => items?.remove(scheduleName(integrationId)),
   };
 }

@@ -4,7 +4,14 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ChildExitedError, freePort, startChild, waitUntilReady, type ChildExit, type LocalService } from './process.js';
+import {
+  ChildExitedError,
+  freePort,
+  startChild,
+  waitUntilReady,
+  type ChildExit,
+  type LocalService,
+} from './process.js';
 
 export interface DynamoDbLocalOptions {
   /** Directory that keeps the data across restarts; in memory when absent. */
@@ -31,8 +38,13 @@ export class JavaMissingError extends Error {
 
 const MAX_ATTEMPTS = 5;
 
-export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<LocalService & { pid: number; exited: Promise<ChildExit> }> {
-  const emulator = join(dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')), 'emulator');
+export async function startDynamoDbLocal(
+  options: DynamoDbLocalOptions,
+): Promise<LocalService & { pid: number; exited: Promise<ChildExit> }> {
+  const emulator = join(
+    dirname(createRequire(import.meta.url).resolve('amplify-dynamodb-simulator/package.json')),
+    'emulator',
+  );
   const java = process.env.JAVA_HOME ? join(process.env.JAVA_HOME, 'bin', 'java') : 'java';
 
   // A free port can be taken between probing and binding (two instances starting at once), so a

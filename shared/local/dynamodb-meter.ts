@@ -86,7 +86,8 @@ export function itemSize(item: Item | undefined): number {
 }
 
 const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
-const readUnitsOf = (bytes: number, consistent: boolean) => Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
+const readUnitsOf = (bytes: number, consistent: boolean) =>
+  Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
 
 const keyOf = (item: Item | undefined, pk: string, sk: string) =>
   item?.[pk] && item[sk] ? JSON.stringify([item[pk], item[sk]]) : null;
@@ -100,9 +101,16 @@ export function writeCost(before: Item | undefined, after: Item | undefined): nu
     const is = keyOf(after, index.partitionKey, index.sortKey);
     // An entry holds the item (ALL) or its keys only (KEYS_ONLY, rewritten only when they change).
     const entry = (item: Item | undefined) =>
-      index.projection === 'ALL' ? itemSize(item) : itemSize(Object.fromEntries(Object.entries(item ?? {}).filter(([k]) => ['PK', 'SK', index.partitionKey, index.sortKey].includes(k))));
+      index.projection === 'ALL'
+        ? itemSize(item)
+        : itemSize(
+            Object.fromEntries(
+              Object.entries(item ?? {}).filter(([k]) => ['PK', 'SK', index.partitionKey, index.sortKey].includes(k)),
+            ),
+          );
     if (was && is && was === is) {
-      if (index.projection === 'ALL' && JSON.stringify(before) !== JSON.stringify(after)) units += writeUnitsOf(entry(after));
+      if (index.projection === 'ALL' && JSON.stringify(before) !== JSON.stringify(after))
+        units += writeUnitsOf(entry(after));
     } else {
       if (was) units += writeUnitsOf(entry(before));
       if (is) units += writeUnitsOf(entry(after));
@@ -122,14 +130,25 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     t.writeUnits += writeUnits;
   };
 
-  function forward(headers: IncomingHttpHeaders, body: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  function forward(
+    headers: IncomingHttpHeaders,
+    body: string,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(
-        { host: target.hostname, port: target.port, path: '/', method: 'POST', headers: { ...headers, host: target.host, 'content-length': Buffer.byteLength(body) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: '/',
+          method: 'POST',
+          headers: { ...headers, host: target.host, 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
           res.on('error', reject);
         },
       );
@@ -139,7 +158,11 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
   }
 
   /** An uncounted call of the proxy's own. */
-  async function call(headers: IncomingHttpHeaders, operation: string, input: unknown): Promise<Record<string, unknown>> {
+  async function call(
+    headers: IncomingHttpHeaders,
+    operation: string,
+    input: unknown,
+  ): Promise<Record<string, unknown>> {
     const out = await forward({ ...headers, 'x-amz-target': `DynamoDB_20120810.${operation}` }, JSON.stringify(input));
     return JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
   }
@@ -149,7 +172,11 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
 
   const keyFromItem = (item: Item): Item => ({ PK: item.PK!, SK: item.SK! });
 
-  async function evaluatedBytes(headers: IncomingHttpHeaders, operation: string, input: Record<string, unknown>): Promise<number> {
+  async function evaluatedBytes(
+    headers: IncomingHttpHeaders,
+    operation: string,
+    input: Record<string, unknown>,
+  ): Promise<number> {
     // Dropped: tsc does not count a property destructured beside a rest element as unused.
     const { FilterExpression, ProjectionExpression, Select, ...rest } = input;
     const names = rest.ExpressionAttributeNames as Record<string, string> | undefined;
@@ -159,8 +186,10 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     const used = (map: Record<string, unknown> | undefined) =>
       map ? Object.fromEntries(Object.entries(map).filter(([k]) => kept.includes(k))) : undefined;
     const unfiltered = { ...rest, ExpressionAttributeNames: used(names), ExpressionAttributeValues: used(values) };
-    if (!unfiltered.ExpressionAttributeNames || Object.keys(unfiltered.ExpressionAttributeNames).length === 0) delete unfiltered.ExpressionAttributeNames;
-    if (!unfiltered.ExpressionAttributeValues || Object.keys(unfiltered.ExpressionAttributeValues).length === 0) delete unfiltered.ExpressionAttributeValues;
+    if (!unfiltered.ExpressionAttributeNames || Object.keys(unfiltered.ExpressionAttributeNames).length === 0)
+      delete unfiltered.ExpressionAttributeNames;
+    if (!unfiltered.ExpressionAttributeValues || Object.keys(unfiltered.ExpressionAttributeValues).length === 0)
+      delete unfiltered.ExpressionAttributeValues;
     const out = await call(headers, operation, unfiltered);
     return ((out.Items as Item[] | undefined) ?? []).reduce((s, i) => s + itemSize(i), 0);
   }
@@ -182,7 +211,13 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     if (meter.passthrough) {
       // Forward only, streaming both ways: as little of the proxy's own work as can be.
       const upstreamRequest = httpRequest(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: target.host },
+        },
         (upstreamResponse) => {
           res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
           upstreamResponse.pipe(res);
@@ -211,21 +246,40 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
         const before = new Map<string, Item | undefined>();
         const writeKeys: { table: string; key: Item; transactional: boolean }[] = [];
         if (metered) {
-          if (operation === 'PutItem') writeKeys.push({ table: input.TableName as string, key: keyFromItem(input.Item as Item), transactional: false });
-          if (operation === 'UpdateItem' || operation === 'DeleteItem') writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
+          if (operation === 'PutItem')
+            writeKeys.push({
+              table: input.TableName as string,
+              key: keyFromItem(input.Item as Item),
+              transactional: false,
+            });
+          if (operation === 'UpdateItem' || operation === 'DeleteItem')
+            writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
           if (operation === 'BatchWriteItem') {
-            for (const [table, requests] of Object.entries(input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>)) {
-              for (const r of requests) writeKeys.push({ table, key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key, transactional: false });
+            for (const [table, requests] of Object.entries(
+              input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
+            )) {
+              for (const r of requests)
+                writeKeys.push({
+                  table,
+                  key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key,
+                  transactional: false,
+                });
             }
           }
           if (operation === 'TransactWriteItems') {
             for (const t of input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]) {
               const [kind, spec] = Object.entries(t)[0]!;
               if (kind === 'ConditionCheck') continue;
-              writeKeys.push({ table: spec.TableName, key: spec.Item ? keyFromItem(spec.Item) : spec.Key!, transactional: true });
+              writeKeys.push({
+                table: spec.TableName,
+                key: spec.Item ? keyFromItem(spec.Item) : spec.Key!,
+                transactional: true,
+              });
             }
           }
-          await Promise.all(writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))));
+          await Promise.all(
+            writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))),
+          );
         }
 
         const out = await forward(headers, body);
@@ -240,10 +294,13 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
         if (operation === 'GetItem') {
           readUnits = readUnitsOf(itemSize(result.Item as Item | undefined), input.ConsistentRead === true);
         } else if (operation === 'BatchGetItem') {
-          for (const [table, spec] of Object.entries(input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>)) {
+          for (const [table, spec] of Object.entries(
+            input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>,
+          )) {
             const found = (result.Responses as Record<string, Item[]> | undefined)?.[table] ?? [];
             const sizes = new Map(found.map((i) => [JSON.stringify([i.PK, i.SK]), itemSize(i)]));
-            for (const key of spec.Keys) readUnits += readUnitsOf(sizes.get(JSON.stringify([key.PK, key.SK])) ?? 0, spec.ConsistentRead === true);
+            for (const key of spec.Keys)
+              readUnits += readUnitsOf(sizes.get(JSON.stringify([key.PK, key.SK])) ?? 0, spec.ConsistentRead === true);
           }
         } else if (operation === 'Query' || operation === 'Scan') {
           const consistent = input.ConsistentRead === true && !input.IndexName;

@@ -63,21 +63,19 @@ export class LocalEventBus {
 
   /** Accepts the entries as PutEvents would, and starts delivering them. */
   put(entries: readonly BusEntry[], region: string): BusEvent[] {
-    const events = entries.map(
-      (entry): BusEvent => ({
-        version: '0',
-        id: randomUUID(),
-        'detail-type': entry.detailType,
-        source: entry.source,
-        account: LOCAL_ACCOUNT,
-        // EventBridge keeps whole seconds.
-        time: new Date(entry.time).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        region,
-        resources: [],
-        // Through JSON, as on the wire: subscribers get their own copy.
-        detail: JSON.parse(JSON.stringify(entry.detail)) as Record<string, unknown>,
-      }),
-    );
+    const events = entries.map((entry): BusEvent => ({
+      version: '0',
+      id: randomUUID(),
+      'detail-type': entry.detailType,
+      source: entry.source,
+      account: LOCAL_ACCOUNT,
+      // EventBridge keeps whole seconds.
+      time: new Date(entry.time).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      region,
+      resources: [],
+      // Through JSON, as on the wire: subscribers get their own copy.
+      detail: JSON.parse(JSON.stringify(entry.detail)) as Record<string, unknown>,
+    }));
     this.events.push(...events);
     if (this.events.length > KEEP) this.events.splice(0, this.events.length - KEEP);
     if (this.file && events.length > 0) appendFileSync(this.file, events.map((e) => `${JSON.stringify(e)}\n`).join(''));
@@ -109,8 +107,16 @@ export class LocalEventBus {
       .then(
         () => undefined,
         (error: unknown) => {
-          const detail = error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
-          writeLogLine({ level: 'error', source: 'local-event-bus', msg: 'subscriber failed', subscriber: name, event_id: event.id, ...detail });
+          const detail =
+            error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) };
+          writeLogLine({
+            level: 'error',
+            source: 'local-event-bus',
+            msg: 'subscriber failed',
+            subscriber: name,
+            event_id: event.id,
+            ...detail,
+          });
         },
       )
       .finally(() => this.deliveries.delete(delivery));

@@ -34,7 +34,8 @@ export function checkPattern(pattern: unknown, path = ''): asserts pattern is Ev
       if (value.length === 0) throw new Error(`event pattern at ${at}: an empty list matches nothing`);
       for (const alternative of value) {
         if (isScalar(alternative)) continue;
-        if (!isPlainObject(alternative)) throw new Error(`event pattern at ${at}: unsupported value ${JSON.stringify(alternative)}`);
+        if (!isPlainObject(alternative))
+          throw new Error(`event pattern at ${at}: unsupported value ${JSON.stringify(alternative)}`);
         const [operator, ...more] = Object.keys(alternative);
         if (!operator || more.length > 0 || !OPERATORS.has(operator)) {
           throw new Error(`event pattern at ${at}: unsupported matcher ${JSON.stringify(alternative)}`);

@@ -67,7 +67,11 @@ export interface LocalHttpServer {
 }
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-type StreamingHandler = (event: APIGatewayProxyEvent, stream: LocalResponseStream, context: Context) => Promise<unknown>;
+type StreamingHandler = (
+  event: APIGatewayProxyEvent,
+  stream: LocalResponseStream,
+  context: Context,
+) => Promise<unknown>;
 
 export async function startHttpServer(options: HttpServerOptions = {}): Promise<LocalHttpServer> {
   // Before any handler module loads: a streaming handler calls awslambda.streamifyResponse then,
@@ -125,7 +129,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     const url = new URL(req.url?.startsWith('/') ? `http://local${req.url}` : (req.url ?? '/'), 'http://local');
     const match = matcher.match(req.method ?? 'GET', url.pathname);
     if (match.kind === 'not-found') return sendJson(res, 404, { detail: 'Not Found' }, requestId);
-    if (match.kind === 'bad-path') return sendJson(res, 400, { detail: 'Malformed path: invalid percent-encoding' }, requestId);
+    if (match.kind === 'bad-path')
+      return sendJson(res, 400, { detail: 'Malformed path: invalid percent-encoding' }, requestId);
     if (match.kind === 'method-not-allowed') {
       return sendJson(res, 405, { detail: 'Method Not Allowed' }, requestId, { Allow: match.allow.join(', ') });
     }
@@ -170,7 +175,9 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     if (route.streaming) {
       const stream = new LocalResponseStream(res);
       try {
-        await runAs(route.id, route.grants, counterActions(route), () => (handler as StreamingHandler)(event, stream, context));
+        await runAs(route.id, route.grants, counterActions(route), () =>
+          (handler as StreamingHandler)(event, stream, context),
+        );
       } catch (error) {
         if (res.destroyed) return; // the client left; its writes failing is expected
         logError(`streaming handler of route ${route.id} failed`, error, requestId);
@@ -187,15 +194,26 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     let result: APIGatewayProxyResult;
     const started = performance.now();
     try {
-      result = await runAs(route.id, route.grants, counterActions(route), () => (handler as ProxyHandler)(event, context));
+      result = await runAs(route.id, route.grants, counterActions(route), () =>
+        (handler as ProxyHandler)(event, context),
+      );
     } catch (error) {
       logError(`handler of route ${route.id} threw`, error, requestId);
       return sendJson(res, 500, { detail: `Internal Server Error (request ${requestId})` }, requestId);
     }
     if (!result || typeof result !== 'object' || !Number.isInteger(result.statusCode)) {
       // API Gateway answers 502 to a malformed Lambda proxy response.
-      logError(`handler of route ${route.id} returned a malformed proxy result`, new Error(JSON.stringify(result)), requestId);
-      return sendJson(res, 502, { detail: `Bad Gateway: malformed Lambda proxy response (request ${requestId})` }, requestId);
+      logError(
+        `handler of route ${route.id} returned a malformed proxy result`,
+        new Error(JSON.stringify(result)),
+        requestId,
+      );
+      return sendJson(
+        res,
+        502,
+        { detail: `Bad Gateway: malformed Lambda proxy response (request ${requestId})` },
+        requestId,
+      );
     }
     // How long the function ran, as Lambda would bill it (without this server's own work): a
     // standard header browsers' developer tools show; the request-cost benchmark reads it.
@@ -227,7 +245,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
           ? 'The request line is too long'
           : 'The request could not be read as HTTP';
     const body = JSON.stringify({ detail });
-    if (options.logOwnResponses) log({ level: 'info', source: 'local-server', msg: 'request', request_id: requestId, status, error: err.code });
+    if (options.logOwnResponses)
+      log({ level: 'info', source: 'local-server', msg: 'request', request_id: requestId, status, error: err.code });
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
@@ -291,19 +310,28 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
  */
 function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
   const headers = new Map<string, [string, string[]]>();
-  for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name.toLowerCase(), [name, [String(value)]]);
+  for (const [name, value] of Object.entries(result.headers ?? {}))
+    headers.set(name.toLowerCase(), [name, [String(value)]]);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
     headers.set(name.toLowerCase(), [name, values.map(String)]);
   }
-  const body = result.body == null ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  if (!headers.has('content-type') && body.length > 0) headers.set('content-type', ['Content-Type', ['application/json']]);
+  const body =
+    result.body == null ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  if (!headers.has('content-type') && body.length > 0)
+    headers.set('content-type', ['Content-Type', ['application/json']]);
   res.statusCode = result.statusCode;
   for (const [name, values] of headers.values()) res.setHeader(name, values.length === 1 ? (values[0] ?? '') : values);
   res.setHeader('Content-Length', body.length);
   res.end(body);
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  requestId: string,
+  extra: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json',

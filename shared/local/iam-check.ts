@@ -23,7 +23,13 @@ interface Running {
 const current = new AsyncLocalStorage<Running>();
 
 /** Runs `work` as the function `who` with these grants: its SDK calls are checked. */
-export function runAs<T>(who: string, grants: RouteGrants, counters: readonly string[], work: () => T, consumes?: string): T {
+export function runAs<T>(
+  who: string,
+  grants: RouteGrants,
+  counters: readonly string[],
+  work: () => T,
+  consumes?: string,
+): T {
   return current.run({ who, allowed: allowedActions(grants, counters), consumes }, work);
 }
 
@@ -59,7 +65,9 @@ export function checkAction(action: string, resource?: string): void {
 export function checkConsumer(queue: string): void {
   const running = current.getStore();
   if (running && running.consumes !== queue) {
-    throw new LocalAccessDenied(`${running.who} is not allowed to perform sqs:ChangeMessageVisibility on ${queue}: only the worker reading that queue is`);
+    throw new LocalAccessDenied(
+      `${running.who} is not allowed to perform sqs:ChangeMessageVisibility on ${queue}: only the worker reading that queue is`,
+    );
   }
 }
 
@@ -92,7 +100,9 @@ function dynamodbActions(command: string, input: Input): { action: string; pk?: 
     // Checked per item, as IAM does.
     return ((input.TransactItems ?? []) as Input[]).flatMap((item) => {
       const [kind, body] = Object.entries(item)[0] as [string, Input];
-      const perItem = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind] ?? kind;
+      const perItem =
+        { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind] ??
+        kind;
       return [{ action: `dynamodb:${perItem}`, pk: partitionOf(body.Key ?? body.Item) }];
     });
   }
@@ -154,19 +164,20 @@ export function checkCallsOf(client: SdkClient, service: string): void {
   if (installed.has(client)) return;
   installed.add(client);
   client.middlewareStack.add(
-    (next: (args: { input: Input }) => Promise<unknown>, context: { commandName?: string }) => async (args: { input: Input }) => {
-      const running = current.getStore();
-      if (running) {
-        for (const { action, pk } of actionsOf(service, context.commandName ?? 'Unknown', args.input)) {
-          if (!permits(running.allowed, action, pk)) {
-            throw new LocalAccessDenied(
-              `${running.who} is not allowed to perform ${action}${pk ? ` on partition ${pk}` : ''}: its grants in the route or worker table do not allow it (shared/iam.ts)`,
-            );
+    (next: (args: { input: Input }) => Promise<unknown>, context: { commandName?: string }) =>
+      async (args: { input: Input }) => {
+        const running = current.getStore();
+        if (running) {
+          for (const { action, pk } of actionsOf(service, context.commandName ?? 'Unknown', args.input)) {
+            if (!permits(running.allowed, action, pk)) {
+              throw new LocalAccessDenied(
+                `${running.who} is not allowed to perform ${action}${pk ? ` on partition ${pk}` : ''}: its grants in the route or worker table do not allow it (shared/iam.ts)`,
+              );
+            }
           }
         }
-      }
-      return next(args);
-    },
+        return next(args);
+      },
     { step: 'initialize', name: 'gatehouseLocalIamCheck' },
   );
 }

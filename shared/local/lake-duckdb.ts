@@ -20,7 +20,13 @@ import { config } from '../config.js';
 import { LAKE_BOUNDS, LakeSqlError, type LakeAnswer, type LakeEngine, type LakeQuery } from '../adapters/lake/types.js';
 import { LAKE_TABLES, tenantTablePrefix, type LakeColumnType } from '../vocabulary/data-lake.js';
 
-const DUCK_TYPE: Record<LakeColumnType, string> = { string: 'VARCHAR', double: 'DOUBLE', bigint: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
+const DUCK_TYPE: Record<LakeColumnType, string> = {
+  string: 'VARCHAR',
+  double: 'DOUBLE',
+  bigint: 'BIGINT',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMP',
+};
 
 /** The settings of the database a query runs in: nothing outside it, nothing written, locked. */
 const LOCKED = {
@@ -59,7 +65,9 @@ async function keysUnder(prefix: string): Promise<{ key: string; size: number }[
   const keys: { key: string; size: number }[] = [];
   let token: string | undefined;
   do {
-    const page = await engineS3().send(new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: prefix, ContinuationToken: token }));
+    const page = await engineS3().send(
+      new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: prefix, ContinuationToken: token }),
+    );
     for (const o of page.Contents ?? []) if (o.Key?.endsWith('.parquet')) keys.push({ key: o.Key, size: o.Size ?? 0 });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -71,12 +79,21 @@ const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 /** Builds the tenant's database file in `dir`; returns the bytes of Parquet it was given. */
 async function buildTenantDatabase(dir: string, tenantId: string): Promise<{ path: string; bytes: number }> {
   const path = join(dir, 'lake.duckdb');
-  const files = await Promise.all(LAKE_TABLES.map(async (table) => ({ table, keys: await keysUnder(tenantTablePrefix(table.name, tenantId)) })));
+  const files = await Promise.all(
+    LAKE_TABLES.map(async (table) => ({ table, keys: await keysUnder(tenantTablePrefix(table.name, tenantId)) })),
+  );
   const bytes = files.reduce((n, f) => n + f.keys.reduce((m, k) => m + k.size, 0), 0);
   if (bytes > LAKE_BOUNDS.maxBytesScanned) {
-    throw new LakeSqlError(`the tenant's lake holds ${bytes} bytes, more than the ${LAKE_BOUNDS.maxBytesScanned} a query may scan`);
+    throw new LakeSqlError(
+      `the tenant's lake holds ${bytes} bytes, more than the ${LAKE_BOUNDS.maxBytesScanned} a query may scan`,
+    );
   }
-  const writer = await DuckDBInstance.create(path, { threads: String(LAKE_BOUNDS.threads), memory_limit: LAKE_BOUNDS.memoryLimit, autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const writer = await DuckDBInstance.create(path, {
+    threads: String(LAKE_BOUNDS.threads),
+    memory_limit: LAKE_BOUNDS.memoryLimit,
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
   const connection = await writer.connect();
   try {
     for (const { table, keys } of files) {
@@ -107,7 +124,18 @@ async function buildTenantDatabase(dir: string, tenantId: string): Promise<{ pat
   return { path, bytes };
 }
 
-const INTEGER_TYPES = new Set(['BIGINT', 'HUGEINT', 'UBIGINT', 'UHUGEINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'UINTEGER', 'USMALLINT', 'UTINYINT']);
+const INTEGER_TYPES = new Set([
+  'BIGINT',
+  'HUGEINT',
+  'UBIGINT',
+  'UHUGEINT',
+  'INTEGER',
+  'SMALLINT',
+  'TINYINT',
+  'UINTEGER',
+  'USMALLINT',
+  'UTINYINT',
+]);
 
 /** Integers as JSON numbers where exact (DuckDB's JSON gives big ones as text). */
 function jsonValue(value: unknown, type: string): unknown {
@@ -115,7 +143,11 @@ function jsonValue(value: unknown, type: string): unknown {
   return value;
 }
 
-async function runBounded(connection: DuckDBConnection, sql: string, maxRows: number): Promise<Omit<LakeAnswer, 'bytes_scanned' | 'engine'>> {
+async function runBounded(
+  connection: DuckDBConnection,
+  sql: string,
+  maxRows: number,
+): Promise<Omit<LakeAnswer, 'bytes_scanned' | 'engine'>> {
   let extracted;
   try {
     extracted = await connection.extractStatements(sql);
@@ -129,7 +161,8 @@ async function runBounded(connection: DuckDBConnection, sql: string, maxRows: nu
   } catch (err) {
     throw new LakeSqlError((err as Error).message);
   }
-  if (prepared.statementType !== StatementType.SELECT) throw new LakeSqlError('only a SELECT (or WITH ... SELECT) may run: the lake is read-only');
+  if (prepared.statementType !== StatementType.SELECT)
+    throw new LakeSqlError('only a SELECT (or WITH ... SELECT) may run: the lake is read-only');
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -145,7 +178,8 @@ async function runBounded(connection: DuckDBConnection, sql: string, maxRows: nu
       truncated: all.length > maxRows || !reader.done,
     };
   } catch (err) {
-    if (timedOut) throw new LakeSqlError(`the query ran longer than ${LAKE_BOUNDS.timeoutMs / 1000} s and was interrupted`);
+    if (timedOut)
+      throw new LakeSqlError(`the query ran longer than ${LAKE_BOUNDS.timeoutMs / 1000} s and was interrupted`);
     throw new LakeSqlError((err as Error).message);
   } finally {
     clearTimeout(timer);

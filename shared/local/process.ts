@@ -189,7 +189,9 @@ export async function waitUntilReady(
     }
     if (await ready().catch(() => false)) return;
     if (Date.now() > deadline) {
-      throw new Error(`${what} did not answer within ${timeoutMs} ms` + (child ? `; log ${child.logFile}:\n${child.tail()}` : ''));
+      throw new Error(
+        `${what} did not answer within ${timeoutMs} ms` + (child ? `; log ${child.logFile}:\n${child.tail()}` : ''),
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

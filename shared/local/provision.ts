@@ -77,7 +77,11 @@ export async function provision(input: ProvisionInput): Promise<Provisioned> {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const cognito = new CognitoIdentityProviderClient({ region: input.region, endpoint: input.cognitoEndpoint, credentials });
+  const cognito = new CognitoIdentityProviderClient({
+    region: input.region,
+    endpoint: input.cognitoEndpoint,
+    credentials,
+  });
   try {
     const [{ created: table, stream }, bucket, pool] = await Promise.all([
       ensureTable(dynamodb, LOCAL_NAMES.table),
@@ -113,16 +117,14 @@ export async function ensureTable(
       if ((error as Error).name === 'ResourceNotFoundException') return undefined;
       throw error;
     });
-  const wanted = TABLE_KEYS.indexes.map(
-    (index): GlobalSecondaryIndex => ({
-      IndexName: index.name,
-      KeySchema: [
-        { AttributeName: index.partitionKey, KeyType: 'HASH' },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: index.projection },
-    }),
-  );
+  const wanted = TABLE_KEYS.indexes.map((index): GlobalSecondaryIndex => ({
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection: { ProjectionType: index.projection },
+  }));
   const attribute = (name: string): AttributeDefinition => ({ AttributeName: name, AttributeType: 'S' });
   let created = false;
   if (!existing) {
@@ -192,7 +194,9 @@ async function ensureStream(
   if (existing && !(spec?.StreamEnabled && spec.StreamViewType === TABLE_KEYS.streamViewType)) {
     // As in DynamoDB, a stream's view type cannot change: off first, then on again.
     if (spec?.StreamEnabled) {
-      await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }));
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, StreamSpecification: { StreamEnabled: false } }),
+      );
     }
     await client.send(
       new UpdateTableCommand({
@@ -270,7 +274,12 @@ async function ensureUserPool(
         AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
         Schema: [
           // Set once at creation: a user never changes tenant.
-          { Name: 'tenant_id', AttributeDataType: 'String', Mutable: false, StringAttributeConstraints: { MinLength: '1', MaxLength: '64' } },
+          {
+            Name: 'tenant_id',
+            AttributeDataType: 'String',
+            Mutable: false,
+            StringAttributeConstraints: { MinLength: '1', MaxLength: '64' },
+          },
         ],
       }),
     );

@@ -45,7 +45,11 @@ export function buildProxyEvent(input: EventInput): APIGatewayProxyEvent {
   const binary = isBinaryContentType(contentType);
   const socketIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   // API Gateway sets sourceIp itself; only the test harness may stand in for many clients.
-  const forwarded = input.trustForwardedFor ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+  const forwarded = input.trustForwardedFor
+    ? String(req.headers['x-forwarded-for'] ?? '')
+        .split(',')[0]
+        ?.trim()
+    : '';
   const sourceIp = forwarded || socketIp;
 
   return {

@@ -42,7 +42,9 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
   const consumers: { worker: WorkerDef; trigger: QueueTrigger; handler: QueueHandler; active: number }[] = [];
   for (const worker of options.workers) {
     if (worker.trigger.kind !== 'queue') throw new Error(`worker ${worker.id} is not triggered by a queue`);
-    const handler = options.handlers?.[worker.id] ?? (await importHandler<QueueHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+    const handler =
+      options.handlers?.[worker.id] ??
+      (await importHandler<QueueHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
     consumers.push({ worker, trigger: worker.trigger, handler, active: 0 });
   }
 
@@ -67,7 +69,13 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
       })),
     };
     try {
-      const answer = await runAs(c.worker.id, c.worker.grants, HEARTBEAT_ACTIONS, () => c.handler(event, workerContext(c.worker, options.region)), queue);
+      const answer = await runAs(
+        c.worker.id,
+        c.worker.grants,
+        HEARTBEAT_ACTIONS,
+        () => c.handler(event, workerContext(c.worker, options.region)),
+        queue,
+      );
       const failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       for (const m of batch) if (!failed.has(m.messageId)) queues.delete(queue, m.receiptHandle!);
     } catch (error) {

@@ -18,7 +18,13 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { MAX_DELAY_SECONDS, MAX_VISIBILITY_SECONDS, type OutgoingMessage, type QueueDepth, type Queues } from '../adapters/queue.js';
+import {
+  MAX_DELAY_SECONDS,
+  MAX_VISIBILITY_SECONDS,
+  type OutgoingMessage,
+  type QueueDepth,
+  type Queues,
+} from '../adapters/queue.js';
 import { writeLogLine } from '../log-sink.js';
 import { queueById, QUEUES, type QueueId, type QueueTarget } from '../workers.js';
 import { LOCAL_ACCOUNT } from './event-bus.js';
@@ -46,7 +52,8 @@ export interface LocalQueuesOptions {
   region?: string;
 }
 
-const arnOf = (region: string, target: string) => `arn:aws:sqs:${region}:${LOCAL_ACCOUNT}:gatehouse-${target.replace(':', '-')}`;
+const arnOf = (region: string, target: string) =>
+  `arn:aws:sqs:${region}:${LOCAL_ACCOUNT}:gatehouse-${target.replace(':', '-')}`;
 
 export class LocalQueues implements Queues {
   private readonly state = new Map<string, QueuedMessage[]>();
@@ -66,7 +73,11 @@ export class LocalQueues implements Queues {
       for (const [target, messages] of Object.entries(saved)) {
         // A receipt does not survive the process that held it; the message keeps its visibility
         // (a retry waiting hours still waits them, one in flight returns after its timeout).
-        if (this.state.has(target)) this.state.set(target, messages.map((m) => ({ ...m, receiptHandle: null })));
+        if (this.state.has(target))
+          this.state.set(
+            target,
+            messages.map((m) => ({ ...m, receiptHandle: null })),
+          );
       }
     }
   }
@@ -77,9 +88,17 @@ export class LocalQueues implements Queues {
     const at = this.clock();
     for (const m of messages) {
       const delay = m.delaySeconds ?? 0;
-      if (delay < 0 || delay > MAX_DELAY_SECONDS) throw new Error(`DelaySeconds ${delay} is outside 0..${MAX_DELAY_SECONDS}`);
+      if (delay < 0 || delay > MAX_DELAY_SECONDS)
+        throw new Error(`DelaySeconds ${delay} is outside 0..${MAX_DELAY_SECONDS}`);
       if (Buffer.byteLength(m.body) > 256 * 1024) throw new Error('a message is at most 256 KB');
-      list.push({ messageId: randomUUID(), body: m.body, sentAt: at, visibleAt: at + delay * 1000, receiveCount: 0, receiptHandle: null });
+      list.push({
+        messageId: randomUUID(),
+        body: m.body,
+        sentAt: at,
+        visibleAt: at + delay * 1000,
+        receiveCount: 0,
+        receiptHandle: null,
+      });
     }
     this.changed();
     return Promise.resolve();
@@ -88,7 +107,8 @@ export class LocalQueues implements Queues {
   changeVisibility(queue: QueueTarget, receiptHandle: string, seconds: number): Promise<void> {
     checkConsumer(queue);
     const message = this.list(queue).find((m) => m.receiptHandle === receiptHandle);
-    if (!message) return Promise.reject(new Error(`ReceiptHandleIsInvalid: no message of ${queue} has receipt ${receiptHandle}`));
+    if (!message)
+      return Promise.reject(new Error(`ReceiptHandleIsInvalid: no message of ${queue} has receipt ${receiptHandle}`));
     message.visibleAt = this.clock() + Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.round(seconds))) * 1000;
     this.changed();
     return Promise.resolve();
@@ -101,7 +121,11 @@ export class LocalQueues implements Queues {
     const now = this.clock();
     const main = this.list(queue);
     const visible = main.filter((m) => m.visibleAt <= now).length;
-    return Promise.resolve({ visible, in_flight: main.length - visible, dead_letters: this.list(`${queue}:dead-letters`).length });
+    return Promise.resolve({
+      visible,
+      in_flight: main.length - visible,
+      dead_letters: this.list(`${queue}:dead-letters`).length,
+    });
   }
 
   messages(target: QueueTarget): QueuedMessage[] {
@@ -121,7 +145,14 @@ export class LocalQueues implements Queues {
       if (m.receiveCount >= def.maxReceiveCount) {
         list.splice(list.indexOf(m), 1);
         this.list(`${def.id}:dead-letters` as QueueTarget).push({ ...m, receiptHandle: null, visibleAt: now });
-        writeLogLine({ level: 'error', source: 'local-queue', msg: 'message moved to the dead letters after its receive limit', queue, message_id: m.messageId, receives: m.receiveCount });
+        writeLogLine({
+          level: 'error',
+          source: 'local-queue',
+          msg: 'message moved to the dead letters after its receive limit',
+          queue,
+          message_id: m.messageId,
+          receives: m.receiveCount,
+        });
         moved = true;
         continue;
       }
@@ -197,5 +228,8 @@ const KEY = Symbol.for('gatehouse.localQueues');
  */
 export function localQueues(): LocalQueues {
   const holder = globalThis as unknown as Record<symbol, LocalQueues | undefined>;
-  return (holder[KEY] ??= new LocalQueues({ stateFile: process.env.LOCAL_QUEUES_FILE, region: process.env.AWS_REGION }));
+  return (holder[KEY] ??= new LocalQueues({
+    stateFile: process.env.LOCAL_QUEUES_FILE,
+    region: process.env.AWS_REGION,
+  }));
 }

@@ -34,7 +34,9 @@ export class RouteMatcher {
         this.resources.push(resource);
       }
       if (resource.byMethod.has(route.method)) {
-        throw new Error(`two routes for ${route.method} ${route.path}: ${resource.byMethod.get(route.method)?.id} and ${route.id}`);
+        throw new Error(
+          `two routes for ${route.method} ${route.path}: ${resource.byMethod.get(route.method)?.id} and ${route.id}`,
+        );
       }
       resource.byMethod.set(route.method, route);
     }
@@ -55,7 +57,11 @@ export class RouteMatcher {
     const entries = Object.entries(best.raw);
     if (entries.length === 0) return { kind: 'found', route, pathParameters: null };
     try {
-      return { kind: 'found', route, pathParameters: Object.fromEntries(entries.map(([k, v]) => [k, decodeURIComponent(v)])) };
+      return {
+        kind: 'found',
+        route,
+        pathParameters: Object.fromEntries(entries.map(([k, v]) => [k, decodeURIComponent(v)])),
+      };
     } catch {
       return { kind: 'bad-path' };
     }

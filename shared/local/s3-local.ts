@@ -31,7 +31,13 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 export async function startS3Local(options: { directory: string }): Promise<LocalService> {
   const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
   // Port 0: the kernel picks a free port at bind time, so there is no race to retry.
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory: options.directory, silent: true, vhostBuckets: false });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: options.directory,
+    silent: true,
+    vhostBuckets: false,
+  });
   const { port } = await server.run();
   let stopped: Promise<void> | undefined;
   return {

@@ -20,7 +20,8 @@ export function localSecretKey(file: string): Buffer {
 }
 
 /** The context in a fixed order: the same pairs give the same bytes. */
-const aad = (context: SecretContext) => Buffer.from(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))));
+const aad = (context: SecretContext) =>
+  Buffer.from(JSON.stringify(Object.entries(context).sort(([a], [b]) => a.localeCompare(b))));
 
 export class LocalSecretBox implements SecretBox {
   constructor(private readonly key: Buffer) {}

@@ -53,7 +53,12 @@ export class SmtpMailer implements Mailer {
   async send(mail: Mail): Promise<{ messageId: string }> {
     // As SES checks the function's IAM policy.
     checkAction('ses:SendEmail');
-    const info = await this.transport.sendMail({ from: LOCAL_MAIL_FROM, to: [...mail.to], subject: mail.subject, text: mail.text });
+    const info = await this.transport.sendMail({
+      from: LOCAL_MAIL_FROM,
+      to: [...mail.to],
+      subject: mail.subject,
+      text: mail.text,
+    });
     return { messageId: info.messageId };
   }
 }

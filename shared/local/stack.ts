@@ -88,7 +88,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dataDir = resolve(options.dataDir);
   const region = options.region ?? 'us-east-1';
   const logs = join(dataDir, 'logs');
-  const dirs = { dynamodb: join(dataDir, 'dynamodb'), s3: join(dataDir, 's3'), cognito: join(dataDir, 'cognito'), mail: join(dataDir, 'mail') };
+  const dirs = {
+    dynamodb: join(dataDir, 'dynamodb'),
+    s3: join(dataDir, 's3'),
+    cognito: join(dataDir, 'cognito'),
+    mail: join(dataDir, 'mail'),
+  };
   const stateFile = join(dataDir, 'local-stack.json');
   const checkpointFile = join(dataDir, 'stream-checkpoints.json');
   // The local stand-in for the KMS key that seals kept secrets (shared/local/secret-box.ts).
@@ -98,14 +103,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const queuesFile = join(dataDir, 'queues.json');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile, queuesFile);
+  if (!options.persist)
+    removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile, queuesFile);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
   const t0 = performance.now();
   // In parallel: DynamoDB Local (the JVM, ~2 s) dominates; the others hide behind it.
   const [dynamodbResult, s3Result, cognitoResult, smtpResult] = await Promise.allSettled([
-    startDynamoDbLocal({ dbPath: options.persist ? dirs.dynamodb : undefined, logFile: join(logs, 'dynamodb-local.log') }),
+    startDynamoDbLocal({
+      dbPath: options.persist ? dirs.dynamodb : undefined,
+      logFile: join(logs, 'dynamodb-local.log'),
+    }),
     startS3Local({ directory: dirs.s3 }),
     startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log') }),
     // The mail people would get, as .eml files under <dataDir>/mail (shared/local/smtp.ts).
@@ -127,24 +136,52 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist) removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, join(logs, 'notifications.jsonl'), secretsKeyFile, queuesFile);
+    if (!options.persist)
+      removeFiles(
+        dirs.s3,
+        dirs.cognito,
+        dirs.mail,
+        stateFile,
+        checkpointFile,
+        eventBusLog,
+        join(logs, 'notifications.jsonl'),
+        secretsKeyFile,
+        queuesFile,
+      );
     releaseLock();
   };
-  if (dynamodbResult.status === 'rejected' || s3Result.status === 'rejected' || cognitoResult.status === 'rejected' || smtpResult.status === 'rejected') {
+  if (
+    dynamodbResult.status === 'rejected' ||
+    s3Result.status === 'rejected' ||
+    cognitoResult.status === 'rejected' ||
+    smtpResult.status === 'rejected'
+  ) {
     await stopAll();
     throw results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))[0];
   }
   const [dynamodb, s3, cognito, smtp] = [dynamodbResult.value, s3Result.value, cognitoResult.value, smtpResult.value];
   const t1 = performance.now();
-  const superviseLog = (msg: string, fields?: Record<string, unknown>) => writeLogLine({ level: 'warn', source: 'local-stack', msg, ...fields }, 'error');
+  const superviseLog = (msg: string, fields?: Record<string, unknown>) =>
+    writeLogLine({ level: 'warn', source: 'local-stack', msg, ...fields }, 'error');
   // DynamoDB Local that dies is started again on its port (its data kept on disk when persisted;
   // in memory, the table is made again), and the stream is read again.
   const port = Number(new URL(dynamodb.endpoint).port);
   const dynamodbSupervised = supervise(dynamodb, {
     name: 'DynamoDB Local',
-    restart: () => startDynamoDbLocal({ dbPath: options.persist ? dirs.dynamodb : undefined, logFile: join(logs, 'dynamodb-local.log'), port }),
+    restart: () =>
+      startDynamoDbLocal({
+        dbPath: options.persist ? dirs.dynamodb : undefined,
+        logFile: join(logs, 'dynamodb-local.log'),
+        port,
+      }),
     recovered: async () => {
-      const again = await provision({ region, dynamodbEndpoint: dynamodb.endpoint, s3Endpoint: s3.endpoint, cognitoEndpoint: cognito.endpoint, stateFile });
+      const again = await provision({
+        region,
+        dynamodbEndpoint: dynamodb.endpoint,
+        s3Endpoint: s3.endpoint,
+        cognitoEndpoint: cognito.endpoint,
+        stateFile,
+      });
       if (workersOn) {
         await streamPoller?.stop();
         streamPoller = await startPoller(again.tableStream.new);
@@ -157,7 +194,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // and its users and pool are in its files.
   const cognitoSupervised = supervise(cognito, {
     name: 'cognito-local',
-    restart: () => startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log'), port: Number(new URL(cognito.endpoint).port) }),
+    restart: () =>
+      startCognitoLocal({
+        directory: dirs.cognito,
+        logFile: join(logs, 'cognito-local.log'),
+        port: Number(new URL(cognito.endpoint).port),
+      }),
     recovered: async () => undefined,
     log: superviseLog,
   });
@@ -229,7 +271,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   const workersOn = options.workers ?? options.setProcessEnv ?? true;
   const stopped = new Set(options.stoppedWorkers ?? []);
-  for (const id of stopped) if (!WORKERS.some((w) => w.id === id)) throw new Error(`no worker ${id} to leave stopped (GATEHOUSE_STOPPED_WORKERS): ${WORKERS.map((w) => w.id).join(', ')}`);
+  for (const id of stopped)
+    if (!WORKERS.some((w) => w.id === id))
+      throw new Error(
+        `no worker ${id} to leave stopped (GATEHOUSE_STOPPED_WORKERS): ${WORKERS.map((w) => w.id).join(', ')}`,
+      );
   const running = WORKERS.filter((w) => !stopped.has(w.id));
   const tableName = provisioned.tableName;
   const startPoller = (newStream: boolean) =>
@@ -252,7 +298,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       streamPoller = await startPoller(provisioned.tableStream.new);
       asyncWorkers = await startAsyncWorkers({
         region,
-        workers: running.filter((w) => !isTableStream(w) && w.trigger.kind !== 'queue' && (options.schedules !== false || w.trigger.kind !== 'schedule')),
+        workers: running.filter(
+          (w) =>
+            !isTableStream(w) &&
+            w.trigger.kind !== 'queue' &&
+            (options.schedules !== false || w.trigger.kind !== 'schedule'),
+        ),
         deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
       });
       if (running.some((w) => w.id === 'connector-poll')) await armConnectorTimers(asyncWorkers);
@@ -263,10 +314,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         if (!rule) continue;
         unsubscribeFeeds.push(
           // The rule's own permission puts the event on the queue, not the publisher's.
-          localEventBus().subscribe(`queue:${queue.id}`, rule, (event) => asService(() => queues.send(queue.id, [{ body: JSON.stringify(event) }]))),
+          localEventBus().subscribe(`queue:${queue.id}`, rule, (event) =>
+            asService(() => queues.send(queue.id, [{ body: JSON.stringify(event) }])),
+          ),
         );
       }
-      queueWorkers = await startQueueWorkers({ queues, region, workers: running.filter((w) => w.trigger.kind === 'queue') });
+      queueWorkers = await startQueueWorkers({
+        queues,
+        region,
+        workers: running.filter((w) => w.trigger.kind === 'queue'),
+      });
     } catch (error) {
       await stopAll();
       throw error;
@@ -322,7 +379,9 @@ function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8'));
       if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
-        throw new Error(`${dataDir} is in use by process ${holder}: give this instance another GATEHOUSE_DATA_DIR`, { cause: error });
+        throw new Error(`${dataDir} is in use by process ${holder}: give this instance another GATEHOUSE_DATA_DIR`, {
+          cause: error,
+        });
       }
       rmSync(file, { force: true });
     }

@@ -120,9 +120,7 @@ interface Runtime {
 }
 
 export async function startStreamPoller(options: StreamPollerOptions): Promise<StreamPoller> {
-  const log =
-    options.log ??
-    ((line: PollerLogLine) => writeLogLine({ ...line }));
+  const log = options.log ?? ((line: PollerLogLine) => writeLogLine({ ...line }));
   const clientConfig = { region: options.region, endpoint: options.endpoint, credentials: options.credentials };
   const dynamodb = new DynamoDBClient(clientConfig);
   const streams = new DynamoDBStreamsClient(clientConfig);
@@ -155,7 +153,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   try {
     const table = await dynamodb.send(new DescribeTableCommand({ TableName: options.tableName }));
     streamArn = table.Table?.LatestStreamArn;
-    if (!streamArn) throw new Error(`table ${options.tableName} has no stream: provision it with one (shared/local/provision.ts)`);
+    if (!streamArn)
+      throw new Error(`table ${options.tableName} has no stream: provision it with one (shared/local/provision.ts)`);
     const saved = readCheckpoints(options.checkpointFile, streamArn);
     Object.assign(checkpoints, saved ?? { streamArn, positions: {} });
     const runtime: Runtime = {
@@ -177,8 +176,16 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
       },
     };
     for (const worker of options.workers) {
-      const handler = options.handlers?.[worker.id] ?? (await importHandler<StreamHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
-      const consumer = new Consumer(runtime, worker, worker.trigger, handler, (checkpoints.positions[worker.id] ??= {}));
+      const handler =
+        options.handlers?.[worker.id] ??
+        (await importHandler<StreamHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+      const consumer = new Consumer(
+        runtime,
+        worker,
+        worker.trigger,
+        handler,
+        (checkpoints.positions[worker.id] ??= {}),
+      );
       // With saved positions, a shard the file does not know began after the last save: read it
       // all. Iterators of the shards open now are taken before start returns, so nothing written
       // after it is missed, even at LATEST.
@@ -206,7 +213,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
           if (error instanceof Stopped) break;
           // Once per distinct error, not four times a second.
           const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-          if (message !== lastError) log({ level: 'error', source: 'stream-poller', msg: 'reading the table stream failed', error: message });
+          if (message !== lastError)
+            log({ level: 'error', source: 'stream-poller', msg: 'reading the table stream failed', error: message });
           lastError = message;
         }
         // More may be waiting right behind a full read; otherwise pause.
@@ -315,7 +323,9 @@ class Consumer {
       new GetShardIteratorCommand({
         StreamArn: this.rt.streamArn,
         ShardId: shard.id,
-        ...(position ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: position } : { ShardIteratorType: shard.start }),
+        ...(position
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: position }
+          : { ShardIteratorType: shard.start }),
       }),
     );
     return out.ShardIterator;
@@ -329,7 +339,9 @@ class Consumer {
     }
     let out;
     try {
-      out = await this.rt.streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: MAX_RECORDS_PER_READ }));
+      out = await this.rt.streams.send(
+        new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: MAX_RECORDS_PER_READ }),
+      );
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'ExpiredIteratorException') {
@@ -341,7 +353,13 @@ class Consumer {
         shard.iterator = undefined;
         shard.start = 'TRIM_HORIZON';
         delete this.positions[shard.id];
-        this.rt.log({ level: 'error', source: 'stream-poller', msg: 'records expired before they were handled', worker: this.worker.id, shard: shard.id });
+        this.rt.log({
+          level: 'error',
+          source: 'stream-poller',
+          msg: 'records expired before they were handled',
+          worker: this.worker.id,
+          shard: shard.id,
+        });
         return 0;
       }
       throw error;
@@ -412,7 +430,12 @@ class Consumer {
     };
     this.rt.deadLetters.push(letter);
     if (this.rt.options.deadLetterFile) appendFileSync(this.rt.options.deadLetterFile, `${JSON.stringify(letter)}\n`);
-    this.rt.log({ level: 'error', source: 'stream-poller', msg: 'batch failed after every retry: dead-lettered', ...letter });
+    this.rt.log({
+      level: 'error',
+      source: 'stream-poller',
+      msg: 'batch failed after every retry: dead-lettered',
+      ...letter,
+    });
   }
 }
 
@@ -440,7 +463,9 @@ function lambdaRecord(record: SdkRecord, streamArn: string): DynamoDBRecord {
     awsRegion: record.awsRegion,
     eventSourceARN: streamArn,
     dynamodb: d && {
-      ApproximateCreationDateTime: d.ApproximateCreationDateTime ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000) : undefined,
+      ApproximateCreationDateTime: d.ApproximateCreationDateTime
+        ? Math.floor(d.ApproximateCreationDateTime.getTime() / 1000)
+        : undefined,
       Keys: image(d.Keys),
       NewImage: image(d.NewImage),
       OldImage: image(d.OldImage),
@@ -456,6 +481,7 @@ function lambdaValue(value: SdkAttributeValue): AttributeValue {
   if (value.B !== undefined) return { B: base64(value.B) };
   if (value.BS !== undefined) return { BS: value.BS.map(base64) };
   if (value.L !== undefined) return { L: value.L.map(lambdaValue) };
-  if (value.M !== undefined) return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, lambdaValue(v)])) };
+  if (value.M !== undefined)
+    return { M: Object.fromEntries(Object.entries(value.M).map(([k, v]) => [k, lambdaValue(v)])) };
   return value as AttributeValue;
 }

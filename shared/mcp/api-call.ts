@@ -36,7 +36,13 @@ export interface ApiAnswer {
 }
 
 /** One request to `route` with the tool's input; `input` holds only fields the route takes. */
-export async function callRoute(target: ApiTarget | null, baseUrl: string, route: RouteDef, tool: string, input: Readonly<Record<string, unknown>>): Promise<ApiAnswer> {
+export async function callRoute(
+  target: ApiTarget | null,
+  baseUrl: string,
+  route: RouteDef,
+  tool: string,
+  input: Readonly<Record<string, unknown>>,
+): Promise<ApiAnswer> {
   let path = route.path;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
@@ -58,7 +64,11 @@ export async function callRoute(target: ApiTarget | null, baseUrl: string, route
   const qs = query.size > 0 ? `?${query.toString()}` : '';
   let res: Response;
   try {
-    res = await fetch(`${baseUrl}${path}${qs}`, { method: route.method, headers, body: sendsBody ? JSON.stringify(body) : undefined });
+    res = await fetch(`${baseUrl}${path}${qs}`, {
+      method: route.method,
+      headers,
+      body: sendsBody ? JSON.stringify(body) : undefined,
+    });
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
     throw new ApiUnreachableError(cause);
@@ -72,5 +82,10 @@ export async function callRoute(target: ApiTarget | null, baseUrl: string, route
       parsed = text;
     }
   }
-  return { status: res.status, body: parsed, retryAfter: res.headers.get('retry-after'), requestId: res.headers.get('x-request-id') };
+  return {
+    status: res.status,
+    body: parsed,
+    retryAfter: res.headers.get('retry-after'),
+    requestId: res.headers.get('x-request-id'),
+  };
 }

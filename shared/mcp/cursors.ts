@@ -10,7 +10,15 @@ export function decodeCursor(tool: string, cursor: unknown): number {
   if (cursor === undefined) return 0;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(String(cursor), 'base64url').toString('utf8'));
-    if (parsed && typeof parsed === 'object' && 't' in parsed && 'o' in parsed && parsed.t === tool && Number.isInteger(parsed.o) && Number(parsed.o) >= 0) {
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      't' in parsed &&
+      'o' in parsed &&
+      parsed.t === tool &&
+      Number.isInteger(parsed.o) &&
+      Number(parsed.o) >= 0
+    ) {
       return Number(parsed.o);
     }
   } catch {

@@ -55,7 +55,14 @@ export function allowedOriginsOf(baseUrl: string): { hosts: string[]; origins: s
 export function transportRefusal(text: string, status: number): string {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && 'error' in parsed && parsed.error && typeof parsed.error === 'object' && 'message' in parsed.error) {
+    if (
+      parsed &&
+      typeof parsed === 'object' &&
+      'error' in parsed &&
+      parsed.error &&
+      typeof parsed.error === 'object' &&
+      'message' in parsed.error
+    ) {
       return String(parsed.error.message);
     }
   } catch {

@@ -9,7 +9,8 @@ export const PROMPTS: Prompt[] = [
   {
     name: 'triage_incident',
     title: 'Triage an incident',
-    description: 'Read an incident, gather what happened around it across domains, and propose a severity and next steps.',
+    description:
+      'Read an incident, gather what happened around it across domains, and propose a severity and next steps.',
     arguments: [{ name: 'incident_id', description: 'The incident to triage.', required: true }],
   },
 ];

@@ -5,7 +5,13 @@
  * names the tenant's 20 most recent incidents (one GET /api/v1/incidents); vessels are many and
  * come and go, so they are reached by template only.
  */
-import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type ListResourcesResult,
+  type ReadResourceResult,
+  type ResourceTemplate,
+} from '@modelcontextprotocol/sdk/types.js';
 import { incidentsGetRoute, incidentsListRoute } from '../routes/incidents.js';
 import type { RouteDef } from '../routes/types.js';
 import { vesselsGetRoute } from '../routes/vessels.js';
@@ -19,7 +25,7 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     uriTemplate: 'gatehouse://incidents/{incident_id}',
     name: 'incident',
     title: 'Incident',
-    description: "One incident of your tenant, whole: status, severity, SLA, escalation, linked events, transitions.",
+    description: 'One incident of your tenant, whole: status, severity, SLA, escalation, linked events, transitions.',
     mimeType: 'application/json',
   },
   {
@@ -36,11 +42,20 @@ const PATTERNS: Array<{ pattern: RegExp; route: RouteDef; param: string }> = [
   { pattern: /^gatehouse:\/\/vessels\/([^/?#]+)$/, route: vesselsGetRoute, param: 'mmsi' },
 ];
 
-async function fetchJson(target: ApiTarget, route: RouteDef, input: Record<string, unknown>, what: string): Promise<unknown> {
+async function fetchJson(
+  target: ApiTarget,
+  route: RouteDef,
+  input: Record<string, unknown>,
+  what: string,
+): Promise<unknown> {
   const answer = await callRoute(target, target.baseUrl, route, `resource:${route.id}`, input);
   if (answer.status === 200) return answer.body;
-  const detail = answer.body && typeof answer.body === 'object' && 'detail' in answer.body ? String((answer.body).detail) : `HTTP ${answer.status}`;
-  if (answer.status === 404 || answer.status === 422) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${what} (${detail})`);
+  const detail =
+    answer.body && typeof answer.body === 'object' && 'detail' in answer.body
+      ? String(answer.body.detail)
+      : `HTTP ${answer.status}`;
+  if (answer.status === 404 || answer.status === 422)
+    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${what} (${detail})`);
   throw new McpError(ErrorCode.InvalidRequest, `${what}: ${detail} (HTTP ${answer.status})`);
 }
 
@@ -56,7 +71,10 @@ export async function readResource(target: ApiTarget, uri: string): Promise<Read
 
 export async function listResources(target: ApiTarget): Promise<ListResourcesResult> {
   const body = await fetchJson(target, incidentsListRoute, { limit: 20, offset: 0 }, 'incidents');
-  const items = body && typeof body === 'object' && 'items' in body && Array.isArray(body.items) ? (body.items as Array<{ incident_id: string; title: string; severity?: string; status?: string }>) : [];
+  const items =
+    body && typeof body === 'object' && 'items' in body && Array.isArray(body.items)
+      ? (body.items as Array<{ incident_id: string; title: string; severity?: string; status?: string }>)
+      : [];
   return {
     resources: items.map((i) => ({
       uri: `gatehouse://incidents/${i.incident_id}`,

@@ -54,13 +54,19 @@ export function toolList(): Tool[] {
   return listed;
 }
 
-const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } };
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+};
 
 export class GatehouseMcpServer extends Protocol<ServerRequest, ServerNotification, ServerResult> {
   constructor(target: ApiTarget) {
     super();
     this.setRequestHandler(InitializeRequestSchema, (request) => ({
-      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(request.params.protocolVersion) ? request.params.protocolVersion : LATEST_PROTOCOL_VERSION,
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(request.params.protocolVersion)
+        ? request.params.protocolVersion
+        : LATEST_PROTOCOL_VERSION,
       capabilities: CAPABILITIES,
       serverInfo: SERVER_INFO,
       instructions: INSTRUCTIONS,
@@ -77,7 +83,9 @@ export class GatehouseMcpServer extends Protocol<ServerRequest, ServerNotificati
     this.setRequestHandler(ListResourcesRequestSchema, () => listResources(target));
     this.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(target, request.params.uri));
     this.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }));
-    this.setRequestHandler(GetPromptRequestSchema, (request) => promptMessages(request.params.name, request.params.arguments ?? {}));
+    this.setRequestHandler(GetPromptRequestSchema, (request) =>
+      promptMessages(request.params.name, request.params.arguments ?? {}),
+    );
   }
 
   // This server sends the client no requests and no notifications, and serves only what it declares.

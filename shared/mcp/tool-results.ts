@@ -17,7 +17,10 @@ export function success(tool: ToolDef, body: unknown, limit: number, offset: num
   if (Array.isArray(body)) {
     if (tool.paging === 'slice') {
       const page = body.slice(offset, offset + limit);
-      structured = { items: page, next_cursor: offset + limit < body.length ? encodeCursor(tool.name, offset + limit) : null };
+      structured = {
+        items: page,
+        next_cursor: offset + limit < body.length ? encodeCursor(tool.name, offset + limit) : null,
+      };
     } else if (tool.paging === 'route') {
       structured = { items: body, next_cursor: body.length >= limit ? encodeCursor(tool.name, offset + limit) : null };
     } else {
@@ -40,7 +43,9 @@ export function success(tool: ToolDef, body: unknown, limit: number, offset: num
 /** The short text beside the structured result, for clients that show text only. */
 function render(tool: ToolDef, structured: Record<string, unknown>): string {
   const json = JSON.stringify(structured);
-  const count = Array.isArray(structured.items) ? `${structured.items.length} item(s)${structured.next_cursor ? ', more with next_cursor' : ''}: ` : '';
+  const count = Array.isArray(structured.items)
+    ? `${structured.items.length} item(s)${structured.next_cursor ? ', more with next_cursor' : ''}: `
+    : '';
   const LIMIT = 2000;
   return `${tool.title}: ${count}${json.length > LIMIT ? `${json.slice(0, LIMIT)}… (cut; the whole answer is in structuredContent)` : json}`;
 }
@@ -54,7 +59,7 @@ const PARTS_IN_LOC = new Set(['path', 'query', 'body', 'header']);
 /** A refused or failed call as a tool error that says why, in the API's own words. */
 export function failure(answer: ApiAnswer): ToolResult {
   const { status, body } = answer;
-  const detail = body && typeof body === 'object' && 'detail' in body ? (body).detail : undefined;
+  const detail = body && typeof body === 'object' && 'detail' in body ? body.detail : undefined;
   if (status === 422 && Array.isArray(detail)) {
     const problems = detail.map((d: { loc?: unknown[]; msg?: string }) => {
       const loc = (d.loc ?? []).filter((p, i) => !(i === 0 && PARTS_IN_LOC.has(String(p)))).map(String);
@@ -63,12 +68,22 @@ export function failure(answer: ApiAnswer): ToolResult {
     });
     return errorResult(`Invalid input: ${problems.join('; ')}`);
   }
-  const said = typeof detail === 'string' ? detail : typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
-  if (status === 429) return errorResult(`Rate limited: ${said}${answer.retryAfter ? ` (retry after ${answer.retryAfter} s)` : ''}`);
+  const said =
+    typeof detail === 'string' ? detail : typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
+  if (status === 429)
+    return errorResult(`Rate limited: ${said}${answer.retryAfter ? ` (retry after ${answer.retryAfter} s)` : ''}`);
   if (status >= 500) {
     const wait = answer.retryAfter ? ` in ${answer.retryAfter} s` : ' shortly';
-    return errorResult(`The service could not answer (${status}${answer.requestId ? `, request ${answer.requestId}` : ''}): ${said}. Retry${wait}.`);
+    return errorResult(
+      `The service could not answer (${status}${answer.requestId ? `, request ${answer.requestId}` : ''}): ${said}. Retry${wait}.`,
+    );
   }
-  const why: Record<number, string> = { 401: 'Not authenticated', 403: 'Not allowed', 404: 'Not found', 409: 'Conflict', 413: 'Too large' };
+  const why: Record<number, string> = {
+    401: 'Not authenticated',
+    403: 'Not allowed',
+    404: 'Not found',
+    409: 'Conflict',
+    413: 'Too large',
+  };
   return errorResult(`${why[status] ?? `Refused (${status})`}: ${said}`);
 }

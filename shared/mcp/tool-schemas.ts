@@ -29,7 +29,10 @@ function requiredOf(schema: JsonSchema | undefined): readonly string[] {
 }
 
 /** The fields a tool's caller gives: each route field except the tenant, the fixed and the omitted. */
-function callerFields(tool: ToolDef, route: RouteDef): Array<{ name: string; part: Part; schema: JsonSchema; required: boolean }> {
+function callerFields(
+  tool: ToolDef,
+  route: RouteDef,
+): Array<{ name: string; part: Part; schema: JsonSchema; required: boolean }> {
   const dropped = new Set(['tenant_id', ...Object.keys(tool.fixed ?? {}), ...(tool.omit ?? [])]);
   if (tool.paging === 'route') dropped.add('offset');
   const fields = [];
@@ -58,7 +61,13 @@ const CURSOR: JsonSchema = {
 function pageLimit(route: RouteDef): JsonSchema {
   const own = propsOf(route.request?.query).limit ?? {};
   const max = typeof own.maximum === 'number' ? Math.min(own.maximum, TOOL_PAGE_MAX) : TOOL_PAGE_MAX;
-  return { type: 'integer', minimum: 1, maximum: max, default: Math.min(TOOL_PAGE_DEFAULT, max), description: 'Items a page.' };
+  return {
+    type: 'integer',
+    minimum: 1,
+    maximum: max,
+    default: Math.min(TOOL_PAGE_DEFAULT, max),
+    description: 'Items a page.',
+  };
 }
 
 export function inputSchemaOf(tool: ToolDef): JsonSchema & { type: 'object' } {
@@ -107,13 +116,18 @@ function outputOfRoute(tool: ToolDef, route: RouteDef): JsonSchema {
     return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
   }
   if (!tool.paging) return schema;
-  return { ...schema, properties: { ...propsOf(schema), next_cursor: NEXT_CURSOR }, required: [...requiredOf(schema), 'next_cursor'] };
+  return {
+    ...schema,
+    properties: { ...propsOf(schema), next_cursor: NEXT_CURSOR },
+    required: [...requiredOf(schema), 'next_cursor'],
+  };
 }
 
 export function outputSchemaOf(tool: ToolDef): JsonSchema & { type: 'object' } {
   if (tool.routes.length === 1) {
     const out = outputOfRoute(tool, tool.routes[0]);
-    if (out.type !== 'object') throw new Error(`tool ${tool.name}: its route answers ${String(out.type)}, not an object`);
+    if (out.type !== 'object')
+      throw new Error(`tool ${tool.name}: its route answers ${String(out.type)}, not an object`);
     return { ...out, type: 'object' };
   }
   // A composition answers one of its routes' bodies.

@@ -13,7 +13,12 @@ import { dronesDispatchRoute } from '../routes/drones.js';
 import { eventsListRoute } from '../routes/events.js';
 import { incidentsCreateRoute, incidentsListRoute } from '../routes/incidents.js';
 import { infrastructureLinesRoute } from '../routes/infrastructure.js';
-import { connectorsListRoute, spaceWeatherRoute, threatFeedIndicatorsRoute, threatFeedVulnerabilitiesRoute } from '../routes/connectors.js';
+import {
+  connectorsListRoute,
+  spaceWeatherRoute,
+  threatFeedIndicatorsRoute,
+  threatFeedVulnerabilitiesRoute,
+} from '../routes/connectors.js';
 import { correlationRoute } from '../routes/correlation.js';
 import { environmentalRiskRoute } from '../routes/environmental-risk.js';
 import { geopoliticalRiskRoute } from '../routes/geopolitical.js';
@@ -22,7 +27,13 @@ import { sensorsTelemetryReadRoute } from '../routes/telemetry.js';
 import { threatScoreRoute } from '../routes/threat-score.js';
 import { threatsListRoute } from '../routes/threats.js';
 import type { RouteDef } from '../routes/types.js';
-import { cableRiskRoute, vesselsDarkRoute, vesselsGetRoute, vesselsListRoute, vesselsTrackRoute } from '../routes/vessels.js';
+import {
+  cableRiskRoute,
+  vesselsDarkRoute,
+  vesselsGetRoute,
+  vesselsListRoute,
+  vesselsTrackRoute,
+} from '../routes/vessels.js';
 import { watchlistAddRoute, watchlistAlertsRoute } from '../routes/watchlist.js';
 import { workflowsListRoute, workflowsRunRoute } from '../routes/workflows.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
@@ -164,7 +175,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'get_connectors',
     title: 'List data connectors',
-    description: "Your tenant's data connectors (public feeds and paid sources), each with its feed, state and last poll. Calls GET /api/v1/connectors.",
+    description:
+      "Your tenant's data connectors (public feeds and paid sources), each with its feed, state and last poll. Calls GET /api/v1/connectors.",
     routes: [connectorsListRoute],
     hints: READ,
     paging: 'slice',
@@ -192,7 +204,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'get_internet_health',
     title: 'Internet health',
     description:
-      "How the internet routes to your tenant: each prefix of its watchlist with its RPKI validity per expected origin (the ASNs it watches), its last BGP updates seen by RIPE RIS and its hijack and leak alerts in a window, and whether the RIS and RPKI connectors are fresh. Use get_bgp_alerts to list the alerts themselves. Calls GET /api/v1/internet-health.",
+      'How the internet routes to your tenant: each prefix of its watchlist with its RPKI validity per expected origin (the ASNs it watches), its last BGP updates seen by RIPE RIS and its hijack and leak alerts in a window, and whether the RIS and RPKI connectors are fresh. Use get_bgp_alerts to list the alerts themselves. Calls GET /api/v1/internet-health.',
     routes: [internetHealthRoute],
     hints: READ,
   },
@@ -225,7 +237,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'get_ais_track',
     title: 'Historical AIS track',
-    description: "A vessel's AIS positions between two dates (at most limit, oldest first; truncated says more exist). Calls GET /api/v1/vessels/{mmsi}/track.",
+    description:
+      "A vessel's AIS positions between two dates (at most limit, oldest first; truncated says more exist). Calls GET /api/v1/vessels/{mmsi}/track.",
     routes: [vesselsTrackRoute],
     hints: READ,
   },
@@ -243,7 +256,10 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Look up an indicator (ip, domain, url, hash or email) in the threat intelligence lists, or known-exploited vulnerabilities (cve or product) in CISA KEV. Give one kind of lookup per call. Calls GET /api/v1/threat-feed/indicators, or GET /api/v1/threat-feed/vulnerabilities when cve or product is given.',
     routes: [threatFeedIndicatorsRoute, threatFeedVulnerabilitiesRoute],
-    pick: (input) => (input.cve !== undefined || input.product !== undefined ? threatFeedVulnerabilitiesRoute : threatFeedIndicatorsRoute),
+    pick: (input) =>
+      input.cve !== undefined || input.product !== undefined
+        ? threatFeedVulnerabilitiesRoute
+        : threatFeedIndicatorsRoute,
     hints: READ,
   },
   {
@@ -267,7 +283,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'get_bgp_alerts',
     title: 'BGP hijack and leak alerts',
     description:
-      "Possible route hijacks and leaks of the prefixes and ASNs your tenant watches, newest first, as the RIS Live connector raised them (the rule that fired, the origin seen, the AS path, RPKI state), filtered by kind, prefix, ASN or since. Each is a possibility for a person to look at, not a verdict. Calls GET /api/v1/internet-health/bgp-alerts.",
+      'Possible route hijacks and leaks of the prefixes and ASNs your tenant watches, newest first, as the RIS Live connector raised them (the rule that fired, the origin seen, the AS path, RPKI state), filtered by kind, prefix, ASN or since. Each is a possibility for a person to look at, not a verdict. Calls GET /api/v1/internet-health/bgp-alerts.',
     routes: [bgpAlertsRoute],
     hints: READ,
     paging: 'route',
@@ -276,7 +292,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'get_sensor_data',
     title: 'Raw sensor telemetry',
     description:
-      "Raw fibre-optic sensor telemetry frames of one sensor between two times (from, to), optionally a channel range; at most max_frames, with next_from to continue. Calls GET /api/v1/sensors/{sensor_id}/telemetry.",
+      'Raw fibre-optic sensor telemetry frames of one sensor between two times (from, to), optionally a channel range; at most max_frames, with next_from to continue. Calls GET /api/v1/sensors/{sensor_id}/telemetry.',
     routes: [sensorsTelemetryReadRoute],
     hints: READ,
   },
@@ -291,7 +307,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'get_watchlist_alerts',
     title: 'Watchlist alerts',
-    description: "Alerts raised for your tenant's watchlisted entities, newest first, by entry, entity type, trigger or dates. Calls GET /api/v1/watchlist/alerts.",
+    description:
+      "Alerts raised for your tenant's watchlisted entities, newest first, by entry, entity type, trigger or dates. Calls GET /api/v1/watchlist/alerts.",
     routes: [watchlistAlertsRoute],
     hints: READ,
     paging: 'route',
@@ -306,7 +323,10 @@ export const TOOLS: readonly ToolDef[] = [
     lookup: {
       field: 'workflow_id',
       name: 'name',
-      nameSchema: { ...workflowCreate.properties.name, description: "The playbook's name (exact, any case), instead of workflow_id." },
+      nameSchema: {
+        ...workflowCreate.properties.name,
+        description: "The playbook's name (exact, any case), instead of workflow_id.",
+      },
       route: workflowsListRoute,
       query: { trigger_type: 'manual', limit: 200 },
       what: 'playbook',
@@ -315,7 +335,8 @@ export const TOOLS: readonly ToolDef[] = [
   {
     name: 'get_api_usage',
     title: 'API usage and quota',
-    description: "Your key's developer tier, its rate a minute and its calls this month against the monthly quota. Calls GET /v1/usage (the call itself counts).",
+    description:
+      "Your key's developer tier, its rate a minute and its calls this month against the monthly quota. Calls GET /v1/usage (the call itself counts).",
     routes: [developerUsageRoute],
     hints: READ,
   },
@@ -327,11 +348,33 @@ export const TOOLS: readonly ToolDef[] = [
  * get_geopolitical_risk. test/e2e/mcp.test.ts names those still missing.
  */
 export const SPEC_TOOL_NAMES = [
-  'query_threats', 'get_incidents', 'create_incident', 'search_vessels', 'get_cable_risk', 'get_threat_score', 'get_correlation',
-  'dispatch_drone', 'query_data_lake', 'get_connectors', 'provision_free_account', 'get_space_weather', 'get_internet_health',
-  'get_vessel_profile', 'get_geopolitical_risk', 'list_cable_systems', 'get_ais_track', 'get_dark_vessels', 'query_threat_feed',
-  'get_environmental_risk', 'search_events', 'get_bgp_alerts', 'get_sensor_data', 'add_watchlist', 'get_watchlist_alerts',
-  'run_playbook', 'get_api_usage',
+  'query_threats',
+  'get_incidents',
+  'create_incident',
+  'search_vessels',
+  'get_cable_risk',
+  'get_threat_score',
+  'get_correlation',
+  'dispatch_drone',
+  'query_data_lake',
+  'get_connectors',
+  'provision_free_account',
+  'get_space_weather',
+  'get_internet_health',
+  'get_vessel_profile',
+  'get_geopolitical_risk',
+  'list_cable_systems',
+  'get_ais_track',
+  'get_dark_vessels',
+  'query_threat_feed',
+  'get_environmental_risk',
+  'search_events',
+  'get_bgp_alerts',
+  'get_sensor_data',
+  'add_watchlist',
+  'get_watchlist_alerts',
+  'run_playbook',
+  'get_api_usage',
 ] as const;
 
 const byName = new Map(TOOLS.map((t) => [t.name, t]));

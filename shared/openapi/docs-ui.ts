@@ -132,7 +132,10 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 export async function docsAssetReply(name: string | undefined, ifNoneMatch?: string): Promise<Reply> {
   const asset = name === undefined ? undefined : await loadDocsAsset(name);
   if (!asset) {
-    return { status: 404, json: { detail: `No such documentation file; there are ${[...DOCS_ASSET_TYPES.keys()].join(' and ')}` } };
+    return {
+      status: 404,
+      json: { detail: `No such documentation file; there are ${[...DOCS_ASSET_TYPES.keys()].join(' and ')}` },
+    };
   }
   const headers = { 'Cache-Control': ASSET_CACHE_CONTROL, ETag: asset.etag, 'X-Content-Type-Options': 'nosniff' };
   if (etagMatches(ifNoneMatch, asset.etag)) {

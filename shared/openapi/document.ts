@@ -75,15 +75,13 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'JWT',
-    description:
-      'An access token from `POST /api/v1/portal/login`, sent as `Authorization: Bearer <access_token>`.',
+    description: 'An access token from `POST /api/v1/portal/login`, sent as `Authorization: Bearer <access_token>`.',
   },
   apiKeyAuth: {
     type: 'apiKey',
     in: 'header',
     name: 'X-API-Key',
-    description:
-      'An API key, sent as `X-API-Key: <key>`. A key acts for one tenant with the role it was issued with.',
+    description: 'An API key, sent as `X-API-Key: <key>`. A key acts for one tenant with the role it was issued with.',
   },
 } as const;
 
@@ -107,7 +105,11 @@ interface ErrorKind {
 
 /** Every error status the handler chain (and the contract) knows, with its component. */
 const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
-  400: { name: 'BadRequest', description: 'Malformed request: the body is not valid JSON.', example: 'The body is not valid JSON' },
+  400: {
+    name: 'BadRequest',
+    description: 'Malformed request: the body is not valid JSON.',
+    example: 'The body is not valid JSON',
+  },
   401: {
     name: 'Unauthorized',
     description: 'No credential, or the credential is invalid or expired.',
@@ -129,7 +131,11 @@ const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
     description: 'Conflicts with the current state, or a transition the state machine forbids.',
     example: 'The request conflicts with the current state',
   },
-  413: { name: 'PayloadTooLarge', description: 'The body or upload is too large.', example: 'The body is larger than 1048576 bytes' },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The body or upload is too large.',
+    example: 'The body is larger than 1048576 bytes',
+  },
   415: {
     name: 'UnsupportedMediaType',
     description: 'Wrong content type of the body.',
@@ -148,7 +154,8 @@ const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
   },
   503: {
     name: 'ServiceUnavailable',
-    description: 'A dependency (the table, storage, identity) cannot be reached or throttles; retry after the time given.',
+    description:
+      'A dependency (the table, storage, identity) cannot be reached or throttles; retry after the time given.',
     example: 'Service temporarily unavailable; retry in 5 s (request 0193a0b4-7c1e-7d2a-9f00-3c5e8a1b2c3d)',
     headers: ['Retry-After'],
   },
@@ -166,12 +173,24 @@ const HEADERS: Readonly<Record<string, Json>> = {
       'Present (`true`) when the filters left matches unread: the page read as many items as one request may before it filled. Narrow the time range (start_date, end_date) to see older matches.',
     schema: { type: 'string', enum: ['true'] },
   },
-  'Cache-Control': { description: 'How long the answer may be kept by caches (seconds).', schema: { type: 'string', examples: ['public, max-age=10'] } },
-  'WWW-Authenticate': { description: 'The authentication scheme to use.', schema: { type: 'string', examples: ['Bearer'] } },
+  'Cache-Control': {
+    description: 'How long the answer may be kept by caches (seconds).',
+    schema: { type: 'string', examples: ['public, max-age=10'] },
+  },
+  'WWW-Authenticate': {
+    description: 'The authentication scheme to use.',
+    schema: { type: 'string', examples: ['Bearer'] },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Limit': { description: 'Requests allowed per window.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
-  'X-RateLimit-Reset': { description: 'When the window resets, in Unix seconds.', schema: { type: 'integer', minimum: 0 } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the window resets, in Unix seconds.',
+    schema: { type: 'integer', minimum: 0 },
+  },
 };
 
 const VALIDATION_EXAMPLE = {
@@ -265,7 +284,10 @@ class Components {
       description: kind.description,
       headers,
       content: {
-        'application/json': { schema: this.schema('Error', errorBody, 'components'), example: { detail: kind.example } },
+        'application/json': {
+          schema: this.schema('Error', errorBody, 'components'),
+          example: { detail: kind.example },
+        },
       },
     });
     return ref('responses', kind.name);
@@ -303,7 +325,12 @@ function requiredNames(schema: Json | undefined): Set<string> {
   return new Set(Array.isArray(required) ? required.filter((r): r is string => typeof r === 'string') : []);
 }
 
-function parameter(name: string, where: 'path' | 'query' | 'header', schema: Json, required: boolean): OpenApiParameter {
+function parameter(
+  name: string,
+  where: 'path' | 'query' | 'header',
+  schema: Json,
+  required: boolean,
+): OpenApiParameter {
   // The description belongs to the parameter; the schema keeps its limits.
   const { description, deprecated, ...rest } = copy(schema);
   const p: OpenApiParameter = { name, in: where, required, schema: rest };
@@ -318,7 +345,8 @@ function parametersOf(route: RouteDef): OpenApiParameter[] {
   const inTemplate = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
   const pathProps = new Map(objectProperties(route.request?.path, owner, 'path'));
   for (const name of pathProps.keys()) {
-    if (!inTemplate.includes(name)) throw new Error(`openapi: ${owner}: path parameter ${name} is not in ${route.path}`);
+    if (!inTemplate.includes(name))
+      throw new Error(`openapi: ${owner}: path parameter ${name} is not in ${route.path}`);
   }
   const params = inTemplate.map((name) => {
     const schema = pathProps.get(name);
@@ -334,7 +362,9 @@ function parametersOf(route: RouteDef): OpenApiParameter[] {
   const requiredHeaders = requiredNames(headers);
   for (const [name, schema] of objectProperties(headers, owner, 'headers')) {
     // Header names are case-insensitive; the documentation shows the usual spelling.
-    const shown = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()).replace(/\bId\b/, 'ID');
+    const shown = name
+      .replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase())
+      .replace(/\bId\b/, 'ID');
     params.push(parameter(shown, 'header', schema, requiredHeaders.has(name)));
   }
   return params;
@@ -373,7 +403,8 @@ function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
   // A caller's every call counts against its tenant's plan rate (contract: 429 with Retry-After).
   if (route.access !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   for (const s of route.errors ?? []) {
-    if (!Number.isInteger(s) || s < 400 || s > 599) throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
+    if (!Number.isInteger(s) || s < 400 || s > 599)
+      throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
     statuses.add(s);
   }
   statuses.add(500);
@@ -498,7 +529,8 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], options: OpenA
     servers: [
       {
         url: serverUrl,
-        description: options.serverDescription ?? (serverUrl === '/' ? 'The host serving this document' : 'This deployment'),
+        description:
+          options.serverDescription ?? (serverUrl === '/' ? 'The host serving this document' : 'This deployment'),
       },
     ],
     tags: tags.map((name) => ({ name, description: tagDescription(name) })),
@@ -510,13 +542,26 @@ export function buildOpenApiDocument(routes: readonly RouteDef[], options: OpenA
 
 /** The Standard Webhooks headers every delivery carries (docs/contract: Webhooks). */
 const DELIVERY_HEADERS: readonly OpenApiParameter[] = [
-  { name: 'webhook-id', in: 'header', required: true, description: 'The delivery id: the same on every retry and replay. Deduplicate on it.', schema: { type: 'string' } },
-  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed.', schema: { type: 'string' } },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'The delivery id: the same on every retry and replay. Deduplicate on it.',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'Unix seconds when this attempt was signed.',
+    schema: { type: 'string' },
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
-    description: '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the subscription secret; two, space-separated, for 24 hours after a rotation.',
+    description:
+      '`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the subscription secret; two, space-separated, for 24 hours after a rotation.',
     schema: { type: 'string' },
   },
 ];
@@ -526,7 +571,10 @@ function webhookDeliveries(components: Components): Record<string, { post: Json 
   for (const kind of [...WEBHOOK_EVENTS, WORKFLOW_ACTION_DELIVERY]) {
     // The body inline, its `data` a named component (an event, an incident): named once for all types.
     const body = webhookBody(kind) as Json & { properties: Record<string, unknown> };
-    const schema = { ...body, properties: { ...body.properties, data: components.named(kind.data, `webhook ${kind.type}`) } };
+    const schema = {
+      ...body,
+      properties: { ...body.properties, data: components.named(kind.data, `webhook ${kind.type}`) },
+    };
     out[kind.type] = {
       post: {
         operationId: `webhook.${kind.type}`,

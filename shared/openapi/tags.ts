@@ -19,8 +19,10 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   analytics: 'Threat time series and tenant summaries.',
   'threat-libraries': 'Threat library entries per tenant, grouped by vertical.',
   integrations: 'Integrations with external systems and their connection tests.',
-  connectors: 'Connectors to public feeds (space weather, earthquakes, known exploited vulnerabilities), their status, and lookups in what they keep.',
-  drones: 'Drone dispatch through drone integrations (dock or fleet APIs), and the signed status callbacks of the docks.',
+  connectors:
+    'Connectors to public feeds (space weather, earthquakes, known exploited vulnerabilities), their status, and lookups in what they keep.',
+  drones:
+    'Drone dispatch through drone integrations (dock or fleet APIs), and the signed status callbacks of the docks.',
   webhooks: 'Webhook subscriptions to event types.',
   'live-status': 'Real-time platform status.',
   replay: 'Incident timeline reconstruction and point-in-time snapshots.',
@@ -28,12 +30,15 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   assets: 'Protected assets.',
   workflows: 'Response workflows.',
   agents: 'The AI agents and their status.',
-  vessels: 'Vessels from AIS reports (tracks, identity, behaviour: AIS gaps, loitering, speed), dark and loitering vessels, and cable risk.',
+  vessels:
+    'Vessels from AIS reports (tracks, identity, behaviour: AIS gaps, loitering, speed), dark and loitering vessels, and cable risk.',
   watchlist:
     "The tenant's watchlist: vessels, infrastructure lines, IP addresses and ranges, domains, autonomous systems and countries it watches.",
-  'data-lake': "Read-only SQL over the tenant's data lake: events, vessel positions and incidents as Parquet (Athena in AWS, DuckDB locally).",
+  'data-lake':
+    "Read-only SQL over the tenant's data lake: events, vessel positions and incidents as Parquet (Athena in AWS, DuckDB locally).",
   developer: 'The public developer surface (base path /v1): keys, threat scoring, vessel profiles, cable risk.',
-  correlation: "Cross-domain correlation: the tenant's sensor events, AIS vessels, feed alerts and reports near an event, an incident or a place and time.",
+  correlation:
+    "Cross-domain correlation: the tenant's sensor events, AIS vessels, feed alerts and reports near an event, an incident or a place and time.",
   mcp: 'The agent tool server (Model Context Protocol) over stateless streamable HTTP: the API as tools for an assistant (docs/mcp.md).',
 };
 

@@ -1,5 +1,12 @@
 /** Assets: what a tenant protects. */
-import { assetCreate, assetListQuery, assetPath, assetResponse, assetScopeQuery, assetUpdate } from '../schemas/assets.js';
+import {
+  assetCreate,
+  assetListQuery,
+  assetPath,
+  assetResponse,
+  assetScopeQuery,
+  assetUpdate,
+} from '../schemas/assets.js';
 import type { RouteDef } from './types.js';
 
 export const assetsCreateRoute = {

@@ -22,7 +22,7 @@ export const auditLogsListRoute = {
   tag: 'audit-logs',
   summary: "The tenant's audit log, newest first, filtered by action, resource type, user and time",
   description:
-    'Every change to the tenant is here, written in the same transaction as the change itself. Each filter is served by an index (action, resource type, user) and the time range by the entries\' time-ordered ids, so a filtered page reads only what it returns (and `total` counts the range). `start_date` and `end_date` are both included. Entries are kept as the tenant\'s `retention_days.audit_logs` says (docs/configuration.md).',
+    "Every change to the tenant is here, written in the same transaction as the change itself. Each filter is served by an index (action, resource type, user) and the time range by the entries' time-ordered ids, so a filtered page reads only what it returns (and `total` counts the range). `start_date` and `end_date` are both included. Entries are kept as the tenant's `retention_days.audit_logs` says (docs/configuration.md).",
   request: { path: auditTenantPath, query: auditLogQuery },
   response: { status: 200, description: 'AuditLogListResponse.', schema: auditLogList },
   errors: [404],
@@ -71,7 +71,7 @@ export const auditLogsExportRoute = {
   tag: 'audit-logs',
   summary: 'Export a time range of the audit log for auditors: NDJSON, or CSV with `Accept: text/csv`',
   description:
-    'Oldest first, streamed as the log is read (so a long range starts at once and never waits in memory). NDJSON: one entry per line as `GET .../audit-logs/{tenant_id}/{log_id}` answers it. CSV (RFC 4180, a header row, `changes` as JSON; a value that a spreadsheet would run as a formula is prefixed with `\'`). At most 31 days a call. Check the range with `.../verify` to prove what you exported unchanged.',
+    "Oldest first, streamed as the log is read (so a long range starts at once and never waits in memory). NDJSON: one entry per line as `GET .../audit-logs/{tenant_id}/{log_id}` answers it. CSV (RFC 4180, a header row, `changes` as JSON; a value that a spreadsheet would run as a formula is prefixed with `'`). At most 31 days a call. Check the range with `.../verify` to prove what you exported unchanged.",
   request: { path: auditTenantPath, query: auditExportQuery, headers: auditExportHeaders },
   response: { status: 200, description: 'The entries, one per line.', contentType: 'application/x-ndjson' },
   errors: [404],
@@ -80,4 +80,9 @@ export const auditLogsExportRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
-export const auditRoutes: readonly RouteDef[] = [auditLogsListRoute, auditLogsVerifyRoute, auditLogsExportRoute, auditLogsGetRoute];
+export const auditRoutes: readonly RouteDef[] = [
+  auditLogsListRoute,
+  auditLogsVerifyRoute,
+  auditLogsExportRoute,
+  auditLogsGetRoute,
+];

@@ -1,5 +1,15 @@
 /** Connectors to public feeds (docs/connectors.md), and lookups in what they keep. */
-import { connectorListQuery, connectorPath, connectorResponse, connectorScopeQuery, indicatorAnswer, indicatorQuery, kevAnswer, kevQuery, pollResult } from '../schemas/connectors.js';
+import {
+  connectorListQuery,
+  connectorPath,
+  connectorResponse,
+  connectorScopeQuery,
+  indicatorAnswer,
+  indicatorQuery,
+  kevAnswer,
+  kevQuery,
+  pollResult,
+} from '../schemas/connectors.js';
 import { spaceWeatherAnswer, spaceWeatherQuery } from '../schemas/space-weather.js';
 import type { RouteDef } from './types.js';
 
@@ -15,7 +25,11 @@ export const connectorsListRoute = {
   description:
     'A connector is an integration of kind `feed` (create, change and remove it through `/api/v1/integrations`): it polls a public feed (NOAA SWPC planetary K-index and solar wind, USGS earthquakes, GDACS disaster events, NWS weather and tsunami alerts, CISA Known Exploited Vulnerabilities, your indicator lists, an RPKI export, RIPE RIS Live) or another source of the same format on its schedule, keeps the new and changed records, and raises a `hazard.alert` event when an earthquake, a GDACS event or an NWS warning polygon is near one of your environments or lines, a `bgp.alert` when a prefix or AS of your watchlist is possibly hijacked or leaked. The status says when it last ran and succeeded, what it stored, why it failed, and when it runs next.',
   request: { query: connectorListQuery },
-  response: { status: 200, description: 'Every connector of the tenant (at most 50 integrations), oldest first.', schema: { type: 'array', items: connectorResponse } },
+  response: {
+    status: 200,
+    description: 'Every connector of the tenant (at most 50 integrations), oldest first.',
+    schema: { type: 'array', items: connectorResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
@@ -89,9 +103,19 @@ export const spaceWeatherRoute = {
   description:
     "Reads the planetary K-index and the solar wind as your `swpc-kp`, `swpc-plasma` and `swpc-mag` connectors keep them (the public feeds, kept by any tenant's connector of the public source, for one you have none of). `gic` is the geomagnetically induced current risk for long conductors at the current Kp, one level per NOAA G-scale step with the scale's own words. Each of your infrastructure lines is assessed by where it lies: a line reaching poleward of the auroral oval's edge (66 - 2 x Kp degrees geomagnetic) is one level up, one wholly below 40 degrees one level down (docs/connectors.md). Nothing kept yet is `current: null` and `stale: true`, not an error.",
   request: { query: spaceWeatherQuery },
-  response: { status: 200, description: 'Space weather now, and what it means for your lines.', schema: spaceWeatherAnswer },
+  response: {
+    status: 200,
+    description: 'Space weather now, and what it means for your lines.',
+    schema: spaceWeatherAnswer,
+  },
   errors: [404],
   grants: { table: 'read', bucket: 'read' },
 } as const satisfies RouteDef;
 
-export const connectorsRoutes: readonly RouteDef[] = [connectorsListRoute, connectorsPollRoute, threatFeedVulnerabilitiesRoute, threatFeedIndicatorsRoute, spaceWeatherRoute];
+export const connectorsRoutes: readonly RouteDef[] = [
+  connectorsListRoute,
+  connectorsPollRoute,
+  threatFeedVulnerabilitiesRoute,
+  threatFeedIndicatorsRoute,
+  spaceWeatherRoute,
+];

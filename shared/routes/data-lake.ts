@@ -14,7 +14,7 @@ export const dataLakeQueryRoute = {
   summary: "Runs one read-only SQL SELECT over the caller's tenant's data lake",
   description:
     "The tables (GET /api/v1/data-lake/tables) hold the caller's tenant's events, vessel positions and incidents as exported to Parquet, each record once; they are about a minute behind. " +
-    'Athena runs the query in AWS, DuckDB locally; either is given only this tenant\'s data, so SQL naming another tenant\'s files, a local file or a URL fails. ' +
+    "Athena runs the query in AWS, DuckDB locally; either is given only this tenant's data, so SQL naming another tenant's files, a local file or a URL fails. " +
     'One statement, a SELECT; it runs at most 20 s, scans at most 1 GiB and returns at most `max_rows` rows (`truncated` says there were more). ' +
     'SQL that cannot run (a syntax error, an unknown table, a refused file, a bound reached, a write) is 422 with the engine\'s message at `["body","sql"]`.',
   request: { body: dataLakeQueryBody },

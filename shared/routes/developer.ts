@@ -6,7 +6,14 @@
 import { cableRiskResponse, vesselProfile } from '../schemas/vessels.js';
 import { threatScoreResponse, v1ThreatScoreQuery } from '../schemas/threat-score.js';
 import { THREAT_SCORE_DESCRIPTION } from './threat-score.js';
-import { keyIssueRequest, keyIssueResponse, keyPath, usageResponse, v1CableRiskQuery, v1VesselProfileQuery } from '../schemas/developer.js';
+import {
+  keyIssueRequest,
+  keyIssueResponse,
+  keyPath,
+  usageResponse,
+  v1CableRiskQuery,
+  v1VesselProfileQuery,
+} from '../schemas/developer.js';
 import type { RouteDef } from './types.js';
 
 const LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
@@ -27,7 +34,10 @@ export const developerKeysIssueRoute = {
   response: { status: 201, description: 'The key, shown once.', schema: keyIssueResponse, headers: LIMIT_HEADERS },
   errors: [401, 403, 409, 429],
   rateLimit: { name: 'v1-keys', perMinute: 5 },
-  grants: { table: 'write', userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] },
+  grants: {
+    table: 'write',
+    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
+  },
 } as const satisfies RouteDef;
 
 export const developerKeysRevokeRoute = {
@@ -71,7 +81,8 @@ export const developerVesselProfileRoute = {
   tenant: 'credential',
   tag: 'developer',
   summary: "A vessel's behavioural profile, from the AIS data of the key's tenant",
-  description: 'The same answer as `GET /api/v1/vessels/{mmsi}` (docs/vessels.md). 404 when the tenant has no AIS data for the MMSI.',
+  description:
+    'The same answer as `GET /api/v1/vessels/{mmsi}` (docs/vessels.md). 404 when the tenant has no AIS data for the MMSI.',
   request: { query: v1VesselProfileQuery },
   response: { status: 200, description: 'The profile.', schema: vesselProfile, headers: LIMIT_HEADERS },
   errors: [404],
@@ -108,7 +119,12 @@ export const developerThreatScoreRoute = {
   summary: "Seven-factor threat score of a target, from the data of the key's tenant",
   description: `The same answer as \`GET /api/v1/threat-score\`. ${THREAT_SCORE_DESCRIPTION}`,
   request: { query: v1ThreatScoreQuery },
-  response: { status: 200, description: 'The score and its factors.', schema: threatScoreResponse, headers: LIMIT_HEADERS },
+  response: {
+    status: 200,
+    description: 'The score and its factors.',
+    schema: threatScoreResponse,
+    headers: LIMIT_HEADERS,
+  },
   grants: { table: 'write', bucket: 'read' },
   timeoutSeconds: 20,
   memoryMb: 1024,

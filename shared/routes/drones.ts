@@ -27,7 +27,10 @@ export const dronesDispatchRoute = {
     status: 201,
     description: 'The dispatch, created now.',
     schema: droneDispatchResponse,
-    alsoStatus: { status: 200, description: 'The first dispatch of this task for the incident, which existed already.' },
+    alsoStatus: {
+      status: 200,
+      description: 'The first dispatch of this task for the incident, which existed already.',
+    },
   },
   errors: [404, 409],
   timeoutSeconds: 15,

@@ -35,7 +35,11 @@ export const environmentsListRoute = {
   tag: 'environments',
   summary: "List a tenant's environments, optionally of one type or status",
   request: { query: environmentListQuery },
-  response: { status: 200, description: 'A page of environments, oldest first.', schema: { type: 'array', items: environmentResponse } },
+  response: {
+    status: 200,
+    description: 'A page of environments, oldest first.',
+    schema: { type: 'array', items: environmentResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -64,7 +64,11 @@ export const eventsBatchRoute = {
   summary: 'Ingest 1 to 100 events at once',
   description: `All are stored or the request fails as a whole (retry it: events with your event_id or under the same Idempotency-Key are stored once). ${IDEMPOTENCY}`,
   request: { body: eventBatchCreate, headers: idempotencyHeaders },
-  response: { status: 201, description: 'The stored events, in the order sent.', schema: { type: 'array', items: eventResponse } },
+  response: {
+    status: 201,
+    description: 'The stored events, in the order sent.',
+    schema: { type: 'array', items: eventResponse },
+  },
   errors: [404, 409, 413],
   timeoutSeconds: 29,
   grants: { table: 'write' },
@@ -82,7 +86,12 @@ export const eventsListRoute = {
   description:
     "Served by the narrowest key: processed events, an environment (a zone's, when only a zone is named), a type, or all of the tenant's, newest first; the other filters apply to what that key holds. To fill a page a request reads at most 10,000 events; when matches may lie beyond, the answer says so in `X-Read-Limit-Reached` (narrow the time range to reach them).",
   request: { query: eventListQuery },
-  response: { status: 200, description: 'A page of events.', schema: { type: 'array', items: eventResponse }, headers: ['X-Read-Limit-Reached'] },
+  response: {
+    status: 200,
+    description: 'A page of events.',
+    schema: { type: 'array', items: eventResponse },
+    headers: ['X-Read-Limit-Reached'],
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -78,7 +78,11 @@ export const incidentsVoiceUploadUrlRoute = {
     'with the headers given, within 15 minutes, then call POST /api/v1/incidents/voice with the upload_key. The key lies under your ' +
     "own tenant's audio prefix and ends in the format.",
   request: { body: voiceUploadUrlRequest },
-  response: { status: 201, description: 'Where and how to PUT the recording, and the key to send afterwards.', schema: voiceUploadUrlResponse },
+  response: {
+    status: 201,
+    description: 'Where and how to PUT the recording, and the key to send afterwards.',
+    schema: voiceUploadUrlResponse,
+  },
   // Presigning calls nothing; the URL acts with this function's s3:PutObject. The table is for
   // the chain: authentication reads the user and tenant, the plan rate counts with UpdateItem.
   grants: { table: 'write', bucket: 'write' },
@@ -124,11 +128,13 @@ export const incidentsPublicRoute = {
   tenant: 'none',
   tag: 'incidents',
   summary: 'Report an incident anonymously, to the organisation whose public reporting key you send',
-  description: 'No credential. At most 10 reports a minute from one address (429 with Retry-After past it); the address is never stored with the report. It opens a draft for the operators.',
+  description:
+    'No credential. At most 10 reports a minute from one address (429 with Retry-After past it); the address is never stored with the report. It opens a draft for the operators.',
   request: { body: publicIncidentCreate },
   response: {
     status: 201,
-    description: 'A receipt: the draft incident the report opened, without the organisation\'s internal ids (the fields of IncidentResponse a reporter may see).',
+    description:
+      "A receipt: the draft incident the report opened, without the organisation's internal ids (the fields of IncidentResponse a reporter may see).",
     schema: publicIncidentReceipt,
   },
   errors: [404, 429],
@@ -224,13 +230,16 @@ export const incidentsAcknowledgeRoute = {
   tag: 'incidents',
   summary: 'Acknowledge an incident through the link of its notification (no credential)',
   description:
-    'The token works once, for this incident only, until it expires; otherwise 403 and nothing changes. The form of the link\'s page (GET) posts here as `application/x-www-form-urlencoded`: that POST answers 303 back to the page, which says what happened.',
+    "The token works once, for this incident only, until it expires; otherwise 403 and nothing changes. The form of the link's page (GET) posts here as `application/x-www-form-urlencoded`: that POST answers 303 back to the page, which says what happened.",
   request: { path: incidentPath, query: acknowledgeQuery },
   response: {
     status: 200,
     description: 'The incident, acknowledged.',
     schema: incidentResponse,
-    redirect: { status: 303, description: "A form post from the link's page: back to the page (Location), acknowledged or not." },
+    redirect: {
+      status: 303,
+      description: "A form post from the link's page: back to the page (Location), acknowledged or not.",
+    },
   },
   errors: [403, 409, 429],
   rateLimit: { name: 'acknowledge', perMinute: 30 },

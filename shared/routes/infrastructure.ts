@@ -26,7 +26,11 @@ export const infrastructureUploadRoute = {
   summary: 'Upload a KML, KMZ, GeoJSON or zipped shapefile and extract its geometries',
   description: `Multipart form with the file in the field \`file\`, at most ${MAX_DIRECT_UPLOAD_BYTES} bytes; larger files go through upload-url. A file that cannot be read, whose name and content disagree, or that holds no geometry is 422 and nothing is stored.`,
   request: { path: environmentPath, query: environmentScopeQuery },
-  upload: { field: 'file', maxBytes: MAX_DIRECT_UPLOAD_BYTES, description: 'A .kml, .kmz, .geojson/.json or .zip (shapefile) file.' },
+  upload: {
+    field: 'file',
+    maxBytes: MAX_DIRECT_UPLOAD_BYTES,
+    description: 'A .kml, .kmz, .geojson/.json or .zip (shapefile) file.',
+  },
   response: { status: 201, description: 'The stored file and what was extracted.', schema: infrastructureFile },
   errors: [404, 413, 415],
   timeoutSeconds: 29,
@@ -91,7 +95,8 @@ export const infrastructureFeaturesRoute = {
   tenant: 'query',
   tag: 'infrastructure',
   summary: 'The geometries of a file, as GeoJSON, for map overlay',
-  description: 'Collections over 4 MB (more than a Lambda response holds) answer 307 to a presigned download valid for 5 minutes.',
+  description:
+    'Collections over 4 MB (more than a Lambda response holds) answer 307 to a presigned download valid for 5 minutes.',
   request: { path: infrastructureFilePath, query: environmentScopeQuery },
   response: { status: 200, description: 'A FeatureCollection.', schema: featureCollection },
   errors: [404],

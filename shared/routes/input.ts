@@ -10,8 +10,11 @@ import type { RouteDef } from './types.js';
 /** The type a schema validates; `Fallback` where the route declares none. */
 export type Validated<S, Fallback> = S extends undefined ? Fallback : Infer<S>;
 
-type RequestPart<R extends RouteDef, K extends 'path' | 'query' | 'body' | 'headers'> =
-  R['request'] extends { readonly [P in K]: infer S } ? S : undefined;
+type RequestPart<R extends RouteDef, K extends 'path' | 'query' | 'body' | 'headers'> = R['request'] extends {
+  readonly [P in K]: infer S;
+}
+  ? S
+  : undefined;
 
 /** Path parameters; none for a route without. */
 export type ParamsOf<R extends RouteDef> = Validated<RequestPart<R, 'path'>, Record<string, never>>;
@@ -20,7 +23,8 @@ export type QueryOf<R extends RouteDef> = Validated<RequestPart<R, 'query'>, Rec
 /** The JSON body; `undefined` for a route that takes none. */
 export type BodyOf<R extends RouteDef> = Validated<RequestPart<R, 'body'>, undefined>;
 /** Headers (names in lower case): the declared ones typed, any other readable as a string. */
-export type HeadersOf<R extends RouteDef> = Validated<RequestPart<R, 'headers'>, unknown> & Record<string, string | undefined>;
+export type HeadersOf<R extends RouteDef> = Validated<RequestPart<R, 'headers'>, unknown> &
+  Record<string, string | undefined>;
 
 export interface RouteInput<R extends RouteDef> {
   params: ParamsOf<R>;

@@ -11,7 +11,8 @@ import {
 } from '../schemas/integrations.js';
 import type { RouteDef } from './types.js';
 
-const NOT_YET = 'A `feed` integration is a connector (`GET /api/v1/connectors`): it tells nobody, and its schedule follows its settings. `POST .../test` sends each other kind its real test message.';
+const NOT_YET =
+  'A `feed` integration is a connector (`GET /api/v1/connectors`): it tells nobody, and its schedule follows its settings. `POST .../test` sends each other kind its real test message.';
 
 export const integrationsCreateRoute = {
   id: 'integrations.create',
@@ -24,7 +25,11 @@ export const integrationsCreateRoute = {
   summary: 'Add an integration (Slack, Microsoft Teams, PagerDuty, email, or a signed HTTP endpoint)',
   description: `Its credentials are write-only: kept sealed, never returned. Addresses are checked now (422 on the config field) and at every call. At most 50 per tenant (409 beyond). ${NOT_YET}`,
   request: { body: integrationCreate },
-  response: { status: 201, description: 'The integration (for `http` and `drone`, with its signing secret, shown this once).', schema: integrationCreated },
+  response: {
+    status: 201,
+    description: 'The integration (for `http` and `drone`, with its signing secret, shown this once).',
+    schema: integrationCreated,
+  },
   errors: [404, 409],
   grants: { table: 'write', secrets: 'seal', schedules: true },
 } as const satisfies RouteDef;
@@ -39,7 +44,11 @@ export const integrationsListRoute = {
   tag: 'integrations',
   summary: "A tenant's integrations, oldest first, credentials masked",
   request: { query: integrationListQuery },
-  response: { status: 200, description: 'A page of integrations.', schema: { type: 'array', items: integrationResponse } },
+  response: {
+    status: 200,
+    description: 'A page of integrations.',
+    schema: { type: 'array', items: integrationResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
@@ -98,9 +107,9 @@ export const integrationsTestRoute = {
   access: 'TENANT_ADMIN',
   tenant: 'query',
   tag: 'integrations',
-  summary: 'Probe the configured endpoint with the kind\'s own test message',
+  summary: "Probe the configured endpoint with the kind's own test message",
   description:
-    "Slack gets `{text}`, Teams a MessageCard, PagerDuty an Events API v2 `trigger` of severity info that is resolved again at once, email a test message, an `http` endpoint a `integration.test` delivery signed per Standard Webhooks. 200 whatever the endpoint said: `reachable` and `status_code` tell (email has no status code: reachable means the mail service took it).",
+    'Slack gets `{text}`, Teams a MessageCard, PagerDuty an Events API v2 `trigger` of severity info that is resolved again at once, email a test message, an `http` endpoint a `integration.test` delivery signed per Standard Webhooks. 200 whatever the endpoint said: `reachable` and `status_code` tell (email has no status code: reachable means the mail service took it).',
   request: { path: integrationPath, query: integrationScopeQuery },
   response: { status: 200, description: 'TestConnectionResult.', schema: testConnectionResult },
   errors: [404],

@@ -13,10 +13,15 @@ export const mcpRoute = {
   summary: 'The agent tool server (MCP, stateless streamable HTTP, JSON responses)',
   description:
     'Model Context Protocol over streamable HTTP, stateless (no session, no server stream; GET and DELETE are 405): send `Accept: application/json, text/event-stream`. ' +
-    'The credential is an API key as `Authorization: Bearer ghk_...` (or `X-API-Key`), or a user\'s bearer token; each tool call is a request to this API with that credential, ' +
-    'so it has the credential\'s tenant, role, limits and audit. A foreign `Host` or `Origin` is refused (403, DNS-rebinding protection). Tool refusals are tool results with `isError`, not HTTP errors.',
+    "The credential is an API key as `Authorization: Bearer ghk_...` (or `X-API-Key`), or a user's bearer token; each tool call is a request to this API with that credential, " +
+    "so it has the credential's tenant, role, limits and audit. A foreign `Host` or `Origin` is refused (403, DNS-rebinding protection). Tool refusals are tool results with `isError`, not HTTP errors.",
   request: { body: mcpRequest },
-  response: { status: 200, description: 'The JSON-RPC answer; 202 with no body for notifications only.', schema: mcpResponse, alsoStatus: { status: 202, description: 'Only notifications or responses were sent: nothing to answer.' } },
+  response: {
+    status: 200,
+    description: 'The JSON-RPC answer; 202 with no body for notifications only.',
+    schema: mcpResponse,
+    alsoStatus: { status: 202, description: 'Only notifications or responses were sent: nothing to answer.' },
+  },
   // The transport's refusals, in the contract's body: 400 not a JSON-RPC message, 403 foreign Host or Origin,
   // 406 an Accept without application/json and text/event-stream, 415 not JSON.
   errors: [400, 403, 406, 415],

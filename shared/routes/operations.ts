@@ -17,7 +17,12 @@ export const liveStatusRoute = {
   response: { status: 200, description: 'The status.', schema: liveStatusResponse, headers: ['Cache-Control'] },
   // A monitor polls it: counted per client IP like the other public routes.
   rateLimit: { name: 'live-status', perMinute: 120 },
-  grants: { table: 'read', bucket: 'read', userPool: ['cognito-idp:DescribeUserPool'], queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])) },
+  grants: {
+    table: 'read',
+    bucket: 'read',
+    userPool: ['cognito-idp:DescribeUserPool'],
+    queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])),
+  },
 } as const satisfies RouteDef;
 
 export const agentsListRoute = {
@@ -62,11 +67,16 @@ export const agentsUpdateRoute = {
   tag: 'agents',
   summary: 'Switch an agent off or on for the tenant, or set what it reads',
   description:
-    "`enabled: false` stops the agent acting for this tenant (what that means per agent is in `when_disabled`), within 30 s on every worker; the webhook deliverer and the audit sealer cannot be switched off (409, saying why). `settings` sets the tenant configuration fields the agent reads (event-triage: `incident_threshold`; another is 422). Audited as `agent.disabled` / `agent.enabled` and `tenant_config.updated`.",
+    '`enabled: false` stops the agent acting for this tenant (what that means per agent is in `when_disabled`), within 30 s on every worker; the webhook deliverer and the audit sealer cannot be switched off (409, saying why). `settings` sets the tenant configuration fields the agent reads (event-triage: `incident_threshold`; another is 422). Audited as `agent.disabled` / `agent.enabled` and `tenant_config.updated`.',
   request: { path: agentPath, query: agentScopeQuery, body: agentUpdate },
   response: { status: 200, description: 'The agent as it is now.', schema: agentResponse },
   errors: [404, 409],
   grants: { table: 'write', queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])) },
 } as const satisfies RouteDef;
 
-export const operationsRoutes: readonly RouteDef[] = [liveStatusRoute, agentsListRoute, agentsGetRoute, agentsUpdateRoute];
+export const operationsRoutes: readonly RouteDef[] = [
+  liveStatusRoute,
+  agentsListRoute,
+  agentsGetRoute,
+  agentsUpdateRoute,
+];

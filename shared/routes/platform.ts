@@ -58,9 +58,4 @@ export const docsAssetRoute = {
   grants: {},
 } as const satisfies RouteDef;
 
-export const platformRoutes: readonly RouteDef[] = [
-  healthRoute,
-  openapiRoute,
-  docsRoute,
-  docsAssetRoute,
-];
+export const platformRoutes: readonly RouteDef[] = [healthRoute, openapiRoute, docsRoute, docsAssetRoute];

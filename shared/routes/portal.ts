@@ -46,10 +46,17 @@ export const portalRegisterRoute = {
   tag: 'portal',
   summary: 'Register an organisation: a new tenant on the free plan, with you as its TENANT_ADMIN',
   request: { body: registerRequest },
-  response: { status: 201, description: 'Registered; log in with the same email and password.', schema: registerResponse },
+  response: {
+    status: 201,
+    description: 'Registered; log in with the same email and password.',
+    schema: registerResponse,
+  },
   errors: [409, 429],
   rateLimit: { name: 'register', perMinute: REGISTER_PER_MINUTE },
-  grants: { table: 'write', userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] },
+  grants: {
+    table: 'write',
+    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
+  },
 } as const satisfies RouteDef;
 
 export const portalPlansRoute = {
@@ -121,7 +128,8 @@ export const portalApiKeysCreateRoute = {
   bearerOnly: true,
   tag: 'portal',
   summary: 'Mint an API key for your tenant; the key is shown once',
-  description: 'Send the key as `X-API-Key`. It acts for one tenant with the role it was given, never above its creator\'s. Minting needs a bearer token: a key cannot mint keys.',
+  description:
+    "Send the key as `X-API-Key`. It acts for one tenant with the role it was given, never above its creator's. Minting needs a bearer token: a key cannot mint keys.",
   request: { body: apiKeyCreate },
   response: { status: 201, description: 'The key, shown this once.', schema: apiKeyCreated },
   errors: [404],
@@ -138,7 +146,11 @@ export const portalApiKeysListRoute = {
   tag: 'portal',
   summary: "List a tenant's API keys (never the keys themselves)",
   request: { query: apiKeyListQuery },
-  response: { status: 200, description: 'A page of keys, newest first.', schema: { type: 'array', items: apiKeyResponse } },
+  response: {
+    status: 200,
+    description: 'A page of keys, newest first.',
+    schema: { type: 'array', items: apiKeyResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -34,7 +34,11 @@ export const sensorsListRoute = {
   tag: 'sensors',
   summary: 'List the sensors of an environment with their health',
   request: { query: sensorListQuery },
-  response: { status: 200, description: 'A page of sensors, oldest first.', schema: { type: 'array', items: sensorResponse } },
+  response: {
+    status: 200,
+    description: 'A page of sensors, oldest first.',
+    schema: { type: 'array', items: sensorResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
@@ -93,7 +97,8 @@ export const sensorsHeartbeatRoute = {
   tenant: 'query',
   tag: 'sensors',
   summary: 'Record that a sensor is alive now',
-  description: 'What a sensor gateway calls on each heartbeat (a `sensor.heartbeat` event does the same). Telemetry, not a configuration change: not audited.',
+  description:
+    'What a sensor gateway calls on each heartbeat (a `sensor.heartbeat` event does the same). Telemetry, not a configuration change: not audited.',
   request: { path: sensorPath, query: sensorScopeQuery },
   response: { status: 200, description: 'The sensor, online.', schema: sensorResponse },
   errors: [404],

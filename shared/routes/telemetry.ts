@@ -1,5 +1,12 @@
 /** Fibre-sensor telemetry: raw DAS/DTS frames in, windows of frames out (docs/fibre-telemetry.md). */
-import { telemetryBatchCreate, telemetryPath, telemetryReadQuery, telemetryReceipt, telemetryScopeQuery, telemetryWindow } from '../schemas/telemetry.js';
+import {
+  telemetryBatchCreate,
+  telemetryPath,
+  telemetryReadQuery,
+  telemetryReceipt,
+  telemetryScopeQuery,
+  telemetryWindow,
+} from '../schemas/telemetry.js';
 import type { RouteDef } from './types.js';
 
 export const sensorsTelemetryIngestRoute = {
@@ -14,7 +21,11 @@ export const sensorsTelemetryIngestRoute = {
   description:
     "The batch is stored as one compressed object and indexed once; values above the sensor's `fibre.threshold` become `fibre.disturbance` events located on the sensor's line (docs/fibre-telemetry.md). A retry of a batch (same `batch_id` and first frame time) stores and detects nothing again and answers `duplicate: true`; the same `batch_id` and first frame time with other frames is 409. 422 for a sensor of another type; 413 past 100,000 values or a 1 MB body.",
   request: { path: telemetryPath, query: telemetryScopeQuery, body: telemetryBatchCreate },
-  response: { status: 201, description: 'What was stored, and the events of its detections.', schema: telemetryReceipt },
+  response: {
+    status: 201,
+    description: 'What was stored, and the events of its detections.',
+    schema: telemetryReceipt,
+  },
   errors: [404, 409, 413],
   timeoutSeconds: 29,
   grants: { table: 'write', bucket: 'write' },

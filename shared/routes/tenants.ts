@@ -1,6 +1,13 @@
 /** Tenants and their configuration (SUPER_ADMIN only). */
 import { pagingQuery } from '../schemas/common.js';
-import { tenantConfig, tenantConfigUpdate, tenantCreate, tenantPath, tenantResponse, tenantUpdate } from '../schemas/tenants.js';
+import {
+  tenantConfig,
+  tenantConfigUpdate,
+  tenantCreate,
+  tenantPath,
+  tenantResponse,
+  tenantUpdate,
+} from '../schemas/tenants.js';
 import type { RouteDef } from './types.js';
 
 export const tenantsListRoute = {

@@ -29,7 +29,11 @@ export const threatLibrariesCreateRoute = {
   summary: 'Create a threat library of definitions for one vertical',
   description: `${DEFINITIONS} At most ${MAX_LIBRARIES_PER_TENANT} libraries per tenant (409 beyond). ${MATCHED}`,
   request: { body: threatLibraryCreate },
-  response: { status: 201, description: 'The library, with its definitions as stored (ids made, defaults filled).', schema: threatLibraryResponse },
+  response: {
+    status: 201,
+    description: 'The library, with its definitions as stored (ids made, defaults filled).',
+    schema: threatLibraryResponse,
+  },
   errors: [404, 409],
   grants: { table: 'write' },
 } as const satisfies RouteDef;
@@ -43,9 +47,14 @@ export const threatLibrariesListRoute = {
   tenant: 'query',
   tag: 'threat-libraries',
   summary: "A tenant's threat libraries with their definitions, oldest first",
-  description: '`vertical` keeps the libraries of that vertical, `active_only` the active ones (their definitions are listed whether active or not).',
+  description:
+    '`vertical` keeps the libraries of that vertical, `active_only` the active ones (their definitions are listed whether active or not).',
   request: { query: threatLibraryListQuery },
-  response: { status: 200, description: 'A page of libraries.', schema: { type: 'array', items: threatLibraryResponse } },
+  response: {
+    status: 200,
+    description: 'A page of libraries.',
+    schema: { type: 'array', items: threatLibraryResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
@@ -73,7 +82,8 @@ export const threatLibrariesUpdateRoute = {
   access: 'TENANT_ADMIN',
   tenant: 'query',
   tag: 'threat-libraries',
-  summary: 'Rename, describe, move to another vertical, switch on or off, or replace the definitions of a threat library',
+  summary:
+    'Rename, describe, move to another vertical, switch on or off, or replace the definitions of a threat library',
   description: `\`definitions\` replaces the whole list: send the ones to keep too (with their ids, or they get new ones). ${DEFINITIONS} The audit entry names the definitions added, removed and changed. ${MATCHED}`,
   request: { path: threatLibraryPath, query: threatLibraryScopeQuery, body: threatLibraryUpdate },
   response: { status: 200, description: 'The library as it is now.', schema: threatLibraryResponse },
@@ -90,7 +100,8 @@ export const threatLibrariesDeleteRoute = {
   tenant: 'query',
   tag: 'threat-libraries',
   summary: 'Delete a threat library and its definitions',
-  description: 'Its definitions stop matching from the next event on. A seeded library deleted is created again, whole, by the next seed.',
+  description:
+    'Its definitions stop matching from the next event on. A seeded library deleted is created again, whole, by the next seed.',
   request: { path: threatLibraryPath, query: threatLibraryScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
@@ -105,11 +116,16 @@ export const threatLibrariesSeedRoute = {
   access: 'TENANT_ADMIN',
   tenant: 'query',
   tag: 'threat-libraries',
-  summary: 'Seed the four predefined threat libraries (maritime, security, infrastructure, defense) with their 12 definitions, and three playbooks',
+  summary:
+    'Seed the four predefined threat libraries (maritime, security, infrastructure, defense) with their 12 definitions, and three playbooks',
   description:
-    "Idempotent: a seeded library is found by its `seed_key` (whatever it was renamed to) and a definition by its `definition_id`; what exists is skipped and left as the tenant changed it, and the answer lists it. A seeded definition the tenant deleted is created again in its library, and a seeded library deleted is created again whole: to do without one, switch it off (`active: false`) rather than delete it. One transaction, with an audit entry for each library created or changed: 409, and nothing created, when the libraries would pass the tenant's 20 or a seeded library's definitions its 50. The definitions are described in docs/threat-libraries.md. It also seeds three workflows (docs/workflows.md), found again by their `seed_key` likewise: the playbooks \"Perimeter breach response\" and \"Vessel loitering near a subsea cable\", and \"Escalate critical incidents nobody acknowledged in 5 minutes\", created switched off.",
+    'Idempotent: a seeded library is found by its `seed_key` (whatever it was renamed to) and a definition by its `definition_id`; what exists is skipped and left as the tenant changed it, and the answer lists it. A seeded definition the tenant deleted is created again in its library, and a seeded library deleted is created again whole: to do without one, switch it off (`active: false`) rather than delete it. One transaction, with an audit entry for each library created or changed: 409, and nothing created, when the libraries would pass the tenant\'s 20 or a seeded library\'s definitions its 50. The definitions are described in docs/threat-libraries.md. It also seeds three workflows (docs/workflows.md), found again by their `seed_key` likewise: the playbooks "Perimeter breach response" and "Vessel loitering near a subsea cable", and "Escalate critical incidents nobody acknowledged in 5 minutes", created switched off.',
   request: { query: threatLibraryScopeQuery },
-  response: { status: 200, description: 'What the seed created and what it found already there.', schema: threatLibrarySeedResult },
+  response: {
+    status: 200,
+    description: 'What the seed created and what it found already there.',
+    schema: threatLibrarySeedResult,
+  },
   errors: [404, 409],
   grants: { table: 'write' },
 } as const satisfies RouteDef;
@@ -124,9 +140,13 @@ export const threatIntelLibrariesRoute = {
   tag: 'threats',
   summary: 'List threat libraries: a compact summary of each, for threat-intelligence consumers',
   description:
-    "The same libraries as `GET /api/v1/threat-libraries`, oldest first, with the same `vertical` and `active_only` filters, but summed up instead of in full: no match conditions and no indicator lists, counts of the definitions (all, active, active by severity) and the event types the active ones watch. `tenant_id` is optional: your own tenant unless a SUPER_ADMIN names another.",
+    'The same libraries as `GET /api/v1/threat-libraries`, oldest first, with the same `vertical` and `active_only` filters, but summed up instead of in full: no match conditions and no indicator lists, counts of the definitions (all, active, active by severity) and the event types the active ones watch. `tenant_id` is optional: your own tenant unless a SUPER_ADMIN names another.',
   request: { query: threatIntelLibraryQuery },
-  response: { status: 200, description: 'A page of library summaries.', schema: { type: 'array', items: threatLibrarySummary } },
+  response: {
+    status: 200,
+    description: 'A page of library summaries.',
+    schema: { type: 'array', items: threatLibrarySummary },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -15,7 +15,10 @@ export const usersCreateRoute = {
   request: { body: userCreate },
   response: { status: 201, description: 'The new user.', schema: userResponse },
   errors: [404, 409],
-  grants: { table: 'write', userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'] },
+  grants: {
+    table: 'write',
+    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
+  },
 } as const satisfies RouteDef;
 
 export const usersListRoute = {

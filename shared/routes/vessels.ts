@@ -94,7 +94,8 @@ export const vesselsTrackRoute = {
   tenant: 'query',
   tag: 'vessels',
   summary: "A vessel's positions between two times",
-  description: 'Oldest first, one Query on the vessel\'s partition. `truncated` says more lie in the range: ask again from the last one.',
+  description:
+    "Oldest first, one Query on the vessel's partition. `truncated` says more lie in the range: ask again from the last one.",
   request: { path: vesselPath, query: trackQuery },
   response: { status: 200, description: 'The track.', schema: trackResponse },
   errors: [404],
@@ -119,4 +120,11 @@ export const cableRiskRoute = {
   timeoutSeconds: 20,
 } as const satisfies RouteDef;
 
-export const vesselsRoutes: readonly RouteDef[] = [vesselsListRoute, vesselsDarkRoute, vesselsAisStatsRoute, vesselsGetRoute, vesselsTrackRoute, cableRiskRoute];
+export const vesselsRoutes: readonly RouteDef[] = [
+  vesselsListRoute,
+  vesselsDarkRoute,
+  vesselsAisStatsRoute,
+  vesselsGetRoute,
+  vesselsTrackRoute,
+  cableRiskRoute,
+];

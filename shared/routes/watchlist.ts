@@ -10,7 +10,8 @@ import { watchlistAlertQuery, watchlistAlertResponse } from '../schemas/watchlis
 import { MAX_WATCHED_LINE_VERTICES, MAX_WATCHLIST_ENTRIES } from '../vocabulary/watchlist.js';
 import type { RouteDef } from './types.js';
 
-const REVISION = "Every add and remove moves the tenant's watchlist revision, so what keeps the watchlist compiled reads it again only when it changed.";
+const REVISION =
+  "Every add and remove moves the tenant's watchlist revision, so what keeps the watchlist compiled reads it again only when it changed.";
 
 export const watchlistListRoute = {
   id: 'watchlist.list',
@@ -23,7 +24,11 @@ export const watchlistListRoute = {
   summary: "The tenant's watchlist entries, newest first",
   description: '`entity_type` keeps the entries of one type.',
   request: { query: watchlistListQuery },
-  response: { status: 200, description: 'A page of entries.', schema: { type: 'array', items: watchlistEntryResponse } },
+  response: {
+    status: 200,
+    description: 'A page of entries.',
+    schema: { type: 'array', items: watchlistEntryResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;
@@ -36,7 +41,8 @@ export const watchlistAddRoute = {
   access: 'OPERATOR',
   tenant: 'body',
   tag: 'watchlist',
-  summary: 'Watch a vessel, an infrastructure line, an IP address or range, a domain, an autonomous system or a country',
+  summary:
+    'Watch a vessel, an infrastructure line, an IP address or range, a domain, an autonomous system or a country',
   description: `The value is kept normalised (docs/watchlist.md), and a value that is not one of its type is 422 at \`body.value\`. A \`line\` entry keeps the line's name, kind and vertices (at most ${MAX_WATCHED_LINE_VERTICES}, thinned evenly beyond, and it says so), so distances to it need no file read; a line the tenant does not have is 404. The same entity watched twice is 409, naming the entry that watches it; at most ${MAX_WATCHLIST_ENTRIES} entries per tenant (409 beyond). Audited. ${REVISION}`,
   request: { body: watchlistEntryCreate },
   response: { status: 201, description: 'The entry as kept.', schema: watchlistEntryResponse },
@@ -92,4 +98,10 @@ export const watchlistAlertsRoute = {
   grants: { table: 'read' },
 } as const satisfies RouteDef;
 
-export const watchlistRoutes: readonly RouteDef[] = [watchlistListRoute, watchlistAddRoute, watchlistGetRoute, watchlistRemoveRoute, watchlistAlertsRoute];
+export const watchlistRoutes: readonly RouteDef[] = [
+  watchlistListRoute,
+  watchlistAddRoute,
+  watchlistGetRoute,
+  watchlistRemoveRoute,
+  watchlistAlertsRoute,
+];

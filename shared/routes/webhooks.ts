@@ -48,7 +48,11 @@ export const webhooksCreateRoute = {
   summary: 'Subscribe a receiver to event types; its signing secret is shown once',
   description: `The URL is checked now (422 on \`body.url\` for an address we may not call) and again at every call. At most 50 subscriptions per tenant (409 beyond). ${DELIVERIES}`,
   request: { body: webhookCreate },
-  response: { status: 201, description: 'The subscription and its secret, shown this once.', schema: webhookWithSecret },
+  response: {
+    status: 201,
+    description: 'The subscription and its secret, shown this once.',
+    schema: webhookWithSecret,
+  },
   errors: [404, 409],
   grants: { table: 'write', secrets: 'seal' },
 } as const satisfies RouteDef;
@@ -121,9 +125,14 @@ export const webhooksRotateSecretRoute = {
   tenant: 'credential',
   tag: 'webhooks',
   summary: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours',
-  description: 'Meanwhile every delivery carries two signatures (space-separated in `webhook-signature`), so receivers can switch secrets without losing one.',
+  description:
+    'Meanwhile every delivery carries two signatures (space-separated in `webhook-signature`), so receivers can switch secrets without losing one.',
   request: { path: webhookPath },
-  response: { status: 200, description: 'The subscription and its new secret, shown this once.', schema: webhookWithSecret },
+  response: {
+    status: 200,
+    description: 'The subscription and its new secret, shown this once.',
+    schema: webhookWithSecret,
+  },
   errors: [404, 409],
   grants: { table: 'write', secrets: 'seal' },
 } as const satisfies RouteDef;
@@ -137,7 +146,8 @@ export const webhooksTestRoute = {
   tenant: 'credential',
   tag: 'webhooks',
   summary: "Send a signed `webhook.test` ping now and report the receiver's answer",
-  description: 'Signed like every delivery (Standard Webhooks headers); the receiver has 15 s and no redirect is followed. The answer is 200 whatever the receiver said: `delivered` and `status_code` tell.',
+  description:
+    'Signed like every delivery (Standard Webhooks headers); the receiver has 15 s and no redirect is followed. The answer is 200 whatever the receiver said: `delivered` and `status_code` tell.',
   request: { path: webhookPath },
   response: { status: 200, description: 'What the receiver answered.', schema: webhookTestResult },
   errors: [404],

@@ -89,7 +89,8 @@ export const workflowsDeleteRoute = {
   tenant: 'query',
   tag: 'workflows',
   summary: 'Delete a workflow',
-  description: 'A workflow another one runs (a `run_workflow` step) is 409: change that one first. Its runs stay readable until they expire (90 days).',
+  description:
+    'A workflow another one runs (a `run_workflow` step) is 409: change that one first. Its runs stay readable until they expire (90 days).',
   request: { path: workflowPath, query: workflowScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
@@ -128,7 +129,7 @@ export const workflowsRunRoute = {
   tag: 'workflows',
   summary: 'Run a playbook now',
   description:
-    'A playbook is a workflow with a `manual` trigger: its run is made and queued for the workflow runner, and answered at once (follow it at `GET /api/v1/workflows/{id}/runs/{run_id}`). `incident_id` and `event_id` must be the tenant\'s (404); a playbook whose steps act on an incident before opening one needs `incident_id` (422). A workflow of another trigger, or one switched off, is 409. Audited as `workflow.run`.',
+    "A playbook is a workflow with a `manual` trigger: its run is made and queued for the workflow runner, and answered at once (follow it at `GET /api/v1/workflows/{id}/runs/{run_id}`). `incident_id` and `event_id` must be the tenant's (404); a playbook whose steps act on an incident before opening one needs `incident_id` (422). A workflow of another trigger, or one switched off, is 409. Audited as `workflow.run`.",
   request: { path: workflowPath, query: workflowScopeQuery, body: workflowRunRequest },
   response: { status: 202, description: 'The run, queued.', schema: workflowRunResponse },
   errors: [404, 409],
@@ -144,7 +145,8 @@ export const workflowsRunsRoute = {
   tenant: 'query',
   tag: 'workflows',
   summary: "A workflow's runs, newest first, each with its steps",
-  description: 'Each step: its status, tries, start and end, what it did (`result`) and why it failed (`error`). One Query of the workflow\'s runs; `status` keeps those of one status. Runs are kept 90 days.',
+  description:
+    "Each step: its status, tries, start and end, what it did (`result`) and why it failed (`error`). One Query of the workflow's runs; `status` keeps those of one status. Runs are kept 90 days.",
   request: { path: workflowPath, query: workflowRunsQuery },
   response: { status: 200, description: 'A page of runs.', schema: { type: 'array', items: workflowRunResponse } },
   errors: [404],

@@ -27,7 +27,11 @@ export const zonesListRoute = {
   tag: 'zones',
   summary: 'List the zones of an environment',
   request: { query: zoneListQuery },
-  response: { status: 200, description: 'A page of zones, oldest first.', schema: { type: 'array', items: zoneResponse } },
+  response: {
+    status: 200,
+    description: 'A page of zones, oldest first.',
+    schema: { type: 'array', items: zoneResponse },
+  },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -20,41 +20,69 @@ export const DEFAULT_WINDOW_DAYS = 30;
 export const SLA_OUTCOMES = ['met', 'breached', 'pending'] as const;
 export type SlaOutcome = (typeof SLA_OUTCOMES)[number];
 
-const window = /* @__PURE__ */ (() => ({
-  from_date: {
-    ...timestamp,
-    description: `Start of the window. Default: ${DEFAULT_WINDOW_DAYS} days before \`to_date\` (so 30 days before now when neither is given). Rounded down to its UTC hour. At most ${MAX_WINDOW_DAYS} days before \`to_date\`.`,
-  },
-  to_date: { ...timestamp, description: 'End of the window. Default: now. Rounded up to a whole UTC hour; the window is at least one hour.' },
-} as const))();
+const window = /* @__PURE__ */ (() =>
+  ({
+    from_date: {
+      ...timestamp,
+      description: `Start of the window. Default: ${DEFAULT_WINDOW_DAYS} days before \`to_date\` (so 30 days before now when neither is given). Rounded down to its UTC hour. At most ${MAX_WINDOW_DAYS} days before \`to_date\`.`,
+    },
+    to_date: {
+      ...timestamp,
+      description: 'End of the window. Default: now. Rounded up to a whole UTC hour; the window is at least one hour.',
+    },
+  }) as const)();
 
 const eventType = { type: 'string', enum: EVENT_TYPES } as const;
 
-export const analyticsThreatsQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: tenantScope,
-    zone_id: { ...uuid, description: "Only events that matched this zone's geofence. 404 when it is not a zone of the tenant." },
-    environment_id: { ...uuid, description: 'Only events of this environment. 404 when it is not an environment of the tenant. With `zone_id`: a zone of another environment gives zeros.' },
-    threat_type: { ...eventType, description: 'Only events of this type (an EventType).' },
-    ...window,
-    aggregation: { type: 'string', enum: AGGREGATIONS, default: 'day', description: 'Bucket size: a UTC hour, a UTC day, or an ISO week (from Monday 00:00 UTC).' },
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const analyticsThreatsQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: tenantScope,
+      zone_id: {
+        ...uuid,
+        description: "Only events that matched this zone's geofence. 404 when it is not a zone of the tenant.",
+      },
+      environment_id: {
+        ...uuid,
+        description:
+          'Only events of this environment. 404 when it is not an environment of the tenant. With `zone_id`: a zone of another environment gives zeros.',
+      },
+      threat_type: { ...eventType, description: 'Only events of this type (an EventType).' },
+      ...window,
+      aggregation: {
+        type: 'string',
+        enum: AGGREGATIONS,
+        default: 'day',
+        description: 'Bucket size: a UTC hour, a UTC day, or an ISO week (from Monday 00:00 UTC).',
+      },
+    },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-export const analyticsSummaryQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN (others get 404)." }, ...window },
-  required: ['tenant_id'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const analyticsSummaryQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN (others get 404)." },
+      ...window,
+    },
+    required: ['tenant_id'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-const windowFields = /* @__PURE__ */ (() => ({
-  timezone: { type: 'string', enum: ['UTC'], description: 'Buckets and windows are in UTC.' },
-  from_date: { ...timestamp, description: 'The window used: `from_date` as asked, rounded down to its UTC hour. Included.' },
-  to_date: { ...timestamp, description: 'The window used: `to_date` as asked, rounded up to a whole UTC hour. Excluded.' },
-} as const))();
+const windowFields = /* @__PURE__ */ (() =>
+  ({
+    timezone: { type: 'string', enum: ['UTC'], description: 'Buckets and windows are in UTC.' },
+    from_date: {
+      ...timestamp,
+      description: 'The window used: `from_date` as asked, rounded down to its UTC hour. Included.',
+    },
+    to_date: {
+      ...timestamp,
+      description: 'The window used: `to_date` as asked, rounded up to a whole UTC hour. Excluded.',
+    },
+  }) as const)();
 
 const averageScore = {
   type: ['number', 'null'],
@@ -63,37 +91,55 @@ const averageScore = {
   description: "Mean of the events' `threat_score` as computed at ingest, rounded to 0.001; null without events.",
 } as const;
 
-export const threatBucket = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description: 'One bucket. The first and the last are cut to the window: a bucket counts only the hours of the window.',
-  properties: {
-    start: { ...timestamp, description: 'Included.' },
-    end: { ...timestamp, description: 'Excluded.' },
-    count: { type: 'integer', minimum: 0, description: 'Events that occurred (`occurred_at`) in the bucket.' },
-    avg_threat_score: averageScore,
-  },
-  required: ['start', 'end', 'count', 'avg_threat_score'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const threatBucket = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description:
+      'One bucket. The first and the last are cut to the window: a bucket counts only the hours of the window.',
+    properties: {
+      start: { ...timestamp, description: 'Included.' },
+      end: { ...timestamp, description: 'Excluded.' },
+      count: { type: 'integer', minimum: 0, description: 'Events that occurred (`occurred_at`) in the bucket.' },
+      avg_threat_score: averageScore,
+    },
+    required: ['start', 'end', 'count', 'avg_threat_score'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-export const threatTimeSeriesResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description:
-    "ThreatTimeSeriesResponse: the tenant's events by when they occurred (`occurred_at`), in UTC buckets, every bucket of the window listed, empty ones with 0. Read from counters kept as events are stored (about a second behind); see docs/analytics.md.",
-  properties: {
-    tenant_id: uuid,
-    ...windowFields,
-    aggregation: { type: 'string', enum: AGGREGATIONS },
-    zone_id: nullable(uuid),
-    environment_id: nullable(uuid),
-    threat_type: nullable(eventType),
-    buckets: { type: 'array', items: threatBucket },
-    total: { type: 'integer', minimum: 0, description: 'Events in the window.' },
-    avg_threat_score: { ...averageScore, description: 'Mean threat score over the window, rounded to 0.001; null without events.' },
-  },
-  required: ['tenant_id', 'timezone', 'from_date', 'to_date', 'aggregation', 'zone_id', 'environment_id', 'threat_type', 'buckets', 'total', 'avg_threat_score'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const threatTimeSeriesResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description:
+      "ThreatTimeSeriesResponse: the tenant's events by when they occurred (`occurred_at`), in UTC buckets, every bucket of the window listed, empty ones with 0. Read from counters kept as events are stored (about a second behind); see docs/analytics.md.",
+    properties: {
+      tenant_id: uuid,
+      ...windowFields,
+      aggregation: { type: 'string', enum: AGGREGATIONS },
+      zone_id: nullable(uuid),
+      environment_id: nullable(uuid),
+      threat_type: nullable(eventType),
+      buckets: { type: 'array', items: threatBucket },
+      total: { type: 'integer', minimum: 0, description: 'Events in the window.' },
+      avg_threat_score: {
+        ...averageScore,
+        description: 'Mean threat score over the window, rounded to 0.001; null without events.',
+      },
+    },
+    required: [
+      'tenant_id',
+      'timezone',
+      'from_date',
+      'to_date',
+      'aggregation',
+      'zone_id',
+      'environment_id',
+      'threat_type',
+      'buckets',
+      'total',
+      'avg_threat_score',
+    ],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 const countsOf = (names: readonly string[], description: string) =>
   ({
@@ -117,47 +163,63 @@ const responseTime = (what: string) =>
     additionalProperties: false,
   }) as const;
 
-export const analyticsSummaryResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description:
-    'AnalyticsSummaryResponse: the incidents created in the window (as they are now), their response times and SLA, and the events that occurred in the window by type. Read from counters kept as incidents and events change (about a second behind); see docs/analytics.md.',
-  properties: {
-    tenant_id: uuid,
-    ...windowFields,
-    incidents: {
-      type: 'object',
-      description: 'Incidents created (`created_at`) in the window.',
-      properties: {
-        total: { type: 'integer', minimum: 0 },
-        by_status: countsOf(INCIDENT_STATUSES, 'By their status now; every status listed.'),
-        by_severity: countsOf(INCIDENT_SEVERITIES, 'By their severity now; every severity listed.'),
+export const analyticsSummaryResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description:
+      'AnalyticsSummaryResponse: the incidents created in the window (as they are now), their response times and SLA, and the events that occurred in the window by type. Read from counters kept as incidents and events change (about a second behind); see docs/analytics.md.',
+    properties: {
+      tenant_id: uuid,
+      ...windowFields,
+      incidents: {
+        type: 'object',
+        description: 'Incidents created (`created_at`) in the window.',
+        properties: {
+          total: { type: 'integer', minimum: 0 },
+          by_status: countsOf(INCIDENT_STATUSES, 'By their status now; every status listed.'),
+          by_severity: countsOf(INCIDENT_SEVERITIES, 'By their severity now; every severity listed.'),
+        },
+        required: ['total', 'by_status', 'by_severity'],
+        additionalProperties: false,
       },
-      required: ['total', 'by_status', 'by_severity'],
-      additionalProperties: false,
-    },
-    response_time: {
-      type: 'object',
-      properties: { acknowledge: responseTime('acknowledge'), resolve: responseTime('resolve') },
-      required: ['acknowledge', 'resolve'],
-      additionalProperties: false,
-    },
-    sla: {
-      type: 'object',
-      description:
-        "The incidents of the window with an SLA (confirmed ones: `sla_due_at` is set on confirmation), by outcome as the service's SLA clock records it: `breached` once `sla_breached_at` is set (nobody acknowledged by `sla_due_at`, or it left `confirmed` after it); `pending` while it is `confirmed` and not breached; `met` when it left `confirmed` (acknowledged, taken in progress or cancelled) in time.",
-      properties: {
-        with_sla: { type: 'integer', minimum: 0 },
-        met: { type: 'integer', minimum: 0 },
-        breached: { type: 'integer', minimum: 0 },
-        pending: { type: 'integer', minimum: 0 },
-        compliance_rate: { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'met / (met + breached), rounded to 0.0001; null when both are 0.' },
+      response_time: {
+        type: 'object',
+        properties: { acknowledge: responseTime('acknowledge'), resolve: responseTime('resolve') },
+        required: ['acknowledge', 'resolve'],
+        additionalProperties: false,
       },
-      required: ['with_sla', 'met', 'breached', 'pending', 'compliance_rate'],
-      additionalProperties: false,
+      sla: {
+        type: 'object',
+        description:
+          "The incidents of the window with an SLA (confirmed ones: `sla_due_at` is set on confirmation), by outcome as the service's SLA clock records it: `breached` once `sla_breached_at` is set (nobody acknowledged by `sla_due_at`, or it left `confirmed` after it); `pending` while it is `confirmed` and not breached; `met` when it left `confirmed` (acknowledged, taken in progress or cancelled) in time.",
+        properties: {
+          with_sla: { type: 'integer', minimum: 0 },
+          met: { type: 'integer', minimum: 0 },
+          breached: { type: 'integer', minimum: 0 },
+          pending: { type: 'integer', minimum: 0 },
+          compliance_rate: {
+            type: ['number', 'null'],
+            minimum: 0,
+            maximum: 1,
+            description: 'met / (met + breached), rounded to 0.0001; null when both are 0.',
+          },
+        },
+        required: ['with_sla', 'met', 'breached', 'pending', 'compliance_rate'],
+        additionalProperties: false,
+      },
+      threats_by_type: countsOf(EVENT_TYPES, 'Events that occurred in the window, by type; every type listed.'),
+      threats_total: { type: 'integer', minimum: 0 },
     },
-    threats_by_type: countsOf(EVENT_TYPES, 'Events that occurred in the window, by type; every type listed.'),
-    threats_total: { type: 'integer', minimum: 0 },
-  },
-  required: ['tenant_id', 'timezone', 'from_date', 'to_date', 'incidents', 'response_time', 'sla', 'threats_by_type', 'threats_total'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+    required: [
+      'tenant_id',
+      'timezone',
+      'from_date',
+      'to_date',
+      'incidents',
+      'response_time',
+      'sla',
+      'threats_by_type',
+      'threats_total',
+    ],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

@@ -5,31 +5,43 @@ import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 import { SEVERITIES } from './tenants.js';
 
-export const ASSET_TYPES = ['building', 'vessel', 'cable', 'pipeline', 'gate', 'fence', 'tower', 'vehicle', 'equipment', 'other'] as const;
+export const ASSET_TYPES = [
+  'building',
+  'vessel',
+  'cable',
+  'pipeline',
+  'gate',
+  'fence',
+  'tower',
+  'vehicle',
+  'equipment',
+  'other',
+] as const;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const type = { type: 'string', enum: ASSET_TYPES } as const;
 const criticality = { type: 'string', enum: SEVERITIES, description: 'How much its loss would hurt.' } as const;
 const description = { type: ['string', 'null'], maxLength: 2000 } as const;
-const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'] } as const))();
-const geometry = /* @__PURE__ */ (() => ({ ...assetGeometry, type: ['object', 'null'] } as const))();
+const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'] }) as const)();
+const geometry = /* @__PURE__ */ (() => ({ ...assetGeometry, type: ['object', 'null'] }) as const)();
 
-export const assetCreate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description: 'An asset has a location, a geometry, or both.',
-  properties: {
-    tenant_id: tenantScope,
-    environment_id: uuid,
-    name,
-    type,
-    criticality: { ...criticality, default: 'medium' },
-    location,
-    geometry,
-    description,
-  },
-  required: ['environment_id', 'name', 'type'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const assetCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: 'An asset has a location, a geometry, or both.',
+    properties: {
+      tenant_id: tenantScope,
+      environment_id: uuid,
+      name,
+      type,
+      criticality: { ...criticality, default: 'medium' },
+      location,
+      geometry,
+      description,
+    },
+    required: ['environment_id', 'name', 'type'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const assetUpdate = {
   type: 'object',
@@ -53,7 +65,19 @@ export const assetResponse = {
     created_at: timestamp,
     updated_at: timestamp,
   },
-  required: ['asset_id', 'tenant_id', 'environment_id', 'name', 'type', 'criticality', 'location', 'geometry', 'description', 'created_at', 'updated_at'],
+  required: [
+    'asset_id',
+    'tenant_id',
+    'environment_id',
+    'name',
+    'type',
+    'criticality',
+    'location',
+    'geometry',
+    'description',
+    'created_at',
+    'updated_at',
+  ],
 } as const satisfies JsonSchema;
 
 export const assetPath = {
@@ -69,8 +93,9 @@ export const assetScopeQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const assetListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: tenantScope, environment_id: uuid, type, criticality, ...pagingProperties },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const assetListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: tenantScope, environment_id: uuid, type, criticality, ...pagingProperties },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

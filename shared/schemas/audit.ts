@@ -2,38 +2,64 @@
 import { MAX_OFFSET, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 
-export const auditLogResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description: 'AuditLogResponse: one change, who made it, when, from where, and what changed.',
-  properties: {
-    log_id: { ...uuid, description: 'A UUIDv7: entries sort by it in time order.' },
-    tenant_id: uuid,
-    action: { type: 'string', description: 'Dotted name such as `incident.created`.' },
-    resource_type: { type: 'string', description: 'Such as `incident`.' },
-    resource_id: { type: 'string' },
-    user_id: { ...uuid, type: ['string', 'null'], description: 'The user who acted (directly or with one of their API keys); null for the service itself or an anonymous caller.' },
-    actor_type: {
-      type: 'string',
-      enum: ['user', 'api_key', 'system', 'anonymous', 'workflow'],
-      description:
-        "A person with a bearer token, a program with an API key, the service itself (workers, schedules), a caller without a credential, or one of the tenant's workflows (its id and run in `changes.workflow`).",
+export const auditLogResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: 'AuditLogResponse: one change, who made it, when, from where, and what changed.',
+    properties: {
+      log_id: { ...uuid, description: 'A UUIDv7: entries sort by it in time order.' },
+      tenant_id: uuid,
+      action: { type: 'string', description: 'Dotted name such as `incident.created`.' },
+      resource_type: { type: 'string', description: 'Such as `incident`.' },
+      resource_id: { type: 'string' },
+      user_id: {
+        ...uuid,
+        type: ['string', 'null'],
+        description:
+          'The user who acted (directly or with one of their API keys); null for the service itself or an anonymous caller.',
+      },
+      actor_type: {
+        type: 'string',
+        enum: ['user', 'api_key', 'system', 'anonymous', 'workflow'],
+        description:
+          "A person with a bearer token, a program with an API key, the service itself (workers, schedules), a caller without a credential, or one of the tenant's workflows (its id and run in `changes.workflow`).",
+      },
+      api_key_id: { type: ['string', 'null'], description: 'The API key used, when `actor_type` is `api_key`.' },
+      tool: {
+        type: 'string',
+        description:
+          'The agent tool (MCP, docs/mcp.md) whose call made the request, as its `X-Gatehouse-Tool` header named it; absent for other requests.',
+      },
+      timestamp,
+      request_id: {
+        type: 'string',
+        description: 'The request (or the worker run) that made the change: search the logs for it.',
+      },
+      source_ip: {
+        type: 'string',
+        description: "The caller's address; `anonymous` for an anonymous reporter, whose address is withheld.",
+      },
+      changes: {
+        type: 'object',
+        description:
+          'What changed: `field: {from, to}` for an update, the fields set for a creation. Secrets never appear.',
+        additionalProperties: true,
+      },
     },
-    api_key_id: { type: ['string', 'null'], description: 'The API key used, when `actor_type` is `api_key`.' },
-    tool: {
-      type: 'string',
-      description: 'The agent tool (MCP, docs/mcp.md) whose call made the request, as its `X-Gatehouse-Tool` header named it; absent for other requests.',
-    },
-    timestamp,
-    request_id: { type: 'string', description: 'The request (or the worker run) that made the change: search the logs for it.' },
-    source_ip: { type: 'string', description: "The caller's address; `anonymous` for an anonymous reporter, whose address is withheld." },
-    changes: {
-      type: 'object',
-      description: 'What changed: `field: {from, to}` for an update, the fields set for a creation. Secrets never appear.',
-      additionalProperties: true,
-    },
-  },
-  required: ['log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id', 'timestamp', 'request_id', 'source_ip'],
-} as const satisfies JsonSchema))();
+    required: [
+      'log_id',
+      'tenant_id',
+      'action',
+      'resource_type',
+      'resource_id',
+      'user_id',
+      'actor_type',
+      'api_key_id',
+      'timestamp',
+      'request_id',
+      'source_ip',
+    ],
+  }) as const satisfies JsonSchema)();
 
 export const auditLogList = {
   type: 'object',
@@ -49,19 +75,31 @@ export const auditLogList = {
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' } as const;
 
-export const auditLogQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    action: { ...name, description: 'Only this action, e.g. `incident.created`.' },
-    resource_type: { ...name, description: 'Only changes to this kind of resource, e.g. `incident`.' },
-    user_id: { type: 'string', minLength: 1, maxLength: 100, description: "Only this user's changes (theirs with a token or with one of their API keys)." },
-    start_date: { ...timestamp, description: 'Entries at or after this time.' },
-    end_date: { ...timestamp, description: 'Entries at or before this time.' },
-    skip: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Entries to skip, at most 10,000 (narrow the dates to go deeper).' },
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const auditLogQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      action: { ...name, description: 'Only this action, e.g. `incident.created`.' },
+      resource_type: { ...name, description: 'Only changes to this kind of resource, e.g. `incident`.' },
+      user_id: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        description: "Only this user's changes (theirs with a token or with one of their API keys).",
+      },
+      start_date: { ...timestamp, description: 'Entries at or after this time.' },
+      end_date: { ...timestamp, description: 'Entries at or before this time.' },
+      skip: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_OFFSET,
+        default: 0,
+        description: 'Entries to skip, at most 10,000 (narrow the dates to go deeper).',
+      },
+      limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
+    },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const auditTenantPath = {
   type: 'object',
@@ -77,50 +115,72 @@ export const auditEntryPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const auditVerifyQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    from: { ...timestamp, description: 'From the hour holding this time. Default: 24 hours before `to`.' },
-    to: { ...timestamp, description: 'To the hour holding this time, included. Default: now. At most 31 days after `from`.' },
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const auditVerifyQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      from: { ...timestamp, description: 'From the hour holding this time. Default: 24 hours before `to`.' },
+      to: {
+        ...timestamp,
+        description: 'To the hour holding this time, included. Default: now. At most 31 days after `from`.',
+      },
+    },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 const hourStart = /* @__PURE__ */ (() => ({ ...timestamp, description: "The hour's start." }))();
 
-export const auditVerification = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description:
-    "The digests of the range's hours recomputed from the entries in the table now, and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order.",
-  properties: {
-    valid: { type: 'boolean' },
-    from: hourStart,
-    to: hourStart,
-    hours_checked: { type: 'integer', description: 'Hours of the range that have a digest.' },
-    entries_checked: { type: 'integer' },
-    first_mismatch: {
-      type: ['object', 'null'],
-      properties: {
-        kind: { type: 'string', enum: ['entry_changed', 'entry_missing', 'entry_added', 'hour_changed', 'digest_changed', 'chain_broken', 'digest_missing'] },
-        hour_start: hourStart,
-        log_id: uuid,
+export const auditVerification = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description:
+      "The digests of the range's hours recomputed from the entries in the table now, and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order.",
+    properties: {
+      valid: { type: 'boolean' },
+      from: hourStart,
+      to: hourStart,
+      hours_checked: { type: 'integer', description: 'Hours of the range that have a digest.' },
+      entries_checked: { type: 'integer' },
+      first_mismatch: {
+        type: ['object', 'null'],
+        properties: {
+          kind: {
+            type: 'string',
+            enum: [
+              'entry_changed',
+              'entry_missing',
+              'entry_added',
+              'hour_changed',
+              'digest_changed',
+              'chain_broken',
+              'digest_missing',
+            ],
+          },
+          hour_start: hourStart,
+          log_id: uuid,
+        },
+        required: ['kind', 'hour_start'],
       },
-      required: ['kind', 'hour_start'],
+      digested_until: {
+        ...timestamp,
+        type: ['string', 'null'],
+        description:
+          'The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so not checked.',
+      },
     },
-    digested_until: { ...timestamp, type: ['string', 'null'], description: 'The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so not checked.' },
-  },
-  required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
-} as const satisfies JsonSchema))();
+    required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
+  }) as const satisfies JsonSchema)();
 
-export const auditExportQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    from: { ...timestamp, description: 'Entries at or after this time.' },
-    to: { ...timestamp, description: 'Entries at or before this time. Default: now. At most 31 days after `from`.' },
-  },
-  required: ['from'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const auditExportQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      from: { ...timestamp, description: 'Entries at or after this time.' },
+      to: { ...timestamp, description: 'Entries at or before this time. Default: now. At most 31 days after `from`.' },
+    },
+    required: ['from'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const auditExportHeaders = {
   type: 'object',

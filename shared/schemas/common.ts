@@ -9,31 +9,36 @@ export const uuid = { type: 'string', format: 'uuid' } as const satisfies JsonSc
  */
 export function nullable<const T extends { type: string; enum?: readonly unknown[] }>(
   schema: T,
-): Omit<T, 'type' | 'enum'> & { type: readonly [T['type'], 'null'] } & (T extends { enum: readonly (infer E)[] } ? { enum: readonly (E | null)[] } : unknown) {
+): Omit<T, 'type' | 'enum'> & { type: readonly [T['type'], 'null'] } & (T extends { enum: readonly (infer E)[] }
+    ? { enum: readonly (E | null)[] }
+    : unknown) {
   const { type, enum: values, ...rest } = schema;
   return { ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) } as never;
 }
 
-export const timestamp = /* @__PURE__ */ (() => ({
-  type: 'string',
-  format: 'date-time',
-  description: 'RFC 3339 UTC timestamp with milliseconds, e.g. 2026-11-21T13:45:00.123Z',
-} as const satisfies JsonSchema))();
+export const timestamp = /* @__PURE__ */ (() =>
+  ({
+    type: 'string',
+    format: 'date-time',
+    description: 'RFC 3339 UTC timestamp with milliseconds, e.g. 2026-11-21T13:45:00.123Z',
+  }) as const satisfies JsonSchema)();
 
 /** Upper bound of `offset`: a page reads `offset + limit` items; deeper than this, narrow the filter. */
 export const MAX_OFFSET = 10_000;
 
 /** Paging per the spec: `limit` 1..200 (default 50), `offset` 0..10,000 (default 0). */
-export const pagingProperties = /* @__PURE__ */ (() => ({
-  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
-  offset: {
-    type: 'integer',
-    minimum: 0,
-    maximum: MAX_OFFSET,
-    default: 0,
-    description: 'Items to skip, at most 10,000 (a page reads offset + limit items; narrow the filter, e.g. by dates, to go deeper).',
-  },
-} as const satisfies JsonSchema))();
+export const pagingProperties = /* @__PURE__ */ (() =>
+  ({
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      default: 0,
+      description:
+        'Items to skip, at most 10,000 (a page reads offset + limit items; narrow the filter, e.g. by dates, to go deeper).',
+    },
+  }) as const satisfies JsonSchema)();
 
 export const pagingQuery = {
   type: 'object',

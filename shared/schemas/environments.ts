@@ -26,20 +26,32 @@ const status = {
   enum: ENVIRONMENT_STATUSES,
   description: 'active: monitored; inactive: kept but not monitored; maintenance: monitored, alerts expected.',
 } as const;
-const location = /* @__PURE__ */ (() => ({ ...latLon, type: ['object', 'null'], description: 'A reference point of the site.' } as const))();
+const location = /* @__PURE__ */ (() =>
+  ({ ...latLon, type: ['object', 'null'], description: 'A reference point of the site.' }) as const)();
 const address = { type: ['string', 'null'], maxLength: 500 } as const;
 const country = {
   type: ['string', 'null'],
   pattern: '^[A-Za-z]{2}$',
-  description: 'The country the site is in, ISO 3166-1 alpha-2 (GB, not UK); kept in upper case. The geopolitical overlay reads it (GET /api/v1/geopolitical-risk).',
+  description:
+    'The country the site is in, ISO 3166-1 alpha-2 (GB, not UK); kept in upper case. The geopolitical overlay reads it (GET /api/v1/geopolitical-risk).',
 } as const;
 
-export const environmentCreate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: tenantScope, name, type, status: { ...status, default: 'active' }, description, location, address, country },
-  required: ['name', 'type'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const environmentCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: tenantScope,
+      name,
+      type,
+      status: { ...status, default: 'active' },
+      description,
+      location,
+      address,
+      country,
+    },
+    required: ['name', 'type'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const environmentUpdate = {
   type: 'object',
@@ -63,7 +75,19 @@ export const environmentResponse = {
     created_at: timestamp,
     updated_at: timestamp,
   },
-  required: ['environment_id', 'tenant_id', 'name', 'type', 'status', 'description', 'location', 'address', 'country', 'created_at', 'updated_at'],
+  required: [
+    'environment_id',
+    'tenant_id',
+    'name',
+    'type',
+    'status',
+    'description',
+    'location',
+    'address',
+    'country',
+    'created_at',
+    'updated_at',
+  ],
 } as const satisfies JsonSchema;
 
 export const environmentPath = {
@@ -73,17 +97,18 @@ export const environmentPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const environmentListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." },
-    type,
-    status,
-    ...pagingProperties,
-  },
-  required: ['tenant_id'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const environmentListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." },
+      type,
+      status,
+      ...pagingProperties,
+    },
+    required: ['tenant_id'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const environmentDeleteQuery = {
   type: 'object',
@@ -92,7 +117,8 @@ export const environmentDeleteQuery = {
     cascade: {
       type: 'boolean',
       default: false,
-      description: 'Also delete everything in the environment (zones, sensors, assets, files and their stored objects). Without it, an environment that is not empty is 409.',
+      description:
+        'Also delete everything in the environment (zones, sensors, assets, files and their stored objects). Without it, an environment that is not empty is 409.',
     },
   },
   additionalProperties: false,

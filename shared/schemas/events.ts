@@ -33,7 +33,11 @@ const aisMessage = {
 export const EVENT_PAYLOADS: Partial<Record<EventType, JsonSchema>> = /* @__PURE__ */ (() => ({
   'sensor.reading': {
     type: 'object',
-    properties: { value: { type: 'number' }, unit: { type: 'string', maxLength: 32 }, metric: { type: 'string', maxLength: 64 } },
+    properties: {
+      value: { type: 'number' },
+      unit: { type: 'string', maxLength: 32 },
+      metric: { type: 'string', maxLength: 64 },
+    },
     required: ['value'],
   },
   'ais.position': {
@@ -64,32 +68,41 @@ const uuidV7 = {
 } as const;
 
 const eventType = { type: 'string', enum: EVENT_TYPES, description: 'What happened; see the EventType list.' } as const;
-const severity = { type: 'string', enum: SEVERITIES, description: "The reporter's own view of severity, if any." } as const;
+const severity = {
+  type: 'string',
+  enum: SEVERITIES,
+  description: "The reporter's own view of severity, if any.",
+} as const;
 
-const payloadRules = /* @__PURE__ */ (() => (Object.entries(EVENT_PAYLOADS).map(([type, payload]) => ({
-  if: { properties: { type: { const: type } }, required: ['type'] },
-  then: { properties: { payload } },
-}))))();
+const payloadRules = /* @__PURE__ */ (() =>
+  Object.entries(EVENT_PAYLOADS).map(([type, payload]) => ({
+    if: { properties: { type: { const: type } }, required: ['type'] },
+    then: { properties: { payload } },
+  })))();
 
-export const eventCreate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    event_id: uuidV7,
-    tenant_id: tenantScope,
-    environment_id: { ...uuid, description: 'Where it happened; needed for geofence matching.' },
-    sensor_id: { ...uuid, description: 'The sensor that reported it.' },
-    type: eventType,
-    source: { type: 'string', enum: EVENT_SOURCES, default: 'api' },
-    occurred_at: { ...timestamp, description: 'When it happened; defaults to when it was received.' },
-    location: { ...latLon, description: 'Where it happened; defaults to the sensor location.' },
-    severity,
-    description: { type: 'string', maxLength: 2000 },
-    payload: { type: 'object', description: 'Type-specific data (fixed for some types); at most 16 KB as JSON (413 beyond).' },
-  },
-  required: ['type'],
-  additionalProperties: false,
-  allOf: payloadRules,
-} as const satisfies JsonSchema))();
+export const eventCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      event_id: uuidV7,
+      tenant_id: tenantScope,
+      environment_id: { ...uuid, description: 'Where it happened; needed for geofence matching.' },
+      sensor_id: { ...uuid, description: 'The sensor that reported it.' },
+      type: eventType,
+      source: { type: 'string', enum: EVENT_SOURCES, default: 'api' },
+      occurred_at: { ...timestamp, description: 'When it happened; defaults to when it was received.' },
+      location: { ...latLon, description: 'Where it happened; defaults to the sensor location.' },
+      severity,
+      description: { type: 'string', maxLength: 2000 },
+      payload: {
+        type: 'object',
+        description: 'Type-specific data (fixed for some types); at most 16 KB as JSON (413 beyond).',
+      },
+    },
+    required: ['type'],
+    additionalProperties: false,
+    allOf: payloadRules,
+  }) as const satisfies JsonSchema)();
 
 /** An event as a client or the service's own code sends it to ingest (shared/domain/events/ingest.ts). */
 export type EventInput = InputOf<typeof eventCreate>;
@@ -109,49 +122,72 @@ const threatFactors = {
   additionalProperties: { type: 'object', properties: { value: { type: 'number' }, weight: { type: 'number' } } },
 } as const;
 
-export const eventResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    event_id: uuid,
-    tenant_id: uuid,
-    environment_id: { ...uuid, type: ['string', 'null'] },
-    sensor_id: { ...uuid, type: ['string', 'null'] },
-    type: eventType,
-    source: { type: 'string', enum: EVENT_SOURCES },
-    occurred_at: timestamp,
-    received_at: timestamp,
-    location: { ...latLon, type: ['object', 'null'] },
-    severity: nullable(severity),
-    description: { type: ['string', 'null'] },
-    payload: { type: 'object' },
-    matched_zone_ids: { type: 'array', items: uuid, description: 'Zones whose geofence contains the location.' },
-    matched_signatures: {
-      type: 'array',
-      description: "The active threat definitions it matched when ingested (docs/threat-libraries.md); each added its weight to the score, as the `signatures` factor.",
-      items: {
-        type: 'object',
-        properties: {
-          library_id: uuid,
-          definition_id: { type: 'string' },
-          name: { type: 'string' },
-          severity: { type: 'string', enum: INCIDENT_SEVERITIES },
-          weight: { type: 'number' },
-          zone_id: { ...uuid, type: ['string', 'null'], description: 'The zone its zone conditions held in (or the event\'s first zone); null outside zones.' },
+export const eventResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      event_id: uuid,
+      tenant_id: uuid,
+      environment_id: { ...uuid, type: ['string', 'null'] },
+      sensor_id: { ...uuid, type: ['string', 'null'] },
+      type: eventType,
+      source: { type: 'string', enum: EVENT_SOURCES },
+      occurred_at: timestamp,
+      received_at: timestamp,
+      location: { ...latLon, type: ['object', 'null'] },
+      severity: nullable(severity),
+      description: { type: ['string', 'null'] },
+      payload: { type: 'object' },
+      matched_zone_ids: { type: 'array', items: uuid, description: 'Zones whose geofence contains the location.' },
+      matched_signatures: {
+        type: 'array',
+        description:
+          'The active threat definitions it matched when ingested (docs/threat-libraries.md); each added its weight to the score, as the `signatures` factor.',
+        items: {
+          type: 'object',
+          properties: {
+            library_id: uuid,
+            definition_id: { type: 'string' },
+            name: { type: 'string' },
+            severity: { type: 'string', enum: INCIDENT_SEVERITIES },
+            weight: { type: 'number' },
+            zone_id: {
+              ...uuid,
+              type: ['string', 'null'],
+              description: "The zone its zone conditions held in (or the event's first zone); null outside zones.",
+            },
+          },
+          required: ['library_id', 'definition_id', 'name', 'severity', 'weight', 'zone_id'],
         },
-        required: ['library_id', 'definition_id', 'name', 'severity', 'weight', 'zone_id'],
       },
+      threat_score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+      threat_factors: threatFactors,
+      processed: { type: 'boolean', description: 'Set by an operator once handled; false when new.' },
+      processed_at: { ...timestamp, type: ['string', 'null'] },
+      incident_id: { ...uuid, type: ['string', 'null'] },
     },
-    threat_score: { type: ['number', 'null'], minimum: 0, maximum: 1 },
-    threat_factors: threatFactors,
-    processed: { type: 'boolean', description: 'Set by an operator once handled; false when new.' },
-    processed_at: { ...timestamp, type: ['string', 'null'] },
-    incident_id: { ...uuid, type: ['string', 'null'] },
-  },
-  required: [
-    'event_id', 'tenant_id', 'environment_id', 'sensor_id', 'type', 'source', 'occurred_at', 'received_at', 'location',
-    'severity', 'description', 'payload', 'matched_zone_ids', 'matched_signatures', 'threat_score', 'threat_factors', 'processed', 'processed_at', 'incident_id',
-  ],
-} as const satisfies JsonSchema))();
+    required: [
+      'event_id',
+      'tenant_id',
+      'environment_id',
+      'sensor_id',
+      'type',
+      'source',
+      'occurred_at',
+      'received_at',
+      'location',
+      'severity',
+      'description',
+      'payload',
+      'matched_zone_ids',
+      'matched_signatures',
+      'threat_score',
+      'threat_factors',
+      'processed',
+      'processed_at',
+      'incident_id',
+    ],
+  }) as const satisfies JsonSchema)();
 
 export const eventPath = {
   type: 'object',
@@ -160,47 +196,58 @@ export const eventPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const eventListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
-    environment_id: { type: 'string', maxLength: 64 },
-    type: eventType,
-    processed: { type: 'boolean' },
-    zone_id: { ...uuid, description: "Events whose geofence match includes this zone (404 when it is not your tenant's zone)." },
-    min_score: { type: 'number', minimum: 0, maximum: 1, description: 'Events whose threat score is at least this.' },
-    source: { type: 'string', enum: EVENT_SOURCES, description: 'Events from this kind of source.' },
-    start_date: { ...timestamp, description: 'Events that occurred at or after this time.' },
-    end_date: { ...timestamp, description: 'Events that occurred at or before this time.' },
-    q: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      pattern: '\\S',
-      description:
-        'Words that must all appear (case-insensitive) in the description, type, source or a top-level payload value. Not an index: it filters the newest 10,000 events the other filters select (X-Read-Limit-Reached past that); narrow by dates to reach older ones.',
+export const eventListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
+      environment_id: { type: 'string', maxLength: 64 },
+      type: eventType,
+      processed: { type: 'boolean' },
+      zone_id: {
+        ...uuid,
+        description: "Events whose geofence match includes this zone (404 when it is not your tenant's zone).",
+      },
+      min_score: { type: 'number', minimum: 0, maximum: 1, description: 'Events whose threat score is at least this.' },
+      source: { type: 'string', enum: EVENT_SOURCES, description: 'Events from this kind of source.' },
+      start_date: { ...timestamp, description: 'Events that occurred at or after this time.' },
+      end_date: { ...timestamp, description: 'Events that occurred at or before this time.' },
+      q: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 200,
+        pattern: '\\S',
+        description:
+          'Words that must all appear (case-insensitive) in the description, type, source or a top-level payload value. Not an index: it filters the newest 10,000 events the other filters select (X-Read-Limit-Reached past that); narrow by dates to reach older ones.',
+      },
+      ...pagingProperties,
     },
-    ...pagingProperties,
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-export const eventScopeQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const eventScopeQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-export const eventProcessedUpdate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    processed: { type: 'boolean' },
-    threat_score: { type: 'number', minimum: 0, maximum: 1, description: "An operator's own assessment; replaces the computed score." },
-    incident_id: { ...uuid, type: ['string', 'null'], description: 'The incident this event belongs to.' },
-  },
-  required: ['processed'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const eventProcessedUpdate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      processed: { type: 'boolean' },
+      threat_score: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        description: "An operator's own assessment; replaces the computed score.",
+      },
+      incident_id: { ...uuid, type: ['string', 'null'], description: 'The incident this event belongs to.' },
+    },
+    required: ['processed'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const manualReportCreate = {
   type: 'object',
@@ -219,23 +266,29 @@ export const manualReportCreate = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const manualReportResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    report_id: { ...uuid, description: 'The id of the event the report became.' },
-    event: eventResponse,
-  },
-  required: ['report_id', 'event'],
-} as const satisfies JsonSchema))();
+export const manualReportResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      report_id: { ...uuid, description: 'The id of the event the report became.' },
+      event: eventResponse,
+    },
+    required: ['report_id', 'event'],
+  }) as const satisfies JsonSchema)();
 
-export const eventStreamQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    event_type: { ...eventType, description: 'Only events of this type.' },
-    tenant_id: { type: 'string', maxLength: 64, description: 'Only this tenant (a SUPER_ADMIN may omit it to watch all).' },
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const eventStreamQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      event_type: { ...eventType, description: 'Only events of this type.' },
+      tenant_id: {
+        type: 'string',
+        maxLength: 64,
+        description: 'Only this tenant (a SUPER_ADMIN may omit it to watch all).',
+      },
+    },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 /** The Idempotency-Key header of the creating routes. */
 export const idempotencyHeaders = {
@@ -255,6 +308,10 @@ export const idempotencyHeaders = {
 export const streamHeaders = {
   type: 'object',
   properties: {
-    'last-event-id': { type: 'string', maxLength: 64, description: 'Resume after this event: nothing lost, nothing repeated.' },
+    'last-event-id': {
+      type: 'string',
+      maxLength: 64,
+      description: 'Resume after this event: nothing lost, nothing repeated.',
+    },
   },
 } as const satisfies JsonSchema;

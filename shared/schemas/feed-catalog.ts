@@ -31,7 +31,13 @@ export interface FeedSettings {
   provides_transit?: boolean;
 }
 export type FeedSetting = keyof FeedSettings;
-export const FEED_SETTINGS = ['radius_km', 'min_magnitude', 'min_alert_level', 'stream_seconds', 'provides_transit'] as const satisfies readonly FeedSetting[];
+export const FEED_SETTINGS = [
+  'radius_km',
+  'min_magnitude',
+  'min_alert_level',
+  'stream_seconds',
+  'provides_transit',
+] as const satisfies readonly FeedSetting[];
 
 export interface FeedCatalogEntry {
   family: FeedFamily;
@@ -59,40 +65,180 @@ const DAY_S = 86_400;
 const JSON_TYPE = 'application/json';
 
 export const FEED_CATALOG = {
-  'swpc-kp': { family: 'space-weather', parser: 'swpc-kp', defaultUrl: 'https://services.swpc.noaa.gov/products/noaa-planetary-k-index.json', accept: JSON_TYPE, maxBytes: 2 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S, settings: {} },
+  'swpc-kp': {
+    family: 'space-weather',
+    parser: 'swpc-kp',
+    defaultUrl: 'https://services.swpc.noaa.gov/products/noaa-planetary-k-index.json',
+    accept: JSON_TYPE,
+    maxBytes: 2 * MB,
+    everyMinutes: 15,
+    keepSeconds: 90 * DAY_S,
+    settings: {},
+  },
   // Solar wind: the two-hour products (the same format as the 7-day ones the parser was tested on,
   // a tenth of the records to read back each poll); every 15 minutes they overlap.
-  'swpc-plasma': { family: 'space-weather', parser: 'swpc-solar-wind', defaultUrl: 'https://services.swpc.noaa.gov/products/solar-wind/plasma-2-hour.json', accept: JSON_TYPE, maxBytes: 4 * MB, everyMinutes: 15, keepSeconds: 30 * DAY_S, settings: {} },
-  'swpc-mag': { family: 'space-weather', parser: 'swpc-solar-wind', defaultUrl: 'https://services.swpc.noaa.gov/products/solar-wind/mag-2-hour.json', accept: JSON_TYPE, maxBytes: 4 * MB, everyMinutes: 15, keepSeconds: 30 * DAY_S, settings: {} },
+  'swpc-plasma': {
+    family: 'space-weather',
+    parser: 'swpc-solar-wind',
+    defaultUrl: 'https://services.swpc.noaa.gov/products/solar-wind/plasma-2-hour.json',
+    accept: JSON_TYPE,
+    maxBytes: 4 * MB,
+    everyMinutes: 15,
+    keepSeconds: 30 * DAY_S,
+    settings: {},
+  },
+  'swpc-mag': {
+    family: 'space-weather',
+    parser: 'swpc-solar-wind',
+    defaultUrl: 'https://services.swpc.noaa.gov/products/solar-wind/mag-2-hour.json',
+    accept: JSON_TYPE,
+    maxBytes: 4 * MB,
+    everyMinutes: 15,
+    keepSeconds: 30 * DAY_S,
+    settings: {},
+  },
   // Earthquakes: the distance (km) to an environment or a line, and the least magnitude, that alert unless the connector says.
-  'usgs-quakes': { family: 'hazard', parser: 'usgs-quakes', defaultUrl: 'https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.geojson', accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 15, keepSeconds: 90 * DAY_S, settings: { radius_km: 100, min_magnitude: 2.5 } },
+  'usgs-quakes': {
+    family: 'hazard',
+    parser: 'usgs-quakes',
+    defaultUrl: 'https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.geojson',
+    accept: JSON_TYPE,
+    maxBytes: 16 * MB,
+    everyMinutes: 15,
+    keepSeconds: 90 * DAY_S,
+    settings: { radius_km: 100, min_magnitude: 2.5 },
+  },
   // GDACS events: the least alert level that alerts; without a radius, each event type's own (shared/domain/connectors/feed-catalog.ts GDACS_RADIUS_KM).
-  gdacs: { family: 'hazard', parser: 'gdacs-events', defaultUrl: 'https://www.gdacs.org/gdacsapi/api/events/geteventlist/EVENTS4APP', accept: JSON_TYPE, maxBytes: 8 * MB, everyMinutes: 60, keepSeconds: 180 * DAY_S, settings: { radius_km: null, min_alert_level: 'green' } },
-  'cisa-kev': { family: 'threat-intel', parser: 'cisa-kev', defaultUrl: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json', accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 1440, keepSeconds: null, settings: {} },
-  'stix-indicators': { family: 'threat-intel', parser: 'indicators', defaultUrl: null, accept: JSON_TYPE, maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S, settings: {} },
-  'csv-indicators': { family: 'threat-intel', parser: 'indicators', defaultUrl: null, accept: 'text/csv, text/plain;q=0.9', maxBytes: 16 * MB, everyMinutes: 60, keepSeconds: 90 * DAY_S, settings: {} },
+  gdacs: {
+    family: 'hazard',
+    parser: 'gdacs-events',
+    defaultUrl: 'https://www.gdacs.org/gdacsapi/api/events/geteventlist/EVENTS4APP',
+    accept: JSON_TYPE,
+    maxBytes: 8 * MB,
+    everyMinutes: 60,
+    keepSeconds: 180 * DAY_S,
+    settings: { radius_km: null, min_alert_level: 'green' },
+  },
+  'cisa-kev': {
+    family: 'threat-intel',
+    parser: 'cisa-kev',
+    defaultUrl: 'https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json',
+    accept: JSON_TYPE,
+    maxBytes: 16 * MB,
+    everyMinutes: 1440,
+    keepSeconds: null,
+    settings: {},
+  },
+  'stix-indicators': {
+    family: 'threat-intel',
+    parser: 'indicators',
+    defaultUrl: null,
+    accept: JSON_TYPE,
+    maxBytes: 16 * MB,
+    everyMinutes: 60,
+    keepSeconds: 90 * DAY_S,
+    settings: {},
+  },
+  'csv-indicators': {
+    family: 'threat-intel',
+    parser: 'indicators',
+    defaultUrl: null,
+    accept: 'text/csv, text/plain;q=0.9',
+    maxBytes: 16 * MB,
+    everyMinutes: 60,
+    keepSeconds: 90 * DAY_S,
+    settings: {},
+  },
   // NWS alerts: a place this close to a warning's polygon (outside it) alerts too, unless the connector says.
-  'nws-alerts': { family: 'hazard', parser: 'nws-alerts', defaultUrl: 'https://api.weather.gov/alerts/active', accept: 'application/geo+json, application/atom+xml;q=0.9', maxBytes: 16 * MB, everyMinutes: 5, keepSeconds: 7 * DAY_S, settings: { radius_km: 5 } },
+  'nws-alerts': {
+    family: 'hazard',
+    parser: 'nws-alerts',
+    defaultUrl: 'https://api.weather.gov/alerts/active',
+    accept: 'application/geo+json, application/atom+xml;q=0.9',
+    maxBytes: 16 * MB,
+    everyMinutes: 5,
+    keepSeconds: 7 * DAY_S,
+    settings: { radius_km: 5 },
+  },
   // The export is kept as one object in the bucket (shared/domain/internet-health/rpki-export.ts), not a record each.
-  'rpki-vrps': { family: 'routing', parser: 'rpki-vrps', defaultUrl: 'https://rpki.cloudflare.com/rpki.json', accept: JSON_TYPE, maxBytes: 128 * MB, everyMinutes: 60, keepSeconds: null, settings: {}, largePoll: true },
+  'rpki-vrps': {
+    family: 'routing',
+    parser: 'rpki-vrps',
+    defaultUrl: 'https://rpki.cloudflare.com/rpki.json',
+    accept: JSON_TYPE,
+    maxBytes: 128 * MB,
+    everyMinutes: 60,
+    keepSeconds: null,
+    settings: {},
+    largePoll: true,
+  },
   // A poll reads at most 2 MB of the prefix-filtered stream, for `stream_seconds`; updates are kept 7 days.
-  'ris-live': { family: 'routing', parser: 'ripe-ris', defaultUrl: 'https://ris-live.ripe.net/v1/stream/?format=json&client=gatehouse', accept: 'application/json, application/x-ndjson;q=0.9', maxBytes: 2 * MB, everyMinutes: 5, keepSeconds: 7 * DAY_S, settings: { stream_seconds: 10, provides_transit: false }, stream: true },
+  'ris-live': {
+    family: 'routing',
+    parser: 'ripe-ris',
+    defaultUrl: 'https://ris-live.ripe.net/v1/stream/?format=json&client=gatehouse',
+    accept: 'application/json, application/x-ndjson;q=0.9',
+    maxBytes: 2 * MB,
+    everyMinutes: 5,
+    keepSeconds: 7 * DAY_S,
+    settings: { stream_seconds: 10, provides_transit: false },
+    stream: true,
+  },
   // Geopolitical (docs/feeds.md): an advisory or a listing stays until the source changes it, so none expires.
-  'state-dept-advisories': { family: 'advisory', parser: 'state-dept-advisories', defaultUrl: 'https://travel.state.gov/_res/rss/TAsTWs.xml', accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8', maxBytes: 8 * MB, everyMinutes: 360, keepSeconds: null, settings: {} },
+  'state-dept-advisories': {
+    family: 'advisory',
+    parser: 'state-dept-advisories',
+    defaultUrl: 'https://travel.state.gov/_res/rss/TAsTWs.xml',
+    accept: 'application/rss+xml, application/xml;q=0.9, text/xml;q=0.8',
+    maxBytes: 8 * MB,
+    everyMinutes: 360,
+    keepSeconds: null,
+    settings: {},
+  },
   // One country's document each: the connector names it (`https://data.international.gc.ca/travel-voyage/cta-cap-<iso>.json`).
-  'canada-advisory': { family: 'advisory', parser: 'canada-advisory', defaultUrl: null, accept: JSON_TYPE, maxBytes: 2 * MB, everyMinutes: 360, keepSeconds: null, settings: {} },
-  'ofac-sdn': { family: 'sanctions', parser: 'ofac-sdn', defaultUrl: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV', accept: 'text/csv, text/plain;q=0.9', maxBytes: 32 * MB, everyMinutes: 1440, keepSeconds: null, settings: {} },
+  'canada-advisory': {
+    family: 'advisory',
+    parser: 'canada-advisory',
+    defaultUrl: null,
+    accept: JSON_TYPE,
+    maxBytes: 2 * MB,
+    everyMinutes: 360,
+    keepSeconds: null,
+    settings: {},
+  },
+  'ofac-sdn': {
+    family: 'sanctions',
+    parser: 'ofac-sdn',
+    defaultUrl: 'https://sanctionslistservice.ofac.treas.gov/api/PublicationPreview/exports/SDN.CSV',
+    accept: 'text/csv, text/plain;q=0.9',
+    maxBytes: 32 * MB,
+    everyMinutes: 1440,
+    keepSeconds: null,
+    settings: {},
+  },
   // A tenant's own advisories and sanctions programmes: its advisories alert as the public ones do.
-  'geopolitical-list': { family: 'advisory', parser: 'geopolitical-list', defaultUrl: null, accept: 'application/json, text/csv;q=0.9, text/plain;q=0.8', maxBytes: 4 * MB, everyMinutes: 60, keepSeconds: null, settings: {} },
+  'geopolitical-list': {
+    family: 'advisory',
+    parser: 'geopolitical-list',
+    defaultUrl: null,
+    accept: 'application/json, text/csv;q=0.9, text/plain;q=0.8',
+    maxBytes: 4 * MB,
+    everyMinutes: 60,
+    keepSeconds: null,
+    settings: {},
+  },
 } as const satisfies Record<string, FeedCatalogEntry>;
 
 export type FeedName = keyof typeof FEED_CATALOG;
 /** The feeds, in the catalog's order: the `feed` enum of the schemas. */
 export const FEED_NAMES = /* @__PURE__ */ Object.keys(FEED_CATALOG) as FeedName[];
 
-export type FeedsOf<Family extends FeedFamily> = { [F in FeedName]: (typeof FEED_CATALOG)[F]['family'] extends Family ? F : never }[FeedName];
+export type FeedsOf<Family extends FeedFamily> = {
+  [F in FeedName]: (typeof FEED_CATALOG)[F]['family'] extends Family ? F : never;
+}[FeedName];
 /** The feeds of a family, in the catalog's order. */
-export const feedsOf = <Family extends FeedFamily>(family: Family): FeedsOf<Family>[] => FEED_NAMES.filter((f) => FEED_CATALOG[f].family === family) as FeedsOf<Family>[];
+export const feedsOf = <Family extends FeedFamily>(family: Family): FeedsOf<Family>[] =>
+  FEED_NAMES.filter((f) => FEED_CATALOG[f].family === family) as FeedsOf<Family>[];
 
 export const HAZARD_FEEDS = /* @__PURE__ */ feedsOf('hazard');
 export type HazardFeed = FeedsOf<'hazard'>;

@@ -47,52 +47,64 @@ const polygonCoordinates = {
 } as const;
 
 /** A zone's geofence: a GeoJSON Polygon or MultiPolygon (holes allowed), or a circle. */
-export const geofence = /* @__PURE__ */ (() => ({
-  title: 'Geofence',
-  type: 'object',
-  description:
-    `A GeoJSON Polygon or MultiPolygon (holes allowed; rings closed, not self-intersecting, at most ${MAX_GEOFENCE_VERTICES} vertices in all), ` +
-    `or a circle: {"type": "Circle", "center": [lon, lat], "radius_m": metres up to ${MAX_CIRCLE_RADIUS_M}}.`,
-  properties: { type: { type: 'string', enum: ['Polygon', 'MultiPolygon', 'Circle'] } },
-  required: ['type'],
-  examples: [
-    { type: 'Circle', center: [10.7522, 59.9139], radius_m: 150 },
-    { type: 'Polygon', coordinates: [[[10.74, 59.9], [10.76, 59.9], [10.76, 59.92], [10.74, 59.92], [10.74, 59.9]]] },
-  ],
-  allOf: [
-    {
-      if: { properties: { type: { const: 'Polygon' } }, required: ['type'] },
-      then: {
-        properties: { type: { const: 'Polygon' }, coordinates: polygonCoordinates },
-        required: ['type', 'coordinates'],
-        additionalProperties: false,
+export const geofence = /* @__PURE__ */ (() =>
+  ({
+    title: 'Geofence',
+    type: 'object',
+    description:
+      `A GeoJSON Polygon or MultiPolygon (holes allowed; rings closed, not self-intersecting, at most ${MAX_GEOFENCE_VERTICES} vertices in all), ` +
+      `or a circle: {"type": "Circle", "center": [lon, lat], "radius_m": metres up to ${MAX_CIRCLE_RADIUS_M}}.`,
+    properties: { type: { type: 'string', enum: ['Polygon', 'MultiPolygon', 'Circle'] } },
+    required: ['type'],
+    examples: [
+      { type: 'Circle', center: [10.7522, 59.9139], radius_m: 150 },
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [10.74, 59.9],
+            [10.76, 59.9],
+            [10.76, 59.92],
+            [10.74, 59.92],
+            [10.74, 59.9],
+          ],
+        ],
       },
-    },
-    {
-      if: { properties: { type: { const: 'MultiPolygon' } }, required: ['type'] },
-      then: {
-        properties: {
-          type: { const: 'MultiPolygon' },
-          coordinates: { type: 'array', items: polygonCoordinates, minItems: 1, maxItems: 100 },
+    ],
+    allOf: [
+      {
+        if: { properties: { type: { const: 'Polygon' } }, required: ['type'] },
+        then: {
+          properties: { type: { const: 'Polygon' }, coordinates: polygonCoordinates },
+          required: ['type', 'coordinates'],
+          additionalProperties: false,
         },
-        required: ['type', 'coordinates'],
-        additionalProperties: false,
       },
-    },
-    {
-      if: { properties: { type: { const: 'Circle' } }, required: ['type'] },
-      then: {
-        properties: {
-          type: { const: 'Circle' },
-          center: position,
-          radius_m: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CIRCLE_RADIUS_M },
+      {
+        if: { properties: { type: { const: 'MultiPolygon' } }, required: ['type'] },
+        then: {
+          properties: {
+            type: { const: 'MultiPolygon' },
+            coordinates: { type: 'array', items: polygonCoordinates, minItems: 1, maxItems: 100 },
+          },
+          required: ['type', 'coordinates'],
+          additionalProperties: false,
         },
-        required: ['type', 'center', 'radius_m'],
-        additionalProperties: false,
       },
-    },
-  ],
-} as const satisfies JsonSchema))();
+      {
+        if: { properties: { type: { const: 'Circle' } }, required: ['type'] },
+        then: {
+          properties: {
+            type: { const: 'Circle' },
+            center: position,
+            radius_m: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CIRCLE_RADIUS_M },
+          },
+          required: ['type', 'center', 'radius_m'],
+          additionalProperties: false,
+        },
+      },
+    ],
+  }) as const satisfies JsonSchema)();
 
 /** Any GeoJSON geometry an asset may have (a point, a cable's line, a building's outline). */
 export const assetGeometry = {
@@ -101,7 +113,12 @@ export const assetGeometry = {
   description: 'A GeoJSON geometry: Point, LineString, Polygon, MultiPoint, MultiLineString or MultiPolygon.',
   properties: {
     type: { type: 'string', enum: ['Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon'] },
-    coordinates: { type: 'array', minItems: 1, items: {}, description: 'Nested as the type says: a position is [lon, lat].' },
+    coordinates: {
+      type: 'array',
+      minItems: 1,
+      items: {},
+      description: 'Nested as the type says: a position is [lon, lat].',
+    },
   },
   required: ['type', 'coordinates'],
   additionalProperties: false,

@@ -11,23 +11,40 @@ export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Largest file through a presigned upload URL. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 50 * 1024 * 1024;
 
-export const infrastructureFile = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    file_id: uuid,
-    tenant_id: uuid,
-    environment_id: uuid,
-    filename: { type: 'string' },
-    format: { type: 'string', enum: INFRASTRUCTURE_FORMATS },
-    size_bytes: { type: 'integer' },
-    feature_count: { type: 'integer', description: 'Features extracted for map overlay.' },
-    geometry_types: { type: 'array', items: { type: 'string' }, description: 'The GeoJSON geometry types found, e.g. Point, LineString, Polygon.' },
-    bbox: { ...bbox, type: ['array', 'null'] },
-    created_by: uuid,
-    created_at: timestamp,
-  },
-  required: ['file_id', 'tenant_id', 'environment_id', 'filename', 'format', 'size_bytes', 'feature_count', 'geometry_types', 'bbox', 'created_by', 'created_at'],
-} as const satisfies JsonSchema))();
+export const infrastructureFile = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      file_id: uuid,
+      tenant_id: uuid,
+      environment_id: uuid,
+      filename: { type: 'string' },
+      format: { type: 'string', enum: INFRASTRUCTURE_FORMATS },
+      size_bytes: { type: 'integer' },
+      feature_count: { type: 'integer', description: 'Features extracted for map overlay.' },
+      geometry_types: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'The GeoJSON geometry types found, e.g. Point, LineString, Polygon.',
+      },
+      bbox: { ...bbox, type: ['array', 'null'] },
+      created_by: uuid,
+      created_at: timestamp,
+    },
+    required: [
+      'file_id',
+      'tenant_id',
+      'environment_id',
+      'filename',
+      'format',
+      'size_bytes',
+      'feature_count',
+      'geometry_types',
+      'bbox',
+      'created_by',
+      'created_at',
+    ],
+  }) as const satisfies JsonSchema)();
 
 export const infrastructureList = {
   type: 'object',
@@ -45,7 +62,10 @@ export const infrastructureDeleted = {
   properties: {
     file_id: uuid,
     deleted: { type: 'boolean', enum: [true] },
-    objects_removed: { type: 'integer', description: 'Stored objects removed: the original and its extracted geometries.' },
+    objects_removed: {
+      type: 'integer',
+      description: 'Stored objects removed: the original and its extracted geometries.',
+    },
   },
   required: ['file_id', 'deleted', 'objects_removed'],
 } as const satisfies JsonSchema;
@@ -53,7 +73,10 @@ export const infrastructureDeleted = {
 export const featureCollection = {
   type: 'object',
   description: 'A GeoJSON FeatureCollection: the geometries of the file with their properties.',
-  properties: { type: { type: 'string', enum: ['FeatureCollection'] }, features: { type: 'array', items: { type: 'object' } } },
+  properties: {
+    type: { type: 'string', enum: ['FeatureCollection'] },
+    features: { type: 'array', items: { type: 'object' } },
+  },
   required: ['type', 'features'],
 } as const satisfies JsonSchema;
 
@@ -63,11 +86,12 @@ export const environmentScopeQuery = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const infrastructureListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: tenantScope, ...pagingProperties },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const infrastructureListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: tenantScope, ...pagingProperties },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const infrastructureFilePath = {
   type: 'object',

@@ -8,15 +8,17 @@ const message = {
   required: ['jsonrpc'],
 } as const satisfies JsonSchema;
 
-export const mcpRequest = /* @__PURE__ */ (() => ({
-  description: 'One MCP JSON-RPC message, or a batch of them.',
-  anyOf: [message, { type: 'array', items: message, minItems: 1, maxItems: 20 }],
-} as const satisfies JsonSchema))();
+export const mcpRequest = /* @__PURE__ */ (() =>
+  ({
+    description: 'One MCP JSON-RPC message, or a batch of them.',
+    anyOf: [message, { type: 'array', items: message, minItems: 1, maxItems: 20 }],
+  }) as const satisfies JsonSchema)();
 
-export const mcpResponse = /* @__PURE__ */ (() => ({
-  description: 'The JSON-RPC response(s) (stateless streamable HTTP with JSON responses: no stream, no session).',
-  anyOf: [
-    { type: 'object', properties: { jsonrpc: { type: 'string', const: '2.0' } }, required: ['jsonrpc'] },
-    { type: 'array', items: { type: 'object' } },
-  ],
-} as const satisfies JsonSchema))();
+export const mcpResponse = /* @__PURE__ */ (() =>
+  ({
+    description: 'The JSON-RPC response(s) (stateless streamable HTTP with JSON responses: no stream, no session).',
+    anyOf: [
+      { type: 'object', properties: { jsonrpc: { type: 'string', const: '2.0' } }, required: ['jsonrpc'] },
+      { type: 'array', items: { type: 'object' } },
+    ],
+  }) as const satisfies JsonSchema)();

@@ -34,7 +34,11 @@ export const loginResponse = {
     expires_in: { type: 'integer', description: 'Seconds until the token expires.' },
     expires_at: { type: 'string', format: 'date-time', description: 'When the token expires.' },
     refresh_token: { type: 'string' },
-    tenant_id: { type: 'string', format: 'uuid', description: "Your tenant: what `tenant_id` parameters take for your own data." },
+    tenant_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'Your tenant: what `tenant_id` parameters take for your own data.',
+    },
     user_id: { type: 'string', format: 'uuid' },
     role: { type: 'string', enum: ['VIEWER', 'OPERATOR', 'TENANT_ADMIN', 'SUPER_ADMIN'] },
   },
@@ -48,9 +52,12 @@ export const openApiDocument = {
   required: ['openapi'],
 } as const satisfies JsonSchema;
 
-export const docsAssetPath = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { asset: { type: 'string', minLength: 1, maxLength: 64, description: 'swagger-ui.css or swagger-ui-bundle.js' } },
-  required: ['asset'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const docsAssetPath = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      asset: { type: 'string', minLength: 1, maxLength: 64, description: 'swagger-ui.css or swagger-ui-bundle.js' },
+    },
+    required: ['asset'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

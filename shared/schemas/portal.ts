@@ -28,33 +28,36 @@ export const registerResponse = {
   required: ['tenant_id', 'user_id', 'email', 'role', 'plan'],
 } as const satisfies JsonSchema;
 
-const limit = (description: string) => ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null means no limit.` }) as const;
+const limit = (description: string) =>
+  ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null means no limit.` }) as const;
 
-export const planSchema = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    plan: { type: 'string', enum: TENANT_PLANS },
-    name: { type: 'string' },
-    description: { type: 'string' },
-    limits: {
-      type: 'object',
-      properties: {
-        requests_per_minute: limit('API requests per minute'),
-        users: limit('Users'),
-        sensors: limit('Sensors'),
-        retention_days: limit('Longest retention of events and incidents, in days'),
+export const planSchema = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      plan: { type: 'string', enum: TENANT_PLANS },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      limits: {
+        type: 'object',
+        properties: {
+          requests_per_minute: limit('API requests per minute'),
+          users: limit('Users'),
+          sensors: limit('Sensors'),
+          retention_days: limit('Longest retention of events and incidents, in days'),
+        },
+        required: ['requests_per_minute', 'users', 'sensors', 'retention_days'],
       },
-      required: ['requests_per_minute', 'users', 'sensors', 'retention_days'],
+      features: { type: 'array', items: { type: 'string' } },
     },
-    features: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['plan', 'name', 'description', 'limits', 'features'],
-} as const satisfies JsonSchema))();
+    required: ['plan', 'name', 'description', 'limits', 'features'],
+  }) as const satisfies JsonSchema)();
 
-const keyRole = /* @__PURE__ */ (() => ({
-  ...roleSchema,
-  description: "What the key may do; at most the creator's own role. Defaults to VIEWER.",
-} as const))();
+const keyRole = /* @__PURE__ */ (() =>
+  ({
+    ...roleSchema,
+    description: "What the key may do; at most the creator's own role. Defaults to VIEWER.",
+  }) as const)();
 
 export const ipAllowlist = {
   type: 'array',
@@ -64,45 +67,49 @@ export const ipAllowlist = {
   uniqueItems: true,
 } as const;
 
-export const apiKeyCreate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: tenantScope,
-    name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'What the key is for.' },
-    role: keyRole,
-    expires_at: { ...timestamp, description: 'When the key stops working; must be in the future. Absent: never.' },
-    ip_allowlist: ipAllowlist,
-  },
-  required: ['name'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const apiKeyCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: tenantScope,
+      name: { type: 'string', minLength: 1, maxLength: 100, pattern: '\\S', description: 'What the key is for.' },
+      role: keyRole,
+      expires_at: { ...timestamp, description: 'When the key stops working; must be in the future. Absent: never.' },
+      ip_allowlist: ipAllowlist,
+    },
+    required: ['name'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-const apiKeyFields = /* @__PURE__ */ (() => ({
-  key_id: uuid,
-  tenant_id: uuid,
-  name: { type: 'string' },
-  role: roleSchema,
-  prefix: { type: 'string', description: 'The first characters of the key, to tell keys apart.' },
-  expires_at: { ...timestamp, type: ['string', 'null'] },
-  ip_allowlist: { type: 'array', items: { type: 'string' } },
-  created_by: uuid,
-  created_at: timestamp,
-} as const))();
+const apiKeyFields = /* @__PURE__ */ (() =>
+  ({
+    key_id: uuid,
+    tenant_id: uuid,
+    name: { type: 'string' },
+    role: roleSchema,
+    prefix: { type: 'string', description: 'The first characters of the key, to tell keys apart.' },
+    expires_at: { ...timestamp, type: ['string', 'null'] },
+    ip_allowlist: { type: 'array', items: { type: 'string' } },
+    created_by: uuid,
+    created_at: timestamp,
+  }) as const)();
 
-export const apiKeyResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: apiKeyFields,
-  required: Object.keys(apiKeyFields),
-} as const satisfies JsonSchema))();
+export const apiKeyResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: apiKeyFields,
+    required: Object.keys(apiKeyFields),
+  }) as const satisfies JsonSchema)();
 
-export const apiKeyCreated = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    ...apiKeyFields,
-    api_key: { type: 'string', description: 'The key itself. Shown this once: only its hash is kept.' },
-  },
-  required: [...Object.keys(apiKeyFields), 'api_key'],
-} as const satisfies JsonSchema))();
+export const apiKeyCreated = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      ...apiKeyFields,
+      api_key: { type: 'string', description: 'The key itself. Shown this once: only its hash is kept.' },
+    },
+    required: [...Object.keys(apiKeyFields), 'api_key'],
+  }) as const satisfies JsonSchema)();
 
 export const apiKeyPath = {
   type: 'object',
@@ -111,32 +118,34 @@ export const apiKeyPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const apiKeyListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: tenantScope, ...pagingProperties },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const apiKeyListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: tenantScope, ...pagingProperties },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 /** Who the caller is: `GET /api/v1/portal/me`. */
-export const meResponse = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    via: { type: 'string', enum: ['bearer', 'api_key'], description: 'The credential this request came with.' },
-    user_id: { ...uuid, description: 'The user; for an API key, the user who made it.' },
-    email: { type: ['string', 'null'], description: "The user's email (null for an API key)." },
-    role: { ...roleSchema, description: "What the caller may do (an API key's role, bounded by its creator's)." },
-    api_key_id: { ...uuid, type: ['string', 'null'], description: 'The key used, for an API key; null otherwise.' },
-    tenant: {
-      type: 'object',
-      properties: {
-        tenant_id: { ...uuid, description: 'What `tenant_id` parameters take for your own data.' },
-        name: { type: 'string' },
-        plan: { type: 'string', enum: TENANT_PLANS },
-        status: { type: 'string', enum: ['active', 'suspended'] },
+export const meResponse = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      via: { type: 'string', enum: ['bearer', 'api_key'], description: 'The credential this request came with.' },
+      user_id: { ...uuid, description: 'The user; for an API key, the user who made it.' },
+      email: { type: ['string', 'null'], description: "The user's email (null for an API key)." },
+      role: { ...roleSchema, description: "What the caller may do (an API key's role, bounded by its creator's)." },
+      api_key_id: { ...uuid, type: ['string', 'null'], description: 'The key used, for an API key; null otherwise.' },
+      tenant: {
+        type: 'object',
+        properties: {
+          tenant_id: { ...uuid, description: 'What `tenant_id` parameters take for your own data.' },
+          name: { type: 'string' },
+          plan: { type: 'string', enum: TENANT_PLANS },
+          status: { type: 'string', enum: ['active', 'suspended'] },
+        },
+        required: ['tenant_id', 'name', 'plan', 'status'],
       },
-      required: ['tenant_id', 'name', 'plan', 'status'],
+      limits: planSchema.properties.limits,
     },
-    limits: planSchema.properties.limits,
-  },
-  required: ['via', 'user_id', 'email', 'role', 'api_key_id', 'tenant', 'limits'],
-} as const satisfies JsonSchema))();
+    required: ['via', 'user_id', 'email', 'role', 'api_key_id', 'tenant', 'limits'],
+  }) as const satisfies JsonSchema)();

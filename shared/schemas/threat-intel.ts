@@ -9,12 +9,13 @@ import { EVENT_TYPES } from '../vocabulary/event-types.js';
 import { threatLibraryListQuery } from './threat-libraries.js';
 import { tenantScope } from './users.js';
 
-const bySeverity = /* @__PURE__ */ (() => ({
-  type: 'object',
-  description: 'Active definitions by severity.',
-  properties: Object.fromEntries(INCIDENT_SEVERITIES.map((s) => [s, { type: 'integer', minimum: 0 }])),
-  required: [...INCIDENT_SEVERITIES],
-} as const))();
+const bySeverity = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: 'Active definitions by severity.',
+    properties: Object.fromEntries(INCIDENT_SEVERITIES.map((s) => [s, { type: 'integer', minimum: 0 }])),
+    required: [...INCIDENT_SEVERITIES],
+  }) as const)();
 
 const summaryFields = {
   library_id: uuid,
@@ -23,7 +24,11 @@ const summaryFields = {
   active: { type: 'boolean' },
   seed_key: { type: ['string', 'null'], description: 'The seed library this is, or null for your own.' },
   definition_count: { type: 'integer', minimum: 0 },
-  active_definition_count: { type: 'integer', minimum: 0, description: 'Definitions matched at ingest while the library is active.' },
+  active_definition_count: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Definitions matched at ingest while the library is active.',
+  },
   active_by_severity: bySeverity,
   event_types: {
     type: 'array',
@@ -33,19 +38,21 @@ const summaryFields = {
   updated_at: timestamp,
 } as const;
 
-export const threatLibrarySummary = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: summaryFields,
-  required: Object.keys(summaryFields),
-} as const satisfies JsonSchema))();
+export const threatLibrarySummary = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: summaryFields,
+    required: Object.keys(summaryFields),
+  }) as const satisfies JsonSchema)();
 
-export const threatIntelLibraryQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: tenantScope,
-    vertical: threatLibraryListQuery.properties.vertical,
-    active_only: threatLibraryListQuery.properties.active_only,
-    ...pagingProperties,
-  },
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const threatIntelLibraryQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: tenantScope,
+      vertical: threatLibraryListQuery.properties.vertical,
+      active_only: threatLibraryListQuery.properties.active_only,
+      ...pagingProperties,
+    },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

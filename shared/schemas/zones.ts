@@ -4,7 +4,17 @@ import { bbox, geofence } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
-export const ZONE_TYPES = ['perimeter', 'restricted', 'public', 'entrance', 'parking', 'storage', 'critical', 'waterside', 'other'] as const;
+export const ZONE_TYPES = [
+  'perimeter',
+  'restricted',
+  'public',
+  'entrance',
+  'parking',
+  'storage',
+  'critical',
+  'waterside',
+  'other',
+] as const;
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const type = { type: 'string', enum: ZONE_TYPES } as const;
@@ -17,21 +27,22 @@ const securityLevel = {
 const description = { type: ['string', 'null'], maxLength: 2000 } as const;
 const active = { type: 'boolean', description: 'Inactive zones are kept but match no events.' } as const;
 
-export const zoneCreate = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: {
-    tenant_id: tenantScope,
-    environment_id: uuid,
-    name,
-    type: { ...type, default: 'other' },
-    security_level: { ...securityLevel, default: 3 },
-    geofence,
-    description,
-    active: { ...active, default: true },
-  },
-  required: ['environment_id', 'name', 'geofence'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const zoneCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      tenant_id: tenantScope,
+      environment_id: uuid,
+      name,
+      type: { ...type, default: 'other' },
+      security_level: { ...securityLevel, default: 3 },
+      geofence,
+      description,
+      active: { ...active, default: true },
+    },
+    required: ['environment_id', 'name', 'geofence'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 export const zoneUpdate = {
   type: 'object',
@@ -58,8 +69,19 @@ export const zoneResponse = {
     updated_at: timestamp,
   },
   required: [
-    'zone_id', 'tenant_id', 'environment_id', 'name', 'type', 'security_level', 'geofence', 'description',
-    'active', 'area_m2', 'bbox', 'created_at', 'updated_at',
+    'zone_id',
+    'tenant_id',
+    'environment_id',
+    'name',
+    'type',
+    'security_level',
+    'geofence',
+    'description',
+    'active',
+    'area_m2',
+    'bbox',
+    'created_at',
+    'updated_at',
   ],
 } as const satisfies JsonSchema;
 
@@ -71,16 +93,18 @@ export const zonePath = {
 } as const satisfies JsonSchema;
 
 /** The spec has get, update and delete name the tenant in the query. */
-export const zoneScopeQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." } },
-  required: ['tenant_id'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const zoneScopeQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." } },
+    required: ['tenant_id'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
-export const zoneListQuery = /* @__PURE__ */ (() => ({
-  type: 'object',
-  properties: { environment_id: uuid, tenant_id: zoneScopeQuery.properties.tenant_id, ...pagingProperties },
-  required: ['environment_id', 'tenant_id'],
-  additionalProperties: false,
-} as const satisfies JsonSchema))();
+export const zoneListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { environment_id: uuid, tenant_id: zoneScopeQuery.properties.tenant_id, ...pagingProperties },
+    required: ['environment_id', 'tenant_id'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

@@ -26,7 +26,8 @@ export const AGENTS: readonly AgentDef[] = [
   {
     id: 'voice-intake',
     name: 'Voice intake',
-    description: 'Transcribes voice reports into incident drafts (Amazon Transcribe, or pocketsphinx offline), finishing long recordings when the job completes.',
+    description:
+      'Transcribes voice reports into incident drafts (Amazon Transcribe, or pocketsphinx offline), finishing long recordings when the job completes.',
     workers: ['transcription-finished'],
     model: 'speech',
     whenDisabled: 'Voice reports are refused (409) for the tenant; manual and public reports still open incidents.',
@@ -34,7 +35,8 @@ export const AGENTS: readonly AgentDef[] = [
   {
     id: 'field-extraction',
     name: 'Field extraction and summary',
-    description: 'Reads a transcript and extracts the incident fields (type, severity, place, people) and a summary with an AI model.',
+    description:
+      'Reads a transcript and extracts the incident fields (type, severity, place, people) and a summary with an AI model.',
     workers: ['transcription-finished'],
     model: 'ai',
     whenDisabled: 'Voice drafts keep their transcript without extracted fields or summary; an operator completes them.',
@@ -42,7 +44,8 @@ export const AGENTS: readonly AgentDef[] = [
   {
     id: 'event-triage',
     name: 'Event triage and scoring',
-    description: "Scores every stored event (type, zone, hours, density, sensor health, threat definitions), opens an incident for an event at or over the tenant's incident threshold, and hands every event to the bus.",
+    description:
+      "Scores every stored event (type, zone, hours, density, sensor health, threat definitions), opens an incident for an event at or over the tenant's incident threshold, and hands every event to the bus.",
     workers: ['publish-events'],
     whenDisabled: 'Events are still stored, scored and published, but no incident is opened from them automatically.',
     settings: ['incident_threshold'],
@@ -50,48 +53,57 @@ export const AGENTS: readonly AgentDef[] = [
   {
     id: 'threat-correlation',
     name: 'Threat correlation',
-    description: "Matches each event against the tenant's threat-library definitions (repeats per zone included), keeps the active threats and analytics counters, and keeps vessels' tracks from AIS, announcing AIS gaps and loitering as events.",
+    description:
+      "Matches each event against the tenant's threat-library definitions (repeats per zone included), keeps the active threats and analytics counters, and keeps vessels' tracks from AIS, announcing AIS gaps and loitering as events.",
     workers: ['count-analytics', 'vessel-announcer'],
-    whenDisabled: 'Events are matched against no threat definition (no matched_signatures, no signatures factor, no new active threats); counting for analytics goes on.',
+    whenDisabled:
+      'Events are matched against no threat definition (no matched_signatures, no signatures factor, no new active threats); counting for analytics goes on.',
   },
   {
     id: 'sla-watchdog',
     name: 'SLA watchdog and escalation',
     description: "Marks incidents nobody acknowledged by their SLA and escalates them up the tenant's policy.",
     workers: ['sla-escalation'],
-    whenDisabled: "The tenant's incidents are not escalated by time; their timers wait, and are acted on at the next run after the agent is switched on again.",
+    whenDisabled:
+      "The tenant's incidents are not escalated by time; their timers wait, and are acted on at the next run after the agent is switched on again.",
   },
   {
     id: 'notifier',
     name: 'Notifier',
-    description: "Tells each incident's people and integrations (email, Slack, Teams, PagerDuty, signed HTTP) with an acknowledgement link minted for each.",
+    description:
+      "Tells each incident's people and integrations (email, Slack, Teams, PagerDuty, signed HTTP) with an acknowledgement link minted for each.",
     workers: ['send-notifications'],
     whenDisabled: 'Incident notifications are not sent: each is logged as skipped, and is not sent later.',
   },
   {
     id: 'webhook-deliverer',
     name: 'Webhook deliverer',
-    description: 'Makes one signed delivery per matching webhook subscription of every bus message and retries it on schedule.',
+    description:
+      'Makes one signed delivery per matching webhook subscription of every bus message and retries it on schedule.',
     workers: ['webhook-dispatch', 'webhook-deliver'],
-    required: 'Deliveries are the subscriber\'s record of what happened: switch a subscription off (PATCH /api/v1/webhooks/{id}) instead.',
+    required:
+      "Deliveries are the subscriber's record of what happened: switch a subscription off (PATCH /api/v1/webhooks/{id}) instead.",
   },
   {
     id: 'workflow-runner',
     name: 'Workflow runner',
-    description: "Runs the tenant's workflows and playbooks on what triggers them, and goes on with them after their waits.",
+    description:
+      "Runs the tenant's workflows and playbooks on what triggers them, and goes on with them after their waits.",
     workers: ['workflow-runner', 'workflow-timers'],
-    whenDisabled: 'No workflow starts for the tenant and playbooks are refused (409); runs waiting out a wait stay parked and go on once it is switched on again.',
+    whenDisabled:
+      'No workflow starts for the tenant and playbooks are refused (409); runs waiting out a wait stay parked and go on once it is switched on again.',
   },
   {
     id: 'audit-sealer',
     name: 'Audit sealer',
-    description: "Digests each tenant's settled audit hours into a hash chain, so an edited or removed entry is found by verification.",
+    description:
+      "Digests each tenant's settled audit hours into a hash chain, so an edited or removed entry is found by verification.",
     workers: ['audit-digests'],
-    required: 'Tamper evidence is not the tenant administrator\'s to switch off.',
+    required: "Tamper evidence is not the tenant administrator's to switch off.",
   },
 ];
 
-export const AGENT_IDS = /* @__PURE__ */ (() => (AGENTS.map((a) => a.id)))();
+export const AGENT_IDS = /* @__PURE__ */ (() => AGENTS.map((a) => a.id))();
 
 export function agentById(id: string): AgentDef | undefined {
   return AGENTS.find((a) => a.id === id);

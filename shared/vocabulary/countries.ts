@@ -13,4 +13,4 @@ const CODES =
   'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ ' +
   'UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW';
 
-export const COUNTRY_CODES: ReadonlySet<string> = /* @__PURE__ */ (() => (new Set(CODES.split(' '))))();
+export const COUNTRY_CODES: ReadonlySet<string> = /* @__PURE__ */ (() => new Set(CODES.split(' ')))();

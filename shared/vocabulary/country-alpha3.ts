@@ -20,7 +20,8 @@ const PAIRS =
   'TWNTW TZATZ UKRUA UGAUG UMIUM USAUS URYUY UZBUZ VATVA VCTVC VENVE VGBVG VIRVI VNMVN VUTVU WLFWF WSMWS XKXXK YEMYE ' +
   'MYTYT ZAFZA ZMBZM ZWEZW';
 
-const BY_ALPHA3: ReadonlyMap<string, string> = /* @__PURE__ */ (() => (new Map(PAIRS.split(' ').map((p) => [p.slice(0, 3), p.slice(3)] as const))))();
+const BY_ALPHA3: ReadonlyMap<string, string> = /* @__PURE__ */ (() =>
+  new Map(PAIRS.split(' ').map((p) => [p.slice(0, 3), p.slice(3)] as const)))();
 
 /** The alpha-2 code of an alpha-3 code (any case), or null when it names no country here. */
 export function alpha2OfAlpha3(code: string): string | null {

@@ -34,7 +34,8 @@ export const LAKE_PREFIX = 'lake/';
 export const LAKE_RESULTS_PREFIX = 'lake-results/';
 
 /** The Glue/Athena name of a tenant's database: `<prefix>_<tenant id without dashes>`. */
-export const tenantDatabaseName = (prefix: string, tenantId: string) => `${prefix}_${tenantId.replace(/-/g, '').toLowerCase()}`;
+export const tenantDatabaseName = (prefix: string, tenantId: string) =>
+  `${prefix}_${tenantId.replace(/-/g, '').toLowerCase()}`;
 
 const s = (name: string, description: string): LakeColumn => ({ name, type: 'string', description });
 const d = (name: string, description: string): LakeColumn => ({ name, type: 'double', description });
@@ -43,12 +44,13 @@ const t = (name: string, description: string): LakeColumn => ({ name, type: 'tim
 export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
   {
     name: 'events',
-    description: 'Every stored event of the tenant, as published on the bus (a payload too large for the bus is left out: `truncated`).',
+    description:
+      'Every stored event of the tenant, as published on the bus (a payload too large for the bus is left out: `truncated`).',
     key: 'event_id',
     versionColumn: 'received_at',
     columns: [
       s('event_id', 'The event id (UUIDv7).'),
-      s('tenant_id', 'The tenant (always the caller\'s).'),
+      s('tenant_id', "The tenant (always the caller's)."),
       s('type', 'Event type, e.g. `intrusion.detected`.'),
       s('source', 'Who reported it.'),
       s('environment_id', 'Its environment, or null.'),
@@ -63,7 +65,11 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
       s('incident_id', 'The incident it is linked to when published, or null.'),
       s('matched_zone_ids', 'Zones it matched, a JSON array.'),
       s('payload', 'The payload, a JSON object.'),
-      { name: 'truncated', type: 'boolean', description: 'Whether payload and description were left out because the event was too large for the bus.' },
+      {
+        name: 'truncated',
+        type: 'boolean',
+        description: 'Whether payload and description were left out because the event was too large for the bus.',
+      },
     ],
   },
   {
@@ -74,7 +80,7 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
     columns: [
       s('event_id', 'The `ais.position` event.'),
       s('tenant_id', 'The tenant.'),
-      s('mmsi', 'The vessel\'s MMSI.'),
+      s('mmsi', "The vessel's MMSI."),
       t('occurred_at', 'When the position was reported (UTC); also its `dt` partition.'),
       d('lat', 'Latitude.'),
       d('lon', 'Longitude.'),
@@ -86,7 +92,7 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
   },
   {
     name: 'incidents',
-    description: 'The tenant\'s incidents, each as of its latest change exported (one row per incident).',
+    description: "The tenant's incidents, each as of its latest change exported (one row per incident).",
     key: 'incident_id',
     versionColumn: 'updated_at',
     columns: [
@@ -119,14 +125,25 @@ export const LAKE_TABLES: readonly LakeTable[] = /* @__PURE__ */ (() => [
       s('tenant_id', 'The tenant.'),
       s('connector_id', 'The connector whose poll read it.'),
       s('feed', 'The feed, e.g. `usgs-quakes`, `cisa-kev`.'),
-      s('source', 'The source: the feed\'s name for its public URL, else the name and a hash of the URL.'),
+      s('source', "The source: the feed's name for its public URL, else the name and a hash of the URL."),
       s('record_id', 'The record id within its source (e.g. a USGS event id, a CVE id).'),
-      t('record_time', 'The record\'s own time when it has one (origin time, reading time, date added, valid from), or null.'),
+      t(
+        'record_time',
+        "The record's own time when it has one (origin time, reading time, date added, valid from), or null.",
+      ),
       d('lat', 'Latitude, when the record has a place.'),
       d('lon', 'Longitude, when the record has a place.'),
       t('fetched_at', 'When the poll read it (UTC); also its `dt` partition.'),
-      s('record', 'The whole normalised record, a JSON object (docs/feeds.md gives each feed\'s fields); null when `truncated`.'),
-      { name: 'truncated', type: 'boolean', description: 'Whether the record was too large (over 100 KB) to export whole: its other columns are there, not its body.' },
+      s(
+        'record',
+        "The whole normalised record, a JSON object (docs/feeds.md gives each feed's fields); null when `truncated`.",
+      ),
+      {
+        name: 'truncated',
+        type: 'boolean',
+        description:
+          'Whether the record was too large (over 100 KB) to export whole: its other columns are there, not its body.',
+      },
     ],
   },
 ])();
@@ -136,8 +153,8 @@ export function lakeTable(name: LakeTableName): LakeTable {
 }
 
 /** The prefix of one tenant's files of one table. */
-export const tenantTablePrefix = (table: LakeTableName, tenantId: string) => `${LAKE_PREFIX}${table}/tenant_id=${tenantId}/`;
-
+export const tenantTablePrefix = (table: LakeTableName, tenantId: string) =>
+  `${LAKE_PREFIX}${table}/tenant_id=${tenantId}/`;
 
 /** A row: column name to value (strings, numbers, booleans, Dates or null). */
 export type LakeRow = Record<string, string | number | boolean | Date | null>;

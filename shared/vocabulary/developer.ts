@@ -29,14 +29,16 @@ export const TIERS: Readonly<Record<DeveloperTier, TierDef>> = {
   },
   pro: {
     tier: 'pro',
-    description: 'Every endpoint, for an application in production; needs a TENANT_ADMIN of a pro or enterprise tenant.',
+    description:
+      'Every endpoint, for an application in production; needs a TENANT_ADMIN of a pro or enterprise tenant.',
     perMinute: 120,
     monthlyQuota: 100_000,
     endpoints: DEVELOPER_ENDPOINTS,
   },
   enterprise: {
     tier: 'enterprise',
-    description: 'Every endpoint, a rate set per key (1,000 a minute unless set), no monthly quota; needs a TENANT_ADMIN of an enterprise tenant.',
+    description:
+      'Every endpoint, a rate set per key (1,000 a minute unless set), no monthly quota; needs a TENANT_ADMIN of an enterprise tenant.',
     perMinute: 1_000,
     monthlyQuota: null,
     endpoints: DEVELOPER_ENDPOINTS,

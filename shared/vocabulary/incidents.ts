@@ -1,6 +1,15 @@
 /** The names of an incident's states, severities and resolutions (the state machine: shared/domain/incidents/lifecycle.ts). */
 
-export const INCIDENT_STATUSES = ['draft', 'confirmed', 'acknowledged', 'in_progress', 'on_hold', 'resolved', 'closed', 'cancelled'] as const;
+export const INCIDENT_STATUSES = [
+  'draft',
+  'confirmed',
+  'acknowledged',
+  'in_progress',
+  'on_hold',
+  'resolved',
+  'closed',
+  'cancelled',
+] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
 export const INCIDENT_SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;

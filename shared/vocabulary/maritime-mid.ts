@@ -333,7 +333,8 @@ const ROWS: readonly (readonly [mid: string, countryCode: string, country: strin
 ];
 
 /** Every allocated MID, in the ITU table's order (306 appears three times, once per territory). */
-export const MID_ALLOCATIONS: readonly MidAllocation[] = /* @__PURE__ */ (() => (ROWS.map(([mid, country_code, country]) => ({ mid, country_code, country }))))();
+export const MID_ALLOCATIONS: readonly MidAllocation[] = /* @__PURE__ */ (() =>
+  ROWS.map(([mid, country_code, country]) => ({ mid, country_code, country })))();
 
 /** What a MID shared by several administrations answers: their common flag state. */
 const SHARED_MIDS: Readonly<Record<string, MidAllocation>> = {
@@ -344,10 +345,8 @@ const SHARED_MIDS: Readonly<Record<string, MidAllocation>> = {
   },
 };
 
-const BY_MID: ReadonlyMap<string, MidAllocation> = /* @__PURE__ */ (() => (new Map([
-  ...MID_ALLOCATIONS.map((row) => [row.mid, row] as const),
-  ...Object.entries(SHARED_MIDS),
-])))();
+const BY_MID: ReadonlyMap<string, MidAllocation> = /* @__PURE__ */ (() =>
+  new Map([...MID_ALLOCATIONS.map((row) => [row.mid, row] as const), ...Object.entries(SHARED_MIDS)]))();
 
 /** The administration a MID is allocated to, or null when the ITU has not allocated it. */
 export function midAllocation(mid: string): MidAllocation | null {

@@ -1,5 +1,12 @@
 /** The names of the service's queues (their definitions: QUEUES in shared/workers.ts). */
-export const QUEUE_IDS = ['webhook-dispatch', 'webhook-deliveries', 'notifications', 'workflow-runs', 'vessel-episodes', 'data-lake'] as const;
+export const QUEUE_IDS = [
+  'webhook-dispatch',
+  'webhook-deliveries',
+  'notifications',
+  'workflow-runs',
+  'vessel-episodes',
+  'data-lake',
+] as const;
 
 export type QueueId = (typeof QUEUE_IDS)[number];
 

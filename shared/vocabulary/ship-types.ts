@@ -133,7 +133,8 @@ export function shipTypeOf(code: number | null): ShipType {
 function classify(code: number | null): { category: ShipCategory; description: string } {
   if (code === null || !Number.isInteger(code)) return { category: 'unknown', description: 'Not available' };
   if (code === 0) return { category: 'unknown', description: 'Not available (default)' };
-  if (code < 0 || code > 99) return { category: 'unknown', description: 'Not a type of table 53 (reserved for future use)' };
+  if (code < 0 || code > 99)
+    return { category: 'unknown', description: 'Not a type of table 53 (reserved for future use)' };
   if (code < 20) return { category: 'unknown', description: 'Reserved for future use' };
   const single = SINGLE_KINDS[code];
   if (single) return single;

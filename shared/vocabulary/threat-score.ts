@@ -9,15 +9,55 @@ export type ScoreTargetType = (typeof SCORE_TARGET_TYPES)[number];
 export const SCORE_CONTEXTS = ['maritime', 'security', 'infrastructure', 'defense'] as const;
 export type ScoreContext = (typeof SCORE_CONTEXTS)[number];
 
-export const SCORE_FACTORS = ['indicators', 'history', 'recency_frequency', 'geography', 'behaviour', 'proximity', 'context'] as const;
+export const SCORE_FACTORS = [
+  'indicators',
+  'history',
+  'recency_frequency',
+  'geography',
+  'behaviour',
+  'proximity',
+  'context',
+] as const;
 export type ScoreFactor = (typeof SCORE_FACTORS)[number];
 
 /** Each context's weights of the seven factors; each row sums to 1. */
 export const CONTEXT_WEIGHTS: Readonly<Record<ScoreContext, Readonly<Record<ScoreFactor, number>>>> = {
-  maritime: { indicators: 0.25, history: 0.15, recency_frequency: 0.1, geography: 0.1, behaviour: 0.2, proximity: 0.1, context: 0.1 },
-  security: { indicators: 0.25, history: 0.2, recency_frequency: 0.15, geography: 0.1, behaviour: 0.1, proximity: 0.1, context: 0.1 },
-  infrastructure: { indicators: 0.2, history: 0.15, recency_frequency: 0.1, geography: 0.1, behaviour: 0.1, proximity: 0.25, context: 0.1 },
-  defense: { indicators: 0.25, history: 0.15, recency_frequency: 0.15, geography: 0.15, behaviour: 0.1, proximity: 0.1, context: 0.1 },
+  maritime: {
+    indicators: 0.25,
+    history: 0.15,
+    recency_frequency: 0.1,
+    geography: 0.1,
+    behaviour: 0.2,
+    proximity: 0.1,
+    context: 0.1,
+  },
+  security: {
+    indicators: 0.25,
+    history: 0.2,
+    recency_frequency: 0.15,
+    geography: 0.1,
+    behaviour: 0.1,
+    proximity: 0.1,
+    context: 0.1,
+  },
+  infrastructure: {
+    indicators: 0.2,
+    history: 0.15,
+    recency_frequency: 0.1,
+    geography: 0.1,
+    behaviour: 0.1,
+    proximity: 0.25,
+    context: 0.1,
+  },
+  defense: {
+    indicators: 0.25,
+    history: 0.15,
+    recency_frequency: 0.15,
+    geography: 0.15,
+    behaviour: 0.1,
+    proximity: 0.1,
+    context: 0.1,
+  },
 };
 
 /** How much a kind of target matters in a context (0..1): the context factor is this times the strongest other factor. */
@@ -59,7 +99,9 @@ export const SCORE_RULES = {
   assetReachM: 5_000,
   lineReachM: 10_000,
   criticality: { critical: 1, high: 0.8, medium: 0.5, low: 0.2 } as Readonly<Record<string, number>>,
-  lineKinds: { subsea_cable: 1, pipeline: 1, power_line: 1, other: 0.6, unclassified: 0.6 } as Readonly<Record<string, number>>,
+  lineKinds: { subsea_cable: 1, pipeline: 1, power_line: 1, other: 0.6, unclassified: 0.6 } as Readonly<
+    Record<string, number>
+  >,
   /** A sensor silent this long (minutes) behaves oddly. */
   sensorSilentMinutes: 60,
 } as const;

@@ -26,7 +26,16 @@ export const INCIDENT_CHANGES = [
 ] as const;
 
 /** What a step does. */
-export const ACTION_TYPES = ['create_incident', 'update_incident', 'escalate', 'add_note', 'notify_integration', 'send_webhook', 'run_workflow', 'wait'] as const;
+export const ACTION_TYPES = [
+  'create_incident',
+  'update_incident',
+  'escalate',
+  'add_note',
+  'notify_integration',
+  'send_webhook',
+  'run_workflow',
+  'wait',
+] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** Workflows per tenant at most: the runner reads all of a tenant's in one Query for each batch of messages. */

@@ -29,7 +29,8 @@ async function open(org: RegisteredTenant, body: Record<string, unknown> = {}) {
   return res.body as { incident_id: string; created_at: string };
 }
 
-const statusOf = async (org: RegisteredTenant, id: string) => (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
+const statusOf = async (org: RegisteredTenant, id: string) =>
+  (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
 
 describe('incidents.acknowledge.page', () => {
   it('shows the incident, changes nothing when opened, and acknowledges when its button is clicked', async () => {
@@ -57,8 +58,13 @@ describe('incidents.acknowledge.page', () => {
       expect(facts).toContain(`${incident.created_at.slice(0, 10)} ${incident.created_at.slice(11, 16)} UTC`);
       expect(facts).toMatch(/waiting for acknowledgement/);
 
-      await Promise.all([page.waitForURL(/acknowledge\?token=/), page.getByRole('button', { name: 'Acknowledge' }).click()]);
-      await expect(page.getByRole('status').innerText()).resolves.toMatch(/^Acknowledged through this link at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/);
+      await Promise.all([
+        page.waitForURL(/acknowledge\?token=/),
+        page.getByRole('button', { name: 'Acknowledge' }).click(),
+      ]);
+      await expect(page.getByRole('status').innerText()).resolves.toMatch(
+        /^Acknowledged through this link at \d{4}-\d\d-\d\d \d\d:\d\d UTC\.$/,
+      );
       expect(await page.getByRole('button').count()).toBe(0);
       expect(await statusOf(org, incident.incident_id)).toBe('acknowledged');
 
@@ -104,9 +110,14 @@ describe('incidents.acknowledge.page', () => {
       expect(await page.content()).not.toContain('tampered lock');
 
       // Resolved in the console meanwhile: the valid link has nothing left to do.
-      await call('PATCH', `/api/v1/incidents/${incident.incident_id}/respond`, { token: org.token, body: { status: 'in_progress' } });
+      await call('PATCH', `/api/v1/incidents/${incident.incident_id}/respond`, {
+        token: org.token,
+        body: { status: 'in_progress' },
+      });
       await page.goto(new URL(path, baseUrl()).href);
-      await expect(page.getByRole('status').innerText()).resolves.toBe('This incident is in progress: there is nothing left to acknowledge.');
+      await expect(page.getByRole('status').innerText()).resolves.toBe(
+        'This incident is in progress: there is nothing left to acknowledge.',
+      );
       expect(await page.getByRole('button').count()).toBe(0);
     } finally {
       await page.close();
@@ -123,7 +134,10 @@ describe('incidents.acknowledge.page', () => {
       await page.goto(new URL(path, baseUrl()).href);
       // Someone else's program uses the link while the page is open.
       expect((await call('POST', path)).status).toBe(200);
-      await Promise.all([page.waitForURL(/acknowledge\?token=/), page.getByRole('button', { name: 'Acknowledge' }).click()]);
+      await Promise.all([
+        page.waitForURL(/acknowledge\?token=/),
+        page.getByRole('button', { name: 'Acknowledge' }).click(),
+      ]);
       await expect(page.getByRole('status').innerText()).resolves.toMatch(/^Acknowledged through this link at/);
     } finally {
       await page.close();

@@ -30,7 +30,8 @@ import { actorOf } from '../support/seed.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const EVENTS = Number(process.env.ANALYTICS_EVENTS ?? 1_000);
-if (!Number.isInteger(EVENTS) || EVENTS < 1_000 || EVENTS % 100 !== 0) throw new Error('ANALYTICS_EVENTS: a multiple of 100, at least 1000');
+if (!Number.isInteger(EVENTS) || EVENTS < 1_000 || EVENTS % 100 !== 0)
+  throw new Error('ANALYTICS_EVENTS: a multiple of 100, at least 1000');
 const INCIDENTS_BY_DOMAIN = 190;
 const INCIDENTS_BY_API = 10;
 
@@ -101,14 +102,20 @@ function naiveBuckets(fromMs: number, toMs: number, aggregation: string): [numbe
 }
 
 const milli = (e: RawEvent) => Math.round((e.threat_score ?? 0) * 1000);
-const meanOf = (events: RawEvent[]) => (events.length === 0 ? null : Math.round(events.reduce((s, e) => s + milli(e), 0) / events.length) / 1000);
+const meanOf = (events: RawEvent[]) =>
+  events.length === 0 ? null : Math.round(events.reduce((s, e) => s + milli(e), 0) / events.length) / 1000;
 
 function recountSeries(events: RawEvent[], fromMs: number, toMs: number, aggregation: string) {
   const inWindow = events.filter((e) => Date.parse(e.occurred_at) >= fromMs && Date.parse(e.occurred_at) < toMs);
   return {
     buckets: naiveBuckets(fromMs, toMs, aggregation).map(([s, e]) => {
       const inside = inWindow.filter((x) => Date.parse(x.occurred_at) >= s && Date.parse(x.occurred_at) < e);
-      return { start: new Date(s).toISOString(), end: new Date(e).toISOString(), count: inside.length, avg_threat_score: meanOf(inside) };
+      return {
+        start: new Date(s).toISOString(),
+        end: new Date(e).toISOString(),
+        count: inside.length,
+        avg_threat_score: meanOf(inside),
+      };
     }),
     total: inWindow.length,
     avg_threat_score: meanOf(inWindow),
@@ -120,9 +127,16 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.ceil(p * sorted.length) - 1]!;
 }
 
-function recountSummary(incidents: RawIncident[], events: RawEvent[], fromMs: number, toMs: number, types: readonly string[]) {
+function recountSummary(
+  incidents: RawIncident[],
+  events: RawEvent[],
+  fromMs: number,
+  toMs: number,
+  types: readonly string[],
+) {
   const mine = incidents.filter((i) => Date.parse(i.created_at) >= fromMs && Date.parse(i.created_at) < toMs);
-  const count = (values: string[], key: (i: RawIncident) => string) => Object.fromEntries(values.map((v) => [v, mine.filter((i) => key(i) === v).length]));
+  const count = (values: string[], key: (i: RawIncident) => string) =>
+    Object.fromEntries(values.map((v) => [v, mine.filter((i) => key(i) === v).length]));
   const firstTo = (i: RawIncident, to: string) => i.history.find((h) => h.kind === 'status' && h.detail.to === to)?.at;
   const seconds = (to: string) =>
     mine
@@ -133,8 +147,13 @@ function recountSummary(incidents: RawIncident[], events: RawEvent[], fromMs: nu
         return [Math.max(0, Math.round((Date.parse(end) - Date.parse(start)) / 1000))];
       })
       .sort((a, b) => a - b);
-  const figures = (list: number[]) => ({ count: list.length, median_seconds: percentile(list, 0.5), p90_seconds: percentile(list, 0.9) });
-  const outcome = (i: RawIncident) => (!i.sla_due_at ? 'none' : i.sla_breached_at ? 'breached' : i.status === 'confirmed' ? 'pending' : 'met');
+  const figures = (list: number[]) => ({
+    count: list.length,
+    median_seconds: percentile(list, 0.5),
+    p90_seconds: percentile(list, 0.9),
+  });
+  const outcome = (i: RawIncident) =>
+    !i.sla_due_at ? 'none' : i.sla_breached_at ? 'breached' : i.status === 'confirmed' ? 'pending' : 'met';
   const met = mine.filter((i) => outcome(i) === 'met').length;
   const breached = mine.filter((i) => outcome(i) === 'breached').length;
   const pending = mine.filter((i) => outcome(i) === 'pending').length;
@@ -142,11 +161,20 @@ function recountSummary(incidents: RawIncident[], events: RawEvent[], fromMs: nu
   return {
     incidents: {
       total: mine.length,
-      by_status: count(['draft', 'confirmed', 'acknowledged', 'in_progress', 'on_hold', 'resolved', 'closed', 'cancelled'], (i) => i.status),
+      by_status: count(
+        ['draft', 'confirmed', 'acknowledged', 'in_progress', 'on_hold', 'resolved', 'closed', 'cancelled'],
+        (i) => i.status,
+      ),
       by_severity: count(['low', 'medium', 'high', 'critical'], (i) => i.severity),
     },
     response_time: { acknowledge: figures(seconds('acknowledged')), resolve: figures(seconds('resolved')) },
-    sla: { with_sla: met + breached + pending, met, breached, pending, compliance_rate: met + breached === 0 ? null : Math.round((met / (met + breached)) * 10_000) / 10_000 },
+    sla: {
+      with_sla: met + breached + pending,
+      met,
+      breached,
+      pending,
+      compliance_rate: met + breached === 0 ? null : Math.round((met / (met + breached)) * 10_000) / 10_000,
+    },
     threats_by_type: Object.fromEntries(types.map((t) => [t, threats.filter((e) => e.type === t).length])),
     threats_total: threats.length,
   };
@@ -155,7 +183,14 @@ function recountSummary(incidents: RawIncident[], events: RawEvent[], fromMs: nu
 // ---------------------------------------------------------------------------------------------
 // The world
 
-const TYPES = ['intrusion.detected', 'perimeter.breach', 'motion.detected', 'door.forced', 'glass.break', 'vehicle.detected'] as const;
+const TYPES = [
+  'intrusion.detected',
+  'perimeter.breach',
+  'motion.detected',
+  'door.forced',
+  'glass.break',
+  'vehicle.detected',
+] as const;
 
 interface Site {
   org: RegisteredTenant;
@@ -202,7 +237,12 @@ async function ingestEvents(org: RegisteredTenant, envs: string[], now: number):
               : {};
       // Over 40 days back, to the millisecond; a few on the hour exactly.
       const back = rand() < 0.02 ? Math.floor(rand() * 40 * 24) * HOUR + (now % HOUR) : Math.floor(rand() * 40 * DAY);
-      batch.push({ type: pick(TYPES), occurred_at: new Date(now - back).toISOString(), severity: pick(['low', 'medium', 'high', 'critical']), ...where });
+      batch.push({
+        type: pick(TYPES),
+        occurred_at: new Date(now - back).toISOString(),
+        severity: pick(['low', 'medium', 'high', 'critical']),
+        ...where,
+      });
     }
     bodies.push(batch);
   }
@@ -219,18 +259,58 @@ async function ingestEvents(org: RegisteredTenant, envs: string[], now: number):
 type Step = [wait: number | 'late', status: NonNullable<RespondInput['status']>];
 const LIFECYCLES: { opened: 'draft' | 'confirmed'; steps: Step[] }[] = [
   { opened: 'draft', steps: [] },
-  { opened: 'draft', steps: [[3000, 'confirmed'], [600, 'acknowledged']] },
-  { opened: 'confirmed', steps: [[3000, 'acknowledged'], [20_000, 'resolved']] },
-  { opened: 'confirmed', steps: [[3000, 'acknowledged'], [20_000, 'resolved']] },
+  {
+    opened: 'draft',
+    steps: [
+      [3000, 'confirmed'],
+      [600, 'acknowledged'],
+    ],
+  },
+  {
+    opened: 'confirmed',
+    steps: [
+      [3000, 'acknowledged'],
+      [20_000, 'resolved'],
+    ],
+  },
+  {
+    opened: 'confirmed',
+    steps: [
+      [3000, 'acknowledged'],
+      [20_000, 'resolved'],
+    ],
+  },
   // Acknowledged after its SLA: breached.
-  { opened: 'confirmed', steps: [['late', 'acknowledged'], [9000, 'resolved'], [600, 'closed']] },
-  { opened: 'confirmed', steps: [[1200, 'in_progress'], [7200, 'resolved']] },
+  {
+    opened: 'confirmed',
+    steps: [
+      ['late', 'acknowledged'],
+      [9000, 'resolved'],
+      [600, 'closed'],
+    ],
+  },
+  {
+    opened: 'confirmed',
+    steps: [
+      [1200, 'in_progress'],
+      [7200, 'resolved'],
+    ],
+  },
   { opened: 'confirmed', steps: [[1800, 'cancelled']] },
   // Left waiting: pending (opened recently, low, so its SLA is not due).
   { opened: 'confirmed', steps: [] },
   { opened: 'confirmed', steps: [[300, 'acknowledged']] },
   // Reopened and resolved again: the first resolution is the one timed.
-  { opened: 'confirmed', steps: [[200, 'acknowledged'], [4000, 'resolved'], [3000, 'in_progress'], [3000, 'resolved'], [300, 'closed']] },
+  {
+    opened: 'confirmed',
+    steps: [
+      [200, 'acknowledged'],
+      [4000, 'resolved'],
+      [3000, 'in_progress'],
+      [3000, 'resolved'],
+      [300, 'closed'],
+    ],
+  },
 ];
 
 /** 190 incidents through the domain at chosen past moments, walked through their lifecycles. */
@@ -243,12 +323,21 @@ async function openIncidents(org: RegisteredTenant, now: number): Promise<void> 
     const pending = opened === 'confirmed' && steps.length === 0;
     const severity = pending ? 'low' : pick(['low', 'medium', 'high', 'critical'] as const);
     // Pending ones are recent; the others from 2 to 40 days back.
-    let t = pending ? now - 30 * 60_000 + Math.floor(rand() * 20 * 60_000) : now - 2 * DAY - Math.floor(rand() * 38 * DAY);
-    const { incident_id: id } = await at(t, () => openIncident(actor, tenantId, { title: `Incident ${i}`, severity, status: opened }));
+    let t = pending
+      ? now - 30 * 60_000 + Math.floor(rand() * 20 * 60_000)
+      : now - 2 * DAY - Math.floor(rand() * 38 * DAY);
+    const { incident_id: id } = await at(t, () =>
+      openIncident(actor, tenantId, { title: `Incident ${i}`, severity, status: opened }),
+    );
     for (const [wait, status] of steps) {
       const max = wait === 'late' ? 900 : wait;
       t += (wait === 'late' ? slaSeconds[severity] * 1000 : 0) + 1000 + Math.floor(rand() * max * 1000);
-      await at(t, () => respond(actor, tenantId, id, { status, ...(status === 'resolved' ? { resolution: 'true_positive' as const } : {}) }));
+      await at(t, () =>
+        respond(actor, tenantId, id, {
+          status,
+          ...(status === 'resolved' ? { resolution: 'true_positive' as const } : {}),
+        }),
+      );
     }
   }
 }
@@ -256,18 +345,40 @@ async function openIncidents(org: RegisteredTenant, now: number): Promise<void> 
 /** Whether the worker has counted every event, and every incident at its current version. */
 async function caughtUp(tenantId: string): Promise<boolean> {
   const [incidents, markers] = await Promise.all([
-    queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` } }),
-    queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#COUNTED` }, ConsistentRead: true }),
+    queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
+    }),
+    queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#COUNTED` },
+      ConsistentRead: true,
+    }),
   ]);
   const eventMarkers = markers.filter((m) => String(m.SK).startsWith('EV#')).length;
-  const versions = new Map(markers.filter((m) => String(m.SK).startsWith('INC#')).map((m) => [m.incident_id as string, m.version as number]));
-  return eventMarkers === EVENTS && incidents.length === INCIDENTS_BY_DOMAIN + INCIDENTS_BY_API && incidents.every((i) => versions.get(i.incident_id) === i.version);
+  const versions = new Map(
+    markers.filter((m) => String(m.SK).startsWith('INC#')).map((m) => [m.incident_id as string, m.version as number]),
+  );
+  return (
+    eventMarkers === EVENTS &&
+    incidents.length === INCIDENTS_BY_DOMAIN + INCIDENTS_BY_API &&
+    incidents.every((i) => versions.get(i.incident_id) === i.version)
+  );
 }
 
 async function readRaw(tenantId: string): Promise<{ events: RawEvent[]; incidents: RawIncident[] }> {
   const [events, incidents] = await Promise.all([
-    queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` }, ConsistentRead: true }),
-    queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` } }),
+    queryAll({
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` },
+      ConsistentRead: true,
+    }),
+    queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
+    }),
   ]);
   return { events: events as RawEvent[], incidents: incidents as RawIncident[] };
 }
@@ -277,14 +388,29 @@ beforeAll(async () => {
   const org = await registerTenant('Analytics');
   const admin = await asAdmin();
   // No plan rate in the way of 100 batches, and no incident opened by a score: the test opens its own.
-  expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status).toBe(200);
-  expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, { token: admin, body: { incident_threshold: 1 } })).status).toBe(200);
+  expect(
+    (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status,
+  ).toBe(200);
+  expect(
+    (await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, { token: admin, body: { incident_threshold: 1 } }))
+      .status,
+  ).toBe(200);
   const viewer = await createUser(org.token, 'VIEWER');
   const envs: string[] = [];
-  for (const name of ['Harbour', 'Depot', 'Office']) envs.push((await post('/api/v1/environments', { name, type: 'port' }, org)).environment_id);
+  for (const name of ['Harbour', 'Depot', 'Office'])
+    envs.push((await post('/api/v1/environments', { name, type: 'port' }, org)).environment_id);
   const zones = new Map<string, string>();
   const zone = async (env: string, name: string, center: [number, number]) =>
-    zones.set((await post('/api/v1/zones', { environment_id: env, name, security_level: 4, geofence: { type: 'Circle', center, radius_m: 300 } }, org)).zone_id, env);
+    zones.set(
+      (
+        await post(
+          '/api/v1/zones',
+          { environment_id: env, name, security_level: 4, geofence: { type: 'Circle', center, radius_m: 300 } },
+          org,
+        )
+      ).zone_id,
+      env,
+    );
   // A and B overlap (their centres about 220 m apart); C is in the second environment.
   await zone(envs[0]!, 'Quay A', [10.75, 59.91]);
   await zone(envs[0]!, 'Quay B', [10.754, 59.91]);
@@ -292,9 +418,16 @@ beforeAll(async () => {
 
   await openIncidents(org, startedAt);
   for (let i = 0; i < INCIDENTS_BY_API; i++) {
-    const opened = (await post('/api/v1/incidents', { title: `Reported ${i}`, severity: pick(['low', 'medium', 'high', 'critical']) }, org)) as { incident_id: string };
+    const opened = (await post(
+      '/api/v1/incidents',
+      { title: `Reported ${i}`, severity: pick(['low', 'medium', 'high', 'critical']) },
+      org,
+    )) as { incident_id: string };
     if (i % 2 === 0) {
-      const res = await call('PATCH', `/api/v1/incidents/${opened.incident_id}/respond`, { token: org.token, body: { status: 'acknowledged' } });
+      const res = await call('PATCH', `/api/v1/incidents/${opened.incident_id}/respond`, {
+        token: org.token,
+        body: { status: 'acknowledged' },
+      });
       expect(res.status).toBe(200);
     }
   }
@@ -311,7 +444,8 @@ beforeAll(async () => {
   allTypes = (await import('../../shared/schemas/events.js')).EVENT_TYPES;
 }, 600_000);
 
-const threats = (query: Record<string, string>, token = site.viewer.token) => call('GET', '/api/v1/analytics/threats', { token, query });
+const threats = (query: Record<string, string>, token = site.viewer.token) =>
+  call('GET', '/api/v1/analytics/threats', { token, query });
 const summary = (query: Record<string, string> = {}, token = site.viewer.token) =>
   call('GET', '/api/v1/analytics/summary', { token, query: { tenant_id: site.org.tenantId, ...query } });
 
@@ -327,8 +461,14 @@ function filters(): { query: Record<string, string>; keep: (e: RawEvent) => bool
     ...[...site.zones.keys()].map((z) => ({ query: { zone_id: z }, keep: inZone(z) })),
     ...[envA, envB, envC].map((env) => ({ query: { environment_id: env }, keep: inEnv(env) })),
     ...TYPES.slice(0, 3).map((t) => ({ query: { threat_type: t }, keep: ofType(t) })),
-    { query: { zone_id: zoneA, threat_type: 'door.forced' }, keep: (e: RawEvent) => inZone(zoneA)(e) && e.type === 'door.forced' },
-    { query: { environment_id: envB, threat_type: 'glass.break' }, keep: (e: RawEvent) => inEnv(envB)(e) && e.type === 'glass.break' },
+    {
+      query: { zone_id: zoneA, threat_type: 'door.forced' },
+      keep: (e: RawEvent) => inZone(zoneA)(e) && e.type === 'door.forced',
+    },
+    {
+      query: { environment_id: envB, threat_type: 'glass.break' },
+      keep: (e: RawEvent) => inEnv(envB)(e) && e.type === 'glass.break',
+    },
     { query: { zone_id: zoneC, environment_id: envB }, keep: inZone(zoneC) },
     { query: { zone_id: zoneA, environment_id: envB }, keep: () => false },
     { query: { threat_type: 'sensor.tamper' }, keep: () => false },
@@ -340,18 +480,28 @@ function windows(): Record<string, string>[] {
   const now = site.startedAt;
   return [
     {},
-    { from_date: new Date(now - 20 * DAY + 17 * 60_000 + 3_250).toISOString(), to_date: new Date(now - 3 * DAY - 5 * 60_000).toISOString() },
+    {
+      from_date: new Date(now - 20 * DAY + 17 * 60_000 + 3_250).toISOString(),
+      to_date: new Date(now - 3 * DAY - 5 * 60_000).toISOString(),
+    },
     { from_date: new Date(now - 41 * DAY).toISOString(), to_date: new Date(now - 31 * DAY + 1).toISOString() },
   ];
 }
 
-async function expectRecounted(label: string, query: Record<string, string>, keep: (e: RawEvent) => boolean): Promise<void> {
+async function expectRecounted(
+  label: string,
+  query: Record<string, string>,
+  keep: (e: RawEvent) => boolean,
+): Promise<void> {
   const res = await threats(query);
   expect(res.status, `${label}: ${res.text}`).toBe(200);
   const fromMs = Date.parse(res.body.from_date);
   const toMs = Date.parse(res.body.to_date);
   const expected = recountSeries(site.events.filter(keep), fromMs, toMs, query.aggregation ?? 'day');
-  expect({ buckets: res.body.buckets, total: res.body.total, avg_threat_score: res.body.avg_threat_score }, label).toEqual(expected);
+  expect(
+    { buckets: res.body.buckets, total: res.body.total, avg_threat_score: res.body.avg_threat_score },
+    label,
+  ).toEqual(expected);
 }
 
 /** Every filter, every window, every aggregation: the answer equals the recount. */
@@ -369,8 +519,18 @@ async function expectEveryFigureRecounted(): Promise<number> {
   for (const window of windows()) {
     const res = await summary(window);
     expect(res.status).toBe(200);
-    const expected = recountSummary(site.incidents, site.events, Date.parse(res.body.from_date), Date.parse(res.body.to_date), allTypes);
-    expect(res.body, JSON.stringify(window)).toMatchObject({ tenant_id: site.org.tenantId, timezone: 'UTC', ...expected });
+    const expected = recountSummary(
+      site.incidents,
+      site.events,
+      Date.parse(res.body.from_date),
+      Date.parse(res.body.to_date),
+      allTypes,
+    );
+    expect(res.body, JSON.stringify(window)).toMatchObject({
+      tenant_id: site.org.tenantId,
+      timezone: 'UTC',
+      ...expected,
+    });
     checked++;
   }
   return checked;
@@ -384,13 +544,19 @@ describe('analytics.threats', () => {
     expect(site.events.some((e) => (e.matched_zone_ids ?? []).length === 2)).toBe(true);
     expect(site.events.some((e) => Date.parse(e.occurred_at) < site.startedAt - 30 * DAY)).toBe(true);
     // At 1,000 events too (issue 33 made the test smaller): every environment, and hours' edges.
-    expect(new Set(site.events.flatMap((e) => (e.environment_id ? [e.environment_id] : [])))).toEqual(new Set(site.envs));
+    expect(new Set(site.events.flatMap((e) => (e.environment_id ? [e.environment_id] : [])))).toEqual(
+      new Set(site.envs),
+    );
     expect(site.events.some((e) => !e.environment_id)).toBe(true);
     expect(site.events.some((e) => Date.parse(e.occurred_at) % HOUR === 0)).toBe(true);
   }, 300_000);
 
   it('states the window it used, widened to whole UTC hours, and lists every bucket', async () => {
-    const res = await threats({ from_date: '2026-01-05T10:30:00.000Z', to_date: '2026-01-12T10:30:00.000Z', aggregation: 'week' });
+    const res = await threats({
+      from_date: '2026-01-05T10:30:00.000Z',
+      to_date: '2026-01-12T10:30:00.000Z',
+      aggregation: 'week',
+    });
     expect(res.body).toMatchObject({
       tenant_id: site.org.tenantId,
       timezone: 'UTC',
@@ -425,7 +591,10 @@ describe('analytics.threats', () => {
     expect(reversed.body.detail[0].loc).toEqual(['query', 'to_date']);
     const long = await threats({ from_date: '2024-01-01T00:00:00Z', to_date: '2026-01-01T00:00:00Z' });
     expect(long.status).toBe(422);
-    expect(long.body.detail[0]).toMatchObject({ loc: ['query', 'from_date'], msg: expect.stringContaining('400 days') });
+    expect(long.body.detail[0]).toMatchObject({
+      loc: ['query', 'from_date'],
+      msg: expect.stringContaining('400 days'),
+    });
     expect((await threats({ aggregation: 'month' })).status).toBe(422);
     expect((await threats({ threat_type: 'not.a.type' })).status).toBe(422);
   });
@@ -458,8 +627,20 @@ describe('analytics.summary', () => {
   it('incidents by status and severity, exact response-time percentiles, SLA compliance and threats by type equal the recount', async () => {
     const res = await summary();
     expect(res.status).toBe(200);
-    const expected = recountSummary(site.incidents, site.events, Date.parse(res.body.from_date), Date.parse(res.body.to_date), allTypes);
-    expect(res.body).toEqual({ tenant_id: site.org.tenantId, timezone: 'UTC', from_date: res.body.from_date, to_date: res.body.to_date, ...expected });
+    const expected = recountSummary(
+      site.incidents,
+      site.events,
+      Date.parse(res.body.from_date),
+      Date.parse(res.body.to_date),
+      allTypes,
+    );
+    expect(res.body).toEqual({
+      tenant_id: site.org.tenantId,
+      timezone: 'UTC',
+      from_date: res.body.from_date,
+      to_date: res.body.to_date,
+      ...expected,
+    });
     // The data covers what the figures are about.
     expect(res.body.sla.breached).toBeGreaterThan(0);
     expect(res.body.sla.met).toBeGreaterThan(0);
@@ -479,10 +660,15 @@ describe('analytics.summary', () => {
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].loc).toEqual(['query', 'tenant_id']);
     const other = await registerTenant('Analytics stranger');
-    const foreign = await call('GET', '/api/v1/analytics/summary', { token: other.token, query: { tenant_id: site.org.tenantId } });
+    const foreign = await call('GET', '/api/v1/analytics/summary', {
+      token: other.token,
+      query: { tenant_id: site.org.tenantId },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ detail: 'Tenant not found' });
-    expect((await call('GET', '/api/v1/analytics/summary', { query: { tenant_id: site.org.tenantId } })).status).toBe(401);
+    expect((await call('GET', '/api/v1/analytics/summary', { query: { tenant_id: site.org.tenantId } })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -490,20 +676,38 @@ describe('analytics: the worker fed the same records again', () => {
   const record = (eventName: 'INSERT' | 'MODIFY', item: Record<string, unknown>, n: number): DynamoDBRecord => ({
     eventName,
     eventSource: 'aws:dynamodb',
-    dynamodb: { SequenceNumber: `9${String(n).padStart(20, '0')}`, NewImage: marshall(item, { removeUndefinedValues: true }) as never },
+    dynamodb: {
+      SequenceNumber: `9${String(n).padStart(20, '0')}`,
+      NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+    },
   });
 
   it('counts nothing twice: a batch of events again, every incident again, and stale incident images', async () => {
     const tenantId = site.org.tenantId;
     // 100 events from all over the partition (so over many days), as stored.
     const step = EVENTS / 100;
-    const eventItems = (await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` } })).filter((_, i) => i % step === 7 % step);
-    const incidentItems = await queryAll({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` } });
+    const eventItems = (
+      await queryAll({
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` },
+      })
+    ).filter((_, i) => i % step === 7 % step);
+    const incidentItems = await queryAll({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
+    });
     // Stale images: an older version of moved incidents, as a redriven batch would bring them.
     const stale = incidentItems
       .filter((i) => i.version > 1)
       .slice(0, 40)
-      .map((i) => ({ ...i, version: i.version - 1, status: 'confirmed', sla_breached_at: null, history: i.history.slice(0, 2) }));
+      .map((i) => ({
+        ...i,
+        version: i.version - 1,
+        status: 'confirmed',
+        sla_breached_at: null,
+        history: i.history.slice(0, 2),
+      }));
     const records = [
       ...eventItems.slice(0, 100).map((item, n) => record('INSERT', item, n)),
       ...incidentItems.map((item, n) => record('MODIFY', item, 1000 + n)),
@@ -511,7 +715,8 @@ describe('analytics: the worker fed the same records again', () => {
     ];
     expect(eventItems).toHaveLength(100);
     expect(stale.length).toBeGreaterThan(10);
-    for (let i = 0; i < records.length; i += 100) expect(await countStreamRecords(records.slice(i, i + 100))).toEqual({ batchItemFailures: [] });
+    for (let i = 0; i < records.length; i += 100)
+      expect(await countStreamRecords(records.slice(i, i + 100))).toEqual({ batchItemFailures: [] });
     // The whole acceptance check again.
     expect(await expectEveryFigureRecounted()).toBe(3 * 3 * filters().length + 3);
   }, 300_000);

@@ -14,11 +14,18 @@ let keyId: string;
 beforeAll(async () => {
   org = await registerTenant('Audited');
   // Changes by the administrator with a token, and by a program with one of their API keys.
-  expect((await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North gate', type: 'port' } })).status).toBe(201);
-  const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'soc feed', role: 'OPERATOR' } })).body;
+  expect(
+    (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North gate', type: 'port' } }))
+      .status,
+  ).toBe(201);
+  const key = (
+    await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'soc feed', role: 'OPERATOR' } })
+  ).body;
   keyId = key.key_id;
   for (const title of ['Fence cut', 'Gate forced']) {
-    expect((await call('POST', '/api/v1/incidents', { apiKey: key.api_key, body: { title, severity: 'high' } })).status).toBe(201);
+    expect(
+      (await call('POST', '/api/v1/incidents', { apiKey: key.api_key, body: { title, severity: 'high' } })).status,
+    ).toBe(201);
   }
 });
 
@@ -38,7 +45,13 @@ describe('auditLogs.list', () => {
     expect(actions).toEqual(expect.arrayContaining(['environment.created', 'api_key.created', 'incident.created']));
 
     const byKey = items.find((e: { action: string }) => e.action === 'incident.created');
-    expect(byKey).toMatchObject({ tenant_id: org.tenantId, resource_type: 'incident', user_id: org.userId, actor_type: 'api_key', api_key_id: keyId });
+    expect(byKey).toMatchObject({
+      tenant_id: org.tenantId,
+      resource_type: 'incident',
+      user_id: org.userId,
+      actor_type: 'api_key',
+      api_key_id: keyId,
+    });
     expect(byKey.source_ip).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(byKey.changes).toMatchObject({ title: expect.any(String) });
     const byToken = items.find((e: { action: string }) => e.action === 'environment.created');
@@ -48,7 +61,10 @@ describe('auditLogs.list', () => {
   it('filters by action, resource type and user through their indexes, and pages with a total', async () => {
     const created = await list({ action: 'incident.created' });
     expect(created.body.total).toBe(2);
-    expect(created.body.items.map((e: { action: string }) => e.action)).toEqual(['incident.created', 'incident.created']);
+    expect(created.body.items.map((e: { action: string }) => e.action)).toEqual([
+      'incident.created',
+      'incident.created',
+    ]);
 
     const incidents = await list({ resource_type: 'incident', limit: '1' });
     expect(incidents.body).toMatchObject({ total: 2, limit: 1, skip: 0 });
@@ -112,7 +128,9 @@ describe('auditLogs.list', () => {
     expect(await reindexAuditOfTenant(old.tenantId)).toBe(1);
     expect(await reindexAuditOfTenant(old.tenantId)).toBe(0);
     const found = await list({ action: 'zone.created' }, old.token, old.tenantId);
-    expect(found.body.items).toEqual([expect.objectContaining({ log_id: logId, actor_type: 'user', api_key_id: null })]);
+    expect(found.body.items).toEqual([
+      expect.objectContaining({ log_id: logId, actor_type: 'user', api_key_id: null }),
+    ]);
     expect((await list({ user_id: old.userId, resource_type: 'zone' }, old.token, old.tenantId)).body.total).toBe(1);
   });
 });
@@ -123,27 +141,49 @@ describe('auditLogs.get', () => {
     const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/${entry.log_id}`, { token: org.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(entry);
-    expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/${newTimeId()}`, { token: org.token })).status).toBe(404);
+    expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/${newTimeId()}`, { token: org.token })).status).toBe(
+      404,
+    );
     const other = await registerTenant('NosyToo');
-    expect((await call('GET', `/api/v1/audit-logs/${other.tenantId}/${entry.log_id}`, { token: other.token })).status).toBe(404);
+    expect(
+      (await call('GET', `/api/v1/audit-logs/${other.tenantId}/${entry.log_id}`, { token: other.token })).status,
+    ).toBe(404);
   });
 });
 
 describe('auditLogs.verify', () => {
   it('proves the log unchanged from its hourly digests, and names the entry edited straight in the table, or removed', async () => {
     const tenant = await registerTenant('Proven');
-    expect((await call('POST', '/api/v1/environments', { token: tenant.token, body: { name: 'Quay', type: 'port' } })).status).toBe(201);
-    expect((await call('POST', '/api/v1/incidents', { token: tenant.token, body: { title: 'Seal broken', severity: 'high' } })).status).toBe(201);
+    expect(
+      (await call('POST', '/api/v1/environments', { token: tenant.token, body: { name: 'Quay', type: 'port' } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/incidents', {
+          token: tenant.token,
+          body: { title: 'Seal broken', severity: 'high' },
+        })
+      ).status,
+    ).toBe(201);
     // The worker's step, as its schedule would run it once the hour has settled.
     const hourStart = Date.now() - (Date.now() % HOUR_MS);
     expect(await digestTenant(tenant.tenantId, hourStart + HOUR_MS + SETTLE_MS)).toBeGreaterThanOrEqual(1);
     // A second run finds nothing left to digest.
     expect(await digestTenant(tenant.tenantId, hourStart + HOUR_MS + SETTLE_MS)).toBe(0);
-    const verify = () => call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: tenant.token, query: { from: new Date(hourStart - HOUR_MS).toISOString() } });
+    const verify = () =>
+      call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, {
+        token: tenant.token,
+        query: { from: new Date(hourStart - HOUR_MS).toISOString() },
+      });
 
     const clean = await verify();
     expect(clean.status).toBe(200);
-    expect(clean.body).toMatchObject({ valid: true, first_mismatch: null, digested_until: new Date(hourStart).toISOString() });
+    expect(clean.body).toMatchObject({
+      valid: true,
+      first_mismatch: null,
+      digested_until: new Date(hourStart).toISOString(),
+    });
     expect(clean.body.entries_checked).toBeGreaterThanOrEqual(3);
 
     // Someone with access to the table rewrites who made a change.
@@ -151,34 +191,74 @@ describe('auditLogs.verify', () => {
     const target = entries[0];
     const key = keys.audit(tenant.tenantId, target.log_id);
     const { Item: original } = await db.send(new GetCommand({ TableName: TABLE, Key: key }));
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: 'SET source_ip = :ip', ExpressionAttributeValues: { ':ip': '203.0.113.9' } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'SET source_ip = :ip',
+        ExpressionAttributeValues: { ':ip': '203.0.113.9' },
+      }),
+    );
     const edited = await verify();
-    expect(edited.body).toMatchObject({ valid: false, first_mismatch: { kind: 'entry_changed', log_id: target.log_id, hour_start: new Date(hourStart).toISOString() } });
+    expect(edited.body).toMatchObject({
+      valid: false,
+      first_mismatch: { kind: 'entry_changed', log_id: target.log_id, hour_start: new Date(hourStart).toISOString() },
+    });
 
     // Put back as it was: valid again. Removed: named as missing.
     await db.send(new PutCommand({ TableName: TABLE, Item: original }));
     expect((await verify()).body.valid).toBe(true);
     await db.send(new DeleteCommand({ TableName: TABLE, Key: key }));
-    expect((await verify()).body.first_mismatch).toEqual({ kind: 'entry_missing', log_id: target.log_id, hour_start: new Date(hourStart).toISOString() });
+    expect((await verify()).body.first_mismatch).toEqual({
+      kind: 'entry_missing',
+      log_id: target.log_id,
+      hour_start: new Date(hourStart).toISOString(),
+    });
     await db.send(new PutCommand({ TableName: TABLE, Item: original }));
 
     // The digest itself rewritten to match a forged count: its own hash no longer does.
     const digestKey = keys.auditDigest(tenant.tenantId, new Date(hourStart).toISOString());
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: digestKey, UpdateExpression: 'SET entry_count = entry_count + :one', ExpressionAttributeValues: { ':one': 1 } }));
-    expect((await verify()).body.first_mismatch).toEqual({ kind: 'digest_changed', hour_start: new Date(hourStart).toISOString() });
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: digestKey,
+        UpdateExpression: 'SET entry_count = entry_count + :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
+    expect((await verify()).body.first_mismatch).toEqual({
+      kind: 'digest_changed',
+      hour_start: new Date(hourStart).toISOString(),
+    });
 
     // Restored; then the next hour digested (empty) and this hour's digest deleted: the chain names the hole.
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: digestKey, UpdateExpression: 'SET entry_count = entry_count - :one', ExpressionAttributeValues: { ':one': 1 } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: digestKey,
+        UpdateExpression: 'SET entry_count = entry_count - :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    );
     expect(await digestTenant(tenant.tenantId, hourStart + 2 * HOUR_MS + SETTLE_MS)).toBe(1);
     const next = new Date(hourStart + HOUR_MS).toISOString();
-    const both = () => call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: tenant.token, query: { from: new Date(hourStart).toISOString(), to: next } });
+    const both = () =>
+      call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, {
+        token: tenant.token,
+        query: { from: new Date(hourStart).toISOString(), to: next },
+      });
     expect((await both()).body).toMatchObject({ valid: true, hours_checked: 2, digested_until: next });
     await db.send(new DeleteCommand({ TableName: TABLE, Key: digestKey }));
-    expect((await both()).body.first_mismatch).toEqual({ kind: 'digest_missing', hour_start: new Date(hourStart).toISOString() });
+    expect((await both()).body.first_mismatch).toEqual({
+      kind: 'digest_missing',
+      hour_start: new Date(hourStart).toISOString(),
+    });
 
     // Another tenant's log is not theirs to verify.
     const other = await registerTenant('NosyVerify');
-    expect((await call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: other.token })).status).toBe(404);
+    expect((await call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: other.token })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -189,14 +269,21 @@ describe('auditLogs.export', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-ndjson');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="audit-${org.tenantId}.ndjson"`);
-    const lines = res.text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = res.text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const listed = (await list({ start_date: from, limit: '200' })).body.items;
     expect(lines).toEqual([...listed].reverse());
   });
 
   it('answers CSV to Accept: text/csv, which a CSV parser reads back to the same entries', async () => {
     const from = new Date(Date.now() - 3_600_000).toISOString();
-    const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from }, headers: { accept: 'text/csv' } });
+    const res = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, {
+      token: org.token,
+      query: { from },
+      headers: { accept: 'text/csv' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const rows = parse<Record<string, string>>(res.text, { columns: true });
@@ -204,15 +291,30 @@ describe('auditLogs.export', () => {
     expect(rows.map((r) => r.log_id)).toEqual(listed.map((e: { log_id: string }) => e.log_id));
     const incident = rows.find((r) => r.action === 'incident.created')!;
     const original = listed.find((e: { log_id: string }) => e.log_id === incident.log_id);
-    expect(incident).toMatchObject({ actor_type: 'api_key', api_key_id: keyId, user_id: org.userId, resource_type: 'incident' });
+    expect(incident).toMatchObject({
+      actor_type: 'api_key',
+      api_key_id: keyId,
+      user_id: org.userId,
+      resource_type: 'incident',
+    });
     expect(JSON.parse(incident.changes!)).toEqual(original.changes);
   });
 
   it('refuses a range over 31 days, or reversed, naming the field; another tenant is 404', async () => {
-    const long = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: org.token, query: { from: '2026-01-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' } });
+    const long = await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, {
+      token: org.token,
+      query: { from: '2026-01-01T00:00:00.000Z', to: '2026-03-01T00:00:00.000Z' },
+    });
     expect(long.status).toBe(422);
     expect(long.body.detail[0].loc).toEqual(['query', 'to']);
     const other = await registerTenant('NosyExport');
-    expect((await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, { token: other.token, query: { from: new Date().toISOString() } })).status).toBe(404);
+    expect(
+      (
+        await call('GET', `/api/v1/audit-logs/${org.tenantId}/export`, {
+          token: other.token,
+          query: { from: new Date().toISOString() },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

@@ -21,7 +21,9 @@ const fixture = feedFixture;
  * served then: the last reading is Kp 5.33 (5+, a G1 storm) at 03:00 UTC on 5 February.
  */
 function kpUntil(time: string): Buffer {
-  const rows = JSON.parse(fixture('swpc-kp/noaa-planetary-k-index.array-of-arrays.2026-02-09.json').toString()) as string[][];
+  const rows = JSON.parse(
+    fixture('swpc-kp/noaa-planetary-k-index.array-of-arrays.2026-02-09.json').toString(),
+  ) as string[][];
   const end = rows.findIndex((r) => r[0] === time);
   if (end < 1) throw new Error(`no Kp reading at ${time} in the capture`);
   return Buffer.from(JSON.stringify(rows.slice(0, end + 1)));
@@ -56,21 +58,36 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function connector(org: RegisteredTenant, feed: string, path: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: `${feed} here`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } } });
+async function connector(
+  org: RegisteredTenant,
+  feed: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await call('POST', '/api/v1/integrations', {
+    token: org.token,
+    body: { name: `${feed} here`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } },
+  });
   expect(res.status, res.text).toBe(201);
   expect(res.body).toMatchObject({ kind: 'feed', endpoint: `${base}${path}`, credential_hint: null });
   expect(res.body.secret).toBeUndefined();
   return res.body.integration_id;
 }
 
-const poll = (org: RegisteredTenant, id: string, token = org.token) => call('POST', `/api/v1/connectors/${id}/poll`, { token });
+const poll = (org: RegisteredTenant, id: string, token = org.token) =>
+  call('POST', `/api/v1/connectors/${id}/poll`, { token });
 
 async function site(label: string) {
   const org = await registerTenant(label);
-  const near = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Mina substation', type: 'substation', location: NEAR } });
+  const near = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'Mina substation', type: 'substation', location: NEAR },
+  });
   expect(near.status, near.text).toBe(201);
-  const far = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Oslo office', type: 'building', location: { lat: 59.9139, lon: 10.7522 } } });
+  const far = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'Oslo office', type: 'building', location: { lat: 59.9139, lon: 10.7522 } },
+  });
   expect(far.status, far.text).toBe(201);
   return { org, nearId: near.body.environment_id as string, farId: far.body.environment_id as string };
 }
@@ -104,7 +121,9 @@ describe('connectors.poll', () => {
     const kept = await feedRecords<{ id: string }>(feedSource('usgs-quakes', `${base}/quakes.geojson`), 1000);
     expect(kept).toHaveLength(counts.quakes);
     expect(new Set(kept.map((r) => r.id)).size).toBe(counts.quakes);
-    expect(await feedRecords('usgs-quakes', 1000)).not.toEqual(expect.arrayContaining([expect.objectContaining({ source_url: `${base}/quakes.geojson` })]));
+    expect(await feedRecords('usgs-quakes', 1000)).not.toEqual(
+      expect.arrayContaining([expect.objectContaining({ source_url: `${base}/quakes.geojson` })]),
+    );
 
     // The alert: one hazard.alert event, on the near environment, stored by the announcer.
     const alerts = await until(
@@ -117,7 +136,13 @@ describe('connectors.poll', () => {
       type: 'hazard.alert',
       environment_id: nearId,
       location: { lat: QUAKE.lat, lon: QUAKE.lon },
-      payload: { hazard: 'earthquake', record_id: QUAKE.id, magnitude: 2.9, near: { kind: 'environment', id: nearId, name: 'Mina substation' }, connector_id: quakes },
+      payload: {
+        hazard: 'earthquake',
+        record_id: QUAKE.id,
+        magnitude: 2.9,
+        near: { kind: 'environment', id: nearId, name: 'Mina substation' },
+        connector_id: quakes,
+      },
     });
     expect(alerts[0].payload.distance_km).toBeCloseTo(30, 0);
     expect(alerts[0].environment_id).not.toBe(farId);
@@ -132,15 +157,28 @@ describe('connectors.poll', () => {
       const res = await poll(org, id);
       expect(res.status, res.text).toBe(200);
       expect(res.body).toMatchObject({ outcome: 'failed', error: 'the server answered 503', alerts_raised: 0 });
-      expect(res.body.connector.status).toMatchObject({ state: 'failing', consecutive_failures: n, last_error: 'the server answered 503', last_success_at: null });
+      expect(res.body.connector.status).toMatchObject({
+        state: 'failing',
+        consecutive_failures: n,
+        last_error: 'the server answered 503',
+        last_success_at: null,
+      });
     }
-    const fixed = await call('PATCH', `/api/v1/integrations/${id}`, { token: org.token, body: { config: { feed: 'cisa-kev', url: `${base}/kev.json` } } });
+    const fixed = await call('PATCH', `/api/v1/integrations/${id}`, {
+      token: org.token,
+      body: { config: { feed: 'cisa-kev', url: `${base}/kev.json` } },
+    });
     expect(fixed.status, fixed.text).toBe(200);
     const ok = await poll(org, id);
-    expect(ok.body.connector.status).toMatchObject({ state: 'ok', consecutive_failures: 0, last_error: null, last_success_at: ok.body.connector.status.last_run_at });
+    expect(ok.body.connector.status).toMatchObject({
+      state: 'ok',
+      consecutive_failures: 0,
+      last_error: null,
+      last_success_at: ok.body.connector.status.last_run_at,
+    });
   });
 
-  it('is the tenant admin\'s: a viewer gets 403, another tenant 404', async () => {
+  it("is the tenant admin's: a viewer gets 403, another tenant 404", async () => {
     const { org } = await site('FeedRoles');
     const id = await connector(org, 'swpc-kp', '/kp.json');
     const viewer = await createUser(org.token, 'VIEWER');
@@ -153,7 +191,11 @@ describe('connectors.poll', () => {
 describe('connectors.poll of the other feeds', () => {
   it('keeps GDACS events, solar wind and a STIX indicator list once each, as the parsers read them', async () => {
     const { org } = await site('MoreFeeds');
-    for (const [feed, path] of [['gdacs', '/gdacs.json'], ['swpc-plasma', '/plasma.json'], ['stix-indicators', '/apt1.json']] as const) {
+    for (const [feed, path] of [
+      ['gdacs', '/gdacs.json'],
+      ['swpc-plasma', '/plasma.json'],
+      ['stix-indicators', '/apt1.json'],
+    ] as const) {
       const id = await connector(org, feed, path);
       const first = await poll(org, id);
       expect(first.body.outcome, `${feed}: ${first.text}`).toBe('ok');
@@ -164,20 +206,29 @@ describe('connectors.poll of the other feeds', () => {
     }
   });
 
-  it('needs a url for a tenant\'s own indicator list', async () => {
+  it("needs a url for a tenant's own indicator list", async () => {
     const { org } = await site('OwnList');
-    const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'IOCs', kind: 'feed', config: { feed: 'csv-indicators' } } });
+    const res = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'IOCs', kind: 'feed', config: { feed: 'csv-indicators' } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'config', 'url']);
   });
 });
 
 describe('connectors.list', () => {
-  it('lists the tenant\'s connectors with their status, and nothing of another tenant\'s', async () => {
+  it("lists the tenant's connectors with their status, and nothing of another tenant's", async () => {
     const { org } = await site('FeedList');
-    const quakes = await connector(org, 'usgs-quakes', '/quakes.geojson?key=secret-token', { interval_minutes: 30, radius_km: 50 });
+    const quakes = await connector(org, 'usgs-quakes', '/quakes.geojson?key=secret-token', {
+      interval_minutes: 30,
+      radius_km: 50,
+    });
     const kp = await connector(org, 'swpc-kp', '/kp.json');
-    const slack = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Ops', kind: 'http', config: { url: `${base}/hook` } } });
+    const slack = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'Ops', kind: 'http', config: { url: `${base}/hook` } },
+    });
     expect(slack.status).toBe(201);
     await poll(org, quakes);
 
@@ -194,11 +245,23 @@ describe('connectors.list', () => {
       interval_minutes: 30,
       radius_km: 50,
       min_magnitude: 2.5,
-      status: { state: 'ok', records_stored: counts.quakes, alerts_raised: 1, consecutive_failures: 0, last_error: null },
+      status: {
+        state: 'ok',
+        records_stored: counts.quakes,
+        alerts_raised: 1,
+        consecutive_failures: 0,
+        last_error: null,
+      },
     });
     // Tests run without LOCAL_CONNECTORS=on: the connectors keep their schedules, off.
     expect(res.body[0].status).toMatchObject({ scheduled: false, next_run_at: null });
-    expect(res.body[1]).toMatchObject({ feed: 'swpc-kp', interval_minutes: 15, radius_km: null, min_magnitude: null, status: { state: 'never_polled', last_run_at: null } });
+    expect(res.body[1]).toMatchObject({
+      feed: 'swpc-kp',
+      interval_minutes: 15,
+      radius_km: null,
+      min_magnitude: null,
+      status: { state: 'never_polled', last_run_at: null },
+    });
 
     const feedOnly = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'swpc-kp' } });
     expect(feedOnly.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([kp]);
@@ -209,14 +272,24 @@ describe('connectors.list', () => {
   it('refuses a feed connector where people are told, and settings of another feed', async () => {
     const { org } = await site('FeedRefused');
     const id = await connector(org, 'swpc-kp', '/kp.json');
-    const wrong = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Kp', kind: 'feed', config: { feed: 'swpc-kp', radius_km: 10 } } });
+    const wrong = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'Kp', kind: 'feed', config: { feed: 'swpc-kp', radius_km: 10 } },
+    });
     expect(wrong.status).toBe(422);
     expect(JSON.stringify(wrong.body)).toContain('radius_km');
-    const noFeed = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Kp', kind: 'feed', config: {} } });
+    const noFeed = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'Kp', kind: 'feed', config: {} },
+    });
     expect(noFeed.status).toBe(422);
     const workflow = await call('POST', '/api/v1/workflows', {
       token: org.token,
-      body: { name: 'Tell the feed', trigger: { type: 'event', event_types: ['door.forced'] }, actions: [{ type: 'notify_integration', integration_id: id }] },
+      body: {
+        name: 'Tell the feed',
+        trigger: { type: 'event', event_types: ['door.forced'] },
+        actions: [{ type: 'notify_integration', integration_id: id }],
+      },
     });
     expect(workflow.status, workflow.text).toBe(422);
     expect(JSON.stringify(workflow.body)).toContain('tells nobody');
@@ -224,30 +297,44 @@ describe('connectors.list', () => {
 });
 
 describe('threatFeed.vulnerabilities', () => {
-  it('answers a lookup by CVE and by product from the tenant\'s catalogue', async () => {
+  it("answers a lookup by CVE and by product from the tenant's catalogue", async () => {
     const { org } = await site('Kev');
     const kev = await connector(org, 'cisa-kev', '/kev.json');
     expect((await poll(org, kev)).body.outcome).toBe('ok');
     const viewer = await createUser(org.token, 'VIEWER');
 
-    const byCve = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { cve: 'cve-2025-48384' } });
+    const byCve = await call('GET', '/api/v1/threat-feed/vulnerabilities', {
+      token: viewer.token,
+      query: { cve: 'cve-2025-48384' },
+    });
     expect(byCve.status, byCve.text).toBe(200);
     expect(byCve.body).toMatchObject({ truncated: false, sources: [feedSource('cisa-kev', `${base}/kev.json`)] });
-    expect(byCve.body.matches).toEqual([expect.objectContaining({ id: 'CVE-2025-48384', vendor_project: 'Git', product: 'Git' })]);
+    expect(byCve.body.matches).toEqual([
+      expect.objectContaining({ id: 'CVE-2025-48384', vendor_project: 'Git', product: 'Git' }),
+    ]);
     expect(byCve.body.fetched_at).toEqual(expect.any(String));
 
-    const byProduct = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { product: 'citrix session', limit: 1 } });
+    const byProduct = await call('GET', '/api/v1/threat-feed/vulnerabilities', {
+      token: viewer.token,
+      query: { product: 'citrix session', limit: 1 },
+    });
     expect(byProduct.body.matches).toHaveLength(1);
     expect(byProduct.body.matches[0].vendor_project).toBe('Citrix');
     expect(byProduct.body.truncated).toBe(true);
 
-    const unknown = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token, query: { cve: 'CVE-1999-0001' } });
+    const unknown = await call('GET', '/api/v1/threat-feed/vulnerabilities', {
+      token: viewer.token,
+      query: { cve: 'CVE-1999-0001' },
+    });
     expect(unknown.body.matches).toEqual([]);
     expect((await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: viewer.token })).status).toBe(422);
 
     // Another tenant, without a connector, reads the public catalogue: not this tenant's source.
     const other = await registerTenant('KevOther');
-    const theirs = await call('GET', '/api/v1/threat-feed/vulnerabilities', { token: other.token, query: { cve: 'CVE-2025-48384' } });
+    const theirs = await call('GET', '/api/v1/threat-feed/vulnerabilities', {
+      token: other.token,
+      query: { cve: 'CVE-2025-48384' },
+    });
     expect(theirs.body).toMatchObject({ sources: ['cisa-kev'] });
   });
 });
@@ -257,8 +344,28 @@ describe('spaceWeather.get', () => {
   const LINES = {
     type: 'FeatureCollection',
     features: [
-      { type: 'Feature', properties: { name: 'Oslo 300 kV' }, geometry: { type: 'LineString', coordinates: [[10.6, 59.8], [10.9, 60.0]] } },
-      { type: 'Feature', properties: { name: 'Dover landing' }, geometry: { type: 'LineString', coordinates: [[1.3, 51.1], [1.9, 51.2]] } },
+      {
+        type: 'Feature',
+        properties: { name: 'Oslo 300 kV' },
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [10.6, 59.8],
+            [10.9, 60.0],
+          ],
+        },
+      },
+      {
+        type: 'Feature',
+        properties: { name: 'Dover landing' },
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [1.3, 51.1],
+            [1.9, 51.2],
+          ],
+        },
+      },
     ],
   };
 
@@ -266,7 +373,11 @@ describe('spaceWeather.get', () => {
     const { org, nearId } = await site('SpaceWeather');
     const upload = await uploadMapFile(org.token, nearId, 'lines.geojson', geojsonBytes(LINES));
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
-    for (const [feed, path] of [['swpc-kp', '/kp-storm.json'], ['swpc-plasma', '/plasma.json'], ['swpc-mag', '/mag.json']] as const) {
+    for (const [feed, path] of [
+      ['swpc-kp', '/kp-storm.json'],
+      ['swpc-plasma', '/plasma.json'],
+      ['swpc-mag', '/mag.json'],
+    ] as const) {
       const res = await poll(org, await connector(org, feed, path));
       expect(res.body.outcome, `${feed}: ${res.text}`).toBe('ok');
     }
@@ -276,7 +387,9 @@ describe('spaceWeather.get', () => {
     const storm = { time: '2026-02-05T03:00:00.000Z', kp: 5.33, cadence: '3h' };
     expect(res.body.kp).toMatchObject({ current: storm, max_24h: storm, stale: true });
     expect(res.body.kp.readings).toHaveLength(8);
-    expect(res.body.kp.readings.map((r: any) => r.time)).toEqual([...res.body.kp.readings.map((r: any) => r.time)].sort().reverse());
+    expect(res.body.kp.readings.map((r: any) => r.time)).toEqual(
+      [...res.body.kp.readings.map((r: any) => r.time)].sort().reverse(),
+    );
     expect(res.body.gic).toMatchObject({ kp: 5.33, g_scale: 'G1', risk: 'low', auroral_edge_magnetic_latitude: 55.34 });
     expect(res.body.gic.effects).toMatch(/weak power grid fluctuations/);
 
@@ -284,9 +397,17 @@ describe('spaceWeather.get', () => {
     const plasma = JSON.parse(DOCS['/plasma.json']!.toString()) as string[][];
     const mag = (JSON.parse(DOCS['/mag.json']!.toString()) as string[][]).slice(1).filter((r) => r[3] !== null);
     const lastPlasma = plasma[plasma.length - 1]!;
-    expect(res.body.solar_wind.plasma).toEqual({ time: `${lastPlasma[0]!.replace(' ', 'T')}Z`, density: Number(lastPlasma[1]), speed: Number(lastPlasma[2]), temperature: Number(lastPlasma[3]) });
+    expect(res.body.solar_wind.plasma).toEqual({
+      time: `${lastPlasma[0]!.replace(' ', 'T')}Z`,
+      density: Number(lastPlasma[1]),
+      speed: Number(lastPlasma[2]),
+      temperature: Number(lastPlasma[3]),
+    });
     const lastHour = mag.slice(-60).map((r) => Number(r[3]));
-    expect(res.body.solar_wind.mag).toMatchObject({ bz_gsm: lastHour[lastHour.length - 1], bt: Number(mag[mag.length - 1]![6]) });
+    expect(res.body.solar_wind.mag).toMatchObject({
+      bz_gsm: lastHour[lastHour.length - 1],
+      bt: Number(mag[mag.length - 1]![6]),
+    });
     expect(res.body.solar_wind.bz_min_1h).toBe(Math.min(...lastHour));
     expect(res.body.solar_wind.southward_minutes_1h).toBe(lastHour.filter((b) => b < 0).length);
 
@@ -298,7 +419,9 @@ describe('spaceWeather.get', () => {
     ]);
     expect(res.body.conductors[0].magnetic_latitude).toBeGreaterThan(55.34);
     expect(res.body.conductors[1].magnetic_latitude).toBeLessThan(55.34);
-    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 1 } })).body.conductors).toHaveLength(1);
+    expect(
+      (await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 1 } })).body.conductors,
+    ).toHaveLength(1);
 
     // Another tenant reads the public sources, and none of these lines.
     const other = await registerTenant('SpaceWeatherOther');
@@ -311,7 +434,9 @@ describe('spaceWeather.get', () => {
 
   it('refuses an unknown parameter and a conductor count past its bound', async () => {
     const org = await registerTenant('SpaceWeatherBad');
-    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 201 } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { conductors: 201 } })).status).toBe(
+      422,
+    );
     expect((await call('GET', '/api/v1/space-weather', { token: org.token, query: { kp: 5 } })).status).toBe(422);
     expect((await call('GET', '/api/v1/space-weather', {})).status).toBe(401);
   });
@@ -320,39 +445,61 @@ describe('spaceWeather.get', () => {
 describe('threatFeed.indicators', () => {
   it("finds an IP in a listed network, a domain by a subdomain, a URL and a hash in the tenant's lists, and nothing in another tenant's", async () => {
     const { org } = await site('Indicators');
-    for (const [feed, path] of [['stix-indicators', '/apt1.json'], ['csv-indicators', '/falcon.csv']] as const) {
+    for (const [feed, path] of [
+      ['stix-indicators', '/apt1.json'],
+      ['csv-indicators', '/falcon.csv'],
+    ] as const) {
       const res = await poll(org, await connector(org, feed, path));
       expect(res.body.outcome, `${feed}: ${res.text}`).toBe('ok');
     }
-    const look = (query: Record<string, string | number>, token = org.token) => call('GET', '/api/v1/threat-feed/indicators', { token, query });
+    const look = (query: Record<string, string | number>, token = org.token) =>
+      call('GET', '/api/v1/threat-feed/indicators', { token, query });
 
     // APT1's STIX bundle lists 223.166.0.0/15: an address inside it matches that network.
     const ip = await look({ ip: '223.167.1.9' });
     expect(ip.status, ip.text).toBe(200);
     expect(ip.body.query).toEqual({ type: 'ip', value: '223.167.1.9' });
-    expect(ip.body.matches).toEqual([expect.objectContaining({ type: 'cidr', value: '223.166.0.0/15', source: expect.objectContaining({ format: 'stix' }) })]);
+    expect(ip.body.matches).toEqual([
+      expect.objectContaining({
+        type: 'cidr',
+        value: '223.166.0.0/15',
+        source: expect.objectContaining({ format: 'stix' }),
+      }),
+    ]);
     expect(ip.body.sources).toHaveLength(2);
     expect((await look({ ip: '223.168.0.1' })).body.matches).toEqual([]);
     // The Stealth Falcon MISP export lists 95.215.44.37 itself.
-    expect((await look({ ip: '95.215.44.37' })).body.matches).toEqual([expect.objectContaining({ id: 'ip|95.215.44.37|csv', source: expect.objectContaining({ format: 'misp-csv' }) })]);
+    expect((await look({ ip: '95.215.44.37' })).body.matches).toEqual([
+      expect.objectContaining({ id: 'ip|95.215.44.37|csv', source: expect.objectContaining({ format: 'misp-csv' }) }),
+    ]);
 
     // A subdomain of a listed domain matches it; a look-alike does not.
-    expect((await look({ domain: 'mail.Hugesoft.org.' })).body.matches).toEqual([expect.objectContaining({ type: 'domain', value: 'hugesoft.org' })]);
+    expect((await look({ domain: 'mail.Hugesoft.org.' })).body.matches).toEqual([
+      expect.objectContaining({ type: 'domain', value: 'hugesoft.org' }),
+    ]);
     expect((await look({ domain: 'nothugesoft.org' })).body.matches).toEqual([]);
     // A URL, defanged as analysts write it, and a SHA-256 in capitals.
-    expect((await look({ url: 'hxxp://aax[.]me/a6faa' })).body.matches).toEqual([expect.objectContaining({ id: 'url|http://aax.me/a6faa|csv' })]);
+    expect((await look({ url: 'hxxp://aax[.]me/a6faa' })).body.matches).toEqual([
+      expect.objectContaining({ id: 'url|http://aax.me/a6faa|csv' }),
+    ]);
     const hash = await look({ hash: '4320204D577EF8B939115D16110E97FF04CB4F7D1E77BA5CE011D43F74ABC7BE' });
     expect(hash.body.query.type).toBe('sha256');
     expect(hash.body.matches).toHaveLength(1);
 
     // Another tenant has no lists: nothing, from no source.
     const other = await registerTenant('IndicatorsOther');
-    expect((await look({ ip: '223.167.1.9' }, other.token)).body).toEqual({ query: { type: 'ip', value: '223.167.1.9' }, matches: [], truncated: false, sources: [] });
+    expect((await look({ ip: '223.167.1.9' }, other.token)).body).toEqual({
+      query: { type: 'ip', value: '223.167.1.9' },
+      matches: [],
+      truncated: false,
+      sources: [],
+    });
   });
 
   it('wants exactly one value, of its kind', async () => {
     const org = await registerTenant('IndicatorsBad');
-    const look = (query: Record<string, string>) => call('GET', '/api/v1/threat-feed/indicators', { token: org.token, query });
+    const look = (query: Record<string, string>) =>
+      call('GET', '/api/v1/threat-feed/indicators', { token: org.token, query });
     expect((await look({})).status).toBe(422);
     expect((await look({ ip: '10.0.0.1', domain: 'example.com' })).status).toBe(422);
     const bad = await look({ ip: 'not-an-ip' });

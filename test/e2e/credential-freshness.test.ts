@@ -13,9 +13,18 @@ import { asAdmin, call, createUser, registerTenant } from '../support/api.js';
 
 async function site() {
   const org = await registerTenant('Fresh');
-  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Gate', type: 'port' } })).body;
+  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Gate', type: 'port' } }))
+    .body;
   const sensor = (
-    await call('POST', '/api/v1/sensors', { token: org.token, body: { environment_id: env.environment_id, name: 'Gate camera', type: 'camera', location: { lat: 59.91, lon: 10.75 } } })
+    await call('POST', '/api/v1/sensors', {
+      token: org.token,
+      body: {
+        environment_id: env.environment_id,
+        name: 'Gate camera',
+        type: 'camera',
+        location: { lat: 59.91, lon: 10.75 },
+      },
+    })
   ).body;
   return { org, environmentId: env.environment_id as string, sensorId: sensor.sensor_id as string };
 }
@@ -26,13 +35,18 @@ describe('the caller on the very next request', () => {
   it('a demoted user may no longer ingest, and their key drops with them', async () => {
     const { org, environmentId, sensorId } = await site();
     const op = await createUser(org.token, 'TENANT_ADMIN');
-    const minted = await call('POST', '/api/v1/portal/api-keys', { token: op.token, body: { name: 'feed', role: 'OPERATOR' } });
+    const minted = await call('POST', '/api/v1/portal/api-keys', {
+      token: op.token,
+      body: { name: 'feed', role: 'OPERATOR' },
+    });
     expect(minted.status).toBe(201);
     const key = minted.body.api_key as string;
     expect((await call('POST', '/api/v1/events', { token: op.token, body: event(sensorId) })).status).toBe(201);
     expect((await call('POST', '/api/v1/events', { apiKey: key, body: event(sensorId) })).status).toBe(201);
 
-    expect((await call('PATCH', `/api/v1/users/${op.userId}`, { token: org.token, body: { role: 'VIEWER' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/users/${op.userId}`, { token: org.token, body: { role: 'VIEWER' } })).status,
+    ).toBe(200);
     const byToken = await call('POST', '/api/v1/events', { token: op.token, body: event(sensorId) });
     expect(byToken.status).toBe(403);
     expect(byToken.body).toEqual({ detail: 'This needs the OPERATOR role' });
@@ -43,7 +57,9 @@ describe('the caller on the very next request', () => {
 
   it('a revoked key is refused at once, on ingest and on reads', async () => {
     const { org, environmentId, sensorId } = await site();
-    const created = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'feed', role: 'OPERATOR' } })).body;
+    const created = (
+      await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'feed', role: 'OPERATOR' } })
+    ).body;
     expect((await call('POST', '/api/v1/events', { apiKey: created.api_key, body: event(sensorId) })).status).toBe(201);
     expect((await call('DELETE', `/api/v1/portal/api-keys/${created.key_id}`, { token: org.token })).status).toBe(204);
     const ingest = await call('POST', '/api/v1/events', { apiKey: created.api_key, body: event(sensorId) });
@@ -54,16 +70,22 @@ describe('the caller on the very next request', () => {
 
   it('a suspended tenant is refused at once, by token and by key, and served again once reactivated', async () => {
     const { org, environmentId, sensorId } = await site();
-    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'feed', role: 'OPERATOR' } })).body.api_key as string;
+    const key = (
+      await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'feed', role: 'OPERATOR' } })
+    ).body.api_key as string;
     const admin = await asAdmin();
-    expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { status: 'suspended' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { status: 'suspended' } })).status,
+    ).toBe(200);
     for (const credential of [{ token: org.token }, { apiKey: key }]) {
       const ingest = await call('POST', '/api/v1/events', { ...credential, body: event(sensorId) });
       expect(ingest.status).toBe(403);
       expect(ingest.body).toEqual({ detail: 'This tenant is suspended' });
       expect((await call('GET', `/api/v1/environments/${environmentId}`, credential)).status).toBe(403);
     }
-    expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { status: 'active' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { status: 'active' } })).status,
+    ).toBe(200);
     expect((await call('POST', '/api/v1/events', { token: org.token, body: event(sensorId) })).status).toBe(201);
     expect((await call('GET', `/api/v1/environments/${environmentId}`, { apiKey: key })).status).toBe(200);
   });
@@ -98,7 +120,9 @@ describe('the caller on the very next request', () => {
       }),
     ]);
     expect((await call('POST', '/api/v1/events', { apiKey: oldKey, body: event(sensorId) })).status).toBe(201);
-    expect((await call('PATCH', `/api/v1/users/${lead.userId}`, { token: org.token, body: { role: 'VIEWER' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/users/${lead.userId}`, { token: org.token, body: { role: 'VIEWER' } })).status,
+    ).toBe(200);
     expect((await call('POST', '/api/v1/events', { apiKey: oldKey, body: event(sensorId) })).status).toBe(403);
   });
 });

@@ -22,7 +22,11 @@ const N = 37;
 const M = 12;
 
 async function ingest(org: RegisteredTenant, count: number): Promise<string[]> {
-  const events = Array.from({ length: count }, (_, i) => ({ type: i % 2 ? 'motion.detected' : 'access.denied', severity: 'low', description: `lake ${i}` }));
+  const events = Array.from({ length: count }, (_, i) => ({
+    type: i % 2 ? 'motion.detected' : 'access.denied',
+    severity: 'low',
+    description: `lake ${i}`,
+  }));
   const res = await call('POST', '/api/v1/events/batch', { token: org.token, body: { events } });
   expect(res.status).toBe(201);
   return (res.body.events ?? res.body.items ?? res.body).map((e: { event_id: string }) => e.event_id);
@@ -55,7 +59,14 @@ function sqsEventOf(events: Record<string, unknown>[], tag: string): SQSEvent {
     Records: events.map((detail, i) => ({
       messageId: `${tag}-${i}`,
       receiptHandle: `${tag}-${i}`,
-      body: JSON.stringify({ version: '0', id: `${tag}-${i}`, source: EVENTS_SOURCE, 'detail-type': detail.type, time: detail.received_at, detail }),
+      body: JSON.stringify({
+        version: '0',
+        id: `${tag}-${i}`,
+        source: EVENTS_SOURCE,
+        'detail-type': detail.type,
+        time: detail.received_at,
+        detail,
+      }),
       attributes: { ApproximateReceiveCount: '1' },
       messageAttributes: {},
       md5OfBody: '',
@@ -102,13 +113,23 @@ describe('data-lake.query', () => {
 
     const count = await query(a.token, 'SELECT count(*) AS n, count(DISTINCT event_id) AS ids FROM events');
     expect(count.status).toBe(200);
-    expect(count.body).toMatchObject({ columns: [{ name: 'n', type: 'BIGINT' }, { name: 'ids', type: 'BIGINT' }], rows: [[N, N]], truncated: false, engine: 'duckdb' });
+    expect(count.body).toMatchObject({
+      columns: [
+        { name: 'n', type: 'BIGINT' },
+        { name: 'ids', type: 'BIGINT' },
+      ],
+      rows: [[N, N]],
+      truncated: false,
+      engine: 'duckdb',
+    });
     expect(count.body.bytes_scanned).toBeGreaterThan(0);
 
     // What was ingested is what the lake holds, field by field.
-    const rows = await query(a.token, "SELECT event_id, type, description FROM events ORDER BY event_id", 1000);
+    const rows = await query(a.token, 'SELECT event_id, type, description FROM events ORDER BY event_id', 1000);
     expect(rows.body.rows).toEqual(
-      [...aEvents].sort((x, y) => String(x.event_id).localeCompare(String(y.event_id))).map((e) => [e.event_id, e.type, e.description]),
+      [...aEvents]
+        .sort((x, y) => String(x.event_id).localeCompare(String(y.event_id)))
+        .map((e) => [e.event_id, e.type, e.description]),
     );
   });
 
@@ -135,15 +156,15 @@ describe('data-lake.query', () => {
       "SELECT * FROM glob('/*')",
       `SELECT * FROM read_csv('http://127.0.0.1:1/x.csv')`,
       "SELECT * FROM read_json('https://example.com/x.json')",
-      "INSTALL httpfs",
-      "LOAD httpfs",
+      'INSTALL httpfs',
+      'LOAD httpfs',
       `ATTACH '${join(dir, 'x.db')}' AS x`,
       `COPY events TO '${join(dir, 'out.csv')}'`,
-      "CREATE TABLE stolen AS SELECT * FROM events",
+      'CREATE TABLE stolen AS SELECT * FROM events',
       "INSERT INTO events (event_id) VALUES ('x')",
-      "DELETE FROM events",
-      "SET enable_external_access = true",
-      "SELECT 1; SELECT 2",
+      'DELETE FROM events',
+      'SET enable_external_access = true',
+      'SELECT 1; SELECT 2',
       'SELEC nonsense',
     ];
     for (const sql of hostile) {
@@ -162,18 +183,26 @@ describe('data-lake.query', () => {
     const viewer = await createUser(a.token, 'VIEWER');
     expect((await query(viewer.token, 'SELECT count(*) FROM events')).body.rows).toEqual([[N]]);
     expect((await call('POST', '/api/v1/data-lake/query', { body: { sql: 'SELECT 1' } })).status).toBe(401);
-    expect((await call('POST', '/api/v1/data-lake/query', { token: a.token, body: { sql: 'SELECT 1', max_rows: 1001 } })).status).toBe(422);
+    expect(
+      (await call('POST', '/api/v1/data-lake/query', { token: a.token, body: { sql: 'SELECT 1', max_rows: 1001 } }))
+        .status,
+    ).toBe(422);
   });
 });
 
 describe('data-lake.query over connector records', () => {
   it("holds what each tenant's connector read, once per record, the latest version of a changed one, and nothing of another tenant", async () => {
-    const capture = JSON.parse(feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson').toString()) as { features: { id: string; properties: { mag: number } }[] };
+    const capture = JSON.parse(feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson').toString()) as {
+      features: { id: string; properties: { mag: number } }[];
+    };
     const docs: Record<string, Buffer> = { '/quakes.geojson': Buffer.from(JSON.stringify(capture)) };
     const server = await startFeedServer(docs);
     try {
       const connect = async (org: RegisteredTenant) => {
-        const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Quakes', kind: 'feed', config: { feed: 'usgs-quakes', url: `${server.base}/quakes.geojson` } } });
+        const res = await call('POST', '/api/v1/integrations', {
+          token: org.token,
+          body: { name: 'Quakes', kind: 'feed', config: { feed: 'usgs-quakes', url: `${server.base}/quakes.geojson` } },
+        });
         expect(res.status, res.text).toBe(201);
         return res.body.integration_id as string;
       };
@@ -204,16 +233,23 @@ describe('data-lake.query over connector records', () => {
       docs['/quakes.geojson'] = Buffer.from(JSON.stringify(capture));
       expect((await poll(a, qa)).records).toMatchObject({ updated: 1 });
       const magnitude = `SELECT json_extract(record, '$.magnitude')::DOUBLE FROM feed_records WHERE record_id = '${revised.id}'`;
-      for (let i = 0; i < 100 && (await query(a.token, magnitude)).body.rows[0]?.[0] !== 6.1; i++) await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < 100 && (await query(a.token, magnitude)).body.rows[0]?.[0] !== 6.1; i++)
+        await new Promise((r) => setTimeout(r, 200));
       // One file more, holding the revised quake alone: the unchanged second poll sent nothing.
       const filesAfter = await keysUnder(prefix);
       expect(filesAfter).toHaveLength(2);
       expect(filesAfter).toEqual(expect.arrayContaining(filesBefore));
       expect((await query(a.token, distinct)).body.rows).toEqual([[n, n]]);
-      const latest = await query(a.token, `SELECT json_extract(record, '$.magnitude')::DOUBLE, lat IS NOT NULL, record_time IS NOT NULL, truncated FROM feed_records WHERE record_id = '${revised.id}'`);
+      const latest = await query(
+        a.token,
+        `SELECT json_extract(record, '$.magnitude')::DOUBLE, lat IS NOT NULL, record_time IS NOT NULL, truncated FROM feed_records WHERE record_id = '${revised.id}'`,
+      );
       expect(latest.body.rows).toEqual([[6.1, true, true, false]]);
       // B has not polled since: its lake still holds the magnitude its connector read.
-      const theirs = await query(b.token, `SELECT json_extract(record, '$.magnitude')::DOUBLE FROM feed_records WHERE record_id = '${revised.id}'`);
+      const theirs = await query(
+        b.token,
+        `SELECT json_extract(record, '$.magnitude')::DOUBLE FROM feed_records WHERE record_id = '${revised.id}'`,
+      );
       expect(theirs.body.rows[0][0]).not.toBe(6.1);
     } finally {
       await server.close();
@@ -225,10 +261,18 @@ describe('data-lake.tables', () => {
   it('lists the tables and their columns, which a query can read', async () => {
     const res = await call('GET', '/api/v1/data-lake/tables', { token: a.token });
     expect(res.status).toBe(200);
-    expect(res.body.tables.map((t: { name: string }) => t.name)).toEqual(['events', 'positions', 'incidents', 'feed_records']);
+    expect(res.body.tables.map((t: { name: string }) => t.name)).toEqual([
+      'events',
+      'positions',
+      'incidents',
+      'feed_records',
+    ]);
     expect(res.body.max_rows).toBe(1000);
     for (const table of res.body.tables as { name: string; columns: { name: string }[] }[]) {
-      const q = await query(a.token, `SELECT ${table.columns.map((c) => `"${c.name}"`).join(', ')} FROM ${table.name} LIMIT 1`);
+      const q = await query(
+        a.token,
+        `SELECT ${table.columns.map((c) => `"${c.name}"`).join(', ')} FROM ${table.name} LIMIT 1`,
+      );
       expect(q.status).toBe(200);
       expect(q.body.columns.map((c: { name: string }) => c.name)).toEqual(table.columns.map((c) => c.name));
     }

@@ -31,7 +31,12 @@ describe('developer.keys.issue', () => {
     const address = email('once');
     const res = await call('POST', '/v1/auth/keys', { body: { email: address, tier: 'free' } });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ tier: 'free', rate_limit: 10, monthly_quota: 1000, endpoints: ['keys', 'usage', 'threat-score', 'vessel-profile'] });
+    expect(res.body).toMatchObject({
+      tier: 'free',
+      rate_limit: 10,
+      monthly_quota: 1000,
+      endpoints: ['keys', 'usage', 'threat-score', 'vessel-profile'],
+    });
     expect(res.body.api_key).toMatch(/^ghk_/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(res.headers.get('x-ratelimit-limit')).toBe('5');
@@ -46,26 +51,41 @@ describe('developer.keys.issue', () => {
     expect((await call('POST', '/v1/auth/keys', { body: { email: email('anon'), tier: 'pro' } })).status).toBe(401);
     const org = await registerTenant('Developer');
     const viewer = await createUser(org.token, 'VIEWER');
-    expect((await call('POST', '/v1/auth/keys', { token: viewer.token, body: { email: org.email, tier: 'pro' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/v1/auth/keys', { token: viewer.token, body: { email: org.email, tier: 'pro' } })).status,
+    ).toBe(403);
     // A free tenant may hold free keys only.
     const onFree = await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro' } });
     expect(onFree.status).toBe(403);
     expect(onFree.body.detail).toMatch(/free plan does not allow pro/);
-    expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: await asAdmin(), body: { plan: 'enterprise' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: await asAdmin(), body: { plan: 'enterprise' } }))
+        .status,
+    ).toBe(200);
     const pro = await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro' } });
     expect(pro.status, pro.text).toBe(201);
     expect(pro.body).toMatchObject({ tier: 'pro', rate_limit: 120, monthly_quota: 100000, tenant_id: org.tenantId });
-    const enterprise = await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'enterprise', rate_limit: 3 } });
+    const enterprise = await call('POST', '/v1/auth/keys', {
+      token: org.token,
+      body: { email: org.email, tier: 'enterprise', rate_limit: 3 },
+    });
     expect(enterprise.body).toMatchObject({ tier: 'enterprise', rate_limit: 3, monthly_quota: null });
     // An API key cannot mint keys; a rate is the enterprise tier's alone.
-    expect((await call('POST', '/v1/auth/keys', { token: pro.body.api_key, body: { email: org.email, tier: 'free' } })).status).toBe(403);
-    const rated = await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro', rate_limit: 5 } });
+    expect(
+      (await call('POST', '/v1/auth/keys', { token: pro.body.api_key, body: { email: org.email, tier: 'free' } }))
+        .status,
+    ).toBe(403);
+    const rated = await call('POST', '/v1/auth/keys', {
+      token: org.token,
+      body: { email: org.email, tier: 'pro', rate_limit: 5 },
+    });
     expect(rated.status).toBe(422);
     expect(rated.body.detail[0].loc).toEqual(['body', 'rate_limit']);
     // The enterprise key's own rate holds.
     await freshMinute(10);
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await call('GET', '/v1/usage', { token: enterprise.body.api_key })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await call('GET', '/v1/usage', { token: enterprise.body.api_key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 });
@@ -78,13 +98,19 @@ describe('developer.usage', () => {
     for (let i = 0; i < 11; i++) answers.push(await call('GET', '/v1/usage', { token: key.api_key }));
     expect(answers.map((a) => a.status)).toEqual([...Array(10).fill(200), 429]);
     const minuteEnd = Math.floor(Date.now() / 60_000) * 60 + 60;
-    answers.slice(0, 10).forEach((a, i) => expect(limits(a)).toEqual({ limit: 10, remaining: 9 - i, reset: minuteEnd }));
+    answers
+      .slice(0, 10)
+      .forEach((a, i) => expect(limits(a)).toEqual({ limit: 10, remaining: 9 - i, reset: minuteEnd }));
     const refused = answers[10]!;
     expect(limits(refused)).toEqual({ limit: 10, remaining: 0, reset: minuteEnd });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('x-request-id')).toBeTruthy();
     expect(refused.body.detail).toMatch(/at most 10 per minute/);
-    expect(answers[9]!.body).toMatchObject({ tier: 'free', rate_limit: { per_minute: 10, remaining: 0 }, monthly: { quota: 1000, used: 10, remaining: 990 } });
+    expect(answers[9]!.body).toMatchObject({
+      tier: 'free',
+      rate_limit: { per_minute: 10, remaining: 0 },
+      monthly: { quota: 1000, used: 10, remaining: 990 },
+    });
   });
 
   it('refuses a missing or bad key with 401, carrying the headers', async () => {
@@ -113,7 +139,8 @@ describe('developer.cableRisk', () => {
     expect(limits(refused).limit).toBe(10);
     const org = await registerTenant('Cables');
     await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: await asAdmin(), body: { plan: 'pro' } });
-    const pro = (await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro' } })).body;
+    const pro = (await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro' } }))
+      .body;
     const risk = await call('GET', '/v1/cable-risk', { token: pro.api_key, query: { lat: 51.15, lon: 1.6 } });
     expect(risk.status, risk.text).toBe(200);
     expect(risk.body).toMatchObject({ risk: 0, nearest_lines: [] });

@@ -19,7 +19,10 @@ const HOUR = 3_600_000;
 const NOW = Date.now();
 /** A degree of latitude on the mean sphere, km. */
 const KM_PER_DEGREE = 111.195;
-const north = (p: { lat: number; lon: number }, km: number) => ({ lat: Number((p.lat + km / KM_PER_DEGREE).toFixed(5)), lon: p.lon });
+const north = (p: { lat: number; lon: number }, km: number) => ({
+  lat: Number((p.lat + km / KM_PER_DEGREE).toFixed(5)),
+  lon: p.lon,
+});
 
 type Json = Record<string, any>;
 const parsed = (path: string): Json => JSON.parse(feedFixture(path).toString());
@@ -30,7 +33,8 @@ function gdacsNow(): Buffer {
   const doc = parsed('gdacs/eventsbyarea-pakistan.2026-10-08.json');
   const offset = NOW - HOUR - Date.parse('2026-10-04T20:27:25Z');
   for (const f of doc.features) {
-    for (const k of ['fromdate', 'todate', 'datemodified']) if (f.properties[k]) f.properties[k] = naive(Date.parse(`${f.properties[k]}Z`) + offset);
+    for (const k of ['fromdate', 'todate', 'datemodified'])
+      if (f.properties[k]) f.properties[k] = naive(Date.parse(`${f.properties[k]}Z`) + offset);
   }
   return Buffer.from(JSON.stringify(doc));
 }
@@ -40,7 +44,8 @@ function nwsNow(event?: string): Buffer {
   const doc = parsed('nws-alerts/alerts-zone.2023-09-13.json');
   const offset = NOW - 10 * 60_000 - Date.parse('2023-09-12T20:12:00-06:00');
   for (const f of doc.features) {
-    for (const k of ['sent', 'effective', 'onset', 'expires', 'ends']) if (f.properties[k]) f.properties[k] = new Date(Date.parse(f.properties[k]) + offset).toISOString();
+    for (const k of ['sent', 'effective', 'onset', 'expires', 'ends'])
+      if (f.properties[k]) f.properties[k] = new Date(Date.parse(f.properties[k]) + offset).toISOString();
     if (event) f.properties.event = event;
   }
   return Buffer.from(JSON.stringify(doc));
@@ -65,7 +70,22 @@ const GDACS_OVER = { lat: 36.0991, lon: 68.7818 };
 /** The storm's motion point, inside the warning polygon (SOURCES.md). */
 const IN_STORM = { lat: 33.23, lon: -107.12 };
 /** A line crossing the polygon west to east (it spans 107.22 W to 106.82 W at about 33.15 N). */
-const LINE_ACROSS = { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Caballo 115 kV' }, geometry: { type: 'LineString', coordinates: [[-107.4, 33.15], [-106.6, 33.15]] } }] };
+const LINE_ACROSS = {
+  type: 'FeatureCollection',
+  features: [
+    {
+      type: 'Feature',
+      properties: { name: 'Caballo 115 kV' },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [-107.4, 33.15],
+          [-106.6, 33.15],
+        ],
+      },
+    },
+  ],
+};
 const OSLO = { lat: 59.9139, lon: 10.7522 };
 
 let server: FeedServer;
@@ -83,8 +103,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function connector(org: RegisteredTenant, feed: string, path: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: `${feed} ${path}`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } } });
+async function connector(
+  org: RegisteredTenant,
+  feed: string,
+  path: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await call('POST', '/api/v1/integrations', {
+    token: org.token,
+    body: { name: `${feed} ${path}`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.integration_id;
 }
@@ -96,15 +124,23 @@ async function poll(org: RegisteredTenant, id: string) {
   return res.body;
 }
 
-async function environment(org: RegisteredTenant, name: string, location: { lat: number; lon: number } | null): Promise<string> {
-  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name, type: 'site', ...(location ? { location } : {}) } });
+async function environment(
+  org: RegisteredTenant,
+  name: string,
+  location: { lat: number; lon: number } | null,
+): Promise<string> {
+  const res = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name, type: 'site', ...(location ? { location } : {}) },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.environment_id;
 }
 
 const hazardAlerts = (org: RegisteredTenant, count: number) =>
   until(
-    async () => (await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert' } })).body as Json[],
+    async () =>
+      (await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert' } })).body as Json[],
     (events) => events.length >= count,
     `${count} hazard alerts`,
   );
@@ -129,14 +165,22 @@ describe('GDACS hazard alerts', () => {
       type: 'hazard.alert',
       environment_id: near,
       location: { lat: GDACS_EQ.lat, lon: GDACS_EQ.lon },
-      payload: { hazard: 'earthquake', feed: 'gdacs', connector_id: id, record_id: GDACS_EQ.id, alert_level: 'green', level: 'low', near: { kind: 'environment', id: near, name: 'Faizabad depot' } },
+      payload: {
+        hazard: 'earthquake',
+        feed: 'gdacs',
+        connector_id: id,
+        record_id: GDACS_EQ.id,
+        alert_level: 'green',
+        level: 'low',
+        near: { kind: 'environment', id: near, name: 'Faizabad depot' },
+      },
     });
     expect(alert!.payload.distance_km).toBeCloseTo(40, 0);
     expect(alert!.description).toMatch(/^Earthquake in Afghanistan \(GDACS green\) 40(\.\d+)? km from Faizabad depot$/);
     expect([over, far]).not.toContain(alert!.environment_id);
   });
 
-  it('raise nothing below the connector\'s least alert level', async () => {
+  it("raise nothing below the connector's least alert level", async () => {
     const org = await registerTenant('GdacsOrange');
     await environment(org, 'Faizabad depot', north(GDACS_EQ, 40));
     const id = await connector(org, 'gdacs', '/gdacs.json', { min_alert_level: 'orange' });
@@ -145,10 +189,16 @@ describe('GDACS hazard alerts', () => {
 
   it('take only settings of their feed', async () => {
     const org = await registerTenant('GdacsConfig');
-    const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'x', kind: 'feed', config: { feed: 'gdacs', url: `${base}/gdacs.json`, min_magnitude: 5 } } });
+    const res = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'x', kind: 'feed', config: { feed: 'gdacs', url: `${base}/gdacs.json`, min_magnitude: 5 } },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'config', 'min_magnitude']);
-    const level = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'x', kind: 'feed', config: { feed: 'usgs-quakes', min_alert_level: 'red' } } });
+    const level = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: 'x', kind: 'feed', config: { feed: 'usgs-quakes', min_alert_level: 'red' } },
+    });
     expect(level.status).toBe(422);
     expect(level.body.detail[0].loc).toEqual(['body', 'config', 'min_alert_level']);
   });
@@ -178,10 +228,21 @@ describe('NWS hazard alerts', () => {
     const byEnv = Object.fromEntries(alerts.map((a) => [a.environment_id, a]));
     expect(byEnv[inside]).toMatchObject({
       location: IN_STORM,
-      payload: { hazard: 'weather', feed: 'nws-alerts', event: 'Severe Thunderstorm Warning', tsunami: false, severity: 'Severe', level: 'high', distance_km: 0, near: { kind: 'environment', id: inside } },
+      payload: {
+        hazard: 'weather',
+        feed: 'nws-alerts',
+        event: 'Severe Thunderstorm Warning',
+        tsunami: false,
+        severity: 'Severe',
+        level: 'high',
+        distance_km: 0,
+        near: { kind: 'environment', id: inside },
+      },
     });
     expect(byEnv[inside].description).toMatch(/ over Truth or Consequences yard$/);
-    expect(byEnv[lined]).toMatchObject({ payload: { feed: 'nws-alerts', distance_km: 0, near: { kind: 'line', name: 'Caballo 115 kV' } } });
+    expect(byEnv[lined]).toMatchObject({
+      payload: { feed: 'nws-alerts', distance_km: 0, near: { kind: 'line', name: 'Caballo 115 kV' } },
+    });
   });
 
   it('mark a tsunami warning as a tsunami', async () => {
@@ -189,7 +250,10 @@ describe('NWS hazard alerts', () => {
     const inside = await environment(org, 'Harbour', IN_STORM);
     expect((await poll(org, await connector(org, 'nws-alerts', '/tsunami.json'))).alerts_raised).toBe(1);
     const [alert] = await hazardAlerts(org, 1);
-    expect(alert).toMatchObject({ environment_id: inside, payload: { hazard: 'tsunami', tsunami: true, event: 'Tsunami Warning' } });
+    expect(alert).toMatchObject({
+      environment_id: inside,
+      payload: { hazard: 'tsunami', tsunami: true, event: 'Tsunami Warning' },
+    });
   });
 });
 
@@ -200,7 +264,12 @@ describe('environmentalRisk.get', () => {
     const depot = await environment(org, 'Faizabad depot', north(GDACS_EQ, 40));
     const yard = await environment(org, 'Truth or Consequences yard', IN_STORM);
     const oslo = await environment(org, 'Oslo office', OSLO);
-    for (const [feed, path] of [['usgs-quakes', '/quakes.geojson'], ['gdacs', '/gdacs.json'], ['nws-alerts', '/nws.json']] as const) await poll(org, await connector(org, feed, path));
+    for (const [feed, path] of [
+      ['usgs-quakes', '/quakes.geojson'],
+      ['gdacs', '/gdacs.json'],
+      ['nws-alerts', '/nws.json'],
+    ] as const)
+      await poll(org, await connector(org, feed, path));
 
     const viewer = await createUser(org.token, 'VIEWER');
     const res = await call('GET', '/api/v1/environmental-risk', { token: viewer.token });
@@ -210,12 +279,36 @@ describe('environmentalRisk.get', () => {
     expect(res.body.truncated).toBe(false);
 
     const quake = envs[mina].hazards.find((h: Json) => h.record_id === QUAKE.id);
-    expect(quake).toMatchObject({ feed: 'usgs-quakes', hazard: 'earthquake', level: 'low', near: { kind: 'environment', id: mina }, location: { lat: QUAKE.lat, lon: QUAKE.lon }, details: { magnitude: 2.9 } });
+    expect(quake).toMatchObject({
+      feed: 'usgs-quakes',
+      hazard: 'earthquake',
+      level: 'low',
+      near: { kind: 'environment', id: mina },
+      location: { lat: QUAKE.lat, lon: QUAKE.lon },
+      details: { magnitude: 2.9 },
+    });
     expect(quake.distance_km).toBeCloseTo(30, 0);
     const event = envs[depot].hazards.find((h: Json) => h.record_id === GDACS_EQ.id);
-    expect(event).toMatchObject({ feed: 'gdacs', hazard: 'earthquake', level: 'low', details: { alert_level: 'green' } });
+    expect(event).toMatchObject({
+      feed: 'gdacs',
+      hazard: 'earthquake',
+      level: 'low',
+      details: { alert_level: 'green' },
+    });
     expect(event.distance_km).toBeCloseTo(40, 0);
-    expect(envs[yard]).toMatchObject({ level: 'high', hazards_total: 1, hazards: [{ feed: 'nws-alerts', hazard: 'weather', level: 'high', distance_km: 0, details: { event: 'Severe Thunderstorm Warning' } }] });
+    expect(envs[yard]).toMatchObject({
+      level: 'high',
+      hazards_total: 1,
+      hazards: [
+        {
+          feed: 'nws-alerts',
+          hazard: 'weather',
+          level: 'high',
+          distance_km: 0,
+          details: { event: 'Severe Thunderstorm Warning' },
+        },
+      ],
+    });
     expect(envs[oslo]).toMatchObject({ level: 'none', hazards: [], hazards_total: 0, located: true });
     // The gravest first.
     expect(res.body.environments[0].environment_id).toBe(yard);
@@ -223,7 +316,10 @@ describe('environmentalRisk.get', () => {
     // One environment; a wider radius finds no more than there is; the window excludes the old.
     const one = await call('GET', '/api/v1/environmental-risk', { token: org.token, query: { environment_id: yard } });
     expect(one.body.environments.map((e: Json) => e.environment_id)).toEqual([yard]);
-    const strong = await call('GET', '/api/v1/environmental-risk', { token: org.token, query: { environment_id: mina, min_magnitude: 3 } });
+    const strong = await call('GET', '/api/v1/environmental-risk', {
+      token: org.token,
+      query: { environment_id: mina, min_magnitude: 3 },
+    });
     expect(strong.body.environments[0].hazards.map((h: Json) => h.record_id)).not.toContain(QUAKE.id);
 
     // Another tenant reads its own places and the public sources (empty here), none of these.
@@ -231,9 +327,18 @@ describe('environmentalRisk.get', () => {
     const theirs = await environment(other, 'Mina annex', north(QUAKE, 30));
     const seen = await call('GET', '/api/v1/environmental-risk', { token: other.token });
     expect(seen.status, seen.text).toBe(200);
-    expect(seen.body.environments).toEqual([{ environment_id: theirs, name: 'Mina annex', located: true, level: 'none', hazards: [], hazards_total: 0 }]);
-    expect(seen.body.sources).toEqual({ 'usgs-quakes': ['usgs-quakes'], gdacs: ['gdacs'], 'nws-alerts': ['nws-alerts'] });
-    const foreign = await call('GET', '/api/v1/environmental-risk', { token: other.token, query: { environment_id: mina } });
+    expect(seen.body.environments).toEqual([
+      { environment_id: theirs, name: 'Mina annex', located: true, level: 'none', hazards: [], hazards_total: 0 },
+    ]);
+    expect(seen.body.sources).toEqual({
+      'usgs-quakes': ['usgs-quakes'],
+      gdacs: ['gdacs'],
+      'nws-alerts': ['nws-alerts'],
+    });
+    const foreign = await call('GET', '/api/v1/environmental-risk', {
+      token: other.token,
+      query: { environment_id: mina },
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ detail: 'Environment not found' });
   });

@@ -3,19 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 
 async function newEvent(org: RegisteredTenant, body: Record<string, unknown> = {}) {
-  const res = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'motion.detected', severity: 'low', ...body } });
+  const res = await call('POST', '/api/v1/events', {
+    token: org.token,
+    body: { type: 'motion.detected', severity: 'low', ...body },
+  });
   expect(res.status).toBe(201);
   return res.body as { event_id: string; incident_id: string | null };
 }
 
 async function newIncident(org: RegisteredTenant, body: Record<string, unknown> = {}) {
-  return call('POST', '/api/v1/incidents', { token: org.token, body: { title: 'Gate forced', severity: 'high', ...body } });
+  return call('POST', '/api/v1/incidents', {
+    token: org.token,
+    body: { title: 'Gate forced', severity: 'high', ...body },
+  });
 }
 
-const incident = async (org: RegisteredTenant, id: string) => (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body;
-const event = async (org: RegisteredTenant, id: string) => (await call('GET', `/api/v1/events/${id}`, { token: org.token })).body;
+const incident = async (org: RegisteredTenant, id: string) =>
+  (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body;
+const event = async (org: RegisteredTenant, id: string) =>
+  (await call('GET', `/api/v1/events/${id}`, { token: org.token })).body;
 const link = (org: RegisteredTenant, eventId: string, incidentId: string | null) =>
-  call('PATCH', `/api/v1/events/${eventId}/processed`, { token: org.token, body: { processed: true, incident_id: incidentId } });
+  call('PATCH', `/api/v1/events/${eventId}/processed`, {
+    token: org.token,
+    body: { processed: true, incident_id: incidentId },
+  });
 const kinds = async (org: RegisteredTenant, id: string) =>
   (await call('GET', `/api/v1/replay/${id}`, { token: org.token })).body.timeline
     .filter((e: { kind: string }) => e.kind === 'linked' || e.kind === 'unlinked')

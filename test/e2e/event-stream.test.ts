@@ -136,7 +136,9 @@ describe('events.stream', () => {
   });
 
   it('answers text/event-stream with the request id, and a client connected before an ingest gets the event', async () => {
-    const head = await fetch(new URL(STREAM, baseUrl()), { headers: { authorization: `Bearer ${a.token}`, 'x-forwarded-for': randomClientIp() } });
+    const head = await fetch(new URL(STREAM, baseUrl()), {
+      headers: { authorization: `Bearer ${a.token}`, 'x-forwarded-for': randomClientIp() },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('text/event-stream');
     expect(head.headers.get('cache-control')).toBe('no-cache');
@@ -204,7 +206,13 @@ describe('events.stream', () => {
 
     // A bound for a hung stream, not a speed target: the platform view reads every tenant that
     // stored events lately, and in a full test run the isolation suite makes hundreds at once.
-    await Promise.all([...idsOfA.map((id) => ofA.receive(id, 15_000)), ofB.receive(eventOfB.event_id, 15_000), ofBNamed.receive(eventOfB.event_id, 15_000), ...idsOfA.map((id) => onlyA.receive(id, 15_000)), all.receive(eventOfB.event_id, 20_000)]);
+    await Promise.all([
+      ...idsOfA.map((id) => ofA.receive(id, 15_000)),
+      ofB.receive(eventOfB.event_id, 15_000),
+      ofBNamed.receive(eventOfB.event_id, 15_000),
+      ...idsOfA.map((id) => onlyA.receive(id, 15_000)),
+      all.receive(eventOfB.event_id, 20_000),
+    ]);
     await sleep(SETTLE_MS);
     expect(ofA.ids).toEqual(idsOfA);
     expect(ofB.ids).toEqual([eventOfB.event_id]);
@@ -243,7 +251,9 @@ describe('events.stream', () => {
     });
 
     it('sends a keep-alive comment while idle', async () => {
-      const res = await fetch(new URL(STREAM, local.url), { headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': randomClientIp() } });
+      const res = await fetch(new URL(STREAM, local.url), {
+        headers: { authorization: `Bearer ${b.token}`, 'x-forwarded-for': randomClientIp() },
+      });
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       let text = '';

@@ -7,12 +7,28 @@ import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 /** An environment with two zones 1 km apart (circles of 100 m) and the points inside each and outside. */
 async function site(org: RegisteredTenant) {
-  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Port', type: 'site' } })).body;
+  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Port', type: 'site' } }))
+    .body;
   const zone = async (name: string, lon: number) =>
-    (await call('POST', '/api/v1/zones', { token: org.token, body: { environment_id: env.environment_id, name, security_level: 3, geofence: { type: 'Circle', center: [lon, 59.9], radius_m: 100 } } })).body;
+    (
+      await call('POST', '/api/v1/zones', {
+        token: org.token,
+        body: {
+          environment_id: env.environment_id,
+          name,
+          security_level: 3,
+          geofence: { type: 'Circle', center: [lon, 59.9], radius_m: 100 },
+        },
+      })
+    ).body;
   const quay = await zone('Quay', 10.7);
   const yard = await zone('Yard', 10.718);
-  return { env, quay, yard, at: { quay: { lat: 59.9, lon: 10.7 }, yard: { lat: 59.9, lon: 10.718 }, outside: { lat: 59.95, lon: 10.8 } } };
+  return {
+    env,
+    quay,
+    yard,
+    at: { quay: { lat: 59.9, lon: 10.7 }, yard: { lat: 59.9, lon: 10.718 }, outside: { lat: 59.95, lon: 10.8 } },
+  };
 }
 
 const post = async (org: RegisteredTenant, body: Record<string, unknown>) => {
@@ -28,7 +44,13 @@ describe('events.list filters', () => {
     const s = await site(org);
     const environment_id = s.env.environment_id;
     const inQuay = await post(org, { environment_id, location: s.at.quay, source: 'sensor' });
-    const inQuayByHand = await post(org, { environment_id, location: s.at.quay, source: 'human', type: 'intrusion.detected', severity: 'high' });
+    const inQuayByHand = await post(org, {
+      environment_id,
+      location: s.at.quay,
+      source: 'human',
+      type: 'intrusion.detected',
+      severity: 'high',
+    });
     const inYard = await post(org, { environment_id, location: s.at.yard, source: 'human' });
     const outside = await post(org, { environment_id, location: s.at.outside, source: 'api' });
     expect(inQuay.matched_zone_ids).toEqual([s.quay.zone_id]);
@@ -56,27 +78,54 @@ describe('events.list filters', () => {
     const other = await registerTenant('FiltersB');
     const mine = await site(org);
     const theirs = await site(other);
-    expect((await call('GET', '/api/v1/events', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status).toBe(404);
-    const env2 = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'site' } })).body;
+    expect(
+      (await call('GET', '/api/v1/events', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status,
+    ).toBe(404);
+    const env2 = (
+      await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'site' } })
+    ).body;
     await post(org, { environment_id: mine.env.environment_id, location: mine.at.quay });
-    const res = await call('GET', '/api/v1/events', { token: org.token, query: { zone_id: mine.quay.zone_id, environment_id: env2.environment_id } });
+    const res = await call('GET', '/api/v1/events', {
+      token: org.token,
+      query: { zone_id: mine.quay.zone_id, environment_id: env2.environment_id },
+    });
     expect(res.body).toEqual([]);
     expect((await call('GET', '/api/v1/events', { token: org.token, query: { min_score: 1.5 } })).status).toBe(422);
-    expect((await call('GET', '/api/v1/events', { token: org.token, query: { source: 'satellite' } })).status).toBe(422);
+    expect((await call('GET', '/api/v1/events', { token: org.token, query: { source: 'satellite' } })).status).toBe(
+      422,
+    );
   });
 
   it('says when a filtered page stopped at the read limit with matches possibly beyond it', async () => {
     const org = await registerTenant('Bounded');
     const tenantId = systemTenant(org.tenantId);
     const at = new Date().toISOString();
-    const event = (source: string): StoredEvent => (({
-      event_id: v7(), tenant_id: tenantId, environment_id: null, sensor_id: null, type: 'motion.detected', source, occurred_at: at, received_at: at,
-      location: null, severity: null, description: null, payload: {}, matched_zone_ids: [], matched_signatures: [], threat_score: 0.1, threat_factors: null,
-      processed: false, processed_at: null, incident_id: null,
-    }));
+    const event = (source: string): StoredEvent => ({
+      event_id: v7(),
+      tenant_id: tenantId,
+      environment_id: null,
+      sensor_id: null,
+      type: 'motion.detected',
+      source,
+      occurred_at: at,
+      received_at: at,
+      location: null,
+      severity: null,
+      description: null,
+      payload: {},
+      matched_zone_ids: [],
+      matched_signatures: [],
+      threat_score: 0.1,
+      threat_factors: null,
+      processed: false,
+      processed_at: null,
+      incident_id: null,
+    });
     // The one human report is the oldest; 10,000 sensor readings came after it.
     const old = event('human');
-    const items = [old, ...Array.from({ length: 10_000 }, () => event('sensor'))].map((e) => eventItem({ event: e, contentHash: '', expiresAt: 0 }));
+    const items = [old, ...Array.from({ length: 10_000 }, () => event('sensor'))].map((e) =>
+      eventItem({ event: e, contentHash: '', expiresAt: 0 }),
+    );
     // A thousand at a time: writeAll sends its chunks of 25 at once, more than the client's sockets.
     for (let i = 0; i < items.length; i += 1000) await writeAll(items.slice(i, i + 1000));
     const page = await call('GET', '/api/v1/events', { token: org.token, query: { source: 'human' } });
@@ -93,28 +142,48 @@ describe('incidents.list filters', () => {
   it('environment_id and zone_id find incidents by where they are; linking an event adds its zone, unlinking removes it', async () => {
     const org = await registerTenant('IncFilters');
     const s = await site(org);
-    const other = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Office', type: 'site' } })).body;
-    const open = async (body: Record<string, unknown>) => (await call('POST', '/api/v1/incidents', { token: org.token, body: { title: 'Check', ...body } })).body;
+    const other = (
+      await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Office', type: 'site' } })
+    ).body;
+    const open = async (body: Record<string, unknown>) =>
+      (await call('POST', '/api/v1/incidents', { token: org.token, body: { title: 'Check', ...body } })).body;
     const atQuay = await open({ environment_id: s.env.environment_id, location: s.at.quay });
     const elsewhere = await open({ environment_id: other.environment_id });
     expect(atQuay.zone_ids).toEqual([s.quay.zone_id]);
 
     const list = async (query: Record<string, string>) =>
-      ((await call('GET', '/api/v1/incidents', { token: org.token, query })).body.items as { incident_id: string }[]).map((i) => i.incident_id);
+      (
+        (await call('GET', '/api/v1/incidents', { token: org.token, query })).body.items as { incident_id: string }[]
+      ).map((i) => i.incident_id);
     expect(await list({ zone_id: s.quay.zone_id })).toEqual([atQuay.incident_id]);
     expect(await list({ environment_id: other.environment_id })).toEqual([elsewhere.incident_id]);
     expect(await list({ zone_id: s.yard.zone_id })).toEqual([]);
 
     const yardEvent = await post(org, { environment_id: s.env.environment_id, location: s.at.yard });
-    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, { token: org.token, body: { processed: true, incident_id: elsewhere.incident_id } });
+    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, {
+      token: org.token,
+      body: { processed: true, incident_id: elsewhere.incident_id },
+    });
     expect(await list({ zone_id: s.yard.zone_id })).toEqual([elsewhere.incident_id]);
-    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, { token: org.token, body: { processed: true, incident_id: null } });
+    await call('PATCH', `/api/v1/events/${yardEvent.event_id}/processed`, {
+      token: org.token,
+      body: { processed: true, incident_id: null },
+    });
     expect(await list({ zone_id: s.yard.zone_id })).toEqual([]);
 
     const stranger = await registerTenant('IncFiltersOther');
     const theirs = await site(stranger);
-    expect((await call('GET', '/api/v1/incidents', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status).toBe(404);
-    expect((await call('GET', '/api/v1/incidents', { token: org.token, query: { environment_id: theirs.env.environment_id } })).status).toBe(404);
+    expect(
+      (await call('GET', '/api/v1/incidents', { token: org.token, query: { zone_id: theirs.quay.zone_id } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call('GET', '/api/v1/incidents', {
+          token: org.token,
+          query: { environment_id: theirs.env.environment_id },
+        })
+      ).status,
+    ).toBe(404);
     // Two tenants with their sites and some twenty requests in a row: past the default 20 s on a busy machine.
   }, 60_000);
 });

@@ -25,7 +25,28 @@ const hostileText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'Infinity', 'NaN', '0x10', '9007199254740993', 'null', 'true', '[]', '{}', '..', '%00', '\u0000', '\ud800', '<script>', "' OR 1=1 --", '../../etc/passwd'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'Infinity',
+    'NaN',
+    '0x10',
+    '9007199254740993',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '..',
+    '%00',
+    '\u0000',
+    '\ud800',
+    '<script>',
+    "' OR 1=1 --",
+    '../../etc/passwd',
+  ),
   fc.uuid(),
   fc.string({ minLength: 300, maxLength: 2000 }),
 );
@@ -39,7 +60,14 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.boolean(),
     fc.constant(null),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'prototype', 'tenant_id', 'type', 'events', 'geofence')), tie('value'), { maxKeys: 5 }),
+    fc.dictionary(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('__proto__', 'constructor', 'prototype', 'tenant_id', 'type', 'events', 'geofence'),
+      ),
+      tie('value'),
+      { maxKeys: 5 },
+    ),
   ),
 })).value;
 
@@ -47,7 +75,13 @@ const jsonValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 function bodyFor(route: RouteDef): fc.Arbitrary<unknown> {
   const props = Object.keys(((route.request?.body ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
   const shaped = fc.record(Object.fromEntries(props.map((p) => [p, jsonValue])), { requiredKeys: [] });
-  return fc.oneof(shaped, jsonValue, fc.tuple(shaped, fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 3 })).map(([a, b]) => ({ ...b, ...a })));
+  return fc.oneof(
+    shaped,
+    jsonValue,
+    fc
+      .tuple(shaped, fc.dictionary(fc.string({ maxLength: 8 }), jsonValue, { maxKeys: 3 }))
+      .map(([a, b]) => ({ ...b, ...a })),
+  );
 }
 
 interface Generated {
@@ -59,18 +93,34 @@ interface Generated {
 
 function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
   const params = (route.path.match(/\{[^}]+\}/g) ?? []).length;
-  const declared = Object.keys(((route.request?.query ?? {}) as { properties?: Record<string, unknown> }).properties ?? {});
-  const name = fc.oneof(declared.length > 0 ? fc.constantFrom(...declared) : fc.constant('limit'), fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor'));
+  const declared = Object.keys(
+    ((route.request?.query ?? {}) as { properties?: Record<string, unknown> }).properties ?? {},
+  );
+  const name = fc.oneof(
+    declared.length > 0 ? fc.constantFrom(...declared) : fc.constant('limit'),
+    fc.string({ maxLength: 10 }),
+    fc.constantFrom('__proto__', 'constructor'),
+  );
   return fc.record({
     path: fc.array(hostileText, { minLength: params, maxLength: params }),
     query: fc.array(fc.tuple(name, hostileText), { maxLength: 4 }),
     body: fc.oneof(
       bodyFor(route).map((value) => ({ kind: 'json' as const, value })),
-      fc.tuple(fc.string({ maxLength: 200 }), fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x')).map(([text, type]) => ({
-        kind: 'raw' as const,
-        text,
-        type,
-      })),
+      fc
+        .tuple(
+          fc.string({ maxLength: 200 }),
+          fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'multipart/form-data; boundary=x',
+          ),
+        )
+        .map(([text, type]) => ({
+          kind: 'raw' as const,
+          text,
+          type,
+        })),
       fc.constant({ kind: 'none' as const }),
     ),
     who: fc.constantFrom('none' as const, 'tenant' as const, 'tenant' as const, 'admin' as const),
@@ -79,7 +129,6 @@ function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
 
 let org: RegisteredTenant;
 let admin: string;
-
 
 /** A path segment as a client sends it; text that is no Unicode (a lone surrogate) goes as its UTF-8 bytes, replaced. */
 function encodeSegment(text: string): string {
@@ -99,7 +148,10 @@ function contractShaped(status: number, body: unknown): boolean {
     detail.length > 0 &&
     detail.every(
       (d: { loc?: unknown; msg?: unknown; type?: unknown }) =>
-        Array.isArray(d.loc) && ['path', 'query', 'header', 'body'].includes(String(d.loc[0])) && typeof d.msg === 'string' && typeof d.type === 'string',
+        Array.isArray(d.loc) &&
+        ['path', 'query', 'header', 'body'].includes(String(d.loc[0])) &&
+        typeof d.msg === 'string' &&
+        typeof d.type === 'string',
     )
   );
 }
@@ -110,49 +162,55 @@ export function fuzzSuite(groups: readonly RouteGroup[]): void {
     admin = await asAdmin();
     org = await registerTenant('Fuzz');
     // No plan rate: the fuzz should reach the handlers, not stop at 429.
-    expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status,
+    ).toBe(200);
   });
 
   describe(`fuzzed requests to every operation (${groups.join(', ')})`, () => {
     const routes = ROUTES.filter((r) => !r.streaming && groups.some((g) => inGroup(g)(r)));
-    it.each(routes.map((r) => [r.id, r] as const))('%s: no 5xx, every error in the contract shapes', async (_id, route) => {
-      await fc.assert(
-        fc.asyncProperty(requestsFor(route), async (g) => {
-          let i = 0;
-          const path = route.path.replace(/\{[^}]+\}/g, () => encodeSegment(g.path[i++] ?? ''));
-          const url = new URL(path, baseUrl());
-          for (const [k, v] of g.query) url.searchParams.append(k, v);
-          const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp() };
-          if (g.who === 'tenant') headers.authorization = `Bearer ${org.token}`;
-          if (g.who === 'admin') headers.authorization = `Bearer ${admin}`;
-          let body: string | undefined;
-          if (route.method !== 'GET' && route.method !== 'DELETE') {
-            if (g.body.kind === 'json') {
-              body = JSON.stringify(g.body.value) ?? 'null';
-              headers['content-type'] = 'application/json';
-            } else if (g.body.kind === 'raw') {
-              body = g.body.text;
-              headers['content-type'] = g.body.type;
-            }
-          }
-          const res = await fetch(url, { method: route.method, headers, body, redirect: 'manual' });
-          const text = await res.text();
-          const where = `${route.method} ${url.pathname}${url.search.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
-          expect(res.status, where).toBeLessThan(500);
-          expect(res.headers.get('x-request-id'), where).toBeTruthy();
-          if (res.status >= 400) {
-            const parsed = (() => {
-              try {
-                return JSON.parse(text) as unknown;
-              } catch {
-                return undefined;
+    it.each(routes.map((r) => [r.id, r] as const))(
+      '%s: no 5xx, every error in the contract shapes',
+      async (_id, route) => {
+        await fc.assert(
+          fc.asyncProperty(requestsFor(route), async (g) => {
+            let i = 0;
+            const path = route.path.replace(/\{[^}]+\}/g, () => encodeSegment(g.path[i++] ?? ''));
+            const url = new URL(path, baseUrl());
+            for (const [k, v] of g.query) url.searchParams.append(k, v);
+            const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp() };
+            if (g.who === 'tenant') headers.authorization = `Bearer ${org.token}`;
+            if (g.who === 'admin') headers.authorization = `Bearer ${admin}`;
+            let body: string | undefined;
+            if (route.method !== 'GET' && route.method !== 'DELETE') {
+              if (g.body.kind === 'json') {
+                body = JSON.stringify(g.body.value) ?? 'null';
+                headers['content-type'] = 'application/json';
+              } else if (g.body.kind === 'raw') {
+                body = g.body.text;
+                headers['content-type'] = g.body.type;
               }
-            })();
-            expect(contractShaped(res.status, parsed), where).toBe(true);
-          }
-        }),
-        { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
-      );
-    }, 120_000);
+            }
+            const res = await fetch(url, { method: route.method, headers, body, redirect: 'manual' });
+            const text = await res.text();
+            const where = `${route.method} ${url.pathname}${url.search.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
+            expect(res.status, where).toBeLessThan(500);
+            expect(res.headers.get('x-request-id'), where).toBeTruthy();
+            if (res.status >= 400) {
+              const parsed = (() => {
+                try {
+                  return JSON.parse(text) as unknown;
+                } catch {
+                  return undefined;
+                }
+              })();
+              expect(contractShaped(res.status, parsed), where).toBe(true);
+            }
+          }),
+          { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+        );
+      },
+      120_000,
+    );
   });
 }

@@ -46,11 +46,15 @@ let org: RegisteredTenant;
 const connectors: Record<string, string> = {};
 const envs: Record<string, string> = {};
 
-const get = (query: Record<string, string> = {}, token = org.token) => call('GET', '/api/v1/geopolitical-risk', { token, query });
+const get = (query: Record<string, string> = {}, token = org.token) =>
+  call('GET', '/api/v1/geopolitical-risk', { token, query });
 const poll = (id: string) => call('POST', `/api/v1/connectors/${id}/poll`, { token: org.token });
 
 async function environment(name: string, country?: string) {
-  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name, type: 'building', ...(country ? { country } : {}) } });
+  const res = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name, type: 'building', ...(country ? { country } : {}) },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body;
 }
@@ -59,8 +63,16 @@ beforeAll(async () => {
   server = await startFeedServer(DOCS);
   base = server.base;
   org = await registerTenant('Geopolitics');
-  for (const [feed, path] of [['state-dept-advisories', '/TAsTWs.xml'], ['ofac-sdn', '/sdn.csv'], ['geopolitical-list', '/geo.csv'], ['canada-advisory', '/cta-cap-ua.json']] as const) {
-    const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: feed, kind: 'feed', config: { feed, url: `${base}${path}` } } });
+  for (const [feed, path] of [
+    ['state-dept-advisories', '/TAsTWs.xml'],
+    ['ofac-sdn', '/sdn.csv'],
+    ['geopolitical-list', '/geo.csv'],
+    ['canada-advisory', '/cta-cap-ua.json'],
+  ] as const) {
+    const res = await call('POST', '/api/v1/integrations', {
+      token: org.token,
+      body: { name: feed, kind: 'feed', config: { feed, url: `${base}${path}` } },
+    });
     expect(res.status, res.text).toBe(201);
     connectors[feed] = res.body.integration_id;
   }
@@ -74,21 +86,45 @@ beforeAll(async () => {
   envs.bi = (await environment('Bujumbura depot', 'BI')).environment_id;
   envs.it = (await environment('Milan office', 'IT')).environment_id;
 
-  const sensor = await call('POST', '/api/v1/sensors', { token: org.token, body: { environment_id: envs.no, name: 'AIS receiver', type: 'ais_receiver', location: { lat: 59.9, lon: 10.7 } } });
+  const sensor = await call('POST', '/api/v1/sensors', {
+    token: org.token,
+    body: { environment_id: envs.no, name: 'AIS receiver', type: 'ais_receiver', location: { lat: 59.9, lon: 10.7 } },
+  });
   expect(sensor.status, sensor.text).toBe(201);
   const at = new Date(Date.now() - 10 * 60_000);
   const reports: Report[] = [
-    staticReport(TASCA.mmsi, at, { name: 'TASCA', callsign: '3E2647', imo: TASCA.imo, cargo: 80, destination: 'FUJAIRAH' }),
+    staticReport(TASCA.mmsi, at, {
+      name: 'TASCA',
+      callsign: '3E2647',
+      imo: TASCA.imo,
+      cargo: 80,
+      destination: 'FUJAIRAH',
+    }),
     positionReport(TASCA.mmsi, at, { lat: 25.1, lon: 56.4, sog: 11, cog: 90 }),
     positionReport(NS_LEADER.mmsi, at, { lat: 59.6, lon: 10.6, sog: 9, cog: 180 }),
-    staticReport(MAKRAN.mmsi, at, { name: 'MAKRAN', callsign: 'EPAA', imo: MAKRAN.imo, cargo: 35, destination: 'BANDAR ABBAS' }),
+    staticReport(MAKRAN.mmsi, at, {
+      name: 'MAKRAN',
+      callsign: 'EPAA',
+      imo: MAKRAN.imo,
+      cargo: 35,
+      destination: 'BANDAR ABBAS',
+    }),
     positionReport(MAKRAN.mmsi, at, { lat: 26.9, lon: 56.2, sog: 5, cog: 45 }),
     positionReport(CLEAN.mmsi, at, { lat: 59.8, lon: 10.7, sog: 7, cog: 10 }),
   ];
-  const events = reports.map((r) => ({ type: 'ais.position', sensor_id: sensor.body.sensor_id, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } }));
+  const events = reports.map((r) => ({
+    type: 'ais.position',
+    sensor_id: sensor.body.sensor_id,
+    occurred_at: r.at.toISOString(),
+    payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea },
+  }));
   const sent = await call('POST', '/api/v1/events/batch', { token: org.token, body: { events } });
   expect(sent.status, sent.text).toBe(201);
-  for (const body of [{ entity_type: 'vessel', value: String(NS_LEADER.mmsi) }, { entity_type: 'ip', value: PYONGYANG_IP, label: 'Beacon' }, { entity_type: 'ip', value: '10.0.0.0/8' }]) {
+  for (const body of [
+    { entity_type: 'vessel', value: String(NS_LEADER.mmsi) },
+    { entity_type: 'ip', value: PYONGYANG_IP, label: 'Beacon' },
+    { entity_type: 'ip', value: '10.0.0.0/8' },
+  ]) {
     const res = await call('POST', '/api/v1/watchlist/entries', { token: org.token, body });
     expect(res.status, res.text).toBe(201);
   }
@@ -116,7 +152,9 @@ describe('geopolitical connectors', () => {
       expect(second.body.alerts_raised, feed).toBe(0);
     }
     // Cuba's item names no ISO code: the status says so rather than guessing from its FIPS tag.
-    const status = (await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'state-dept-advisories' } })).body[0].status;
+    const status = (
+      await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'state-dept-advisories' } })
+    ).body[0].status;
     expect(status.last_error).toMatch(/^1 entries skipped; the first: the address names no ISO country \(Cuba/);
     const kept = await feedRecords<{ id: string }>(feedSource('ofac-sdn', `${base}/sdn.csv`), 1000);
     expect(kept).toHaveLength(36);
@@ -127,10 +165,20 @@ describe('geopolitical connectors', () => {
 describe('advisory alerts', () => {
   it('raise a hazard.alert once for each environment in a country at level 3 or 4, with the advisory, and none at levels 1 and 2', async () => {
     const advisoryAlerts = async () =>
-      ((await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert', limit: 100 } })).body as any[]).filter((e) => e.payload.hazard === 'travel_advisory');
+      (
+        (await call('GET', '/api/v1/events', { token: org.token, query: { type: 'hazard.alert', limit: 100 } }))
+          .body as any[]
+      ).filter((e) => e.payload.hazard === 'travel_advisory');
     // The announcer worker stores them moments after the polls.
-    const alerts = await until(advisoryAlerts, (list: any[]) => list.length >= 3, 'the advisory alerts to be stored', 30_000);
-    expect(alerts.map((e) => [e.environment_id, e.payload.country, e.payload.advisory_level, e.payload.source]).sort()).toEqual(
+    const alerts = await until(
+      advisoryAlerts,
+      (list: any[]) => list.length >= 3,
+      'the advisory alerts to be stored',
+      30_000,
+    );
+    expect(
+      alerts.map((e) => [e.environment_id, e.payload.country, e.payload.advisory_level, e.payload.source]).sort(),
+    ).toEqual(
       [
         [envs.kp, 'KP', 4, 'us-state-dept'],
         [envs.bi, 'BI', 3, 'us-state-dept'],
@@ -138,8 +186,14 @@ describe('advisory alerts', () => {
       ].sort(),
     );
     const kp = alerts.find((e) => e.environment_id === envs.kp);
-    expect(kp.description).toBe('Travel advisory level 4 (Do not travel) for KP, where Pyongyang liaison office is: North Korea - Level 4: Do Not Travel');
-    expect(kp.payload).toMatchObject({ feed: 'state-dept-advisories', connector_id: connectors['state-dept-advisories'], updated: '2025-04-29T00:00:00.000Z' });
+    expect(kp.description).toBe(
+      'Travel advisory level 4 (Do not travel) for KP, where Pyongyang liaison office is: North Korea - Level 4: Do Not Travel',
+    );
+    expect(kp.payload).toMatchObject({
+      feed: 'state-dept-advisories',
+      connector_id: connectors['state-dept-advisories'],
+      updated: '2025-04-29T00:00:00.000Z',
+    });
     // Polled again: nothing more.
     expect((await poll(connectors['canada-advisory']!)).body.alerts_raised).toBe(0);
     expect(await advisoryAlerts()).toHaveLength(3);
@@ -150,44 +204,121 @@ describe('geopoliticalRisk.get', () => {
   it('lays the advisories and sanctions over the environments, the vessels and the watched addresses', async () => {
     const answer = await until(
       async () => (await get()).body,
-      (b: any) => b.vessels?.length === 4 && b.vessels.some((v: any) => v.imo === String(TASCA.imo)) && b.vessels.some((v: any) => v.imo === String(MAKRAN.imo)),
+      (b: any) =>
+        b.vessels?.length === 4 &&
+        b.vessels.some((v: any) => v.imo === String(TASCA.imo)) &&
+        b.vessels.some((v: any) => v.imo === String(MAKRAN.imo)),
       'the vessels to be tracked',
       30_000,
     );
     // The environment in North Korea: level 4 (State Department) and sanctions (OFAC's DPRK3, the own list's UN-1718).
     expect(answer.environments).toEqual(
       expect.arrayContaining([
-        { environment_id: envs.kp, name: 'Pyongyang liaison office', type: 'building', country: 'KP', level: 4, sanctioned_country: true },
-        { environment_id: envs.no, name: 'Oslo office', type: 'building', country: 'NO', level: 1, sanctioned_country: false },
-        { environment_id: envs.none, name: 'Unplaced depot', type: 'building', country: null, level: null, sanctioned_country: false },
+        {
+          environment_id: envs.kp,
+          name: 'Pyongyang liaison office',
+          type: 'building',
+          country: 'KP',
+          level: 4,
+          sanctioned_country: true,
+        },
+        {
+          environment_id: envs.no,
+          name: 'Oslo office',
+          type: 'building',
+          country: 'NO',
+          level: 1,
+          sanctioned_country: false,
+        },
+        {
+          environment_id: envs.none,
+          name: 'Unplaced depot',
+          type: 'building',
+          country: null,
+          level: null,
+          sanctioned_country: false,
+        },
         // Ukraine: no State Department item in the trimmed capture; Canada's document says avoid all travel.
-        { environment_id: envs.ua, name: 'Kyiv office', type: 'building', country: 'UA', level: 4, sanctioned_country: false },
+        {
+          environment_id: envs.ua,
+          name: 'Kyiv office',
+          type: 'building',
+          country: 'UA',
+          level: 4,
+          sanctioned_country: false,
+        },
       ]),
     );
     expect(answer.countries.find((c: any) => c.country === 'UA').advisories).toEqual([
-      expect.objectContaining({ level: 4, title: 'Ukraine - Avoid all travel', source: 'ca-gac', url: 'https://travel.gc.ca/destinations/ukraine' }),
+      expect.objectContaining({
+        level: 4,
+        title: 'Ukraine - Avoid all travel',
+        source: 'ca-gac',
+        url: 'https://travel.gc.ca/destinations/ukraine',
+      }),
     ]);
     const kp = answer.countries.find((c: any) => c.country === 'KP');
     expect(kp.level).toBe(4);
-    expect(kp.advisories).toEqual([expect.objectContaining({ level: 4, title: 'North Korea - Level 4: Do Not Travel', source: 'us-state-dept', updated: '2025-04-29T00:00:00.000Z' })]);
-    expect(kp.sanctions.map((s: any) => [s.programme, s.source]).sort()).toEqual([['DPRK3', 'ofac-sdn'], ['UN-1718', 'list']]);
+    expect(kp.advisories).toEqual([
+      expect.objectContaining({
+        level: 4,
+        title: 'North Korea - Level 4: Do Not Travel',
+        source: 'us-state-dept',
+        updated: '2025-04-29T00:00:00.000Z',
+      }),
+    ]);
+    expect(kp.sanctions.map((s: any) => [s.programme, s.source]).sort()).toEqual([
+      ['DPRK3', 'ofac-sdn'],
+      ['UN-1718', 'list'],
+    ]);
 
     // Vessels: the sanctioned first; TASCA by both identifiers, NS LEADER by MMSI (watched, its MMSI
     // Liberian while OFAC lists it under Gabon), the Iranian MMSI carrying IRIS MAKRAN's IMO number by IMO.
     const byMmsi = Object.fromEntries(answer.vessels.map((v: any) => [v.mmsi, v]));
     expect(answer.vessels.map((v: any) => v.sanctioned)).toEqual([true, true, true, false]);
     expect(byMmsi[String(TASCA.mmsi)]).toMatchObject({
-      name: 'TASCA', imo: '9313149', country: 'PA', sanctioned: true, watched: false,
-      listings: [{ listing_id: '52327', name: 'TASCA', programmes: ['IRAN-EO13846'], matched_by: ['imo', 'mmsi'], listed_flag: 'PA', listed_flag_name: 'Panama', source: 'ofac-sdn' }],
+      name: 'TASCA',
+      imo: '9313149',
+      country: 'PA',
+      sanctioned: true,
+      watched: false,
+      listings: [
+        {
+          listing_id: '52327',
+          name: 'TASCA',
+          programmes: ['IRAN-EO13846'],
+          matched_by: ['imo', 'mmsi'],
+          listed_flag: 'PA',
+          listed_flag_name: 'Panama',
+          source: 'ofac-sdn',
+        },
+      ],
     });
-    expect(byMmsi[String(NS_LEADER.mmsi)]).toMatchObject({ country: 'LR', watched: true, sanctioned: true, listings: [expect.objectContaining({ name: 'NS LEADER', matched_by: ['mmsi'], listed_flag: 'GA' })] });
-    expect(byMmsi[String(MAKRAN.mmsi)]).toMatchObject({ country: 'IR', sanctioned_country: true, sanctioned: true, listings: [expect.objectContaining({ listing_id: '40716', matched_by: ['imo'] })] });
+    expect(byMmsi[String(NS_LEADER.mmsi)]).toMatchObject({
+      country: 'LR',
+      watched: true,
+      sanctioned: true,
+      listings: [expect.objectContaining({ name: 'NS LEADER', matched_by: ['mmsi'], listed_flag: 'GA' })],
+    });
+    expect(byMmsi[String(MAKRAN.mmsi)]).toMatchObject({
+      country: 'IR',
+      sanctioned_country: true,
+      sanctioned: true,
+      listings: [expect.objectContaining({ listing_id: '40716', matched_by: ['imo'] })],
+    });
     expect(byMmsi[String(CLEAN.mmsi)]).toMatchObject({ country: 'NO', level: 1, sanctioned: false, listings: [] });
 
     // Watched addresses: the North Korean one located there; a private range not located.
     expect(answer.ips).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ value: PYONGYANG_IP, label: 'Beacon', located: true, country: 'KP', level: 4, sanctioned_country: true }),
+        expect.objectContaining({
+          value: PYONGYANG_IP,
+          label: 'Beacon',
+          located: true,
+          country: 'KP',
+          level: 4,
+          sanctioned_country: true,
+        }),
         expect.objectContaining({ value: '10.0.0.0/8', located: false, country: null, level: null }),
       ]),
     );
@@ -205,19 +336,33 @@ describe('geopoliticalRisk.get', () => {
     const iran = await get({ country: 'IR' });
     expect(iran.body.vessels.map((v: any) => v.mmsi)).toEqual([String(MAKRAN.mmsi)]);
     expect(iran.body.countries[0]).toMatchObject({ country: 'IR', level: null });
-    expect(iran.body.countries[0].sanctions.map((s: any) => s.programme).sort()).toEqual(['IFSR', 'IRAN', 'IRAN-CON-ARMS-EO', 'IRAN-EO13846', 'IRGC']);
+    expect(iran.body.countries[0].sanctions.map((s: any) => s.programme).sort()).toEqual([
+      'IFSR',
+      'IRAN',
+      'IRAN-CON-ARMS-EO',
+      'IRAN-EO13846',
+      'IRGC',
+    ]);
   });
 
   it('stops flagging a vessel and a programme once the list no longer names them', async () => {
     // The same capture without TASCA's row (listing 52327, the sample's only IRAN-EO13846 entry).
     const before = DOCS['/sdn.csv']!;
-    DOCS['/sdn.csv'] = Buffer.from(before.toString('utf8').split('\r\n').filter((row) => !row.startsWith('52327,')).join('\r\n'));
+    DOCS['/sdn.csv'] = Buffer.from(
+      before
+        .toString('utf8')
+        .split('\r\n')
+        .filter((row) => !row.startsWith('52327,'))
+        .join('\r\n'),
+    );
     try {
       const res = await poll(connectors['ofac-sdn']!);
       expect(res.body.outcome, res.text).toBe('ok');
       expect(res.body.records).toMatchObject({ read: 32, stored: 0, updated: 1, skipped: 0 });
       const now = (await get({ country: 'PA' })).body;
-      expect(now.vessels).toEqual([expect.objectContaining({ mmsi: String(TASCA.mmsi), sanctioned: false, listings: [] })]);
+      expect(now.vessels).toEqual([
+        expect.objectContaining({ mmsi: String(TASCA.mmsi), sanctioned: false, listings: [] }),
+      ]);
       const iran = (await get({ country: 'IR' })).body.countries[0];
       expect(iran.sanctions.map((s: any) => s.programme)).not.toContain('IRAN-EO13846');
       expect(iran.sanctions.find((s: any) => s.programme === 'IFSR')).toMatchObject({ listed: 4 });
@@ -230,7 +375,10 @@ describe('geopoliticalRisk.get', () => {
 
   it("shows another tenant none of the first tenant's environments, vessels, addresses or list", async () => {
     const other = await registerTenant('GeopoliticsOther');
-    const mine = await call('POST', '/api/v1/environments', { token: other.token, body: { name: 'Kaesong annex', type: 'building', country: 'KP' } });
+    const mine = await call('POST', '/api/v1/environments', {
+      token: other.token,
+      body: { name: 'Kaesong annex', type: 'building', country: 'KP' },
+    });
     expect(mine.status, mine.text).toBe(201);
     const res = await get({}, other.token);
     expect(res.status, res.text).toBe(200);
@@ -247,14 +395,26 @@ describe('geopoliticalRisk.get', () => {
   it('refuses a country that is not an ISO code, an unknown parameter, and no credential', async () => {
     const uk = await get({ country: 'UK' });
     expect(uk.status).toBe(422);
-    expect(uk.body.detail).toEqual([{ loc: ['query', 'country'], msg: 'must be an ISO 3166-1 alpha-2 country code (the United Kingdom is GB)', type: 'country' }]);
+    expect(uk.body.detail).toEqual([
+      {
+        loc: ['query', 'country'],
+        msg: 'must be an ISO 3166-1 alpha-2 country code (the United Kingdom is GB)',
+        type: 'country',
+      },
+    ]);
     expect((await get({ country: 'KOR' })).status).toBe(422);
     expect((await get({ region: 'EU' })).status).toBe(422);
     expect((await call('GET', '/api/v1/geopolitical-risk', {})).status).toBe(401);
-    const env = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'London', type: 'building', country: 'UK' } });
+    const env = await call('POST', '/api/v1/environments', {
+      token: org.token,
+      body: { name: 'London', type: 'building', country: 'UK' },
+    });
     expect(env.status).toBe(422);
     expect(env.body.detail[0].loc).toEqual(['body', 'country']);
-    const moved = await call('PATCH', `/api/v1/environments/${envs.none}`, { token: org.token, body: { country: 'gb' } });
+    const moved = await call('PATCH', `/api/v1/environments/${envs.none}`, {
+      token: org.token,
+      body: { country: 'gb' },
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.country).toBe('GB');
   });

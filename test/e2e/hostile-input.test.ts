@@ -21,10 +21,17 @@ describe('hostile input', () => {
     const org = await registerTenant('Reserved');
     for (const [raw, loc] of [
       ['{"type":"motion.detected","payload":{"__proto__":{"admin":true}}}', ['body', 'payload', '__proto__']],
-      ['{"type":"motion.detected","payload":{"a":[{"constructor":{"prototype":1}}]}}', ['body', 'payload', 'a', 0, 'constructor']],
+      [
+        '{"type":"motion.detected","payload":{"a":[{"constructor":{"prototype":1}}]}}',
+        ['body', 'payload', 'a', 0, 'constructor'],
+      ],
       ['{"__proto__":null,"type":"motion.detected"}', ['body', '__proto__']],
     ] as const) {
-      const res = await call('POST', '/api/v1/events', { token: org.token, rawBody: raw, headers: { 'content-type': 'application/json' } });
+      const res = await call('POST', '/api/v1/events', {
+        token: org.token,
+        rawBody: raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, raw).toBe(422);
       expect(res.body.detail, raw).toContainEqual(expect.objectContaining({ loc, type: 'reserved_key' }));
     }
@@ -33,13 +40,28 @@ describe('hostile input', () => {
 
   it('NUL characters and unpaired surrogates are 422 on every create that would store them', async () => {
     const org = await registerTenant('Text');
-    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'port' } })).body;
+    const env = (
+      await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'port' } })
+    ).body;
     const json = { 'content-type': 'application/json' };
     const creates: [string, (text: string) => string, (string | number)[]][] = [
       ['/api/v1/environments', (t) => `{"name":"${t}","type":"port"}`, ['body', 'name']],
-      ['/api/v1/zones', (t) => `{"environment_id":"${env.environment_id}","name":"${t}","geofence":{"type":"Circle","center":[10.75,59.91],"radius_m":50}}`, ['body', 'name']],
-      ['/api/v1/sensors', (t) => `{"environment_id":"${env.environment_id}","name":"${t}","type":"radar"}`, ['body', 'name']],
-      ['/api/v1/assets', (t) => `{"environment_id":"${env.environment_id}","name":"${t}","type":"vessel"}`, ['body', 'name']],
+      [
+        '/api/v1/zones',
+        (t) =>
+          `{"environment_id":"${env.environment_id}","name":"${t}","geofence":{"type":"Circle","center":[10.75,59.91],"radius_m":50}}`,
+        ['body', 'name'],
+      ],
+      [
+        '/api/v1/sensors',
+        (t) => `{"environment_id":"${env.environment_id}","name":"${t}","type":"radar"}`,
+        ['body', 'name'],
+      ],
+      [
+        '/api/v1/assets',
+        (t) => `{"environment_id":"${env.environment_id}","name":"${t}","type":"vessel"}`,
+        ['body', 'name'],
+      ],
       ['/api/v1/events', (t) => `{"type":"motion.detected","description":"${t}"}`, ['body', 'description']],
       ['/api/v1/incidents', (t) => `{"title":"${t}","type":"intrusion"}`, ['body', 'title']],
       ['/api/v1/reports/manual', (t) => `{"title":"${t}"}`, ['body', 'title']],
@@ -58,16 +80,29 @@ describe('hostile input', () => {
       }
     }
     // A surrogate pair (an emoji) is text.
-    expect((await call('POST', '/api/v1/events', { token: org.token, rawBody: '{"type":"motion.detected","description":"Gate \\ud83d\\udea8"}', headers: json })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/events', {
+          token: org.token,
+          rawBody: '{"type":"motion.detected","description":"Gate \\ud83d\\udea8"}',
+          headers: json,
+        })
+      ).status,
+    ).toBe(201);
     // Query values too.
-    const q = await fetch(`${baseUrl()}/api/v1/environments?tenant_id=${org.tenantId}&type=port%00`, { headers: { authorization: `Bearer ${org.token}` } });
+    const q = await fetch(`${baseUrl()}/api/v1/environments?tenant_id=${org.tenantId}&type=port%00`, {
+      headers: { authorization: `Bearer ${org.token}` },
+    });
     expect(q.status).toBe(422);
   });
 
   it('an event payload over 16 KB is 413, alone or in a batch, and nothing is stored', async () => {
     const org = await registerTenant('Payload');
     const big = { blob: 'x'.repeat(16 * 1024) };
-    const single = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'sensor.reading', payload: { ...big, value: 1, unit: 'C', metric: 't' } } });
+    const single = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'sensor.reading', payload: { ...big, value: 1, unit: 'C', metric: 't' } },
+    });
     expect(single.status).toBe(413);
     expect(single.body.detail).toContain('payload');
     const batch = await call('POST', '/api/v1/events/batch', {
@@ -78,7 +113,10 @@ describe('hostile input', () => {
     expect(batch.body.detail).toContain('events.1.payload');
     expect((await call('GET', '/api/v1/events', { token: org.token })).body).toEqual([]);
     // Just under the limit is taken.
-    const fits = await call('POST', '/api/v1/events', { token: org.token, body: { type: 'motion.detected', payload: { blob: 'x'.repeat(16 * 1024 - 20) } } });
+    const fits = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'motion.detected', payload: { blob: 'x'.repeat(16 * 1024 - 20) } },
+    });
     expect(fits.status).toBe(201);
   });
 });

@@ -32,7 +32,11 @@ beforeAll(async () => {
       return { status: 503, body: 'busy' };
     }
     return path.startsWith('/pagerduty')
-      ? { status: 202, headers: { 'content-type': 'application/json' }, body: '{"status":"success","message":"Event processed"}' }
+      ? {
+          status: 202,
+          headers: { 'content-type': 'application/json' },
+          body: '{"status":"success","message":"Event processed"}',
+        }
       : { status: 200, body: 'ok' };
   });
 });
@@ -41,7 +45,10 @@ afterAll(() => receiver.close());
 const ROUTING_KEY = 'R0UT1NGKEY0000000000000000005678';
 const tag = () => Math.random().toString(36).slice(2, 10);
 
-async function add(org: RegisteredTenant, body: Record<string, unknown>): Promise<{ integration_id: string; secret?: string }> {
+async function add(
+  org: RegisteredTenant,
+  body: Record<string, unknown>,
+): Promise<{ integration_id: string; secret?: string }> {
   const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'Night shift', ...body } });
   expect(res.status, res.text).toBe(201);
   return res.body;
@@ -50,7 +57,13 @@ async function add(org: RegisteredTenant, body: Record<string, unknown>): Promis
 /** Sets the tenant's escalation policy: the integrations each level names. */
 async function policy(org: RegisteredTenant, levels: string[][], notifications: Record<string, unknown> = {}) {
   const body = {
-    escalation_policy: { levels: levels.map((ids, i) => ({ after_minutes: 15 * (i + 1), notify_roles: ['OPERATOR'], integration_ids: ids })) },
+    escalation_policy: {
+      levels: levels.map((ids, i) => ({
+        after_minutes: 15 * (i + 1),
+        notify_roles: ['OPERATOR'],
+        integration_ids: ids,
+      })),
+    },
     ...(Object.keys(notifications).length > 0 ? { notifications } : {}),
   };
   const res = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body });
@@ -83,7 +96,8 @@ const visit = async (link: string) => {
   return res.text();
 };
 
-const statusOf = async (org: RegisteredTenant, id: string) => (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
+const statusOf = async (org: RegisteredTenant, id: string) =>
+  (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
 
 describe('incident notifications by email', () => {
   it("confirming an incident mails the level's email integration and each email recipient a link of its own; following one acknowledges", async () => {
@@ -108,11 +122,15 @@ describe('incident notifications by email', () => {
     const dutyLink = ackLinkIn(toDuty.text);
     const socLink = ackLinkIn(toSoc.text);
     expect(dutyLink).not.toBe(socLink);
-    expect(dutyLink.startsWith(`${baseUrl()}/api/v1/incidents/${incident.incident_id}/acknowledge?token=ack_`)).toBe(true);
+    expect(dutyLink.startsWith(`${baseUrl()}/api/v1/incidents/${incident.incident_id}/acknowledge?token=ack_`)).toBe(
+      true,
+    );
 
     // The bus message names who is told, never a link.
     const notes = (await outboxOf(org.tenantId)).filter((m) => m.detail_type === 'incident.notification');
-    expect(notes.map((n) => n.detail)).toEqual([expect.objectContaining({ integration_ids: [mail.integration_id], email_recipients: [soc], escalation_level: 0 })]);
+    expect(notes.map((n) => n.detail)).toEqual([
+      expect.objectContaining({ integration_ids: [mail.integration_id], email_recipients: [soc], escalation_level: 0 }),
+    ]);
     expect(JSON.stringify(notes)).not.toContain('token=');
 
     // A person opens the link (the page changes nothing), then presses its button (a form post).
@@ -125,10 +143,15 @@ describe('incident notifications by email', () => {
       redirect: 'manual',
     });
     expect(pressed.status).toBe(303);
-    expect(await visit(new URL(pressed.headers.get('location')!, dutyLink).href)).toContain('Acknowledged through this link');
+    expect(await visit(new URL(pressed.headers.get('location')!, dutyLink).href)).toContain(
+      'Acknowledged through this link',
+    );
     expect(await statusOf(org, incident.incident_id)).toBe('acknowledged');
     const replay = await call('GET', `/api/v1/replay/${incident.incident_id}`, { token: org.token });
-    expect(replay.body.timeline.find((e: { kind: string }) => e.kind === 'acknowledged')).toMatchObject({ by: 'token', detail: { addressed_to: [`integration:${mail.integration_id}`] } });
+    expect(replay.body.timeline.find((e: { kind: string }) => e.kind === 'acknowledged')).toMatchObject({
+      by: 'token',
+      detail: { addressed_to: [`integration:${mail.integration_id}`] },
+    });
 
     // The recipient's own link now has nothing left to do.
     expect(await visit(socLink)).toContain('there is nothing left to acknowledge');
@@ -139,10 +162,19 @@ describe('incident notifications to integrations', () => {
   it('tells each integration its level names in its own format, each with a working link of its own; a disabled one is skipped', async () => {
     const org = await registerTenant('IntNotify');
     const t = tag();
-    const paths = { slack: `/services/T${t}/B0000/slacksecret`, teams: `/teams/${t}`, pagerduty: `/pagerduty/${t}/v2/enqueue`, http: `/generic/${t}`, off: `/disabled/${t}` };
+    const paths = {
+      slack: `/services/T${t}/B0000/slacksecret`,
+      teams: `/teams/${t}`,
+      pagerduty: `/pagerduty/${t}/v2/enqueue`,
+      http: `/generic/${t}`,
+      off: `/disabled/${t}`,
+    };
     const slack = await add(org, { kind: 'slack', config: { webhook_url: `${receiver.url}${paths.slack}` } });
     const teams = await add(org, { kind: 'teams', config: { webhook_url: `${receiver.url}${paths.teams}` } });
-    const pd = await add(org, { kind: 'pagerduty', config: { routing_key: ROUTING_KEY, endpoint: `${receiver.url}${paths.pagerduty}` } });
+    const pd = await add(org, {
+      kind: 'pagerduty',
+      config: { routing_key: ROUTING_KEY, endpoint: `${receiver.url}${paths.pagerduty}` },
+    });
     const http = await add(org, { kind: 'http', config: { url: `${receiver.url}${paths.http}` } });
     const off = await add(org, { kind: 'http', enabled: false, config: { url: `${receiver.url}${paths.off}` } });
     await policy(org, [[slack, teams, pd, http, off].map((i) => i.integration_id), []]);
@@ -155,14 +187,25 @@ describe('incident notifications to integrations', () => {
     const button = slackBody.blocks[1].elements[0];
     expect(button).toMatchObject({ type: 'button', text: { type: 'plain_text', text: 'Acknowledge' } });
     expect(button.url.startsWith(linkPrefix)).toBe(true);
-    expect(slackBody.blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn', text: expect.stringContaining(`Smoke in &lt;hall&gt; B &amp; C ${t}`) } });
+    expect(slackBody.blocks[0]).toMatchObject({
+      type: 'section',
+      text: { type: 'mrkdwn', text: expect.stringContaining(`Smoke in &lt;hall&gt; B &amp; C ${t}`) },
+    });
     expect(slackBody.text).toContain(`<${button.url}|Acknowledge>`);
 
     // Teams: a MessageCard whose OpenUri action opens the link.
     const card = JSON.parse((await receivedOn(paths.teams))[0]!.body);
-    expect(card).toMatchObject({ '@type': 'MessageCard', '@context': 'https://schema.org/extensions', title: `CRITICAL incident: ${title}` });
+    expect(card).toMatchObject({
+      '@type': 'MessageCard',
+      '@context': 'https://schema.org/extensions',
+      title: `CRITICAL incident: ${title}`,
+    });
     const action = card.potentialAction[0];
-    expect(action).toMatchObject({ '@type': 'OpenUri', name: 'Acknowledge', targets: [{ os: 'default', uri: expect.stringMatching(/^http/) }] });
+    expect(action).toMatchObject({
+      '@type': 'OpenUri',
+      name: 'Acknowledge',
+      targets: [{ os: 'default', uri: expect.stringMatching(/^http/) }],
+    });
 
     // PagerDuty: an Events API v2 trigger, one alert per incident, the link among its links.
     const trigger = JSON.parse((await receivedOn(paths.pagerduty))[0]!.body);
@@ -176,8 +219,20 @@ describe('incident notifications to integrations', () => {
 
     // The signed HTTP endpoint: Standard Webhooks, verified with the secret shown at creation.
     const delivery = (await receivedOn(paths.http))[0]!;
-    const event = new Webhook(http.secret!).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
-    expect(event).toMatchObject({ type: 'incident.notification', data: { incident_id: incident.incident_id, title, severity: 'critical', escalation_level: 0, tenant_id: org.tenantId } });
+    const event = new Webhook(http.secret!).verify(delivery.body, delivery.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(event).toMatchObject({
+      type: 'incident.notification',
+      data: {
+        incident_id: incident.incident_id,
+        title,
+        severity: 'critical',
+        escalation_level: 0,
+        tenant_id: org.tenantId,
+      },
+    });
 
     const links = [button.url, action.targets[0].uri, trigger.links[0].href, event.data.acknowledge_url as string];
     expect(links.every((l) => l.startsWith(linkPrefix))).toBe(true);
@@ -195,12 +250,14 @@ describe('incident notifications to integrations', () => {
     expect(receiver.received.filter((r) => r.path === paths.off)).toEqual([]);
 
     // Only the receivers hold the links: the incident's items keep their hashes, the bus never saw them.
-    const items = await db.send(new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.incident(org.tenantId, incident.incident_id).PK },
-      ConsistentRead: true,
-    }));
+    const items = await db.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': keys.incident(org.tenantId, incident.incident_id).PK },
+        ConsistentRead: true,
+      }),
+    );
     const kept = JSON.stringify(items.Items) + readFileSync(inject('localEnv').LOCAL_EVENT_BUS_LOG!, 'utf8');
     for (const link of links) expect(kept).not.toContain(new URL(link).searchParams.get('token')!);
     expect(items.Items!.filter((i) => i.entity === 'ACK_TOKEN')).toHaveLength(5);
@@ -215,15 +272,25 @@ describe('incident notifications to integrations', () => {
     const incident = await open(org, `Door forced ${t}`);
     await receivedOn(`/first/${t}`);
     for (const level of [1, 2]) {
-      const res = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { token: org.token, body: { reason: 'no answer' } });
+      const res = await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, {
+        token: org.token,
+        body: { reason: 'no answer' },
+      });
       expect(res.body.escalation_level).toBe(level);
     }
     const toFirst = (await receivedOn(`/first/${t}`, 2)).map((r) => JSON.parse(r.body));
     const headlines = toFirst.map((m) => m.text.split(' <')[0]);
-    expect(headlines.sort()).toEqual([`HIGH incident, escalation level 1: Door forced ${t}`, `HIGH incident: Door forced ${t}`].sort());
+    expect(headlines.sort()).toEqual(
+      [`HIGH incident, escalation level 1: Door forced ${t}`, `HIGH incident: Door forced ${t}`].sort(),
+    );
     expect(toFirst[0].blocks[1].elements[0].url).not.toBe(toFirst[1].blocks[1].elements[0].url);
     const toSecond = (await receivedOn(`/second/${t}`)).map((r) => JSON.parse(r.body));
-    expect(toSecond).toEqual([expect.objectContaining({ type: 'incident.notification', data: expect.objectContaining({ escalation_level: 2 }) })]);
+    expect(toSecond).toEqual([
+      expect.objectContaining({
+        type: 'incident.notification',
+        data: expect.objectContaining({ escalation_level: 2 }),
+      }),
+    ]);
   });
 });
 
@@ -244,7 +311,9 @@ describe('incident notifications, retried', () => {
     await notificationsSettled(org.tenantId, incident.incident_id);
     expect(receiver.received.filter((r) => r.path === `/steady/${t}`)).toHaveLength(1);
     expect(await mailNow((m) => m.to.includes(recipient))).toHaveLength(1);
-    const sentToRoles = readFileSync(sentFile(), 'utf8').split('\n').filter((l) => l.includes(incident.incident_id));
+    const sentToRoles = readFileSync(sentFile(), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(incident.incident_id));
     expect(sentToRoles).toHaveLength(1);
     // The link the retry sent works.
     expect((await call('POST', tries[1]!)).body.status).toBe('acknowledged');
@@ -269,15 +338,35 @@ describe('incident notifications, retried', () => {
       .find((e) => e['detail-type'] === 'incident.notification' && e.detail.incident_id === incident.incident_id)!;
     // To the worker's own handler, as its queue would hand the event over again.
     const answer = await sendNotifications({
-      Records: [{ messageId: 'again', receiptHandle: 'again', body: JSON.stringify(event), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:gatehouse-notifications', awsRegion: 'us-east-1' }],
+      Records: [
+        {
+          messageId: 'again',
+          receiptHandle: 'again',
+          body: JSON.stringify(event),
+          attributes: {},
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:gatehouse-notifications',
+          awsRegion: 'us-east-1',
+        },
+      ],
     } as unknown as SQSEvent);
     expect(answer).toEqual({ batchItemFailures: [] });
     // Why nothing went: every target had it already.
     const report = await deliverNotification(event.detail, notificationSender());
-    expect(report).toEqual({ sent: [], already: ['roles', `integration#${hook.integration_id}`, `email#${recipient}`], skipped: [] });
+    expect(report).toEqual({
+      sent: [],
+      already: ['roles', `integration#${hook.integration_id}`, `email#${recipient}`],
+      skipped: [],
+    });
     expect(receiver.received.filter((r) => r.path === `/twice/${t}`)).toHaveLength(1);
     expect(await mailNow((m) => m.to.includes(recipient))).toHaveLength(1);
-    expect(readFileSync(sentFile(), 'utf8').split('\n').filter((l) => l.includes(incident.incident_id))).toHaveLength(1);
+    expect(
+      readFileSync(sentFile(), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes(incident.incident_id)),
+    ).toHaveLength(1);
   });
 });
 
@@ -304,7 +393,11 @@ describe('incident notifications where no email can be sent', () => {
       },
       null,
     );
-    expect(report).toEqual({ sent: [], already: [], skipped: [{ target: `email#${recipient}`, reason: expect.stringContaining('EMAIL_FROM') }] });
+    expect(report).toEqual({
+      sent: [],
+      already: [],
+      skipped: [{ target: `email#${recipient}`, reason: expect.stringContaining('EMAIL_FROM') }],
+    });
     expect(await mailNow((m) => m.to.includes(recipient))).toEqual([]);
   });
 });

@@ -10,7 +10,15 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { getEnvironment } from '../../shared/db/environments.js';
 import { tenantPk } from '../../shared/db/keys.js';
 import { MAX_DIRECT_UPLOAD_BYTES, MAX_PRESIGNED_UPLOAD_BYTES } from '../../shared/schemas/infrastructure.js';
-import { asAdmin, baseUrl, call, createUser, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
+import {
+  asAdmin,
+  baseUrl,
+  call,
+  createUser,
+  randomClientIp,
+  registerTenant,
+  type RegisteredTenant,
+} from '../support/api.js';
 import {
   ASSETS_GEOJSON,
   ASSETS_SUMMARY,
@@ -33,18 +41,31 @@ interface Site {
 
 async function newSite(label = 'Port'): Promise<Site> {
   const org = await registerTenant(label);
-  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'North Harbour', type: 'port' } });
+  const res = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'North Harbour', type: 'port' },
+  });
   expect(res.status).toBe(201);
   const environmentId = res.body.environment_id as string;
   return { org, environmentId, base: `/api/v1/environments/${environmentId}/infrastructure` };
 }
 
 /** POSTs a multipart form with the file in `field`, as a browser would. */
-async function upload(token: string, environmentId: string, filename: string, data: Uint8Array, options: { field?: string; query?: string } = {}) {
+async function upload(
+  token: string,
+  environmentId: string,
+  filename: string,
+  data: Uint8Array,
+  options: { field?: string; query?: string } = {},
+) {
   const form = new FormData();
   form.append(options.field ?? 'file', new Blob([data]), filename);
   const url = new URL(`/api/v1/environments/${environmentId}/infrastructure/upload${options.query ?? ''}`, baseUrl());
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': randomClientIp() }, body: form });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': randomClientIp() },
+    body: form,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -79,18 +100,59 @@ async function expectNothingStored(site: Site) {
 
 /** upload-url, then a PUT of the bytes to the URL with the headers it names. */
 async function presignedUpload(site: Site, filename: string, data: Uint8Array) {
-  const ticket = await call('POST', `${site.base}/upload-url`, { token: site.org.token, body: { filename, size_bytes: data.length } });
+  const ticket = await call('POST', `${site.base}/upload-url`, {
+    token: site.org.token,
+    body: { filename, size_bytes: data.length },
+  });
   expect(ticket.status).toBe(201);
-  const put = await fetch(ticket.body.upload_url, { method: ticket.body.method, headers: ticket.body.headers, body: data });
+  const put = await fetch(ticket.body.upload_url, {
+    method: ticket.body.method,
+    headers: ticket.body.headers,
+    body: data,
+  });
   expect(put.status).toBe(200);
-  return ticket.body as { file_id: string; upload_url: string; headers: Record<string, string>; expires_at: string; max_bytes: number };
+  return ticket.body as {
+    file_id: string;
+    upload_url: string;
+    headers: Record<string, string>;
+    expires_at: string;
+    max_bytes: number;
+  };
 }
 
 const FORMATS = [
-  { name: 'KML', filename: 'port.kml', format: 'kml', make: async () => kmlBytes(), summary: PORT_KML_SUMMARY, extension: 'kml' },
-  { name: 'KMZ', filename: 'port.kmz', format: 'kmz', make: () => kmzBytes(), summary: PORT_KML_SUMMARY, extension: 'kmz' },
-  { name: 'GeoJSON', filename: 'assets.geojson', format: 'geojson', make: async () => geojsonBytes(), summary: ASSETS_SUMMARY, extension: 'geojson' },
-  { name: 'zipped shapefile', filename: 'assets.zip', format: 'shapefile', make: () => shapefileZipBytes(), summary: ASSETS_SUMMARY, extension: 'zip' },
+  {
+    name: 'KML',
+    filename: 'port.kml',
+    format: 'kml',
+    make: async () => kmlBytes(),
+    summary: PORT_KML_SUMMARY,
+    extension: 'kml',
+  },
+  {
+    name: 'KMZ',
+    filename: 'port.kmz',
+    format: 'kmz',
+    make: () => kmzBytes(),
+    summary: PORT_KML_SUMMARY,
+    extension: 'kmz',
+  },
+  {
+    name: 'GeoJSON',
+    filename: 'assets.geojson',
+    format: 'geojson',
+    make: async () => geojsonBytes(),
+    summary: ASSETS_SUMMARY,
+    extension: 'geojson',
+  },
+  {
+    name: 'zipped shapefile',
+    filename: 'assets.zip',
+    format: 'shapefile',
+    make: () => shapefileZipBytes(),
+    summary: ASSETS_SUMMARY,
+    extension: 'zip',
+  },
 ] as const;
 
 /** Properties by feature name, as the features route gives them. */
@@ -98,75 +160,105 @@ const propertiesByName = (collection: { features: { properties: Record<string, u
   Object.fromEntries(collection.features.map((f) => [f.properties.name, f.properties]));
 
 const BAD_FILES = [
-  { case: 'a corrupt file', filename: 'port.kmz', make: async () => (await kmzBytes()).subarray(0, 60), type: 'unreadable_file', msg: /not readable as a KMZ archive/ },
-  { case: 'a .kml holding JSON', filename: 'port.kml', make: async () => geojsonBytes(), type: 'format_mismatch', msg: /promises a KML document, but the content is GeoJSON/ },
+  {
+    case: 'a corrupt file',
+    filename: 'port.kmz',
+    make: async () => (await kmzBytes()).subarray(0, 60),
+    type: 'unreadable_file',
+    msg: /not readable as a KMZ archive/,
+  },
+  {
+    case: 'a .kml holding JSON',
+    filename: 'port.kml',
+    make: async () => geojsonBytes(),
+    type: 'format_mismatch',
+    msg: /promises a KML document, but the content is GeoJSON/,
+  },
   {
     case: 'a file with no geometries',
     filename: 'empty.geojson',
-    make: async () => geojsonBytes({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'x' }, geometry: null }] }),
+    make: async () =>
+      geojsonBytes({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', properties: { name: 'x' }, geometry: null }],
+      }),
     type: 'no_geometries',
     msg: /holds no geometries/,
   },
 ] as const;
 
 describe('infrastructure.upload', () => {
-  it.each(FORMATS)('a $name uploads, reports its geometries and serves them with their properties', async ({ filename, format, make, summary, extension }) => {
-    const site = await newSite();
-    const data = await make();
-    const res = await upload(site.org.token, site.environmentId, filename, data);
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      file_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      tenant_id: site.org.tenantId,
-      environment_id: site.environmentId,
-      filename,
-      format,
-      size_bytes: data.length,
-      ...summary,
-      created_by: site.org.userId,
-      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-    });
-    const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${res.body.file_id}/`;
-    // The features, their lines' index (every sample holds a line), and the original.
-    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}lines.json`, `${prefix}original.${extension}`]);
-
-    const features = await call('GET', `${site.base}/${res.body.file_id}/features`, { token: site.org.token });
-    expect(features.status).toBe(200);
-    expect(features.body.type).toBe('FeatureCollection');
-    expect(features.body.features).toHaveLength(summary.feature_count);
-    if (format === 'kml' || format === 'kmz') {
-      expect(propertiesByName(features.body)).toMatchObject({
-        'Quay fence': { owner: 'Port Authority', height_m: '3.5' },
-        'Container yard': { security_level: 'restricted' },
+  it.each(FORMATS)(
+    'a $name uploads, reports its geometries and serves them with their properties',
+    async ({ filename, format, make, summary, extension }) => {
+      const site = await newSite();
+      const data = await make();
+      const res = await upload(site.org.token, site.environmentId, filename, data);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        file_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        tenant_id: site.org.tenantId,
+        environment_id: site.environmentId,
+        filename,
+        format,
+        size_bytes: data.length,
+        ...summary,
+        created_by: site.org.userId,
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
-    } else {
-      expect(propertiesByName(features.body)).toMatchObject(propertiesByName(ASSETS_GEOJSON as never));
-    }
+      const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${res.body.file_id}/`;
+      // The features, their lines' index (every sample holds a line), and the original.
+      expect(await objectsUnder(prefix)).toEqual([
+        `${prefix}features.geojson`,
+        `${prefix}lines.json`,
+        `${prefix}original.${extension}`,
+      ]);
 
-    const audit = await auditEntriesOf(site.org.tenantId);
-    expect(audit.at(-1)).toMatchObject({
-      action: 'infrastructure_file.created',
-      resource_type: 'infrastructure_file',
-      resource_id: res.body.file_id,
-      user_id: site.org.userId,
-      changes: { filename, format, feature_count: summary.feature_count, via: 'upload' },
-    });
-  });
+      const features = await call('GET', `${site.base}/${res.body.file_id}/features`, { token: site.org.token });
+      expect(features.status).toBe(200);
+      expect(features.body.type).toBe('FeatureCollection');
+      expect(features.body.features).toHaveLength(summary.feature_count);
+      if (format === 'kml' || format === 'kmz') {
+        expect(propertiesByName(features.body)).toMatchObject({
+          'Quay fence': { owner: 'Port Authority', height_m: '3.5' },
+          'Container yard': { security_level: 'restricted' },
+        });
+      } else {
+        expect(propertiesByName(features.body)).toMatchObject(propertiesByName(ASSETS_GEOJSON as never));
+      }
 
-  it.each(BAD_FILES)('$case is 422 at body.file and leaves nothing in S3 or DynamoDB', async ({ filename, make, type, msg }) => {
-    const site = await newSite();
-    const res = await upload(site.org.token, site.environmentId, filename, await make());
-    expect(res.status).toBe(422);
-    expect(res.body.detail).toHaveLength(1);
-    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'file'], type, msg: expect.stringMatching(msg) });
-    await expectNothingStored(site);
-  });
+      const audit = await auditEntriesOf(site.org.tenantId);
+      expect(audit.at(-1)).toMatchObject({
+        action: 'infrastructure_file.created',
+        resource_type: 'infrastructure_file',
+        resource_id: res.body.file_id,
+        user_id: site.org.userId,
+        changes: { filename, format, feature_count: summary.feature_count, via: 'upload' },
+      });
+    },
+  );
+
+  it.each(BAD_FILES)(
+    '$case is 422 at body.file and leaves nothing in S3 or DynamoDB',
+    async ({ filename, make, type, msg }) => {
+      const site = await newSite();
+      const res = await upload(site.org.token, site.environmentId, filename, await make());
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toHaveLength(1);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'file'], type, msg: expect.stringMatching(msg) });
+      await expectNothingStored(site);
+    },
+  );
 
   it('a name we do not take is 422 with the names we do', async () => {
     const site = await newSite();
     const res = await upload(site.org.token, site.environmentId, 'port.gpx', kmlBytes());
     expect(res.status).toBe(422);
-    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'file'], type: 'file_type', msg: expect.stringContaining('.kml, .kmz, .geojson, .json, .zip') });
+    expect(res.body.detail[0]).toMatchObject({
+      loc: ['body', 'file'],
+      type: 'file_type',
+      msg: expect.stringContaining('.kml, .kmz, .geojson, .json, .zip'),
+    });
   });
 
   it('a file over 4 MB is 413, whether just over or far over, and nothing is stored', async () => {
@@ -176,7 +268,12 @@ describe('infrastructure.upload', () => {
     const res = await upload(site.org.token, site.environmentId, 'cables.geojson', justOver);
     expect(res.status).toBe(413);
     expect(res.body.detail).toMatch(/larger than 4194304 bytes; use upload-url/);
-    const farOver = await upload(site.org.token, site.environmentId, 'cables.geojson', largeGeojsonBytes(6 * 1024 * 1024));
+    const farOver = await upload(
+      site.org.token,
+      site.environmentId,
+      'cables.geojson',
+      largeGeojsonBytes(6 * 1024 * 1024),
+    );
     expect(farOver.status).toBe(413);
     await expectNothingStored(site);
   });
@@ -186,7 +283,9 @@ describe('infrastructure.upload', () => {
     const json = await call('POST', `${site.base}/upload`, { token: site.org.token, body: ASSETS_GEOJSON });
     expect(json.status).toBe(415);
     expect(json.body.detail).toMatch(/multipart\/form-data/);
-    const wrongField = await upload(site.org.token, site.environmentId, 'assets.geojson', geojsonBytes(), { field: 'upload' });
+    const wrongField = await upload(site.org.token, site.environmentId, 'assets.geojson', geojsonBytes(), {
+      field: 'upload',
+    });
     expect(wrongField.status).toBe(422);
     expect(wrongField.body.detail[0]).toMatchObject({ loc: ['body', 'file'], type: 'missing' });
     await expectNothingStored(site);
@@ -198,12 +297,16 @@ describe('infrastructure.upload', () => {
     const cross = await upload(other.token, site.environmentId, 'assets.geojson', geojsonBytes());
     expect(cross.status).toBe(404);
     expect(cross.body).toEqual({ detail: 'Environment not found' });
-    const crossNamed = await upload(other.token, site.environmentId, 'assets.geojson', geojsonBytes(), { query: `?tenant_id=${site.org.tenantId}` });
+    const crossNamed = await upload(other.token, site.environmentId, 'assets.geojson', geojsonBytes(), {
+      query: `?tenant_id=${site.org.tenantId}`,
+    });
     expect(crossNamed.status).toBe(404);
     const viewer = await createUser(site.org.token, 'VIEWER');
     expect((await upload(viewer.token, site.environmentId, 'assets.geojson', geojsonBytes())).status).toBe(403);
     await expectNothingStored(site);
-    const admin = await upload(await asAdmin(), site.environmentId, 'assets.geojson', geojsonBytes(), { query: `?tenant_id=${site.org.tenantId}` });
+    const admin = await upload(await asAdmin(), site.environmentId, 'assets.geojson', geojsonBytes(), {
+      query: `?tenant_id=${site.org.tenantId}`,
+    });
     expect(admin.status).toBe(201);
     expect(admin.body.tenant_id).toBe(site.org.tenantId);
   });
@@ -213,7 +316,10 @@ describe('infrastructure.uploadUrl', () => {
   it('hands out a PUT URL for original.<ext> under the new file id, valid 15 minutes, and stores nothing visible yet', async () => {
     const site = await newSite();
     const before = Date.now();
-    const res = await call('POST', `${site.base}/upload-url`, { token: site.org.token, body: { filename: 'assets.geojson', size_bytes: 1234 } });
+    const res = await call('POST', `${site.base}/upload-url`, {
+      token: site.org.token,
+      body: { filename: 'assets.geojson', size_bytes: 1234 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       file_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -243,13 +349,19 @@ describe('infrastructure.uploadUrl', () => {
       body: { filename: 'port.gpx', size_bytes: MAX_PRESIGNED_UPLOAD_BYTES + 1 },
     });
     expect(res.status).toBe(422);
-    expect(res.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['body.filename', 'body.size_bytes']);
+    expect(res.body.detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual([
+      'body.filename',
+      'body.size_bytes',
+    ]);
   });
 
   it("another tenant's environment is 404", async () => {
     const site = await newSite();
     const other = await registerTenant('Rival');
-    const res = await call('POST', `${site.base}/upload-url`, { token: other.token, body: { filename: 'a.kml', size_bytes: 10 } });
+    const res = await call('POST', `${site.base}/upload-url`, {
+      token: other.token,
+      body: { filename: 'a.kml', size_bytes: 10 },
+    });
     expect(res.status).toBe(404);
     expect(await fileItemsOf(site.org.tenantId)).toEqual([]);
   });
@@ -265,10 +377,19 @@ describe('infrastructure.extract', () => {
     const direct = await upload(site.org.token, site.environmentId, 'assets.zip', data);
     const comparable = ({ file_id: _f, created_at: _c, ...rest }: Record<string, unknown>) => rest;
     expect(comparable(res.body)).toEqual(comparable(direct.body));
-    expect(res.body).toMatchObject({ file_id: ticket.file_id, format: 'shapefile', size_bytes: data.length, ...ASSETS_SUMMARY });
+    expect(res.body).toMatchObject({
+      file_id: ticket.file_id,
+      format: 'shapefile',
+      size_bytes: data.length,
+      ...ASSETS_SUMMARY,
+    });
 
     const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${ticket.file_id}/`;
-    expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}lines.json`, `${prefix}original.zip`]);
+    expect(await objectsUnder(prefix)).toEqual([
+      `${prefix}features.geojson`,
+      `${prefix}lines.json`,
+      `${prefix}original.zip`,
+    ]);
     const features = await call('GET', `${site.base}/${ticket.file_id}/features`, { token: site.org.token });
     expect(propertiesByName(features.body)).toMatchObject(propertiesByName(ASSETS_GEOJSON as never));
     const list = await call('GET', site.base, { token: site.org.token });
@@ -287,7 +408,10 @@ describe('infrastructure.extract', () => {
 
   it('before the PUT it is 409; an unknown id is 404', async () => {
     const site = await newSite();
-    const ticket = await call('POST', `${site.base}/upload-url`, { token: site.org.token, body: { filename: 'port.kml', size_bytes: 100 } });
+    const ticket = await call('POST', `${site.base}/upload-url`, {
+      token: site.org.token,
+      body: { filename: 'port.kml', size_bytes: 100 },
+    });
     const early = await call('POST', `${site.base}/${ticket.body.file_id}/extract`, { token: site.org.token });
     expect(early.status).toBe(409);
     expect(early.body.detail).toMatch(/Nothing has been uploaded/);
@@ -296,22 +420,32 @@ describe('infrastructure.extract', () => {
     expect(unknown.body).toEqual({ detail: 'Infrastructure file not found' });
   });
 
-  it.each(BAD_FILES)('$case is 422 at path.file_id; its upload is deleted and the id forgotten', async ({ filename, make, type, msg }) => {
-    const site = await newSite();
-    const ticket = await presignedUpload(site, filename, await make());
-    const res = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
-    expect(res.status).toBe(422);
-    expect(res.body.detail[0]).toMatchObject({ loc: ['path', 'file_id'], type, msg: expect.stringMatching(msg) });
-    await expectNothingStored(site);
-    expect((await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token })).status).toBe(404);
-  });
+  it.each(BAD_FILES)(
+    '$case is 422 at path.file_id; its upload is deleted and the id forgotten',
+    async ({ filename, make, type, msg }) => {
+      const site = await newSite();
+      const ticket = await presignedUpload(site, filename, await make());
+      const res = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ['path', 'file_id'], type, msg: expect.stringMatching(msg) });
+      await expectNothingStored(site);
+      expect((await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token })).status).toBe(
+        404,
+      );
+    },
+  );
 
   it('an uploaded object over the limit is 413 and deleted', async () => {
     const site = await newSite();
-    const ticket = await call('POST', `${site.base}/upload-url`, { token: site.org.token, body: { filename: 'big.geojson', size_bytes: 1000 } });
+    const ticket = await call('POST', `${site.base}/upload-url`, {
+      token: site.org.token,
+      body: { filename: 'big.geojson', size_bytes: 1000 },
+    });
     // A client that ignores the signed length (S3 would refuse the PUT; s3rver does not check).
     const key = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${ticket.body.file_id}/original.geojson`;
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.alloc(MAX_PRESIGNED_UPLOAD_BYTES + 1, 0x20) }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.alloc(MAX_PRESIGNED_UPLOAD_BYTES + 1, 0x20) }),
+    );
     const res = await call('POST', `${site.base}/${ticket.body.file_id}/extract`, { token: site.org.token });
     expect(res.status).toBe(413);
     await expectNothingStored(site);
@@ -330,11 +464,26 @@ describe('infrastructure.list', () => {
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(3);
     expect(all.body.items.map((f: { file_id: string }) => f.file_id)).toEqual([...ids].reverse());
-    expect(Object.keys(all.body.items[0]).sort()).toEqual(
-      ['bbox', 'created_at', 'created_by', 'environment_id', 'feature_count', 'file_id', 'filename', 'format', 'geometry_types', 'size_bytes', 'tenant_id'],
-    );
+    expect(Object.keys(all.body.items[0]).sort()).toEqual([
+      'bbox',
+      'created_at',
+      'created_by',
+      'environment_id',
+      'feature_count',
+      'file_id',
+      'filename',
+      'format',
+      'geometry_types',
+      'size_bytes',
+      'tenant_id',
+    ]);
     const page = await call('GET', site.base, { token: site.org.token, query: { limit: 1, offset: 1 } });
-    expect(page.body).toMatchObject({ total: 3, limit: 1, offset: 1, items: [{ file_id: ids[1], filename: 'two.kml' }] });
+    expect(page.body).toMatchObject({
+      total: 3,
+      limit: 1,
+      offset: 1,
+      items: [{ file_id: ids[1], filename: 'two.kml' }],
+    });
   });
 
   it("a VIEWER may list; another tenant's environment is 404; other environments' files are not listed", async () => {
@@ -342,8 +491,13 @@ describe('infrastructure.list', () => {
     await upload(site.org.token, site.environmentId, 'assets.geojson', geojsonBytes());
     const viewer = await createUser(site.org.token, 'VIEWER');
     expect((await call('GET', site.base, { token: viewer.token })).body.total).toBe(1);
-    const second = await call('POST', '/api/v1/environments', { token: site.org.token, body: { name: 'Depot', type: 'port' } });
-    const empty = await call('GET', `/api/v1/environments/${second.body.environment_id}/infrastructure`, { token: site.org.token });
+    const second = await call('POST', '/api/v1/environments', {
+      token: site.org.token,
+      body: { name: 'Depot', type: 'port' },
+    });
+    const empty = await call('GET', `/api/v1/environments/${second.body.environment_id}/infrastructure`, {
+      token: site.org.token,
+    });
     expect(empty.body).toMatchObject({ items: [], total: 0 });
     const other = await registerTenant('Rival');
     const cross = await call('GET', site.base, { token: other.token });
@@ -359,12 +513,22 @@ describe('infrastructure.features', () => {
     const res = await call('GET', `${site.base}/${file.body.file_id}/features`, { token: site.org.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/json/);
-    expect(res.body.features.map((f: { geometry: { type: string } }) => f.geometry.type)).toEqual(['LineString', 'Polygon']);
+    expect(res.body.features.map((f: { geometry: { type: string } }) => f.geometry.type)).toEqual([
+      'LineString',
+      'Polygon',
+    ]);
     expect((await call('GET', `${site.base}/${UNKNOWN_ID}/features`, { token: site.org.token })).status).toBe(404);
-    const second = await call('POST', '/api/v1/environments', { token: site.org.token, body: { name: 'Depot', type: 'port' } });
-    const elsewhere = await call('GET', `/api/v1/environments/${second.body.environment_id}/infrastructure/${file.body.file_id}/features`, {
+    const second = await call('POST', '/api/v1/environments', {
       token: site.org.token,
+      body: { name: 'Depot', type: 'port' },
     });
+    const elsewhere = await call(
+      'GET',
+      `/api/v1/environments/${second.body.environment_id}/infrastructure/${file.body.file_id}/features`,
+      {
+        token: site.org.token,
+      },
+    );
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toEqual({ detail: 'Infrastructure file not found' });
   });
@@ -395,8 +559,12 @@ describe('infrastructure.delete', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ file_id: file.body.file_id, deleted: true, objects_removed: 3 });
     const filesPrefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/`;
-    expect((await objectsUnder(filesPrefix)).every((k) => k.startsWith(`${filesPrefix}${keep.body.file_id}/`))).toBe(true);
-    expect((await call('GET', `${site.base}/${file.body.file_id}/features`, { token: site.org.token })).status).toBe(404);
+    expect((await objectsUnder(filesPrefix)).every((k) => k.startsWith(`${filesPrefix}${keep.body.file_id}/`))).toBe(
+      true,
+    );
+    expect((await call('GET', `${site.base}/${file.body.file_id}/features`, { token: site.org.token })).status).toBe(
+      404,
+    );
     const list = await call('GET', site.base, { token: site.org.token });
     expect(list.body).toMatchObject({ total: 1, items: [{ file_id: keep.body.file_id }] });
     expect((await auditEntriesOf(site.org.tenantId)).at(-1)).toMatchObject({
@@ -419,7 +587,10 @@ describe('infrastructure files across tenants', () => {
   it("another tenant's environment or file id is 404 on every route, and nothing of theirs changes", async () => {
     const site = await newSite();
     const file = await upload(site.org.token, site.environmentId, 'port.kml', kmlBytes());
-    const ticket = await call('POST', `${site.base}/upload-url`, { token: site.org.token, body: { filename: 'a.kml', size_bytes: 10 } });
+    const ticket = await call('POST', `${site.base}/upload-url`, {
+      token: site.org.token,
+      body: { filename: 'a.kml', size_bytes: 10 },
+    });
     const rival = await newSite('Rival');
     const token = rival.org.token;
     const theirs = site.base;
@@ -441,6 +612,8 @@ describe('infrastructure files across tenants', () => {
     expect(attempts.slice(6).map((a) => a.body)).toEqual(Array(3).fill({ detail: 'Infrastructure file not found' }));
     const mine = await call('GET', site.base, { token: site.org.token });
     expect(mine.body).toMatchObject({ total: 1, items: [{ file_id: file.body.file_id }] });
-    expect(await fileItemsOf(site.org.tenantId)).toEqual(expect.arrayContaining([`FILE#${file.body.file_id}`, `UPLOAD#${ticket.body.file_id}`]));
+    expect(await fileItemsOf(site.org.tenantId)).toEqual(
+      expect.arrayContaining([`FILE#${file.body.file_id}`, `UPLOAD#${ticket.body.file_id}`]),
+    );
   });
 });

@@ -19,7 +19,11 @@ let received: Received[];
 beforeAll(async () => {
   receiver = await startReceiver((path) =>
     path.startsWith('/pagerduty')
-      ? { status: 202, headers: { 'content-type': 'application/json' }, body: '{"status":"success","message":"Event processed"}' }
+      ? {
+          status: 202,
+          headers: { 'content-type': 'application/json' },
+          body: '{"status":"success","message":"Event processed"}',
+        }
       : { status: path === '/down' ? 503 : 200, body: 'ok' },
   );
   base = receiver.url;
@@ -30,7 +34,8 @@ afterAll(() => receiver.close());
 const SLACK_PATH = '/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXsecret1';
 const ROUTING_KEY = 'R0UT1NGKEY0000000000000000001234';
 
-const add = (org: RegisteredTenant, body: Record<string, unknown>) => call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'SOC channel', ...body } });
+const add = (org: RegisteredTenant, body: Record<string, unknown>) =>
+  call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'SOC channel', ...body } });
 const probe = async (org: RegisteredTenant, id: string) => {
   const before = received.length;
   const res = await call('POST', `/api/v1/integrations/${id}/test`, { token: org.token });
@@ -44,7 +49,10 @@ describe('integrations.create', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ kind: 'slack', enabled: true, endpoint: base, credential_hint: 'ret1' });
     expect(res.body).not.toHaveProperty('secret');
-    const everything = JSON.stringify([res.body, (await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: org.tenantId } })).body]);
+    const everything = JSON.stringify([
+      res.body,
+      (await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: org.tenantId } })).body,
+    ]);
     expect(everything).not.toContain('XXXXXXXXXXXX');
     const stored = await getIntegration(systemTenant(org.tenantId), res.body.integration_id);
     expect(stored!.config_sealed).toMatch(/^local:v1:/);
@@ -60,14 +68,19 @@ describe('integrations.create', () => {
       [{ kind: 'slack', config: { webhook_url: 'https://169.254.169.254/x' } }, 'webhook_url'],
       [{ kind: 'teams', config: { webhook_url: 'https://10.1.2.3/x' } }, 'webhook_url'],
       [{ kind: 'http', config: { url: `${base}/x`, routing_key: ROUTING_KEY } }, 'routing_key'],
-      [{ kind: 'pagerduty', config: { routing_key: ROUTING_KEY, endpoint: 'https://[::ffff:10.0.0.1]/enqueue' } }, 'endpoint'],
+      [
+        { kind: 'pagerduty', config: { routing_key: ROUTING_KEY, endpoint: 'https://[::ffff:10.0.0.1]/enqueue' } },
+        'endpoint',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await add(org, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.detail[0].loc.at(-1)).toBe(field);
     }
-    expect((await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: org.tenantId } })).body).toEqual([]);
+    expect(
+      (await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: org.tenantId } })).body,
+    ).toEqual([]);
   });
 });
 
@@ -82,22 +95,42 @@ describe('integrations.test', () => {
 
     const teams = (await add(org, { kind: 'teams', config: { webhook_url: `${base}/teams/in` } })).body;
     const t = await probe(org, teams.integration_id);
-    expect(JSON.parse(t.got[0]!.body)).toMatchObject({ '@type': 'MessageCard', '@context': 'https://schema.org/extensions', summary: 'Gatehouse test message' });
+    expect(JSON.parse(t.got[0]!.body)).toMatchObject({
+      '@type': 'MessageCard',
+      '@context': 'https://schema.org/extensions',
+      summary: 'Gatehouse test message',
+    });
 
-    const pd = (await add(org, { kind: 'pagerduty', config: { routing_key: ROUTING_KEY, endpoint: `${base}/pagerduty/v2/enqueue` } })).body;
+    const pd = (
+      await add(org, {
+        kind: 'pagerduty',
+        config: { routing_key: ROUTING_KEY, endpoint: `${base}/pagerduty/v2/enqueue` },
+      })
+    ).body;
     expect(pd).toMatchObject({ endpoint: `${base}/pagerduty/v2/enqueue`, credential_hint: '1234' });
     const p = await probe(org, pd.integration_id);
     expect(p.res.body).toMatchObject({ reachable: true, status_code: 202 });
     const [trigger, resolve] = p.got.map((g) => JSON.parse(g.body));
-    expect(trigger).toMatchObject({ routing_key: ROUTING_KEY, event_action: 'trigger', payload: { source: 'gatehouse', severity: 'info' } });
+    expect(trigger).toMatchObject({
+      routing_key: ROUTING_KEY,
+      event_action: 'trigger',
+      payload: { source: 'gatehouse', severity: 'info' },
+    });
     expect(resolve).toEqual({ routing_key: ROUTING_KEY, event_action: 'resolve', dedup_key: trigger.dedup_key });
 
     const http = (await add(org, { kind: 'http', config: { url: `${base}/generic` } })).body;
     expect(http.secret).toMatch(/^whsec_/);
-    expect((await call('GET', `/api/v1/integrations/${http.integration_id}`, { token: org.token })).body).not.toHaveProperty('secret');
+    expect(
+      (await call('GET', `/api/v1/integrations/${http.integration_id}`, { token: org.token })).body,
+    ).not.toHaveProperty('secret');
     const h = await probe(org, http.integration_id);
-    expect(() => new Webhook(http.secret).verify(h.got[0]!.body, h.got[0]!.headers as Record<string, string>)).not.toThrow();
-    expect(JSON.parse(h.got[0]!.body)).toMatchObject({ type: 'integration.test', data: { integration_id: http.integration_id } });
+    expect(() =>
+      new Webhook(http.secret).verify(h.got[0]!.body, h.got[0]!.headers as Record<string, string>),
+    ).not.toThrow();
+    expect(JSON.parse(h.got[0]!.body)).toMatchObject({
+      type: 'integration.test',
+      data: { integration_id: http.integration_id },
+    });
   });
 
   it('reports an endpoint that is down as it answered', async () => {
@@ -115,8 +148,13 @@ describe('integrations.list', () => {
     const b = (await add(org, { kind: 'teams', config: { webhook_url: `${base}/b` } })).body;
     expect((await call('GET', '/api/v1/integrations', { token: org.token })).status).toBe(422);
     const list = await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: org.tenantId } });
-    expect(list.body.map((i: { integration_id: string }) => i.integration_id)).toEqual([a.integration_id, b.integration_id]);
-    expect((await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: other.tenantId } })).status).toBe(404);
+    expect(list.body.map((i: { integration_id: string }) => i.integration_id)).toEqual([
+      a.integration_id,
+      b.integration_id,
+    ]);
+    expect(
+      (await call('GET', '/api/v1/integrations', { token: org.token, query: { tenant_id: other.tenantId } })).status,
+    ).toBe(404);
   });
 });
 
@@ -135,16 +173,29 @@ describe('integrations.update', () => {
   it('renames and switches without touching the credential; a new config replaces it, audited without it', async () => {
     const org = await registerTenant('IntegrPatch');
     const i = (await add(org, { kind: 'slack', config: { webhook_url: `${base}/old-hook` } })).body;
-    const renamed = await call('PATCH', `/api/v1/integrations/${i.integration_id}`, { token: org.token, body: { name: 'Night shift', enabled: false } });
+    const renamed = await call('PATCH', `/api/v1/integrations/${i.integration_id}`, {
+      token: org.token,
+      body: { name: 'Night shift', enabled: false },
+    });
     expect(renamed.body).toMatchObject({ name: 'Night shift', enabled: false, credential_hint: 'hook' });
-    const replaced = await call('PATCH', `/api/v1/integrations/${i.integration_id}`, { token: org.token, body: { config: { webhook_url: `${base}/new-path` } } });
+    const replaced = await call('PATCH', `/api/v1/integrations/${i.integration_id}`, {
+      token: org.token,
+      body: { config: { webhook_url: `${base}/new-path` } },
+    });
     expect(replaced.body.credential_hint).toBe('path');
     const p = await probe(org, i.integration_id);
     expect(p.got.map((g) => g.path)).toEqual(['/new-path']);
     const audit = (await auditEntriesOf(org.tenantId)).filter((e) => e.action === 'integration.updated');
     expect(audit).toHaveLength(2);
     expect(JSON.stringify(audit)).not.toContain('new-path');
-    expect((await call('PATCH', `/api/v1/integrations/${i.integration_id}`, { token: org.token, body: { config: { routing_key: ROUTING_KEY } } })).status).toBe(422);
+    expect(
+      (
+        await call('PATCH', `/api/v1/integrations/${i.integration_id}`, {
+          token: org.token,
+          body: { config: { routing_key: ROUTING_KEY } },
+        })
+      ).status,
+    ).toBe(422);
   });
 });
 
@@ -161,7 +212,11 @@ describe('integrations.test by email', () => {
   it('hands the test message to the mail service: under npm start it lands in the local mail folder, a real message', async () => {
     const org = await registerTenant('IntegrMail');
     const i = (await add(org, { kind: 'email', config: { to: ['soc@harbour.example', 'duty@harbour.example'] } })).body;
-    expect(i).toMatchObject({ kind: 'email', endpoint: 'mailto:soc@harbour.example,duty@harbour.example', credential_hint: null });
+    expect(i).toMatchObject({
+      kind: 'email',
+      endpoint: 'mailto:soc@harbour.example,duty@harbour.example',
+      credential_hint: null,
+    });
     const dir = inject('localEnv').LOCAL_MAIL_DIR!;
     const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
     const res = await call('POST', `/api/v1/integrations/${i.integration_id}/test`, { token: org.token });
@@ -171,7 +226,9 @@ describe('integrations.test by email', () => {
     const mine = mails.filter((m) => (m.text ?? '').includes(i.integration_id));
     expect(mine).toHaveLength(1);
     expect(mine[0]!.subject).toBe('Gatehouse test message');
-    expect((Array.isArray(mine[0]!.to) ? mine[0]!.to : [mine[0]!.to]).flatMap((a) => a!.value.map((v) => v.address))).toEqual(['soc@harbour.example', 'duty@harbour.example']);
+    expect(
+      (Array.isArray(mine[0]!.to) ? mine[0]!.to : [mine[0]!.to]).flatMap((a) => a!.value.map((v) => v.address)),
+    ).toEqual(['soc@harbour.example', 'duty@harbour.example']);
     expect(mine[0]!.text).toMatch(/^Gatehouse test message: this integration can reach you/);
   });
 

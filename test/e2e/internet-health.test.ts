@@ -36,7 +36,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function feedConnector(org: RegisteredTenant, config: Record<string, unknown>): Promise<string> {
-  const res = await call('POST', '/api/v1/integrations', { token: org.token, body: { name: String(config.feed), kind: 'feed', config } });
+  const res = await call('POST', '/api/v1/integrations', {
+    token: org.token,
+    body: { name: String(config.feed), kind: 'feed', config },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.integration_id;
 }
@@ -60,7 +63,9 @@ async function watchingTenant() {
   return { org, rpki, ris, rpkiUrl };
 }
 
-let shared: Awaited<ReturnType<typeof watchingTenant>> & { polls: Record<string, { status: number; body: any; text: string }[]> };
+let shared: Awaited<ReturnType<typeof watchingTenant>> & {
+  polls: Record<string, { status: number; body: any; text: string }[]>;
+};
 
 beforeAll(async () => {
   const t = await watchingTenant();
@@ -76,25 +81,51 @@ describe('connectors.poll of rpki-vrps and ris-live', () => {
   it('keeps the RPKI export as one object, once: a second poll of the same export writes nothing', async () => {
     const [first, second] = shared.polls.rpki!;
     expect(first!.status, first!.text).toBe(200);
-    expect(first!.body).toMatchObject({ outcome: 'ok', records: { read: 3, stored: 3, updated: 0, unchanged: 0, skipped: 0 } });
-    expect(second!.body).toMatchObject({ outcome: 'ok', records: { read: 3, stored: 0, updated: 0, unchanged: 3, skipped: 0 } });
+    expect(first!.body).toMatchObject({
+      outcome: 'ok',
+      records: { read: 3, stored: 3, updated: 0, unchanged: 0, skipped: 0 },
+    });
+    expect(second!.body).toMatchObject({
+      outcome: 'ok',
+      records: { read: 3, stored: 0, updated: 0, unchanged: 3, skipped: 0 },
+    });
     const index = await getRpkiExport(feedSource('rpki-vrps', shared.rpkiUrl));
-    expect(index).toMatchObject({ vrps: 3, source_url: shared.rpkiUrl, stored_at: first!.body.connector.status.last_run_at });
+    expect(index).toMatchObject({
+      vrps: 3,
+      source_url: shared.rpkiUrl,
+      stored_at: first!.body.connector.status.last_run_at,
+    });
     const object = await getObjectBytes(index!.object_key);
     expect(object?.length).toBe(index!.object_bytes);
   });
 
-  it('reads the endless RIS stream for its window, keeps the watched prefix\'s update once, and raises one hijack alert once', async () => {
+  it("reads the endless RIS stream for its window, keeps the watched prefix's update once, and raises one hijack alert once", async () => {
     const [first, second] = shared.polls.ris!;
     expect(first!.status, first!.text).toBe(200);
     // Of the capture's four updates, one is of a watched prefix (64.68.236.0/22); its third line,
     // a ris_message without a BGP message type, is skipped and said so.
-    expect(first!.body).toMatchObject({ outcome: 'ok', error: null, records: { read: 1, stored: 1, updated: 0, unchanged: 0, skipped: 1 }, alerts_raised: 1 });
-    expect(first!.body.connector.status.last_error).toBe('1 entries skipped; the first: a ris_message with no BGP message type');
-    expect(second!.body).toMatchObject({ outcome: 'ok', records: { read: 1, stored: 0, unchanged: 1 }, alerts_raised: 0 });
+    expect(first!.body).toMatchObject({
+      outcome: 'ok',
+      error: null,
+      records: { read: 1, stored: 1, updated: 0, unchanged: 0, skipped: 1 },
+      alerts_raised: 1,
+    });
+    expect(first!.body.connector.status.last_error).toBe(
+      '1 entries skipped; the first: a ris_message with no BGP message type',
+    );
+    expect(second!.body).toMatchObject({
+      outcome: 'ok',
+      records: { read: 1, stored: 0, unchanged: 1 },
+      alerts_raised: 0,
+    });
     expect(second!.body.connector.status).toMatchObject({ state: 'ok', records_stored: 1, alerts_raised: 1 });
     // The stream was asked for the watched prefixes only.
-    expect(JSON.parse(String(server.headers['/ris-live/stream']?.['x-ris-subscribe']))).toEqual({ type: 'UPDATE', prefix: ['64.68.236.0/22', '93.175.147.0/24'], moreSpecific: true, lessSpecific: false });
+    expect(JSON.parse(String(server.headers['/ris-live/stream']?.['x-ris-subscribe']))).toEqual({
+      type: 'UPDATE',
+      prefix: ['64.68.236.0/22', '93.175.147.0/24'],
+      moreSpecific: true,
+      lessSpecific: false,
+    });
 
     const events = await until(
       async () => (await call('GET', '/api/v1/events', { token: shared.org.token, query: { type: 'bgp.alert' } })).body,
@@ -105,7 +136,15 @@ describe('connectors.poll of rpki-vrps and ris-live', () => {
     expect(events[0]).toMatchObject({
       type: 'bgp.alert',
       description: expect.stringContaining('64.68.236.0/22 originated by AS13904, expected AS196615'),
-      payload: { kind: 'possible_hijack', rule: 'unexpected_origin', prefix: '64.68.236.0/22', origin_asn: 13904, collector: 'rrc21', connector_id: shared.ris, rpki: 'not-found' },
+      payload: {
+        kind: 'possible_hijack',
+        rule: 'unexpected_origin',
+        prefix: '64.68.236.0/22',
+        origin_asn: 13904,
+        collector: 'rrc21',
+        connector_id: shared.ris,
+        rpki: 'not-found',
+      },
     });
   });
 });
@@ -113,7 +152,8 @@ describe('connectors.poll of rpki-vrps and ris-live', () => {
 describe('connectors of the routing feeds', () => {
   it('takes stream_seconds and provides_transit for ris-live only, within their bounds', async () => {
     const org = await registerTenant('RoutingConfig');
-    const create = (config: Record<string, unknown>) => call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'BGP', kind: 'feed', config } });
+    const create = (config: Record<string, unknown>) =>
+      call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'BGP', kind: 'feed', config } });
     const wrongFeed = await create({ feed: 'rpki-vrps', url: `${server.base}/rpki.json`, stream_seconds: 5 });
     expect(wrongFeed.status).toBe(422);
     expect(wrongFeed.body.detail[0].loc).toEqual(['body', 'config', 'stream_seconds']);
@@ -129,14 +169,23 @@ describe('connectors of the routing feeds', () => {
     expect(tested.status, tested.text).toBe(200);
     expect(tested.body).toMatchObject({ reachable: true, status_code: 200, error: null });
     const missing = await feedConnector(org, { feed: 'rpki-vrps', url: `${server.base}/nothing.json` });
-    expect((await call('POST', `/api/v1/integrations/${missing}/test`, { token: org.token })).body).toMatchObject({ reachable: false, status_code: 404, error: 'the server answered 404' });
+    expect((await call('POST', `/api/v1/integrations/${missing}/test`, { token: org.token })).body).toMatchObject({
+      reachable: false,
+      status_code: 404,
+      error: 'the server answered 404',
+    });
     const listed = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'ris-live' } });
-    expect(listed.body[0]).toMatchObject({ feed: 'ris-live', source_url: 'https://ris-live.ripe.net/v1/stream/', public_source: true, interval_minutes: 5 });
+    expect(listed.body[0]).toMatchObject({
+      feed: 'ris-live',
+      source_url: 'https://ris-live.ripe.net/v1/stream/',
+      public_source: true,
+      interval_minutes: 5,
+    });
   });
 });
 
 describe('internetHealth.get', () => {
-  it('shows each watched prefix with its RPKI state, last updates and alerts, and the connectors\' freshness', async () => {
+  it("shows each watched prefix with its RPKI state, last updates and alerts, and the connectors' freshness", async () => {
     const viewer = await createUser(shared.org.token, 'VIEWER');
     const res = await call('GET', '/api/v1/internet-health', { token: viewer.token });
     expect(res.status, res.text).toBe(200);
@@ -150,7 +199,15 @@ describe('internetHealth.get', () => {
       alerts: { possible_hijack: 1, possible_leak: 0 },
     });
     expect(hijacked.last_updates).toEqual([
-      { kind: 'announcement', prefix: '64.68.236.0/22', time: new Date((START_S - 59) * 1000 + 500).toISOString(), collector: 'rrc21', peer_asn: 199524, path: [199524, 1299, 3356, 13904, 13904, 13904, 13904, 13904, 13904], origin_asn: 13904 },
+      {
+        kind: 'announcement',
+        prefix: '64.68.236.0/22',
+        time: new Date((START_S - 59) * 1000 + 500).toISOString(),
+        collector: 'rrc21',
+        peer_asn: 199524,
+        path: [199524, 1299, 3356, 13904, 13904, 13904, 13904, 13904, 13904],
+        origin_asn: 13904,
+      },
     ]);
     expect(roa).toMatchObject({
       prefix: '93.175.147.0/24',
@@ -158,7 +215,9 @@ describe('internetHealth.get', () => {
       last_updates: [],
       alerts: { possible_hijack: 0, possible_leak: 0 },
     });
-    expect(res.body.connectors.map((c: { feed: string; state: string; stale: boolean }) => [c.feed, c.state, c.stale])).toEqual([
+    expect(
+      res.body.connectors.map((c: { feed: string; state: string; stale: boolean }) => [c.feed, c.state, c.stale]),
+    ).toEqual([
       ['rpki-vrps', 'ok', false],
       ['ris-live', 'ok', false],
     ]);
@@ -169,7 +228,13 @@ describe('internetHealth.get', () => {
     const other = await registerTenant('RoutingOther');
     const res = await call('GET', '/api/v1/internet-health', { token: other.token });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ prefixes: [], asns: [], alerts: { possible_hijack: 0, possible_leak: 0 }, connectors: [], rpki_computed_at: null });
+    expect(res.body).toMatchObject({
+      prefixes: [],
+      asns: [],
+      alerts: { possible_hijack: 0, possible_leak: 0 },
+      connectors: [],
+      rpki_computed_at: null,
+    });
     const bad = await call('GET', '/api/v1/internet-health', { token: other.token, query: { hours: '0' } });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['query', 'hours']);
@@ -178,14 +243,21 @@ describe('internetHealth.get', () => {
 });
 
 describe('internetHealth.bgpAlerts', () => {
-  it('lists the tenant\'s alerts newest first, filtered by kind, prefix, ASN and time', async () => {
-    const list = (query: Record<string, string> = {}) => call('GET', '/api/v1/internet-health/bgp-alerts', { token: shared.org.token, query });
+  it("lists the tenant's alerts newest first, filtered by kind, prefix, ASN and time", async () => {
+    const list = (query: Record<string, string> = {}) =>
+      call('GET', '/api/v1/internet-health/bgp-alerts', { token: shared.org.token, query });
     const all = await list();
     expect(all.status, all.text).toBe(200);
     expect(all.body).toMatchObject({ total: 1, limit: 50, offset: 0, truncated: false });
     expect(all.body.items[0]).toMatchObject({
-      kind: 'possible_hijack', rule: 'unexpected_origin', prefix: '64.68.236.0/22', watched_prefix: '64.68.236.0/22', origin_asn: 13904, peer_asn: 199524,
-      id: 'possible_hijack-ris-21-587-22045871-a-64.68.236.0/22', connector_id: shared.ris,
+      kind: 'possible_hijack',
+      rule: 'unexpected_origin',
+      prefix: '64.68.236.0/22',
+      watched_prefix: '64.68.236.0/22',
+      origin_asn: 13904,
+      peer_asn: 199524,
+      id: 'possible_hijack-ris-21-587-22045871-a-64.68.236.0/22',
+      connector_id: shared.ris,
     });
     const counts = async (query: Record<string, string>) => (await list(query)).body.total;
     expect(await counts({ kind: 'possible_hijack' })).toBe(1);
@@ -204,8 +276,17 @@ describe('internetHealth.bgpAlerts', () => {
     const res = await call('GET', '/api/v1/internet-health/bgp-alerts', { token: other.token });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ items: [], total: 0 });
-    for (const [name, value] of [['prefix', '64.68.236.1/22'], ['kind', 'outage'], ['limit', '0'], ['asn', 'AS13904'], ['since', 'yesterday']] as const) {
-      const bad = await call('GET', '/api/v1/internet-health/bgp-alerts', { token: other.token, query: { [name]: value } });
+    for (const [name, value] of [
+      ['prefix', '64.68.236.1/22'],
+      ['kind', 'outage'],
+      ['limit', '0'],
+      ['asn', 'AS13904'],
+      ['since', 'yesterday'],
+    ] as const) {
+      const bad = await call('GET', '/api/v1/internet-health/bgp-alerts', {
+        token: other.token,
+        query: { [name]: value },
+      });
       expect(bad.status, `${name}=${value}`).toBe(422);
       expect(bad.body.detail[0].loc).toEqual(['query', name]);
     }

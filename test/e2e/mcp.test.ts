@@ -63,7 +63,9 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
   const org = await registerTenant(label);
   const admin = await asAdmin();
   // Enterprise: the tool calls of this file must not meet the free plan's 100 calls a minute.
-  expect((await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status).toBe(200);
+  expect(
+    (await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: admin, body: { plan: 'enterprise' } })).status,
+  ).toBe(200);
   const post = async (path: string, body: unknown) => {
     const res = await call('POST', path, { token: org.token, body });
     expect(res.status, `${path}: ${res.text}`).toBeLessThan(300);
@@ -71,14 +73,37 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
   };
   const word = `${label.toLowerCase()}marker${Math.random().toString(36).slice(2, 8)}`;
   const env = await post('/api/v1/environments', { name: `${label} harbour`, type: 'port', location: at });
-  const sensor = await post('/api/v1/sensors', { environment_id: env.environment_id, name: 'AIS receiver', type: 'ais_receiver', location: at });
+  const sensor = await post('/api/v1/sensors', {
+    environment_id: env.environment_id,
+    name: 'AIS receiver',
+    type: 'ais_receiver',
+    location: at,
+  });
   const now = Date.now();
   const reports = [
-    staticReport(mmsi, new Date(now - 20 * 60_000), { name: `${label.toUpperCase()} STAR`, callsign: 'MCP1', imo: 9300009, cargo: 70, destination: 'DOVER' }),
-    ...[15, 10, 5].map((m, i) => positionReport(mmsi, new Date(now - m * 60_000), { lat: at.lat + 0.005 * i, lon: at.lon + 0.005 * i, sog: 6, cog: 45 })),
+    staticReport(mmsi, new Date(now - 20 * 60_000), {
+      name: `${label.toUpperCase()} STAR`,
+      callsign: 'MCP1',
+      imo: 9300009,
+      cargo: 70,
+      destination: 'DOVER',
+    }),
+    ...[15, 10, 5].map((m, i) =>
+      positionReport(mmsi, new Date(now - m * 60_000), {
+        lat: at.lat + 0.005 * i,
+        lon: at.lon + 0.005 * i,
+        sog: 6,
+        cog: 45,
+      }),
+    ),
   ];
   await post('/api/v1/events/batch', {
-    events: reports.map((r) => ({ type: 'ais.position', sensor_id: sensor.sensor_id, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } })),
+    events: reports.map((r) => ({
+      type: 'ais.position',
+      sensor_id: sensor.sensor_id,
+      occurred_at: r.at.toISOString(),
+      payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea },
+    })),
   });
   const event = await post('/api/v1/events', {
     type: 'intrusion.detected',
@@ -89,10 +114,19 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
     description: `Fence cut near gate 4 (${word})`,
     payload: { gate: '4' },
   });
-  const incident = await post('/api/v1/incidents', { title: `Intrusion at gate 4 (${word})`, severity: 'high', location: at, occurred_at: new Date(now - 60_000).toISOString() });
+  const incident = await post('/api/v1/incidents', {
+    title: `Intrusion at gate 4 (${word})`,
+    severity: 'high',
+    location: at,
+    occurred_at: new Date(now - 60_000).toISOString(),
+  });
   const upload = await uploadMapFile(org.token, env.environment_id, 'cables.kml', Buffer.from(THREE_CABLES, 'utf8'));
   expect(upload.status).toBe(201);
-  const tagged = await call('PATCH', `/api/v1/environments/${env.environment_id}/infrastructure/${upload.body.file_id}/lines`, { token: org.token, body: { kind: 'subsea_cable' } });
+  const tagged = await call(
+    'PATCH',
+    `/api/v1/environments/${env.environment_id}/infrastructure/${upload.body.file_id}/lines`,
+    { token: org.token, body: { kind: 'subsea_cable' } },
+  );
   expect(tagged.status, tagged.text).toBe(200);
   const lines = await call('GET', '/api/v1/infrastructure/lines', { token: org.token });
   const fibre = await post('/api/v1/sensors', {
@@ -104,13 +138,30 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
   });
   await post(`/api/v1/sensors/${fibre.sensor_id}/telemetry`, {
     kind: 'das',
-    frames: [0, 1, 2].map((i) => ({ time: new Date(now - 120_000 + i * 1000).toISOString(), channel_start: 0, values: [1, 1.2, 0.9, 1.1] })),
+    frames: [0, 1, 2].map((i) => ({
+      time: new Date(now - 120_000 + i * 1000).toISOString(),
+      channel_start: 0,
+      values: [1, 1.2, 0.9, 1.1],
+    })),
   });
-  const workflow = await post('/api/v1/workflows', { name: 'Gate playbook', trigger: { type: 'manual' }, actions: [{ type: 'escalate' }] });
-  const integration = await post('/api/v1/integrations', { name: 'Dock 1', kind: 'drone', config: { url: 'http://127.0.0.1:9/dock' } });
+  const workflow = await post('/api/v1/workflows', {
+    name: 'Gate playbook',
+    trigger: { type: 'manual' },
+    actions: [{ type: 'escalate' }],
+  });
+  const integration = await post('/api/v1/integrations', {
+    name: 'Dock 1',
+    kind: 'drone',
+    config: { url: 'http://127.0.0.1:9/dock' },
+  });
   const { key, keyId } = await apiKey(org, 'TENANT_ADMIN');
   // The tracker reads AIS from the bus, moments after the events are stored.
-  await until(async () => (await call('GET', `/api/v1/vessels/${mmsi}`, { token: org.token })).status, (s) => s === 200, `vessel ${mmsi} tracked`, 30_000);
+  await until(
+    async () => (await call('GET', `/api/v1/vessels/${mmsi}`, { token: org.token })).status,
+    (s) => s === 200,
+    `vessel ${mmsi} tracked`,
+    30_000,
+  );
   return {
     org,
     key,
@@ -138,7 +189,9 @@ function stdio(key: string): Transport {
 }
 
 function http(key: string): Transport {
-  return new StreamableHTTPClientTransport(new URL('/mcp', baseUrl()), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  return new StreamableHTTPClientTransport(new URL('/mcp', baseUrl()), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
 }
 
 const TRANSPORTS = { stdio, http } as const;
@@ -165,7 +218,10 @@ const textContent = (c: unknown) => String((c as { text?: unknown } | undefined)
 const textOf = (r: ToolAnswer) => r.content.map((c) => c.text ?? '').join('\n');
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([world('McpA', { lat: 51.12, lon: 1.33 }, 235000101), world('McpB', { lat: 51.12, lon: 1.33 }, 235000202)]);
+  [a, b] = await Promise.all([
+    world('McpA', { lat: 51.12, lon: 1.33 }, 235000101),
+    world('McpB', { lat: 51.12, lon: 1.33 }, 235000202),
+  ]);
   viewerKey = (await apiKey(a.org, 'VIEWER')).key;
 }, 120_000);
 
@@ -194,7 +250,11 @@ function argsFor(w: World, transport: string): Record<string, Record<string, unk
     get_dark_vessels: { hours: 2 },
     query_threat_feed: { ip: '192.0.2.1' },
     search_events: { q: w.word },
-    get_sensor_data: { sensor_id: w.fibreSensorId, from: new Date(Date.now() - 600_000).toISOString(), to: new Date().toISOString() },
+    get_sensor_data: {
+      sensor_id: w.fibreSensorId,
+      from: new Date(Date.now() - 600_000).toISOString(),
+      to: new Date().toISOString(),
+    },
     add_watchlist: { entity_type: 'domain', value: `${transport}.watched.example`, label: `watched over ${transport}` },
     get_watchlist_alerts: { limit: 5 },
     run_playbook: { workflow_id: w.workflowId, incident_id: w.incidentId },
@@ -213,37 +273,69 @@ describe('mcp.post', () => {
     const names = tools.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names.sort()).toEqual(TOOLS.map((t) => t.name).sort());
-    expect(names.filter((n) => !(SPEC_TOOL_NAMES as readonly string[]).includes(n)), 'tools outside the spec').toEqual([]);
+    expect(
+      names.filter((n) => !(SPEC_TOOL_NAMES as readonly string[]).includes(n)),
+      'tools outside the spec',
+    ).toEqual([]);
     const missing = SPEC_TOOL_NAMES.filter((n) => !names.includes(n));
     expect(missing, `spec tools missing from the catalogue: ${missing.join(', ')}`).toEqual([]);
     expect(names).toHaveLength(27);
   });
 
   it('refuses a foreign Origin, a foreign Host and a request without a credential', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    const headers = { authorization: `Bearer ${a.key}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const headers = {
+      authorization: `Bearer ${a.key}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
     const own = await fetch(new URL('/mcp', baseUrl()), { method: 'POST', headers, body: JSON.stringify(init) });
     expect(own.status).toBe(200);
     expect(((await own.json()) as any).result.serverInfo.name).toBe('gatehouse');
-    const foreignOrigin = await fetch(new URL('/mcp', baseUrl()), { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body: JSON.stringify(init) });
+    const foreignOrigin = await fetch(new URL('/mcp', baseUrl()), {
+      method: 'POST',
+      headers: { ...headers, origin: 'http://evil.example' },
+      body: JSON.stringify(init),
+    });
     expect(foreignOrigin.status).toBe(403);
     expect(await foreignOrigin.text()).toContain('Invalid Origin');
     const url = new URL('/mcp', baseUrl());
     const foreignHost = await new Promise<{ status: number; body: string }>((done, fail) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...headers, host: `rebound.example:${url.port}` } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { ...headers, host: `rebound.example:${url.port}` },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on('error', fail);
       req.end(JSON.stringify(init));
     });
     expect(foreignHost.status).toBe(403);
     expect(foreignHost.body).toContain('Invalid Host');
-    const anonymous = await fetch(new URL('/mcp', baseUrl()), { method: 'POST', headers: { accept: headers.accept, 'content-type': 'application/json' }, body: JSON.stringify(init) });
+    const anonymous = await fetch(new URL('/mcp', baseUrl()), {
+      method: 'POST',
+      headers: { accept: headers.accept, 'content-type': 'application/json' },
+      body: JSON.stringify(init),
+    });
     expect(anonymous.status).toBe(401);
     // Stateless: no server stream to open, no session to end.
-    expect((await fetch(new URL('/mcp', baseUrl()), { method: 'GET', headers: { authorization: headers.authorization } })).status).toBe(405);
+    expect(
+      (await fetch(new URL('/mcp', baseUrl()), { method: 'GET', headers: { authorization: headers.authorization } }))
+        .status,
+    ).toBe(405);
   });
 
   for (const transport of Object.keys(TRANSPORTS) as (keyof typeof TRANSPORTS)[]) {
@@ -262,8 +354,17 @@ describe('mcp.post', () => {
             expect(typeof tool.annotations?.[hint], `${tool.name} ${hint}`).toBe('boolean');
           }
         }
-        const acting = tools.filter((t) => !t.annotations?.readOnlyHint).map((t) => t.name).sort();
-        expect(acting).toEqual(['add_watchlist', 'create_incident', 'dispatch_drone', 'provision_free_account', 'run_playbook']);
+        const acting = tools
+          .filter((t) => !t.annotations?.readOnlyHint)
+          .map((t) => t.name)
+          .sort();
+        expect(acting).toEqual([
+          'add_watchlist',
+          'create_incident',
+          'dispatch_drone',
+          'provision_free_account',
+          'run_playbook',
+        ]);
       });
 
       it("calls every tool with seeded data, each answer valid against the tool's outputSchema", async () => {
@@ -272,7 +373,9 @@ describe('mcp.post', () => {
         const ajv = new Ajv2020({ strict: false, allErrors: true });
         addFormats(ajv);
         const args = argsFor(a, transport);
-        expect(Object.keys(args).sort(), 'arguments for every tool of the catalogue').toEqual(tools.map((t) => t.name).sort());
+        expect(Object.keys(args).sort(), 'arguments for every tool of the catalogue').toEqual(
+          tools.map((t) => t.name).sort(),
+        );
         const results: Record<string, ToolAnswer> = {};
         for (const tool of tools) {
           const result = await callTool(client, tool.name, args[tool.name]!);
@@ -288,13 +391,17 @@ describe('mcp.post', () => {
         expect(results.search_vessels!.structuredContent!.items.map((v: any) => v.mmsi)).toContain(a.mmsi);
         expect(results.get_vessel_profile!.structuredContent!.mmsi).toBe(a.mmsi);
         expect(results.get_ais_track!.structuredContent!.positions.length).toBe(3);
-        expect(results.list_cable_systems!.structuredContent!.items.every((l: any) => l.kind === 'subsea_cable')).toBe(true);
+        expect(results.list_cable_systems!.structuredContent!.items.every((l: any) => l.kind === 'subsea_cable')).toBe(
+          true,
+        );
         expect(results.list_cable_systems!.structuredContent!.items.length).toBeGreaterThan(0);
         expect(results.create_incident!.structuredContent!.title).toBe(`Opened by an assistant over ${transport}`);
         expect(results.query_data_lake!.structuredContent!.rows).toEqual([[1]]);
         expect(results.get_sensor_data!.structuredContent!.frames.length).toBe(3);
         const correlation = results.get_correlation!.structuredContent!;
-        const domains = Object.fromEntries(correlation.groups.map((g: any) => [g.domain, g.matches.map((m: any) => m.id)]));
+        const domains = Object.fromEntries(
+          correlation.groups.map((g: any) => [g.domain, g.matches.map((m: any) => m.id)]),
+        );
         expect(domains.ais).toContain(a.mmsi);
         expect(Object.values(domains).flat()).toContain(a.eventId);
         expect(results.provision_free_account!.structuredContent!.tier).toBe('free');
@@ -313,13 +420,21 @@ describe('mcp.post', () => {
           if (!cursor) break;
         }
         expect(cursor).toBeNull();
-        const all = await call('GET', '/api/v1/infrastructure/lines', { apiKey: a.key, query: { kind: 'subsea_cable' } });
+        const all = await call('GET', '/api/v1/infrastructure/lines', {
+          apiKey: a.key,
+          query: { kind: 'subsea_cable' },
+        });
         expect(seen).toEqual(all.body.map((l: any) => l.line_id));
         expect(seen.length).toBe(3);
         const incidents = await callTool(client, 'get_incidents', { limit: 1 });
         expect(incidents.structuredContent!.items).toHaveLength(1);
-        const next = await callTool(client, 'get_incidents', { limit: 1, cursor: incidents.structuredContent!.next_cursor });
-        expect(next.structuredContent!.items[0].incident_id).not.toBe(incidents.structuredContent!.items[0].incident_id);
+        const next = await callTool(client, 'get_incidents', {
+          limit: 1,
+          cursor: incidents.structuredContent!.next_cursor,
+        });
+        expect(next.structuredContent!.items[0].incident_id).not.toBe(
+          incidents.structuredContent!.items[0].incident_id,
+        );
         const wrong = await callTool(client, 'get_incidents', { cursor: 'not-a-cursor' });
         expect(wrong.isError).toBe(true);
         expect(textOf(wrong)).toContain('cursor');
@@ -385,30 +500,57 @@ describe('mcp.post', () => {
         expect(ids).toContain(b.incidentId);
         expect(ids).not.toContain(a.incidentId);
         expect((await callTool(client, 'search_events', { q: a.word })).structuredContent!.items).toEqual([]);
-        expect((await callTool(client, 'search_events', { q: b.word })).structuredContent!.items.map((e: any) => e.event_id)).toEqual([b.eventId]);
+        expect(
+          (await callTool(client, 'search_events', { q: b.word })).structuredContent!.items.map((e: any) => e.event_id),
+        ).toEqual([b.eventId]);
         // Every word, any case, in the description, type, source or payload values.
         const words = await callTool(client, 'search_events', { q: `GATE ${b.word.toUpperCase()} intrusion.detected` });
         expect(words.structuredContent!.items.map((e: any) => e.event_id)).toEqual([b.eventId]);
-        expect((await callTool(client, 'search_events', { q: `${b.word} lockdown` })).structuredContent!.items).toEqual([]);
-        const vessels = await callTool(client, 'search_vessels', { lat: a.at.lat, lon: a.at.lon, radius_km: 5, hours: 2 });
+        expect((await callTool(client, 'search_events', { q: `${b.word} lockdown` })).structuredContent!.items).toEqual(
+          [],
+        );
+        const vessels = await callTool(client, 'search_vessels', {
+          lat: a.at.lat,
+          lon: a.at.lon,
+          radius_km: 5,
+          hours: 2,
+        });
         expect(vessels.structuredContent!.items.map((v: any) => v.mmsi)).toEqual([b.mmsi]);
         const profile = await callTool(client, 'get_vessel_profile', { mmsi: a.mmsi });
         expect(profile.isError).toBe(true);
         expect(textOf(profile)).toContain('Not found');
         const correlation = await callTool(client, 'get_correlation', { incident_id: a.incidentId });
         expect(correlation.isError).toBe(true);
-        const around = await callTool(client, 'get_correlation', { lat: a.at.lat, lon: a.at.lon, radius_km: 5, window_minutes: 60 });
+        const around = await callTool(client, 'get_correlation', {
+          lat: a.at.lat,
+          lon: a.at.lon,
+          radius_km: 5,
+          window_minutes: 60,
+        });
         const matched = around.structuredContent!.groups.flatMap((g: any) => g.matches.map((m: any) => m.id));
         expect(matched).toContain(b.mmsi);
         expect(matched).not.toContain(a.mmsi);
         expect(matched).not.toContain(a.eventId);
-        await expect(client.readResource({ uri: `gatehouse://incidents/${a.incidentId}` })).rejects.toThrow(/not found/i);
+        await expect(client.readResource({ uri: `gatehouse://incidents/${a.incidentId}` })).rejects.toThrow(
+          /not found/i,
+        );
       });
 
       it("answers tenant B's key with nothing of tenant A through any tool, even when asked with A's identifiers", async () => {
         const client = await connect(transport, b.key);
         // What would betray tenant A: its tenant, its records' ids, its vessel's name, its marker word.
-        const marks = [a.org.tenantId, a.incidentId, a.eventId, a.mmsi, a.sensorId, a.fibreSensorId, a.workflowId, a.integrationId, a.word, 'MCPA STAR'];
+        const marks = [
+          a.org.tenantId,
+          a.incidentId,
+          a.eventId,
+          a.mmsi,
+          a.sensorId,
+          a.fibreSensorId,
+          a.workflowId,
+          a.integrationId,
+          a.word,
+          'MCPA STAR',
+        ];
         const label = `${transport}-by-b`;
         const passes = { "with B's own arguments": argsFor(b, label), "with A's identifiers": argsFor(a, label) };
         let calls = 0;
@@ -419,7 +561,8 @@ describe('mcp.post', () => {
             const asked = JSON.stringify(input);
             const answer = await callTool(client, name, input);
             // With its own arguments B is answered (a test that every tool refused would prove nothing).
-            if (args !== passes["with A's identifiers"]) expect(answer.isError, `${name} ${pass}: ${textOf(answer).slice(0, 300)}`).toBeFalsy();
+            if (args !== passes["with A's identifiers"])
+              expect(answer.isError, `${name} ${pass}: ${textOf(answer).slice(0, 300)}`).toBeFalsy();
             const said = JSON.stringify(answer);
             // A mark the question itself carried may be echoed in an error; any other is a leak.
             const leaked = marks.filter((m) => !asked.includes(m) && said.includes(m));
@@ -430,19 +573,30 @@ describe('mcp.post', () => {
         expect(calls).toBe(2 * (TOOLS.length - 1));
         // Asked for A's records by id, B's key gets none of them.
         const a_ = argsFor(a, label);
-        for (const name of ['get_correlation', 'dispatch_drone', 'run_playbook', 'get_sensor_data', 'get_vessel_profile']) {
+        for (const name of [
+          'get_correlation',
+          'dispatch_drone',
+          'run_playbook',
+          'get_sensor_data',
+          'get_vessel_profile',
+        ]) {
           const answer = await callTool(client, name, a_[name]!);
           expect(answer.isError, `${name}: ${textOf(answer).slice(0, 300)}`).toBe(true);
           expect(textOf(answer), name).toMatch(/^Not found/);
         }
         const track = await callTool(client, 'get_ais_track', a_.get_ais_track!);
-        expect(track.isError || track.structuredContent!.positions.length === 0, textOf(track).slice(0, 300)).toBe(true);
+        expect(track.isError || track.structuredContent!.positions.length === 0, textOf(track).slice(0, 300)).toBe(
+          true,
+        );
       }, 120_000);
 
       it('reads incidents and vessels as resources, and offers the triage prompt', async () => {
         const client = await connect(transport, a.key);
         const { resourceTemplates } = await client.listResourceTemplates();
-        expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['gatehouse://incidents/{incident_id}', 'gatehouse://vessels/{mmsi}']);
+        expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+          'gatehouse://incidents/{incident_id}',
+          'gatehouse://vessels/{mmsi}',
+        ]);
         const { resources } = await client.listResources();
         expect(resources.map((r) => r.uri)).toContain(`gatehouse://incidents/${a.incidentId}`);
         const incident = await client.readResource({ uri: `gatehouse://incidents/${a.incidentId}` });
@@ -467,7 +621,10 @@ describe('mcp.post', () => {
     const answers: ToolAnswer[] = [];
     for (let i = 0; i < 11; i++) answers.push(await callTool(client, 'get_api_usage', {}));
     expect(answers.slice(0, 10).map((r) => r.isError ?? false)).toEqual(Array(10).fill(false));
-    expect(answers[0]!.structuredContent!).toMatchObject({ tier: 'free', rate_limit: { per_minute: 10, remaining: 9 } });
+    expect(answers[0]!.structuredContent!).toMatchObject({
+      tier: 'free',
+      rate_limit: { per_minute: 10, remaining: 9 },
+    });
     expect(answers[10]!.isError).toBe(true);
     expect(textOf(answers[10]!)).toMatch(/^Rate limited: .*\(retry after \d+ s\)$/);
   }, 60_000);
@@ -487,7 +644,9 @@ describe('mcp.post', () => {
     clients.push(client);
     const result = await callTool(client, 'get_incidents', {});
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Could not reach the Gatehouse API at http:\/\/127\.0\.0\.1:9 \(.+\); retry later\.$/);
+    expect(textOf(result)).toMatch(
+      /^Could not reach the Gatehouse API at http:\/\/127\.0\.0\.1:9 \(.+\); retry later\.$/,
+    );
   });
 
   it('answers an unknown tool with a protocol error, not a tool result', async () => {
@@ -499,10 +658,15 @@ describe('mcp.post', () => {
     const client = await connect('stdio', a.key);
     const created = await callTool(client, 'create_incident', { title: 'Audited tool call' });
     const incidentId = created.structuredContent!.incident_id;
-    const entry = (await auditEntriesOf(a.org.tenantId)).find((e) => e.resource_id === incidentId && e.action === 'incident.created');
+    const entry = (await auditEntriesOf(a.org.tenantId)).find(
+      (e) => e.resource_id === incidentId && e.action === 'incident.created',
+    );
     expect(entry).toMatchObject({ actor_type: 'api_key', api_key_id: a.keyId, tool: 'create_incident' });
     // As the audit API answers it, and without a tool for a request made otherwise.
-    const listed = await call('GET', `/api/v1/audit-logs/${a.org.tenantId}`, { token: a.org.token, query: { action: 'incident.created', limit: 200 } });
+    const listed = await call('GET', `/api/v1/audit-logs/${a.org.tenantId}`, {
+      token: a.org.token,
+      query: { action: 'incident.created', limit: 200 },
+    });
     const byTool = listed.body.items.find((e: any) => e.resource_id === incidentId);
     expect(byTool.tool).toBe('create_incident');
     const direct = listed.body.items.find((e: any) => e.resource_id === a.incidentId);
@@ -512,21 +676,38 @@ describe('mcp.post', () => {
 
 describe('correlation.get', () => {
   it('groups what happened near an incident by domain, scored, and refuses no anchor or two', async () => {
-    const res = await call('GET', '/api/v1/correlation', { token: a.org.token, query: { incident_id: a.incidentId, radius_km: 5, window_minutes: 60 } });
+    const res = await call('GET', '/api/v1/correlation', {
+      token: a.org.token,
+      query: { incident_id: a.incidentId, radius_km: 5, window_minutes: 60 },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.anchor).toMatchObject({ kind: 'incident', id: a.incidentId, lat: a.at.lat, lon: a.at.lon });
     const byDomain = Object.fromEntries(res.body.groups.map((g: any) => [g.domain, g]));
     const vessel = byDomain.ais.matches.find((m: any) => m.id === a.mmsi);
     expect(vessel).toMatchObject({ kind: 'vessel', positions: 3 });
     expect(vessel.distance_km).toBeLessThan(1);
-    const event = Object.values(byDomain).flatMap((g: any) => g.matches).find((m: any) => m.id === a.eventId);
+    const event = Object.values(byDomain)
+      .flatMap((g: any) => g.matches)
+      .find((m: any) => m.id === a.eventId);
     expect(event.distance_km).toBeCloseTo(0.111, 2);
     expect(event.score).toBeGreaterThan(0.9);
     expect(event.why).toContain('km away');
     expect((await call('GET', '/api/v1/correlation', { token: a.org.token })).status).toBe(422);
-    expect((await call('GET', '/api/v1/correlation', { token: a.org.token, query: { incident_id: a.incidentId, event_id: a.eventId } })).status).toBe(422);
-    expect((await call('GET', '/api/v1/correlation', { token: b.org.token, query: { event_id: a.eventId } })).status).toBe(404);
-    const far = await call('GET', '/api/v1/correlation', { token: a.org.token, query: { lat: 0, lon: 0, radius_km: 1 } });
+    expect(
+      (
+        await call('GET', '/api/v1/correlation', {
+          token: a.org.token,
+          query: { incident_id: a.incidentId, event_id: a.eventId },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (await call('GET', '/api/v1/correlation', { token: b.org.token, query: { event_id: a.eventId } })).status,
+    ).toBe(404);
+    const far = await call('GET', '/api/v1/correlation', {
+      token: a.org.token,
+      query: { lat: 0, lon: 0, radius_km: 1 },
+    });
     expect(far.body.groups).toEqual([]);
   });
 });

@@ -17,11 +17,26 @@ describe('liveStatus', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=10');
     const names = (res.body.components as { name: string }[]).map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['api', 'table', 'storage', 'identity', 'event-bus', 'stream', 'worker:publish-events', 'worker:workflow-runner', 'worker:send-notifications']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'api',
+        'table',
+        'storage',
+        'identity',
+        'event-bus',
+        'stream',
+        'worker:publish-events',
+        'worker:workflow-runner',
+        'worker:send-notifications',
+      ]),
+    );
     for (const c of res.body.components) expect(['operational', 'degraded', 'outage']).toContain(c.status);
     expect(res.body.components.find((c: { name: string }) => c.name === 'table').status).toBe('operational');
     const publisher = res.body.components.find((c: { name: string }) => c.name === 'worker:publish-events');
-    expect(publisher).toMatchObject({ kind: 'worker', worker: { runs_24h: expect.any(Number), errors_24h: expect.any(Number), backlog: null } });
+    expect(publisher).toMatchObject({
+      kind: 'worker',
+      worker: { runs_24h: expect.any(Number), errors_24h: expect.any(Number), backlog: null },
+    });
     const queueWorker = res.body.components.find((c: { name: string }) => c.name === 'worker:webhook-deliver');
     expect(queueWorker.worker).toMatchObject({ backlog: expect.any(Number), dead_letters: expect.any(Number) });
     // Nothing of a tenant, and no address of the deployment.
@@ -39,7 +54,9 @@ describe('agents.list', () => {
     const org = await registerTenant('Agents');
     const viewer = await createUser(org.token, 'VIEWER');
     // An event of the tenant goes through the stream publisher: its heartbeat shows a run.
-    expect((await call('POST', '/api/v1/events', { token: org.token, body: { type: 'motion.detected' } })).status).toBe(201);
+    expect((await call('POST', '/api/v1/events', { token: org.token, body: { type: 'motion.detected' } })).status).toBe(
+      201,
+    );
     const res = await until(
       () => call('GET', '/api/v1/agents', { token: viewer.token }),
       (r) => r.status === 200 && r.body.find((a: { agent_id: string }) => a.agent_id === 'event-triage')?.runs_24h > 0,
@@ -49,14 +66,21 @@ describe('agents.list', () => {
     expect(res.body).toHaveLength(9);
     const byId = Object.fromEntries(res.body.map((a: { agent_id: string }) => [a.agent_id, a]));
     for (const a of res.body) expect(['active', 'idle', 'degraded']).toContain(a.status);
-    expect(byId['event-triage']).toMatchObject({ enabled: true, can_disable: true, workers: ['publish-events'], settings: { incident_threshold: 0.7 } });
+    expect(byId['event-triage']).toMatchObject({
+      enabled: true,
+      can_disable: true,
+      workers: ['publish-events'],
+      settings: { incident_threshold: 0.7 },
+    });
     expect(byId['event-triage'].runs_24h).toBeGreaterThan(0);
     expect(byId['field-extraction'].model).toMatch(/offline extractor/);
     expect(byId['voice-intake'].model).toMatch(/pocketsphinx/);
     expect(byId['webhook-deliverer']).toMatchObject({ can_disable: false, backlog: expect.any(Number) });
     expect(byId['workflow-runner'].workers).toEqual(['workflow-runner', 'workflow-timers']);
     const other = await registerTenant('AgentsOther');
-    expect((await call('GET', '/api/v1/agents', { token: org.token, query: { tenant_id: other.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', '/api/v1/agents', { token: org.token, query: { tenant_id: other.tenantId } })).status,
+    ).toBe(404);
   });
 });
 
@@ -86,7 +110,14 @@ describe('agents.update', () => {
     expect(await off('threat-correlation', false)).toMatchObject({ status: 'disabled', enabled: false });
     await off('event-triage', false);
     // An event of this site scores about 0.6 without its signature: the threshold under it.
-    expect((await call('PATCH', '/api/v1/agents/event-triage', { token: org.token, body: { settings: { incident_threshold: 0.5 } } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', '/api/v1/agents/event-triage', {
+          token: org.token,
+          body: { settings: { incident_threshold: 0.5 } },
+        })
+      ).status,
+    ).toBe(200);
     const quiet = await ingest(org, environmentId, 'door.forced', { severity: 'critical' });
     expect(quiet.matched_signatures).toEqual([]);
     expect(quiet.threat_score).toBeGreaterThanOrEqual(0.5);
@@ -99,25 +130,44 @@ describe('agents.update', () => {
     const loud = await ingest(org, environmentId, 'door.forced', { severity: 'critical' });
     expect(loud.matched_signatures.map((m) => m.definition_id)).toEqual(['repeated-denials']);
     expect(loud.incident_id).not.toBeNull();
-    const actions = (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_type === 'agent').map((e) => `${e.action} ${e.resource_id}`);
-    expect(actions).toEqual(expect.arrayContaining(['agent.disabled threat-correlation', 'agent.enabled threat-correlation', 'agent.disabled event-triage', 'agent.enabled event-triage']));
+    const actions = (await auditEntriesOf(org.tenantId))
+      .filter((e) => e.resource_type === 'agent')
+      .map((e) => `${e.action} ${e.resource_id}`);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'agent.disabled threat-correlation',
+        'agent.enabled threat-correlation',
+        'agent.disabled event-triage',
+        'agent.enabled event-triage',
+      ]),
+    );
   });
 
   it("sets triage's threshold; refuses to switch off what may not be, settings an agent does not read, and callers below TENANT_ADMIN", async () => {
     const org = await registerTenant('AgentConfig');
-    const set = await call('PATCH', '/api/v1/agents/event-triage', { token: org.token, body: { settings: { incident_threshold: 0.95 } } });
+    const set = await call('PATCH', '/api/v1/agents/event-triage', {
+      token: org.token,
+      body: { settings: { incident_threshold: 0.95 } },
+    });
     expect(set.status, set.text).toBe(200);
     expect(set.body.settings).toEqual({ incident_threshold: 0.95 });
-    expect((await call('GET', '/api/v1/agents/event-triage', { token: org.token })).body.settings).toEqual({ incident_threshold: 0.95 });
+    expect((await call('GET', '/api/v1/agents/event-triage', { token: org.token })).body.settings).toEqual({
+      incident_threshold: 0.95,
+    });
     expect((await auditEntriesOf(org.tenantId)).some((e) => e.action === 'tenant_config.updated')).toBe(true);
     const required = await call('PATCH', '/api/v1/agents/audit-sealer', { token: org.token, body: { enabled: false } });
     expect(required.status).toBe(409);
     expect(required.body.detail).toMatch(/cannot be switched off/);
-    const wrong = await call('PATCH', '/api/v1/agents/notifier', { token: org.token, body: { settings: { incident_threshold: 0.5 } } });
+    const wrong = await call('PATCH', '/api/v1/agents/notifier', {
+      token: org.token,
+      body: { settings: { incident_threshold: 0.5 } },
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.body.detail[0].loc).toEqual(['body', 'settings', 'incident_threshold']);
     const operator = await createUser(org.token, 'OPERATOR');
-    expect((await call('PATCH', '/api/v1/agents/notifier', { token: operator.token, body: { enabled: false } })).status).toBe(403);
+    expect(
+      (await call('PATCH', '/api/v1/agents/notifier', { token: operator.token, body: { enabled: false } })).status,
+    ).toBe(403);
   });
 
   it('switched off, voice intake refuses voice reports, and field extraction leaves a transcript without fields', async () => {
@@ -140,10 +190,16 @@ describe('agents.update', () => {
 
   it('switched off, the workflow runner starts no workflow and refuses playbooks', async () => {
     const org = await registerTenant('AgentRunner');
-    const playbook = await call('POST', '/api/v1/workflows', { token: org.token, body: { name: 'Drill', trigger: { type: 'manual' }, actions: [{ type: 'create_incident', title: 'Drill' }] } });
+    const playbook = await call('POST', '/api/v1/workflows', {
+      token: org.token,
+      body: { name: 'Drill', trigger: { type: 'manual' }, actions: [{ type: 'create_incident', title: 'Drill' }] },
+    });
     expect(playbook.status).toBe(201);
     await call('PATCH', '/api/v1/agents/workflow-runner', { token: org.token, body: { enabled: false } });
-    const refused = await call('POST', `/api/v1/workflows/${playbook.body.workflow_id}/run`, { token: org.token, body: {} });
+    const refused = await call('POST', `/api/v1/workflows/${playbook.body.workflow_id}/run`, {
+      token: org.token,
+      body: {},
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toMatch(/workflow runner agent is switched off/);
   });

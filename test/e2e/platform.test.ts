@@ -22,8 +22,12 @@ describe('portal.login', () => {
   });
 
   it('a wrong password and an unknown email get the same 401', async () => {
-    const wrong = await call('POST', '/api/v1/portal/login', { body: { email: ADMIN.email, password: 'wrong-Password-1' } });
-    const unknown = await call('POST', '/api/v1/portal/login', { body: { email: 'nobody@nowhere.example', password: 'wrong-Password-1' } });
+    const wrong = await call('POST', '/api/v1/portal/login', {
+      body: { email: ADMIN.email, password: 'wrong-Password-1' },
+    });
+    const unknown = await call('POST', '/api/v1/portal/login', {
+      body: { email: 'nobody@nowhere.example', password: 'wrong-Password-1' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -47,7 +51,9 @@ describe('openapi', () => {
     const res = await call('GET', '/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\.1\./);
-    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/api/v1/tenants', '/api/v1/tenants/{tenant_id}/config']));
+    expect(Object.keys(res.body.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/tenants', '/api/v1/tenants/{tenant_id}/config']),
+    );
   });
 });
 

@@ -7,12 +7,17 @@ describe('identity acceptance', () => {
   it('register, log in, create a user, log in as them, mint a key, use it, revoke it: the next call is 401', async () => {
     const org = await registerTenant('Harbour');
     const op = await createUser(org.token, 'TENANT_ADMIN');
-    const minted = await call('POST', '/api/v1/portal/api-keys', { token: op.token, body: { name: 'radar bridge', role: 'OPERATOR' } });
+    const minted = await call('POST', '/api/v1/portal/api-keys', {
+      token: op.token,
+      body: { name: 'radar bridge', role: 'OPERATOR' },
+    });
     expect(minted.status).toBe(201);
     const use = await call('GET', '/api/v1/users', { apiKey: minted.body.api_key });
     expect(use.status).toBe(200);
     expect(use.body.map((u: { user_id: string }) => u.user_id)).toContain(op.userId);
-    expect((await call('DELETE', `/api/v1/portal/api-keys/${minted.body.key_id}`, { token: op.token })).status).toBe(204);
+    expect((await call('DELETE', `/api/v1/portal/api-keys/${minted.body.key_id}`, { token: op.token })).status).toBe(
+      204,
+    );
     const after = await call('GET', '/api/v1/users', { apiKey: minted.body.api_key });
     expect(after.status).toBe(401);
     expect(after.body).toEqual({ detail: 'Invalid API key' });
@@ -56,10 +61,14 @@ describe('portal.register', () => {
 
   it('a password the pool refuses is 422 on body.password, and leaves no account', async () => {
     const email = `weak-${Date.now()}@newco.example`;
-    const res = await call('POST', '/api/v1/portal/register', { body: { email, password: 'alllowercase', organization_name: 'Weak' } });
+    const res = await call('POST', '/api/v1/portal/register', {
+      body: { email, password: 'alllowercase', organization_name: 'Weak' },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'password']);
-    const retry = await call('POST', '/api/v1/portal/register', { body: { email, password: 'Strong-Pass-1', organization_name: 'Weak' } });
+    const retry = await call('POST', '/api/v1/portal/register', {
+      body: { email, password: 'Strong-Pass-1', organization_name: 'Weak' },
+    });
     expect(retry.status).toBe(201);
   });
 
@@ -68,7 +77,12 @@ describe('portal.register', () => {
       const ip = randomClientIp();
       const burst = [];
       for (let i = 0; i < 11; i++) {
-        burst.push(await call('POST', '/api/v1/portal/register', { body: { email: `x${i}@burst.example` }, headers: { 'x-forwarded-for': ip } }));
+        burst.push(
+          await call('POST', '/api/v1/portal/register', {
+            body: { email: `x${i}@burst.example` },
+            headers: { 'x-forwarded-for': ip },
+          }),
+        );
       }
       const resets = new Set(burst.map((r) => r.headers.get('x-ratelimit-reset')));
       if (resets.size > 1) continue;
@@ -97,7 +111,12 @@ describe('portal.login', () => {
       const results = [];
       for (let i = 0; i < 31; i++) {
         // Another account each time: one account's failures lock it on their own (see below).
-        results.push(await call('POST', '/api/v1/portal/login', { body: { email: `nobody-${i}-${ip}@x.example`, password: 'Wrong-pass-1' }, headers: { 'x-forwarded-for': ip } }));
+        results.push(
+          await call('POST', '/api/v1/portal/login', {
+            body: { email: `nobody-${i}-${ip}@x.example`, password: 'Wrong-pass-1' },
+            headers: { 'x-forwarded-for': ip },
+          }),
+        );
       }
       if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
       expect(results.slice(0, 30).every((r) => r.status === 401)).toBe(true);
@@ -114,20 +133,43 @@ describe('portal.me', () => {
     const org = await registerTenant('Me');
     const login = await call('POST', '/api/v1/portal/login', { body: { email: org.email, password: org.password } });
     expect(login.status).toBe(200);
-    expect(login.body).toMatchObject({ tenant_id: org.tenantId, user_id: org.userId, role: 'TENANT_ADMIN', token_type: 'bearer' });
+    expect(login.body).toMatchObject({
+      tenant_id: org.tenantId,
+      user_id: org.userId,
+      role: 'TENANT_ADMIN',
+      token_type: 'bearer',
+    });
     expect(Date.parse(login.body.expires_at)).toBeGreaterThan(Date.now());
     const me = await call('GET', '/api/v1/portal/me', { token: login.body.access_token });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ via: 'bearer', user_id: org.userId, email: org.email, role: 'TENANT_ADMIN', api_key_id: null });
+    expect(me.body).toMatchObject({
+      via: 'bearer',
+      user_id: org.userId,
+      email: org.email,
+      role: 'TENANT_ADMIN',
+      api_key_id: null,
+    });
     expect(me.body.tenant).toMatchObject({ tenant_id: org.tenantId, plan: 'free', status: 'active' });
     expect(me.body.limits.requests_per_minute).toBe(100);
     // The tenant id from `me` is what the tenant-scoped lists take.
-    expect((await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: me.body.tenant.tenant_id } })).status).toBe(200);
+    expect(
+      (await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: me.body.tenant.tenant_id } }))
+        .status,
+    ).toBe(200);
 
-    const key = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'ingest', role: 'OPERATOR' } });
+    const key = await call('POST', '/api/v1/portal/api-keys', {
+      token: org.token,
+      body: { name: 'ingest', role: 'OPERATOR' },
+    });
     const viaKey = await call('GET', '/api/v1/portal/me', { apiKey: key.body.api_key });
     expect(viaKey.status).toBe(200);
-    expect(viaKey.body).toMatchObject({ via: 'api_key', user_id: org.userId, email: null, role: 'OPERATOR', api_key_id: key.body.key_id });
+    expect(viaKey.body).toMatchObject({
+      via: 'api_key',
+      user_id: org.userId,
+      email: null,
+      role: 'OPERATOR',
+      api_key_id: key.body.key_id,
+    });
     expect((await call('GET', '/api/v1/portal/me')).status).toBe(401);
   });
 });
@@ -139,7 +181,10 @@ describe('portal.settings.get', () => {
     await call('PATCH', '/api/v1/portal/settings', { token: other.token, body: { incident_threshold: 0.42 } });
     const res = await call('GET', '/api/v1/portal/settings', { token: org.token });
     expect(res.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7 });
-    const named = await call('GET', '/api/v1/portal/settings', { token: org.token, query: { tenant_id: other.tenantId } });
+    const named = await call('GET', '/api/v1/portal/settings', {
+      token: org.token,
+      query: { tenant_id: other.tenantId },
+    });
     expect(named.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7 });
   });
 });
@@ -150,9 +195,14 @@ describe('portal.settings.update', () => {
     const other = await registerTenant('Untouched');
     const read = await call('GET', '/api/v1/portal/settings', { token: org.token });
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ tenant_id: org.tenantId, incident_threshold: 0.7, sla_minutes: { critical: 15 } });
+    expect(read.body).toMatchObject({
+      tenant_id: org.tenantId,
+      incident_threshold: 0.7,
+      sla_minutes: { critical: 15 },
+    });
 
-    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Yard', type: 'site' } })).body;
+    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Yard', type: 'site' } }))
+      .body;
     const event = () => ({ type: 'motion.detected', environment_id: env.environment_id, severity: 'low' });
     const before = await call('POST', '/api/v1/events', { token: org.token, body: event() });
     expect(before.status).toBe(201);
@@ -163,14 +213,19 @@ describe('portal.settings.update', () => {
       body: { incident_threshold: 0.01, sla_minutes: { critical: 5 } },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ incident_threshold: 0.01, sla_minutes: { critical: 5, high: 60, medium: 240, low: 1440 } });
+    expect(patched.body).toMatchObject({
+      incident_threshold: 0.01,
+      sla_minutes: { critical: 5, high: 60, medium: 240, low: 1440 },
+    });
     const after = await call('POST', '/api/v1/events', { token: org.token, body: event() });
     expect(after.body.threat_score).toBeGreaterThanOrEqual(0.01);
     expect(after.body.incident_id).toBeTruthy();
 
     // The SUPER_ADMIN's view of the same configuration agrees; the other tenant is untouched.
     const admin = await asAdmin();
-    expect((await call('GET', `/api/v1/tenants/${org.tenantId}/config`, { token: admin })).body.incident_threshold).toBe(0.01);
+    expect(
+      (await call('GET', `/api/v1/tenants/${org.tenantId}/config`, { token: admin })).body.incident_threshold,
+    ).toBe(0.01);
     expect((await call('GET', '/api/v1/portal/settings', { token: other.token })).body.incident_threshold).toBe(0.7);
     const audit = (await auditEntriesOf(org.tenantId)).filter((e) => e.action === 'tenant_config.updated');
     expect(audit).toHaveLength(1);
@@ -181,13 +236,24 @@ describe('portal.settings.update', () => {
     const org = await registerTenant('TuneGuard');
     const operator = await createUser(org.token, 'OPERATOR');
     expect((await call('GET', '/api/v1/portal/settings', { token: operator.token })).status).toBe(403);
-    expect((await call('PATCH', '/api/v1/portal/settings', { token: operator.token, body: { incident_threshold: 0.1 } })).status).toBe(403);
-    const bad = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { retention_days: { audit_logs: 30 } } });
+    expect(
+      (await call('PATCH', '/api/v1/portal/settings', { token: operator.token, body: { incident_threshold: 0.1 } }))
+        .status,
+    ).toBe(403);
+    const bad = await call('PATCH', '/api/v1/portal/settings', {
+      token: org.token,
+      body: { retention_days: { audit_logs: 30 } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'retention_days', 'audit_logs']);
-    const unknown = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { tenant_id: org.tenantId } });
+    const unknown = await call('PATCH', '/api/v1/portal/settings', {
+      token: org.token,
+      body: { tenant_id: org.tenantId },
+    });
     expect(unknown.status).toBe(422);
-    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.retention_days.audit_logs).toBe(400);
+    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.retention_days.audit_logs).toBe(
+      400,
+    );
   });
 });
 
@@ -196,21 +262,37 @@ describe('portal.settings.update: integrations in the escalation policy', () => 
     const org = await registerTenant('PolicyInt');
     const other = await registerTenant('PolicyIntOther');
     const hook = { kind: 'http', config: { url: 'http://127.0.0.1:9/hook' } };
-    const mine = (await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'SOC', ...hook } })).body.integration_id as string;
-    const theirs = (await call('POST', '/api/v1/integrations', { token: other.token, body: { name: 'Theirs', ...hook } })).body.integration_id as string;
+    const mine = (await call('POST', '/api/v1/integrations', { token: org.token, body: { name: 'SOC', ...hook } })).body
+      .integration_id as string;
+    const theirs = (
+      await call('POST', '/api/v1/integrations', { token: other.token, body: { name: 'Theirs', ...hook } })
+    ).body.integration_id as string;
     const unknown = '0190c5d1-0000-7000-8000-000000000000';
 
     // Levels without integrations read as naming none.
     const before = (await call('GET', '/api/v1/portal/settings', { token: org.token })).body;
-    expect(before.escalation_policy.levels.map((l: { integration_ids: string[] }) => l.integration_ids)).toEqual([[], [], []]);
+    expect(before.escalation_policy.levels.map((l: { integration_ids: string[] }) => l.integration_ids)).toEqual([
+      [],
+      [],
+      [],
+    ]);
 
-    const levels = (first: string[]) => ({ escalation_policy: { levels: [{ after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: first }, { after_minutes: 20, notify_roles: ['TENANT_ADMIN'] }] } });
+    const levels = (first: string[]) => ({
+      escalation_policy: {
+        levels: [
+          { after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: first },
+          { after_minutes: 20, notify_roles: ['TENANT_ADMIN'] },
+        ],
+      },
+    });
     const foreign = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([mine, theirs]) });
     const missing = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([unknown]) });
     expect([foreign.status, missing.status]).toEqual([404, 404]);
     expect(foreign.body).toEqual({ detail: 'Integration not found' });
     expect(missing.body).toEqual(foreign.body);
-    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.escalation_policy).toEqual(before.escalation_policy);
+    expect((await call('GET', '/api/v1/portal/settings', { token: org.token })).body.escalation_policy).toEqual(
+      before.escalation_policy,
+    );
 
     const saved = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: levels([mine]) });
     expect(saved.status).toBe(200);
@@ -219,7 +301,12 @@ describe('portal.settings.update: integrations in the escalation policy', () => 
       { after_minutes: 20, notify_roles: ['TENANT_ADMIN'], integration_ids: [] },
     ]);
     const tooMany = Array.from({ length: 11 }, () => crypto.randomUUID());
-    const many = await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { escalation_policy: { levels: [{ after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: tooMany }] } } });
+    const many = await call('PATCH', '/api/v1/portal/settings', {
+      token: org.token,
+      body: {
+        escalation_policy: { levels: [{ after_minutes: 10, notify_roles: ['OPERATOR'], integration_ids: tooMany }] },
+      },
+    });
     expect(many.status).toBe(422);
     expect(many.body.detail[0].loc).toEqual(['body', 'escalation_policy', 'levels', 0, 'integration_ids']);
   });
@@ -228,7 +315,8 @@ describe('portal.settings.update: integrations in the escalation policy', () => 
 describe('portal.login, per account', () => {
   it('five failed logins in a row from five addresses lock the account, even for the right password; a success forgets failures', async () => {
     const org = await registerTenant('Locked');
-    const attempt = (password: string) => call('POST', '/api/v1/portal/login', { body: { email: org.email, password } });
+    const attempt = (password: string) =>
+      call('POST', '/api/v1/portal/login', { body: { email: org.email, password } });
     for (let i = 0; i < 4; i++) expect((await attempt('Wrong-pass-1')).status).toBe(401);
     // A success clears the four failures: four more are still not a lock.
     expect((await attempt(org.password)).status).toBe(200);
@@ -245,7 +333,9 @@ describe('portal.login, per account', () => {
     expect(Number(right.headers.get('x-ratelimit-remaining'))).toBe(0);
     // Another account is not affected.
     const other = await registerTenant('Unlocked');
-    expect((await call('POST', '/api/v1/portal/login', { body: { email: other.email, password: other.password } })).status).toBe(200);
+    expect(
+      (await call('POST', '/api/v1/portal/login', { body: { email: other.email, password: other.password } })).status,
+    ).toBe(200);
   });
 });
 
@@ -264,7 +354,9 @@ describe("a plan's request rate", () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const org = await registerTenant('Busy');
       const other = await registerTenant('Calm');
-      const results = await Promise.all(Array.from({ length: 101 }, () => call('GET', '/api/v1/users', { token: org.token })));
+      const results = await Promise.all(
+        Array.from({ length: 101 }, () => call('GET', '/api/v1/users', { token: org.token })),
+      );
       if (new Set(results.map((r) => r.headers.get('x-ratelimit-reset'))).size > 1) continue;
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 200)).toHaveLength(100);
@@ -289,7 +381,13 @@ describe('portal.apiKeys.create', () => {
     const org = await registerTenant('Keys');
     const res = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'ops console' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ name: 'ops console', role: 'VIEWER', tenant_id: org.tenantId, created_by: org.userId, expires_at: null });
+    expect(res.body).toMatchObject({
+      name: 'ops console',
+      role: 'VIEWER',
+      tenant_id: org.tenantId,
+      created_by: org.userId,
+      expires_at: null,
+    });
     expect(res.body.api_key).toMatch(/^ghk_[0-9a-f]{96}[A-Za-z0-9_-]{43}$/);
     expect(res.body.api_key.startsWith(res.body.prefix)).toBe(true);
     const list = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
@@ -311,19 +409,31 @@ describe('portal.apiKeys.create', () => {
 
   it('a key acts with its role: a VIEWER key reads but cannot write', async () => {
     const org = await registerTenant('Keys');
-    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'dash', role: 'VIEWER' } })).body.api_key;
+    const key = (
+      await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'dash', role: 'VIEWER' } })
+    ).body.api_key;
     expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(200);
-    expect((await call('POST', '/api/v1/users', { apiKey: key, body: { email: 'k@keys.example', role: 'VIEWER' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/v1/users', { apiKey: key, body: { email: 'k@keys.example', role: 'VIEWER' } })).status,
+    ).toBe(403);
   });
 
   it('no key above its creator, no key minted by a key, no expiry in the past', async () => {
     const org = await registerTenant('Keys');
-    const above = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'x', role: 'SUPER_ADMIN' } });
+    const above = await call('POST', '/api/v1/portal/api-keys', {
+      token: org.token,
+      body: { name: 'x', role: 'SUPER_ADMIN' },
+    });
     expect(above.status).toBe(403);
-    const adminKey = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'admin', role: 'TENANT_ADMIN' } })).body.api_key;
+    const adminKey = (
+      await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'admin', role: 'TENANT_ADMIN' } })
+    ).body.api_key;
     const byKey = await call('POST', '/api/v1/portal/api-keys', { apiKey: adminKey, body: { name: 'child' } });
     expect(byKey.status).toBe(403);
-    const past = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'old', expires_at: '2020-01-01T00:00:00.000Z' } });
+    const past = await call('POST', '/api/v1/portal/api-keys', {
+      token: org.token,
+      body: { name: 'old', expires_at: '2020-01-01T00:00:00.000Z' },
+    });
     expect(past.status).toBe(422);
     expect(past.body.detail[0].loc).toEqual(['body', 'expires_at']);
   });
@@ -331,7 +441,12 @@ describe('portal.apiKeys.create', () => {
   it('a key stops working when it expires', async () => {
     const org = await registerTenant('Keys');
     const expiresAt = new Date(Date.now() + 1500).toISOString();
-    const key = (await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'short', expires_at: expiresAt } })).body.api_key;
+    const key = (
+      await call('POST', '/api/v1/portal/api-keys', {
+        token: org.token,
+        body: { name: 'short', expires_at: expiresAt },
+      })
+    ).body.api_key;
     expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1700));
     expect((await call('GET', '/api/v1/users', { apiKey: key })).status).toBe(401);
@@ -345,10 +460,19 @@ describe('portal.apiKeys.create', () => {
     });
     expect(res.status).toBe(201);
     const key = res.body.api_key;
-    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
-    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '2001:db8::1' } })).status).toBe(200);
-    expect((await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.8' } })).status).toBe(401);
-    const bad = await call('POST', '/api/v1/portal/api-keys', { token: org.token, body: { name: 'bad', ip_allowlist: ['10.0.0.0/33'] } });
+    expect(
+      (await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.7' } })).status,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '2001:db8::1' } })).status,
+    ).toBe(200);
+    expect(
+      (await call('GET', '/api/v1/users', { apiKey: key, headers: { 'x-forwarded-for': '198.51.100.8' } })).status,
+    ).toBe(401);
+    const bad = await call('POST', '/api/v1/portal/api-keys', {
+      token: org.token,
+      body: { name: 'bad', ip_allowlist: ['10.0.0.0/33'] },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'ip_allowlist', 0]);
   });
@@ -356,7 +480,9 @@ describe('portal.apiKeys.create', () => {
   it("a key never acts above its creator's current role", async () => {
     const org = await registerTenant('Keys');
     const admin2 = await createUser(org.token, 'TENANT_ADMIN');
-    const key = (await call('POST', '/api/v1/portal/api-keys', { token: admin2.token, body: { name: 'k', role: 'TENANT_ADMIN' } })).body.api_key;
+    const key = (
+      await call('POST', '/api/v1/portal/api-keys', { token: admin2.token, body: { name: 'k', role: 'TENANT_ADMIN' } })
+    ).body.api_key;
     expect((await call('GET', '/api/v1/portal/api-keys', { apiKey: key })).status).toBe(200);
     await call('PATCH', `/api/v1/users/${admin2.userId}`, { token: org.token, body: { role: 'VIEWER' } });
     expect((await call('GET', '/api/v1/portal/api-keys', { apiKey: key })).status).toBe(403);
@@ -373,7 +499,10 @@ describe('portal.apiKeys.list', () => {
     }
     const res = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
     expect(res.body.map((k: { name: string }) => k.name)).toEqual(['second', 'first']);
-    const cross = await call('GET', '/api/v1/portal/api-keys', { token: other.token, query: { tenant_id: org.tenantId } });
+    const cross = await call('GET', '/api/v1/portal/api-keys', {
+      token: other.token,
+      query: { tenant_id: org.tenantId },
+    });
     expect(cross.status).toBe(404);
   });
 });

@@ -18,13 +18,22 @@ describe('response schema checks', () => {
     const json = 'application/json';
     expect(await responseProblems(baseUrl(), 'GET', `/api/v1/events/${event.event_id}`, 200, json, event)).toEqual([]);
 
-    const bad = await responseProblems(baseUrl(), 'GET', `/api/v1/events/${event.event_id}`, 200, json, { ...event, severity: 'bogus' });
+    const bad = await responseProblems(baseUrl(), 'GET', `/api/v1/events/${event.event_id}`, 200, json, {
+      ...event,
+      severity: 'bogus',
+    });
     expect(bad.join('\n')).toContain('/severity');
-    const missing = await responseProblems(baseUrl(), 'GET', '/api/v1/events', 200, json, [{ event_id: event.event_id }]);
+    const missing = await responseProblems(baseUrl(), 'GET', '/api/v1/events', 200, json, [
+      { event_id: event.event_id },
+    ]);
     expect(missing.join('\n')).toContain('required');
-    const undocumented = await responseProblems(baseUrl(), 'GET', `/api/v1/events/${event.event_id}`, 418, json, { detail: 'teapot' });
+    const undocumented = await responseProblems(baseUrl(), 'GET', `/api/v1/events/${event.event_id}`, 418, json, {
+      detail: 'teapot',
+    });
     expect(undocumented.join('\n')).toContain('does not document');
     // A literal path with no GET (the server's own 405) is no operation's answer.
-    expect(await responseProblems(baseUrl(), 'GET', '/api/v1/events/batch', 405, json, { detail: 'Method Not Allowed' })).toEqual([]);
+    expect(
+      await responseProblems(baseUrl(), 'GET', '/api/v1/events/batch', 405, json, { detail: 'Method Not Allowed' }),
+    ).toEqual([]);
   });
 });

@@ -24,8 +24,12 @@ const zone = (environmentId: string, name: string, center: [number, number], rad
 describe('density from zone counters', () => {
   it('scores every event of a mixed history as reading the events back did', async () => {
     const org = await registerTenant('Density');
-    const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Harbour', type: 'port' } })).body;
-    const other = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'port' } })).body;
+    const env = (
+      await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Harbour', type: 'port' } })
+    ).body;
+    const other = (
+      await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Depot', type: 'port' } })
+    ).body;
     // Two overlapping zones (the quay inside the wide fence), and a zone of another environment at the same place.
     const zoneIds: string[] = [];
     for (const body of [
@@ -39,7 +43,11 @@ describe('density from zone counters', () => {
     }
     const quay = { lat: 59.9101, lon: 10.7501 };
     const fenceOnly = { lat: 59.914, lon: 10.75 };
-    const at = (environmentId: string, location: { lat: number; lon: number }) => ({ type: 'motion.detected', environment_id: environmentId, location });
+    const at = (environmentId: string, location: { lat: number; lon: number }) => ({
+      type: 'motion.detected',
+      environment_id: environmentId,
+      location,
+    });
 
     // Singles, batches, events in the other environment between them, and enough to saturate the quay.
     const history: unknown[][] = [
@@ -61,7 +69,9 @@ describe('density from zone counters', () => {
       expect(res.status).toBe(201);
     }
 
-    const stored: StoredEvent[] = (await call('GET', '/api/v1/events', { token: org.token, query: { tenant_id: org.tenantId, limit: '100' } })).body;
+    const stored: StoredEvent[] = (
+      await call('GET', '/api/v1/events', { token: org.token, query: { tenant_id: org.tenantId, limit: '100' } })
+    ).body;
     expect(stored).toHaveLength(history.flat().length);
     const oldestFirst = [...stored].sort((a, b) => a.event_id.localeCompare(b.event_id));
     const densities = oldestFirst.map((event, i) => {
@@ -70,7 +80,9 @@ describe('density from zone counters', () => {
       const inZone = (zoneId: string) => before.filter((e) => e.matched_zone_ids.includes(zoneId)).length;
       return Math.min(1, Math.max(...event.matched_zone_ids.map(inZone)) / 20);
     });
-    expect(oldestFirst.map((e) => e.threat_factors.density!.value)).toEqual(densities.map((d) => Math.round(d * 1000) / 1000));
+    expect(oldestFirst.map((e) => e.threat_factors.density!.value)).toEqual(
+      densities.map((d) => Math.round(d * 1000) / 1000),
+    );
     // The history reaches saturation, and the other environment's zone counts apart.
     expect(Math.max(...densities)).toBe(1);
     const depot = oldestFirst.filter((e) => e.matched_zone_ids.includes(zoneIds[2]!));

@@ -15,7 +15,13 @@ describe('sensors.create', () => {
     const foreignZone = await newZone(org, other.environment_id);
     const res = await call('POST', '/api/v1/sensors', {
       token: org.token,
-      body: { environment_id: env.environment_id, name: 'X', type: 'radar', location: { lat: 0, lon: 0 }, zone_id: foreignZone.zone_id },
+      body: {
+        environment_id: env.environment_id,
+        name: 'X',
+        type: 'radar',
+        location: { lat: 0, lon: 0 },
+        zone_id: foreignZone.zone_id,
+      },
     });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: 'Zone not found' });
@@ -37,7 +43,10 @@ describe('sensors.heartbeat', () => {
     expect(lateRead.body.health).toBe('degraded');
     const silent = await newSensor(org, env.environment_id, { name: 'Silent' });
     await touchSensor(org.tenantId, silent.sensor_id, new Date(Date.now() - 301_000).toISOString());
-    const list = await call('GET', '/api/v1/sensors', { token: org.token, query: { tenant_id: org.tenantId, environment_id: env.environment_id } });
+    const list = await call('GET', '/api/v1/sensors', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, environment_id: env.environment_id },
+    });
     const health = Object.fromEntries(list.body.map((s: { name: string; health: string }) => [s.name, s.health]));
     expect(health).toEqual({ Quiet: 'online', Late: 'degraded', Silent: 'offline' });
   });
@@ -48,8 +57,13 @@ describe('sensors.heartbeat', () => {
     const sensor = await newSensor(org, env.environment_id);
     await touchSensor(org.tenantId, sensor.sensor_id, new Date(Date.now() - 100_000).toISOString());
     expect((await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token })).body.health).toBe('online');
-    await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, { token: await asAdmin(), body: { sensor_heartbeat_timeout_seconds: 60 } });
-    expect((await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token })).body.health).toBe('offline');
+    await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, {
+      token: await asAdmin(),
+      body: { sensor_heartbeat_timeout_seconds: 60 },
+    });
+    expect((await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token })).body.health).toBe(
+      'offline',
+    );
   });
 
   it('an operator may report; a viewer may not; another tenant is 404', async () => {
@@ -57,9 +71,13 @@ describe('sensors.heartbeat', () => {
     const b = await registerTenant('Yard');
     const sensor = await newSensor(a, (await newEnvironment(a)).environment_id);
     const viewer = await createUser(a.token, 'VIEWER');
-    expect((await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: viewer.token })).status).toBe(403);
+    expect((await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: viewer.token })).status).toBe(
+      403,
+    );
     const operator = await createUser(a.token, 'OPERATOR');
-    expect((await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: operator.token })).status).toBe(200);
+    expect(
+      (await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: operator.token })).status,
+    ).toBe(200);
     expect((await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: b.token })).status).toBe(404);
   });
 });
@@ -79,9 +97,19 @@ describe('sensors.get', () => {
     const env = await newEnvironment(org);
     const other = await newEnvironment(org, { name: 'Other' });
     const sensor = await newSensor(org, env.environment_id);
-    const scoped = await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token, query: { environment_id: env.environment_id, tenant_id: org.tenantId } });
+    const scoped = await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, {
+      token: org.token,
+      query: { environment_id: env.environment_id, tenant_id: org.tenantId },
+    });
     expect(scoped.status).toBe(200);
-    expect((await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token, query: { environment_id: other.environment_id } })).status).toBe(404);
+    expect(
+      (
+        await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, {
+          token: org.token,
+          query: { environment_id: other.environment_id },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('GET', '/api/v1/sensors/cam-7', { token: org.token })).status).toBe(404);
   });
 });
@@ -90,10 +118,16 @@ describe('sensors.update', () => {
   it('changes fields and audits them', async () => {
     const org = await registerTenant('Port');
     const sensor = await newSensor(org, (await newEnvironment(org)).environment_id);
-    const res = await call('PATCH', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token, body: { status: 'maintenance', name: 'Gate camera 2' } });
+    const res = await call('PATCH', `/api/v1/sensors/${sensor.sensor_id}`, {
+      token: org.token,
+      body: { status: 'maintenance', name: 'Gate camera 2' },
+    });
     expect(res.body).toMatchObject({ status: 'maintenance', name: 'Gate camera 2', health: 'offline' });
     const audit = await auditEntriesOf(org.tenantId);
-    expect(audit.at(-1)).toMatchObject({ action: 'sensor.updated', changes: { status: { from: 'active', to: 'maintenance' }, name: { from: 'Gate camera', to: 'Gate camera 2' } } });
+    expect(audit.at(-1)).toMatchObject({
+      action: 'sensor.updated',
+      changes: { status: { from: 'active', to: 'maintenance' }, name: { from: 'Gate camera', to: 'Gate camera 2' } },
+    });
   });
 });
 
@@ -112,15 +146,41 @@ describe('assets.create', () => {
     const env = await newEnvironment(org);
     const cable = await call('POST', '/api/v1/assets', {
       token: org.token,
-      body: { environment_id: env.environment_id, name: 'Power cable', type: 'cable', criticality: 'critical', geometry: { type: 'LineString', coordinates: [[10.7, 59.9], [10.8, 59.95]] } },
+      body: {
+        environment_id: env.environment_id,
+        name: 'Power cable',
+        type: 'cable',
+        criticality: 'critical',
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [10.7, 59.9],
+            [10.8, 59.95],
+          ],
+        },
+      },
     });
     expect(cable.status).toBe(201);
     expect(cable.body).toMatchObject({ type: 'cable', criticality: 'critical', location: null });
-    const neither = await call('POST', '/api/v1/assets', { token: org.token, body: { environment_id: env.environment_id, name: 'X', type: 'gate' } });
+    const neither = await call('POST', '/api/v1/assets', {
+      token: org.token,
+      body: { environment_id: env.environment_id, name: 'X', type: 'gate' },
+    });
     expect(neither.status).toBe(422);
     const badLine = await call('POST', '/api/v1/assets', {
       token: org.token,
-      body: { environment_id: env.environment_id, name: 'X', type: 'cable', geometry: { type: 'LineString', coordinates: [[500, 0], [1, 1]] } },
+      body: {
+        environment_id: env.environment_id,
+        name: 'X',
+        type: 'cable',
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [500, 0],
+            [1, 1],
+          ],
+        },
+      },
     });
     expect(badLine.status).toBe(422);
     expect(badLine.body.detail[0].loc).toEqual(['body', 'geometry', 'coordinates']);
@@ -133,12 +193,19 @@ describe('assets.list', () => {
     const env = await newEnvironment(org);
     const other = await newEnvironment(org, { name: 'Other' });
     const make = async (environment_id: string, name: string, type: string, criticality: string) =>
-      (await call('POST', '/api/v1/assets', { token: org.token, body: { environment_id, name, type, criticality, location: { lat: 1, lon: 1 } } })).body.asset_id;
+      (
+        await call('POST', '/api/v1/assets', {
+          token: org.token,
+          body: { environment_id, name, type, criticality, location: { lat: 1, lon: 1 } },
+        })
+      ).body.asset_id;
     const gate = await make(env.environment_id, 'Gate', 'gate', 'high');
     const tower = await make(env.environment_id, 'Tower', 'tower', 'low');
     const ship = await make(other.environment_id, 'Ship', 'vessel', 'high');
     const ids = async (query: Record<string, string>) =>
-      (await call('GET', '/api/v1/assets', { token: org.token, query })).body.map((a: { asset_id: string }) => a.asset_id);
+      (await call('GET', '/api/v1/assets', { token: org.token, query })).body.map(
+        (a: { asset_id: string }) => a.asset_id,
+      );
     expect(await ids({})).toEqual([gate, tower, ship]);
     expect(await ids({ environment_id: env.environment_id })).toEqual([gate, tower]);
     expect(await ids({ criticality: 'high' })).toEqual([gate, ship]);
@@ -151,9 +218,16 @@ describe('assets.get', () => {
     const a = await registerTenant('Port');
     const b = await registerTenant('Yard');
     const env = await newEnvironment(a);
-    const asset = (await call('POST', '/api/v1/assets', { token: a.token, body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } } })).body;
+    const asset = (
+      await call('POST', '/api/v1/assets', {
+        token: a.token,
+        body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } },
+      })
+    ).body;
     expect((await call('GET', `/api/v1/assets/${asset.asset_id}`, { token: a.token })).status).toBe(200);
-    expect((await call('GET', `/api/v1/assets/${asset.asset_id}`, { token: b.token })).body).toEqual({ detail: 'Asset not found' });
+    expect((await call('GET', `/api/v1/assets/${asset.asset_id}`, { token: b.token })).body).toEqual({
+      detail: 'Asset not found',
+    });
   });
 });
 
@@ -161,9 +235,19 @@ describe('assets.update', () => {
   it('cannot remove both location and geometry', async () => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org);
-    const asset = (await call('POST', '/api/v1/assets', { token: org.token, body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } } })).body;
-    expect((await call('PATCH', `/api/v1/assets/${asset.asset_id}`, { token: org.token, body: { location: null } })).status).toBe(422);
-    const ok = await call('PATCH', `/api/v1/assets/${asset.asset_id}`, { token: org.token, body: { criticality: 'critical' } });
+    const asset = (
+      await call('POST', '/api/v1/assets', {
+        token: org.token,
+        body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } },
+      })
+    ).body;
+    expect(
+      (await call('PATCH', `/api/v1/assets/${asset.asset_id}`, { token: org.token, body: { location: null } })).status,
+    ).toBe(422);
+    const ok = await call('PATCH', `/api/v1/assets/${asset.asset_id}`, {
+      token: org.token,
+      body: { criticality: 'critical' },
+    });
     expect(ok.body.criticality).toBe('critical');
   });
 });
@@ -172,7 +256,12 @@ describe('assets.delete', () => {
   it('deletes, and the environment can go then', async () => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org);
-    const asset = (await call('POST', '/api/v1/assets', { token: org.token, body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } } })).body;
+    const asset = (
+      await call('POST', '/api/v1/assets', {
+        token: org.token,
+        body: { environment_id: env.environment_id, name: 'Gate', type: 'gate', location: { lat: 1, lon: 1 } },
+      })
+    ).body;
     expect((await call('DELETE', `/api/v1/environments/${env.environment_id}`, { token: org.token })).status).toBe(409);
     expect((await call('DELETE', `/api/v1/assets/${asset.asset_id}`, { token: org.token })).status).toBe(204);
     expect((await call('DELETE', `/api/v1/environments/${env.environment_id}`, { token: org.token })).status).toBe(204);
@@ -185,7 +274,10 @@ describe('sensors.heartbeat scoping', () => {
     const env = await newEnvironment(org);
     const other = await newEnvironment(org, { name: 'Other' });
     const sensor = await newSensor(org, env.environment_id);
-    const res = await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, { token: org.token, query: { environment_id: other.environment_id } });
+    const res = await call('POST', `/api/v1/sensors/${sensor.sensor_id}/heartbeat`, {
+      token: org.token,
+      query: { environment_id: other.environment_id },
+    });
     expect(res.status).toBe(404);
     const read = await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token });
     expect(read.body.last_seen_at).toBeNull();

@@ -10,7 +10,13 @@ describe('environments.create', () => {
   it('creates an environment in the caller tenant and audits it', async () => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org, { location: { lat: 59.9, lon: 10.7 }, description: 'Container terminal' });
-    expect(env).toMatchObject({ tenant_id: org.tenantId, name: 'North Harbour', type: 'port', status: 'active', location: { lat: 59.9, lon: 10.7 } });
+    expect(env).toMatchObject({
+      tenant_id: org.tenantId,
+      name: 'North Harbour',
+      type: 'port',
+      status: 'active',
+      location: { lat: 59.9, lon: 10.7 },
+    });
     const audit = await auditEntriesOf(org.tenantId);
     expect(audit.at(-1)).toMatchObject({ action: 'environment.created', resource_id: env.environment_id });
   });
@@ -21,7 +27,9 @@ describe('environments.create', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'type']);
     const viewer = await createUser(org.token, 'VIEWER');
-    expect((await call('POST', '/api/v1/environments', { token: viewer.token, body: { name: 'X', type: 'port' } })).status).toBe(403);
+    expect(
+      (await call('POST', '/api/v1/environments', { token: viewer.token, body: { name: 'X', type: 'port' } })).status,
+    ).toBe(403);
   });
 });
 
@@ -33,9 +41,9 @@ describe('environments.list', () => {
     const ship = await newEnvironment(org, { name: 'Ship', type: 'vessel' });
     expect((await call('GET', '/api/v1/environments', { token: org.token })).status).toBe(422);
     const list = async (query: Record<string, string>) =>
-      (await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: org.tenantId, ...query } })).body.map(
-        (e: { environment_id: string }) => e.environment_id,
-      );
+      (
+        await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: org.tenantId, ...query } })
+      ).body.map((e: { environment_id: string }) => e.environment_id);
     expect(await list({})).toEqual([port.environment_id, campus.environment_id, ship.environment_id]);
     expect(await list({ type: 'campus' })).toEqual([campus.environment_id]);
     expect(await list({ status: 'active' })).toEqual([port.environment_id, ship.environment_id]);
@@ -68,12 +76,21 @@ describe('environments.update', () => {
   it('changes the status, and the status index follows', async () => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org);
-    const res = await call('PATCH', `/api/v1/environments/${env.environment_id}`, { token: org.token, body: { status: 'maintenance' } });
+    const res = await call('PATCH', `/api/v1/environments/${env.environment_id}`, {
+      token: org.token,
+      body: { status: 'maintenance' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('maintenance');
-    const inMaintenance = await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: org.tenantId, status: 'maintenance' } });
+    const inMaintenance = await call('GET', '/api/v1/environments', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, status: 'maintenance' },
+    });
     expect(inMaintenance.body.map((e: { environment_id: string }) => e.environment_id)).toEqual([env.environment_id]);
-    const active = await call('GET', '/api/v1/environments', { token: org.token, query: { tenant_id: org.tenantId, status: 'active' } });
+    const active = await call('GET', '/api/v1/environments', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, status: 'active' },
+    });
     expect(active.body).toEqual([]);
   });
 });
@@ -102,29 +119,51 @@ describe('environments.delete', () => {
     const env = await newEnvironment(org);
     const zone = await newZone(org, env.environment_id);
     const sensor = await newSensor(org, env.environment_id, { zone_id: zone.zone_id });
-    const asset = (await call('POST', '/api/v1/assets', {
-      token: org.token,
-      body: { environment_id: env.environment_id, name: 'Crane 4', type: 'equipment', location: { lat: 59.905, lon: 10.705 } },
-    })).body;
+    const asset = (
+      await call('POST', '/api/v1/assets', {
+        token: org.token,
+        body: {
+          environment_id: env.environment_id,
+          name: 'Crane 4',
+          type: 'equipment',
+          location: { lat: 59.905, lon: 10.705 },
+        },
+      })
+    ).body;
     const prefix = environmentPrefix(org.tenantId, env.environment_id);
     await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${prefix}files/x/original.kml`, Body: '<kml/>' }));
 
-    const res = await call('DELETE', `/api/v1/environments/${env.environment_id}`, { token: org.token, query: { cascade: 'true' } });
+    const res = await call('DELETE', `/api/v1/environments/${env.environment_id}`, {
+      token: org.token,
+      query: { cascade: 'true' },
+    });
     expect(res.status).toBe(204);
-    expect((await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: { tenant_id: org.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: { tenant_id: org.tenantId } }))
+        .status,
+    ).toBe(404);
     expect((await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token })).status).toBe(404);
     expect((await call('GET', `/api/v1/assets/${asset.asset_id}`, { token: org.token })).status).toBe(404);
     const objects = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
     expect(objects.KeyCount ?? 0).toBe(0);
     const actions = (await auditEntriesOf(org.tenantId)).map((e) => e.action);
-    expect(actions).toEqual(expect.arrayContaining(['zone.deleted', 'sensor.deleted', 'asset.deleted', 'environment.deleted']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['zone.deleted', 'sensor.deleted', 'asset.deleted', 'environment.deleted']),
+    );
   });
 
   it("another tenant's environment is 404 and stays", async () => {
     const a = await registerTenant('Port');
     const b = await registerTenant('Yard');
     const env = await newEnvironment(a);
-    expect((await call('DELETE', `/api/v1/environments/${env.environment_id}`, { token: b.token, query: { cascade: 'true' } })).status).toBe(404);
+    expect(
+      (
+        await call('DELETE', `/api/v1/environments/${env.environment_id}`, {
+          token: b.token,
+          query: { cascade: 'true' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('GET', `/api/v1/environments/${env.environment_id}`, { token: a.token })).status).toBe(200);
   });
 });
@@ -135,7 +174,10 @@ describe('zones.create', () => {
     const env = await newEnvironment(org);
     const zone = await newZone(org, env.environment_id, { type: 'restricted', security_level: 5 });
     expect(zone.geofence).toEqual(harbourWithBasin);
-    const read = await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: { tenant_id: org.tenantId } });
+    const read = await call('GET', `/api/v1/zones/${zone.zone_id}`, {
+      token: org.token,
+      query: { tenant_id: org.tenantId },
+    });
     expect(read.body.geofence).toEqual(harbourWithBasin);
     expect(read.body).toMatchObject({ type: 'restricted', security_level: 5, active: true });
     // About 557 m x 1112 m less the basin (4 %): roughly 595,000 m².
@@ -147,7 +189,9 @@ describe('zones.create', () => {
   it('accepts a circle and a MultiPolygon', async () => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org);
-    const circle = await newZone(org, env.environment_id, { geofence: { type: 'Circle', center: [10.7, 59.9], radius_m: 100 } });
+    const circle = await newZone(org, env.environment_id, {
+      geofence: { type: 'Circle', center: [10.7, 59.9], radius_m: 100 },
+    });
     expect(circle.area_m2).toBeCloseTo(Math.PI * 100 * 100, 0);
     const multi = await newZone(org, env.environment_id, {
       geofence: { type: 'MultiPolygon', coordinates: [[square(10, 59, 0.01)], [square(10.1, 59, 0.01)]] },
@@ -156,20 +200,83 @@ describe('zones.create', () => {
   });
 
   it.each([
-    ['a self-intersecting ring', { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] }, 'self_intersection'],
-    ['an open ring', { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, 'open_ring'],
-    ['a hole outside its polygon', { type: 'Polygon', coordinates: [square(0, 0, 1), square(5, 5, 1)] }, 'hole_outside'],
-    ['a latitude out of range', { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 95], [0, 0]]] }, 'maximum'],
+    [
+      'a self-intersecting ring',
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 1],
+            [1, 0],
+            [0, 1],
+            [0, 0],
+          ],
+        ],
+      },
+      'self_intersection',
+    ],
+    [
+      'an open ring',
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ],
+        ],
+      },
+      'open_ring',
+    ],
+    [
+      'a hole outside its polygon',
+      { type: 'Polygon', coordinates: [square(0, 0, 1), square(5, 5, 1)] },
+      'hole_outside',
+    ],
+    [
+      'a latitude out of range',
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 0],
+            [1, 95],
+            [0, 0],
+          ],
+        ],
+      },
+      'maximum',
+    ],
     ['a circle without radius', { type: 'Circle', center: [0, 0] }, 'missing'],
-    ['a line', { type: 'LineString', coordinates: [[0, 0], [1, 1]] }, 'enum'],
+    [
+      'a line',
+      {
+        type: 'LineString',
+        coordinates: [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+      'enum',
+    ],
   ])('%s is 422 under body.geofence', async (_what, geofence, type) => {
     const org = await registerTenant('Port');
     const env = await newEnvironment(org);
-    const res = await call('POST', '/api/v1/zones', { token: org.token, body: { environment_id: env.environment_id, name: 'Bad', geofence } });
+    const res = await call('POST', '/api/v1/zones', {
+      token: org.token,
+      body: { environment_id: env.environment_id, name: 'Bad', geofence },
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc.slice(0, 2)).toEqual(['body', 'geofence']);
     expect(res.body.detail.map((d: { type: string }) => d.type)).toContain(type);
-    const zones = await call('GET', '/api/v1/zones', { token: org.token, query: { tenant_id: org.tenantId, environment_id: env.environment_id } });
+    const zones = await call('GET', '/api/v1/zones', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, environment_id: env.environment_id },
+    });
     expect(zones.body).toEqual([]);
   });
 
@@ -177,7 +284,10 @@ describe('zones.create', () => {
     const a = await registerTenant('Port');
     const b = await registerTenant('Yard');
     const env = await newEnvironment(a);
-    const res = await call('POST', '/api/v1/zones', { token: b.token, body: { environment_id: env.environment_id, name: 'X', geofence: harbourWithBasin } });
+    const res = await call('POST', '/api/v1/zones', {
+      token: b.token,
+      body: { environment_id: env.environment_id, name: 'X', geofence: harbourWithBasin },
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: 'Environment not found' });
   });
@@ -190,9 +300,15 @@ describe('zones.list', () => {
     const other = await newEnvironment(org, { name: 'Other' });
     const zone = await newZone(org, env.environment_id);
     await newZone(org, other.environment_id);
-    const res = await call('GET', '/api/v1/zones', { token: org.token, query: { tenant_id: org.tenantId, environment_id: env.environment_id } });
+    const res = await call('GET', '/api/v1/zones', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, environment_id: env.environment_id },
+    });
     expect(res.body.map((z: { zone_id: string }) => z.zone_id)).toEqual([zone.zone_id]);
-    const missing = await call('GET', '/api/v1/zones', { token: org.token, query: { environment_id: env.environment_id } });
+    const missing = await call('GET', '/api/v1/zones', {
+      token: org.token,
+      query: { environment_id: env.environment_id },
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.detail[0].loc).toEqual(['query', 'tenant_id']);
   });
@@ -204,8 +320,12 @@ describe('zones.get', () => {
     const b = await registerTenant('Yard');
     const zone = await newZone(a, (await newEnvironment(a)).environment_id);
     expect((await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: a.token })).status).toBe(422);
-    expect((await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: b.token, query: { tenant_id: b.tenantId } })).status).toBe(404);
-    expect((await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: b.token, query: { tenant_id: a.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: b.token, query: { tenant_id: b.tenantId } })).status,
+    ).toBe(404);
+    expect(
+      (await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: b.token, query: { tenant_id: a.tenantId } })).status,
+    ).toBe(404);
   });
 });
 
@@ -214,13 +334,30 @@ describe('zones.update', () => {
     const org = await registerTenant('Port');
     const zone = await newZone(org, (await newEnvironment(org)).environment_id);
     const q = { tenant_id: org.tenantId };
-    const ok = await call('PATCH', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: q, body: { geofence: { type: 'Circle', center: [10.7, 59.9], radius_m: 10 } } });
+    const ok = await call('PATCH', `/api/v1/zones/${zone.zone_id}`, {
+      token: org.token,
+      query: q,
+      body: { geofence: { type: 'Circle', center: [10.7, 59.9], radius_m: 10 } },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.area_m2).toBeCloseTo(Math.PI * 100, 0);
     const bad = await call('PATCH', `/api/v1/zones/${zone.zone_id}`, {
       token: org.token,
       query: q,
-      body: { geofence: { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] } },
+      body: {
+        geofence: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        },
+      },
     });
     expect(bad.status).toBe(422);
     const read = await call('GET', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: q });
@@ -234,7 +371,10 @@ describe('zones.delete', () => {
     const env = await newEnvironment(org);
     const zone = await newZone(org, env.environment_id);
     const sensor = await newSensor(org, env.environment_id, { zone_id: zone.zone_id });
-    expect((await call('DELETE', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: { tenant_id: org.tenantId } })).status).toBe(204);
+    expect(
+      (await call('DELETE', `/api/v1/zones/${zone.zone_id}`, { token: org.token, query: { tenant_id: org.tenantId } }))
+        .status,
+    ).toBe(204);
     const read = await call('GET', `/api/v1/sensors/${sensor.sensor_id}`, { token: org.token });
     expect(read.body.zone_id).toBeNull();
     // The environment's count followed: it is empty of zones, so only the sensor blocks deletion.

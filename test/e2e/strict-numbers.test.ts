@@ -42,7 +42,9 @@ describe('strict query numbers', () => {
       for (const [name, value] of BAD) {
         const res = await getRaw(path, `${prefix}${name}=${value}`, org.token);
         expect(res.status, `${path} ${name}=${value}`).toBe(422);
-        expect(res.body.detail, `${path} ${name}=${value}`).toEqual(expect.arrayContaining([expect.objectContaining({ loc: ['query', name] })]));
+        expect(res.body.detail, `${path} ${name}=${value}`).toEqual(
+          expect.arrayContaining([expect.objectContaining({ loc: ['query', name] })]),
+        );
       }
       // In range: a page reads offset + limit items, so the offset is bounded.
       expect((await getRaw(path, `${prefix}offset=10000`, org.token)).status, path).toBe(200);

@@ -56,16 +56,27 @@ describe('tenants.create', () => {
 
   it('answers 400 for malformed JSON and 415 for a body that is not JSON', async () => {
     const token = await asAdmin();
-    const bad = await call('POST', '/api/v1/tenants', { token, rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const bad = await call('POST', '/api/v1/tenants', {
+      token,
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ detail: 'The body is not valid JSON' });
-    const text = await call('POST', '/api/v1/tenants', { token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const text = await call('POST', '/api/v1/tenants', {
+      token,
+      rawBody: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(typeof text.body.detail).toBe('string');
   });
 
   it('answers 413 for a body over 1 MB', async () => {
-    const res = await call('POST', '/api/v1/tenants', { token: await asAdmin(), body: { name: 'x'.repeat(1_100_000) } });
+    const res = await call('POST', '/api/v1/tenants', {
+      token: await asAdmin(),
+      body: { name: 'x'.repeat(1_100_000) },
+    });
     expect(res.status).toBe(413);
     expect(typeof res.body.detail).toBe('string');
   });
@@ -110,7 +121,10 @@ describe('tenants.update', () => {
 
   it('is 404 for an unknown tenant and 422 for an empty or unknown field', async () => {
     const token = await asAdmin();
-    const missing = await call('PATCH', '/api/v1/tenants/00000000-0000-4000-8000-000000000000', { token, body: { plan: 'pro' } });
+    const missing = await call('PATCH', '/api/v1/tenants/00000000-0000-4000-8000-000000000000', {
+      token,
+      body: { plan: 'pro' },
+    });
     expect(missing.status).toBe(404);
     const created = await newTenant(token);
     const empty = await call('PATCH', `/api/v1/tenants/${created.tenant_id}`, { token, body: {} });
@@ -183,7 +197,9 @@ describe('tenants.config.get', () => {
   });
 
   it('is 404 for an unknown tenant', async () => {
-    const res = await call('GET', '/api/v1/tenants/00000000-0000-4000-8000-000000000000/config', { token: await asAdmin() });
+    const res = await call('GET', '/api/v1/tenants/00000000-0000-4000-8000-000000000000/config', {
+      token: await asAdmin(),
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -209,10 +225,16 @@ describe('tenants.config.update', () => {
   it('refuses an unknown time zone and out-of-range values with 422', async () => {
     const token = await asAdmin();
     const created = await newTenant(token);
-    const tz = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: { timezone: 'Mars/Base' } });
+    const tz = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, {
+      token,
+      body: { timezone: 'Mars/Base' },
+    });
     expect(tz.status).toBe(422);
     expect(tz.body.detail[0].loc).toEqual(['body', 'timezone']);
-    const threshold = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: { incident_threshold: 2 } });
+    const threshold = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, {
+      token,
+      body: { incident_threshold: 2 },
+    });
     expect(threshold.status).toBe(422);
     expect(threshold.body.detail[0].loc).toEqual(['body', 'incident_threshold']);
     const read = await call('GET', `/api/v1/tenants/${created.tenant_id}/config`, { token });
@@ -226,16 +248,27 @@ describe('tenants.config.update: integrations in the escalation policy', () => {
     const created = await newTenant(token);
     const other = await newTenant(token);
     const add = (tenantId: string) =>
-      call('POST', '/api/v1/integrations', { token, body: { tenant_id: tenantId, name: 'SOC', kind: 'http', config: { url: 'http://127.0.0.1:9/hook' } } });
+      call('POST', '/api/v1/integrations', {
+        token,
+        body: { tenant_id: tenantId, name: 'SOC', kind: 'http', config: { url: 'http://127.0.0.1:9/hook' } },
+      });
     const own = (await add(created.tenant_id)).body.integration_id as string;
     const foreign = (await add(other.tenant_id)).body.integration_id as string;
-    const level = (ids: string[]) => ({ escalation_policy: { levels: [{ after_minutes: 5, notify_roles: ['OPERATOR'], integration_ids: ids }] } });
-    const refused = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: level([foreign]) });
+    const level = (ids: string[]) => ({
+      escalation_policy: { levels: [{ after_minutes: 5, notify_roles: ['OPERATOR'], integration_ids: ids }] },
+    });
+    const refused = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, {
+      token,
+      body: level([foreign]),
+    });
     expect(refused.status).toBe(404);
     expect(refused.body).toEqual({ detail: 'Integration not found' });
     const saved = await call('PATCH', `/api/v1/tenants/${created.tenant_id}/config`, { token, body: level([own]) });
     expect(saved.body.escalation_policy.levels[0].integration_ids).toEqual([own]);
-    const missing = await call('PATCH', '/api/v1/tenants/00000000-0000-4000-8000-000000000000/config', { token, body: { timezone: 'UTC' } });
+    const missing = await call('PATCH', '/api/v1/tenants/00000000-0000-4000-8000-000000000000/config', {
+      token,
+      body: { timezone: 'UTC' },
+    });
     expect(missing.status).toBe(404);
   });
 });
@@ -250,17 +283,25 @@ describe('tenant routes are SUPER_ADMIN only', () => {
     ['PATCH', '/api/v1/tenants/{id}/config', { timezone: 'UTC' }],
   ];
 
-  it.each(routes)('%s %s is 401 without a credential, with a bad token and with an unknown API key', async (method, path, body) => {
-    const token = await asAdmin();
-    const tenant = await newTenant(token);
-    const url = path.replace('{id}', tenant.tenant_id);
-    for (const opts of [{}, { token: 'not.a.jwt' }, { token: `${token.slice(0, -4)}AAAA` }, { apiKey: 'gh_unknown' }]) {
-      const res = await call(method, url, { ...opts, body });
-      expect(res.status).toBe(401);
-      expect(typeof res.body.detail).toBe('string');
-      expect(res.text).not.toContain(tenant.name);
-    }
-  });
+  it.each(routes)(
+    '%s %s is 401 without a credential, with a bad token and with an unknown API key',
+    async (method, path, body) => {
+      const token = await asAdmin();
+      const tenant = await newTenant(token);
+      const url = path.replace('{id}', tenant.tenant_id);
+      for (const opts of [
+        {},
+        { token: 'not.a.jwt' },
+        { token: `${token.slice(0, -4)}AAAA` },
+        { apiKey: 'gh_unknown' },
+      ]) {
+        const res = await call(method, url, { ...opts, body });
+        expect(res.status).toBe(401);
+        expect(typeof res.body.detail).toBe('string');
+        expect(res.text).not.toContain(tenant.name);
+      }
+    },
+  );
 
   it.each(routes)('%s %s is 403 for a TENANT_ADMIN, and changes nothing', async (method, path, body) => {
     const admin = await asAdmin();

@@ -34,7 +34,8 @@ const list = (org: RegisteredTenant, query: Record<string, string | number | boo
 
 const seed = (token: string, query: Record<string, string> = {}) => call('POST', `${BASE}/seed`, { token, query });
 
-const libraryAudit = async (org: RegisteredTenant) => (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_type === 'threat_library');
+const libraryAudit = async (org: RegisteredTenant) =>
+  (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_type === 'threat_library');
 
 describe('threatLibraries.create', () => {
   it('stores the definitions with their defaults filled and ids made from their names, unique in the library', async () => {
@@ -44,12 +45,24 @@ describe('threatLibraries.create', () => {
       definitions: [
         droneDefinition,
         { ...droneDefinition, weight: 0.3 },
-        { ...droneDefinition, definition_id: 'custom.drone', name: 'Drone, named', active: false, indicators: { mmsis: ['257123450'] } },
+        {
+          ...droneDefinition,
+          definition_id: 'custom.drone',
+          name: 'Drone, named',
+          active: false,
+          indicators: { mmsis: ['257123450'] },
+        },
         { ...droneDefinition, name: 'Ærø ferry: AIS off!' },
       ],
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ tenant_id: org.tenantId, name: 'Perimeter watch', vertical: 'security', active: true, seed_key: null });
+    expect(res.body).toMatchObject({
+      tenant_id: org.tenantId,
+      name: 'Perimeter watch',
+      vertical: 'security',
+      active: true,
+      seed_key: null,
+    });
     expect(res.body.definitions.map((d: { definition_id: string }) => d.definition_id)).toEqual([
       'drone-over-the-fence',
       'drone-over-the-fence-2',
@@ -74,27 +87,49 @@ describe('threatLibraries.create', () => {
       action: 'threat_library.created',
       resource_id: res.body.library_id,
       user_id: org.userId,
-      changes: { name: 'Perimeter watch', vertical: 'security', definitions: ['drone-over-the-fence', 'drone-over-the-fence-2', 'custom.drone', 'aero-ferry-ais-off'] },
+      changes: {
+        name: 'Perimeter watch',
+        vertical: 'security',
+        definitions: ['drone-over-the-fence', 'drone-over-the-fence-2', 'custom.drone', 'aero-ferry-ais-off'],
+      },
     });
   });
 
   it('refuses a definition that breaks a rule, naming its field, and creates nothing', async () => {
     const org = await registerTenant('TlibBad');
     const cases: [unknown[], (string | number)[]][] = [
-      [[{ ...droneDefinition, definition_id: 'dup' }, { ...droneDefinition, definition_id: 'dup' }], ['body', 'definitions', 1, 'definition_id']],
-      [[{ ...droneDefinition, match: { event_types: ['drone.detected'], hours: { start: '08:00', end: '08:00' } } }], ['body', 'definitions', 0, 'match', 'hours', 'end']],
+      [
+        [
+          { ...droneDefinition, definition_id: 'dup' },
+          { ...droneDefinition, definition_id: 'dup' },
+        ],
+        ['body', 'definitions', 1, 'definition_id'],
+      ],
+      [
+        [{ ...droneDefinition, match: { event_types: ['drone.detected'], hours: { start: '08:00', end: '08:00' } } }],
+        ['body', 'definitions', 0, 'match', 'hours', 'end'],
+      ],
       [
         [
           droneDefinition,
           {
             ...droneDefinition,
             name: 'Slow and fast',
-            match: { event_types: ['vessel.loitering'], payload: [{ field: 'speed_knots', op: 'gte', value: 10 }, { field: 'speed_knots', op: 'lt', value: 10 }] },
+            match: {
+              event_types: ['vessel.loitering'],
+              payload: [
+                { field: 'speed_knots', op: 'gte', value: 10 },
+                { field: 'speed_knots', op: 'lt', value: 10 },
+              ],
+            },
           },
         ],
         ['body', 'definitions', 1, 'match', 'payload', 1],
       ],
-      [[{ ...droneDefinition, match: { event_types: ['fibre.disturbance'], keywords: ['digging', '--'] } }], ['body', 'definitions', 0, 'match', 'keywords', 1]],
+      [
+        [{ ...droneDefinition, match: { event_types: ['fibre.disturbance'], keywords: ['digging', '--'] } }],
+        ['body', 'definitions', 0, 'match', 'keywords', 1],
+      ],
     ];
     for (const [definitions, loc] of cases) {
       const res = await create(org, { definitions });
@@ -102,17 +137,28 @@ describe('threatLibraries.create', () => {
       expect(res.body.detail).toEqual([{ loc, msg: expect.any(String), type: expect.any(String) }]);
     }
     // The schema's own rules: an event type that does not exist, a weight above 1.
-    const unknownType = await create(org, { definitions: [{ ...droneDefinition, match: { event_types: ['ufo.sighted'] } }] });
+    const unknownType = await create(org, {
+      definitions: [{ ...droneDefinition, match: { event_types: ['ufo.sighted'] } }],
+    });
     expect(unknownType.status).toBe(422);
     expect(unknownType.body.detail[0].loc.slice(0, 5)).toEqual(['body', 'definitions', 0, 'match', 'event_types']);
-    expect((await create(org, { definitions: [{ ...droneDefinition, weight: 1.5 }] })).body.detail[0].loc).toEqual(['body', 'definitions', 0, 'weight']);
+    expect((await create(org, { definitions: [{ ...droneDefinition, weight: 1.5 }] })).body.detail[0].loc).toEqual([
+      'body',
+      'definitions',
+      0,
+      'weight',
+    ]);
     expect((await list(org)).body).toEqual([]);
   });
 
   it('refuses a library too large to keep (413), saying how to split it', async () => {
     const org = await registerTenant('TlibHuge');
     const ips = (n: number) => Array.from({ length: 500 }, (_, i) => `10.${n}.${Math.floor(i / 250)}.${i % 250}`);
-    const definitions = Array.from({ length: 50 }, (_, n) => ({ ...droneDefinition, name: `Watchlist ${n}`, indicators: { ips: ips(n) } }));
+    const definitions = Array.from({ length: 50 }, (_, n) => ({
+      ...droneDefinition,
+      name: `Watchlist ${n}`,
+      indicators: { ips: ips(n) },
+    }));
     const res = await create(org, { definitions });
     expect(res.status).toBe(413);
     expect(res.body.detail).toMatch(/over the 250 KB a library holds: split/);
@@ -124,9 +170,13 @@ describe('threatLibraries.create', () => {
     const viewer = await createUser(org.token, 'VIEWER');
     const lib = await created(org);
     expect((await create(org, {}, viewer.token)).status).toBe(403);
-    expect((await call('PATCH', `${BASE}/${lib.library_id}`, { token: viewer.token, body: { active: false } })).status).toBe(403);
+    expect(
+      (await call('PATCH', `${BASE}/${lib.library_id}`, { token: viewer.token, body: { active: false } })).status,
+    ).toBe(403);
     expect((await call('DELETE', `${BASE}/${lib.library_id}`, { token: viewer.token })).status).toBe(403);
-    expect((await list(org, {}, viewer.token)).body.map((l: { library_id: string }) => l.library_id)).toEqual([lib.library_id]);
+    expect((await list(org, {}, viewer.token)).body.map((l: { library_id: string }) => l.library_id)).toEqual([
+      lib.library_id,
+    ]);
     expect((await call('GET', `${BASE}/${lib.library_id}`, { token: viewer.token })).status).toBe(200);
   });
 
@@ -154,10 +204,19 @@ describe('threatLibraries.list', () => {
     await created(other, { name: 'Not yours', vertical: 'maritime' });
     const ids = (res: { body: { library_id: string }[] }) => res.body.map((l) => l.library_id);
 
-    expect(ids(await list(org))).toEqual([harbour.library_id, doors.library_id, oldMaritime.library_id, rail.library_id]);
+    expect(ids(await list(org))).toEqual([
+      harbour.library_id,
+      doors.library_id,
+      oldMaritime.library_id,
+      rail.library_id,
+    ]);
     expect(ids(await list(org, { vertical: 'maritime' }))).toEqual([harbour.library_id, oldMaritime.library_id]);
     expect(ids(await list(org, { vertical: 'maritime', active_only: true }))).toEqual([harbour.library_id]);
-    expect(ids(await list(org, { active_only: true }))).toEqual([harbour.library_id, doors.library_id, rail.library_id]);
+    expect(ids(await list(org, { active_only: true }))).toEqual([
+      harbour.library_id,
+      doors.library_id,
+      rail.library_id,
+    ]);
     expect(ids(await list(org, { vertical: 'defense' }))).toEqual([]);
     expect(ids(await list(org, { limit: 2, offset: 1 }))).toEqual([doors.library_id, oldMaritime.library_id]);
     expect(ids(await list(org, { offset: 4 }))).toEqual([]);
@@ -180,7 +239,9 @@ describe('threatLibraries.get', () => {
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual(unknown.body);
     expect(theirs.body).toEqual({ detail: 'Threat library not found' });
-    expect((await call('PATCH', `${BASE}/${lib.library_id}`, { token: other.token, body: { name: 'Mine now' } })).status).toBe(404);
+    expect(
+      (await call('PATCH', `${BASE}/${lib.library_id}`, { token: other.token, body: { name: 'Mine now' } })).status,
+    ).toBe(404);
     expect((await call('DELETE', `${BASE}/${lib.library_id}`, { token: other.token })).status).toBe(404);
     expect((await call('GET', `${BASE}/not-a-uuid`, { token: org.token })).status).toBe(422);
     expect((await call('GET', `${BASE}/${lib.library_id}`, { token: org.token })).body.name).toBe('Perimeter watch');
@@ -193,7 +254,12 @@ describe('threatLibraries.update', () => {
     const lib = await created(org, {
       definitions: [
         { ...droneDefinition, definition_id: 'drone' },
-        { name: 'Tailgating', severity: 'medium', weight: 0.4, match: { event_types: ['tailgating.detected'], zone_types: ['entrance'] } },
+        {
+          name: 'Tailgating',
+          severity: 'medium',
+          weight: 0.4,
+          match: { event_types: ['tailgating.detected'], zone_types: ['entrance'] },
+        },
       ],
     });
     const res = await call('PATCH', `${BASE}/${lib.library_id}`, {
@@ -202,13 +268,25 @@ describe('threatLibraries.update', () => {
         name: 'Perimeter and doors',
         definitions: [
           { ...droneDefinition, definition_id: 'drone', weight: 0.8 },
-          { name: 'Forced door', severity: 'high', weight: 0.6, match: { event_types: ['door.forced'], hours: { start: '22:00', end: '06:00' } } },
+          {
+            name: 'Forced door',
+            severity: 'high',
+            weight: 0.6,
+            match: { event_types: ['door.forced'], hours: { start: '22:00', end: '06:00' } },
+          },
         ],
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: 'Perimeter and doors', vertical: 'security', active: true, created_at: lib.created_at });
-    expect(res.body.definitions.map((d: { definition_id: string; weight: number }) => [d.definition_id, d.weight])).toEqual([
+    expect(res.body).toMatchObject({
+      name: 'Perimeter and doors',
+      vertical: 'security',
+      active: true,
+      created_at: lib.created_at,
+    });
+    expect(
+      res.body.definitions.map((d: { definition_id: string; weight: number }) => [d.definition_id, d.weight]),
+    ).toEqual([
       ['drone', 0.8],
       ['forced-door', 0.6],
     ]);
@@ -218,11 +296,16 @@ describe('threatLibraries.update', () => {
     // Switching it off leaves the definitions as they are; the same again changes nothing and is not audited.
     const off = await call('PATCH', `${BASE}/${lib.library_id}`, { token: org.token, body: { active: false } });
     expect(off.body).toMatchObject({ active: false, definitions: res.body.definitions });
-    expect((await call('PATCH', `${BASE}/${lib.library_id}`, { token: org.token, body: { active: false } })).status).toBe(200);
+    expect(
+      (await call('PATCH', `${BASE}/${lib.library_id}`, { token: org.token, body: { active: false } })).status,
+    ).toBe(200);
 
     const updates = (await libraryAudit(org)).filter((e) => e.action === 'threat_library.updated');
     expect(updates.map((e) => e.changes)).toEqual([
-      { name: { from: 'Perimeter watch', to: 'Perimeter and doors' }, definitions: { added: ['forced-door'], removed: ['tailgating'], changed: ['drone'] } },
+      {
+        name: { from: 'Perimeter watch', to: 'Perimeter and doors' },
+        definitions: { added: ['forced-door'], removed: ['tailgating'], changed: ['drone'] },
+      },
       { active: { from: true, to: false } },
     ]);
   });
@@ -236,7 +319,13 @@ describe('threatLibraries.update', () => {
       body: {
         definitions: [
           droneDefinition,
-          { ...droneDefinition, match: { event_types: ['ais.gap'], payload: [exactlyFive, { field: 'signal.db', op: 'lt', value: 3 }, { ...exactlyFive, op: 'gt' }] } },
+          {
+            ...droneDefinition,
+            match: {
+              event_types: ['ais.gap'],
+              payload: [exactlyFive, { field: 'signal.db', op: 'lt', value: 3 }, { ...exactlyFive, op: 'gt' }],
+            },
+          },
         ],
       },
     });
@@ -249,7 +338,8 @@ describe('threatLibraries.update', () => {
   it("every write moves the tenant's threat-library revision, which ingest reads to know its kept definitions changed", async () => {
     const org = await registerTenant('TlibRevision');
     const tenantId = systemTenant(org.tenantId);
-    const revision = async () => libraryRevisionFrom(await readItems([libraryRevisionKey(tenantId)]), tenantId)!.revision;
+    const revision = async () =>
+      libraryRevisionFrom(await readItems([libraryRevisionKey(tenantId)]), tenantId)!.revision;
     expect(await revision()).toBe(0);
     const lib = await created(org);
     expect(await revision()).toBe(1);
@@ -275,7 +365,10 @@ describe('threatLibraries.delete', () => {
     expect((await list(org)).body).toEqual([]);
     const deleted = (await libraryAudit(org)).filter((e) => e.action === 'threat_library.deleted');
     expect(deleted).toEqual([
-      expect.objectContaining({ resource_id: lib.library_id, changes: { name: 'Perimeter watch', vertical: 'security', definitions: ['drone-over-the-fence'] } }),
+      expect.objectContaining({
+        resource_id: lib.library_id,
+        changes: { name: 'Perimeter watch', vertical: 'security', definitions: ['drone-over-the-fence'] },
+      }),
     ]);
   });
 });
@@ -289,11 +382,21 @@ describe('threatLibraries.seed', () => {
     expect(first.body.skipped).toEqual({ libraries: [], definitions: [] });
     expect(first.body.libraries).toHaveLength(4);
 
-    const libraries = (await list(org)).body as { library_id: string; vertical: string; seed_key: string; active: boolean; definitions: any[] }[];
+    const libraries = (await list(org)).body as {
+      library_id: string;
+      vertical: string;
+      seed_key: string;
+      active: boolean;
+      definitions: any[];
+    }[];
     expect(libraries.map((l) => l.vertical).sort()).toEqual(['defense', 'infrastructure', 'maritime', 'security']);
     expect(libraries.map((l) => l.library_id).sort()).toEqual([...first.body.libraries].sort());
-    expect(libraries.every((l) => l.active && l.seed_key === `gatehouse.${l.vertical}` && l.definitions.length === 3)).toBe(true);
-    const definitions = new Map(libraries.flatMap((l) => l.definitions.map((d) => [d.definition_id, { ...d, vertical: l.vertical }])));
+    expect(
+      libraries.every((l) => l.active && l.seed_key === `gatehouse.${l.vertical}` && l.definitions.length === 3),
+    ).toBe(true);
+    const definitions = new Map(
+      libraries.flatMap((l) => l.definitions.map((d) => [d.definition_id, { ...d, vertical: l.vertical }])),
+    );
     expect(definitions.size).toBe(12);
     expect(definitions.get('maritime.cable-loitering')).toMatchObject({
       vertical: 'maritime',
@@ -310,12 +413,28 @@ describe('threatLibraries.seed', () => {
       },
     });
     expect(definitions.get('maritime.ais-gap-restricted')).toMatchObject({
-      match: { event_types: ['ais.gap'], zone_types: ['restricted'], payload: [{ field: 'gap_minutes', op: 'gte', value: 60 }] },
+      match: {
+        event_types: ['ais.gap'],
+        zone_types: ['restricted'],
+        payload: [{ field: 'gap_minutes', op: 'gte', value: 60 }],
+      },
     });
-    expect(definitions.get('security.tailgating-entrance')!.match).toMatchObject({ event_types: ['tailgating.detected'], zone_types: expect.arrayContaining(['entrance']) });
-    expect(definitions.get('security.repeated-access-denials')!.match).toEqual({ event_types: ['access.denied'], repeat: { count: 5 } });
-    expect(definitions.get('defense.drone-over-perimeter')!.match).toMatchObject({ event_types: ['drone.detected'], zone_types: expect.arrayContaining(['perimeter', 'critical']) });
-    expect(definitions.get('infrastructure.fibre-digging')!.match).toMatchObject({ event_types: ['fibre.disturbance'], keywords: expect.arrayContaining(['digging', 'excavation']) });
+    expect(definitions.get('security.tailgating-entrance')!.match).toMatchObject({
+      event_types: ['tailgating.detected'],
+      zone_types: expect.arrayContaining(['entrance']),
+    });
+    expect(definitions.get('security.repeated-access-denials')!.match).toEqual({
+      event_types: ['access.denied'],
+      repeat: { count: 5 },
+    });
+    expect(definitions.get('defense.drone-over-perimeter')!.match).toMatchObject({
+      event_types: ['drone.detected'],
+      zone_types: expect.arrayContaining(['perimeter', 'critical']),
+    });
+    expect(definitions.get('infrastructure.fibre-digging')!.match).toMatchObject({
+      event_types: ['fibre.disturbance'],
+      keywords: expect.arrayContaining(['digging', 'excavation']),
+    });
     for (const d of definitions.values()) {
       expect(d.description.length, d.definition_id).toBeGreaterThan(100);
       expect(d.definition_id.startsWith(`${d.vertical}.`)).toBe(true);
@@ -335,18 +454,27 @@ describe('threatLibraries.seed', () => {
     expect(await libraryAudit(org)).toHaveLength(4);
   });
 
-  it("re-creates what the tenant deleted and keeps what it changed", async () => {
+  it('re-creates what the tenant deleted and keeps what it changed', async () => {
     const org = await registerTenant('TlibReseed');
     const first = (await seed(org.token)).body;
-    const libraries = (await list(org)).body as { library_id: string; vertical: string; definitions: { definition_id: string; weight: number; indicators: null }[] }[];
+    const libraries = (await list(org)).body as {
+      library_id: string;
+      vertical: string;
+      definitions: { definition_id: string; weight: number; indicators: null }[];
+    }[];
     const maritime = libraries.find((l) => l.vertical === 'maritime')!;
     const defense = libraries.find((l) => l.vertical === 'defense')!;
     // Maritime renamed, its cable definition deleted, its AIS-gap definition re-weighted; defense deleted.
     // (A definition as answered has `indicators: null` when it has none; as sent, it leaves them out.)
     const kept = maritime.definitions
       .filter((d) => d.definition_id !== 'maritime.cable-loitering')
-      .map(({ indicators: _none, ...d }) => (d.definition_id === 'maritime.ais-gap-restricted' ? { ...d, weight: 0.9 } : d));
-    const patched = await call('PATCH', `${BASE}/${maritime.library_id}`, { token: org.token, body: { name: 'Our cable watch', definitions: kept } });
+      .map(({ indicators: _none, ...d }) =>
+        d.definition_id === 'maritime.ais-gap-restricted' ? { ...d, weight: 0.9 } : d,
+      );
+    const patched = await call('PATCH', `${BASE}/${maritime.library_id}`, {
+      token: org.token,
+      body: { name: 'Our cable watch', definitions: kept },
+    });
     expect(patched.status).toBe(200);
     expect((await call('DELETE', `${BASE}/${defense.library_id}`, { token: org.token })).status).toBe(204);
 
@@ -365,9 +493,14 @@ describe('threatLibraries.seed', () => {
       ['maritime.cable-loitering', 0.6],
     ]);
     expect((await call('GET', `${BASE}/${defense.library_id}`, { token: org.token })).body.definitions).toHaveLength(3);
-    const seededUpdate = (await libraryAudit(org)).filter((e) => e.action === 'threat_library.updated' && (e.changes as { via?: string }).via === 'seed');
+    const seededUpdate = (await libraryAudit(org)).filter(
+      (e) => e.action === 'threat_library.updated' && (e.changes as { via?: string }).via === 'seed',
+    );
     expect(seededUpdate).toEqual([
-      expect.objectContaining({ resource_id: maritime.library_id, changes: { definitions: { added: ['maritime.cable-loitering'], removed: [], changed: [] }, via: 'seed' } }),
+      expect.objectContaining({
+        resource_id: maritime.library_id,
+        changes: { definitions: { added: ['maritime.cable-loitering'], removed: [], changed: [] }, via: 'seed' },
+      }),
     ]);
   });
 
@@ -424,14 +557,31 @@ describe('threatIntel.libraries', () => {
       updated_at: own.updated_at,
     });
     const maritimeSeed = res.body.find((s: { seed_key: string | null }) => s.seed_key === 'gatehouse.maritime');
-    expect(maritimeSeed).toMatchObject({ definition_count: 3, active_definition_count: 3, active_by_severity: { medium: 1, high: 2 } });
+    expect(maritimeSeed).toMatchObject({
+      definition_count: 3,
+      active_definition_count: 3,
+      active_by_severity: { medium: 1, high: 2 },
+    });
     expect(maritimeSeed.event_types).toEqual(['motion.detected', 'intrusion.detected', 'ais.gap', 'vessel.loitering']);
     expect(res.body.every((s: object) => !('definitions' in s))).toBe(true);
 
-    const maritimeOnly = await call('GET', '/api/v1/threat-intel/libraries', { token: viewer.token, query: { vertical: 'maritime', limit: 1, offset: 1 } });
+    const maritimeOnly = await call('GET', '/api/v1/threat-intel/libraries', {
+      token: viewer.token,
+      query: { vertical: 'maritime', limit: 1, offset: 1 },
+    });
     expect(maritimeOnly.body.map((s: { library_id: string }) => s.library_id)).toEqual([own.library_id]);
-    expect((await call('GET', '/api/v1/threat-intel/libraries', { token: org.token, query: { tenant_id: other.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', '/api/v1/threat-intel/libraries', { token: org.token, query: { tenant_id: other.tenantId } }))
+        .status,
+    ).toBe(404);
     expect((await call('GET', '/api/v1/threat-intel/libraries', { token: other.token })).body).toEqual([]);
-    expect((await call('GET', '/api/v1/threat-intel/libraries', { token: await asAdmin(), query: { tenant_id: org.tenantId } })).body).toEqual(res.body);
+    expect(
+      (
+        await call('GET', '/api/v1/threat-intel/libraries', {
+          token: await asAdmin(),
+          query: { tenant_id: org.tenantId },
+        })
+      ).body,
+    ).toEqual(res.body);
   });
 });

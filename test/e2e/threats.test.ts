@@ -35,18 +35,35 @@ describe('threats.list', () => {
     expect(threats[0]!.incident_ids.sort()).toEqual(matched.map((e) => e.incident_id).sort());
 
     // Filters: by zone and severity it is there; by another severity or a zone of nothing, not.
-    const filtered = async (query: Record<string, string | number>) => ((await call('GET', '/api/v1/threats', { token: org.token, query })).body as ThreatBody[]).length;
+    const filtered = async (query: Record<string, string | number>) =>
+      ((await call('GET', '/api/v1/threats', { token: org.token, query })).body as ThreatBody[]).length;
     expect(await filtered({ zone_id: zoneId, severity: 'high', status: 'active' })).toBe(1);
     expect(await filtered({ severity: 'low' })).toBe(0);
     // A zone or library that is not the tenant's is unknown.
-    expect((await call('GET', '/api/v1/threats', { token: org.token, query: { zone_id: '00000000-0000-4000-8000-000000000000' } })).status).toBe(404);
-    expect((await call('GET', '/api/v1/threats', { token: org.token, query: { library_id: '00000000-0000-4000-8000-000000000000' } })).status).toBe(404);
+    expect(
+      (
+        await call('GET', '/api/v1/threats', {
+          token: org.token,
+          query: { zone_id: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await call('GET', '/api/v1/threats', {
+          token: org.token,
+          query: { library_id: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await call('GET', '/api/v1/threats', { token: org.token, query: { limit: 0 } })).status).toBe(422);
 
     // Another tenant sees none of it.
     const other = await registerTenant('Other');
     expect((await call('GET', '/api/v1/threats', { token: other.token })).body).toEqual([]);
-    expect((await call('GET', '/api/v1/threats', { token: other.token, query: { tenant_id: org.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', '/api/v1/threats', { token: other.token, query: { tenant_id: org.tenantId } })).status,
+    ).toBe(404);
   }, 60_000);
 });
 
@@ -88,12 +105,27 @@ describe('threats.dismiss', () => {
     );
 
     const viewer = await createUser(org.token, 'VIEWER');
-    expect((await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, { token: viewer.token, body: {} })).status).toBe(403);
-    const dismissed = await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, { token: org.token, body: { reason: 'Contractor with a faulty badge' } });
+    expect(
+      (await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, { token: viewer.token, body: {} })).status,
+    ).toBe(403);
+    const dismissed = await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, {
+      token: org.token,
+      body: { reason: 'Contractor with a faulty badge' },
+    });
     expect(dismissed.status).toBe(200);
-    expect(dismissed.body).toMatchObject({ status: 'dismissed', dismiss_reason: 'Contractor with a faulty badge', dismissed_by: org.userId });
-    expect(((await call('GET', '/api/v1/threats', { token: org.token, query: { status: 'active' } })).body as ThreatBody[]).length).toBe(0);
-    const audit = await call('GET', `/api/v1/audit-logs/${org.tenantId}`, { token: org.token, query: { action: 'threat.dismissed' } });
+    expect(dismissed.body).toMatchObject({
+      status: 'dismissed',
+      dismiss_reason: 'Contractor with a faulty badge',
+      dismissed_by: org.userId,
+    });
+    expect(
+      ((await call('GET', '/api/v1/threats', { token: org.token, query: { status: 'active' } })).body as ThreatBody[])
+        .length,
+    ).toBe(0);
+    const audit = await call('GET', `/api/v1/audit-logs/${org.tenantId}`, {
+      token: org.token,
+      query: { action: 'threat.dismissed' },
+    });
     expect(audit.body.items.map((a: { resource_id: string }) => a.resource_id)).toEqual([threat!.threat_id]);
 
     await ingest(org, environmentId);
@@ -105,6 +137,8 @@ describe('threats.dismiss', () => {
     expect(again.status).toBe('active');
 
     const other = await registerTenant('Other');
-    expect((await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, { token: other.token, body: {} })).status).toBe(404);
+    expect(
+      (await call('POST', `/api/v1/threats/${threat!.threat_id}/dismiss`, { token: other.token, body: {} })).status,
+    ).toBe(404);
   }, 60_000);
 });

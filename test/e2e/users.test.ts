@@ -11,7 +11,13 @@ describe('users.create', () => {
       body: { email: 'Guard.One@Depot.example', role: 'OPERATOR', name: 'Guard One', password: 'Guard-one-Pass1' },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ tenant_id: org.tenantId, email: 'guard.one@depot.example', role: 'OPERATOR', name: 'Guard One', active: true });
+    expect(res.body).toMatchObject({
+      tenant_id: org.tenantId,
+      email: 'guard.one@depot.example',
+      role: 'OPERATOR',
+      name: 'Guard One',
+      active: true,
+    });
     const token = await login('guard.one@depot.example', 'Guard-one-Pass1');
     const me = await call('GET', `/api/v1/users/${res.body.user_id}`, { token });
     expect(me.status).toBe(200);
@@ -21,34 +27,51 @@ describe('users.create', () => {
 
   it('a user created without a password exists but cannot log in', async () => {
     const org = await registerTenant('Depot');
-    const res = await call('POST', '/api/v1/users', { token: org.token, body: { email: 'invited@depot.example', role: 'VIEWER' } });
+    const res = await call('POST', '/api/v1/users', {
+      token: org.token,
+      body: { email: 'invited@depot.example', role: 'VIEWER' },
+    });
     expect(res.status).toBe(201);
-    const attempt = await call('POST', '/api/v1/portal/login', { body: { email: 'invited@depot.example', password: 'Anything-1x' } });
+    const attempt = await call('POST', '/api/v1/portal/login', {
+      body: { email: 'invited@depot.example', password: 'Anything-1x' },
+    });
     expect(attempt.status).toBe(401);
   });
 
   it('an email in use is 409, in any tenant', async () => {
     const a = await registerTenant('Depot');
     const b = await registerTenant('Yard');
-    const first = await call('POST', '/api/v1/users', { token: a.token, body: { email: 'same@x.example', role: 'VIEWER' } });
+    const first = await call('POST', '/api/v1/users', {
+      token: a.token,
+      body: { email: 'same@x.example', role: 'VIEWER' },
+    });
     expect(first.status).toBe(201);
-    const again = await call('POST', '/api/v1/users', { token: b.token, body: { email: 'SAME@x.example', role: 'VIEWER' } });
+    const again = await call('POST', '/api/v1/users', {
+      token: b.token,
+      body: { email: 'SAME@x.example', role: 'VIEWER' },
+    });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ detail: 'A user with this email exists' });
   });
 
   it('nobody gives a role above their own; a TENANT_ADMIN cannot make a SUPER_ADMIN', async () => {
     const org = await registerTenant('Depot');
-    const res = await call('POST', '/api/v1/users', { token: org.token, body: { email: 'boss@depot.example', role: 'SUPER_ADMIN' } });
+    const res = await call('POST', '/api/v1/users', {
+      token: org.token,
+      body: { email: 'boss@depot.example', role: 'SUPER_ADMIN' },
+    });
     expect(res.status).toBe(403);
     const list = await call('GET', '/api/v1/users', { token: org.token });
     expect(list.body.map((u: { email: string }) => u.email)).not.toContain('boss@depot.example');
   });
 
-  it("a TENANT_ADMIN naming another tenant gets 404; a SUPER_ADMIN may", async () => {
+  it('a TENANT_ADMIN naming another tenant gets 404; a SUPER_ADMIN may', async () => {
     const a = await registerTenant('Depot');
     const b = await registerTenant('Yard');
-    const cross = await call('POST', '/api/v1/users', { token: b.token, body: { tenant_id: a.tenantId, email: 'spy@yard.example', role: 'VIEWER' } });
+    const cross = await call('POST', '/api/v1/users', {
+      token: b.token,
+      body: { tenant_id: a.tenantId, email: 'spy@yard.example', role: 'VIEWER' },
+    });
     expect(cross.status).toBe(404);
     expect(cross.body).toEqual({ detail: 'Tenant not found' });
     const platform = await call('POST', '/api/v1/users', {
@@ -62,17 +85,26 @@ describe('users.create', () => {
   it('the free plan allows five users; the sixth is 409', async () => {
     const org = await registerTenant('Small');
     for (let i = 0; i < 4; i++) {
-      const ok = await call('POST', '/api/v1/users', { token: org.token, body: { email: `u${i}-${Date.now()}@small.example`, role: 'VIEWER' } });
+      const ok = await call('POST', '/api/v1/users', {
+        token: org.token,
+        body: { email: `u${i}-${Date.now()}@small.example`, role: 'VIEWER' },
+      });
       expect(ok.status).toBe(201);
     }
-    const sixth = await call('POST', '/api/v1/users', { token: org.token, body: { email: `u6-${Date.now()}@small.example`, role: 'VIEWER' } });
+    const sixth = await call('POST', '/api/v1/users', {
+      token: org.token,
+      body: { email: `u6-${Date.now()}@small.example`, role: 'VIEWER' },
+    });
     expect(sixth.status).toBe(409);
     expect(sixth.body.detail).toMatch(/free plan allows 5 users/);
   });
 
   it('validates the body', async () => {
     const org = await registerTenant('Depot');
-    const res = await call('POST', '/api/v1/users', { token: org.token, body: { email: 'x', role: 'KING', password: 'short' } });
+    const res = await call('POST', '/api/v1/users', {
+      token: org.token,
+      body: { email: 'x', role: 'KING', password: 'short' },
+    });
     expect(res.status).toBe(422);
     const locs = res.body.detail.map((d: { loc: string[] }) => d.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.email', 'body.role', 'body.password']));
@@ -118,15 +150,26 @@ describe('users.update', () => {
   it('a role change takes effect on the very next request', async () => {
     const org = await registerTenant('Depot');
     const op = await createUser(org.token, 'OPERATOR');
-    const before = await call('POST', '/api/v1/users', { token: op.token, body: { email: `x-${Date.now()}@depot.example`, role: 'VIEWER' } });
+    const before = await call('POST', '/api/v1/users', {
+      token: op.token,
+      body: { email: `x-${Date.now()}@depot.example`, role: 'VIEWER' },
+    });
     expect(before.status).toBe(403);
-    const promoted = await call('PATCH', `/api/v1/users/${op.userId}`, { token: org.token, body: { role: 'TENANT_ADMIN' } });
+    const promoted = await call('PATCH', `/api/v1/users/${op.userId}`, {
+      token: org.token,
+      body: { role: 'TENANT_ADMIN' },
+    });
     expect(promoted.status).toBe(200);
     expect(promoted.body.role).toBe('TENANT_ADMIN');
-    const after = await call('POST', '/api/v1/users', { token: op.token, body: { email: `y-${Date.now()}@depot.example`, role: 'VIEWER' } });
+    const after = await call('POST', '/api/v1/users', {
+      token: op.token,
+      body: { email: `y-${Date.now()}@depot.example`, role: 'VIEWER' },
+    });
     expect(after.status).toBe(201);
     const audit = await auditEntriesOf(org.tenantId);
-    expect(audit.find((e) => e.action === 'user.updated')!.changes).toEqual({ role: { from: 'OPERATOR', to: 'TENANT_ADMIN' } });
+    expect(audit.find((e) => e.action === 'user.updated')!.changes).toEqual({
+      role: { from: 'OPERATOR', to: 'TENANT_ADMIN' },
+    });
   });
 
   it('a deactivated user is refused at once and cannot log in; reactivated, they can', async () => {
@@ -135,7 +178,9 @@ describe('users.update', () => {
     const off = await call('PATCH', `/api/v1/users/${op.userId}`, { token: org.token, body: { active: false } });
     expect(off.body.active).toBe(false);
     expect((await call('GET', '/api/v1/users', { token: op.token })).status).toBe(401);
-    expect((await call('POST', '/api/v1/portal/login', { body: { email: op.email, password: op.password } })).status).toBe(401);
+    expect(
+      (await call('POST', '/api/v1/portal/login', { body: { email: op.email, password: op.password } })).status,
+    ).toBe(401);
     await call('PATCH', `/api/v1/users/${op.userId}`, { token: org.token, body: { active: true } });
     const token = await login(op.email, op.password);
     expect((await call('GET', '/api/v1/users', { token })).status).toBe(200);
@@ -166,14 +211,19 @@ describe('users.delete', () => {
   it("a deleted user's token, API keys and login stop working at once", async () => {
     const org = await registerTenant('Depot');
     const admin2 = await createUser(org.token, 'TENANT_ADMIN');
-    const key = await call('POST', '/api/v1/portal/api-keys', { token: admin2.token, body: { name: 'camera bridge', role: 'OPERATOR' } });
+    const key = await call('POST', '/api/v1/portal/api-keys', {
+      token: admin2.token,
+      body: { name: 'camera bridge', role: 'OPERATOR' },
+    });
     expect(key.status).toBe(201);
     const del = await call('DELETE', `/api/v1/users/${admin2.userId}`, { token: org.token });
     expect(del.status).toBe(204);
     expect(del.text).toBe('');
     expect((await call('GET', '/api/v1/users', { token: admin2.token })).status).toBe(401);
     expect((await call('GET', '/api/v1/users', { apiKey: key.body.api_key })).status).toBe(401);
-    expect((await call('POST', '/api/v1/portal/login', { body: { email: admin2.email, password: admin2.password } })).status).toBe(401);
+    expect(
+      (await call('POST', '/api/v1/portal/login', { body: { email: admin2.email, password: admin2.password } })).status,
+    ).toBe(401);
     const keys = await call('GET', '/api/v1/portal/api-keys', { token: org.token });
     expect(keys.body.map((k: { key_id: string }) => k.key_id)).not.toContain(key.body.key_id);
     const again = await call('DELETE', `/api/v1/users/${admin2.userId}`, { token: org.token });

@@ -23,12 +23,21 @@ async function upload(filename: string, text: string) {
   const form = new FormData();
   form.append('file', new Blob([Buffer.from(text, 'utf8')]), filename);
   const url = new URL(`/api/v1/environments/${environmentId}/infrastructure/upload`, baseUrl());
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${org.token}`, 'x-forwarded-for': randomClientIp() }, body: form });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${org.token}`, 'x-forwarded-for': randomClientIp() },
+    body: form,
+  });
   expect(res.status).toBe(201);
   return (await res.json()) as { file_id: string };
 }
 
-const asEvent = (r: Report) => ({ type: 'ais.position', sensor_id: sensorId, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea } });
+const asEvent = (r: Report) => ({
+  type: 'ais.position',
+  sensor_id: sensorId,
+  occurred_at: r.at.toISOString(),
+  payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea },
+});
 
 /** Sentences a receiver hands over broken: a flipped character, a cut line, a base station report. */
 const BROKEN = [
@@ -39,28 +48,52 @@ const BROKEN = [
 
 beforeAll(async () => {
   org = await registerTenant('Vessels');
-  const env = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Dover Strait', type: 'port' } });
+  const env = await call('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'Dover Strait', type: 'port' },
+  });
   environmentId = env.body.environment_id;
   const sensor = await call('POST', '/api/v1/sensors', {
     token: org.token,
-    body: { environment_id: environmentId, name: 'AIS receiver, South Foreland', type: 'ais_receiver', location: { lat: 51.14, lon: 1.37 } },
+    body: {
+      environment_id: environmentId,
+      name: 'AIS receiver, South Foreland',
+      type: 'ais_receiver',
+      location: { lat: 51.14, lon: 1.37 },
+    },
   });
   expect(sensor.status, sensor.text).toBe(201);
   sensorId = sensor.body.sensor_id;
   fileId = (await upload('cables.kml', CABLE_KML)).file_id;
-  const tagged = await call('PATCH', `/api/v1/environments/${environmentId}/infrastructure/${fileId}/lines`, { token: org.token, body: { kind: 'subsea_cable' } });
+  const tagged = await call('PATCH', `/api/v1/environments/${environmentId}/infrastructure/${fileId}/lines`, {
+    token: org.token,
+    body: { kind: 'subsea_cable' },
+  });
   expect(tagged.status, tagged.text).toBe(200);
 
-  const events = [...scenario(start).map(asEvent), ...BROKEN.map((nmea) => ({ type: 'ais.position', sensor_id: sensorId, occurred_at: start.toISOString(), payload: { nmea } }))];
+  const events = [
+    ...scenario(start).map(asEvent),
+    ...BROKEN.map((nmea) => ({
+      type: 'ais.position',
+      sensor_id: sensorId,
+      occurred_at: start.toISOString(),
+      payload: { nmea },
+    })),
+  ];
   for (let i = 0; i < events.length; i += 100) {
-    const res = await call('POST', '/api/v1/events/batch', { token: org.token, body: { events: events.slice(i, i + 100) } });
+    const res = await call('POST', '/api/v1/events/batch', {
+      token: org.token,
+      body: { events: events.slice(i, i + 100) },
+    });
     expect(res.status, res.text).toBe(201);
     batchAnswers.push(...(res.body as Record<string, any>[]));
   }
   // The tracker works from the bus, moments after the events are stored.
   await until(
     async () => (await get('/api/v1/vessels/dark')).body,
-    (b: any) => b.gaps?.some((g: any) => g.mmsi === String(VESSELS.dark.mmsi)) && b.loitering?.some((l: any) => l.mmsi === String(VESSELS.loiterer.mmsi)),
+    (b: any) =>
+      b.gaps?.some((g: any) => g.mmsi === String(VESSELS.dark.mmsi)) &&
+      b.loitering?.some((l: any) => l.mmsi === String(VESSELS.loiterer.mmsi)),
     'the gap and the loitering to be found',
     30_000,
   );
@@ -68,11 +101,19 @@ beforeAll(async () => {
 
 describe('AIS ingest', () => {
   it('stores decoded reports: the position as the location, static data as ais.static, bad sentences with the reason', () => {
-    const position = batchAnswers.find((e) => e.payload.mmsi === String(VESSELS.passer.mmsi) && e.type === 'ais.position')!;
+    const position = batchAnswers.find(
+      (e) => e.payload.mmsi === String(VESSELS.passer.mmsi) && e.type === 'ais.position',
+    )!;
     expect(position.location.lat).toBeCloseTo(51.45, 4);
     expect(position.payload).toMatchObject({ message_type: 1, sog_knots: 10, cog_degrees: 45 });
     const identity = batchAnswers.find((e) => e.type === 'ais.static' && e.payload.mmsi === String(VESSELS.dark.mmsi))!;
-    expect(identity.payload).toMatchObject({ name: 'NORTHERN STAR', call_sign: 'MNST1', imo: 9300001, ship_type: 70, destination: 'ROTTERDAM' });
+    expect(identity.payload).toMatchObject({
+      name: 'NORTHERN STAR',
+      call_sign: 'MNST1',
+      imo: 9300001,
+      ship_type: 70,
+      destination: 'ROTTERDAM',
+    });
     expect(identity.payload.nmea).toHaveLength(2);
     const failed = batchAnswers.filter((e) => e.payload.ais_error).map((e) => e.payload.ais_error.reason);
     expect(failed.sort()).toEqual(['checksum', 'truncated', 'unsupported_type']);
@@ -81,7 +122,11 @@ describe('AIS ingest', () => {
 
 describe('vessels.aisStats', () => {
   it('counts the sentences that did not decode, once each, by reason', async () => {
-    const stats = await until(async () => (await get('/api/v1/vessels/ais-stats')).body, (b: any) => b.failed === 3, 'the failures to be counted');
+    const stats = await until(
+      async () => (await get('/api/v1/vessels/ais-stats')).body,
+      (b: any) => b.failed === 3,
+      'the failures to be counted',
+    );
     expect(stats.by_reason).toEqual({ checksum: 1, truncated: 1, unsupported_type: 1 });
   });
 });
@@ -91,7 +136,13 @@ describe('vessels.get', () => {
     const res = await get(`/api/v1/vessels/${VESSELS.dark.mmsi}`);
     expect(res.status, res.text).toBe(200);
     const profile = res.body;
-    expect(profile.identity).toMatchObject({ name: 'NORTHERN STAR', call_sign: 'MNST1', imo: 9300001, ship_type_category: 'cargo', length_m: 150 });
+    expect(profile.identity).toMatchObject({
+      name: 'NORTHERN STAR',
+      call_sign: 'MNST1',
+      imo: 9300001,
+      ship_type_category: 'cargo',
+      length_m: 150,
+    });
     expect(profile.flag).toMatchObject({ country_code: 'GB' });
     expect(profile.behaviour.gaps).toHaveLength(1);
     const gap = profile.behaviour.gaps[0];
@@ -118,7 +169,7 @@ describe('vessels.get', () => {
     expect(profile.infrastructure.closest_approach).toMatchObject({ name: 'Channel Link 1', kind: 'subsea_cable' });
   });
 
-  it('says what it does not know, and 404s an MMSI the tenant never saw (and another tenant\'s)', async () => {
+  it("says what it does not know, and 404s an MMSI the tenant never saw (and another tenant's)", async () => {
     const passer = (await get(`/api/v1/vessels/${VESSELS.passer.mmsi}`)).body;
     expect(passer.identity).toMatchObject({ name: 'BLUE YONDER', imo: null });
     expect(passer.behaviour.gaps).toEqual([]);
@@ -135,7 +186,9 @@ describe('vessels.dark', () => {
     const dark = (await get('/api/v1/vessels/dark')).body;
     expect(dark.gaps.map((g: any) => g.mmsi)).toEqual([String(VESSELS.dark.mmsi)]);
     expect(dark.loitering.map((l: any) => l.mmsi)).toEqual([String(VESSELS.loiterer.mmsi)]);
-    expect(dark.dark_now.map((v: any) => v.mmsi).sort()).toEqual([String(VESSELS.dark.mmsi), String(VESSELS.loiterer.mmsi), String(VESSELS.passer.mmsi)].sort());
+    expect(dark.dark_now.map((v: any) => v.mmsi).sort()).toEqual(
+      [String(VESSELS.dark.mmsi), String(VESSELS.loiterer.mmsi), String(VESSELS.passer.mmsi)].sort(),
+    );
     const onlyLoitering = (await get('/api/v1/vessels/dark', { kind: 'loitering' })).body;
     expect(onlyLoitering.gaps).toEqual([]);
     expect(onlyLoitering.dark_now).toEqual([]);
@@ -143,7 +196,11 @@ describe('vessels.dark', () => {
     const gapEvent = (await get(`/api/v1/events/${dark.gaps[0].event_id}`)).body;
     expect(gapEvent).toMatchObject({ type: 'ais.gap', payload: { mmsi: String(VESSELS.dark.mmsi), gap_minutes: 40 } });
     const loiterEvent = (await get(`/api/v1/events/${dark.loitering[0].event_id}`)).body;
-    expect(loiterEvent).toMatchObject({ type: 'vessel.loitering', environment_id: environmentId, payload: { mmsi: String(VESSELS.loiterer.mmsi), duration_minutes: 30 } });
+    expect(loiterEvent).toMatchObject({
+      type: 'vessel.loitering',
+      environment_id: environmentId,
+      payload: { mmsi: String(VESSELS.loiterer.mmsi), duration_minutes: 30 },
+    });
   });
 
   it('announces nothing twice when the tracker sees the same reports again', async () => {
@@ -169,7 +226,9 @@ describe('vessels.track', () => {
     expect(all.truncated).toBe(false);
     const times = all.positions.map((p: any) => p.occurred_at);
     expect([...times].sort()).toEqual(times);
-    const part = (await get(`/api/v1/vessels/${VESSELS.dark.mmsi}/track`, { start_date: times[5], end_date: times[9], limit: 3 })).body;
+    const part = (
+      await get(`/api/v1/vessels/${VESSELS.dark.mmsi}/track`, { start_date: times[5], end_date: times[9], limit: 3 })
+    ).body;
     expect(part.positions.map((p: any) => p.occurred_at)).toEqual(times.slice(5, 8));
     expect(part.truncated).toBe(true);
     expect((await get('/api/v1/vessels/999999998/track')).status).toBe(404);
@@ -179,7 +238,9 @@ describe('vessels.track', () => {
 describe('vessels.list', () => {
   it('lists the vessels seen, and those seen in an area', async () => {
     const all = (await get('/api/v1/vessels')).body;
-    expect(all.map((v: any) => v.mmsi).sort()).toEqual([String(VESSELS.dark.mmsi), String(VESSELS.loiterer.mmsi), String(VESSELS.passer.mmsi)].sort());
+    expect(all.map((v: any) => v.mmsi).sort()).toEqual(
+      [String(VESSELS.dark.mmsi), String(VESSELS.loiterer.mmsi), String(VESSELS.passer.mmsi)].sort(),
+    );
     const near = (await get('/api/v1/vessels', { lat: ON_CABLE.lat, lon: ON_CABLE.lon, radius_km: 2 })).body;
     expect(near.map((v: any) => v.mmsi)).toEqual([String(VESSELS.loiterer.mmsi)]);
     expect(near[0]).toMatchObject({ name: 'SEA ANCHOR', ship_type_category: 'fishing' });
@@ -210,7 +271,10 @@ describe('vessels.cableRisk', () => {
 
   it('says so when the tenant has no lines', async () => {
     const other = await registerTenant('No lines');
-    const res = await call('GET', '/api/v1/cable-risk', { token: other.token, query: { lat: ON_CABLE.lat, lon: ON_CABLE.lon } });
+    const res = await call('GET', '/api/v1/cable-risk', {
+      token: other.token,
+      query: { lat: ON_CABLE.lat, lon: ON_CABLE.lon },
+    });
     expect(res.body).toMatchObject({ risk: 0, nearest_lines: [] });
     expect(res.body.notes.join(' ')).toMatch(/No infrastructure line/);
   });
@@ -220,7 +284,12 @@ describe('infrastructure.lines', () => {
   it("lists the tenant's lines with their kind and length", async () => {
     const lines = (await get('/api/v1/infrastructure/lines')).body;
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ line_id: `${fileId}:0`, name: 'Channel Link 1', kind: 'subsea_cable', vertices: 3 });
+    expect(lines[0]).toMatchObject({
+      line_id: `${fileId}:0`,
+      name: 'Channel Link 1',
+      kind: 'subsea_cable',
+      vertices: 3,
+    });
     expect(lines[0].length_km).toBeGreaterThan(28);
     expect(lines[0].length_km).toBeLessThan(32);
     expect((await get('/api/v1/infrastructure/lines', { kind: 'pipeline' })).body).toEqual([]);
@@ -230,17 +299,25 @@ describe('infrastructure.lines', () => {
 describe('infrastructure.tagLines', () => {
   it('tags lines, one by one or the whole file, and refuses lines the file does not have', async () => {
     const other = await registerTenant('Tagging');
-    const env = await call('POST', '/api/v1/environments', { token: other.token, body: { name: 'Grid', type: 'substation' } });
+    const env = await call('POST', '/api/v1/environments', {
+      token: other.token,
+      body: { name: 'Grid', type: 'substation' },
+    });
     const form = new FormData();
     form.append('file', new Blob([Buffer.from(CABLE_KML, 'utf8')]), 'line.kml');
-    const up = await fetch(new URL(`/api/v1/environments/${env.body.environment_id}/infrastructure/upload`, baseUrl()), {
-      method: 'POST',
-      headers: { authorization: `Bearer ${other.token}`, 'x-forwarded-for': randomClientIp() },
-      body: form,
-    });
+    const up = await fetch(
+      new URL(`/api/v1/environments/${env.body.environment_id}/infrastructure/upload`, baseUrl()),
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${other.token}`, 'x-forwarded-for': randomClientIp() },
+        body: form,
+      },
+    );
     const file = (await up.json()) as { file_id: string };
     const path = `/api/v1/environments/${env.body.environment_id}/infrastructure/${file.file_id}/lines`;
-    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body[0].kind).toBe('unclassified');
+    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body[0].kind).toBe(
+      'unclassified',
+    );
     const tagged = await call('PATCH', path, { token: other.token, body: { kind: 'power_line' } });
     expect(tagged.status, tagged.text).toBe(200);
     expect(tagged.body).toEqual({ file_id: file.file_id, kind: 'power_line', tagged: 1 });

@@ -8,7 +8,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CopyObjectCommand, CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { BUCKET, deleteObjectsUnder, headObject, s3 } from '../../shared/adapters/s3.js';
 import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
@@ -46,7 +52,9 @@ async function putLarge(key: string, size: number): Promise<void> {
   const scratch = `${BUCKET}-scratch-${Math.random().toString(36).slice(2, 10)}`;
   await s3.send(new CreateBucketCommand({ Bucket: scratch }));
   try {
-    await s3.send(new PutObjectCommand({ Bucket: scratch, Key: 'large', Body: Buffer.alloc(size), ContentType: 'audio/wav' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: scratch, Key: 'large', Body: Buffer.alloc(size), ContentType: 'audio/wav' }),
+    );
     await s3.send(new CopyObjectCommand({ Bucket: BUCKET, Key: key, CopySource: `${scratch}/large` }));
   } finally {
     await s3.send(new DeleteObjectCommand({ Bucket: scratch, Key: 'large' }));
@@ -56,15 +64,30 @@ async function putLarge(key: string, size: number): Promise<void> {
 
 /** An upload URL for `data`, then a PUT of it with the headers the answer names. */
 async function uploadRecording(token: string, data: Buffer, format: 'wav' | 'flac') {
-  const ticket = await call('POST', '/api/v1/incidents/voice/upload-url', { token, body: { format, size_bytes: data.length } });
+  const ticket = await call('POST', '/api/v1/incidents/voice/upload-url', {
+    token,
+    body: { format, size_bytes: data.length },
+  });
   expect(ticket.status).toBe(201);
-  const put = await fetch(ticket.body.upload_url, { method: ticket.body.method, headers: ticket.body.headers, body: data });
+  const put = await fetch(ticket.body.upload_url, {
+    method: ticket.body.method,
+    headers: ticket.body.headers,
+    body: data,
+  });
   expect(put.status).toBe(200);
-  return ticket.body as { upload_key: string; upload_url: string; headers: Record<string, string>; expires_at: string; max_bytes: number };
+  return ticket.body as {
+    upload_key: string;
+    upload_url: string;
+    headers: Record<string, string>;
+    expires_at: string;
+    max_bytes: number;
+  };
 }
 
 async function ackPathOf(tenantId: string, incidentId: string): Promise<string> {
-  const notes = (await outboxOf(tenantId)).filter((m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId);
+  const notes = (await outboxOf(tenantId)).filter(
+    (m) => m.detail_type === 'incident.notification' && m.detail.incident_id === incidentId,
+  );
   return sentAckPath(incidentId, notes.length);
 }
 
@@ -88,10 +111,16 @@ describe('incidents.voice', () => {
   it('a transcript made on the device skips recognition; an upload of another tenant is 404', async () => {
     const a = await registerTenant('Voice');
     const b = await registerTenant('Other');
-    const res = await call('POST', '/api/v1/incidents/voice', { token: a.token, body: { transcript: 'smoke seen near the east warehouse door' } });
+    const res = await call('POST', '/api/v1/incidents/voice', {
+      token: a.token,
+      body: { transcript: 'smoke seen near the east warehouse door' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.voice).toMatchObject({ transcript: 'smoke seen near the east warehouse door', audio_key: null });
-    const foreign = await call('POST', '/api/v1/incidents/voice', { token: b.token, body: { upload_key: `tenants/${a.tenantId}/audio/x.wav` } });
+    const foreign = await call('POST', '/api/v1/incidents/voice', {
+      token: b.token,
+      body: { upload_key: `tenants/${a.tenantId}/audio/x.wav` },
+    });
     expect(foreign.status).toBe(404);
     const nothing = await call('POST', '/api/v1/incidents/voice', { token: a.token, body: {} });
     expect(nothing.status).toBe(422);
@@ -99,11 +128,16 @@ describe('incidents.voice', () => {
 
   it('"near gate fire" opens no critical fire: the draft asks what kind of incident it is, naming the word, and the answer decides', async () => {
     const org = await registerTenant('Cautious');
-    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript: 'a man near gate fire' } });
+    const res = await call('POST', '/api/v1/incidents/voice', {
+      token: org.token,
+      body: { transcript: 'a man near gate fire' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'draft', type: null, severity: 'medium' });
     expect(res.body.voice.doubts).toEqual([{ field: 'type', word: 'fire' }]);
-    expect(res.body.voice.follow_up_questions).toContain('We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?');
+    expect(res.body.voice.follow_up_questions).toContain(
+      'We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?',
+    );
     const done = await call('PATCH', `/api/v1/incidents/${res.body.incident_id}/complete`, {
       token: org.token,
       body: { answers: { type: 'suspicious_activity', severity: 'medium' } },
@@ -117,7 +151,10 @@ describe('incidents.voiceUploadUrl', () => {
   it("hands out a PUT URL for <id>.<format> under the caller's own audio prefix, length signed, valid 15 minutes", async () => {
     const org = await registerTenant('Voice');
     const before = Date.now();
-    const res = await call('POST', '/api/v1/incidents/voice/upload-url', { token: org.token, body: { format: 'mp3', size_bytes: 123456 } });
+    const res = await call('POST', '/api/v1/incidents/voice/upload-url', {
+      token: org.token,
+      body: { format: 'mp3', size_bytes: 123456 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       upload_key: expect.stringMatching(new RegExp(`^${tenantAudioPrefix(org.tenantId)}[0-9a-f-]{36}\\.mp3$`)),
@@ -141,7 +178,10 @@ describe('incidents.voiceUploadUrl', () => {
   it('a recording PUT to the URL becomes a draft through its key, whose transcript and fields carry its words', async () => {
     const org = await registerTenant('Voice');
     const ticket = await uploadRecording(org.token, speak(REPORT), 'wav');
-    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { upload_key: ticket.upload_key } });
+    const res = await call('POST', '/api/v1/incidents/voice', {
+      token: org.token,
+      body: { upload_key: ticket.upload_key },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'draft', source: 'voice', tenant_id: org.tenantId });
     expect(res.body.voice).toMatchObject({ audio_key: ticket.upload_key, transcription_status: 'completed' });
@@ -155,7 +195,10 @@ describe('incidents.voiceUploadUrl', () => {
     const ticket = await uploadRecording(org.token, speak(REPORT, 'flac'), 'flac');
     expect(ticket.upload_key.endsWith('.flac')).toBe(true);
     expect(ticket.headers['Content-Type']).toBe('audio/flac');
-    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { upload_key: ticket.upload_key } });
+    const res = await call('POST', '/api/v1/incidents/voice', {
+      token: org.token,
+      body: { upload_key: ticket.upload_key },
+    });
     expect(res.status).toBe(201);
     expect(REPORT_WORDS.filter((w) => res.body.voice.transcript.includes(w)).length).toBeGreaterThanOrEqual(4);
   });
@@ -163,15 +206,26 @@ describe('incidents.voiceUploadUrl', () => {
   it('needs OPERATOR: a VIEWER is 403', async () => {
     const org = await registerTenant('Voice');
     const viewer = await createUser(org.token, 'VIEWER');
-    const res = await call('POST', '/api/v1/incidents/voice/upload-url', { token: viewer.token, body: { format: 'wav', size_bytes: 1000 } });
+    const res = await call('POST', '/api/v1/incidents/voice/upload-url', {
+      token: viewer.token,
+      body: { format: 'wav', size_bytes: 1000 },
+    });
     expect(res.status).toBe(403);
     const operator = await createUser(org.token, 'OPERATOR');
-    expect((await call('POST', '/api/v1/incidents/voice/upload-url', { token: operator.token, body: { format: 'wav', size_bytes: 1000 } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/incidents/voice/upload-url', {
+          token: operator.token,
+          body: { format: 'wav', size_bytes: 1000 },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('validates the format and the size: past the limit, zero, an unknown format or property is 422', async () => {
     const org = await registerTenant('Voice');
-    const ask = (body: Record<string, unknown>) => call('POST', '/api/v1/incidents/voice/upload-url', { token: org.token, body });
+    const ask = (body: Record<string, unknown>) =>
+      call('POST', '/api/v1/incidents/voice/upload-url', { token: org.token, body });
     const locs = (res: { body: { detail: { loc: string[] }[] } }) => res.body.detail.map((d) => d.loc.join('.')).sort();
     const tooLarge = await ask({ format: 'wav', size_bytes: MAX_VOICE_UPLOAD_BYTES + 1 });
     expect(tooLarge.status).toBe(422);
@@ -184,11 +238,14 @@ describe('incidents.voiceUploadUrl', () => {
     expect((await ask({ size_bytes: 10 })).status).toBe(422);
   });
 
-  it("an uploaded recording of another tenant is 404 to the voice route, and no draft is opened", async () => {
+  it('an uploaded recording of another tenant is 404 to the voice route, and no draft is opened', async () => {
     const a = await registerTenant('Voice');
     const b = await registerTenant('Other');
     const ticket = await uploadRecording(a.token, speak('smoke near the east door'), 'wav');
-    const res = await call('POST', '/api/v1/incidents/voice', { token: b.token, body: { upload_key: ticket.upload_key } });
+    const res = await call('POST', '/api/v1/incidents/voice', {
+      token: b.token,
+      body: { upload_key: ticket.upload_key },
+    });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ detail: 'Recording not found' });
     expect((await call('GET', '/api/v1/incidents', { token: b.token })).body.total).toBe(0);
@@ -216,10 +273,14 @@ describe('incidents.voiceUploadUrl', () => {
 describe('incidents.complete', () => {
   it('fills what is missing; only a draft', async () => {
     const org = await registerTenant('Voice');
-    const draft = (await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript: 'someone at the fence' } })).body;
+    const draft = (
+      await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript: 'someone at the fence' } })
+    ).body;
     const done = await call('PATCH', `/api/v1/incidents/${draft.incident_id}/complete`, {
       token: org.token,
-      body: { answers: { severity: 'high', occurred_at_text: 'ten minutes ago', location_text: 'north fence by gate 4' } },
+      body: {
+        answers: { severity: 'high', occurred_at_text: 'ten minutes ago', location_text: 'north fence by gate 4' },
+      },
     });
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ severity: 'high', location_text: 'north fence by gate 4' });
@@ -232,22 +293,35 @@ describe('incidents.finalize', () => {
   it('complete, finalize, acknowledge by link, respond, resolve and close work in order; each forbidden step is 409', async () => {
     const org = await registerTenant('Voice');
     const draft = (
-      await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript: 'there is a suspicious person near gate four at the north fence' } })
+      await call('POST', '/api/v1/incidents/voice', {
+        token: org.token,
+        body: { transcript: 'there is a suspicious person near gate four at the north fence' },
+      })
     ).body;
     const id = draft.incident_id;
-    const respond = (body: Record<string, unknown>) => call('PATCH', `/api/v1/incidents/${id}/respond`, { token: org.token, body });
+    const respond = (body: Record<string, unknown>) =>
+      call('PATCH', `/api/v1/incidents/${id}/respond`, { token: org.token, body });
     expect((await respond({ status: 'in_progress' })).status).toBe(409);
-    await call('PATCH', `/api/v1/incidents/${id}/complete`, { token: org.token, body: { answers: { severity: 'high' } } });
+    await call('PATCH', `/api/v1/incidents/${id}/complete`, {
+      token: org.token,
+      body: { answers: { severity: 'high' } },
+    });
     const final = await call('POST', `/api/v1/incidents/${id}/finalize`, { token: org.token, body: {} });
     expect(final.status).toBe(200);
     expect(final.body.status).toBe('confirmed');
     expect(final.body.summary.length).toBeGreaterThan(10);
     expect(final.body.sla_due_at).toBeTruthy();
     expect((await call('POST', `/api/v1/incidents/${id}/finalize`, { token: org.token, body: {} })).status).toBe(409);
-    expect((await call('PATCH', `/api/v1/incidents/${id}/complete`, { token: org.token, body: { answers: { title: 'x' } } })).status).toBe(409);
+    expect(
+      (await call('PATCH', `/api/v1/incidents/${id}/complete`, { token: org.token, body: { answers: { title: 'x' } } }))
+        .status,
+    ).toBe(409);
     expect((await call('POST', await ackPathOf(org.tenantId, id))).body.status).toBe('acknowledged');
     expect((await respond({ status: 'in_progress', assignee_id: org.userId })).body.status).toBe('in_progress');
-    expect((await respond({ status: 'resolved', resolution: 'true_positive', resolution_notes: 'Person escorted out' })).body.status).toBe('resolved');
+    expect(
+      (await respond({ status: 'resolved', resolution: 'true_positive', resolution_notes: 'Person escorted out' })).body
+        .status,
+    ).toBe('resolved');
     expect((await respond({ status: 'closed' })).body.status).toBe('closed');
     expect((await respond({ status: 'in_progress' })).status).toBe(409);
   });

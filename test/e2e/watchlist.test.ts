@@ -22,7 +22,8 @@ import { auditEntriesOf } from '../support/seed.js';
 const BASE = '/api/v1/watchlist/entries';
 const UNKNOWN = '0190f2a4-1b2c-7d3e-8f40-123456789abc';
 
-const add = (org: RegisteredTenant, body: Record<string, unknown>, token = org.token) => call('POST', BASE, { token, body });
+const add = (org: RegisteredTenant, body: Record<string, unknown>, token = org.token) =>
+  call('POST', BASE, { token, body });
 
 async function added(org: RegisteredTenant, body: Record<string, unknown>) {
   const res = await add(org, body);
@@ -30,9 +31,11 @@ async function added(org: RegisteredTenant, body: Record<string, unknown>) {
   return res.body;
 }
 
-const list = (org: RegisteredTenant, query: Record<string, string | number> = {}, token = org.token) => call('GET', BASE, { token, query });
+const list = (org: RegisteredTenant, query: Record<string, string | number> = {}, token = org.token) =>
+  call('GET', BASE, { token, query });
 const ids = (res: { body: { entry_id: string }[] }) => res.body.map((e) => e.entry_id);
-const watchlistAudit = async (org: RegisteredTenant) => (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_type === 'watchlist_entry');
+const watchlistAudit = async (org: RegisteredTenant) =>
+  (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_type === 'watchlist_entry');
 
 /** A tenant with an environment holding the Dover cable (KML, tagged) and a long pipeline of 1,201 vertices (GeoJSON). */
 async function withLines(label: string) {
@@ -41,14 +44,21 @@ async function withLines(label: string) {
   const environmentId: string = env.body.environment_id;
   const cable = await uploadMapFile(org.token, environmentId, 'cables.kml', Buffer.from(CABLE_KML, 'utf8'));
   expect(cable.status).toBe(201);
-  const tagged = await call('PATCH', `/api/v1/environments/${environmentId}/infrastructure/${cable.body.file_id}/lines`, { token: org.token, body: { kind: 'subsea_cable' } });
+  const tagged = await call(
+    'PATCH',
+    `/api/v1/environments/${environmentId}/infrastructure/${cable.body.file_id}/lines`,
+    { token: org.token, body: { kind: 'subsea_cable' } },
+  );
   expect(tagged.status, tagged.text).toBe(200);
   const coordinates = Array.from({ length: 1201 }, (_, i) => [Number((2 + i * 0.001).toFixed(3)), 51.5, 0]);
   const pipeline = await uploadMapFile(
     org.token,
     environmentId,
     'pipeline.geojson',
-    geojsonBytes({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Long pipe' }, geometry: { type: 'LineString', coordinates } }] }),
+    geojsonBytes({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { name: 'Long pipe' }, geometry: { type: 'LineString', coordinates } }],
+    }),
   );
   expect(pipeline.status).toBe(201);
   return { org, environmentId, cableFile: cable.body.file_id as string, pipelineFile: pipeline.body.file_id as string };
@@ -84,7 +94,11 @@ describe('watchlist.add', () => {
     const bare = await added(org, { entity_type: 'asn', value: 64501, label: '   ' });
     expect(bare).toMatchObject({ value: 64501, label: null, note: null });
     const [first] = await watchlistAudit(org);
-    expect(first).toMatchObject({ action: 'watchlist_entry.created', user_id: org.userId, changes: { entity_type: 'vessel', value: '257123450', label: 'Watched' } });
+    expect(first).toMatchObject({
+      action: 'watchlist_entry.created',
+      user_id: org.userId,
+      changes: { entity_type: 'vessel', value: '257123450', label: 'Watched' },
+    });
   });
 
   it('refuses a value that is not one of its type at body.value, and an unknown type at body.entity_type', async () => {
@@ -114,7 +128,9 @@ describe('watchlist.add', () => {
   it("keeps a line's name, kind and vertices, thinning a long one evenly and saying so", async () => {
     const { org, environmentId, cableFile, pipelineFile } = await withLines('WatchLine');
     // Named as the lines listing writes it (<file_id>:<line_id>), kept as <file_id>/<line_id>.
-    const listed = (await call('GET', '/api/v1/infrastructure/lines', { token: org.token })).body.find((l: { file_id: string }) => l.file_id === cableFile);
+    const listed = (await call('GET', '/api/v1/infrastructure/lines', { token: org.token })).body.find(
+      (l: { file_id: string }) => l.file_id === cableFile,
+    );
     const cable = await added(org, { entity_type: 'line', value: listed.line_id, label: 'Channel Link 1' });
     expect(cable.value).toBe(`${cableFile}/0`);
     expect(cable.line).toEqual({
@@ -161,14 +177,24 @@ describe('watchlist.add', () => {
     expect((await add(org, { entity_type: 'ip', value: '10.1.0.0/16' })).status).toBe(201);
     expect((await list(org)).body).toHaveLength(4);
     // Another tenant may watch the same.
-    expect((await add(await registerTenant('WatchTwiceOther'), { entity_type: 'ip', value: '10.0.0.0/8' })).status).toBe(201);
+    expect(
+      (await add(await registerTenant('WatchTwiceOther'), { entity_type: 'ip', value: '10.0.0.0/8' })).status,
+    ).toBe(201);
   });
 
   it('stops at 1,000 entries a tenant (409, nothing written); a removal frees a place', async () => {
     const org = await registerTenant('WatchLimit');
     const one = await added(org, { entity_type: 'country', value: 'SE' });
     // 998 more by the count alone: the 999th and 1,000th go through the API.
-    await db.send(new UpdateCommand({ TableName: TABLE, Key: watchlistKeys.count(org.tenantId), UpdateExpression: 'ADD #c :n', ExpressionAttributeNames: { '#c': 'count' }, ExpressionAttributeValues: { ':n': 997 } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: watchlistKeys.count(org.tenantId),
+        UpdateExpression: 'ADD #c :n',
+        ExpressionAttributeNames: { '#c': 'count' },
+        ExpressionAttributeValues: { ':n': 997 },
+      }),
+    );
     await added(org, { entity_type: 'country', value: 'DK' });
     await added(org, { entity_type: 'country', value: 'FI' });
     const revision = (await readWatchlistRevision(org.tenantId)).revision;
@@ -213,7 +239,13 @@ describe('watchlist.list', () => {
   beforeAll(async () => {
     org = await registerTenant('WatchList');
     made = [];
-    for (const [entity_type, value] of [['ip', '203.0.113.7'], ['domain', 'example.org'], ['ip', '198.51.100.0/24'], ['vessel', '257123450'], ['ip', '2001:db8::/32']]) {
+    for (const [entity_type, value] of [
+      ['ip', '203.0.113.7'],
+      ['domain', 'example.org'],
+      ['ip', '198.51.100.0/24'],
+      ['vessel', '257123450'],
+      ['ip', '2001:db8::/32'],
+    ]) {
       made.push(await added(org, { entity_type, value }));
     }
     await added(await registerTenant('WatchListOther'), { entity_type: 'ip', value: '203.0.113.8' });
@@ -222,7 +254,12 @@ describe('watchlist.list', () => {
   it('lists the entries newest first, of one type when asked, by page', async () => {
     const newestFirst = made.map((e) => e.entry_id).reverse();
     expect(ids(await list(org))).toEqual(newestFirst);
-    expect(ids(await list(org, { entity_type: 'ip' }))).toEqual(made.filter((e) => e.entity_type === 'ip').map((e) => e.entry_id).reverse());
+    expect(ids(await list(org, { entity_type: 'ip' }))).toEqual(
+      made
+        .filter((e) => e.entity_type === 'ip')
+        .map((e) => e.entry_id)
+        .reverse(),
+    );
     expect(ids(await list(org, { entity_type: 'country' }))).toEqual([]);
     expect(ids(await list(org, { limit: 2, offset: 1 }))).toEqual(newestFirst.slice(1, 3));
     expect(ids(await list(org, { entity_type: 'ip', limit: 1, offset: 1 }))).toEqual([made[2]!.entry_id]);
@@ -233,7 +270,9 @@ describe('watchlist.list', () => {
     const other = await registerTenant('WatchListScope');
     expect((await list(org, { tenant_id: other.tenantId })).status).toBe(404);
     expect(ids(await list(org, { tenant_id: org.tenantId }))).toHaveLength(5);
-    expect(ids(await list(org, { tenant_id: org.tenantId, entity_type: 'vessel' }, await asAdmin()))).toEqual([made[3]!.entry_id]);
+    expect(ids(await list(org, { tenant_id: org.tenantId, entity_type: 'vessel' }, await asAdmin()))).toEqual([
+      made[3]!.entry_id,
+    ]);
     expect((await list(org, { entity_type: 'person' })).body.detail[0].loc).toEqual(['query', 'entity_type']);
     expect((await list(org, { limit: 201 })).body.detail[0].loc).toEqual(['query', 'limit']);
     expect((await list(org, { typ: 'ip' })).status).toBe(422);
@@ -251,7 +290,10 @@ describe('watchlist.get', () => {
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual(unknown.body);
     expect(theirs.body).toEqual({ detail: 'Watchlist entry not found' });
-    expect((await call('GET', `${BASE}/${entry.entry_id}`, { token: org.token, query: { tenant_id: other.tenantId } })).status).toBe(404);
+    expect(
+      (await call('GET', `${BASE}/${entry.entry_id}`, { token: org.token, query: { tenant_id: other.tenantId } }))
+        .status,
+    ).toBe(404);
     expect((await call('GET', `${BASE}/not-a-uuid`, { token: org.token })).status).toBe(422);
   });
 });
@@ -269,7 +311,11 @@ describe('watchlist.remove', () => {
     expect(again.body).toEqual({ detail: 'Watchlist entry not found' });
     const audit = (await watchlistAudit(org)).filter((e) => e.action === 'watchlist_entry.deleted');
     expect(audit).toEqual([
-      expect.objectContaining({ resource_id: entry.entry_id, user_id: org.userId, changes: { entity_type: 'vessel', value: '257123450', label: 'Northern Star' } }),
+      expect.objectContaining({
+        resource_id: entry.entry_id,
+        user_id: org.userId,
+        changes: { entity_type: 'vessel', value: '257123450', label: 'Northern Star' },
+      }),
     ]);
     const rewatched = await added(org, { entity_type: 'vessel', value: '257123450' });
     expect(rewatched.entry_id).not.toBe(entry.entry_id);
@@ -301,7 +347,10 @@ describe('watchlist.alerts', () => {
     details: Record<string, any>;
   }
   const alerts = async (org: RegisteredTenant, query: Record<string, string> = {}) => {
-    const res = await call('GET', '/api/v1/watchlist/alerts', { token: org.token, query: { tenant_id: org.tenantId, ...query } });
+    const res = await call('GET', '/api/v1/watchlist/alerts', {
+      token: org.token,
+      query: { tenant_id: org.tenantId, ...query },
+    });
     expect(res.status, res.text).toBe(200);
     return res.body as Alert[];
   };
@@ -314,10 +363,22 @@ describe('watchlist.alerts', () => {
     await added(org, { entity_type: 'vessel', value: '235009802' });
     const event = await call('POST', '/api/v1/events', {
       token: org.token,
-      body: { type: 'sensor.alert', payload: { callback_url: 'https://beacon.c2.example.net/x', peer: '203.0.113.9', also: '203.0.113.10', mmsi: '366000003' } },
+      body: {
+        type: 'sensor.alert',
+        payload: {
+          callback_url: 'https://beacon.c2.example.net/x',
+          peer: '203.0.113.9',
+          also: '203.0.113.10',
+          mmsi: '366000003',
+        },
+      },
     });
     expect(event.status, event.text).toBe(201);
-    const raised = await until(() => alerts(org), (list) => list.length >= 2, 'two alerts');
+    const raised = await until(
+      () => alerts(org),
+      (list) => list.length >= 2,
+      'two alerts',
+    );
     expect(raised).toHaveLength(2);
     const byEntry = Object.fromEntries(raised.map((a) => [a.entry_id, a]));
     expect(byEntry[domain.entry_id]).toMatchObject({
@@ -325,10 +386,19 @@ describe('watchlist.alerts', () => {
       value: 'example.net',
       label: 'C2 domain',
       trigger: 'event',
-      details: { event_id: event.body.event_id, event_type: 'sensor.alert', mention: { type: 'domain', value: 'beacon.c2.example.net' } },
+      details: {
+        event_id: event.body.event_id,
+        event_type: 'sensor.alert',
+        mention: { type: 'domain', value: 'beacon.c2.example.net' },
+      },
     });
     // The range is touched once, by the first address that falls in it.
-    expect(byEntry[range.entry_id]).toMatchObject({ entity_type: 'ip', value: '203.0.113.0/24', trigger: 'event', details: { mention: { type: 'ip', value: '203.0.113.9' } } });
+    expect(byEntry[range.entry_id]).toMatchObject({
+      entity_type: 'ip',
+      value: '203.0.113.0/24',
+      trigger: 'event',
+      details: { mention: { type: 'ip', value: '203.0.113.9' } },
+    });
     // Filters.
     expect((await alerts(org, { entity_type: 'domain' })).map((a) => a.entry_id)).toEqual([domain.entry_id]);
     expect((await alerts(org, { entry_id: range.entry_id })).map((a) => a.entry_id)).toEqual([range.entry_id]);
@@ -339,32 +409,65 @@ describe('watchlist.alerts', () => {
     // Another tenant sees nothing of it, and may not name its entries (404, as unknown ones).
     expect(await alerts(other)).toEqual([]);
     for (const entryId of [domain.entry_id, UNKNOWN]) {
-      expect((await call('GET', '/api/v1/watchlist/alerts', { token: other.token, query: { tenant_id: other.tenantId, entry_id: entryId } })).status).toBe(404);
+      expect(
+        (
+          await call('GET', '/api/v1/watchlist/alerts', {
+            token: other.token,
+            query: { tenant_id: other.tenantId, entry_id: entryId },
+          })
+        ).status,
+      ).toBe(404);
     }
 
     // The stream brings the event again (a retried batch): nothing more is raised.
-    const item = (await db.send(new GetCommand({ TableName: TABLE, Key: { PK: `T#${org.tenantId}#EVENT`, SK: event.body.event_id } }))).Item!;
+    const item = (
+      await db.send(
+        new GetCommand({ TableName: TABLE, Key: { PK: `T#${org.tenantId}#EVENT`, SK: event.body.event_id } }),
+      )
+    ).Item!;
     expect(item, 'the stored event').toBeDefined();
-    const replay = { eventName: 'INSERT' as const, eventSource: 'aws:dynamodb', dynamodb: { SequenceNumber: '900000000000000000001', NewImage: marshall(item, { removeUndefinedValues: true }) as never } };
+    const replay = {
+      eventName: 'INSERT' as const,
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        SequenceNumber: '900000000000000000001',
+        NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+      },
+    };
     expect(await countStreamRecords([replay, replay])).toEqual({ batchItemFailures: [] });
     // A later event naming the domain, reporting something two days old: its alert arrives (its id
     // carries the event's receipt, which ingest takes), and the replayed one never did.
     const later = await call('POST', '/api/v1/events', {
       token: org.token,
-      body: { type: 'sensor.alert', occurred_at: new Date(Date.now() - 2 * 86_400_000).toISOString(), payload: { host: 'example.net' } },
+      body: {
+        type: 'sensor.alert',
+        occurred_at: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+        payload: { host: 'example.net' },
+      },
     });
     expect(later.status).toBe(201);
-    const after = await until(() => alerts(org), (list) => list.length >= 3, 'the later alert');
+    const after = await until(
+      () => alerts(org),
+      (list) => list.length >= 3,
+      'the later alert',
+    );
     expect(after).toHaveLength(3);
     expect(after.filter((a) => a.details.event_id === event.body.event_id)).toHaveLength(2);
     // Dates filter by when an alert was raised: the two-day-old report's alert was raised now.
     const recent = await alerts(org, { start_date: new Date(Date.now() - 10 * 60_000).toISOString() });
     expect(recent.map((a) => a.details.event_id)).toContain(later.body.event_id);
     expect(await alerts(org, { start_date: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
-    expect((await call('GET', '/api/v1/watchlist/alerts', { token: org.token, query: { start_date: '2026-11-02T00:00:00.000Z', end_date: '2026-11-01T00:00:00.000Z' } })).status).toBe(422);
+    expect(
+      (
+        await call('GET', '/api/v1/watchlist/alerts', {
+          token: org.token,
+          query: { start_date: '2026-11-02T00:00:00.000Z', end_date: '2026-11-01T00:00:00.000Z' },
+        })
+      ).status,
+    ).toBe(422);
   }, 60_000);
 
-  it("raises an alert when a watched vessel reports, or any vessel comes within 2 km of a watched line: once an hour each", async () => {
+  it('raises an alert when a watched vessel reports, or any vessel comes within 2 km of a watched line: once an hour each', async () => {
     const { org, environmentId, cableFile } = await withLines('WatchPositions');
     const cable = await added(org, { entity_type: 'line', value: `${cableFile}/0` });
     const loiterer = await added(org, { entity_type: 'vessel', value: '257000002' });
@@ -376,13 +479,29 @@ describe('watchlist.alerts', () => {
     ]);
     const res = await call('POST', '/api/v1/events/batch', {
       token: org.token,
-      body: { events: reports.map((r) => ({ type: 'ais.position', environment_id: environmentId, occurred_at: r.at.toISOString(), payload: { nmea: r.nmea[0] } })) },
+      body: {
+        events: reports.map((r) => ({
+          type: 'ais.position',
+          environment_id: environmentId,
+          occurred_at: r.at.toISOString(),
+          payload: { nmea: r.nmea[0] },
+        })),
+      },
     });
     expect(res.status, res.text).toBe(201);
-    const raised = await until(() => alerts(org, { trigger: 'position' }), (list) => list.length >= 2, 'the position alerts', 30_000);
+    const raised = await until(
+      () => alerts(org, { trigger: 'position' }),
+      (list) => list.length >= 2,
+      'the position alerts',
+      30_000,
+    );
     expect(raised).toHaveLength(2);
     const byEntry = Object.fromEntries(raised.map((a) => [a.entry_id, a]));
-    expect(byEntry[loiterer.entry_id]).toMatchObject({ entity_type: 'vessel', value: '257000002', details: { mmsi: '257000002' } });
+    expect(byEntry[loiterer.entry_id]).toMatchObject({
+      entity_type: 'vessel',
+      value: '257000002',
+      details: { mmsi: '257000002' },
+    });
     expect(byEntry[cable.entry_id]).toMatchObject({ entity_type: 'line', details: { mmsi: '257000002' } });
     expect(byEntry[cable.entry_id]!.details.distance_m).toBeLessThan(2000);
   }, 60_000);

@@ -17,8 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-async function subscribe(org: RegisteredTenant, path: string, types: string[] = ['incident.created']): Promise<{ webhook_id: string; secret: string }> {
-  const res = await call('POST', '/api/v1/webhooks', { token: org.token, body: { url: `${receiver.url}${path}`, event_types: types } });
+async function subscribe(
+  org: RegisteredTenant,
+  path: string,
+  types: string[] = ['incident.created'],
+): Promise<{ webhook_id: string; secret: string }> {
+  const res = await call('POST', '/api/v1/webhooks', {
+    token: org.token,
+    body: { url: `${receiver.url}${path}`, event_types: types },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -41,13 +48,19 @@ async function receivedAt(path: string, count = 1): Promise<Received[]> {
 }
 
 /** The subscription's deliveries once `done` says they are as expected (10 s at most). */
-async function deliveriesWhen(org: RegisteredTenant, webhookId: string, done: (items: any[]) => boolean, query: Record<string, string> = {}): Promise<any[]> {
+async function deliveriesWhen(
+  org: RegisteredTenant,
+  webhookId: string,
+  done: (items: any[]) => boolean,
+  query: Record<string, string> = {},
+): Promise<any[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const res = await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: org.token, query });
     expect(res.status).toBe(200);
     if (done(res.body.items)) return res.body.items;
-    if (Date.now() > deadline) throw new Error(`deliveries of ${webhookId} did not settle: ${JSON.stringify(res.body.items)}`);
+    if (Date.now() > deadline)
+      throw new Error(`deliveries of ${webhookId} did not settle: ${JSON.stringify(res.body.items)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -60,9 +73,18 @@ describe('webhooks.deliveries', () => {
 
     const [got] = await receivedAt(`/created-${org.tenantId}`);
     // Verifies with the reference library and the secret the receiver was given.
-    const verified = new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>) as { type: string; timestamp: string; data: Record<string, unknown> };
+    const verified = new Webhook(secret).verify(got!.body, got!.headers as Record<string, string>) as {
+      type: string;
+      timestamp: string;
+      data: Record<string, unknown>;
+    };
     expect(verified.type).toBe('incident.created');
-    expect(verified.data).toMatchObject({ incident_id: incident.incident_id, tenant_id: org.tenantId, title: 'Fence cut at the north gate', severity: 'high' });
+    expect(verified.data).toMatchObject({
+      incident_id: incident.incident_id,
+      tenant_id: org.tenantId,
+      title: 'Fence cut at the north gate',
+      severity: 'high',
+    });
     expect(verified.data).not.toHaveProperty('message_id');
     expect(Number.isNaN(Date.parse(verified.timestamp))).toBe(false);
     expect(got!.headers['content-type']).toBe('application/json');
@@ -76,11 +98,13 @@ describe('webhooks.deliveries', () => {
       next_attempt_at: null,
       failure_reason: null,
     });
-    expect(delivery.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, replay: false })]);
+    expect(delivery.attempts).toEqual([
+      expect.objectContaining({ attempt: 1, status_code: 200, error: null, replay: false }),
+    ]);
     expect(JSON.parse(delivery.payload)).toEqual(verified);
   });
 
-  it('carries only the tenant\'s own messages: a subscriber to everything in another tenant gets none of them', async () => {
+  it("carries only the tenant's own messages: a subscriber to everything in another tenant gets none of them", async () => {
     const a = await registerTenant('DeliverA');
     const b = await registerTenant('DeliverB');
     await subscribe(a, `/own-${a.tenantId}`);
@@ -103,12 +127,22 @@ describe('webhooks.deliveries', () => {
     await receivedAt(`/page-${a.tenantId}`, 1);
     const second = await openIncident(a, 'Second');
     await receivedAt(`/page-${a.tenantId}`, 2);
-    const items = await deliveriesWhen(a, webhookId, (list) => list.length === 2 && list.every((d) => d.status === 'delivered'));
+    const items = await deliveriesWhen(
+      a,
+      webhookId,
+      (list) => list.length === 2 && list.every((d) => d.status === 'delivered'),
+    );
     expect(items.map((d) => JSON.parse(d.payload).data.incident_id)).toEqual([second.incident_id, first.incident_id]);
-    const page = await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: a.token, query: { limit: '1', offset: '1' } });
+    const page = await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, {
+      token: a.token,
+      query: { limit: '1', offset: '1' },
+    });
     expect(page.body).toMatchObject({ limit: 1, offset: 1, has_more: false });
     expect(page.body.items.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([items[1].delivery_id]);
-    expect((await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: a.token, query: { status: 'failed' } })).body.items).toEqual([]);
+    expect(
+      (await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: a.token, query: { status: 'failed' } }))
+        .body.items,
+    ).toEqual([]);
   });
 });
 
@@ -120,7 +154,9 @@ describe('webhooks.replayDelivery', () => {
     const [first] = await receivedAt(`/replay-${org.tenantId}`);
     const [delivery] = await deliveriesWhen(org, webhookId, (items) => items[0]?.status === 'delivered');
 
-    const res = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/${delivery.delivery_id}/replay`, { token: org.token });
+    const res = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/${delivery.delivery_id}/replay`, {
+      token: org.token,
+    });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ delivery_id: delivery.delivery_id, status: 'pending' });
     const [, again] = await receivedAt(`/replay-${org.tenantId}`, 2);
@@ -128,13 +164,19 @@ describe('webhooks.replayDelivery', () => {
     expect(again!.body).toBe(first!.body);
     expect(() => new Webhook(secret).verify(again!.body, again!.headers as Record<string, string>)).not.toThrow();
 
-    const [replayed] = await deliveriesWhen(org, webhookId, (items) => items[0]?.attempts.length === 2 && items[0].status === 'delivered');
+    const [replayed] = await deliveriesWhen(
+      org,
+      webhookId,
+      (items) => items[0]?.attempts.length === 2 && items[0].status === 'delivered',
+    );
     expect(replayed.attempts.map((a: { replay: boolean }) => a.replay)).toEqual([false, true]);
     const audit = (await auditEntriesOf(org.tenantId)).find((e) => e.action === 'webhook.delivery_replayed');
     expect(audit).toMatchObject({ resource_id: webhookId, user_id: org.userId });
 
     const unknown = '0193a2b4-0000-7000-8000-000000000000';
-    expect((await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/${unknown}/replay`, { token: org.token })).status).toBe(404);
+    expect(
+      (await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/${unknown}/replay`, { token: org.token })).status,
+    ).toBe(404);
   });
 });
 
@@ -156,12 +198,18 @@ describe('webhooks.replayFailed', () => {
     expect(disabled).toMatchObject({ resource_id: webhookId, user_id: null });
 
     // Off: a replay is refused until its owner turns it on again.
-    expect((await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, { token: org.token, body: { since } })).status).toBe(409);
+    expect(
+      (await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, { token: org.token, body: { since } }))
+        .status,
+    ).toBe(409);
     answers.set(path, 200);
     const on = await call('PATCH', `/api/v1/webhooks/${webhookId}`, { token: org.token, body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabled_reason: null });
 
-    const res = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, { token: org.token, body: { since } });
+    const res = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, {
+      token: org.token,
+      body: { since },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ replayed: 1, delivery_ids: [failed.delivery_id], has_more: false });
     const [, again] = await receivedAt(path, 2);
@@ -169,7 +217,10 @@ describe('webhooks.replayFailed', () => {
     await deliveriesWhen(org, webhookId, (items) => items[0]?.status === 'delivered');
 
     // A time too far back, or ahead, names the field.
-    const old = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, { token: org.token, body: { since: '2020-01-01T00:00:00Z' } });
+    const old = await call('POST', `/api/v1/webhooks/${webhookId}/deliveries/replay`, {
+      token: org.token,
+      body: { since: '2020-01-01T00:00:00Z' },
+    });
     expect(old.status).toBe(422);
     expect(old.body.detail[0].loc).toEqual(['body', 'since']);
   });

@@ -12,7 +12,17 @@ describe('webhooks.events', () => {
     const res = await call('GET', '/api/v1/webhooks/events');
     expect(res.status).toBe(200);
     const types = res.body as string[];
-    expect(types).toEqual(expect.arrayContaining(['motion.detected', 'intrusion.detected', 'incident.created', 'incident.acknowledged', 'incident.escalated', 'incident.sla_breached', 'incident.resolved']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'motion.detected',
+        'intrusion.detected',
+        'incident.created',
+        'incident.acknowledged',
+        'incident.escalated',
+        'incident.sla_breached',
+        'incident.resolved',
+      ]),
+    );
     // The notification request carries no link and is the sender's own business: not offered.
     expect(types).not.toContain('incident.notification');
     expect(new Set(types).size).toBe(types.length);
@@ -21,16 +31,26 @@ describe('webhooks.events', () => {
     // And what a workflow's send_webhook step delivers, which no subscription chooses.
     expect(Object.keys(doc.webhooks).sort()).toEqual([...types, 'workflow.action'].sort());
     expect(types).not.toContain('workflow.action');
-    expect(doc.webhooks['workflow.action'].post.requestBody.content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/WebhookWorkflowActionData');
+    expect(
+      doc.webhooks['workflow.action'].post.requestBody.content['application/json'].schema.properties.data.$ref,
+    ).toBe('#/components/schemas/WebhookWorkflowActionData');
     const created = doc.webhooks['incident.created'].post;
-    expect(created.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(created.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
     const body = created.requestBody.content['application/json'].schema;
-    expect(body).toMatchObject({ required: ['type', 'timestamp', 'data'], properties: { type: { const: 'incident.created' }, data: { $ref: '#/components/schemas/WebhookIncidentData' } } });
+    expect(body).toMatchObject({
+      required: ['type', 'timestamp', 'data'],
+      properties: { type: { const: 'incident.created' }, data: { $ref: '#/components/schemas/WebhookIncidentData' } },
+    });
     expect(doc.components.schemas.WebhookIncidentData.properties.incident_id).toBeDefined();
-    expect(doc.webhooks['motion.detected'].post.requestBody.content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/WebhookEventData');
+    expect(
+      doc.webhooks['motion.detected'].post.requestBody.content['application/json'].schema.properties.data.$ref,
+    ).toBe('#/components/schemas/WebhookEventData');
   });
 });
-
 
 /** A receiver on loopback that keeps what it got and answers 500 on /fails. */
 let receiver: Receiver;
@@ -44,14 +64,22 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const subscribe = (org: RegisteredTenant, body: Record<string, unknown>) =>
-  call('POST', '/api/v1/webhooks', { token: org.token, body: { url: `${receiverUrl}/hook`, event_types: ['incident.created'], ...body } });
+  call('POST', '/api/v1/webhooks', {
+    token: org.token,
+    body: { url: `${receiverUrl}/hook`, event_types: ['incident.created'], ...body },
+  });
 
 describe('webhooks.create', () => {
   it('shows the secret once and keeps it sealed; the subscription reads back without it, audited', async () => {
     const org = await registerTenant('Hooks');
     const res = await subscribe(org, { description: 'SOC bridge', filters: { min_severity: 'high' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ url: `${receiverUrl}/hook`, event_types: ['incident.created'], enabled: true, filters: { environment_id: null, min_severity: 'high' } });
+    expect(res.body).toMatchObject({
+      url: `${receiverUrl}/hook`,
+      event_types: ['incident.created'],
+      enabled: true,
+      filters: { environment_id: null, min_severity: 'high' },
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     const read = await call('GET', `/api/v1/webhooks/${res.body.webhook_id}`, { token: org.token });
     expect(read.body).not.toHaveProperty('secret');
@@ -120,11 +148,19 @@ describe('webhooks.update', () => {
   it('changes the fields given, checks a new URL like a new one, and audits what changed', async () => {
     const org = await registerTenant('HooksPatch');
     const w = (await subscribe(org, {})).body;
-    const off = await call('PATCH', `/api/v1/webhooks/${w.webhook_id}`, { token: org.token, body: { enabled: false, event_types: ['*'] } });
+    const off = await call('PATCH', `/api/v1/webhooks/${w.webhook_id}`, {
+      token: org.token,
+      body: { enabled: false, event_types: ['*'] },
+    });
     expect(off.body).toMatchObject({ enabled: false, event_types: ['*'], url: `${receiverUrl}/hook` });
-    const bad = await call('PATCH', `/api/v1/webhooks/${w.webhook_id}`, { token: org.token, body: { url: 'https://192.168.0.1/x' } });
+    const bad = await call('PATCH', `/api/v1/webhooks/${w.webhook_id}`, {
+      token: org.token,
+      body: { url: 'https://192.168.0.1/x' },
+    });
     expect(bad.status).toBe(422);
-    expect((await call('GET', `/api/v1/webhooks/${w.webhook_id}`, { token: org.token })).body.url).toBe(`${receiverUrl}/hook`);
+    expect((await call('GET', `/api/v1/webhooks/${w.webhook_id}`, { token: org.token })).body.url).toBe(
+      `${receiverUrl}/hook`,
+    );
     const audit = (await auditEntriesOf(org.tenantId)).find((e) => e.action === 'webhook.updated');
     expect(audit?.changes).toMatchObject({ enabled: { from: true, to: false } });
   });

@@ -31,7 +31,7 @@ describe('function bundles', () => {
     // One fresh process imports every bundle in turn and names those that throw at import (a
     // CommonJS dependency reaching for `__filename` did, and no test that runs the source saw it).
     const script = [
-      "globalThis.awslambda={streamifyResponse:(f)=>f,HttpResponseStream:{from:(s)=>s}};",
+      'globalThis.awslambda={streamifyResponse:(f)=>f,HttpResponseStream:{from:(s)=>s}};',
       'const failed=[];',
       'for (const [name,url] of JSON.parse(process.argv[1])) { try { await import(url); } catch (e) { failed.push(`${name}: ${e}`); } }',
       'process.stdout.write(JSON.stringify(failed));',
@@ -39,7 +39,16 @@ describe('function bundles', () => {
     const list = JSON.stringify(bundles.functions.map((b) => [b.name, pathToFileURL(b.file).href]));
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, list], {
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', AWS_REGION: 'us-east-1', TABLE_NAME: 'table', BUCKET_NAME: 'bucket', EVENT_BUS_NAME: 'bus', USER_POOL_ID: 'us-east-1_example', USER_POOL_CLIENT_ID: 'client', GATEHOUSE_STAGE: 'test' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        AWS_REGION: 'us-east-1',
+        TABLE_NAME: 'table',
+        BUCKET_NAME: 'bucket',
+        EVENT_BUS_NAME: 'bus',
+        USER_POOL_ID: 'us-east-1_example',
+        USER_POOL_CLIENT_ID: 'client',
+        GATEHOUSE_STAGE: 'test',
+      },
       timeout: 300_000,
     });
     expect(run.status, run.stderr.slice(0, 2000)).toBe(0);
@@ -50,7 +59,9 @@ describe('function bundles', () => {
     const floor = bundles.floor.bytes;
     const sizes = bundles.functions.map((b) => b.bytes);
     expect(median(sizes), `median vs floor ${Math.round(floor / KB)} KB`).toBeLessThanOrEqual(floor + 100 * KB);
-    const over = bundles.functions.filter((b) => b.bytes > 2.5 * floor).map((b) => `${b.name}: ${Math.round(b.bytes / KB)} KB`);
+    const over = bundles.functions
+      .filter((b) => b.bytes > 2.5 * floor)
+      .map((b) => `${b.name}: ${Math.round(b.bytes / KB)} KB`);
     expect(over).toEqual([]);
   });
 
@@ -80,8 +91,13 @@ describe('function bundles', () => {
       isBase64Encoded: false,
       requestContext: { requestId: 'budget-test', identity: { sourceIp: '127.0.0.1' } },
     } as unknown as APIGatewayProxyEvent;
-    const result = await handler(event, { awsRequestId: 'budget-test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context);
+    const result = await handler(event, {
+      awsRequestId: 'budget-test',
+      getRemainingTimeInMillis: () => 10_000,
+    } as unknown as Context);
     expect(result.statusCode).toBe(422);
-    expect(JSON.parse(result.body)).toEqual({ detail: [{ loc: ['path', 'asset'], msg: expect.any(String), type: 'maxLength' }] });
+    expect(JSON.parse(result.body)).toEqual({
+      detail: [{ loc: ['path', 'asset'], msg: expect.any(String), type: 'maxLength' }],
+    });
   });
 });

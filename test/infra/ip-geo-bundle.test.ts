@@ -25,21 +25,26 @@ describe('a function package with the IP geography files', () => {
   beforeAll(() => {
     // Outside the repository: the bundle must not find node_modules by walking up.
     outdir = mkdtempSync(join(tmpdir(), 'gatehouse-ip-geo-bundle-'));
-    const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+    const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+      context: Record<string, unknown>;
+    };
     const app = new App({ outdir, context });
     const stack = new Stack(app, 'Gatehouse-ip-geo');
     // NodejsFunction bundles as it is constructed.
-    const fn = quietBundling(() => new GatehouseFunction(stack, 'IpGeo', {
-      handlerFile: 'test/support/bundle-fixtures/ip-geo.ts',
-      description: 'ip-geo fixture',
-      role: new iam.Role(stack, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') }),
-      logGroup: new logs.LogGroup(stack, 'Logs'),
-      environment: IP_GEO_PACKAGE_FILES.environment,
-      timeout: Duration.seconds(10),
-      memorySize: 512,
-      tracing: false,
-      packageFiles: IP_GEO_PACKAGE_FILES.files,
-    }));
+    const fn = quietBundling(
+      () =>
+        new GatehouseFunction(stack, 'IpGeo', {
+          handlerFile: 'test/support/bundle-fixtures/ip-geo.ts',
+          description: 'ip-geo fixture',
+          role: new iam.Role(stack, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') }),
+          logGroup: new logs.LogGroup(stack, 'Logs'),
+          environment: IP_GEO_PACKAGE_FILES.environment,
+          timeout: Duration.seconds(10),
+          memorySize: 512,
+          tracing: false,
+          packageFiles: IP_GEO_PACKAGE_FILES.files,
+        }),
+    );
     app.synth();
     const cfn = fn.node.defaultChild as lambda.CfnFunction;
     assetDir = join(outdir, `asset.${(cfn.code as { s3Key: string }).s3Key.replace(/\.zip$/, '')}`);

@@ -31,7 +31,13 @@ describe('checkRoutes', () => {
 describe('groupRoutes', () => {
   it('one group per tag, in the order tags appear', () => {
     const tags = [...new Set(ROUTES.map((r) => r.tag))];
-    const expected = tags.map((t) => `Routes${t.split(/[^a-zA-Z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}`);
+    const expected = tags.map(
+      (t) =>
+        `Routes${t
+          .split(/[^a-zA-Z0-9]+/)
+          .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+          .join('')}`,
+    );
     expect(groupRoutes(ROUTES).map((g) => g.stackId)).toEqual(expected);
     expect(expected).toContain('RoutesTenants');
   });
@@ -86,12 +92,16 @@ describe('settingsFromContext', () => {
     expect(() => settings({ logLevel: 'verbose' })).toThrow(/context logLevel/);
     expect(() => settings({ alarmTopicArn: 'paging-topic' })).toThrow(/context alarmTopicArn must be an SNS topic ARN/);
     expect(() => settings({ bedrockModelId: 'has spaces' })).toThrow(/context bedrockModelId/);
-    expect(() => settings({ emailFrom: 'alerts at harbour' })).toThrow(/context emailFrom must be an email address verified in Amazon SES/);
+    expect(() => settings({ emailFrom: 'alerts at harbour' })).toThrow(
+      /context emailFrom must be an email address verified in Amazon SES/,
+    );
   });
 
   it('takes an alarm topic and a model id when given, and leaves them out otherwise', () => {
     const arn = 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging';
-    expect(settings({ alarmTopicArn: arn, bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0' })).toMatchObject({
+    expect(
+      settings({ alarmTopicArn: arn, bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0' }),
+    ).toMatchObject({
       alarmTopicArn: arn,
       bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
     });

@@ -107,11 +107,16 @@ describe('methods', () => {
   });
 
   it('/mcp answers GET and DELETE 405 with Allow: POST by a mock of its route stack, no function behind', () => {
-    const mocks = [...s.nested.values()].flatMap((t) => resourcesOfType(t, 'AWS::ApiGateway::Method')).filter(([, m]) => m.Properties.Integration.Type === 'MOCK');
+    const mocks = [...s.nested.values()]
+      .flatMap((t) => resourcesOfType(t, 'AWS::ApiGateway::Method'))
+      .filter(([, m]) => m.Properties.Integration.Type === 'MOCK');
     expect(mocks.map(([, m]) => m.Properties.HttpMethod).sort()).toEqual(['DELETE', 'GET']);
     for (const [, m] of mocks) {
       expect(m.Properties.Integration.IntegrationResponses).toEqual([
-        expect.objectContaining({ StatusCode: '405', ResponseParameters: { 'method.response.header.Allow': "'POST'" } }),
+        expect.objectContaining({
+          StatusCode: '405',
+          ResponseParameters: { 'method.response.header.Allow': "'POST'" },
+        }),
       ]);
     }
   });
@@ -128,7 +133,8 @@ describe('methods', () => {
   it('one invoke permission per method that invokes a function (no test-invoke permission)', () => {
     for (const template of s.nested.values()) {
       expect(resourcesOfType(template, 'AWS::Lambda::Permission').length).toBe(
-        resourcesOfType(template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.Integration.Type !== 'MOCK').length,
+        resourcesOfType(template, 'AWS::ApiGateway::Method').filter(([, m]) => m.Properties.Integration.Type !== 'MOCK')
+          .length,
       );
     }
   });
@@ -143,7 +149,9 @@ describe('least privilege', () => {
     expect(actions).not.toContain('dynamodb:Scan');
     expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
     // The plan's rate is counted on every authenticated call: UpdateItem, on counter items only.
-    const updates = statementsOf(route('tenants.get')).filter((st) => [st.Action].flat().includes('dynamodb:UpdateItem'));
+    const updates = statementsOf(route('tenants.get')).filter((st) =>
+      [st.Action].flat().includes('dynamodb:UpdateItem'),
+    );
     expect(updates).toEqual([
       expect.objectContaining({
         Action: 'dynamodb:UpdateItem',
@@ -158,11 +166,15 @@ describe('least privilege', () => {
       const writes = r.grants.table === 'write';
       expect(actionsOf(r).includes('dynamodb:UpdateItem'), r.id).toBe(r.access !== 'public' || writes);
       // A developer route keeps the window of its unauthenticated callers' addresses.
-      expect(actionsOf(r).includes('dynamodb:PutItem'), r.id).toBe(Boolean(r.rateLimit) || Boolean(r.developer) || writes);
+      expect(actionsOf(r).includes('dynamodb:PutItem'), r.id).toBe(
+        Boolean(r.rateLimit) || Boolean(r.developer) || writes,
+      );
     }
     expect(actionsOf(route('health'))).not.toContain('dynamodb:UpdateItem');
     // A read-only page with a per-IP limit writes its callers' windows (it reads any item), and nothing else.
-    const page = statementsOf(route('incidents.acknowledge.page')).filter((st) => [st.Action].flat().includes('dynamodb:PutItem'));
+    const page = statementsOf(route('incidents.acknowledge.page')).filter((st) =>
+      [st.Action].flat().includes('dynamodb:PutItem'),
+    );
     expect(page).toEqual([
       expect.objectContaining({
         Action: 'dynamodb:PutItem',
@@ -176,10 +188,16 @@ describe('least privilege', () => {
     expect(actionsOf(route('webhooks.create'))).not.toContain('kms:Decrypt');
     expect(actionsOf(route('webhooks.test'))).toContain('kms:Decrypt');
     expect(actionsOf(route('webhooks.test'))).not.toContain('kms:Encrypt');
-    const kms = statementsOf(route('webhooks.create')).filter((st) => [st.Action].flat().some((a) => String(a).startsWith('kms:')));
+    const kms = statementsOf(route('webhooks.create')).filter((st) =>
+      [st.Action].flat().some((a) => String(a).startsWith('kms:')),
+    );
     expect(kms).toHaveLength(1);
     expect(JSON.stringify(kms[0]!.Resource)).toContain('SecretsKeyArn');
-    for (const r of ROUTES.filter((x) => !x.grants.secrets)) expect(actionsOf(r).filter((a) => a.startsWith('kms:')), r.id).toEqual([]);
+    for (const r of ROUTES.filter((x) => !x.grants.secrets))
+      expect(
+        actionsOf(r).filter((a) => a.startsWith('kms:')),
+        r.id,
+      ).toEqual([]);
   });
 
   it('email goes only from the configured sender, and without one no function may send any', () => {
@@ -187,7 +205,16 @@ describe('least privilege', () => {
     const withSender = synth({ routes: [routeById('integrations.test')], emailFrom: 'alerts@harbour.example' });
     const statements = [...withSender.nested.values()]
       .flatMap((t) => Object.values(t.findResources('AWS::IAM::Policy')))
-      .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: { Action: unknown; Resource: unknown; Condition?: unknown }[] } } }).Properties.PolicyDocument.Statement)
+      .flatMap(
+        (p) =>
+          (
+            p as {
+              Properties: {
+                PolicyDocument: { Statement: { Action: unknown; Resource: unknown; Condition?: unknown }[] };
+              };
+            }
+          ).Properties.PolicyDocument.Statement,
+      )
       .filter((st) => [st.Action].flat().includes('ses:SendEmail'));
     expect(statements).toHaveLength(1);
     expect(statements[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': 'alerts@harbour.example' } });
@@ -196,11 +223,19 @@ describe('least privilege', () => {
 
   it('the voice route may run our Transcribe jobs and call Bedrock; a plain route may not', () => {
     const voice = actionsOf(route('incidents.voice'));
-    expect(voice).toEqual(expect.arrayContaining(['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'bedrock:InvokeModel']));
+    expect(voice).toEqual(
+      expect.arrayContaining([
+        'transcribe:StartTranscriptionJob',
+        'transcribe:GetTranscriptionJob',
+        'bedrock:InvokeModel',
+      ]),
+    );
     expect(JSON.stringify(statementsOf(route('incidents.voice')))).toContain('transcription-job/gh-*');
     expect(actionsOf(route('incidents.finalize'))).toContain('bedrock:InvokeModel');
     expect(actionsOf(route('incidents.finalize'))).not.toContain('transcribe:StartTranscriptionJob');
-    expect(actionsOf(route('incidents.list')).filter((a) => a.startsWith('bedrock:') || a.startsWith('transcribe:'))).toEqual([]);
+    expect(
+      actionsOf(route('incidents.list')).filter((a) => a.startsWith('bedrock:') || a.startsWith('transcribe:')),
+    ).toEqual([]);
   });
 
   it('a write route can write the table', () => {
@@ -327,9 +362,7 @@ describe('data, storage, identity, events', () => {
     s.parent.hasResourceProperties('AWS::Cognito::UserPool', {
       UsernameAttributes: ['email'],
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
-      Schema: Match.arrayWith([
-        Match.objectLike({ Name: 'tenant_id', AttributeDataType: 'String', Mutable: false }),
-      ]),
+      Schema: Match.arrayWith([Match.objectLike({ Name: 'tenant_id', AttributeDataType: 'String', Mutable: false })]),
       Policies: {
         PasswordPolicy: Match.objectLike({
           MinimumLength: 12,

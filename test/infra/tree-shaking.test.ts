@@ -67,4 +67,3 @@ describe("the domain's faces imported for nothing", () => {
     expect(code.length, code.slice(0, 400)).toBeLessThanOrEqual(LEFT_OVER_BYTES);
   });
 });
-

@@ -7,7 +7,13 @@ import { Match } from 'aws-cdk-lib/assertions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WorkerFunction } from '../../lib/worker-function.js';
-import { DEPLOYED_WORKERS as WORKERS, QUEUES, streamFilterPatterns, triggerOf, workerById } from '../../shared/workers.js';
+import {
+  DEPLOYED_WORKERS as WORKERS,
+  QUEUES,
+  streamFilterPatterns,
+  triggerOf,
+  workerById,
+} from '../../shared/workers.js';
 import { EVENT_TYPES } from '../../shared/schemas/events.js';
 import { INCIDENT_CHANGES } from '../../shared/vocabulary/workflows.js';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
@@ -69,10 +75,13 @@ describe('workers stack', () => {
   });
 
   it('the table has a NEW_IMAGE stream, which the stack hands to the workers', () => {
-    s.parent.hasResourceProperties('AWS::DynamoDB::GlobalTable', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+    s.parent.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
     const [[tableId]] = resourcesOfType(s.parent, 'AWS::DynamoDB::GlobalTable') as [[string, Json]];
     const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
-    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties.Parameters;
+    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
+      .Parameters;
     expect(params.TableStreamArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
@@ -80,7 +89,8 @@ describe('workers stack', () => {
     const env = resource(logicalId(workerFunction(publisher.id).function)).Properties.Environment.Variables as Json;
     expect(env.PUBLIC_API_URL).toEqual({ Ref: 'PublicApiUrl' });
     const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
-    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties.Parameters;
+    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
+      .Parameters;
     const [[restApiId]] = resourcesOfType(s.parent, 'AWS::ApiGateway::RestApi') as [[string, Json]];
     const url = JSON.stringify(params.PublicApiUrl);
     expect(url).toContain(`{"Ref":"${restApiId}"}`);
@@ -89,8 +99,12 @@ describe('workers stack', () => {
 
   it('each worker has a dead-letter queue and an alarm: its own, or the one of the queue it reads', () => {
     // A queue's dead-letter queue is in the parent stack, with the queue (lib/queues.ts).
-    expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(WORKERS.filter((w) => w.trigger.kind !== 'queue').length);
-    const alarms = resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm').map(([, a]) => a.Properties.AlarmName as string);
+    expect(resourcesOfType(s.workers, 'AWS::SQS::Queue')).toHaveLength(
+      WORKERS.filter((w) => w.trigger.kind !== 'queue').length,
+    );
+    const alarms = resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm').map(
+      ([, a]) => a.Properties.AlarmName as string,
+    );
     expect(alarms.sort()).toEqual(WORKERS.map((w) => `gatehouse-test-${w.id}-dead-letters`).sort());
   });
 
@@ -98,7 +112,9 @@ describe('workers stack', () => {
   function streamMapping(id: string): Json {
     const trigger = triggerOf(id, 'table-stream');
     const fnId = logicalId(workerFunction(id).function);
-    const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }))!;
+    const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
+      ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
+    )!;
     const queueId = s.stack.workersStack.getLogicalId(workerFunction(id).deadLetterQueue.node.defaultChild as never);
     expect(mapping.Properties).toMatchObject({
       FunctionName: { Ref: fnId },
@@ -118,21 +134,31 @@ describe('workers stack', () => {
   }
 
   it('the table stream has two consumers at most: DynamoDB Streams throttles a shard read by more at once', () => {
-    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ Ref: 'TableStreamArn' }));
+    const mappings = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').filter(
+      ([, m]) => JSON.stringify(m.Properties.EventSourceArn) === JSON.stringify({ Ref: 'TableStreamArn' }),
+    );
     expect(mappings).toHaveLength(WORKERS.filter((w) => w.trigger.kind === 'table-stream').length);
     expect(mappings.length).toBeLessThanOrEqual(2);
   });
 
   it('publish-events reads the stream: INSERTs of EVENT and OUTBOX items only, failures reported per record, dead-lettered', () => {
-    expect(streamMapping(publisher.id)).toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } } });
+    expect(streamMapping(publisher.id)).toEqual({
+      eventName: ['INSERT'],
+      dynamodb: { NewImage: { entity: { S: ['EVENT', 'OUTBOX'] } } },
+    });
     expect(publisherTrigger.filters).toEqual([{ eventNames: ['INSERT'], entities: ['EVENT', 'OUTBOX'] }]);
   });
 
   it('count-analytics reads the stream: new and changed EVENT and INCIDENT items, failures reported per record, dead-lettered', () => {
-    expect(streamMapping('count-analytics')).toEqual({ eventName: ['INSERT', 'MODIFY'], dynamodb: { NewImage: { entity: { S: ['EVENT', 'INCIDENT'] } } } });
+    expect(streamMapping('count-analytics')).toEqual({
+      eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { entity: { S: ['EVENT', 'INCIDENT'] } } },
+    });
     // It writes counters and markers in the table, and publishes nothing.
     const actions = statementsOf('count-analytics').flatMap((st) => [st.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']),
+    );
     expect(actions.filter((a) => a.startsWith('events:') || a.startsWith('kms:'))).toEqual([]);
   });
 
@@ -143,14 +169,18 @@ describe('workers stack', () => {
       DeletionPolicy: 'Retain',
       Properties: { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 },
     });
-    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]))![1];
+    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(
+      ([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]),
+    )![1];
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
     );
   });
 
   it('an alarm fires as soon as the dead-letter queue holds a message', () => {
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never);
+    const queueId = s.stack.workersStack.getLogicalId(
+      workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never,
+    );
     s.workers.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'gatehouse-test-publish-events-dead-letters',
       Namespace: 'AWS/SQS',
@@ -172,7 +202,8 @@ describe('workers stack', () => {
     const alarms = resourcesOfType(withTopic.workers, 'AWS::CloudWatch::Alarm');
     expect(alarms).toHaveLength(WORKERS.length);
     for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [arn], OKActions: [arn] });
-    for (const [, alarm] of resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm')) expect(alarm.Properties.AlarmActions).toBeUndefined();
+    for (const [, alarm] of resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm'))
+      expect(alarm.Properties.AlarmActions).toBeUndefined();
   });
 
   it('a configured Bedrock model id reaches every function; by default config.ts picks its own', () => {
@@ -183,12 +214,18 @@ describe('workers stack', () => {
         expect(fn.Properties.Environment.Variables.BEDROCK_MODEL_ID).toBe(model);
       }
     }
-    expect(resource(logicalId(workerFunction('transcription-finished').function)).Properties.Environment.Variables.BEDROCK_MODEL_ID).toBeUndefined();
+    expect(
+      resource(logicalId(workerFunction('transcription-finished').function)).Properties.Environment.Variables
+        .BEDROCK_MODEL_ID,
+    ).toBeUndefined();
   });
 
   it('without deletion protection the queue goes with the stack', () => {
     const unprotected = synth({ deletionProtection: false, routes: [] });
-    const queues = [...resourcesOfType(unprotected.workers, 'AWS::SQS::Queue'), ...resourcesOfType(unprotected.parent, 'AWS::SQS::Queue')];
+    const queues = [
+      ...resourcesOfType(unprotected.workers, 'AWS::SQS::Queue'),
+      ...resourcesOfType(unprotected.parent, 'AWS::SQS::Queue'),
+    ];
     expect(queues).toHaveLength(WORKERS.filter((w) => w.trigger.kind !== 'queue').length + 2 * QUEUES.length);
     for (const [, queue] of queues) expect(queue.DeletionPolicy).toBe('Delete');
   });
@@ -204,23 +241,35 @@ describe('publish-events least privilege', () => {
     expect(actions(put[0]!)).toEqual(['events:PutEvents']);
     expect(put[0]!.Resource).toEqual({ Ref: 'EventBusArn' });
     const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
-    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties.Parameters;
+    const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
+      .Parameters;
     const [[busId]] = resourcesOfType(s.parent, 'AWS::Events::EventBus') as [[string, Json]];
     expect(params.EventBusArn).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
   });
 
   it('reads the table stream only (no table data), and sends only to its dead-letter queue', () => {
     const all = statements();
-    const dynamo = all.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !(st as { Condition?: unknown }).Condition);
+    const dynamo = all.filter(
+      (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && !(st as { Condition?: unknown }).Condition,
+    );
     expect(dynamo).toHaveLength(1);
     // Its heartbeat: one UpdateItem, on the counters' partitions only.
-    const heartbeat = all.filter((st) => actions(st).some((a) => a.startsWith('dynamodb:')) && (st as { Condition?: unknown }).Condition);
-    expect(heartbeat).toEqual([expect.objectContaining({ Action: 'dynamodb:UpdateItem', Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } })]);
+    const heartbeat = all.filter(
+      (st) => actions(st).some((a) => a.startsWith('dynamodb:')) && (st as { Condition?: unknown }).Condition,
+    );
+    expect(heartbeat).toEqual([
+      expect.objectContaining({
+        Action: 'dynamodb:UpdateItem',
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+      }),
+    ]);
     expect(actions(dynamo[0]!).sort()).toEqual(
       ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
     );
     expect(dynamo[0]!.Resource).toEqual({ Ref: 'TableStreamArn' });
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never);
+    const queueId = s.stack.workersStack.getLogicalId(
+      workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never,
+    );
     const sqs = all.filter((st) => actions(st).some((a) => a.startsWith('sqs:')));
     expect(sqs).toHaveLength(1);
     expect(actions(sqs[0]!)).toContain('sqs:SendMessage');
@@ -243,14 +292,20 @@ describe('sla-escalation runs on a schedule', () => {
 
   it('an EventBridge rule starts it every minute; what it cannot deliver, and a failed run, go to its dead-letter queue', () => {
     const fnId = logicalId(workerFunction(sla.id).function);
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(sla.id).deadLetterQueue.node.defaultChild as never);
-    const rules = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId);
+    const queueId = s.stack.workersStack.getLogicalId(
+      workerFunction(sla.id).deadLetterQueue.node.defaultChild as never,
+    );
+    const rules = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(
+      ([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId,
+    );
     expect(rules).toHaveLength(1);
     const [ruleId, rule] = rules[0]!;
     expect(rule.Properties).toMatchObject({
       ScheduleExpression: `rate(${trigger.everyMinutes} minute)`,
       State: 'ENABLED',
-      Targets: [{ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } }],
+      Targets: [
+        { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } },
+      ],
     });
     // The default bus: a schedule has no bus of its own.
     expect(rule.Properties.EventBusName).toBeUndefined();
@@ -266,7 +321,9 @@ describe('sla-escalation runs on a schedule', () => {
       SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
     });
     // Only the rule may put into the queue from outside.
-    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]))![1];
+    const policy = resourcesOfType(s.workers, 'AWS::SQS::QueuePolicy').find(
+      ([, p]) => JSON.stringify(p.Properties.Queues) === JSON.stringify([{ Ref: queueId }]),
+    )![1];
     expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
       expect.objectContaining({
         Effect: 'Allow',
@@ -281,10 +338,22 @@ describe('sla-escalation runs on a schedule', () => {
   it('reads and writes the table (no stream, no bus) and sends only to its own queue', () => {
     const all = statementsOf(sla.id);
     const actions = all.flatMap((st) => [st.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'sqs:SendMessage']));
-    expect(actions.filter((a) => a.startsWith('dynamodb:') && /Stream|GetRecords|GetShardIterator/.test(a))).toEqual([]);
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'dynamodb:PutItem',
+        'dynamodb:DeleteItem',
+        'sqs:SendMessage',
+      ]),
+    );
+    expect(actions.filter((a) => a.startsWith('dynamodb:') && /Stream|GetRecords|GetShardIterator/.test(a))).toEqual(
+      [],
+    );
     expect(actions.filter((a) => !/^(dynamodb|sqs|logs):/.test(a))).toEqual([]);
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(sla.id).deadLetterQueue.node.defaultChild as never);
+    const queueId = s.stack.workersStack.getLogicalId(
+      workerFunction(sla.id).deadLetterQueue.node.defaultChild as never,
+    );
     for (const st of all.filter((x) => [x.Action].flat().some((a) => a.startsWith('sqs:')))) {
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
     }
@@ -292,13 +361,17 @@ describe('sla-escalation runs on a schedule', () => {
   });
 });
 
-describe('transcription-finished runs on Transcribe\'s state changes', () => {
+describe("transcription-finished runs on Transcribe's state changes", () => {
   const worker = workerById('transcription-finished');
 
-  it('a rule on the default bus matches our jobs\' COMPLETED and FAILED changes only', () => {
+  it("a rule on the default bus matches our jobs' COMPLETED and FAILED changes only", () => {
     const fnId = logicalId(workerFunction(worker.id).function);
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(worker.id).deadLetterQueue.node.defaultChild as never);
-    const [rule] = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId);
+    const queueId = s.stack.workersStack.getLogicalId(
+      workerFunction(worker.id).deadLetterQueue.node.defaultChild as never,
+    );
+    const [rule] = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(
+      ([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId,
+    );
     expect(rule![1].Properties).toMatchObject({
       EventPattern: {
         source: ['aws.transcribe'],
@@ -308,7 +381,10 @@ describe('transcription-finished runs on Transcribe\'s state changes', () => {
       Targets: [{ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } } }],
     });
     expect(rule![1].Properties.EventBusName).toBeUndefined();
-    s.workers.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: fnId }, MaximumRetryAttempts: 2 });
+    s.workers.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fnId },
+      MaximumRetryAttempts: 2,
+    });
   });
 
   it('may read our jobs, read objects, invoke models and write the table: nothing else', () => {
@@ -345,21 +421,31 @@ describe('workers stack size and cdk-nag', () => {
 describe('queues and the workers they trigger', () => {
   /** The parent's logical id of a queue (or dead-letter queue) of lib/queues.ts. */
   const parentQueue = (id: string) => {
-    const found = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) => logical.startsWith(`Queues${id.replace(/-/g, '')}`));
+    const found = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) =>
+      logical.startsWith(`Queues${id.replace(/-/g, '')}`),
+    );
     if (!found) throw new Error(`no queue ${id}`);
     return found;
   };
 
   it('each queue is encrypted, has a dead-letter queue it moves a message to after its receive limit, and keeps it 14 days there', () => {
     for (const def of QUEUES) {
-      const [deadLettersId, deadLetters] = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) => logical.startsWith(`Queues${def.id.replace(/-/g, '')}deadletters`))!;
+      const [deadLettersId, deadLetters] = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(([logical]) =>
+        logical.startsWith(`Queues${def.id.replace(/-/g, '')}deadletters`),
+      )!;
       const [, queue] = resourcesOfType(s.parent, 'AWS::SQS::Queue').find(
-        ([logical, q]) => logical !== deadLettersId && logical.startsWith(`Queues${def.id.replace(/-/g, '')}`) && q.Properties.RedrivePolicy,
+        ([logical, q]) =>
+          logical !== deadLettersId &&
+          logical.startsWith(`Queues${def.id.replace(/-/g, '')}`) &&
+          q.Properties.RedrivePolicy,
       )!;
       expect(queue.Properties).toMatchObject({
         SqsManagedSseEnabled: true,
         VisibilityTimeout: def.visibilityTimeoutSeconds,
-        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] }, maxReceiveCount: def.maxReceiveCount },
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [deadLettersId, 'Arn'] },
+          maxReceiveCount: def.maxReceiveCount,
+        },
       });
       expect(deadLetters.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
     }
@@ -367,11 +453,16 @@ describe('queues and the workers they trigger', () => {
   });
 
   it("a rule on the service's bus sends every subscribable type to the dispatch queue, and nothing else", () => {
-    const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets ?? []).includes('Queues'));
+    const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) =>
+      JSON.stringify(r.Properties.Targets ?? []).includes('Queues'),
+    );
     // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements, the data lake.
     expect(rules).toHaveLength(5);
     const [, lake] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesdatalake'))!;
-    expect(lake.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
+    expect(lake.Properties.EventPattern).toEqual({
+      source: ['gatehouse.events', 'gatehouse.incidents'],
+      'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES],
+    });
     expect(lake.Properties.Targets[0].DeadLetterConfig).toBeDefined();
     const [, episodes] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesvesselepisodes'))!;
     expect(episodes.Properties.EventPattern).toEqual({
@@ -379,10 +470,18 @@ describe('queues and the workers they trigger', () => {
       'detail-type': ['vessel.episode_found', 'watchlist.alert_found', 'hazard.alert_found', 'bgp.alert_found'],
     });
     const [, workflows] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesworkflowruns'))!;
-    expect(workflows.Properties.EventPattern).toEqual({ source: ['gatehouse.events', 'gatehouse.incidents'], 'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES] });
+    expect(workflows.Properties.EventPattern).toEqual({
+      source: ['gatehouse.events', 'gatehouse.incidents'],
+      'detail-type': [...EVENT_TYPES, ...INCIDENT_CHANGES],
+    });
     const [, rule] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queueswebhookdispatch'))!;
-    const [, notifications] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesnotifications'))!;
-    expect(notifications.Properties.EventPattern).toEqual({ source: ['gatehouse.incidents'], 'detail-type': ['incident.notification'] });
+    const [, notifications] = rules.find(([, r]) =>
+      JSON.stringify(r.Properties.Targets).includes('Queuesnotifications'),
+    )!;
+    expect(notifications.Properties.EventPattern).toEqual({
+      source: ['gatehouse.incidents'],
+      'detail-type': ['incident.notification'],
+    });
     expect(rule.Properties.EventBusName).toBeDefined();
     expect(rule.Properties.EventPattern.source).toEqual(['gatehouse.events', 'gatehouse.incidents']);
     expect(rule.Properties.EventPattern['detail-type']).toEqual([...WEBHOOK_EVENT_TYPES]);
@@ -391,24 +490,48 @@ describe('queues and the workers they trigger', () => {
   });
 
   it("the connector pollers have no rule of their own: Scheduler's role may invoke them and send to their dead letters, nothing else", () => {
-    const fns = [['connector-poll', 'gatehouse-test-connector-poll', 512], ['connector-poll-large', 'gatehouse-test-connector-poll-large', 2048]] as const;
+    const fns = [
+      ['connector-poll', 'gatehouse-test-connector-poll', 512],
+      ['connector-poll-large', 'gatehouse-test-connector-poll-large', 2048],
+    ] as const;
     for (const [id, name, memory] of fns) {
       const fn = workerFunction(id).function;
       const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([fid]) => fid === logicalId(fn))!;
       expect(props.Properties.FunctionName).toBe(name);
       // Only the RPKI export's polls pay for 2 GB.
       expect(props.Properties.MemorySize).toBe(memory);
-      expect(resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(logicalId(fn)))).toEqual([]);
+      expect(
+        resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) =>
+          JSON.stringify(r.Properties.Targets).includes(logicalId(fn)),
+        ),
+      ).toEqual([]);
     }
     const groups = resourcesOfType(s.workers, 'AWS::Scheduler::ScheduleGroup');
     expect(groups).toHaveLength(1);
     expect(groups[0]![1].Properties.Name).toBe('gatehouse-test-connectors');
-    const [, role] = resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'))!;
+    const [, role] = resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) =>
+      JSON.stringify(r.Properties.AssumeRolePolicyDocument).includes('scheduler.amazonaws.com'),
+    )!;
     expect(JSON.stringify(role.Properties.RoleName)).toContain('connector-scheduler');
-    const policies = resourcesOfType(s.workers, 'AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties.Roles).includes(JSON.stringify({ Ref: resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => r === role)![0] })));
-    const actions = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat())).sort();
-    expect([...new Set(actions)]).toEqual(['lambda:InvokeFunction', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
-    const invoke = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement).find((st: { Action: string | string[] }) => [st.Action].flat().includes('lambda:InvokeFunction'));
+    const policies = resourcesOfType(s.workers, 'AWS::IAM::Policy').filter(([, p]) =>
+      JSON.stringify(p.Properties.Roles).includes(
+        JSON.stringify({ Ref: resourcesOfType(s.workers, 'AWS::IAM::Role').find(([, r]) => r === role)![0] }),
+      ),
+    );
+    const actions = policies
+      .flatMap(([, p]) =>
+        p.Properties.PolicyDocument.Statement.flatMap((st: { Action: string | string[] }) => [st.Action].flat()),
+      )
+      .sort();
+    expect([...new Set(actions)]).toEqual([
+      'lambda:InvokeFunction',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
+    const invoke = policies
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+      .find((st: { Action: string | string[] }) => [st.Action].flat().includes('lambda:InvokeFunction'));
     expect([invoke.Resource].flat()).toHaveLength(2);
   });
 
@@ -416,7 +539,9 @@ describe('queues and the workers they trigger', () => {
     for (const id of ['webhook-dispatch', 'webhook-deliver']) {
       const trigger = triggerOf(id, 'queue');
       const fnId = logicalId(workerFunction(id).function);
-      const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }))!;
+      const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
+        ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
+      )!;
       expect(mapping.Properties).toMatchObject({
         BatchSize: trigger.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -425,16 +550,27 @@ describe('queues and the workers they trigger', () => {
     }
   });
 
-  it('the dispatcher may send to the deliveries queue only; the deliverer to its dead letters only, and may change its messages\' visibility', () => {
+  it("the dispatcher may send to the deliveries queue only; the deliverer to its dead letters only, and may change its messages' visibility", () => {
     const sends = (id: string) => statementsOf(id).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
-    expect(sends('webhook-dispatch')).toEqual([expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesArn' } })]);
-    expect(sends('webhook-deliver')).toEqual([expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesDeadLettersArn' } })]);
-    const consume = statementsOf('webhook-deliver').find((st) => [st.Action].flat().includes('sqs:ChangeMessageVisibility'));
+    expect(sends('webhook-dispatch')).toEqual([
+      expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesArn' } }),
+    ]);
+    expect(sends('webhook-deliver')).toEqual([
+      expect.objectContaining({ Resource: { Ref: 'QueueWebhookDeliveriesDeadLettersArn' } }),
+    ]);
+    const consume = statementsOf('webhook-deliver').find((st) =>
+      [st.Action].flat().includes('sqs:ChangeMessageVisibility'),
+    );
     expect(consume?.Resource).toEqual({ Ref: 'QueueWebhookDeliveriesArn' });
     // It opens the signing secrets with the key, and knows its queue's URL.
     expect(statementsOf('webhook-deliver').some((st) => [st.Action].flat().includes('kms:Decrypt'))).toBe(true);
-    const env = resource(logicalId(workerFunction('webhook-deliver').function)).Properties.Environment.Variables as Json;
-    expect(Object.keys(env).filter((k) => k.startsWith('QUEUE_URL_')).sort()).toEqual(['QUEUE_URL_WEBHOOK_DELIVERIES', 'QUEUE_URL_WEBHOOK_DELIVERIES_DEAD_LETTERS']);
+    const env = resource(logicalId(workerFunction('webhook-deliver').function)).Properties.Environment
+      .Variables as Json;
+    expect(
+      Object.keys(env)
+        .filter((k) => k.startsWith('QUEUE_URL_'))
+        .sort(),
+    ).toEqual(['QUEUE_URL_WEBHOOK_DELIVERIES', 'QUEUE_URL_WEBHOOK_DELIVERIES_DEAD_LETTERS']);
     expect(env.SECRETS_KEY_ID).toEqual({ Ref: 'SecretsKeyArn' });
   });
 });

@@ -26,13 +26,27 @@ async function switchAgent(org: RegisteredTenant, agent: string, enabled: boolea
 }
 
 describe('agent switches on the workers', () => {
-  it('switched off, the SLA watchdog leaves the tenant\'s overdue incident alone; on again, the next sweep escalates it', async () => {
+  it("switched off, the SLA watchdog leaves the tenant's overdue incident alone; on again, the next sweep escalates it", async () => {
     const org = await registerTenant('SlaOff');
     // Critical, opened 60 minutes ago: 45 minutes past its SLA.
-    const opened = await atTime(Date.now() - 60 * MINUTE, () => openIncident(actorOf(org), systemTenant(org.tenantId), { title: 'Fence cut', severity: 'critical', status: 'confirmed' }));
+    const opened = await atTime(Date.now() - 60 * MINUTE, () =>
+      openIncident(actorOf(org), systemTenant(org.tenantId), {
+        title: 'Fence cut',
+        severity: 'critical',
+        status: 'confirmed',
+      }),
+    );
     // Runs 40 minutes ago: only this file's incidents are due then (everyone else's are later).
-    const sweep = () => atTime(Date.now() - 40 * MINUTE, () => slaHandler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, workerContext(workerById('sla-escalation'), 'us-east-1')));
-    const level = async () => (await call('GET', `/api/v1/incidents/${opened.incident_id}`, { token: org.token })).body.escalation_level as number;
+    const sweep = () =>
+      atTime(Date.now() - 40 * MINUTE, () =>
+        slaHandler(
+          { 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} },
+          workerContext(workerById('sla-escalation'), 'us-east-1'),
+        ),
+      );
+    const level = async () =>
+      (await call('GET', `/api/v1/incidents/${opened.incident_id}`, { token: org.token })).body
+        .escalation_level as number;
 
     await switchAgent(org, 'sla-watchdog', false);
     const skipped = await sweep();
@@ -59,7 +73,11 @@ describe('agent switches on the workers', () => {
       link_ttl_minutes: 60,
     };
     await switchAgent(org, 'notifier', false);
-    expect(await deliverNotification(detail, null)).toEqual({ sent: [], already: [], skipped: [{ target: '*', reason: 'the notifier agent is switched off for the tenant' }] });
+    expect(await deliverNotification(detail, null)).toEqual({
+      sent: [],
+      already: [],
+      skipped: [{ target: '*', reason: 'the notifier agent is switched off for the tenant' }],
+    });
 
     await switchAgent(org, 'notifier', true);
     const report = await deliverNotification(detail, null);

@@ -21,7 +21,11 @@ function record(eventName: 'INSERT' | 'MODIFY', item: Record<string, unknown>): 
   return {
     eventName,
     eventSource: 'aws:dynamodb',
-    dynamodb: { SequenceNumber: String(sequence).padStart(21, '0'), NewImage: marshall(item, { removeUndefinedValues: true }) as never, StreamViewType: 'NEW_IMAGE' },
+    dynamodb: {
+      SequenceNumber: String(sequence).padStart(21, '0'),
+      NewImage: marshall(item, { removeUndefinedValues: true }) as never,
+      StreamViewType: 'NEW_IMAGE',
+    },
   };
 }
 
@@ -29,10 +33,17 @@ function record(eventName: 'INSERT' | 'MODIFY', item: Record<string, unknown>): 
 async function countersOf(tenantId: string): Promise<Record<string, Record<string, number>>> {
   const out: Record<string, Record<string, number>> = {};
   await forEachPage(
-    { TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `T#${tenantId}#STATS` }, ConsistentRead: true },
+    {
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': `T#${tenantId}#STATS` },
+      ConsistentRead: true,
+    },
     (page) => {
       for (const item of page.Items ?? []) {
-        const counts = Object.fromEntries(Object.entries(item).filter(([, v]) => typeof v === 'number' && v !== 0)) as Record<string, number>;
+        const counts = Object.fromEntries(
+          Object.entries(item).filter(([, v]) => typeof v === 'number' && v !== 0),
+        ) as Record<string, number>;
         if (Object.keys(counts).length > 0) out[String(item.SK)] = counts;
       }
     },
@@ -49,7 +60,14 @@ interface SyntheticEvent {
   threat_score: number;
 }
 
-const eventItem = (tenantId: string, e: SyntheticEvent) => ({ PK: `T#${tenantId}#EVENT`, SK: e.event_id, entity: 'EVENT', source: 'api', received_at: e.occurred_at, ...e });
+const eventItem = (tenantId: string, e: SyntheticEvent) => ({
+  PK: `T#${tenantId}#EVENT`,
+  SK: e.event_id,
+  entity: 'EVENT',
+  source: 'api',
+  received_at: e.occurred_at,
+  ...e,
+});
 
 /** What the counters must hold for these events, worked out plainly. */
 function expectedFor(events: readonly SyntheticEvent[]): Record<string, Record<string, number>> {
@@ -62,7 +80,11 @@ function expectedFor(events: readonly SyntheticEvent[]): Record<string, Record<s
   for (const e of events) {
     const day = e.occurred_at.slice(0, 10);
     const hh = e.occurred_at.slice(11, 13);
-    const scopes = ['all', ...(e.environment_id ? [`env#${e.environment_id}`] : []), ...e.matched_zone_ids.map((z) => `zone#${z}`)];
+    const scopes = [
+      'all',
+      ...(e.environment_id ? [`env#${e.environment_id}`] : []),
+      ...e.matched_zone_ids.map((z) => `zone#${z}`),
+    ];
     for (const scope of scopes) {
       add(`EV#${scope}#${day}`, `c#${e.type}#${hh}`, 1);
       add(`EV#${scope}#${day}`, `s#${e.type}#${hh}`, Math.round(e.threat_score * 1000));
@@ -81,7 +103,7 @@ function syntheticEvents(n: number): SyntheticEvent[] {
     occurred_at: new Date(Date.UTC(2026, 0, 1 + (i % 4), (i * 7) % 24, i % 60)).toISOString(),
     ...(i % 5 === 0 ? {} : { environment_id: envs[i % 2]! }),
     matched_zone_ids: i % 5 === 0 ? [] : zones.slice(0, i % 4),
-    threat_score: Math.round(((i * 37) % 1000)) / 1000,
+    threat_score: Math.round((i * 37) % 1000) / 1000,
   }));
 }
 
@@ -109,7 +131,9 @@ describe('worker count-analytics: events', () => {
       const transactions = send.mock.calls.map(([command]) => command).filter((c) => c instanceof TransactWriteCommand);
       expect(transactions.length).toBeGreaterThan(0);
       for (const t of transactions) {
-        const keys = t.input.TransactItems!.map((i) => JSON.stringify(i.Put?.Item ? [i.Put.Item.PK, i.Put.Item.SK] : [i.Update!.Key!.PK, i.Update!.Key!.SK]));
+        const keys = t.input.TransactItems!.map((i) =>
+          JSON.stringify(i.Put?.Item ? [i.Put.Item.PK, i.Put.Item.SK] : [i.Update!.Key!.PK, i.Update!.Key!.SK]),
+        );
         expect(new Set(keys).size).toBe(keys.length);
       }
     } finally {
@@ -121,7 +145,11 @@ describe('worker count-analytics: events', () => {
   it('counts an event in more zones than a transaction holds in parts, each part once', async () => {
     const tenantId = randomUUID();
     const [event] = syntheticEvents(1);
-    const wide = { ...event!, environment_id: randomUUID(), matched_zone_ids: Array.from({ length: 130 }, () => randomUUID()) };
+    const wide = {
+      ...event!,
+      environment_id: randomUUID(),
+      matched_zone_ids: Array.from({ length: 130 }, () => randomUUID()),
+    };
     const rec = record('INSERT', eventItem(tenantId, wide));
     expect(await countStreamRecords([rec])).toEqual({ batchItemFailures: [] });
     expect(await countStreamRecords([rec, rec])).toEqual({ batchItemFailures: [] });
@@ -134,11 +162,18 @@ describe('worker count-analytics: events', () => {
     const tenantId = randomUUID();
     const events = syntheticEvents(120);
     const records = events.map((e) => record('INSERT', eventItem(tenantId, e)));
-    const answers = await Promise.all([countStreamRecords(records), countStreamRecords(records), countStreamRecords(records.slice(60))]);
+    const answers = await Promise.all([
+      countStreamRecords(records),
+      countStreamRecords(records),
+      countStreamRecords(records.slice(60)),
+    ]);
     // A transaction that lost to another on a shared counter is retried by the transaction
     // itself; one that still loses is reported and comes again with the batch.
     const failed = new Set(answers.flatMap((a) => a.batchItemFailures.map((f) => f.itemIdentifier)));
-    if (failed.size > 0) expect(await countStreamRecords(records.filter((r) => failed.has(r.dynamodb!.SequenceNumber!)))).toEqual({ batchItemFailures: [] });
+    if (failed.size > 0)
+      expect(await countStreamRecords(records.filter((r) => failed.has(r.dynamodb!.SequenceNumber!)))).toEqual({
+        batchItemFailures: [],
+      });
     expect(await countersOf(tenantId)).toEqual(expectedFor(events));
   });
 
@@ -149,7 +184,9 @@ describe('worker count-analytics: events', () => {
     const modify = record('MODIFY', { ...item, processed: true });
     const other = record('INSERT', { PK: `T#${tenantId}#OUTBOX`, SK: newTimeId(), entity: 'OUTBOX' });
     const broken = record('INSERT', { PK: `T#${tenantId}#EVENT`, SK: newTimeId(), entity: 'EVENT' });
-    expect(await countStreamRecords([modify, other, broken])).toEqual({ batchItemFailures: [{ itemIdentifier: broken.dynamodb!.SequenceNumber }] });
+    expect(await countStreamRecords([modify, other, broken])).toEqual({
+      batchItemFailures: [{ itemIdentifier: broken.dynamodb!.SequenceNumber }],
+    });
     expect(await countersOf(tenantId)).toEqual({});
   });
 });
@@ -157,7 +194,12 @@ describe('worker count-analytics: events', () => {
 describe('worker count-analytics: incidents', () => {
   const created = '2026-02-03T10:15:00.000Z';
   const at = (seconds: number) => new Date(Date.parse(created) + seconds * 1000).toISOString();
-  const status = (seconds: number, from: string | null, to: string) => ({ at: at(seconds), kind: 'status', by: 'u', detail: { from, to } });
+  const status = (seconds: number, from: string | null, to: string) => ({
+    at: at(seconds),
+    kind: 'status',
+    by: 'u',
+    detail: { from, to },
+  });
 
   /** The versions of one incident: confirmed, acknowledged late (breached), resolved, a note. */
   function versionsOf(tenantId: string) {
@@ -181,21 +223,31 @@ describe('worker count-analytics: incidents', () => {
       { ...base, version: 1, status: 'confirmed', history: h1 },
       { ...base, version: 2, status: 'acknowledged', sla_breached_at: at(900), history: h2 },
       { ...base, version: 3, status: 'resolved', sla_breached_at: at(900), history: h3 },
-      { ...base, version: 4, status: 'resolved', sla_breached_at: at(900), history: [...h3, { at: at(6000), kind: 'note', by: 'u', detail: { text: 'done' } }] },
+      {
+        ...base,
+        version: 4,
+        status: 'resolved',
+        sla_breached_at: at(900),
+        history: [...h3, { at: at(6000), kind: 'note', by: 'u', detail: { text: 'done' } }],
+      },
     ];
   }
 
   const hourKey = 'INC#2026-02-03T10';
   const finalCounts = { n: 1, 'st#resolved': 1, 'sv#critical': 1, 'sla#breached': 1, 'ack#1000': 1, 'res#5000': 1 };
 
-  it('moves an incident\'s contribution with each newer image, once, and never back to an older one', async () => {
+  it("moves an incident's contribution with each newer image, once, and never back to an older one", async () => {
     const tenantId = randomUUID();
     const [v1, v2, v3, v4] = versionsOf(tenantId);
     await countStreamRecords([record('INSERT', v1!)]);
-    expect(await countersOf(tenantId)).toEqual({ [hourKey]: { n: 1, 'st#confirmed': 1, 'sv#critical': 1, 'sla#pending': 1 } });
+    expect(await countersOf(tenantId)).toEqual({
+      [hourKey]: { n: 1, 'st#confirmed': 1, 'sv#critical': 1, 'sla#pending': 1 },
+    });
     // v2, with v1 delivered again behind it.
     await countStreamRecords([record('MODIFY', v2!), record('INSERT', v1!)]);
-    expect(await countersOf(tenantId)).toEqual({ [hourKey]: { n: 1, 'st#acknowledged': 1, 'sv#critical': 1, 'sla#breached': 1, 'ack#1000': 1 } });
+    expect(await countersOf(tenantId)).toEqual({
+      [hourKey]: { n: 1, 'st#acknowledged': 1, 'sv#critical': 1, 'sla#breached': 1, 'ack#1000': 1 },
+    });
     await countStreamRecords([record('MODIFY', v4!)]);
     expect(await countersOf(tenantId)).toEqual({ [hourKey]: finalCounts });
     // Stale images arriving late (a redriven batch) change nothing.
@@ -207,12 +259,26 @@ describe('worker count-analytics: incidents', () => {
     const tenantId = randomUUID();
     const [v1, v2, v3, v4] = versionsOf(tenantId);
     const other = versionsOf(tenantId);
-    const batch = [record('INSERT', v1!), record('MODIFY', v2!), record('MODIFY', v3!), record('INSERT', other[0]!), record('MODIFY', other[1]!)];
+    const batch = [
+      record('INSERT', v1!),
+      record('MODIFY', v2!),
+      record('MODIFY', v3!),
+      record('INSERT', other[0]!),
+      record('MODIFY', other[1]!),
+    ];
     const answers = await Promise.all([countStreamRecords(batch), countStreamRecords(batch)]);
     for (const a of answers) expect(a).toEqual({ batchItemFailures: [] });
     await Promise.all([countStreamRecords([record('MODIFY', v4!)]), countStreamRecords([record('MODIFY', v4!)])]);
     expect(await countersOf(tenantId)).toEqual({
-      [hourKey]: { n: 2, 'st#resolved': 1, 'st#acknowledged': 1, 'sv#critical': 2, 'sla#breached': 2, 'ack#1000': 2, 'res#5000': 1 },
+      [hourKey]: {
+        n: 2,
+        'st#resolved': 1,
+        'st#acknowledged': 1,
+        'sv#critical': 2,
+        'sla#breached': 2,
+        'ack#1000': 2,
+        'res#5000': 1,
+      },
     });
   });
 });
@@ -221,7 +287,14 @@ describe('count-analytics keeps the active threats', () => {
   it('counts each matching event once however the batches repeat, widens first and last seen out of order, and links incidents once', async () => {
     const tenantId = randomUUID();
     const zoneId = randomUUID();
-    const match = { library_id: randomUUID(), definition_id: 'maritime.cable-loitering', name: 'Loitering near a subsea cable', severity: 'high' as const, weight: 0.5, zone_id: zoneId };
+    const match = {
+      library_id: randomUUID(),
+      definition_id: 'maritime.cable-loitering',
+      name: 'Loitering near a subsea cable',
+      severity: 'high' as const,
+      weight: 0.5,
+      zone_id: zoneId,
+    };
     const at = (minute: number) => new Date(Date.UTC(2026, 10, 24, 10, minute)).toISOString();
     const events = [12, 3, 30, 7].map((minute) => ({
       event_id: newTimeId(),
@@ -231,7 +304,13 @@ describe('count-analytics keeps the active threats', () => {
       matched_signatures: [match],
       threat_score: 0.8,
     }));
-    const plain = { event_id: newTimeId(), type: 'vessel.loitering', occurred_at: at(40), matched_zone_ids: [zoneId], threat_score: 0.1 };
+    const plain = {
+      event_id: newTimeId(),
+      type: 'vessel.loitering',
+      occurred_at: at(40),
+      matched_zone_ids: [zoneId],
+      threat_score: 0.1,
+    };
     const inserts = [...events, plain].map((e) => record('INSERT', eventItem(tenantId, e)));
 
     // Overlapping and repeated batches, the later times first.

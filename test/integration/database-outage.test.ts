@@ -61,7 +61,10 @@ describe('cognito-local killed', () => {
   it('a login answers 503 with Retry-After (not 401), and after the stack starts it again logins and earlier tokens work', async () => {
     const tag = randomUUID().slice(0, 8);
     const account = { email: `idp-${tag}@example.com`, password: `Idp-${tag}-Pass1` };
-    expect((await call('POST', '/api/v1/portal/register', { server, body: { ...account, organization_name: `Idp ${tag}` } })).status).toBe(201);
+    expect(
+      (await call('POST', '/api/v1/portal/register', { server, body: { ...account, organization_name: `Idp ${tag}` } }))
+        .status,
+    ).toBe(201);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: account })).body.access_token as string;
 
     const pid = cognitoPid();
@@ -89,11 +92,18 @@ describe('cognito-local killed', () => {
 describe('DynamoDB Local killed under concurrent ingest', () => {
   it('answers 503 (never 500), recovers by itself, and every retried batch is stored exactly once', async () => {
     const tag = randomUUID().slice(0, 8);
-    const reg = await call('POST', '/api/v1/portal/register', { server, body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1`, organization_name: `Outage ${tag}` } });
+    const reg = await call('POST', '/api/v1/portal/register', {
+      server,
+      body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1`, organization_name: `Outage ${tag}` },
+    });
     expect(reg.status, reg.text).toBe(201);
-    const login = await call('POST', '/api/v1/portal/login', { server, body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1` } });
+    const login = await call('POST', '/api/v1/portal/login', {
+      server,
+      body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1` },
+    });
     const token = login.body.access_token as string;
-    const env = (await call('POST', '/api/v1/environments', { server, token, body: { name: 'Pier', type: 'port' } })).body;
+    const env = (await call('POST', '/api/v1/environments', { server, token, body: { name: 'Pier', type: 'port' } }))
+      .body;
 
     const batches = Array.from({ length: BATCHES }, (_, b) => {
       const clientIds = b % 2 === 1;
@@ -125,7 +135,9 @@ describe('DynamoDB Local killed under concurrent ingest', () => {
       expect([201, 409, 503], res.text).toContain(res.status);
       if (res.status !== 201) expect(Number(res.headers.get('retry-after')), res.text).toBeGreaterThan(0);
     }
-    expect(first.filter((r) => r.status !== 201).length + during.filter((r) => r.status !== 201).length).toBeGreaterThan(0);
+    expect(
+      first.filter((r) => r.status !== 201).length + during.filter((r) => r.status !== 201).length,
+    ).toBeGreaterThan(0);
 
     // Started again by the stack itself: /health recovers with no restart of the server.
     let health: ApiResponse | undefined;
@@ -150,9 +162,17 @@ describe('DynamoDB Local killed under concurrent ingest', () => {
 
     const seen: string[] = [];
     for (let offset = 0; ; offset += 200) {
-      const page = await call('GET', '/api/v1/events', { server, token, query: { environment_id: env.environment_id, limit: 200, offset } });
+      const page = await call('GET', '/api/v1/events', {
+        server,
+        token,
+        query: { environment_id: env.environment_id, limit: 200, offset },
+      });
       expect(page.status).toBe(200);
-      seen.push(...(page.body as { payload: { batch: number; seq: number } }[]).map((e) => `${e.payload.batch}/${e.payload.seq}`));
+      seen.push(
+        ...(page.body as { payload: { batch: number; seq: number } }[]).map(
+          (e) => `${e.payload.batch}/${e.payload.seq}`,
+        ),
+      );
       if (page.body.length < 200) break;
     }
     const expected = batches.flatMap((_, b) => Array.from({ length: PER_BATCH }, (_, seq) => `${b}/${seq}`));

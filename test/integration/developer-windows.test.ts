@@ -18,14 +18,25 @@ const access = (over: Partial<DeveloperAccess>): DeveloperAccess => ({
 });
 
 describe('developer windows', () => {
-  it('accepts exactly the minute\'s limit of 30 calls sent at once', async () => {
+  it("accepts exactly the minute's limit of 30 calls sent at once", async () => {
     const a = access({});
     const at = Date.UTC(2026, 10, 25, 10, 0, 5);
-    const outcomes = await Promise.all(Array.from({ length: 30 }, () => countDeveloperCall(a, at).then(() => 'ok', (e: unknown) => e)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        countDeveloperCall(a, at).then(
+          () => 'ok',
+          (e: unknown) => e,
+        ),
+      ),
+    );
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(10);
     const refused = outcomes.filter((o) => o !== 'ok');
     expect(refused.every((e) => e instanceof RateLimitedError)).toBe(true);
-    expect((refused[0] as RateLimitedError).window).toEqual({ limit: 10, remaining: 0, reset: Date.UTC(2026, 10, 25, 10, 1, 0) / 1000 });
+    expect((refused[0] as RateLimitedError).window).toEqual({
+      limit: 10,
+      remaining: 0,
+      reset: Date.UTC(2026, 10, 25, 10, 1, 0) / 1000,
+    });
     // The next minute starts again.
     expect((await countDeveloperCall(a, Date.UTC(2026, 10, 25, 10, 1, 0))).remaining).toBe(9);
   });
@@ -36,7 +47,9 @@ describe('developer windows', () => {
     for (const d of [1, 2, 3]) await countDeveloperCall(a, day(d));
     const refused = await countDeveloperCall(a, day(20)).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(RateLimitedError);
-    expect((refused as RateLimitedError).message).toMatch(/monthly quota of the free tier \(3 calls\) is used up; it renews at 2026-12-01T00:00:00.000Z/);
+    expect((refused as RateLimitedError).message).toMatch(
+      /monthly quota of the free tier \(3 calls\) is used up; it renews at 2026-12-01T00:00:00.000Z/,
+    );
     expect((refused as RateLimitedError).retryAfterSeconds).toBe((Date.UTC(2026, 11, 1) - day(20)) / 1000);
     // December is a new month; an unlimited tier is never refused for its month.
     expect((await countDeveloperCall(a, Date.UTC(2026, 11, 1, 0, 0, 1))).remaining).toBe(99);

@@ -49,7 +49,8 @@ function storedEvent(tenantId: string, type: string): StoredEvent {
   };
 }
 
-const write = (event: StoredEvent) => writeAll([eventItem({ event, contentHash: 'h', expiresAt: Math.floor(Date.now() / 1000) + 3600 })]);
+const write = (event: StoredEvent) =>
+  writeAll([eventItem({ event, contentHash: 'h', expiresAt: Math.floor(Date.now() / 1000) + 3600 })]);
 
 /** Events the run's stack published, from its JSON Lines record. */
 function published(file: string): BusEvent[] {
@@ -72,7 +73,7 @@ async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promis
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('the run\'s stack publishes new items to the local bus', () => {
+describe("the run's stack publishes new items to the local bus", () => {
   const file = env.LOCAL_EVENT_BUS_LOG!;
   const tenant = randomUUID();
 
@@ -80,7 +81,12 @@ describe('the run\'s stack publishes new items to the local bus', () => {
     const event = storedEvent(tenant, 'perimeter.breach');
     await write(event);
     await transactWrite([
-      outboxPut({ tenantId: tenant, source: 'gatehouse.incidents', detailType: 'incident.created', detail: { incident_id: 'inc-1', severity: 'high' } }),
+      outboxPut({
+        tenantId: tenant,
+        source: 'gatehouse.incidents',
+        detailType: 'incident.created',
+        detail: { incident_id: 'inc-1', severity: 'high' },
+      }),
     ]);
     const mine = () => published(file).filter((e) => e.detail.tenant_id === tenant);
     // A bound for a stuck poller, not a speed target.
@@ -91,13 +97,23 @@ describe('the run\'s stack publishes new items to the local bus', () => {
     expect(events).toHaveLength(2);
 
     const [fromEvent] = events.filter((e) => e.source === 'gatehouse.events');
-    expect(fromEvent).toMatchObject({ version: '0', 'detail-type': 'perimeter.breach', account: '000000000000', resources: [] });
+    expect(fromEvent).toMatchObject({
+      version: '0',
+      'detail-type': 'perimeter.breach',
+      account: '000000000000',
+      resources: [],
+    });
     expect(fromEvent!.detail).toEqual(event);
     expect(fromEvent!.time).toBe(event.received_at.replace(/\.\d{3}Z$/, 'Z'));
 
     const [fromOutbox] = events.filter((e) => e.source === 'gatehouse.incidents');
     expect(fromOutbox!['detail-type']).toBe('incident.created');
-    expect(fromOutbox!.detail).toEqual({ incident_id: 'inc-1', severity: 'high', tenant_id: tenant, message_id: expect.any(String) });
+    expect(fromOutbox!.detail).toEqual({
+      incident_id: 'inc-1',
+      severity: 'high',
+      tenant_id: tenant,
+      message_id: expect.any(String),
+    });
   });
 
   it('rewriting a stored event (a retried ingest, a change) publishes nothing more; other items nothing at all', async () => {
@@ -136,7 +152,11 @@ describe('subscribers of the in-process bus', () => {
       localEventBus().subscribe('tenant', { detail: { tenant_id: [tenant] } }, (e) => void got.tenant.push(e)),
       localEventBus().subscribe(
         'breaches',
-        { source: ['gatehouse.events'], 'detail-type': ['perimeter.breach'], detail: { tenant_id: [tenant, neighbour] } },
+        {
+          source: ['gatehouse.events'],
+          'detail-type': ['perimeter.breach'],
+          detail: { tenant_id: [tenant, neighbour] },
+        },
         (e) => void got.breaches.push(e),
       ),
       localEventBus().subscribe(
@@ -153,14 +173,28 @@ describe('subscribers of the in-process bus', () => {
       await write(reading);
       await write(neighbours);
       await transactWrite([
-        outboxPut({ tenantId: tenant, source: 'gatehouse.incidents', detailType: 'incident.created', detail: { incident_id: 'i-2' } }),
+        outboxPut({
+          tenantId: tenant,
+          source: 'gatehouse.incidents',
+          detailType: 'incident.created',
+          detail: { incident_id: 'i-2' },
+        }),
       ]);
-      await waitFor(() => (got.tenant.length >= 3 && got.breaches.length >= 2 && got.incidents.length >= 1 ? true : undefined), 2000);
+      await waitFor(
+        () => (got.tenant.length >= 3 && got.breaches.length >= 2 && got.incidents.length >= 1 ? true : undefined),
+        2000,
+      );
       await pause(750);
       await localEventBus().idle();
-      expect(got.tenant.map((e) => e['detail-type']).sort()).toEqual(['incident.created', 'perimeter.breach', 'sensor.reading']);
+      expect(got.tenant.map((e) => e['detail-type']).sort()).toEqual([
+        'incident.created',
+        'perimeter.breach',
+        'sensor.reading',
+      ]);
       expect(got.breaches.map((e) => e.detail.event_id).sort()).toEqual([breach.event_id, neighbours.event_id].sort());
-      expect(got.incidents.map((e) => e.detail)).toEqual([{ incident_id: 'i-2', tenant_id: tenant, message_id: expect.any(String) }]);
+      expect(got.incidents.map((e) => e.detail)).toEqual([
+        { incident_id: 'i-2', tenant_id: tenant, message_id: expect.any(String) },
+      ]);
       expect(poller.deadLetters).toEqual([]);
     } finally {
       for (const stop of unsubscribe) stop();
@@ -194,7 +228,10 @@ describe('local provisioning', () => {
       expect(table.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_IMAGE' });
       expect(result.stream.arn).toBe(table.LatestStreamArn);
       // Found as it is the next time.
-      expect(await ensureTable(client, tableName)).toEqual({ created: false, stream: { arn: table.LatestStreamArn, new: false } });
+      expect(await ensureTable(client, tableName)).toEqual({
+        created: false,
+        stream: { arn: table.LatestStreamArn, new: false },
+      });
     } finally {
       client.destroy();
     }

@@ -36,7 +36,11 @@ function event(processed: boolean): StoredEvent {
 
 /** An item as the table held it before: GSI3 while unprocessed, none once processed. */
 function oldItem(e: StoredEvent) {
-  const { GSI3PK: _pk, GSI3SK: _sk, ...item } = eventItem({ event: e, contentHash: 'h', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
+  const {
+    GSI3PK: _pk,
+    GSI3SK: _sk,
+    ...item
+  } = eventItem({ event: e, contentHash: 'h', expiresAt: Math.floor(Date.now() / 1000) + 3600 });
   return e.processed ? item : { ...item, GSI3PK: `T#${tenantId}#UNPROCESSED`, GSI3SK: e.event_id };
 }
 

@@ -18,7 +18,13 @@ import { db } from '../../shared/db/client.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { call, registerTenant, type ApiResponse } from '../support/api.js';
 
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+const WRITES = new Set([
+  'PutItemCommand',
+  'UpdateItemCommand',
+  'DeleteItemCommand',
+  'BatchWriteItemCommand',
+  'TransactWriteItemsCommand',
+]);
 const INJECTOR = 'inject-dynamodb-faults';
 
 interface Plan {
@@ -34,7 +40,12 @@ const plans = new Map<string, Plan>();
 
 /** What a dead or unreachable DynamoDB looks like to the SDK's caller. */
 function connectionRefused(): Error {
-  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', errno: -111, syscall: 'connect', $metadata: {} });
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), {
+    code: 'ECONNREFUSED',
+    errno: -111,
+    syscall: 'connect',
+    $metadata: {},
+  });
 }
 
 let server: LocalHttpServer;
@@ -86,9 +97,13 @@ const seconds = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 
 /** Sends a batch of 100 that meets the fault, heals, retries until taken, and reads back what is stored. */
 async function run(scenario: Scenario): Promise<Outcome> {
   const org = await registerTenant('Faults');
-  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Quay', type: 'port' } })).body;
+  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Quay', type: 'port' } }))
+    .body;
   const sensor = (
-    await call('POST', '/api/v1/sensors', { token: org.token, body: { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.91, lon: 10.75 } } })
+    await call('POST', '/api/v1/sensors', {
+      token: org.token,
+      body: { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.91, lon: 10.75 } },
+    })
   ).body;
   const events = Array.from({ length: 100 }, (_, seq) => ({
     type: 'motion.detected',
@@ -97,7 +112,8 @@ async function run(scenario: Scenario): Promise<Outcome> {
     ...(scenario.clientIds ? { event_id: v7() } : {}),
   }));
   const headers: Record<string, string> = scenario.clientIds ? {} : { 'idempotency-key': randomUUID() };
-  const send = () => call('POST', '/api/v1/events/batch', { server: server.url, token: org.token, body: { events }, headers });
+  const send = () =>
+    call('POST', '/api/v1/events/batch', { server: server.url, token: org.token, body: { events }, headers });
 
   const plan: Plan = { failAt: scenario.failAt, mode: scenario.mode, when: scenario.when, writes: 0, healed: false };
   plans.set(org.tenantId, plan);
@@ -116,7 +132,10 @@ async function run(scenario: Scenario): Promise<Outcome> {
   expect(replay.status, replay.text).toBe(201);
   const listed: { event_id: string; payload: { seq: number } }[] = [];
   for (let offset = 0; ; offset += 200) {
-    const page = await call('GET', '/api/v1/events', { token: org.token, query: { environment_id: env.environment_id, limit: 200, offset } });
+    const page = await call('GET', '/api/v1/events', {
+      token: org.token,
+      query: { environment_id: env.environment_id, limit: 200, offset },
+    });
     expect(page.status).toBe(200);
     listed.push(...page.body);
     if (page.body.length < 200) break;
@@ -172,7 +191,8 @@ describe('a batch that meets a failing table', () => {
 
       const scenarios: Scenario[] = [];
       for (let failAt = 0; failAt < writesOfFirstAttempt; failAt++) {
-        for (const mode of ['blip', 'outage'] as const) for (const when of ['before', 'after'] as const) scenarios.push({ failAt, mode, when, clientIds });
+        for (const mode of ['blip', 'outage'] as const)
+          for (const when of ['before', 'after'] as const) scenarios.push({ failAt, mode, when, clientIds });
       }
       const outcomes = await all(scenarios, 16, (s) => run(s).then((o) => ({ s, o })));
       for (const { s, o } of outcomes) {

@@ -19,16 +19,26 @@ import type { RouteGrants } from '../../shared/routes/types.js';
 beforeAll(() => checkSharedClients());
 
 const denied = { name: 'AccessDeniedException' };
-const as = <T>(grants: RouteGrants, work: () => Promise<T>, counters: readonly string[] = []) => runAs('probe', grants, counters, work);
+const as = <T>(grants: RouteGrants, work: () => Promise<T>, counters: readonly string[] = []) =>
+  runAs('probe', grants, counters, work);
 
 const tenantKey = () => keys.tenantConfig(randomUUID());
 const touch = (Key: Record<string, string>) =>
-  db.send(new UpdateCommand({ TableName: TABLE, Key, UpdateExpression: 'SET probe = :one', ExpressionAttributeValues: { ':one': 1 } }));
+  db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key,
+      UpdateExpression: 'SET probe = :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    }),
+  );
 
 describe('the table', () => {
   it('read grants read; a write is refused before it reaches the table', async () => {
     const Key = tenantKey();
-    await expect(as({ table: 'read' }, () => db.send(new GetCommand({ TableName: TABLE, Key })))).resolves.toBeDefined();
+    await expect(
+      as({ table: 'read' }, () => db.send(new GetCommand({ TableName: TABLE, Key }))),
+    ).resolves.toBeDefined();
     await expect(as({ table: 'read' }, () => touch(Key))).rejects.toMatchObject(denied);
     expect((await db.send(new GetCommand({ TableName: TABLE, Key, ConsistentRead: true }))).Item).toBeUndefined();
     await expect(as({ table: 'write' }, () => touch(Key))).resolves.toBeDefined();
@@ -37,11 +47,14 @@ describe('the table', () => {
   it('a route that counts its calls may update the rate counters, and only those', async () => {
     const counter = keys.rateWindow('tenant', randomUUID(), 0);
     await expect(as({ table: 'read' }, () => touch(counter), ['dynamodb:UpdateItem'])).resolves.toBeDefined();
-    await expect(as({ table: 'read' }, () => touch(tenantKey()), ['dynamodb:UpdateItem'])).rejects.toMatchObject(denied);
+    await expect(as({ table: 'read' }, () => touch(tenantKey()), ['dynamodb:UpdateItem'])).rejects.toMatchObject(
+      denied,
+    );
     // A public route without a limit counts nothing: no counter either.
     await expect(as({ table: 'read' }, () => touch(counter), [])).rejects.toMatchObject(denied);
     // A per-IP window is a PutItem of the caller's log: on a counter, not elsewhere.
-    const put = (Key: Record<string, string>) => db.send(new PutCommand({ TableName: TABLE, Item: { ...Key, calls: [] } }));
+    const put = (Key: Record<string, string>) =>
+      db.send(new PutCommand({ TableName: TABLE, Item: { ...Key, calls: [] } }));
     const window = ['dynamodb:GetItem', 'dynamodb:PutItem'];
     await expect(as({}, () => put(keys.rateLog('acknowledge', randomUUID())), window)).resolves.toBeDefined();
     await expect(as({}, () => put(tenantKey()), window)).rejects.toMatchObject(denied);
@@ -49,14 +62,24 @@ describe('the table', () => {
 
   it('a transaction is checked item by item, as IAM does', async () => {
     const put = { Put: { TableName: TABLE, Item: { ...tenantKey(), entity: 'PROBE' } } };
-    const check = { ConditionCheck: { TableName: TABLE, Key: tenantKey(), ConditionExpression: 'attribute_not_exists(PK)' } };
-    await expect(as({ table: 'read' }, () => db.send(new TransactWriteCommand({ TransactItems: [check] })))).resolves.toBeDefined();
-    await expect(as({ table: 'read' }, () => db.send(new TransactWriteCommand({ TransactItems: [check, put] })))).rejects.toMatchObject(denied);
-    await expect(as({ table: 'write' }, () => db.send(new TransactWriteCommand({ TransactItems: [check, put] })))).resolves.toBeDefined();
+    const check = {
+      ConditionCheck: { TableName: TABLE, Key: tenantKey(), ConditionExpression: 'attribute_not_exists(PK)' },
+    };
+    await expect(
+      as({ table: 'read' }, () => db.send(new TransactWriteCommand({ TransactItems: [check] }))),
+    ).resolves.toBeDefined();
+    await expect(
+      as({ table: 'read' }, () => db.send(new TransactWriteCommand({ TransactItems: [check, put] }))),
+    ).rejects.toMatchObject(denied);
+    await expect(
+      as({ table: 'write' }, () => db.send(new TransactWriteCommand({ TransactItems: [check, put] }))),
+    ).resolves.toBeDefined();
   });
 
   it('no grant, no call; outside a function nothing is checked', async () => {
-    await expect(as({}, () => db.send(new GetCommand({ TableName: TABLE, Key: tenantKey() })))).rejects.toMatchObject(denied);
+    await expect(as({}, () => db.send(new GetCommand({ TableName: TABLE, Key: tenantKey() })))).rejects.toMatchObject(
+      denied,
+    );
     await expect(db.send(new GetCommand({ TableName: TABLE, Key: tenantKey() }))).resolves.toBeDefined();
   });
 });
@@ -64,16 +87,23 @@ describe('the table', () => {
 describe('the bucket and the user pool', () => {
   it('bucket read reads objects but writes none', async () => {
     const Key = `probe/${randomUUID()}.txt`;
-    await expect(as({ bucket: 'read' }, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'x' })))).rejects.toMatchObject(denied);
+    await expect(
+      as({ bucket: 'read' }, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'x' }))),
+    ).rejects.toMatchObject(denied);
     await as({ bucket: 'write' }, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'x' })));
     const got = await as({ bucket: 'read' }, () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key })));
     expect(await got.Body!.transformToString()).toBe('x');
   });
 
   it('user pool actions must be named one by one', async () => {
-    const call = () => cognito.send(new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: `${randomUUID()}@probe.example` }));
+    const call = () =>
+      cognito.send(
+        new AdminGetUserCommand({ UserPoolId: config.userPoolId, Username: `${randomUUID()}@probe.example` }),
+      );
     await expect(as({ userPool: ['cognito-idp:InitiateAuth'] }, call)).rejects.toMatchObject(denied);
     // Allowed: it reaches cognito-local, which answers that there is no such user.
-    await expect(as({ userPool: ['cognito-idp:AdminGetUser'] }, call)).rejects.toMatchObject({ name: 'UserNotFoundException' });
+    await expect(as({ userPool: ['cognito-idp:AdminGetUser'] }, call)).rejects.toMatchObject({
+      name: 'UserNotFoundException',
+    });
   });
 });

@@ -25,7 +25,13 @@ import type { RouteDef } from '../../shared/routes/types.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function fixture(id: string, method: RouteDef['method'], path: string, file: string, extra: Partial<RouteDef> = {}): RouteDef {
+function fixture(
+  id: string,
+  method: RouteDef['method'],
+  path: string,
+  file: string,
+  extra: Partial<RouteDef> = {},
+): RouteDef {
   return {
     id,
     method,
@@ -65,14 +71,24 @@ interface RawResponse {
 }
 
 /** node:http, because fetch merges repeated request headers into one. */
-function rawRequest(url: string, options: { method?: string; headers?: string[]; body?: Buffer | string } = {}): Promise<RawResponse> {
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: string[]; body?: Buffer | string } = {},
+): Promise<RawResponse> {
   return new Promise((done, fail) => {
     // A raw header list replaces Node's defaults, Host included.
     const headers = ['Host', new URL(url).host, ...(options.headers ?? [])];
     const req = httpRequest(url, { method: options.method ?? 'GET', headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        done({
+          status: res.statusCode ?? 0,
+          rawHeaders: res.rawHeaders,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', fail);
     });
     req.on('error', fail);
@@ -86,7 +102,12 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
   let server: LocalHttpServer;
   const logged: LogLine[] = [];
   beforeAll(async () => {
-    server = await startHttpServer({ routes: TEST_ROUTES, rootDir: ROOT, maxBodyBytes: 64 * 1024, log: (line) => logged.push(line) });
+    server = await startHttpServer({
+      routes: TEST_ROUTES,
+      rootDir: ROOT,
+      maxBodyBytes: 64 * 1024,
+      log: (line) => logged.push(line),
+    });
   });
   afterAll(() => server.close());
 
@@ -146,8 +167,17 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
     expect(json(text).event).toMatchObject({ body: '{"name":"Zoë"}', isBase64Encoded: false, httpMethod: 'POST' });
 
     const bytes = Buffer.from([0, 1, 2, 128, 254, 255]);
-    for (const type of ['application/octet-stream', 'audio/wav', 'application/zip', 'multipart/form-data; boundary=x']) {
-      const binary = await rawRequest(`${server.url}/things/1/parts/2`, { method: 'POST', headers: ['Content-Type', type], body: bytes });
+    for (const type of [
+      'application/octet-stream',
+      'audio/wav',
+      'application/zip',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const binary = await rawRequest(`${server.url}/things/1/parts/2`, {
+        method: 'POST',
+        headers: ['Content-Type', type],
+        body: bytes,
+      });
       expect(json(binary).event, type).toMatchObject({ body: bytes.toString('base64'), isBase64Encoded: true });
     }
   });
@@ -155,7 +185,9 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
   it('writes the result: status, headers, multiValueHeaders, and a base64 body decoded', async () => {
     const res = await rawRequest(`${server.url}/plain`);
     expect(res.headers['x-single']).toBe('one');
-    const multi = res.rawHeaders.flatMap((v, i) => (res.rawHeaders[i - 1]?.toLowerCase() === 'x-multi' && i % 2 === 1 ? [v] : []));
+    const multi = res.rawHeaders.flatMap((v, i) =>
+      res.rawHeaders[i - 1]?.toLowerCase() === 'x-multi' && i % 2 === 1 ? [v] : [],
+    );
     expect(multi).toEqual(['a', 'b']);
 
     const binary = await rawRequest(`${server.url}/binary`);
@@ -195,9 +227,17 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
 
   it('takes a body up to the limit and answers 413 beyond it', async () => {
     const limit = 64 * 1024;
-    const atLimit = await rawRequest(`${server.url}/things/1/parts/2`, { method: 'POST', headers: ['Content-Type', 'text/plain'], body: 'x'.repeat(limit) });
+    const atLimit = await rawRequest(`${server.url}/things/1/parts/2`, {
+      method: 'POST',
+      headers: ['Content-Type', 'text/plain'],
+      body: 'x'.repeat(limit),
+    });
     expect(atLimit.status).toBe(200);
-    const over = await rawRequest(`${server.url}/things/1/parts/2`, { method: 'POST', headers: ['Content-Type', 'text/plain'], body: 'x'.repeat(limit + 1) });
+    const over = await rawRequest(`${server.url}/things/1/parts/2`, {
+      method: 'POST',
+      headers: ['Content-Type', 'text/plain'],
+      body: 'x'.repeat(limit + 1),
+    });
     expect(over.status).toBe(413);
     expect(json(over).detail).toMatch(/too large/);
     expect(over.headers['x-request-id']).toMatch(UUID);
@@ -210,14 +250,20 @@ describe('local HTTP server: API Gateway REST proxy events and results', () => {
     expect(json(res)).toEqual({ detail: `Internal Server Error (request ${String(id)})` });
     expect(res.body.toString()).not.toContain('secret');
     // The fault is in the log, under the same request id.
-    expect(logged).toContainEqual(expect.objectContaining({ level: 'error', request_id: id, error: 'secret internals must not leak' }));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ level: 'error', request_id: id, error: 'secret internals must not leak' }),
+    );
   });
 
   it('refuses a streaming handler on a route the route table does not flag as streaming', async () => {
     const res = await rawRequest(`${server.url}/mismatch`);
     expect(res.status).toBe(500);
     expect(logged).toContainEqual(
-      expect.objectContaining({ level: 'error', request_id: res.headers['x-request-id'], msg: expect.stringContaining('streamifyResponse') }),
+      expect.objectContaining({
+        level: 'error',
+        request_id: res.headers['x-request-id'],
+        msg: expect.stringContaining('streamifyResponse'),
+      }),
     );
   });
 
@@ -334,7 +380,16 @@ describe('local HTTP server of the test run: every route of the route table', ()
 
   it('exposes the stack variables to the workers', () => {
     const env = inject('localEnv');
-    for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'EVENT_BUS_NAME', 'USER_POOL_ID', 'USER_POOL_CLIENT_ID', 'DYNAMODB_ENDPOINT', 'S3_ENDPOINT', 'COGNITO_ENDPOINT']) {
+    for (const name of [
+      'TABLE_NAME',
+      'BUCKET_NAME',
+      'EVENT_BUS_NAME',
+      'USER_POOL_ID',
+      'USER_POOL_CLIENT_ID',
+      'DYNAMODB_ENDPOINT',
+      'S3_ENDPOINT',
+      'COGNITO_ENDPOINT',
+    ]) {
       expect(env[name], name).toBeTruthy();
       expect(process.env[name], name).toBe(env[name]);
     }
@@ -348,7 +403,11 @@ describe('DynamoDB Local', () => {
     const options = { dbPath: join(dir, 'db'), logFile: join(dir, 'ddb.log') };
     const first = await startDynamoDbLocal(options);
     try {
-      const client = new DynamoDBClient({ region: 'us-east-1', endpoint: first.endpoint, credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+      const client = new DynamoDBClient({
+        region: 'us-east-1',
+        endpoint: first.endpoint,
+        credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      });
       await client.send(
         new CreateTableCommand({
           TableName: 'items',
@@ -367,7 +426,11 @@ describe('DynamoDB Local', () => {
     const second = await startDynamoDbLocal(options);
     try {
       // Other credentials and region on purpose: -sharedDb keeps one database for all.
-      const client = new DynamoDBClient({ region: 'eu-west-1', endpoint: second.endpoint, credentials: { accessKeyId: 'c', secretAccessKey: 'd' } });
+      const client = new DynamoDBClient({
+        region: 'eu-west-1',
+        endpoint: second.endpoint,
+        credentials: { accessKeyId: 'c', secretAccessKey: 'd' },
+      });
       const got = await client.send(new GetItemCommand({ TableName: 'items', Key: { PK: { S: 'k' } } }));
       client.destroy();
       expect(got.Item?.v?.S).toBe('kept');
@@ -406,7 +469,11 @@ describe('local stack', () => {
       expect(saved).toMatchObject({ userPoolId: env.USER_POOL_ID, userPoolClientId: env.USER_POOL_CLIENT_ID });
 
       // A user as the domain code creates one: email as username, tenant as immutable attribute.
-      const cognito = new CognitoIdentityProviderClient({ region: env.AWS_REGION, endpoint: env.COGNITO_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+      const cognito = new CognitoIdentityProviderClient({
+        region: env.AWS_REGION,
+        endpoint: env.COGNITO_ENDPOINT,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
       const email = 'someone@example.com';
       await cognito.send(
         new AdminCreateUserCommand({
@@ -420,12 +487,24 @@ describe('local stack', () => {
           ],
         }),
       );
-      await cognito.send(new AdminSetUserPasswordCommand({ UserPoolId: env.USER_POOL_ID, Username: email, Password: 'Some-password-1', Permanent: true }));
+      await cognito.send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: env.USER_POOL_ID,
+          Username: email,
+          Password: 'Some-password-1',
+          Permanent: true,
+        }),
+      );
       const auth = await cognito.send(
-        new InitiateAuthCommand({ ClientId: env.USER_POOL_CLIENT_ID, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: 'Some-password-1' } }),
+        new InitiateAuthCommand({
+          ClientId: env.USER_POOL_CLIENT_ID,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: email, PASSWORD: 'Some-password-1' },
+        }),
       );
       cognito.destroy();
-      const claims = (token: string | undefined) => JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+      const claims = (token: string | undefined) =>
+        JSON.parse(Buffer.from(token!.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
       const id = claims(auth.AuthenticationResult?.IdToken);
       expect(id).toMatchObject({
         iss: env.JWT_ISSUER,
@@ -437,14 +516,28 @@ describe('local stack', () => {
       expect(id.sub).toMatch(UUID);
       expect(Number(id.exp) - Number(id.iat)).toBe(3600);
       const access = claims(auth.AuthenticationResult?.AccessToken);
-      expect(access).toMatchObject({ iss: env.JWT_ISSUER, client_id: env.USER_POOL_CLIENT_ID, token_use: 'access', sub: id.sub });
+      expect(access).toMatchObject({
+        iss: env.JWT_ISSUER,
+        client_id: env.USER_POOL_CLIENT_ID,
+        token_use: 'access',
+        sub: id.sub,
+      });
       expect(access.aud).toBeUndefined();
       expect(env.JWT_ISSUER).toBe(`${env.COGNITO_ENDPOINT}/${env.USER_POOL_ID}`);
       const jwks = (await (await fetch(env.JWKS_URI!)).json()) as { keys: { kid: string }[] };
       expect(jwks.keys.map((k) => k.kid)).toContain('CognitoLocal');
 
-      const ddb = new DynamoDBClient({ region: env.AWS_REGION, endpoint: env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
-      await ddb.send(new PutItemCommand({ TableName: env.TABLE_NAME, Item: { PK: { S: 'TENANT#x' }, SK: { S: 'META' }, name: { S: 'kept' } } }));
+      const ddb = new DynamoDBClient({
+        region: env.AWS_REGION,
+        endpoint: env.DYNAMODB_ENDPOINT,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
+      await ddb.send(
+        new PutItemCommand({
+          TableName: env.TABLE_NAME,
+          Item: { PK: { S: 'TENANT#x' }, SK: { S: 'META' }, name: { S: 'kept' } },
+        }),
+      );
       ddb.destroy();
       await first.stop();
 
@@ -456,13 +549,27 @@ describe('local stack', () => {
       // The issuer is the first start's, whatever port cognito-local has now; the keys are where it is.
       expect(second.env.JWT_ISSUER).toBe(env.JWT_ISSUER);
       expect(second.env.JWKS_URI).toBe(`${second.env.COGNITO_ENDPOINT}/${env.USER_POOL_ID}/.well-known/jwks.json`);
-      const ddb2 = new DynamoDBClient({ region: env.AWS_REGION, endpoint: second.env.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
-      const item = await ddb2.send(new GetItemCommand({ TableName: env.TABLE_NAME, Key: { PK: { S: 'TENANT#x' }, SK: { S: 'META' } } }));
+      const ddb2 = new DynamoDBClient({
+        region: env.AWS_REGION,
+        endpoint: second.env.DYNAMODB_ENDPOINT,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
+      const item = await ddb2.send(
+        new GetItemCommand({ TableName: env.TABLE_NAME, Key: { PK: { S: 'TENANT#x' }, SK: { S: 'META' } } }),
+      );
       ddb2.destroy();
       expect(item.Item?.name?.S).toBe('kept');
-      const cognito2 = new CognitoIdentityProviderClient({ region: env.AWS_REGION, endpoint: second.env.COGNITO_ENDPOINT, credentials: { accessKeyId: 'x', secretAccessKey: 'y' } });
+      const cognito2 = new CognitoIdentityProviderClient({
+        region: env.AWS_REGION,
+        endpoint: second.env.COGNITO_ENDPOINT,
+        credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      });
       const again = await cognito2.send(
-        new InitiateAuthCommand({ ClientId: env.USER_POOL_CLIENT_ID, AuthFlow: 'USER_PASSWORD_AUTH', AuthParameters: { USERNAME: email, PASSWORD: 'Some-password-1' } }),
+        new InitiateAuthCommand({
+          ClientId: env.USER_POOL_CLIENT_ID,
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          AuthParameters: { USERNAME: email, PASSWORD: 'Some-password-1' },
+        }),
       );
       cognito2.destroy();
       expect(claims(again.AuthenticationResult?.IdToken).iss).toBe(second.env.JWT_ISSUER);
@@ -475,11 +582,14 @@ describe('local stack', () => {
 });
 
 describe('npm start (bin/local.ts)', () => {
-
   function startLocal(env: Record<string, string>) {
     // As `npm start` runs it: tsx as a loader in the one process, so a signal reaches bin/local.ts
     // itself (the tsx CLI relays signals through a child and, under load, can kill it instead).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -506,7 +616,9 @@ describe('npm start (bin/local.ts)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-start-'));
     const local = startLocal({ PORT: '0', GATEHOUSE_DATA_DIR: dataDir });
     try {
-      await expect.poll(() => local.out(), { timeout: 60_000, interval: 100 }).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
+      await expect
+        .poll(() => local.out(), { timeout: 60_000, interval: 100 })
+        .toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
       const url = /listening on (\S+)/.exec(local.out())![1]!;
       expect((await fetch(`${url}/health`)).status).toBe(200);
       expect(processesUsing(dataDir).length).toBeGreaterThan(0); // DynamoDB Local (-dbPath)

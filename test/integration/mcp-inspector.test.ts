@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 function inspect(args: string[]): { tools: Array<Record<string, any>> } {
-  const out = spawnSync(INSPECTOR, ['--cli', ...args, '--method', 'tools/list'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const out = spawnSync(INSPECTOR, ['--cli', ...args, '--method', 'tools/list'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   expect(out.status, out.stderr.slice(-2000)).toBe(0);
   return JSON.parse(out.stdout) as { tools: Array<Record<string, any>> };
 }
@@ -30,7 +34,9 @@ function expectCatalogue(listed: { tools: Array<Record<string, any>> }) {
   for (const tool of listed.tools) {
     expect(tool.inputSchema?.type, tool.name).toBe('object');
     expect(tool.outputSchema?.type, tool.name).toBe('object');
-    expect(Object.keys(tool.annotations ?? {}), tool.name).toEqual(expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']));
+    expect(Object.keys(tool.annotations ?? {}), tool.name).toEqual(
+      expect.arrayContaining(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']),
+    );
   }
 }
 
@@ -40,11 +46,28 @@ describe('MCP Inspector CLI against npm start', () => {
     const server = run.url;
     const email = `inspector-${Date.now()}@example.com`;
     const password = 'Inspector-pass-1';
-    expect((await call('POST', '/api/v1/portal/register', { server, body: { email, password, organization_name: 'Inspector Co' } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/portal/register', {
+          server,
+          body: { email, password, organization_name: 'Inspector Co' },
+        })
+      ).status,
+    ).toBe(201);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body.access_token;
-    const key = (await call('POST', '/api/v1/portal/api-keys', { server, token, body: { name: 'inspector' } })).body.api_key as string;
+    const key = (await call('POST', '/api/v1/portal/api-keys', { server, token, body: { name: 'inspector' } })).body
+      .api_key as string;
 
-    expectCatalogue(inspect(['-e', `GATEHOUSE_API_KEY=${key}`, '-e', `GATEHOUSE_BASE_URL=${server}`, 'node', 'bin/gatehouse-mcp.mjs']));
+    expectCatalogue(
+      inspect([
+        '-e',
+        `GATEHOUSE_API_KEY=${key}`,
+        '-e',
+        `GATEHOUSE_BASE_URL=${server}`,
+        'node',
+        'bin/gatehouse-mcp.mjs',
+      ]),
+    );
     expectCatalogue(inspect([`${server}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${key}`]));
   }, 300_000);
 });

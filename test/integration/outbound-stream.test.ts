@@ -22,7 +22,11 @@ afterAll(() => server.close());
 
 describe('streamOutbound', () => {
   it('reads a stream that never ends for its window, and stops there with every line it got', async () => {
-    const read = await streamOutbound(`${server.base}/stream`, { windowMs: 700, maxBytes: 1024 * 1024, headers: { 'x-ris-subscribe': '{"type":"UPDATE"}' } }, local);
+    const read = await streamOutbound(
+      `${server.base}/stream`,
+      { windowMs: 700, maxBytes: 1024 * 1024, headers: { 'x-ris-subscribe': '{"type":"UPDATE"}' } },
+      local,
+    );
     expect(read).toMatchObject({ status: 200, error: null, truncated: false, stopped: 'window' });
     expect(read.body.toString('utf8')).toBe(RIS.toString('utf8'));
     expect(server.headers['/stream']?.['x-ris-subscribe']).toBe('{"type":"UPDATE"}');
@@ -36,7 +40,11 @@ describe('streamOutbound', () => {
 
   it('is refused where a document would be, before anything is sent', async () => {
     const before = server.hits['/stream'] ?? 0;
-    const read = await streamOutbound(`${server.base}/stream`, { windowMs: 500, maxBytes: 1000 }, { allowLoopback: false });
+    const read = await streamOutbound(
+      `${server.base}/stream`,
+      { windowMs: 500, maxBytes: 1000 },
+      { allowLoopback: false },
+    );
     expect(read).toMatchObject({ status: null, stopped: null, error: expect.stringMatching(/^refused/) });
     expect(server.hits['/stream'] ?? 0).toBe(before);
   });
@@ -48,14 +56,22 @@ describe('pollFeed of ris-live', () => {
     if (polled.status !== 'ok') throw new Error(polled.error);
     const direct = parseRisLive(RIS.toString('utf8'), `${server.base}/stream`);
     expect(polled.records).toEqual(direct.records);
-    expect(polled.records.map((r) => r.prefix)).toEqual(['2602:fd9e:f00::/40', '64.68.236.0/22', '102.66.116.0/24', '2605:de00:bb::/48']);
+    expect(polled.records.map((r) => r.prefix)).toEqual([
+      '2602:fd9e:f00::/40',
+      '64.68.236.0/22',
+      '102.66.116.0/24',
+      '2605:de00:bb::/48',
+    ]);
   });
 
   it('drops the line a size bound cut, and keeps the whole ones before it', async () => {
     // The first two lines are 549 and 342 bytes with their newlines: 1,000 bytes cut the third.
     const lines = RIS.toString('utf8').split('\n');
     expect(Buffer.byteLength(`${lines[0]}\n${lines[1]}\n`)).toBe(891);
-    const polled = await pollFeed('ris-live', local, `${server.base}/stream`, 5_000, { windowMs: 30_000, maxBytes: 1000 });
+    const polled = await pollFeed('ris-live', local, `${server.base}/stream`, 5_000, {
+      windowMs: 30_000,
+      maxBytes: 1000,
+    });
     if (polled.status !== 'ok') throw new Error(polled.error);
     expect(polled.bytes).toBe(891);
     expect(polled.problems).toEqual([]);

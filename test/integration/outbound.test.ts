@@ -6,7 +6,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkOutboundUrl, getOutbound, OutboundRefusedError, postOutbound, refusalOf, type Resolve } from '../../shared/adapters/outbound.js';
+import {
+  checkOutboundUrl,
+  getOutbound,
+  OutboundRefusedError,
+  postOutbound,
+  refusalOf,
+  type Resolve,
+} from '../../shared/adapters/outbound.js';
 
 const closed = { allowLoopback: false };
 const local = { allowLoopback: true };
@@ -28,7 +35,9 @@ beforeAll(async () => {
       } else if (req.url === '/big') {
         res.writeHead(200).end('x'.repeat(1024 * 1024));
       } else {
-        res.writeHead(200, { 'content-type': 'text/plain' }).end(`got ${body.length} bytes, signed ${String(req.headers['webhook-id'] ?? 'no')}`);
+        res
+          .writeHead(200, { 'content-type': 'text/plain' })
+          .end(`got ${body.length} bytes, signed ${String(req.headers['webhook-id'] ?? 'no')}`);
       }
     });
   });
@@ -41,7 +50,12 @@ afterAll(async () => {
 });
 
 describe('checkOutboundUrl', () => {
-  const dns: Resolve = async (host) => ({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'], 'internal.example': ['10.0.0.1'], 'mixed.example': ['93.184.216.34', '169.254.169.254'] })[host] ?? [];
+  const dns: Resolve = async (host) =>
+    ({
+      'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+      'internal.example': ['10.0.0.1'],
+      'mixed.example': ['93.184.216.34', '169.254.169.254'],
+    })[host] ?? [];
 
   it.each([
     ['https://169.254.169.254/latest/meta-data', 'linkLocal'],
@@ -65,7 +79,9 @@ describe('checkOutboundUrl', () => {
   });
 
   it('takes a public https URL, and plain http or loopback only where they are allowed', async () => {
-    expect((await checkOutboundUrl('https://hooks.example.com/in', closed, dns)).href).toBe('https://hooks.example.com/in');
+    expect((await checkOutboundUrl('https://hooks.example.com/in', closed, dns)).href).toBe(
+      'https://hooks.example.com/in',
+    );
     await expect(checkOutboundUrl('http://hooks.example.com/in', closed, dns)).rejects.toThrow('https');
     await expect(checkOutboundUrl('ftp://hooks.example.com/in', closed, dns)).rejects.toThrow('https');
     await expect(checkOutboundUrl('https://user:pw@hooks.example.com/in', closed, dns)).rejects.toThrow('password');
@@ -79,7 +95,11 @@ describe('checkOutboundUrl', () => {
 
 describe('postOutbound', () => {
   it('delivers to an allowed receiver and reports its answer', async () => {
-    const answer = await postOutbound(`${base}/hook`, { headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":1}' }, local);
+    const answer = await postOutbound(
+      `${base}/hook`,
+      { headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1' }, body: '{"a":1}' },
+      local,
+    );
     expect(answer).toMatchObject({ status: 200, error: null, bodyExcerpt: 'got 7 bytes, signed msg_1' });
   });
 
@@ -120,10 +140,16 @@ describe('getOutbound', () => {
 
   it('is refused where a POST would be, follows no redirect, and gives up on a silent server', async () => {
     const before = hits.length;
-    expect(await getOutbound(`${base}/big`, { maxBytes: 10 }, closed)).toMatchObject({ status: null, error: expect.stringMatching(/^refused/) });
+    expect(await getOutbound(`${base}/big`, { maxBytes: 10 }, closed)).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^refused/),
+    });
     expect(hits.length).toBe(before);
     expect((await getOutbound(`${base}/redirect`, { maxBytes: 10 }, local)).status).toBe(302);
     expect(hits.slice(before)).toEqual(['/redirect']);
-    expect(await getOutbound(`${base}/silent`, { maxBytes: 10, timeoutMs: 300 }, local)).toMatchObject({ status: null, error: 'no answer within 300 ms' });
+    expect(await getOutbound(`${base}/silent`, { maxBytes: 10, timeoutMs: 300 }, local)).toMatchObject({
+      status: null,
+      error: 'no answer within 300 ms',
+    });
   });
 });

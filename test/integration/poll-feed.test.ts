@@ -36,7 +36,7 @@ describe('pollFeed', () => {
     ['cisa-kev', '/kev.json'],
     ['nws-alerts', '/nws.json'],
     ['nws-alerts', '/nws.xml'],
-  ] as const)('polls %s: the parser\'s records of the document, with the same ids again', async (feed, path) => {
+  ] as const)("polls %s: the parser's records of the document, with the same ids again", async (feed, path) => {
     const first = await pollFeed(feed, local, `${base}${path}`);
     if (first.status !== 'ok') throw new Error(first.error);
     const direct = FEEDS[feed].parse(DOCS[path]!.toString('utf8'), `${base}${path}`);
@@ -49,12 +49,19 @@ describe('pollFeed', () => {
   });
 
   it('reports, never throws: an error status, a page that is not the format, a document past its bound, a refused address', async () => {
-    expect(await pollFeed('cisa-kev', local, `${base}/busy`)).toMatchObject({ status: 'failed', httpStatus: 503, error: 'the server answered 503' });
+    expect(await pollFeed('cisa-kev', local, `${base}/busy`)).toMatchObject({
+      status: 'failed',
+      httpStatus: 503,
+      error: 'the server answered 503',
+    });
     const html = await pollFeed('usgs-quakes', local, `${base}/maintenance.html`);
     expect(html).toMatchObject({ status: 'failed', httpStatus: 200 });
     expect(html.status === 'failed' && html.error).toMatch(/JSON/i);
     const huge = await pollFeed('swpc-kp', local, `${base}/huge.json`);
-    expect(huge).toMatchObject({ status: 'failed', error: `the document is longer than ${2 * 1024 * 1024} bytes, the bound of swpc-kp` });
+    expect(huge).toMatchObject({
+      status: 'failed',
+      error: `the document is longer than ${2 * 1024 * 1024} bytes, the bound of swpc-kp`,
+    });
     // The deployment's policy: no loopback, so a feed URL pointing inside is refused at connect.
     const refused = await pollFeed('swpc-kp', { allowLoopback: false }, `${base}/kp.json`);
     expect(refused).toMatchObject({ status: 'failed', httpStatus: null });
@@ -72,14 +79,26 @@ describe('storeFeedRecords', () => {
     const poll = await pollFeed('usgs-quakes', local, `${base}/quakes.geojson`);
     if (poll.status !== 'ok') throw new Error(poll.error);
     const n = poll.records.length;
-    expect(await storeFeedRecords(feed, poll.records, '2026-11-25T06:00:00.000Z', null)).toEqual({ stored: n, updated: 0, unchanged: 0 });
+    expect(await storeFeedRecords(feed, poll.records, '2026-11-25T06:00:00.000Z', null)).toEqual({
+      stored: n,
+      updated: 0,
+      unchanged: 0,
+    });
     const again = await pollFeed('usgs-quakes', local, `${base}/quakes.geojson`);
     if (again.status !== 'ok') throw new Error(again.error);
-    expect(await storeFeedRecords(feed, again.records, '2026-11-25T06:05:00.000Z', null)).toEqual({ stored: 0, updated: 0, unchanged: n });
+    expect(await storeFeedRecords(feed, again.records, '2026-11-25T06:05:00.000Z', null)).toEqual({
+      stored: 0,
+      updated: 0,
+      unchanged: n,
+    });
     // USGS revises an event (a new magnitude): that record alone is written again.
     const [first, ...rest] = again.records;
     const revised = { ...first!, magnitude: (first!.magnitude ?? 0) + 0.1 };
-    expect(await storeFeedRecords(feed, [revised, ...rest], '2026-11-25T06:10:00.000Z', null)).toEqual({ stored: 0, updated: 1, unchanged: n - 1 });
+    expect(await storeFeedRecords(feed, [revised, ...rest], '2026-11-25T06:10:00.000Z', null)).toEqual({
+      stored: 0,
+      updated: 1,
+      unchanged: n - 1,
+    });
     const kept = await feedRecords<{ id: string; magnitude: number | null }>(feed, 1000);
     expect(kept).toHaveLength(n);
     expect(kept.find((r) => r.id === first!.id)!.magnitude).toBe(revised.magnitude);

@@ -18,7 +18,14 @@ describe('local tokens across a restart of npm start', () => {
     const email = `restart-${Date.now()}@example.com`;
     const password = 'Restart-pass-1';
     const server = first.url;
-    expect((await call('POST', '/api/v1/portal/register', { server, body: { email, password, organization_name: 'Restart Co' } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', '/api/v1/portal/register', {
+          server,
+          body: { email, password, organization_name: 'Restart Co' },
+        })
+      ).status,
+    ).toBe(201);
     const login = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body;
     const before = await call('GET', '/api/v1/portal/me', { server, token: login.access_token });
     expect(before.status).toBe(200);
@@ -33,8 +40,12 @@ describe('local tokens across a restart of npm start', () => {
     // Still checked, not merely accepted: a token of a fresh instance (another pool) is refused here.
     const other = await npmStart();
     runs.push(other);
-    await call('POST', '/api/v1/portal/register', { server: other.url, body: { email, password, organization_name: 'Elsewhere' } });
-    const foreign = (await call('POST', '/api/v1/portal/login', { server: other.url, body: { email, password } })).body.access_token;
+    await call('POST', '/api/v1/portal/register', {
+      server: other.url,
+      body: { email, password, organization_name: 'Elsewhere' },
+    });
+    const foreign = (await call('POST', '/api/v1/portal/login', { server: other.url, body: { email, password } })).body
+      .access_token;
     expect((await call('GET', '/api/v1/portal/me', { server: second.url, token: foreign })).status).toBe(401);
   }, 240_000);
 });

@@ -27,7 +27,11 @@ afterAll(async () => {
 });
 
 async function scanTable(endpoint: string): Promise<string> {
-  const client = new DynamoDBClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const items: unknown[] = [];
   let start: ScanCommandOutput['LastEvaluatedKey'];
   do {
@@ -47,17 +51,43 @@ describe('secrets at rest', () => {
     const tag = Math.random().toString(36).slice(2, 10);
     const email = `secrets-${tag}@example.com`;
     const password = `Secret-${tag}-Pass1`;
-    expect((await call('POST', '/api/v1/portal/register', { server, body: { email, password, organization_name: `Secrets ${tag}` } })).status).toBe(201);
-    const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body.access_token as string;
+    expect(
+      (
+        await call('POST', '/api/v1/portal/register', {
+          server,
+          body: { email, password, organization_name: `Secrets ${tag}` },
+        })
+      ).status,
+    ).toBe(201);
+    const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body
+      .access_token as string;
 
-    const apiKey = (await call('POST', '/api/v1/portal/api-keys', { server, token, body: { name: 'ops', role: 'OPERATOR' } })).body.api_key as string;
+    const apiKey = (
+      await call('POST', '/api/v1/portal/api-keys', { server, token, body: { name: 'ops', role: 'OPERATOR' } })
+    ).body.api_key as string;
     expect((await call('GET', '/api/v1/events', { server, apiKey })).status).toBe(200);
 
-    const reportKey = (await call('POST', '/api/v1/incidents/public-key', { server, token })).body.public_report_key as string;
-    expect((await call('POST', '/api/v1/incidents/public', { server, body: { report_key: reportKey, title: 'Smoke at the depot', description: 'Seen from the road' } })).status).toBe(201);
+    const reportKey = (await call('POST', '/api/v1/incidents/public-key', { server, token })).body
+      .public_report_key as string;
+    expect(
+      (
+        await call('POST', '/api/v1/incidents/public', {
+          server,
+          body: { report_key: reportKey, title: 'Smoke at the depot', description: 'Seen from the road' },
+        })
+      ).status,
+    ).toBe(201);
 
-    const incident = (await call('POST', '/api/v1/incidents', { server, token, body: { title: 'Fence cut at the north gate', severity: 'critical' } })).body;
-    expect((await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { server, token, body: {} })).status).toBe(200);
+    const incident = (
+      await call('POST', '/api/v1/incidents', {
+        server,
+        token,
+        body: { title: 'Fence cut at the north gate', severity: 'critical' },
+      })
+    ).body;
+    expect(
+      (await call('PATCH', `/api/v1/incidents/${incident.incident_id}/escalate`, { server, token, body: {} })).status,
+    ).toBe(200);
 
     // Both notifications sent (through the stream, the bus and the sender), each with its own link.
     const sentFile = join(runtime!.dataDir, 'logs', 'notifications.jsonl');
@@ -65,7 +95,11 @@ describe('secrets at rest', () => {
     for (let i = 0; i < 100 && sent.length < 2; i++) {
       await seconds(0.1);
       try {
-        sent = readFileSync(sentFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PersonNotification).filter((n) => n.incident_id === incident.incident_id);
+        sent = readFileSync(sentFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as PersonNotification)
+          .filter((n) => n.incident_id === incident.incident_id);
       } catch {
         sent = [];
       }
@@ -80,14 +114,34 @@ describe('secrets at rest', () => {
     expect(ack.body.status).toBe('acknowledged');
 
     // A webhook signing secret, then its successor: both shown once, kept only sealed.
-    const hook = (await call('POST', '/api/v1/webhooks', { server, token, body: { url: 'http://127.0.0.1:9/hooks', event_types: ['*'] } })).body;
+    const hook = (
+      await call('POST', '/api/v1/webhooks', {
+        server,
+        token,
+        body: { url: 'http://127.0.0.1:9/hooks', event_types: ['*'] },
+      })
+    ).body;
     const rotated = (await call('POST', `/api/v1/webhooks/${hook.webhook_id}/rotate-secret`, { server, token })).body;
     expect([hook.secret, rotated.secret].every((s: string) => s.startsWith('whsec_'))).toBe(true);
 
     // Integration credentials: a Slack webhook address (its path is the credential) and a signing secret.
     const slackPath = `/services/T${tag}/B${tag}/slackcredential${tag}`;
-    expect((await call('POST', '/api/v1/integrations', { server, token, body: { name: 'chat', kind: 'slack', config: { webhook_url: `http://127.0.0.1:9${slackPath}` } } })).status).toBe(201);
-    const generic = (await call('POST', '/api/v1/integrations', { server, token, body: { name: 'siem', kind: 'http', config: { url: 'http://127.0.0.1:9/siem' } } })).body;
+    expect(
+      (
+        await call('POST', '/api/v1/integrations', {
+          server,
+          token,
+          body: { name: 'chat', kind: 'slack', config: { webhook_url: `http://127.0.0.1:9${slackPath}` } },
+        })
+      ).status,
+    ).toBe(201);
+    const generic = (
+      await call('POST', '/api/v1/integrations', {
+        server,
+        token,
+        body: { name: 'siem', kind: 'http', config: { url: 'http://127.0.0.1:9/siem' } },
+      })
+    ).body;
 
     const secrets = {
       slackCredential: `slackcredential${tag}`,
@@ -114,7 +168,8 @@ describe('secrets at rest', () => {
     // The server's own request log lines were captured (debug level: everything it logs).
     expect(places.log).toContain('"msg":"request"');
     for (const [place, text] of Object.entries(places)) {
-      for (const [name, secret] of Object.entries(secrets)) expect(text.includes(secret), `${name} in the ${place}`).toBe(false);
+      for (const [name, secret] of Object.entries(secrets))
+        expect(text.includes(secret), `${name} in the ${place}`).toBe(false);
     }
     // The one place a link is written in the clear: what people were sent.
     const sentText = readFileSync(sentFile, 'utf8');

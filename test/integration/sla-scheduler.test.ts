@@ -22,14 +22,23 @@ const MINUTE = 60_000;
 const worker = workerById('sla-escalation');
 
 /** Runs `work` with this process's clock (Date only) set `minutesAgo` minutes back. */
-const minutesAgo = <T>(minutes: number, work: () => Promise<T>): Promise<T> => atTime(Date.now() - minutes * MINUTE, work);
+const minutesAgo = <T>(minutes: number, work: () => Promise<T>): Promise<T> =>
+  atTime(Date.now() - minutes * MINUTE, work);
 
 const openCritical = (org: RegisteredTenant, ago: number): Promise<IncidentView> =>
-  minutesAgo(ago, () => openIncident(actorOf(org), systemTenant(org.tenantId), { title: 'Gate 4 forced open', severity: 'critical', status: 'confirmed' }));
+  minutesAgo(ago, () =>
+    openIncident(actorOf(org), systemTenant(org.tenantId), {
+      title: 'Gate 4 forced open',
+      severity: 'critical',
+      status: 'confirmed',
+    }),
+  );
 
 /** One run of the worker, as EventBridge's schedule would start it, `ago` minutes back. */
 const runScheduler = (ago: number) =>
-  minutesAgo(ago, () => handler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, workerContext(worker, 'us-east-1')));
+  minutesAgo(ago, () =>
+    handler({ 'detail-type': 'Scheduled Event', source: 'aws.events', detail: {} }, workerContext(worker, 'us-east-1')),
+  );
 
 const get = async (org: RegisteredTenant, id: string) => {
   const res = await call('GET', `/api/v1/incidents/${id}`, { token: org.token });
@@ -37,7 +46,8 @@ const get = async (org: RegisteredTenant, id: string) => {
   return res.body;
 };
 
-const announced = async (tenantId: string, incidentId: string) => (await outboxOf(tenantId)).filter((m) => m.detail.incident_id === incidentId);
+const announced = async (tenantId: string, incidentId: string) =>
+  (await outboxOf(tenantId)).filter((m) => m.detail.incident_id === incidentId);
 
 async function timersOf(incidentId: string): Promise<string[]> {
   const out = await db.send(
@@ -70,14 +80,19 @@ describe('worker sla-escalation', () => {
     expect(Date.parse(incident.next_escalation_at) - ranAt).toBe(15 * MINUTE);
     expect(await timersOf(opened.incident_id)).toEqual([incident.next_escalation_at]);
 
-    const timeline = (await call('GET', `/api/v1/replay/${opened.incident_id}`, { token: org.token })).body.timeline as { kind: string; by: string; detail: any }[];
+    const timeline = (await call('GET', `/api/v1/replay/${opened.incident_id}`, { token: org.token })).body
+      .timeline as { kind: string; by: string; detail: any }[];
     expect(timeline.map((e) => [e.kind, e.by])).toEqual([
       ['status', org.userId],
       ['status', org.userId],
       ['sla_breached', 'system'],
       ['escalated', 'system'],
     ]);
-    expect(timeline[3]!.detail).toMatchObject({ level: 1, notify_roles: ['OPERATOR'], reason: expect.stringContaining('SLA') });
+    expect(timeline[3]!.detail).toMatchObject({
+      level: 1,
+      notify_roles: ['OPERATOR'],
+      reason: expect.stringContaining('SLA'),
+    });
 
     const messages = await announced(org.tenantId, opened.incident_id);
     // Messages of one transaction share a millisecond: their order among themselves is not kept.
@@ -89,7 +104,11 @@ describe('worker sla-escalation', () => {
       'incident.sla_breached',
     ]);
     const breach = messages.find((m) => m.detail_type === 'incident.sla_breached')!;
-    expect(breach.detail).toMatchObject({ sla_due_at: opened.sla_due_at, sla_breached_at: opened.sla_due_at, escalation_level: 1 });
+    expect(breach.detail).toMatchObject({
+      sla_due_at: opened.sla_due_at,
+      sla_breached_at: opened.sla_due_at,
+      escalation_level: 1,
+    });
     const notifications = messages.filter((m) => m.detail_type === 'incident.notification');
     const first = notifications.find((m) => m.detail.escalation_level === 0);
     const second = notifications.find((m) => m.detail.escalation_level === 1);
@@ -100,13 +119,24 @@ describe('worker sla-escalation', () => {
     expect(sent.map((n) => n.escalation_level)).toEqual([0, 1]);
     expect(sent[1]!.acknowledge_path).not.toBe(sent[0]!.acknowledge_path);
 
-    const audit = (await auditEntriesOf(org.tenantId)).filter((e) => e.resource_id === opened.incident_id).map((e) => [e.action, e.user_id]);
-    expect(audit).toEqual(expect.arrayContaining([['incident.sla_breached', null], ['incident.escalated', null]]));
+    const audit = (await auditEntriesOf(org.tenantId))
+      .filter((e) => e.resource_id === opened.incident_id)
+      .map((e) => [e.action, e.user_id]);
+    expect(audit).toEqual(
+      expect.arrayContaining([
+        ['incident.sla_breached', null],
+        ['incident.escalated', null],
+      ]),
+    );
 
     // The escalation's link acknowledges; the clock stops and the timer goes.
     const ack = await call('POST', sent[1]!.acknowledge_path);
     expect(ack.status).toBe(200);
-    expect(ack.body).toMatchObject({ status: 'acknowledged', next_escalation_at: null, sla_breached_at: opened.sla_due_at });
+    expect(ack.body).toMatchObject({
+      status: 'acknowledged',
+      next_escalation_at: null,
+      sla_breached_at: opened.sla_due_at,
+    });
     expect(await timersOf(opened.incident_id)).toEqual([]);
     await runScheduler(0);
     expect((await get(org, opened.incident_id)).escalation_level).toBe(1);
@@ -144,12 +174,23 @@ describe('worker sla-escalation', () => {
     expect((await get(org, opened.incident_id)).escalation_level).toBe(2);
     const shrink = await call('PATCH', `/api/v1/tenants/${org.tenantId}/config`, {
       token: await asAdmin(),
-      body: { escalation_policy: { levels: [{ after_minutes: 15, notify_roles: ['OPERATOR'] }, { after_minutes: 30, notify_roles: ['TENANT_ADMIN'] }] } },
+      body: {
+        escalation_policy: {
+          levels: [
+            { after_minutes: 15, notify_roles: ['OPERATOR'] },
+            { after_minutes: 30, notify_roles: ['TENANT_ADMIN'] },
+          ],
+        },
+      },
     });
     expect(shrink.status).toBe(200);
     const result = await runScheduler(233);
     expect(result.failed).toBe(0);
-    expect(await get(org, opened.incident_id)).toMatchObject({ escalation_level: 2, next_escalation_at: null, status: 'confirmed' });
+    expect(await get(org, opened.incident_id)).toMatchObject({
+      escalation_level: 2,
+      next_escalation_at: null,
+      status: 'confirmed',
+    });
     expect(await timersOf(opened.incident_id)).toEqual([]);
   });
 
@@ -159,14 +200,26 @@ describe('worker sla-escalation', () => {
 
     const inTime = await openCritical(org, 5);
     const late = await openCritical(org, 30);
-    for (const incident of [inTime, late]) expect((await call('POST', await ackPath(incident.incident_id))).status).toBe(200);
+    for (const incident of [inTime, late])
+      expect((await call('POST', await ackPath(incident.incident_id))).status).toBe(200);
     expect(await timersOf(inTime.incident_id)).toEqual([]);
     expect(await timersOf(late.incident_id)).toEqual([]);
 
     await runScheduler(10);
-    expect(await get(org, inTime.incident_id)).toMatchObject({ status: 'acknowledged', escalation_level: 0, sla_breached_at: null, next_escalation_at: null });
-    expect(await get(org, late.incident_id)).toMatchObject({ status: 'acknowledged', escalation_level: 0, sla_breached_at: late.sla_due_at });
-    expect((await announced(org.tenantId, late.incident_id)).map((m) => m.detail_type)).not.toContain('incident.escalated');
+    expect(await get(org, inTime.incident_id)).toMatchObject({
+      status: 'acknowledged',
+      escalation_level: 0,
+      sla_breached_at: null,
+      next_escalation_at: null,
+    });
+    expect(await get(org, late.incident_id)).toMatchObject({
+      status: 'acknowledged',
+      escalation_level: 0,
+      sla_breached_at: late.sla_due_at,
+    });
+    expect((await announced(org.tenantId, late.incident_id)).map((m) => m.detail_type)).not.toContain(
+      'incident.escalated',
+    );
   });
 
   it('a timer whose incident moved on is removed, not acted on', async () => {
@@ -174,12 +227,17 @@ describe('worker sla-escalation', () => {
     const opened = await openCritical(org, 40);
     // Cancelled through the API (its change removes the timer), then a stale copy of the timer is
     // put back, as a run that read it before the cancellation would still hold it.
-    const cancel = await call('PATCH', `/api/v1/incidents/${opened.incident_id}/respond`, { token: org.token, body: { status: 'cancelled' } });
+    const cancel = await call('PATCH', `/api/v1/incidents/${opened.incident_id}/respond`, {
+      token: org.token,
+      body: { status: 'cancelled' },
+    });
     expect(cancel.status).toBe(200);
     expect(await timersOf(opened.incident_id)).toEqual([]);
     const { putSlaTimer } = await import('../../shared/db/sla-timers.js');
     const { transactWrite } = await import('../../shared/db/transact.js');
-    await transactWrite([putSlaTimer({ wake_at: opened.sla_due_at!, tenant_id: org.tenantId, incident_id: opened.incident_id })]);
+    await transactWrite([
+      putSlaTimer({ wake_at: opened.sla_due_at!, tenant_id: org.tenantId, incident_id: opened.incident_id }),
+    ]);
 
     const result = await runScheduler(20);
     expect(result.stale).toBeGreaterThanOrEqual(1);

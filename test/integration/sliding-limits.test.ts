@@ -37,7 +37,9 @@ describe('sliding per-address limits', () => {
   it('parallel calls from one address are counted exactly', async () => {
     const caller = `198.51.100.${randomUUID()}`;
     const now = Date.now();
-    const results = await Promise.allSettled(Array.from({ length: 15 }, (_, i) => consumeRateLimit('test-parallel', caller, 10, now + i)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 15 }, (_, i) => consumeRateLimit('test-parallel', caller, 10, now + i)),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(RateLimitedError);
   });
@@ -46,6 +48,8 @@ describe('sliding per-address limits', () => {
 describe('login lock policy', () => {
   it('five failures pass; then 30 s, doubling, at most 15 minutes', () => {
     expect([1, 2, 3, 4].map(loginLockMs)).toEqual([0, 0, 0, 0]);
-    expect([5, 6, 7, 8, 9, 10, 11, 50].map(loginLockMs)).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000]);
+    expect([5, 6, 7, 8, 9, 10, 11, 50].map(loginLockMs)).toEqual([
+      30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000,
+    ]);
   });
 });

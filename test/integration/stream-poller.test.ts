@@ -14,7 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
-import { startStreamPoller, type StreamHandler, type StreamPoller, type StreamPollerOptions } from '../../shared/local/stream-poller.js';
+import {
+  startStreamPoller,
+  type StreamHandler,
+  type StreamPoller,
+  type StreamPollerOptions,
+} from '../../shared/local/stream-poller.js';
 import type { StreamWorker, TableStreamTrigger } from '../../shared/workers.js';
 
 const env = inject('localEnv');
@@ -28,14 +33,24 @@ function probeWorker(entity: string, extra: Partial<TableStreamTrigger> = {}): S
     id: `probe-${entity}`,
     handler: 'functions/workers/publish-events.ts',
     description: 'test probe',
-    trigger: { kind: 'table-stream', filters: [{ eventNames: ['INSERT'], entities: [entity] }], batchSize: 3, retryAttempts: 2, ...extra },
+    trigger: {
+      kind: 'table-stream',
+      filters: [{ eventNames: ['INSERT'], entities: [entity] }],
+      batchSize: 3,
+      retryAttempts: 2,
+      ...extra,
+    },
     grants: {},
     timeoutSeconds: 5,
     memoryMb: 128,
   };
 }
 
-async function start(worker: StreamWorker, handler: StreamHandler, extra: Partial<StreamPollerOptions> = {}): Promise<StreamPoller> {
+async function start(
+  worker: StreamWorker,
+  handler: StreamHandler,
+  extra: Partial<StreamPollerOptions> = {},
+): Promise<StreamPoller> {
   const poller = await startStreamPoller({
     region: env.AWS_REGION!,
     endpoint: env.DYNAMODB_ENDPOINT!,
@@ -97,7 +112,7 @@ function recorder(fail: (name: string, seen: number) => boolean = () => false) {
 }
 
 describe('local stream poller', () => {
-  it('passes the filter\'s records only, batchSize at a time, in order', async () => {
+  it("passes the filter's records only, batchSize at a time, in order", async () => {
     const entity = `P${randomUUID().slice(0, 8)}`;
     const { batches, handler } = recorder();
     await start(probeWorker(entity), handler);

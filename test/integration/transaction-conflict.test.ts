@@ -43,7 +43,9 @@ afterEach(() => {
 });
 
 const put = (pk: string) => ({ Put: { TableName: TABLE, Item: { PK: pk, SK: 'CONFLICT-TEST', n: 1 } } });
-const stored = async (pk: string) => (await db.send(new GetCommand({ TableName: TABLE, Key: { PK: pk, SK: 'CONFLICT-TEST' }, ConsistentRead: true }))).Item;
+const stored = async (pk: string) =>
+  (await db.send(new GetCommand({ TableName: TABLE, Key: { PK: pk, SK: 'CONFLICT-TEST' }, ConsistentRead: true })))
+    .Item;
 
 describe('transactions that collide', () => {
   it('are tried again and land once', async () => {

@@ -52,26 +52,29 @@ function jobEnded(jobName: string, mediaKey: string, status: 'COMPLETED' | 'FAIL
   });
 }
 
-const stateChange = (jobName: string, status: string): EventBridgeEvent<string, unknown> =>
-  ({
-    version: '0',
-    id: 'e-1',
-    'detail-type': 'Transcribe Job State Change',
-    source: 'aws.transcribe',
-    account: '000000000000',
-    time: new Date().toISOString(),
-    region: 'us-east-1',
-    resources: [],
-    detail: { TranscriptionJobName: jobName, TranscriptionJobStatus: status },
-  });
+const stateChange = (jobName: string, status: string): EventBridgeEvent<string, unknown> => ({
+  version: '0',
+  id: 'e-1',
+  'detail-type': 'Transcribe Job State Change',
+  source: 'aws.transcribe',
+  account: '000000000000',
+  time: new Date().toISOString(),
+  region: 'us-east-1',
+  resources: [],
+  detail: { TranscriptionJobName: jobName, TranscriptionJobStatus: status },
+});
 
-const runWorker = (jobName: string, status = 'COMPLETED') => handler(stateChange(jobName, status), workerContext(workerById('transcription-finished'), 'us-east-1'));
+const runWorker = (jobName: string, status = 'COMPLETED') =>
+  handler(stateChange(jobName, status), workerContext(workerById('transcription-finished'), 'us-east-1'));
 
 async function pendingDraft(org: RegisteredTenant) {
   slowJob();
   vi.useFakeTimers({ toFake: ['Date'] });
   try {
-    return await draftFromVoice(actorOf(org), systemTenant(org.tenantId), { audio_base64: Buffer.from('RIFF-not-really-audio').toString('base64'), format: 'wav' });
+    return await draftFromVoice(actorOf(org), systemTenant(org.tenantId), {
+      audio_base64: Buffer.from('RIFF-not-really-audio').toString('base64'),
+      format: 'wav',
+    });
   } finally {
     vi.useRealTimers();
   }
@@ -90,18 +93,29 @@ describe('worker transcription-finished', () => {
     const org = await registerTenant('Voice');
     const draft = await pendingDraft(org);
     const job = draft.voice!.transcription_job!;
-    expect(draft.voice).toMatchObject({ transcription_status: 'pending', transcript: null, audio_key: expect.stringMatching(`^tenants/${org.tenantId}/audio/`) });
+    expect(draft.voice).toMatchObject({
+      transcription_status: 'pending',
+      transcript: null,
+      audio_key: expect.stringMatching(`^tenants/${org.tenantId}/audio/`),
+    });
     expect(job).toMatch(/^gh-/);
     // The media Transcribe was given is the stored recording, under the tenant's prefix.
     const started = transcribe.commandCalls(StartTranscriptionJobCommand)[0]!.args[0].input;
     expect(started.Media?.MediaFileUri).toBe(`s3://${BUCKET}/${draft.voice!.audio_key}`);
 
     // Meanwhile an operator answers one question; that answer must survive.
-    const answered = await call('PATCH', `/api/v1/incidents/${draft.incident_id}/complete`, { token: org.token, body: { answers: { severity: 'high' } } });
+    const answered = await call('PATCH', `/api/v1/incidents/${draft.incident_id}/complete`, {
+      token: org.token,
+      body: { answers: { severity: 'high' } },
+    });
     expect(answered.status).toBe(200);
 
     // Transcribe writes the transcript where it was told to, then reports the job completed.
-    await putObject(transcriptKeyFor(org.tenantId, job), Buffer.from(JSON.stringify({ results: { transcripts: [{ transcript: TEXT }] } })), 'application/json');
+    await putObject(
+      transcriptKeyFor(org.tenantId, job),
+      Buffer.from(JSON.stringify({ results: { transcripts: [{ transcript: TEXT }] } })),
+      'application/json',
+    );
     jobEnded(job, draft.voice!.audio_key!, 'COMPLETED');
     const outcome = await runWorker(job);
     expect(outcome).toEqual({ job, status: 'completed', completed: [draft.incident_id] });
@@ -115,7 +129,10 @@ describe('worker transcription-finished', () => {
     expect(res.body.location_text?.toLowerCase()).toContain('gate four');
     expect(res.body.voice.missing_fields).not.toContain('location_text');
     expect(await messages(org.tenantId, draft.incident_id)).toContain('incident.transcribed');
-    const timeline = (await call('GET', `/api/v1/replay/${draft.incident_id}`, { token: org.token })).body.timeline as { kind: string; by: string }[];
+    const timeline = (await call('GET', `/api/v1/replay/${draft.incident_id}`, { token: org.token })).body.timeline as {
+      kind: string;
+      by: string;
+    }[];
     expect(timeline.at(-1)).toMatchObject({ kind: 'transcribed', by: 'system' });
 
     // The same event again (EventBridge delivers at least once): nothing changes.
@@ -136,7 +153,11 @@ describe('worker transcription-finished', () => {
     jobEnded(job, draft.voice!.audio_key!, 'FAILED');
     expect(await runWorker(job, 'FAILED')).toMatchObject({ status: 'failed', completed: [draft.incident_id] });
     const res = await call('GET', `/api/v1/incidents/${draft.incident_id}`, { token: org.token });
-    expect(res.body.voice).toMatchObject({ transcription_status: 'failed', transcription_error: 'The media format could not be determined', transcript: null });
+    expect(res.body.voice).toMatchObject({
+      transcription_status: 'failed',
+      transcription_error: 'The media format could not be determined',
+      transcript: null,
+    });
     expect(res.body.voice.follow_up_questions.length).toBeGreaterThan(0);
   });
 
@@ -146,11 +167,20 @@ describe('worker transcription-finished', () => {
     const job = draft.voice!.transcription_job!;
     const final = await call('POST', `/api/v1/incidents/${draft.incident_id}/finalize`, { token: org.token, body: {} });
     expect(final.status).toBe(200);
-    await putObject(transcriptKeyFor(org.tenantId, job), Buffer.from(JSON.stringify({ results: { transcripts: [{ transcript: `urgent ${TEXT}` }] } })), 'application/json');
+    await putObject(
+      transcriptKeyFor(org.tenantId, job),
+      Buffer.from(JSON.stringify({ results: { transcripts: [{ transcript: `urgent ${TEXT}` }] } })),
+      'application/json',
+    );
     jobEnded(job, draft.voice!.audio_key!, 'COMPLETED');
     expect(await runWorker(job)).toMatchObject({ completed: [draft.incident_id] });
     const res = await call('GET', `/api/v1/incidents/${draft.incident_id}`, { token: org.token });
-    expect(res.body).toMatchObject({ status: 'confirmed', title: final.body.title, severity: final.body.severity, sla_due_at: final.body.sla_due_at });
+    expect(res.body).toMatchObject({
+      status: 'confirmed',
+      title: final.body.title,
+      severity: final.body.severity,
+      sla_due_at: final.body.sla_due_at,
+    });
     expect(res.body.voice).toMatchObject({ transcription_status: 'completed', transcript: `urgent ${TEXT}` });
   });
 
@@ -165,7 +195,12 @@ describe('worker transcription-finished', () => {
   });
 
   it('ignores what is not a state change of one of our jobs', async () => {
-    expect(await handler({ ...stateChange('other-team-job', 'COMPLETED') }, workerContext(workerById('transcription-finished'), 'us-east-1'))).toBeNull();
+    expect(
+      await handler(
+        { ...stateChange('other-team-job', 'COMPLETED') },
+        workerContext(workerById('transcription-finished'), 'us-east-1'),
+      ),
+    ).toBeNull();
     expect(transcribe.commandCalls(GetTranscriptionJobCommand)).toHaveLength(0);
   });
 });

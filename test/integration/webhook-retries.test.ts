@@ -63,7 +63,10 @@ afterAll(async () => {
 });
 
 async function subscribe(org: RegisteredTenant, path: string): Promise<string> {
-  const res = await call('POST', '/api/v1/webhooks', { token: org.token, body: { url: `${receiver.url}${path}`, event_types: ['incident.created'] } });
+  const res = await call('POST', '/api/v1/webhooks', {
+    token: org.token,
+    body: { url: `${receiver.url}${path}`, event_types: ['incident.created'] },
+  });
   expect(res.status).toBe(201);
   return res.body.webhook_id as string;
 }
@@ -80,7 +83,13 @@ async function publish(org: RegisteredTenant): Promise<void> {
     time: new Date(nowMs).toISOString(),
     region: 'us-east-1',
     resources: [],
-    detail: { incident_id: incidentId, title: 'Gate forced', severity: 'high', tenant_id: org.tenantId, message_id: newTimeId() },
+    detail: {
+      incident_id: incidentId,
+      title: 'Gate forced',
+      severity: 'high',
+      tenant_id: org.tenantId,
+      message_id: newTimeId(),
+    },
   };
   await queues.send('webhook-dispatch', [{ body: JSON.stringify(event) }]);
 }
@@ -116,7 +125,9 @@ describe('webhook retries on a fake clock', () => {
     await advance(300_000);
     expect(hits(path)).toHaveLength(3);
     // The subscription is failing since the first failure.
-    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body.failing_since).toBe(new Date(t0).toISOString());
+    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body.failing_since).toBe(
+      new Date(t0).toISOString(),
+    );
     await advance(1_800_000);
     expect(hits(path)).toHaveLength(4);
     await advance(24 * 3_600_000);
@@ -148,10 +159,24 @@ describe('webhook retries on a fake clock', () => {
     expect(failed).toMatchObject({ status: 'failed', failure_reason: 'exhausted', next_attempt_at: null });
     expect(failed.attempts).toHaveLength(8);
     const dead = queues.messages('webhook-deliveries:dead-letters').map((m) => JSON.parse(m.body));
-    expect(dead).toContainEqual(expect.objectContaining({ webhook_id: webhookId, delivery_id: failed.delivery_id, reason: 'exhausted', attempts: 8, last_status_code: 502 }));
-    expect(queues.messages('webhook-deliveries').filter((m) => JSON.parse(m.body).webhook_id === webhookId)).toEqual([]);
+    expect(dead).toContainEqual(
+      expect.objectContaining({
+        webhook_id: webhookId,
+        delivery_id: failed.delivery_id,
+        reason: 'exhausted',
+        attempts: 8,
+        last_status_code: 502,
+      }),
+    );
+    expect(queues.messages('webhook-deliveries').filter((m) => JSON.parse(m.body).webhook_id === webhookId)).toEqual(
+      [],
+    );
     const announced = (await outboxOf(org.tenantId)).filter((m) => m.detail_type === 'webhook.delivery_exhausted');
-    expect(announced).toEqual([expect.objectContaining({ detail: expect.objectContaining({ webhook_id: webhookId, delivery_id: failed.delivery_id, attempts: 8 }) })]);
+    expect(announced).toEqual([
+      expect.objectContaining({
+        detail: expect.objectContaining({ webhook_id: webhookId, delivery_id: failed.delivery_id, attempts: 8 }),
+      }),
+    ]);
     // Failing for about 28 hours: still on.
     expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body.enabled).toBe(true);
   });
@@ -159,7 +184,14 @@ describe('webhook retries on a fake clock', () => {
   it('a subscription whose every attempt failed for 5 days is turned off, audited, announced, and its owner emailed', async () => {
     const org = await registerTenant('Failing');
     const recipient = `soc-${org.tenantId.slice(0, 8)}@failing.example`;
-    expect((await call('PATCH', '/api/v1/portal/settings', { token: org.token, body: { notifications: { email_recipients: [recipient] } } })).status).toBe(200);
+    expect(
+      (
+        await call('PATCH', '/api/v1/portal/settings', {
+          token: org.token,
+          body: { notifications: { email_recipients: [recipient] } },
+        })
+      ).status,
+    ).toBe(200);
     const path = `/dead-${org.tenantId}`;
     script.set(path, [500]);
     const webhookId = await subscribe(org, path);
@@ -171,7 +203,10 @@ describe('webhook retries on a fake clock', () => {
       for (const step of RETRY_SCHEDULE_MS.slice(1)) await advance(step);
       nowMs = t0 + (day + 1) * 24 * 3_600_000;
     }
-    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body).toMatchObject({ enabled: true, failing_since: new Date(t0).toISOString() });
+    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body).toMatchObject({
+      enabled: true,
+      failing_since: new Date(t0).toISOString(),
+    });
     // Five days after the first failure, the next one turns it off.
     nowMs = t0 + 5 * 24 * 3_600_000;
     await publish(org);
@@ -186,10 +221,18 @@ describe('webhook retries on a fake clock', () => {
     await workers.drain();
     expect(hits(path)).toHaveLength(before);
 
-    expect((await auditEntriesOf(org.tenantId)).find((e) => e.action === 'webhook.disabled')).toMatchObject({ resource_id: webhookId, user_id: null });
-    expect((await outboxOf(org.tenantId)).find((m) => m.detail_type === 'webhook.disabled')?.detail).toMatchObject({ webhook_id: webhookId, reason: 'failing' });
+    expect((await auditEntriesOf(org.tenantId)).find((e) => e.action === 'webhook.disabled')).toMatchObject({
+      resource_id: webhookId,
+      user_id: null,
+    });
+    expect((await outboxOf(org.tenantId)).find((m) => m.detail_type === 'webhook.disabled')?.detail).toMatchObject({
+      webhook_id: webhookId,
+      reason: 'failing',
+    });
     const mailDir = inject('localEnv').LOCAL_MAIL_DIR!;
-    const mails = readdirSync(mailDir).map((f) => readFileSync(join(mailDir, f), 'utf8')).filter((m) => m.includes(recipient));
+    const mails = readdirSync(mailDir)
+      .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+      .filter((m) => m.includes(recipient));
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain(webhookId);
     expect(mails[0]).toMatch(/Subject: Gatehouse turned off a webhook subscription/);
@@ -204,7 +247,10 @@ describe('webhook retries on a fake clock', () => {
     await workers.drain();
     await advance(3_600_000);
     expect(hits(path)).toHaveLength(1);
-    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body).toMatchObject({ enabled: false, disabled_reason: 'gone' });
+    expect((await call('GET', `/api/v1/webhooks/${webhookId}`, { token: org.token })).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'gone',
+    });
     expect((await deliveries(org, webhookId))[0]).toMatchObject({ status: 'failed', failure_reason: 'gone' });
   });
 
@@ -224,7 +270,10 @@ describe('webhook retries on a fake clock', () => {
     await publish(org);
     await workers.drain();
     const [delivery] = await deliveries(org, webhookId);
-    expect(delivery).toMatchObject({ status: 'pending', attempts: [expect.objectContaining({ status_code: null, error: expect.stringMatching(/^refused/) })] });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: [expect.objectContaining({ status_code: null, error: expect.stringMatching(/^refused/) })],
+    });
   });
 
   it('a redelivered bus message makes no second delivery', async () => {

@@ -9,9 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { batchLagMs, withHeartbeat } from '../../shared/worker-handler.js';
 import { workersHealth, type WorkerRef } from '../../shared/domain/operations/status.js';
 
-const streamWorker = (): WorkerRef => ({ id: `test-stream-${randomUUID().slice(0, 8)}`, trigger: { kind: 'table-stream' } });
+const streamWorker = (): WorkerRef => ({
+  id: `test-stream-${randomUUID().slice(0, 8)}`,
+  trigger: { kind: 'table-stream' },
+});
 const healthOf = async (w: WorkerRef) => (await workersHealth([w]))[0]!;
-const streamBatch = (ageSeconds: number) => ({ Records: [{ dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000) - ageSeconds } }] });
+const streamBatch = (ageSeconds: number) => ({
+  Records: [{ dynamodb: { ApproximateCreationDateTime: Math.floor(Date.now() / 1000) - ageSeconds } }],
+});
 
 describe('worker heartbeats', () => {
   it('a healthy run makes the worker active, with its runs and the lag of its batch', async () => {
@@ -40,7 +45,11 @@ describe('worker heartbeats', () => {
     });
     await expect(failing(streamBatch(1))).rejects.toThrow('table unreachable');
     // The error's class, never its message: a message can name an address, and the live status is public.
-    expect(await healthOf(w)).toMatchObject({ status: 'degraded', errors_24h: 1, reason: 'its last run failed: Error' });
+    expect(await healthOf(w)).toMatchObject({
+      status: 'degraded',
+      errors_24h: 1,
+      reason: 'its last run failed: Error',
+    });
     const withAddress = withHeartbeat(w.id, async (_event: unknown) => {
       throw Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:8000'), { name: 'TimeoutError' });
     });
@@ -49,13 +58,21 @@ describe('worker heartbeats', () => {
     expect(health.reason).toBe('its last run failed: TimeoutError');
     expect(JSON.stringify(health)).not.toContain('10.1.2.3');
     // A later run that reports failed records is a failure too.
-    await withHeartbeat(w.id, async (_event: unknown) => ({ batchItemFailures: [{ itemIdentifier: '1' }] }))(streamBatch(1));
-    expect(await healthOf(w)).toMatchObject({ runs_24h: 3, errors_24h: 3, reason: 'its last run failed: 1 record failed and will be tried again' });
+    await withHeartbeat(w.id, async (_event: unknown) => ({ batchItemFailures: [{ itemIdentifier: '1' }] }))(
+      streamBatch(1),
+    );
+    expect(await healthOf(w)).toMatchObject({
+      runs_24h: 3,
+      errors_24h: 3,
+      reason: 'its last run failed: 1 record failed and will be tried again',
+    });
   });
 
   it("a queue message's lag counts on its first receive only: a retry waits out its backoff by design", () => {
     const now = Date.now();
-    const message = (receives: number, ageMs: number) => ({ attributes: { ApproximateReceiveCount: String(receives), SentTimestamp: String(now - ageMs) } });
+    const message = (receives: number, ageMs: number) => ({
+      attributes: { ApproximateReceiveCount: String(receives), SentTimestamp: String(now - ageMs) },
+    });
     expect(batchLagMs({ Records: [message(1, 5_000), message(1, 9_000)] }, now)).toBe(9_000);
     expect(batchLagMs({ Records: [message(3, 3_600_000)] }, now)).toBeNull();
     expect(batchLagMs({ 'detail-type': 'Scheduled Event' }, now)).toBeNull();

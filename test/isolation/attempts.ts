@@ -56,11 +56,17 @@ export const TENANT_NOT_FOUND = { detail: 'Tenant not found' };
 
 const rank = (role: Role) => ROLES.indexOf(role);
 
-export function expectationFor(route: RouteDef, p: PrincipalSpec, v: Pick<Variant, 'namesA' | 'onlyTenantOfA'>): Expectation {
+export function expectationFor(
+  route: RouteDef,
+  p: PrincipalSpec,
+  v: Pick<Variant, 'namesA' | 'onlyTenantOfA'>,
+): Expectation {
   if (route.access === 'public') return { kind: 'public' };
   if (!p.valid) return { kind: 'status', status: 401, why: 'the credential is invalid' };
-  if (rank(p.role!) < rank(route.access)) return { kind: 'status', status: 403, why: `${p.role} is below ${route.access}` };
-  if (route.bearerOnly && p.via === 'api_key') return { kind: 'status', status: 403, why: 'an API key on a bearer-only route' };
+  if (rank(p.role!) < rank(route.access))
+    return { kind: 'status', status: 403, why: `${p.role} is below ${route.access}` };
+  if (route.bearerOnly && p.via === 'api_key')
+    return { kind: 'status', status: 403, why: 'an API key on a bearer-only route' };
   if (v.namesA) return { kind: 'unknown-id', tenantBody: v.onlyTenantOfA };
   return { kind: 'own' };
 }
@@ -69,7 +75,7 @@ const ids = (world: World) => ({ A: world.A.ids, B: world.B.ids });
 const unknownId = (kind: string) => FIXTURES[kind]?.unknown?.() ?? randomUUID();
 
 function twinOf(plan: RoutePlan, v: Variant, world: World): ConcreteRequest {
-  const owners = Object.fromEntries(Object.entries(v.owners).map(([k, o]) => [k, o === 'A' ? ('unknown') : o]));
+  const owners = Object.fromEntries(Object.entries(v.owners).map(([k, o]) => [k, o === 'A' ? 'unknown' : o]));
   return materialize(plan, { ...v, owners }, ids(world), unknownId);
 }
 
@@ -93,7 +99,9 @@ export function crossTenantAttempts(plan: RoutePlan, world: World): Attempt[] {
 
 /** Item 7: B's own ids, as every valid principal of B the route must refuse (403). */
 export function functionLevelAttempts(plan: RoutePlan, world: World): Attempt[] {
-  const below = world.principals.filter((p) => p.valid && expectationFor(plan.route, p, { namesA: false, onlyTenantOfA: false }).kind === 'status');
+  const below = world.principals.filter(
+    (p) => p.valid && expectationFor(plan.route, p, { namesA: false, onlyTenantOfA: false }).kind === 'status',
+  );
   return plan.ownTenant.flatMap((v) =>
     below.map((principal) => ({
       suite: 'function-level' as const,
@@ -115,7 +123,10 @@ export function refusedRoles(route: RouteDef, specs: readonly PrincipalSpec[]): 
 export function swapAttempts(swap: SwapPlan, world: World): Attempt[] {
   let path = swap.path;
   for (const p of swap.pathParams) {
-    path = path.replace(new RegExp(`\\{${p.name}\\+?\\}`), encodeURIComponent(world.A.ids[p.kind] ?? world.B.ids[p.kind]!));
+    path = path.replace(
+      new RegExp(`\\{${p.name}\\+?\\}`),
+      encodeURIComponent(world.A.ids[p.kind] ?? world.B.ids[p.kind]!),
+    );
   }
   return swap.methods.flatMap((method) =>
     world.principals.map((principal) => ({
@@ -149,7 +160,8 @@ function labeller(world: World): (s: string) => string {
   const names = new Map<string, string>();
   for (const t of [world.A, world.B]) {
     names.set(t.tenantId, `<${t.label}.tenant_id>`);
-    for (const [kind, id] of Object.entries(t.ids)) if (kind !== 'tenant_id' && FIXTURES[kind]?.owned) names.set(id, `<${t.label}.${kind}>`);
+    for (const [kind, id] of Object.entries(t.ids))
+      if (kind !== 'tenant_id' && FIXTURES[kind]?.owned) names.set(id, `<${t.label}.${kind}>`);
     for (const role of ['admin', 'operator', 'viewer'] as const) names.set(t[role].userId, `<${t.label}.${role}>`);
     for (const [purpose, key] of Object.entries(t.apiKeys)) names.set(key.keyId, `<${t.label}.key ${purpose}>`);
   }
@@ -170,7 +182,9 @@ function describeExpectation(e: Expectation): string {
     case 'status':
       return `${e.status} (${e.why})`;
     case 'unknown-id':
-      return e.tenantBody ? '404 {"detail":"Tenant not found"}, as for an unknown tenant' : '404 with the same body as an unknown id';
+      return e.tenantBody
+        ? '404 {"detail":"Tenant not found"}, as for an unknown tenant'
+        : '404 with the same body as an unknown id';
     case 'method-swap':
       return '404 or 405';
     case 'public':
@@ -211,7 +225,11 @@ const BOUNDARY = 'isolation-boundary';
 
 /** A small, valid upload: a route that takes files gets a real form, so only the ids decide. */
 function multipartFile(field: string): CallOptions {
-  const file = JSON.stringify({ type: 'Feature', properties: { name: 'probe' }, geometry: { type: 'Point', coordinates: [10.7, 59.9] } });
+  const file = JSON.stringify({
+    type: 'Feature',
+    properties: { name: 'probe' },
+    geometry: { type: 'Point', coordinates: [10.7, 59.9] },
+  });
   return {
     rawBody:
       `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${field}"; filename="site.geojson"\r\n` +
@@ -223,7 +241,12 @@ function multipartFile(field: string): CallOptions {
 async function send(r: ConcreteRequest, p: Principal): Promise<ApiResponse> {
   const credential = credentials(p);
   const payload = r.uploadField ? multipartFile(r.uploadField) : r.body !== undefined ? { body: r.body } : {};
-  const opts: CallOptions = { ...credential, query: r.query, ...payload, headers: { ...credential.headers, ...payload.headers } };
+  const opts: CallOptions = {
+    ...credential,
+    query: r.query,
+    ...payload,
+    headers: { ...credential.headers, ...payload.headers },
+  };
   return call(r.method, r.path, opts);
 }
 
@@ -246,7 +269,8 @@ export async function runAttempts(attempts: readonly Attempt[], opts: RunOptions
     stats.leaks.push(msg);
     problems.push(`LEAK ${msg}`);
   };
-  const where = (a: Attempt) => label(`[${a.suite}] ${a.target} | ${a.principal.name} | ${a.label} | ${describeRequest(a.request)}`);
+  const where = (a: Attempt) =>
+    label(`[${a.suite}] ${a.target} | ${a.principal.name} | ${a.label} | ${describeRequest(a.request)}`);
 
   // A change to A is a leak; a change to B (function-level batches) is a privilege escalation.
   const report = guard.tenantId === world.A.tenantId ? leak : (msg: string) => void problems.push(`CHANGED ${msg}`);
@@ -278,7 +302,8 @@ export async function runAttempts(attempts: readonly Attempt[], opts: RunOptions
     const requestText = JSON.stringify([a.request, a.principal.token, a.principal.apiKey]).toLowerCase();
 
     const leaked = leaksIn(res, world.A.sensitive, requestText);
-    if (leaked.length > 0) leak(`${where(a)} | the answer shows A's ${label(leaked.join(', '))}: ${label(excerpt(res))}`);
+    if (leaked.length > 0)
+      leak(`${where(a)} | the answer shows A's ${label(leaked.join(', '))}: ${label(excerpt(res))}`);
 
     const problem = statusProblem(a.expect, res);
     if (problem) {
@@ -290,11 +315,16 @@ export async function runAttempts(attempts: readonly Attempt[], opts: RunOptions
       const twin = await send(a.twin, a.principal);
       stats.twins += 1;
       const twinLeaks = leaksIn(twin, world.A.sensitive, JSON.stringify(a.twin).toLowerCase());
-      if (twinLeaks.length > 0) leak(`${where(a)} | the unknown-id twin's answer shows A's ${label(twinLeaks.join(', '))}`);
+      if (twinLeaks.length > 0)
+        leak(`${where(a)} | the unknown-id twin's answer shows A's ${label(twinLeaks.join(', '))}`);
       if (twin.status !== 404) {
-        problems.push(`${where(a)} | the same request with an unknown id (${label(describeRequest(a.twin))}) got ${excerpt(twin)}, not 404`);
+        problems.push(
+          `${where(a)} | the same request with an unknown id (${label(describeRequest(a.twin))}) got ${excerpt(twin)}, not 404`,
+        );
       } else if (!isDeepStrictEqual(res.body, twin.body)) {
-        problems.push(`${where(a)} | A's id is answered ${label(res.text)}, an unknown id ${twin.text}: they must be the same`);
+        problems.push(
+          `${where(a)} | A's id is answered ${label(res.text)}, an unknown id ${twin.text}: they must be the same`,
+        );
       } else if (a.expect.tenantBody && !isDeepStrictEqual(res.body, TENANT_NOT_FOUND)) {
         problems.push(`${where(a)} | expected ${JSON.stringify(TENANT_NOT_FOUND)}, got ${label(res.text)}`);
       }
@@ -324,6 +354,7 @@ export async function runAttempts(attempts: readonly Attempt[], opts: RunOptions
 
   const after = await guard.check();
   if (after.length > 0) changed.push({ changes: after, suspects: [] });
-  for (const { changes, suspects } of changed) report(`tenant ${guard.label} changed: ${label(changes.join('; '))} | ${culprit(changes, suspects)}`);
+  for (const { changes, suspects } of changed)
+    report(`tenant ${guard.label} changed: ${label(changes.join('; '))} | ${culprit(changes, suspects)}`);
   return problems;
 }

@@ -27,14 +27,20 @@ describe('isolation: coverage of the route table by the group files', () => {
   });
 
   it('every route is in exactly one group (by its tag), and every group has routes', () => {
-    const notOnce = ROUTES.filter((r) => groupsOfTag(r.tag).length !== 1).map((r) => `${r.id} (tag ${r.tag}: in ${groupsOfTag(r.tag).join(', ') || 'no group'})`);
+    const notOnce = ROUTES.filter((r) => groupsOfTag(r.tag).length !== 1).map(
+      (r) => `${r.id} (tag ${r.tag}: in ${groupsOfTag(r.tag).join(', ') || 'no group'})`,
+    );
     expect(notOnce, 'give the tag one group in test/isolation/groups.ts').toEqual([]);
     const covered = GROUP_NAMES.flatMap((g) => ROUTES.filter(inGroup(g)).map((r) => r.id));
     expect(covered.sort()).toEqual(ROUTES.map((r) => r.id).sort());
     for (const g of GROUP_NAMES) expect(ROUTES.filter(inGroup(g)).length, g).toBeGreaterThan(0);
     // No tag listed that no route has (a renamed tag would leave its routes to fail above).
     const tags = new Set(ROUTES.map((r) => r.tag));
-    expect(Object.values(ISOLATION_GROUPS).flat().filter((t) => !tags.has(t))).toEqual([]);
+    expect(
+      Object.values(ISOLATION_GROUPS)
+        .flat()
+        .filter((t) => !tags.has(t)),
+    ).toEqual([]);
   });
 
   it("every path's method swaps are in exactly one group", () => {
@@ -45,7 +51,9 @@ describe('isolation: coverage of the route table by the group files', () => {
   it('every group has its test file, which runs the suite for that group; no other file runs it', () => {
     const files = readdirSync(here).filter((f) => f.endsWith('.test.ts'));
     const running = Object.fromEntries(
-      files.flatMap((f) => [...readFileSync(join(here, f), 'utf8').matchAll(/^isolationSuite\('([a-z-]+)'\);$/gm)].map((m) => [m[1]!, f])),
+      files.flatMap((f) =>
+        [...readFileSync(join(here, f), 'utf8').matchAll(/^isolationSuite\('([a-z-]+)'\);$/gm)].map((m) => [m[1]!, f]),
+      ),
     );
     expect(running).toEqual(Object.fromEntries(GROUP_NAMES.map((g) => [g, `routes-${g}.test.ts`])));
   });
@@ -54,15 +62,23 @@ describe('isolation: coverage of the route table by the group files', () => {
     const e2e = join(here, '..', 'e2e');
     const groups = readdirSync(e2e)
       .filter((f) => /^fuzz.*\.test\.ts$/.test(f))
-      .flatMap((f) => [...readFileSync(join(e2e, f), 'utf8').matchAll(/^fuzzSuite\(\[([^\]]*)\]\);$/gm)].flatMap((m) => m[1]!.split(',').map((g) => g.trim().replace(/'/g, ''))));
+      .flatMap((f) =>
+        [...readFileSync(join(e2e, f), 'utf8').matchAll(/^fuzzSuite\(\[([^\]]*)\]\);$/gm)].flatMap((m) =>
+          m[1]!.split(',').map((g) => g.trim().replace(/'/g, '')),
+        ),
+      );
     expect(groups.sort()).toEqual([...GROUP_NAMES].sort());
   });
 
   it("the groups' planned attempts add up to the whole table's: thousands", () => {
     const whole = plannedAttempts(plans, ROUTES, swaps);
-    const byGroup = GROUP_NAMES.map((g) => plannedAttempts(plans, ROUTES.filter(inGroup(g)), swaps.filter(swapInGroup(g))));
+    const byGroup = GROUP_NAMES.map((g) =>
+      plannedAttempts(plans, ROUTES.filter(inGroup(g)), swaps.filter(swapInGroup(g))),
+    );
     expect(byGroup.reduce((a, b) => a + b, 0)).toBe(whole);
     expect(whole).toBeGreaterThanOrEqual(1000);
-    console.info(`isolation: ${whole} attempts planned over ${ROUTES.length} routes: ${GROUP_NAMES.map((g, i) => `${g} ${byGroup[i]}`).join(', ')}`);
+    console.info(
+      `isolation: ${whole} attempts planned over ${ROUTES.length} routes: ${GROUP_NAMES.map((g, i) => `${g} ${byGroup[i]}`).join(', ')}`,
+    );
   });
 });

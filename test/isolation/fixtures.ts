@@ -89,7 +89,9 @@ export interface Fixture {
 export function created(res: ApiResponse, idField: string): string {
   const id = (res.body as Record<string, unknown> | undefined)?.[idField];
   if (res.status !== 201 || typeof id !== 'string') {
-    throw new Error(`fixture creation failed: expected 201 with ${idField}, got ${res.status} ${res.text.slice(0, 300)}`);
+    throw new Error(
+      `fixture creation failed: expected 201 with ${idField}, got ${res.status} ${res.text.slice(0, 300)}`,
+    );
   }
   return id;
 }
@@ -116,7 +118,9 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
   assignee_id: {
     owned: true,
     create: async (t) => {
-      const res = await t.call('POST', '/api/v1/users', { body: { email: t.email('assignee'), role: 'OPERATOR', name: t.name('assignee') } });
+      const res = await t.call('POST', '/api/v1/users', {
+        body: { email: t.email('assignee'), role: 'OPERATOR', name: t.name('assignee') },
+      });
       return created(res, 'user_id');
     },
   },
@@ -125,7 +129,9 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
   key_id: {
     owned: true,
     create: async (t) => {
-      const res = await t.call('POST', '/api/v1/portal/api-keys', { body: { name: t.name('fixture key'), role: 'VIEWER' } });
+      const res = await t.call('POST', '/api/v1/portal/api-keys', {
+        body: { name: t.name('fixture key'), role: 'VIEWER' },
+      });
       const key = (res.body as { api_key?: string }).api_key;
       if (key) t.remember(key);
       return created(res, 'key_id');
@@ -137,7 +143,12 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) =>
       created(
         await t.call('POST', '/api/v1/environments', {
-          body: { name: t.name('environment'), type: 'port', description: t.name('environment description'), address: t.name('address') },
+          body: {
+            name: t.name('environment'),
+            type: 'port',
+            description: t.name('environment description'),
+            address: t.name('address'),
+          },
         }),
         'environment_id',
       ),
@@ -185,7 +196,13 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) =>
       created(
         await t.call('POST', '/api/v1/assets', {
-          body: { environment_id: t.ids.environment_id, name: t.name('asset'), type: 'gate', location: { lat: 59.9, lon: 10.7 }, description: t.name('asset description') },
+          body: {
+            environment_id: t.ids.environment_id,
+            name: t.name('asset'),
+            type: 'gate',
+            location: { lat: 59.9, lon: 10.7 },
+            description: t.name('asset description'),
+          },
         }),
         'asset_id',
       ),
@@ -199,10 +216,28 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
       const base = `/api/v1/environments/${t.ids.environment_id}/infrastructure`;
       const data = JSON.stringify({
         type: 'FeatureCollection',
-        features: [{ type: 'Feature', properties: { name: t.name('fence line') }, geometry: { type: 'LineString', coordinates: [[10.7, 59.9], [10.71, 59.91]] } }],
+        features: [
+          {
+            type: 'Feature',
+            properties: { name: t.name('fence line') },
+            geometry: {
+              type: 'LineString',
+              coordinates: [
+                [10.7, 59.9],
+                [10.71, 59.91],
+              ],
+            },
+          },
+        ],
       });
-      const ticket = await t.call('POST', `${base}/upload-url`, { body: { filename: 'fence.geojson', size_bytes: Buffer.byteLength(data) } });
-      const { file_id: fileId, upload_url: url, headers } = ticket.body as { file_id: string; upload_url: string; headers: Record<string, string> };
+      const ticket = await t.call('POST', `${base}/upload-url`, {
+        body: { filename: 'fence.geojson', size_bytes: Buffer.byteLength(data) },
+      });
+      const {
+        file_id: fileId,
+        upload_url: url,
+        headers,
+      } = ticket.body as { file_id: string; upload_url: string; headers: Record<string, string> };
       if (ticket.status !== 201) throw new Error(`fixture upload-url failed: ${ticket.status} ${ticket.text}`);
       const put = await fetch(url, { method: 'PUT', headers, body: data });
       if (!put.ok) throw new Error(`fixture PUT failed: ${put.status}`);
@@ -216,7 +251,8 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     needs: ['file_id'],
     create: async (t) => `${t.ids.file_id}:0`,
     unknown: () => `${randomUUID()}:0`,
-    sample: (owner) => `${owner === 'A' ? '0190a000-0000-7000-8000-00000000000a' : '0190a000-0000-7000-8000-00000000000b'}:0`,
+    sample: (owner) =>
+      `${owner === 'A' ? '0190a000-0000-7000-8000-00000000000a' : '0190a000-0000-7000-8000-00000000000b'}:0`,
   },
 
   /** An event, ingested as A's administrator with A's marker in its text. */
@@ -226,7 +262,12 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) =>
       created(
         await t.call('POST', '/api/v1/events', {
-          body: { type: 'perimeter.breach', environment_id: t.ids.environment_id, description: t.name('event'), payload: { note: t.name('payload') } },
+          body: {
+            type: 'perimeter.breach',
+            environment_id: t.ids.environment_id,
+            description: t.name('event'),
+            payload: { note: t.name('payload') },
+          },
         }),
         'event_id',
       ),
@@ -237,7 +278,9 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     owned: true,
     create: async (t) =>
       created(
-        await t.call('POST', '/api/v1/incidents', { body: { title: t.name('incident'), description: t.name('incident description'), severity: 'high' } }),
+        await t.call('POST', '/api/v1/incidents', {
+          body: { title: t.name('incident'), description: t.name('incident description'), severity: 'high' },
+        }),
         'incident_id',
       ),
   },
@@ -250,7 +293,11 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     owned: true,
     create: async (t) => {
       const res = await t.call('POST', '/api/v1/webhooks', {
-        body: { url: `${(await sink()).url}/hooks-${t.label}`, event_types: ['incident.created'], description: t.name('webhook') },
+        body: {
+          url: `${(await sink()).url}/hooks-${t.label}`,
+          event_types: ['incident.created'],
+          description: t.name('webhook'),
+        },
       });
       const secret = (res.body as { secret?: string }).secret;
       if (secret) t.remember(secret);
@@ -263,13 +310,17 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     owned: true,
     needs: ['webhook_id'],
     create: async (t) => {
-      created(await t.call('POST', '/api/v1/incidents', { body: { title: t.name('delivered incident'), severity: 'high' } }), 'incident_id');
+      created(
+        await t.call('POST', '/api/v1/incidents', { body: { title: t.name('delivered incident'), severity: 'high' } }),
+        'incident_id',
+      );
       const deadline = Date.now() + 10_000;
       for (;;) {
         const res = await t.call('GET', `/api/v1/webhooks/${t.ids.webhook_id}/deliveries`);
-        const items = ((res.body as { items?: { delivery_id: string; status: string }[] }).items ?? []);
+        const items = (res.body as { items?: { delivery_id: string; status: string }[] }).items ?? [];
         if (items.length > 0 && items.every((d) => d.status === 'delivered')) return items[0]!.delivery_id;
-        if (Date.now() > deadline) throw new Error(`fixture delivery not delivered: ${res.status} ${res.text.slice(0, 300)}`);
+        if (Date.now() > deadline)
+          throw new Error(`fixture delivery not delivered: ${res.status} ${res.text.slice(0, 300)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
@@ -280,9 +331,12 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     owned: true,
     needs: ['environment_id'],
     create: async (t) => {
-      const res = await t.call('GET', `/api/v1/audit-logs/${t.tenantId}`, { query: { action: 'environment.created', limit: '1' } });
+      const res = await t.call('GET', `/api/v1/audit-logs/${t.tenantId}`, {
+        query: { action: 'environment.created', limit: '1' },
+      });
       const id = (res.body as { items?: { log_id: string }[] }).items?.[0]?.log_id;
-      if (res.status !== 200 || !id) throw new Error(`fixture audit entry not found: ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status !== 200 || !id)
+        throw new Error(`fixture audit entry not found: ${res.status} ${res.text.slice(0, 300)}`);
       return id;
     },
   },
@@ -306,7 +360,11 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) =>
       created(
         await t.call('POST', '/api/v1/integrations', {
-          body: { name: t.name('connector'), kind: 'feed', config: { feed: 'swpc-kp', url: `http://127.0.0.1:9/${t.marker}/kp.json` } },
+          body: {
+            name: t.name('connector'),
+            kind: 'feed',
+            config: { feed: 'swpc-kp', url: `http://127.0.0.1:9/${t.marker}/kp.json` },
+          },
         }),
         'integration_id',
       ),
@@ -343,9 +401,15 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     needs: ['library_id', 'zone_id', 'environment_id'],
     create: async (t) => {
       const event = await t.call('POST', '/api/v1/events', {
-        body: { type: 'perimeter.breach', environment_id: t.ids.environment_id, location: { lat: 59.9, lon: 10.7 }, description: t.name('keyword') },
+        body: {
+          type: 'perimeter.breach',
+          environment_id: t.ids.environment_id,
+          location: { lat: 59.9, lon: 10.7 },
+          description: t.name('keyword'),
+        },
       });
-      if (event.status !== 201) throw new Error(`fixture event not stored: ${event.status} ${event.text.slice(0, 300)}`);
+      if (event.status !== 201)
+        throw new Error(`fixture event not stored: ${event.status} ${event.text.slice(0, 300)}`);
       for (let tries = 0; tries < 100; tries++) {
         const res = await t.call('GET', '/api/v1/threats');
         const id = (res.body as { threat_id: string }[])[0]?.threat_id;
@@ -386,9 +450,12 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     needs: ['workflow_id'],
     create: async (t) => {
       const path = `/api/v1/workflows/${t.ids.workflow_id}/runs`;
-      const started = await t.call('POST', `/api/v1/workflows/${t.ids.workflow_id}/run`, { body: { values: { note: t.name('run input') } } });
+      const started = await t.call('POST', `/api/v1/workflows/${t.ids.workflow_id}/run`, {
+        body: { values: { note: t.name('run input') } },
+      });
       const runId = (started.body as { run_id?: string }).run_id;
-      if (started.status !== 202 || !runId) throw new Error(`expected 202 with run_id, got ${started.status} ${started.text.slice(0, 300)}`);
+      if (started.status !== 202 || !runId)
+        throw new Error(`expected 202 with run_id, got ${started.status} ${started.text.slice(0, 300)}`);
       for (let tries = 0; tries < 100; tries++) {
         const res = await t.call('GET', `${path}/${runId}`);
         if ((res.body as { status?: string }).status === 'waiting') return runId;
@@ -407,9 +474,15 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) => {
       const mmsi = String(200_000_000 + Math.floor(Math.random() * 500_000_000));
       const event = await t.call('POST', '/api/v1/events', {
-        body: { type: 'ais.position', location: { lat: 59.9, lon: 10.7 }, description: t.name('ais report'), payload: { mmsi, sog_knots: 4 } },
+        body: {
+          type: 'ais.position',
+          location: { lat: 59.9, lon: 10.7 },
+          description: t.name('ais report'),
+          payload: { mmsi, sog_knots: 4 },
+        },
       });
-      if (event.status !== 201) throw new Error(`fixture AIS event not stored: ${event.status} ${event.text.slice(0, 300)}`);
+      if (event.status !== 201)
+        throw new Error(`fixture AIS event not stored: ${event.status} ${event.text.slice(0, 300)}`);
       for (let tries = 0; tries < 100; tries++) {
         if ((await t.call('GET', `/api/v1/vessels/${mmsi}`)).status === 200) return mmsi;
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -426,7 +499,12 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
     create: async (t) =>
       created(
         await t.call('POST', '/api/v1/watchlist/entries', {
-          body: { entity_type: 'domain', value: `${t.marker.toLowerCase()}.example.com`, label: t.name('watchlist entry'), note: t.name('watchlist note') },
+          body: {
+            entity_type: 'domain',
+            value: `${t.marker.toLowerCase()}.example.com`,
+            label: t.name('watchlist entry'),
+            note: t.name('watchlist note'),
+          },
         }),
         'entry_id',
       ),
@@ -444,7 +522,8 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
  * each with the reason. They get a generated value and no cross-tenant attempt.
  */
 export const NOT_REFERENCES: Readonly<Record<string, string>> = {
-  definition_id: "A definition's id within its library (a slug such as `maritime.cable-loitering`), chosen by the client; not an id of anything else, and every tenant's seeded libraries share the same ones.",
+  definition_id:
+    "A definition's id within its library (a slug such as `maritime.cable-loitering`), chosen by the client; not an id of anything else, and every tenant's seeded libraries share the same ones.",
   // Keyed by where (`route <id> <part>.<name>`): only there.
   'route infrastructure.tagLines body.line_ids':
     "Lines within the file named by the path (`0`, `2.1`: a feature's place in the file), which the path's file_id scopes; another tenant's file is the path's 404 already.",
@@ -462,7 +541,8 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
  */
 export const CLIENT_CHOSEN_IDS: Readonly<Record<string, string>> = {
   event_id: 'a UUIDv7 the client makes for a new event so a retry stores it once; scoped to the caller tenant',
-  batch_id: "a fibre unit's id of a telemetry batch, so a retry is stored once; scoped to the sensor of the path (the caller tenant's)",
+  batch_id:
+    "a fibre unit's id of a telemetry batch, so a retry is stored once; scoped to the sensor of the path (the caller tenant's)",
 };
 
 /** The registry entry that fills a parameter: `sensor_ids` uses `sensor_id`. */

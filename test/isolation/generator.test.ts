@@ -34,7 +34,14 @@ describe('isolation: the generator on made-up routes', () => {
         id: 'made.up.widget',
         method: 'GET',
         path: '/api/v1/widgets/{widget_id}/zones',
-        request: { path: { type: 'object', properties: { widget_id: uuid }, required: ['widget_id'], additionalProperties: false } },
+        request: {
+          path: {
+            type: 'object',
+            properties: { widget_id: uuid },
+            required: ['widget_id'],
+            additionalProperties: false,
+          },
+        },
       }),
     ]);
     expect(plans.routes.size).toBe(0);
@@ -46,13 +53,26 @@ describe('isolation: the generator on made-up routes', () => {
       id: 'made.up.body',
       method: 'POST',
       path: '/api/v1/things',
-      request: { body: { type: 'object', properties: { gizmo_id: uuid, name: { type: 'string' } }, required: ['name'], additionalProperties: false } },
+      request: {
+        body: {
+          type: 'object',
+          properties: { gizmo_id: uuid, name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
     });
     const query = route({
       id: 'made.up.query',
       method: 'GET',
       path: '/api/v1/things',
-      request: { query: { type: 'object', properties: { gadget_ids: { type: 'array', items: uuid } }, additionalProperties: false } },
+      request: {
+        query: {
+          type: 'object',
+          properties: { gadget_ids: { type: 'array', items: uuid } },
+          additionalProperties: false,
+        },
+      },
     });
     expect(() => planRoute(body)).toThrow(PlanError);
     expect(() => planRoute(body)).toThrow(/"gizmo_id" looks like a reference/);
@@ -82,10 +102,20 @@ describe('isolation: the generator on made-up routes', () => {
         },
       }),
     );
-    expect(plan.ownedSlots.map((s) => `${s.place}:${s.name}`).sort()).toEqual(['body:user_id', 'body:user_ids', 'path:key_id', 'query:tenant_id']);
-    const byLabel = Object.fromEntries(plan.crossTenant.map((v) => [v.label, materialize(plan, v, ids, () => 'unknown')]));
+    expect(plan.ownedSlots.map((s) => `${s.place}:${s.name}`).sort()).toEqual([
+      'body:user_id',
+      'body:user_ids',
+      'path:key_id',
+      'query:tenant_id',
+    ]);
+    const byLabel = Object.fromEntries(
+      plan.crossTenant.map((v) => [v.label, materialize(plan, v, ids, () => 'unknown')]),
+    );
     expect(byLabel['path key_id=A']).toMatchObject({ path: '/api/v1/keys/a-key/grants', query: {} });
-    expect(byLabel['query tenant_id=A']).toMatchObject({ path: '/api/v1/keys/b-key/grants', query: { tenant_id: 'a-tenant' } });
+    expect(byLabel['query tenant_id=A']).toMatchObject({
+      path: '/api/v1/keys/b-key/grants',
+      query: { tenant_id: 'a-tenant' },
+    });
     expect(byLabel['body user_id=A']?.body).toMatchObject({ target: { user_id: 'a-user' } });
     expect(byLabel['body user_ids=A']?.body).toMatchObject({ user_ids: ['a-user'] });
     expect(byLabel['body user_id=A, query tenant_id=B']).toMatchObject({ query: { tenant_id: 'b-tenant' } });
@@ -126,7 +156,13 @@ describe('isolation: the sample generator', () => {
       tags: ['a', 'b'],
     });
     expect(Date.parse(value.when as string)).toBeGreaterThan(Date.now());
-    expect(sampleValue({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: { type: 'boolean' } }, minProperties: 1 }, noRefs, 'b')).toEqual({
+    expect(
+      sampleValue(
+        { type: 'object', properties: { a: { type: ['string', 'null'] }, b: { type: 'boolean' } }, minProperties: 1 },
+        noRefs,
+        'b',
+      ),
+    ).toEqual({
       a: expect.any(String),
     });
   });
@@ -137,7 +173,11 @@ describe('isolation: the sample generator', () => {
   });
 
   it('refuses what it cannot make, saying where', () => {
-    expect(() => sampleValue({ type: 'string', pattern: '^Q{9}$' }, noRefs, 'body.code')).toThrow(/body\.code: no sample matches the pattern/);
-    expect(() => sampleValue({ type: 'string', format: 'binary' }, noRefs, 'body.file')).toThrow(/body\.file: string format binary/);
+    expect(() => sampleValue({ type: 'string', pattern: '^Q{9}$' }, noRefs, 'body.code')).toThrow(
+      /body\.code: no sample matches the pattern/,
+    );
+    expect(() => sampleValue({ type: 'string', format: 'binary' }, noRefs, 'body.file')).toThrow(
+      /body\.file: string format binary/,
+    );
   });
 });

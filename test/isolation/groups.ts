@@ -12,7 +12,13 @@ import { refusedRoles } from './attempts.js';
 import type { Plans, SwapPlan } from './plan.js';
 import { inGroup, type RouteGroup } from '../support/route-groups.js';
 
-export { GROUP_NAMES, groupsOfTag, inGroup, ROUTE_GROUPS as ISOLATION_GROUPS, type RouteGroup as IsolationGroup } from '../support/route-groups.js';
+export {
+  GROUP_NAMES,
+  groupsOfTag,
+  inGroup,
+  ROUTE_GROUPS as ISOLATION_GROUPS,
+  type RouteGroup as IsolationGroup,
+} from '../support/route-groups.js';
 
 /** A path's method swaps go with the group of the first route declared on it. */
 export const swapInGroup = (group: RouteGroup) => (swap: SwapPlan) => inGroup(group)(swap.routes[0]!);

@@ -93,7 +93,9 @@ function referencesIn(schema: JsonSchema | undefined, where: string, out = new S
 
 function queryReferences(schema: JsonSchema | undefined, where: string): string[] {
   if (!schema || !isObject(schema.properties)) return [];
-  return Object.entries(schema.properties).filter(([name, prop]) => isObject(prop) && isReference(name, prop, `${where}.${name}`)).map(([n]) => n);
+  return Object.entries(schema.properties)
+    .filter(([name, prop]) => isObject(prop) && isReference(name, prop, `${where}.${name}`))
+    .map(([n]) => n);
 }
 
 export function pathParamsOf(route: RouteDef): string[] {
@@ -160,7 +162,12 @@ export function planRoute(route: RouteDef): RoutePlan {
   const ownTenant: Variant[] = [variant({}, 'own ids, tenant implicit')];
   const optionalOwn = [...querySlots, ...bodySlots];
   if (optionalOwn.length > 0) {
-    ownTenant.push(variant(Object.fromEntries(optionalOwn.map((s) => [slotKey(s), 'B'])), 'own ids, every reference given explicitly'));
+    ownTenant.push(
+      variant(
+        Object.fromEntries(optionalOwn.map((s) => [slotKey(s), 'B'])),
+        'own ids, every reference given explicitly',
+      ),
+    );
   }
 
   const plan: RoutePlan = { route, pathParams, ownedSlots, crossTenant, ownTenant };
@@ -192,7 +199,12 @@ export interface ConcreteRequest {
 }
 
 /** A concrete request for a variant: owners resolved to ids; `unknownId(kind)` for owner `unknown`. */
-export function materialize(plan: RoutePlan, v: Variant, ids: TenantIds, unknownId: (kind: string) => string): ConcreteRequest {
+export function materialize(
+  plan: RoutePlan,
+  v: Variant,
+  ids: TenantIds,
+  unknownId: (kind: string) => string,
+): ConcreteRequest {
   const { route } = plan;
   const valueOf = (kind: string, owner: Owner): string => {
     if (!FIXTURES[kind]!.owned) return ids.B[kind]!;
@@ -226,13 +238,18 @@ export function materialize(plan: RoutePlan, v: Variant, ids: TenantIds, unknown
   if (querySchema && isObject(querySchema.properties)) {
     // A query that needs one of several parameters (`anyOf` or `oneOf` of `required`) gets its first branch's.
     const branches = querySchema.anyOf ?? querySchema.oneOf;
-    const firstBranch = Array.isArray(branches) && isObject(branches[0]) ? ((branches[0].required as string[] | undefined) ?? []) : [];
+    const firstBranch =
+      Array.isArray(branches) && isObject(branches[0]) ? ((branches[0].required as string[] | undefined) ?? []) : [];
     const required = new Set([...((querySchema.required as string[] | undefined) ?? []), ...firstBranch]);
     const ctx = refContext('query');
     for (const [name, prop] of Object.entries(querySchema.properties)) {
       if (!isObject(prop)) continue;
       const at = `route ${route.id} query.${name}`;
-      const value = ctx.isRef(name, prop, at) ? ctx.ref(name, prop, required.has(name), at) : required.has(name) ? sampleValue(prop, ctx, at) : undefined;
+      const value = ctx.isRef(name, prop, at)
+        ? ctx.ref(name, prop, required.has(name), at)
+        : required.has(name)
+          ? sampleValue(prop, ctx, at)
+          : undefined;
       if (value !== undefined) query[name] = Array.isArray(value) ? value.join(',') : String(value);
     }
   }

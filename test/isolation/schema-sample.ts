@@ -139,7 +139,9 @@ export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: strin
       return null;
     default:
       if ('default' in schema) return schema.default;
-      throw new SchemaSampleError(`${where}: cannot generate a value for a schema without a type: ${JSON.stringify(schema)}`);
+      throw new SchemaSampleError(
+        `${where}: cannot generate a value for a schema without a type: ${JSON.stringify(schema)}`,
+      );
   }
 }
 
@@ -153,7 +155,10 @@ function stripKey(schema: JsonSchema, key: string): JsonSchema {
 function mergeAll(base: JsonSchema, parts: JsonSchema[]): JsonSchema {
   let out: Record<string, unknown> = { ...base };
   for (const part of parts) {
-    const props = { ...(isObject(out.properties) ? out.properties : {}), ...(isObject(part.properties) ? part.properties : {}) };
+    const props = {
+      ...(isObject(out.properties) ? out.properties : {}),
+      ...(isObject(part.properties) ? part.properties : {}),
+    };
     const required = [...new Set([...((out.required as string[]) ?? []), ...((part.required as string[]) ?? [])])];
     out = { ...out, ...part, properties: props, required };
   }
@@ -187,7 +192,9 @@ function sampleObject(schema: JsonSchema, ctx: SampleContext, where: string): Re
     out[name] = sampleValue(prop, ctx, at);
   }
   if (Object.keys(out).length < minProperties) {
-    throw new SchemaSampleError(`${where}: needs ${minProperties} properties, the schema names only ${Object.keys(out).length} that can be generated`);
+    throw new SchemaSampleError(
+      `${where}: needs ${minProperties} properties, the schema names only ${Object.keys(out).length} that can be generated`,
+    );
   }
   return out;
 }
@@ -197,7 +204,8 @@ function sampleArray(schema: JsonSchema, ctx: SampleContext, where: string): unk
   const min = Math.max(typeof schema.minItems === 'number' ? schema.minItems : 0, holdsWanted(items, ctx) ? 1 : 0);
   if (min === 0) return [];
   if (schema.uniqueItems === true && Array.isArray(items.enum)) {
-    if (items.enum.length < min) throw new SchemaSampleError(`${where}: ${min} unique items but only ${items.enum.length} enum values`);
+    if (items.enum.length < min)
+      throw new SchemaSampleError(`${where}: ${min} unique items but only ${items.enum.length} enum values`);
     return items.enum.slice(0, min);
   }
   const out: unknown[] = [];
@@ -253,17 +261,20 @@ function sampleString(schema: JsonSchema, where: string): string {
     if (!re.test(value)) {
       const sample = PATTERN_SAMPLES.map(fit).find((s) => re.test(s) && s.length >= min && s.length <= max);
       if (sample === undefined) {
-        throw new SchemaSampleError(`${where}: no sample matches the pattern ${schema.pattern}; add one to PATTERN_SAMPLES in test/isolation/schema-sample.ts`);
+        throw new SchemaSampleError(
+          `${where}: no sample matches the pattern ${schema.pattern}; add one to PATTERN_SAMPLES in test/isolation/schema-sample.ts`,
+        );
       }
       value = sample;
     }
   }
-  if (value.length < min || value.length > max) throw new SchemaSampleError(`${where}: cannot fit a string in ${min}..${max} characters`);
+  if (value.length < min || value.length > max)
+    throw new SchemaSampleError(`${where}: cannot fit a string in ${min}..${max} characters`);
   return value;
 }
 
 function sampleNumber(schema: JsonSchema, type: 'integer' | 'number', where: string): number {
-  const num = (k: string) => (typeof schema[k] === 'number' ? (schema[k]) : undefined);
+  const num = (k: string) => (typeof schema[k] === 'number' ? schema[k] : undefined);
   let lo = num('minimum') ?? (num('exclusiveMinimum') !== undefined ? num('exclusiveMinimum')! + 1 : undefined);
   const hi = num('maximum') ?? (num('exclusiveMaximum') !== undefined ? num('exclusiveMaximum')! - 1 : undefined);
   lo ??= hi !== undefined ? Math.min(1, hi) : 1;

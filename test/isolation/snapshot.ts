@@ -46,7 +46,12 @@ export async function partitionSnapshot(tenantId: string): Promise<Snapshot> {
   await Promise.all(
     pks.map((pk) =>
       forEachPage(
-        { TableName: TABLE, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true },
+        {
+          TableName: TABLE,
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+        },
         (page) => add(snapshot, page.Items),
       ),
     ),

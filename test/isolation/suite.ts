@@ -110,23 +110,37 @@ export function isolationSuite(group: IsolationGroup): void {
     });
 
     it('every valid principal of B is accepted, as its role', async () => {
-      expect(world.principals.map((p) => p.name)).toEqual([...VALID_PRINCIPALS.map((p) => p.name), ...INVALID_PRINCIPAL_NAMES]);
+      expect(world.principals.map((p) => p.name)).toEqual([
+        ...VALID_PRINCIPALS.map((p) => p.name),
+        ...INVALID_PRINCIPAL_NAMES,
+      ]);
       const valid = world.principals.filter((x) => x.valid);
       const seen = await Promise.all(
         valid.map(async (p) => {
           const viewerRoute = await call('GET', '/api/v1/users', credentials(p));
           const adminRoute = await call('GET', '/api/v1/portal/api-keys', credentials(p));
-          return [p.name, { users: viewerRoute.status, ownTenant: viewerRoute.text.includes(world.B.marker), apiKeys: adminRoute.status }];
+          return [
+            p.name,
+            {
+              users: viewerRoute.status,
+              ownTenant: viewerRoute.text.includes(world.B.marker),
+              apiKeys: adminRoute.status,
+            },
+          ];
         }),
       );
       expect(Object.fromEntries(seen)).toEqual(
-        Object.fromEntries(valid.map((p) => [p.name, { users: 200, ownTenant: true, apiKeys: p.role === 'TENANT_ADMIN' ? 200 : 403 }])),
+        Object.fromEntries(
+          valid.map((p) => [p.name, { users: 200, ownTenant: true, apiKeys: p.role === 'TENANT_ADMIN' ? 200 : 403 }]),
+        ),
       );
     });
 
     it('every invalid principal is refused with 401, each for its one defect only', async () => {
       const invalid = world.principals.filter((x) => !x.valid);
-      const statuses = await Promise.all(invalid.map(async (p) => [p.name, (await call('GET', '/api/v1/users', credentials(p))).status]));
+      const statuses = await Promise.all(
+        invalid.map(async (p) => [p.name, (await call('GET', '/api/v1/users', credentials(p))).status]),
+      );
       expect(Object.fromEntries(statuses)).toEqual(Object.fromEntries(invalid.map((p) => [p.name, 401])));
       // The forged tokens copy a real B ID token; its kid is the one the JWKS publishes, with the
       // modulus of cognito-local's key; the same claims, validly signed and unexpired, are accepted.
@@ -137,7 +151,14 @@ export function isolationSuite(group: IsolationGroup): void {
       // The allowlisted key works from its address only.
       const allowlisted = world.principals.find((p) => p.name === 'invalid: allowlisted api key from another address')!;
       expect(allowlisted.headers?.['x-forwarded-for']).toBe(OTHER_IP);
-      expect((await call('GET', '/api/v1/users', { apiKey: allowlisted.apiKey!, headers: { 'x-forwarded-for': ALLOWED_IP } })).status).toBe(200);
+      expect(
+        (
+          await call('GET', '/api/v1/users', {
+            apiKey: allowlisted.apiKey!,
+            headers: { 'x-forwarded-for': ALLOWED_IP },
+          })
+        ).status,
+      ).toBe(200);
     });
   });
 
@@ -166,19 +187,28 @@ export function isolationSuite(group: IsolationGroup): void {
       );
     }
 
-    it('A is unchanged in every partition, and its users and key still work', async () => {
-      expect(diffSnapshots(startOfA, await prefixSnapshot(world.A.tenantId))).toEqual([]);
-      expect(await guardA.unchangedSinceStart()).toEqual([]);
-      for (const { email, password } of world.A.logins) {
-        const res = await call('POST', '/api/v1/portal/login', { body: { email, password } });
-        expect(res.status, `login of ${email}`).toBe(200);
-      }
-      const res = await call('GET', '/api/v1/users', { apiKey: world.A.apiKeys.A!.key });
-      expect(res.status).toBe(200);
-      expect((res.body as { user_id: string }[]).map((u) => u.user_id)).toEqual(
-        expect.arrayContaining([world.A.admin.userId, world.A.operator.userId, world.A.viewer.userId, world.A.ids.user_id]),
-      );
-    }, SNAPSHOT_TIMEOUT);
+    it(
+      'A is unchanged in every partition, and its users and key still work',
+      async () => {
+        expect(diffSnapshots(startOfA, await prefixSnapshot(world.A.tenantId))).toEqual([]);
+        expect(await guardA.unchangedSinceStart()).toEqual([]);
+        for (const { email, password } of world.A.logins) {
+          const res = await call('POST', '/api/v1/portal/login', { body: { email, password } });
+          expect(res.status, `login of ${email}`).toBe(200);
+        }
+        const res = await call('GET', '/api/v1/users', { apiKey: world.A.apiKeys.A!.key });
+        expect(res.status).toBe(200);
+        expect((res.body as { user_id: string }[]).map((u) => u.user_id)).toEqual(
+          expect.arrayContaining([
+            world.A.admin.userId,
+            world.A.operator.userId,
+            world.A.viewer.userId,
+            world.A.ids.user_id,
+          ]),
+        );
+      },
+      SNAPSHOT_TIMEOUT,
+    );
   });
 
   describe(`isolation (${group}): function-level authorization`, () => {
@@ -213,7 +243,9 @@ export function isolationSuite(group: IsolationGroup): void {
   describe(`isolation (${group}): coverage`, () => {
     it('the group has routes, and each of them was planned', () => {
       expect(routes.length).toBeGreaterThan(0);
-      expect(Object.fromEntries(routes.flatMap((r) => (plans.errors.has(r.id) ? [[r.id, plans.errors.get(r.id)]] : [])))).toEqual({});
+      expect(
+        Object.fromEntries(routes.flatMap((r) => (plans.errors.has(r.id) ? [[r.id, plans.errors.get(r.id)]] : []))),
+      ).toEqual({});
     });
 
     it('every route of the group produced attempts, every path its method swaps', () => {

@@ -65,7 +65,8 @@ export interface World {
 const password = () => `Iso-${uniqueToken()}-Pw9`;
 
 function expectStatus(res: ApiResponse, status: number, what: string): void {
-  if (res.status !== status) throw new Error(`seeding: ${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+  if (res.status !== status)
+    throw new Error(`seeding: ${what}: expected ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
 }
 
 async function account(email: string, pw: string, userId: string): Promise<Account> {
@@ -83,7 +84,12 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   const adminEmail = emailOf('admin');
   const adminPassword = password();
   const reg = await call<{ tenant_id: string; user_id: string }>('POST', '/api/v1/portal/register', {
-    body: { email: adminEmail, password: adminPassword, organization_name: nameOf('Security Ltd'), name: nameOf('admin') },
+    body: {
+      email: adminEmail,
+      password: adminPassword,
+      organization_name: nameOf('Security Ltd'),
+      name: nameOf('admin'),
+    },
   });
   expectStatus(reg, 201, `registering tenant ${label}`);
   const tenantId = reg.body.tenant_id;
@@ -92,16 +98,23 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   // Enterprise plan: no per-tenant request rate (free allows 100 a minute; the suite makes
   // thousands), no user limit, and every feature, so no route is closed to the suite by the plan.
   // Isolation does not depend on the plan.
-  const upgrade = await call('PATCH', `/api/v1/tenants/${tenantId}`, { token: await asAdmin(), body: { plan: 'enterprise' } });
+  const upgrade = await call('PATCH', `/api/v1/tenants/${tenantId}`, {
+    token: await asAdmin(),
+    body: { plan: 'enterprise' },
+  });
   expectStatus(upgrade, 200, `moving tenant ${label} to the enterprise plan`);
 
-  const adminCall = (method: string, path: string, opts: CallOptions = {}) => call(method, path, { token: admin.token, ...opts });
+  const adminCall = (method: string, path: string, opts: CallOptions = {}) =>
+    call(method, path, { token: admin.token, ...opts });
   const logins = [{ email: adminEmail, password: adminPassword }];
 
   const user = async (role: 'OPERATOR' | 'VIEWER'): Promise<Account> => {
     const email = emailOf(role.toLowerCase());
     const pw = password();
-    const res = await call<{ user_id: string }>('POST', '/api/v1/users', { token: admin.token, body: { email, role, password: pw, name: nameOf(role.toLowerCase()) } });
+    const res = await call<{ user_id: string }>('POST', '/api/v1/users', {
+      token: admin.token,
+      body: { email, role, password: pw, name: nameOf(role.toLowerCase()) },
+    });
     expectStatus(res, 201, `creating the ${role} of tenant ${label}`);
     logins.push({ email, password: pw });
     return account(email, pw, res.body.user_id);
@@ -141,7 +154,11 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   return { label, marker, tenantId, admin, operator, viewer, ids, sensitive, logins, apiKeys: {} };
 }
 
-async function mintKey(t: SeededTenant, purpose: string, body: Record<string, unknown>): Promise<{ keyId: string; key: string }> {
+async function mintKey(
+  t: SeededTenant,
+  purpose: string,
+  body: Record<string, unknown>,
+): Promise<{ keyId: string; key: string }> {
   const res = await call<{ key_id: string; api_key: string }>('POST', '/api/v1/portal/api-keys', {
     token: t.admin.token,
     body: { name: `${t.marker} ${purpose} key`, ...body },
@@ -167,7 +184,11 @@ export async function seedWorld(): Promise<World> {
   const bAdminKey = await mintKey(B, 'TENANT_ADMIN', { role: 'TENANT_ADMIN' });
   const bViewerKey = await mintKey(B, 'VIEWER', { role: 'VIEWER' });
   const revoked = await mintKey(B, 'revoked', { role: 'TENANT_ADMIN' });
-  expectStatus(await call('GET', '/api/v1/users', { apiKey: revoked.key }), 200, 'the key to revoke, before revocation');
+  expectStatus(
+    await call('GET', '/api/v1/users', { apiKey: revoked.key }),
+    200,
+    'the key to revoke, before revocation',
+  );
   expectStatus(
     await call('DELETE', `/api/v1/portal/api-keys/${revoked.keyId}`, { token: B.admin.token }),
     204,
@@ -175,7 +196,8 @@ export async function seedWorld(): Promise<World> {
   );
   const allowlisted = await mintKey(B, 'allowlisted', { role: 'TENANT_ADMIN', ip_allowlist: [ALLOWED_IP] });
   const fromAllowed = await works({ apiKey: allowlisted.key, headers: { 'x-forwarded-for': ALLOWED_IP } });
-  if (fromAllowed !== 200) throw new Error(`seeding: the allowlisted key does not work from ${ALLOWED_IP}: ${fromAllowed}`);
+  if (fromAllowed !== 200)
+    throw new Error(`seeding: the allowlisted key does not work from ${ALLOWED_IP}: ${fromAllowed}`);
 
   // Forged bearer tokens, all from the claims of B's TENANT_ADMIN's real ID token.
   const real = decodeJwt(B.admin.token);
@@ -185,7 +207,12 @@ export async function seedWorld(): Promise<World> {
   const published = jwks.keys.find((k) => k.kid === real.header.kid);
   const nowS = Math.floor(Date.now() / 1000);
   const lifetime = Number(real.payload.exp) - Number(real.payload.iat);
-  const expiredClaims = { ...real.payload, auth_time: nowS - 2 * lifetime - 60, iat: nowS - 2 * lifetime - 60, exp: nowS - lifetime - 60 };
+  const expiredClaims = {
+    ...real.payload,
+    auth_time: nowS - 2 * lifetime - 60,
+    iat: nowS - 2 * lifetime - 60,
+    exp: nowS - lifetime - 60,
+  };
   const freshClaims = { ...real.payload, auth_time: nowS - 5, iat: nowS - 5, exp: nowS + lifetime };
   const header = { ...real.header, kid: published?.kid ?? real.header.kid };
 
@@ -198,12 +225,20 @@ export async function seedWorld(): Promise<World> {
     { name: 'invalid: no credential', valid: false },
     { name: 'invalid: garbage bearer', valid: false, token: `garbage-${randomUUID()}` },
     { name: 'invalid: expired token (real key)', valid: false, token: signRs256(header, expiredClaims, cognito.key) },
-    { name: 'invalid: token signed by another key (same kid)', valid: false, token: signRs256(header, freshClaims, strangerKey()) },
+    {
+      name: 'invalid: token signed by another key (same kid)',
+      valid: false,
+      token: signRs256(header, freshClaims, strangerKey()),
+    },
     { name: 'invalid: alg none token', valid: false, token: unsignedJwt(header, freshClaims) },
     { name: 'invalid: revoked api key', valid: false, apiKey: revoked.key },
     { name: 'invalid: malformed api key', valid: false, apiKey: 'ghk_not-a-key' },
     { name: 'invalid: api key with a wrong secret', valid: false, apiKey: wrongSecretKey(bAdminKey.key) },
-    { name: "invalid: B's api key re-addressed to tenant A", valid: false, apiKey: readdressedKey(bAdminKey.key, A.tenantId) },
+    {
+      name: "invalid: B's api key re-addressed to tenant A",
+      valid: false,
+      apiKey: readdressedKey(bAdminKey.key, A.tenantId),
+    },
     {
       name: 'invalid: allowlisted api key from another address',
       valid: false,

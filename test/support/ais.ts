@@ -45,17 +45,60 @@ export interface Report {
 }
 
 /** A class A position report. */
-export function positionReport(mmsi: number, at: Date, p: { lat: number; lon: number; sog: number; cog: number; navstatus?: number }): Report {
-  return { at, nmea: [encode({ aistype: 1, mmsi, navstatus: p.navstatus ?? 0, lat: p.lat, lon: p.lon, sog: p.sog, cog: p.cog, hdg: Math.round(p.cog), rot: 0 })] };
+export function positionReport(
+  mmsi: number,
+  at: Date,
+  p: { lat: number; lon: number; sog: number; cog: number; navstatus?: number },
+): Report {
+  return {
+    at,
+    nmea: [
+      encode({
+        aistype: 1,
+        mmsi,
+        navstatus: p.navstatus ?? 0,
+        lat: p.lat,
+        lon: p.lon,
+        sog: p.sog,
+        cog: p.cog,
+        hdg: Math.round(p.cog),
+        rot: 0,
+      }),
+    ],
+  };
 }
 
 /** Static and voyage data (type 5), as two sentences of one message (sequence id 3). */
-export function staticReport(mmsi: number, at: Date, s: { name: string; callsign: string; imo: number; cargo: number; destination: string }): Report {
-  const one = encode({ aistype: 5, mmsi, imo: s.imo, callsign: s.callsign, shipname: s.name, cargo: s.cargo, dimA: 120, dimB: 30, dimC: 12, dimD: 12, etaMo: 11, etaDay: 26, etaHr: 8, etaMin: 0, draught: 7.5, destination: s.destination });
+export function staticReport(
+  mmsi: number,
+  at: Date,
+  s: { name: string; callsign: string; imo: number; cargo: number; destination: string },
+): Report {
+  const one = encode({
+    aistype: 5,
+    mmsi,
+    imo: s.imo,
+    callsign: s.callsign,
+    shipname: s.name,
+    cargo: s.cargo,
+    dimA: 120,
+    dimB: 30,
+    dimC: 12,
+    dimD: 12,
+    etaMo: 11,
+    etaDay: 26,
+    etaHr: 8,
+    etaMin: 0,
+    draught: 7.5,
+    destination: s.destination,
+  });
   const [, , , , channel, payload, fill] = one.slice(1, one.indexOf('*')).split(',');
   return {
     at,
-    nmea: [sentence([2, 1, 3, channel!, payload!.slice(0, 60), 0]), sentence([2, 2, 3, channel!, payload!.slice(60), fill!])],
+    nmea: [
+      sentence([2, 1, 3, channel!, payload!.slice(0, 60), 0]),
+      sentence([2, 2, 3, channel!, payload!.slice(60), fill!]),
+    ],
   };
 }
 
@@ -69,12 +112,22 @@ const minutes = (base: Date, m: number) => new Date(base.getTime() + m * 60_000)
 /** Moves `metres` along a bearing (degrees), flat-earth: good enough over a few km. */
 function move(p: { lat: number; lon: number }, bearing: number, metres: number) {
   const rad = (bearing * Math.PI) / 180;
-  return { lat: p.lat + (metres * Math.cos(rad)) / 111_320, lon: p.lon + (metres * Math.sin(rad)) / (111_320 * Math.cos((p.lat * Math.PI) / 180)) };
+  return {
+    lat: p.lat + (metres * Math.cos(rad)) / 111_320,
+    lon: p.lon + (metres * Math.sin(rad)) / (111_320 * Math.cos((p.lat * Math.PI) / 180)),
+  };
 }
 
 export const VESSELS = {
   /** Crosses the strait, goes dark for 40 minutes, reappears further on. */
-  dark: { mmsi: 235000001, name: 'NORTHERN STAR', callsign: 'MNST1', imo: 9300001, cargo: 70, destination: 'ROTTERDAM' },
+  dark: {
+    mmsi: 235000001,
+    name: 'NORTHERN STAR',
+    callsign: 'MNST1',
+    imo: 9300001,
+    cargo: 70,
+    destination: 'ROTTERDAM',
+  },
   /** Stops over the cable and stays there for an hour. */
   loiterer: { mmsi: 257000002, name: 'SEA ANCHOR', callsign: 'LASA2', imo: 9300002, cargo: 30, destination: 'DOVER' },
   /** Passes by normally. */
@@ -95,12 +148,15 @@ export function scenario(start: Date): Report[] {
   // 12 knots = 370 m a minute, heading east from west of the strait, 10 km south of the cable.
   let dark = { lat: 51.0, lon: 1.2 };
   for (let m = 0; m <= 100; m += 2) {
-    if (m <= 40 || m >= 80) reports.push(positionReport(VESSELS.dark.mmsi, minutes(start, m), { ...dark, sog: 12, cog: 90 }));
+    if (m <= 40 || m >= 80)
+      reports.push(positionReport(VESSELS.dark.mmsi, minutes(start, m), { ...dark, sog: 12, cog: 90 }));
     dark = move(dark, 90, 2 * 370);
   }
   for (let m = 0; m <= 60; m += 3) {
     const p = move(ON_CABLE, (m * 37) % 360, 60 + ((m * 7) % 90));
-    reports.push(positionReport(VESSELS.loiterer.mmsi, minutes(start, m), { ...p, sog: 0.3, cog: (m * 37) % 360, navstatus: 1 }));
+    reports.push(
+      positionReport(VESSELS.loiterer.mmsi, minutes(start, m), { ...p, sog: 0.3, cog: (m * 37) % 360, navstatus: 1 }),
+    );
   }
   let passer = { lat: 51.45, lon: 1.3 };
   for (let m = 0; m <= 60; m += 3) {

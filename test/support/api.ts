@@ -59,7 +59,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   // Every answer must match what /openapi.json documents for its operation and status.
   const problems = await responseProblems(url.origin, method, url.pathname, res.status, contentType, parsed);
   if (problems.length > 0) {
-    if (process.env.RESPONSE_SCHEMA_REPORT) appendFileSync(process.env.RESPONSE_SCHEMA_REPORT, `${JSON.stringify({ problems, text: text.slice(0, 300) })}\n`);
+    if (process.env.RESPONSE_SCHEMA_REPORT)
+      appendFileSync(process.env.RESPONSE_SCHEMA_REPORT, `${JSON.stringify({ problems, text: text.slice(0, 300) })}\n`);
     else throw new Error(`the answer breaks its documented schema:\n${problems.join('\n')}\n${text.slice(0, 500)}`);
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
@@ -102,7 +103,13 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
     body: { email, password, organization_name: `${label} ${tag}` },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
-  return { tenantId: systemTenant(res.body.tenant_id), userId: res.body.user_id, email, password, token: await login(email, password) };
+  return {
+    tenantId: systemTenant(res.body.tenant_id),
+    userId: res.body.user_id,
+    email,
+    password,
+    token: await login(email, password),
+  };
 }
 
 /** Creates a user with a password through the API and logs them in. */
@@ -114,7 +121,10 @@ export async function createUser(
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `${role.toLowerCase()}-${tag}@users.example`;
   const password = `User-${tag}-Pass1`;
-  const res = await call<{ user_id: string }>('POST', '/api/v1/users', { token: adminToken, body: { email, role, password, ...extra } });
+  const res = await call<{ user_id: string }>('POST', '/api/v1/users', {
+    token: adminToken,
+    body: { email, role, password, ...extra },
+  });
   if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${res.text}`);
   return { userId: res.body.user_id, email, password, token: await login(email, password) };
 }

@@ -56,7 +56,9 @@ export function buildBundles(options: { routes?: readonly RouteDef[]; workers?: 
 function build(options: { routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] }): Bundles {
   const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-bundles-'));
   // The feature flags of cdk.json, as `cdk synth` reads them.
-  const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
   const app = new App({ outdir, context });
   const stack = new GatehouseStack(app, 'Gatehouse-bundles', {
     stage: 'bundles',

@@ -22,7 +22,10 @@ export interface FeedServer {
 /** A vendored capture of a feed (test/fixtures/feeds/<path>). */
 export const feedFixture = (path: string) => readFileSync(new URL(`../fixtures/feeds/${path}`, import.meta.url));
 
-export async function startFeedServer(docs: Record<string, Buffer>, streams: Record<string, Buffer> = {}): Promise<FeedServer> {
+export async function startFeedServer(
+  docs: Record<string, Buffer>,
+  streams: Record<string, Buffer> = {},
+): Promise<FeedServer> {
   const hits: Record<string, number> = {};
   const headers: Record<string, IncomingHttpHeaders> = {};
   const open = new Set<ServerResponse>();
@@ -40,7 +43,8 @@ export async function startFeedServer(docs: Record<string, Buffer>, streams: Rec
       open.add(res);
       res.on('close', () => open.delete(res));
     } else if (path === '/busy') res.writeHead(503).end('busy');
-    else if (doc) res.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html' : 'application/json' }).end(doc);
+    else if (doc)
+      res.writeHead(200, { 'content-type': path.endsWith('.html') ? 'text/html' : 'application/json' }).end(doc);
     else res.writeHead(404).end();
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));

@@ -67,16 +67,38 @@ export async function kmzBytes(text = PORT_KML): Promise<Buffer> {
 export const ASSETS_GEOJSON: FeatureCollection = {
   type: 'FeatureCollection',
   features: [
-    { type: 'Feature', properties: { name: 'Gate 4', kind: 'gate' }, geometry: { type: 'Point', coordinates: [4.4, 51.9] } },
+    {
+      type: 'Feature',
+      properties: { name: 'Gate 4', kind: 'gate' },
+      geometry: { type: 'Point', coordinates: [4.4, 51.9] },
+    },
     {
       type: 'Feature',
       properties: { name: 'Power cable', kind: 'cable' },
-      geometry: { type: 'LineString', coordinates: [[4.4, 51.9], [4.45, 51.93], [4.5, 51.95]] },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [4.4, 51.9],
+          [4.45, 51.93],
+          [4.5, 51.95],
+        ],
+      },
     },
     {
       type: 'Feature',
       properties: { name: 'Berth 7', kind: 'berth' },
-      geometry: { type: 'Polygon', coordinates: [[[4.41, 51.91], [4.48, 51.91], [4.48, 51.96], [4.41, 51.96], [4.41, 51.91]]] },
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [4.41, 51.91],
+            [4.48, 51.91],
+            [4.48, 51.96],
+            [4.41, 51.96],
+            [4.41, 51.91],
+          ],
+        ],
+      },
     },
   ],
 };
@@ -103,7 +125,11 @@ export function largeGeojsonBytes(bytes: number): Buffer {
       Number((4 + (i % 1000) * 1e-4 + k * 1e-5).toFixed(6)),
       Number((51 + Math.floor(i / 1000) * 1e-3 + k * 1e-5).toFixed(6)),
     ]);
-    const feature = JSON.stringify({ type: 'Feature', properties: { name: `Cable ${i}`, owner: 'Port' }, geometry: { type: 'LineString', coordinates } });
+    const feature = JSON.stringify({
+      type: 'Feature',
+      properties: { name: `Cable ${i}`, owner: 'Port' },
+      geometry: { type: 'LineString', coordinates },
+    });
     features.push(feature);
     size += feature.length + 1;
   }
@@ -115,7 +141,10 @@ export function largeKmlBytes(bytes: number): Buffer {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>'];
   let size = parts[0]!.length + 20;
   for (let i = 0; size < bytes - 1024; i++) {
-    const coordinates = Array.from({ length: 20 }, (_, k) => `${(4 + (i % 1000) * 1e-4 + k * 1e-5).toFixed(6)},${(51 + k * 1e-5).toFixed(6)},0`).join(' ');
+    const coordinates = Array.from(
+      { length: 20 },
+      (_, k) => `${(4 + (i % 1000) * 1e-4 + k * 1e-5).toFixed(6)},${(51 + k * 1e-5).toFixed(6)},0`,
+    ).join(' ');
     const placemark =
       `<Placemark><name>Cable ${i}</name><ExtendedData><Data name="owner"><value>Port</value></Data></ExtendedData>` +
       `<LineString><coordinates>${coordinates}</coordinates></LineString></Placemark>\n`;
@@ -127,11 +156,20 @@ export function largeKmlBytes(bytes: number): Buffer {
 }
 
 /** Uploads a map file to an environment as a browser would (multipart), and answers what the API answered. */
-export async function uploadMapFile(token: string, environmentId: string, filename: string, data: Uint8Array): Promise<Pick<ApiResponse, 'status' | 'body'>> {
+export async function uploadMapFile(
+  token: string,
+  environmentId: string,
+  filename: string,
+  data: Uint8Array,
+): Promise<Pick<ApiResponse, 'status' | 'body'>> {
   const form = new FormData();
   form.append('file', new Blob([data]), filename);
   const url = new URL(`/api/v1/environments/${environmentId}/infrastructure/upload`, baseUrl());
-  const res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': randomClientIp() }, body: form });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': randomClientIp() },
+    body: form,
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : undefined) as unknown };
 }

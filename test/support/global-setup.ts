@@ -78,7 +78,11 @@ async function start(): Promise<Shared> {
  */
 async function startChild(): Promise<Shared> {
   const root = resolve(import.meta.dirname, '..', '..');
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/stack-process.ts'], { cwd: root, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/stack-process.ts'], {
+    cwd: root,
+    env: process.env,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -91,7 +95,13 @@ async function startChild(): Promise<Shared> {
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
       const line = out.split('\n').find((l) => l.startsWith('gatehouse-test-stack '));
-      if (line) done(JSON.parse(line.slice('gatehouse-test-stack '.length)) as { baseUrl: string; localEnv: Record<string, string> });
+      if (line)
+        done(
+          JSON.parse(line.slice('gatehouse-test-stack '.length)) as {
+            baseUrl: string;
+            localEnv: Record<string, string>;
+          },
+        );
     });
     child.once('exit', (code) => fail(new Error(`the test stack process ended (${code}) before it listened`)));
   });

@@ -21,7 +21,9 @@ async function read(dir: string, file: string): Promise<ReceivedMail> {
   let mail = parsed.get(file);
   if (!mail) {
     const m: ParsedMail = await simpleParser(readFileSync(join(dir, file)));
-    const to = (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
+    const to = (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) =>
+      a.value.map((v) => (v.address ?? '').toLowerCase()),
+    );
     mail = { file, to, subject: m.subject ?? '', text: m.text ?? '' };
     parsed.set(file, mail);
   }
@@ -32,7 +34,11 @@ async function read(dir: string, file: string): Promise<ReceivedMail> {
 export async function mailNow(matches: (m: ReceivedMail) => boolean): Promise<ReceivedMail[]> {
   const dir = inject('localEnv').LOCAL_MAIL_DIR;
   if (!dir) throw new Error('the test stack names no LOCAL_MAIL_DIR');
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+    : [];
   return (await Promise.all(files.map((f) => read(dir, f)))).filter(matches);
 }
 
@@ -42,7 +48,8 @@ export async function waitForMail(matches: (m: ReceivedMail) => boolean, count =
   for (;;) {
     const found = await mailNow(matches);
     if (found.length >= count) return found;
-    if (Date.now() > deadline) throw new Error(`${found.length} matching message(s) in the local mail folder, not ${count}`);
+    if (Date.now() > deadline)
+      throw new Error(`${found.length} matching message(s) in the local mail folder, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -32,8 +32,10 @@ export async function sentNotifications(incidentId: string, count = 1): Promise<
   const deadline = Date.now() + 10_000;
   for (;;) {
     const sent = sentNow().filter((n) => n.incident_id === incidentId);
-    if (sent.length >= count) return sent.sort((a, b) => a.escalation_level - b.escalation_level || a.sent_at.localeCompare(b.sent_at));
-    if (Date.now() > deadline) throw new Error(`${sent.length} notification(s) of incident ${incidentId} were sent, not ${count}`);
+    if (sent.length >= count)
+      return sent.sort((a, b) => a.escalation_level - b.escalation_level || a.sent_at.localeCompare(b.sent_at));
+    if (Date.now() > deadline)
+      throw new Error(`${sent.length} notification(s) of incident ${incidentId} were sent, not ${count}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -52,15 +54,18 @@ export async function notificationsSettled(tenantId: string, incidentId: string)
   const { PK } = keys.incident(tenantId, incidentId);
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const out = await db.send(new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': 'NOTIFIED#' },
-      ConsistentRead: true,
-    }));
+    const out = await db.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+        ExpressionAttributeValues: { ':pk': PK, ':sk': 'NOTIFIED#' },
+        ConsistentRead: true,
+      }),
+    );
     const items = out.Items ?? [];
     if (items.length > 0 && items.every((i) => i.status === 'sent')) return;
-    if (Date.now() > deadline) throw new Error(`the notifications of incident ${incidentId} were not all sent within 10 s`);
+    if (Date.now() > deadline)
+      throw new Error(`the notifications of incident ${incidentId} were not all sent within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

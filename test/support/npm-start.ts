@@ -20,13 +20,26 @@ export interface NpmStart {
 }
 
 /** Starts `npm start` on a new data directory, or on `dataDir` (one a stopped run kept). */
-export async function npmStart(env: Record<string, string> = {}, dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-'))): Promise<NpmStart> {
+export async function npmStart(
+  env: Record<string, string> = {},
+  dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-start-')),
+): Promise<NpmStart> {
   // A clean environment: none of the test run's stack variables, its own data and a free port.
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    GATEHOUSE_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   for (const name of Object.keys(inject('localEnv'))) if (!(name in env)) delete childEnv[name];
   // Its log lines on its own output (the test reads them), not in the test run's log file.
   if (!('LOG_FILE' in env)) delete childEnv.LOG_FILE;
-  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), ['bin/local.ts'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -40,7 +53,10 @@ export async function npmStart(env: Record<string, string> = {}, dataDir = mkdte
   };
   try {
     const url = await new Promise<string>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`npm start did not listen within 90 s:\n${output.slice(-3000)}`)), 90_000);
+      const timer = setTimeout(
+        () => fail(new Error(`npm start did not listen within 90 s:\n${output.slice(-3000)}`)),
+        90_000,
+      );
       const look = () => {
         const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
         if (found) {

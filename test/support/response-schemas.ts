@@ -36,7 +36,13 @@ async function load(base: string): Promise<Checker> {
     const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
     for (const [method, op] of Object.entries(methods)) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      operations.push({ template, pattern, params: (template.match(/\{/g) ?? []).length, method: method.toUpperCase(), responses: op.responses });
+      operations.push({
+        template,
+        pattern,
+        params: (template.match(/\{/g) ?? []).length,
+        method: method.toUpperCase(),
+        responses: op.responses,
+      });
     }
   }
   // A literal segment wins over a parameter (/events/stream is not /events/{event_id}).
@@ -55,7 +61,8 @@ function deref(document: Record<string, unknown>, value: unknown): { value: unkn
   if (!ref) return { value, path: undefined };
   const path = ref.replace(/^#\//, '');
   let at: unknown = document;
-  for (const segment of path.split('/')) at = (at as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const segment of path.split('/'))
+    at = (at as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   return { value: at, path };
 }
 
@@ -63,7 +70,14 @@ function deref(document: Record<string, unknown>, value: unknown): { value: unkn
  * Problems of one response (empty when it matches). `path` is the URL path the request went to;
  * paths the document does not know (an unknown route's 404) are not checked.
  */
-export async function responseProblems(base: string, method: string, path: string, status: number, contentType: string, body: unknown): Promise<string[]> {
+export async function responseProblems(
+  base: string,
+  method: string,
+  path: string,
+  status: number,
+  contentType: string,
+  body: unknown,
+): Promise<string[]> {
   let checker = checkers.get(base);
   if (!checker) {
     checker = load(base);
@@ -76,7 +90,10 @@ export async function responseProblems(base: string, method: string, path: strin
   const op = operations.find((o) => o.template === template && o.method === method);
   if (!op) return [];
   const documented = op.responses[String(status)];
-  if (!documented) return [`${method} ${op.template} answered ${status}, which its operation does not document (documented: ${Object.keys(op.responses).join(', ')})`];
+  if (!documented)
+    return [
+      `${method} ${op.template} answered ${status}, which its operation does not document (documented: ${Object.keys(op.responses).join(', ')})`,
+    ];
   const key = `${method} ${op.template} ${status}`;
   let validate = compiled.get(key);
   if (validate === undefined) {
@@ -93,5 +110,10 @@ export async function responseProblems(base: string, method: string, path: strin
   }
   if (!validate || !contentType.includes('json')) return [];
   if (validate(body)) return [];
-  return (validate.errors ?? []).slice(0, 5).map((e) => `${method} ${op.template} ${status}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 5)
+    .map(
+      (e) =>
+        `${method} ${op.template} ${status}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`,
+    );
 }

@@ -18,7 +18,10 @@ import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
 const PASSWORD = 'Seeded-user-pass-1';
 
-export async function seedUser(tenantId: string, role: Role): Promise<{ userId: string; email: string; token: string }> {
+export async function seedUser(
+  tenantId: string,
+  role: Role,
+): Promise<{ userId: string; email: string; token: string }> {
   const email = `${role.toLowerCase()}-${Math.random().toString(36).slice(2, 10)}@test.example`;
   const identity = await createIdentity({ email, tenantId, password: PASSWORD });
   const at = new Date().toISOString();
@@ -73,6 +76,12 @@ export async function outboxOf(tenantId: string): Promise<OutboxMessage[]> {
 
 /** The registered tenant's admin as the actor domain code expects (for tests that call it directly). */
 export function actorOf(org: RegisteredTenant): Actor {
-  const principal: Principal = { userId: org.userId, tenantId: org.tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null };
+  const principal: Principal = {
+    userId: org.userId,
+    tenantId: org.tenantId,
+    role: 'TENANT_ADMIN',
+    via: 'jwt',
+    requestsPerMinute: null,
+  };
   return { kind: 'user', principal, requestId: 'test', sourceIp: '10.1.2.3' };
 }

@@ -21,7 +21,10 @@ export const harbourWithBasin = {
 type Created = Record<string, any>;
 
 export async function newEnvironment(org: RegisteredTenant, body: Record<string, unknown> = {}) {
-  const res = await call<Created>('POST', '/api/v1/environments', { token: org.token, body: { name: 'North Harbour', type: 'port', ...body } });
+  const res = await call<Created>('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'North Harbour', type: 'port', ...body },
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -38,7 +41,13 @@ export async function newZone(org: RegisteredTenant, environmentId: string, body
 export async function newSensor(org: RegisteredTenant, environmentId: string, body: Record<string, unknown> = {}) {
   const res = await call<Created>('POST', '/api/v1/sensors', {
     token: org.token,
-    body: { environment_id: environmentId, name: 'Gate camera', type: 'camera', location: { lat: 59.905, lon: 10.705 }, ...body },
+    body: {
+      environment_id: environmentId,
+      name: 'Gate camera',
+      type: 'camera',
+      location: { lat: 59.905, lon: 10.705 },
+      ...body,
+    },
   });
   expect(res.status).toBe(201);
   return res.body;

@@ -36,7 +36,9 @@ try {
   stack = await startLocalStack({ dataDir, persist: false, schedules: false });
   await ensureLocalAdmin(localAdminFromEnv());
   server = await startHttpServer({ port: 0, trustForwardedFor: true });
-  process.stdout.write(`${READY}${JSON.stringify({ baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url } })}\n`);
+  process.stdout.write(
+    `${READY}${JSON.stringify({ baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url } })}\n`,
+  );
 } catch (error) {
   console.error('the test stack failed to start:', error);
   await stop(1);

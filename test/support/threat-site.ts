@@ -10,7 +10,14 @@ export const GATE = { lat: 51.5007, lon: -0.1246 };
 export interface EventBody {
   event_id: string;
   occurred_at: string;
-  matched_signatures: { library_id: string; definition_id: string; name: string; severity: string; weight: number; zone_id: string | null }[];
+  matched_signatures: {
+    library_id: string;
+    definition_id: string;
+    name: string;
+    severity: string;
+    weight: number;
+    zone_id: string | null;
+  }[];
   threat_score: number;
   threat_factors: Record<string, { value: number; weight: number }>;
   incident_id: string | null;
@@ -30,7 +37,12 @@ export interface ThreatBody {
 }
 
 /** Reads until `done` holds (the stream consumer works a moment after the write). */
-export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+export async function until<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -41,11 +53,20 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 export async function site(org: RegisteredTenant) {
-  const env = await call<{ environment_id: string }>('POST', '/api/v1/environments', { token: org.token, body: { name: 'Head office', type: 'building' } });
+  const env = await call<{ environment_id: string }>('POST', '/api/v1/environments', {
+    token: org.token,
+    body: { name: 'Head office', type: 'building' },
+  });
   expect(env.status).toBe(201);
   const zone = await call<{ zone_id: string }>('POST', '/api/v1/zones', {
     token: org.token,
-    body: { environment_id: env.body.environment_id, name: 'Staff entrance', type: 'entrance', security_level: 3, geofence: { type: 'Circle', center: [GATE.lon, GATE.lat], radius_m: 50 } },
+    body: {
+      environment_id: env.body.environment_id,
+      name: 'Staff entrance',
+      type: 'entrance',
+      security_level: 3,
+      geofence: { type: 'Circle', center: [GATE.lon, GATE.lat], radius_m: 50 },
+    },
   });
   expect(zone.status).toBe(201);
   return { environmentId: env.body.environment_id, zoneId: zone.body.zone_id };
@@ -62,13 +83,24 @@ export const denials = {
 };
 
 export async function library(org: RegisteredTenant, definitions: unknown[]) {
-  const res = await call('POST', '/api/v1/threat-libraries', { token: org.token, body: { name: 'Access control', vertical: 'security', definitions } });
+  const res = await call('POST', '/api/v1/threat-libraries', {
+    token: org.token,
+    body: { name: 'Access control', vertical: 'security', definitions },
+  });
   expect(res.status).toBe(201);
   return res.body as { library_id: string; definitions: { definition_id: string }[] };
 }
 
-export async function ingest(org: RegisteredTenant, environmentId: string, type = 'access.denied', extra: Record<string, unknown> = {}): Promise<EventBody> {
-  const res = await call('POST', '/api/v1/events', { token: org.token, body: { type, environment_id: environmentId, location: GATE, ...extra } });
+export async function ingest(
+  org: RegisteredTenant,
+  environmentId: string,
+  type = 'access.denied',
+  extra: Record<string, unknown> = {},
+): Promise<EventBody> {
+  const res = await call('POST', '/api/v1/events', {
+    token: org.token,
+    body: { type, environment_id: environmentId, location: GATE, ...extra },
+  });
   expect(res.status).toBe(201);
   return res.body as EventBody;
 }

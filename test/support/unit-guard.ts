@@ -11,7 +11,8 @@ const STACK_KEYS = ['baseUrl', 'localEnv'] as const;
 
 const state = (globalThis as { __vitest_worker__?: { providedContext?: Record<string, unknown> } }).__vitest_worker__;
 const provided = state?.providedContext;
-if (!provided) throw new Error('test/support/unit-guard.ts: vitest worker state not found (did vitest change how inject works?)');
+if (!provided)
+  throw new Error('test/support/unit-guard.ts: vitest worker state not found (did vitest change how inject works?)');
 for (const key of STACK_KEYS) {
   Object.defineProperty(provided, key, {
     configurable: true,

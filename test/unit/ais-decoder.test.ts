@@ -16,22 +16,51 @@ const ok = (sentences: string[]) => {
 describe('AIS decoding of gpsd sample sentences', () => {
   it('decodes class A position reports (types 1, 2, 3)', () => {
     expect(ok(['!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A'])).toMatchObject({
-      kind: 'position', message_type: 1, mmsi: '371798000', sog_knots: 12.3, cog_degrees: 224, heading_degrees: 215, nav_status: 0,
+      kind: 'position',
+      message_type: 1,
+      mmsi: '371798000',
+      sog_knots: 12.3,
+      cog_degrees: 224,
+      heading_degrees: 215,
+      nav_status: 0,
     });
     const type1 = ok(['!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A']);
     expect(type1.lat).toBeCloseTo(48.38163333, 5);
     expect(type1.lon).toBeCloseTo(-123.395383333, 5);
     // Heading 511 is "not available".
-    expect(ok(['!AIVDM,1,1,,A,16SteH0P00Jt63hHaa6SagvJ087r,0*42'])).toMatchObject({ mmsi: '440348000', sog_knots: 0, heading_degrees: null, cog_degrees: 93.4 });
+    expect(ok(['!AIVDM,1,1,,A,16SteH0P00Jt63hHaa6SagvJ087r,0*42'])).toMatchObject({
+      mmsi: '440348000',
+      sog_knots: 0,
+      heading_degrees: null,
+      cog_degrees: 93.4,
+    });
     const type2 = ok(['!AIVDM,1,1,,B,25Cjtd0Oj;Jp7ilG7=UkKBoB0<06,0*60']);
-    expect(type2).toMatchObject({ message_type: 2, mmsi: '356302000', sog_knots: 13.9, cog_degrees: 87.7, heading_degrees: 91 });
+    expect(type2).toMatchObject({
+      message_type: 2,
+      mmsi: '356302000',
+      sog_knots: 13.9,
+      cog_degrees: 87.7,
+      heading_degrees: 91,
+    });
     expect(type2.lat).toBeCloseTo(40.39235833, 5);
-    expect(ok(['!AIVDM,1,1,,A,38Id705000rRVJhE7cl9n;160000,0*40'])).toMatchObject({ message_type: 3, mmsi: '563808000', nav_status: 5, lat: 36.91 });
+    expect(ok(['!AIVDM,1,1,,A,38Id705000rRVJhE7cl9n;160000,0*40'])).toMatchObject({
+      message_type: 3,
+      mmsi: '563808000',
+      nav_status: 5,
+      lat: 36.91,
+    });
   });
 
   it('decodes class B position reports (types 18 and 19)', () => {
     const b = ok(['!AIVDM,1,1,,A,B52K>;h00Fc>jpUlNV@ikwpUoP06,0*4C']);
-    expect(b).toMatchObject({ message_type: 18, mmsi: '338087471', sog_knots: 0.1, cog_degrees: 79.6, heading_degrees: null, nav_status: null });
+    expect(b).toMatchObject({
+      message_type: 18,
+      mmsi: '338087471',
+      sog_knots: 0.1,
+      cog_degrees: 79.6,
+      heading_degrees: null,
+      nav_status: null,
+    });
     expect(b.lon).toBeCloseTo(-74.072131667, 5);
     expect(b.lat).toBeCloseTo(40.68454, 5);
     const extended = ok(['!AIVDM,1,1,,B,C5N3SRgPEnJGEBT>NhWAwwo862PaLELTBJ:V00000000S0D:R220,0*0B']);
@@ -49,7 +78,10 @@ describe('AIS decoding of gpsd sample sentences', () => {
 
   it('joins the two parts of a type 5 and reads the static data', () => {
     expect(
-      ok(['!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C', '!AIVDM,2,2,1,A,88888888880,2*25']),
+      ok([
+        '!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C',
+        '!AIVDM,2,2,1,A,88888888880,2*25',
+      ]),
     ).toEqual({
       kind: 'static',
       message_type: 5,
@@ -65,9 +97,17 @@ describe('AIS decoding of gpsd sample sentences', () => {
   });
 
   it('reads both parts of a type 24', () => {
-    expect(ok(['!AIVDM,1,1,,A,H42O55i18tMET00000000000000,2*6D'])).toMatchObject({ message_type: 24, mmsi: '271041815', name: 'PROGUY' });
+    expect(ok(['!AIVDM,1,1,,A,H42O55i18tMET00000000000000,2*6D'])).toMatchObject({
+      message_type: 24,
+      mmsi: '271041815',
+      name: 'PROGUY',
+    });
     expect(ok(['!AIVDM,1,1,,A,H42O55lti4hhhilD3nink000?050,0*40'])).toMatchObject({
-      message_type: 24, mmsi: '271041815', call_sign: 'TC6163', ship_type: 60, dimensions: { to_bow: 0, to_stern: 15, to_port: 0, to_starboard: 5 },
+      message_type: 24,
+      mmsi: '271041815',
+      call_sign: 'TC6163',
+      ship_type: 60,
+      dimensions: { to_bow: 0, to_stern: 15, to_port: 0, to_starboard: 5 },
     });
   });
 
@@ -91,12 +131,21 @@ describe('AIS decoding failures', () => {
     expect(reason(['!AIVDM,1,1,,A,13aIkM@P00PJ@qPNL=e@0?wJ28JO,5*63'])).toBe('truncated');
     // gpsd's "fragment that misses part 1".
     expect(reason(['!AIVDM,2,2,1,B,00000000000,2*26'])).toBe('incomplete');
-    expect(reason(['!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C'])).toBe('incomplete');
+    expect(reason(['!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C'])).toBe(
+      'incomplete',
+    );
     // Parts in the wrong order.
-    expect(reason(['!AIVDM,2,2,1,A,88888888880,2*25', '!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C'])).toBe('incomplete');
+    expect(
+      reason([
+        '!AIVDM,2,2,1,A,88888888880,2*25',
+        '!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C',
+      ]),
+    ).toBe('incomplete');
     // A base station report (type 4) and a binary message (type 8): not vessel reports.
     expect(reason(['!AIVDM,1,1,,A,403OviQuMGCqWrRO9>E6fE700@GO,0*4D'])).toBe('unsupported_type');
-    expect(reason(['!AIVDM,1,1,,A,85Mwp`1Kf3aCnsNvBWLi=wQuNhA5t43N`5nCuI=p<IBfVqnMgPGs,0*47'])).toBe('unsupported_type');
+    expect(reason(['!AIVDM,1,1,,A,85Mwp`1Kf3aCnsNvBWLi=wQuNhA5t43N`5nCuI=p<IBfVqnMgPGs,0*47'])).toBe(
+      'unsupported_type',
+    );
     expect(reason(['$GPGGA,064036.289,4836.5375,N,00740.9373,E,1,04,3.2,200.2,M,,,,0000*0E'])).toBe('malformed');
     expect(reason([''])).toBe('truncated');
     expect(reason([])).toBe('malformed');

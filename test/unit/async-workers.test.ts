@@ -12,11 +12,23 @@ import { LocalEventBus, type BusEvent } from '../../shared/local/event-bus.js';
 import type { WorkerDef } from '../../shared/workers.js';
 
 const base = { handler: 'unused.ts', description: 'probe', grants: {}, timeoutSeconds: 5, memoryMb: 128 };
-const scheduled: WorkerDef = { ...base, id: 'probe-schedule', trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 1 } };
+const scheduled: WorkerDef = {
+  ...base,
+  id: 'probe-schedule',
+  trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 1 },
+};
 const ruled: WorkerDef = {
   ...base,
   id: 'probe-rule',
-  trigger: { kind: 'event-rule', pattern: { source: ['aws.transcribe'], 'detail-type': ['Transcribe Job State Change'], detail: { TranscriptionJobName: [{ prefix: 'gh-' }] } }, retryAttempts: 2 },
+  trigger: {
+    kind: 'event-rule',
+    pattern: {
+      source: ['aws.transcribe'],
+      'detail-type': ['Transcribe Job State Change'],
+      detail: { TranscriptionJobName: [{ prefix: 'gh-' }] },
+    },
+    retryAttempts: 2,
+  },
 };
 
 let running: AsyncWorkers | undefined;
@@ -38,14 +50,24 @@ describe('schedule workers', () => {
       got.push({ event, remaining: context.getRemainingTimeInMillis() });
       if (got.length === 2) await new Promise<void>((r) => (release = r));
     };
-    running = await startAsyncWorkers({ region: 'us-east-1', workers: [scheduled], handlers: { [scheduled.id]: handler }, scheduleIntervalMs: 20 });
+    running = await startAsyncWorkers({
+      region: 'us-east-1',
+      workers: [scheduled],
+      handlers: { [scheduled.id]: handler },
+      scheduleIntervalMs: 20,
+    });
     await until(() => got.length >= 2);
     // The second run hangs: ticks meanwhile start nothing.
     await new Promise((r) => setTimeout(r, 100));
     expect(got).toHaveLength(2);
     release();
     await until(() => got.length >= 3);
-    expect(got[0]!.event).toMatchObject({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {}, resources: [expect.stringContaining('probe-schedule')] });
+    expect(got[0]!.event).toMatchObject({
+      source: 'aws.events',
+      'detail-type': 'Scheduled Event',
+      detail: {},
+      resources: [expect.stringContaining('probe-schedule')],
+    });
     expect(got[0]!.remaining).toBeGreaterThan(4000);
     expect(got[0]!.remaining).toBeLessThanOrEqual(5000);
   });
@@ -69,9 +91,14 @@ describe('schedule workers', () => {
       await running.runNow(scheduled.id);
       // retryAttempts 1: two tries in all.
       expect(calls).toBe(2);
-      expect(running.deadLetters).toEqual([expect.objectContaining({ worker: scheduled.id, attempts: 2, reason: 'Error: table unreachable' })]);
+      expect(running.deadLetters).toEqual([
+        expect.objectContaining({ worker: scheduled.id, attempts: 2, reason: 'Error: table unreachable' }),
+      ]);
       const lines = readFileSync(join(dir, 'dead.jsonl'), 'utf8').trim().split('\n');
-      expect(JSON.parse(lines[0]!)).toMatchObject({ worker: scheduled.id, event: { 'detail-type': 'Scheduled Event' } });
+      expect(JSON.parse(lines[0]!)).toMatchObject({
+        worker: scheduled.id,
+        event: { 'detail-type': 'Scheduled Event' },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -100,9 +127,24 @@ describe('event-rule workers', () => {
     });
     bus.put(
       [
-        { source: 'aws.transcribe', detailType: 'Transcribe Job State Change', detail: { TranscriptionJobName: 'gh-abc', TranscriptionJobStatus: 'COMPLETED' }, time: new Date().toISOString() },
-        { source: 'aws.transcribe', detailType: 'Transcribe Job State Change', detail: { TranscriptionJobName: 'someone-elses', TranscriptionJobStatus: 'COMPLETED' }, time: new Date().toISOString() },
-        { source: 'gatehouse.incidents', detailType: 'incident.created', detail: { TranscriptionJobName: 'gh-abc' }, time: new Date().toISOString() },
+        {
+          source: 'aws.transcribe',
+          detailType: 'Transcribe Job State Change',
+          detail: { TranscriptionJobName: 'gh-abc', TranscriptionJobStatus: 'COMPLETED' },
+          time: new Date().toISOString(),
+        },
+        {
+          source: 'aws.transcribe',
+          detailType: 'Transcribe Job State Change',
+          detail: { TranscriptionJobName: 'someone-elses', TranscriptionJobStatus: 'COMPLETED' },
+          time: new Date().toISOString(),
+        },
+        {
+          source: 'gatehouse.incidents',
+          detailType: 'incident.created',
+          detail: { TranscriptionJobName: 'gh-abc' },
+          time: new Date().toISOString(),
+        },
       ],
       'us-east-1',
     );
@@ -113,21 +155,45 @@ describe('event-rule workers', () => {
   });
 
   it('refuses a table-stream worker: the stream poller runs those', async () => {
-    const stream: WorkerDef = { ...base, id: 'probe-stream', trigger: { kind: 'table-stream', filters: [{ eventNames: ['INSERT'], entities: ['X'] }], batchSize: 1, retryAttempts: 0 } };
-    await expect(startAsyncWorkers({ region: 'us-east-1', workers: [stream], handlers: { [stream.id]: async () => undefined } })).rejects.toThrow(/stream poller/);
+    const stream: WorkerDef = {
+      ...base,
+      id: 'probe-stream',
+      trigger: {
+        kind: 'table-stream',
+        filters: [{ eventNames: ['INSERT'], entities: ['X'] }],
+        batchSize: 1,
+        retryAttempts: 0,
+      },
+    };
+    await expect(
+      startAsyncWorkers({ region: 'us-east-1', workers: [stream], handlers: { [stream.id]: async () => undefined } }),
+    ).rejects.toThrow(/stream poller/);
   });
 });
 
 describe('scheduler workers (schedules made at run time, one per item)', () => {
-  const poller: WorkerDef = { ...base, id: 'probe-poller', trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'standard' } };
+  const poller: WorkerDef = {
+    ...base,
+    id: 'probe-poller',
+    trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'standard' },
+  };
 
   it('run each item schedule on its timer with its own input; a disabled or removed one stops', async () => {
     const got: unknown[] = [];
-    running = await startAsyncWorkers({ region: 'us-east-1', workers: [poller], handlers: { [poller.id]: async (event) => void got.push(event) }, scheduleIntervalMs: 20 });
+    running = await startAsyncWorkers({
+      region: 'us-east-1',
+      workers: [poller],
+      handlers: { [poller.id]: async (event) => void got.push(event) },
+      scheduleIntervalMs: 20,
+    });
     const schedules = running.itemSchedules(poller.id, true);
     schedules.put('conn-a', 15, true, { integration_id: 'a' });
     schedules.put('conn-b', 15, true, { integration_id: 'b' });
-    await until(() => got.some((e) => (e as { integration_id: string }).integration_id === 'a') && got.some((e) => (e as { integration_id: string }).integration_id === 'b'));
+    await until(
+      () =>
+        got.some((e) => (e as { integration_id: string }).integration_id === 'a') &&
+        got.some((e) => (e as { integration_id: string }).integration_id === 'b'),
+    );
     schedules.put('conn-a', 15, false, { integration_id: 'a' });
     schedules.remove('conn-b');
     expect(schedules.names()).toEqual(['conn-a']);
@@ -139,7 +205,12 @@ describe('scheduler workers (schedules made at run time, one per item)', () => {
 
   it('keep their schedules without running them when the timers are off (LOCAL_CONNECTORS unset)', async () => {
     const got: unknown[] = [];
-    running = await startAsyncWorkers({ region: 'us-east-1', workers: [poller], handlers: { [poller.id]: async (event) => void got.push(event) }, scheduleIntervalMs: 10 });
+    running = await startAsyncWorkers({
+      region: 'us-east-1',
+      workers: [poller],
+      handlers: { [poller.id]: async (event) => void got.push(event) },
+      scheduleIntervalMs: 10,
+    });
     const schedules = running.itemSchedules(poller.id, false);
     schedules.put('conn-a', 15, true, { integration_id: 'a' });
     await new Promise((r) => setTimeout(r, 100));

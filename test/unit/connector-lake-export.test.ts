@@ -13,14 +13,24 @@ import { parseUsgsQuakes } from '../../shared/feeds/usgs-quakes.js';
 const A = '0190a1b2-0000-7000-8000-00000000000a';
 const B = '0190a1b2-0000-7000-8000-00000000000b';
 const connector = { id: 'c1', feed: 'usgs-quakes' as const, source: 'usgs-quakes' };
-const { records } = parseUsgsQuakes(feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson').toString(), 'https://example.org/q');
+const { records } = parseUsgsQuakes(
+  feedFixture('usgs-quakes/all_day.2022-09-29.trimmed.geojson').toString(),
+  'https://example.org/q',
+);
 const AT = '2026-11-27T08:00:00.000Z';
 
 describe('connectorLakeRows', () => {
   it('sends every record the first time, none when they are as exported, and a revised one alone', () => {
     const first = connectorLakeRows(A, connector, records, AT, new Set());
     expect(first.rows).toHaveLength(records.length);
-    expect(first.rows[0]).toMatchObject({ record_key: `usgs-quakes|${records[0]!.id}`, tenant_id: A, feed: 'usgs-quakes', lat: records[0]!.lat, record_time: records[0]!.time, truncated: false });
+    expect(first.rows[0]).toMatchObject({
+      record_key: `usgs-quakes|${records[0]!.id}`,
+      tenant_id: A,
+      feed: 'usgs-quakes',
+      lat: records[0]!.lat,
+      record_time: records[0]!.time,
+      truncated: false,
+    });
     const again = connectorLakeRows(A, connector, records, AT, new Set(first.fingerprints));
     expect(again.rows).toEqual([]);
     const revised = records.map((r, i) => (i === 3 ? { ...r, magnitude: 7.7 } : r));
@@ -37,7 +47,13 @@ describe('connectorLakeRows', () => {
 
 describe('lakeMessages', () => {
   it('splits rows into messages under the bound, every row once, and the exporter reads them back for their tenant only', () => {
-    const rows = connectorLakeRows(A, connector, [...records, ...records.map((r) => ({ ...r, id: `${r.id}-copy`, place: 'x'.repeat(60_000) }))], AT, new Set()).rows;
+    const rows = connectorLakeRows(
+      A,
+      connector,
+      [...records, ...records.map((r) => ({ ...r, id: `${r.id}-copy`, place: 'x'.repeat(60_000) }))],
+      AT,
+      new Set(),
+    ).rows;
     const bodies = lakeMessages(A, rows);
     expect(bodies.length).toBeGreaterThan(1);
     for (const body of bodies) expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
@@ -46,10 +62,21 @@ describe('lakeMessages', () => {
       return lakeRecordsOf({ source: m.source, detailType: m['detail-type'], detail: m.detail });
     });
     expect(back.map((r) => r.row.record_key).sort()).toEqual(rows.map((r) => r.record_key).sort());
-    expect(back.every((r) => r.table === 'feed_records' && r.tenantId === A && r.date === '2026-11-27' && r.row.fetched_at instanceof Date)).toBe(true);
+    expect(
+      back.every(
+        (r) =>
+          r.table === 'feed_records' && r.tenantId === A && r.date === '2026-11-27' && r.row.fetched_at instanceof Date,
+      ),
+    ).toBe(true);
 
     // A message naming tenant B whose rows say A: nothing is written for either.
     const forged = JSON.parse(bodies[0]!) as { source: string; 'detail-type': string; detail: Record<string, unknown> };
-    expect(lakeRecordsOf({ source: forged.source, detailType: forged['detail-type'], detail: { ...forged.detail, tenant_id: B } })).toEqual([]);
+    expect(
+      lakeRecordsOf({
+        source: forged.source,
+        detailType: forged['detail-type'],
+        detail: { ...forged.detail, tenant_id: B },
+      }),
+    ).toEqual([]);
   });
 });

@@ -4,7 +4,13 @@
  * input through the schedules' role. No local counterpart of Scheduler: its client is mocked
  * (aws-sdk-client-mock), and the local timers are tested in async-workers.test.ts.
  */
-import { CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
+import {
+  CreateScheduleCommand,
+  DeleteScheduleCommand,
+  ResourceNotFoundException,
+  SchedulerClient,
+  UpdateScheduleCommand,
+} from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { awsConnectorSchedules } from '../../shared/adapters/connector-schedules.js';
@@ -24,7 +30,12 @@ const settings = {
 const scheduler = mockClient(SchedulerClient);
 const schedules = awsConnectorSchedules(settings, new SchedulerClient({ region: 'eu-west-1' }));
 const ID = '0190f2a4-1b2c-7d3e-8f40-123456789abc';
-const notFound = () => new ResourceNotFoundException({ message: 'Schedule conn-x does not exist.', Message: 'Schedule conn-x does not exist.', $metadata: {} });
+const notFound = () =>
+  new ResourceNotFoundException({
+    message: 'Schedule conn-x does not exist.',
+    Message: 'Schedule conn-x does not exist.',
+    $metadata: {},
+  });
 
 beforeEach(() => scheduler.reset());
 
@@ -40,7 +51,12 @@ describe('awsConnectorSchedules', () => {
       ScheduleExpression: 'rate(15 minutes)',
       FlexibleTimeWindow: { Mode: 'OFF' },
       State: 'ENABLED',
-      Target: { Arn: settings.standard.pollerArn, RoleArn: settings.roleArn, RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: settings.standard.deadLetterArn } },
+      Target: {
+        Arn: settings.standard.pollerArn,
+        RoleArn: settings.roleArn,
+        RetryPolicy: { MaximumRetryAttempts: 0 },
+        DeadLetterConfig: { Arn: settings.standard.deadLetterArn },
+      },
     });
     expect(JSON.parse(created!.args[0].input.Target!.Input!)).toEqual({ tenant_id: 't-1', integration_id: ID });
   });
@@ -48,14 +64,20 @@ describe('awsConnectorSchedules', () => {
   it('sends a feed that needs the memory (an RPKI export) to the 2 GB poller and its dead letters', async () => {
     scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 60, enabled: true, large: true });
-    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input.Target).toMatchObject({ Arn: settings.large.pollerArn, DeadLetterConfig: { Arn: settings.large.deadLetterArn } });
+    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input.Target).toMatchObject({
+      Arn: settings.large.pollerArn,
+      DeadLetterConfig: { Arn: settings.large.deadLetterArn },
+    });
   });
 
   it('changes the schedule it has: another interval, or off while the connector is disabled', async () => {
     scheduler.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     await schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 1440, enabled: false, large: false });
     expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(0);
-    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toMatchObject({ ScheduleExpression: 'rate(1440 minutes)', State: 'DISABLED' });
+    expect(scheduler.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toMatchObject({
+      ScheduleExpression: 'rate(1440 minutes)',
+      State: 'DISABLED',
+    });
   });
 
   it('removes a schedule, and one already gone is no error; other errors are', async () => {
@@ -67,6 +89,8 @@ describe('awsConnectorSchedules', () => {
       { Name: `conn-${ID}`, GroupName: settings.group },
     ]);
     scheduler.on(UpdateScheduleCommand).rejects(new Error('AccessDenied'));
-    await expect(schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 5, enabled: true, large: false })).rejects.toThrow('AccessDenied');
+    await expect(
+      schedules.put({ tenantId: 't-1', integrationId: ID, everyMinutes: 5, enabled: true, large: false }),
+    ).rejects.toThrow('AccessDenied');
   });
 });

@@ -5,14 +5,32 @@
  * are bounded by max_rows; a failed query is a LakeSqlError (422) unless Athena itself failed; a
  * query past the time bound is stopped.
  */
-import { AthenaClient, GetQueryExecutionCommand, GetQueryResultsCommand, StartQueryExecutionCommand, StopQueryExecutionCommand } from '@aws-sdk/client-athena';
+import {
+  AthenaClient,
+  GetQueryExecutionCommand,
+  GetQueryResultsCommand,
+  StartQueryExecutionCommand,
+  StopQueryExecutionCommand,
+} from '@aws-sdk/client-athena';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AthenaLakeEngine, tenantSessionPolicy, type AthenaLakeSettings } from '../../shared/adapters/lake/athena.js';
-import { AlreadyExistsException, CreateDatabaseCommand, CreateTableCommand, GlueClient, UpdateTableCommand } from '@aws-sdk/client-glue';
+import {
+  AlreadyExistsException,
+  CreateDatabaseCommand,
+  CreateTableCommand,
+  GlueClient,
+  UpdateTableCommand,
+} from '@aws-sdk/client-glue';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { GlueLakeCatalog, glueTableInput, glueViewInput, tenantDatabase as catalogDatabase, viewSql } from '../../shared/adapters/lake/catalog.js';
+import {
+  GlueLakeCatalog,
+  glueTableInput,
+  glueViewInput,
+  tenantDatabase as catalogDatabase,
+  viewSql,
+} from '../../shared/adapters/lake/catalog.js';
 import { LakeSqlError } from '../../shared/adapters/lake/types.js';
 import { LAKE_TABLES, tenantDatabaseName } from '../../shared/vocabulary/data-lake.js';
 
@@ -50,14 +68,18 @@ function engine() {
 }
 
 const header = (names: string[]) => ({ Data: names.map((n) => ({ VarCharValue: n })) });
-const row = (values: (string | undefined)[]) => ({ Data: values.map((v) => (v === undefined ? {} : { VarCharValue: v })) });
+const row = (values: (string | undefined)[]) => ({
+  Data: values.map((v) => (v === undefined ? {} : { VarCharValue: v })),
+});
 
 beforeEach(() => {
   sts.reset();
   athena.reset();
   clock = 0;
   credentialsSeen.length = 0;
-  sts.on(AssumeRoleCommand).resolves({ Credentials: { AccessKeyId: 'AK', SecretAccessKey: 'SK', SessionToken: 'TOKEN', Expiration: new Date() } });
+  sts.on(AssumeRoleCommand).resolves({
+    Credentials: { AccessKeyId: 'AK', SecretAccessKey: 'SK', SessionToken: 'TOKEN', Expiration: new Date() },
+  });
   athena.on(StartQueryExecutionCommand).resolves({ QueryExecutionId: 'q-1' });
 });
 
@@ -66,17 +88,40 @@ describe('the Athena engine', () => {
     athena
       .on(GetQueryExecutionCommand)
       .resolvesOnce({ QueryExecution: { Status: { State: 'RUNNING' } } })
-      .resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' }, SubstatementType: 'SELECT', Statistics: { DataScannedInBytes: 1234 } } });
+      .resolves({
+        QueryExecution: {
+          Status: { State: 'SUCCEEDED' },
+          SubstatementType: 'SELECT',
+          Statistics: { DataScannedInBytes: 1234 },
+        },
+      });
     athena.on(GetQueryResultsCommand).resolves({
       ResultSet: {
-        ResultSetMetadata: { ColumnInfo: [{ Name: 'n', Type: 'bigint' }, { Name: 'type', Type: 'varchar' }, { Name: 'ok', Type: 'boolean' }] },
+        ResultSetMetadata: {
+          ColumnInfo: [
+            { Name: 'n', Type: 'bigint' },
+            { Name: 'type', Type: 'varchar' },
+            { Name: 'ok', Type: 'boolean' },
+          ],
+        },
         Rows: [header(['n', 'type', 'ok']), row(['42', 'motion.detected', 'true']), row(['7', undefined, 'false'])],
       },
     });
-    const answer = await engine().query({ tenantId: A, sql: 'SELECT count(*) AS n, type, true FROM events GROUP BY type', maxRows: 100 });
+    const answer = await engine().query({
+      tenantId: A,
+      sql: 'SELECT count(*) AS n, type, true FROM events GROUP BY type',
+      maxRows: 100,
+    });
     expect(answer).toEqual({
-      columns: [{ name: 'n', type: 'bigint' }, { name: 'type', type: 'varchar' }, { name: 'ok', type: 'boolean' }],
-      rows: [[42, 'motion.detected', true], [7, null, false]],
+      columns: [
+        { name: 'n', type: 'bigint' },
+        { name: 'type', type: 'varchar' },
+        { name: 'ok', type: 'boolean' },
+      ],
+      rows: [
+        [42, 'motion.detected', true],
+        [7, null, false],
+      ],
       truncated: false,
       bytes_scanned: 1234,
       engine: 'athena',
@@ -103,13 +148,24 @@ describe('the Athena engine', () => {
     expect(catalog.Resource).toContain(`arn:aws:glue:eu-west-1:123456789012:database/${tenantDatabase(A)}`);
     expect(catalog.Action.every((a: string) => a.startsWith('glue:Get'))).toBe(true);
     const writes = policy.Statement.filter((s: { Action: string[] }) => [s.Action].flat().includes('s3:PutObject'));
-    expect(writes.flatMap((s: { Resource: string[] }) => [s.Resource].flat()).filter((r: string) => r.includes('/'))).toEqual(['arn:aws:s3:::files-bucket/lake-results/*']);
+    expect(
+      writes.flatMap((s: { Resource: string[] }) => [s.Resource].flat()).filter((r: string) => r.includes('/')),
+    ).toEqual(['arn:aws:s3:::files-bucket/lake-results/*']);
   });
 
   it('returns at most max_rows rows and says it truncated', async () => {
-    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' }, SubstatementType: 'SELECT', Statistics: { DataScannedInBytes: 10 } } });
+    athena.on(GetQueryExecutionCommand).resolves({
+      QueryExecution: {
+        Status: { State: 'SUCCEEDED' },
+        SubstatementType: 'SELECT',
+        Statistics: { DataScannedInBytes: 10 },
+      },
+    });
     athena.on(GetQueryResultsCommand).resolves({
-      ResultSet: { ResultSetMetadata: { ColumnInfo: [{ Name: 'x', Type: 'integer' }] }, Rows: [header(['x']), row(['1']), row(['2']), row(['3'])] },
+      ResultSet: {
+        ResultSetMetadata: { ColumnInfo: [{ Name: 'x', Type: 'integer' }] },
+        Rows: [header(['x']), row(['1']), row(['2']), row(['3'])],
+      },
     });
     const answer = await engine().query({ tenantId: A, sql: 'SELECT x FROM events', maxRows: 2 });
     expect(answer.rows).toEqual([[1], [2]]);
@@ -119,7 +175,11 @@ describe('the Athena engine', () => {
   it("is a LakeSqlError when the SQL fails, e.g. another tenant's database refused by Glue", async () => {
     athena.on(GetQueryExecutionCommand).resolves({
       QueryExecution: {
-        Status: { State: 'FAILED', StateChangeReason: `Insufficient permissions to execute the query. User is not authorized to perform glue:GetTable on ${tenantDatabase(B)}`, AthenaError: { ErrorCategory: 2 } },
+        Status: {
+          State: 'FAILED',
+          StateChangeReason: `Insufficient permissions to execute the query. User is not authorized to perform glue:GetTable on ${tenantDatabase(B)}`,
+          AthenaError: { ErrorCategory: 2 },
+        },
       },
     });
     const refused = engine().query({ tenantId: A, sql: `SELECT * FROM ${tenantDatabase(B)}.events`, maxRows: 10 });
@@ -127,8 +187,12 @@ describe('the Athena engine', () => {
     await expect(engine().query({ tenantId: A, sql: 'x', maxRows: 1 })).rejects.toThrow(/not authorized/);
   });
 
-  it("is a plain error (a 5xx) when Athena itself failed", async () => {
-    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'FAILED', StateChangeReason: 'internal', AthenaError: { ErrorCategory: 1 } } } });
+  it('is a plain error (a 5xx) when Athena itself failed', async () => {
+    athena.on(GetQueryExecutionCommand).resolves({
+      QueryExecution: {
+        Status: { State: 'FAILED', StateChangeReason: 'internal', AthenaError: { ErrorCategory: 1 } },
+      },
+    });
     const failed = engine().query({ tenantId: A, sql: 'SELECT 1', maxRows: 1 });
     await expect(failed).rejects.toThrow(/Athena failed/);
     await expect(failed).rejects.not.toBeInstanceOf(LakeSqlError);
@@ -142,8 +206,12 @@ describe('the Athena engine', () => {
   });
 
   it('refuses a statement that is not a SELECT', async () => {
-    athena.on(GetQueryExecutionCommand).resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' }, SubstatementType: 'CREATE_TABLE_AS_SELECT' } });
-    await expect(engine().query({ tenantId: A, sql: 'CREATE TABLE x AS SELECT 1', maxRows: 1 })).rejects.toBeInstanceOf(LakeSqlError);
+    athena
+      .on(GetQueryExecutionCommand)
+      .resolves({ QueryExecution: { Status: { State: 'SUCCEEDED' }, SubstatementType: 'CREATE_TABLE_AS_SELECT' } });
+    await expect(engine().query({ tenantId: A, sql: 'CREATE TABLE x AS SELECT 1', maxRows: 1 })).rejects.toBeInstanceOf(
+      LakeSqlError,
+    );
   });
 });
 
@@ -153,7 +221,9 @@ describe('the Glue catalog of a tenant', () => {
       const input = glueTableInput(table, A, 'files-bucket');
       expect(input.Name).toBe(`${table.name}_files`);
       expect(input.StorageDescriptor.Location).toBe(`s3://files-bucket/lake/${table.name}/tenant_id=${A}/`);
-      expect(input.Parameters['storage.location.template']).toBe(`s3://files-bucket/lake/${table.name}/tenant_id=${A}/dt=\${dt}/`);
+      expect(input.Parameters['storage.location.template']).toBe(
+        `s3://files-bucket/lake/${table.name}/tenant_id=${A}/dt=\${dt}/`,
+      );
       expect(input.StorageDescriptor.Columns.map((c) => c.Name)).toEqual(table.columns.map((c) => c.name));
     }
   });
@@ -163,7 +233,12 @@ describe('the views that keep one row per record', () => {
   it('are Athena views (VIRTUAL_VIEW, the Presto definition in base64) of the table name, over its files, with its columns', () => {
     for (const table of LAKE_TABLES) {
       const input = glueViewInput(table, tenantDatabase(A));
-      expect(input).toMatchObject({ Name: table.name, TableType: 'VIRTUAL_VIEW', Parameters: { presto_view: 'true' }, ViewExpandedText: '/* Presto View */' });
+      expect(input).toMatchObject({
+        Name: table.name,
+        TableType: 'VIRTUAL_VIEW',
+        Parameters: { presto_view: 'true' },
+        ViewExpandedText: '/* Presto View */',
+      });
       const encoded = /^\/\* Presto View: ([A-Za-z0-9+/=]+) \*\/$/.exec(input.ViewOriginalText!)![1]!;
       const definition = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
       expect(definition).toEqual({
@@ -180,16 +255,29 @@ describe('the views that keep one row per record', () => {
   it("count a record exported twice once, and answer its latest version (the view's SQL run by a real engine)", async () => {
     const db = await (await DuckDBInstance.create(':memory:')).connect();
     const events = LAKE_TABLES.find((t) => t.name === 'events')!;
-    const types: Record<string, string> = { string: 'VARCHAR', double: 'DOUBLE', bigint: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
-    await db.run(`CREATE TABLE events_files (${events.columns.map((c) => `"${c.name}" ${types[c.type]}`).join(', ')}, dt VARCHAR)`);
+    const types: Record<string, string> = {
+      string: 'VARCHAR',
+      double: 'DOUBLE',
+      bigint: 'BIGINT',
+      boolean: 'BOOLEAN',
+      timestamp: 'TIMESTAMP',
+    };
+    await db.run(
+      `CREATE TABLE events_files (${events.columns.map((c) => `"${c.name}" ${types[c.type]}`).join(', ')}, dt VARCHAR)`,
+    );
     const row = (id: string, received: string, description: string) =>
-      db.run(`INSERT INTO events_files (event_id, tenant_id, type, occurred_at, received_at, description, dt) VALUES ('${id}', '${A}', 'motion.detected', TIMESTAMP '2026-11-01 10:00:00', TIMESTAMP '${received}', '${description}', '2026-11-01')`);
+      db.run(
+        `INSERT INTO events_files (event_id, tenant_id, type, occurred_at, received_at, description, dt) VALUES ('${id}', '${A}', 'motion.detected', TIMESTAMP '2026-11-01 10:00:00', TIMESTAMP '${received}', '${description}', '2026-11-01')`,
+      );
     await row('e1', '2026-11-01 10:00:01', 'first');
     await row('e1', '2026-11-01 10:00:01', 'first'); // the same message in two batches
     await row('e2', '2026-11-01 10:00:02', 'older');
     await row('e2', '2026-11-01 10:05:00', 'newer');
     const reader = await db.runAndReadAll(`SELECT event_id, description FROM (${viewSql(events)}) ORDER BY event_id`);
-    expect(reader.getRows()).toEqual([['e1', 'first'], ['e2', 'newer']]);
+    expect(reader.getRows()).toEqual([
+      ['e1', 'first'],
+      ['e2', 'newer'],
+    ]);
     db.closeSync();
   });
 
@@ -203,7 +291,9 @@ describe('the views that keep one row per record', () => {
     await catalog.ensureTenant(A);
     const updated = glue.commandCalls(UpdateTableCommand).map((c) => c.args[0].input);
     expect(updated.map((u) => u.TableInput?.Name).sort()).toEqual(LAKE_TABLES.map((t) => t.name).sort());
-    expect(updated.every((u) => u.DatabaseName === catalogDatabase(A) && u.TableInput?.TableType === 'VIRTUAL_VIEW')).toBe(true);
+    expect(
+      updated.every((u) => u.DatabaseName === catalogDatabase(A) && u.TableInput?.TableType === 'VIRTUAL_VIEW'),
+    ).toBe(true);
     expect(glue.commandCalls(CreateTableCommand)).toHaveLength(2 * LAKE_TABLES.length);
     glue.restore();
   });

@@ -16,20 +16,50 @@ import { lakeTable, type LakeMessage } from '../../shared/domain/data-lake/table
 const A = '0190a1b2-0000-7000-8000-00000000000a';
 const B = '0190a1b2-0000-7000-8000-00000000000b';
 
-const event = (tenant: string, id: string, type: string, occurred: string, extra: Record<string, unknown> = {}): LakeMessage => ({
+const event = (
+  tenant: string,
+  id: string,
+  type: string,
+  occurred: string,
+  extra: Record<string, unknown> = {},
+): LakeMessage => ({
   source: 'gatehouse.events',
   detailType: type,
-  detail: { tenant_id: tenant, event_id: id, type, source: 'sensor', occurred_at: occurred, received_at: occurred, payload: {}, matched_zone_ids: [], ...extra },
+  detail: {
+    tenant_id: tenant,
+    event_id: id,
+    type,
+    source: 'sensor',
+    occurred_at: occurred,
+    received_at: occurred,
+    payload: {},
+    matched_zone_ids: [],
+    ...extra,
+  },
 });
 const incident = (tenant: string, id: string, change: string, updated: string, messageId: string): LakeMessage => ({
   source: 'gatehouse.incidents',
   detailType: change,
-  detail: { tenant_id: tenant, incident_id: id, title: 'Fence cut', status: 'confirmed', severity: 'high', escalation_level: 1, created_at: updated, updated_at: updated, event_ids: [], message_id: messageId },
+  detail: {
+    tenant_id: tenant,
+    incident_id: id,
+    title: 'Fence cut',
+    status: 'confirmed',
+    severity: 'high',
+    escalation_level: 1,
+    created_at: updated,
+    updated_at: updated,
+    event_ids: [],
+    message_id: messageId,
+  },
 });
 
 const messages: LakeMessage[] = [
   event(A, 'e1', 'motion.detected', '2026-11-20T10:00:00.000Z'),
-  event(A, 'e2', 'ais.position', '2026-11-20T11:00:00.000Z', { location: { lat: 51.5, lon: 1.25 }, payload: { mmsi: '235000001', sog_knots: 12.5 } }),
+  event(A, 'e2', 'ais.position', '2026-11-20T11:00:00.000Z', {
+    location: { lat: 51.5, lon: 1.25 },
+    payload: { mmsi: '235000001', sog_knots: 12.5 },
+  }),
   event(A, 'e3', 'motion.detected', '2026-11-21T00:00:00.000Z'),
   event(B, 'e4', 'motion.detected', '2026-11-20T10:00:00.000Z'),
   incident(A, 'i1', 'incident.created', '2026-11-20T12:00:00.000Z', 'm1'),
@@ -60,13 +90,15 @@ describe('the data-lake export', () => {
   it('writes one Parquet file per table, tenant and day, the same keys for the same batch', async () => {
     const first = await run();
     const keys = [...first.files.keys()].sort();
-    expect(keys.map((k) => k.replace(/[0-9a-f]{32}\.parquet$/, '*'))).toEqual([
-      `lake/events/tenant_id=${A}/dt=2026-11-20/*`,
-      `lake/events/tenant_id=${A}/dt=2026-11-21/*`,
-      `lake/events/tenant_id=${B}/dt=2026-11-20/*`,
-      `lake/incidents/tenant_id=${A}/dt=2026-11-20/*`,
-      `lake/positions/tenant_id=${A}/dt=2026-11-20/*`,
-    ].sort());
+    expect(keys.map((k) => k.replace(/[0-9a-f]{32}\.parquet$/, '*'))).toEqual(
+      [
+        `lake/events/tenant_id=${A}/dt=2026-11-20/*`,
+        `lake/events/tenant_id=${A}/dt=2026-11-21/*`,
+        `lake/events/tenant_id=${B}/dt=2026-11-20/*`,
+        `lake/incidents/tenant_id=${A}/dt=2026-11-20/*`,
+        `lake/positions/tenant_id=${A}/dt=2026-11-20/*`,
+      ].sort(),
+    );
     expect(first.result.failed).toEqual([]);
     expect(new Set(first.catalogs)).toEqual(new Set([A, B]));
     const again = await run([...messages].reverse());
@@ -92,11 +124,24 @@ describe('the data-lake export', () => {
           await writeFile(path, bytes);
           paths.push(path);
         }
-        return (await c.runAndReadAll(`SELECT * FROM read_parquet([${paths.map((p) => `'${p}'`).join(',')}]) ORDER BY 1, 2`)).getRowObjectsJson();
+        return (
+          await c.runAndReadAll(`SELECT * FROM read_parquet([${paths.map((p) => `'${p}'`).join(',')}]) ORDER BY 1, 2`)
+        ).getRowObjectsJson();
       };
       const positions = await read('positions');
       expect(positions).toEqual([
-        { event_id: 'e2', tenant_id: A, mmsi: '235000001', occurred_at: '2026-11-20 11:00:00', lat: 51.5, lon: 1.25, sog_knots: 12.5, cog_degrees: null, heading_degrees: null, environment_id: null },
+        {
+          event_id: 'e2',
+          tenant_id: A,
+          mmsi: '235000001',
+          occurred_at: '2026-11-20 11:00:00',
+          lat: 51.5,
+          lon: 1.25,
+          sog_knots: 12.5,
+          cog_degrees: null,
+          heading_degrees: null,
+          environment_id: null,
+        },
       ]);
       const incidents = await read('incidents');
       expect(incidents.map((r) => [r.incident_id, r.change, r.escalation_level]).sort()).toEqual([

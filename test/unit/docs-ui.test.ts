@@ -29,7 +29,10 @@ describe('docs page', () => {
 
   it.each([
     ['http://127.0.0.1:3000/docs', 'http://127.0.0.1:3000'],
-    ['https://abc.execute-api.eu-west-1.amazonaws.com/prod/docs', 'https://abc.execute-api.eu-west-1.amazonaws.com/prod'],
+    [
+      'https://abc.execute-api.eu-west-1.amazonaws.com/prod/docs',
+      'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
+    ],
   ])('resolves the URLs under the page at %s', (page, base) => {
     expect(new URL('docs/swagger-ui.css', page).href).toBe(`${base}/docs/swagger-ui.css`);
     expect(new URL('docs/swagger-ui-bundle.js', page).href).toBe(`${base}/docs/swagger-ui-bundle.js`);
@@ -83,15 +86,21 @@ describe('docs assets', () => {
     expect((await loadDocsAsset('swagger-ui.css', dir))?.contentType).toBe('text/css; charset=utf-8');
   });
 
-  it.each(['index.html', 'swagger-ui.js', 'package.json', '../package.json', 'swagger-ui.css.map', '__proto__', 'constructor', ''])(
-    'has nothing named %j',
-    async (name) => {
-      expect(await loadDocsAsset(name, packageDir)).toBeUndefined();
-      const reply = await docsAssetReply(name);
-      expect(reply.status).toBe(404);
-      expect(reply.json).toEqual({ detail: expect.any(String) });
-    },
-  );
+  it.each([
+    'index.html',
+    'swagger-ui.js',
+    'package.json',
+    '../package.json',
+    'swagger-ui.css.map',
+    '__proto__',
+    'constructor',
+    '',
+  ])('has nothing named %j', async (name) => {
+    expect(await loadDocsAsset(name, packageDir)).toBeUndefined();
+    const reply = await docsAssetReply(name);
+    expect(reply.status).toBe(404);
+    expect(reply.json).toEqual({ detail: expect.any(String) });
+  });
 
   it('answers with content type, cache headers and an ETag; 304 when the client has it', async () => {
     const reply = await docsAssetReply('swagger-ui-bundle.js');
@@ -99,7 +108,10 @@ describe('docs assets', () => {
     expect(reply.contentType).toBe('text/javascript; charset=utf-8');
     expect(reply.text?.length).toBeGreaterThan(1_000_000);
     const etag = reply.headers?.ETag ?? '';
-    expect(reply.headers).toMatchObject({ 'Cache-Control': expect.stringMatching(/^public, max-age=\d+$/), ETag: etag });
+    expect(reply.headers).toMatchObject({
+      'Cache-Control': expect.stringMatching(/^public, max-age=\d+$/),
+      ETag: etag,
+    });
     const again = await docsAssetReply('swagger-ui-bundle.js', `"other", W/${etag}`);
     expect(again).toMatchObject({ status: 304, text: '', headers: { ETag: etag } });
   });

@@ -5,7 +5,12 @@ describe('mentionsOf', () => {
   it('names the sensor, the MMSI, and addresses anywhere in the payload three levels deep', () => {
     const mentions = mentionsOf({
       sensor_id: 'cam-7',
-      payload: { mmsi: 235009802, source_ip: '203.0.113.9', net: { peers: ['2001:DB8::1', '::ffff:198.51.100.4'] }, deep: { a: { b: { c: '192.0.2.1' } } } },
+      payload: {
+        mmsi: 235009802,
+        source_ip: '203.0.113.9',
+        net: { peers: ['2001:DB8::1', '::ffff:198.51.100.4'] },
+        deep: { a: { b: { c: '192.0.2.1' } } },
+      },
     });
     expect(mentions).toEqual([
       { type: 'sensor', value: 'cam-7' },
@@ -47,7 +52,9 @@ describe('mentionsOf', () => {
   it('refuses MMSIs that are not nine digits', () => {
     expect(mentionsOf({ sensor_id: null, payload: { mmsi: '12345' } })).toEqual([]);
     expect(mentionsOf({ sensor_id: null, payload: { mmsi: 2.5 } })).toEqual([]);
-    expect(mentionsOf({ sensor_id: null, payload: { mmsi: '002190000' } })).toEqual([{ type: 'mmsi', value: '002190000' }]);
+    expect(mentionsOf({ sensor_id: null, payload: { mmsi: '002190000' } })).toEqual([
+      { type: 'mmsi', value: '002190000' },
+    ]);
   });
 });
 

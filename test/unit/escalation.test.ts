@@ -2,7 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/db/incidents.js';
 import { keys } from '../../shared/db/keys.js';
-import { raiseLevel, settleSlaClock, slaStep, slaTimerWrites, startSlaClock, wakeOf } from '../../shared/domain/incidents/escalation.js';
+import {
+  raiseLevel,
+  settleSlaClock,
+  slaStep,
+  slaTimerWrites,
+  startSlaClock,
+  wakeOf,
+} from '../../shared/domain/incidents/escalation.js';
 import { defaultTenantConfig } from '../../shared/domain/accounts/tenant-config.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
@@ -42,7 +49,11 @@ function confirmed(severity: Incident['severity'] = 'critical'): Incident {
 
 describe('the SLA clock', () => {
   it('starts on confirmation: due by severity, the first escalation due with it', () => {
-    expect(startSlaClock(config, 'critical', T0)).toEqual({ sla_due_at: at(15), sla_breached_at: null, next_escalation_at: at(15) });
+    expect(startSlaClock(config, 'critical', T0)).toEqual({
+      sla_due_at: at(15),
+      sla_breached_at: null,
+      next_escalation_at: at(15),
+    });
     expect(startSlaClock(config, 'low', T0).sla_due_at).toBe(at(1440));
   });
 
@@ -57,12 +68,22 @@ describe('the SLA clock', () => {
   });
 
   it('stops when the incident leaves confirmed, keeping the breach as the record', () => {
-    const acknowledged = settleSlaClock({ ...confirmed(), status: 'acknowledged', sla_breached_at: at(15), updated_at: at(40) });
+    const acknowledged = settleSlaClock({
+      ...confirmed(),
+      status: 'acknowledged',
+      sla_breached_at: at(15),
+      updated_at: at(40),
+    });
     expect(acknowledged).toMatchObject({ next_escalation_at: null, sla_breached_at: at(15), sla_due_at: at(15) });
     // In time: no breach.
-    expect(settleSlaClock({ ...confirmed(), status: 'acknowledged', updated_at: at(14) })).toMatchObject({ next_escalation_at: null, sla_breached_at: null });
+    expect(settleSlaClock({ ...confirmed(), status: 'acknowledged', updated_at: at(14) })).toMatchObject({
+      next_escalation_at: null,
+      sla_breached_at: null,
+    });
     // Late, before the scheduler saw it: the breach is recorded all the same.
-    expect(settleSlaClock({ ...confirmed(), status: 'acknowledged', updated_at: at(15.2) }).sla_breached_at).toBe(at(15));
+    expect(settleSlaClock({ ...confirmed(), status: 'acknowledged', updated_at: at(15.2) }).sla_breached_at).toBe(
+      at(15),
+    );
     // Still waiting: nothing changes.
     const waiting = confirmed();
     expect(settleSlaClock({ ...waiting, updated_at: at(20) })).toEqual({ ...waiting, updated_at: at(20) });
@@ -84,7 +105,11 @@ describe('the scheduler steps', () => {
       ['sla_breached', 'system'],
       ['escalated', 'system'],
     ]);
-    expect(step.next.history[1]!.detail).toMatchObject({ level: 1, notify_roles: ['OPERATOR'], reason: expect.stringMatching(/SLA/) });
+    expect(step.next.history[1]!.detail).toMatchObject({
+      level: 1,
+      notify_roles: ['OPERATOR'],
+      reason: expect.stringMatching(/SLA/),
+    });
   });
 
   it('walks the levels while nobody acknowledges, then stops at the top', () => {
@@ -131,7 +156,11 @@ describe('the scheduler steps', () => {
   it('a manual escalation restarts the wait of the level it reaches, without an escalation time once acknowledged', () => {
     const raised = raiseLevel(confirmed(), levels, at(5), 'user-1', 'called it in')!;
     expect(raised.next).toMatchObject({ escalation_level: 1, next_escalation_at: at(20) });
-    expect(raised.next.history.at(-1)).toMatchObject({ kind: 'escalated', by: 'user-1', detail: { level: 1, reason: 'called it in' } });
+    expect(raised.next.history.at(-1)).toMatchObject({
+      kind: 'escalated',
+      by: 'user-1',
+      detail: { level: 1, reason: 'called it in' },
+    });
     const onAcknowledged = raiseLevel({ ...confirmed(), status: 'in_progress' }, levels, at(5), 'user-1')!;
     expect(onAcknowledged.next.next_escalation_at).toBeNull();
   });
@@ -142,7 +171,9 @@ describe('the timer item moves with the incident', () => {
 
   it('is put on confirmation, moved when the wake time changes, deleted when acknowledged, left alone otherwise', () => {
     const i = confirmed();
-    expect(slaTimerWrites(null, i)).toEqual([{ Put: expect.objectContaining({ Item: expect.objectContaining({ ...timerKey(i, at(15)), wake_at: at(15) }) }) }]);
+    expect(slaTimerWrites(null, i)).toEqual([
+      { Put: expect.objectContaining({ Item: expect.objectContaining({ ...timerKey(i, at(15)), wake_at: at(15) }) }) },
+    ]);
     const step = slaStep(i, levels, at(15))!;
     expect(slaTimerWrites(i, step.next)).toEqual([
       { Delete: expect.objectContaining({ Key: timerKey(i, at(15)) }) },

@@ -77,7 +77,8 @@ class FakeTable {
         this.failNext--;
         throw new Error('throttled');
       }
-      if (afterId >= upToId) throw new Error(`a read from ${afterId} to ${upToId} is empty by construction; DynamoDB refuses it`);
+      if (afterId >= upToId)
+        throw new Error(`a read from ${afterId} to ${upToId} is empty by construction; DynamoDB refuses it`);
       const evaluated = this.events
         .filter((e) => e.tenant_id === tenantId && e.event_id > afterId && e.event_id <= upToId)
         .sort((x, y) => (x.event_id < y.event_id ? -1 : 1))
@@ -96,7 +97,9 @@ class FakeTable {
       tenantsWithEvents: async (fromMs, toMs) => {
         this.activeAsked++;
         const minute = (ms: number) => ms - (ms % 60_000);
-        const active = this.events.filter((e) => timeOfId(e.event_id) >= minute(fromMs) && timeOfId(e.event_id) < minute(toMs) + 60_000);
+        const active = this.events.filter(
+          (e) => timeOfId(e.event_id) >= minute(fromMs) && timeOfId(e.event_id) < minute(toMs) + 60_000,
+        );
         return [...new Set(active.map((e) => e.tenant_id))];
       },
     };
@@ -256,7 +259,7 @@ describe('event stream rounds', () => {
     const first = await readRound(cursors, readBound(T0), reader, 4);
     expect(first).toEqual({ events: [], behind: true });
     const sent: StoredEvent[] = [];
-    for (let round = first; round.behind; ) {
+    for (let round = first; round.behind;) {
       round = await readRound(cursors, readBound(T0), reader, 4);
       sent.push(...round.events);
     }
@@ -264,7 +267,12 @@ describe('event stream rounds', () => {
   });
 });
 
-async function drain(cursors: StreamCursors, upTo: string, reader: EventReader, pageSize: number): Promise<StoredEvent[]> {
+async function drain(
+  cursors: StreamCursors,
+  upTo: string,
+  reader: EventReader,
+  pageSize: number,
+): Promise<StoredEvent[]> {
   const sent: StoredEvent[] = [];
   for (let rounds = 0; rounds < 1_000; rounds++) {
     const round = await readRound(cursors, upTo, reader, pageSize);
@@ -453,7 +461,13 @@ describe('event stream loop', () => {
 });
 
 describe('event stream settings (shared/config.ts)', () => {
-  const required = { TABLE_NAME: 't', BUCKET_NAME: 'b', EVENT_BUS_NAME: 'e', USER_POOL_ID: 'p', USER_POOL_CLIENT_ID: 'c' };
+  const required = {
+    TABLE_NAME: 't',
+    BUCKET_NAME: 'b',
+    EVENT_BUS_NAME: 'e',
+    USER_POOL_ID: 'p',
+    USER_POOL_CLIENT_ID: 'c',
+  };
 
   it('defaults: a keep-alive within 15 s, streams end after 14 min, inside the 15 Lambda and API Gateway allow', () => {
     expect(loadConfig(required).eventStream).toEqual({ keepAliveSeconds: 15, maxDurationSeconds: 840 });
@@ -464,7 +478,9 @@ describe('event stream settings (shared/config.ts)', () => {
     expect(short.eventStream).toEqual({ keepAliveSeconds: 0.5, maxDurationSeconds: 3 });
     for (const bad of ['0', '-1', 'soon', '900', '1200']) {
       expect(() => loadConfig({ ...required, EVENT_STREAM_MAX_SECONDS: bad })).toThrow(/EVENT_STREAM_MAX_SECONDS/);
-      expect(() => loadConfig({ ...required, EVENT_STREAM_KEEPALIVE_SECONDS: bad })).toThrow(/EVENT_STREAM_KEEPALIVE_SECONDS/);
+      expect(() => loadConfig({ ...required, EVENT_STREAM_KEEPALIVE_SECONDS: bad })).toThrow(
+        /EVENT_STREAM_KEEPALIVE_SECONDS/,
+      );
     }
   });
 });

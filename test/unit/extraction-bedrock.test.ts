@@ -12,13 +12,19 @@ import { DEFAULT_BEDROCK_MODEL_ID, loadConfig } from '../../shared/config.js';
 
 const bedrockMock = mockClient(BedrockRuntimeClient);
 const MODEL = 'global.anthropic.claude-haiku-4-5-20251001-v1:0';
-const extractor = () => new BedrockExtractor({ client: new BedrockRuntimeClient({ region: 'eu-west-1' }), modelId: MODEL });
+const extractor = () =>
+  new BedrockExtractor({ client: new BedrockRuntimeClient({ region: 'eu-west-1' }), modelId: MODEL });
 const TRANSCRIPT = 'there is a suspicious person near gate four at the north fence';
 
 const toolAnswer = (input: Record<string, unknown>): ConverseCommandOutput => ({
   $metadata: {},
   stopReason: 'tool_use',
-  output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 't1', name: EXTRACTION_TOOL, input: input as never } }] } },
+  output: {
+    message: {
+      role: 'assistant',
+      content: [{ toolUse: { toolUseId: 't1', name: EXTRACTION_TOOL, input: input as never } }],
+    },
+  },
   usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
   metrics: { latencyMs: 1 },
 });
@@ -71,7 +77,15 @@ describe('BedrockExtractor.extract', () => {
   });
 
   it('drops what the schema does not allow', async () => {
-    bedrockMock.on(ConverseCommand).resolves(toolAnswer({ type: 'alien_invasion', severity: 'extreme', people: 'many', tenant_id: 'x', title: '  Gate  4 ' }));
+    bedrockMock.on(ConverseCommand).resolves(
+      toolAnswer({
+        type: 'alien_invasion',
+        severity: 'extreme',
+        people: 'many',
+        tenant_id: 'x',
+        title: '  Gate  4 ',
+      }),
+    );
     const result = await extractor().extract(TRANSCRIPT);
     expect(result.fields).toEqual({ title: 'Gate 4' });
     expect(result.missing).toEqual(['type', 'severity', 'location_text', 'occurred_at_text', 'description']);
@@ -94,7 +108,10 @@ describe('BedrockExtractor.summarize', () => {
       stopReason: 'end_turn',
       output: { message: { role: 'assistant', content: [{ text: ' A suspicious person was reported at gate 4. ' }] } },
     });
-    const summary = await extractor().summarize({ fields: { title: 'Suspicious person', location_text: 'gate 4' }, transcript: TRANSCRIPT });
+    const summary = await extractor().summarize({
+      fields: { title: 'Suspicious person', location_text: 'gate 4' },
+      transcript: TRANSCRIPT,
+    });
     expect(summary).toBe('A suspicious person was reported at gate 4.');
     const input = bedrockMock.commandCalls(ConverseCommand)[0]!.args[0].input;
     expect(input.system?.[0]?.text).toMatch(/summary/i);

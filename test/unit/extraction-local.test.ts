@@ -6,7 +6,9 @@ const extract = (text: string) => new LocalExtractor().extract(text);
 
 describe('LocalExtractor.extract', () => {
   it('reads the acceptance sentence completely', async () => {
-    const { fields, missing, questions } = await extract('There is a suspicious person near gate four at the north fence');
+    const { fields, missing, questions } = await extract(
+      'There is a suspicious person near gate four at the north fence',
+    );
     expect(fields).toEqual({
       title: 'Suspicious person near gate four at the north fence',
       type: 'suspicious_activity',
@@ -21,7 +23,9 @@ describe('LocalExtractor.extract', () => {
   });
 
   it('counts people and asks when it happened when nothing says so', async () => {
-    const { fields, missing, questions } = await extract('Two people climbing over the south fence near the parking lot.');
+    const { fields, missing, questions } = await extract(
+      'Two people climbing over the south fence near the parking lot.',
+    );
     expect(fields.type).toBe('perimeter_breach');
     expect(fields.severity).toBe('high');
     expect(fields.location_text).toBe('over the south fence near the parking lot');
@@ -31,7 +35,9 @@ describe('LocalExtractor.extract', () => {
   });
 
   it('puts the more serious kind first and reads a relative time', async () => {
-    const { fields } = await extract('Smoke and fire at the west door of the building, about ten minutes ago, an intruder ran off');
+    const { fields } = await extract(
+      'Smoke and fire at the west door of the building, about ten minutes ago, an intruder ran off',
+    );
     expect(fields.type).toBe('fire');
     expect(fields.severity).toBe('critical');
     expect(fields.location_text).toBe('at the west door of the building');
@@ -49,8 +55,16 @@ describe('LocalExtractor.extract', () => {
   });
 
   it('finds drones and boats as vehicles', async () => {
-    expect((await extract('a drone is flying over the east gate')).fields).toMatchObject({ type: 'drone', vehicles: ['1 drone'], location_text: 'over the east gate' });
-    expect((await extract('two boats at the dock')).fields).toMatchObject({ type: 'vessel', vehicles: ['2 boats'], location_text: 'at the dock' });
+    expect((await extract('a drone is flying over the east gate')).fields).toMatchObject({
+      type: 'drone',
+      vehicles: ['1 drone'],
+      location_text: 'over the east gate',
+    });
+    expect((await extract('two boats at the dock')).fields).toMatchObject({
+      type: 'vessel',
+      vehicles: ['2 boats'],
+      location_text: 'at the dock',
+    });
   });
 
   it('turns what it cannot find into follow-up questions', async () => {
@@ -68,9 +82,14 @@ describe('LocalExtractor.extract', () => {
     expect(fields.location_text).toBe('near gate');
     expect(doubts).toEqual([{ field: 'type', word: 'fire' }]);
     expect(missing).toEqual(expect.arrayContaining(['type', 'severity']));
-    expect(questions[missing.indexOf('type')]).toBe('We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?');
+    expect(questions[missing.indexOf('type')]).toBe(
+      'We heard "fire" but cannot be sure of it. What kind of incident is it (for example intrusion, suspicious activity, fire)?',
+    );
     // With other evidence the kind is decided by that evidence.
-    expect((await extract('a suspicious man near gate fire')).fields).toMatchObject({ type: 'suspicious_activity', severity: 'medium' });
+    expect((await extract('a suspicious man near gate fire')).fields).toMatchObject({
+      type: 'suspicious_activity',
+      severity: 'medium',
+    });
     // The same word twice, or with its kin, is a fire.
     expect((await extract('fire fire at the warehouse')).fields.type).toBe('fire');
     expect((await extract('smoke and fire at the warehouse')).fields.type).toBe('fire');
@@ -88,11 +107,20 @@ describe('LocalExtractor.extract', () => {
     expect(urgent.fields).toMatchObject({ type: 'perimeter_breach', severity: 'high' });
     expect(urgent.doubts).toEqual([{ field: 'severity', word: 'critical' }]);
     const bare = await unsure('critical', ['critical']);
-    expect(bare.questions[bare.missing.indexOf('severity')]).toBe('We heard "critical" but cannot be sure of it. How serious is it: low, medium, high or critical?');
+    expect(bare.questions[bare.missing.indexOf('severity')]).toBe(
+      'We heard "critical" but cannot be sure of it. How serious is it: low, medium, high or critical?',
+    );
   });
 
   it('asks for everything on an empty transcript', async () => {
-    expect((await extract('  ')).missing).toEqual(['title', 'type', 'severity', 'location_text', 'occurred_at_text', 'description']);
+    expect((await extract('  ')).missing).toEqual([
+      'title',
+      'type',
+      'severity',
+      'location_text',
+      'occurred_at_text',
+      'description',
+    ]);
   });
 });
 

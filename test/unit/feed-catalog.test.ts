@@ -12,7 +12,16 @@ import { buildOpenApiDocument } from '../../shared/openapi/document.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import { connectorListQuery, connectorResponse } from '../../shared/schemas/connectors.js';
 import { environmentalRiskAnswer } from '../../shared/schemas/environmental-risk.js';
-import { ADVISORY_FEEDS, FEED_CATALOG, FEED_FAMILIES, FEED_NAMES, feedsOf, HAZARD_FEEDS, ROUTING_FEEDS, type FeedName } from '../../shared/schemas/feed-catalog.js';
+import {
+  ADVISORY_FEEDS,
+  FEED_CATALOG,
+  FEED_FAMILIES,
+  FEED_NAMES,
+  feedsOf,
+  HAZARD_FEEDS,
+  ROUTING_FEEDS,
+  type FeedName,
+} from '../../shared/schemas/feed-catalog.js';
 import { FEED_NAMES as INTEGRATION_FEED_NAMES } from '../../shared/schemas/integrations.js';
 
 const FEEDS_DIR = join(import.meta.dirname, '..', '..', 'shared', 'feeds');
@@ -24,7 +33,9 @@ async function feedModules(): Promise<Map<string, unknown[]>> {
   for (const file of readdirSync(FEEDS_DIR).filter((f) => f.endsWith('.ts'))) {
     const exports = (await import(join(FEEDS_DIR, file))) as Record<string, unknown>;
     // A feed's parser takes the document and its source's URL; helpers (parsePrefix) take one value.
-    const parsers = Object.entries(exports).filter(([name, value]) => /^parse[A-Z]/.test(name) && typeof value === 'function' && value.length === 2).map(([, value]) => value);
+    const parsers = Object.entries(exports)
+      .filter(([name, value]) => /^parse[A-Z]/.test(name) && typeof value === 'function' && value.length === 2)
+      .map(([, value]) => value);
     modules.set(file.replace(/\.ts$/, ''), parsers);
   }
   return modules;
@@ -35,7 +46,9 @@ describe('the feed catalog', () => {
     const modules = await feedModules();
     for (const [feed, entry] of entries) {
       expect(modules.has(entry.parser), `${feed}: no shared/feeds/${entry.parser}.ts`).toBe(true);
-      expect(modules.get(entry.parser), `${feed}: its parser is not one of shared/feeds/${entry.parser}.ts`).toContain(FEEDS[feed].parse);
+      expect(modules.get(entry.parser), `${feed}: its parser is not one of shared/feeds/${entry.parser}.ts`).toContain(
+        FEEDS[feed].parse,
+      );
     }
     const parserModules = [...modules].filter(([, parsers]) => parsers.length > 0).map(([name]) => name);
     const named = new Set<string>(entries.map(([, e]) => e.parser));
@@ -65,8 +78,13 @@ describe('the feed catalog', () => {
     expect(INTEGRATION_FEED_NAMES).toEqual(FEED_NAMES);
     expect(connectorResponse.properties.feed.enum).toEqual(FEED_NAMES);
     expect(connectorListQuery.properties.feed.enum).toEqual(FEED_NAMES);
-    const hazard = (environmentalRiskAnswer as unknown as { properties: { environments: { items: { properties: { hazards: { items: { properties: { feed: { enum: unknown } } } } } } } } })
-      .properties.environments.items.properties.hazards.items.properties.feed.enum;
+    const hazard = (
+      environmentalRiskAnswer as unknown as {
+        properties: {
+          environments: { items: { properties: { hazards: { items: { properties: { feed: { enum: unknown } } } } } } };
+        };
+      }
+    ).properties.environments.items.properties.hazards.items.properties.feed.enum;
     expect(hazard).toEqual(HAZARD_FEEDS);
   });
 

@@ -88,9 +88,30 @@ describe('parseRpkiVrps and RFC 6811 validation', () => {
     const { records, problems } = parseRpkiVrps(VRPS, RPKI_VRPS_URL);
     expect(problems).toEqual([]);
     expect(records).toEqual([
-      { id: 'vrp-196615-2001:7fb:fd03::/48-48', asn: 196615, prefix: '2001:7fb:fd03::/48', max_length: 48, ta: 'ripe', source_url: RPKI_VRPS_URL },
-      { id: 'vrp-196615-2001:7fb:fd04::/48-48', asn: 196615, prefix: '2001:7fb:fd04::/48', max_length: 48, ta: 'ripe', source_url: RPKI_VRPS_URL },
-      { id: 'vrp-196615-93.175.147.0/24-24', asn: 196615, prefix: '93.175.147.0/24', max_length: 24, ta: 'ripe', source_url: RPKI_VRPS_URL },
+      {
+        id: 'vrp-196615-2001:7fb:fd03::/48-48',
+        asn: 196615,
+        prefix: '2001:7fb:fd03::/48',
+        max_length: 48,
+        ta: 'ripe',
+        source_url: RPKI_VRPS_URL,
+      },
+      {
+        id: 'vrp-196615-2001:7fb:fd04::/48-48',
+        asn: 196615,
+        prefix: '2001:7fb:fd04::/48',
+        max_length: 48,
+        ta: 'ripe',
+        source_url: RPKI_VRPS_URL,
+      },
+      {
+        id: 'vrp-196615-93.175.147.0/24-24',
+        asn: 196615,
+        prefix: '93.175.147.0/24',
+        max_length: 24,
+        ta: 'ripe',
+        source_url: RPKI_VRPS_URL,
+      },
     ]);
     expect(parseRpkiVrps(VRPS_FULL, RPKI_VRPS_URL).records.map((r) => r.id)).toEqual(['vrp-196615-93.175.147.0/24-24']);
   });
@@ -140,7 +161,10 @@ describe('detectRoutingAlerts', () => {
   });
 
   it('flags an announcement of a watched prefix or a more-specific from another origin as a possible hijack', () => {
-    const alerts = detectRoutingAlerts(updates(), { prefixes: [{ prefix: '64.68.0.0/16', origins: [64500] }], asns: [] });
+    const alerts = detectRoutingAlerts(updates(), {
+      prefixes: [{ prefix: '64.68.0.0/16', origins: [64500] }],
+      asns: [],
+    });
     expect(alerts).toEqual([
       {
         id: 'possible_hijack-ris-21-587-22045871-a-64.68.236.0/22',
@@ -161,7 +185,7 @@ describe('detectRoutingAlerts', () => {
     ]);
   });
 
-  it('flags an RPKI-invalid route of a watched prefix even from the expected origin (a real update moved onto the real ROA\'s prefix)', () => {
+  it("flags an RPKI-invalid route of a watched prefix even from the expected origin (a real update moved onto the real ROA's prefix)", () => {
     const index = vrpIndex(parseRpkiVrps(VRPS, RPKI_VRPS_URL).records);
     const [, , u] = updates();
     const moved = [
@@ -169,7 +193,11 @@ describe('detectRoutingAlerts', () => {
       { ...u!, id: 'x-25', prefix: '93.175.147.128/25', path: [24482, 196615], origin_asn: 196615 },
       { ...u!, id: 'x-set', prefix: '93.175.147.0/24', path: [24482, [196615, 64500]], origin_asn: null },
     ];
-    const alerts = detectRoutingAlerts(moved, { prefixes: [{ prefix: '93.175.147.0/24', origins: [196615] }], asns: [] }, index);
+    const alerts = detectRoutingAlerts(
+      moved,
+      { prefixes: [{ prefix: '93.175.147.0/24', origins: [196615] }], asns: [] },
+      index,
+    );
     expect(alerts.map((a) => [a.update_id, a.rule, a.rpki])).toEqual([
       ['x-25', 'rpki_invalid', 'invalid'],
       ['x-set', 'no_single_origin', 'invalid'],
@@ -179,16 +207,37 @@ describe('detectRoutingAlerts', () => {
   it('flags a stub network seen as transit, and a watched prefix through an unexpected upstream, as possible leaks', () => {
     const alerts = detectRoutingAlerts(updates(), {
       prefixes: [{ prefix: '102.66.116.0/24', origins: [328471], upstreams: [37100] }],
-      asns: [{ asn: 3356, provides_transit: false }, { asn: 1299, provides_transit: true }],
+      asns: [
+        { asn: 3356, provides_transit: false },
+        { asn: 1299, provides_transit: true },
+      ],
     });
     expect(alerts.map((a) => [a.kind, a.rule, a.prefix, a.watched_asn, a.reason])).toEqual([
-      ['possible_leak', 'transit_by_stub', '64.68.236.0/22', 3356, 'AS3356, which provides transit to nobody, is in the middle of the path 199524 1299 3356 13904 13904 13904 13904 13904 13904 for 64.68.236.0/22'],
-      ['possible_leak', 'unexpected_upstream', '102.66.116.0/24', null, '102.66.116.0/24 from AS328471 reached the collector through AS30844, not one of its upstreams AS37100'],
+      [
+        'possible_leak',
+        'transit_by_stub',
+        '64.68.236.0/22',
+        3356,
+        'AS3356, which provides transit to nobody, is in the middle of the path 199524 1299 3356 13904 13904 13904 13904 13904 13904 for 64.68.236.0/22',
+      ],
+      [
+        'possible_leak',
+        'unexpected_upstream',
+        '102.66.116.0/24',
+        null,
+        '102.66.116.0/24 from AS328471 reached the collector through AS30844, not one of its upstreams AS37100',
+      ],
     ]);
   });
 
   it('judges announcements only, and gives the same alert ids on every run', () => {
-    const watch = { prefixes: [{ prefix: '2605:de00::/32', origins: [64500] }, { prefix: '2602:fd9e::/32', origins: [64500] }], asns: [] };
+    const watch = {
+      prefixes: [
+        { prefix: '2605:de00::/32', origins: [64500] },
+        { prefix: '2602:fd9e::/32', origins: [64500] },
+      ],
+      asns: [],
+    };
     const first = detectRoutingAlerts(updates(), watch);
     expect(first.map((a) => a.prefix)).toEqual(['2602:fd9e:f00::/40']);
     expect(detectRoutingAlerts(updates(), watch).map((a) => a.id)).toEqual(first.map((a) => a.id));

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { friendlyDateUtc, parseCanadaAdvisory } from '../../shared/feeds/canada-advisory.js';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
 
-const read = (name: string) => readFileSync(new URL(`../fixtures/feeds/canada-advisory/${name}`, import.meta.url), 'utf8');
+const read = (name: string) =>
+  readFileSync(new URL(`../fixtures/feeds/canada-advisory/${name}`, import.meta.url), 'utf8');
 const UA = read('cta-cap-ua.2026-09-24.json');
 const FR = read('cta-cap-fr.2026-10-05.json');
 const URL_UA = 'https://data.international.gc.ca/travel-voyage/cta-cap-ua.json';
@@ -15,19 +16,35 @@ describe('parseCanadaAdvisory', () => {
     expect(problems).toEqual([]);
     expect(records).toEqual([
       {
-        id: 'advisory|UA', kind: 'advisory', country: 'UA', level: 4, title: 'Ukraine - Avoid all travel',
-        summary: expect.stringMatching(/^UKRAINE - AVOID ALL TRAVEL Avoid all travel to Ukraine due to the Russian military invasion\. /),
-        updated: '2026-09-24T12:53:00.000Z', url: 'https://travel.gc.ca/destinations/ukraine', source: 'ca-gac', source_url: URL_UA,
+        id: 'advisory|UA',
+        kind: 'advisory',
+        country: 'UA',
+        level: 4,
+        title: 'Ukraine - Avoid all travel',
+        summary: expect.stringMatching(
+          /^UKRAINE - AVOID ALL TRAVEL Avoid all travel to Ukraine due to the Russian military invasion\. /,
+        ),
+        updated: '2026-09-24T12:53:00.000Z',
+        url: 'https://travel.gc.ca/destinations/ukraine',
+        source: 'ca-gac',
+        source_url: URL_UA,
       },
       { id: 'manifest', kind: 'manifest', ids: ['advisory|UA'] },
     ]);
-    expect(parseCanadaAdvisory(FR, URL_UA).records[0]).toMatchObject({ country: 'FR', level: 2, title: 'France - Exercise a high degree of caution', updated: '2026-10-05T11:02:00.000Z' });
+    expect(parseCanadaAdvisory(FR, URL_UA).records[0]).toMatchObject({
+      country: 'FR',
+      level: 2,
+      title: 'France - Exercise a high degree of caution',
+      updated: '2026-10-05T11:02:00.000Z',
+    });
   });
 
   it('says so in the title when some regions are at a higher level', () => {
     const doc = JSON.parse(FR);
     doc.data['has-regional-advisory'] = 1;
-    expect(parseCanadaAdvisory(JSON.stringify(doc), URL_UA).records[0]).toMatchObject({ title: 'France - Exercise a high degree of caution (with regional advisories: some areas are at a higher level)' });
+    expect(parseCanadaAdvisory(JSON.stringify(doc), URL_UA).records[0]).toMatchObject({
+      title: 'France - Exercise a high degree of caution (with regional advisories: some areas are at a higher level)',
+    });
   });
 
   it('names a document it cannot read as a problem and keeps an empty manifest', () => {
@@ -39,7 +56,9 @@ describe('parseCanadaAdvisory', () => {
     });
     doc.data['advisory-state'] = 3;
     doc.data['country-iso'] = 'XX';
-    expect(parseCanadaAdvisory(JSON.stringify(doc), URL_UA).problems).toEqual([{ entry: 0, id: null, reason: 'country-iso "XX" is not an ISO 3166-1 alpha-2 code' }]);
+    expect(parseCanadaAdvisory(JSON.stringify(doc), URL_UA).problems).toEqual([
+      { entry: 0, id: null, reason: 'country-iso "XX" is not an ISO 3166-1 alpha-2 code' },
+    ]);
   });
 
   it('reads Ottawa times to UTC and refuses other forms', () => {
@@ -50,6 +69,8 @@ describe('parseCanadaAdvisory', () => {
 
   it('throws for a body that is not a country document', () => {
     expect(() => parseCanadaAdvisory('<html>Not found</html>', URL_UA)).toThrow(/HTML/);
-    expect(() => parseCanadaAdvisory(JSON.stringify({ data: { UA: JSON.parse(UA).data } }), URL_UA)).toThrow(FeedFormatError);
+    expect(() => parseCanadaAdvisory(JSON.stringify({ data: { UA: JSON.parse(UA).data } }), URL_UA)).toThrow(
+      FeedFormatError,
+    );
   });
 });

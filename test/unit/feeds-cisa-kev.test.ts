@@ -5,13 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { CISA_KEV_URL, kevIndex, parseCisaKev } from '../../shared/feeds/cisa-kev.js';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
 
-const KEV = readFileSync(new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json', import.meta.url), 'utf8');
+const KEV = readFileSync(
+  new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.trimmed.json', import.meta.url),
+  'utf8',
+);
 type Raw = Record<string, unknown>;
 const raw = () => JSON.parse(KEV) as { vulnerabilities: Raw[] } & Raw;
 
 describe('parseCisaKev', () => {
   it('reads the whole catalog of 2025-08-25 as published: 1,404 entries, each CVE once, none refused', () => {
-    const whole = gunzipSync(readFileSync(new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.json.gz', import.meta.url))).toString('utf8');
+    const whole = gunzipSync(
+      readFileSync(
+        new URL('../fixtures/feeds/cisa-kev/known_exploited_vulnerabilities.2025.08.25.json.gz', import.meta.url),
+      ),
+    ).toString('utf8');
     const { records, problems, catalog } = parseCisaKev(whole, CISA_KEV_URL);
     expect(problems).toEqual([]);
     expect(catalog.count).toBe(1404);
@@ -28,7 +35,12 @@ describe('parseCisaKev', () => {
     const { records, problems, catalog } = parseCisaKev(KEV, CISA_KEV_URL);
     expect(problems).toEqual([]);
     expect(records).toHaveLength(17);
-    expect(catalog).toEqual({ title: 'CISA Catalog of Known Exploited Vulnerabilities', catalog_version: '2025.08.25', date_released: '2025-08-25T17:04:19.9796Z', count: 1404 });
+    expect(catalog).toEqual({
+      title: 'CISA Catalog of Known Exploited Vulnerabilities',
+      catalog_version: '2025.08.25',
+      date_released: '2025-08-25T17:04:19.9796Z',
+      count: 1404,
+    });
     expect(records.map((r) => r.id)).toEqual(raw().vulnerabilities.map((v) => v.cveID));
   });
 
@@ -37,15 +49,27 @@ describe('parseCisaKev', () => {
     for (const cve of ['CVE-2021-44228', 'CVE-2025-8876', 'CVE-2025-48384']) {
       const v = raw().vulnerabilities.find((e) => e.cveID === cve)!;
       expect(records.find((r) => r.id === cve)).toEqual({
-        id: cve, vendor_project: v.vendorProject, product: v.product, vulnerability_name: v.vulnerabilityName,
-        date_added: v.dateAdded, short_description: v.shortDescription, required_action: v.requiredAction,
-        due_date: v.dueDate, known_ransomware_campaign_use: v.knownRansomwareCampaignUse, notes: v.notes,
-        cwes: v.cwes, source_url: CISA_KEV_URL,
+        id: cve,
+        vendor_project: v.vendorProject,
+        product: v.product,
+        vulnerability_name: v.vulnerabilityName,
+        date_added: v.dateAdded,
+        short_description: v.shortDescription,
+        required_action: v.requiredAction,
+        due_date: v.dueDate,
+        known_ransomware_campaign_use: v.knownRansomwareCampaignUse,
+        notes: v.notes,
+        cwes: v.cwes,
+        source_url: CISA_KEV_URL,
       });
     }
     expect(records.find((r) => r.id === 'CVE-2021-44228')).toMatchObject({
-      vendor_project: 'Apache', product: 'Log4j2', date_added: '2021-12-10', due_date: '2021-12-24',
-      known_ransomware_campaign_use: 'Known', cwes: ['CWE-20', 'CWE-400', 'CWE-502'],
+      vendor_project: 'Apache',
+      product: 'Log4j2',
+      date_added: '2021-12-10',
+      due_date: '2021-12-24',
+      known_ransomware_campaign_use: 'Known',
+      cwes: ['CWE-20', 'CWE-400', 'CWE-502'],
     });
     expect(records.find((r) => r.id === 'CVE-2025-8876')!.cwes).toEqual([]);
     // Escaped characters in the published JSON (\u2019, \/) come out as text.
@@ -81,7 +105,9 @@ describe('parseCisaKev', () => {
   });
 
   it('throws for a body that is not the catalog', () => {
-    expect(() => parseCisaKev('<!doctype html><html><title>Access Denied</title></html>', CISA_KEV_URL)).toThrow(/HTML/);
+    expect(() => parseCisaKev('<!doctype html><html><title>Access Denied</title></html>', CISA_KEV_URL)).toThrow(
+      /HTML/,
+    );
     expect(() => parseCisaKev(JSON.stringify(raw().vulnerabilities), CISA_KEV_URL)).toThrow(FeedFormatError);
     expect(() => parseCisaKev('{"type":"FeatureCollection","features":[]}', CISA_KEV_URL)).toThrow(/catalogVersion/);
     expect(() => parseCisaKev(KEV.slice(0, 2000), CISA_KEV_URL)).toThrow(/not JSON/);

@@ -4,8 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
 import { GDACS_EVENTS_URL, parseGdacsEvents } from '../../shared/feeds/gdacs-events.js';
 
-const BODY = readFileSync(new URL('../fixtures/feeds/gdacs/eventsbyarea-pakistan.2026-10-08.json', import.meta.url), 'utf8');
-const QUAKES = readFileSync(new URL('../fixtures/feeds/usgs-quakes/significant_month.2020-06-08.geojson', import.meta.url), 'utf8');
+const BODY = readFileSync(
+  new URL('../fixtures/feeds/gdacs/eventsbyarea-pakistan.2026-10-08.json', import.meta.url),
+  'utf8',
+);
+const QUAKES = readFileSync(
+  new URL('../fixtures/feeds/usgs-quakes/significant_month.2020-06-08.geojson', import.meta.url),
+  'utf8',
+);
 
 describe('parseGdacsEvents', () => {
   it('reads every event: type, alert level, position, dates in UTC, countries, severity', () => {
@@ -45,8 +51,15 @@ describe('parseGdacsEvents', () => {
     });
     // The flood: Orange overall though its latest episode is Green; it lasted two months; over.
     expect(records[1]).toMatchObject({
-      event_type: 'FL', alert_level: 'orange', episode_alert_level: 'green', episode_id: 18, current: false,
-      from: '2026-08-09T01:00:00.000Z', to: '2026-10-03T01:00:00.000Z', provider: 'GLOFAS', severity: { value: 0, text: 'Magnitude 0', unit: null },
+      event_type: 'FL',
+      alert_level: 'orange',
+      episode_alert_level: 'green',
+      episode_id: 18,
+      current: false,
+      from: '2026-08-09T01:00:00.000Z',
+      to: '2026-10-03T01:00:00.000Z',
+      provider: 'GLOFAS',
+      severity: { value: 0, text: 'Magnitude 0', unit: null },
     });
   });
 
@@ -83,7 +96,9 @@ describe('parseGdacsEvents', () => {
   });
 
   it('throws for a body that is not a GDACS event list', () => {
-    expect(() => parseGdacsEvents('<!DOCTYPE html><html><body>Service Unavailable</body></html>', GDACS_EVENTS_URL)).toThrow(/HTML/);
+    expect(() =>
+      parseGdacsEvents('<!DOCTYPE html><html><body>Service Unavailable</body></html>', GDACS_EVENTS_URL),
+    ).toThrow(/HTML/);
     expect(() => parseGdacsEvents(QUAKES, GDACS_EVENTS_URL)).toThrow(/not a GDACS event list/);
     expect(() => parseGdacsEvents('{"message":"An error has occurred."}', GDACS_EVENTS_URL)).toThrow(FeedFormatError);
     expect(() => parseGdacsEvents(BODY.slice(0, 2000), GDACS_EVENTS_URL)).toThrow(/not JSON/);

@@ -20,26 +20,68 @@ describe('parseGeopoliticalList', () => {
   it('reads a CSV list into advisories and programmes, one per country (and programme)', () => {
     const { records, problems } = parseGeopoliticalList(CSV, URL_);
     expect(problems).toEqual([]);
-    expect(records.map((r) => r.id)).toEqual(['advisory|KP', 'programme|KP|DPRK3', 'advisory|UA', 'advisory|NO', 'programme|IR|IRAN', 'manifest']);
-    expect(records[5]).toEqual({ id: 'manifest', kind: 'manifest', ids: ['advisory|KP', 'programme|KP|DPRK3', 'advisory|UA', 'advisory|NO', 'programme|IR|IRAN'] });
+    expect(records.map((r) => r.id)).toEqual([
+      'advisory|KP',
+      'programme|KP|DPRK3',
+      'advisory|UA',
+      'advisory|NO',
+      'programme|IR|IRAN',
+      'manifest',
+    ]);
+    expect(records[5]).toEqual({
+      id: 'manifest',
+      kind: 'manifest',
+      ids: ['advisory|KP', 'programme|KP|DPRK3', 'advisory|UA', 'advisory|NO', 'programme|IR|IRAN'],
+    });
     expect(records[0]).toEqual({
-      id: 'advisory|KP', kind: 'advisory', country: 'KP', level: 4, title: 'Level 4', summary: 'Do not travel; OFAC programme DPRK3',
-      updated: '2025-04-29T00:00:00.000Z', url: 'https://travel.state.gov/content/tsg_aem/us/en/home/international-travel/travel-advisories/destination.prk.html', source: 'list', source_url: URL_,
+      id: 'advisory|KP',
+      kind: 'advisory',
+      country: 'KP',
+      level: 4,
+      title: 'Level 4',
+      summary: 'Do not travel; OFAC programme DPRK3',
+      updated: '2025-04-29T00:00:00.000Z',
+      url: 'https://travel.state.gov/content/tsg_aem/us/en/home/international-travel/travel-advisories/destination.prk.html',
+      source: 'list',
+      source_url: URL_,
     });
     expect(records[2]).toMatchObject({ country: 'UA', level: 4, updated: '2026-09-24T12:53:00.000Z', url: null });
-    expect(records[4]).toMatchObject({ kind: 'sanctions_programme', country: 'IR', programme: 'IRAN', listed: null, summary: null });
+    expect(records[4]).toMatchObject({
+      kind: 'sanctions_programme',
+      country: 'IR',
+      programme: 'IRAN',
+      listed: null,
+      summary: null,
+    });
   });
 
   it('reads the same list as JSON, bare or under "entries"', () => {
-    const entries = [{ country: 'KP', level: 4, programme: 'DPRK3', updated: '2025-04-29' }, { country: 'IR', programme: 'IRAN' }];
+    const entries = [
+      { country: 'KP', level: 4, programme: 'DPRK3', updated: '2025-04-29' },
+      { country: 'IR', programme: 'IRAN' },
+    ];
     const bare = parseGeopoliticalList(JSON.stringify(entries), URL_);
     const wrapped = parseGeopoliticalList(JSON.stringify({ entries }), URL_);
-    expect(bare.records.map((r) => r.id)).toEqual(['advisory|KP', 'programme|KP|DPRK3', 'programme|IR|IRAN', 'manifest']);
+    expect(bare.records.map((r) => r.id)).toEqual([
+      'advisory|KP',
+      'programme|KP|DPRK3',
+      'programme|IR|IRAN',
+      'manifest',
+    ]);
     expect(wrapped).toEqual(bare);
   });
 
   it('skips an entry it cannot read, names it (CSV rows counted from the header), keeps the rest', () => {
-    const body = ['country,level,summary,updated,url', 'UK,3,,,', 'FR,5,,,', 'DE,,,,', 'ES,2,,yesterday,', 'IT,2,,,ftp://x', 'PT,2,,,', 'PT,3,,,'].join('\n');
+    const body = [
+      'country,level,summary,updated,url',
+      'UK,3,,,',
+      'FR,5,,,',
+      'DE,,,,',
+      'ES,2,,yesterday,',
+      'IT,2,,,ftp://x',
+      'PT,2,,,',
+      'PT,3,,,',
+    ].join('\n');
     const { records, problems } = parseGeopoliticalList(body, URL_);
     expect(records.map((r) => r.id)).toEqual(['advisory|PT', 'manifest']);
     expect(problems).toEqual([

@@ -2,7 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
-import { indicatorIndex, parseCsvIndicators, parseStixIndicators, stixPatternValues } from '../../shared/feeds/indicators.js';
+import {
+  indicatorIndex,
+  parseCsvIndicators,
+  parseStixIndicators,
+  stixPatternValues,
+} from '../../shared/feeds/indicators.js';
 
 const read = (f: string) => readFileSync(new URL(`../fixtures/feeds/indicators/${f}`, import.meta.url), 'utf8');
 const C2 = read('stix21-indicators-for-C2-with-COA.json');
@@ -26,30 +31,56 @@ describe('parseStixIndicators', () => {
         labels: ['malicious-activity'],
         description: 'Test description.',
         for_detection: true,
-        source: { format: 'stix', object_id: 'indicator--53fe3b22-0201-47cf-85d0-97c02164528d', name: 'IP Address for known C2 channel' },
+        source: {
+          format: 'stix',
+          object_id: 'indicator--53fe3b22-0201-47cf-85d0-97c02164528d',
+          name: 'IP Address for known C2 channel',
+        },
         source_url: SRC,
       },
-      expect.objectContaining({ type: 'sha256', value: 'ef537f25c895bfa782526529a9b63d97aa631564d5d789c2b765448c8635fb6c', source: expect.objectContaining({ name: 'File hash for Poison Ivy variant' }) }),
+      expect.objectContaining({
+        type: 'sha256',
+        value: 'ef537f25c895bfa782526529a9b63d97aa631564d5d789c2b765448c8635fb6c',
+        source: expect.objectContaining({ name: 'File hash for Poison Ivy variant' }),
+      }),
     ]);
   });
 
   it('reads networks, domains and MD5s of the APT1 report, and names the certificate patterns it cannot list', () => {
     const { records, problems } = parseStixIndicators(APT1, SRC);
     expect(records.map((r) => `${r.type}:${r.value}`)).toEqual([
-      'cidr:223.166.0.0/15', 'cidr:58.246.0.0/15', 'cidr:112.64.0.0/15', 'cidr:139.226.0.0/15',
-      'domain:hugesoft.org', 'domain:arrowservice.net', 'domain:msnhome.org',
-      'md5:001dd76872d80801692ff942308c64e6', 'md5:002325a0a67fded0381b5648d7fe9b8e', 'md5:00dbb9e1c09dbdafb360f3163ba5a3de',
+      'cidr:223.166.0.0/15',
+      'cidr:58.246.0.0/15',
+      'cidr:112.64.0.0/15',
+      'cidr:139.226.0.0/15',
+      'domain:hugesoft.org',
+      'domain:arrowservice.net',
+      'domain:msnhome.org',
+      'md5:001dd76872d80801692ff942308c64e6',
+      'md5:002325a0a67fded0381b5648d7fe9b8e',
+      'md5:00dbb9e1c09dbdafb360f3163ba5a3de',
     ]);
     // Raw: [x509-certificate:issuer = 'CN=WEBMAIL' AND x509-certificate:serial_number = '4c:0b:…']
-    expect(problems.map((p) => p.reason)).toEqual(Array(2).fill('pattern combines values with AND: not a list of values each an indicator alone'));
+    expect(problems.map((p) => p.reason)).toEqual(
+      Array(2).fill('pattern combines values with AND: not a list of values each an indicator alone'),
+    );
   });
 
   it('splits OR patterns into one indicator per value, and names the real entries it cannot read', () => {
     const { records, problems } = parseStixIndicators(POISON_IVY, SRC);
     expect(records).toHaveLength(63);
     // Raw: [domain-name:value = 'www.webserver.dynssl.com' OR ipv4-addr:value = '113.10.246.30' OR … '202.65.222.45']
-    expect(records.filter((r) => r.source.object_id === 'indicator--329ae6e9-25bd-49e8-89d1-aae4ca52e4a7').map((r) => r.value)).toEqual([
-      'www.webserver.dynssl.com', '113.10.246.30', '219.90.112.203', '75.126.95.138', '219.90.112.197', '202.65.222.45',
+    expect(
+      records
+        .filter((r) => r.source.object_id === 'indicator--329ae6e9-25bd-49e8-89d1-aae4ca52e4a7')
+        .map((r) => r.value),
+    ).toEqual([
+      'www.webserver.dynssl.com',
+      '113.10.246.30',
+      '219.90.112.203',
+      '75.126.95.138',
+      '219.90.112.197',
+      '202.65.222.45',
     ]);
     expect(problems.map((p) => [p.entry, p.reason])).toEqual([
       [42, 'not a domain name ("domain autuo.xicp.net")'], // as published: the word "domain" inside the value
@@ -60,7 +91,12 @@ describe('parseStixIndicators', () => {
 
   it('reads a STIX 2.0 bundle (no pattern_type; `labels` for the indicator type)', () => {
     expect(parseStixIndicators(URL_20, SRC).records).toEqual([
-      expect.objectContaining({ type: 'url', value: 'http://x4z9arb.cn/4712/', labels: ['malicious-activity'], valid_from: '2014-06-29T13:49:37.079Z' }),
+      expect.objectContaining({
+        type: 'url',
+        value: 'http://x4z9arb.cn/4712/',
+        labels: ['malicious-activity'],
+        valid_from: '2014-06-29T13:49:37.079Z',
+      }),
     ]);
   });
 
@@ -87,14 +123,20 @@ describe('parseStixIndicators', () => {
   });
 
   it('gives the same ids on every read, and throws for a body that is not a bundle', () => {
-    expect(parseStixIndicators(POISON_IVY, SRC).records.map((r) => r.id)).toEqual(parseStixIndicators(POISON_IVY, SRC).records.map((r) => r.id));
+    expect(parseStixIndicators(POISON_IVY, SRC).records.map((r) => r.id)).toEqual(
+      parseStixIndicators(POISON_IVY, SRC).records.map((r) => r.id),
+    );
     expect(() => parseStixIndicators(MISP, SRC)).toThrow(/not JSON/);
     expect(() => parseStixIndicators('{"type":"indicator","id":"indicator--x"}', SRC)).toThrow(FeedFormatError);
   });
 
   it('reads pattern values with escaped quotes', () => {
-    expect(stixPatternValues("[url:value = 'http://a.example/it\\'s']")).toEqual([{ path: 'url:value', value: "http://a.example/it's" }]);
-    expect(stixPatternValues("[ipv4-addr:value = '198.51.100.1'] OR [ipv4-addr:value = '198.51.100.2']")).toHaveLength(2);
+    expect(stixPatternValues("[url:value = 'http://a.example/it\\'s']")).toEqual([
+      { path: 'url:value', value: "http://a.example/it's" },
+    ]);
+    expect(stixPatternValues("[ipv4-addr:value = '198.51.100.1'] OR [ipv4-addr:value = '198.51.100.2']")).toHaveLength(
+      2,
+    );
     expect(stixPatternValues("[ipv4-addr:value = '198.51.100.1'] WITHIN 300 SECONDS")).toMatch(/WITHIN/);
   });
 });
@@ -105,15 +147,32 @@ describe('parseCsvIndicators', () => {
     expect(records).toHaveLength(33);
     // Raw: 3813bc78-21d9-40a2-b76e-61016eb71ccb,8,Network activity,domain,"adhostingcache.com","",1,20161108
     expect(records.find((r) => r.value === 'adhostingcache.com')).toEqual({
-      id: 'domain|adhostingcache.com|csv', type: 'domain', value: 'adhostingcache.com', valid_from: '2016-11-08T00:00:00.000Z', valid_until: null,
-      labels: ['Network activity'], description: null, for_detection: true,
-      source: { format: 'misp-csv', object_id: '3813bc78-21d9-40a2-b76e-61016eb71ccb', name: null }, source_url: SRC,
+      id: 'domain|adhostingcache.com|csv',
+      type: 'domain',
+      value: 'adhostingcache.com',
+      valid_from: '2016-11-08T00:00:00.000Z',
+      valid_until: null,
+      labels: ['Network activity'],
+      description: null,
+      for_detection: true,
+      source: { format: 'misp-csv', object_id: '3813bc78-21d9-40a2-b76e-61016eb71ccb', name: null },
+      source_url: SRC,
     });
     // Raw: …,ip-dst,"95.215.44.37","IP linked to adhostingcache.com",0,20161108
-    expect(records.find((r) => r.type === 'ip')).toMatchObject({ value: '95.215.44.37', description: 'IP linked to adhostingcache.com', for_detection: false });
+    expect(records.find((r) => r.type === 'ip')).toMatchObject({
+      value: '95.215.44.37',
+      description: 'IP linked to adhostingcache.com',
+      for_detection: false,
+    });
     // "External analysis,link" is a URL too (the report's own address).
     expect(records.filter((r) => r.type === 'url')).toHaveLength(11); // ten `url` rows and one `link`
-    expect(problems).toEqual([{ entry: 9, id: null, reason: 'type "threat-actor" is not kept (ip, cidr, domain, url, sha256, sha1, md5, email)' }]);
+    expect(problems).toEqual([
+      {
+        entry: 9,
+        id: null,
+        reason: 'type "threat-actor" is not kept (ip, cidr, domain, url, sha256, sha1, md5, email)',
+      },
+    ]);
   });
 
   it('reads the plain type,value[,description] form, refanging values (rows of the same export)', () => {
@@ -144,12 +203,18 @@ describe('parseCsvIndicators', () => {
   it('throws for a body without a type,value header', () => {
     expect(() => parseCsvIndicators(C2, SRC)).toThrow(/not CSV/);
     expect(() => parseCsvIndicators('indicator,kind\n1.2.3.4,ip', SRC)).toThrow(/header naming "type" and "value"/);
-    expect(parseCsvIndicators(MISP, SRC).records.map((r) => r.id)).toEqual(parseCsvIndicators(MISP, SRC).records.map((r) => r.id));
+    expect(parseCsvIndicators(MISP, SRC).records.map((r) => r.id)).toEqual(
+      parseCsvIndicators(MISP, SRC).records.map((r) => r.id),
+    );
   });
 });
 
 describe('indicatorIndex', () => {
-  const all = [...parseStixIndicators(APT1, SRC).records, ...parseStixIndicators(POISON_IVY, SRC).records, ...parseCsvIndicators(MISP, SRC).records];
+  const all = [
+    ...parseStixIndicators(APT1, SRC).records,
+    ...parseStixIndicators(POISON_IVY, SRC).records,
+    ...parseCsvIndicators(MISP, SRC).records,
+  ];
   const index = indicatorIndex(all);
 
   it('finds an IP listed alone, in several indicators, or inside a listed network', () => {
@@ -168,7 +233,9 @@ describe('indicatorIndex', () => {
   });
 
   it('leaves out indicators not valid at the given time', () => {
-    const expired = all.map((r) => (r.value === 'hugesoft.org' ? { ...r, valid_until: '2016-01-01T00:00:00.000Z' } : r));
+    const expired = all.map((r) =>
+      r.value === 'hugesoft.org' ? { ...r, valid_until: '2016-01-01T00:00:00.000Z' } : r,
+    );
     expect(indicatorIndex(expired, new Date('2020-01-01T00:00:00Z')).byDomain('hugesoft.org')).toEqual([]);
     expect(indicatorIndex(expired, new Date('2015-06-01T00:00:00Z')).byDomain('hugesoft.org')).toHaveLength(1);
     expect(indicatorIndex(all, new Date('2010-01-01T00:00:00Z')).byDomain('hugesoft.org')).toEqual([]); // before valid_from

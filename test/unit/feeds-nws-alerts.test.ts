@@ -9,7 +9,10 @@ const POINT_2017 = sample('alerts-point.2017-12-05.json');
 const ZONE_2023 = sample('alerts-zone.2023-09-13.json');
 const ATOM = sample('cap-atom-us.2017-09-02.trimmed.xml');
 const ATOM_URL = 'https://alerts.weather.gov/cap/us.php?x=0';
-const QUAKES = readFileSync(new URL('../fixtures/feeds/usgs-quakes/significant_month.2020-06-08.geojson', import.meta.url), 'utf8');
+const QUAKES = readFileSync(
+  new URL('../fixtures/feeds/usgs-quakes/significant_month.2020-06-08.geojson', import.meta.url),
+  'utf8',
+);
 
 describe('parseNwsAlerts, GeoJSON from api.weather.gov', () => {
   it('reads a storm-based warning with its polygon, codes and times in UTC', () => {
@@ -31,12 +34,24 @@ describe('parseNwsAlerts, GeoJSON from api.weather.gov', () => {
         onset: '2023-09-13T02:12:00.000Z',
         expires: '2023-09-13T02:45:00.000Z',
         ends: '2023-09-13T02:45:00.000Z',
-        headline: 'Severe Thunderstorm Warning issued September 12 at 8:12PM MDT until September 12 at 8:45PM MDT by NWS El Paso Tx/Santa Teresa NM',
+        headline:
+          'Severe Thunderstorm Warning issued September 12 at 8:12PM MDT until September 12 at 8:45PM MDT by NWS El Paso Tx/Santa Teresa NM',
         area_desc: 'Sierra, NM',
         sender_name: 'NWS El Paso Tx/Santa Teresa NM',
         ugc: ['NMC051'],
         same: ['035051'],
-        polygon: { type: 'Polygon', coordinates: [[[-107.22, 33.22], [-107.16, 33.31], [-106.8199999, 33.25], [-106.95, 33.03], [-107.22, 33.22]]] },
+        polygon: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [-107.22, 33.22],
+              [-107.16, 33.31],
+              [-106.8199999, 33.25],
+              [-106.95, 33.03],
+              [-107.22, 33.22],
+            ],
+          ],
+        },
         url: 'https://api.weather.gov/alerts/urn:oid:2.49.0.1.840.0.7b7a54584f6725c7883c2f41d52be172ea827776.001.1',
         source_url: NWS_ALERTS_URL,
       },
@@ -57,7 +72,10 @@ describe('parseNwsAlerts, GeoJSON from api.weather.gov', () => {
   it('flags tsunami messages (a real alert with its event changed to one; no real capture of a tsunami alert was found)', () => {
     const doc = JSON.parse(ZONE_2023);
     doc.features[0].properties.event = 'Tsunami Warning';
-    expect(parseNwsAlerts(JSON.stringify(doc), NWS_ALERTS_URL).records[0]).toMatchObject({ event: 'Tsunami Warning', tsunami: true });
+    expect(parseNwsAlerts(JSON.stringify(doc), NWS_ALERTS_URL).records[0]).toMatchObject({
+      event: 'Tsunami Warning',
+      tsunami: true,
+    });
   });
 
   it('skips a broken alert, names it, keeps the rest', () => {
@@ -101,7 +119,20 @@ describe('parseNwsAlerts, the CAP Atom index', () => {
       area_desc: 'Covington; Escambia',
       ugc: ['ALC039', 'ALC053'],
       same: ['001039', '001053'],
-      polygon: { type: 'Polygon', coordinates: [[[-86.74, 30.99], [-86.71, 30.99], [-86.72, 30.75], [-86.88, 30.68], [-86.9, 30.7], [-86.75, 30.82], [-86.74, 30.99]]] },
+      polygon: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [-86.74, 30.99],
+            [-86.71, 30.99],
+            [-86.72, 30.75],
+            [-86.88, 30.68],
+            [-86.9, 30.7],
+            [-86.75, 30.82],
+            [-86.74, 30.99],
+          ],
+        ],
+      },
       url: 'https://alerts.weather.gov/cap/wwacapget.php?x=AL125867730254.FloodWarning.1258678213C0AL.MOBFLSMOB.d7d9a0120fb28b96d45eb1f0b1cd09c9',
       source_url: ATOM_URL,
     });
@@ -125,18 +156,32 @@ describe('parseNwsAlerts, the CAP Atom index', () => {
 describe('parseNwsAlerts, ids and wrong documents', () => {
   it('gives the same ids on every poll', () => {
     for (const body of [POINT_2017, ZONE_2023, ATOM]) {
-      expect(parseNwsAlerts(body, NWS_ALERTS_URL).records.map((r) => r.id)).toEqual(parseNwsAlerts(body, NWS_ALERTS_URL).records.map((r) => r.id));
+      expect(parseNwsAlerts(body, NWS_ALERTS_URL).records.map((r) => r.id)).toEqual(
+        parseNwsAlerts(body, NWS_ALERTS_URL).records.map((r) => r.id),
+      );
     }
   });
 
   it('throws for a body that is not an alerts document', () => {
-    expect(() => parseNwsAlerts('<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>', NWS_ALERTS_URL)).toThrow(FeedFormatError);
-    expect(() => parseNwsAlerts('<html><body>maintenance</body></html>', NWS_ALERTS_URL)).toThrow(/expected an Atom <feed>/);
+    expect(() =>
+      parseNwsAlerts('<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>', NWS_ALERTS_URL),
+    ).toThrow(FeedFormatError);
+    expect(() => parseNwsAlerts('<html><body>maintenance</body></html>', NWS_ALERTS_URL)).toThrow(
+      /expected an Atom <feed>/,
+    );
     expect(() => parseNwsAlerts(ATOM.slice(0, 3000), ATOM_URL)).toThrow(/not well-formed XML/);
-    expect(() => parseNwsAlerts('<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>x</id><title>news</title></entry></feed>', ATOM_URL)).toThrow(/not of CAP alerts/);
+    expect(() =>
+      parseNwsAlerts(
+        '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>x</id><title>news</title></entry></feed>',
+        ATOM_URL,
+      ),
+    ).toThrow(/not of CAP alerts/);
     // A GeoJSON FeatureCollection of something else (USGS quakes) is not read as alerts.
     expect(() => parseNwsAlerts(QUAKES, NWS_ALERTS_URL)).toThrow(/not an alerts collection/);
     expect(() => parseNwsAlerts('{"title":"Not Found","status":404}', NWS_ALERTS_URL)).toThrow(/FeatureCollection/);
-    expect(parseNwsAlerts('{"type":"FeatureCollection","features":[]}', NWS_ALERTS_URL)).toEqual({ records: [], problems: [] });
+    expect(parseNwsAlerts('{"type":"FeatureCollection","features":[]}', NWS_ALERTS_URL)).toEqual({
+      records: [],
+      problems: [],
+    });
   });
 });

@@ -16,7 +16,13 @@ describe('parseSwpcKp', () => {
     expect(problems).toEqual([]);
     expect(records).toHaveLength(62);
     // Raw: {"time_tag":"2026-08-02T15:00:00","Kp":5.67,"a_running":67,"station_count":8}
-    expect(records[5]).toEqual({ id: 'kp-3h-2026-08-02T15:00:00.000Z', time: '2026-08-02T15:00:00.000Z', kp: 5.67, cadence: '3h', source_url: SWPC_KP_URL });
+    expect(records[5]).toEqual({
+      id: 'kp-3h-2026-08-02T15:00:00.000Z',
+      time: '2026-08-02T15:00:00.000Z',
+      kp: 5.67,
+      cadence: '3h',
+      source_url: SWPC_KP_URL,
+    });
     expect(records.at(-1)).toMatchObject({ time: '2026-08-09T15:00:00.000Z', kp: 1.33 });
     expect(records.filter((r) => r.kp >= 4.67).map((r) => r.kp)).toEqual([5.67, 5.33, 5.67]);
   });
@@ -27,7 +33,11 @@ describe('parseSwpcKp', () => {
     expect(records).toHaveLength(62);
     // Raw: ["2026-02-05 03:00:00.000","5.33","56","8"]
     expect(records.find((r) => r.time === '2026-02-05T03:00:00.000Z')).toEqual({
-      id: 'kp-3h-2026-02-05T03:00:00.000Z', time: '2026-02-05T03:00:00.000Z', kp: 5.33, cadence: '3h', source_url: SWPC_KP_URL,
+      id: 'kp-3h-2026-02-05T03:00:00.000Z',
+      time: '2026-02-05T03:00:00.000Z',
+      kp: 5.33,
+      cadence: '3h',
+      source_url: SWPC_KP_URL,
     });
     expect(records[0]).toMatchObject({ time: '2026-02-02T00:00:00.000Z', kp: 2.33 });
   });
@@ -38,7 +48,11 @@ describe('parseSwpcKp', () => {
     expect(records).toHaveLength(358);
     // Raw: {"time_tag":"2026-07-09T06:09:00","kp_index":0,"estimated_kp":0.33,"kp":"0P"}
     expect(records.find((r) => r.time === '2026-07-09T06:09:00.000Z')).toEqual({
-      id: 'kp-1m-2026-07-09T06:09:00.000Z', time: '2026-07-09T06:09:00.000Z', kp: 0.33, cadence: '1m', source_url: SWPC_KP_1M_URL,
+      id: 'kp-1m-2026-07-09T06:09:00.000Z',
+      time: '2026-07-09T06:09:00.000Z',
+      kp: 0.33,
+      cadence: '1m',
+      source_url: SWPC_KP_1M_URL,
     });
     expect(records.at(-1)).toMatchObject({ time: '2026-07-09T10:00:00.000Z', kp: 1.67 });
   });
@@ -48,7 +62,9 @@ describe('parseSwpcKp', () => {
     expect(ids(OBJECTS)).toEqual(ids(OBJECTS));
     expect(new Set(ids(ONE_MINUTE)).size).toBe(358);
     const oneRow = (row: string) => parseSwpcKp(row, SWPC_KP_URL).records[0]!.id;
-    expect(oneRow('[{"time_tag":"2026-02-05T03:00:00","Kp":5.33}]')).toBe(oneRow('[["time_tag","Kp"],["2026-02-05 03:00:00.000","5.33"]]'));
+    expect(oneRow('[{"time_tag":"2026-02-05T03:00:00","Kp":5.33}]')).toBe(
+      oneRow('[["time_tag","Kp"],["2026-02-05 03:00:00.000","5.33"]]'),
+    );
   });
 
   it('skips a broken entry, names it, and keeps the rest', () => {
@@ -75,7 +91,10 @@ describe('parseSwpcKp', () => {
     rows[3] = 'x' as unknown as unknown[];
     const { records, problems } = parseSwpcKp(JSON.stringify(rows), SWPC_KP_URL);
     expect(records).toHaveLength(60);
-    expect(problems.map((p) => [p.entry, p.reason])).toEqual([[2, 'Kp is not a number ("")'], [3, 'a row that is not an array']]);
+    expect(problems.map((p) => [p.entry, p.reason])).toEqual([
+      [2, 'Kp is not a number ("")'],
+      [3, 'a row that is not an array'],
+    ]);
   });
 
   it('throws for a body that is not a Kp feed at all', () => {
@@ -93,24 +112,48 @@ describe('parseSwpcKp', () => {
 describe('the G-scale and the GIC risk', () => {
   it('puts each third at its level: 4.33 none, 4.67 (5-) G1, 8.67 (9-) G4, 9 G5', () => {
     const edges: [number, string | null][] = [
-      [0, null], [4.33, null], [4.67, 'G1'], [5, 'G1'], [5.33, 'G1'], [5.67, 'G2'], [6.33, 'G2'],
-      [6.67, 'G3'], [7.33, 'G3'], [7.67, 'G4'], [8.33, 'G4'], [8.67, 'G4'], [9, 'G5'],
+      [0, null],
+      [4.33, null],
+      [4.67, 'G1'],
+      [5, 'G1'],
+      [5.33, 'G1'],
+      [5.67, 'G2'],
+      [6.33, 'G2'],
+      [6.67, 'G3'],
+      [7.33, 'G3'],
+      [7.67, 'G4'],
+      [8.33, 'G4'],
+      [8.67, 'G4'],
+      [9, 'G5'],
     ];
     expect(edges.map(([kp]) => [kp, kpToGScale(kp)])).toEqual(edges);
     expect(() => kpToGScale(9.5)).toThrow(RangeError);
     expect(() => kpToGScale(Number.NaN)).toThrow(RangeError);
   });
 
-  it("agrees with the noaa_scale SWPC itself printed on every row of a real forecast", () => {
+  it('agrees with the noaa_scale SWPC itself printed on every row of a real forecast', () => {
     const [, ...rows] = JSON.parse(FORECAST) as [string, string, string, string | null][];
     expect(rows).toHaveLength(81);
-    expect(rows.filter((r) => r[3] !== null).map((r) => [r[1], r[3]])).toEqual([['5.33', 'G1'], ['4.67', 'G1']]);
+    expect(rows.filter((r) => r[3] !== null).map((r) => [r[1], r[3]])).toEqual([
+      ['5.33', 'G1'],
+      ['4.67', 'G1'],
+    ]);
     for (const [, kp, , scale] of rows) expect(kpToGScale(Number(kp))).toBe(scale);
   });
 
   it('rises with the G level and quotes what NOAA says at that level', () => {
-    expect([4.33, 4.67, 6, 7, 8.67, 9].map((kp) => gicRiskForKp(kp).risk)).toEqual(['none', 'low', 'moderate', 'high', 'severe', 'extreme']);
-    expect(gicRiskForKp(8)).toMatchObject({ g_scale: 'G4', effects: expect.stringContaining('induced pipeline currents') });
+    expect([4.33, 4.67, 6, 7, 8.67, 9].map((kp) => gicRiskForKp(kp).risk)).toEqual([
+      'none',
+      'low',
+      'moderate',
+      'high',
+      'severe',
+      'extreme',
+    ]);
+    expect(gicRiskForKp(8)).toMatchObject({
+      g_scale: 'G4',
+      effects: expect.stringContaining('induced pipeline currents'),
+    });
     expect(gicRiskForKp(9).effects).toContain('pipeline currents can reach hundreds of amps');
     expect(gicRiskForKp(3).source).toBe('https://www.swpc.noaa.gov/noaa-scales-explanation');
   });

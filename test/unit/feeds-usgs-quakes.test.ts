@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { FeedFormatError } from '../../shared/feeds/feed-document.js';
 import { parseUsgsQuakes, quakesNear, USGS_QUAKES_URL } from '../../shared/feeds/usgs-quakes.js';
 
-const sample = (name: string) => readFileSync(new URL(`../fixtures/feeds/usgs-quakes/${name}`, import.meta.url), 'utf8');
+const sample = (name: string) =>
+  readFileSync(new URL(`../fixtures/feeds/usgs-quakes/${name}`, import.meta.url), 'utf8');
 const ALL_DAY = sample('all_day.2022-09-29.trimmed.geojson');
 const SIGNIFICANT = sample('significant_month.2020-06-08.geojson');
 const SIGNIFICANT_URL = 'https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/significant_month.geojson';
@@ -46,20 +47,45 @@ describe('parseUsgsQuakes', () => {
       title: 'M 6.8 - east of the South Sandwich Islands',
       source_url: USGS_QUAKES_URL,
     });
-    expect(records[1]).toMatchObject({ id: 'hv73158067', magnitude: 2.1500001, place: '10 km ENE of Pāhala, Hawaii', depth_km: 32.7200012207031, alert: null, tsunami: false });
+    expect(records[1]).toMatchObject({
+      id: 'hv73158067',
+      magnitude: 2.1500001,
+      place: '10 km ENE of Pāhala, Hawaii',
+      depth_km: 32.7200012207031,
+      alert: null,
+      tsunami: false,
+    });
     // Quarry blasts are in the feed, above ground level: kept, with their type, for the caller to filter.
-    expect(records.find((r) => r.id === 'ci40352768')).toMatchObject({ event_type: 'quarry blast', depth_km: -0.82, magnitude: 1.71 });
-    expect(records.filter((r) => r.alert === 'green').map((r) => r.id)).toEqual(['us6000ip57', 'us6000ip3f', 'us6000inwk']);
+    expect(records.find((r) => r.id === 'ci40352768')).toMatchObject({
+      event_type: 'quarry blast',
+      depth_km: -0.82,
+      magnitude: 1.71,
+    });
+    expect(records.filter((r) => r.alert === 'green').map((r) => r.id)).toEqual([
+      'us6000ip57',
+      'us6000ip3f',
+      'us6000inwk',
+    ]);
   });
 
   it('reads a significant-earthquakes feed, tsunami flags and all', () => {
     const { records, problems } = parseUsgsQuakes(SIGNIFICANT, SIGNIFICANT_URL);
     expect(problems).toEqual([]);
     expect(records.map((r) => [r.id, r.magnitude, r.tsunami])).toEqual([
-      ['us6000a5r3', 6.4, true], ['ci39462536', 5.53, true], ['us6000a4yi', 6.8, true],
-      ['nn00725272', 6.5, false], ['us70009f12', 6.6, true], ['ci38488354', 4.54, false],
+      ['us6000a5r3', 6.4, true],
+      ['ci39462536', 5.53, true],
+      ['us6000a4yi', 6.8, true],
+      ['nn00725272', 6.5, false],
+      ['us70009f12', 6.6, true],
+      ['ci38488354', 4.54, false],
     ]);
-    expect(records[1]).toMatchObject({ time: '2020-06-04T01:32:11.140Z', updated: '2020-06-08T08:36:52.770Z', lat: 35.6148333, lon: -117.4281667, depth_km: 8.44 });
+    expect(records[1]).toMatchObject({
+      time: '2020-06-04T01:32:11.140Z',
+      updated: '2020-06-08T08:36:52.770Z',
+      lat: 35.6148333,
+      lon: -117.4281667,
+      depth_km: 8.44,
+    });
   });
 
   it('gives each event the same id on every poll', () => {
@@ -69,7 +95,9 @@ describe('parseUsgsQuakes', () => {
   });
 
   it('skips a broken feature, names it, and keeps the rest', () => {
-    const doc = JSON.parse(ALL_DAY) as { features: { id?: string; properties: Record<string, unknown>; geometry: { coordinates: unknown[] } }[] };
+    const doc = JSON.parse(ALL_DAY) as {
+      features: { id?: string; properties: Record<string, unknown>; geometry: { coordinates: unknown[] } }[];
+    };
     const f = doc.features;
     f[0]!.properties.mag = '1.0';
     delete f[1]!.properties.time;
@@ -100,7 +128,9 @@ describe('parseUsgsQuakes', () => {
   });
 
   it('throws for a body that is not a FeatureCollection', () => {
-    expect(() => parseUsgsQuakes('<html><head><title>503 Service Unavailable</title></head></html>', USGS_QUAKES_URL)).toThrow(/HTML/);
+    expect(() =>
+      parseUsgsQuakes('<html><head><title>503 Service Unavailable</title></head></html>', USGS_QUAKES_URL),
+    ).toThrow(/HTML/);
     const oneFeature = JSON.stringify((JSON.parse(SIGNIFICANT) as { features: unknown[] }).features[0]);
     expect(() => parseUsgsQuakes(oneFeature, USGS_QUAKES_URL)).toThrow(/FeatureCollection/);
     expect(() => parseUsgsQuakes('[]', USGS_QUAKES_URL)).toThrow(FeedFormatError);
@@ -126,7 +156,10 @@ describe('quakesNear', () => {
 
   it('lists every pair, nearest first, and nothing for no places', () => {
     const cobb = records.find((r) => r.id === 'nc73787051')!;
-    const points = [{ id: 'far', ...moved(cobb, 20, 90) }, { id: 'close', ...moved(cobb, 5, 0) }];
+    const points = [
+      { id: 'far', ...moved(cobb, 20, 90) },
+      { id: 'close', ...moved(cobb, 5, 0) },
+    ];
     const pairs = quakesNear(records, points, 25).map((n) => [n.quake.id, n.point.id]);
     expect(pairs[0]).toEqual(['nc73787051', 'close']);
     expect(pairs).toContainEqual(['nc73787051', 'far']);

@@ -25,10 +25,20 @@ const LINE = [
 
 describe('channelDistance', () => {
   it('is start plus channel times spacing', () => {
-    expect(channelDistance({ line_id: 'x', threshold: 1, start_distance_m: 250, channel_spacing_m: 2.5 }, 100)).toBe(500);
+    expect(channelDistance({ line_id: 'x', threshold: 1, start_distance_m: 250, channel_spacing_m: 2.5 }, 100)).toBe(
+      500,
+    );
   });
   it('interpolates between calibration points and extends the end pairs beyond them', () => {
-    const config = { line_id: 'x', threshold: 1, calibration: [{ channel: 10, distance_m: 100 }, { channel: 20, distance_m: 300 }, { channel: 40, distance_m: 400 }] };
+    const config = {
+      line_id: 'x',
+      threshold: 1,
+      calibration: [
+        { channel: 10, distance_m: 100 },
+        { channel: 20, distance_m: 300 },
+        { channel: 40, distance_m: 400 },
+      ],
+    };
     expect(channelDistance(config, 15)).toBe(200);
     expect(channelDistance(config, 30)).toBe(350);
     expect(channelDistance(config, 0)).toBe(-100);
@@ -60,7 +70,9 @@ describe('detect', () => {
       5,
     );
     expect(dropped).toBe(0);
-    expect(detections).toEqual([{ first_at: 0, last_at: 1000, channel_from: 1, channel_to: 4, channel: 3, peak: 12, frames: 2 }]);
+    expect(detections).toEqual([
+      { first_at: 0, last_at: 1000, channel_from: 1, channel_to: 4, channel: 3, peak: 12, frames: 2 },
+    ]);
   });
   it('keeps apart runs separated by a quiet channel, and frames further apart than the merge window', () => {
     const { detections } = detect([frame(0, [9, 1, 9]), frame(6000, [9, 1, 1])], 5);
@@ -89,7 +101,13 @@ const detection = (first_at: number, last_at: number, channel_from: number, chan
   peak: 9,
   frames: 1 + (last_at - first_at) / 1000,
 });
-const disturbance = (event_id: string, first_at: number, last_at: number, channel_from: number, channel_to: number): OpenDisturbance => ({ event_id, first_at, last_at, channel_from, channel_to });
+const disturbance = (
+  event_id: string,
+  first_at: number,
+  last_at: number,
+  channel_from: number,
+  channel_to: number,
+): OpenDisturbance => ({ event_id, first_at, last_at, channel_from, channel_to });
 
 describe('splitDetections', () => {
   const open = [disturbance('e-120', 0, 9000, 120, 122)];
@@ -144,6 +162,8 @@ describe('the stored object', () => {
   });
   it('is keyed by tenant, sensor, day, hour and first frame', () => {
     const at = Date.parse('2026-11-25T08:05:00.000Z');
-    expect(telemetryObjectKey('t1', 's1', at, 'b-1', 'abcdef0123456789')).toBe(`telemetry/t1/s1/2026-11-25/08/${at}-b-1-abcdef012345.jsonl.gz`);
+    expect(telemetryObjectKey('t1', 's1', at, 'b-1', 'abcdef0123456789')).toBe(
+      `telemetry/t1/s1/2026-11-25/08/${at}-b-1-abcdef012345.jsonl.gz`,
+    );
   });
 });

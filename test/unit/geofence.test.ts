@@ -6,7 +6,20 @@ import { RequestValidationError } from '../../shared/http/errors.js';
 const ring = (pts: number[][]) => [...pts, pts[0]!];
 const withHole: Geofence = {
   type: 'Polygon',
-  coordinates: [ring([[0, 0], [10, 0], [10, 10], [0, 10]]), ring([[4, 4], [6, 4], [6, 6], [4, 6]])],
+  coordinates: [
+    ring([
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+    ]),
+    ring([
+      [4, 4],
+      [6, 4],
+      [6, 6],
+      [4, 6],
+    ]),
+  ],
 };
 
 function issueOf(geofence: Geofence) {
@@ -24,17 +37,65 @@ describe('geofence checks', () => {
   });
 
   it('locate a self-intersection at its polygon', () => {
-    const bowtie: Geofence = { type: 'MultiPolygon', coordinates: [[ring([[0, 0], [1, 0], [1, 1], [0, 1]])], [ring([[5, 5], [6, 6], [6, 5], [5, 6]])]] };
+    const bowtie: Geofence = {
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          ring([
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ]),
+        ],
+        [
+          ring([
+            [5, 5],
+            [6, 6],
+            [6, 5],
+            [5, 6],
+          ]),
+        ],
+      ],
+    };
     expect(issueOf(bowtie)).toMatchObject({ loc: ['body', 'geofence', 'coordinates', 1], type: 'self_intersection' });
   });
 
   it('refuse a hole crossing its exterior', () => {
-    const crossing: Geofence = { type: 'Polygon', coordinates: [ring([[0, 0], [10, 0], [10, 10], [0, 10]]), ring([[8, 8], [12, 8], [12, 12], [8, 12]])] };
+    const crossing: Geofence = {
+      type: 'Polygon',
+      coordinates: [
+        ring([
+          [0, 0],
+          [10, 0],
+          [10, 10],
+          [0, 10],
+        ]),
+        ring([
+          [8, 8],
+          [12, 8],
+          [12, 12],
+          [8, 12],
+        ]),
+      ],
+    };
     expect(issueOf(crossing)?.type).toMatch(/self_intersection|hole_outside/);
   });
 
   it('refuse a ring with fewer than three distinct corners', () => {
-    expect(issueOf({ type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 0], [0, 0]]] })?.type).toBe('degenerate_ring');
+    expect(
+      issueOf({
+        type: 'Polygon',
+        coordinates: [
+          [
+            [0, 0],
+            [1, 1],
+            [0, 0],
+            [0, 0],
+          ],
+        ],
+      })?.type,
+    ).toBe('degenerate_ring');
   });
 });
 

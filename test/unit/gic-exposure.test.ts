@@ -4,7 +4,12 @@
  * gets from where it lies.
  */
 import { describe, expect, it } from 'vitest';
-import { auroralEdge, conductorExposure, GEOMAGNETIC_POLE, geomagneticLatitude } from '../../shared/domain/connectors/gic-exposure.js';
+import {
+  auroralEdge,
+  conductorExposure,
+  GEOMAGNETIC_POLE,
+  geomagneticLatitude,
+} from '../../shared/domain/connectors/gic-exposure.js';
 
 describe('geomagneticLatitude', () => {
   it('is 90 at the geomagnetic pole, -90 at its antipode, and puts Tromsø in the auroral zone and Singapore near the magnetic equator', () => {
@@ -33,7 +38,11 @@ describe('conductorExposure', () => {
   const singapore: [number, number, number, number] = [103.6, 1.2, 104.0, 1.4];
 
   it('raises a line under the auroral oval one level, keeps a mid-latitude one, and never takes a storm below low', () => {
-    expect(conductorExposure(oslo, 5.33, 'low')).toEqual({ magnetic_latitude: expect.closeTo(59.7, 0), band: 'auroral', risk: 'moderate' });
+    expect(conductorExposure(oslo, 5.33, 'low')).toEqual({
+      magnetic_latitude: expect.closeTo(59.7, 0),
+      band: 'auroral',
+      risk: 'moderate',
+    });
     expect(conductorExposure(dover, 5.33, 'low')).toMatchObject({ band: 'mid', risk: 'low' });
     expect(conductorExposure(singapore, 5.33, 'low')).toMatchObject({ band: 'low', risk: 'low' });
     expect(conductorExposure(singapore, 8, 'severe')).toMatchObject({ band: 'low', risk: 'high' });
@@ -42,7 +51,10 @@ describe('conductorExposure', () => {
 
   it('takes the most poleward corner of the line, and raises nothing below storm level', () => {
     // A line from Dover to Oslo reaches the oval at Kp 5.33 by its northern end.
-    expect(conductorExposure([1.3, 51.0, 10.9, 60.0], 5.33, 'low')).toMatchObject({ band: 'auroral', risk: 'moderate' });
+    expect(conductorExposure([1.3, 51.0, 10.9, 60.0], 5.33, 'low')).toMatchObject({
+      band: 'auroral',
+      risk: 'moderate',
+    });
     expect(conductorExposure(oslo, 4, 'none')).toMatchObject({ band: 'auroral', risk: 'none' });
     expect(conductorExposure(singapore, 2, 'none')).toMatchObject({ band: 'low', risk: 'none' });
   });

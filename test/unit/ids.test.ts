@@ -35,7 +35,11 @@ describe('derivedTimeId', () => {
     const ids = Array.from({ length: 4096 }, (_, i) => derivedTimeId(at, seed, i));
     expect([...ids].sort()).toEqual(ids);
     expect(new Set(ids).size).toBe(ids.length);
-    const other = new Set([derivedTimeId(at, 'tenant\nevents.batch\nkey-2', 0), derivedTimeId(at + 1, seed, 0), derivedTimeId(at, seed, 0)]);
+    const other = new Set([
+      derivedTimeId(at, 'tenant\nevents.batch\nkey-2', 0),
+      derivedTimeId(at + 1, seed, 0),
+      derivedTimeId(at, seed, 0),
+    ]);
     expect(other.size).toBe(3);
     expect(() => derivedTimeId(at, seed, 4096)).toThrow(RangeError);
   });

@@ -1,7 +1,11 @@
 /** Infrastructure files: what a file is by its name and by its content, and when the two disagree. */
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { detectContentFormat, openByNameAndContent, sniffContainer } from '../../shared/domain/infrastructure/detect.js';
+import {
+  detectContentFormat,
+  openByNameAndContent,
+  sniffContainer,
+} from '../../shared/domain/infrastructure/detect.js';
 import { baseName, formatFromFilename } from '../../shared/domain/infrastructure/formats.js';
 import { GeoFileError } from '../../shared/domain/infrastructure/geo-file-error.js';
 import { geojsonBytes, kmlBytes, kmzBytes, PORT_KML, shapefileZipBytes } from '../support/geo-files.js';
@@ -58,14 +62,20 @@ describe('format by content', () => {
     expect(await detectContentFormat(await kmzBytes())).toBe('kmz');
     expect(await detectContentFormat(geojsonBytes())).toBe('geojson');
     expect(await detectContentFormat(geojsonBytes({ type: 'Point', coordinates: [1, 2] }))).toBe('geojson');
-    expect(await detectContentFormat(geojsonBytes({ type: 'Feature', properties: {}, geometry: null }))).toBe('geojson');
+    expect(await detectContentFormat(geojsonBytes({ type: 'Feature', properties: {}, geometry: null }))).toBe(
+      'geojson',
+    );
     expect(await detectContentFormat(await shapefileZipBytes())).toBe('shapefile');
   });
 
   it('finds a KML with a namespace prefix-free root and any namespace, in UTF-16 too', async () => {
     const kml21 = '<kml xmlns="http://earth.google.com/kml/2.1"><Document/></kml>';
     expect(await detectContentFormat(Buffer.from(kml21))).toBe('kml');
-    expect(await detectContentFormat(Buffer.from([0xff, 0xfe, ...Buffer.from(PORT_KML.replace('UTF-8', 'UTF-16'), 'utf16le')]))).toBe('kml');
+    expect(
+      await detectContentFormat(
+        Buffer.from([0xff, 0xfe, ...Buffer.from(PORT_KML.replace('UTF-8', 'UTF-16'), 'utf16le')]),
+      ),
+    ).toBe('kml');
   });
 
   it('is none of ours for other XML, other JSON, other zips and anything else', async () => {
@@ -92,16 +102,26 @@ describe('name and content must agree', () => {
   it('a .kml holding JSON is a mismatch that names what it holds', async () => {
     const err = await refusal('site.kml', geojsonBytes());
     expect(err.problem).toBe('format_mismatch');
-    expect(err.message).toBe('The name "site.kml" promises a KML document, but the content is GeoJSON (name it .geojson)');
+    expect(err.message).toBe(
+      'The name "site.kml" promises a KML document, but the content is GeoJSON (name it .geojson)',
+    );
   });
 
   it.each([
     ['site.geojson', () => kmlBytes(), /promises GeoJSON, but the content is a KML document \(name it \.kml\)/],
     ['site.zip', () => kmzBytes(), /promises a zipped shapefile, but the content is a KMZ archive \(name it \.kmz\)/],
-    ['site.kmz', () => shapefileZipBytes(), /promises a KMZ archive, but the content is a zipped shapefile \(name it \.zip\)/],
+    [
+      'site.kmz',
+      () => shapefileZipBytes(),
+      /promises a KMZ archive, but the content is a zipped shapefile \(name it \.zip\)/,
+    ],
     ['site.kml', () => Buffer.from(GPX), /but the content is XML whose root element is <gpx>, not <kml>/],
     ['site.geojson', () => geojsonBytes({ rows: [] }), /but the content is JSON that is not GeoJSON/],
-    ['site.kmz', () => new JSZip().file('a.txt', 'x').generateAsync({ type: 'nodebuffer' }), /holding neither a \.kml nor a \.shp/],
+    [
+      'site.kmz',
+      () => new JSZip().file('a.txt', 'x').generateAsync({ type: 'nodebuffer' }),
+      /holding neither a \.kml nor a \.shp/,
+    ],
   ])('%s holding something else is a mismatch', async (name, make, message) => {
     const err = await refusal(name, await make());
     expect(err.problem).toBe('format_mismatch');
@@ -118,9 +138,21 @@ describe('name and content must agree', () => {
 
   it.each([
     ['site.kml', Buffer.alloc(0), 'The file is not readable as a KML document: it is empty'],
-    ['site.kml', Buffer.from('\x00\x01garbage'), 'The file is not readable as a KML document: it is neither XML, JSON nor a zip archive'],
-    ['site.kml', Buffer.from('<kml><Document>'), 'The file is not readable as a KML document: the XML does not parse (unclosed xml tag(s): kml, Document)'],
-    ['site.geojson', Buffer.from('{"type": "FeatureCollection", '), /^The file is not readable as GeoJSON: the JSON does not parse/],
+    [
+      'site.kml',
+      Buffer.from('\x00\x01garbage'),
+      'The file is not readable as a KML document: it is neither XML, JSON nor a zip archive',
+    ],
+    [
+      'site.kml',
+      Buffer.from('<kml><Document>'),
+      'The file is not readable as a KML document: the XML does not parse (unclosed xml tag(s): kml, Document)',
+    ],
+    [
+      'site.geojson',
+      Buffer.from('{"type": "FeatureCollection", '),
+      /^The file is not readable as GeoJSON: the JSON does not parse/,
+    ],
   ])('%s with unreadable content is unreadable', async (name, data, message) => {
     const err = await refusal(name, data);
     expect(err.problem).toBe('unreadable_file');
@@ -138,6 +170,8 @@ describe('name and content must agree', () => {
   it('a name we do not take is refused before the content is looked at', async () => {
     const err = await refusal('site.gpx', Buffer.from(GPX));
     expect(err.problem).toBe('file_type');
-    expect(err.message).toBe('The file name must end in .kml, .kmz, .geojson, .json, .zip (a .zip being a zipped shapefile); got "site.gpx"');
+    expect(err.message).toBe(
+      'The file name must end in .kml, .kmz, .geojson, .json, .zip (a .zip being a zipped shapefile); got "site.gpx"',
+    );
   });
 });

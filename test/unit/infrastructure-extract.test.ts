@@ -63,7 +63,10 @@ describe('KML and KMZ', () => {
   it('a KMZ whose .kml is not KML is unreadable', async () => {
     const zip = new JSZip().file('doc.kml', '<gpx/>');
     const err = await refusal('port.kmz', await zip.generateAsync({ type: 'nodebuffer' }));
-    expect(err).toMatchObject({ problem: 'unreadable_file', message: 'doc.kml in the KMZ archive is not a KML document' });
+    expect(err).toMatchObject({
+      problem: 'unreadable_file',
+      message: 'doc.kml in the KMZ archive is not a KML document',
+    });
   });
 
   it('a MultiGeometry becomes a GeometryCollection', async () => {
@@ -100,9 +103,36 @@ describe('GeoJSON', () => {
       geometry_types: ['Point'],
       bbox: [4.4, 51.9, 4.4, 51.9],
     });
-    const bare = await extractGeometries('line.geojson', geojsonBytes({ type: 'LineString', coordinates: [[0, 0], [1, 1]] }));
-    expect(bare.features.features).toEqual([{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } }]);
-    const collection = { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [1, 2] }, { type: 'Point', coordinates: [3, 4] }] };
+    const bare = await extractGeometries(
+      'line.geojson',
+      geojsonBytes({
+        type: 'LineString',
+        coordinates: [
+          [0, 0],
+          [1, 1],
+        ],
+      }),
+    );
+    expect(bare.features.features).toEqual([
+      {
+        type: 'Feature',
+        properties: {},
+        geometry: {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      },
+    ]);
+    const collection = {
+      type: 'GeometryCollection',
+      geometries: [
+        { type: 'Point', coordinates: [1, 2] },
+        { type: 'Point', coordinates: [3, 4] },
+      ],
+    };
     expect((await extractGeometries('pair.geojson', geojsonBytes(collection))).summary).toEqual({
       feature_count: 1,
       geometry_types: ['GeometryCollection'],
@@ -111,11 +141,18 @@ describe('GeoJSON', () => {
   });
 
   it('a malformed geometry is unreadable and says which feature', async () => {
-    const bad = { ...ASSETS_GEOJSON, features: [...ASSETS_GEOJSON.features, { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[1, 2]] } }] };
+    const bad = {
+      ...ASSETS_GEOJSON,
+      features: [
+        ...ASSETS_GEOJSON.features,
+        { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[1, 2]] } },
+      ],
+    };
     const err = await refusal('assets.geojson', geojsonBytes(bad));
     expect(err).toMatchObject({
       problem: 'unreadable_file',
-      message: 'The geometry of GeoJSON feature 3 is a Polygon whose coordinates are not positions [longitude, latitude]',
+      message:
+        'The geometry of GeoJSON feature 3 is a Polygon whose coordinates are not positions [longitude, latitude]',
     });
   });
 
@@ -143,17 +180,38 @@ describe('zipped shapefiles', () => {
     const zip = await JSZip.loadAsync(await shapefileZipBytes());
     zip.remove('POINT.dbf');
     const err = await refusal('assets.zip', await zip.generateAsync({ type: 'nodebuffer' }));
-    expect(err).toMatchObject({ problem: 'unreadable_file', message: 'The zipped shapefile has POINT.shp but not its POINT.dbf' });
+    expect(err).toMatchObject({
+      problem: 'unreadable_file',
+      message: 'The zipped shapefile has POINT.shp but not its POINT.dbf',
+    });
   });
 
   it('ignores the .prj: a projected shapefile is refused by the coordinate range', async () => {
-    const utm = { type: 'FeatureCollection' as const, features: [{ type: 'Feature' as const, properties: { name: 'x' }, geometry: { type: 'Point' as const, coordinates: [597000, 6643000] } }] };
+    const utm = {
+      type: 'FeatureCollection' as const,
+      features: [
+        {
+          type: 'Feature' as const,
+          properties: { name: 'x' },
+          geometry: { type: 'Point' as const, coordinates: [597000, 6643000] },
+        },
+      ],
+    };
     const err = await refusal('utm.zip', await shapefileZipBytes(utm));
     expect(err).toMatchObject({ problem: 'coordinate_range' });
   });
 
   it('reads attributes as UTF-8 when a .cpg says so (Windows-1252 otherwise)', async () => {
-    const one = { type: 'FeatureCollection' as const, features: [{ type: 'Feature' as const, properties: { name: 'Kai ##st' }, geometry: { type: 'Point' as const, coordinates: [10.7, 59.9] } }] };
+    const one = {
+      type: 'FeatureCollection' as const,
+      features: [
+        {
+          type: 'Feature' as const,
+          properties: { name: 'Kai ##st' },
+          geometry: { type: 'Point' as const, coordinates: [10.7, 59.9] },
+        },
+      ],
+    };
     const zip = await JSZip.loadAsync(await shapefileZipBytes(one));
     const dbf = Buffer.from(await zip.file('POINT.dbf')!.async('nodebuffer'));
     const at = dbf.indexOf('##');
@@ -179,19 +237,38 @@ describe('zipped shapefiles', () => {
 
 describe('no geometries', () => {
   it.each([
-    ['empty.geojson', () => geojsonBytes({ type: 'FeatureCollection', features: [] }), 'The file holds no geometries: GeoJSON with no features'],
+    [
+      'empty.geojson',
+      () => geojsonBytes({ type: 'FeatureCollection', features: [] }),
+      'The file holds no geometries: GeoJSON with no features',
+    ],
     [
       'nulls.geojson',
-      () => geojsonBytes({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'x' }, geometry: null }] }),
+      () =>
+        geojsonBytes({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', properties: { name: 'x' }, geometry: null }],
+        }),
       'The file holds no geometries: GeoJSON with 1 feature, none with coordinates',
     ],
-    ['empty-line.geojson', () => geojsonBytes({ type: 'LineString', coordinates: [] }), 'The file holds no geometries: GeoJSON with 1 feature, none with coordinates'],
+    [
+      'empty-line.geojson',
+      () => geojsonBytes({ type: 'LineString', coordinates: [] }),
+      'The file holds no geometries: GeoJSON with 1 feature, none with coordinates',
+    ],
     [
       'names.kml',
-      () => kmlBytes('<kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>only a name</name></Placemark></Document></kml>'),
+      () =>
+        kmlBytes(
+          '<kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>only a name</name></Placemark></Document></kml>',
+        ),
       'The file holds no geometries: a KML document with 1 feature, none with coordinates',
     ],
-    ['folder.kmz', () => kmzBytes('<kml><Document><Folder/></Document></kml>'), 'The file holds no geometries: a KMZ archive with no features'],
+    [
+      'folder.kmz',
+      () => kmzBytes('<kml><Document><Folder/></Document></kml>'),
+      'The file holds no geometries: a KMZ archive with no features',
+    ],
   ])('%s', async (name, make, message) => {
     const err = await refusal(name, await make());
     expect(err).toMatchObject({ problem: 'no_geometries', message });

@@ -7,10 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../shared/config.js';
 import { incidentNotice, type NotificationDetail } from '../../shared/domain/incidents/notification-delivery.js';
-import { emailOf, httpBody, pagerDutyEvent, slackMessage, teamsCard, type Notice } from '../../shared/domain/integrations/messages.js';
+import {
+  emailOf,
+  httpBody,
+  pagerDutyEvent,
+  slackMessage,
+  teamsCard,
+  type Notice,
+} from '../../shared/domain/integrations/messages.js';
 import { newSigningSecret, signedHeaders } from '../../shared/domain/webhooks/signing.js';
 
-const URL_ = 'https://api.example.com/prod/api/v1/incidents/0190c5d1-0000-7000-8000-000000000001/acknowledge?token=ack_abc';
+const URL_ =
+  'https://api.example.com/prod/api/v1/incidents/0190c5d1-0000-7000-8000-000000000001/acknowledge?token=ack_abc';
 const detail = (over: Partial<NotificationDetail> = {}): NotificationDetail & { tenant_id: string } => ({
   message_id: '0190c5d1-0000-7000-8000-0000000000aa',
   tenant_id: '0190c5d1-0000-7000-8000-0000000000bb',
@@ -25,13 +33,19 @@ const detail = (over: Partial<NotificationDetail> = {}): NotificationDetail & { 
   ...over,
 });
 const at = new Date('2026-11-21T13:45:00.123Z');
-const link = { path: '/api/v1/incidents/x/acknowledge?token=ack_abc', url: URL_, expiresAt: '2026-11-21T14:45:00.123Z' };
+const link = {
+  path: '/api/v1/incidents/x/acknowledge?token=ack_abc',
+  url: URL_,
+  expiresAt: '2026-11-21T14:45:00.123Z',
+};
 const notice = (over: Partial<NotificationDetail> = {}): Notice => incidentNotice(detail(over), link, at);
 
 describe('an incident notice', () => {
   it('says the severity, the level and the title; level 0 is the confirmation', () => {
     expect(notice().title).toBe('HIGH incident: Fence cut <north> gate & pier');
-    expect(notice({ escalation_level: 2 }).title).toBe('HIGH incident, escalation level 2: Fence cut <north> gate & pier');
+    expect(notice({ escalation_level: 2 }).title).toBe(
+      'HIGH incident, escalation level 2: Fence cut <north> gate & pier',
+    );
     expect(notice().text).toContain('Escalation level: 0 (confirmed)');
     expect(notice({ escalation_level: 1 }).text).toContain('Escalation level: 1 (not acknowledged in time)');
   });
@@ -50,7 +64,15 @@ describe('Slack incoming webhook', () => {
     ]);
     expect(m.blocks[1]).toEqual({
       type: 'actions',
-      elements: [{ type: 'button', action_id: 'acknowledge', text: { type: 'plain_text', text: 'Acknowledge' }, url: URL_, style: 'primary' }],
+      elements: [
+        {
+          type: 'button',
+          action_id: 'acknowledge',
+          text: { type: 'plain_text', text: 'Acknowledge' },
+          url: URL_,
+          style: 'primary',
+        },
+      ],
     });
     expect(m.text).toBe(`HIGH incident: Fence cut &lt;north&gt; gate &amp; pier <${URL_}|Acknowledge>`);
   });
@@ -69,7 +91,15 @@ describe('Microsoft Teams incoming webhook', () => {
       summary: 'CRITICAL incident: Fence cut <north> gate & pier',
       title: 'CRITICAL incident: Fence cut <north> gate & pier',
       themeColor: 'C4314B',
-      sections: [{ facts: [{ name: 'Severity', value: 'CRITICAL' }, { name: 'Escalation level', value: '0' }, { name: 'Link valid until', value: link.expiresAt }] }],
+      sections: [
+        {
+          facts: [
+            { name: 'Severity', value: 'CRITICAL' },
+            { name: 'Escalation level', value: '0' },
+            { name: 'Link valid until', value: link.expiresAt },
+          ],
+        },
+      ],
       potentialAction: [{ '@type': 'OpenUri', name: 'Acknowledge', targets: [{ os: 'default', uri: URL_ }] }],
     });
   });
@@ -91,16 +121,24 @@ describe('PagerDuty Events API v2', () => {
       client: 'Gatehouse',
       links: [{ href: URL_, text: 'Acknowledge' }],
     });
-    const severities = ['critical', 'high', 'medium', 'low'].map((severity) => (pagerDutyEvent('k', notice({ severity }), 'trigger').payload as { severity: string }).severity);
+    const severities = ['critical', 'high', 'medium', 'low'].map(
+      (severity) => (pagerDutyEvent('k', notice({ severity }), 'trigger').payload as { severity: string }).severity,
+    );
     expect(severities).toEqual(['critical', 'error', 'warning', 'info']);
     // Every level of one incident is told on the same alert.
-    expect(pagerDutyEvent('k', notice({ escalation_level: 3 }), 'trigger').dedup_key).toBe(pagerDutyEvent('k', notice(), 'trigger').dedup_key);
+    expect(pagerDutyEvent('k', notice({ escalation_level: 3 }), 'trigger').dedup_key).toBe(
+      pagerDutyEvent('k', notice(), 'trigger').dedup_key,
+    );
   });
 
   it('a summary is cut to the 1024 characters PagerDuty takes; a resolve names only the alert', () => {
     const long = pagerDutyEvent('k', notice({ title: 'x'.repeat(2000) }), 'trigger').payload as { summary: string };
     expect(long.summary).toHaveLength(1024);
-    expect(pagerDutyEvent('k', notice(), 'resolve')).toEqual({ routing_key: 'k', event_action: 'resolve', dedup_key: 'gatehouse-0190c5d1-0000-7000-8000-000000000001' });
+    expect(pagerDutyEvent('k', notice(), 'resolve')).toEqual({
+      routing_key: 'k',
+      event_action: 'resolve',
+      dedup_key: 'gatehouse-0190c5d1-0000-7000-8000-000000000001',
+    });
   });
 });
 
@@ -108,7 +146,9 @@ describe('email', () => {
   it('plain text, the title as subject, the link on a line of its own', () => {
     const mail = emailOf(notice());
     expect(mail.subject).toBe('HIGH incident: Fence cut <north> gate & pier');
-    expect(mail.text.split('\n')).toEqual(expect.arrayContaining(['Fence cut <north> gate & pier', 'Severity: HIGH', `Acknowledge: ${URL_}`]));
+    expect(mail.text.split('\n')).toEqual(
+      expect.arrayContaining(['Fence cut <north> gate & pier', 'Severity: HIGH', `Acknowledge: ${URL_}`]),
+    );
   });
 });
 
@@ -142,7 +182,9 @@ describe('signed HTTP endpoint', () => {
 describe('PUBLIC_API_URL', () => {
   const base = { TABLE_NAME: 't', BUCKET_NAME: 'b', EVENT_BUS_NAME: 'e', USER_POOL_ID: 'p', USER_POOL_CLIENT_ID: 'c' };
   it('is read without its trailing slash, and must be an http(s) URL', () => {
-    expect(loadConfig({ ...base, PUBLIC_API_URL: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' }).publicApiUrl).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
+    expect(
+      loadConfig({ ...base, PUBLIC_API_URL: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod/' }).publicApiUrl,
+    ).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
     expect(loadConfig(base).publicApiUrl).toBeUndefined();
     expect(() => loadConfig({ ...base, PUBLIC_API_URL: 'ftp://example.com' })).toThrow(/PUBLIC_API_URL/);
     expect(() => loadConfig({ ...base, PUBLIC_API_URL: 'not a url' })).toThrow(/PUBLIC_API_URL/);

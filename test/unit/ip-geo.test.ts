@@ -292,22 +292,39 @@ describe('addresses that are not public', () => {
 });
 
 describe('IPv4-mapped IPv6', () => {
-  it.each(['::ffff:8.8.8.8', '::FFFF:8.8.8.8', '::ffff:808:808', '0:0:0:0:0:ffff:0808:0808'])('looks %s up as 8.8.8.8', async (ip) => {
-    expect(await lookupIp(ip)).toEqual(await lookupIp('8.8.8.8'));
-  });
+  it.each(['::ffff:8.8.8.8', '::FFFF:8.8.8.8', '::ffff:808:808', '0:0:0:0:0:ffff:0808:0808'])(
+    'looks %s up as 8.8.8.8',
+    async (ip) => {
+      expect(await lookupIp(ip)).toEqual(await lookupIp('8.8.8.8'));
+    },
+  );
 
   it('gives the IPv4 scope of a mapped private address', async () => {
-    expect(await lookupIp('::ffff:10.0.0.1')).toMatchObject({ ip: '10.0.0.1', version: 4, scope: 'private', asn: null });
+    expect(await lookupIp('::ffff:10.0.0.1')).toMatchObject({
+      ip: '10.0.0.1',
+      version: 4,
+      scope: 'private',
+      asn: null,
+    });
   });
 });
 
 describe('input that is not an IP address', () => {
-  it.each(['', 'localhost', '8.8.8', '8.8.8.256', '01.2.3.4', ' 8.8.8.8', '8.8.8.8/32', '1::2::3', '[::1]', '::ffff:8.8.8.8.8', '12345::'])(
-    'rejects %j',
-    async (input) => {
-      await expect(lookupIp(input)).rejects.toThrow(/^not an IP address/);
-    },
-  );
+  it.each([
+    '',
+    'localhost',
+    '8.8.8',
+    '8.8.8.256',
+    '01.2.3.4',
+    ' 8.8.8.8',
+    '8.8.8.8/32',
+    '1::2::3',
+    '[::1]',
+    '::ffff:8.8.8.8.8',
+    '12345::',
+  ])('rejects %j', async (input) => {
+    await expect(lookupIp(input)).rejects.toThrow(/^not an IP address/);
+  });
 
   it('rejects with a plain Error', async () => {
     const error = await lookupIp('gatehouse').catch((e: unknown) => e);
@@ -325,7 +342,10 @@ describe('provenance', () => {
   });
 
   it('names GATEHOUSE_IP_DB_DIR when the data is elsewhere and no label says what it is', async () => {
-    expect(await ipGeoSource({ GATEHOUSE_IP_DB_DIR: '/opt/ip-geo' })).toEqual({ asn: 'GATEHOUSE_IP_DB_DIR', country: 'GATEHOUSE_IP_DB_DIR' });
+    expect(await ipGeoSource({ GATEHOUSE_IP_DB_DIR: '/opt/ip-geo' })).toEqual({
+      asn: 'GATEHOUSE_IP_DB_DIR',
+      country: 'GATEHOUSE_IP_DB_DIR',
+    });
   });
 });
 
@@ -365,7 +385,10 @@ describe('GATEHOUSE_IP_DB_DIR', () => {
     // Blank lines at the end, as an editor may leave them.
     await writeFile(join(dir, IP_GEO_DATA_FILES.asnIpv4.file), `${v4.join('\r\n')}\r\n\r\n\r\n`);
     // 2001:4860::/32, one row and no trailing newline.
-    await writeFile(join(dir, IP_GEO_DATA_FILES.asnIpv6.file), '42541956101370907050197289607612071936,42541956180599069564461627201156022271,64503,"Six, Ltd."');
+    await writeFile(
+      join(dir, IP_GEO_DATA_FILES.asnIpv6.file),
+      '42541956101370907050197289607612071936,42541956180599069564461627201156022271,64503,"Six, Ltd."',
+    );
     process.env.GATEHOUSE_IP_DB_DIR = dir;
 
     expect(await lookupIp('8.8.4.0')).toMatchObject({ asn: 64500, as_org: 'Example Resolver' });

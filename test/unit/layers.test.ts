@@ -23,7 +23,8 @@ interface Import {
   typeOnly: boolean;
 }
 
-const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importsOf(file: string): Import[] {
   const text = readFileSync(join(root, file), 'utf8');
@@ -39,7 +40,8 @@ function importsOf(file: string): Import[] {
 const all = [...sources('functions'), ...sources('shared'), ...sources('lib'), ...sources('bin')];
 const imports = all.flatMap(importsOf);
 /** Code that runs in a deployed function: the handlers and everything shared but the local runtime. */
-const isProduction = (file: string) => file.startsWith('functions/') || (file.startsWith('shared/') && !file.startsWith('shared/local/'));
+const isProduction = (file: string) =>
+  file.startsWith('functions/') || (file.startsWith('shared/') && !file.startsWith('shared/local/'));
 const under = (prefix: string) => (i: Import) => i.to.startsWith(prefix);
 const show = (list: Import[]) => list.map((i) => `${i.from} -> ${i.to}`);
 
@@ -65,7 +67,6 @@ const LAYERS: [name: string, test: RegExp][] = [
 ];
 const layerOf = (path: string) => LAYERS.findIndex(([, test]) => test.test(path));
 
-
 describe('layers', () => {
   it('every source file under shared/ belongs to a layer', () => {
     expect(all.filter((f) => f.startsWith('shared/') && layerOf(f) < 0)).toEqual([]);
@@ -79,7 +80,9 @@ describe('layers', () => {
 
   it('every DynamoDB call lives in shared/db: no other production module imports a DynamoDB command', () => {
     const dynamo = (i: Import) => !i.typeOnly && /^@aws-sdk\/(lib-dynamodb|client-dynamodb)$/.test(i.to);
-    expect(show(imports.filter((i) => isProduction(i.from) && !i.from.startsWith('shared/db/') && dynamo(i)))).toEqual([]);
+    expect(show(imports.filter((i) => isProduction(i.from) && !i.from.startsWith('shared/db/') && dynamo(i)))).toEqual(
+      [],
+    );
   });
 
   it("a request's tenant is decided at the edge: only system work names a tenant from its data", () => {
@@ -123,7 +126,7 @@ describe('layers', () => {
     expect(show(imports.filter((i) => i.from.startsWith('shared/feeds/') && under('shared/domain/')(i)))).toEqual([]);
   });
 
-  it("a context imports another only through its face (index.ts); only the route glue (functions) reaches inside", () => {
+  it('a context imports another only through its face (index.ts); only the route glue (functions) reaches inside', () => {
     // A room is a context's folder: shared/domain/<context>/, and shared/db/<context>/ and
     // shared/schemas/<context>/ where a context has several files there.
     const roomOf = (path: string) => /^shared\/(domain|db|schemas)\/[^/]+\//.exec(path)?.[0];
@@ -131,11 +134,15 @@ describe('layers', () => {
     expect([...rooms].filter((room) => !all.includes(`${room}index.ts`))).toEqual([]);
     const intruding = imports.filter((i) => {
       const room = roomOf(i.to);
-      return room !== undefined && room !== roomOf(i.from) && !i.to.endsWith('/index.ts') && !i.from.startsWith('functions/');
+      return (
+        room !== undefined && room !== roomOf(i.from) && !i.to.endsWith('/index.ts') && !i.from.startsWith('functions/')
+      );
     });
     expect(show(intruding)).toEqual([]);
     // No loose files in the domain beyond its shared kernel.
-    const kernel = ['actor.ts', 'country-code.ts', 'diff.ts', 'local-time.ts', 'outbound-policy.ts'].map((f) => `shared/domain/${f}`);
+    const kernel = ['actor.ts', 'country-code.ts', 'diff.ts', 'local-time.ts', 'outbound-policy.ts'].map(
+      (f) => `shared/domain/${f}`,
+    );
     expect(all.filter((f) => /^shared\/domain\/[^/]+\.ts$/.test(f) && !kernel.includes(f))).toEqual([]);
   });
 
@@ -145,9 +152,13 @@ describe('layers', () => {
 
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass every rule below.
-    expect(imports.filter((i) => i.from === 'functions/environments/get.ts').map((i) => i.to)).toContain('shared/http/handler.ts');
+    expect(imports.filter((i) => i.from === 'functions/environments/get.ts').map((i) => i.to)).toContain(
+      'shared/http/handler.ts',
+    );
     expect(imports.some((i) => i.from === 'shared/local/compose.ts' && i.to === 'shared/config.ts')).toBe(true);
-    expect(imports.filter((i) => i.from === 'shared/domain/incidents/notification-delivery.ts').map((i) => i.to)).toContain('shared/domain/integrations/index.ts');
+    expect(
+      imports.filter((i) => i.from === 'shared/domain/incidents/notification-delivery.ts').map((i) => i.to),
+    ).toContain('shared/domain/integrations/index.ts');
   });
 
   it('no production module imports the local runtime (shared/local)', () => {
@@ -160,12 +171,17 @@ describe('layers', () => {
 
   it('no production module compiles schemas: Ajv and its compiler stay in the build and the local runtime', () => {
     const compiles = (i: Import) =>
-      !i.typeOnly && (i.to === 'shared/http/ajv.ts' || /^ajv(-formats)?(\/|$)/.test(i.to) || i.to === '@middy/validator/transpile');
-    expect(show(imports.filter((i) => isProduction(i.from) && i.from !== 'shared/http/ajv.ts' && compiles(i)))).toEqual([]);
+      !i.typeOnly &&
+      (i.to === 'shared/http/ajv.ts' || /^ajv(-formats)?(\/|$)/.test(i.to) || i.to === '@middy/validator/transpile');
+    expect(show(imports.filter((i) => isProduction(i.from) && i.from !== 'shared/http/ajv.ts' && compiles(i)))).toEqual(
+      [],
+    );
   });
 
   it('the local runtime is one folder: shared/local is imported only by itself, bin and the tests', () => {
-    const outside = imports.filter((i) => under('shared/local/')(i) && !i.from.startsWith('shared/local/') && !i.from.startsWith('bin/'));
+    const outside = imports.filter(
+      (i) => under('shared/local/')(i) && !i.from.startsWith('shared/local/') && !i.from.startsWith('bin/'),
+    );
     expect(show(outside)).toEqual([]);
   });
 });

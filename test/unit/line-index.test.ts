@@ -6,13 +6,37 @@ import type { FeatureCollection } from 'geojson';
 import { buildLineIndex } from '../../shared/domain/infrastructure/line-index.js';
 import { linesNear, openLineIndex } from '../../shared/domain/infrastructure/line-search.js';
 
-const cable: [number, number][] = [[1.4, 51.1], [1.6, 51.15], [1.8, 51.2]];
+const cable: [number, number][] = [
+  [1.4, 51.1],
+  [1.6, 51.15],
+  [1.8, 51.2],
+];
 const features: FeatureCollection = {
   type: 'FeatureCollection',
   features: [
     { type: 'Feature', properties: { name: 'Channel Link 1' }, geometry: { type: 'LineString', coordinates: cable } },
-    { type: 'Feature', properties: { Name: 'Harbour substation' }, geometry: { type: 'Point', coordinates: [1.3, 51.1] } },
-    { type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: [[[1.0, 50.0], [1.1, 50.0]], [[2.0, 52.0], [2.1, 52.1]]] } },
+    {
+      type: 'Feature',
+      properties: { Name: 'Harbour substation' },
+      geometry: { type: 'Point', coordinates: [1.3, 51.1] },
+    },
+    {
+      type: 'Feature',
+      properties: {},
+      geometry: {
+        type: 'MultiLineString',
+        coordinates: [
+          [
+            [1.0, 50.0],
+            [1.1, 50.0],
+          ],
+          [
+            [2.0, 52.0],
+            [2.1, 52.1],
+          ],
+        ],
+      },
+    },
   ],
 };
 
@@ -21,7 +45,11 @@ describe('line index', () => {
   const index = openLineIndex(JSON.parse(JSON.stringify(data)));
 
   it('keeps every line and part, named from the feature, and no points', () => {
-    expect(data.lines.map((l) => [l.line_id, l.name])).toEqual([['0', 'Channel Link 1'], ['2.0', null], ['2.1', null]]);
+    expect(data.lines.map((l) => [l.line_id, l.name])).toEqual([
+      ['0', 'Channel Link 1'],
+      ['2.0', null],
+      ['2.1', null],
+    ]);
     expect(data.segments).toHaveLength(4);
   });
 

@@ -46,7 +46,10 @@ describe('event patterns', () => {
 
   it('the publish-events filter passes new EVENT and OUTBOX items only', () => {
     const [pattern] = streamFilterPatterns(triggerOf('publish-events', 'table-stream')) as EventPattern[];
-    const rec = (eventName: string, entity: string) => ({ eventName, dynamodb: { NewImage: { entity: { S: entity }, PK: { S: 'x' } } } });
+    const rec = (eventName: string, entity: string) => ({
+      eventName,
+      dynamodb: { NewImage: { entity: { S: entity }, PK: { S: 'x' } } },
+    });
     expect(matchesPattern(pattern!, rec('INSERT', 'EVENT'))).toBe(true);
     expect(matchesPattern(pattern!, rec('INSERT', 'OUTBOX'))).toBe(true);
     expect(matchesPattern(pattern!, rec('MODIFY', 'EVENT'))).toBe(false);
@@ -56,14 +59,26 @@ describe('event patterns', () => {
 });
 
 describe('the in-process bus', () => {
-  const entry = (tenant: string, type: string) => ({ source: 'gatehouse.events', detailType: type, detail: { tenant_id: tenant, n: 1 }, time: '2026-11-21T10:00:01.234Z' });
+  const entry = (tenant: string, type: string) => ({
+    source: 'gatehouse.events',
+    detailType: type,
+    detail: { tenant_id: tenant, n: 1 },
+    time: '2026-11-21T10:00:01.234Z',
+  });
 
   it('delivers EventBridge-shaped events to the subscribers whose pattern matches, asynchronously', async () => {
     const bus = new LocalEventBus();
     const got: Record<string, BusEvent[]> = { t1: [], breaches: [] };
     bus.subscribe('t1', { detail: { tenant_id: ['t1'] } }, (e) => void got.t1!.push(e));
-    bus.subscribe('breaches', { source: ['gatehouse.events'], 'detail-type': ['perimeter.breach'] }, (e) => void got.breaches!.push(e));
-    bus.put([entry('t1', 'perimeter.breach'), entry('t2', 'perimeter.breach'), entry('t1', 'sensor.reading')], 'eu-west-1');
+    bus.subscribe(
+      'breaches',
+      { source: ['gatehouse.events'], 'detail-type': ['perimeter.breach'] },
+      (e) => void got.breaches!.push(e),
+    );
+    bus.put(
+      [entry('t1', 'perimeter.breach'), entry('t2', 'perimeter.breach'), entry('t1', 'sensor.reading')],
+      'eu-west-1',
+    );
     expect(got.t1).toEqual([]);
     await bus.idle();
     expect(got.t1!.map((e) => e['detail-type'])).toEqual(['perimeter.breach', 'sensor.reading']);
@@ -87,7 +102,11 @@ describe('the in-process bus', () => {
     bus.subscribe('broken', { source: ['gatehouse.events'] }, () => {
       throw new Error('boom');
     });
-    const unsubscribe = bus.subscribe('fine', { source: ['gatehouse.events'] }, (e) => void seen.push(e['detail-type']));
+    const unsubscribe = bus.subscribe(
+      'fine',
+      { source: ['gatehouse.events'] },
+      (e) => void seen.push(e['detail-type']),
+    );
     expect(() => bus.put([entry('t1', 'a.b')], 'r')).not.toThrow();
     await bus.idle();
     unsubscribe();
@@ -104,7 +123,10 @@ describe('the in-process bus', () => {
       const file = join(dir, 'bus.jsonl');
       bus.recordTo(file);
       bus.put([entry('t1', 'a.b'), entry('t2', 'c.d')], 'r');
-      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as BusEvent);
+      const lines = readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as BusEvent);
       expect(lines.map((e) => e.detail.tenant_id)).toEqual(['t1', 't2']);
       expect(bus.published().map((e) => e.id)).toEqual(lines.map((e) => e.id));
     } finally {
@@ -112,10 +134,15 @@ describe('the in-process bus', () => {
     }
   });
 
-  it('the adapter in local mode accepts every entry onto this process\'s bus', async () => {
+  it("the adapter in local mode accepts every entry onto this process's bus", async () => {
     const before = localEventBus().published().length;
     const outcomes = await localEventBusAdapter('gatehouse-local', 'us-east-1').putEntries([entry('t9', 'x.y')]);
     expect(outcomes).toEqual([{}]);
-    expect(localEventBus().published().slice(before).map((e) => e.detail.tenant_id)).toEqual(['t9']);
+    expect(
+      localEventBus()
+        .published()
+        .slice(before)
+        .map((e) => e.detail.tenant_id),
+    ).toEqual(['t9']);
   });
 });

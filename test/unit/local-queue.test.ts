@@ -40,9 +40,13 @@ describe('LocalQueues', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(q.receive('webhook-dispatch', 1)).toEqual([]);
     expect(q.messages('webhook-dispatch')).toEqual([]);
-    expect(q.messages('webhook-dispatch:dead-letters')).toEqual([expect.objectContaining({ body: 'poison', receiveCount: limit })]);
+    expect(q.messages('webhook-dispatch:dead-letters')).toEqual([
+      expect.objectContaining({ body: 'poison', receiveCount: limit }),
+    ]);
     await new Promise((r) => setTimeout(r, 300));
-    expect(new LocalQueues({ clock, stateFile }).messages('webhook-dispatch:dead-letters')).toEqual([expect.objectContaining({ body: 'poison' })]);
+    expect(new LocalQueues({ clock, stateFile }).messages('webhook-dispatch:dead-letters')).toEqual([
+      expect.objectContaining({ body: 'poison' }),
+    ]);
   });
 
   it('keeps what is queued, with its visibility, across a restart', async () => {
@@ -55,7 +59,9 @@ describe('LocalQueues', () => {
     await before.changeVisibility('webhook-deliveries', received!.receiptHandle!, 3600);
     before.flush();
     const after = new LocalQueues({ clock, stateFile });
-    expect(after.messages('webhook-deliveries')).toEqual([expect.objectContaining({ body: 'waiting', receiptHandle: null, visibleAt: now + 3_600_000 })]);
+    expect(after.messages('webhook-deliveries')).toEqual([
+      expect.objectContaining({ body: 'waiting', receiptHandle: null, visibleAt: now + 3_600_000 }),
+    ]);
     expect(after.receive('webhook-deliveries', 1)).toEqual([]);
   });
 });
@@ -66,9 +72,17 @@ describe('startQueueWorkers', () => {
     let mode: 'partial' | 'throw' = 'partial';
     const handler: QueueHandler = async (event) => {
       if (mode === 'throw') throw new Error('down');
-      return { batchItemFailures: event.Records.filter((r) => r.body === 'bad').map((r) => ({ itemIdentifier: r.messageId })) };
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === 'bad').map((r) => ({ itemIdentifier: r.messageId })),
+      };
     };
-    const workers = await startQueueWorkers({ queues: q, region: 'us-east-1', workers: [workerById('webhook-deliver')], handlers: { 'webhook-deliver': handler }, pollMs: 0 });
+    const workers = await startQueueWorkers({
+      queues: q,
+      region: 'us-east-1',
+      workers: [workerById('webhook-deliver')],
+      handlers: { 'webhook-deliver': handler },
+      pollMs: 0,
+    });
     await q.send('webhook-deliveries', [{ body: 'good' }, { body: 'bad' }]);
     await workers.drain();
     expect(q.messages('webhook-deliveries').map((m) => m.body)).toEqual(['bad']);

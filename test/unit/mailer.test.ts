@@ -17,7 +17,12 @@ describe('SesMailer', () => {
     expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input).toEqual({
       FromEmailAddress: 'alerts@harbour.example',
       Destination: { ToAddresses: ['soc@harbour.example'] },
-      Content: { Simple: { Subject: { Data: 'Incident: fence cut', Charset: 'UTF-8' }, Body: { Text: { Data: 'Acknowledge: https://api.example/ack', Charset: 'UTF-8' } } } },
+      Content: {
+        Simple: {
+          Subject: { Data: 'Incident: fence cut', Charset: 'UTF-8' },
+          Body: { Text: { Data: 'Acknowledge: https://api.example/ack', Charset: 'UTF-8' } },
+        },
+      },
     });
     ses.restore();
   });

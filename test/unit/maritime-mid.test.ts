@@ -32,7 +32,11 @@ describe('the MID table', () => {
 
   it('names the shared MID 306 by its flag state, and lists its three territories', () => {
     expect(midAllocation('306')?.country_code).toBe('NL');
-    expect(MID_ALLOCATIONS.filter((row) => row.mid === '306').map((row) => row.country_code)).toEqual(['BQ', 'CW', 'SX']);
+    expect(MID_ALLOCATIONS.filter((row) => row.mid === '306').map((row) => row.country_code)).toEqual([
+      'BQ',
+      'CW',
+      'SX',
+    ]);
   });
 });
 
@@ -115,7 +119,21 @@ describe('flagOfMmsi for the other kinds of station', () => {
   });
 
   it('answers null for anything malformed', () => {
-    for (const bad of ['', '36699971', '3669997120', '36699971a', ' 366999712', '366 99971', '+36699971', '111012345', '100000000', '971123456', '900000000', '010000000', '001000000']) {
+    for (const bad of [
+      '',
+      '36699971',
+      '3669997120',
+      '36699971a',
+      ' 366999712',
+      '366 99971',
+      '+36699971',
+      '111012345',
+      '100000000',
+      '971123456',
+      '900000000',
+      '010000000',
+      '001000000',
+    ]) {
       expect(flagOfMmsi(bad)).toBeNull();
     }
   });

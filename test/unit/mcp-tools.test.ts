@@ -17,7 +17,9 @@ describe('tool schemas', () => {
     const search = toolNamed('search_events')!;
     const input = view(inputSchemaOf(search));
     const routeQuery = eventsListRoute.request.query.properties;
-    expect(Object.keys(input.properties).sort()).toEqual([...Object.keys(routeQuery).filter((k) => k !== 'tenant_id' && k !== 'offset'), 'cursor'].sort());
+    expect(Object.keys(input.properties).sort()).toEqual(
+      [...Object.keys(routeQuery).filter((k) => k !== 'tenant_id' && k !== 'offset'), 'cursor'].sort(),
+    );
     expect(input.properties.q).toEqual(routeQuery.q);
     expect(input.additionalProperties).toBe(false);
     const output = view(outputSchemaOf(search));
@@ -46,17 +48,30 @@ describe('tool schemas', () => {
 });
 
 describe('the HTTP transport', () => {
-  it("calls the configured URL, else the one API Gateway served the request on (its stage or base path kept)", () => {
-    expect(apiBaseOf({ path: '/mcp', requestContext: { domainName: 'evil.example', path: '/mcp' } }, 'http://127.0.0.1:3000')).toBe('http://127.0.0.1:3000');
-    expect(apiBaseOf({ path: '/mcp', requestContext: { domainName: 'abc.execute-api.eu-west-1.amazonaws.com', path: '/prod/mcp' } }, undefined)).toBe(
-      'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
-    );
-    expect(apiBaseOf({ path: '/mcp', requestContext: { domainName: 'api.example.com', path: '/mcp' } }, undefined)).toBe('https://api.example.com');
+  it('calls the configured URL, else the one API Gateway served the request on (its stage or base path kept)', () => {
+    expect(
+      apiBaseOf(
+        { path: '/mcp', requestContext: { domainName: 'evil.example', path: '/mcp' } },
+        'http://127.0.0.1:3000',
+      ),
+    ).toBe('http://127.0.0.1:3000');
+    expect(
+      apiBaseOf(
+        { path: '/mcp', requestContext: { domainName: 'abc.execute-api.eu-west-1.amazonaws.com', path: '/prod/mcp' } },
+        undefined,
+      ),
+    ).toBe('https://abc.execute-api.eu-west-1.amazonaws.com/prod');
+    expect(
+      apiBaseOf({ path: '/mcp', requestContext: { domainName: 'api.example.com', path: '/mcp' } }, undefined),
+    ).toBe('https://api.example.com');
     expect(apiBaseOf({ path: '/mcp', requestContext: null }, undefined)).toBeUndefined();
   });
 
   it('accepts only its own host and origin; on loopback both loopback names', () => {
-    expect(allowedOriginsOf('http://127.0.0.1:3000')).toEqual({ hosts: ['127.0.0.1:3000', 'localhost:3000'], origins: ['http://127.0.0.1:3000', 'http://localhost:3000'] });
+    expect(allowedOriginsOf('http://127.0.0.1:3000')).toEqual({
+      hosts: ['127.0.0.1:3000', 'localhost:3000'],
+      origins: ['http://127.0.0.1:3000', 'http://localhost:3000'],
+    });
     expect(allowedOriginsOf('https://abc.execute-api.eu-west-1.amazonaws.com/prod')).toEqual({
       hosts: ['abc.execute-api.eu-west-1.amazonaws.com'],
       origins: ['https://abc.execute-api.eu-west-1.amazonaws.com'],
@@ -64,7 +79,12 @@ describe('the HTTP transport', () => {
   });
 
   it("says the transport's refusal in the contract's words", () => {
-    expect(transportRefusal('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Origin header: http://evil.example"},"id":null}', 403)).toBe('Invalid Origin header: http://evil.example');
+    expect(
+      transportRefusal(
+        '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Invalid Origin header: http://evil.example"},"id":null}',
+        403,
+      ),
+    ).toBe('Invalid Origin header: http://evil.example');
     expect(transportRefusal('', 406)).toBe('MCP transport refused the request (406)');
   });
 });

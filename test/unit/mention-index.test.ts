@@ -26,7 +26,14 @@ const event = (over: Partial<StoredEvent>): StoredEvent => ({
   ...over,
 });
 
-const match = { library_id: 'l', definition_id: 'd', name: 'Scanner', severity: 'high' as const, weight: 0.4, zone_id: null };
+const match = {
+  library_id: 'l',
+  definition_id: 'd',
+  name: 'Scanner',
+  severity: 'high' as const,
+  weight: 0.4,
+  zone_id: null,
+};
 
 describe('mentionRecords', () => {
   it("keeps one item per entity the event names and one for its location's grid cell", () => {
@@ -48,6 +55,11 @@ describe('mentionRecords', () => {
 
   it('carries what the score reads: the signatures by name, the incident, the score', () => {
     const [first] = mentionRecords(event({ matched_signatures: [match, match], incident_id: 'i-1' }));
-    expect(first).toMatchObject({ signatures: ['Scanner'], incident_id: 'i-1', threat_score: 0.4, event_type: 'intrusion.detected' });
+    expect(first).toMatchObject({
+      signatures: ['Scanner'],
+      incident_id: 'i-1',
+      threat_score: 0.4,
+      event_type: 'intrusion.detected',
+    });
   });
 });

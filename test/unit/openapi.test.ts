@@ -82,7 +82,9 @@ describe('OpenAPI document: top level', () => {
     const tags = [...new Set(ROUTES.map((r) => r.tag))];
     expect(doc.tags.map((t) => t.name)).toEqual(tags);
     for (const tag of doc.tags) {
-      expect(Object.hasOwn(TAG_DESCRIPTIONS, tag.name), `describe tag ${tag.name} in shared/openapi/tags.ts`).toBe(true);
+      expect(Object.hasOwn(TAG_DESCRIPTIONS, tag.name), `describe tag ${tag.name} in shared/openapi/tags.ts`).toBe(
+        true,
+      );
       expect(tag.description).toBe(TAG_DESCRIPTIONS[tag.name]);
     }
   });
@@ -136,7 +138,9 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
           'multipart/form-data': {
             schema: {
               type: 'object',
-              properties: { [field]: expect.objectContaining({ type: 'string', contentMediaType: 'application/octet-stream' }) },
+              properties: {
+                [field]: expect.objectContaining({ type: 'string', contentMediaType: 'application/octet-stream' }),
+              },
               required: [field],
             },
           },
@@ -149,7 +153,13 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
       return;
     }
     // A body whose every field is optional may be left out (contract: no empty-body ceremony).
-    const optional = !((body as { required?: unknown[] }).required?.length) && !('anyOf' in body) && !('oneOf' in body) && !('allOf' in body) && !('if' in body) && !('minProperties' in body);
+    const optional =
+      !(body as { required?: unknown[] }).required?.length &&
+      !('anyOf' in body) &&
+      !('oneOf' in body) &&
+      !('allOf' in body) &&
+      !('if' in body) &&
+      !('minProperties' in body);
     expect(op.requestBody).toEqual({ required: !optional, content: { 'application/json': { schema: body } } });
   });
 
@@ -166,7 +176,9 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
 
   it('lists its error responses as components with the contract bodies', () => {
     const takesInput = (op.parameters?.length ?? 0) > 0 || route.request?.body !== undefined;
-    const statuses = Object.keys(op.responses).map(Number).filter((s) => s >= 400);
+    const statuses = Object.keys(op.responses)
+      .map(Number)
+      .filter((s) => s >= 400);
     // Every operation may meet a dependency outage: 503 (with Retry-After), never only 500.
     const expected = new Set<number>([500, 503, ...(route.errors ?? [])]);
     if (takesInput) expected.add(422);
@@ -180,7 +192,9 @@ describe.each(ROUTES.map((r) => [r.id, r] as const))('route %s', (_id, route) =>
       const response = deref(ref);
       const headers = response.headers as Record<string, unknown>;
       expect(deref(headers['X-Request-Id'])).toMatchObject({ required: true });
-      const media = (response.content as Record<string, { schema: unknown; example: { detail: unknown } }>)['application/json'];
+      const media = (response.content as Record<string, { schema: unknown; example: { detail: unknown } }>)[
+        'application/json'
+      ];
       expect(media, `${status} answers JSON`).toBeDefined();
       const schema = deref(media?.schema);
       expect(schema.required).toEqual(['detail']);
@@ -218,7 +232,11 @@ describe('parameters keep their limits', () => {
   });
 
   it('docs asset: a required path parameter with its length limits', () => {
-    expect(param('docs.asset', 'asset')).toMatchObject({ in: 'path', required: true, schema: { minLength: 1, maxLength: 64 } });
+    expect(param('docs.asset', 'asset')).toMatchObject({
+      in: 'path',
+      required: true,
+      schema: { minLength: 1, maxLength: 64 },
+    });
   });
 });
 
@@ -242,7 +260,13 @@ describe('operation-level details', () => {
   it('documents 429 with its rate-limit headers, and an unknown status generically', () => {
     const d = buildOpenApiDocument([{ ...routeById('health'), errors: [429, 418] }], { version: '1' });
     const headers = Object.keys(d.components.responses.TooManyRequests?.headers as object);
-    expect(headers).toEqual(['X-Request-Id', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    expect(headers).toEqual([
+      'X-Request-Id',
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
     expect(d.paths['/health']?.get?.responses['418']).toEqual({ $ref: '#/components/responses/Error418' });
   });
 
@@ -256,7 +280,13 @@ describe('operation-level details', () => {
         'multipart/form-data': {
           schema: {
             type: 'object',
-            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'A map file. At most 1024 bytes.' } },
+            properties: {
+              file: {
+                type: 'string',
+                contentMediaType: 'application/octet-stream',
+                description: 'A map file. At most 1024 bytes.',
+              },
+            },
             required: ['file'],
           },
         },
@@ -277,21 +307,36 @@ describe('operation-level details', () => {
     const titled = { ...routeById('tenants.get').response.schema, title: 'TenantResponse' };
     const routes: RouteDef[] = [
       { ...routeById('tenants.get'), response: { ...routeById('tenants.get').response, schema: titled } },
-      { ...routeById('tenants.list'), response: { status: 200, description: 'x', schema: { type: 'array', items: titled } } },
+      {
+        ...routeById('tenants.list'),
+        response: { status: 200, description: 'x', schema: { type: 'array', items: titled } },
+      },
     ];
     const d = buildOpenApiDocument(routes, { version: '1' });
     expect(d.components.schemas.TenantResponse).toEqual(titled);
     const list = d.paths['/api/v1/tenants']?.get?.responses['200'] as { content: Record<string, { schema: unknown }> };
-    expect(list.content['application/json']?.schema).toEqual({ type: 'array', items: { $ref: '#/components/schemas/TenantResponse' } });
-    const clash = [routes[0] as RouteDef, { ...routeById('tenants.create'), request: { body: { type: 'object', title: 'TenantResponse' } } }];
-    expect(() => buildOpenApiDocument(clash, { version: '1' })).toThrow(/two different schemas are titled TenantResponse/);
+    expect(list.content['application/json']?.schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/TenantResponse' },
+    });
+    const clash = [
+      routes[0] as RouteDef,
+      { ...routeById('tenants.create'), request: { body: { type: 'object', title: 'TenantResponse' } } },
+    ];
+    expect(() => buildOpenApiDocument(clash, { version: '1' })).toThrow(
+      /two different schemas are titled TenantResponse/,
+    );
   });
 
   it('refuses an inconsistent route table', () => {
     const get = routeById('tenants.get');
-    expect(() => buildOpenApiDocument([{ ...get, request: {} }], { version: '1' })).toThrow(/\{tenant_id\} in the path has no schema/);
+    expect(() => buildOpenApiDocument([{ ...get, request: {} }], { version: '1' })).toThrow(
+      /\{tenant_id\} in the path has no schema/,
+    );
     expect(() => buildOpenApiDocument([{ ...get, path: '/api/v1/tenants/x' }], { version: '1' })).toThrow(/not in/);
-    expect(() => buildOpenApiDocument([get, { ...get, id: 'tenants-get', method: 'POST' }], { version: '1' })).toThrow(/operationId/);
+    expect(() => buildOpenApiDocument([get, { ...get, id: 'tenants-get', method: 'POST' }], { version: '1' })).toThrow(
+      /operationId/,
+    );
     expect(() => buildOpenApiDocument([get, { ...get, id: 'other' }], { version: '1' })).toThrow(/two routes/);
     expect(() => buildOpenApiDocument([{ ...get, errors: [302] }], { version: '1' })).toThrow(/not an error status/);
   });
@@ -311,26 +356,29 @@ describe('server URL of a request', () => {
 
   it('keeps a custom domain base path, and has no prefix at the root', () => {
     const headers = { Host: 'api.example.com', 'X-Forwarded-Proto': 'https' };
-    expect(serverUrlOf({ headers, requestContext: { path: '/gatehouse/openapi.json', stage: 'prod' } }, '/openapi.json')).toBe(
-      'https://api.example.com/gatehouse',
-    );
+    expect(
+      serverUrlOf({ headers, requestContext: { path: '/gatehouse/openapi.json', stage: 'prod' } }, '/openapi.json'),
+    ).toBe('https://api.example.com/gatehouse');
     expect(serverUrlOf({ headers, requestContext: { path: '/openapi.json', stage: 'prod' } }, '/openapi.json')).toBe(
       'https://api.example.com',
     );
   });
 
   it('is plain http on the local server', () => {
-    expect(serverUrlOf({ headers: { host: '127.0.0.1:3000' }, requestContext: { path: '/openapi.json', stage: 'local' } }, '/openapi.json')).toBe(
-      'http://127.0.0.1:3000',
-    );
+    expect(
+      serverUrlOf(
+        { headers: { host: '127.0.0.1:3000' }, requestContext: { path: '/openapi.json', stage: 'local' } },
+        '/openapi.json',
+      ),
+    ).toBe('http://127.0.0.1:3000');
   });
 
   it('falls back to / when the host is missing or odd', () => {
     expect(serverUrlOf({ headers: {} }, '/openapi.json')).toBe('/');
     expect(serverUrlOf({ headers: { host: 'evil.com/"><script>' } }, '/openapi.json')).toBe('/');
-    expect(serverUrlOf({ headers: { host: 'a.example' }, requestContext: { path: '/x y/openapi.json' } }, '/openapi.json')).toBe(
-      'http://a.example',
-    );
+    expect(
+      serverUrlOf({ headers: { host: 'a.example' }, requestContext: { path: '/x y/openapi.json' } }, '/openapi.json'),
+    ).toBe('http://a.example');
   });
 });
 
@@ -376,9 +424,12 @@ describe('OpenAPI document: validity', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         for (const p of op.parameters ?? []) schemas.push([`${method} ${path} ${p.name}`, p.schema]);
-        for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) schemas.push([`${method} ${path} body ${type}`, media.schema]);
+        for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+          schemas.push([`${method} ${path} body ${type}`, media.schema]);
         for (const [status, response] of Object.entries(op.responses)) {
-          for (const [type, media] of Object.entries((response as { content?: Record<string, { schema?: unknown }> }).content ?? {})) {
+          for (const [type, media] of Object.entries(
+            (response as { content?: Record<string, { schema?: unknown }> }).content ?? {},
+          )) {
             if (media.schema !== undefined) schemas.push([`${method} ${path} ${status} ${type}`, media.schema]);
           }
         }
@@ -397,7 +448,9 @@ describe('OpenAPI document: validity', () => {
       const file = join(dir, 'openapi.json');
       await writeFile(file, JSON.stringify(buildOpenApiDocument(ROUTES, { version: '0.1.0' }), null, 2));
       const results = await spectral(file);
-      expect(results.map((r) => `${r.severity === 0 ? 'error' : 'warning'} ${r.code} at ${r.path.join('.')}: ${r.message}`)).toEqual([]);
+      expect(
+        results.map((r) => `${r.severity === 0 ? 'error' : 'warning'} ${r.code} at ${r.path.join('.')}: ${r.message}`),
+      ).toEqual([]);
 
       // The linter really lints: a document missing a tag definition is reported.
       const broken: OpenApiDocument = JSON.parse(JSON.stringify(doc));
@@ -421,7 +474,17 @@ interface SpectralResult {
 /** Runs the spectral CLI with the project's ruleset; returns its error and warning results. */
 async function spectral(file: string): Promise<SpectralResult[]> {
   const bin = join(ROOT, 'node_modules', '.bin', 'spectral');
-  const args = ['lint', '--format', 'json', '--ruleset', join(ROOT, '.spectral.yaml'), '--fail-severity', 'hint', '--quiet', file];
+  const args = [
+    'lint',
+    '--format',
+    'json',
+    '--ruleset',
+    join(ROOT, '.spectral.yaml'),
+    '--fail-severity',
+    'hint',
+    '--quiet',
+    file,
+  ];
   let stdout: string;
   try {
     ({ stdout } = await promisify(execFile)(bin, args, { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 }));

@@ -23,7 +23,15 @@ beforeAll(async () => {
   }
 });
 
-function event(path: string, opts: { stagePath?: string; params?: Record<string, string>; headers?: Record<string, string>; query?: Record<string, string> } = {}): APIGatewayProxyEvent {
+function event(
+  path: string,
+  opts: {
+    stagePath?: string;
+    params?: Record<string, string>;
+    headers?: Record<string, string>;
+    query?: Record<string, string>;
+  } = {},
+): APIGatewayProxyEvent {
   return {
     httpMethod: 'GET',
     path,
@@ -72,7 +80,10 @@ describe('GET /docs', () => {
 
 describe('GET /docs/{asset}', () => {
   it('answers the script as text with its type and caching', async () => {
-    const result = await call('docs-asset', event('/docs/swagger-ui-bundle.js', { params: { asset: 'swagger-ui-bundle.js' } }));
+    const result = await call(
+      'docs-asset',
+      event('/docs/swagger-ui-bundle.js', { params: { asset: 'swagger-ui-bundle.js' } }),
+    );
     expect(result.statusCode).toBe(200);
     expect(result.isBase64Encoded).toBeFalsy();
     expect(result.headers?.['Content-Type']).toBe('text/javascript; charset=utf-8');
@@ -82,7 +93,10 @@ describe('GET /docs/{asset}', () => {
     const etag = String(result.headers?.ETag);
     const cached = await call(
       'docs-asset',
-      event('/docs/swagger-ui-bundle.js', { params: { asset: 'swagger-ui-bundle.js' }, headers: { 'If-None-Match': etag } }),
+      event('/docs/swagger-ui-bundle.js', {
+        params: { asset: 'swagger-ui-bundle.js' },
+        headers: { 'If-None-Match': etag },
+      }),
     );
     expect(cached.statusCode).toBe(304);
     expect(cached.body).toBe('');

@@ -4,7 +4,12 @@
  * on the bus, PutEvents calls of at most 10 entries, per-entry failures retried with backoff, and
  * what still fails reported as exactly those records' batch item failures.
  */
-import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput, type PutEventsResultEntry } from '@aws-sdk/client-eventbridge';
+import {
+  EventBridgeClient,
+  PutEventsCommand,
+  type PutEventsCommandInput,
+  type PutEventsResultEntry,
+} from '@aws-sdk/client-eventbridge';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -75,7 +80,11 @@ const eventRow = (n: number, extra: Partial<StoredEvent> = {}) =>
   eventItem({ event: storedEvent(n, extra), contentHash: 'hash', expiresAt: 2_000_000_000 });
 
 /** A stream record as Lambda delivers it for a new item. */
-function record(seq: number, item: Record<string, unknown>, eventName: DynamoDBRecord['eventName'] = 'INSERT'): DynamoDBRecord {
+function record(
+  seq: number,
+  item: Record<string, unknown>,
+  eventName: DynamoDBRecord['eventName'] = 'INSERT',
+): DynamoDBRecord {
   return {
     eventID: `id-${seq}`,
     eventName,
@@ -92,7 +101,7 @@ function record(seq: number, item: Record<string, unknown>, eventName: DynamoDBR
 const seqOf = (r: DynamoDBRecord) => r.dynamodb!.SequenceNumber!;
 const ok = (n: number): PutEventsResultEntry[] => Array.from({ length: n }, (_, i) => ({ EventId: `eb-${i}` }));
 /** The entries of each PutEvents call made so far. */
-const calls = () => eventBridge.commandCalls(PutEventsCommand).map((c) => (c.args[0].input).Entries!);
+const calls = () => eventBridge.commandCalls(PutEventsCommand).map((c) => c.args[0].input.Entries!);
 const bus = () => awsEventBus('gatehouse-test', new EventBridgeClient({ region: 'us-east-1' }));
 
 /** Answers PutEvents like EventBridge, failing the entries `fails` picks with `code`. */
@@ -101,7 +110,9 @@ function answerWith(fails: (detail: Record<string, unknown>, call: number) => bo
   eventBridge.on(PutEventsCommand).callsFake((input: PutEventsCommandInput) => {
     call++;
     const entries = (input.Entries ?? []).map((e) =>
-      fails(JSON.parse(e.Detail!) as Record<string, unknown>, call) ? { ErrorCode: code, ErrorMessage: 'Rate exceeded' } : { EventId: 'eb' },
+      fails(JSON.parse(e.Detail!) as Record<string, unknown>, call)
+        ? { ErrorCode: code, ErrorMessage: 'Rate exceeded' }
+        : { EventId: 'eb' },
     );
     return { FailedEntryCount: entries.filter((e) => 'ErrorCode' in e).length, Entries: entries };
   });
@@ -124,7 +135,12 @@ describe('what an item becomes on the bus', () => {
 
   it('an outbox message: its own source and detail-type; detail with the tenant and a stable message id', () => {
     const item = outboxItem(
-      { tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: { incident_id: 'i-1', tenant_id: 'someone-else' } },
+      {
+        tenantId: TENANT,
+        source: 'gatehouse.incidents',
+        detailType: 'incident.created',
+        detail: { incident_id: 'i-1', tenant_id: 'someone-else' },
+      },
       { messageId: 'm-1', createdAt: '2026-11-21T11:00:00.000Z' },
     );
     expect(busEntryOf(item)).toEqual({
@@ -138,7 +154,10 @@ describe('what an item becomes on the bus', () => {
 
   it('anything else cannot be published', () => {
     expect(() => busEntryOf({ entity: 'TENANT', tenant_id: TENANT })).toThrow(UnpublishableItemError);
-    const spoof = { ...outboxItem({ tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: {} }), source: 'gatehouse.events' };
+    const spoof = {
+      ...outboxItem({ tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: {} }),
+      source: 'gatehouse.events',
+    };
     expect(() => busEntryOf(spoof)).toThrow(/not gatehouse.<feature>/);
     expect(() => busEntryOf({ ...eventRow(1), type: null })).toThrow(UnpublishableItemError);
   });
@@ -146,7 +165,12 @@ describe('what an item becomes on the bus', () => {
 
 describe('outbox items', () => {
   it('outboxPut is a conditional put of a new OUTBOX item under the tenant, expiring after the retention', () => {
-    const put = outboxPut({ tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: { incident_id: 'i-1' } });
+    const put = outboxPut({
+      tenantId: TENANT,
+      source: 'gatehouse.incidents',
+      detailType: 'incident.created',
+      detail: { incident_id: 'i-1' },
+    });
     expect(put.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
     const item = put.Put!.Item as Record<string, unknown>;
     expect(item).toMatchObject({
@@ -161,21 +185,39 @@ describe('outbox items', () => {
     const created = Date.parse(item.created_at as string) / 1000;
     expect(item.expires_at).toBe(Math.floor(created) + OUTBOX_RETENTION_DAYS * 86_400);
     // Time-ordered ids: a second message sorts after the first.
-    const next = outboxPut({ tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: {} });
+    const next = outboxPut({
+      tenantId: TENANT,
+      source: 'gatehouse.incidents',
+      detailType: 'incident.created',
+      detail: {},
+    });
     expect(String((next.Put!.Item as Record<string, unknown>).SK) > String(item.SK)).toBe(true);
   });
 
   it('refuses names integrators could not rely on', () => {
     const base = { tenantId: TENANT, detail: {} };
-    expect(() => outboxItem({ ...base, source: 'gatehouse.events', detailType: 'incident.created' })).toThrow(/gatehouse.events/);
-    expect(() => outboxItem({ ...base, source: 'incidents', detailType: 'incident.created' })).toThrow(/gatehouse.<feature>/);
-    expect(() => outboxItem({ ...base, source: 'gatehouse.incidents', detailType: 'Incident Created' })).toThrow(/incident.created/);
-    expect(() => outboxItem({ ...base, tenantId: '', source: 'gatehouse.incidents', detailType: 'incident.created' })).toThrow(/tenant/);
+    expect(() => outboxItem({ ...base, source: 'gatehouse.events', detailType: 'incident.created' })).toThrow(
+      /gatehouse.events/,
+    );
+    expect(() => outboxItem({ ...base, source: 'incidents', detailType: 'incident.created' })).toThrow(
+      /gatehouse.<feature>/,
+    );
+    expect(() => outboxItem({ ...base, source: 'gatehouse.incidents', detailType: 'Incident Created' })).toThrow(
+      /incident.created/,
+    );
+    expect(() =>
+      outboxItem({ ...base, tenantId: '', source: 'gatehouse.incidents', detailType: 'incident.created' }),
+    ).toThrow(/tenant/);
   });
 });
 
 describe('packing entries into PutEvents calls', () => {
-  const entry = (bytes: number): BusEntry => ({ source: 's', detailType: 'd', detail: { x: 'a'.repeat(bytes) }, time: '2026-11-21T00:00:00Z' });
+  const entry = (bytes: number): BusEntry => ({
+    source: 's',
+    detailType: 'd',
+    detail: { x: 'a'.repeat(bytes) },
+    time: '2026-11-21T00:00:00Z',
+  });
 
   it('at most 10 entries and 256 KB per call, in order', () => {
     const items = Array.from({ length: 23 }, (_, i) => ({ id: String(i), entry: entry(10) }));
@@ -183,14 +225,20 @@ describe('packing entries into PutEvents calls', () => {
     const big = Array.from({ length: 5 }, (_, i) => ({ id: String(i), entry: entry(100 * 1024) }));
     const chunks = chunkEntries(big);
     expect(chunks.map((c) => c.map((i) => i.id))).toEqual([['0', '1'], ['2', '3'], ['4']]);
-    for (const chunk of chunks) expect(chunk.reduce((n, i) => n + entrySize(i.entry), 0)).toBeLessThanOrEqual(MAX_BYTES_PER_CALL);
+    for (const chunk of chunks)
+      expect(chunk.reduce((n, i) => n + entrySize(i.entry), 0)).toBeLessThanOrEqual(MAX_BYTES_PER_CALL);
   });
 
   it('an event too large for one call goes out without its payload and description, marked truncated', () => {
     const huge = busEntryOf(eventRow(1, { payload: { blob: 'x'.repeat(300 * 1024) } }));
     const fitted = fitEntry(huge);
     expect(entrySize(fitted)).toBeLessThanOrEqual(MAX_BYTES_PER_CALL);
-    expect(fitted.detail).toMatchObject({ event_id: huge.detail.event_id, tenant_id: TENANT, type: 'perimeter.breach', truncated: true });
+    expect(fitted.detail).toMatchObject({
+      event_id: huge.detail.event_id,
+      tenant_id: TENANT,
+      type: 'perimeter.breach',
+      truncated: true,
+    });
     expect(fitted.detail).not.toHaveProperty('payload');
     const small = busEntryOf(eventRow(2));
     expect(fitEntry(small)).toBe(small);
@@ -199,15 +247,23 @@ describe('packing entries into PutEvents calls', () => {
 
 describe('publish-events worker', () => {
   it('23 new events go out in 3 PutEvents calls of at most 10 entries, none failed', async () => {
-    eventBridge.on(PutEventsCommand).callsFake((input: PutEventsCommandInput) => ({ FailedEntryCount: 0, Entries: ok(input.Entries!.length) }));
+    eventBridge
+      .on(PutEventsCommand)
+      .callsFake((input: PutEventsCommandInput) => ({ FailedEntryCount: 0, Entries: ok(input.Entries!.length) }));
     const records = Array.from({ length: 23 }, (_, i) => record(i + 1, eventRow(i + 1)));
     const response = await publishStreamRecords(records, bus(), noWait);
     expect(response).toEqual({ batchItemFailures: [] });
     expect(calls().map((entries) => entries.length)).toEqual([10, 10, 3]);
     const all = calls().flat();
-    expect(all.map((e) => (JSON.parse(e.Detail!) as StoredEvent).event_id)).toEqual(records.map((_, i) => storedEvent(i + 1).event_id));
+    expect(all.map((e) => (JSON.parse(e.Detail!) as StoredEvent).event_id)).toEqual(
+      records.map((_, i) => storedEvent(i + 1).event_id),
+    );
     for (const e of all) {
-      expect(e).toMatchObject({ EventBusName: 'gatehouse-test', Source: 'gatehouse.events', DetailType: 'perimeter.breach' });
+      expect(e).toMatchObject({
+        EventBusName: 'gatehouse-test',
+        Source: 'gatehouse.events',
+        DetailType: 'perimeter.breach',
+      });
       expect(JSON.parse(e.Detail!)).toMatchObject({ tenant_id: TENANT });
       expect(e.Time).toEqual(new Date('2026-11-21T10:00:01.000Z'));
     }
@@ -218,7 +274,10 @@ describe('publish-events worker', () => {
     answerWith((detail, call) => call === 1 && detail.event_id === refused);
     const pauses: number[] = [];
     const records = [1, 2, 3].map((n) => record(n, eventRow(n)));
-    const response = await publishStreamRecords(records, bus(), { sleep: (ms) => (pauses.push(ms), Promise.resolve()), random: () => 1 });
+    const response = await publishStreamRecords(records, bus(), {
+      sleep: (ms) => (pauses.push(ms), Promise.resolve()),
+      random: () => 1,
+    });
     expect(response.batchItemFailures).toEqual([]);
     expect(calls().map((entries) => entries.map((e) => (JSON.parse(e.Detail!) as StoredEvent).event_id))).toEqual([
       records.map((_, i) => storedEvent(i + 1).event_id),
@@ -227,12 +286,15 @@ describe('publish-events worker', () => {
     expect(pauses).toEqual([100]);
   });
 
-  it('an entry refused on every try ends as that record\'s batch item failure, and only that one', async () => {
+  it("an entry refused on every try ends as that record's batch item failure, and only that one", async () => {
     const refused = storedEvent(7).event_id;
     answerWith((detail) => detail.event_id === refused, 'InternalFailure');
     const pauses: number[] = [];
     const records = Array.from({ length: 12 }, (_, i) => record(100 + i, eventRow(i + 1)));
-    const response = await publishStreamRecords(records, bus(), { sleep: (ms) => (pauses.push(ms), Promise.resolve()), random: () => 1 });
+    const response = await publishStreamRecords(records, bus(), {
+      sleep: (ms) => (pauses.push(ms), Promise.resolve()),
+      random: () => 1,
+    });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: seqOf(records[6]!) }] });
     // 12 entries in 2 calls, then the refused one twice more: three tries in all, with doubling pauses.
     expect(calls().map((entries) => entries.length)).toEqual([10, 2, 1, 1]);
@@ -251,8 +313,15 @@ describe('publish-events worker', () => {
   });
 
   it('publishes outbox messages next to events; skips what the mapping filter would have dropped', async () => {
-    eventBridge.on(PutEventsCommand).callsFake((input: PutEventsCommandInput) => ({ FailedEntryCount: 0, Entries: ok(input.Entries!.length) }));
-    const message = outboxItem({ tenantId: TENANT, source: 'gatehouse.incidents', detailType: 'incident.created', detail: { incident_id: 'i-9' } });
+    eventBridge
+      .on(PutEventsCommand)
+      .callsFake((input: PutEventsCommandInput) => ({ FailedEntryCount: 0, Entries: ok(input.Entries!.length) }));
+    const message = outboxItem({
+      tenantId: TENANT,
+      source: 'gatehouse.incidents',
+      detailType: 'incident.created',
+      detail: { incident_id: 'i-9' },
+    });
     const records = [
       record(1, eventRow(1)),
       record(2, message),
@@ -265,12 +334,18 @@ describe('publish-events worker', () => {
       ['gatehouse.events', 'perimeter.breach'],
       ['gatehouse.incidents', 'incident.created'],
     ]);
-    expect(JSON.parse(entries[1]!.Detail!)).toEqual({ incident_id: 'i-9', tenant_id: TENANT, message_id: message.outbox_id });
+    expect(JSON.parse(entries[1]!.Detail!)).toEqual({
+      incident_id: 'i-9',
+      tenant_id: TENANT,
+      message_id: message.outbox_id,
+    });
   });
 
   it('an item that cannot be published fails its record at once, without a call', async () => {
     const records = [record(5, { ...eventRow(1), type: null })];
-    expect(await publishStreamRecords(records, bus(), noWait)).toEqual({ batchItemFailures: [{ itemIdentifier: seqOf(records[0]!) }] });
+    expect(await publishStreamRecords(records, bus(), noWait)).toEqual({
+      batchItemFailures: [{ itemIdentifier: seqOf(records[0]!) }],
+    });
     expect(calls()).toEqual([]);
   });
 
@@ -279,7 +354,11 @@ describe('publish-events worker', () => {
     const response = await handler({ Records: [record(1, eventRow(1))] });
     expect(response).toEqual({ batchItemFailures: [] });
     expect(config.eventBusMode).toBe('aws');
-    expect(calls().flat().map((e) => e.EventBusName)).toEqual([config.eventBusName]);
+    expect(
+      calls()
+        .flat()
+        .map((e) => e.EventBusName),
+    ).toEqual([config.eventBusName]);
   });
 });
 
@@ -291,6 +370,10 @@ describe('the retry policy', () => {
       sleep: () => Promise.resolve(),
     });
     expect(put).toHaveBeenCalledTimes(5);
-    expect(result).toEqual({ published: 0, calls: 5, failed: [{ id: 'a', errorCode: 'ThrottlingException', errorMessage: 'Rate exceeded' }] });
+    expect(result).toEqual({
+      published: 0,
+      calls: 5,
+      failed: [{ id: 'a', errorCode: 'ThrottlingException', errorMessage: 'Rate exceeded' }],
+    });
   });
 });

@@ -22,7 +22,11 @@ describe('error bodies', () => {
   });
 
   it('a validation error lists its issues', () => {
-    const res = errorResult(new RequestValidationError([{ loc: ['query', 'limit'], msg: 'too big', type: 'maximum' }]), 'r', silent);
+    const res = errorResult(
+      new RequestValidationError([{ loc: ['query', 'limit'], msg: 'too big', type: 'maximum' }]),
+      'r',
+      silent,
+    );
     expect(res.statusCode).toBe(422);
     expect(JSON.parse(res.body)).toEqual({ detail: [{ loc: ['query', 'limit'], msg: 'too big', type: 'maximum' }] });
   });
@@ -41,15 +45,26 @@ describe('logs', () => {
     // To standard output, as in Lambda (the test run sends logs to a file otherwise).
     const logFile = process.env.LOG_FILE;
     delete process.env.LOG_FILE;
-    process.stdout.write = ((chunk: string) => (lines.push(chunk), true));
+    process.stdout.write = (chunk: string) => (lines.push(chunk), true);
     try {
-      createLogger({}, 'debug').info('login', { password: 'hunter2', authorization: 'Bearer abc', api_key: 'k', email: 'a@b.c' });
+      createLogger({}, 'debug').info('login', {
+        password: 'hunter2',
+        authorization: 'Bearer abc',
+        api_key: 'k',
+        email: 'a@b.c',
+      });
     } finally {
       process.stdout.write = write;
       if (logFile !== undefined) process.env.LOG_FILE = logFile;
     }
     const entry = JSON.parse(lines[0]!);
-    expect(entry).toMatchObject({ msg: 'login', email: 'a@b.c', password: '[redacted]', authorization: '[redacted]', api_key: '[redacted]' });
+    expect(entry).toMatchObject({
+      msg: 'login',
+      email: 'a@b.c',
+      password: '[redacted]',
+      authorization: '[redacted]',
+      api_key: '[redacted]',
+    });
     expect(lines[0]).not.toMatch(/hunter2|Bearer abc/);
   });
 });

@@ -6,7 +6,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { httpHandler, type HttpRequest } from '../../shared/http/handler.js';
 import { json } from '../../shared/http/reply.js';
-import { environmentsGetRoute, environmentsListRoute, environmentsUpdateRoute } from '../../shared/routes/environments.js';
+import {
+  environmentsGetRoute,
+  environmentsListRoute,
+  environmentsUpdateRoute,
+} from '../../shared/routes/environments.js';
 import { eventsCreateRoute } from '../../shared/routes/events.js';
 import { healthRoute } from '../../shared/routes/platform.js';
 
@@ -16,12 +20,26 @@ describe('typed route input', () => {
     expectTypeOf<List['query']['limit']>().toEqualTypeOf<number>();
     expectTypeOf<List['query']['tenant_id']>().toEqualTypeOf<string>();
     expectTypeOf<List['query']['type']>().toEqualTypeOf<
-      'site' | 'building' | 'campus' | 'port' | 'pipeline' | 'vessel' | 'data_center' | 'substation' | 'warehouse' | 'other' | undefined
+      | 'site'
+      | 'building'
+      | 'campus'
+      | 'port'
+      | 'pipeline'
+      | 'vessel'
+      | 'data_center'
+      | 'substation'
+      | 'warehouse'
+      | 'other'
+      | undefined
     >();
     expectTypeOf<HttpRequest<typeof environmentsGetRoute>['params']>().toEqualTypeOf<{ environment_id: string }>();
-    expectTypeOf<HttpRequest<typeof eventsCreateRoute>['headers']['idempotency-key']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<HttpRequest<typeof eventsCreateRoute>['headers']['idempotency-key']>().toEqualTypeOf<
+      string | undefined
+    >();
     expectTypeOf<HttpRequest<typeof healthRoute>['body']>().toEqualTypeOf<undefined>();
-    expectTypeOf<HttpRequest<typeof environmentsUpdateRoute>['body']['location']>().toEqualTypeOf<{ lat: number; lon: number } | null | undefined>();
+    expectTypeOf<HttpRequest<typeof environmentsUpdateRoute>['body']['location']>().toEqualTypeOf<
+      { lat: number; lon: number } | null | undefined
+    >();
   });
 
   it('a route function that names a field its schemas do not have does not compile', () => {

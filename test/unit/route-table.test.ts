@@ -31,20 +31,26 @@ describe('route table', () => {
     expect(typeof mod.handler).toBe('function');
   });
 
-  it.each(ROUTES.map((r) => [r.id, r] as const))('%s: its handler is bound to its own route object', async (_id, route) => {
-    // httpHandler(xRoute, ...) types the input from xRoute's schemas and validates with them:
-    // bound to another route's object, a handler would check and type the wrong request.
-    const source = readFileSync(join(root, route.handler), 'utf8');
-    const bound = /(?:httpHandler|streamingHttpHandler)\(\s*(\w+)\s*,/.exec(source)?.[1];
-    expect(bound, `${route.handler} calls httpHandler(<route object>, ...)`).toBeDefined();
-    const groups = await Promise.all(
-      readdirSync(join(root, 'shared/routes')).map(async (f) => (await import(join(root, 'shared/routes', f))) as Record<string, unknown>),
-    );
-    expect(groups.find((g) => bound! in g)?.[bound!], `${bound} is a route object of shared/routes`).toBe(route);
-  });
+  it.each(ROUTES.map((r) => [r.id, r] as const))(
+    '%s: its handler is bound to its own route object',
+    async (_id, route) => {
+      // httpHandler(xRoute, ...) types the input from xRoute's schemas and validates with them:
+      // bound to another route's object, a handler would check and type the wrong request.
+      const source = readFileSync(join(root, route.handler), 'utf8');
+      const bound = /(?:httpHandler|streamingHttpHandler)\(\s*(\w+)\s*,/.exec(source)?.[1];
+      expect(bound, `${route.handler} calls httpHandler(<route object>, ...)`).toBeDefined();
+      const groups = await Promise.all(
+        readdirSync(join(root, 'shared/routes')).map(
+          async (f) => (await import(join(root, 'shared/routes', f))) as Record<string, unknown>,
+        ),
+      );
+      expect(groups.find((g) => bound! in g)?.[bound!], `${bound} is a route object of shared/routes`).toBe(route);
+    },
+  );
 
   it("each route's tenant source matches its schemas: a tenant_id it takes is the one the chain decides", () => {
-    const takes = (schema: unknown) => Object.keys(((schema as { properties?: object } | undefined)?.properties ?? {})).includes('tenant_id');
+    const takes = (schema: unknown) =>
+      Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).includes('tenant_id');
     // Routes that take a tenant_id the chain does not decide, and why.
     const OWN_RULE: Record<string, string> = {
       'events.stream': 'a SUPER_ADMIN naming none watches every tenant (shared/auth/tenant.ts streamScopeOf)',
@@ -52,21 +58,30 @@ describe('route table', () => {
       'tenants.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
       'tenants.config.get': 'the path names the tenant as the resource, for SUPER_ADMIN only',
       'tenants.config.update': 'the path names the tenant as the resource, for SUPER_ADMIN only',
-      'drones.callback': "public: the path names the tenant whose drone integration's secret must have signed the body (shared/domain/drones/dispatch.ts verifyCallback)",
+      'drones.callback':
+        "public: the path names the tenant whose drone integration's secret must have signed the body (shared/domain/drones/dispatch.ts verifyCallback)",
     };
     for (const route of ROUTES) {
       const { path, query, body } = route.request ?? {};
       if (route.tenant === 'query' || route.tenant === 'path' || route.tenant === 'body') {
-        expect(takes({ query, path, body }[route.tenant]), `${route.id} declares its tenant in the ${route.tenant}`).toBe(true);
+        expect(
+          takes({ query, path, body }[route.tenant]),
+          `${route.id} declares its tenant in the ${route.tenant}`,
+        ).toBe(true);
       } else if (!(route.id in OWN_RULE)) {
-        expect([takes(path), takes(query), takes(body)], `${route.id} takes a tenant_id the chain does not decide`).toEqual([false, false, false]);
+        expect(
+          [takes(path), takes(query), takes(body)],
+          `${route.id} takes a tenant_id the chain does not decide`,
+        ).toEqual([false, false, false]);
       }
       if (route.access === 'public') expect(route.tenant, `${route.id} is public`).toBe('none');
     }
   });
 
   it('every route has an OpenAPI operation with its id', () => {
-    const doc = buildOpenApiDocument(ROUTES, { version: '0.0.0' }) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const doc = buildOpenApiDocument(ROUTES, { version: '0.0.0' }) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     for (const route of ROUTES) {
       const op = doc.paths[route.path]?.[route.method.toLowerCase()];
       expect(op, `${route.method} ${route.path}`).toBeDefined();
@@ -74,7 +89,9 @@ describe('route table', () => {
   });
 
   it('every route has at least one test named after its id', () => {
-    const sources = testFiles(join(root, 'test')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const sources = testFiles(join(root, 'test'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     const untested = ROUTES.filter((r) => !sources.includes(`describe('${r.id}'`)).map((r) => r.id);
     expect(untested).toEqual([]);
   });
@@ -82,7 +99,7 @@ describe('route table', () => {
   it('path parameters in the path and in the schema agree', () => {
     for (const route of ROUTES) {
       const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      const inSchema = Object.keys((route.request?.path?.properties ?? {})).sort();
+      const inSchema = Object.keys(route.request?.path?.properties ?? {}).sort();
       expect(inSchema, route.id).toEqual(inPath);
     }
   });

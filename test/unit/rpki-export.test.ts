@@ -13,14 +13,22 @@ const URL_ = 'https://validator.example/json';
 const { records } = parseRpkiVrps(feedFixture('rpki/routinator-json.as196615.2021-07-21.json').toString('utf8'), URL_);
 
 describe('compactVrps', () => {
-  it('writes one sorted line per VRP, whatever the export\'s order', () => {
-    expect(compactVrps(records)).toBe(['196615 2001:7fb:fd03::/48 48 ripe', '196615 2001:7fb:fd04::/48 48 ripe', '196615 93.175.147.0/24 24 ripe'].join('\n'));
+  it("writes one sorted line per VRP, whatever the export's order", () => {
+    expect(compactVrps(records)).toBe(
+      ['196615 2001:7fb:fd03::/48 48 ripe', '196615 2001:7fb:fd04::/48 48 ripe', '196615 93.175.147.0/24 24 ripe'].join(
+        '\n',
+      ),
+    );
     expect(compactVrps([...records].reverse())).toBe(compactVrps(records));
   });
 
-  it('reads back the parser\'s records, or only those a watch keeps', () => {
+  it("reads back the parser's records, or only those a watch keeps", () => {
     const back = readCompactVrps(compactVrps(records), URL_);
-    expect(back.sort((a, b) => a.id.localeCompare(b.id))).toEqual([...records].sort((a, b) => a.id.localeCompare(b.id)));
-    expect(readCompactVrps(compactVrps(records), URL_, (p) => p.includes('.')).map((v) => v.id)).toEqual(['vrp-196615-93.175.147.0/24-24']);
+    expect(back.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+      [...records].sort((a, b) => a.id.localeCompare(b.id)),
+    );
+    expect(readCompactVrps(compactVrps(records), URL_, (p) => p.includes('.')).map((v) => v.id)).toEqual([
+      'vrp-196615-93.175.147.0/24-24',
+    ]);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { FACTOR_WEIGHTS, scoreEvent, withinBusinessHours, type ScoreInput } from '../../shared/domain/events/scoring.js';
+import {
+  FACTOR_WEIGHTS,
+  scoreEvent,
+  withinBusinessHours,
+  type ScoreInput,
+} from '../../shared/domain/events/scoring.js';
 
 const hours = { timezone: 'Europe/Oslo', start: '08:00', end: '18:00', days: [1, 2, 3, 4, 5] };
 // Wednesday 2026-11-18 at 10:00 in Oslo (UTC+1) is 09:00 UTC.
@@ -22,7 +27,13 @@ describe('threat score', () => {
   });
 
   it('is the weighted sum of its factors, and deterministic', () => {
-    const input = { ...base, zoneLevels: [3, 5], recentInZone: 10, sensorHealth: 'degraded' as const, reportedSeverity: 'high' };
+    const input = {
+      ...base,
+      zoneLevels: [3, 5],
+      recentInZone: 10,
+      sensorHealth: 'degraded' as const,
+      reportedSeverity: 'high',
+    };
     const a = scoreEvent(input);
     expect(a).toEqual(scoreEvent(input));
     expect(a.factors.zone.value).toBe(1);
@@ -60,7 +71,15 @@ describe('threat score', () => {
   });
 
   it('stays within 0..1', () => {
-    const worst = scoreEvent({ ...base, type: 'intrusion.detected', occurredAt: night, zoneLevels: [5], recentInZone: 100, sensorHealth: 'offline', reportedSeverity: 'critical' });
+    const worst = scoreEvent({
+      ...base,
+      type: 'intrusion.detected',
+      occurredAt: night,
+      zoneLevels: [5],
+      recentInZone: 100,
+      sensorHealth: 'offline',
+      reportedSeverity: 'critical',
+    });
     expect(worst.score).toBeLessThanOrEqual(1);
     expect(worst.score).toBeGreaterThan(0.9);
   });

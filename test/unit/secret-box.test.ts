@@ -33,9 +33,13 @@ describe('LocalSecretBox', () => {
   });
 
   it('is refused to a function whose grants do not name the secrets key, as KMS would be', async () => {
-    await expect(runAs('probe', { table: 'write' }, [], () => box.seal('x', context))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(runAs('probe', { table: 'write' }, [], () => box.seal('x', context))).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
     const sealed = await runAs('probe', { secrets: 'seal' }, [], () => box.seal('x', context));
-    await expect(runAs('probe', { secrets: 'seal' }, [], () => box.open(sealed, context))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(runAs('probe', { secrets: 'seal' }, [], () => box.open(sealed, context))).rejects.toMatchObject({
+      name: 'AccessDeniedException',
+    });
     expect(await runAs('probe', { secrets: 'open' }, [], () => box.open(sealed, context))).toBe('x');
   });
 });

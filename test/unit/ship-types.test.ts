@@ -42,10 +42,15 @@ describe('shipTypeOf', () => {
   });
 
   it('answers an absent code as unknown, keeping the null', () => {
-    expect(shipTypeOf(null)).toEqual({ code: null, category: 'unknown', description: 'Not available', typicalSpeedKnots: { max: 50 } });
+    expect(shipTypeOf(null)).toEqual({
+      code: null,
+      category: 'unknown',
+      description: 'Not available',
+      typicalSpeedKnots: { max: 50 },
+    });
   });
 
-  it("words each code as table 53 does, the second digit saying what the ship carries", () => {
+  it('words each code as table 53 does, the second digit saying what the ship carries', () => {
     expect(shipTypeOf(70).description).toBe('Cargo ship, all ships of this type');
     expect(shipTypeOf(71).description).toBe('Cargo ship, carrying DG, HS or MP, IMO hazard or pollutant category X');
     expect(shipTypeOf(84).description).toBe('Tanker, carrying DG, HS or MP, IMO hazard or pollutant category OS');

@@ -43,12 +43,19 @@ const deps = (over: Partial<TranscribeDeps> = {}): TranscribeDeps => ({
 });
 
 const job = (status: TranscriptionJobStatus, name = jobNameFor(AUDIO_KEY)) => ({
-  TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: status, Media: { MediaFileUri: `s3://${BUCKET}/${AUDIO_KEY}` } },
+  TranscriptionJob: {
+    TranscriptionJobName: name,
+    TranscriptionJobStatus: status,
+    Media: { MediaFileUri: `s3://${BUCKET}/${AUDIO_KEY}` },
+  },
 });
 
 /** A GetObject body as the SDK hands it out; only the method the adapter uses. */
 const transcriptBody = (text: string) =>
-  ({ transformToString: async () => JSON.stringify({ jobName: 'x', results: { transcripts: [{ transcript: text }], items: [] } }) }) as never;
+  ({
+    transformToString: async () =>
+      JSON.stringify({ jobName: 'x', results: { transcripts: [{ transcript: text }], items: [] } }),
+  }) as never;
 
 beforeEach(() => {
   transcribeMock.reset();
@@ -61,7 +68,12 @@ describe('TranscribeSpeechRecognizer', () => {
     transcribeMock.on(GetTranscriptionJobCommand).resolvesOnce(job('IN_PROGRESS')).resolves(job('COMPLETED'));
     s3Mock.on(GetObjectCommand).resolves({ Body: transcriptBody(TEXT) });
 
-    const result = await new TranscribeSpeechRecognizer(deps()).transcribe({ audioKey: AUDIO_KEY, format: 'wav', tenantId: TENANT, budgetMs: 5000 });
+    const result = await new TranscribeSpeechRecognizer(deps()).transcribe({
+      audioKey: AUDIO_KEY,
+      format: 'wav',
+      tenantId: TENANT,
+      budgetMs: 5000,
+    });
 
     expect(result).toEqual({ status: 'completed', transcript: TEXT, unsureWords: [] });
     const start = transcribeMock.commandCalls(StartTranscriptionJobCommand)[0]!.args[0].input;
@@ -79,8 +91,15 @@ describe('TranscribeSpeechRecognizer', () => {
   it('refuses a key outside the tenant prefix before calling AWS', async () => {
     const recognizer = new TranscribeSpeechRecognizer(deps());
     const other = 'ffffffff-1111-4222-8333-444455556666';
-    for (const audioKey of [`tenants/${other}/audio/rec.wav`, `tenants/${TENANT}/events/rec.wav`, `tenants/${TENANT}/audio/../x.wav`, 'rec.wav']) {
-      await expect(recognizer.transcribe({ audioKey, format: 'wav', tenantId: TENANT, budgetMs: 1000 })).rejects.toThrow(/not under/);
+    for (const audioKey of [
+      `tenants/${other}/audio/rec.wav`,
+      `tenants/${TENANT}/events/rec.wav`,
+      `tenants/${TENANT}/audio/../x.wav`,
+      'rec.wav',
+    ]) {
+      await expect(
+        recognizer.transcribe({ audioKey, format: 'wav', tenantId: TENANT, budgetMs: 1000 }),
+      ).rejects.toThrow(/not under/);
     }
     expect(transcribeMock.calls()).toHaveLength(0);
   });
@@ -103,18 +122,32 @@ describe('TranscribeSpeechRecognizer', () => {
   });
 
   it('waits for the existing job when the same recording was submitted before', async () => {
-    transcribeMock.on(StartTranscriptionJobCommand).rejects(new ConflictException({ message: 'exists', $metadata: {} }));
+    transcribeMock
+      .on(StartTranscriptionJobCommand)
+      .rejects(new ConflictException({ message: 'exists', $metadata: {} }));
     transcribeMock.on(GetTranscriptionJobCommand).resolves(job('COMPLETED'));
     s3Mock.on(GetObjectCommand).resolves({ Body: transcriptBody(TEXT) });
-    const result = await new TranscribeSpeechRecognizer(deps()).transcribe({ audioKey: AUDIO_KEY, format: 'wav', tenantId: TENANT, budgetMs: 1000 });
+    const result = await new TranscribeSpeechRecognizer(deps()).transcribe({
+      audioKey: AUDIO_KEY,
+      format: 'wav',
+      tenantId: TENANT,
+      budgetMs: 1000,
+    });
     expect(result.status).toBe('completed');
   });
 
   it('reports a failed job as a transcription failure', async () => {
     transcribeMock.on(StartTranscriptionJobCommand).resolves({});
-    transcribeMock.on(GetTranscriptionJobCommand).resolves({ TranscriptionJob: { ...job('FAILED').TranscriptionJob, FailureReason: 'Unsupported audio' } });
+    transcribeMock
+      .on(GetTranscriptionJobCommand)
+      .resolves({ TranscriptionJob: { ...job('FAILED').TranscriptionJob, FailureReason: 'Unsupported audio' } });
     await expect(
-      new TranscribeSpeechRecognizer(deps()).transcribe({ audioKey: AUDIO_KEY, format: 'wav', tenantId: TENANT, budgetMs: 1000 }),
+      new TranscribeSpeechRecognizer(deps()).transcribe({
+        audioKey: AUDIO_KEY,
+        format: 'wav',
+        tenantId: TENANT,
+        budgetMs: 1000,
+      }),
     ).rejects.toThrow(/Unsupported audio/);
   });
 });
@@ -139,19 +172,36 @@ describe('completing a pending job from its state-change event', () => {
 
     const finished = await finishTranscriptionJob(deps(), transcribeStateChange(event)!.jobName);
 
-    expect(finished).toEqual({ status: 'completed', jobName: jobNameFor(AUDIO_KEY), tenantId: TENANT, audioKey: AUDIO_KEY, transcript: TEXT, unsureWords: [] });
-    expect(s3Mock.commandCalls(GetObjectCommand)[0]!.args[0].input).toEqual({ Bucket: BUCKET, Key: transcriptKeyFor(TENANT, jobNameFor(AUDIO_KEY)) });
+    expect(finished).toEqual({
+      status: 'completed',
+      jobName: jobNameFor(AUDIO_KEY),
+      tenantId: TENANT,
+      audioKey: AUDIO_KEY,
+      transcript: TEXT,
+      unsureWords: [],
+    });
+    expect(s3Mock.commandCalls(GetObjectCommand)[0]!.args[0].input).toEqual({
+      Bucket: BUCKET,
+      Key: transcriptKeyFor(TENANT, jobNameFor(AUDIO_KEY)),
+    });
   });
 
   it('reports a failed job and leaves a running one pending', async () => {
     transcribeMock.on(GetTranscriptionJobCommand).resolvesOnce(job('FAILED')).resolves(job('IN_PROGRESS'));
     expect((await finishTranscriptionJob(deps(), jobNameFor(AUDIO_KEY))).status).toBe('failed');
-    expect(await finishTranscriptionJob(deps(), jobNameFor(AUDIO_KEY))).toEqual({ status: 'pending', jobName: jobNameFor(AUDIO_KEY) });
+    expect(await finishTranscriptionJob(deps(), jobNameFor(AUDIO_KEY))).toEqual({
+      status: 'pending',
+      jobName: jobNameFor(AUDIO_KEY),
+    });
   });
 
   it('refuses a job whose media is not in our bucket', async () => {
     transcribeMock.on(GetTranscriptionJobCommand).resolves({
-      TranscriptionJob: { TranscriptionJobName: 'gh-x', TranscriptionJobStatus: 'COMPLETED', Media: { MediaFileUri: 's3://elsewhere/tenants/t/audio/a.wav' } },
+      TranscriptionJob: {
+        TranscriptionJobName: 'gh-x',
+        TranscriptionJobStatus: 'COMPLETED',
+        Media: { MediaFileUri: 's3://elsewhere/tenants/t/audio/a.wav' },
+      },
     });
     await expect(finishTranscriptionJob(deps(), 'gh-x')).rejects.toThrow(/not one of ours/);
   });
@@ -169,7 +219,9 @@ describe('jobNameFor', () => {
 
 describe('transcriptOf, on a captured Transcribe output file', () => {
   it('reads the transcript and names the words under 0.7 confidence, the misheard "It\'s" among them', () => {
-    const file = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'transcribe', 'music-to-my-ears.json'), 'utf8'));
+    const file = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', 'fixtures', 'transcribe', 'music-to-my-ears.json'), 'utf8'),
+    );
     expect(transcriptOf(file)).toEqual({
       transcript: "Amazon transcribe It's Music to my ears Well, speech Anyway!",
       unsureWords: ["it's", 'well'],

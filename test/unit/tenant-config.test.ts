@@ -6,7 +6,11 @@ const base = defaultTenantConfig('t1', '2026-01-01T00:00:00.000Z');
 
 describe('tenant configuration updates', () => {
   it('changes only the fields given, merging nested objects key by key', () => {
-    const next = mergeTenantConfig(base, { sla_minutes: { critical: 5 }, incident_threshold: 0.9 }, '2026-01-02T00:00:00.000Z');
+    const next = mergeTenantConfig(
+      base,
+      { sla_minutes: { critical: 5 }, incident_threshold: 0.9 },
+      '2026-01-02T00:00:00.000Z',
+    );
     expect(next.sla_minutes).toEqual({ ...base.sla_minutes, critical: 5 });
     expect(next.incident_threshold).toBe(0.9);
     expect(next.timezone).toBe(base.timezone);
@@ -14,7 +18,11 @@ describe('tenant configuration updates', () => {
   });
 
   it('replaces arrays whole', () => {
-    const next = mergeTenantConfig(base, { escalation_policy: { levels: [{ after_minutes: 1, notify_roles: ['OPERATOR'] }] } }, 'x');
+    const next = mergeTenantConfig(
+      base,
+      { escalation_policy: { levels: [{ after_minutes: 1, notify_roles: ['OPERATOR'] }] } },
+      'x',
+    );
     expect(next.escalation_policy.levels).toHaveLength(1);
   });
 

@@ -56,7 +56,9 @@ describe('path parameters', () => {
   });
 
   it('a uuid passes', async () => {
-    const { issues } = await validate('tenants.get', { pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' } });
+    const { issues } = await validate('tenants.get', {
+      pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' },
+    });
     expect(issues).toBeNull();
   });
 });
@@ -80,20 +82,35 @@ describe('bodies', () => {
   });
 
   it('does not coerce body values: a number given as a string is an error', async () => {
-    const { issues } = await validate('tenants.config.update', { pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' }, body: { incident_threshold: '0.5' } });
+    const { issues } = await validate('tenants.config.update', {
+      pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' },
+      body: { incident_threshold: '0.5' },
+    });
     expect(issues).toEqual([{ loc: ['body', 'incident_threshold'], msg: expect.any(String), type: 'type' }]);
   });
 
   it('locates problems inside nested objects and arrays', async () => {
     const { issues } = await validate('tenants.config.update', {
       pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' },
-      body: { escalation_policy: { levels: [{ after_minutes: 5, notify_roles: ['OPERATOR'] }, { after_minutes: 0, notify_roles: ['OPERATOR'] }] } },
+      body: {
+        escalation_policy: {
+          levels: [
+            { after_minutes: 5, notify_roles: ['OPERATOR'] },
+            { after_minutes: 0, notify_roles: ['OPERATOR'] },
+          ],
+        },
+      },
     });
-    expect(issues).toEqual([{ loc: ['body', 'escalation_policy', 'levels', 1, 'after_minutes'], msg: expect.any(String), type: 'minimum' }]);
+    expect(issues).toEqual([
+      { loc: ['body', 'escalation_policy', 'levels', 1, 'after_minutes'], msg: expect.any(String), type: 'minimum' },
+    ]);
   });
 
   it('an empty update is refused', async () => {
-    const { issues } = await validate('tenants.update', { pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' }, body: {} });
+    const { issues } = await validate('tenants.update', {
+      pathParameters: { tenant_id: '0193a5f2-7c1e-7000-8000-000000000001' },
+      body: {},
+    });
     expect(issues).toEqual([{ loc: ['body'], msg: 'at least one field is required', type: 'too_short' }]);
   });
 });

@@ -8,7 +8,13 @@ import pointToLineDistance from '@turf/point-to-line-distance';
 import { describe, expect, it } from 'vitest';
 import type { WatchedLine, WatchlistEntry } from '../../shared/db/watchlist/entries.js';
 import type { MentionType } from '../../shared/domain/events/mentions.js';
-import { compileWatchlist, matchGeography, matchMentions, matchPosition, WATCH_LINE_DISTANCE_M } from '../../shared/domain/watchlist/match.js';
+import {
+  compileWatchlist,
+  matchGeography,
+  matchMentions,
+  matchPosition,
+  WATCH_LINE_DISTANCE_M,
+} from '../../shared/domain/watchlist/match.js';
 import { thinVertices, watchedValueOf } from '../../shared/domain/watchlist/values.js';
 import { RequestValidationError } from '../../shared/errors.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
@@ -17,7 +23,11 @@ import type { WatchlistEntityType } from '../../shared/vocabulary/watchlist.js';
 const TENANT = systemTenant('0190f2a4-1b2c-7d3e-8f40-123456789abc');
 let seq = 0;
 
-function entry(entity_type: WatchlistEntityType, value: string | number, line: WatchedLine | null = null): WatchlistEntry {
+function entry(
+  entity_type: WatchlistEntityType,
+  value: string | number,
+  line: WatchedLine | null = null,
+): WatchlistEntry {
   seq++;
   return {
     entry_id: `0190f2a4-1b2c-7d3e-8f40-${String(seq).padStart(12, '0')}`,
@@ -40,7 +50,16 @@ const CABLE: [number, number][] = [
   [1.8, 51.2],
 ];
 const lineEntry = (vertices: [number, number][], name = 'Channel Link 1') =>
-  entry('line', `${FILE}/0`, { file_id: FILE, line_id: '0', environment_id: FILE, name, kind: 'subsea_cable', vertices, thinned: false, source_vertices: vertices.length });
+  entry('line', `${FILE}/0`, {
+    file_id: FILE,
+    line_id: '0',
+    environment_id: FILE,
+    name,
+    kind: 'subsea_cable',
+    vertices,
+    thinned: false,
+    source_vertices: vertices.length,
+  });
 
 /** The value kept, or the 422's type at body.value. */
 function kept(type: WatchlistEntityType, value: string | number): string | number {
@@ -72,14 +91,25 @@ describe('watchedValueOf', () => {
     expect(kept('ip', '::ffff:10.0.0.0/104')).toBe('10.0.0.0/8');
     expect(kept('ip', '::ffff:a00:0/104')).toBe('10.0.0.0/8');
     expect(kept('ip', '0.0.0.0/0')).toBe('0.0.0.0/0');
-    for (const bad of ['10.0.0.0/33', '2001:db8::/129', '010.0.0.1', '10.0.0.1/', '10.0.0.1/x', 'fe80::1%eth0', 'example.com', '10.0.0']) expect(kept('ip', bad), bad).toBe('422:ip');
+    for (const bad of [
+      '10.0.0.0/33',
+      '2001:db8::/129',
+      '010.0.0.1',
+      '10.0.0.1/',
+      '10.0.0.1/x',
+      'fe80::1%eth0',
+      'example.com',
+      '10.0.0',
+    ])
+      expect(kept('ip', bad), bad).toBe('422:ip');
     expect(kept('ip', 167772161)).toBe('422:type');
   });
 
   it('keeps a domain lower case, without its trailing dot, an internationalised one as punycode', () => {
     expect(kept('domain', 'Evil.Example.COM.')).toBe('evil.example.com');
     expect(kept('domain', 'bücher.example')).toBe('xn--bcher-kva.example');
-    for (const bad of ['localhost', '203.0.113.7', 'exa mple.com', 'https://example.com/', '']) expect(kept('domain', bad), bad).toBe('422:domain');
+    for (const bad of ['localhost', '203.0.113.7', 'exa mple.com', 'https://example.com/', ''])
+      expect(kept('domain', bad), bad).toBe('422:domain');
   });
 
   it('keeps an autonomous system as its number, a country as its upper-case ISO code', () => {
@@ -97,7 +127,8 @@ describe('watchedValueOf', () => {
   it('keeps a line as <file_id>/<line_id>, also when named as the lines listing writes it', () => {
     expect(kept('line', `${FILE.toUpperCase()}/2.1`)).toBe(`${FILE}/2.1`);
     expect(kept('line', `${FILE}:3`)).toBe(`${FILE}/3`);
-    for (const bad of [FILE, `${FILE}/`, `${FILE}/a`, 'not-a-file/1']) expect(kept('line', bad), bad).toBe('422:line_ref');
+    for (const bad of [FILE, `${FILE}/`, `${FILE}/a`, 'not-a-file/1'])
+      expect(kept('line', bad), bad).toBe('422:line_ref');
   });
 });
 
@@ -125,13 +156,35 @@ describe('matchMentions', () => {
   const host = entry('ip', '203.0.113.7');
   const domain = entry('domain', 'example.com');
   const sub = entry('domain', 'c2.example.net');
-  const compiled = compileWatchlist([vessel, range, narrow, v6, host, domain, sub, entry('asn', 64500), entry('country', 'NO'), lineEntry(CABLE)]);
+  const compiled = compileWatchlist([
+    vessel,
+    range,
+    narrow,
+    v6,
+    host,
+    domain,
+    sub,
+    entry('asn', 64500),
+    entry('country', 'NO'),
+    lineEntry(CABLE),
+  ]);
   /** The entries the mentions (`[type, value]`) touch, each as [entry id, the mention's value]. */
   const ids = (...mentions: [MentionType, string][]) =>
-    matchMentions(compiled, mentions.map(([type, value]) => ({ type, value }))).map((m) => [m.entry.entry_id, m.mention.value]);
+    matchMentions(
+      compiled,
+      mentions.map(([type, value]) => ({ type, value })),
+    ).map((m) => [m.entry.entry_id, m.mention.value]);
 
   it('matches a vessel by MMSI, an address inside a watched range (v4 and v6), a domain and its subdomains', () => {
-    expect(ids(['sensor', 'cam-7'], ['mmsi', '257123450'], ['ip', '10.1.2.3'], ['ip', '2001:db8:ffff::1'], ['domain', 'a.b.example.com'])).toEqual([
+    expect(
+      ids(
+        ['sensor', 'cam-7'],
+        ['mmsi', '257123450'],
+        ['ip', '10.1.2.3'],
+        ['ip', '2001:db8:ffff::1'],
+        ['domain', 'a.b.example.com'],
+      ),
+    ).toEqual([
       [vessel.entry_id, '257123450'],
       [range.entry_id, '10.1.2.3'],
       [narrow.entry_id, '10.1.2.3'],
@@ -158,7 +211,15 @@ describe('matchMentions', () => {
   });
 
   it('names each entry once, with the first mention that touched it', () => {
-    expect(ids(['ip', '10.9.9.9'], ['ip', '10.1.0.1'], ['domain', 'example.com'], ['domain', 'www.example.com'], ['ip', '203.0.113.7'])).toEqual([
+    expect(
+      ids(
+        ['ip', '10.9.9.9'],
+        ['ip', '10.1.0.1'],
+        ['domain', 'example.com'],
+        ['domain', 'www.example.com'],
+        ['ip', '203.0.113.7'],
+      ),
+    ).toEqual([
       [range.entry_id, '10.9.9.9'],
       [narrow.entry_id, '10.1.0.1'],
       [domain.entry_id, 'example.com'],
@@ -177,10 +238,13 @@ describe('matchMentions', () => {
 describe('matchPosition', () => {
   const vessel = entry('vessel', '257123450');
   const cable = lineEntry(CABLE);
-  const other = lineEntry([
-    [1.6, 51.16],
-    [1.6, 51.3],
-  ], 'Spur');
+  const other = lineEntry(
+    [
+      [1.6, 51.16],
+      [1.6, 51.3],
+    ],
+    'Spur',
+  );
   const compiled = compileWatchlist([vessel, cable, other]);
 
   it(`is ${WATCH_LINE_DISTANCE_M} m: the vessel's own entry, and each watched line that near, nearest first, with its distance`, () => {

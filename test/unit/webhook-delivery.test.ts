@@ -36,7 +36,14 @@ const message = (over: Partial<BusMessage> = {}, detail: Record<string, unknown>
   tenantId: 't-1',
   type: 'incident.created',
   time: '2026-11-24T10:00:00.000Z',
-  detail: { incident_id: 'i-1', tenant_id: 't-1', severity: 'high', environment_id: 'e-1', message_id: 'm-1', ...detail },
+  detail: {
+    incident_id: 'i-1',
+    tenant_id: 't-1',
+    severity: 'high',
+    environment_id: 'e-1',
+    message_id: 'm-1',
+    ...detail,
+  },
   ...over,
 });
 
@@ -51,7 +58,12 @@ describe('subscribes', () => {
     expect(subscribes(sub({ filters: { environment_id: 'e-1', min_severity: 'high' } }), message())).toBe(true);
     expect(subscribes(sub({ filters: { environment_id: null, min_severity: 'critical' } }), message())).toBe(false);
     // An event no reporter rated does not pass a severity filter.
-    expect(subscribes(sub({ event_types: ['*'], filters: { environment_id: null, min_severity: 'low' } }), message({ type: 'motion.detected' }, { severity: null }))).toBe(false);
+    expect(
+      subscribes(
+        sub({ event_types: ['*'], filters: { environment_id: null, min_severity: 'low' } }),
+        message({ type: 'motion.detected' }, { severity: null }),
+      ),
+    ).toBe(false);
   });
 });
 
@@ -62,7 +74,9 @@ describe('deliveryId and deliveryBody', () => {
     expect(deliveryId(m('m-1'), 'w-1')).not.toBe(deliveryId(m('m-1'), 'w-2'));
     expect(deliveryId(m('m-1'), 'w-1')).not.toBe(deliveryId(m('m-2'), 'w-1'));
     // A UUIDv7 of the message's time: a subscription's log is in time order by key.
-    expect(deliveryId(m('m-1'), 'w-1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(deliveryId(m('m-1'), 'w-1')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(timeOfId(deliveryId(m('m-1'), 'w-1'))).toBe(Date.parse('2026-11-24T10:00:00Z'));
     expect(deliveryId(m('m-2', '2026-11-24T10:00:01Z'), 'w-1') > deliveryId(m('m-1'), 'w-1')).toBe(true);
     expect(JSON.parse(deliveryBody(message()))).toEqual({
@@ -74,12 +88,14 @@ describe('deliveryId and deliveryBody', () => {
 });
 
 describe('the retry schedule', () => {
-  it("waits as Svix does, each wait within 20 % of its step, and ends after the eighth attempt", () => {
+  it('waits as Svix does, each wait within 20 % of its step, and ends after the eighth attempt', () => {
     expect(RETRY_SCHEDULE_MS).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
     const low = () => 0;
     const high = () => 1;
     const mid = () => 0.5;
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => nextRetryDelayMs(n, mid))).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => nextRetryDelayMs(n, mid))).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
     expect(nextRetryDelayMs(1, low)).toBe(4_000);
     expect(nextRetryDelayMs(1, high)).toBe(6_000);
     expect(nextRetryDelayMs(8, mid)).toBeNull();
@@ -120,9 +136,18 @@ describe('busMessageOf', () => {
 
   it("names a change by its outbox message id and a stored event by its event id, at the id's millisecond", () => {
     const change = busMessageOf(envelope())!;
-    expect(change).toMatchObject({ messageId: '019ab5a0-0000-7000-8000-000000000001', tenantId: 't-1', type: 'incident.created' });
+    expect(change).toMatchObject({
+      messageId: '019ab5a0-0000-7000-8000-000000000001',
+      tenantId: 't-1',
+      type: 'incident.created',
+    });
     expect(change.time).toBe(new Date(0x019ab5a00000).toISOString());
-    const event = busMessageOf(envelope({ source: 'gatehouse.events', 'detail-type': 'motion.detected' }, { event_id: 'e-1', message_id: undefined }))!;
+    const event = busMessageOf(
+      envelope(
+        { source: 'gatehouse.events', 'detail-type': 'motion.detected' },
+        { event_id: 'e-1', message_id: undefined },
+      ),
+    )!;
     // Not a UUIDv7: the envelope's time.
     expect(event).toMatchObject({ messageId: 'e-1', time: '2026-11-24T10:00:01.000Z' });
   });

@@ -61,9 +61,13 @@ describe('a queue batch', () => {
   });
 
   it('hides a message whose work asks for a delay (RetryAfter) for that delay', async () => {
-    const answer = await queueBatch(sqsEvent(message('a'), message('b')), async (record) => {
-      if (record.messageId === 'a') throw new RetryAfter(300);
-    }, { hide: backoffOn('webhook-deliveries'), parallel: true });
+    const answer = await queueBatch(
+      sqsEvent(message('a'), message('b')),
+      async (record) => {
+        if (record.messageId === 'a') throw new RetryAfter(300);
+      },
+      { hide: backoffOn('webhook-deliveries'), parallel: true },
+    );
     expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'a' }] });
     expect(hidden).toEqual([{ queue: 'webhook-deliveries', receipt: 'receipt-a', seconds: 300 }]);
   });
@@ -92,10 +96,22 @@ describe('a queue batch', () => {
 });
 
 describe('a stream batch', () => {
-  const trigger: TableStreamTrigger = { kind: 'table-stream', filters: [{ eventNames: ['INSERT'], entities: ['EVENT'] }], batchSize: 100, retryAttempts: 1 };
-  const record = (seq: number, item: Record<string, unknown>, eventName: DynamoDBRecord['eventName'] = 'INSERT'): DynamoDBRecord => ({
+  const trigger: TableStreamTrigger = {
+    kind: 'table-stream',
+    filters: [{ eventNames: ['INSERT'], entities: ['EVENT'] }],
+    batchSize: 100,
+    retryAttempts: 1,
+  };
+  const record = (
+    seq: number,
+    item: Record<string, unknown>,
+    eventName: DynamoDBRecord['eventName'] = 'INSERT',
+  ): DynamoDBRecord => ({
     eventName,
-    dynamodb: { SequenceNumber: String(seq), NewImage: marshall(item) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'] },
+    dynamodb: {
+      SequenceNumber: String(seq),
+      NewImage: marshall(item) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+    },
   });
 
   it('hands the work the records its trigger passes, read and in order, and reports the one that failed', async () => {
@@ -107,10 +123,14 @@ describe('a stream batch', () => {
       record(4, { entity: 'EVENT', n: 4 }),
       record(5, { entity: 'EVENT', n: 5 }),
     ];
-    const answer = await streamBatch(records, async (items) => {
-      got.push(...items);
-      return new Map([['4', 'not counted']]);
-    }, trigger);
+    const answer = await streamBatch(
+      records,
+      async (items) => {
+        got.push(...items);
+        return new Map([['4', 'not counted']]);
+      },
+      trigger,
+    );
     expect(got).toEqual([
       { id: '1', eventName: 'INSERT', item: { entity: 'EVENT', n: 1 } },
       { id: '4', eventName: 'INSERT', item: { entity: 'EVENT', n: 4 } },
@@ -120,19 +140,40 @@ describe('a stream batch', () => {
   });
 
   it('reports a record it cannot read, and the failures in record order whatever order the work answers', async () => {
-    const unreadable: DynamoDBRecord = { eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: { entity: { S: 'EVENT' }, x: { Q: 'no such type' } as never } } };
-    const records = [record(1, { entity: 'EVENT' }), unreadable, record(3, { entity: 'EVENT' }), record(4, { entity: 'EVENT' })];
+    const unreadable: DynamoDBRecord = {
+      eventName: 'INSERT',
+      dynamodb: { SequenceNumber: '2', NewImage: { entity: { S: 'EVENT' }, x: { Q: 'no such type' } as never } },
+    };
+    const records = [
+      record(1, { entity: 'EVENT' }),
+      unreadable,
+      record(3, { entity: 'EVENT' }),
+      record(4, { entity: 'EVENT' }),
+    ];
     let handed: string[] = [];
-    const answer = await streamBatch(records, async (items) => {
-      handed = items.map((i) => i.id);
-      return new Map([['4', 'a'], ['1', 'b']]);
-    }, trigger);
+    const answer = await streamBatch(
+      records,
+      async (items) => {
+        handed = items.map((i) => i.id);
+        return new Map([
+          ['4', 'a'],
+          ['1', 'b'],
+        ]);
+      },
+      trigger,
+    );
     expect(handed).toEqual(['1', '3', '4']);
-    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: '1' }, { itemIdentifier: '2' }, { itemIdentifier: '4' }] });
+    expect(answer).toEqual({
+      batchItemFailures: [{ itemIdentifier: '1' }, { itemIdentifier: '2' }, { itemIdentifier: '4' }],
+    });
   });
 
   it('without a trigger, hands the work every record that has a new image (the domain passes over what is not its own)', async () => {
-    const records = [record(1, { entity: 'EVENT' }), record(2, { entity: 'OUTBOX' }), { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3' } } as DynamoDBRecord];
+    const records = [
+      record(1, { entity: 'EVENT' }),
+      record(2, { entity: 'OUTBOX' }),
+      { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3' } } as DynamoDBRecord,
+    ];
     let handed: string[] = [];
     const answer = await streamBatch(records, async (items) => {
       handed = items.map((i) => i.id);

@@ -18,7 +18,11 @@ const DOCUMENTED: [Record<string, unknown>, Record<string, unknown>, boolean][] 
   [{ in: ['Ringo', ['John', 'Paul', 'George', 'Ringo']] }, {}, true],
   [{ '!': [true] }, {}, false],
   [{ missing: ['a', 'b'] }, { a: 'apple', c: 'carrot' }, true],
-  [{ some: [{ var: 'pies' }, { '==': [{ var: 'filling' }, 'apple'] }] }, { pies: [{ filling: 'pumpkin' }, { filling: 'apple' }] }, true],
+  [
+    { some: [{ var: 'pies' }, { '==': [{ var: 'filling' }, 'apple'] }] },
+    { pies: [{ filling: 'pumpkin' }, { filling: 'apple' }] },
+    true,
+  ],
   [{ all: [[1, 2, 3], { '>': [{ var: '' }, 0] }] }, {}, true],
   [{ '>=': [{ var: 'event.threat_score' }, 0.6] }, { event: { threat_score: 0.72 } }, true],
   // JSON Logic's truthiness: an empty array is false.
@@ -48,7 +52,9 @@ describe('workflow rules', () => {
 
   it("refuses paths into an object's prototype, and objects that are not one operation", () => {
     expect(refusal({ var: 'event.constructor.name' })).toMatchObject({ loc: ['body', 'conditions', 'var'] });
-    expect(refusal({ '==': [{ var: ['__proto__'] }, 1] })).toMatchObject({ loc: ['body', 'conditions', '==', 0, 'var'] });
+    expect(refusal({ '==': [{ var: ['__proto__'] }, 1] })).toMatchObject({
+      loc: ['body', 'conditions', '==', 0, 'var'],
+    });
     expect(refusal({ '==': [1, 1], '!=': [1, 2] })).toMatchObject({ type: 'value_error' });
   });
 
@@ -56,7 +62,9 @@ describe('workflow rules', () => {
     let deep: Record<string, unknown> = { var: 'a' };
     for (let i = 0; i < 20; i++) deep = { '!': [deep] };
     expect(refusal(deep)).toMatchObject({ type: 'too_deep' });
-    expect(refusal({ in: [{ var: 'a' }, Array.from({ length: 2000 }, (_, i) => `value-${i}`)] })).toMatchObject({ type: 'too_large' });
+    expect(refusal({ in: [{ var: 'a' }, Array.from({ length: 2000 }, (_, i) => `value-${i}`)] })).toMatchObject({
+      type: 'too_large',
+    });
   });
 
   it('no rule always holds', () => {

@@ -10,7 +10,15 @@ import {
   type ContentBlock,
   type ConverseCommandInput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { cleanFields, FIELDS_JSON_SCHEMA, withQuestions, type Extraction, type IncidentAi, type IncidentFields, type TranscriptHints } from './fields.js';
+import {
+  cleanFields,
+  FIELDS_JSON_SCHEMA,
+  withQuestions,
+  type Extraction,
+  type IncidentAi,
+  type IncidentFields,
+  type TranscriptHints,
+} from './fields.js';
 
 export const EXTRACTION_TOOL = 'record_incident_fields';
 
@@ -37,7 +45,9 @@ export class BedrockExtractor implements IncidentAi {
 
   /** The Converse request for a transcript; exported through the class so tests can read it. */
   extractionRequest(transcript: string, hints: TranscriptHints = {}): ConverseCommandInput {
-    const unsure = hints.unsureWords?.length ? `\nWords the recogniser was unsure of: ${JSON.stringify(hints.unsureWords)}` : '';
+    const unsure = hints.unsureWords?.length
+      ? `\nWords the recogniser was unsure of: ${JSON.stringify(hints.unsureWords)}`
+      : '';
     return {
       modelId: this.deps.modelId,
       system: [{ text: EXTRACT_SYSTEM }],
@@ -73,11 +83,16 @@ export class BedrockExtractor implements IncidentAi {
       new ConverseCommand({
         modelId: this.deps.modelId,
         system: [{ text: SUMMARY_SYSTEM }],
-        messages: [{ role: 'user', content: [{ text: `Fields: ${JSON.stringify(input.fields)}\n${fenced(input.transcript)}` }] }],
+        messages: [
+          { role: 'user', content: [{ text: `Fields: ${JSON.stringify(input.fields)}\n${fenced(input.transcript)}` }] },
+        ],
         inferenceConfig: { maxTokens: 400, temperature: 0 },
       }),
     );
-    const text = (out.output?.message?.content ?? []).map((b) => b.text ?? '').join('').trim();
+    const text = (out.output?.message?.content ?? [])
+      .map((b) => b.text ?? '')
+      .join('')
+      .trim();
     if (!text) throw new Error(`the model returned no summary (stop reason ${out.stopReason})`);
     return text;
   }

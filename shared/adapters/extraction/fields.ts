@@ -91,7 +91,12 @@ export function withQuestions(fields: IncidentFields, doubts: readonly Doubt[] =
     const heard = doubts.filter((d) => d.field === name).map((d) => `"${d.word}"`);
     return heard.length > 0 ? `We heard ${heard.join(' and ')} but cannot be sure of it. ${question}` : question;
   };
-  return { fields, missing: open.map(([name]) => name), questions: open.map(([name, question]) => ask(name, question)), doubts: [...doubts] };
+  return {
+    fields,
+    missing: open.map(([name]) => name),
+    questions: open.map(([name, question]) => ask(name, question)),
+    doubts: [...doubts],
+  };
 }
 
 /** The fields as a JSON schema: the Bedrock tool's input, and the check on what a model returns. */
@@ -101,11 +106,29 @@ export const FIELDS_JSON_SCHEMA = {
   properties: {
     title: { type: 'string', description: 'A short title, at most 10 words.' },
     type: { type: 'string', enum: [...INCIDENT_TYPES], description: 'The kind of incident.' },
-    severity: { type: 'string', enum: [...INCIDENT_SEVERITIES], description: 'How serious, as the report states or clearly implies.' },
-    location_text: { type: 'string', description: 'Where it happened, in the reporter\'s words (e.g. "near gate 4 at the north fence").' },
-    occurred_at_text: { type: 'string', description: 'When it happened, in the reporter\'s words (e.g. "ten minutes ago", "ongoing").' },
-    people: { type: 'array', items: { type: 'string' }, description: 'Each person or group involved, with a count (e.g. "2 people").' },
-    vehicles: { type: 'array', items: { type: 'string' }, description: 'Each vehicle, drone or boat involved, with a count.' },
+    severity: {
+      type: 'string',
+      enum: [...INCIDENT_SEVERITIES],
+      description: 'How serious, as the report states or clearly implies.',
+    },
+    location_text: {
+      type: 'string',
+      description: 'Where it happened, in the reporter\'s words (e.g. "near gate 4 at the north fence").',
+    },
+    occurred_at_text: {
+      type: 'string',
+      description: 'When it happened, in the reporter\'s words (e.g. "ten minutes ago", "ongoing").',
+    },
+    people: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Each person or group involved, with a count (e.g. "2 people").',
+    },
+    vehicles: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Each vehicle, drone or boat involved, with a count.',
+    },
     description: { type: 'string', description: 'What happened, in full sentences, only from the report.' },
   },
 } as const;
@@ -117,7 +140,10 @@ const text = (v: unknown, max: number): string | undefined => {
 };
 const list = (v: unknown): string[] | undefined => {
   if (!Array.isArray(v)) return undefined;
-  const items = v.map((x) => text(x, 200)).filter((x): x is string => Boolean(x)).slice(0, 20);
+  const items = v
+    .map((x) => text(x, 200))
+    .filter((x): x is string => Boolean(x))
+    .slice(0, 20);
   return items.length > 0 ? items : undefined;
 };
 
@@ -132,7 +158,9 @@ export function cleanFields(raw: unknown): IncidentFields {
   const fields: IncidentFields = {
     title: text(r.title, 120),
     type: (INCIDENT_TYPES as readonly string[]).includes(type ?? '') ? (type as IncidentType) : undefined,
-    severity: (INCIDENT_SEVERITIES as readonly string[]).includes(severity ?? '') ? (severity as IncidentSeverity) : undefined,
+    severity: (INCIDENT_SEVERITIES as readonly string[]).includes(severity ?? '')
+      ? (severity as IncidentSeverity)
+      : undefined,
     location_text: text(r.location_text, 300),
     occurred_at_text: text(r.occurred_at_text, 120),
     people: list(r.people),

@@ -18,6 +18,9 @@ export function useIncidentAi(ai: IncidentAi): void {
 }
 
 export function incidentAi(): IncidentAi {
-  installed ??= new BedrockExtractor({ client: new BedrockRuntimeClient({ region: config.region }), modelId: config.ai.bedrockModelId });
+  installed ??= new BedrockExtractor({
+    client: new BedrockRuntimeClient({ region: config.region }),
+    modelId: config.ai.bedrockModelId,
+  });
   return installed;
 }

@@ -58,7 +58,12 @@ export function tenantSessionPolicy(settings: AthenaLakeSettings, tenantId: stri
       {
         Sid: 'Workgroup',
         Effect: 'Allow',
-        Action: ['athena:StartQueryExecution', 'athena:GetQueryExecution', 'athena:GetQueryResults', 'athena:StopQueryExecution'],
+        Action: [
+          'athena:StartQueryExecution',
+          'athena:GetQueryExecution',
+          'athena:GetQueryResults',
+          'athena:StopQueryExecution',
+        ],
         Resource: `arn:${partition}:athena:${region}:${account}:workgroup/${settings.workgroup}`,
       },
       {
@@ -71,7 +76,12 @@ export function tenantSessionPolicy(settings: AthenaLakeSettings, tenantId: stri
           `arn:${partition}:glue:${region}:${account}:table/${database}/*`,
         ],
       },
-      { Sid: 'TenantFiles', Effect: 'Allow', Action: ['s3:GetObject'], Resource: prefixes.map((p) => `arn:${partition}:s3:::${bucket}/${p}*`) },
+      {
+        Sid: 'TenantFiles',
+        Effect: 'Allow',
+        Action: ['s3:GetObject'],
+        Resource: prefixes.map((p) => `arn:${partition}:s3:::${bucket}/${p}*`),
+      },
       {
         Sid: 'TenantListing',
         Effect: 'Allow',
@@ -102,7 +112,10 @@ function valueOf(text: string | undefined, type: string): unknown {
 }
 
 export class AthenaLakeEngine implements LakeEngine {
-  constructor(private readonly settings: AthenaLakeSettings, private readonly deps: AthenaLakeDeps) {}
+  constructor(
+    private readonly settings: AthenaLakeSettings,
+    private readonly deps: AthenaLakeDeps,
+  ) {}
 
   async query({ tenantId, sql, maxRows }: LakeQuery): Promise<LakeAnswer> {
     const sleep = this.deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
@@ -117,14 +130,22 @@ export class AthenaLakeEngine implements LakeEngine {
       }),
     );
     const c = assumed.Credentials;
-    if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken) throw new Error('AssumeRole of the lake query role gave no credentials');
-    const athena = this.deps.athena({ accessKeyId: c.AccessKeyId, secretAccessKey: c.SecretAccessKey, sessionToken: c.SessionToken });
+    if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken)
+      throw new Error('AssumeRole of the lake query role gave no credentials');
+    const athena = this.deps.athena({
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      sessionToken: c.SessionToken,
+    });
 
     const started = await athena.send(
       new StartQueryExecutionCommand({
         QueryString: sql,
         WorkGroup: this.settings.workgroup,
-        QueryExecutionContext: { Catalog: 'AwsDataCatalog', Database: tenantDatabaseName(this.settings.databasePrefix, tenantId) },
+        QueryExecutionContext: {
+          Catalog: 'AwsDataCatalog',
+          Database: tenantDatabaseName(this.settings.databasePrefix, tenantId),
+        },
       }),
     );
     const id = started.QueryExecutionId;
@@ -156,8 +177,14 @@ export class AthenaLakeEngine implements LakeEngine {
     let first = true;
     let more = false;
     do {
-      const page = await athena.send(new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: token, MaxResults: Math.min(1000, maxRows + 2) }));
-      if (first) columns = (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((ci) => ({ name: ci.Name ?? '', type: ci.Type ?? 'varchar' }));
+      const page = await athena.send(
+        new GetQueryResultsCommand({ QueryExecutionId: id, NextToken: token, MaxResults: Math.min(1000, maxRows + 2) }),
+      );
+      if (first)
+        columns = (page.ResultSet?.ResultSetMetadata?.ColumnInfo ?? []).map((ci) => ({
+          name: ci.Name ?? '',
+          type: ci.Type ?? 'varchar',
+        }));
       // The first row of a SELECT's results is its header.
       const data = (page.ResultSet?.Rows ?? []).slice(first ? 1 : 0);
       first = false;

@@ -14,9 +14,22 @@
  * Glue: the local engine reads the files themselves (shared/local/lake-duckdb.ts) and the catalog
  * is a no-op.
  */
-import { AlreadyExistsException, CreateDatabaseCommand, CreateTableCommand, GlueClient, UpdateTableCommand, type TableInput } from '@aws-sdk/client-glue';
+import {
+  AlreadyExistsException,
+  CreateDatabaseCommand,
+  CreateTableCommand,
+  GlueClient,
+  UpdateTableCommand,
+  type TableInput,
+} from '@aws-sdk/client-glue';
 import { config } from '../../config.js';
-import { LAKE_TABLES, tenantDatabaseName, tenantTablePrefix, type LakeColumnType, type LakeTable } from '../../vocabulary/data-lake.js';
+import {
+  LAKE_TABLES,
+  tenantDatabaseName,
+  tenantTablePrefix,
+  type LakeColumnType,
+  type LakeTable,
+} from '../../vocabulary/data-lake.js';
 
 export interface LakeCatalog {
   ensureTenant(tenantId: string): Promise<void>;
@@ -25,9 +38,21 @@ export interface LakeCatalog {
 /** The Glue/Athena name of a tenant's database. */
 export const tenantDatabase = (tenantId: string) => tenantDatabaseName(config.lake.databasePrefix, tenantId);
 
-const GLUE_TYPE: Record<LakeColumnType, string> = { string: 'string', double: 'double', bigint: 'bigint', boolean: 'boolean', timestamp: 'timestamp' };
+const GLUE_TYPE: Record<LakeColumnType, string> = {
+  string: 'string',
+  double: 'double',
+  bigint: 'bigint',
+  boolean: 'boolean',
+  timestamp: 'timestamp',
+};
 /** The same types as Athena's engine (Trino) names them in a view's definition. */
-const PRESTO_TYPE: Record<LakeColumnType, string> = { string: 'varchar', double: 'double', bigint: 'bigint', boolean: 'boolean', timestamp: 'timestamp' };
+const PRESTO_TYPE: Record<LakeColumnType, string> = {
+  string: 'varchar',
+  double: 'double',
+  bigint: 'bigint',
+  boolean: 'boolean',
+  timestamp: 'timestamp',
+};
 
 /** The table of a lake table's files; queries read the view of the table's own name. */
 export const filesTableName = (table: LakeTable) => `${table.name}_files`;
@@ -51,7 +76,11 @@ export function glueTableInput(table: LakeTable, tenantId: string, bucket: strin
       'storage.location.template': `${location}dt=\${dt}/`,
     },
     StorageDescriptor: {
-      Columns: table.columns.map((c) => ({ Name: c.name, Type: GLUE_TYPE[c.type], Comment: c.description.slice(0, 255) })),
+      Columns: table.columns.map((c) => ({
+        Name: c.name,
+        Type: GLUE_TYPE[c.type],
+        Comment: c.description.slice(0, 255),
+      })),
       Location: location,
       InputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat',
       OutputFormat: 'org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat',
@@ -89,7 +118,11 @@ export function glueViewInput(table: LakeTable, database: string): TableInput {
     ViewOriginalText: `/* Presto View: ${Buffer.from(JSON.stringify(definition)).toString('base64')} */`,
     ViewExpandedText: '/* Presto View */',
     StorageDescriptor: {
-      Columns: table.columns.map((c) => ({ Name: c.name, Type: GLUE_TYPE[c.type], Comment: c.description.slice(0, 255) })),
+      Columns: table.columns.map((c) => ({
+        Name: c.name,
+        Type: GLUE_TYPE[c.type],
+        Comment: c.description.slice(0, 255),
+      })),
       SerdeInfo: {},
     },
   };
@@ -97,15 +130,31 @@ export function glueViewInput(table: LakeTable, database: string): TableInput {
 
 export class GlueLakeCatalog implements LakeCatalog {
   private readonly known = new Set<string>();
-  constructor(private readonly glue: Pick<GlueClient, 'send'>, private readonly bucket: string) {}
+  constructor(
+    private readonly glue: Pick<GlueClient, 'send'>,
+    private readonly bucket: string,
+  ) {}
 
   async ensureTenant(tenantId: string): Promise<void> {
     if (this.known.has(tenantId)) return;
     const database = tenantDatabase(tenantId);
-    await ignoreExisting(this.glue.send(new CreateDatabaseCommand({ DatabaseInput: { Name: database, Description: `Gatehouse data lake of tenant ${tenantId}` } })));
+    await ignoreExisting(
+      this.glue.send(
+        new CreateDatabaseCommand({
+          DatabaseInput: { Name: database, Description: `Gatehouse data lake of tenant ${tenantId}` },
+        }),
+      ),
+    );
     await Promise.all(
       LAKE_TABLES.map(async (table) => {
-        await ignoreExisting(this.glue.send(new CreateTableCommand({ DatabaseName: database, TableInput: glueTableInput(table, tenantId, this.bucket) })));
+        await ignoreExisting(
+          this.glue.send(
+            new CreateTableCommand({
+              DatabaseName: database,
+              TableInput: glueTableInput(table, tenantId, this.bucket),
+            }),
+          ),
+        );
         const view = glueViewInput(table, database);
         try {
           await this.glue.send(new CreateTableCommand({ DatabaseName: database, TableInput: view }));
@@ -120,7 +169,8 @@ export class GlueLakeCatalog implements LakeCatalog {
   }
 }
 
-const isAlreadyExists = (err: unknown) => err instanceof AlreadyExistsException || (err as { name?: string }).name === 'AlreadyExistsException';
+const isAlreadyExists = (err: unknown) =>
+  err instanceof AlreadyExistsException || (err as { name?: string }).name === 'AlreadyExistsException';
 
 async function ignoreExisting(call: Promise<unknown>): Promise<void> {
   try {

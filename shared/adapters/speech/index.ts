@@ -6,11 +6,22 @@
 import { TranscribeClient } from '@aws-sdk/client-transcribe';
 import { config } from '../../config.js';
 import { BUCKET, s3 } from '../s3.js';
-import { finishTranscriptionJob, TranscribeSpeechRecognizer, type FinishedTranscription, type TranscribeDeps } from './transcribe.js';
+import {
+  finishTranscriptionJob,
+  TranscribeSpeechRecognizer,
+  type FinishedTranscription,
+  type TranscribeDeps,
+} from './transcribe.js';
 import type { SpeechRecognizer } from './types.js';
 
 export * from './types.js';
-export { finishTranscriptionJob, jobNameFor, transcribeStateChange, TranscribeSpeechRecognizer, transcriptKeyFor } from './transcribe.js';
+export {
+  finishTranscriptionJob,
+  jobNameFor,
+  transcribeStateChange,
+  TranscribeSpeechRecognizer,
+  transcriptKeyFor,
+} from './transcribe.js';
 export type { FinishedTranscription } from './transcribe.js';
 
 let transcribeDeps: TranscribeDeps | undefined;

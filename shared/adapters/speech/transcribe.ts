@@ -52,7 +52,8 @@ export function jobNameFor(audioKey: string): string {
 }
 
 /** Where Transcribe writes a job's transcript (a key ending in .json is used as the file name). */
-export const transcriptKeyFor = (tenantId: string, jobName: string) => `tenants/${tenantId}/transcripts/${jobName}.json`;
+export const transcriptKeyFor = (tenantId: string, jobName: string) =>
+  `tenants/${tenantId}/transcripts/${jobName}.json`;
 
 /** `s3://bucket/key` -> key, only for our bucket. */
 function keyOfUri(uri: string | undefined, bucket: string): string | null {
@@ -70,7 +71,10 @@ interface TranscriptFile {
 
 /** The transcript and the words Transcribe gave less than UNSURE_BELOW confidence. */
 export function transcriptOf(body: TranscriptFile): { transcript: string; unsureWords: UnsureWords } {
-  const transcript = (body.results?.transcripts ?? []).map((t) => t.transcript ?? '').join(' ').trim();
+  const transcript = (body.results?.transcripts ?? [])
+    .map((t) => t.transcript ?? '')
+    .join(' ')
+    .trim();
   const unsure = new Set<string>();
   for (const item of body.results?.items ?? []) {
     const best = item.alternatives?.[0];
@@ -80,7 +84,10 @@ export function transcriptOf(body: TranscriptFile): { transcript: string; unsure
   return { transcript, unsureWords: [...unsure] };
 }
 
-async function readTranscript(deps: TranscribeDeps, key: string): Promise<{ transcript: string; unsureWords: UnsureWords }> {
+async function readTranscript(
+  deps: TranscribeDeps,
+  key: string,
+): Promise<{ transcript: string; unsureWords: UnsureWords }> {
   const out = await deps.s3.send(new GetObjectCommand({ Bucket: deps.bucket, Key: key }));
   return transcriptOf(JSON.parse(await out.Body!.transformToString()) as TranscriptFile);
 }
@@ -120,7 +127,9 @@ export class TranscribeSpeechRecognizer implements SpeechRecognizer {
         return { status: 'completed', ...(await readTranscript(this.deps, transcriptKey)) };
       }
       if (job.TranscriptionJobStatus === 'FAILED') {
-        throw new TranscriptionFailedError(`transcription job ${jobName} failed: ${job.FailureReason ?? 'no reason given'}`);
+        throw new TranscriptionFailedError(
+          `transcription job ${jobName} failed: ${job.FailureReason ?? 'no reason given'}`,
+        );
       }
       // Another poll must fit in the budget; otherwise the state-change event finishes the job.
       if (now() + interval >= deadline) return { status: 'pending', jobName };
@@ -136,7 +145,14 @@ export class TranscribeSpeechRecognizer implements SpeechRecognizer {
 }
 
 export type FinishedTranscription =
-  | { status: 'completed'; jobName: string; tenantId: string; audioKey: string; transcript: string; unsureWords: UnsureWords }
+  | {
+      status: 'completed';
+      jobName: string;
+      tenantId: string;
+      audioKey: string;
+      transcript: string;
+      unsureWords: UnsureWords;
+    }
   | { status: 'failed'; jobName: string; tenantId: string; audioKey: string; reason: string }
   | { status: 'pending'; jobName: string };
 
@@ -152,10 +168,18 @@ export async function finishTranscriptionJob(deps: TranscribeDeps, jobName: stri
   if (status !== 'COMPLETED' && status !== 'FAILED') return { status: 'pending', jobName };
   const audioKey = keyOfUri(job?.Media?.MediaFileUri, deps.bucket);
   const tenantId = audioKey ? /^tenants\/([^/]+)\/audio\//.exec(audioKey)?.[1] : undefined;
-  if (!audioKey || !tenantId) throw new Error(`transcription job ${jobName} is not one of ours (media ${job?.Media?.MediaFileUri})`);
+  if (!audioKey || !tenantId)
+    throw new Error(`transcription job ${jobName} is not one of ours (media ${job?.Media?.MediaFileUri})`);
   assertTenantAudioKey(tenantId, audioKey);
-  if (status === 'FAILED') return { status: 'failed', jobName, tenantId, audioKey, reason: job?.FailureReason ?? 'no reason given' };
-  return { status: 'completed', jobName, tenantId, audioKey, ...(await readTranscript(deps, transcriptKeyFor(tenantId, jobName))) };
+  if (status === 'FAILED')
+    return { status: 'failed', jobName, tenantId, audioKey, reason: job?.FailureReason ?? 'no reason given' };
+  return {
+    status: 'completed',
+    jobName,
+    tenantId,
+    audioKey,
+    ...(await readTranscript(deps, transcriptKeyFor(tenantId, jobName))),
+  };
 }
 
 /**
@@ -163,7 +187,11 @@ export async function finishTranscriptionJob(deps: TranscribeDeps, jobName: stri
  * event or a job not started here. Typed loosely on purpose: no Lambda types in the adapters.
  */
 export function transcribeStateChange(event: unknown): { jobName: string; status: string } | null {
-  const e = event as { source?: string; 'detail-type'?: string; detail?: { TranscriptionJobName?: string; TranscriptionJobStatus?: string } };
+  const e = event as {
+    source?: string;
+    'detail-type'?: string;
+    detail?: { TranscriptionJobName?: string; TranscriptionJobStatus?: string };
+  };
   if (e?.source !== 'aws.transcribe' || e['detail-type'] !== 'Transcribe Job State Change') return null;
   const jobName = e.detail?.TranscriptionJobName;
   if (!jobName?.startsWith('gh-')) return null;

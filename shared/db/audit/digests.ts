@@ -34,7 +34,9 @@ export interface DigestHead {
 }
 
 export async function getDigestHead(tenantId: TenantId): Promise<DigestHead | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.auditDigestHead(tenantId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.auditDigestHead(tenantId), ConsistentRead: true }),
+  );
   return (out.Item as DigestHead | undefined) ?? null;
 }
 
@@ -42,13 +44,30 @@ export async function getDigestHead(tenantId: TenantId): Promise<DigestHead | nu
 export function putDigest(d: AuditDigest, head: DigestHead | null): TransactItem[] {
   const headKey = keys.auditDigestHead(d.tenant_id);
   return [
-    { Put: { TableName: TABLE, Item: { ...keys.auditDigest(d.tenant_id, d.hour_start), entity: 'AUDIT_DIGEST', ...d }, ConditionExpression: 'attribute_not_exists(PK)' } },
     {
       Put: {
         TableName: TABLE,
-        Item: { ...headKey, entity: 'AUDIT_DIGEST_HEAD', hour_start: d.hour_start, digest_hash: d.digest_hash, version: (head?.version ?? 0) + 1 },
+        Item: { ...keys.auditDigest(d.tenant_id, d.hour_start), entity: 'AUDIT_DIGEST', ...d },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      },
+    },
+    {
+      Put: {
+        TableName: TABLE,
+        Item: {
+          ...headKey,
+          entity: 'AUDIT_DIGEST_HEAD',
+          hour_start: d.hour_start,
+          digest_hash: d.digest_hash,
+          version: (head?.version ?? 0) + 1,
+        },
         ConditionExpression: head ? '#version = :version' : 'attribute_not_exists(PK)',
-        ...(head ? { ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': head.version } } : {}),
+        ...(head
+          ? {
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':version': head.version },
+            }
+          : {}),
       },
     },
   ];

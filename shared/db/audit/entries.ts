@@ -61,7 +61,10 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
     // An anonymous reporter's address is withheld: the entry says so instead.
     source_ip: actor.sourceIp ?? 'anonymous',
     // A workflow's change names the workflow and the run that made it.
-    changes: actor.kind === 'workflow' ? { ...input.changes, workflow: { workflow_id: actor.workflowId, run_id: actor.runId } } : input.changes,
+    changes:
+      actor.kind === 'workflow'
+        ? { ...input.changes, workflow: { workflow_id: actor.workflowId, run_id: actor.runId } }
+        : input.changes,
   };
 }
 
@@ -77,7 +80,9 @@ export function auditPut(entry: AuditEntry): TransactItem {
 }
 
 /** The index keys of an entry: by action (GSI1), by resource type (GSI2), by user (GSI3, when a user acted). */
-export function auditIndexKeys(entry: Pick<AuditEntry, 'tenant_id' | 'log_id' | 'action' | 'resource_type' | 'user_id'>): Record<string, string> {
+export function auditIndexKeys(
+  entry: Pick<AuditEntry, 'tenant_id' | 'log_id' | 'action' | 'resource_type' | 'user_id'>,
+): Record<string, string> {
   return {
     ...keys.auditByAction(entry.tenant_id, entry.action, entry.log_id),
     ...keys.auditByResourceType(entry.tenant_id, entry.resource_type, entry.log_id),
@@ -96,8 +101,19 @@ export function auditFromItem(item: Record<string, unknown>): AuditEntry {
 }
 
 const AUDIT_FIELDS = [
-  'log_id', 'tenant_id', 'action', 'resource_type', 'resource_id', 'user_id', 'actor_type', 'api_key_id', 'tool',
-  'timestamp', 'request_id', 'source_ip', 'changes',
+  'log_id',
+  'tenant_id',
+  'action',
+  'resource_type',
+  'resource_id',
+  'user_id',
+  'actor_type',
+  'api_key_id',
+  'tool',
+  'timestamp',
+  'request_id',
+  'source_ip',
+  'changes',
 ] as const satisfies readonly (keyof AuditEntry)[];
 
 export interface AuditFilter {
@@ -120,23 +136,49 @@ const END_OF_TIME = 2 ** 48 - 1;
 function auditQuery(tenantId: TenantId, f: AuditFilter): KeyQuery {
   const range: [string, string] = [timeIdBound(f.fromMs ?? 0, 'low'), timeIdBound(f.toMs ?? END_OF_TIME, 'high')];
   const filter = { action: f.action, resource_type: f.resourceType, user_id: f.userId };
-  if (f.action) return { index: 'GSI1', pk: keys.auditByAction(tenantId, f.action, '').GSI1PK, skBetween: range, ascending: false, filter: { ...filter, action: undefined } };
+  if (f.action)
+    return {
+      index: 'GSI1',
+      pk: keys.auditByAction(tenantId, f.action, '').GSI1PK,
+      skBetween: range,
+      ascending: false,
+      filter: { ...filter, action: undefined },
+    };
   if (f.resourceType) {
-    return { index: 'GSI2', pk: keys.auditByResourceType(tenantId, f.resourceType, '').GSI2PK, skBetween: range, ascending: false, filter: { ...filter, resource_type: undefined } };
+    return {
+      index: 'GSI2',
+      pk: keys.auditByResourceType(tenantId, f.resourceType, '').GSI2PK,
+      skBetween: range,
+      ascending: false,
+      filter: { ...filter, resource_type: undefined },
+    };
   }
-  if (f.userId) return { index: 'GSI3', pk: keys.auditByUser(tenantId, f.userId, '').GSI3PK, skBetween: range, ascending: false, filter: { ...filter, user_id: undefined } };
+  if (f.userId)
+    return {
+      index: 'GSI3',
+      pk: keys.auditByUser(tenantId, f.userId, '').GSI3PK,
+      skBetween: range,
+      ascending: false,
+      filter: { ...filter, user_id: undefined },
+    };
   return { pk: keys.audit(tenantId, '').PK, skBetween: range, ascending: false };
 }
 
 /** A page of the tenant's entries matching `filter`, newest first, and how many match in all. */
-export async function queryAudit(tenantId: TenantId, filter: AuditFilter, page: PageRequest): Promise<{ items: AuditEntry[]; total: number }> {
+export async function queryAudit(
+  tenantId: TenantId,
+  filter: AuditFilter,
+  page: PageRequest,
+): Promise<{ items: AuditEntry[]; total: number }> {
   const q = auditQuery(tenantId, filter);
   const [items, total] = await Promise.all([queryPage(q, page), queryCount(q)]);
   return { items: items.map(auditFromItem), total };
 }
 
 export async function getAuditEntry(tenantId: TenantId, logId: string): Promise<AuditEntry | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.audit(tenantId, logId), ConsistentRead: true }));
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: keys.audit(tenantId, logId), ConsistentRead: true }),
+  );
   return out.Item ? auditFromItem(out.Item) : null;
 }
 
@@ -183,12 +225,21 @@ export async function reindexAuditOfTenant(tenantId: TenantId): Promise<number> 
 }
 
 /** The tenant's entries from `fromMs` to `toMs` (both included), oldest first, a page at a time. */
-export async function eachAuditPage(tenantId: TenantId, fromMs: number, toMs: number, onPage: (entries: AuditEntry[]) => Promise<void> | void): Promise<void> {
+export async function eachAuditPage(
+  tenantId: TenantId,
+  fromMs: number,
+  toMs: number,
+  onPage: (entries: AuditEntry[]) => Promise<void> | void,
+): Promise<void> {
   await forEachPage(
     {
       TableName: TABLE,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': keys.audit(tenantId, '').PK, ':lo': timeIdBound(fromMs, 'low'), ':hi': timeIdBound(toMs, 'high') },
+      ExpressionAttributeValues: {
+        ':pk': keys.audit(tenantId, '').PK,
+        ':lo': timeIdBound(fromMs, 'low'),
+        ':hi': timeIdBound(toMs, 'high'),
+      },
       ConsistentRead: true,
     },
     (page) => onPage((page.Items ?? []).map(auditFromItem)),
@@ -206,6 +257,9 @@ export async function auditEntriesBetween(tenantId: TenantId, fromMs: number, to
 
 /** The tenant's oldest entry, if any: where its chain of digests starts. */
 export async function firstAuditEntry(tenantId: TenantId): Promise<AuditEntry | null> {
-  const [item] = await queryPage({ pk: keys.audit(tenantId, '').PK, ascending: true, consistent: true }, { limit: 1, offset: 0 });
+  const [item] = await queryPage(
+    { pk: keys.audit(tenantId, '').PK, ascending: true, consistent: true },
+    { limit: 1, offset: 0 },
+  );
   return item ? auditFromItem(item) : null;
 }

@@ -21,7 +21,10 @@ export const vesselKeys = {
   /** A vessel: identity (static data), first and last seen, last position. */
   vessel: (tenantId: string, mmsi: string) => ({ PK: tenantPk(tenantId), SK: `VESSEL#${mmsi}` }),
   /** GSI2: a tenant's vessels by the time last seen (recently seen first; silent ones are the dark ones). */
-  vesselRecency: (tenantId: string, lastSeen: string, mmsi: string) => ({ GSI2PK: `${tenantPk(tenantId)}#VESSELS`, GSI2SK: `${lastSeen}#${mmsi}` }),
+  vesselRecency: (tenantId: string, lastSeen: string, mmsi: string) => ({
+    GSI2PK: `${tenantPk(tenantId)}#VESSELS`,
+    GSI2SK: `${lastSeen}#${mmsi}`,
+  }),
   /** A behaviour episode of a vessel (an AIS gap, loitering), by kind and start. */
   vesselEpisode: (tenantId: string, mmsi: string, kind: string, start: string) => ({
     PK: `${tenantPk(tenantId)}#VESSEL#${mmsi}`,

@@ -20,7 +20,8 @@ import type { TenantId } from '../../vocabulary/tenant.js';
 /** The grid of the area index, in degrees: a cell is about 22 km north to south. */
 export const VESSEL_CELL_DEGREES = 0.2;
 
-export const cellOf = (lat: number, lon: number) => `${Math.floor(lat / VESSEL_CELL_DEGREES)}:${Math.floor(lon / VESSEL_CELL_DEGREES)}`;
+export const cellOf = (lat: number, lon: number) =>
+  `${Math.floor(lat / VESSEL_CELL_DEGREES)}:${Math.floor(lon / VESSEL_CELL_DEGREES)}`;
 
 export interface StoredPosition {
   mmsi: string;
@@ -77,13 +78,32 @@ export interface StoredEpisode {
   event_id: string | null;
 }
 
-const POSITION_FIELDS = ['mmsi', 'event_id', 'occurred_at', 'lat', 'lon', 'sog_knots', 'cog_degrees', 'heading_degrees', 'nav_status', 'message_type', 'environment_id', 'zone_ids'] as const;
+const POSITION_FIELDS = [
+  'mmsi',
+  'event_id',
+  'occurred_at',
+  'lat',
+  'lon',
+  'sog_knots',
+  'cog_degrees',
+  'heading_degrees',
+  'nav_status',
+  'message_type',
+  'environment_id',
+  'zone_ids',
+] as const;
 
-const positionOf = (item: Record<string, unknown>): StoredPosition =>
-  ({ ...pick<StoredPosition>(item, POSITION_FIELDS), zone_ids: (item.zone_ids as string[] | undefined) ?? [] });
+const positionOf = (item: Record<string, unknown>): StoredPosition => ({
+  ...pick<StoredPosition>(item, POSITION_FIELDS),
+  zone_ids: (item.zone_ids as string[] | undefined) ?? [],
+});
 
 /** Puts position reports, 25 per BatchWriteItem, retrying what DynamoDB leaves unprocessed. */
-export async function putPositions(tenantId: TenantId, positions: readonly StoredPosition[], expiresAt: number): Promise<void> {
+export async function putPositions(
+  tenantId: TenantId,
+  positions: readonly StoredPosition[],
+  expiresAt: number,
+): Promise<void> {
   const requests = positions.map((p) => ({
     PutRequest: {
       Item: {
@@ -116,24 +136,48 @@ const upTo = (limit: number) => ({ limit, offset: 0 });
  * A vessel's positions between two times (both included), oldest first, at most `limit`. Reads of
  * the vessel's partition are consistent: the tracker reads back what it has just written.
  */
-export async function trackBetween(tenantId: TenantId, mmsi: string, from: string, to: string, limit: number): Promise<StoredPosition[]> {
-  return (await queryPage({ pk: vesselPk(tenantId, mmsi), skBetween: [`P#${from}`, `P#${to}#~`], consistent: true }, upTo(limit))).map(positionOf);
+export async function trackBetween(
+  tenantId: TenantId,
+  mmsi: string,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<StoredPosition[]> {
+  return (
+    await queryPage(
+      { pk: vesselPk(tenantId, mmsi), skBetween: [`P#${from}`, `P#${to}#~`], consistent: true },
+      upTo(limit),
+    )
+  ).map(positionOf);
 }
 
 /** The last position of a vessel before `time` (excluded), if any. */
 export async function positionBefore(tenantId: TenantId, mmsi: string, time: string): Promise<StoredPosition | null> {
-  const [item] = await queryPage({ pk: vesselPk(tenantId, mmsi), skBetween: ['P#', `P#${time}`], ascending: false, consistent: true }, upTo(1));
+  const [item] = await queryPage(
+    { pk: vesselPk(tenantId, mmsi), skBetween: ['P#', `P#${time}`], ascending: false, consistent: true },
+    upTo(1),
+  );
   return item ? positionOf(item) : null;
 }
 
 /** Positions in one grid cell between two times, oldest first, at most `limit`. */
-export async function positionsInCell(tenantId: TenantId, cell: string, from: string, to: string, limit: number): Promise<StoredPosition[]> {
-  return (await queryPage({ index: 'GSI1', pk: `${tenantPk(tenantId)}#AREA#${cell}`, skBetween: [from, `${to}~`] }, upTo(limit))).map(positionOf);
+export async function positionsInCell(
+  tenantId: TenantId,
+  cell: string,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<StoredPosition[]> {
+  return (
+    await queryPage(
+      { index: 'GSI1', pk: `${tenantPk(tenantId)}#AREA#${cell}`, skBetween: [from, `${to}~`] },
+      upTo(limit),
+    )
+  ).map(positionOf);
 }
 
 const VESSEL_FIELDS = ['tenant_id', 'mmsi', 'first_seen', 'last_seen', 'last_position', 'identity'] as const;
-const vesselOf = (item: Record<string, unknown>): StoredVessel =>
-  pick<StoredVessel>(item, VESSEL_FIELDS);
+const vesselOf = (item: Record<string, unknown>): StoredVessel => pick<StoredVessel>(item, VESSEL_FIELDS);
 
 export async function getVessel(tenantId: TenantId, mmsi: string): Promise<StoredVessel | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.vessel(tenantId, mmsi) }));
@@ -144,7 +188,11 @@ export async function getVessel(tenantId: TenantId, mmsi: string): Promise<Store
  * Records that a vessel was seen at `position` (its last position moves only forward in time)
  * and, with `identity`, what it said it is (only a newer report replaces an older one).
  */
-export async function touchVessel(tenantId: TenantId, mmsi: string, seen: { position?: StoredPosition; identity?: VesselIdentity; at: string }): Promise<void> {
+export async function touchVessel(
+  tenantId: TenantId,
+  mmsi: string,
+  seen: { position?: StoredPosition; identity?: VesselIdentity; at: string },
+): Promise<void> {
   const key = keys.vessel(tenantId, mmsi);
   // First seen and the item's constant parts, once.
   await db.send(
@@ -155,10 +203,22 @@ export async function touchVessel(tenantId: TenantId, mmsi: string, seen: { posi
       ExpressionAttributeValues: { ':e': 'VESSEL', ':t': tenantId, ':m': mmsi, ':at': seen.at },
     }),
   );
-  const conditional = async (update: string, condition: string, values: Record<string, unknown>, names?: Record<string, string>) => {
+  const conditional = async (
+    update: string,
+    condition: string,
+    values: Record<string, unknown>,
+    names?: Record<string, string>,
+  ) => {
     try {
       await db.send(
-        new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values, ExpressionAttributeNames: names }),
+        new UpdateCommand({
+          TableName: TABLE,
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: names,
+        }),
       );
     } catch (err) {
       if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
@@ -174,28 +234,72 @@ export async function touchVessel(tenantId: TenantId, mmsi: string, seen: { posi
   }
   if (seen.identity) {
     // `identity` is a reserved word of DynamoDB's expressions.
-    await conditional('SET #id = :i', 'attribute_not_exists(#id) OR #id.reported_at <= :at', { ':i': seen.identity, ':at': seen.at }, { '#id': 'identity' });
+    await conditional(
+      'SET #id = :i',
+      'attribute_not_exists(#id) OR #id.reported_at <= :at',
+      { ':i': seen.identity, ':at': seen.at },
+      { '#id': 'identity' },
+    );
   }
 }
 
 const prefixed = (k: { GSI2PK: string; GSI2SK: string }) => ({ ':g2pk': k.GSI2PK, ':g2sk': k.GSI2SK });
 
 /** A tenant's vessels last seen in a time range, most recently seen first. */
-export async function vesselsSeenBetween(tenantId: TenantId, from: string, to: string, limit: number): Promise<StoredVessel[]> {
-  return (await queryPage({ index: 'GSI2', pk: `${tenantPk(tenantId)}#VESSELS`, skBetween: [from, `${to}~`], ascending: false }, upTo(limit))).map(vesselOf);
+export async function vesselsSeenBetween(
+  tenantId: TenantId,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<StoredVessel[]> {
+  return (
+    await queryPage(
+      { index: 'GSI2', pk: `${tenantPk(tenantId)}#VESSELS`, skBetween: [from, `${to}~`], ascending: false },
+      upTo(limit),
+    )
+  ).map(vesselOf);
 }
 
-const EPISODE_FIELDS = ['mmsi', 'kind', 'start', 'end', 'duration_minutes', 'from', 'to', 'center', 'radius_m', 'mean_sog_knots', 'event_id'] as const;
+const EPISODE_FIELDS = [
+  'mmsi',
+  'kind',
+  'start',
+  'end',
+  'duration_minutes',
+  'from',
+  'to',
+  'center',
+  'radius_m',
+  'mean_sog_knots',
+  'event_id',
+] as const;
 const episodeOf = (item: Record<string, unknown>): StoredEpisode =>
-  Object.fromEntries(EPISODE_FIELDS.flatMap((f) => (item[f] === undefined ? [] : [[f, item[f]]]))) as unknown as StoredEpisode;
+  Object.fromEntries(
+    EPISODE_FIELDS.flatMap((f) => (item[f] === undefined ? [] : [[f, item[f]]])),
+  ) as unknown as StoredEpisode;
 
 /** A vessel's episodes of a kind that started at or after `from`, oldest first. */
-export async function episodesOfVessel(tenantId: TenantId, mmsi: string, kind: EpisodeKind, from: string): Promise<StoredEpisode[]> {
-  return (await queryPage({ pk: vesselPk(tenantId, mmsi), skBetween: [`E#${kind}#${from}`, `E#${kind}#~`], consistent: true }, upTo(1000))).map(episodeOf);
+export async function episodesOfVessel(
+  tenantId: TenantId,
+  mmsi: string,
+  kind: EpisodeKind,
+  from: string,
+): Promise<StoredEpisode[]> {
+  return (
+    await queryPage(
+      { pk: vesselPk(tenantId, mmsi), skBetween: [`E#${kind}#${from}`, `E#${kind}#~`], consistent: true },
+      upTo(1000),
+    )
+  ).map(episodeOf);
 }
 
 /** Puts an episode, and with a new one the message that announces it (`event`: shared/domain/vessels/announce.ts). */
-export async function putEpisode(tenantId: TenantId, episode: StoredEpisode, expiresAt: number, event: Record<string, unknown> | null = null): Promise<void> {
+export async function putEpisode(
+  tenantId: TenantId,
+  episode: StoredEpisode,
+  expiresAt: number,
+  event: Record<string, unknown> | null = null,
+): Promise<void> {
   await transactWrite([
     ...(event ? [outboxPut({ tenantId, source: VESSELS_SOURCE, detailType: EPISODE_FOUND, detail: { event } })] : []),
     {
@@ -215,12 +319,25 @@ export async function putEpisode(tenantId: TenantId, episode: StoredEpisode, exp
 }
 
 export async function deleteEpisode(tenantId: TenantId, episode: StoredEpisode): Promise<void> {
-  await transactWrite([{ Delete: { TableName: TABLE, Key: keys.vesselEpisode(tenantId, episode.mmsi, episode.kind, episode.start) } }]);
+  await transactWrite([
+    { Delete: { TableName: TABLE, Key: keys.vesselEpisode(tenantId, episode.mmsi, episode.kind, episode.start) } },
+  ]);
 }
 
 /** A tenant's episodes of a kind that ended in a time range, latest first. */
-export async function episodesEndedBetween(tenantId: TenantId, kind: EpisodeKind, from: string, to: string, limit: number): Promise<StoredEpisode[]> {
-  return (await queryPage({ index: 'GSI3', pk: `${tenantPk(tenantId)}#EPISODES#${kind}`, skBetween: [from, `${to}~`], ascending: false }, upTo(limit))).map(episodeOf);
+export async function episodesEndedBetween(
+  tenantId: TenantId,
+  kind: EpisodeKind,
+  from: string,
+  to: string,
+  limit: number,
+): Promise<StoredEpisode[]> {
+  return (
+    await queryPage(
+      { index: 'GSI3', pk: `${tenantPk(tenantId)}#EPISODES#${kind}`, skBetween: [from, `${to}~`], ascending: false },
+      upTo(limit),
+    )
+  ).map(episodeOf);
 }
 
 /** The count of one failure reason in a day's item: `fail_<reason>` (a new day's item has no map to add into). */
@@ -230,10 +347,22 @@ const FAILURE_PREFIX = 'fail_';
  * Counts an event's AIS decoding failure in its tenant's day, exactly once: the marker and the
  * count are written together, and a marker already there means it was counted.
  */
-export async function countAisFailure(tenantId: TenantId, eventId: string, day: string, reason: string, expiresAt: number): Promise<boolean> {
+export async function countAisFailure(
+  tenantId: TenantId,
+  eventId: string,
+  day: string,
+  reason: string,
+  expiresAt: number,
+): Promise<boolean> {
   try {
     await transactWrite([
-      { Put: { TableName: TABLE, Item: { ...keys.aisCounted(tenantId, eventId), expires_at: expiresAt }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      {
+        Put: {
+          TableName: TABLE,
+          Item: { ...keys.aisCounted(tenantId, eventId), expires_at: expiresAt },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
       {
         Update: {
           TableName: TABLE,
@@ -252,11 +381,22 @@ export async function countAisFailure(tenantId: TenantId, eventId: string, day: 
 }
 
 /** A tenant's AIS decoding failures per day between two days (YYYY-MM-DD, both included). */
-export async function aisFailuresBetween(tenantId: TenantId, fromDay: string, toDay: string): Promise<{ day: string; failed: number; failures: Record<string, number> }[]> {
-  const items = await queryPage({ pk: `${tenantPk(tenantId)}#STATS`, skBetween: [`AIS#${fromDay}`, `AIS#${toDay}`] }, upTo(100));
+export async function aisFailuresBetween(
+  tenantId: TenantId,
+  fromDay: string,
+  toDay: string,
+): Promise<{ day: string; failed: number; failures: Record<string, number> }[]> {
+  const items = await queryPage(
+    { pk: `${tenantPk(tenantId)}#STATS`, skBetween: [`AIS#${fromDay}`, `AIS#${toDay}`] },
+    upTo(100),
+  );
   return items.map((i) => ({
     day: String(i.day),
     failed: Number(i.failed ?? 0),
-    failures: Object.fromEntries(Object.entries(i).filter(([k]) => k.startsWith(FAILURE_PREFIX)).map(([k, v]) => [k.slice(FAILURE_PREFIX.length), Number(v)])),
+    failures: Object.fromEntries(
+      Object.entries(i)
+        .filter(([k]) => k.startsWith(FAILURE_PREFIX))
+        .map(([k, v]) => [k.slice(FAILURE_PREFIX.length), Number(v)]),
+    ),
   }));
 }

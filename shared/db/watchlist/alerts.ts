@@ -19,10 +19,19 @@ export const alertGuardKey = (tenantId: string, entryId: string, trigger: string
 });
 
 /** Writes the guard and the message; false when the guard was there (raised before). */
-export function announceAlertOnce(tenantId: TenantId, guard: { entryId: string; trigger: string; bucket: string }, event: Record<string, unknown>, nowMs = Date.now()): Promise<boolean> {
+export function announceAlertOnce(
+  tenantId: TenantId,
+  guard: { entryId: string; trigger: string; bucket: string },
+  event: Record<string, unknown>,
+  nowMs = Date.now(),
+): Promise<boolean> {
   return announceOnce(
     tenantId,
-    { ...alertGuardKey(tenantId, guard.entryId, guard.trigger, guard.bucket), entity: 'WATCHALERTGUARD', guardDays: GUARD_DAYS },
+    {
+      ...alertGuardKey(tenantId, guard.entryId, guard.trigger, guard.bucket),
+      entity: 'WATCHALERTGUARD',
+      guardDays: GUARD_DAYS,
+    },
     { source: WATCHLIST_SOURCE, detailType: WATCH_ALERT_FOUND },
     event,
     nowMs,

@@ -64,13 +64,23 @@ const KIND: CountedKind = {
 };
 
 const PUBLIC_FIELDS = [
-  'entry_id', 'tenant_id', 'entity_type', 'value', 'label', 'note', 'line', 'created_at', 'created_by',
+  'entry_id',
+  'tenant_id',
+  'entity_type',
+  'value',
+  'label',
+  'note',
+  'line',
+  'created_at',
+  'created_by',
 ] as const satisfies readonly (keyof WatchlistEntry)[];
 
-const fromItem = (item: Record<string, unknown>): StoredWatchlistEntry => pick<StoredWatchlistEntry>(item, [...PUBLIC_FIELDS, 'version']);
+const fromItem = (item: Record<string, unknown>): StoredWatchlistEntry =>
+  pick<StoredWatchlistEntry>(item, [...PUBLIC_FIELDS, 'version']);
 
 /** What an entry shows: an allowlist, so `version` (or a later internal field) is never answered. */
-export const publicEntry = (entry: WatchlistEntry | StoredWatchlistEntry): WatchlistEntry => pick<WatchlistEntry>({ ...entry }, PUBLIC_FIELDS);
+export const publicEntry = (entry: WatchlistEntry | StoredWatchlistEntry): WatchlistEntry =>
+  pick<WatchlistEntry>({ ...entry }, PUBLIC_FIELDS);
 
 /**
  * The writes that add an entry, for one transaction with its audit entry: the entry (item 0, new),
@@ -80,7 +90,11 @@ export const publicEntry = (entry: WatchlistEntry | StoredWatchlistEntry): Watch
 export function watchlistAddWrites(entry: WatchlistEntry): TransactItem[] {
   return [
     ...putNewCounted(KIND, entry.tenant_id, entry.entry_id, { ...entry }),
-    putNew({ ...watchlistKeys.watched(entry.tenant_id, entry.entity_type, entry.value), entity: 'WATCHLIST_WATCHED', entry_id: entry.entry_id }),
+    putNew({
+      ...watchlistKeys.watched(entry.tenant_id, entry.entity_type, entry.value),
+      entity: 'WATCHLIST_WATCHED',
+      entry_id: entry.entry_id,
+    }),
     bumpRevision(watchlistKeys.revision(entry.tenant_id)),
   ];
 }
@@ -108,15 +122,34 @@ export async function getWatchlistEntry(tenantId: TenantId, entryId: string): Pr
 }
 
 /** The entry that watches this entity (type and normalised value), or null (consistent). */
-export async function watchingEntryId(tenantId: TenantId, entityType: WatchlistEntityType, value: string | number): Promise<string | null> {
-  const out = await db.send(new GetCommand({ TableName: TABLE, Key: watchlistKeys.watched(tenantId, entityType, value), ConsistentRead: true }));
+export async function watchingEntryId(
+  tenantId: TenantId,
+  entityType: WatchlistEntityType,
+  value: string | number,
+): Promise<string | null> {
+  const out = await db.send(
+    new GetCommand({ TableName: TABLE, Key: watchlistKeys.watched(tenantId, entityType, value), ConsistentRead: true }),
+  );
   return typeof out.Item?.entry_id === 'string' ? out.Item.entry_id : null;
 }
 
 /** A page of the tenant's entries, newest first (ids are UUIDv7), of one type when given: one consistent Query, the type a filter on it. */
-export async function listWatchlistEntries(tenantId: TenantId, filter: { entityType?: WatchlistEntityType }, page: PageRequest): Promise<StoredWatchlistEntry[]> {
+export async function listWatchlistEntries(
+  tenantId: TenantId,
+  filter: { entityType?: WatchlistEntityType },
+  page: PageRequest,
+): Promise<StoredWatchlistEntry[]> {
   const { PK } = watchlistKeys.entry(tenantId, '');
-  const items = await queryPage({ pk: PK, skPrefix: WATCHLIST_ENTRY_PREFIX, ascending: false, consistent: true, filter: { entity_type: filter.entityType } }, page);
+  const items = await queryPage(
+    {
+      pk: PK,
+      skPrefix: WATCHLIST_ENTRY_PREFIX,
+      ascending: false,
+      consistent: true,
+      filter: { entity_type: filter.entityType },
+    },
+    page,
+  );
   return items.map(fromItem);
 }
 
@@ -126,7 +159,10 @@ export async function listWatchlistEntries(tenantId: TenantId, filter: { entityT
  */
 export async function allWatchlistEntries(tenantId: TenantId): Promise<WatchlistEntry[]> {
   const { PK } = watchlistKeys.entry(tenantId, '');
-  const items = await queryPage({ pk: PK, skPrefix: WATCHLIST_ENTRY_PREFIX, ascending: true, consistent: true }, { limit: MAX_WATCHLIST_ENTRIES, offset: 0 });
+  const items = await queryPage(
+    { pk: PK, skPrefix: WATCHLIST_ENTRY_PREFIX, ascending: true, consistent: true },
+    { limit: MAX_WATCHLIST_ENTRIES, offset: 0 },
+  );
   return items.map((item) => publicEntry(fromItem(item)));
 }
 

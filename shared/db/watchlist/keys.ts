@@ -11,14 +11,20 @@ const partition = (tenantId: string) => `${tenantPk(tenantId)}#WATCHLIST`;
 
 export const watchlistKeys = {
   /** An entry, by its UUIDv7 id: the partition read backwards is the watchlist newest first. */
-  entry: (tenantId: string, entryId: string) => ({ PK: partition(tenantId), SK: `${WATCHLIST_ENTRY_PREFIX}${entryId}` }),
+  entry: (tenantId: string, entryId: string) => ({
+    PK: partition(tenantId),
+    SK: `${WATCHLIST_ENTRY_PREFIX}${entryId}`,
+  }),
   /** How many entries the tenant has: the limit is checked in the adding transaction. */
   count: (tenantId: string) => ({ PK: partition(tenantId), SK: 'COUNT' }),
   /**
    * The entity an entry watches (type and normalised value), naming the entry: put with
    * `attribute_not_exists` in the adding transaction, so an entity is watched once.
    */
-  watched: (tenantId: string, entityType: string, value: string | number) => ({ PK: partition(tenantId), SK: `WATCHED#${entityType}#${value}` }),
+  watched: (tenantId: string, entityType: string, value: string | number) => ({
+    PK: partition(tenantId),
+    SK: `WATCHED#${entityType}#${value}`,
+  }),
   /** The tenant's watchlist revision, moved by every add and remove (with the other revisions, shared/db/revisions.ts). */
   revision: (tenantId: string) => keys.siteRevision(tenantId, 'WATCH#'),
 } as const;

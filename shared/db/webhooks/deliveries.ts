@@ -56,8 +56,18 @@ export interface StoredDelivery extends Delivery {
 }
 
 const PUBLIC_FIELDS = [
-  'delivery_id', 'webhook_id', 'tenant_id', 'event_type', 'message_id', 'payload', 'status', 'attempts',
-  'next_attempt_at', 'failure_reason', 'created_at', 'updated_at',
+  'delivery_id',
+  'webhook_id',
+  'tenant_id',
+  'event_type',
+  'message_id',
+  'payload',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'failure_reason',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof Delivery)[];
 
 export function publicDelivery(d: Delivery): Delivery {
@@ -79,11 +89,18 @@ export function putNewDelivery(d: Delivery): TransactItem {
 
 export function updateDelivery(next: StoredDelivery, fields: (keyof Delivery)[]): TransactItem {
   const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
-  return versionedUpdate(keys.webhookDelivery(next.tenant_id, next.webhook_id, next.delivery_id), { ...changed, updated_at: next.updated_at }, next.version);
+  return versionedUpdate(
+    keys.webhookDelivery(next.tenant_id, next.webhook_id, next.delivery_id),
+    { ...changed, updated_at: next.updated_at },
+    next.version,
+  );
 }
 
 /** Several deliveries of a tenant by key, in one round trip; those that do not exist are left out. */
-export async function getDeliveries(tenantId: TenantId, refs: readonly { webhookId: string; deliveryId: string }[]): Promise<StoredDelivery[]> {
+export async function getDeliveries(
+  tenantId: TenantId,
+  refs: readonly { webhookId: string; deliveryId: string }[],
+): Promise<StoredDelivery[]> {
   const wanted = refs.map((r) => keys.webhookDelivery(tenantId, r.webhookId, r.deliveryId));
   const read = await readItems(wanted);
   return wanted.flatMap((k) => {
@@ -108,8 +125,16 @@ export async function getDeliveryAndWebhook(
 }
 
 /** A page of a subscription's deliveries, newest first, optionally of one status. */
-export async function listDeliveries(tenantId: TenantId, webhookId: string, page: PageRequest, status?: DeliveryStatus): Promise<StoredDelivery[]> {
-  const items = await queryPage({ pk: partition(tenantId, webhookId), skPrefix: 'DELIVERY#', ascending: false, filter: { status } }, page);
+export async function listDeliveries(
+  tenantId: TenantId,
+  webhookId: string,
+  page: PageRequest,
+  status?: DeliveryStatus,
+): Promise<StoredDelivery[]> {
+  const items = await queryPage(
+    { pk: partition(tenantId, webhookId), skPrefix: 'DELIVERY#', ascending: false, filter: { status } },
+    page,
+  );
   return items as unknown as StoredDelivery[];
 }
 
@@ -117,7 +142,13 @@ export async function listDeliveries(tenantId: TenantId, webhookId: string, page
  * The subscription's deliveries of `status` whose message is from `sinceMs` on, oldest first, at
  * most `max` (the key range from that time's lowest UUIDv7; at most 30 days of deliveries are kept).
  */
-export async function deliveriesSince(tenantId: TenantId, webhookId: string, sinceMs: number, status: DeliveryStatus, max: number): Promise<StoredDelivery[]> {
+export async function deliveriesSince(
+  tenantId: TenantId,
+  webhookId: string,
+  sinceMs: number,
+  status: DeliveryStatus,
+  max: number,
+): Promise<StoredDelivery[]> {
   const found: StoredDelivery[] = [];
   await forEachPage(
     {
@@ -125,7 +156,12 @@ export async function deliveriesSince(tenantId: TenantId, webhookId: string, sin
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       FilterExpression: '#status = :status',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':pk': partition(tenantId, webhookId), ':from': `DELIVERY#${timeIdBound(sinceMs, 'low')}`, ':to': 'DELIVERY#~', ':status': status },
+      ExpressionAttributeValues: {
+        ':pk': partition(tenantId, webhookId),
+        ':from': `DELIVERY#${timeIdBound(sinceMs, 'low')}`,
+        ':to': 'DELIVERY#~',
+        ':status': status,
+      },
       ConsistentRead: true,
     },
     (page) => {

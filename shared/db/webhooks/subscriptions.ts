@@ -42,8 +42,18 @@ export interface StoredWebhook extends Webhook {
 
 /** What a subscription shows: an allowlist, so a field added to the item later is not answered by accident. */
 const PUBLIC_FIELDS = [
-  'webhook_id', 'tenant_id', 'url', 'event_types', 'filters', 'enabled', 'description', 'disabled_reason',
-  'failing_since', 'previous_secret_expires_at', 'created_at', 'updated_at',
+  'webhook_id',
+  'tenant_id',
+  'url',
+  'event_types',
+  'filters',
+  'enabled',
+  'description',
+  'disabled_reason',
+  'failing_since',
+  'previous_secret_expires_at',
+  'created_at',
+  'updated_at',
 ] as const satisfies readonly (keyof Webhook)[];
 
 const fromItem = (item: Record<string, unknown>): StoredWebhook => item as unknown as StoredWebhook;
@@ -53,7 +63,13 @@ export function publicWebhook(w: Webhook | StoredWebhook): Webhook {
   return pick<Webhook>({ ...w }, PUBLIC_FIELDS);
 }
 
-const KIND: CountedKind = { entity: 'WEBHOOK', prefix: 'WEBHOOK#', item: keys.webhook, count: keys.webhookCount, limit: 50 };
+const KIND: CountedKind = {
+  entity: 'WEBHOOK',
+  prefix: 'WEBHOOK#',
+  item: keys.webhook,
+  count: keys.webhookCount,
+  limit: 50,
+};
 
 /** Subscriptions per tenant. */
 export const MAX_WEBHOOKS_PER_TENANT = KIND.limit;
@@ -69,14 +85,21 @@ export async function getWebhook(tenantId: TenantId, webhookId: string): Promise
 }
 
 /** A page of the tenant's subscriptions, oldest first, and how many it has in all. */
-export async function listWebhooks(tenantId: TenantId, page: PageRequest): Promise<{ items: StoredWebhook[]; total: number }> {
+export async function listWebhooks(
+  tenantId: TenantId,
+  page: PageRequest,
+): Promise<{ items: StoredWebhook[]; total: number }> {
   const { items, total } = await listCounted(KIND, tenantId, page);
   return { items: items.map(fromItem), total };
 }
 
 export function updateWebhook(next: StoredWebhook, fields: (keyof StoredWebhook)[]): TransactItem {
   const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
-  return versionedUpdate(keys.webhook(next.tenant_id, next.webhook_id), { ...changed, updated_at: next.updated_at }, next.version);
+  return versionedUpdate(
+    keys.webhook(next.tenant_id, next.webhook_id),
+    { ...changed, updated_at: next.updated_at },
+    next.version,
+  );
 }
 
 export function deleteWebhookItems(w: StoredWebhook): TransactItem[] {

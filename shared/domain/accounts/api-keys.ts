@@ -125,7 +125,13 @@ export function newApiKey(
     action: 'api_key.created',
     resourceType: 'api_key',
     resourceId: keyId,
-    changes: { name: stored.name, role, expires_at: stored.expires_at, ip_allowlist: allowlist, ...(developer ? { tier: developer.tier, rate_limit: developer.rateLimit } : {}) },
+    changes: {
+      name: stored.name,
+      role,
+      expires_at: stored.expires_at,
+      ip_allowlist: allowlist,
+      ...(developer ? { tier: developer.tier, rate_limit: developer.rateLimit } : {}),
+    },
   });
   return { writes: [putNewApiKey(stored), auditPut(audit)], key: { ...publicApiKey(stored), api_key: apiKey } };
 }
@@ -151,7 +157,9 @@ export async function revokeApiKey(actor: CallerActor, keyId: string, tenantId: 
  */
 export function apiKeyIds(apiKey: string): { tenantId: string; keyId: string; creatorId: string | null } | null {
   const match = KEY_PATTERN.exec(apiKey);
-  return match ? { tenantId: uuidOf(match[2]!), keyId: uuidOf(match[1]!), creatorId: match[3] ? uuidOf(match[3]) : null } : null;
+  return match
+    ? { tenantId: uuidOf(match[2]!), keyId: uuidOf(match[1]!), creatorId: match[3] ? uuidOf(match[3]) : null }
+    : null;
 }
 
 /** Whether `stored` is the key `apiKey` and usable from `sourceIp` now. */

@@ -32,7 +32,8 @@ export async function ensureBootstrapAdmin(opts: { email: string; password: stri
   const { userId, email } = identity;
   // System work: the platform's own tenant, as the identity store has it.
   const tenantId = systemTenant(identity.tenantId);
-  const userItems = async () => ((await getUser(tenantId, userId)) ? [] : adminUserWrite(actor, tenantId, userId, email));
+  const userItems = async () =>
+    (await getUser(tenantId, userId)) ? [] : adminUserWrite(actor, tenantId, userId, email);
   if (!(await getTenant(tenantId))) {
     const items = await userItems();
     await createTenant(actor, { name: PLATFORM_TENANT_NAME, plan: 'enterprise' }, () => items, tenantId);

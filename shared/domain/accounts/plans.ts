@@ -36,7 +36,16 @@ export const PLANS: readonly Plan[] = [
     name: 'Enterprise',
     description: 'Custom rates and no fixed limits; for platform operators and large estates.',
     limits: { requests_per_minute: null, users: null, sensors: null, retention_days: null },
-    features: [...CORE, 'voice_incidents', 'webhooks', 'integrations', 'analytics', 'threat_libraries', 'agents', 'developer_api'],
+    features: [
+      ...CORE,
+      'voice_incidents',
+      'webhooks',
+      'integrations',
+      'analytics',
+      'threat_libraries',
+      'agents',
+      'developer_api',
+    ],
   },
 ];
 

@@ -59,7 +59,12 @@ export async function login(email: string, password: string): Promise<LoginResul
   if (guard.lockedUntil > nowMs) throw accountLocked(guard.lockedUntil, nowMs);
   const tokens = await passwordLogin(email, password);
   if (!tokens) {
-    const counted = await countLoginFailure(account, nowMs, loginLockMs, Math.ceil(nowMs / 1000) + FORGET_FAILURES_SECONDS);
+    const counted = await countLoginFailure(
+      account,
+      nowMs,
+      loginLockMs,
+      Math.ceil(nowMs / 1000) + FORGET_FAILURES_SECONDS,
+    );
     if (counted.lockedUntil > nowMs) throw accountLocked(counted.lockedUntil, nowMs);
     throw new UnauthorizedError(LOGIN_REFUSED);
   }

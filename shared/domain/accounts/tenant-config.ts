@@ -55,8 +55,7 @@ export function mergeTenantConfig(current: TenantConfig, update: TenantConfigUpd
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(update)) {
     const existing = merged[key];
-    merged[key] =
-      isPlainObject(value) && isPlainObject(existing) ? { ...existing, ...value } : value;
+    merged[key] = isPlainObject(value) && isPlainObject(existing) ? { ...existing, ...value } : value;
   }
   merged.updated_at = at;
   return merged as unknown as TenantConfig;

@@ -25,12 +25,7 @@ import { TENANT_NOT_FOUND, type TenantId } from '../../vocabulary/tenant.js';
 import { newId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { diff } from '../diff.js';
-import {
-  defaultTenantConfig,
-  mergeTenantConfig,
-  type TenantConfig,
-  type TenantConfigUpdate,
-} from './tenant-config.js';
+import { defaultTenantConfig, mergeTenantConfig, type TenantConfig, type TenantConfigUpdate } from './tenant-config.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { tenantCreate, tenantUpdate } from '../../schemas/tenants.js';
 
@@ -39,7 +34,6 @@ export type { Tenant } from '../../db/tenants.js';
 export type TenantCreate = InputOf<typeof tenantCreate>;
 
 export type TenantUpdate = InputOf<typeof tenantUpdate>;
-
 
 /**
  * Creates a tenant with the default configuration. `extra` lets a caller (registration,
@@ -130,9 +124,7 @@ export async function updateTenantConfig(
     if (!stored) throw new NotFoundError(TENANT_NOT_FOUND);
     const current = publicConfig(stored);
     const next = mergeTenantConfig(current, update, now());
-    const changes = diff(current, next, [
-      'updated_at',
-    ]);
+    const changes = diff(current, next, ['updated_at']);
     if (Object.keys(changes).length === 0) return current;
     const audit = auditEntry(actor, {
       tenantId,
@@ -152,7 +144,10 @@ export async function updateTenantConfig(
  * object a request names. One deleted later is skipped when notifying
  * (shared/domain/incidents/notification-delivery.ts).
  */
-async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { integration_ids?: readonly string[] }[]): Promise<void> {
+async function checkIntegrationsNamed(
+  tenantId: TenantId,
+  levels: readonly { integration_ids?: readonly string[] }[],
+): Promise<void> {
   const named = [...new Set(levels.flatMap((level) => level.integration_ids ?? []))];
   if (named.length === 0) return;
   const found = await getIntegrations(tenantId, named);
@@ -160,7 +155,12 @@ async function checkIntegrationsNamed(tenantId: TenantId, levels: readonly { int
   for (const [l, level] of levels.entries()) {
     for (const [i, id] of (level.integration_ids ?? []).entries()) {
       const kind = found.get(id)!.kind;
-      if (!isNotifyKind(kind)) throw invalid(['body', 'escalation_policy', 'levels', l, 'integration_ids', i], `is a ${kind} integration, which tells nobody`, 'value_error');
+      if (!isNotifyKind(kind))
+        throw invalid(
+          ['body', 'escalation_policy', 'levels', l, 'integration_ids', i],
+          `is a ${kind} integration, which tells nobody`,
+          'value_error',
+        );
     }
   }
 }

@@ -18,14 +18,7 @@ import { deleteApiKeysOf } from '../../db/api-keys.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { getTenant } from '../../db/tenants.js';
 import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
-import {
-  countUsers,
-  deleteUserItem,
-  publicUser,
-  putNewUser,
-  putUserVersion,
-  type User,
-} from '../../db/users.js';
+import { countUsers, deleteUserItem, publicUser, putNewUser, putUserVersion, type User } from '../../db/users.js';
 import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Role } from '../../vocabulary/roles.js';
@@ -57,7 +50,8 @@ export function newUserWrites(actor: Actor, user: User): TransactItem[] {
   return [putNewUser(user), auditPut(audit)];
 }
 
-const weakPassword = () => invalid(['body', 'password'], `does not meet the password policy: ${PASSWORD_RULES}`, 'password_policy');
+const weakPassword = () =>
+  invalid(['body', 'password'], `does not meet the password policy: ${PASSWORD_RULES}`, 'password_policy');
 
 /**
  * Creates the identity, then runs `write` with the new user; if `write` fails the identity is
@@ -110,14 +104,22 @@ export async function createUser(actor: CallerActor, tenantId: TenantId, input: 
   });
 }
 
-export async function updateUser(actor: CallerActor, userId: string, tenantId: TenantId, update: UserUpdate): Promise<User> {
+export async function updateUser(
+  actor: CallerActor,
+  userId: string,
+  tenantId: TenantId,
+  update: UserUpdate,
+): Promise<User> {
   const principal = actor.principal;
   if (update.role !== undefined) assertMayGrant(principal, update.role);
   const result = await retryOnConcurrentChange(async () => {
     const current = await findStoredUser(actor, userId, tenantId);
     // A TENANT_ADMIN cannot demote or disable someone above them (a SUPER_ADMIN).
     assertMayGrant(principal, current.role);
-    if (current.user_id === principal.userId && (update.active === false || (update.role && update.role !== current.role))) {
+    if (
+      current.user_id === principal.userId &&
+      (update.active === false || (update.role && update.role !== current.role))
+    ) {
       throw new ConflictError('You cannot change your own role or deactivate yourself');
     }
     const changes = diff(current, update);

@@ -32,4 +32,3 @@ export async function findStoredUser(actor: CallerActor, userId: string, tenantI
 export async function findUser(actor: CallerActor, userId: string, tenantId: TenantId): Promise<User> {
   return publicUser(await findStoredUser(actor, userId, tenantId));
 }
-

@@ -28,10 +28,18 @@ export async function listAgents(tenantId: TenantId, workers: readonly WorkerRef
   return Promise.all(AGENTS.map(async (a) => agentView(a, health, settings.disabled, await settingsOf(a, tenantId))));
 }
 
-export async function findAgent(tenantId: TenantId, agentId: string, workers: readonly WorkerRef[]): Promise<AgentView> {
+export async function findAgent(
+  tenantId: TenantId,
+  agentId: string,
+  workers: readonly WorkerRef[],
+): Promise<AgentView> {
   const agent = agentById(agentId);
   if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
-  const [settings, health, values] = await Promise.all([getAgentSettings(tenantId), workersHealth(workers), settingsOf(agent, tenantId)]);
+  const [settings, health, values] = await Promise.all([
+    getAgentSettings(tenantId),
+    workersHealth(workers),
+    settingsOf(agent, tenantId),
+  ]);
   return agentView(agent, health, settings.disabled, values);
 }
 
@@ -45,22 +53,45 @@ export interface AgentUpdate {
  * sets what it reads from the tenant configuration (audited as that change). An agent the tenant
  * may not switch off is 409 saying why; a setting it does not read is 422 (the schema's).
  */
-export async function updateAgent(actor: Actor, tenantId: TenantId, agentId: string, update: AgentUpdate, workers: readonly WorkerRef[]): Promise<AgentView> {
+export async function updateAgent(
+  actor: Actor,
+  tenantId: TenantId,
+  agentId: string,
+  update: AgentUpdate,
+  workers: readonly WorkerRef[],
+): Promise<AgentView> {
   const agent = agentById(agentId);
   if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
-  if (update.enabled === false && !agent.whenDisabled) throw new ConflictError(`${agent.name} cannot be switched off: ${agent.required}`);
+  if (update.enabled === false && !agent.whenDisabled)
+    throw new ConflictError(`${agent.name} cannot be switched off: ${agent.required}`);
   for (const key of Object.keys(update.settings ?? {})) {
-    if (!agent.settings?.includes(key)) throw invalid(['body', 'settings', key], `is not a setting of ${agent.name} (it reads ${agent.settings?.length ? agent.settings.join(', ') : 'none'})`, 'extra_forbidden');
+    if (!agent.settings?.includes(key))
+      throw invalid(
+        ['body', 'settings', key],
+        `is not a setting of ${agent.name} (it reads ${agent.settings?.length ? agent.settings.join(', ') : 'none'})`,
+        'extra_forbidden',
+      );
   }
-  if (update.settings && Object.keys(update.settings).length > 0) await updateTenantConfig(actor, tenantId, update.settings);
+  if (update.settings && Object.keys(update.settings).length > 0)
+    await updateTenantConfig(actor, tenantId, update.settings);
   if (update.enabled !== undefined) {
     await retryOnConcurrentChange(async () => {
       const current: AgentSettings = await getAgentSettings(tenantId);
-      const disabled = update.enabled ? current.disabled.filter((id) => id !== agentId) : [...new Set([...current.disabled, agentId])];
+      const disabled = update.enabled
+        ? current.disabled.filter((id) => id !== agentId)
+        : [...new Set([...current.disabled, agentId])];
       if (disabled.length === current.disabled.length && disabled.every((id) => current.disabled.includes(id))) return;
       await transactWrite([
         putAgentSettings(tenantId, { disabled, updated_at: now(), version: current.version }, current.version),
-        auditPut(auditEntry(actor, { tenantId, action: update.enabled ? 'agent.enabled' : 'agent.disabled', resourceType: 'agent', resourceId: agentId, changes: { enabled: { from: !update.enabled, to: update.enabled } } })),
+        auditPut(
+          auditEntry(actor, {
+            tenantId,
+            action: update.enabled ? 'agent.enabled' : 'agent.disabled',
+            resourceType: 'agent',
+            resourceId: agentId,
+            changes: { enabled: { from: !update.enabled, to: update.enabled } },
+          }),
+        ),
       ]);
     });
     forgetAgentSettings(tenantId);

@@ -19,7 +19,12 @@ import {
   type SlaOutcome,
 } from '../../schemas/analytics.js';
 import { EVENT_TYPES } from '../../vocabulary/event-types.js';
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, type IncidentSeverity, type IncidentStatus } from '../../vocabulary/incidents.js';
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  type IncidentSeverity,
+  type IncidentStatus,
+} from '../../vocabulary/incidents.js';
 import { timeFigures, transitionsOf } from '../incidents/index.js';
 import type { HistoryEntry } from '../../db/incidents.js';
 
@@ -68,12 +73,17 @@ export function bucketStart(aggregation: Aggregation, ms: number): number {
   return day - ((weekday + 7) % 7) * DAY_MS;
 }
 
-const nextBucket = (aggregation: Aggregation, start: number) => start + (aggregation === 'hour' ? HOUR_MS : aggregation === 'day' ? DAY_MS : 7 * DAY_MS);
+const nextBucket = (aggregation: Aggregation, start: number) =>
+  start + (aggregation === 'hour' ? HOUR_MS : aggregation === 'day' ? DAY_MS : 7 * DAY_MS);
 
 /** Every bucket of the window, in order, each cut to the window: `[start, end)` in epoch ms. */
 export function bucketsOf(window: Window, aggregation: Aggregation): [start: number, end: number][] {
   const out: [number, number][] = [];
-  for (let start = bucketStart(aggregation, window.fromMs); start < window.toMs; start = nextBucket(aggregation, start)) {
+  for (
+    let start = bucketStart(aggregation, window.fromMs);
+    start < window.toMs;
+    start = nextBucket(aggregation, start)
+  ) {
     out.push([Math.max(start, window.fromMs), Math.min(nextBucket(aggregation, start), window.toMs)]);
   }
   return out;
@@ -101,7 +111,8 @@ const startOfHour = (hour: string) => Date.parse(`${hour}:00:00.000Z`);
 export type EventScope = { kind: 'all' } | { kind: 'environment'; id: string } | { kind: 'zone'; id: string };
 
 /** The scope's part of a counter key: `all`, `env#<id>`, `zone#<id>`. */
-export const scopeKey = (scope: EventScope): string => (scope.kind === 'all' ? 'all' : `${scope.kind === 'zone' ? 'zone' : 'env'}#${scope.id}`);
+export const scopeKey = (scope: EventScope): string =>
+  scope.kind === 'all' ? 'all' : `${scope.kind === 'zone' ? 'zone' : 'env'}#${scope.id}`;
 
 const countName = (type: string, hh: string) => `c#${type}#${hh}`;
 const scoreName = (type: string, hh: string) => `s#${type}#${hh}`;
@@ -196,7 +207,12 @@ export function threatSeries(
   const total = sums.reduce((n, s) => n + s.count, 0);
   const milli = sums.reduce((n, s) => n + s.milli, 0);
   return {
-    buckets: buckets.map(([start, end], i) => ({ start: iso(start), end: iso(end), count: sums[i]!.count, avg_threat_score: mean(sums[i]!.milli, sums[i]!.count) })),
+    buckets: buckets.map(([start, end], i) => ({
+      start: iso(start),
+      end: iso(end),
+      count: sums[i]!.count,
+      avg_threat_score: mean(sums[i]!.milli, sums[i]!.count),
+    })),
     total,
     avg_threat_score: mean(milli, total),
   };
@@ -273,7 +289,10 @@ function contributionAttributes(c: IncidentContribution): string[] {
  * What applying `next` in place of `previous` (null: nothing applied yet) adds to each hour's
  * counter item: the new contribution minus the old, zeros left out.
  */
-export function contributionDelta(previous: IncidentContribution | null, next: IncidentContribution): Map<string, Record<string, number>> {
+export function contributionDelta(
+  previous: IncidentContribution | null,
+  next: IncidentContribution,
+): Map<string, Record<string, number>> {
   const delta = new Map<string, Record<string, number>>();
   const move = (c: IncidentContribution, by: 1 | -1) => {
     const adds = delta.get(c.hour) ?? {};
@@ -307,7 +326,11 @@ export function nearestRank(counts: ReadonlyMap<number, number>, p: number): num
 }
 
 export interface AnalyticsSummary {
-  incidents: { total: number; by_status: Record<IncidentStatus, number>; by_severity: Record<IncidentSeverity, number> };
+  incidents: {
+    total: number;
+    by_status: Record<IncidentStatus, number>;
+    by_severity: Record<IncidentSeverity, number>;
+  };
   response_time: { acknowledge: Durations; resolve: Durations };
   sla: { with_sla: number; met: number; breached: number; pending: number; compliance_rate: number | null };
   threats_by_type: Record<string, number>;
@@ -329,7 +352,11 @@ function durations(counts: ReadonlyMap<number, number>): Durations {
 }
 
 /** The summary of a window from the incident counter items (by hour) and the `all` scope's event counter items (by day). */
-export function summarize(incidentItems: readonly CounterItem[], eventItems: readonly CounterItem[], window: Window): AnalyticsSummary {
+export function summarize(
+  incidentItems: readonly CounterItem[],
+  eventItems: readonly CounterItem[],
+  window: Window,
+): AnalyticsSummary {
   const total = { n: 0 };
   const byStatus = Object.fromEntries(INCIDENT_STATUSES.map((s) => [s, 0])) as Record<IncidentStatus, number>;
   const bySeverity = Object.fromEntries(INCIDENT_SEVERITIES.map((s) => [s, 0])) as Record<IncidentSeverity, number>;
@@ -339,7 +366,8 @@ export function summarize(incidentItems: readonly CounterItem[], eventItems: rea
   const bump = <K extends string>(record: Record<K, number>, key: string, n: number) => {
     if (key in record) record[key as K] += n;
   };
-  const addTo = (map: Map<number, number>, seconds: string, n: number) => map.set(Number(seconds), (map.get(Number(seconds)) ?? 0) + n);
+  const addTo = (map: Map<number, number>, seconds: string, n: number) =>
+    map.set(Number(seconds), (map.get(Number(seconds)) ?? 0) + n);
   for (const item of incidentItems) {
     const at = startOfHour(item.period);
     if (at < window.fromMs || at >= window.toMs) continue;

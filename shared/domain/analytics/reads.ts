@@ -15,7 +15,17 @@ import { NotFoundError } from '../../errors.js';
 import type { Infer } from '../../schemas/json-schema.js';
 import type { analyticsSummaryQuery, analyticsThreatsQuery } from '../../schemas/analytics.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { scopeKey, summarize, threatSeries, windowKeys, windowOf, type AnalyticsSummary, type EventScope, type ThreatBucket, type Window } from './counters.js';
+import {
+  scopeKey,
+  summarize,
+  threatSeries,
+  windowKeys,
+  windowOf,
+  type AnalyticsSummary,
+  type EventScope,
+  type ThreatBucket,
+  type Window,
+} from './counters.js';
 import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import { ZONE_NOT_FOUND } from '../sites/index.js';
 
@@ -52,13 +62,23 @@ export interface ThreatTimeSeries {
  * tenant's is 404 (another tenant's exactly as an unknown one); a zone of another environment than
  * the one named gives zeros. The narrowest scope is read: the zone, else the environment, else all.
  */
-export async function threatTimeSeries(tenantId: TenantId, q: ThreatsQuery, read: Prefetched, nowMs = Date.now()): Promise<ThreatTimeSeries> {
+export async function threatTimeSeries(
+  tenantId: TenantId,
+  q: ThreatsQuery,
+  read: Prefetched,
+  nowMs = Date.now(),
+): Promise<ThreatTimeSeries> {
   const window = windowOf(q, nowMs);
   await readItems(threatsLookups(tenantId, q), read);
   const zone = q.zone_id !== undefined ? siteEntityFrom<Zone>(read, SITE_KINDS.zone, tenantId, q.zone_id) : undefined;
   if (zone === null) throw new NotFoundError(ZONE_NOT_FOUND);
-  if (q.environment_id !== undefined && !environmentFrom(read, tenantId, q.environment_id)) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-  const scope: EventScope = q.zone_id ? { kind: 'zone', id: q.zone_id } : q.environment_id ? { kind: 'environment', id: q.environment_id } : { kind: 'all' };
+  if (q.environment_id !== undefined && !environmentFrom(read, tenantId, q.environment_id))
+    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  const scope: EventScope = q.zone_id
+    ? { kind: 'zone', id: q.zone_id }
+    : q.environment_id
+      ? { kind: 'environment', id: q.environment_id }
+      : { kind: 'all' };
   // A zone of another environment than the one named: nothing is in both.
   const disjoint = zone && q.environment_id !== undefined && zone.environment_id !== q.environment_id;
   const { fromDay, toDay } = windowKeys(window);
@@ -77,7 +97,11 @@ export async function threatTimeSeries(tenantId: TenantId, q: ThreatsQuery, read
 export type Summary = { tenant_id: TenantId; timezone: 'UTC'; from_date: string; to_date: string } & AnalyticsSummary;
 
 /** The incidents created in the window (as they are now) and the events that occurred in it. */
-export async function analyticsSummary(tenantId: TenantId, q: Pick<SummaryQuery, 'from_date' | 'to_date'>, nowMs = Date.now()): Promise<Summary> {
+export async function analyticsSummary(
+  tenantId: TenantId,
+  q: Pick<SummaryQuery, 'from_date' | 'to_date'>,
+  nowMs = Date.now(),
+): Promise<Summary> {
   const window = windowOf(q, nowMs);
   const { fromDay, toDay, fromHour, toHour } = windowKeys(window);
   const [incidentItems, eventItems] = await Promise.all([

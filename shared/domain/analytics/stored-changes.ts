@@ -64,7 +64,8 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
       continue;
     }
     if (isNew) events.push({ id, item });
-    if (isNew && AIS_EVENT_TYPES.includes(event.type)) ais.set(event.tenant_id, [...(ais.get(event.tenant_id) ?? []), { id, event }]);
+    if (isNew && AIS_EVENT_TYPES.includes(event.type))
+      ais.set(event.tenant_id, [...(ais.get(event.tenant_id) ?? []), { id, event }]);
     if (event.matched_signatures.length > 0) matched.push({ id, event });
     if (isNew || event.incident_id) mentioned.push({ id, event, expiresAt: Number(item.expires_at) || 0 });
     if (isNew) fresh.set(event.tenant_id, [...(fresh.get(event.tenant_id) ?? []), { id, event }]);
@@ -82,16 +83,25 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
     await settleThreats(settle.map((m) => m.event));
   } catch (error) {
     log.error('could not settle threats', { records: settle.length, err: error });
-    fail(settle.map((m) => m.id), 'threats not settled');
+    fail(
+      settle.map((m) => m.id),
+      'threats not settled',
+    );
   }
   // Vessels' tracks, a tenant at a time (idempotent: a retried record changes nothing more).
   for (const [tenantId, list] of ais) {
     try {
       // The events' own tenant, stored with them.
-      await trackTenant(systemTenant(tenantId), list.map((a) => a.event));
+      await trackTenant(
+        systemTenant(tenantId),
+        list.map((a) => a.event),
+      );
     } catch (error) {
       log.error('could not track vessels', { tenant_id: tenantId, records: list.length, err: error });
-      fail(list.map((a) => a.id), 'vessels not tracked');
+      fail(
+        list.map((a) => a.id),
+        'vessels not tracked',
+      );
     }
   }
   // The mention index (idempotent puts: a retried record writes the same items).
@@ -100,17 +110,26 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
     mentionItems = await indexMentions(mentioned);
   } catch (error) {
     log.error('could not index mentions', { records: mentioned.length, err: error });
-    fail(mentioned.map((m) => m.id), 'mentions not indexed');
+    fail(
+      mentioned.map((m) => m.id),
+      'mentions not indexed',
+    );
   }
   // Watchlist alerts, a tenant at a time (once each: a guard per alert).
   let alerts = 0;
   for (const [tenantId, list] of fresh) {
     try {
       // The events' own tenant, stored with them.
-      alerts += await raiseWatchlistAlerts(systemTenant(tenantId), list.map((f) => f.event));
+      alerts += await raiseWatchlistAlerts(
+        systemTenant(tenantId),
+        list.map((f) => f.event),
+      );
     } catch (error) {
       log.error('could not raise watchlist alerts', { tenant_id: tenantId, records: list.length, err: error });
-      fail(list.map((f) => f.id), 'watchlist alerts not raised');
+      fail(
+        list.map((f) => f.id),
+        'watchlist alerts not raised',
+      );
     }
   }
   log.info('counted for analytics', {

@@ -25,7 +25,13 @@ import {
   type GuardedWrite,
   type IncidentRef,
 } from '../../db/analytics.js';
-import { contributionDelta, eventAdds, incidentContribution, type CountableIncident, type IncidentContribution } from './counters.js';
+import {
+  contributionDelta,
+  eventAdds,
+  incidentContribution,
+  type CountableIncident,
+  type IncidentContribution,
+} from './counters.js';
 
 /** A table item to count (a stream record's new image) and the caller's id for it. */
 export interface ItemToCount {
@@ -119,13 +125,26 @@ export async function countIncidents(items: readonly ItemToCount[]): Promise<Cou
   for (const { id, item } of items) {
     const version = Number(item.version);
     const ref = { tenantId: String(item.tenant_id ?? ''), incidentId: String(item.incident_id ?? '') };
-    if (!ref.tenantId || !ref.incidentId || !Number.isInteger(version) || typeof item.created_at !== 'string' || !item.status || !item.severity) {
-      failed.push({ id, reason: `incident item ${String(item.PK)}/${String(item.SK)} lacks tenant, id, version, created_at, status or severity` });
+    if (
+      !ref.tenantId ||
+      !ref.incidentId ||
+      !Number.isInteger(version) ||
+      typeof item.created_at !== 'string' ||
+      !item.status ||
+      !item.severity
+    ) {
+      failed.push({
+        id,
+        reason: `incident item ${String(item.PK)}/${String(item.SK)} lacks tenant, id, version, created_at, status or severity`,
+      });
       continue;
     }
     const key = incidentRefId(ref);
     const seen = latest.get(key);
-    const incident = { ...(item as unknown as CountableIncident), history: Array.isArray(item.history) ? (item.history as CountableIncident['history']) : [] };
+    const incident = {
+      ...(item as unknown as CountableIncident),
+      history: Array.isArray(item.history) ? (item.history as CountableIncident['history']) : [],
+    };
     if (!seen || version > seen.version) latest.set(key, { ref, version, incident, ids: [...(seen?.ids ?? []), id] });
     else seen.ids.push(id);
   }
@@ -154,10 +173,12 @@ export async function countIncidents(items: readonly ItemToCount[]): Promise<Cou
     const outcome = await applyGuarded(writes);
     counted += outcome.applied.length;
     const byId = new Map(todo.map((t) => [incidentRefId(t.ref), t]));
-    for (const f of outcome.failed) for (const id of byId.get(f.id)!.ids) failed.push({ id, reason: reasonOf(f.error) });
+    for (const f of outcome.failed)
+      for (const id of byId.get(f.id)!.ids) failed.push({ id, reason: reasonOf(f.error) });
     // Its marker changed since it was read: read again, and apply what is still newer.
     todo = outcome.refused.map((id) => byId.get(id)!);
   }
-  for (const t of todo) for (const id of t.ids) failed.push({ id, reason: 'its applied-marker kept changing meanwhile' });
+  for (const t of todo)
+    for (const id of t.ids) failed.push({ id, reason: 'its applied-marker kept changing meanwhile' });
   return { counted, skipped, failed };
 }

@@ -11,7 +11,16 @@
  * at most MAX_HOURS_PER_RUN a run.
  */
 import { createHash } from 'node:crypto';
-import { digestBefore, digestsBetween, getDigestHead, putDigest, type AuditDigest, auditEntriesBetween, firstAuditEntry, type AuditEntry } from '../../db/audit/index.js';
+import {
+  digestBefore,
+  digestsBetween,
+  getDigestHead,
+  putDigest,
+  type AuditDigest,
+  auditEntriesBetween,
+  firstAuditEntry,
+  type AuditEntry,
+} from '../../db/audit/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { invalid } from '../../errors.js';
 import { timeOfId } from '../../ids.js';
@@ -49,7 +58,13 @@ export const entryHash = (entry: AuditEntry): string => sha256(canonical(entry))
 const hourStartOf = (ms: number) => ms - (ms % HOUR_MS);
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function digestOf(tenantId: string, hourStart: number, entries: AuditEntry[], previous: string | null, at: string): AuditDigest {
+function digestOf(
+  tenantId: string,
+  hourStart: number,
+  entries: AuditEntry[],
+  previous: string | null,
+  at: string,
+): AuditDigest {
   const hashes = entries.map((e): [string, string] => [e.log_id, entryHash(e)]);
   const body = {
     tenant_id: tenantId,
@@ -58,12 +73,25 @@ function digestOf(tenantId: string, hourStart: number, entries: AuditEntry[], pr
     entries_hash: sha256(hashes.map(([, h]) => h).join('')),
     previous_digest_hash: previous,
   };
-  return { ...body, entries: hashes.length <= MAX_LISTED_ENTRIES ? hashes : [], digest_hash: sha256(canonical(body)), created_at: at };
+  return {
+    ...body,
+    entries: hashes.length <= MAX_LISTED_ENTRIES ? hashes : [],
+    digest_hash: sha256(canonical(body)),
+    created_at: at,
+  };
 }
 
 /** What a digest's own hash covers (its entry list is covered by `entries_hash`). */
 const digestHashOf = (d: AuditDigest) =>
-  sha256(canonical({ tenant_id: d.tenant_id, hour_start: d.hour_start, entry_count: d.entry_count, entries_hash: d.entries_hash, previous_digest_hash: d.previous_digest_hash }));
+  sha256(
+    canonical({
+      tenant_id: d.tenant_id,
+      hour_start: d.hour_start,
+      entry_count: d.entry_count,
+      entries_hash: d.entries_hash,
+      previous_digest_hash: d.previous_digest_hash,
+    }),
+  );
 
 /**
  * Digests the tenant's hours its chain has not reached, up to the last one settled at `nowMs`;
@@ -124,7 +152,8 @@ export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso
   const from = hourStartOf(fromMs);
   const to = hourStartOf(toMs);
   if (to < from) throw invalid(['query', 'to'], 'must not be before from', 'value_error');
-  if ((to - from) / HOUR_MS + 1 > MAX_VERIFY_HOURS) throw invalid(['query', 'to'], `at most ${MAX_VERIFY_HOURS / 24} days a verification`, 'value_error');
+  if ((to - from) / HOUR_MS + 1 > MAX_VERIFY_HOURS)
+    throw invalid(['query', 'to'], `at most ${MAX_VERIFY_HOURS / 24} days a verification`, 'value_error');
   const [digests, before, entries] = await Promise.all([
     digestsBetween(tenantId, iso(from), iso(to)),
     digestBefore(tenantId, iso(from)),
@@ -152,14 +181,18 @@ export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso
     if (!digest) {
       // Before the chain began, or not digested yet (the end of the range): fine. A hole inside
       // the chain is not.
-      if (previous && lastDigested && start < lastDigested) return result({ kind: 'digest_missing', hour_start: start }, hours);
+      if (previous && lastDigested && start < lastDigested)
+        return result({ kind: 'digest_missing', hour_start: start }, hours);
       continue;
     }
     hours++;
-    if (digestHashOf(digest) !== digest.digest_hash) return result({ kind: 'digest_changed', hour_start: start }, hours);
-    if (previous && digest.previous_digest_hash !== previous.digest_hash) return result({ kind: 'chain_broken', hour_start: start }, hours);
+    if (digestHashOf(digest) !== digest.digest_hash)
+      return result({ kind: 'digest_changed', hour_start: start }, hours);
+    if (previous && digest.previous_digest_hash !== previous.digest_hash)
+      return result({ kind: 'chain_broken', hour_start: start }, hours);
     // It names a digest before it that is not there: the hour before lost its digest.
-    if (!previous && digest.previous_digest_hash !== null) return result({ kind: 'digest_missing', hour_start: iso(hour - HOUR_MS) }, hours);
+    if (!previous && digest.previous_digest_hash !== null)
+      return result({ kind: 'digest_missing', hour_start: iso(hour - HOUR_MS) }, hours);
     const now = new Map(ofHour.map((e) => [e.log_id, entryHash(e)]));
     if (digest.entries.length > 0 || digest.entry_count === 0) {
       const listed = new Map(digest.entries);
@@ -168,11 +201,16 @@ export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso
       for (const id of ids) {
         if (!now.has(id)) return result({ kind: 'entry_missing', hour_start: start, log_id: id }, hours);
         if (!listed.has(id)) return result({ kind: 'entry_added', hour_start: start, log_id: id }, hours);
-        if (listed.get(id) !== now.get(id)) return result({ kind: 'entry_changed', hour_start: start, log_id: id }, hours);
+        if (listed.get(id) !== now.get(id))
+          return result({ kind: 'entry_changed', hour_start: start, log_id: id }, hours);
       }
       // The list itself must be what the digest hash covers.
-      if (sha256(digest.entries.map(([, h]) => h).join('')) !== digest.entries_hash) return result({ kind: 'digest_changed', hour_start: start }, hours);
-    } else if (sha256(ofHour.map((e) => now.get(e.log_id)!).join('')) !== digest.entries_hash || ofHour.length !== digest.entry_count) {
+      if (sha256(digest.entries.map(([, h]) => h).join('')) !== digest.entries_hash)
+        return result({ kind: 'digest_changed', hour_start: start }, hours);
+    } else if (
+      sha256(ofHour.map((e) => now.get(e.log_id)!).join('')) !== digest.entries_hash ||
+      ofHour.length !== digest.entry_count
+    ) {
       return result({ kind: 'hour_changed', hour_start: start }, hours);
     }
     previous = digest;
@@ -190,7 +228,10 @@ export interface DigestRun {
  * One run of the worker: every tenant's settled hours, tenant by tenant, until `deadline` (ms). A
  * tenant that fails is logged and counted, and the others go on; the next run resumes each chain.
  */
-export async function digestAllTenants(deadline: number, onFailure: (tenantId: string, err: unknown) => void): Promise<DigestRun> {
+export async function digestAllTenants(
+  deadline: number,
+  onFailure: (tenantId: string, err: unknown) => void,
+): Promise<DigestRun> {
   const run: DigestRun = { tenants: 0, digests: 0, failed: 0 };
   for (let offset = 0; Date.now() < deadline; offset += 100) {
     const tenants = await listTenants({ limit: 100, offset });

@@ -15,10 +15,14 @@ export interface AuditLogQuery {
   limit: number;
 }
 
-export async function listAuditLog(tenantId: TenantId, q: AuditLogQuery): Promise<{ items: AuditEntry[]; total: number; limit: number; skip: number }> {
+export async function listAuditLog(
+  tenantId: TenantId,
+  q: AuditLogQuery,
+): Promise<{ items: AuditEntry[]; total: number; limit: number; skip: number }> {
   const fromMs = q.start_date ? Date.parse(q.start_date) : undefined;
   const toMs = q.end_date ? Date.parse(q.end_date) : undefined;
-  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs) throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
+  if (fromMs !== undefined && toMs !== undefined && toMs < fromMs)
+    throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
   const { items, total } = await queryAudit(
     tenantId,
     { action: q.action, resourceType: q.resource_type, userId: q.user_id, fromMs, toMs },

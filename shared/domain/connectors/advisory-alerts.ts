@@ -23,7 +23,12 @@ const MAX_ENVIRONMENTS = 500;
 /** An advisory stays at its level for months: its guard outlives that, so a reissue does not alert again. */
 const GUARD_DAYS = 400;
 
-const LEVEL_WORDS: Record<AdvisoryLevel, string> = { 1: 'Exercise normal precautions', 2: 'Exercise increased caution', 3: 'Reconsider travel', 4: 'Do not travel' };
+const LEVEL_WORDS: Record<AdvisoryLevel, string> = {
+  1: 'Exercise normal precautions',
+  2: 'Exercise increased caution',
+  3: 'Reconsider travel',
+  4: 'Do not travel',
+};
 
 const isAdvisory = (r: { id: string }): r is AdvisoryRecord => 'kind' in r && r.kind === 'advisory';
 
@@ -33,7 +38,13 @@ const isAdvisory = (r: { id: string }): r is AdvisoryRecord => 'kind' in r && r.
  * none when no advisory is that serious; else 1 Query of the environments and one transaction per
  * environment in such a country (one raised before fails its condition and writes nothing).
  */
-export async function raiseAdvisoryAlerts(tenantId: TenantId, connectorId: string, feed: string, records: readonly { id: string }[], atMs: number): Promise<number> {
+export async function raiseAdvisoryAlerts(
+  tenantId: TenantId,
+  connectorId: string,
+  feed: string,
+  records: readonly { id: string }[],
+  atMs: number,
+): Promise<number> {
   const serious = new Map<string, AdvisoryRecord>();
   for (const r of records) if (isAdvisory(r) && r.level >= ADVISORY_ALERT_LEVEL) serious.set(r.country, r);
   if (serious.size === 0) return 0;

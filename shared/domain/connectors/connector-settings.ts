@@ -6,7 +6,14 @@
 import { connectorSchedules } from '../../adapters/connector-schedules.js';
 import type { ConnectorSettings } from '../../db/connectors.js';
 import { invalid } from '../../errors.js';
-import { FEED_NAMES, FEED_SETTINGS, feedEntry, type FeedName, type FeedSetting, type FeedSettings } from '../../schemas/feed-catalog.js';
+import {
+  FEED_NAMES,
+  FEED_SETTINGS,
+  feedEntry,
+  type FeedName,
+  type FeedSetting,
+  type FeedSettings,
+} from '../../schemas/feed-catalog.js';
 
 /** What a `feed` integration's config may say, before defaults. */
 export interface ConnectorConfigInput {
@@ -28,12 +35,19 @@ function missingUrl(feed: FeedName): never {
 /** The feeds whose catalog entry takes a setting. */
 const feedsTaking = (setting: FeedSetting): FeedName[] => FEED_NAMES.filter((f) => setting in feedEntry(f).settings);
 
-export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (url: string) => Promise<string>): Promise<ConnectorSettings> {
+export async function connectorSettings(
+  given: ConnectorConfigInput,
+  checkUrl: (url: string) => Promise<string>,
+): Promise<ConnectorSettings> {
   if (!given.feed) throw invalid(['body', 'config', 'feed'], 'is required for a feed integration', 'missing');
   const feed = feedEntry(given.feed);
   for (const setting of FEED_SETTINGS) {
     if (given[setting] !== undefined && !(setting in feed.settings)) {
-      throw invalid(['body', 'config', setting], `is a setting of ${feedsTaking(setting).join(', ')} connectors only`, 'extra_forbidden');
+      throw invalid(
+        ['body', 'config', setting],
+        `is a setting of ${feedsTaking(setting).join(', ')} connectors only`,
+        'extra_forbidden',
+      );
     }
   }
   // Each setting the feed takes: as given, else its default (none when that is null: GDACS without
@@ -53,7 +67,12 @@ export async function connectorSettings(given: ConnectorConfigInput, checkUrl: (
 }
 
 /** Puts the connector's schedule as its settings say (disabled: kept, but off). */
-export async function armConnector(c: { tenant_id: string; integration_id: string; enabled: boolean; connector: ConnectorSettings }): Promise<void> {
+export async function armConnector(c: {
+  tenant_id: string;
+  integration_id: string;
+  enabled: boolean;
+  connector: ConnectorSettings;
+}): Promise<void> {
   await connectorSchedules().put({
     tenantId: c.tenant_id,
     integrationId: c.integration_id,

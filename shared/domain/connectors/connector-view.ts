@@ -55,7 +55,13 @@ export function connectorView(c: StoredConnector): ConnectorView {
   const last = c.poll_last;
   const scheduled = c.enabled && schedulesRun();
   const from = Date.parse(last?.last_run_at ?? c.updated_at);
-  const state: ConnectorState = !c.enabled ? 'disabled' : !last ? 'never_polled' : last.last_outcome === 'ok' ? 'ok' : 'failing';
+  const state: ConnectorState = !c.enabled
+    ? 'disabled'
+    : !last
+      ? 'never_polled'
+      : last.last_outcome === 'ok'
+        ? 'ok'
+        : 'failing';
   return {
     connector_id: c.integration_id,
     tenant_id: c.tenant_id,
@@ -95,7 +101,10 @@ export async function sourcesOf(tenantId: TenantId, feed: FeedName): Promise<str
 }
 
 /** `sourcesOf` for several feeds, from one read of the tenant's connectors. */
-export async function sourcesOfFeeds<F extends FeedName>(tenantId: TenantId, feeds: readonly F[]): Promise<Record<F, string[]>> {
+export async function sourcesOfFeeds<F extends FeedName>(
+  tenantId: TenantId,
+  feeds: readonly F[],
+): Promise<Record<F, string[]>> {
   const connectors = await listTenantConnectors(tenantId);
   const out = {} as Record<F, string[]>;
   for (const feed of feeds) {

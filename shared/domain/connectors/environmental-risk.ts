@@ -15,7 +15,18 @@ import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import { sourcesOfFeeds } from './connector-view.js';
-import { graver, HAZARD_FEED_DEFS, HAZARD_FEEDS, HAZARD_LEVELS, nwsEnd, type HazardFeed, type HazardFeedDef, type HazardLevel, type HazardRecords, type HazardStory } from './hazard-feeds.js';
+import {
+  graver,
+  HAZARD_FEED_DEFS,
+  HAZARD_FEEDS,
+  HAZARD_LEVELS,
+  nwsEnd,
+  type HazardFeed,
+  type HazardFeedDef,
+  type HazardLevel,
+  type HazardRecords,
+  type HazardStory,
+} from './hazard-feeds.js';
 import { hazardsNear, tenantPlaces, type Hazard, type HazardPlace } from './hazard-places.js';
 
 /** Records of one source read at most per request (the latest in the window). */
@@ -69,13 +80,23 @@ interface ShownHazard {
 }
 
 /** The records of `feed`'s sources whose indexed time is at least `from`; whether a source held more than was read. */
-async function recordsSince<F extends HazardFeed>(sources: readonly string[], from: string): Promise<{ records: HazardRecords[F][]; truncated: boolean }> {
-  const read = await Promise.all(sources.map((s) => feedRecordsSince<HazardRecords[F]>(s, from, MAX_RECORDS_PER_SOURCE)));
+async function recordsSince<F extends HazardFeed>(
+  sources: readonly string[],
+  from: string,
+): Promise<{ records: HazardRecords[F][]; truncated: boolean }> {
+  const read = await Promise.all(
+    sources.map((s) => feedRecordsSince<HazardRecords[F]>(s, from, MAX_RECORDS_PER_SOURCE)),
+  );
   return { records: read.flat(), truncated: read.some((r) => r.length >= MAX_RECORDS_PER_SOURCE) };
 }
 
 /** Which of `feed`'s records are shown, as hazards with their stories. */
-function hazardsOf<F extends HazardFeed>(feed: F, records: readonly HazardRecords[F][], keep: (r: HazardRecords[F]) => boolean, radiusKm: number | undefined): Hazard<ShownHazard>[] {
+function hazardsOf<F extends HazardFeed>(
+  feed: F,
+  records: readonly HazardRecords[F][],
+  keep: (r: HazardRecords[F]) => boolean,
+  radiusKm: number | undefined,
+): Hazard<ShownHazard>[] {
   const def: HazardFeedDef<HazardRecords[F]> = HAZARD_FEED_DEFS[feed];
   const seen = new Set<string>();
   return records.flatMap((r) => {
@@ -83,11 +104,22 @@ function hazardsOf<F extends HazardFeed>(feed: F, records: readonly HazardRecord
     const site = keep(r) && !seen.has(r.id) ? def.site(r) : null;
     if (!site) return [];
     seen.add(r.id);
-    return [{ record: { feed, id: r.id, story: def.story(r) }, key: `${feed}#${r.id}`, site, radiusKm: radiusKm ?? def.radiusKm(r, {}) }];
+    return [
+      {
+        record: { feed, id: r.id, story: def.story(r) },
+        key: `${feed}#${r.id}`,
+        site,
+        radiusKm: radiusKm ?? def.radiusKm(r, {}),
+      },
+    ];
   });
 }
 
-export async function environmentalRisk(tenantId: TenantId, nowMs: number, options: RiskOptions): Promise<EnvironmentalRisk> {
+export async function environmentalRisk(
+  tenantId: TenantId,
+  nowMs: number,
+  options: RiskOptions,
+): Promise<EnvironmentalRisk> {
   const since = new Date(nowMs - options.days * 86_400_000).toISOString();
   const now = new Date(nowMs).toISOString();
   const sources = await sourcesOfFeeds(tenantId, HAZARD_FEEDS);
@@ -101,7 +133,12 @@ export async function environmentalRisk(tenantId: TenantId, nowMs: number, optio
   if (options.environment_id && places.environments.length === 0) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
 
   const hazards: Hazard<ShownHazard>[] = [
-    ...hazardsOf('usgs-quakes', quakes.records, (q) => q.magnitude !== null && q.magnitude >= options.min_magnitude, options.radius_km),
+    ...hazardsOf(
+      'usgs-quakes',
+      quakes.records,
+      (q) => q.magnitude !== null && q.magnitude >= options.min_magnitude,
+      options.radius_km,
+    ),
     ...hazardsOf('gdacs', events.records, () => true, options.radius_km),
     ...hazardsOf('nws-alerts', alerts.records, (a) => (nwsEnd(a) ?? '') > now, options.radius_km),
   ];
@@ -126,9 +163,14 @@ export async function environmentalRisk(tenantId: TenantId, nowMs: number, optio
     });
     byEnvironment.set(m.place.environment_id, list);
   }
-  const located = new Set([...places.points.map((p) => p.environment_id), ...places.files.map((f) => f.environment_id)]);
+  const located = new Set([
+    ...places.points.map((p) => p.environment_id),
+    ...places.files.map((f) => f.environment_id),
+  ]);
   const environments = places.environments.map((e): EnvironmentRisk => {
-    const found = (byEnvironment.get(e.environment_id) ?? []).sort((a, b) => rank(b.level) - rank(a.level) || a.distance_km - b.distance_km);
+    const found = (byEnvironment.get(e.environment_id) ?? []).sort(
+      (a, b) => rank(b.level) - rank(a.level) || a.distance_km - b.distance_km,
+    );
     return {
       environment_id: e.environment_id,
       name: e.name,
@@ -139,5 +181,11 @@ export async function environmentalRisk(tenantId: TenantId, nowMs: number, optio
     };
   });
   environments.sort((a, b) => rank(b.level) - rank(a.level) || a.name.localeCompare(b.name));
-  return { generated_at: now, since, environments, sources, truncated: quakes.truncated || events.truncated || alerts.truncated };
+  return {
+    generated_at: now,
+    since,
+    environments,
+    sources,
+    truncated: quakes.truncated || events.truncated || alerts.truncated,
+  };
 }

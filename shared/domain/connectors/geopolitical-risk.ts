@@ -19,8 +19,18 @@ import { vesselsSeenBetween } from '../../db/vessels/index.js';
 import { allWatchlistEntries } from '../../db/watchlist/index.js';
 import { lookupIp } from '../../adapters/ip-geo.js';
 import {
-  ADVISORY_PREFIX, MANIFEST_ID, PROGRAMME_PREFIX, validImo, vesselImoId, vesselMmsiId,
-  type AdvisoryLevel, type AdvisoryRecord, type ManifestRecord, type GeoSourceKind, type SanctionedVesselRecord, type SanctionsProgrammeRecord,
+  ADVISORY_PREFIX,
+  MANIFEST_ID,
+  PROGRAMME_PREFIX,
+  validImo,
+  vesselImoId,
+  vesselMmsiId,
+  type AdvisoryLevel,
+  type AdvisoryRecord,
+  type ManifestRecord,
+  type GeoSourceKind,
+  type SanctionedVesselRecord,
+  type SanctionsProgrammeRecord,
 } from '../../feeds/geopolitical-records.js';
 import { flagOfMmsi } from '../../vocabulary/maritime-mid.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -100,7 +110,8 @@ export interface GeopoliticalRisk {
   sources: { advisories: string[]; sanctions: string[] };
 }
 
-const maxLevel = (levels: readonly AdvisoryLevel[]): AdvisoryLevel | null => (levels.length === 0 ? null : (Math.max(...levels) as AdvisoryLevel));
+const maxLevel = (levels: readonly AdvisoryLevel[]): AdvisoryLevel | null =>
+  levels.length === 0 ? null : (Math.max(...levels) as AdvisoryLevel);
 
 /** An IMO number as AIS reported it, when it is one (AIS carries 30 bits: garbage is common). */
 function imoOf(imo: number | null | undefined): string | null {
@@ -109,12 +120,31 @@ function imoOf(imo: number | null | undefined): string | null {
 }
 
 /** Every record of `prefix` in each source, with its source, read in parallel (one Query each). */
-async function recordsOf<R>(sources: readonly string[], prefix: string, limit: number): Promise<{ source: string; record: R }[]> {
-  return (await Promise.all(sources.map(async (source) => (await feedRecords<R>(source, limit, { idPrefix: prefix })).map((record) => ({ source, record }))))).flat();
+async function recordsOf<R>(
+  sources: readonly string[],
+  prefix: string,
+  limit: number,
+): Promise<{ source: string; record: R }[]> {
+  return (
+    await Promise.all(
+      sources.map(async (source) =>
+        (await feedRecords<R>(source, limit, { idPrefix: prefix })).map((record) => ({ source, record })),
+      ),
+    )
+  ).flat();
 }
 
-export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, country: string | null): Promise<GeopoliticalRisk> {
-  const feeds = await sourcesOfFeeds(tenantId, ['state-dept-advisories', 'canada-advisory', 'ofac-sdn', 'geopolitical-list']);
+export async function geopoliticalRisk(
+  tenantId: TenantId,
+  nowMs: number,
+  country: string | null,
+): Promise<GeopoliticalRisk> {
+  const feeds = await sourcesOfFeeds(tenantId, [
+    'state-dept-advisories',
+    'canada-advisory',
+    'ofac-sdn',
+    'geopolitical-list',
+  ]);
   // A tenant's own list and Canada's country documents have no public source: without a connector there is nothing to read.
   const own = feeds['geopolitical-list'].filter((s) => s !== 'geopolitical-list');
   const canada = feeds['canada-advisory'].filter((s) => s !== 'canada-advisory');
@@ -124,23 +154,37 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
   const from = new Date(nowMs - SEEN_MS).toISOString();
   const [advisories, programmes, environments, seen, watchlist] = await Promise.all([
     recordsOf<AdvisoryRecord>(advisorySources, `${ADVISORY_PREFIX}${country ?? ''}`, country ? 1 : MAX_ADVISORIES),
-    recordsOf<SanctionsProgrammeRecord>(sanctionSources, `${PROGRAMME_PREFIX}${country ? `${country}|` : ''}`, MAX_PROGRAMMES),
+    recordsOf<SanctionsProgrammeRecord>(
+      sanctionSources,
+      `${PROGRAMME_PREFIX}${country ? `${country}|` : ''}`,
+      MAX_PROGRAMMES,
+    ),
     listEnvironments(tenantId, {}, { limit: MAX_OVERLAY_ENVIRONMENTS + 1, offset: 0 }),
     vesselsSeenBetween(tenantId, from, to, MAX_OVERLAY_VESSELS + 1),
     allWatchlistEntries(tenantId),
   ]);
 
   // Vessels: those seen lately (with what AIS told of them) and those watched.
-  const vessels = new Map<string, { mmsi: string; name: string | null; imo: string | null; watched: boolean; last_seen: string | null }>();
+  const vessels = new Map<
+    string,
+    { mmsi: string; name: string | null; imo: string | null; watched: boolean; last_seen: string | null }
+  >();
   for (const v of seen.slice(0, MAX_OVERLAY_VESSELS)) {
-    vessels.set(v.mmsi, { mmsi: v.mmsi, name: v.identity?.name ?? null, imo: imoOf(v.identity?.imo), watched: false, last_seen: v.last_seen });
+    vessels.set(v.mmsi, {
+      mmsi: v.mmsi,
+      name: v.identity?.name ?? null,
+      imo: imoOf(v.identity?.imo),
+      watched: false,
+      last_seen: v.last_seen,
+    });
   }
   for (const e of watchlist) {
     if (e.entity_type !== 'vessel') continue;
     const mmsi = String(e.value);
     const known = vessels.get(mmsi);
     if (known) known.watched = true;
-    else if (vessels.size < MAX_OVERLAY_VESSELS) vessels.set(mmsi, { mmsi, name: e.label, imo: null, watched: true, last_seen: null });
+    else if (vessels.size < MAX_OVERLAY_VESSELS)
+      vessels.set(mmsi, { mmsi, name: e.label, imo: null, watched: true, last_seen: null });
   }
   const inScope = (cc: string | null) => country === null || cc === country;
   const wanted = [...vessels.values()].filter((v) => inScope(flagOfMmsi(v.mmsi)?.country_code ?? null));
@@ -152,10 +196,15 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
     ...allSources.map((source) => ({ source, id: MANIFEST_ID })),
     ...feeds['ofac-sdn'].flatMap((source) => vesselIds.map((id) => ({ source, id }))),
   ]);
-  const manifests = new Map(read.flatMap(({ source, record }) => (record.kind === 'manifest' ? [[source, new Set(record.ids)] as const] : [])));
+  const manifests = new Map(
+    read.flatMap(({ source, record }) => (record.kind === 'manifest' ? [[source, new Set(record.ids)] as const] : [])),
+  );
   // A record its source's latest document no longer lists is not current (a source kept before manifests has none: all count).
-  const current = ({ source, record }: { source: string; record: { id: string } }) => manifests.get(source)?.has(record.id) ?? true;
-  const listed = read.filter((r) => r.record.kind === 'sanctioned_vessel' && current(r)).map((r) => r.record as SanctionedVesselRecord);
+  const current = ({ source, record }: { source: string; record: { id: string } }) =>
+    manifests.get(source)?.has(record.id) ?? true;
+  const listed = read
+    .filter((r) => r.record.kind === 'sanctioned_vessel' && current(r))
+    .map((r) => r.record as SanctionedVesselRecord);
 
   const byCountry = new Map<string, CountryOverlay>();
   const overlayOf = (cc: string): CountryOverlay => {
@@ -163,8 +212,23 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
     if (!o) byCountry.set(cc, (o = { country: cc, level: null, advisories: [], sanctions: [] }));
     return o;
   };
-  for (const { record: a } of advisories.filter(current)) overlayOf(a.country).advisories.push({ level: a.level, title: a.title, summary: a.summary, updated: a.updated, url: a.url, source: a.source });
-  for (const { record: p } of programmes.filter(current)) overlayOf(p.country).sanctions.push({ programme: p.programme, summary: p.summary, listed: p.listed, url: p.url, source: p.source });
+  for (const { record: a } of advisories.filter(current))
+    overlayOf(a.country).advisories.push({
+      level: a.level,
+      title: a.title,
+      summary: a.summary,
+      updated: a.updated,
+      url: a.url,
+      source: a.source,
+    });
+  for (const { record: p } of programmes.filter(current))
+    overlayOf(p.country).sanctions.push({
+      programme: p.programme,
+      summary: p.summary,
+      listed: p.listed,
+      url: p.url,
+      source: p.source,
+    });
   for (const o of byCountry.values()) {
     o.level = maxLevel(o.advisories.map((a) => a.level));
     o.advisories.sort((a, b) => b.level - a.level);
@@ -177,24 +241,51 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
     return { country: cc, level: o?.level ?? null, sanctioned_country: (o?.sanctions.length ?? 0) > 0 };
   };
 
-  const envOverlay = environments.slice(0, MAX_OVERLAY_ENVIRONMENTS).filter((e) => inScope(e.country))
+  const envOverlay = environments
+    .slice(0, MAX_OVERLAY_ENVIRONMENTS)
+    .filter((e) => inScope(e.country))
     .map((e) => ({ environment_id: e.environment_id, name: e.name, type: e.type, ...place(e.country) }));
 
   const vesselOverlay = wanted.map((v): VesselOverlay => {
     const flag = flagOfMmsi(v.mmsi);
     const byListing = new Map<string, VesselListing>();
     for (const r of listed) {
-      const by = [...(r.mmsi === v.mmsi ? (['mmsi'] as const) : []), ...(v.imo && r.imo === v.imo ? (['imo'] as const) : [])];
+      const by = [
+        ...(r.mmsi === v.mmsi ? (['mmsi'] as const) : []),
+        ...(v.imo && r.imo === v.imo ? (['imo'] as const) : []),
+      ];
       if (by.length === 0) continue;
       const key = `${r.source}|${r.listing_id}`;
       const had = byListing.get(key);
       if (had) had.matched_by = [...new Set([...had.matched_by, ...by])].sort();
-      else byListing.set(key, { listing_id: r.listing_id, name: r.name, programmes: r.programmes, matched_by: [...by].sort(), listed_flag: r.flag, listed_flag_name: r.flag_name, source: r.source });
+      else
+        byListing.set(key, {
+          listing_id: r.listing_id,
+          name: r.name,
+          programmes: r.programmes,
+          matched_by: [...by].sort(),
+          listed_flag: r.flag,
+          listed_flag_name: r.flag_name,
+          source: r.source,
+        });
     }
     const listings = [...byListing.values()];
-    return { mmsi: v.mmsi, name: v.name ?? listings[0]?.name ?? null, imo: v.imo, ...place(flag?.country_code ?? null), flag_name: flag?.country ?? null, watched: v.watched, last_seen: v.last_seen, sanctioned: listings.length > 0, listings };
+    return {
+      mmsi: v.mmsi,
+      name: v.name ?? listings[0]?.name ?? null,
+      imo: v.imo,
+      ...place(flag?.country_code ?? null),
+      flag_name: flag?.country ?? null,
+      watched: v.watched,
+      last_seen: v.last_seen,
+      sanctioned: listings.length > 0,
+      listings,
+    };
   });
-  vesselOverlay.sort((a, b) => Number(b.sanctioned) - Number(a.sanctioned) || (b.level ?? 0) - (a.level ?? 0) || a.mmsi.localeCompare(b.mmsi));
+  vesselOverlay.sort(
+    (a, b) =>
+      Number(b.sanctioned) - Number(a.sanctioned) || (b.level ?? 0) - (a.level ?? 0) || a.mmsi.localeCompare(b.mmsi),
+  );
 
   const ipEntries = watchlist.filter((e) => e.entity_type === 'ip');
   const ipOverlay = (
@@ -209,11 +300,16 @@ export async function geopoliticalRisk(tenantId: TenantId, nowMs: number, countr
 
   return {
     country,
-    countries: [...used].sort().map((cc) => byCountry.get(cc) ?? { country: cc, level: null, advisories: [], sanctions: [] }),
+    countries: [...used]
+      .sort()
+      .map((cc) => byCountry.get(cc) ?? { country: cc, level: null, advisories: [], sanctions: [] }),
     environments: envOverlay,
     vessels: vesselOverlay,
     ips: ipOverlay,
-    truncated: { environments: environments.length > MAX_OVERLAY_ENVIRONMENTS, vessels: seen.length > MAX_OVERLAY_VESSELS },
+    truncated: {
+      environments: environments.length > MAX_OVERLAY_ENVIRONMENTS,
+      vessels: seen.length > MAX_OVERLAY_VESSELS,
+    },
     sources: { advisories: advisorySources, sanctions: sanctionSources },
   };
 }

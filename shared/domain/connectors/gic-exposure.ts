@@ -29,7 +29,9 @@ export const LOW_LATITUDE_DEG = 40;
 /** Centred-dipole geomagnetic latitude of a point, degrees (-90..90). */
 export function geomagneticLatitude(lat: number, lon: number): number {
   const p = GEOMAGNETIC_POLE;
-  const sin = Math.sin(lat * RAD) * Math.sin(p.lat * RAD) + Math.cos(lat * RAD) * Math.cos(p.lat * RAD) * Math.cos((lon - p.lon) * RAD);
+  const sin =
+    Math.sin(lat * RAD) * Math.sin(p.lat * RAD) +
+    Math.cos(lat * RAD) * Math.cos(p.lat * RAD) * Math.cos((lon - p.lon) * RAD);
   return Math.round((Math.asin(Math.max(-1, Math.min(1, sin))) / RAD) * 100) / 100;
 }
 
@@ -46,9 +48,18 @@ export interface ConductorExposure {
 }
 
 /** A line's exposure, from the corners of its bounding box `[minLon, minLat, maxLon, maxLat]`. */
-export function conductorExposure(bbox: readonly [number, number, number, number], kp: number, levelAtKp: GicRisk): ConductorExposure {
+export function conductorExposure(
+  bbox: readonly [number, number, number, number],
+  kp: number,
+  levelAtKp: GicRisk,
+): ConductorExposure {
   const [w, s, e, n] = bbox;
-  const corners: [number, number][] = [[s, w], [s, e], [n, w], [n, e]];
+  const corners: [number, number][] = [
+    [s, w],
+    [s, e],
+    [n, w],
+    [n, e],
+  ];
   const magnetic = Math.max(...corners.map(([lat, lon]) => Math.abs(geomagneticLatitude(lat, lon))));
   const band: LatitudeBand = magnetic >= auroralEdge(kp) ? 'auroral' : magnetic < LOW_LATITUDE_DEG ? 'low' : 'mid';
   const at = LEVELS.indexOf(levelAtKp);

@@ -18,7 +18,14 @@ import { derivedTimeId } from '../../ids.js';
 import { CONNECTORS_SOURCE, HAZARD_FOUND } from '../../vocabulary/bus.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { EventInput } from '../../schemas/events.js';
-import { alertingHazards, HAZARD_FEED_DEFS, type HazardFeed, type HazardFeedDef, type HazardRecords, type HazardStory } from './hazard-feeds.js';
+import {
+  alertingHazards,
+  HAZARD_FEED_DEFS,
+  type HazardFeed,
+  type HazardFeedDef,
+  type HazardRecords,
+  type HazardStory,
+} from './hazard-feeds.js';
 import { hazardsNear, tenantPlaces, type HazardMatch } from './hazard-places.js';
 
 /** A guard outlives a record's stay in the feeds (a day's quakes, GDACS's current events, an alert in force). */
@@ -32,21 +39,41 @@ export interface HazardAlert extends Omit<HazardMatch<unknown>, 'record' | 'radi
 }
 
 /** The records of a poll that alert: under the settings, near an environment or a line (the nearest place of each environment). */
-export async function hazardAlerts<F extends HazardFeed>(tenantId: TenantId, feed: F, records: readonly HazardRecords[F][], settings: ConnectorSettings, nowMs: number): Promise<HazardAlert[]> {
+export async function hazardAlerts<F extends HazardFeed>(
+  tenantId: TenantId,
+  feed: F,
+  records: readonly HazardRecords[F][],
+  settings: ConnectorSettings,
+  nowMs: number,
+): Promise<HazardAlert[]> {
   const def: HazardFeedDef<HazardRecords[F]> = HAZARD_FEED_DEFS[feed];
   const hazards = alertingHazards(feed, records, settings, nowMs);
   if (hazards.length === 0) return [];
   const matches = await hazardsNear(await tenantPlaces(tenantId), hazards);
-  return matches.map(({ record, key, site, place, distance_km }) => ({ feed, key, site, place, distance_km, record_id: record.id, story: def.story(record) }));
+  return matches.map(({ record, key, site, place, distance_km }) => ({
+    feed,
+    key,
+    site,
+    place,
+    distance_km,
+    record_id: record.id,
+    story: def.story(record),
+  }));
 }
 
 /** Where an alert is: an epicentre or a centroid; for an area, the place it covers or comes nearest to. */
-const alertLocation = (a: HazardAlert) => (a.site.area ? { lat: a.place.lat, lon: a.place.lon } : { lat: a.site.lat, lon: a.site.lon });
+const alertLocation = (a: HazardAlert) =>
+  a.site.area ? { lat: a.place.lat, lon: a.place.lon } : { lat: a.site.lat, lon: a.site.lon };
 
 /** The event that announces an alert; `atMs` (the poll that raised it) is the time its id carries. */
 export function hazardEvent(tenantId: TenantId, connectorId: string, a: HazardAlert, atMs: number): EventInput {
   const { story, place } = a;
-  const where = a.distance_km === 0 ? (place.kind === 'line' ? 'over the line ' : 'over ') : `${a.distance_km} km from ${place.kind === 'line' ? 'the line ' : ''}`;
+  const where =
+    a.distance_km === 0
+      ? place.kind === 'line'
+        ? 'over the line '
+        : 'over '
+      : `${a.distance_km} km from ${place.kind === 'line' ? 'the line ' : ''}`;
   return {
     event_id: derivedTimeId(atMs, `${tenantId}/hazard/${connectorId}/${a.key}/${place.environment_id}`, 0),
     type: 'hazard.alert',
@@ -70,10 +97,24 @@ export function hazardEvent(tenantId: TenantId, connectorId: string, a: HazardAl
 }
 
 /** Raises each alert unless it was raised before; the number raised now. */
-export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string, alerts: readonly HazardAlert[], atMs: number): Promise<number> {
+export async function raiseHazardAlerts(
+  tenantId: TenantId,
+  connectorId: string,
+  alerts: readonly HazardAlert[],
+  atMs: number,
+): Promise<number> {
   let raised = 0;
   for (const a of alerts) {
-    if (await announceHazardOnce(tenantId, `${connectorId}#${a.key}#${a.place.environment_id}`, GUARD_DAYS, hazardEvent(tenantId, connectorId, a, atMs), atMs)) raised++;
+    if (
+      await announceHazardOnce(
+        tenantId,
+        `${connectorId}#${a.key}#${a.place.environment_id}`,
+        GUARD_DAYS,
+        hazardEvent(tenantId, connectorId, a, atMs),
+        atMs,
+      )
+    )
+      raised++;
   }
   return raised;
 }
@@ -83,7 +124,13 @@ export async function raiseHazardAlerts(tenantId: TenantId, connectorId: string,
  * the tenant's hazard guard `guardKey` says it was before (data-model pattern 51b); true when sent
  * now. Hazards and travel advisories (advisory-alerts.ts) alike.
  */
-export function announceHazardOnce(tenantId: TenantId, guardKey: string, guardDays: number, event: EventInput, atMs: number): Promise<boolean> {
+export function announceHazardOnce(
+  tenantId: TenantId,
+  guardKey: string,
+  guardDays: number,
+  event: EventInput,
+  atMs: number,
+): Promise<boolean> {
   const guard = { PK: `${tenantPk(tenantId)}#HAZARDS`, SK: guardKey, entity: 'HAZARDGUARD', guardDays };
   return announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: HAZARD_FOUND }, event, atMs);
 }

@@ -10,7 +10,13 @@ import type { GdacsAlertLevel, GdacsEventRecord, GdacsEventType } from '../../fe
 import type { NwsAlertRecord } from '../../feeds/nws-alerts.js';
 import type { QuakeRecord } from '../../feeds/usgs-quakes.js';
 import { HAZARD_FEEDS, type FeedName, type HazardFeed } from '../../schemas/feed-catalog.js';
-import { DEFAULT_MIN_ALERT_LEVEL, DEFAULT_MIN_MAGNITUDE, DEFAULT_RADIUS_KM, GDACS_RADIUS_KM, NWS_DEFAULT_RADIUS_KM } from './feed-catalog.js';
+import {
+  DEFAULT_MIN_ALERT_LEVEL,
+  DEFAULT_MIN_MAGNITUDE,
+  DEFAULT_RADIUS_KM,
+  GDACS_RADIUS_KM,
+  NWS_DEFAULT_RADIUS_KM,
+} from './feed-catalog.js';
 import type { Hazard, HazardSite } from './hazard-places.js';
 
 /** The catalog's hazard family (shared/schemas/feed-catalog.ts). */
@@ -26,7 +32,8 @@ export interface HazardRecords {
 /** How grave a hazard is, least first; an environment's level is its gravest hazard's. */
 export const HAZARD_LEVELS = ['none', 'low', 'moderate', 'high', 'severe'] as const;
 export type HazardLevel = (typeof HAZARD_LEVELS)[number];
-export const graver = (a: HazardLevel, b: HazardLevel): HazardLevel => (HAZARD_LEVELS.indexOf(a) >= HAZARD_LEVELS.indexOf(b) ? a : b);
+export const graver = (a: HazardLevel, b: HazardLevel): HazardLevel =>
+  HAZARD_LEVELS.indexOf(a) >= HAZARD_LEVELS.indexOf(b) ? a : b;
 
 /** What an alert, or the risk route, says of a hazard. */
 export interface HazardStory {
@@ -65,7 +72,8 @@ const point = (r: { lat: number; lon: number }): HazardSite => ({ lat: r.lat, lo
 const quakeLevel = (q: QuakeRecord): HazardLevel => {
   const m = q.magnitude ?? 0;
   const byMagnitude: HazardLevel = m >= 7 ? 'severe' : m >= 6 ? 'high' : m >= 5 ? 'moderate' : 'low';
-  const byPager: HazardLevel = q.alert === 'red' ? 'severe' : q.alert === 'orange' ? 'high' : q.alert === 'yellow' ? 'moderate' : 'low';
+  const byPager: HazardLevel =
+    q.alert === 'red' ? 'severe' : q.alert === 'orange' ? 'high' : q.alert === 'yellow' ? 'moderate' : 'low';
   return graver(byMagnitude, byPager);
 };
 
@@ -80,12 +88,25 @@ const quakes: HazardFeedDef<QuakeRecord> = {
     title: `${q.magnitude === null ? 'An' : `An M${q.magnitude}`} earthquake${q.place ? ` (${q.place})` : ''}`,
     level: quakeLevel(q),
     url: q.url,
-    details: { magnitude: q.magnitude, depth_km: q.depth_km, place: q.place, tsunami_flag: q.tsunami, pager_alert: q.alert },
+    details: {
+      magnitude: q.magnitude,
+      depth_km: q.depth_km,
+      place: q.place,
+      tsunami_flag: q.tsunami,
+      pager_alert: q.alert,
+    },
   }),
   indexTime: (q) => (q.magnitude !== null && q.magnitude >= INDEXED_MIN_MAGNITUDE ? q.time : null),
 };
 
-const GDACS_HAZARD: Record<GdacsEventType, string> = { EQ: 'earthquake', TC: 'tropical_cyclone', FL: 'flood', VO: 'volcano', DR: 'drought', WF: 'wildfire' };
+const GDACS_HAZARD: Record<GdacsEventType, string> = {
+  EQ: 'earthquake',
+  TC: 'tropical_cyclone',
+  FL: 'flood',
+  VO: 'volcano',
+  DR: 'drought',
+  WF: 'wildfire',
+};
 const GDACS_ORDER: readonly GdacsAlertLevel[] = ['green', 'orange', 'red'];
 const GDACS_LEVEL: Record<GdacsAlertLevel, HazardLevel> = { green: 'low', orange: 'high', red: 'severe' };
 
@@ -94,7 +115,9 @@ const gdacs: HazardFeedDef<GdacsEventRecord> = {
   key: (e) => `${e.id}@${e.alert_level}`,
   site: point,
   radiusKm: (e, s) => s.radius_km ?? GDACS_RADIUS_KM[e.event_type],
-  alerts: (e, s) => e.current !== false && GDACS_ORDER.indexOf(e.alert_level) >= GDACS_ORDER.indexOf(s.min_alert_level ?? DEFAULT_MIN_ALERT_LEVEL),
+  alerts: (e, s) =>
+    e.current !== false &&
+    GDACS_ORDER.indexOf(e.alert_level) >= GDACS_ORDER.indexOf(s.min_alert_level ?? DEFAULT_MIN_ALERT_LEVEL),
   story: (e) => ({
     hazard: GDACS_HAZARD[e.event_type],
     occurred_at: e.from,
@@ -116,7 +139,13 @@ const gdacs: HazardFeedDef<GdacsEventRecord> = {
   indexTime: (e) => e.to ?? e.from,
 };
 
-const NWS_LEVEL: Record<NwsAlertRecord['severity'], HazardLevel> = { Extreme: 'severe', Severe: 'high', Moderate: 'moderate', Minor: 'low', Unknown: 'low' };
+const NWS_LEVEL: Record<NwsAlertRecord['severity'], HazardLevel> = {
+  Extreme: 'severe',
+  Severe: 'high',
+  Moderate: 'moderate',
+  Minor: 'low',
+  Unknown: 'low',
+};
 
 /** When an NWS alert stops being in force: its expiry (or, without one, the hazard's end); null when it says neither. */
 export const nwsEnd = (a: NwsAlertRecord): string | null => a.expires ?? a.ends;
@@ -124,7 +153,11 @@ export const nwsEnd = (a: NwsAlertRecord): string | null => a.expires ?? a.ends;
 /** A representative point of an area: the mean of its outer ring's corners. */
 function areaSite(area: Polygon): HazardSite {
   const ring = area.coordinates[0]!.slice(0, -1);
-  return { lon: ring.reduce((s, p) => s + p[0]!, 0) / ring.length, lat: ring.reduce((s, p) => s + p[1]!, 0) / ring.length, area };
+  return {
+    lon: ring.reduce((s, p) => s + p[0]!, 0) / ring.length,
+    lat: ring.reduce((s, p) => s + p[1]!, 0) / ring.length,
+    area,
+  };
 }
 
 /** An actual alert or update (not a test, an exercise, a cancellation), placed by a polygon, with an end: one the risk route can show. */
@@ -162,10 +195,19 @@ const nws: HazardFeedDef<NwsAlertRecord> = {
   }),
 };
 
-export const HAZARD_FEED_DEFS: { [F in HazardFeed]: HazardFeedDef<HazardRecords[F]> } = { 'usgs-quakes': quakes, gdacs, 'nws-alerts': nws };
+export const HAZARD_FEED_DEFS: { [F in HazardFeed]: HazardFeedDef<HazardRecords[F]> } = {
+  'usgs-quakes': quakes,
+  gdacs,
+  'nws-alerts': nws,
+};
 
 /** The records of a poll that alert under the connector's settings, placed. */
-export function alertingHazards<F extends HazardFeed>(feed: F, records: readonly HazardRecords[F][], settings: ConnectorSettings, nowMs: number): Hazard<HazardRecords[F]>[] {
+export function alertingHazards<F extends HazardFeed>(
+  feed: F,
+  records: readonly HazardRecords[F][],
+  settings: ConnectorSettings,
+  nowMs: number,
+): Hazard<HazardRecords[F]>[] {
   const def: HazardFeedDef<HazardRecords[F]> = HAZARD_FEED_DEFS[feed];
   return records.flatMap((r) => {
     const site = def.alerts(r, settings, nowMs) ? def.site(r) : null;

@@ -55,14 +55,33 @@ export interface TenantPlaces {
 
 /** The tenant's environments (one Query) and its files with lines (one Query); of one environment when named. */
 export async function tenantPlaces(tenantId: TenantId, environmentId?: string): Promise<TenantPlaces> {
-  const [all, files] = await Promise.all([listEnvironments(tenantId, {}, { limit: MAX_ENVIRONMENTS, offset: 0 }), lineFiles(tenantId)]);
+  const [all, files] = await Promise.all([
+    listEnvironments(tenantId, {}, { limit: MAX_ENVIRONMENTS, offset: 0 }),
+    lineFiles(tenantId),
+  ]);
   const environments = all
     .filter((e) => !environmentId || e.environment_id === environmentId)
-    .map((e) => ({ environment_id: e.environment_id, name: e.name, location: e.location ? { lat: e.location.lat, lon: e.location.lon } : null }));
+    .map((e) => ({
+      environment_id: e.environment_id,
+      name: e.name,
+      location: e.location ? { lat: e.location.lat, lon: e.location.lon } : null,
+    }));
   const kept = new Set(environments.map((e) => e.environment_id));
   return {
     environments,
-    points: environments.flatMap((e) => (e.location ? [{ id: e.environment_id, environment_id: e.environment_id, name: e.name, kind: 'environment' as const, ...e.location }] : [])),
+    points: environments.flatMap((e) =>
+      e.location
+        ? [
+            {
+              id: e.environment_id,
+              environment_id: e.environment_id,
+              name: e.name,
+              kind: 'environment' as const,
+              ...e.location,
+            },
+          ]
+        : [],
+    ),
     files: files.filter((f) => kept.has(f.environment_id)),
   };
 }
@@ -78,7 +97,9 @@ export async function hazardsNear<R>(places: TenantPlaces, hazards: readonly Haz
     // Cheap bounds first: most places are far from most hazards.
     const box = site.area ? widenedBox(site.area, radiusKm * 1000) : null;
     const maybeNear = (p: HazardPlace) =>
-      box ? p.lon >= box[0] && p.lon <= box[2] && p.lat >= box[1] && p.lat <= box[3] : Math.abs(p.lat - site.lat) * KM_PER_DEGREE <= radiusKm + 1;
+      box
+        ? p.lon >= box[0] && p.lon <= box[2] && p.lat >= box[1] && p.lat <= box[3]
+        : Math.abs(p.lat - site.lat) * KM_PER_DEGREE <= radiusKm + 1;
     for (const place of places.points) {
       if (!maybeNear(place)) continue;
       const metres = site.area ? metresFromArea(site.area, place) : metresBetween(site, place);
@@ -91,7 +112,14 @@ export async function hazardsNear<R>(places: TenantPlaces, hazards: readonly Haz
     for (const line of lines) {
       found.push({
         ...hazard,
-        place: { id: line.line_id, environment_id: line.environment_id, name: line.name ?? `a line of ${names.get(line.environment_id) ?? 'an environment'}`, kind: 'line', lat: line.nearest.lat, lon: line.nearest.lon },
+        place: {
+          id: line.line_id,
+          environment_id: line.environment_id,
+          name: line.name ?? `a line of ${names.get(line.environment_id) ?? 'an environment'}`,
+          kind: 'line',
+          lat: line.nearest.lat,
+          lon: line.nearest.lon,
+        },
         distance_km: km(line.distance_m),
       });
     }

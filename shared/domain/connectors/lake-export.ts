@@ -31,7 +31,13 @@ const TIME_FIELDS = ['time', 'from', 'onset', 'effective', 'sent', 'date_added',
 /** A queue message's body stays under this (SQS takes 256 KiB); a record larger than it goes without its body (`truncated`). */
 export const MAX_MESSAGE_BYTES = 200 * 1024;
 
-const fingerprint = (record: { id: string }) => createHash('sha256').update(record.id).update('\u0000').update(JSON.stringify(record)).digest('base64url').slice(0, 16);
+const fingerprint = (record: { id: string }) =>
+  createHash('sha256')
+    .update(record.id)
+    .update('\u0000')
+    .update(JSON.stringify(record))
+    .digest('base64url')
+    .slice(0, 16);
 
 function recordTime(record: Record<string, unknown>): string | null {
   for (const field of TIME_FIELDS) {
@@ -101,7 +107,11 @@ export function connectorLakeRows(
 export function lakeMessages(tenantId: string, rows: readonly FeedRecordRow[]): string[] {
   const bodies: string[] = [];
   const envelope = (part: readonly FeedRecordRow[]) =>
-    JSON.stringify({ source: CONNECTORS_SOURCE, 'detail-type': FEED_RECORDS_EXPORTED, detail: { tenant_id: tenantId, rows: part } });
+    JSON.stringify({
+      source: CONNECTORS_SOURCE,
+      'detail-type': FEED_RECORDS_EXPORTED,
+      detail: { tenant_id: tenantId, rows: part },
+    });
   let part: FeedRecordRow[] = [];
   let size = 0;
   for (const row of rows) {
@@ -123,12 +133,21 @@ export function lakeMessages(tenantId: string, rows: readonly FeedRecordRow[]): 
  * set of fingerprints, so a record that leaves the feed and comes back unchanged is exported again
  * (the lake keeps one row per `record_key`, the latest). The number of rows sent.
  */
-export async function exportConnectorRecords(tenantId: TenantId, connector: { id: string; feed: FeedName; source: string }, records: readonly { id: string }[], fetchedAt: string): Promise<number> {
+export async function exportConnectorRecords(
+  tenantId: TenantId,
+  connector: { id: string; feed: FeedName; source: string },
+  records: readonly { id: string }[],
+  fetchedAt: string,
+): Promise<number> {
   const stateKey = `${statePrefix(tenantId)}${connector.id}.txt`;
   const before = await getObjectBytes(stateKey);
   const exported = new Set(before ? before.toString('utf8').split('\n').filter(Boolean) : []);
   const { rows, fingerprints } = connectorLakeRows(tenantId, connector, records, fetchedAt, exported);
-  if (rows.length > 0) await queues().send('data-lake', lakeMessages(tenantId, rows).map((body) => ({ body })));
+  if (rows.length > 0)
+    await queues().send(
+      'data-lake',
+      lakeMessages(tenantId, rows).map((body) => ({ body })),
+    );
   const state = fingerprints.join('\n');
   if (before?.toString('utf8') !== state) await putObject(stateKey, state, 'text/plain');
   return rows.length;

@@ -70,9 +70,15 @@ export interface PollReport {
  * disabled; a scheduled one finds a disabled or removed connector and does nothing (and removes a
  * schedule whose connector is gone). Null when there was nothing to poll.
  */
-export async function pollConnector(tenantId: TenantId, integrationId: string, requested: boolean, pollRouting: RoutingPoll): Promise<{ report: PollReport; connector: ConnectorView } | null> {
+export async function pollConnector(
+  tenantId: TenantId,
+  integrationId: string,
+  requested: boolean,
+  pollRouting: RoutingPoll,
+): Promise<{ report: PollReport; connector: ConnectorView } | null> {
   const found = await getIntegration(tenantId, integrationId);
-  const stored: StoredConnector | null = found?.kind === 'feed' && found.connector ? { ...found, connector: found.connector } : null;
+  const stored: StoredConnector | null =
+    found?.kind === 'feed' && found.connector ? { ...found, connector: found.connector } : null;
   if (!stored) {
     if (requested) throw new NotFoundError(CONNECTOR_NOT_FOUND);
     await disarmConnector(integrationId);
@@ -104,7 +110,10 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
   } else {
     const records = { read: result.read, ...result.kept, skipped: result.problems.length };
     report = { outcome: 'ok', error: null, records, alerts_raised: result.alerts };
-    const skipped = result.problems.length > 0 ? `${result.problems.length} entries skipped; the first: ${result.problems[0]!.reason}` : null;
+    const skipped =
+      result.problems.length > 0
+        ? `${result.problems.length} entries skipped; the first: ${result.problems[0]!.reason}`
+        : null;
     status = {
       last_run_at: startedAt,
       last_outcome: 'ok',
@@ -134,19 +143,42 @@ export async function pollConnector(tenantId: TenantId, integrationId: string, r
 const ADVISORY_FEEDS: ReadonlySet<string> = new Set(feedsOf('advisory'));
 
 /** A poll of a feed that is a document: its records kept one item each and exported to the tenant's lake, the hazard feeds' and advisories' alerts raised. */
-async function pollDocument(tenantId: TenantId, integrationId: string, settings: ConnectorSettings, requested: boolean, startedAt: string): Promise<FeedPollResult> {
+async function pollDocument(
+  tenantId: TenantId,
+  integrationId: string,
+  settings: ConnectorSettings,
+  requested: boolean,
+  startedAt: string,
+): Promise<FeedPollResult> {
   // Asked for through the API, the answer waits: 15 s for the source (API Gateway's 29 s in all).
   const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
   if (outcome.status === 'failed') return outcome;
   const keep = FEEDS[settings.feed].keepSeconds;
   const source = feedSource(settings.feed, settings.url);
-  const kept = await storeFeedRecords(source, outcome.records, startedAt, keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep, isHazardFeed(settings.feed) ? hazardIndexTime(settings.feed) : undefined);
+  const kept = await storeFeedRecords(
+    source,
+    outcome.records,
+    startedAt,
+    keep === null ? null : Math.floor(Date.parse(startedAt) / 1000) + keep,
+    isHazardFeed(settings.feed) ? hazardIndexTime(settings.feed) : undefined,
+  );
   // The tenant's lake gets what this connector read that it had not exported (a failure throws: the next poll exports it).
-  await exportConnectorRecords(tenantId, { id: integrationId, feed: settings.feed, source }, outcome.records, startedAt);
+  await exportConnectorRecords(
+    tenantId,
+    { id: integrationId, feed: settings.feed, source },
+    outcome.records,
+    startedAt,
+  );
   let alerts = 0;
   const feed = settings.feed;
   if (isHazardFeed(feed)) {
-    const found = await hazardAlerts(tenantId, feed, outcome.records as HazardRecords[typeof feed][], settings, Date.parse(startedAt));
+    const found = await hazardAlerts(
+      tenantId,
+      feed,
+      outcome.records as HazardRecords[typeof feed][],
+      settings,
+      Date.parse(startedAt),
+    );
     alerts = await raiseHazardAlerts(tenantId, integrationId, found, Date.parse(startedAt));
   } else if (ADVISORY_FEEDS.has(feed)) {
     alerts = await raiseAdvisoryAlerts(tenantId, integrationId, feed, outcome.records, Date.parse(startedAt));

@@ -58,7 +58,9 @@ const PARSERS = {
 } as const satisfies Record<FeedName, FeedDef['parse']>;
 
 /** The feeds a connector may poll: their catalog entry and their parser. */
-export const FEEDS = Object.fromEntries(FEED_NAMES.map((feed) => [feed, { ...FEED_CATALOG[feed], parse: PARSERS[feed] }])) as {
+export const FEEDS = Object.fromEntries(
+  FEED_NAMES.map((feed) => [feed, { ...FEED_CATALOG[feed], parse: PARSERS[feed] }]),
+) as {
   [F in FeedName]: (typeof FEED_CATALOG)[F] & FeedCatalogEntry & { parse: (typeof PARSERS)[F] };
 };
 
@@ -69,7 +71,15 @@ const USER_AGENT = 'Gatehouse feed connector';
 export type FeedRecordOf<F extends FeedName> = ReturnType<(typeof FEEDS)[F]['parse']>['records'][number];
 
 export type PollOutcome<F extends FeedName> =
-  | { status: 'ok'; url: string; httpStatus: number; bytes: number; latencyMs: number; records: FeedRecordOf<F>[]; problems: FeedProblem[] }
+  | {
+      status: 'ok';
+      url: string;
+      httpStatus: number;
+      bytes: number;
+      latencyMs: number;
+      records: FeedRecordOf<F>[];
+      problems: FeedProblem[];
+    }
   | { status: 'failed'; url: string; httpStatus: number | null; bytes: number; latencyMs: number; error: string };
 
 /** A stream (RIS Live): how long a poll reads it, and what the request says besides (its filter). */
@@ -90,24 +100,57 @@ export async function pollFeed<F extends FeedName>(
   stream: StreamRead = { windowMs: 2_000, maxBytes: 256 * 1024 },
 ): Promise<PollOutcome<F>> {
   const def: FeedDef & FeedCatalogEntry = FEEDS[feed];
-  if (url === null) return { status: 'failed', url: '', httpStatus: null, bytes: 0, latencyMs: 0, error: `${feed} has no public source: the connector must name its url` };
+  if (url === null)
+    return {
+      status: 'failed',
+      url: '',
+      httpStatus: null,
+      bytes: 0,
+      latencyMs: 0,
+      error: `${feed} has no public source: the connector must name its url`,
+    };
   const headers = { accept: def.accept, 'user-agent': USER_AGENT };
   let answer: OutboundDownload;
   if (def.stream) {
-    const read = await streamOutbound(url, { headers: { ...headers, ...stream.headers }, timeoutMs, windowMs: stream.windowMs, maxBytes: Math.min(def.maxBytes, stream.maxBytes ?? def.maxBytes) }, policy);
+    const read = await streamOutbound(
+      url,
+      {
+        headers: { ...headers, ...stream.headers },
+        timeoutMs,
+        windowMs: stream.windowMs,
+        maxBytes: Math.min(def.maxBytes, stream.maxBytes ?? def.maxBytes),
+      },
+      policy,
+    );
     // Either bound ends a read of a stream; the line being read then is cut, and dropped.
-    const cut = read.stopped === 'window' || read.stopped === 'size' ? read.body.lastIndexOf(0x0a) + 1 : read.body.length;
+    const cut =
+      read.stopped === 'window' || read.stopped === 'size' ? read.body.lastIndexOf(0x0a) + 1 : read.body.length;
     answer = { ...read, body: read.body.subarray(0, cut), truncated: false };
   } else {
     answer = await getOutbound(url, { headers, timeoutMs, maxBytes: def.maxBytes }, policy);
   }
-  const failed = (error: string): PollOutcome<F> => ({ status: 'failed', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, error });
+  const failed = (error: string): PollOutcome<F> => ({
+    status: 'failed',
+    url,
+    httpStatus: answer.status,
+    bytes: answer.body.length,
+    latencyMs: answer.latencyMs,
+    error,
+  });
   if (answer.status === null) return failed(answer.error ?? 'no answer');
   if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
   if (answer.truncated) return failed(`the document is longer than ${def.maxBytes} bytes, the bound of ${feed}`);
   try {
     const { records, problems } = def.parse(answer.body.toString('utf8'), url);
-    return { status: 'ok', url, httpStatus: answer.status, bytes: answer.body.length, latencyMs: answer.latencyMs, records: records as FeedRecordOf<F>[], problems };
+    return {
+      status: 'ok',
+      url,
+      httpStatus: answer.status,
+      bytes: answer.body.length,
+      latencyMs: answer.latencyMs,
+      records: records as FeedRecordOf<F>[],
+      problems,
+    };
   } catch (err) {
     if (err instanceof FeedFormatError) return failed(err.message);
     throw err;
@@ -124,16 +167,31 @@ const PROBE_BYTES = 64 * 1024;
  * export) is read for its first 64 KB, which must be a 2xx answer starting a JSON object: parsing
  * 700,000 VRPs is the poll's work, on the worker's memory, not the test route's.
  */
-export async function probeFeed(feed: FeedName, policy: OutboundPolicy, url: string): Promise<{ ok: boolean; httpStatus: number | null; latencyMs: number; error: string | null }> {
+export async function probeFeed(
+  feed: FeedName,
+  policy: OutboundPolicy,
+  url: string,
+): Promise<{ ok: boolean; httpStatus: number | null; latencyMs: number; error: string | null }> {
   if (FEEDS[feed].maxBytes <= PROBE_WHOLE_BYTES) {
     const poll = await pollFeed(feed, policy, url);
-    return { ok: poll.status === 'ok', httpStatus: poll.httpStatus, latencyMs: poll.latencyMs, error: poll.status === 'ok' ? null : poll.error };
+    return {
+      ok: poll.status === 'ok',
+      httpStatus: poll.httpStatus,
+      latencyMs: poll.latencyMs,
+      error: poll.status === 'ok' ? null : poll.error,
+    };
   }
-  const answer = await getOutbound(url, { headers: { accept: FEEDS[feed].accept, 'user-agent': USER_AGENT }, maxBytes: PROBE_BYTES }, policy);
+  const answer = await getOutbound(
+    url,
+    { headers: { accept: FEEDS[feed].accept, 'user-agent': USER_AGENT }, maxBytes: PROBE_BYTES },
+    policy,
+  );
   const fail = (error: string) => ({ ok: false, httpStatus: answer.status, latencyMs: answer.latencyMs, error });
   if (answer.status === null) return fail(answer.error ?? 'no answer');
   if (answer.status < 200 || answer.status > 299) return fail(`the server answered ${answer.status}`);
-  if (!answer.body.toString('utf8').trimStart().startsWith('{')) return fail(`the document is not a JSON object (starts "${answer.body.toString('utf8').trimStart().slice(0, 32)}")`);
+  if (!answer.body.toString('utf8').trimStart().startsWith('{'))
+    return fail(
+      `the document is not a JSON object (starts "${answer.body.toString('utf8').trimStart().slice(0, 32)}")`,
+    );
   return { ok: true, httpStatus: answer.status, latencyMs: answer.latencyMs, error: null };
 }
-

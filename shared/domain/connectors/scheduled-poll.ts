@@ -10,12 +10,20 @@ import { systemTenant } from '../../vocabulary/tenant.js';
 import { pollConnector, type RoutingPoll } from './poll-connector.js';
 
 /** `pollRouting` polls a routing feed's connector: internet health builds on connectors, so its caller gives it. */
-export async function pollScheduledConnector(request: Partial<PollRequest> | null | undefined, pollRouting: RoutingPoll): Promise<void> {
+export async function pollScheduledConnector(
+  request: Partial<PollRequest> | null | undefined,
+  pollRouting: RoutingPoll,
+): Promise<void> {
   if (typeof request?.tenant_id !== 'string' || typeof request.integration_id !== 'string') {
     log.error('a connector poll without its tenant and connector: dropped', { event: request });
     return;
   }
   // The schedule's own input, written by the route that made it for the connector's tenant.
   const polled = await pollConnector(systemTenant(request.tenant_id), request.integration_id, false, pollRouting);
-  if (polled) log.info('connector polled', { tenant_id: request.tenant_id, connector_id: request.integration_id, ...polled.report });
+  if (polled)
+    log.info('connector polled', {
+      tenant_id: request.tenant_id,
+      connector_id: request.integration_id,
+      ...polled.report,
+    });
 }

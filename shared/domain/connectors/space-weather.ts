@@ -62,8 +62,15 @@ export interface SpaceWeather {
   sources: { kp: string[]; plasma: string[]; mag: string[] };
 }
 
-const newest = async <R>(sources: readonly string[], prefix: string, limit: number, time: (r: R) => string): Promise<R[]> => {
-  const all = (await Promise.all(sources.map((s) => feedRecords<R>(s, limit, { idPrefix: prefix, newestFirst: true })))).flat();
+const newest = async <R>(
+  sources: readonly string[],
+  prefix: string,
+  limit: number,
+  time: (r: R) => string,
+): Promise<R[]> => {
+  const all = (
+    await Promise.all(sources.map((s) => feedRecords<R>(s, limit, { idPrefix: prefix, newestFirst: true })))
+  ).flat();
   return all.sort((a, b) => time(b).localeCompare(time(a))).slice(0, limit);
 };
 
@@ -71,7 +78,9 @@ const RISK_ORDER = ['none', 'low', 'moderate', 'high', 'severe', 'extreme'];
 
 /** The most exposed first: by risk, then the most poleward, then the longest. */
 const byExposure = (a: Conductor, b: Conductor) =>
-  RISK_ORDER.indexOf(b.risk) - RISK_ORDER.indexOf(a.risk) || b.magnetic_latitude - a.magnetic_latitude || b.length_km - a.length_km;
+  RISK_ORDER.indexOf(b.risk) - RISK_ORDER.indexOf(a.risk) ||
+  b.magnetic_latitude - a.magnetic_latitude ||
+  b.length_km - a.length_km;
 
 /** `conductors`: how many lines to answer, the most exposed first (0: the lines are not read). */
 export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors: number): Promise<SpaceWeather> {
@@ -89,13 +98,25 @@ export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors
   const estimate = oneMinute[0] ? reading(oneMinute[0]) : null;
   const latest3h = readings[0] ?? null;
   const current = estimate && (!latest3h || estimate.time > latest3h.time) ? estimate : latest3h;
-  const max24h = readings.filter((r) => Date.parse(r.time) >= Date.parse(readings[0]!.time) - 21 * 3600_000).reduce<KpReading | null>((m, r) => (!m || r.kp > m.kp ? r : m), null);
+  const max24h = readings
+    .filter((r) => Date.parse(r.time) >= Date.parse(readings[0]!.time) - 21 * 3600_000)
+    .reduce<KpReading | null>((m, r) => (!m || r.kp > m.kp ? r : m), null);
   const kp = current?.kp ?? null;
   const level = gicRiskForKp(kp ?? 0);
 
-  const assessed = kp === null
-    ? []
-    : lines.map((l) => ({ line_id: l.line_id, environment_id: l.environment_id, name: l.name, kind: l.kind, length_km: l.length_km, ...conductorExposure(l.bbox, kp, level.risk) })).sort(byExposure);
+  const assessed =
+    kp === null
+      ? []
+      : lines
+          .map((l) => ({
+            line_id: l.line_id,
+            environment_id: l.environment_id,
+            name: l.name,
+            kind: l.kind,
+            length_km: l.length_km,
+            ...conductorExposure(l.bbox, kp, level.risk),
+          }))
+          .sort(byExposure);
 
   const winds = mag.filter((m) => m.active && m.bz_gsm !== null);
   const lastPlasma = plasma.find((p) => p.speed !== null || p.density !== null) ?? null;
@@ -104,7 +125,12 @@ export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors
     kp: { current, max_24h: max24h, readings, stale: !latest3h || nowMs - Date.parse(latest3h.time) > STALE_MS },
     gic: { ...level, kp, auroral_edge_magnetic_latitude: kp === null ? null : auroralEdge(kp) },
     solar_wind: {
-      plasma: lastPlasma && { time: lastPlasma.time, speed: lastPlasma.speed, density: lastPlasma.density, temperature: lastPlasma.temperature },
+      plasma: lastPlasma && {
+        time: lastPlasma.time,
+        speed: lastPlasma.speed,
+        density: lastPlasma.density,
+        temperature: lastPlasma.temperature,
+      },
       mag: lastMag && { time: lastMag.time, bz_gsm: lastMag.bz_gsm, bt: lastMag.bt },
       bz_min_1h: winds.length === 0 ? null : Math.min(...winds.map((m) => m.bz_gsm!)),
       southward_minutes_1h: winds.filter((m) => m.bz_gsm! < 0).length,

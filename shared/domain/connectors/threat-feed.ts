@@ -11,7 +11,12 @@
  */
 import { feedRecordIn, feedRecords } from '../../db/feed-records.js';
 import { kevIndex, type KevRecord } from '../../feeds/cisa-kev.js';
-import { indicatorIndex, normaliseIndicator, type IndicatorRecord, type IndicatorType } from '../../feeds/indicators.js';
+import {
+  indicatorIndex,
+  normaliseIndicator,
+  type IndicatorRecord,
+  type IndicatorType,
+} from '../../feeds/indicators.js';
 import { invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { listTenantConnectors } from '../../db/connectors.js';
@@ -28,7 +33,10 @@ export interface KevLookup {
   fetched_at: string | null;
 }
 
-export async function lookupKev(tenantId: TenantId, q: { cve?: string; product?: string; limit: number }): Promise<KevLookup> {
+export async function lookupKev(
+  tenantId: TenantId,
+  q: { cve?: string; product?: string; limit: number },
+): Promise<KevLookup> {
   const sources = await sourcesOf(tenantId, 'cisa-kev');
   const found = new Map<string, KevRecord>();
   let fetchedAt: string | null = null;
@@ -43,7 +51,9 @@ export async function lookupKev(tenantId: TenantId, q: { cve?: string; product?:
       for (const r of kevIndex(records).byProduct(q.product)) found.set(r.id, r);
     }
   }
-  const matches = [...found.values()].sort((a, b) => b.date_added.localeCompare(a.date_added) || b.id.localeCompare(a.id));
+  const matches = [...found.values()].sort(
+    (a, b) => b.date_added.localeCompare(a.date_added) || b.id.localeCompare(a.id),
+  );
   return { matches: matches.slice(0, q.limit), truncated: matches.length > q.limit, sources, fetched_at: fetchedAt };
 }
 
@@ -70,32 +80,65 @@ export interface IndicatorLookup {
 const HASH_TYPES: Record<number, IndicatorType> = { 64: 'sha256', 40: 'sha1', 32: 'md5' };
 
 /** What is asked for, normalised as the lists are; a string says why it cannot be looked up. */
-function asked(q: IndicatorQuery): { field: keyof IndicatorQuery; want: { type: IndicatorType; value: string } | string } {
+function asked(q: IndicatorQuery): {
+  field: keyof IndicatorQuery;
+  want: { type: IndicatorType; value: string } | string;
+} {
   if (q.ip !== undefined) return { field: 'ip', want: normaliseIndicator('ip', q.ip) };
   if (q.domain !== undefined) return { field: 'domain', want: normaliseIndicator('domain', q.domain) };
   if (q.url !== undefined) return { field: 'url', want: normaliseIndicator('url', q.url) };
   if (q.email !== undefined) return { field: 'email', want: normaliseIndicator('email', q.email) };
   const type = HASH_TYPES[q.hash?.length ?? 0];
-  return { field: 'hash', want: type ? normaliseIndicator(type, q.hash!) : 'a hash is 32 (MD5), 40 (SHA-1) or 64 (SHA-256) hexadecimal digits' };
+  return {
+    field: 'hash',
+    want: type
+      ? normaliseIndicator(type, q.hash!)
+      : 'a hash is 32 (MD5), 40 (SHA-1) or 64 (SHA-256) hexadecimal digits',
+  };
 }
 
 /**
  * The tenant's indicators naming a value, valid at `at` (valid_from passed, valid_until not yet),
  * newest valid first. A value that is not one of its kind is a validation error saying why.
  */
-export async function lookupIndicators(tenantId: TenantId, q: IndicatorQuery, limit: number, at: Date): Promise<IndicatorLookup> {
+export async function lookupIndicators(
+  tenantId: TenantId,
+  q: IndicatorQuery,
+  limit: number,
+  at: Date,
+): Promise<IndicatorLookup> {
   const { field, want } = asked(q);
   if (typeof want === 'string') throw invalid(['query', field], want);
-  const sources = [...new Set((await listTenantConnectors(tenantId)).filter((c) => c.connector.feed === 'stix-indicators' || c.connector.feed === 'csv-indicators').map((c) => feedSource(c.connector.feed, c.connector.url)))];
+  const sources = [
+    ...new Set(
+      (await listTenantConnectors(tenantId))
+        .filter((c) => c.connector.feed === 'stix-indicators' || c.connector.feed === 'csv-indicators')
+        .map((c) => feedSource(c.connector.feed, c.connector.url)),
+    ),
+  ];
   const labels = want.value.split('.');
-  const prefixes = want.type === 'ip'
-    ? [`ip|${want.value}|`, 'cidr|']
-    : want.type === 'domain'
-      ? labels.slice(0, -1).map((_, i) => `domain|${labels.slice(i).join('.')}|`)
-      : [`${want.type}|${want.value}|`];
-  const read = await Promise.all(sources.flatMap((s) => prefixes.map((p) => feedRecords<IndicatorRecord>(s, p === 'cidr|' ? MAX_NETWORKS : MAX_PER_VALUE, { idPrefix: p }))));
+  const prefixes =
+    want.type === 'ip'
+      ? [`ip|${want.value}|`, 'cidr|']
+      : want.type === 'domain'
+        ? labels.slice(0, -1).map((_, i) => `domain|${labels.slice(i).join('.')}|`)
+        : [`${want.type}|${want.value}|`];
+  const read = await Promise.all(
+    sources.flatMap((s) =>
+      prefixes.map((p) =>
+        feedRecords<IndicatorRecord>(s, p === 'cidr|' ? MAX_NETWORKS : MAX_PER_VALUE, { idPrefix: p }),
+      ),
+    ),
+  );
   const index = indicatorIndex(read.flat(), at);
-  const found = want.type === 'ip' ? index.byIp(want.value) : want.type === 'domain' ? index.byDomain(want.value) : index.byValue(want.type, want.value);
-  const matches = [...new Map(found.map((r) => [`${r.source_url}|${r.id}`, r])).values()].sort((a, b) => (b.valid_from ?? '').localeCompare(a.valid_from ?? '') || a.id.localeCompare(b.id));
+  const found =
+    want.type === 'ip'
+      ? index.byIp(want.value)
+      : want.type === 'domain'
+        ? index.byDomain(want.value)
+        : index.byValue(want.type, want.value);
+  const matches = [...new Map(found.map((r) => [`${r.source_url}|${r.id}`, r])).values()].sort(
+    (a, b) => (b.valid_from ?? '').localeCompare(a.valid_from ?? '') || a.id.localeCompare(b.id),
+  );
   return { query: want, matches: matches.slice(0, limit), truncated: matches.length > limit, sources };
 }

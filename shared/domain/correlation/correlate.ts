@@ -59,15 +59,35 @@ async function anchorOf(tenantId: TenantId, q: Query, nowMs: number): Promise<An
   ]);
   if (event === null) throw new NotFoundError(EVENT_NOT_FOUND);
   if (incident === null) throw new NotFoundError('Incident not found');
-  const given = [event !== undefined, incident !== undefined, q.lat !== undefined || q.lon !== undefined].filter(Boolean).length;
+  const given = [event !== undefined, incident !== undefined, q.lat !== undefined || q.lon !== undefined].filter(
+    Boolean,
+  ).length;
   if (given !== 1) throw invalid(['query'], 'give one anchor: event_id, incident_id, or lat and lon', 'value_error');
   if (event) {
-    if (!event.location) throw invalid(['query', 'event_id'], 'the event has no location: anchor on lat and lon instead', 'value_error');
-    return { kind: 'event', id: event.event_id, ...event.location, at: event.occurred_at, zone_ids: event.matched_zone_ids ?? [] };
+    if (!event.location)
+      throw invalid(['query', 'event_id'], 'the event has no location: anchor on lat and lon instead', 'value_error');
+    return {
+      kind: 'event',
+      id: event.event_id,
+      ...event.location,
+      at: event.occurred_at,
+      zone_ids: event.matched_zone_ids ?? [],
+    };
   }
   if (incident) {
-    if (!incident.location) throw invalid(['query', 'incident_id'], 'the incident has no location: anchor on lat and lon instead', 'value_error');
-    return { kind: 'incident', id: incident.incident_id, ...incident.location, at: incident.occurred_at ?? incident.created_at, zone_ids: incident.zone_ids };
+    if (!incident.location)
+      throw invalid(
+        ['query', 'incident_id'],
+        'the incident has no location: anchor on lat and lon instead',
+        'value_error',
+      );
+    return {
+      kind: 'incident',
+      id: incident.incident_id,
+      ...incident.location,
+      at: incident.occurred_at ?? incident.created_at,
+      zone_ids: incident.zone_ids,
+    };
   }
   if (q.lat === undefined) throw invalid(['query', 'lat'], 'required with lon', 'missing');
   if (q.lon === undefined) throw invalid(['query', 'lon'], 'required with lat', 'missing');
@@ -83,7 +103,11 @@ export async function correlate(tenantId: TenantId, q: Query, nowMs = Date.now()
   const to = new Date(atMs + windowMs).toISOString();
   // An event is received at or after it occurs; one received up to a window late still counts.
   const [page, positions] = await Promise.all([
-    listEvents(tenantId, { fromId: timeIdBound(atMs - windowMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') }, { limit: READ_EVENTS, offset: 0 }),
+    listEvents(
+      tenantId,
+      { fromId: timeIdBound(atMs - windowMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') },
+      { limit: READ_EVENTS, offset: 0 },
+    ),
     positionsInArea(tenantId, anchor, radiusM, from, to),
   ]);
   const scored = (distanceM: number, occurredAt: string) => {
@@ -156,7 +180,11 @@ export async function correlate(tenantId: TenantId, q: Query, nowMs = Date.now()
     radius_km: q.radius_km,
     window: { from, to },
     groups: [...groups]
-      .map(([domain, matches]) => ({ domain, count: matches.length, matches: matches.sort((a, b) => b.score - a.score).slice(0, MAX_MATCHES_PER_DOMAIN) }))
+      .map(([domain, matches]) => ({
+        domain,
+        count: matches.length,
+        matches: matches.sort((a, b) => b.score - a.score).slice(0, MAX_MATCHES_PER_DOMAIN),
+      }))
       .sort((a, b) => b.count - a.count),
     truncated: page.readLimitReached || page.events.length >= READ_EVENTS,
     method: CORRELATION_METHOD,

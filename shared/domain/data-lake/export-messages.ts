@@ -42,6 +42,11 @@ export async function exportMessagesToLake<K>(messages: readonly QueueMessage<K>
     encode: parquetOf,
     ensureCatalog: (tenantId) => catalog.ensureTenant(tenantId),
   });
-  log.info('exported to the data lake', { messages: messages.length, files: result.files.length, rows: result.files.reduce((n, f) => n + f.rows, 0), failed: result.failed.length });
+  log.info('exported to the data lake', {
+    messages: messages.length,
+    files: result.files.length,
+    rows: result.files.reduce((n, f) => n + f.rows, 0),
+    failed: result.failed.length,
+  });
   return new Map(result.failed.map(({ id, error }) => [id, error]));
 }

@@ -7,7 +7,15 @@
  * Ports only: no SDK or Lambda types here.
  */
 import { createHash } from 'node:crypto';
-import { lakeFilesOf, lakeRecordsOf, lakeTable, type LakeMessage, type LakeRow, type LakeTable, type LakeTableName } from './tables.js';
+import {
+  lakeFilesOf,
+  lakeRecordsOf,
+  lakeTable,
+  type LakeMessage,
+  type LakeRow,
+  type LakeTable,
+  type LakeTableName,
+} from './tables.js';
 
 export interface LakeExportDeps {
   /** Stores one file's bytes at `key` (overwriting). */
@@ -30,7 +38,10 @@ export interface LakeExportResult<Id> {
 
 const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
-export async function exportToLake<Id>(items: readonly LakeExportItem<Id>[], deps: LakeExportDeps): Promise<LakeExportResult<Id>> {
+export async function exportToLake<Id>(
+  items: readonly LakeExportItem<Id>[],
+  deps: LakeExportDeps,
+): Promise<LakeExportResult<Id>> {
   const owners = new Map<string, Id[]>();
   const records = items.flatMap(({ id, message }) =>
     lakeRecordsOf(message).map((record) => {
@@ -52,7 +63,8 @@ export async function exportToLake<Id>(items: readonly LakeExportItem<Id>[], dep
         await deps.putFile(file.key, deps.encode(lakeTable(file.table), file.rows));
         written.push({ table: file.table, tenantId: file.tenantId, key: file.key, rows: file.rows.length });
       } catch (error) {
-        for (const id of owners.get(`${file.table}\u0000${file.tenantId}\u0000${file.date}`) ?? []) failed.set(id, error);
+        for (const id of owners.get(`${file.table}\u0000${file.tenantId}\u0000${file.date}`) ?? [])
+          failed.set(id, error);
       }
     }),
   );

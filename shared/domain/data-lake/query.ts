@@ -25,7 +25,11 @@ export async function queryLake(engine: LakeEngine, tenantId: string, request: L
 /** The tables a query can read, their columns, and the bounds. */
 export function lakeTables() {
   return {
-    tables: LAKE_TABLES.map((t) => ({ name: t.name, description: t.description, columns: t.columns.map((c) => ({ ...c })) })),
+    tables: LAKE_TABLES.map((t) => ({
+      name: t.name,
+      description: t.description,
+      columns: t.columns.map((c) => ({ ...c })),
+    })),
     max_rows: LAKE_BOUNDS.maxRows,
     timeout_seconds: LAKE_BOUNDS.timeoutMs / 1000,
     max_bytes_scanned: LAKE_BOUNDS.maxBytesScanned,

@@ -54,7 +54,10 @@ export function lakeRecordsOf(message: LakeMessage): LakeRecord[] {
     const occurredAt = time(detail.occurred_at);
     if (!eventId || !occurredAt) return [];
     const { lat, lon } = point(detail.location);
-    const payload = (typeof detail.payload === 'object' && detail.payload !== null ? detail.payload : {}) as Record<string, unknown>;
+    const payload = (typeof detail.payload === 'object' && detail.payload !== null ? detail.payload : {}) as Record<
+      string,
+      unknown
+    >;
     const records: LakeRecord[] = [
       {
         table: 'events',
@@ -105,8 +108,13 @@ export function lakeRecordsOf(message: LakeMessage): LakeRecord[] {
     }
     return records;
   }
-  if (message.source === CONNECTORS_SOURCE && message.detailType === FEED_RECORDS_EXPORTED) return feedRecordRows(tenantId, detail.rows);
-  if (message.source === 'gatehouse.incidents' && message.detailType.startsWith('incident.') && message.detailType !== 'incident.notification') {
+  if (message.source === CONNECTORS_SOURCE && message.detailType === FEED_RECORDS_EXPORTED)
+    return feedRecordRows(tenantId, detail.rows);
+  if (
+    message.source === 'gatehouse.incidents' &&
+    message.detailType.startsWith('incident.') &&
+    message.detailType !== 'incident.notification'
+  ) {
     const incidentId = str(detail.incident_id);
     const updatedAt = time(detail.updated_at);
     if (!incidentId || !updatedAt) return [];
@@ -192,7 +200,10 @@ export interface LakeFile {
  * its rows' ids (sorted): the same batch exported again gives the same keys.
  */
 export function lakeFilesOf(records: readonly LakeRecord[], hash: (text: string) => string): LakeFile[] {
-  const groups = new Map<string, { table: LakeTableName; tenantId: string; date: string; rows: Map<string, LakeRow> }>();
+  const groups = new Map<
+    string,
+    { table: LakeTableName; tenantId: string; date: string; rows: Map<string, LakeRow> }
+  >();
   for (const r of records) {
     const group = `${r.table}\u0000${r.tenantId}\u0000${r.date}`;
     let g = groups.get(group);

@@ -36,7 +36,10 @@ const minuteOf = (nowMs: number) => Math.floor(nowMs / 1000 / MINUTE) * MINUTE;
 /** The calendar month's start and end (Unix seconds, UTC). */
 function monthOf(nowMs: number): { start: number; end: number } {
   const d = new Date(nowMs);
-  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000 };
+  return {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000,
+    end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / 1000,
+  };
 }
 
 /** The state of the caller's minute, without counting a call: for an answer refused before counting (403). */
@@ -49,7 +52,9 @@ export async function minuteState(access: DeveloperAccess, nowMs = Date.now()): 
 /** Refuses an endpoint the tier does not include (403). */
 export function assertTierIncludes(access: DeveloperAccess, endpoint: DeveloperEndpoint): void {
   if (!access.endpoints.includes(endpoint)) {
-    throw new ForbiddenError(`The ${access.tier} tier does not include ${endpoint}; it includes ${access.endpoints.join(', ')}`);
+    throw new ForbiddenError(
+      `The ${access.tier} tier does not include ${endpoint}; it includes ${access.endpoints.join(', ')}`,
+    );
   }
 }
 
@@ -63,7 +68,8 @@ export async function countDeveloperCall(access: DeveloperAccess, nowMs = Date.n
   const reset = start + MINUTE;
   const nowSeconds = Math.floor(nowMs / 1000);
   const hits = await countWindow('v1-minute', access.caller, start, access.perMinute, reset + MINUTE);
-  if (hits === null) throw new RateLimitedError({ limit: access.perMinute, remaining: 0, reset }, Math.max(1, reset - nowSeconds));
+  if (hits === null)
+    throw new RateLimitedError({ limit: access.perMinute, remaining: 0, reset }, Math.max(1, reset - nowSeconds));
   const state = { limit: access.perMinute, remaining: Math.max(0, access.perMinute - hits), reset };
   const month = monthOf(nowMs);
   const used = await countWindow('v1-month', access.caller, month.start, access.monthlyQuota, month.end + 35 * 86400);
@@ -80,7 +86,10 @@ export async function countDeveloperCall(access: DeveloperAccess, nowMs = Date.n
 /** What `GET /v1/usage` answers: the tier, the minute and the month so far (this call included). */
 export async function developerUsage(access: DeveloperAccess, principal: Principal, nowMs = Date.now()) {
   const month = monthOf(nowMs);
-  const [minute, used] = await Promise.all([minuteState(access, nowMs), peekWindow('v1-month', access.caller, month.start)]);
+  const [minute, used] = await Promise.all([
+    minuteState(access, nowMs),
+    peekWindow('v1-month', access.caller, month.start),
+  ]);
   return {
     tier: access.tier,
     key_id: principal.apiKeyId ?? null,

@@ -25,21 +25,33 @@ const unknowablePassword = () => `${randomBytes(24).toString('base64url')}-Aa1`;
 /** `callerTenant`: the caller's own tenant, decided at the edge; null without a caller. */
 export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | null, input: KeyIssue) {
   const tier: DeveloperTier = input.tier;
-  if (input.rate_limit !== undefined && tier !== 'enterprise') throw invalid(['body', 'rate_limit'], 'only an enterprise key sets its own rate', 'value_error');
+  if (input.rate_limit !== undefined && tier !== 'enterprise')
+    throw invalid(['body', 'rate_limit'], 'only an enterprise key sets its own rate', 'value_error');
   const caller = actor.kind === 'user' || actor.kind === 'api_key' ? actor : null;
   const def = TIERS[tier];
   const rateLimit = tier === 'enterprise' ? (input.rate_limit ?? def.perMinute) : def.perMinute;
-  const keyInput = { name: input.name ?? `Developer API key (${tier})`, role: 'VIEWER' as const, ...(input.ip_allowlist ? { ip_allowlist: input.ip_allowlist } : {}) };
+  const keyInput = {
+    name: input.name ?? `Developer API key (${tier})`,
+    role: 'VIEWER' as const,
+    ...(input.ip_allowlist ? { ip_allowlist: input.ip_allowlist } : {}),
+  };
   const developer = { tier, rateLimit: tier === 'enterprise' ? rateLimit : null };
   let key: Awaited<ReturnType<typeof createApiKey>>;
   if (!caller || !callerTenant) {
-    if (tier !== 'free') throw new UnauthorizedError(`A ${tier} key needs the bearer token of a TENANT_ADMIN; only free keys are self-serve`);
+    if (tier !== 'free')
+      throw new UnauthorizedError(
+        `A ${tier} key needs the bearer token of a TENANT_ADMIN; only free keys are self-serve`,
+      );
     // The account, its tenant and its key in one transaction: a failure leaves none of them.
     let made: ReturnType<typeof newApiKey> | undefined;
-    await register(actor, { email: input.email, password: unknowablePassword(), organization_name: `Developer ${input.email}` }, (registrant, tenantId) => {
-      made = newApiKey(registrant, tenantId, keyInput, developer);
-      return made.writes;
-    });
+    await register(
+      actor,
+      { email: input.email, password: unknowablePassword(), organization_name: `Developer ${input.email}` },
+      (registrant, tenantId) => {
+        made = newApiKey(registrant, tenantId, keyInput, developer);
+        return made.writes;
+      },
+    );
     key = made!.key;
   } else {
     key = await createApiKey(checkedIssuer(caller, tier), callerTenant, keyInput, developer);
@@ -60,7 +72,8 @@ function checkedIssuer(actor: CallerActor, tier: DeveloperTier): CallerActor {
   const { principal } = actor;
   if (principal.via === 'api_key') throw new ForbiddenError('An API key cannot mint keys: send a bearer token');
   if (!roleSatisfies(principal.role, 'TENANT_ADMIN')) throw new ForbiddenError('Keys are issued by a TENANT_ADMIN');
-  if (!planAllowsTier(principal.plan ?? 'free', tier)) throw new ForbiddenError(`The ${principal.plan} plan does not allow ${tier} keys`);
+  if (!planAllowsTier(principal.plan ?? 'free', tier))
+    throw new ForbiddenError(`The ${principal.plan} plan does not allow ${tier} keys`);
   return actor;
 }
 

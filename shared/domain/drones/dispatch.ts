@@ -14,7 +14,15 @@
 import { Webhook } from 'standardwebhooks';
 import { postOutbound } from '../../adapters/outbound.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
-import { listDispatches, putCallbackSeen, putNewDispatch, recordSendOutcome, updateFromCallback, type DroneDispatch, type DroneUpdate } from '../../db/drone-dispatches.js';
+import {
+  listDispatches,
+  putCallbackSeen,
+  putNewDispatch,
+  recordSendOutcome,
+  updateFromCallback,
+  type DroneDispatch,
+  type DroneUpdate,
+} from '../../db/drone-dispatches.js';
 import { listEnvironments } from '../../db/environments.js';
 import { getIncident } from '../../db/incidents.js';
 import { getIntegration, type StoredIntegration } from '../../db/integrations.js';
@@ -55,7 +63,12 @@ export function callbackUrl(tenantId: string, integrationId: string): string | n
 /** The tenant's drone integration named in a body, or 404 (unknown, another tenant's) or 422 (another kind, disabled). */
 function droneIntegration(stored: StoredIntegration | null): StoredIntegration {
   if (!stored) throw new NotFoundError(INTEGRATION_NOT_FOUND);
-  if (stored.kind !== 'drone') throw invalid(['body', 'integration_id'], `is a ${stored.kind} integration, not a drone dock or fleet`, 'value_error');
+  if (stored.kind !== 'drone')
+    throw invalid(
+      ['body', 'integration_id'],
+      `is a ${stored.kind} integration, not a drone dock or fleet`,
+      'value_error',
+    );
   if (!stored.enabled) throw invalid(['body', 'integration_id'], 'is disabled', 'value_error');
   return stored;
 }
@@ -66,7 +79,9 @@ function droneIntegration(stored: StoredIntegration | null): StoredIntegration {
  * reference location. Two Queries (environments, then zones only when no location is near).
  */
 export async function withinTenantArea(tenantId: TenantId, at: { lat: number; lon: number }): Promise<boolean> {
-  const environments = (await listEnvironments(tenantId, {}, { limit: 1000, offset: 0 })).filter((e) => e.status !== 'inactive');
+  const environments = (await listEnvironments(tenantId, {}, { limit: 1000, offset: 0 })).filter(
+    (e) => e.status !== 'inactive',
+  );
   if (environments.some((e) => e.location && metresBetween(e.location, at) <= ENVIRONMENT_RADIUS_M)) return true;
   const open = new Set(environments.map((e) => e.environment_id));
   if (open.size === 0) return false;
@@ -75,7 +90,11 @@ export async function withinTenantArea(tenantId: TenantId, at: { lat: number; lo
 }
 
 /** The command's body (Standard Webhooks' shape), the same each time it is sent. */
-export function commandBody(d: DroneDispatch, incident: { title: string; severity: string; location_text: string | null }, at: Date): string {
+export function commandBody(
+  d: DroneDispatch,
+  incident: { title: string; severity: string; location_text: string | null },
+  at: Date,
+): string {
   return JSON.stringify({
     type: 'drone.dispatch',
     timestamp: at.toISOString(),
@@ -98,11 +117,19 @@ export function commandBody(d: DroneDispatch, incident: { title: string; severit
 const commandId = (dispatchId: string) => `dispatch_${dispatchId}`;
 
 /** Sends the command and records what the dock answered; the dispatch as it is then. */
-async function sendCommand(d: DroneDispatch, integration: StoredIntegration, incident: { title: string; severity: string; location_text: string | null }): Promise<DroneDispatch> {
+async function sendCommand(
+  d: DroneDispatch,
+  integration: StoredIntegration,
+  incident: { title: string; severity: string; location_text: string | null },
+): Promise<DroneDispatch> {
   const c = await openIntegrationConfig(integration);
   const at = new Date();
   const body = commandBody(d, incident, at);
-  const answer = await postOutbound(c.url!, { headers: signedHeaders(commandId(d.dispatch_id), at, body, [c.secret!]), body, timeoutMs: COMMAND_TIMEOUT_MS }, outboundPolicy());
+  const answer = await postOutbound(
+    c.url!,
+    { headers: signedHeaders(commandId(d.dispatch_id), at, body, [c.secret!]), body, timeoutMs: COMMAND_TIMEOUT_MS },
+    outboundPolicy(),
+  );
   const took = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const outcome = {
     status: took ? ('sent' as const) : ('failed' as const),
@@ -114,33 +141,54 @@ async function sendCommand(d: DroneDispatch, integration: StoredIntegration, inc
   };
   await recordSendOutcome(d, outcome);
   // A callback may have come in meanwhile: read the dispatch as stored.
-  return (await listDispatches(d.tenant_id, d.incident_id)).find((x) => x.dispatch_id === d.dispatch_id) ?? { ...d, ...outcome, attempts: d.attempts + 1 };
+  return (
+    (await listDispatches(d.tenant_id, d.incident_id)).find((x) => x.dispatch_id === d.dispatch_id) ?? {
+      ...d,
+      ...outcome,
+      attempts: d.attempts + 1,
+    }
+  );
 }
 
-const resendable = (d: DroneDispatch, nowMs: number) => d.status === 'failed' || (d.status === 'pending' && nowMs - Date.parse(d.updated_at) > STALE_PENDING_MS);
+const resendable = (d: DroneDispatch, nowMs: number) =>
+  d.status === 'failed' || (d.status === 'pending' && nowMs - Date.parse(d.updated_at) > STALE_PENDING_MS);
 
 /**
  * Dispatches a drone of a `drone` integration to the incident for `task`. The first dispatch of a
  * task is created (`created: true`); a later one answers the first (sending its command again only
  * if the dock never took it).
  */
-export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, incidentId: string, input: DroneDispatchCreate): Promise<{ dispatch: DroneDispatch; created: boolean }> {
+export async function dispatchDrone(
+  actor: CallerActor,
+  tenantId: TenantId,
+  incidentId: string,
+  input: DroneDispatchCreate,
+): Promise<{ dispatch: DroneDispatch; created: boolean }> {
   // Read together, refused in order: the incident (path) first, then the integration (body).
-  const [found, stored, existing] = await Promise.all([getIncident(tenantId, incidentId), getIntegration(tenantId, input.integration_id), listDispatches(tenantId, incidentId)]);
+  const [found, stored, existing] = await Promise.all([
+    getIncident(tenantId, incidentId),
+    getIntegration(tenantId, input.integration_id),
+    listDispatches(tenantId, incidentId),
+  ]);
   if (!found) throw new NotFoundError(INCIDENT_NOT_FOUND);
   const incident = found;
   const integration = droneIntegration(stored);
   const summary = { title: incident.title, severity: incident.severity, location_text: incident.location_text };
   const first = existing.find((d) => d.task === input.task);
   if (first) {
-    if (first.integration_id === integration.integration_id && resendable(first, Date.now())) return { dispatch: await sendCommand(first, integration, summary), created: false };
+    if (first.integration_id === integration.integration_id && resendable(first, Date.now()))
+      return { dispatch: await sendCommand(first, integration, summary), created: false };
     return { dispatch: first, created: false };
   }
   if (FINISHED.includes(incident.status)) throw new ConflictError(`A ${incident.status} incident gets no drone`);
   const target = input.target ?? incident.location;
   if (!target) throw invalid(['body', 'target'], 'is required: the incident has no location', 'missing');
   if (!(await withinTenantArea(tenantId, target))) {
-    throw invalid(['body', 'target'], `is outside the tenant's environments (in no active zone, and over ${ENVIRONMENT_RADIUS_M / 1000} km from every environment's location)`, 'value_error');
+    throw invalid(
+      ['body', 'target'],
+      `is outside the tenant's environments (in no active zone, and over ${ENVIRONMENT_RADIUS_M / 1000} km from every environment's location)`,
+      'value_error',
+    );
   }
   const at = now();
   const dispatch: DroneDispatch = {
@@ -163,7 +211,13 @@ export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, inci
     created_at: at,
     updated_at: at,
   };
-  const detail = { dispatch_id: dispatch.dispatch_id, integration_id: dispatch.integration_id, task: dispatch.task, target: dispatch.target, status: 'dispatched' };
+  const detail = {
+    dispatch_id: dispatch.dispatch_id,
+    integration_id: dispatch.integration_id,
+    task: dispatch.task,
+    target: dispatch.target,
+    status: 'dispatched',
+  };
   // The incident read above serves the first attempt; a retry after a concurrent change reads it again.
   let read: typeof incident | undefined = incident;
   const load = async () => {
@@ -172,24 +226,37 @@ export async function dispatchDrone(actor: CallerActor, tenantId: TenantId, inci
     return current;
   };
   try {
-    await change(actor, tenantId, incidentId, (current, when) => ({
-      next: { ...current, history: [...current.history, { at: when, kind: 'drone', by: byOf(actor), detail }] },
-      fields: [],
-      action: 'incident.updated',
-      changes: { drone_dispatch: detail },
-      extra: [
-        putNewDispatch(dispatch),
-        auditPut(
-          auditEntry(actor, {
-            tenantId,
-            action: 'drone.dispatched',
-            resourceType: 'drone_dispatch',
-            resourceId: dispatch.dispatch_id,
-            changes: { incident_id: incidentId, integration_id: dispatch.integration_id, task: dispatch.task, target: dispatch.target, altitude_m: dispatch.altitude_m, note: dispatch.note },
-          }),
-        ),
-      ],
-    }), load);
+    await change(
+      actor,
+      tenantId,
+      incidentId,
+      (current, when) => ({
+        next: { ...current, history: [...current.history, { at: when, kind: 'drone', by: byOf(actor), detail }] },
+        fields: [],
+        action: 'incident.updated',
+        changes: { drone_dispatch: detail },
+        extra: [
+          putNewDispatch(dispatch),
+          auditPut(
+            auditEntry(actor, {
+              tenantId,
+              action: 'drone.dispatched',
+              resourceType: 'drone_dispatch',
+              resourceId: dispatch.dispatch_id,
+              changes: {
+                incident_id: incidentId,
+                integration_id: dispatch.integration_id,
+                task: dispatch.task,
+                target: dispatch.target,
+                altitude_m: dispatch.altitude_m,
+                note: dispatch.note,
+              },
+            }),
+          ),
+        ],
+      }),
+      load,
+    );
   } catch (err) {
     // The same task dispatched at the same moment: the one that won is the dispatch.
     if (!(err instanceof ConditionFailed)) throw err;
@@ -207,7 +274,8 @@ export interface VerifiedCallback {
   messageId: string;
 }
 
-const NOT_VERIFIED = 'The callback is not signed by this drone integration (webhook-id, webhook-timestamp and webhook-signature, Standard Webhooks)';
+const NOT_VERIFIED =
+  'The callback is not signed by this drone integration (webhook-id, webhook-timestamp and webhook-signature, Standard Webhooks)';
 
 /**
  * Checks a callback's Standard Webhooks signature over its raw body with the secret of the
@@ -215,12 +283,22 @@ const NOT_VERIFIED = 'The callback is not signed by this drone integration (webh
  * integration, another kind, disabled or a bad signature: all the same 401, so the address tells
  * nothing without the secret.
  */
-export async function verifyCallback(claimedTenant: string, integrationId: string, headers: Record<string, string | undefined>, rawBody: string): Promise<VerifiedCallback> {
+export async function verifyCallback(
+  claimedTenant: string,
+  integrationId: string,
+  headers: Record<string, string | undefined>,
+  rawBody: string,
+): Promise<VerifiedCallback> {
   // The address names the tenant; only its integration's secret makes the claim good.
   const tenantId = systemTenant(claimedTenant);
   const messageId = headers['webhook-id'];
-  const signed = { 'webhook-id': messageId ?? '', 'webhook-timestamp': headers['webhook-timestamp'] ?? '', 'webhook-signature': headers['webhook-signature'] ?? '' };
-  if (!messageId || !signed['webhook-timestamp'] || !signed['webhook-signature']) throw new UnauthorizedError(NOT_VERIFIED);
+  const signed = {
+    'webhook-id': messageId ?? '',
+    'webhook-timestamp': headers['webhook-timestamp'] ?? '',
+    'webhook-signature': headers['webhook-signature'] ?? '',
+  };
+  if (!messageId || !signed['webhook-timestamp'] || !signed['webhook-signature'])
+    throw new UnauthorizedError(NOT_VERIFIED);
   const integration = await getIntegration(tenantId, integrationId);
   if (!integration || integration.kind !== 'drone' || !integration.enabled) throw new UnauthorizedError(NOT_VERIFIED);
   const secret = (await openIntegrationConfig(integration)).secret;
@@ -240,12 +318,21 @@ const dockName = (integrationId: string) => `drone:${integrationId}`;
  * status and last update, and its `webhook-id` remembered, in one transaction. A `webhook-id`
  * taken before changes nothing (`duplicate`).
  */
-export async function takeCallback(actor: Actor, v: VerifiedCallback, body: DroneCallback): Promise<{ dispatch_id: string; status: string; duplicate: boolean }> {
+export async function takeCallback(
+  actor: Actor,
+  v: VerifiedCallback,
+  body: DroneCallback,
+): Promise<{ dispatch_id: string; status: string; duplicate: boolean }> {
   const { tenantId, integration } = v;
   const data = body.data;
   const dispatch = (await listDispatches(tenantId, data.incident_id)).find((d) => d.dispatch_id === data.dispatch_id);
   if (!dispatch || dispatch.integration_id !== integration.integration_id) throw new NotFoundError(DISPATCH_NOT_FOUND);
-  const update: DroneUpdate = { status: data.status, at: data.at ?? body.timestamp, text: data.text ?? null, media_url: data.media_url ?? null };
+  const update: DroneUpdate = {
+    status: data.status,
+    at: data.at ?? body.timestamp,
+    text: data.text ?? null,
+    media_url: data.media_url ?? null,
+  };
   const detail = {
     dispatch_id: dispatch.dispatch_id,
     integration_id: integration.integration_id,
@@ -261,11 +348,17 @@ export async function takeCallback(actor: Actor, v: VerifiedCallback, body: Dron
   };
   try {
     await change(actor, tenantId, data.incident_id, (current, when) => ({
-      next: { ...current, history: [...current.history, { at: when, kind: 'drone', by: dockName(integration.integration_id), detail }] },
+      next: {
+        ...current,
+        history: [...current.history, { at: when, kind: 'drone', by: dockName(integration.integration_id), detail }],
+      },
       fields: [],
       action: 'incident.updated',
       changes: { drone_update: detail },
-      extra: [putCallbackSeen(tenantId, data.incident_id, integration.integration_id, v.messageId, Date.now()), updateFromCallback(dispatch, update, when)],
+      extra: [
+        putCallbackSeen(tenantId, data.incident_id, integration.integration_id, v.messageId, Date.now()),
+        updateFromCallback(dispatch, update, when),
+      ],
     }));
   } catch (err) {
     if (!(err instanceof ConditionFailed)) throw err;

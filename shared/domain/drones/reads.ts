@@ -12,7 +12,10 @@ const INCIDENT_NOT_FOUND = 'Incident not found';
 
 /** The incident's dispatches, oldest first; another tenant's incident is 404 like an unknown one. */
 export async function listIncidentDispatches(tenantId: TenantId, incidentId: string): Promise<DroneDispatch[]> {
-  const [incident, dispatches] = await Promise.all([getIncident(tenantId, incidentId), listDispatches(tenantId, incidentId)]);
+  const [incident, dispatches] = await Promise.all([
+    getIncident(tenantId, incidentId),
+    listDispatches(tenantId, incidentId),
+  ]);
   if (!incident) throw new NotFoundError(INCIDENT_NOT_FOUND);
   return dispatches.sort((a, b) => (a.dispatch_id < b.dispatch_id ? -1 : 1));
 }

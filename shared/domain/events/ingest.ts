@@ -8,14 +8,34 @@
 import { environmentFrom, environmentKey } from '../../db/environments.js';
 import { eventItem, eventKey, storedEventFrom, writeAll, type StoredEvent } from '../../db/events.js';
 import { Prefetched, readItems, type ItemKey } from '../../db/read-batch.js';
-import { SITE_KINDS, siteEntityFrom, siteEntityKey, siteRevisionFrom, siteRevisionKey } from '../../db/site-entities.js';
+import {
+  SITE_KINDS,
+  siteEntityFrom,
+  siteEntityKey,
+  siteRevisionFrom,
+  siteRevisionKey,
+} from '../../db/site-entities.js';
 import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { ENVIRONMENT_NOT_FOUND, healthOf, SENSOR_NOT_FOUND, touchSensor, type StoredSensor, type Zone, activeZones } from '../sites/index.js';
+import {
+  ENVIRONMENT_NOT_FOUND,
+  healthOf,
+  SENSOR_NOT_FOUND,
+  touchSensor,
+  type StoredSensor,
+  type Zone,
+  activeZones,
+} from '../sites/index.js';
 import { geofenceContains } from '../geo/index.js';
-import { contentHash, type Attempt, zoneEventsOfClosedMinutes, type TenantEvents, type ZoneMinute } from '../requests/index.js';
+import {
+  contentHash,
+  type Attempt,
+  zoneEventsOfClosedMinutes,
+  type TenantEvents,
+  type ZoneMinute,
+} from '../requests/index.js';
 import { defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { scoreEvent } from './scoring.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
@@ -51,8 +71,16 @@ const isUuid = (v: unknown): v is string => typeof v === 'string' && UUID.test(v
  * The items one event needs read in `tenantId`: its configuration, the zone and threat-library
  * revisions (whether the zones and definitions kept from earlier requests are current), its sensor (else its environment), a client-made id.
  */
-function lookupsOf(tenantId: TenantId, input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown }): ItemKey[] {
-  const keys: ItemKey[] = [tenantConfigKey(tenantId), siteRevisionKey(SITE_KINDS.zone, tenantId), libraryRevisionKey(tenantId), agentSettingsKey(tenantId)];
+function lookupsOf(
+  tenantId: TenantId,
+  input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown },
+): ItemKey[] {
+  const keys: ItemKey[] = [
+    tenantConfigKey(tenantId),
+    siteRevisionKey(SITE_KINDS.zone, tenantId),
+    libraryRevisionKey(tenantId),
+    agentSettingsKey(tenantId),
+  ];
   if (isUuid(input.sensor_id)) keys.push(siteEntityKey(SITE_KINDS.sensor, tenantId, input.sensor_id));
   else if (isUuid(input.environment_id)) keys.push(environmentKey(tenantId, input.environment_id));
   if (isUuid(input.event_id)) keys.push(eventKey(tenantId, input.event_id));
@@ -126,7 +154,9 @@ class IngestContext {
   activeZones(tenantId: TenantId, environmentId: string, atMs: number) {
     // Not read (it always is, with the lookups): then nothing kept is trusted, and nothing is kept.
     const revision = siteRevisionFrom(this.read, SITE_KINDS.zone, tenantId) ?? { revision: -1, changedAtMs: atMs };
-    return this.once(this.zones, `${tenantId}/${environmentId}`, () => activeZones(tenantId, environmentId, revision, atMs));
+    return this.once(this.zones, `${tenantId}/${environmentId}`, () =>
+      activeZones(tenantId, environmentId, revision, atMs),
+    );
   }
   /**
    * The tenant's active threat definitions, at the library revision read with the other lookups;
@@ -134,7 +164,9 @@ class IngestContext {
    */
   threatDefinitions(tenantId: TenantId) {
     if (!this.agentOn(tenantId, 'threat-correlation')) return Promise.resolve([] as CompiledDefinition[]);
-    return this.once(this.definitions, tenantId, () => tenantDefinitions(tenantId, libraryRevisionFrom(this.read, tenantId)?.revision));
+    return this.once(this.definitions, tenantId, () =>
+      tenantDefinitions(tenantId, libraryRevisionFrom(this.read, tenantId)?.revision),
+    );
   }
   /** Whether the tenant has the agent on (its settings read with the other lookups). */
   agentOn(tenantId: TenantId, agentId: string): boolean {
@@ -171,11 +203,23 @@ function resolve(ctx: IngestContext, { input, tenantId, loc }: Located) {
     throw invalid([...loc, 'sensor_id'] as Loc, 'the sensor is not in this environment', 'value_error');
   }
   // A sensor's environment exists: an environment is deleted only once it is empty.
-  if (!sensor && input.environment_id && !ctx.environmentExists(tenantId, input.environment_id)) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-  return { sensor, environmentId: sensor?.environment_id ?? input.environment_id ?? null, location: input.location ?? sensor?.location ?? null };
+  if (!sensor && input.environment_id && !ctx.environmentExists(tenantId, input.environment_id))
+    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  return {
+    sensor,
+    environmentId: sensor?.environment_id ?? input.environment_id ?? null,
+    location: input.location ?? sensor?.location ?? null,
+  };
 }
 
-function draft(ctx: IngestContext, located: Located, where: ReturnType<typeof resolve>, zones: Zone[], at: string, madeId: () => string): Draft {
+function draft(
+  ctx: IngestContext,
+  located: Located,
+  where: ReturnType<typeof resolve>,
+  zones: Zone[],
+  at: string,
+  madeId: () => string,
+): Draft {
   const { input, tenantId } = located;
   const { sensor, environmentId, location } = where;
   const config = ctx.config(tenantId);
@@ -238,22 +282,27 @@ function score(
   // Repeats of its type in each zone, this one included.
   const repeats = new Map(d.zones.map((z) => [z.zone_id, before(zoneTypeKey(z.zone_id, input.type)) + 1]));
   for (const key of zoneKeysOf(d.event)) batchHits.set(key, (batchHits.get(key) ?? 0) + 1);
-  const matches = definitions.length === 0 ? [] : matchEvent(definitions, {
-    type: input.type,
-    occurredAt: d.event.occurred_at,
-    timezone: config.timezone,
-    zones: d.zones,
-    description: d.event.description,
-    payload: d.event.payload,
-    repeatsInZone: (zoneId) => repeats.get(zoneId) ?? 0,
-  });
+  const matches =
+    definitions.length === 0
+      ? []
+      : matchEvent(definitions, {
+          type: input.type,
+          occurredAt: d.event.occurred_at,
+          timezone: config.timezone,
+          zones: d.zones,
+          description: d.event.description,
+          payload: d.event.payload,
+          repeatsInZone: (zoneId) => repeats.get(zoneId) ?? 0,
+        });
   d.event.matched_signatures = matches;
   const { score: value, factors } = scoreEvent({
     type: input.type,
     occurredAt: d.event.occurred_at,
     zoneLevels: d.zones.map((z) => z.security_level),
     recentInZone,
-    sensorHealth: d.sensor ? healthOf(d.sensor.last_seen_at, config.sensor_heartbeat_timeout_seconds, Date.parse(at)) : null,
+    sensorHealth: d.sensor
+      ? healthOf(d.sensor.last_seen_at, config.sensor_heartbeat_timeout_seconds, Date.parse(at))
+      : null,
     reportedSeverity: input.severity ?? null,
     businessHours: { timezone: config.timezone, ...config.business_hours },
     signatures: matches,
@@ -266,7 +315,8 @@ function score(
 const zoneTypeKey = (zoneId: string, type: string) => `${zoneId}|${type}`;
 
 /** The minute counters an event adds to: each of its zones, and each zone with its type. */
-const zoneKeysOf = (event: StoredEvent): string[] => event.matched_zone_ids.flatMap((z) => [z, zoneTypeKey(z, event.type)]);
+const zoneKeysOf = (event: StoredEvent): string[] =>
+  event.matched_zone_ids.flatMap((z) => [z, zoneTypeKey(z, event.type)]);
 
 /**
  * Decides the tenant an event names (its `tenant_id`, or none for the caller's own): the edge's
@@ -310,7 +360,12 @@ export interface IngestEdge {
  * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once; in time order, one after the other, for AIS positions),
  * and a sensor's last-seen time at most once a minute.
  */
-export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventInput[], locOf: (i: number) => Loc): Promise<StoredEvent[]> {
+export async function ingestEvents(
+  actor: Actor,
+  edge: IngestEdge,
+  sent: EventInput[],
+  locOf: (i: number) => Loc,
+): Promise<StoredEvent[]> {
   // Raw AIS sentences are decoded first (by the edge's decoder): the vessel's position locates the event.
   const inputs = edge.decode ? sent.map(edge.decode) : sent;
   const ctx = new IngestContext(edge.decideTenant, edge.read ?? new Prefetched());
@@ -320,16 +375,21 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   // Limits before anything is read or stored.
   inputs.forEach((input, i) => {
     if (input.payload !== undefined && Buffer.byteLength(JSON.stringify(input.payload)) > MAX_PAYLOAD_BYTES) {
-      throw new PayloadTooLargeError(`${[...locOf(i), 'payload'].join('.')} is larger than ${MAX_PAYLOAD_BYTES} bytes (16 KB) as JSON`);
+      throw new PayloadTooLargeError(
+        `${[...locOf(i), 'payload'].join('.')} is larger than ${MAX_PAYLOAD_BYTES} bytes (16 KB) as JSON`,
+      );
     }
   });
   const attempt = edge.attempt ?? null;
   const madeId = (i: number) => (attempt ? attempt.idAt(i) : newTimeId());
   const located: Located[] = [];
-  for (const [i, input] of inputs.entries()) located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
+  for (const [i, input] of inputs.entries())
+    located.push({ input, tenantId: await ctx.tenant(input.tenant_id), loc: locOf(i) });
   // A resumed attempt also looks up the ids it makes: an earlier attempt may have stored them.
   const madeIds = located.map(({ input }, i) => (input.event_id === undefined && attempt ? madeId(i) : undefined));
-  const resumedLookups = attempt?.resumed ? located.flatMap(({ tenantId }, i) => (madeIds[i] ? [eventKey(tenantId, madeIds[i])] : [])) : [];
+  const resumedLookups = attempt?.resumed
+    ? located.flatMap(({ tenantId }, i) => (madeIds[i] ? [eventKey(tenantId, madeIds[i])] : []))
+    : [];
   await ctx.load([...located.flatMap(({ input, tenantId }) => lookupsOf(tenantId, input)), ...resumedLookups]);
   const places = located.map((l) => resolve(ctx, l));
 
@@ -337,21 +397,30 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   // tenant concerned, at once (the closed minutes are read once a minute per tenant and kept).
   const zonesOf = (i: number) => {
     const { environmentId, location } = places[i]!;
-    return environmentId && location ? ctx.activeZones(located[i]!.tenantId, environmentId, atMs) : Promise.resolve([] as Zone[]);
+    return environmentId && location
+      ? ctx.activeZones(located[i]!.tenantId, environmentId, atMs)
+      : Promise.resolve([] as Zone[]);
   };
-  const locatedTenants = new Set(located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId));
+  const locatedTenants = new Set(
+    located.filter((_, i) => places[i]!.environmentId && places[i]!.location).map((l) => l.tenantId),
+  );
   const tenants = [...new Set(located.map((l) => l.tenantId))];
   const [zones, closed, definitions] = await Promise.all([
     Promise.all(located.map((_, i) => zonesOf(i))),
-    Promise.all([...locatedTenants].map(async (t) => [t, await ctx.closedActivity(t, atMs)] as const)).then((entries) => new Map(entries)),
-    Promise.all(tenants.map(async (t) => [t, await ctx.threatDefinitions(t)] as const)).then((entries) => new Map(entries)),
+    Promise.all([...locatedTenants].map(async (t) => [t, await ctx.closedActivity(t, atMs)] as const)).then(
+      (entries) => new Map(entries),
+    ),
+    Promise.all(tenants.map(async (t) => [t, await ctx.threatDefinitions(t)] as const)).then(
+      (entries) => new Map(entries),
+    ),
   ]);
   const drafts = located.map((l, i) => draft(ctx, l, places[i]!, zones[i]!, at, () => madeIds[i] ?? newTimeId()));
 
   const seen = new Set<string>();
   drafts.forEach((d, i) => {
     const key = `${d.event.tenant_id}/${d.event.event_id}`;
-    if (seen.has(key)) throw invalid([...locOf(i), 'event_id'] as Loc, 'this event_id appears twice in the batch', 'duplicate');
+    if (seen.has(key))
+      throw invalid([...locOf(i), 'event_id'] as Loc, 'this event_id appears twice in the batch', 'duplicate');
     seen.add(key);
   });
 
@@ -361,7 +430,8 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   for (const d of drafts.filter((x, i) => x.clientId || (attempt?.resumed && madeIds[i]))) {
     const found = storedEventFrom(ctx.read, d.event.tenant_id, d.event.event_id);
     if (!found) continue;
-    if (found.hash !== d.hash) throw new ConflictError(`event_id ${d.event.event_id} was already used for another event`);
+    if (found.hash !== d.hash)
+      throw new ConflictError(`event_id ${d.event.event_id} was already used for another event`);
     stored.set(`${d.event.tenant_id}/${d.event.event_id}`, found.event);
   }
 
@@ -391,16 +461,31 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   }
   const minutes = await edge.meter(counted, atMs);
   const recentOf = (tenantId: TenantId) => (zoneId: string) =>
-    (closed.get(tenantId)?.get(zoneId) ?? 0) + (minutes.get(tenantId)?.get(zoneId) ?? 0) - (counted.get(tenantId)?.zones.get(zoneId) ?? 0);
+    (closed.get(tenantId)?.get(zoneId) ?? 0) +
+    (minutes.get(tenantId)?.get(zoneId) ?? 0) -
+    (counted.get(tenantId)?.zones.get(zoneId) ?? 0);
   const batchHits = new Map<string, number>();
-  drafts.forEach((d, i) => score(ctx, d, located[i]!.input, definitions.get(d.event.tenant_id) ?? [], recentOf(d.event.tenant_id), batchHits, at));
+  drafts.forEach((d, i) =>
+    score(
+      ctx,
+      d,
+      located[i]!.input,
+      definitions.get(d.event.tenant_id) ?? [],
+      recentOf(d.event.tenant_id),
+      batchHits,
+      at,
+    ),
+  );
   // AIS positions are written in time order, chunk after chunk: the vessel tracker reads a vessel's
   // track back when the stream brings a position, and must not find a later one of this request
   // stored while earlier ones are still being written (a gap that is not one). Other requests
   // write their chunks at once.
   const tracked = fresh.some((d) => d.event.type === 'ais.position');
   const ordered = tracked ? [...fresh].sort((a, b) => a.event.occurred_at.localeCompare(b.event.occurred_at)) : fresh;
-  await writeAll(ordered.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })), { inOrder: tracked });
+  await writeAll(
+    ordered.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })),
+    { inOrder: tracked },
+  );
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
   const lastReport = new Map<string, { sensor: StoredSensor; at: string }>();
@@ -421,5 +506,7 @@ export async function ingestEvents(actor: Actor, edge: IngestEdge, sent: EventIn
   // Scores at or above the tenant's threshold open incidents (a retry finishes what a failed
   // attempt left: events stored but not linked yet).
   // No incident opens by itself while the tenant has switched the event-triage agent off.
-  return openIncidentsForEvents(actor, result, (tenantId) => (ctx.agentOn(tenantId, 'event-triage') ? ctx.config(tenantId).incident_threshold : Infinity));
+  return openIncidentsForEvents(actor, result, (tenantId) =>
+    ctx.agentOn(tenantId, 'event-triage') ? ctx.config(tenantId).incident_threshold : Infinity,
+  );
 }

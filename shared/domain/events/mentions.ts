@@ -61,7 +61,8 @@ function hostOfUrl(text: string): string | null {
 /** The MMSI a payload names (nine digits), or null. */
 export function mmsiOf(payload: Record<string, unknown>): string | null {
   const m = payload.mmsi;
-  const text = typeof m === 'number' && Number.isInteger(m) ? String(m).padStart(9, '0') : typeof m === 'string' ? m.trim() : '';
+  const text =
+    typeof m === 'number' && Number.isInteger(m) ? String(m).padStart(9, '0') : typeof m === 'string' ? m.trim() : '';
   return MMSI.test(text) ? text : null;
 }
 

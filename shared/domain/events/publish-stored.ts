@@ -23,6 +23,12 @@ export async function publishStoredItems(
       error_message: failure.errorMessage,
     });
   }
-  log.info('published to the event bus', { bus: bus.name, records: items.length, published: result.published, failed: result.failed.length, calls: result.calls });
+  log.info('published to the event bus', {
+    bus: bus.name,
+    records: items.length,
+    published: result.published,
+    failed: result.failed.length,
+    calls: result.calls,
+  });
   return new Map(result.failed.map((f) => [f.id, `${f.errorCode}: ${f.errorMessage}`]));
 }

@@ -48,7 +48,9 @@ export function busEntryOf(item: Record<string, unknown>): BusEntry {
   if (item.entity === 'EVENT') {
     const event = eventFromItem(item);
     if (!event.tenant_id || !event.event_id || !event.type) {
-      throw new UnpublishableItemError(`event item ${String(item.PK)}/${String(item.SK)} lacks tenant_id, event_id or type`);
+      throw new UnpublishableItemError(
+        `event item ${String(item.PK)}/${String(item.SK)} lacks tenant_id, event_id or type`,
+      );
     }
     return {
       source: EVENTS_SOURCE,
@@ -58,15 +60,28 @@ export function busEntryOf(item: Record<string, unknown>): BusEntry {
     };
   }
   if (item.entity === 'OUTBOX') {
-    const { source, detail_type: detailType, tenant_id: tenantId, outbox_id: messageId, detail, created_at: createdAt } = item;
+    const {
+      source,
+      detail_type: detailType,
+      tenant_id: tenantId,
+      outbox_id: messageId,
+      detail,
+      created_at: createdAt,
+    } = item;
     if (!isOutboxSource(source)) {
-      throw new UnpublishableItemError(`outbox item ${String(messageId)}: source ${JSON.stringify(source)} is not gatehouse.<feature>`);
+      throw new UnpublishableItemError(
+        `outbox item ${String(messageId)}: source ${JSON.stringify(source)} is not gatehouse.<feature>`,
+      );
     }
     if (typeof detailType !== 'string' || !DETAIL_TYPE.test(detailType)) {
-      throw new UnpublishableItemError(`outbox item ${String(messageId)}: detail_type ${JSON.stringify(detailType)} is not like incident.created`);
+      throw new UnpublishableItemError(
+        `outbox item ${String(messageId)}: detail_type ${JSON.stringify(detailType)} is not like incident.created`,
+      );
     }
     if (typeof tenantId !== 'string' || !tenantId || typeof messageId !== 'string' || !messageId || !isObject(detail)) {
-      throw new UnpublishableItemError(`outbox item ${String(item.PK)}/${String(item.SK)} lacks tenant_id, outbox_id or a detail object`);
+      throw new UnpublishableItemError(
+        `outbox item ${String(item.PK)}/${String(item.SK)} lacks tenant_id, outbox_id or a detail object`,
+      );
     }
     return {
       source,
@@ -187,9 +202,16 @@ export async function publishEntries(
         outcomes = chunk.map(() => ({ errorCode: err.name, errorMessage: err.message }));
       }
       chunk.forEach((item, i) => {
-        const outcome = outcomes[i] ?? { errorCode: 'MissingResult', errorMessage: 'the bus returned no result for this entry' };
+        const outcome = outcomes[i] ?? {
+          errorCode: 'MissingResult',
+          errorMessage: 'the bus returned no result for this entry',
+        };
         if (outcome.errorCode) {
-          failures.set(item.id, { id: item.id, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage ?? '' });
+          failures.set(item.id, {
+            id: item.id,
+            errorCode: outcome.errorCode,
+            errorMessage: outcome.errorMessage ?? '',
+          });
         }
       });
     }

@@ -1,6 +1,12 @@
 /** Reading events, and an operator marking one processed. */
 import { auditEntry, auditPut } from '../../db/audit/index.js';
-import { getEvent, listEvents as listStoredEvents, markProcessedUpdate, type EventPage, type StoredEvent } from '../../db/events.js';
+import {
+  getEvent,
+  listEvents as listStoredEvents,
+  markProcessedUpdate,
+  type EventPage,
+  type StoredEvent,
+} from '../../db/events.js';
 import { getSiteEntity, SITE_KINDS, type Zone } from '../../db/site-entities.js';
 import { ZONE_NOT_FOUND, ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import type { PageRequest } from '../../db/query.js';
@@ -18,7 +24,6 @@ export const EVENT_NOT_FOUND = 'Event not found';
 
 export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset'>;
 
-
 /**
  * Newest first. Dates bound the event ids (UUIDv7, made when the event was received); both
  * bounds are inclusive. A zone is read first (404 when it is not the tenant's): its environment's
@@ -35,7 +40,8 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
     const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, filter.zone_id);
     if (!zone) throw new NotFoundError(ZONE_NOT_FOUND);
     // A zone of another environment than the one named: nothing can match both.
-    if (environmentId !== undefined && environmentId !== zone.environment_id) return { events: [], readLimitReached: false };
+    if (environmentId !== undefined && environmentId !== zone.environment_id)
+      return { events: [], readLimitReached: false };
     environmentId = zone.environment_id;
   }
   const result = await listStoredEvents(
@@ -69,7 +75,12 @@ export function textMatch(q: string): (event: StoredEvent) => boolean {
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   return (event) => {
     const payload = event.payload && typeof event.payload === 'object' ? Object.values(event.payload) : [];
-    const text = [event.description, event.type, event.source, ...payload.filter((v) => typeof v === 'string' || typeof v === 'number')]
+    const text = [
+      event.description,
+      event.type,
+      event.source,
+      ...payload.filter((v) => typeof v === 'string' || typeof v === 'number'),
+    ]
       .filter((v) => v !== null && v !== undefined)
       .join(' ')
       .toLowerCase();
@@ -90,24 +101,46 @@ export type ProcessedUpdate = InputOf<typeof eventProcessedUpdate>;
  * Marks an event processed (or not), with an operator's score; naming an incident (or null) links
  * the event to it both ways, moving it from the incident it was in (shared/domain/incidents/event-links.ts).
  */
-export async function markProcessed(actor: Actor, eventId: string, tenantId: TenantId, update: ProcessedUpdate): Promise<StoredEvent> {
+export async function markProcessed(
+  actor: Actor,
+  eventId: string,
+  tenantId: TenantId,
+  update: ProcessedUpdate,
+): Promise<StoredEvent> {
   // Conditions on what was read: the event's incident (item 0), each incident's version.
-  await retryOnConcurrentChange(async () => {
-    const current = await getEvent(tenantId, eventId);
-    if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
-    const moves = update.incident_id !== undefined && update.incident_id !== current.incident_id;
-    const ends = moves ? await linkEnds(tenantId, eventId, current.incident_id, update.incident_id ?? null) : { from: null, fromZoneIds: [], to: null };
-    const at = now();
-    const changes = Object.fromEntries(
-      Object.entries({ processed: update.processed, threat_score: update.threat_score, incident_id: update.incident_id })
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
-    );
-    await transactWrite([
-      markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors), current.incident_id),
-      auditPut(auditEntry(actor, { tenantId, action: 'event.processed', resourceType: 'event', resourceId: eventId, changes })),
-      ...incidentSideOfLink(actor, at, current, ends),
-    ]);
-  }, (index) => index !== 1);
+  await retryOnConcurrentChange(
+    async () => {
+      const current = await getEvent(tenantId, eventId);
+      if (!current) throw new NotFoundError(EVENT_NOT_FOUND);
+      const moves = update.incident_id !== undefined && update.incident_id !== current.incident_id;
+      const ends = moves
+        ? await linkEnds(tenantId, eventId, current.incident_id, update.incident_id ?? null)
+        : { from: null, fromZoneIds: [], to: null };
+      const at = now();
+      const changes = Object.fromEntries(
+        Object.entries({
+          processed: update.processed,
+          threat_score: update.threat_score,
+          incident_id: update.incident_id,
+        })
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
+      );
+      await transactWrite([
+        markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors), current.incident_id),
+        auditPut(
+          auditEntry(actor, {
+            tenantId,
+            action: 'event.processed',
+            resourceType: 'event',
+            resourceId: eventId,
+            changes,
+          }),
+        ),
+        ...incidentSideOfLink(actor, at, current, ends),
+      ]);
+    },
+    (index) => index !== 1,
+  );
   return findEvent(actor, eventId, tenantId);
 }

@@ -87,7 +87,9 @@ export interface ScoreInput {
   signatures?: readonly { weight: number }[];
 }
 
-export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number; weight: number }> & { signatures?: { value: number; weight: number } };
+export type ThreatFactors = Record<keyof typeof FACTOR_WEIGHTS, { value: number; weight: number }> & {
+  signatures?: { value: number; weight: number };
+};
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -107,7 +109,10 @@ export function scoreEvent(input: ScoreInput): { score: number; factors: ThreatF
     reported_severity: input.reportedSeverity ? (SEVERITY_VALUES[input.reportedSeverity] ?? 0) : 0,
   };
   const factors = Object.fromEntries(
-    (Object.keys(FACTOR_WEIGHTS) as (keyof typeof FACTOR_WEIGHTS)[]).map((k) => [k, { value: round(values[k]), weight: FACTOR_WEIGHTS[k] }]),
+    (Object.keys(FACTOR_WEIGHTS) as (keyof typeof FACTOR_WEIGHTS)[]).map((k) => [
+      k,
+      { value: round(values[k]), weight: FACTOR_WEIGHTS[k] },
+    ]),
   ) as ThreatFactors;
   const signatures = signatureFactor(input.signatures ?? []);
   if (signatures) factors.signatures = signatures;

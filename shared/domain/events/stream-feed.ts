@@ -6,7 +6,15 @@
 import { eventsAfter } from '../../db/events.js';
 import { tenantsWithEventsBetween } from '../requests/index.js';
 import type { Logger } from '../../log.js';
-import { parseLastEventId, runEventStream, startPosition, type EventFeed, type StreamScope, type StreamSummary, type StreamTiming } from './stream.js';
+import {
+  parseLastEventId,
+  runEventStream,
+  startPosition,
+  type EventFeed,
+  type StreamScope,
+  type StreamSummary,
+  type StreamTiming,
+} from './stream.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
 export function tableFeed(eventType: string | undefined): EventFeed {
@@ -14,7 +22,8 @@ export function tableFeed(eventType: string | undefined): EventFeed {
     read: (tenantId, afterId, upToId, limit) => eventsAfter(tenantId, afterId, upToId, limit, eventType),
     // For a stream a SUPER_ADMIN opened without naming a tenant (decided at the edge): the
     // tenants the table's index names as having stored events.
-    tenantsWithEvents: async (fromMs, toMs) => (await tenantsWithEventsBetween(fromMs, toMs)).map((id): TenantId => systemTenant(id)),
+    tenantsWithEvents: async (fromMs, toMs) =>
+      (await tenantsWithEventsBetween(fromMs, toMs)).map((id): TenantId => systemTenant(id)),
   };
 }
 

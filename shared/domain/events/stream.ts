@@ -97,7 +97,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export function parseLastEventId(header: string | undefined): string | undefined {
   const value = header?.trim().toLowerCase();
   if (!value) return undefined;
-  if (!UUID.test(value)) throw invalid(['header', 'last-event-id'], 'must be the id of an event this stream sent', 'uuid_format');
+  if (!UUID.test(value))
+    throw invalid(['header', 'last-event-id'], 'must be the id of an event this stream sent', 'uuid_format');
   return value;
 }
 
@@ -115,7 +116,12 @@ export function startPosition(lastEventId: string | undefined, nowMs: number): s
 // Reading
 
 /** A tenant's events with ids in (afterId, upToId], oldest first; `cursor`: where the next read starts. */
-export type EventReader = (tenantId: TenantId, afterId: string, upToId: string, limit: number) => Promise<{ events: StoredEvent[]; cursor: string }>;
+export type EventReader = (
+  tenantId: TenantId,
+  afterId: string,
+  upToId: string,
+  limit: number,
+) => Promise<{ events: StoredEvent[]; cursor: string }>;
 
 /** Whose events a stream carries. */
 export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all' };
@@ -171,9 +177,18 @@ export interface Round {
  * short of `upTo` (a full page), only events up to where it stopped are sent, from every tenant,
  * so that the events sent are all the events up to one id, in id order; the rest are read again.
  */
-export async function readRound(cursors: StreamCursors, upTo: string, read: EventReader, pageSize = PAGE_SIZE, concurrency = READ_CONCURRENCY): Promise<Round> {
+export async function readRound(
+  cursors: StreamCursors,
+  upTo: string,
+  read: EventReader,
+  pageSize = PAGE_SIZE,
+  concurrency = READ_CONCURRENCY,
+): Promise<Round> {
   const due = cursors.entries().filter(([, cursor]) => cursor < upTo);
-  const results = await mapLimit(due, concurrency, async ([tenantId, cursor]) => ({ tenantId, ...(await read(tenantId, cursor, upTo, pageSize)) }));
+  const results = await mapLimit(due, concurrency, async ([tenantId, cursor]) => ({
+    tenantId,
+    ...(await read(tenantId, cursor, upTo, pageSize)),
+  }));
   let reached = upTo;
   for (const r of results) if (r.cursor < reached) reached = r.cursor;
   const events = results
@@ -266,7 +281,11 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
   let cursors = new StreamCursors(run.start);
   if (run.scope.kind === 'tenant') cursors.track([run.scope.tenantId]);
   let position = run.start;
-  const summary = (end: StreamSummary['end']): StreamSummary => ({ end, sent, position: run.scope.kind === 'all' ? position : cursors.position() });
+  const summary = (end: StreamSummary['end']): StreamSummary => ({
+    end,
+    sent,
+    position: run.scope.kind === 'all' ? position : cursors.position(),
+  });
   let sent = 0;
   let failedRounds = 0;
   let nextRound = now();
@@ -303,7 +322,10 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
           failedRounds = 0;
         } catch (err) {
           if (run.signal.aborted) return summary('client');
-          run.log?.warn('event stream: a read failed; trying again next round', { err, failed_rounds: failedRounds + 1 });
+          run.log?.warn('event stream: a read failed; trying again next round', {
+            err,
+            failed_rounds: failedRounds + 1,
+          });
           // Ending lets the client reconnect and resume: better than a stream that says nothing.
           if (++failedRounds >= MAX_FAILED_ROUNDS) return summary('failing');
         }

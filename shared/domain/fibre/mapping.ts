@@ -36,14 +36,18 @@ export function lineLength(coordinates: readonly (readonly number[])[]): number 
   return total;
 }
 
-const segmentLength = (a: readonly number[], b: readonly number[]) => metresBetween({ lat: a[1]!, lon: a[0]! }, { lat: b[1]!, lon: b[0]! });
+const segmentLength = (a: readonly number[], b: readonly number[]) =>
+  metresBetween({ lat: a[1]!, lon: a[0]! }, { lat: b[1]!, lon: b[0]! });
 
 /**
  * The point `distanceM` metres along the polyline from its first vertex: the segment holding it is
  * found by geodesic lengths, and the point placed at the same fraction of that segment
  * (linearly in degrees; segments of infrastructure files are short). Null off either end.
  */
-export function pointAlong(coordinates: readonly (readonly number[])[], distanceM: number): { lat: number; lon: number } | null {
+export function pointAlong(
+  coordinates: readonly (readonly number[])[],
+  distanceM: number,
+): { lat: number; lon: number } | null {
   if (distanceM < 0 || coordinates.length < 2) return null;
   let walked = 0;
   for (let i = 1; i < coordinates.length; i++) {
@@ -107,7 +111,10 @@ export function detect(frames: readonly Frame[], threshold: number): { detection
     }
   }
   const kept = [...all].sort((a, b) => b.peak - a.peak).slice(0, MAX_DETECTIONS);
-  return { detections: kept.sort((a, b) => a.first_at - b.first_at || a.channel_from - b.channel_from), dropped: all.length - kept.length };
+  return {
+    detections: kept.sort((a, b) => a.first_at - b.first_at || a.channel_from - b.channel_from),
+    dropped: all.length - kept.length,
+  };
 }
 
 function runsOver(frame: Frame, threshold: number): Omit<Detection, 'first_at' | 'last_at' | 'frames'>[] {
@@ -173,7 +180,10 @@ export function splitDetections(open: readonly OpenDisturbance[], detections: re
  * MAX_DISTURBANCE_MS and a merge window older than the newest frame seen), and those past
  * MAX_OPEN_DISTURBANCES, dropped.
  */
-export function mergeDisturbances(open: readonly OpenDisturbance[], touched: readonly OpenDisturbance[]): OpenDisturbance[] {
+export function mergeDisturbances(
+  open: readonly OpenDisturbance[],
+  touched: readonly OpenDisturbance[],
+): OpenDisturbance[] {
   const byId = new Map(open.map((o) => [o.event_id, { ...o }]));
   for (const t of touched) {
     const o = byId.get(t.event_id);

@@ -26,13 +26,26 @@ import { retryOnConcurrentChange } from '../../db/transact.js';
 import { ConflictError, invalid, PayloadTooLargeError } from '../../errors.js';
 import { derivedTimeId, now } from '../../ids.js';
 import type { InputOf } from '../../schemas/json-schema.js';
-import { MAX_BATCH_VALUES, MAX_READ_VALUES, type telemetryBatchCreate, type telemetryReadQuery } from '../../schemas/telemetry.js';
+import {
+  MAX_BATCH_VALUES,
+  MAX_READ_VALUES,
+  type telemetryBatchCreate,
+  type telemetryReadQuery,
+} from '../../schemas/telemetry.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
 import { ingestEvents, type EventInput, type IngestMeter } from '../events/index.js';
 import { findLine } from '../infrastructure/index.js';
 import { findInTenant, SENSOR_NOT_FOUND, splitLineId, touchSensor } from '../sites/index.js';
-import { channelDistance, detect, mergeDisturbances, pointAlong, splitDetections, type Detection, type Frame } from './mapping.js';
+import {
+  channelDistance,
+  detect,
+  mergeDisturbances,
+  pointAlong,
+  splitDetections,
+  type Detection,
+  type Frame,
+} from './mapping.js';
 
 export type TelemetryBatchInput = InputOf<typeof telemetryBatchCreate>;
 export type TelemetryReadQuery = InputOf<typeof telemetryReadQuery>;
@@ -66,7 +79,13 @@ export interface TelemetryReceipt {
 }
 
 /** `telemetry/<tenant>/<sensor>/<yyyy-mm-dd>/<hh>/<first frame ms>-<batch id>-<hash>.jsonl.gz`. */
-export function telemetryObjectKey(tenantId: string, sensorId: string, startMs: number, batchId: string, hash: string): string {
+export function telemetryObjectKey(
+  tenantId: string,
+  sensorId: string,
+  startMs: number,
+  batchId: string,
+  hash: string,
+): string {
   const iso = new Date(startMs).toISOString();
   return `telemetry/${tenantId}/${sensorId}/${iso.slice(0, 10)}/${iso.slice(11, 13)}/${startMs}-${batchId}-${hash.slice(0, 12)}.jsonl.gz`;
 }
@@ -110,15 +129,18 @@ async function fibreSensor(tenantId: TenantId, sensorId: string): Promise<Stored
 /** The frames as sent, in time order (then channel), checked against the limits. */
 function framesOf(input: TelemetryBatchInput, atMs: number): Frame[] {
   const values = input.frames.reduce((n, f) => n + f.values.length, 0);
-  if (values > MAX_BATCH_VALUES) throw new PayloadTooLargeError(`body.frames holds ${values} values; at most ${MAX_BATCH_VALUES} a batch`);
+  if (values > MAX_BATCH_VALUES)
+    throw new PayloadTooLargeError(`body.frames holds ${values} values; at most ${MAX_BATCH_VALUES} a batch`);
   const frames = input.frames.map((f, i) => {
     const t = Date.parse(f.time);
-    if (t > atMs + MAX_AHEAD_MS) throw invalid(['body', 'frames', i, 'time'], 'more than a minute ahead of now', 'value_error');
+    if (t > atMs + MAX_AHEAD_MS)
+      throw invalid(['body', 'frames', i, 'time'], 'more than a minute ahead of now', 'value_error');
     if (t < atMs - MAX_AGE_MS) throw invalid(['body', 'frames', i, 'time'], 'older than 7 days', 'value_error');
     return { t, c0: f.channel_start, v: f.values };
   });
   frames.sort((a, b) => a.t - b.t || a.c0 - b.c0);
-  if (frames.at(-1)!.t - frames[0]!.t > MAX_BATCH_SPAN_MS) throw invalid(['body', 'frames'], 'the frames of a batch must lie within one hour', 'value_error');
+  if (frames.at(-1)!.t - frames[0]!.t > MAX_BATCH_SPAN_MS)
+    throw invalid(['body', 'frames'], 'the frames of a batch must lie within one hour', 'value_error');
   return frames;
 }
 
@@ -130,7 +152,13 @@ function framesOf(input: TelemetryBatchInput, atMs: number): Frame[] {
  * (UpdateItem); with a detection that raises an event, the line's file (GetItem) and its lines (S3
  * GetObject) and the ingest of the events (docs/fibre-telemetry.md).
  */
-export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId: TenantId, sensorId: string, input: TelemetryBatchInput): Promise<TelemetryReceipt> {
+export async function ingestTelemetry(
+  actor: Actor,
+  meter: IngestMeter,
+  tenantId: TenantId,
+  sensorId: string,
+  input: TelemetryBatchInput,
+): Promise<TelemetryReceipt> {
   const at = now();
   const atMs = Date.parse(at);
   const sensor = await fibreSensor(tenantId, sensorId);
@@ -152,7 +180,8 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
   const found = sensor.fibre ? detect(frames, sensor.fibre.threshold) : { detections: [], dropped: 0 };
   // Which detections go on with a disturbance an earlier batch raised, decided before anything is
   // written and kept on the pending index item: a retry finishes with the same decision.
-  const opened = found.detections.length > 0 ? await getOpenDisturbances(tenantId, sensor.sensor_id) : { open: [], version: 0 };
+  const opened =
+    found.detections.length > 0 ? await getOpenDisturbances(tenantId, sensor.sensor_id) : { open: [], version: 0 };
   const plan = splitDetections(opened.open, found.detections);
   const batch: TelemetryBatch = {
     tenant_id: tenantId,
@@ -175,7 +204,10 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
     ...(found.detections.length > 0 ? { plan } : {}),
     expires_at: Math.floor(atMs / 1000) + TELEMETRY_RETENTION_DAYS * 86_400,
   };
-  const object = encodeFrames({ kind: input.kind, sensor_id: sensor.sensor_id, batch_id: batchId, classification: input.classification ?? null }, frames);
+  const object = encodeFrames(
+    { kind: input.kind, sensor_id: sensor.sensor_id, batch_id: batchId, classification: input.classification ?? null },
+    frames,
+  );
 
   // Without detections the object goes first: an index item always names a stored object.
   if (batch.state === 'stored') await putObject(s3Key, object, 'application/gzip');
@@ -196,20 +228,39 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
   const decided: DetectionPlan = current.plan ?? { fresh: found.detections.map((_, i) => i), continued: {} };
   const fresh = decided.fresh.map((index) => ({ detection: found.detections[index]!, index }));
   const events = fresh.length > 0 ? await detectionEvents(sensor, input, fresh, found.dropped, current) : [];
-  if (events.length > 0) await ingestEvents(actor, { decideTenant: () => Promise.resolve(tenantId), meter }, events, (i) => ['body', 'frames', i]);
+  if (events.length > 0)
+    await ingestEvents(actor, { decideTenant: () => Promise.resolve(tenantId), meter }, events, (i) => [
+      'body',
+      'frames',
+      i,
+    ]);
   const eventIds = events.map((e) => e.event_id!);
-  const continued = Object.entries(decided.continued).map(([index, eventId]) => ({ detection: found.detections[Number(index)]!, event_id: eventId }));
-  const touched = [...fresh.map((f, i) => ({ detection: f.detection, event_id: eventIds[i]! })), ...continued].map(({ detection: d, event_id }) => ({
-    event_id,
-    first_at: d.first_at,
-    last_at: d.last_at,
-    channel_from: d.channel_from,
-    channel_to: d.channel_to,
+  const continued = Object.entries(decided.continued).map(([index, eventId]) => ({
+    detection: found.detections[Number(index)]!,
+    event_id: eventId,
   }));
+  const touched = [...fresh.map((f, i) => ({ detection: f.detection, event_id: eventIds[i]! })), ...continued].map(
+    ({ detection: d, event_id }) => ({
+      event_id,
+      first_at: d.first_at,
+      last_at: d.last_at,
+      channel_from: d.channel_from,
+      channel_to: d.channel_to,
+    }),
+  );
   await keepOpen(sensor, touched, opened, atMs);
   const continuedIds = [...new Set(continued.map((c) => c.event_id))];
   await completeTelemetryBatch(current, found.detections.length, eventIds, continuedIds);
-  return receipt({ ...current, state: 'stored', detections: found.detections.length, event_ids: eventIds, continued_event_ids: continuedIds }, false);
+  return receipt(
+    {
+      ...current,
+      state: 'stored',
+      detections: found.detections.length,
+      event_ids: eventIds,
+      continued_event_ids: continuedIds,
+    },
+    false,
+  );
 }
 
 /**
@@ -218,14 +269,25 @@ export async function ingestTelemetry(actor: Actor, meter: IngestMeter, tenantId
  * same batch twice changes nothing). After three tries, 409 as any concurrent change: the batch
  * stays pending and the unit's retry finishes it.
  */
-async function keepOpen(sensor: StoredSensor, touched: OpenDisturbance[], read: { open: OpenDisturbance[]; version: number }, atMs: number): Promise<void> {
+async function keepOpen(
+  sensor: StoredSensor,
+  touched: OpenDisturbance[],
+  read: { open: OpenDisturbance[]; version: number },
+  atMs: number,
+): Promise<void> {
   const expiresAt = Math.floor(atMs / 1000) + 86_400;
   // The first try writes over what this batch's split read.
   let first: typeof read | null = read;
   await retryOnConcurrentChange(async () => {
     const current = first ?? (await getOpenDisturbances(sensor.tenant_id, sensor.sensor_id));
     first = null;
-    await saveOpenDisturbances(sensor.tenant_id, sensor.sensor_id, mergeDisturbances(current.open, touched), current.version, expiresAt);
+    await saveOpenDisturbances(
+      sensor.tenant_id,
+      sensor.sensor_id,
+      mergeDisturbances(current.open, touched),
+      current.version,
+      expiresAt,
+    );
   });
 }
 
@@ -300,7 +362,11 @@ export interface TelemetryWindow {
  * batches that overlap the window, in order, until `max_frames` frames (or MAX_READ_VALUES
  * values) are certain; the cut falls between two frame times, and `next_from` says where to go on.
  */
-export async function readTelemetry(tenantId: TenantId, sensorId: string, query: TelemetryReadQuery): Promise<TelemetryWindow> {
+export async function readTelemetry(
+  tenantId: TenantId,
+  sensorId: string,
+  query: TelemetryReadQuery,
+): Promise<TelemetryWindow> {
   const sensor = await fibreSensor(tenantId, sensorId);
   const fromMs = Date.parse(query.from);
   const toMs = Date.parse(query.to);
@@ -310,7 +376,13 @@ export async function readTelemetry(tenantId: TenantId, sensorId: string, query:
   const chFrom = query.channel_from ?? 0;
   const chTo = query.channel_to ?? Number.MAX_SAFE_INTEGER;
   const queryFrom = new Date(fromMs - MAX_BATCH_SPAN_MS).toISOString();
-  const indexed = await queryTelemetryBatches(tenantId, sensor.sensor_id, queryFrom, new Date(toMs).toISOString(), MAX_READ_BATCHES);
+  const indexed = await queryTelemetryBatches(
+    tenantId,
+    sensor.sensor_id,
+    queryFrom,
+    new Date(toMs).toISOString(),
+    MAX_READ_BATCHES,
+  );
   // Past MAX_READ_BATCHES batches, frames from the last one's start on may lie in batches not read: the answer stops before it.
   const horizon = indexed.length === MAX_READ_BATCHES ? Date.parse(indexed.at(-1)!.start) : Infinity;
   const batches = indexed.filter(
@@ -329,7 +401,14 @@ export async function readTelemetry(tenantId: TenantId, sensorId: string, query:
       const lo = Math.max(chFrom, f.c0);
       const hi = Math.min(chTo, f.c0 + f.v.length - 1);
       if (lo > hi) continue;
-      collected.push({ t: f.t, time: new Date(f.t).toISOString(), channel_start: lo, values: f.v.slice(lo - f.c0, hi - f.c0 + 1), kind: b.kind, batch_id: b.batch_id });
+      collected.push({
+        t: f.t,
+        time: new Date(f.t).toISOString(),
+        channel_start: lo,
+        values: f.v.slice(lo - f.c0, hi - f.c0 + 1),
+        kind: b.kind,
+        batch_id: b.batch_id,
+      });
     }
   }
   collected.sort((a, b) => a.t - b.t || a.channel_start - b.channel_start || a.batch_id.localeCompare(b.batch_id));
@@ -339,7 +418,8 @@ export async function readTelemetry(tenantId: TenantId, sensorId: string, query:
   while (end < collected.length) {
     let groupEnd = end;
     let groupValues = 0;
-    while (groupEnd < collected.length && collected[groupEnd]!.t === collected[end]!.t) groupValues += collected[groupEnd++]!.values.length;
+    while (groupEnd < collected.length && collected[groupEnd]!.t === collected[end]!.t)
+      groupValues += collected[groupEnd++]!.values.length;
     if (end > 0 && (groupEnd > maxFrames || values + groupValues > MAX_READ_VALUES)) break;
     end = groupEnd;
     values += groupValues;

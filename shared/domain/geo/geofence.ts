@@ -48,7 +48,11 @@ export function assertValidGeofence(geofence: Geofence, loc: Loc): void {
     });
   });
   if (vertices > MAX_GEOFENCE_VERTICES) {
-    throw invalid([...loc, 'coordinates'] as Loc, `at most ${MAX_GEOFENCE_VERTICES} vertices in all; this has ${vertices}`, 'too_many_vertices');
+    throw invalid(
+      [...loc, 'coordinates'] as Loc,
+      `at most ${MAX_GEOFENCE_VERTICES} vertices in all; this has ${vertices}`,
+      'too_many_vertices',
+    );
   }
 }
 

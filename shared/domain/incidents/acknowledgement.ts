@@ -4,7 +4,13 @@
  * is for before a button acknowledges, because mail scanners open links too: reading a link never
  * changes anything.
  */
-import { getAckToken, getAckTokenAndIncident, getIncident, useAckToken, type StoredAckToken } from '../../db/incidents.js';
+import {
+  getAckToken,
+  getAckTokenAndIncident,
+  getIncident,
+  useAckToken,
+  type StoredAckToken,
+} from '../../db/incidents.js';
 import type { Incident } from '../../db/incidents.js';
 import { ConditionFailed } from '../../db/transact.js';
 import { ConflictError, ForbiddenError } from '../../errors.js';
@@ -33,7 +39,8 @@ export async function acknowledge(actor: Actor, incidentId: string, token: strin
   if (!link) throw new ForbiddenError(REFUSED);
   const { tenantId, hash } = link;
   const stored = await getAckToken(tenantId, incidentId, hash);
-  if (!stored || linkState(storedToken(stored), token, incidentId, Date.now()) !== 'valid') throw new ForbiddenError(REFUSED);
+  if (!stored || linkState(storedToken(stored), token, incidentId, Date.now()) !== 'valid')
+    throw new ForbiddenError(REFUSED);
   try {
     return await change(
       actor,
@@ -43,7 +50,10 @@ export async function acknowledge(actor: Actor, incidentId: string, token: strin
         if (!canTransition(current.status, 'acknowledged') && current.status !== 'acknowledged') {
           throw new ConflictError(`A ${current.status} incident cannot be acknowledged`);
         }
-        const history = [...current.history, { at, kind: 'acknowledged', by: 'token', detail: { addressed_to: stored.addressed_to } }];
+        const history = [
+          ...current.history,
+          { at, kind: 'acknowledged', by: 'token', detail: { addressed_to: stored.addressed_to } },
+        ];
         const next: Incident = { ...current, history };
         if (current.status !== 'acknowledged') {
           history.push({ at, kind: 'status', by: 'token', detail: { from: current.status, to: 'acknowledged' } });

@@ -44,7 +44,10 @@ export function incidentFieldsOf(fields: IncidentFields) {
 }
 
 export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: VoiceInput): Promise<IncidentView> {
-  if (!(await agentEnabled(tenantId, 'voice-intake'))) throw new ConflictError('The voice intake agent is switched off for this tenant (PATCH /api/v1/agents/voice-intake): report manually instead');
+  if (!(await agentEnabled(tenantId, 'voice-intake')))
+    throw new ConflictError(
+      'The voice intake agent is switched off for this tenant (PATCH /api/v1/agents/voice-intake): report manually instead',
+    );
   let format = input.format ?? 'wav';
   let audioKey: string | null = null;
   let audio: Buffer | undefined;
@@ -79,18 +82,28 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   let pendingJob: string | null = null;
   if (!transcript && audioKey) {
     try {
-      const result = await speechRecognizer().transcribe({ audioKey, audio, format, tenantId, budgetMs: RECOGNITION_BUDGET_MS });
+      const result = await speechRecognizer().transcribe({
+        audioKey,
+        audio,
+        format,
+        tenantId,
+        budgetMs: RECOGNITION_BUDGET_MS,
+      });
       if (result.status === 'completed') {
         transcript = result.transcript;
         unsureWords = result.unsureWords;
       } else pendingJob = result.jobName;
     } catch (err) {
-      if (err instanceof SpeechUnavailableError) throw new ServiceUnavailableError(`No speech recogniser is available: ${err.message}`);
+      if (err instanceof SpeechUnavailableError)
+        throw new ServiceUnavailableError(`No speech recogniser is available: ${err.message}`);
       throw err;
     }
   }
   // No fields are extracted while the tenant has the field-extraction agent off: an operator completes the draft.
-  const extraction = transcript && (await agentEnabled(tenantId, 'field-extraction')) ? await incidentAi().extract(transcript, { unsureWords }) : withQuestions({});
+  const extraction =
+    transcript && (await agentEnabled(tenantId, 'field-extraction'))
+      ? await incidentAi().extract(transcript, { unsureWords })
+      : withQuestions({});
   const voice: VoiceReport = {
     audio_key: audioKey,
     transcript,
@@ -110,20 +123,34 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
     'voice',
     { voice },
     // The job's state-change event finds the draft through this (transcription.ts).
-    (incidentId) => (pendingJob ? [putPendingTranscription({ tenant_id: tenantId, job_name: pendingJob, incident_id: incidentId })] : []),
+    (incidentId) =>
+      pendingJob
+        ? [putPendingTranscription({ tenant_id: tenantId, job_name: pendingJob, incident_id: incidentId })]
+        : [],
   );
 }
 
 export type CompleteInput = InputOf<typeof incidentComplete>;
 
 /** Fills a draft's missing fields from follow-up answers; a draft only (409 otherwise). */
-export function completeDraft(actor: Actor, tenantId: TenantId, incidentId: string, input: CompleteInput): Promise<IncidentView> {
+export function completeDraft(
+  actor: Actor,
+  tenantId: TenantId,
+  incidentId: string,
+  input: CompleteInput,
+): Promise<IncidentView> {
   return change(actor, tenantId, incidentId, (current, at) => {
-    if (current.status !== 'draft') throw new ConflictError(`Only a draft is completed; this incident is ${current.status}`);
+    if (current.status !== 'draft')
+      throw new ConflictError(`Only a draft is completed; this incident is ${current.status}`);
     const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), ...(input.answers as IncidentFields) };
     const extraction = withQuestions(fields, current.voice?.doubts ?? []);
     const voice: VoiceReport = {
-      ...(current.voice ?? { audio_key: null, transcript: null, transcription_status: 'completed', transcription_job: null }),
+      ...(current.voice ?? {
+        audio_key: null,
+        transcript: null,
+        transcription_status: 'completed',
+        transcription_job: null,
+      }),
       fields: fields,
       missing_fields: extraction.missing,
       follow_up_questions: extraction.questions,
@@ -149,7 +176,12 @@ export function completeDraft(actor: Actor, tenantId: TenantId, incidentId: stri
 }
 
 /** Writes the summary, confirms the draft, starts its SLA clock and sends the notification. */
-export async function finalizeDraft(actor: Actor, tenantId: TenantId, incidentId: string, note?: string): Promise<IncidentView> {
+export async function finalizeDraft(
+  actor: Actor,
+  tenantId: TenantId,
+  incidentId: string,
+  note?: string,
+): Promise<IncidentView> {
   const config = await configOf(tenantId);
   const ai = incidentAi();
   // The summary is written outside the transaction (a model call); the change checks the
@@ -166,7 +198,10 @@ export async function finalizeDraft(actor: Actor, tenantId: TenantId, incidentId
         status: 'confirmed',
         summary,
         ...startSlaClock(config, current.severity, at),
-        history: [...current.history, { at, kind: 'status', by: t.by, detail: { from: t.from, to: t.to, ...(note ? { note } : {}) } }],
+        history: [
+          ...current.history,
+          { at, kind: 'status', by: t.by, detail: { from: t.from, to: t.to, ...(note ? { note } : {}) } },
+        ],
       };
       return {
         next,
@@ -179,8 +214,15 @@ export async function finalizeDraft(actor: Actor, tenantId: TenantId, incidentId
     async () => {
       const current = await findStored(tenantId, incidentId);
       if (current.status === 'draft') {
-        const fields = { ...((current.voice?.fields ?? {}) as IncidentFields), title: current.title, description: current.description ?? undefined };
-        summary = await ai.summarize({ fields, transcript: current.voice?.transcript ?? current.description ?? current.title });
+        const fields = {
+          ...((current.voice?.fields ?? {}) as IncidentFields),
+          title: current.title,
+          description: current.description ?? undefined,
+        };
+        summary = await ai.summarize({
+          fields,
+          transcript: current.voice?.transcript ?? current.description ?? current.title,
+        });
       }
       return current;
     },

@@ -86,7 +86,13 @@ export interface Raised {
  * One level up: the history entry, the new level and when the one after it is due. Past the top
  * of the policy it returns null (a manual escalation answers 409 then).
  */
-export function raiseLevel(current: Incident, levels: readonly EscalationLevel[], at: string, by: string, reason?: string): Raised | null {
+export function raiseLevel(
+  current: Incident,
+  levels: readonly EscalationLevel[],
+  at: string,
+  by: string,
+  reason?: string,
+): Raised | null {
   if (current.escalation_level >= levels.length) return null;
   const level = current.escalation_level + 1;
   const told = levels[level - 1]!;
@@ -95,7 +101,10 @@ export function raiseLevel(current: Incident, levels: readonly EscalationLevel[]
     ...current,
     escalation_level: level,
     next_escalation_at: current.status === 'confirmed' ? nextEscalationAt(levels, level, at) : null,
-    history: [...current.history, { at, kind: 'escalated', by, detail: { level, notify_roles: notifyRoles, ...(reason ? { reason } : {}) } }],
+    history: [
+      ...current.history,
+      { at, kind: 'escalated', by, detail: { level, notify_roles: notifyRoles, ...(reason ? { reason } : {}) } },
+    ],
   };
   return { next, level, notifyRoles, told };
 }

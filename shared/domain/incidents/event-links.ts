@@ -11,7 +11,15 @@ import { ConditionFailed, type TransactItem } from '../../db/transact.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
-import { byOf, companions, INCIDENT_NOT_FOUND, openIncident, unionOf, type IncidentCreate, type IncidentView } from './incidents.js';
+import {
+  byOf,
+  companions,
+  INCIDENT_NOT_FOUND,
+  openIncident,
+  unionOf,
+  type IncidentCreate,
+  type IncidentView,
+} from './incidents.js';
 
 /** Events one incident may list: far under the item limit (each id is about 40 bytes). */
 export const MAX_EVENTS_PER_INCIDENT = 500;
@@ -28,7 +36,12 @@ export interface LinkEnds {
  * The incidents event `eventId` leaves and joins, read in one round trip (and the events the one it
  * leaves still lists, for its zones, in another); `to` must be the tenant's.
  */
-export async function linkEnds(tenantId: TenantId, eventId: string, from: string | null, to: string | null): Promise<LinkEnds> {
+export async function linkEnds(
+  tenantId: TenantId,
+  eventId: string,
+  from: string | null,
+  to: string | null,
+): Promise<LinkEnds> {
   const ids = [from, to].filter((id): id is string => id !== null);
   const found = ids.length > 0 ? await getIncidents(tenantId, ids) : new Map<string, StoredIncident>();
   // Another tenant's incident is answered as the unknown one it is here.
@@ -47,7 +60,12 @@ export async function linkEnds(tenantId: TenantId, eventId: string, from: string
  * The incident side of moving `eventId` out of `from` and into `to` (either may be null): each
  * incident's new event list and timeline entry, under its version, with its companions.
  */
-export function incidentSideOfLink(actor: Actor, at: string, event: Pick<StoredEvent, 'event_id' | 'matched_zone_ids'>, ends: LinkEnds): TransactItem[] {
+export function incidentSideOfLink(
+  actor: Actor,
+  at: string,
+  event: Pick<StoredEvent, 'event_id' | 'matched_zone_ids'>,
+  ends: LinkEnds,
+): TransactItem[] {
   const { from, to } = ends;
   const eventId = event.event_id;
   const writes: TransactItem[] = [];
@@ -55,10 +73,30 @@ export function incidentSideOfLink(actor: Actor, at: string, event: Pick<StoredE
     if (to.event_ids.length >= MAX_EVENTS_PER_INCIDENT) {
       throw new ConflictError(`An incident links at most ${MAX_EVENTS_PER_INCIDENT} events; this one has that many`);
     }
-    writes.push(...incidentWrites(actor, to, at, [...to.event_ids, eventId], unionOf(to.zone_ids, event.matched_zone_ids), 'linked', eventId));
+    writes.push(
+      ...incidentWrites(
+        actor,
+        to,
+        at,
+        [...to.event_ids, eventId],
+        unionOf(to.zone_ids, event.matched_zone_ids),
+        'linked',
+        eventId,
+      ),
+    );
   }
   if (from && from.incident_id !== to?.incident_id && from.event_ids.includes(eventId)) {
-    writes.push(...incidentWrites(actor, from, at, from.event_ids.filter((id) => id !== eventId), ends.fromZoneIds, 'unlinked', eventId));
+    writes.push(
+      ...incidentWrites(
+        actor,
+        from,
+        at,
+        from.event_ids.filter((id) => id !== eventId),
+        ends.fromZoneIds,
+        'unlinked',
+        eventId,
+      ),
+    );
   }
   return writes;
 }
@@ -107,16 +145,24 @@ export async function openIncidentWithEvents(
     // Which one by its place in the list: an unknown id and another tenant's are answered alike.
     if (!event) throw new NotFoundError(`Event not found (event_ids[${i}])`);
     if (event.incident_id) {
-      throw new ConflictError(`Event ${id} belongs to incident ${event.incident_id}; move it with PATCH /api/v1/events/${id}/processed`);
+      throw new ConflictError(
+        `Event ${id} belongs to incident ${event.incident_id}; move it with PATCH /api/v1/events/${id}/processed`,
+      );
     }
   }
   try {
     const zoneIds = unionOf(...named.map((id) => events.get(id)!.matched_zone_ids));
-    return await openIncident(actor, tenantId, input, source, { ...id, event_ids: [...named], zone_ids: zoneIds }, (incidentId) =>
-      named.map((id) => setEventIncident(tenantId, id, null, incidentId)),
+    return await openIncident(
+      actor,
+      tenantId,
+      input,
+      source,
+      { ...id, event_ids: [...named], zone_ids: zoneIds },
+      (incidentId) => named.map((id) => setEventIncident(tenantId, id, null, incidentId)),
     );
   } catch (err) {
-    if (err instanceof ConditionFailed) throw new ConflictError('An event named was linked to another incident at the same time; try again');
+    if (err instanceof ConditionFailed)
+      throw new ConflictError('An event named was linked to another incident at the same time; try again');
     throw err;
   }
 }

@@ -29,13 +29,18 @@ export function severityOfEvent(score: number, reported: string | null): Inciden
   return severityRank(reported) > severityRank(scored) ? reported : scored;
 }
 
-const isSeverity = (s: string | null): s is IncidentSeverity => (INCIDENT_SEVERITIES as readonly (string | null)[]).includes(s);
+const isSeverity = (s: string | null): s is IncidentSeverity =>
+  (INCIDENT_SEVERITIES as readonly (string | null)[]).includes(s);
 
 /**
  * Opens an incident for each event at or above its tenant's threshold (`thresholdOf`, from the
  * configuration ingest read) and not linked yet; returns the events as they are now.
  */
-export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[], thresholdOf: (tenantId: TenantId) => number): Promise<StoredEvent[]> {
+export async function openIncidentsForEvents(
+  actor: Actor,
+  events: StoredEvent[],
+  thresholdOf: (tenantId: TenantId) => number,
+): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
   for (const event of events) {
     if (event.incident_id || event.threat_score === null || event.threat_score < thresholdOf(event.tenant_id)) {
@@ -71,4 +76,3 @@ export async function openIncidentsForEvents(actor: Actor, events: StoredEvent[]
   }
   return out;
 }
-

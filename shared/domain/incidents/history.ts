@@ -13,7 +13,10 @@ export async function feed(tenantId: TenantId, page: { limit: number; offset: nu
   return listFeed(tenantId, page);
 }
 
-export async function replay(tenantId: TenantId, incidentId: string): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
+export async function replay(
+  tenantId: TenantId,
+  incidentId: string,
+): Promise<{ incident_id: string; timeline: HistoryEntry[] }> {
   const incident = await findStored(tenantId, incidentId);
   return { incident_id: incidentId, timeline: incident.history };
 }
@@ -34,5 +37,12 @@ export async function snapshot(tenantId: TenantId, incidentId: string, at: strin
     if (h.kind === 'assigned') assignee = (h.detail.to as string | null) ?? null;
     if (h.kind === 'note') notes.push({ at: h.at, by: h.by, text: h.detail.text });
   }
-  return { incident_id: incidentId, at: new Date(moment).toISOString(), status, escalation_level: escalationLevel, assignee_id: assignee, notes };
+  return {
+    incident_id: incidentId,
+    at: new Date(moment).toISOString(),
+    status,
+    escalation_level: escalationLevel,
+    assignee_id: assignee,
+    notes,
+  };
 }

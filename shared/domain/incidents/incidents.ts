@@ -58,7 +58,6 @@ export function viewOf({ history, ...incident }: Incident | StoredIncident): Inc
   return { ...rest, transitions, ...timeFigures(incident.created_at, transitions) };
 }
 
-
 export const byOf = actorName;
 
 export async function configOf(tenantId: string): Promise<TenantConfig> {
@@ -69,10 +68,24 @@ export async function configOf(tenantId: string): Promise<TenantConfig> {
 export const unionOf = (...lists: readonly (readonly string[])[]): string[] => [...new Set(lists.flat())];
 
 /** The writes that go with every change: audit, feed, bus. */
-export function companions(actor: Actor, incident: Incident, action: string, changes: Record<string, unknown>, extra: Record<string, unknown> = {}): TransactItem[] {
+export function companions(
+  actor: Actor,
+  incident: Incident,
+  action: string,
+  changes: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): TransactItem[] {
   const view = viewOf(incident);
   return [
-    auditPut(auditEntry(actor, { tenantId: incident.tenant_id, action, resourceType: 'incident', resourceId: incident.incident_id, changes })),
+    auditPut(
+      auditEntry(actor, {
+        tenantId: incident.tenant_id,
+        action,
+        resourceType: 'incident',
+        resourceId: incident.incident_id,
+        changes,
+      }),
+    ),
     putFeedEntry(incident.tenant_id, {
       entry_id: newTimeId(),
       at: incident.updated_at,
@@ -83,7 +96,12 @@ export function companions(actor: Actor, incident: Incident, action: string, cha
       status: incident.status,
       by: byOf(actor),
     }),
-    outboxPut({ tenantId: incident.tenant_id, source: INCIDENTS_SOURCE, detailType: action, detail: { ...view, ...extra } }),
+    outboxPut({
+      tenantId: incident.tenant_id,
+      source: INCIDENTS_SOURCE,
+      detailType: action,
+      detail: { ...view, ...extra },
+    }),
   ];
 }
 
@@ -98,15 +116,19 @@ export async function openIncident(
   /** Writes that must happen with the opening or not at all (linking the event that opened it). */
   alongside: (incidentId: string) => TransactItem[] = () => [],
 ): Promise<IncidentView> {
-  if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  if (input.environment_id && !(await getEnvironment(tenantId, input.environment_id)))
+    throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   // The zones of its location, unless the caller knows them (an event's geofence match).
-  const locationZoneIds = extra.location_zone_ids ?? (input.environment_id && input.location ? await zonesAt(tenantId, input.environment_id, input.location) : []);
+  const locationZoneIds =
+    extra.location_zone_ids ??
+    (input.environment_id && input.location ? await zonesAt(tenantId, input.environment_id, input.location) : []);
   const config = await configOf(tenantId);
   const at = now();
   const status = input.status ?? 'confirmed';
   const severity = input.severity ?? 'medium';
   const history: HistoryEntry[] = [{ at, kind: 'status', by: byOf(actor), detail: { from: null, to: 'draft' } }];
-  if (status === 'confirmed') history.push({ at, kind: 'status', by: byOf(actor), detail: { from: 'draft', to: 'confirmed' } });
+  if (status === 'confirmed')
+    history.push({ at, kind: 'status', by: byOf(actor), detail: { from: 'draft', to: 'confirmed' } });
   const incident: Incident = {
     incident_id: newTimeId(),
     tenant_id: tenantId,
@@ -124,7 +146,9 @@ export async function openIncident(
     occurred_at: input.occurred_at ?? null,
     assignee_id: null,
     escalation_level: 0,
-    ...(status === 'confirmed' ? startSlaClock(config, severity, at) : { sla_due_at: null, sla_breached_at: null, next_escalation_at: null }),
+    ...(status === 'confirmed'
+      ? startSlaClock(config, severity, at)
+      : { sla_due_at: null, sla_breached_at: null, next_escalation_at: null }),
     summary: null,
     event_ids: [],
     zone_ids: [],
@@ -136,7 +160,9 @@ export async function openIncident(
   };
   incident.zone_ids = unionOf(locationZoneIds, extra.zone_ids ?? []);
   // Events listed at opening (the one that opened it, or those an operator named) are in its timeline.
-  incident.history.push(...incident.event_ids.map((eventId) => ({ at, kind: 'linked', by: byOf(actor), detail: { event_id: eventId } })));
+  incident.history.push(
+    ...incident.event_ids.map((eventId) => ({ at, kind: 'linked', by: byOf(actor), detail: { event_id: eventId } })),
+  );
   const confirmation = status === 'confirmed' ? confirmationWrites(incident, config) : [];
   await transactWrite([
     putNewIncident(incident),
@@ -166,17 +192,32 @@ export type ListQuery = Infer<typeof incidentListQuery>;
  * Status and severity come from the indexes; environment and zone filter the newest SORT_WINDOW
  * incidents read from there, which are then sorted (ties newest first).
  */
-export async function listIncidents(tenantId: TenantId, q: ListQuery): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
+export async function listIncidents(
+  tenantId: TenantId,
+  q: ListQuery,
+): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
   const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW))
-    .filter((i) => (q.environment_id === undefined || i.environment_id === q.environment_id) && (q.zone_id === undefined || i.zone_ids.includes(q.zone_id)))
+    .filter(
+      (i) =>
+        (q.environment_id === undefined || i.environment_id === q.environment_id) &&
+        (q.zone_id === undefined || i.zone_ids.includes(q.zone_id)),
+    )
     .map(viewOf);
   // A place named that is not the tenant's is answered as the unknown it is; a match shows it exists.
   if (all.length === 0) {
-    if (q.environment_id && !(await getEnvironment(tenantId, q.environment_id))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-    if (q.zone_id && !(await getSiteEntity(SITE_KINDS.zone, tenantId, q.zone_id))) throw new NotFoundError(ZONE_NOT_FOUND);
+    if (q.environment_id && !(await getEnvironment(tenantId, q.environment_id)))
+      throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+    if (q.zone_id && !(await getSiteEntity(SITE_KINDS.zone, tenantId, q.zone_id)))
+      throw new NotFoundError(ZONE_NOT_FOUND);
   }
   const key = (i: IncidentView): string | number =>
-    q.sort_by === 'severity' ? severityRank(i.severity) : q.sort_by === 'escalation_level' ? i.escalation_level : q.sort_by === 'status' ? i.status : i[q.sort_by];
+    q.sort_by === 'severity'
+      ? severityRank(i.severity)
+      : q.sort_by === 'escalation_level'
+        ? i.escalation_level
+        : q.sort_by === 'status'
+          ? i.status
+          : i[q.sort_by];
   const sign = q.sort_order === 'asc' ? 1 : -1;
   const sorted = [...all].sort((a, b) => {
     const ka = key(a);
@@ -193,7 +234,16 @@ export async function change(
   actor: Actor,
   tenantId: TenantId,
   incidentId: string,
-  apply: (current: StoredIncident, at: string) => { next: Incident; fields: (keyof Incident)[]; action: string; changes: Record<string, unknown>; extra?: TransactItem[] },
+  apply: (
+    current: StoredIncident,
+    at: string,
+  ) => {
+    next: Incident;
+    fields: (keyof Incident)[];
+    action: string;
+    changes: Record<string, unknown>;
+    extra?: TransactItem[];
+  },
   load: () => Promise<StoredIncident> = () => findStored(tenantId, incidentId),
 ): Promise<IncidentView> {
   return retryOnConcurrentChange(async () => {
@@ -209,7 +259,11 @@ export async function change(
     const next = settleSlaClock({ ...result.next, updated_at: at });
     await transactWrite([
       // The SLA fields are always written: any change may stop or move the clock.
-      updateIncident(next, [...result.fields, 'history', 'sla_due_at', 'sla_breached_at', 'next_escalation_at'], current.version),
+      updateIncident(
+        next,
+        [...result.fields, 'history', 'sla_due_at', 'sla_breached_at', 'next_escalation_at'],
+        current.version,
+      ),
       ...companions(actor, next, result.action, result.changes),
       ...(result.extra ?? []),
       ...slaTimerWrites(current, next),
@@ -220,7 +274,12 @@ export async function change(
 
 export type RespondInput = InputOf<typeof incidentRespond>;
 
-export async function respond(actor: Actor, tenantId: TenantId, incidentId: string, input: RespondInput): Promise<IncidentView> {
+export async function respond(
+  actor: Actor,
+  tenantId: TenantId,
+  incidentId: string,
+  input: RespondInput,
+): Promise<IncidentView> {
   if (input.assignee_id) {
     const assignee = await getUser(tenantId, input.assignee_id);
     // Another tenant's user is answered as the unknown user it is here.
@@ -260,7 +319,12 @@ export async function respond(actor: Actor, tenantId: TenantId, incidentId: stri
     if (input.resolution !== undefined || input.resolution_notes !== undefined) {
       next.resolution = input.resolution ?? current.resolution;
       next.resolution_notes = input.resolution_notes ?? current.resolution_notes;
-      history.push({ at, kind: 'resolution', by, detail: { resolution: next.resolution, notes: next.resolution_notes } });
+      history.push({
+        at,
+        kind: 'resolution',
+        by,
+        detail: { resolution: next.resolution, notes: next.resolution_notes },
+      });
       fields.push('resolution', 'resolution_notes');
       changes.resolution = { from: current.resolution, to: next.resolution };
     }
@@ -275,7 +339,12 @@ export async function respond(actor: Actor, tenantId: TenantId, incidentId: stri
  * link while nobody has acknowledged); past the top it is 409. The SLA scheduler escalates through
  * the same steps (escalation.ts).
  */
-export async function escalate(actor: Actor, tenantId: TenantId, incidentId: string, reason: string | undefined): Promise<IncidentView> {
+export async function escalate(
+  actor: Actor,
+  tenantId: TenantId,
+  incidentId: string,
+  reason: string | undefined,
+): Promise<IncidentView> {
   const config = await configOf(tenantId);
   const levels = config.escalation_policy.levels;
   return change(actor, tenantId, incidentId, (current, at) => {
@@ -283,12 +352,19 @@ export async function escalate(actor: Actor, tenantId: TenantId, incidentId: str
       throw new ConflictError(`A ${current.status} incident is not escalated`);
     }
     const raised = raiseLevel(current, levels, at, byOf(actor), reason);
-    if (!raised) throw new ConflictError(`The incident is at the highest escalation level (${levels.length}) of the tenant's policy`);
+    if (!raised)
+      throw new ConflictError(
+        `The incident is at the highest escalation level (${levels.length}) of the tenant's policy`,
+      );
     return {
       next: raised.next,
       fields: ['escalation_level'],
       action: 'incident.escalated',
-      changes: { escalation_level: { from: current.escalation_level, to: raised.level }, notify_roles: raised.notifyRoles, reason },
+      changes: {
+        escalation_level: { from: current.escalation_level, to: raised.level },
+        notify_roles: raised.notifyRoles,
+        reason,
+      },
       extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.told) : [],
     };
   });

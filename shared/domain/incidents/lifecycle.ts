@@ -58,7 +58,13 @@ export class ForbiddenTransitionError extends Error {
 }
 
 /** The transition from `from` to `to`, or ForbiddenTransitionError. */
-export function transition(from: IncidentStatus, to: IncidentStatus, at: string, by: string, note?: string): Transition {
+export function transition(
+  from: IncidentStatus,
+  to: IncidentStatus,
+  at: string,
+  by: string,
+  note?: string,
+): Transition {
   if (!canTransition(from, to)) throw new ForbiddenTransitionError(from, to);
   return { from, to, at, by, ...(note ? { note } : {}) };
 }
@@ -67,7 +73,13 @@ export function transition(from: IncidentStatus, to: IncidentStatus, at: string,
 export function transitionsOf(history: readonly HistoryEntry[]): Transition[] {
   return history
     .filter((h) => h.kind === 'status')
-    .map((h) => ({ from: (h.detail.from as IncidentStatus | null) ?? null, to: h.detail.to as IncidentStatus, at: h.at, by: h.by, ...(h.detail.note ? { note: String(h.detail.note) } : {}) }));
+    .map((h) => ({
+      from: (h.detail.from as IncidentStatus | null) ?? null,
+      to: h.detail.to as IncidentStatus,
+      at: h.at,
+      by: h.by,
+      ...(h.detail.note ? { note: String(h.detail.note) } : {}),
+    }));
 }
 
 /** When each status was first entered, from a transition history in time order. */
@@ -87,7 +99,8 @@ export interface TimeFigures {
 export function timeFigures(createdAt: string, history: readonly Transition[]): TimeFigures {
   const entered = firstEntered(history);
   const start = Date.parse(entered.confirmed ?? createdAt);
-  const since = (at: string | undefined) => (at === undefined ? null : Math.max(0, Math.round((Date.parse(at) - start) / 1000)));
+  const since = (at: string | undefined) =>
+    at === undefined ? null : Math.max(0, Math.round((Date.parse(at) - start) / 1000));
   return {
     time_to_acknowledge_seconds: since(entered.acknowledged),
     time_to_resolve_seconds: since(entered.resolved),

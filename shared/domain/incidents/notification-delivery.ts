@@ -18,12 +18,25 @@ import type { NotificationSender } from '../../adapters/notification-sender.js';
 import { config } from '../../config.js';
 import { putAckToken } from '../../db/incidents.js';
 import type { StoredIntegration } from '../../db/integrations.js';
-import { claimDelivery, readDeliveryState, settleDeliveries, type DeliveryOutcome } from '../../db/notification-deliveries.js';
+import {
+  claimDelivery,
+  readDeliveryState,
+  settleDeliveries,
+  type DeliveryOutcome,
+} from '../../db/notification-deliveries.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { log } from '../../log.js';
 import { isNotifyKind, type NotifyKind } from '../../schemas/integrations.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
-import { accepted, sendNotice, type Notice, type PagerDutySeverity, type SealedConfig, openIntegrationConfig, outboundPolicy } from '../integrations/index.js';
+import {
+  accepted,
+  sendNotice,
+  type Notice,
+  type PagerDutySeverity,
+  type SealedConfig,
+  openIntegrationConfig,
+  outboundPolicy,
+} from '../integrations/index.js';
 import { hashToken, issueAckToken, linkToken } from './ack-token.js';
 import { agentEnabled } from '../agents/index.js';
 
@@ -56,7 +69,12 @@ const CLAIM_LEASE_MS = 60_000;
 /** Claims and tokens per transaction: two items each, a hundred at most. */
 const TARGETS_PER_TRANSACTION = 50;
 
-const PAGERDUTY_SEVERITY: Record<string, PagerDutySeverity> = { critical: 'critical', high: 'error', medium: 'warning', low: 'info' };
+const PAGERDUTY_SEVERITY: Record<string, PagerDutySeverity> = {
+  critical: 'critical',
+  high: 'error',
+  medium: 'warning',
+  low: 'info',
+};
 
 /** A notification could not reach every target; those that took it are not sent it again. */
 export class NotificationNotDelivered extends Error {
@@ -73,7 +91,11 @@ export interface MintedLink {
  * The incident as an integration is told it (docs/configuration.md, "Who is told, and how"): the
  * title with its severity and level, the facts, and the link as a button, an action or a line.
  */
-export function incidentNotice(d: NotificationDetail & { tenant_id: string }, link: MintedLink & { url: string }, at: Date): Notice {
+export function incidentNotice(
+  d: NotificationDetail & { tenant_id: string },
+  link: MintedLink & { url: string },
+  at: Date,
+): Notice {
   const severity = d.severity.toUpperCase();
   const level = d.escalation_level === 0 ? '0 (confirmed)' : `${d.escalation_level} (not acknowledged in time)`;
   return {
@@ -132,7 +154,10 @@ const unique = <T>(list: readonly T[]): T[] => [...new Set(list)];
  * Delivers a notification read from the bus. The tenant is the entry's own `tenant_id` (the
  * outbox sets it from the change that announced it): system work, no request's caller.
  */
-export async function deliverNotification(detail: NotificationDetail & { tenant_id: string }, sender: NotificationSender | null): Promise<DeliveryReport> {
+export async function deliverNotification(
+  detail: NotificationDetail & { tenant_id: string },
+  sender: NotificationSender | null,
+): Promise<DeliveryReport> {
   const tenantId: TenantId = systemTenant(detail.tenant_id);
   const { incident_id: incidentId, message_id: messageId } = detail;
   const report: DeliveryReport = { sent: [], already: [], skipped: [] };
@@ -140,13 +165,21 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
   // A tenant that switched the notifier agent off is told nothing (docs/operations.md).
   if (!(await agentEnabled(tenantId, 'notifier'))) {
     report.skipped.push({ target: '*', reason: 'the notifier agent is switched off for the tenant' });
-    log.info('incident notification not sent: the notifier agent is switched off for the tenant', { tenant_id: tenantId, incident_id: incidentId, message_id: messageId });
+    log.info('incident notification not sent: the notifier agent is switched off for the tenant', {
+      tenant_id: tenantId,
+      incident_id: incidentId,
+      message_id: messageId,
+    });
     return report;
   }
 
   const integrationIds = unique(detail.integration_ids ?? []);
   const emails = unique((detail.email_recipients ?? []).map((e) => e.toLowerCase()));
-  const candidates = [...(sender ? ['roles'] : []), ...integrationIds.map((id) => `integration#${id}`), ...emails.map((e) => `email#${e}`)];
+  const candidates = [
+    ...(sender ? ['roles'] : []),
+    ...integrationIds.map((id) => `integration#${id}`),
+    ...emails.map((e) => `email#${e}`),
+  ];
   if (candidates.length === 0) return report;
 
   // Call 1: every marker, and the integrations as they are now.
@@ -165,7 +198,12 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     log[level]('notification target skipped', { incident_id: incidentId, notification_id: messageId, target, reason });
   };
   const viaKind = (kind: NotifyKind, c: () => Promise<SealedConfig>) => async (link: MintedLink) => {
-    const answer = await sendNotice(kind, await c(), incidentNotice(detail, { ...link, url: absolute(link.path) }, at), outboundPolicy());
+    const answer = await sendNotice(
+      kind,
+      await c(),
+      incidentNotice(detail, { ...link, url: absolute(link.path) }, at),
+      outboundPolicy(),
+    );
     return accepted(kind, answer) ? null : (answer.error ?? `answered ${answer.status}`);
   };
 
@@ -199,8 +237,14 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     if (!integration) skip(key, 'the integration was deleted');
     else if (!integration.enabled) skip(key, 'the integration is disabled');
     else if (!isNotifyKind(integration.kind)) skip(key, `a ${integration.kind} integration tells nobody`, 'warn');
-    else if (integration.kind === 'email' && !emailConfigured()) skip(key, 'this deployment sends no email (EMAIL_FROM is not set)', 'warn');
-    else targets.push({ key, addressedTo: [`integration:${id}`], send: viaKind(integration.kind, () => openIntegrationConfig(integration)) });
+    else if (integration.kind === 'email' && !emailConfigured())
+      skip(key, 'this deployment sends no email (EMAIL_FROM is not set)', 'warn');
+    else
+      targets.push({
+        key,
+        addressedTo: [`integration:${id}`],
+        send: viaKind(integration.kind, () => openIntegrationConfig(integration)),
+      });
   }
   for (const email of emails) {
     const key = `email#${email}`;
@@ -219,12 +263,19 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     const path = `/api/v1/incidents/${incidentId}/acknowledge?token=${token}`;
     links.set(t.key, { path, expiresAt: issued.expiresAt });
     return [
-      putAckToken({ incident_id: incidentId, tenant_id: tenantId, token_hash: hashToken(token), expires_at_iso: issued.expiresAt, addressed_to: t.addressedTo }),
+      putAckToken({
+        incident_id: incidentId,
+        tenant_id: tenantId,
+        token_hash: hashToken(token),
+        expires_at_iso: issued.expiresAt,
+        addressed_to: t.addressedTo,
+      }),
       claimDelivery(tenantId, incidentId, messageId, t.key, stamp, staleBefore),
     ];
   });
   try {
-    for (let i = 0; i < writes.length; i += TARGETS_PER_TRANSACTION) await transactWrite(writes.slice(i, i + TARGETS_PER_TRANSACTION).flat());
+    for (let i = 0; i < writes.length; i += TARGETS_PER_TRANSACTION)
+      await transactWrite(writes.slice(i, i + TARGETS_PER_TRANSACTION).flat());
   } catch (err) {
     // Another run of the same event claimed a target meanwhile: it sends; a retry sees how it went.
     if (err instanceof ConditionFailed) throw new NotificationNotDelivered('another run is sending this notification');
@@ -236,7 +287,9 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
     targets.map(async (t): Promise<DeliveryOutcome> => {
       try {
         const failure = await t.send(links.get(t.key)!);
-        return failure === null ? { target: t.key, status: 'sent' } : { target: t.key, status: 'failed', reason: failure };
+        return failure === null
+          ? { target: t.key, status: 'sent' }
+          : { target: t.key, status: 'failed', reason: failure };
       } catch (err) {
         return { target: t.key, status: 'failed', reason: (err as Error).message };
       }
@@ -248,7 +301,9 @@ export async function deliverNotification(detail: NotificationDetail & { tenant_
   report.sent.push(...outcomes.filter((o) => o.status === 'sent').map((o) => o.target));
   if (failed.length > 0) {
     log.warn('notification targets failed', { incident_id: incidentId, notification_id: messageId, failed });
-    throw new NotificationNotDelivered(`${failed.length} of ${outcomes.length} targets did not take the notification: ${failed.map((f) => `${f.target} (${f.reason})`).join('; ')}`);
+    throw new NotificationNotDelivered(
+      `${failed.length} of ${outcomes.length} targets did not take the notification: ${failed.map((f) => `${f.target} (${f.reason})`).join('; ')}`,
+    );
   }
   return report;
 }

@@ -18,7 +18,9 @@ export async function sendNotificationMessage(body: string, sender: Notification
   const bus = JSON.parse(body) as NotificationEnvelope;
   const detail = bus.detail;
   if (!detail?.tenant_id || !detail.message_id) {
-    log.warn('an incident.notification without a tenant or a message id: not sent', { detail_type: bus['detail-type'] });
+    log.warn('an incident.notification without a tenant or a message id: not sent', {
+      detail_type: bus['detail-type'],
+    });
     return;
   }
   await deliverNotification({ ...(detail as NotificationDetail), tenant_id: detail.tenant_id }, sender);

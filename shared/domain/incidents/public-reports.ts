@@ -6,7 +6,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
-import { currentPublicReportKeyHash, replacePublicReportKey, tenantOfPublicReportKeyHash } from '../../db/public-report-keys.js';
+import {
+  currentPublicReportKeyHash,
+  replacePublicReportKey,
+  tenantOfPublicReportKeyHash,
+} from '../../db/public-report-keys.js';
 import { transactWrite } from '../../db/transact.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
@@ -19,14 +23,24 @@ import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Makes (or replaces) the tenant's public reporting key; shown this once. The old key stops working. */
-export async function rotatePublicReportKey(actor: Actor, tenantId: TenantId): Promise<{ public_report_key: string; created_at: string }> {
+export async function rotatePublicReportKey(
+  actor: Actor,
+  tenantId: TenantId,
+): Promise<{ public_report_key: string; created_at: string }> {
   const key = `prk_${randomBytes(24).toString('base64url')}`;
   const hash = sha256(key);
   const at = now();
   const oldHash = await currentPublicReportKeyHash(tenantId);
   await transactWrite([
     ...replacePublicReportKey(tenantId, hash, oldHash, at),
-    auditPut(auditEntry(actor, { tenantId, action: 'public_report_key.rotated', resourceType: 'public_report_key', resourceId: tenantId })),
+    auditPut(
+      auditEntry(actor, {
+        tenantId,
+        action: 'public_report_key.rotated',
+        resourceType: 'public_report_key',
+        resourceId: tenantId,
+      }),
+    ),
   ]);
   return { public_report_key: key, created_at: at };
 }
@@ -65,5 +79,10 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
     },
     'public',
   );
-  return { incident_id: incident.incident_id, title: incident.title, status: incident.status, created_at: incident.created_at };
+  return {
+    incident_id: incident.incident_id,
+    title: incident.title,
+    status: incident.status,
+    created_at: incident.created_at,
+  };
 }

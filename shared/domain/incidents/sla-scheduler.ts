@@ -82,21 +82,33 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
           const escalation = raised
             ? {
                 action: 'incident.escalated',
-                changes: { escalation_level: { from: current.escalation_level, to: raised.level }, notify_roles: raised.notifyRoles, automatic: true },
+                changes: {
+                  escalation_level: { from: current.escalation_level, to: raised.level },
+                  notify_roles: raised.notifyRoles,
+                  automatic: true,
+                },
               }
             : null;
           // Neither: the next level was due but the tenant's policy has fewer levels now; the
           // incident stays where it is and nothing further is due.
           const first = breached
-            ? { action: 'incident.sla_breached', changes: { sla_due_at: current.sla_due_at, sla_breached_at: next.sla_breached_at } }
-            : (escalation ?? { action: 'incident.updated', changes: { next_escalation_at: { from: current.next_escalation_at, to: null } } });
+            ? {
+                action: 'incident.sla_breached',
+                changes: { sla_due_at: current.sla_due_at, sla_breached_at: next.sla_breached_at },
+              }
+            : (escalation ?? {
+                action: 'incident.updated',
+                changes: { next_escalation_at: { from: current.next_escalation_at, to: null } },
+              });
           return {
             next,
             fields: ['escalation_level'],
             action: first.action,
             changes: first.changes,
             extra: [
-              ...(breached && escalation ? companions(actor, { ...next, updated_at: stamp }, escalation.action, escalation.changes) : []),
+              ...(breached && escalation
+                ? companions(actor, { ...next, updated_at: stamp }, escalation.action, escalation.changes)
+                : []),
               ...(raised ? notificationWrites(next, config, raised.told) : []),
             ],
           };

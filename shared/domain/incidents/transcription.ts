@@ -7,7 +7,14 @@
  */
 import { incidentAi, withQuestions, type Doubt, type IncidentFields } from '../../adapters/extraction/index.js';
 import { finishTranscription } from '../../adapters/speech/index.js';
-import { endPendingTranscription, getIncident, pendingTranscriptions, type Incident, type PendingTranscription, type VoiceReport } from '../../db/incidents.js';
+import {
+  endPendingTranscription,
+  getIncident,
+  pendingTranscriptions,
+  type Incident,
+  type PendingTranscription,
+  type VoiceReport,
+} from '../../db/incidents.js';
 import { ConditionFailed } from '../../db/transact.js';
 import { log } from '../../log.js';
 import { systemActor } from '../actor.js';
@@ -37,7 +44,10 @@ export async function completePendingTranscription(jobName: string, requestId: s
 
   const transcript = finished.status === 'completed' ? finished.transcript : null;
   const unsureWords = finished.status === 'completed' ? finished.unsureWords : [];
-  const extraction = transcript && (await agentEnabled(finished.tenantId, 'field-extraction')) ? await incidentAi().extract(transcript, { unsureWords }) : null;
+  const extraction =
+    transcript && (await agentEnabled(finished.tenantId, 'field-extraction'))
+      ? await incidentAi().extract(transcript, { unsureWords })
+      : null;
   const actor = systemActor(requestId);
   const completed: string[] = [];
   for (const pending of waiting) {
@@ -48,7 +58,8 @@ export async function completePendingTranscription(jobName: string, requestId: s
         systemTenant(pending.tenant_id),
         pending.incident_id,
         (current, at) => {
-          if (current.voice?.transcription_status !== 'pending' || current.voice.transcription_job !== jobName) throw new NotWaiting();
+          if (current.voice?.transcription_status !== 'pending' || current.voice.transcription_job !== jobName)
+            throw new NotWaiting();
           const next = withTranscript(current, {
             transcript,
             extracted: extraction?.fields ?? {},
@@ -56,7 +67,10 @@ export async function completePendingTranscription(jobName: string, requestId: s
             unsureWords,
             error: finished.status === 'failed' ? finished.reason : null,
           });
-          next.history = [...current.history, { at, kind: 'transcribed', by: SYSTEM_ACTOR, detail: { job: jobName, status: finished.status } }];
+          next.history = [
+            ...current.history,
+            { at, kind: 'transcribed', by: SYSTEM_ACTOR, detail: { job: jobName, status: finished.status } },
+          ];
           return {
             next,
             fields: ['voice', 'title', 'type', 'severity', 'location_text', 'description'],
@@ -74,7 +88,12 @@ export async function completePendingTranscription(jobName: string, requestId: s
       throw error;
     }
   }
-  log.info('transcription finished', { job: jobName, tenant_id: finished.tenantId, status: finished.status, drafts: completed.length });
+  log.info('transcription finished', {
+    job: jobName,
+    tenant_id: finished.tenantId,
+    status: finished.status,
+    drafts: completed.length,
+  });
   return { job: jobName, status: finished.status, completed };
 }
 
@@ -91,7 +110,13 @@ async function load(pending: PendingTranscription) {
  */
 function withTranscript(
   current: Incident,
-  got: { transcript: string | null; extracted: IncidentFields; doubts: Doubt[]; unsureWords: string[]; error: string | null },
+  got: {
+    transcript: string | null;
+    extracted: IncidentFields;
+    doubts: Doubt[];
+    unsureWords: string[];
+    error: string | null;
+  },
 ): Incident {
   const voice = current.voice!;
   const fields = { ...got.extracted, ...(voice.fields as IncidentFields) };

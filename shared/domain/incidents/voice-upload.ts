@@ -30,7 +30,10 @@ export interface VoiceUploadUrl {
 }
 
 /** A PUT URL for one recording of exactly `size_bytes`, under the caller's own tenant. */
-export async function createVoiceUploadUrl(tenantId: TenantId, request: VoiceUploadUrlRequest): Promise<VoiceUploadUrl> {
+export async function createVoiceUploadUrl(
+  tenantId: TenantId,
+  request: VoiceUploadUrlRequest,
+): Promise<VoiceUploadUrl> {
   // The extension is the format: the voice route reads it back when the request names none.
   const uploadKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${request.format}`;
   const expiresAt = new Date(Date.now() + VOICE_UPLOAD_URL_TTL_SECONDS * 1000).toISOString();

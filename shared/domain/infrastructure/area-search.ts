@@ -15,7 +15,11 @@ import type { LineHit, LineIndex } from './line-search.js';
 export function metresFromArea(area: Polygon, at: { lat: number; lon: number }): number {
   const here = point([at.lon, at.lat]);
   if (booleanPointInPolygon(here, area)) return 0;
-  return Math.min(...area.coordinates.map((ring) => nearestPointOnLine(lineString(ring), here, { units: 'meters' }).properties.pointDistance));
+  return Math.min(
+    ...area.coordinates.map(
+      (ring) => nearestPointOnLine(lineString(ring), here, { units: 'meters' }).properties.pointDistance,
+    ),
+  );
 }
 
 /** The area's bounding box, widened by `metres` on every side: [west, south, east, north]. */
@@ -26,11 +30,15 @@ export function widenedBox(area: Polygon, metres: number): [number, number, numb
   const south = Math.min(...lats);
   const north = Math.max(...lats);
   const dLat = metres / 111_320;
-  const dLon = Math.min(180, metres / (111_320 * Math.max(0.01, Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180))));
+  const dLon = Math.min(
+    180,
+    metres / (111_320 * Math.max(0.01, Math.cos((Math.max(Math.abs(south), Math.abs(north)) * Math.PI) / 180))),
+  );
   return [Math.min(...lons) - dLon, south - dLat, Math.max(...lons) + dLon, north + dLat];
 }
 
-const cross = (o: Position, a: Position, b: Position) => (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
+const cross = (o: Position, a: Position, b: Position) =>
+  (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
 
 /** Whether segments ab and cd cross or touch (planar, in degrees). */
 function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boolean {
@@ -39,8 +47,14 @@ function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boole
   const d3 = cross(a, b, c);
   const d4 = cross(a, b, d);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  const on = (p: Position, q: Position, r: Position) => Math.min(p[0]!, q[0]!) <= r[0]! && r[0]! <= Math.max(p[0]!, q[0]!) && Math.min(p[1]!, q[1]!) <= r[1]! && r[1]! <= Math.max(p[1]!, q[1]!);
-  return (d1 === 0 && on(c, d, a)) || (d2 === 0 && on(c, d, b)) || (d3 === 0 && on(a, b, c)) || (d4 === 0 && on(a, b, d));
+  const on = (p: Position, q: Position, r: Position) =>
+    Math.min(p[0]!, q[0]!) <= r[0]! &&
+    r[0]! <= Math.max(p[0]!, q[0]!) &&
+    Math.min(p[1]!, q[1]!) <= r[1]! &&
+    r[1]! <= Math.max(p[1]!, q[1]!);
+  return (
+    (d1 === 0 && on(c, d, a)) || (d2 === 0 && on(c, d, b)) || (d3 === 0 && on(a, b, c)) || (d4 === 0 && on(a, b, d))
+  );
 }
 
 /** Where segment ab meets segment cd (they do: segmentsMeet); an end of ab when they run along each other. */
@@ -69,7 +83,8 @@ function segmentToArea(area: Polygon, a: Position, b: Position): { distance: num
   const segment = lineString([a, b]);
   for (const vertex of area.coordinates.flat()) {
     const hit = nearestPointOnLine(segment, point(vertex), { units: 'meters' });
-    if (hit.properties.pointDistance < best.distance) best = { distance: hit.properties.pointDistance, nearest: hit.geometry.coordinates };
+    if (hit.properties.pointDistance < best.distance)
+      best = { distance: hit.properties.pointDistance, nearest: hit.geometry.coordinates };
   }
   return best;
 }
@@ -86,7 +101,11 @@ export function linesNearArea(index: LineIndex, area: Polygon, maxMetres: number
     if (distance > maxMetres) continue;
     const previous = best.get(li);
     if (!previous || distance < previous.distance_m) {
-      best.set(li, { line, distance_m: Math.round(distance), nearest: { lat: Math.round(nearest[1]! * 1e6) / 1e6, lon: Math.round(nearest[0]! * 1e6) / 1e6 } });
+      best.set(li, {
+        line,
+        distance_m: Math.round(distance),
+        nearest: { lat: Math.round(nearest[1]! * 1e6) / 1e6, lon: Math.round(nearest[0]! * 1e6) / 1e6 },
+      });
     }
   }
   return [...best.values()].sort((a, b) => a.distance_m - b.distance_m);

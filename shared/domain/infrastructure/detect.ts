@@ -9,7 +9,14 @@
 import type { Document } from '@xmldom/xmldom';
 import type { GeoJsonObject } from 'geojson';
 import type JSZip from 'jszip';
-import { ACCEPTED_EXTENSIONS, baseName, FORMAT_EXTENSION, FORMAT_LABEL, formatFromFilename, type InfrastructureFormat } from './formats.js';
+import {
+  ACCEPTED_EXTENSIONS,
+  baseName,
+  FORMAT_EXTENSION,
+  FORMAT_LABEL,
+  formatFromFilename,
+  type InfrastructureFormat,
+} from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
 import { isGeoJson } from './geojson.js';
 import { assertKmlSize, isKmlDocument, MAX_KML_BYTES, rootElementName, xmlParser } from './kml.js';
@@ -41,14 +48,18 @@ export interface Unrecognised {
   what: string;
 }
 
-const unreadable = (label: string, reason: string) => new GeoFileError('unreadable_file', `The file is not readable as ${label}: ${reason}`);
+const unreadable = (label: string, reason: string) =>
+  new GeoFileError('unreadable_file', `The file is not readable as ${label}: ${reason}`);
 
 /**
  * Opens the content as whatever it is, regardless of any name. `expected` decides between KMZ
  * and shapefile for a zip holding both, and words the messages. Throws an `unreadable_file`
  * error when the bytes cannot be read at all.
  */
-export async function openContent(data: Uint8Array, expected?: InfrastructureFormat): Promise<OpenedFile | Unrecognised> {
+export async function openContent(
+  data: Uint8Array,
+  expected?: InfrastructureFormat,
+): Promise<OpenedFile | Unrecognised> {
   const label = expected ? FORMAT_LABEL[expected] : 'KML, KMZ, GeoJSON or a zipped shapefile';
   if (data.length === 0) throw unreadable(label, 'it is empty');
   switch (sniffContainer(data)) {
@@ -111,6 +122,12 @@ export async function openByNameAndContent(filename: string, data: Uint8Array): 
   }
   const content = await openContent(data, promised);
   if (content.format === promised) return content;
-  const is = content.format === null ? content.what : `${FORMAT_LABEL[content.format]} (name it ${FORMAT_EXTENSION[content.format]})`;
-  throw new GeoFileError('format_mismatch', `The name ${JSON.stringify(baseName(filename))} promises ${FORMAT_LABEL[promised]}, but the content is ${is}`);
+  const is =
+    content.format === null
+      ? content.what
+      : `${FORMAT_LABEL[content.format]} (name it ${FORMAT_EXTENSION[content.format]})`;
+  throw new GeoFileError(
+    'format_mismatch',
+    `The name ${JSON.stringify(baseName(filename))} promises ${FORMAT_LABEL[promised]}, but the content is ${is}`,
+  );
 }

@@ -39,16 +39,28 @@ export async function extractGeometries(filename: string, data: Uint8Array): Pro
   } catch (err) {
     if (err instanceof GeoFileError || err instanceof DomainError) throw err;
     // A converter tripping over hostile or odd input: the file's fault, not ours.
-    throw new GeoFileError('unreadable_file', `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`);
+    throw new GeoFileError(
+      'unreadable_file',
+      `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`,
+    );
   }
   const features = all.filter((f): f is Feature => f.geometry !== null && hasPosition(f.geometry));
   if (features.length === 0) {
-    const held = all.length === 0 ? 'no features' : `${all.length} feature${all.length === 1 ? '' : 's'}, none with coordinates`;
-    throw new GeoFileError('no_geometries', `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`);
+    const held =
+      all.length === 0 ? 'no features' : `${all.length} feature${all.length === 1 ? '' : 's'}, none with coordinates`;
+    throw new GeoFileError(
+      'no_geometries',
+      `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`,
+    );
   }
   const collection: FeatureCollection = { type: 'FeatureCollection', features };
   const summary = summarize(collection);
-  return { format: opened.format, features: collection, summary, lines: hasLines(summary.geometry_types) ? buildLineIndex(collection) : null };
+  return {
+    format: opened.format,
+    features: collection,
+    summary,
+    lines: hasLines(summary.geometry_types) ? buildLineIndex(collection) : null,
+  };
 }
 
 /** Extracts, turning a bad file into a 422 at `loc` (a too large one stays a 413). */
@@ -74,9 +86,13 @@ async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[
       try {
         document = parseXml(text);
       } catch (err) {
-        throw new GeoFileError('unreadable_file', `${opened.kml.name} in the KMZ archive does not parse as XML (${(err as Error).message})`);
+        throw new GeoFileError(
+          'unreadable_file',
+          `${opened.kml.name} in the KMZ archive does not parse as XML (${(err as Error).message})`,
+        );
       }
-      if (!isKmlDocument(document)) throw new GeoFileError('unreadable_file', `${opened.kml.name} in the KMZ archive is not a KML document`);
+      if (!isKmlDocument(document))
+        throw new GeoFileError('unreadable_file', `${opened.kml.name} in the KMZ archive is not a KML document`);
       return kmlFeatures(document);
     }
     case 'geojson':
@@ -104,5 +120,9 @@ export function summarize(collection: FeatureCollection): GeometrySummary {
         'projected data (e.g. a shapefile in UTM) is not supported: export it in WGS 84 (EPSG:4326)',
     );
   }
-  return { feature_count: collection.features.length, geometry_types: [...types].sort(), bbox: [west, south, east, north] };
+  return {
+    feature_count: collection.features.length,
+    geometry_types: [...types].sort(),
+    bbox: [west, south, east, north],
+  };
 }

@@ -7,7 +7,14 @@ import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { NotFoundError } from '../../errors.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../sites/index.js';
-import { fileObjectPrefix, FILE_NOT_FOUND, findFileRecord, publicFile, type FileRecord, type InfrastructureFile } from './storage.js';
+import {
+  fileObjectPrefix,
+  FILE_NOT_FOUND,
+  findFileRecord,
+  publicFile,
+  type FileRecord,
+  type InfrastructureFile,
+} from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
 /**
@@ -34,7 +41,13 @@ export async function listInfrastructureFiles(
   page: PageRequest,
 ): Promise<FileList> {
   const env = await findStoredEnvironment(tenantId, environmentId);
-  const records = await listSiteEntitiesOfEnvironment<FileRecord>(SITE_KINDS.file, env.tenant_id, env.environment_id, page, { newestFirst: true });
+  const records = await listSiteEntitiesOfEnvironment<FileRecord>(
+    SITE_KINDS.file,
+    env.tenant_id,
+    env.environment_id,
+    page,
+    { newestFirst: true },
+  );
   return { items: records.map(publicFile), total: env.counts.files, limit: page.limit, offset: page.offset };
 }
 

@@ -49,7 +49,8 @@ function geometryProblem(geometry: unknown, depth = 0): string | null {
     }
     return null;
   }
-  if (!positionsAt(coordinates, POSITION_DEPTH[type] ?? 0)) return `is a ${type} whose coordinates are not positions [longitude, latitude]`;
+  if (!positionsAt(coordinates, POSITION_DEPTH[type] ?? 0))
+    return `is a ${type} whose coordinates are not positions [longitude, latitude]`;
   return null;
 }
 
@@ -61,7 +62,8 @@ export function geojsonFeatures(value: GeoJsonObject): Feature<Geometry | null>[
       : value.type === 'Feature'
         ? [value]
         : [{ type: 'Feature', properties: {}, geometry: value }];
-  if (!Array.isArray(features)) throw new GeoFileError('unreadable_file', 'The GeoJSON FeatureCollection has no "features" array');
+  if (!Array.isArray(features))
+    throw new GeoFileError('unreadable_file', 'The GeoJSON FeatureCollection has no "features" array');
   return features.map((raw, i) => {
     const where = value.type === 'FeatureCollection' ? `GeoJSON feature ${i}` : 'the GeoJSON feature';
     if (raw === null || typeof raw !== 'object' || (raw as { type?: unknown }).type !== 'Feature') {

@@ -13,9 +13,12 @@ import { buildLineIndex, hasLines, type IndexedLine, type LineIndexData } from '
 import { FILE_NOT_FOUND, linesObjectKey, type FileRecord } from './storage.js';
 
 /** A file's item with its lines' tags. */
-export type LineFile = StoredSiteEntity<FileRecord & { line_kinds?: Record<string, LineKind>; lines_kind?: LineKind | null }>;
+export type LineFile = StoredSiteEntity<
+  FileRecord & { line_kinds?: Record<string, LineKind>; lines_kind?: LineKind | null }
+>;
 
-export const kindOf = (file: LineFile, lineId: string): LineKind | 'unclassified' => file.line_kinds?.[lineId] ?? file.lines_kind ?? 'unclassified';
+export const kindOf = (file: LineFile, lineId: string): LineKind | 'unclassified' =>
+  file.line_kinds?.[lineId] ?? file.lines_kind ?? 'unclassified';
 
 /** A file's lines: its stored `lines.json`, or (a file stored before lines were kept) built from its features. */
 export async function readLineData(file: LineFile): Promise<LineIndexData> {
@@ -27,7 +30,11 @@ export async function readLineData(file: LineFile): Promise<LineIndexData> {
 }
 
 /** One line of the tenant's, with its file: null when the file is not the tenant's (or unknown), holds no lines, or has no such line. */
-export async function findLine(tenantId: TenantId, fileId: string, lineId: string): Promise<{ file: LineFile; line: IndexedLine } | null> {
+export async function findLine(
+  tenantId: TenantId,
+  fileId: string,
+  lineId: string,
+): Promise<{ file: LineFile; line: IndexedLine } | null> {
   const file = await getSiteEntity<LineFile>(SITE_KINDS.file, tenantId, fileId);
   if (!file || !hasLines(file.geometry_types)) return null;
   const line = (await readLineData(file)).lines.find((l) => l.line_id === lineId);

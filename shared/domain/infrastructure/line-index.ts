@@ -8,7 +8,8 @@
 import type { FeatureCollection, Geometry, Position } from 'geojson';
 
 /** Whether a file of these geometry types has lines to index. */
-export const hasLines = (geometryTypes: readonly string[]) => geometryTypes.some((t) => t === 'LineString' || t === 'MultiLineString' || t === 'GeometryCollection');
+export const hasLines = (geometryTypes: readonly string[]) =>
+  geometryTypes.some((t) => t === 'LineString' || t === 'MultiLineString' || t === 'GeometryCollection');
 
 export interface IndexedLine {
   /** `<feature index>` or, for a part of a MultiLineString, `<feature index>.<part>`. */
@@ -39,7 +40,12 @@ function nameOf(properties: Record<string, unknown> | null): string | null {
 export function buildLineIndex(features: FeatureCollection): LineIndexData {
   const lines: IndexedLine[] = [];
   const add = (featureIndex: number, part: number | null, coordinates: Position[], name: string | null) => {
-    if (coordinates.length >= 2) lines.push({ line_id: part === null ? String(featureIndex) : `${featureIndex}.${part}`, name, coordinates: coordinates.map((c) => [c[0]!, c[1]!]) });
+    if (coordinates.length >= 2)
+      lines.push({
+        line_id: part === null ? String(featureIndex) : `${featureIndex}.${part}`,
+        name,
+        coordinates: coordinates.map((c) => [c[0]!, c[1]!]),
+      });
   };
   features.features.forEach((f, i) => {
     const name = nameOf(f.properties);

@@ -48,13 +48,19 @@ export function linesNear(index: LineIndex, at: { lat: number; lon: number }, ma
   for (const s of candidates) {
     const [li, vi] = index.data.segments[s]!;
     const line = index.data.lines[li]!;
-    const hit = nearestPointOnLine(lineString([line.coordinates[vi]!, line.coordinates[vi + 1]!]), here, { units: 'meters' });
+    const hit = nearestPointOnLine(lineString([line.coordinates[vi]!, line.coordinates[vi + 1]!]), here, {
+      units: 'meters',
+    });
     const distance = hit.properties.pointDistance;
     if (distance > maxMetres) continue;
     const previous = best.get(li);
     if (!previous || distance < previous.distance_m) {
       const [lon, lat] = hit.geometry.coordinates as [number, number];
-      best.set(li, { line, distance_m: Math.round(distance), nearest: { lat: Math.round(lat * 1e6) / 1e6, lon: Math.round(lon * 1e6) / 1e6 } });
+      best.set(li, {
+        line,
+        distance_m: Math.round(distance),
+        nearest: { lat: Math.round(lat * 1e6) / 1e6, lon: Math.round(lon * 1e6) / 1e6 },
+      });
     }
   }
   return [...best.values()].sort((a, b) => a.distance_m - b.distance_m);

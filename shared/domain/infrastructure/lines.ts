@@ -77,17 +77,31 @@ async function searchFiles(files: readonly LineFile[], search: (index: LineIndex
 }
 
 /** The tenant's lines within `maxMetres` of a point, nearest first, at most `limit`. */
-export async function nearestLines(tenantId: TenantId, at: { lat: number; lon: number }, maxMetres: number, limit: number, files?: LineFile[]): Promise<NearLine[]> {
+export async function nearestLines(
+  tenantId: TenantId,
+  at: { lat: number; lon: number },
+  maxMetres: number,
+  limit: number,
+  files?: LineFile[],
+): Promise<NearLine[]> {
   return (await linesNearPointIn(files ?? (await lineFiles(tenantId)), at, maxMetres)).slice(0, limit);
 }
 
 /** The lines of `files` within `maxMetres` of a point, nearest first. */
-export async function linesNearPointIn(files: readonly LineFile[], at: { lat: number; lon: number }, maxMetres: number): Promise<NearLine[]> {
+export async function linesNearPointIn(
+  files: readonly LineFile[],
+  at: { lat: number; lon: number },
+  maxMetres: number,
+): Promise<NearLine[]> {
   return searchFiles(files, (index) => linesNear(index, at, maxMetres));
 }
 
 /** The lines of `files` crossing an area or within `maxMetres` of it, nearest first (shared/domain/infrastructure/area-search.ts). */
-export async function linesNearAreaIn(files: readonly LineFile[], area: Polygon, maxMetres: number): Promise<NearLine[]> {
+export async function linesNearAreaIn(
+  files: readonly LineFile[],
+  area: Polygon,
+  maxMetres: number,
+): Promise<NearLine[]> {
   return searchFiles(files, (index) => linesNearArea(index, area, maxMetres));
 }
 
@@ -148,7 +162,12 @@ export async function tagLines(
     if (!known.has(id)) throw invalid(['body', 'line_ids', i], `the file has no line ${id}`, 'unknown_line');
   });
   const fields = change.line_ids
-    ? { line_kinds: { ...(file.line_kinds ?? {}), ...Object.fromEntries(change.line_ids.map((id) => [id, change.kind])) } }
+    ? {
+        line_kinds: {
+          ...(file.line_kinds ?? {}),
+          ...Object.fromEntries(change.line_ids.map((id) => [id, change.kind])),
+        },
+      }
     : { lines_kind: change.kind };
   const audit = auditEntry(actor, {
     tenantId,

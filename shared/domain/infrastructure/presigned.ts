@@ -33,14 +33,17 @@ export async function extractUploadedFile(
   const pending = await getPendingUpload(env.tenant_id, fileId);
   if (!pending || pending.environment_id !== env.environment_id) {
     const stored = await getSiteEntity<{ environment_id: string }>(SITE_KINDS.file, env.tenant_id, fileId);
-    if (stored && stored.environment_id === env.environment_id) throw new ConflictError('This file has been extracted already');
+    if (stored && stored.environment_id === env.environment_id)
+      throw new ConflictError('This file has been extracted already');
     throw new NotFoundError(FILE_NOT_FOUND);
   }
   const object = await headObject(pending.original_key);
   if (!object) throw new ConflictError('Nothing has been uploaded for this file yet: PUT it to its upload URL first');
   if (object.sizeBytes > MAX_PRESIGNED_UPLOAD_BYTES) {
     await discard(pending);
-    throw new PayloadTooLargeError(`The uploaded file is larger than ${MAX_PRESIGNED_UPLOAD_BYTES} bytes; it was deleted`);
+    throw new PayloadTooLargeError(
+      `The uploaded file is larger than ${MAX_PRESIGNED_UPLOAD_BYTES} bytes; it was deleted`,
+    );
   }
   const data = await getObjectBytes(pending.original_key);
   if (!data) throw new ConflictError('Nothing has been uploaded for this file yet: PUT it to its upload URL first');

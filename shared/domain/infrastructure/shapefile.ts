@@ -34,22 +34,32 @@ export function shapefileLayers(archive: Archive): ShapefileLayer[] {
 }
 
 /** The features of every layer, in archive order; each layer's attributes become properties. */
-export async function shapefileFeatures(archive: Archive, layers: ShapefileLayer[]): Promise<Feature<Geometry | null>[]> {
+export async function shapefileFeatures(
+  archive: Archive,
+  layers: ShapefileLayer[],
+): Promise<Feature<Geometry | null>[]> {
   const features: Feature<Geometry | null>[] = [];
   for (const layer of layers) {
     if (!layer.dbf) {
-      throw new GeoFileError('unreadable_file', `The zipped shapefile has ${layer.shp.name} but not its ${layer.name}.dbf`);
+      throw new GeoFileError(
+        'unreadable_file',
+        `The zipped shapefile has ${layer.shp.name} but not its ${layer.name}.dbf`,
+      );
     }
     // Fresh copies: the library reads `.buffer`, which for a pooled Buffer holds other bytes too.
     const shp = new Uint8Array(await archive.read(layer.shp));
     const dbf = new Uint8Array(await archive.read(layer.dbf));
-    const encoding = layer.cpg && /utf-?8/i.test((await archive.read(layer.cpg)).toString('latin1')) ? 'utf-8' : undefined;
+    const encoding =
+      layer.cpg && /utf-?8/i.test((await archive.read(layer.cpg)).toString('latin1')) ? 'utf-8' : undefined;
     try {
       const { read: readShapefile } = await import('shapefile');
       const collection = await readShapefile(shp, dbf, encoding ? { encoding } : undefined);
       features.push(...(collection.features as Feature<Geometry | null>[]));
     } catch (err) {
-      throw new GeoFileError('unreadable_file', `${layer.shp.name} in the zipped shapefile cannot be read (${(err as Error).message})`);
+      throw new GeoFileError(
+        'unreadable_file',
+        `${layer.shp.name} in the zipped shapefile cannot be read (${(err as Error).message})`,
+      );
     }
   }
   return features;

@@ -23,7 +23,6 @@ export type { InfrastructureFile } from '../../db/site-entities.js';
 
 export const FILE_NOT_FOUND = 'Infrastructure file not found';
 
-
 /** The item: the public fields and where the objects are. */
 export interface FileRecord extends InfrastructureFile {
   original_key: string;
@@ -115,7 +114,9 @@ export async function storeFile(actor: Actor, env: StoredEnvironment, file: NewF
     await Promise.all([
       file.originalBody ? putObject(file.originalKey, file.originalBody, contentTypeOf(record.format)) : undefined,
       putObject(record.features_key, features, 'application/geo+json'),
-      file.extraction.lines ? putObject(linesObjectKey(record.features_key), JSON.stringify(file.extraction.lines), 'application/json') : undefined,
+      file.extraction.lines
+        ? putObject(linesObjectKey(record.features_key), JSON.stringify(file.extraction.lines), 'application/json')
+        : undefined,
     ]);
     await transactWrite([...createSiteEntity(SITE_KINDS.file, record), ...(file.alsoWrite ?? []), auditPut(audit)]);
   } catch (err) {

@@ -11,7 +11,12 @@ export const MAX_UNPACKED_BYTES = 128 * 1024 * 1024;
 
 /** The first bytes of a zip: a local file header, or the end record of an empty archive. */
 export function looksLikeZip(data: Uint8Array): boolean {
-  return data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && ((data[2] === 3 && data[3] === 4) || (data[2] === 5 && data[3] === 6));
+  return (
+    data.length >= 4 &&
+    data[0] === 0x50 &&
+    data[1] === 0x4b &&
+    ((data[2] === 3 && data[3] === 4) || (data[2] === 5 && data[3] === 6))
+  );
 }
 
 export interface Archive {
@@ -29,7 +34,10 @@ export async function openArchive(data: Uint8Array, unreadable: string): Promise
   try {
     zip = await Zip.loadAsync(data);
   } catch (err) {
-    throw new GeoFileError('unreadable_file', `${unreadable}: the zip archive cannot be read (${(err as Error).message})`);
+    throw new GeoFileError(
+      'unreadable_file',
+      `${unreadable}: the zip archive cannot be read (${(err as Error).message})`,
+    );
   }
   const entries = Object.values(zip.files).filter((e) => !e.dir && !isResourceFork(e.name));
   let unpacked = 0;
@@ -47,7 +55,12 @@ export async function openArchive(data: Uint8Array, unreadable: string): Promise
         chunks.push(chunk);
       });
       stream.on('error', (err: Error) =>
-        reject(new GeoFileError('unreadable_file', `${unreadable}: ${entry.name} in the zip archive cannot be unpacked (${err.message})`)),
+        reject(
+          new GeoFileError(
+            'unreadable_file',
+            `${unreadable}: ${entry.name} in the zip archive cannot be unpacked (${err.message})`,
+          ),
+        ),
       );
       stream.on('end', () => resolve(Buffer.concat(chunks)));
     });

@@ -45,11 +45,22 @@ export async function testIntegration(tenantId: TenantId, integrationId: string)
     // A connector tells nobody: its test reads its source and checks the document, storing nothing.
     if (!stored.connector) throw new Error(`feed integration ${integrationId} has no connector settings`);
     const probe = await probeFeed(stored.connector.feed, outboundPolicy(), stored.connector.url);
-    return { reachable: probe.ok, status_code: probe.httpStatus, latency_ms: probe.latencyMs, error: probe.error, tested_at: at.toISOString() };
+    return {
+      reachable: probe.ok,
+      status_code: probe.httpStatus,
+      latency_ms: probe.latencyMs,
+      error: probe.error,
+      tested_at: at.toISOString(),
+    };
   }
   // A dock (docs/drones.md) is probed as a signed HTTP endpoint is: the signed `integration.test` delivery.
   const kind = stored.kind === 'drone' ? 'http' : stored.kind;
-  const answer = await sendNotice(kind, await openIntegrationConfig(stored), testNotice(integrationId, at), outboundPolicy());
+  const answer = await sendNotice(
+    kind,
+    await openIntegrationConfig(stored),
+    testNotice(integrationId, at),
+    outboundPolicy(),
+  );
   return {
     // Email has no HTTP status: handed over to the mail service without an error is reachable.
     reachable: accepted(kind, answer),

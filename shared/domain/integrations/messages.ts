@@ -64,12 +64,23 @@ export function slackMessage(n: Notice): Record<string, unknown> {
   if (!n.link && !n.facts?.length) return { text: n.text };
   const text = `*${slackEscape(n.title)}*\n${slackEscape(n.text)}`;
   const section: Record<string, unknown> = { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } };
-  if (n.facts?.length) section.fields = n.facts.slice(0, 10).map((f) => ({ type: 'mrkdwn', text: `*${slackEscape(f.name)}*\n${slackEscape(f.value)}` }));
+  if (n.facts?.length)
+    section.fields = n.facts
+      .slice(0, 10)
+      .map((f) => ({ type: 'mrkdwn', text: `*${slackEscape(f.name)}*\n${slackEscape(f.value)}` }));
   const blocks: Record<string, unknown>[] = [section];
   if (n.link) {
     blocks.push({
       type: 'actions',
-      elements: [{ type: 'button', action_id: 'acknowledge', text: { type: 'plain_text', text: n.link.text }, url: n.link.href, style: 'primary' }],
+      elements: [
+        {
+          type: 'button',
+          action_id: 'acknowledge',
+          text: { type: 'plain_text', text: n.link.text },
+          url: n.link.href,
+          style: 'primary',
+        },
+      ],
     });
   }
   // The top-level text is what notifications and clients without blocks show.
@@ -77,7 +88,12 @@ export function slackMessage(n: Notice): Record<string, unknown> {
   return { text: fallback, blocks };
 }
 
-const TEAMS_COLOURS: Record<PagerDutySeverity, string> = { critical: 'C4314B', error: 'E8590C', warning: 'FFB900', info: '0076D7' };
+const TEAMS_COLOURS: Record<PagerDutySeverity, string> = {
+  critical: 'C4314B',
+  error: 'E8590C',
+  warning: 'FFB900',
+  info: '0076D7',
+};
 
 /** A Microsoft Teams incoming webhook's MessageCard; the link is an OpenUri action. */
 export function teamsCard(n: Notice): Record<string, unknown> {
@@ -89,7 +105,9 @@ export function teamsCard(n: Notice): Record<string, unknown> {
     title: n.title,
     text: n.text,
     ...(n.facts?.length ? { sections: [{ facts: n.facts.map((f) => ({ name: f.name, value: f.value })) }] } : {}),
-    ...(n.link ? { potentialAction: [{ '@type': 'OpenUri', name: n.link.text, targets: [{ os: 'default', uri: n.link.href }] }] } : {}),
+    ...(n.link
+      ? { potentialAction: [{ '@type': 'OpenUri', name: n.link.text, targets: [{ os: 'default', uri: n.link.href }] }] }
+      : {}),
   };
 }
 
@@ -124,13 +142,24 @@ export function httpBody(n: Notice): string {
 
 /** Whether the kind took the message: a 2xx, or for email handed to the mail service without an error. */
 export function accepted(kind: NotifyKind, answer: OutboundAnswer): boolean {
-  return kind === 'email' ? answer.error === null : answer.status !== null && answer.status >= 200 && answer.status < 300;
+  return kind === 'email'
+    ? answer.error === null
+    : answer.status !== null && answer.status >= 200 && answer.status < 300;
 }
 
 /** Sends the notice in the kind's format to the configured address; reports the answer, never throws for the receiver's faults. */
-export async function sendNotice(kind: NotifyKind, c: SealedConfig, n: Notice, policy: OutboundPolicy): Promise<OutboundAnswer> {
-  const post = (url: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json' }, timeoutMs = 15_000) =>
-    postOutbound(url, { headers, body, timeoutMs }, policy);
+export async function sendNotice(
+  kind: NotifyKind,
+  c: SealedConfig,
+  n: Notice,
+  policy: OutboundPolicy,
+): Promise<OutboundAnswer> {
+  const post = (
+    url: string,
+    body: string,
+    headers: Record<string, string> = { 'content-type': 'application/json' },
+    timeoutMs = 15_000,
+  ) => postOutbound(url, { headers, body, timeoutMs }, policy);
   switch (kind) {
     case 'slack':
       return post(c.webhook_url!, JSON.stringify(slackMessage(n)));
@@ -138,7 +167,8 @@ export async function sendNotice(kind: NotifyKind, c: SealedConfig, n: Notice, p
       return post(c.webhook_url!, JSON.stringify(teamsCard(n)));
     case 'pagerduty': {
       const triggered = await post(c.endpoint!, JSON.stringify(pagerDutyEvent(c.routing_key!, n, 'trigger')));
-      if (n.resolveAtOnce && accepted(kind, triggered)) await post(c.endpoint!, JSON.stringify(pagerDutyEvent(c.routing_key!, n, 'resolve')), undefined, 10_000);
+      if (n.resolveAtOnce && accepted(kind, triggered))
+        await post(c.endpoint!, JSON.stringify(pagerDutyEvent(c.routing_key!, n, 'resolve')), undefined, 10_000);
       return triggered;
     }
     case 'email': {

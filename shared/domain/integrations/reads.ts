@@ -2,7 +2,13 @@
  * Reading integrations (docs/webhooks.md, integrations): one by id, a page of them. Kept apart from
  * the writes and the senders (shared/domain/integrations/writes.ts) so the read routes carry neither.
  */
-import { getIntegration, listIntegrations as listStored, publicIntegration, type Integration, type StoredIntegration } from '../../db/integrations.js';
+import {
+  getIntegration,
+  listIntegrations as listStored,
+  publicIntegration,
+  type Integration,
+  type StoredIntegration,
+} from '../../db/integrations.js';
 import type { PageRequest } from '../../db/query.js';
 import { NotFoundError } from '../../errors.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';

@@ -27,7 +27,12 @@ import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../../d
 import { ConflictError, invalid } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import { connectorAttributes, type ConnectorSettings } from '../../db/connectors.js';
-import { PAGERDUTY_EVENTS_URL, type IntegrationKind, type integrationCreate, type integrationUpdate } from '../../schemas/integrations.js';
+import {
+  PAGERDUTY_EVENTS_URL,
+  type IntegrationKind,
+  type integrationCreate,
+  type integrationUpdate,
+} from '../../schemas/integrations.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -45,27 +50,35 @@ export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
 export { INTEGRATION_NOT_FOUND };
 
 export { outboundPolicy };
-const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({ tenant_id: tenantId, purpose: `integration:${integrationId}` });
+const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({
+  tenant_id: tenantId,
+  purpose: `integration:${integrationId}`,
+});
 
 /** An address as it may be saved, or a 422 at `loc` saying why not. */
 async function checkedAddress(raw: string, loc: string): Promise<string> {
   try {
     return (await checkOutboundUrl(raw, outboundPolicy())).href;
   } catch (err) {
-    if (err instanceof OutboundRefusedError) throw invalid(['body', 'config', loc], `not an address we may call: ${err.message}`, 'url');
+    if (err instanceof OutboundRefusedError)
+      throw invalid(['body', 'config', loc], `not an address we may call: ${err.message}`, 'url');
     throw err;
   }
 }
 
 /** The kind's configuration, complete and checked: what is sealed, where it sends, and the hint shown. */
-async function configOf(kind: IntegrationKind, given: IntegrationCreate['config']): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null; connector?: ConnectorSettings }> {
+async function configOf(
+  kind: IntegrationKind,
+  given: IntegrationCreate['config'],
+): Promise<{ sealed: SealedConfig; endpoint: string; hint: string | null; connector?: ConnectorSettings }> {
   const need = <F extends keyof typeof given>(field: F): NonNullable<(typeof given)[F]> => {
     const value = given[field];
     if (!value) throw invalid(['body', 'config', field], `is required for a ${kind} integration`, 'missing');
     return value;
   };
   const extra = Object.keys(given).filter((k) => !ALLOWED[kind].includes(k));
-  if (extra.length > 0) throw invalid(['body', 'config', extra[0]!], `is not a setting of a ${kind} integration`, 'extra_forbidden');
+  if (extra.length > 0)
+    throw invalid(['body', 'config', extra[0]!], `is not a setting of a ${kind} integration`, 'extra_forbidden');
   switch (kind) {
     case 'slack':
     case 'teams': {
@@ -89,7 +102,12 @@ async function configOf(kind: IntegrationKind, given: IntegrationCreate['config'
     }
     case 'email': {
       const to = need('to');
-      if (!emailConfigured()) throw invalid(['body', 'kind'], 'this deployment sends no email: it has no sender address (EMAIL_FROM)', 'value_error');
+      if (!emailConfigured())
+        throw invalid(
+          ['body', 'kind'],
+          'this deployment sends no email: it has no sender address (EMAIL_FROM)',
+          'value_error',
+        );
       return { sealed: { to: [...to] }, endpoint: `mailto:${to.join(',')}`, hint: null };
     }
     case 'feed': {
@@ -106,11 +124,24 @@ const ALLOWED: Record<IntegrationKind, readonly string[]> = {
   pagerduty: ['routing_key', 'endpoint'],
   http: ['url'],
   email: ['to'],
-  feed: ['feed', 'url', 'interval_minutes', 'radius_km', 'min_magnitude', 'min_alert_level', 'stream_seconds', 'provides_transit'],
+  feed: [
+    'feed',
+    'url',
+    'interval_minutes',
+    'radius_km',
+    'min_magnitude',
+    'min_alert_level',
+    'stream_seconds',
+    'provides_transit',
+  ],
   drone: ['url'],
 };
 
-export async function createIntegration(actor: Actor, tenantId: TenantId, input: IntegrationCreate): Promise<Integration & { secret?: string }> {
+export async function createIntegration(
+  actor: Actor,
+  tenantId: TenantId,
+  input: IntegrationCreate,
+): Promise<Integration & { secret?: string }> {
   const checked = await configOf(input.kind, input.config);
   const at = now();
   const integrationId = newTimeId();
@@ -133,31 +164,48 @@ export async function createIntegration(actor: Actor, tenantId: TenantId, input:
     action: 'integration.created',
     resourceType: 'integration',
     resourceId: integrationId,
-    changes: { name: view.name, kind: view.kind, enabled: view.enabled, endpoint: view.endpoint, credential_hint: view.credential_hint },
+    changes: {
+      name: view.name,
+      kind: view.kind,
+      enabled: view.enabled,
+      endpoint: view.endpoint,
+      credential_hint: view.credential_hint,
+    },
   });
   try {
     await transactWrite([...putNewIntegration(stored), auditPut(audit)]);
   } catch (err) {
-    if (err instanceof ConditionFailed && err.index === 1) throw new ConflictError(`A tenant has at most ${MAX_INTEGRATIONS_PER_TENANT} integrations`);
+    if (err instanceof ConditionFailed && err.index === 1)
+      throw new ConflictError(`A tenant has at most ${MAX_INTEGRATIONS_PER_TENANT} integrations`);
     throw err;
   }
   if (checked.connector) await armConnector({ ...stored, connector: checked.connector });
   return checked.sealed.secret ? { ...view, secret: checked.sealed.secret } : view;
 }
 
-export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId, integrationId: string, input: IntegrationUpdate): Promise<Integration> {
+export async function updateIntegrationSettings(
+  actor: Actor,
+  tenantId: TenantId,
+  integrationId: string,
+  input: IntegrationUpdate,
+): Promise<Integration> {
   const before = await findStoredIntegration(tenantId, integrationId);
   const checked = input.config ? await configOf(before.kind, input.config) : undefined;
   // A signing secret is shown once, at creation: a new address keeps it (a dock keeps verifying).
-  if (checked?.sealed.secret && before.kind === 'drone') checked.sealed.secret = (await openIntegrationConfig(before)).secret ?? checked.sealed.secret;
-  const sealed = checked ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId)) : undefined;
+  if (checked?.sealed.secret && before.kind === 'drone')
+    checked.sealed.secret = (await openIntegrationConfig(before)).secret ?? checked.sealed.secret;
+  const sealed = checked
+    ? await secretBox().seal(JSON.stringify(checked.sealed), sealedFor(tenantId, integrationId))
+    : undefined;
   return retryOnConcurrentChange(async () => {
     const current = await findStoredIntegration(tenantId, integrationId);
     const next: StoredIntegration = {
       ...current,
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      ...(checked && sealed ? { endpoint: checked.endpoint, credential_hint: checked.hint, config_sealed: sealed } : {}),
+      ...(checked && sealed
+        ? { endpoint: checked.endpoint, credential_hint: checked.hint, config_sealed: sealed }
+        : {}),
       ...(checked?.connector ? { connector: checked.connector } : {}),
       updated_at: now(),
     };
@@ -165,7 +213,13 @@ export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId
     // A new credential with the same hint still counts as a change, without saying what it was.
     if (sealed) changes.config = { from: 'replaced', to: 'replaced' };
     if (Object.keys(changes).length === 0) return publicIntegration(current);
-    const audit = auditEntry(actor, { tenantId, action: 'integration.updated', resourceType: 'integration', resourceId: integrationId, changes });
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'integration.updated',
+      resourceType: 'integration',
+      resourceId: integrationId,
+      changes,
+    });
     const fields: (keyof StoredIntegration)[] = ['name', 'enabled', 'endpoint', 'credential_hint', 'config_sealed'];
     await transactWrite([updateIntegration(next, next.connector ? [...fields, 'connector'] : fields), auditPut(audit)]);
     // A connector's schedule follows its settings: the interval, and on or off.
@@ -177,7 +231,13 @@ export async function updateIntegrationSettings(actor: Actor, tenantId: TenantId
 export async function deleteIntegration(actor: Actor, tenantId: TenantId, integrationId: string): Promise<void> {
   await retryOnConcurrentChange(async () => {
     const current = await findStoredIntegration(tenantId, integrationId);
-    const audit = auditEntry(actor, { tenantId, action: 'integration.deleted', resourceType: 'integration', resourceId: integrationId, changes: { name: current.name, kind: current.kind } });
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'integration.deleted',
+      resourceType: 'integration',
+      resourceId: integrationId,
+      changes: { name: current.name, kind: current.kind },
+    });
     await transactWrite([...deleteIntegrationItems(current), auditPut(audit)]);
     if (current.kind === 'feed') await disarmConnector(integrationId);
   });
@@ -185,6 +245,7 @@ export async function deleteIntegration(actor: Actor, tenantId: TenantId, integr
 
 /** The integration's configuration, opened (its seal names its tenant and integration). */
 export async function openIntegrationConfig(stored: StoredIntegration): Promise<SealedConfig> {
-  return JSON.parse(await secretBox().open(stored.config_sealed, sealedFor(stored.tenant_id, stored.integration_id))) as SealedConfig;
+  return JSON.parse(
+    await secretBox().open(stored.config_sealed, sealedFor(stored.tenant_id, stored.integration_id)),
+  ) as SealedConfig;
 }
-

@@ -44,7 +44,13 @@ function freshness(c: StoredConnector, nowMs: number) {
 }
 
 const brief = (u: BgpUpdateRecord) => ({
-  kind: u.kind, prefix: u.prefix, time: u.time, collector: u.collector, peer_asn: u.peer_asn, path: u.path, origin_asn: u.origin_asn,
+  kind: u.kind,
+  prefix: u.prefix,
+  time: u.time,
+  collector: u.collector,
+  peer_asn: u.peer_asn,
+  path: u.path,
+  origin_asn: u.origin_asn,
 });
 
 export async function internetHealth(tenantId: TenantId, q: { hours: number; updates: number }, nowMs = Date.now()) {
@@ -57,7 +63,13 @@ export async function internetHealth(tenantId: TenantId, q: { hours: number; upd
   ]);
   const routing = connectors.filter((c) => isRoutingFeed(c.connector.feed));
   const ris = routing.filter((c) => c.connector.feed === 'ris-live');
-  const updates = (await Promise.all(ris.map((c) => feedRecords<BgpUpdateRecord>(risSource(tenantId, c.integration_id), MAX_UPDATES_READ, { newestFirst: true }))))
+  const updates = (
+    await Promise.all(
+      ris.map((c) =>
+        feedRecords<BgpUpdateRecord>(risSource(tenantId, c.integration_id), MAX_UPDATES_READ, { newestFirst: true }),
+      ),
+    )
+  )
     .flat()
     .sort((a, b) => b.time.localeCompare(a.time));
   const { watch } = routingWatch(entries, false);
@@ -74,9 +86,17 @@ export async function internetHealth(tenantId: TenantId, q: { hours: number; upd
       prefix: w.prefix,
       expected_origins: w.origins,
       // Judged against the expected origins as they were at the last poll: an origin added since has none yet.
-      rpki: rpki ? w.origins.map((asn) => rpki.origins.find((o) => o.asn === asn) ?? { asn, state: null, covering: [] }) : null,
-      last_updates: updates.filter((u) => inside(u.prefix)).slice(0, q.updates).map(brief),
-      alerts: { possible_hijack: mine.filter((a) => a.alert.kind === 'possible_hijack').length, possible_leak: mine.filter((a) => a.alert.kind === 'possible_leak').length },
+      rpki: rpki
+        ? w.origins.map((asn) => rpki.origins.find((o) => o.asn === asn) ?? { asn, state: null, covering: [] })
+        : null,
+      last_updates: updates
+        .filter((u) => inside(u.prefix))
+        .slice(0, q.updates)
+        .map(brief),
+      alerts: {
+        possible_hijack: mine.filter((a) => a.alert.kind === 'possible_hijack').length,
+        possible_leak: mine.filter((a) => a.alert.kind === 'possible_leak').length,
+      },
     };
   });
   return {
@@ -113,7 +133,8 @@ export async function listRoutingAlerts(tenantId: TenantId, f: AlertFilter, nowM
   const wanted = f.prefix ? parsePrefix(f.prefix) : null;
   const matching = read.filter(({ alert: a }) => {
     if (f.kind && a.kind !== f.kind) return false;
-    if (f.asn !== undefined && a.origin_asn !== f.asn && a.watched_asn !== f.asn && !a.path?.flat().includes(f.asn)) return false;
+    if (f.asn !== undefined && a.origin_asn !== f.asn && a.watched_asn !== f.asn && !a.path?.flat().includes(f.asn))
+      return false;
     if (wanted) {
       // The prefix named, or inside it: a watched prefix finds the alerts of its more-specifics.
       const p = parsePrefix(a.prefix);
@@ -122,7 +143,9 @@ export async function listRoutingAlerts(tenantId: TenantId, f: AlertFilter, nowM
     return true;
   });
   return {
-    items: matching.slice(f.offset, f.offset + f.limit).map(({ alert, connector_id, event_id }) => ({ ...alert, connector_id, event_id })),
+    items: matching
+      .slice(f.offset, f.offset + f.limit)
+      .map(({ alert, connector_id, event_id }) => ({ ...alert, connector_id, event_id })),
     total: matching.length,
     limit: f.limit,
     offset: f.offset,

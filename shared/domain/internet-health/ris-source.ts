@@ -7,4 +7,5 @@
 import { createHash } from 'node:crypto';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
-export const risSource = (tenantId: TenantId, connectorId: string) => `ris-live@${createHash('sha256').update(`${tenantId}/${connectorId}`).digest('hex').slice(0, 16)}`;
+export const risSource = (tenantId: TenantId, connectorId: string) =>
+  `ris-live@${createHash('sha256').update(`${tenantId}/${connectorId}`).digest('hex').slice(0, 16)}`;

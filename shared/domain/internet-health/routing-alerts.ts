@@ -17,7 +17,12 @@ import type { EventInput } from '../events/index.js';
 export const ROUTING_ALERT_DAYS = 30;
 
 /** The event that announces an alert; `atMs` (the poll that raised it) is the time its id carries. */
-export function routingAlertEvent(tenantId: TenantId, connectorId: string, alert: RoutingAlert, atMs: number): EventInput {
+export function routingAlertEvent(
+  tenantId: TenantId,
+  connectorId: string,
+  alert: RoutingAlert,
+  atMs: number,
+): EventInput {
   return {
     event_id: derivedTimeId(atMs, `${tenantId}/bgp/${alert.id}`, 0),
     type: 'bgp.alert',
@@ -29,7 +34,12 @@ export function routingAlertEvent(tenantId: TenantId, connectorId: string, alert
 }
 
 /** Raises each alert unless it was raised before; the number raised now. */
-export async function raiseRoutingAlerts(tenantId: TenantId, connectorId: string, alerts: readonly RoutingAlert[], atMs: number): Promise<number> {
+export async function raiseRoutingAlerts(
+  tenantId: TenantId,
+  connectorId: string,
+  alerts: readonly RoutingAlert[],
+  atMs: number,
+): Promise<number> {
   let raised = 0;
   for (const alert of alerts) {
     const event = routingAlertEvent(tenantId, connectorId, alert, atMs);
@@ -40,7 +50,8 @@ export async function raiseRoutingAlerts(tenantId: TenantId, connectorId: string
       guardDays: ROUTING_ALERT_DAYS,
       attributes: { alert, connector_id: connectorId },
     };
-    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: BGP_ALERT_FOUND }, event, atMs)) raised++;
+    if (await announceOnce(tenantId, guard, { source: CONNECTORS_SOURCE, detailType: BGP_ALERT_FOUND }, event, atMs))
+      raised++;
   }
   return raised;
 }

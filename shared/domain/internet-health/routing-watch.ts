@@ -27,7 +27,11 @@ export interface BuiltWatch {
  * the connector says. Prefixes in the watchlist's order, at most MAX_WATCHED_PREFIXES.
  */
 export function routingWatch(entries: readonly WatchEntry[], providesTransit: boolean): BuiltWatch {
-  const asns = [...new Set(entries.filter((e) => e.entity_type === 'asn' && typeof e.value === 'number').map((e) => e.value as number))];
+  const asns = [
+    ...new Set(
+      entries.filter((e) => e.entity_type === 'asn' && typeof e.value === 'number').map((e) => e.value as number),
+    ),
+  ];
   const ranges = entries.flatMap((e) => {
     if (e.entity_type !== 'ip' || typeof e.value !== 'string' || !e.value.includes('/')) return [];
     const p = parsePrefix(e.value);
@@ -58,7 +62,12 @@ export function alertWatch(watch: RoutingWatch): RoutingWatch {
  * announcement of a more-specific, the usual hijack, is heard too; `lessSpecific` false).
  */
 export function risSubscription(watch: RoutingWatch): string {
-  return JSON.stringify({ type: 'UPDATE', prefix: watch.prefixes.map((p) => p.prefix), moreSpecific: true, lessSpecific: false });
+  return JSON.stringify({
+    type: 'UPDATE',
+    prefix: watch.prefixes.map((p) => p.prefix),
+    moreSpecific: true,
+    lessSpecific: false,
+  });
 }
 
 /** Whether a prefix is a watched one or inside one (what a poll keeps of the stream). */

@@ -19,21 +19,34 @@ export const rpkiObjectKey = (source: string) => `feeds/${source}/vrps.txt.gz`;
 
 /** The compact list: one line per VRP, sorted, so the same set gives the same text whatever its order in the export. */
 export function compactVrps(vrps: readonly VrpRecord[]): string {
-  return vrps
-    // A trust anchor's name is one word here (`ripe`, `apnic`); a space in one would split its line.
-    .map((v) => `${v.asn} ${v.prefix} ${v.max_length} ${(v.ta ?? '-').replace(/\s+/g, '_')}`)
-    .sort()
-    .join('\n');
+  return (
+    vrps
+      // A trust anchor's name is one word here (`ripe`, `apnic`); a space in one would split its line.
+      .map((v) => `${v.asn} ${v.prefix} ${v.max_length} ${(v.ta ?? '-').replace(/\s+/g, '_')}`)
+      .sort()
+      .join('\n')
+  );
 }
 
 /** The VRPs of a compact list whose prefix passes `keep` (all without it). */
-export function readCompactVrps(text: string, sourceUrl: string, keep: (prefix: string) => boolean = () => true): VrpRecord[] {
+export function readCompactVrps(
+  text: string,
+  sourceUrl: string,
+  keep: (prefix: string) => boolean = () => true,
+): VrpRecord[] {
   const out: VrpRecord[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
     const [asn, prefix, max, ta] = line.split(' ') as [string, string, string, string];
     if (!keep(prefix)) continue;
-    out.push({ id: `vrp-${asn}-${prefix}-${max}`, asn: Number(asn), prefix, max_length: Number(max), ta: ta === '-' ? null : ta, source_url: sourceUrl });
+    out.push({
+      id: `vrp-${asn}-${prefix}-${max}`,
+      asn: Number(asn),
+      prefix,
+      max_length: Number(max),
+      ta: ta === '-' ? null : ta,
+      source_url: sourceUrl,
+    });
   }
   return out;
 }
@@ -49,14 +62,29 @@ export interface KeptExport {
  * Keeps an export: one GetItem of its index; when the hash differs (or there is none), one PutObject
  * and one PutItem. `compact` is the export's compactVrps text.
  */
-export async function keepRpkiExport(source: string, sourceUrl: string, compact: string, vrps: number, at: string): Promise<KeptExport> {
+export async function keepRpkiExport(
+  source: string,
+  sourceUrl: string,
+  compact: string,
+  vrps: number,
+  at: string,
+): Promise<KeptExport> {
   const hash = createHash('sha256').update(compact).digest('base64url');
   const before = await getRpkiExport(source);
   if (before && before.vrps_hash === hash) return { stored: 0, unchanged: vrps, index: before };
   const body = gzipSync(compact);
   const key = rpkiObjectKey(source);
   await putObject(key, body, 'application/gzip');
-  const index: RpkiExportIndex = { source, source_url: sourceUrl, vrps_hash: hash, vrps, object_key: key, object_bytes: body.length, stored_at: at, checked_at: at };
+  const index: RpkiExportIndex = {
+    source,
+    source_url: sourceUrl,
+    vrps_hash: hash,
+    vrps,
+    object_key: key,
+    object_bytes: body.length,
+    stored_at: at,
+    checked_at: at,
+  };
   await putRpkiExport(index);
   return { stored: vrps, unchanged: 0, index };
 }
@@ -68,7 +96,10 @@ let cached: { key: string; hash: string; text: string } | null = null;
  * The VRPs of a source's kept export that pass `keep`, with the export's hash; null before its
  * first poll. One GetItem, and one GetObject unless the container holds this export already.
  */
-export async function keptVrps(source: string, keep: (prefix: string) => boolean): Promise<{ vrps: VrpRecord[]; index: RpkiExportIndex } | null> {
+export async function keptVrps(
+  source: string,
+  keep: (prefix: string) => boolean,
+): Promise<{ vrps: VrpRecord[]; index: RpkiExportIndex } | null> {
   const index = await getRpkiExport(source);
   if (!index) return null;
   if (!cached || cached.key !== index.object_key || cached.hash !== index.vrps_hash) {

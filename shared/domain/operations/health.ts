@@ -30,7 +30,9 @@ function withTimeout(p: Promise<unknown>): Promise<unknown> {
 export async function checkHealth(): Promise<Health> {
   const names = Object.keys(CHECKS);
   const results = await Promise.allSettled(names.map((n) => withTimeout(CHECKS[n]!())));
-  const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!.status === 'fulfilled' ? 'ok' : 'error'])) as Health['checks'];
+  const checks = Object.fromEntries(
+    names.map((n, i) => [n, results[i]!.status === 'fulfilled' ? 'ok' : 'error']),
+  ) as Health['checks'];
   const ok = Object.values(checks).every((c) => c === 'ok');
   if (ok) return { status: 'ok', version: config.version, checks };
   const failing = names.filter((n) => checks[n] === 'error');

@@ -56,12 +56,25 @@ export const LAG_LIMIT_MS = 60_000;
  */
 export interface WorkerRef {
   id: string;
-  trigger: { kind: 'queue'; queue: QueueId } | { kind: 'schedule'; everyMinutes: number } | { kind: 'table-stream' | 'event-rule' | 'scheduler' };
+  trigger:
+    | { kind: 'queue'; queue: QueueId }
+    | { kind: 'schedule'; everyMinutes: number }
+    | { kind: 'table-stream' | 'event-rule' | 'scheduler' };
 }
 
-function healthOf(worker: WorkerRef, hours: readonly HeartbeatHour[], depth: QueueDepth | null, nowMs: number): WorkerHealth {
+function healthOf(
+  worker: WorkerRef,
+  hours: readonly HeartbeatHour[],
+  depth: QueueDepth | null,
+  nowMs: number,
+): WorkerHealth {
   const mine = hours.filter((h) => h.worker === worker.id);
-  const latest = (field: 'last_run_at' | 'last_error_at') => mine.map((h) => h[field]).filter((v): v is string => v !== null).sort().at(-1) ?? null;
+  const latest = (field: 'last_run_at' | 'last_error_at') =>
+    mine
+      .map((h) => h[field])
+      .filter((v): v is string => v !== null)
+      .sort()
+      .at(-1) ?? null;
   const lastRun = latest('last_run_at');
   const lag = mine.find((h) => h.last_run_at === lastRun)?.last_lag_ms ?? null;
   const lastError = latest('last_error_at');
@@ -78,12 +91,21 @@ function healthOf(worker: WorkerRef, hours: readonly HeartbeatHour[], depth: Que
   };
   const degraded = (reason: string): WorkerHealth => ({ ...base, status: 'degraded', reason });
   if (lastError && lastError === lastRun && sinceRun <= RECENT_MS) {
-    return degraded(`its last run failed: ${mine.find((h) => h.last_error_at === lastError)?.last_error ?? 'an error'}`);
+    return degraded(
+      `its last run failed: ${mine.find((h) => h.last_error_at === lastError)?.last_error ?? 'an error'}`,
+    );
   }
   // A fresh sign only: caught up, with nothing more to do, it clears two minutes after that batch.
-  if (lag !== null && lag > LAG_LIMIT_MS && sinceRun <= 2 * 60_000) return degraded(`the oldest record of its last batch had waited ${Math.round(lag / 1000)} s`);
-  if (depth && depth.visible > 0 && sinceRun > STALL_MS) return degraded(`${depth.visible} message${depth.visible === 1 ? ' waits' : 's wait'} with no run for over ${STALL_MS / 1000} s`);
-  if (depth && depth.dead_letters > 0) return degraded(`${depth.dead_letters} message${depth.dead_letters === 1 ? ' is' : 's are'} in its dead-letter queue`);
+  if (lag !== null && lag > LAG_LIMIT_MS && sinceRun <= 2 * 60_000)
+    return degraded(`the oldest record of its last batch had waited ${Math.round(lag / 1000)} s`);
+  if (depth && depth.visible > 0 && sinceRun > STALL_MS)
+    return degraded(
+      `${depth.visible} message${depth.visible === 1 ? ' waits' : 's wait'} with no run for over ${STALL_MS / 1000} s`,
+    );
+  if (depth && depth.dead_letters > 0)
+    return degraded(
+      `${depth.dead_letters} message${depth.dead_letters === 1 ? ' is' : 's are'} in its dead-letter queue`,
+    );
   // Missed three turns after running in the last day (one that has not run since a deployment or a
   // start is idle: its first turn may not have come yet).
   if (worker.trigger.kind === 'schedule' && lastRun && sinceRun > 3 * worker.trigger.everyMinutes * 60_000) {
@@ -97,9 +119,13 @@ export async function workersHealth(workers: readonly WorkerRef[], nowMs = Date.
   const queueIds = [...new Set(workers.flatMap((w) => (w.trigger.kind === 'queue' ? [w.trigger.queue] : [])))];
   const [hours, depths] = await Promise.all([
     heartbeatsSince(nowMs - DAY_MS),
-    Promise.all(queueIds.map(async (q) => [q, await queues().depth(q)] as const)).then((entries) => new Map<string, QueueDepth>(entries)),
+    Promise.all(queueIds.map(async (q) => [q, await queues().depth(q)] as const)).then(
+      (entries) => new Map<string, QueueDepth>(entries),
+    ),
   ]);
-  return workers.map((w) => healthOf(w, hours, w.trigger.kind === 'queue' ? (depths.get(w.trigger.queue) ?? null) : null, nowMs));
+  return workers.map((w) =>
+    healthOf(w, hours, w.trigger.kind === 'queue' ? (depths.get(w.trigger.queue) ?? null) : null, nowMs),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,7 +146,10 @@ export interface LiveStatus {
 }
 
 const withTimeout = (p: Promise<unknown>): Promise<unknown> =>
-  Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), PROBE_TIMEOUT_MS).unref())]);
+  Promise.race([
+    p,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 2 s')), PROBE_TIMEOUT_MS).unref()),
+  ]);
 
 const PROBES: [name: string, probe: () => Promise<unknown>][] = [
   ['table', pingTable],
@@ -143,21 +172,52 @@ export async function liveStatus(refs: readonly WorkerRef[], nowMs = Date.now())
   PROBES.forEach(([name], i) => {
     const r = probes[i]!;
     // The reason's class only: an error message could carry an address.
-    components.push({ name, kind: 'dependency', status: r.status === 'fulfilled' ? 'operational' : 'outage', detail: r.status === 'fulfilled' ? null : 'not answering' });
+    components.push({
+      name,
+      kind: 'dependency',
+      status: r.status === 'fulfilled' ? 'operational' : 'outage',
+      detail: r.status === 'fulfilled' ? null : 'not answering',
+    });
   });
   if (workers.ok) {
     const byId = new Map(workers.w.map((h) => [h.worker, h]));
-    const part = (ids: string[]): ComponentStatus => (ids.some((id) => byId.get(id)?.status === 'degraded') ? 'degraded' : 'operational');
-    components.push({ name: 'event-bus', kind: 'dependency', status: part(['publish-events']), detail: byId.get('publish-events')?.reason ?? null });
-    components.push({ name: 'stream', kind: 'dependency', status: part(STREAM_WORKERS), detail: STREAM_WORKERS.map((id) => byId.get(id)?.reason).find(Boolean) ?? null });
+    const part = (ids: string[]): ComponentStatus =>
+      ids.some((id) => byId.get(id)?.status === 'degraded') ? 'degraded' : 'operational';
+    components.push({
+      name: 'event-bus',
+      kind: 'dependency',
+      status: part(['publish-events']),
+      detail: byId.get('publish-events')?.reason ?? null,
+    });
+    components.push({
+      name: 'stream',
+      kind: 'dependency',
+      status: part(STREAM_WORKERS),
+      detail: STREAM_WORKERS.map((id) => byId.get(id)?.reason).find(Boolean) ?? null,
+    });
     for (const { worker, ...health } of workers.w) {
-      components.push({ name: `worker:${worker}`, kind: 'worker', status: health.status === 'degraded' ? 'degraded' : 'operational', detail: health.reason, worker: health });
+      components.push({
+        name: `worker:${worker}`,
+        kind: 'worker',
+        status: health.status === 'degraded' ? 'degraded' : 'operational',
+        detail: health.reason,
+        worker: health,
+      });
     }
   } else {
-    components.push({ name: 'workers', kind: 'worker', status: 'degraded', detail: 'their heartbeats or queues could not be read' });
+    components.push({
+      name: 'workers',
+      kind: 'worker',
+      status: 'degraded',
+      detail: 'their heartbeats or queues could not be read',
+    });
   }
   const tableDown = components.find((c) => c.name === 'table')?.status === 'outage';
-  const status: ComponentStatus = tableDown ? 'outage' : components.every((c) => c.status === 'operational') ? 'operational' : 'degraded';
+  const status: ComponentStatus = tableDown
+    ? 'outage'
+    : components.every((c) => c.status === 'operational')
+      ? 'operational'
+      : 'degraded';
   return { status, checked_at: new Date(nowMs).toISOString(), version: config.version, components };
 }
 
@@ -201,17 +261,32 @@ export interface AgentView {
 const RANK: Record<WorkerStatus, number> = { idle: 0, active: 1, degraded: 2 };
 
 function modelOf(agent: AgentDef): string | null {
-  if (agent.model === 'ai') return config.ai.mode === 'aws' ? `bedrock:${config.ai.bedrockModelId}` : 'offline extractor (rules, shared/local/extraction)';
-  if (agent.model === 'speech') return config.speech.mode === 'aws' ? `amazon-transcribe:${config.speech.languageCode}` : 'pocketsphinx (offline, en-US)';
+  if (agent.model === 'ai')
+    return config.ai.mode === 'aws'
+      ? `bedrock:${config.ai.bedrockModelId}`
+      : 'offline extractor (rules, shared/local/extraction)';
+  if (agent.model === 'speech')
+    return config.speech.mode === 'aws'
+      ? `amazon-transcribe:${config.speech.languageCode}`
+      : 'pocketsphinx (offline, en-US)';
   return null;
 }
 
 /** An agent as the tenant sees it: its workers' health (platform figures), its switch, its model and settings. */
-export function agentView(agent: AgentDef, health: readonly WorkerHealth[], disabled: readonly string[], settings: Record<string, unknown>): AgentView {
+export function agentView(
+  agent: AgentDef,
+  health: readonly WorkerHealth[],
+  disabled: readonly string[],
+  settings: Record<string, unknown>,
+): AgentView {
   const mine = health.filter((h) => agent.workers.includes(h.worker));
-  const worst = mine.reduce<WorkerHealth | undefined>((a, b) => (!a || RANK[b.status] > RANK[a.status] ? b : a), undefined);
+  const worst = mine.reduce<WorkerHealth | undefined>(
+    (a, b) => (!a || RANK[b.status] > RANK[a.status] ? b : a),
+    undefined,
+  );
   const enabled = !disabled.includes(agent.id);
-  const sum = (f: 'backlog' | 'dead_letters') => (mine.some((h) => h[f] !== null) ? mine.reduce((n, h) => n + (h[f] ?? 0), 0) : null);
+  const sum = (f: 'backlog' | 'dead_letters') =>
+    mine.some((h) => h[f] !== null) ? mine.reduce((n, h) => n + (h[f] ?? 0), 0) : null;
   return {
     agent_id: agent.id,
     name: agent.name,
@@ -223,7 +298,12 @@ export function agentView(agent: AgentDef, health: readonly WorkerHealth[], disa
     when_disabled: agent.whenDisabled ?? agent.required ?? null,
     workers: [...agent.workers],
     model: modelOf(agent),
-    last_run_at: mine.map((h) => h.last_run_at).filter((v): v is string => v !== null).sort().at(-1) ?? null,
+    last_run_at:
+      mine
+        .map((h) => h.last_run_at)
+        .filter((v): v is string => v !== null)
+        .sort()
+        .at(-1) ?? null,
     runs_24h: mine.reduce((n, h) => n + h.runs_24h, 0),
     errors_24h: mine.reduce((n, h) => n + h.errors_24h, 0),
     backlog: sum('backlog'),

@@ -15,7 +15,15 @@
  * Records expire after 24 hours. The key's form is checked by the route's header schema.
  */
 import { createHash } from 'node:crypto';
-import { completeAttempt, failAttempt, firstAtOf, getIdempotencyRecord, idempotencyKeyOf, startAttempt, type IdempotencyRecord } from '../../db/idempotency.js';
+import {
+  completeAttempt,
+  failAttempt,
+  firstAtOf,
+  getIdempotencyRecord,
+  idempotencyKeyOf,
+  startAttempt,
+  type IdempotencyRecord,
+} from '../../db/idempotency.js';
 import { ConflictError } from '../../errors.js';
 import { derivedTimeId } from '../../ids.js';
 import type { CallerActor } from '../../vocabulary/actor.js';
@@ -54,9 +62,15 @@ export function contentHash(value: unknown): string {
     Array.isArray(v)
       ? v.map(canonical)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+          )
         : v;
-  return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(value)))
+    .digest('hex');
 }
 
 export interface IdempotencyOptions {
@@ -83,7 +97,11 @@ export async function withIdempotency<T>(
   const Key = idempotencyKeyOf(tenantId, scope, key);
   const hash = contentHash(body);
   const seed = `${tenantId}\n${scope}\n${key}`;
-  const attemptOf = (firstAtMs: number, resumed: boolean): Attempt => ({ firstAtMs, resumed, idAt: (i) => derivedTimeId(firstAtMs, seed, i) });
+  const attemptOf = (firstAtMs: number, resumed: boolean): Attempt => ({
+    firstAtMs,
+    resumed,
+    idAt: (i) => derivedTimeId(firstAtMs, seed, i),
+  });
   const leaseMs = Math.max(1000, options.leaseMs ?? DEFAULT_LEASE_MS);
   const deadline = Date.now() + Math.min(WAIT_MS, leaseMs);
 
@@ -102,7 +120,11 @@ export async function withIdempotency<T>(
     if (existing.request_hash !== hash) throw new ConflictError('This Idempotency-Key was used with a different body');
     if (existing.status === 'COMPLETE') {
       if (existing.response_body !== undefined) {
-        return { status: Number(existing.response_status), body: JSON.parse(String(existing.response_body)) as T, replayed: true };
+        return {
+          status: Number(existing.response_status),
+          body: JSON.parse(String(existing.response_body)) as T,
+          replayed: true,
+        };
       }
       return { ...(await run(attemptOf(firstAtOf(existing), true))), replayed: true };
     }
@@ -135,5 +157,12 @@ export async function createOnce<T>(
   create: (attempt: Attempt | null) => Promise<T>,
   options: IdempotencyOptions = {},
 ): Promise<StoredAnswer<T> & { replayed: boolean }> {
-  return withIdempotency(actor.principal.tenantId, scope, idempotencyKey, body, async (attempt) => ({ status: 201, body: await create(attempt) }), options);
+  return withIdempotency(
+    actor.principal.tenantId,
+    scope,
+    idempotencyKey,
+    body,
+    async (attempt) => ({ status: 201, body: await create(attempt) }),
+    options,
+  );
 }

@@ -7,7 +7,13 @@
  * ingest reads back as the zone's activity of the last hour (shared/db/rate-limits.ts).
  */
 import { backoff } from '../../db/read-batch.js';
-import { countTenantMinute, readCallLog, tenantsWithEvents, writeCallLog, zoneEventsOfTenant } from '../../db/rate-limits.js';
+import {
+  countTenantMinute,
+  readCallLog,
+  tenantsWithEvents,
+  writeCallLog,
+  zoneEventsOfTenant,
+} from '../../db/rate-limits.js';
 import { RateLimitedError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -39,7 +45,12 @@ const LOG_TRIES = 8;
  * limit, with the time until the oldest call of the window leaves it; a refused call is not
  * logged. (A fixed window let 10 calls just before its reset and 10 just after through.)
  */
-export async function consumeRateLimit(name: string, caller: string, perMinute: number, nowMs = Date.now()): Promise<RateLimitState> {
+export async function consumeRateLimit(
+  name: string,
+  caller: string,
+  perMinute: number,
+  nowMs = Date.now(),
+): Promise<RateLimitState> {
   const started = Date.now();
   for (let attempt = 0; attempt < LOG_TRIES; attempt++) {
     // Parallel calls of one address take turns, at random pauses.
@@ -51,7 +62,10 @@ export async function consumeRateLimit(name: string, caller: string, perMinute: 
     const frees = (recent[0] ?? at) + WINDOW_MS;
     if (recent.length >= perMinute) {
       const freesAt = recent[recent.length - perMinute]! + WINDOW_MS;
-      throw new RateLimitedError({ limit: perMinute, remaining: 0, reset: Math.ceil(freesAt / 1000) }, Math.max(1, Math.ceil((freesAt - at) / 1000)));
+      throw new RateLimitedError(
+        { limit: perMinute, remaining: 0, reset: Math.ceil(freesAt / 1000) },
+        Math.max(1, Math.ceil((freesAt - at) / 1000)),
+      );
     }
     const expiresAt = Math.ceil(at / 1000) + 2 * WINDOW_SECONDS;
     if (await writeCallLog(name, caller, [...recent, at], version, expiresAt)) {
@@ -85,17 +99,25 @@ export async function meterTenantRequest(
   nowMs = Date.now(),
 ): Promise<{ rate: RateLimitState | null; minute: ZoneMinute }> {
   const { nowSeconds, windowStart, reset, expiresAt } = windowOf(nowMs);
-  const counted = await countTenantMinute(tenantId, windowStart, expiresAt, { request: perMinute === null ? null : { limit: perMinute }, ...stored });
+  const counted = await countTenantMinute(tenantId, windowStart, expiresAt, {
+    request: perMinute === null ? null : { limit: perMinute },
+    ...stored,
+  });
   if (counted === null) {
     const state = { limit: perMinute ?? 0, remaining: 0, reset };
     throw new RateLimitedError(state, Math.max(1, reset - nowSeconds));
   }
-  const rate = perMinute === null ? null : { limit: perMinute, remaining: Math.max(0, perMinute - counted.hits), reset };
+  const rate =
+    perMinute === null ? null : { limit: perMinute, remaining: Math.max(0, perMinute - counted.hits), reset };
   return { rate, minute: counted.zones };
 }
 
 /** Adds the events a request stores in a tenant that is not the caller's (a SUPER_ADMIN's batch). */
-export async function addTenantEvents(tenantId: TenantId, stored: TenantEvents, nowMs = Date.now()): Promise<ZoneMinute> {
+export async function addTenantEvents(
+  tenantId: TenantId,
+  stored: TenantEvents,
+  nowMs = Date.now(),
+): Promise<ZoneMinute> {
   const { windowStart, expiresAt } = windowOf(nowMs);
   return (await countTenantMinute(tenantId, windowStart, expiresAt, { request: null, ...stored }))?.zones ?? new Map();
 }

@@ -17,7 +17,6 @@ export type { Asset } from '../../db/site-entities.js';
 export const ASSET_NOT_FOUND = 'Asset not found';
 const KIND = SITE_KINDS.asset;
 
-
 export type AssetCreate = InputOf<typeof assetCreate>;
 
 export type AssetUpdate = InputOf<typeof assetUpdate>;
@@ -27,18 +26,29 @@ export type AssetFilter = Omit<InputOf<typeof assetListQuery>, 'limit' | 'offset
 /** Positions nested as the geometry type says, each [lon, lat] in range. */
 function assertGeometry(geometry: Geometry | null | undefined): void {
   if (!geometry || !('coordinates' in geometry)) return;
-  const depth = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 }[geometry.type];
+  const depth = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 }[
+    geometry.type
+  ];
   const check = (value: unknown, level: number): boolean => {
     if (!Array.isArray(value)) return false;
     if (level === 0) {
       const [lon, lat] = value as number[];
-      return value.length >= 2 && value.length <= 3 && value.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
-        Math.abs(lon!) <= 180 && Math.abs(lat!) <= 90;
+      return (
+        value.length >= 2 &&
+        value.length <= 3 &&
+        value.every((n) => typeof n === 'number' && Number.isFinite(n)) &&
+        Math.abs(lon!) <= 180 &&
+        Math.abs(lat!) <= 90
+      );
     }
     return value.length > 0 && value.every((v) => check(v, level - 1));
   };
   if (depth === undefined || !check(geometry.coordinates, depth)) {
-    throw invalid(['body', 'geometry', 'coordinates'], `not valid ${geometry.type} coordinates ([lon, lat] in range)`, 'geometry');
+    throw invalid(
+      ['body', 'geometry', 'coordinates'],
+      `not valid ${geometry.type} coordinates ([lon, lat] in range)`,
+      'geometry',
+    );
   }
   if (geometry.type === 'LineString' && geometry.coordinates.length < 2) {
     throw invalid(['body', 'geometry', 'coordinates'], 'a LineString needs at least two positions', 'geometry');
@@ -53,7 +63,8 @@ export function createAsset(actor: Actor, tenantId: TenantId, input: AssetCreate
     tenantId,
     input.environment_id,
     ({ tenantId, environmentId, at }) => {
-      if (!input.location && !input.geometry) throw invalid(['body'], 'an asset needs a location, a geometry or both', 'value_error');
+      if (!input.location && !input.geometry)
+        throw invalid(['body'], 'an asset needs a location, a geometry or both', 'value_error');
       assertGeometry(input.geometry);
       return {
         // Time-ordered: a tenant's asset list reads in creation order by key.

@@ -27,7 +27,6 @@ import { diff } from '../diff.js';
 import { ENVIRONMENT_NOT_FOUND } from './environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
-
 export interface NewEntityContext {
   tenantId: TenantId;
   environmentId: string;
@@ -66,7 +65,12 @@ export async function createInEnvironment<T extends SiteEntityBase>(
   return entity;
 }
 
-export async function findInTenant<T extends SiteEntityBase>(kind: SiteKind, tenantId: TenantId, id: string, notFound: string): Promise<StoredSiteEntity<T>> {
+export async function findInTenant<T extends SiteEntityBase>(
+  kind: SiteKind,
+  tenantId: TenantId,
+  id: string,
+  notFound: string,
+): Promise<StoredSiteEntity<T>> {
   const entity = await getSiteEntity<T>(kind, tenantId, id);
   if (!entity) throw new NotFoundError(notFound);
   return entity;
@@ -101,7 +105,10 @@ export async function updateInTenant<T extends SiteEntityBase>(
     const update = await apply(current);
     const changes = diff(current, update);
     if (Object.keys(changes).length === 0) return current;
-    const fields = { ...Object.fromEntries(Object.keys(changes).map((k) => [k, (update as Record<string, unknown>)[k]])), updated_at: now() };
+    const fields = {
+      ...Object.fromEntries(Object.keys(changes).map((k) => [k, (update as Record<string, unknown>)[k]])),
+      updated_at: now(),
+    };
     const audit = auditEntry(actor, {
       tenantId: current.tenant_id,
       action: `${kind.resource}.updated`,

@@ -6,7 +6,13 @@
 import { deleteObjectsUnder, environmentPrefix } from '../../adapters/s3.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { CHILD_KINDS, deleteEmptyEnvironment, type StoredEnvironment } from '../../db/environments.js';
-import { deleteSiteEntity, listSiteEntitiesOfEnvironment, siteEntityId, SITE_KINDS, type SiteEntityBase } from '../../db/site-entities.js';
+import {
+  deleteSiteEntity,
+  listSiteEntitiesOfEnvironment,
+  siteEntityId,
+  SITE_KINDS,
+  type SiteEntityBase,
+} from '../../db/site-entities.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { ConflictError } from '../../errors.js';
 import type { Actor } from '../actor.js';
@@ -19,7 +25,12 @@ import type { TenantId } from '../../vocabulary/tenant.js';
  * calling again), then each thing in it with its audit entry, then the environment itself, whose
  * delete checks that it is empty at that instant.
  */
-export async function deleteEnvironment(actor: Actor, environmentId: string, tenantId: TenantId, cascade: boolean): Promise<void> {
+export async function deleteEnvironment(
+  actor: Actor,
+  environmentId: string,
+  tenantId: TenantId,
+  cascade: boolean,
+): Promise<void> {
   const first = await findStoredEnvironment(tenantId, environmentId);
   if (cascade) await emptyEnvironment(actor, first);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -59,7 +70,10 @@ async function emptyEnvironment(actor: Actor, env: StoredEnvironment): Promise<v
     // just deleted; a pass that shows nothing new ends the kind.
     const attempted = new Set<string>();
     for (;;) {
-      const page = await listSiteEntitiesOfEnvironment<SiteEntityBase>(kind, env.tenant_id, env.environment_id, { limit: 50, offset: 0 });
+      const page = await listSiteEntitiesOfEnvironment<SiteEntityBase>(kind, env.tenant_id, env.environment_id, {
+        limit: 50,
+        offset: 0,
+      });
       const fresh = page.filter((e) => !attempted.has(siteEntityId(kind, e)));
       if (fresh.length === 0) break;
       for (const entity of fresh) {

@@ -29,13 +29,16 @@ export type EnvironmentCreate = InputOf<typeof environmentCreate>;
 
 export type EnvironmentUpdate = InputOf<typeof environmentUpdate>;
 
-
 /** The country as kept: upper case, an assigned ISO 3166-1 alpha-2 code (422 otherwise). */
 function countryOf(sent: string | null | undefined): string | null {
   return sent === undefined || sent === null ? null : countryCodeOf(sent, ['body', 'country']);
 }
 
-export async function createEnvironment(actor: Actor, tenantId: TenantId, input: EnvironmentCreate): Promise<Environment> {
+export async function createEnvironment(
+  actor: Actor,
+  tenantId: TenantId,
+  input: EnvironmentCreate,
+): Promise<Environment> {
   const at = now();
   const env: Environment = {
     environment_id: newId(),
@@ -61,7 +64,12 @@ export async function createEnvironment(actor: Actor, tenantId: TenantId, input:
   return env;
 }
 
-export async function listEnvironments(actor: Actor, tenantId: TenantId, filter: EnvironmentFilter, page: PageRequest): Promise<Environment[]> {
+export async function listEnvironments(
+  actor: Actor,
+  tenantId: TenantId,
+  filter: EnvironmentFilter,
+  page: PageRequest,
+): Promise<Environment[]> {
   return (await listStoredEnvironments(tenantId, filter, page)).map(publicEnvironment);
 }
 
@@ -76,7 +84,12 @@ export async function findEnvironment(tenantId: TenantId, environmentId: string)
   return publicEnvironment(await findStoredEnvironment(tenantId, environmentId));
 }
 
-export async function updateEnvironment(actor: Actor, environmentId: string, tenantId: TenantId, update: EnvironmentUpdate): Promise<Environment> {
+export async function updateEnvironment(
+  actor: Actor,
+  environmentId: string,
+  tenantId: TenantId,
+  update: EnvironmentUpdate,
+): Promise<Environment> {
   return retryOnConcurrentChange(async () => {
     const stored = await findStoredEnvironment(tenantId, environmentId);
     const current = publicEnvironment(stored);

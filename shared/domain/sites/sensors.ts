@@ -31,7 +31,6 @@ const DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 300;
 
 export type SensorHealth = 'online' | 'degraded' | 'offline';
 
-
 export interface Sensor extends StoredSensor {
   health: SensorHealth;
 }
@@ -63,20 +62,30 @@ function withHealth(sensor: StoredSensor, timeoutSeconds: number): Sensor {
  * A fibre mapping is for a fibre_optic sensor only, names a line of the tenant's, and says where
  * its channels lie: by a spacing, or by calibration points with channels increasing.
  */
-async function checkFibre(tenantId: TenantId, type: string, fibre: FibreConfig | null | undefined, loc: Loc): Promise<void> {
+async function checkFibre(
+  tenantId: TenantId,
+  type: string,
+  fibre: FibreConfig | null | undefined,
+  loc: Loc,
+): Promise<void> {
   if (!fibre) return;
   // The line first: another tenant's is unknown here, as any reference (404), whatever else is wrong.
   // The file's item says enough (read from the table; the line's vertices are read at ingest).
   const [fileId, lineId] = splitLineId(fibre.line_id);
   const file = await getSiteEntity<InfrastructureFile>(SITE_KINDS.file, tenantId, fileId);
   const featureIndex = Number(lineId.split('.')[0]);
-  const hasLine = file && file.geometry_types.some((t) => /LineString|GeometryCollection/.test(t)) && featureIndex < file.feature_count;
+  const hasLine =
+    file &&
+    file.geometry_types.some((t) => /LineString|GeometryCollection/.test(t)) &&
+    featureIndex < file.feature_count;
   if (!hasLine) throw new NotFoundError(LINE_NOT_FOUND);
   if (type !== 'fibre_optic') throw invalid(loc, 'only a fibre_optic sensor has a fibre mapping', 'value_error');
   if (fibre.calibration) {
-    if (fibre.channel_spacing_m !== undefined) throw invalid([...loc, 'calibration'], 'give calibration points or a channel spacing, not both', 'value_error');
+    if (fibre.channel_spacing_m !== undefined)
+      throw invalid([...loc, 'calibration'], 'give calibration points or a channel spacing, not both', 'value_error');
     fibre.calibration.forEach((p, i) => {
-      if (i > 0 && p.channel <= fibre.calibration![i - 1]!.channel) throw invalid([...loc, 'calibration', i, 'channel'], 'channels must increase', 'value_error');
+      if (i > 0 && p.channel <= fibre.calibration![i - 1]!.channel)
+        throw invalid([...loc, 'calibration', i, 'channel'], 'channels must increase', 'value_error');
     });
   } else if (fibre.channel_spacing_m === undefined) {
     throw invalid([...loc, 'channel_spacing_m'], 'a channel spacing (or calibration points) is required', 'missing');
@@ -87,7 +96,11 @@ async function checkFibre(tenantId: TenantId, type: string, fibre: FibreConfig |
  * A zone given for a sensor must be a zone of the same environment; any other (another tenant's
  * included) is answered as an unknown zone.
  */
-async function assertZoneOf(tenantId: TenantId, environmentId: string, zoneId: string | null | undefined): Promise<void> {
+async function assertZoneOf(
+  tenantId: TenantId,
+  environmentId: string,
+  zoneId: string | null | undefined,
+): Promise<void> {
   if (!zoneId) return;
   const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, zoneId);
   if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
@@ -142,20 +155,43 @@ export async function listSensors(tenantId: TenantId, environmentId: string, pag
   return sensors.map((s) => withHealth(s, timeout));
 }
 
-export async function updateSensor(actor: Actor, tenantId: TenantId, sensorId: string, scope: SensorScope, update: SensorUpdate): Promise<Sensor> {
+export async function updateSensor(
+  actor: Actor,
+  tenantId: TenantId,
+  sensorId: string,
+  scope: SensorScope,
+  update: SensorUpdate,
+): Promise<Sensor> {
   await findStoredSensor(tenantId, sensorId, scope);
-  const sensor = await updateInTenant<StoredSensor>(actor, KIND, sensorId, tenantId, SENSOR_NOT_FOUND, async (current) => {
-    if (update.zone_id !== undefined) await assertZoneOf(current.tenant_id, current.environment_id, update.zone_id);
-    const fibre = update.fibre !== undefined ? update.fibre : current.fibre;
-    if (update.fibre !== undefined || (update.type !== undefined && fibre)) {
-      await checkFibre(current.tenant_id, update.type ?? current.type, fibre, update.fibre !== undefined ? ['body', 'fibre'] : ['body', 'type']);
-    }
-    return { ...update, ...(update.name !== undefined ? { name: update.name.trim() } : {}) };
-  });
+  const sensor = await updateInTenant<StoredSensor>(
+    actor,
+    KIND,
+    sensorId,
+    tenantId,
+    SENSOR_NOT_FOUND,
+    async (current) => {
+      if (update.zone_id !== undefined) await assertZoneOf(current.tenant_id, current.environment_id, update.zone_id);
+      const fibre = update.fibre !== undefined ? update.fibre : current.fibre;
+      if (update.fibre !== undefined || (update.type !== undefined && fibre)) {
+        await checkFibre(
+          current.tenant_id,
+          update.type ?? current.type,
+          fibre,
+          update.fibre !== undefined ? ['body', 'fibre'] : ['body', 'type'],
+        );
+      }
+      return { ...update, ...(update.name !== undefined ? { name: update.name.trim() } : {}) };
+    },
+  );
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }
 
-export async function deleteSensor(actor: Actor, tenantId: TenantId, sensorId: string, scope: SensorScope): Promise<void> {
+export async function deleteSensor(
+  actor: Actor,
+  tenantId: TenantId,
+  sensorId: string,
+  scope: SensorScope,
+): Promise<void> {
   await findStoredSensor(tenantId, sensorId, scope);
   await deleteInTenant<StoredSensor>(actor, KIND, sensorId, tenantId, SENSOR_NOT_FOUND, (s) => ({ name: s.name }));
 }
@@ -164,7 +200,12 @@ export async function deleteSensor(actor: Actor, tenantId: TenantId, sensorId: s
  * Records that the sensor reported now. Telemetry, not a configuration change: one conditional
  * update, not audited (heartbeats arrive every few seconds from every sensor).
  */
-export async function recordHeartbeat(tenantId: TenantId, sensorId: string, scope: SensorScope, at = now()): Promise<Sensor> {
+export async function recordHeartbeat(
+  tenantId: TenantId,
+  sensorId: string,
+  scope: SensorScope,
+  at = now(),
+): Promise<Sensor> {
   const sensor = await touchSensor(tenantId, sensorId, at, scope.environment_id);
   if (!sensor) throw new NotFoundError(SENSOR_NOT_FOUND);
   return withHealth(sensor, await heartbeatTimeout(tenantId));
@@ -174,7 +215,12 @@ export async function recordHeartbeat(tenantId: TenantId, sensorId: string, scop
  * Moves `last_seen_at` forward (never back), only for a sensor that exists (in `environmentId`,
  * when given); null when there is no such sensor, and then nothing was written.
  */
-export async function touchSensor(tenantId: TenantId, sensorId: string, at: string, environmentId?: string): Promise<StoredSensor | null> {
+export async function touchSensor(
+  tenantId: TenantId,
+  sensorId: string,
+  at: string,
+  environmentId?: string,
+): Promise<StoredSensor | null> {
   const sensor = await touchSiteEntity<StoredSensor>(KIND, tenantId, sensorId, at, environmentId);
   return sensor ? withoutVersion(sensor) : null;
 }

@@ -26,7 +26,9 @@ const kept = new Map<string, Kept>();
 
 /** Reads an environment's active zones: at most one of them per environment (and zones page). */
 function readActiveZones(tenantId: TenantId, environmentId: string): Promise<Zone[]> {
-  return listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 }).then((zones) => zones.filter((z) => z.active));
+  return listSiteEntitiesOfEnvironment<Zone>(SITE_KINDS.zone, tenantId, environmentId, { limit: 1000, offset: 0 }).then(
+    (zones) => zones.filter((z) => z.active),
+  );
 }
 
 /**
@@ -34,7 +36,12 @@ function readActiveZones(tenantId: TenantId, environmentId: string): Promise<Zon
  * request): kept ones if read at that revision, else read now (and kept once the revision has
  * settled). `nowMs` is the request's time.
  */
-export function activeZones(tenantId: TenantId, environmentId: string, revision: SiteRevision, nowMs: number): Promise<Zone[]> {
+export function activeZones(
+  tenantId: TenantId,
+  environmentId: string,
+  revision: SiteRevision,
+  nowMs: number,
+): Promise<Zone[]> {
   const key = `${tenantId}/${environmentId}`;
   const hit = kept.get(key);
   if (hit && hit.revision === revision.revision) {

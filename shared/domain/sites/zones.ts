@@ -3,7 +3,14 @@ import type { PageRequest } from '../../db/query.js';
 import { SITE_KINDS } from '../../db/site-entities.js';
 import { newId } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { assertValidGeofence, geofenceArea, geofenceBbox, geofenceContains, type Geofence, type LatLon } from '../geo/index.js';
+import {
+  assertValidGeofence,
+  geofenceArea,
+  geofenceBbox,
+  geofenceContains,
+  type Geofence,
+  type LatLon,
+} from '../geo/index.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './entities.js';
 import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../../db/site-entities.js';
 import { NotFoundError } from '../../errors.js';
@@ -16,7 +23,6 @@ export type { Zone } from '../../db/site-entities.js';
 
 export const ZONE_NOT_FOUND = 'Zone not found';
 const KIND = SITE_KINDS.zone;
-
 
 export type ZoneCreate = InputOf<typeof zoneCreate>;
 

@@ -62,7 +62,17 @@ async function findStored(tenantId: TenantId, libraryId: string): Promise<Stored
 const MAX_ID_LENGTH = 64;
 
 /** Latin letters that no decomposition takes apart, spelled as they are usually transliterated. */
-const SPELLED: Readonly<Record<string, string>> = { æ: 'ae', ø: 'o', œ: 'oe', ß: 'ss', ð: 'd', đ: 'd', ł: 'l', þ: 'th', ı: 'i' };
+const SPELLED: Readonly<Record<string, string>> = {
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ß: 'ss',
+  ð: 'd',
+  đ: 'd',
+  ł: 'l',
+  þ: 'th',
+  ı: 'i',
+};
 
 /** A definition id made from a name: its letters and digits, lower case, without accents, joined by dashes. */
 export function slugOf(name: string): string {
@@ -103,16 +113,33 @@ function checkMatch(match: ThreatMatch, loc: Loc): void {
     throw invalid([...loc, 'hours', 'end'], 'must differ from start: the window would hold no time', 'value_error');
   }
   match.keywords?.forEach((keyword, i) => {
-    if (!/[\p{L}\p{N}]/u.test(keyword)) throw invalid([...loc, 'keywords', i], 'has no letter or digit: it can never match as a whole word', 'value_error');
+    if (!/[\p{L}\p{N}]/u.test(keyword))
+      throw invalid(
+        [...loc, 'keywords', i],
+        'has no letter or digit: it can never match as a whole word',
+        'value_error',
+      );
   });
   const ranges = new Map<string, { low: Bound; high: Bound }>();
   match.payload?.forEach((threshold, i) => {
-    const range = ranges.get(threshold.field) ?? { low: { value: -Infinity, inclusive: false }, high: { value: Infinity, inclusive: false } };
+    const range = ranges.get(threshold.field) ?? {
+      low: { value: -Infinity, inclusive: false },
+      high: { value: Infinity, inclusive: false },
+    };
     const { op, value } = threshold;
-    if (op === 'gt' || op === 'gte' || op === 'eq') range.low = tighter(range.low, { value, inclusive: op !== 'gt' }, 1);
-    if (op === 'lt' || op === 'lte' || op === 'eq') range.high = tighter(range.high, { value, inclusive: op !== 'lt' }, -1);
-    const empty = range.low.value > range.high.value || (range.low.value === range.high.value && !(range.low.inclusive && range.high.inclusive));
-    if (empty) throw invalid([...loc, 'payload', i], `no number of ${threshold.field} passes this and the thresholds before it on the same field`, 'value_error');
+    if (op === 'gt' || op === 'gte' || op === 'eq')
+      range.low = tighter(range.low, { value, inclusive: op !== 'gt' }, 1);
+    if (op === 'lt' || op === 'lte' || op === 'eq')
+      range.high = tighter(range.high, { value, inclusive: op !== 'lt' }, -1);
+    const empty =
+      range.low.value > range.high.value ||
+      (range.low.value === range.high.value && !(range.low.inclusive && range.high.inclusive));
+    if (empty)
+      throw invalid(
+        [...loc, 'payload', i],
+        `no number of ${threshold.field} passes this and the thresholds before it on the same field`,
+        'value_error',
+      );
     ranges.set(threshold.field, range);
   });
 }
@@ -127,12 +154,20 @@ function tighter(current: Bound, next: Bound, direction: 1 | -1): Bound {
  * The definitions as stored: every field present, ids given kept (unique, or 422 naming the
  * second), ids not given made from the name and made unique, conditions checked.
  */
-export function definitionsFrom(inputs: readonly DefinitionInput[], loc: Loc = ['body', 'definitions']): ThreatDefinition[] {
+export function definitionsFrom(
+  inputs: readonly DefinitionInput[],
+  loc: Loc = ['body', 'definitions'],
+): ThreatDefinition[] {
   const given = new Map<string, number>();
   inputs.forEach((input, i) => {
     if (input.definition_id === undefined) return;
     const first = given.get(input.definition_id);
-    if (first !== undefined) throw invalid([...loc, i, 'definition_id'], `is the id of definition ${first} already: ids are unique within a library`, 'duplicate');
+    if (first !== undefined)
+      throw invalid(
+        [...loc, i, 'definition_id'],
+        `is the id of definition ${first} already: ids are unique within a library`,
+        'duplicate',
+      );
     given.set(input.definition_id, i);
   });
   const taken = new Set(given.keys());
@@ -164,7 +199,9 @@ function checkSize(library: Omit<StoredThreatLibrary, 'version'>): void {
 }
 
 const limitReached = (adding = 1) =>
-  new ConflictError(`A tenant has at most ${MAX_LIBRARIES_PER_TENANT} threat libraries${adding > 1 ? `; this would add ${adding}` : ''}: delete one first`);
+  new ConflictError(
+    `A tenant has at most ${MAX_LIBRARIES_PER_TENANT} threat libraries${adding > 1 ? `; this would add ${adding}` : ''}: delete one first`,
+  );
 
 // ---------------------------------------------------------------------------------------------
 // Audit entries: what changed, without the definitions' whole content
@@ -182,22 +219,36 @@ function createdChanges(library: Omit<StoredThreatLibrary, 'version'>): Record<s
 }
 
 /** Definitions added, removed and changed (by id); undefined when none. */
-function definitionChanges(before: readonly ThreatDefinition[], after: readonly ThreatDefinition[]): { added: string[]; removed: string[]; changed: string[] } | undefined {
+function definitionChanges(
+  before: readonly ThreatDefinition[],
+  after: readonly ThreatDefinition[],
+): { added: string[]; removed: string[]; changed: string[] } | undefined {
   const old = new Map(before.map((d) => [d.definition_id, JSON.stringify(d)]));
   const kept = new Set(idsOf(after));
   const added = after.filter((d) => !old.has(d.definition_id)).map((d) => d.definition_id);
   const removed = idsOf(before).filter((id) => !kept.has(id));
-  const changed = after.filter((d) => old.has(d.definition_id) && old.get(d.definition_id) !== JSON.stringify(d)).map((d) => d.definition_id);
+  const changed = after
+    .filter((d) => old.has(d.definition_id) && old.get(d.definition_id) !== JSON.stringify(d))
+    .map((d) => d.definition_id);
   return added.length + removed.length + changed.length > 0 ? { added, removed, changed } : undefined;
 }
 
-const audited = (actor: Actor, tenantId: TenantId, action: string, libraryId: string, changes: Record<string, unknown>): AuditEntry =>
-  auditEntry(actor, { tenantId, action, resourceType: RESOURCE, resourceId: libraryId, changes });
+const audited = (
+  actor: Actor,
+  tenantId: TenantId,
+  action: string,
+  libraryId: string,
+  changes: Record<string, unknown>,
+): AuditEntry => auditEntry(actor, { tenantId, action, resourceType: RESOURCE, resourceId: libraryId, changes });
 
 // ---------------------------------------------------------------------------------------------
 // The routes' operations
 
-export async function createLibrary(actor: Actor, tenantId: TenantId, input: ThreatLibraryCreate): Promise<ThreatLibrary> {
+export async function createLibrary(
+  actor: Actor,
+  tenantId: TenantId,
+  input: ThreatLibraryCreate,
+): Promise<ThreatLibrary> {
   const at = now();
   const library: Omit<StoredThreatLibrary, 'version'> = {
     library_id: newTimeId(),
@@ -227,11 +278,20 @@ export async function findLibrary(tenantId: TenantId, libraryId: string): Promis
   return publicLibrary(await findStored(tenantId, libraryId));
 }
 
-export async function listLibraries(tenantId: TenantId, filter: LibraryFilter, page: PageRequest): Promise<ThreatLibrary[]> {
+export async function listLibraries(
+  tenantId: TenantId,
+  filter: LibraryFilter,
+  page: PageRequest,
+): Promise<ThreatLibrary[]> {
   return (await listStored(tenantId, filter, page)).map(publicLibrary);
 }
 
-export async function updateLibrary(actor: Actor, tenantId: TenantId, libraryId: string, input: ThreatLibraryUpdate): Promise<ThreatLibrary> {
+export async function updateLibrary(
+  actor: Actor,
+  tenantId: TenantId,
+  libraryId: string,
+  input: ThreatLibraryUpdate,
+): Promise<ThreatLibrary> {
   const definitions = input.definitions ? definitionsFrom(input.definitions) : undefined;
   return retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, libraryId);
@@ -244,7 +304,10 @@ export async function updateLibrary(actor: Actor, tenantId: TenantId, libraryId:
       ...(definitions ? { definitions } : {}),
       updated_at: now(),
     };
-    const changes: Record<string, unknown> = diff(publicLibrary(current), publicLibrary(next), ['updated_at', 'definitions']);
+    const changes: Record<string, unknown> = diff(publicLibrary(current), publicLibrary(next), [
+      'updated_at',
+      'definitions',
+    ]);
     const changedDefinitions = definitionChanges(current.definitions, next.definitions);
     if (changedDefinitions) changes.definitions = changedDefinitions;
     if (Object.keys(changes).length === 0) return publicLibrary(current);
@@ -283,7 +346,8 @@ const SEED_NAMESPACE = '3c89b5a3-8a1b-4508-a809-865aa784b351';
  * A seeded library's id, the same on every seed of the tenant: two seeds at once both try to
  * create the same item, and one of them finds it made (the other's transaction fails whole).
  */
-export const seedLibraryId = (tenantId: TenantId, seedKey: string): string => uuidV5(`${tenantId}/${seedKey}`, SEED_NAMESPACE);
+export const seedLibraryId = (tenantId: TenantId, seedKey: string): string =>
+  uuidV5(`${tenantId}/${seedKey}`, SEED_NAMESPACE);
 
 /**
  * Creates the seed's libraries the tenant lacks (found by `seed_key`) and, in those it has, the
@@ -296,9 +360,15 @@ export async function seedLibraries(actor: Actor, tenantId: TenantId): Promise<S
   let libraryItems = 0;
   return retryOnConcurrentChange(
     async () => {
-      const bySeedKey = new Map((await allLibraries(tenantId)).filter((l) => l.seed_key !== null).map((l) => [l.seed_key, l]));
+      const bySeedKey = new Map(
+        (await allLibraries(tenantId)).filter((l) => l.seed_key !== null).map((l) => [l.seed_key, l]),
+      );
       const at = now();
-      const result: SeedResult = { created: { libraries: 0, definitions: 0 }, skipped: { libraries: [], definitions: [] }, libraries: [] };
+      const result: SeedResult = {
+        created: { libraries: 0, definitions: 0 },
+        skipped: { libraries: [], definitions: [] },
+        libraries: [],
+      };
       const created: Omit<StoredThreatLibrary, 'version'>[] = [];
       const updated: StoredThreatLibrary[] = [];
       const audits: AuditEntry[] = [];
@@ -322,7 +392,12 @@ export async function seedLibraries(actor: Actor, tenantId: TenantId): Promise<S
           result.created.libraries++;
           result.created.definitions += definitions.length;
           result.libraries.push(library.library_id);
-          audits.push(audited(actor, tenantId, 'threat_library.created', library.library_id, { ...createdChanges(library), via: 'seed' }));
+          audits.push(
+            audited(actor, tenantId, 'threat_library.created', library.library_id, {
+              ...createdChanges(library),
+              via: 'seed',
+            }),
+          );
           continue;
         }
         result.libraries.push(found.library_id);
@@ -340,7 +415,12 @@ export async function seedLibraries(actor: Actor, tenantId: TenantId): Promise<S
         checkSize(next);
         updated.push(next);
         result.created.definitions += missing.length;
-        audits.push(audited(actor, tenantId, 'threat_library.updated', found.library_id, { definitions: { added: idsOf(missing), removed: [], changed: [] }, via: 'seed' }));
+        audits.push(
+          audited(actor, tenantId, 'threat_library.updated', found.library_id, {
+            definitions: { added: idsOf(missing), removed: [], changed: [] },
+            via: 'seed',
+          }),
+        );
       }
       if (created.length + updated.length === 0) return result;
       libraryItems = updated.length + created.length;
@@ -348,7 +428,8 @@ export async function seedLibraries(actor: Actor, tenantId: TenantId): Promise<S
         await transactWrite([...libraryWrites(tenantId, { updated, created }), ...audits.map(auditPut)]);
       } catch (err) {
         // The item after the libraries is the count (when any is created): the tenant's limit.
-        if (err instanceof ConditionFailed && created.length > 0 && err.index === libraryItems) throw limitReached(created.length);
+        if (err instanceof ConditionFailed && created.length > 0 && err.index === libraryItems)
+          throw limitReached(created.length);
         throw err;
       }
       return result;
@@ -386,12 +467,18 @@ export function summaryOf(library: ThreatLibrary): ThreatLibrarySummary {
     seed_key: library.seed_key,
     definition_count: library.definitions.length,
     active_definition_count: active.length,
-    active_by_severity: Object.fromEntries(INCIDENT_SEVERITIES.map((s) => [s, active.filter((d) => d.severity === s).length])) as Record<IncidentSeverity, number>,
+    active_by_severity: Object.fromEntries(
+      INCIDENT_SEVERITIES.map((s) => [s, active.filter((d) => d.severity === s).length]),
+    ) as Record<IncidentSeverity, number>,
     event_types: EVENT_TYPES.filter((t) => watched.has(t)),
     updated_at: library.updated_at,
   };
 }
 
-export async function listLibrarySummaries(tenantId: TenantId, filter: LibraryFilter, page: PageRequest): Promise<ThreatLibrarySummary[]> {
+export async function listLibrarySummaries(
+  tenantId: TenantId,
+  filter: LibraryFilter,
+  page: PageRequest,
+): Promise<ThreatLibrarySummary[]> {
   return (await listStored(tenantId, filter, page)).map(summaryOf);
 }

@@ -83,7 +83,10 @@ export function compileDefinitions(libraries: readonly LibraryLike[]): CompiledD
             keywords: m.keywords ? keywordPattern(m.keywords) : null,
             thresholds: m.payload ?? [],
             indicators: ind
-              ? { values: new Set([...(ind.ips ?? []).map((ip) => ip.toLowerCase()), ...(ind.mmsis ?? [])]), domains: (ind.domains ?? []).map(normaliseDomain) }
+              ? {
+                  values: new Set([...(ind.ips ?? []).map((ip) => ip.toLowerCase()), ...(ind.mmsis ?? [])]),
+                  domains: (ind.domains ?? []).map(normaliseDomain),
+                }
               : null,
           };
         }),
@@ -112,7 +115,8 @@ export interface MatchInput {
 /** Strings and numbers of a payload, three levels deep (arrays count as a level). */
 function scalarsOf(value: unknown, depth = 0, out: (string | number)[] = []): (string | number)[] {
   if (typeof value === 'string' || typeof value === 'number') out.push(value);
-  else if (value && typeof value === 'object' && depth < 3) for (const v of Object.values(value)) scalarsOf(v, depth + 1, out);
+  else if (value && typeof value === 'object' && depth < 3)
+    for (const v of Object.values(value)) scalarsOf(v, depth + 1, out);
   return out;
 }
 
@@ -140,7 +144,10 @@ function holds(t: Threshold, n: number): boolean {
   }
 }
 
-function carriesIndicator(ind: NonNullable<CompiledDefinition['indicators']>, scalars: readonly (string | number)[]): boolean {
+function carriesIndicator(
+  ind: NonNullable<CompiledDefinition['indicators']>,
+  scalars: readonly (string | number)[],
+): boolean {
   for (const s of scalars) {
     const text = String(s).trim().toLowerCase();
     if (ind.values.has(text)) return true;
@@ -171,11 +178,18 @@ export function matchEvent(definitions: readonly CompiledDefinition[], input: Ma
     if (!def.types.has(input.type)) continue;
     const zone = zoneFor(def, input);
     if (zone === undefined) continue;
-    if (def.hours && !withinTimes(localMinuteOf(Date.parse(input.occurredAt), input.timezone).minutes, def.hours.start, def.hours.end)) continue;
-    if (def.thresholds.some((t) => {
-      const n = numberAt(input.payload, t.field);
-      return n === null || !holds(t, n);
-    })) continue;
+    if (
+      def.hours &&
+      !withinTimes(localMinuteOf(Date.parse(input.occurredAt), input.timezone).minutes, def.hours.start, def.hours.end)
+    )
+      continue;
+    if (
+      def.thresholds.some((t) => {
+        const n = numberAt(input.payload, t.field);
+        return n === null || !holds(t, n);
+      })
+    )
+      continue;
     if (def.keywords) {
       const pattern = def.keywords;
       const said = [input.description ?? '', ...texts().filter((s): s is string => typeof s === 'string')];
@@ -183,7 +197,14 @@ export function matchEvent(definitions: readonly CompiledDefinition[], input: Ma
     }
     if (def.indicators && !carriesIndicator(def.indicators, texts())) continue;
     const d = def.definition;
-    matches.push({ library_id: def.libraryId, definition_id: d.definition_id, name: d.name, severity: d.severity, weight: d.weight, zone_id: zone?.zone_id ?? null });
+    matches.push({
+      library_id: def.libraryId,
+      definition_id: d.definition_id,
+      name: d.name,
+      severity: d.severity,
+      weight: d.weight,
+      zone_id: zone?.zone_id ?? null,
+    });
   }
   return matches;
 }

@@ -78,7 +78,8 @@ export const SEED_LIBRARIES: readonly SeedLibrary[] = [
     seed_key: 'gatehouse.security',
     vertical: 'security',
     name: 'Site security: access control and intrusion',
-    description: 'Misuse of access control and intrusions into buildings: tailgating, credential probing, and forced entry when the site should be empty.',
+    description:
+      'Misuse of access control and intrusions into buildings: tailgating, credential probing, and forced entry when the site should be empty.',
     definitions: [
       {
         definition_id: 'security.tailgating-entrance',
@@ -122,7 +123,8 @@ export const SEED_LIBRARIES: readonly SeedLibrary[] = [
     seed_key: 'gatehouse.infrastructure',
     vertical: 'infrastructure',
     name: 'Critical infrastructure: buried assets and installations',
-    description: 'Threats to buried cables and pipelines and to critical installations: third-party digging, intrusion into critical areas, and the blinding of sensors before an attack.',
+    description:
+      'Threats to buried cables and pipelines and to critical installations: third-party digging, intrusion into critical areas, and the blinding of sensors before an attack.',
     definitions: [
       {
         definition_id: 'infrastructure.fibre-digging',
@@ -167,7 +169,8 @@ export const SEED_LIBRARIES: readonly SeedLibrary[] = [
     seed_key: 'gatehouse.defense',
     vertical: 'defense',
     name: 'Defence: perimeter, airspace and hostile reconnaissance',
-    description: 'Threats to defended sites: drones over the perimeter, probing of the perimeter alarms, and hostile reconnaissance from vehicles.',
+    description:
+      'Threats to defended sites: drones over the perimeter, probing of the perimeter alarms, and hostile reconnaissance from vehicles.',
     definitions: [
       {
         definition_id: 'defense.drone-over-perimeter',

@@ -38,7 +38,9 @@ export function mentionRecords(event: StoredEvent): StoredMention[] {
     location: event.location,
   };
   const named = mentionsOf(event).map((m) => ({ kind: m.type, value: m.value, ...common }));
-  return event.location ? [...named, { kind: 'cell', value: cellOf(event.location.lat, event.location.lon), ...common }] : named;
+  return event.location
+    ? [...named, { kind: 'cell', value: cellOf(event.location.lat, event.location.lon), ...common }]
+    : named;
 }
 
 /**

@@ -20,7 +20,13 @@ export async function scoreAndAlert(tenantId: TenantId, req: ScoreRequest, nowMs
         idTimeMs: nowMs,
         bucket: `${score.target_type}:${score.target}:${hourBucket(nowMs)}`,
         location: req.target_type === 'location' ? parsePoint(score.target) : null,
-        details: { target: score.target, target_type: score.target_type, context: score.context, composite_score: score.composite_score, severity: score.severity },
+        details: {
+          target: score.target,
+          target_type: score.target_type,
+          context: score.context,
+          composite_score: score.composite_score,
+          severity: score.severity,
+        },
       })),
     );
   }

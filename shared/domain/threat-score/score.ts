@@ -24,9 +24,24 @@
 import { NotFoundError, invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { severityOfScore } from '../../vocabulary/score-bands.js';
-import { CONTEXT_RELEVANCE, CONTEXT_WEIGHTS, SCORE_FACTORS, SCORE_RULES as R, type ScoreContext, type ScoreFactor, type ScoreTargetType } from '../../vocabulary/threat-score.js';
+import {
+  CONTEXT_RELEVANCE,
+  CONTEXT_WEIGHTS,
+  SCORE_FACTORS,
+  SCORE_RULES as R,
+  type ScoreContext,
+  type ScoreFactor,
+  type ScoreTargetType,
+} from '../../vocabulary/threat-score.js';
 import { mentionsSince, type StoredMention } from '../../db/mentions.js';
-import { getSiteEntity, listSiteEntitiesOfTenant, SITE_KINDS, type Asset, type StoredSensor, type Zone } from '../../db/site-entities.js';
+import {
+  getSiteEntity,
+  listSiteEntitiesOfTenant,
+  SITE_KINDS,
+  type Asset,
+  type StoredSensor,
+  type Zone,
+} from '../../db/site-entities.js';
 import { readItems } from '../../db/read-batch.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
 import { cellOf, episodesEndedBetween } from '../../db/vessels/index.js';
@@ -86,7 +101,8 @@ export function normaliseTarget(type: ScoreTargetType, target: string): { key: s
       const m = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(target);
       const lat = m ? Number(m[1]) : NaN;
       const lon = m ? Number(m[2]) : NaN;
-      if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180)) throw bad('must be "lat,lon" in degrees, latitude -90..90 and longitude -180..180');
+      if (!(Math.abs(lat) <= 90 && Math.abs(lon) <= 180))
+        throw bad('must be "lat,lon" in degrees, latitude -90..90 and longitude -180..180');
       return { key: `${round(lat, 6)},${round(lon, 6)}`, point: { lat, lon } };
     }
   }
@@ -110,7 +126,9 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
   const [watch, definitions, history, subject] = await Promise.all([
     revisions.then((read) => watchlistAt(tenantId, watchlistRevisionFrom(read, tenantId)?.revision ?? 0)),
     revisions.then((read) => tenantDefinitions(tenantId, libraryRevisionFrom(read, tenantId)?.revision)),
-    req.target_type === 'location' ? mentionsNear(tenantId, givenPoint!, from) : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit),
+    req.target_type === 'location'
+      ? mentionsNear(tenantId, givenPoint!, from)
+      : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit),
     subjectOf(tenantId, req.target_type, key, nowMs),
   ]);
   if (history.truncated) notes.push(`Only the newest ${R.historyLimit} events naming the target were read.`);
@@ -127,21 +145,26 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
   const indicatorSum = clamp(indicatorDefs.reduce((s, d) => s + d.definition.weight, 0));
   const indicators = {
     value: watched.length > 0 ? 1 : indicatorSum,
-    detail:
-      [
-        watched.length > 0 ? `on the watchlist: ${watched.map((w) => w.label).join(', ')}` : 'not on the watchlist',
-        indicatorDefs.length > 0 ? `in the indicators of ${indicatorDefs.map((d) => d.definition.name).join(', ')}` : 'in no threat definition\'s indicators',
-      ].join('; '),
+    detail: [
+      watched.length > 0 ? `on the watchlist: ${watched.map((w) => w.label).join(', ')}` : 'not on the watchlist',
+      indicatorDefs.length > 0
+        ? `in the indicators of ${indicatorDefs.map((d) => d.definition.name).join(', ')}`
+        : "in no threat definition's indicators",
+    ].join('; '),
   };
 
   // 2. History; 3. recency and frequency.
   const events = history.mentions;
   const incidents = new Set(events.map((m) => m.incident_id).filter(Boolean));
   const signatureEvents = events.filter((m) => m.signatures.length > 0);
-  const historyValue = clamp(R.perEvent * events.length + R.perIncident * incidents.size + R.perSignatureEvent * signatureEvents.length);
+  const historyValue = clamp(
+    R.perEvent * events.length + R.perIncident * incidents.size + R.perSignatureEvent * signatureEvents.length,
+  );
   const newest = events[0];
   const ageDays = newest ? Math.max(0, (nowMs - Date.parse(newest.occurred_at)) / DAY_MS) : null;
-  const recentDays = new Set(events.filter((m) => nowMs - Date.parse(m.occurred_at) <= 30 * DAY_MS).map((m) => m.occurred_at.slice(0, 10)));
+  const recentDays = new Set(
+    events.filter((m) => nowMs - Date.parse(m.occurred_at) <= 30 * DAY_MS).map((m) => m.occurred_at.slice(0, 10)),
+  );
   const recency = ageDays === null ? 0 : 0.5 ** (ageDays / R.recencyHalfLifeDays);
   const frequency = clamp(recentDays.size / R.busyDays);
 
@@ -162,7 +185,9 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
     },
     recency_frequency: {
       value: clamp(0.6 * recency + 0.4 * frequency),
-      detail: newest ? `last named ${newest.occurred_at} (${round(ageDays!, 1)} days ago), on ${recentDays.size} distinct day(s) of the last 30` : 'never named by an event',
+      detail: newest
+        ? `last named ${newest.occurred_at} (${round(ageDays!, 1)} days ago), on ${recentDays.size} distinct day(s) of the last 30`
+        : 'never named by an event',
     },
     geography: geo,
     behaviour,
@@ -171,18 +196,34 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
   const strongest = Math.max(...Object.values(values).map((v) => v.value));
   const relevance = CONTEXT_RELEVANCE[req.context][req.target_type];
   const weights = CONTEXT_WEIGHTS[req.context];
-  const all = { ...values, context: { value: relevance * strongest, detail: `${req.target_type === 'ip' ? 'an' : 'a'} ${req.target_type} matters ${relevance} in ${req.context}, times the strongest factor (${round(strongest)})` } };
+  const all = {
+    ...values,
+    context: {
+      value: relevance * strongest,
+      detail: `${req.target_type === 'ip' ? 'an' : 'a'} ${req.target_type} matters ${relevance} in ${req.context}, times the strongest factor (${round(strongest)})`,
+    },
+  };
   const factors = Object.fromEntries(
     SCORE_FACTORS.map((name) => {
       const f = all[name];
       const value = round(f.value);
-      return [name, { value, weight: weights[name], contribution: round(100 * value * weights[name], 2), detail: f.detail } satisfies FactorResult];
+      return [
+        name,
+        {
+          value,
+          weight: weights[name],
+          contribution: round(100 * value * weights[name], 2),
+          detail: f.detail,
+        } satisfies FactorResult,
+      ];
     }),
   ) as Record<ScoreFactor, FactorResult>;
   const composite = Math.round(SCORE_FACTORS.reduce((s, name) => s + 100 * factors[name].value * weights[name], 0));
   if (events.length === 0) notes.push('No event of the tenant names the target: history, recency and frequency are 0.');
   notes.push(...subject.notes, ...geo.notes);
-  const matched = [...new Set([...indicatorDefs.map((d) => d.definition.name), ...events.flatMap((m) => m.signatures)])].sort();
+  const matched = [
+    ...new Set([...indicatorDefs.map((d) => d.definition.name), ...events.flatMap((m) => m.signatures)]),
+  ].sort();
   return {
     target: key,
     target_type: req.target_type,
@@ -202,11 +243,16 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
 }
 
 /** The events at a location: those in the grid cells within the behaviour distance, then by distance. */
-async function mentionsNear(tenantId: TenantId, at: Point, from: string): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
+async function mentionsNear(
+  tenantId: TenantId,
+  at: Point,
+  from: string,
+): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
   const cells = new Set<string>();
   const dLat = R.episodeNearM / 111_320;
   const dLon = R.episodeNearM / (111_320 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
-  for (const lat of [at.lat - dLat, at.lat + dLat]) for (const lon of [at.lon - dLon, at.lon + dLon]) cells.add(cellOf(lat, lon));
+  for (const lat of [at.lat - dLat, at.lat + dLat])
+    for (const lon of [at.lon - dLon, at.lon + dLon]) cells.add(cellOf(lat, lon));
   const pages = await Promise.all([...cells].map((c) => mentionsSince(tenantId, 'cell', c, from, R.historyLimit)));
   const near = pages
     .flatMap((p) => p.mentions)
@@ -231,18 +277,36 @@ async function subjectOf(tenantId: TenantId, type: ScoreTargetType, key: string,
       return { point: p ? { lat: p.lat, lon: p.lon } : null, vessel, sensor: null, notes: [] };
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      return { point: null, vessel: null, sensor: null, notes: ['The tenant has no AIS data for this MMSI: behaviour, geography and proximity cannot be judged.'] };
+      return {
+        point: null,
+        vessel: null,
+        sensor: null,
+        notes: ['The tenant has no AIS data for this MMSI: behaviour, geography and proximity cannot be judged.'],
+      };
     }
   }
   if (type === 'sensor') {
     const sensor = await getSiteEntity<StoredSensor>(SITE_KINDS.sensor, tenantId, key);
-    if (!sensor) return { point: null, vessel: null, sensor: null, notes: ['No sensor of the tenant has this id: only the events naming it count.'] };
+    if (!sensor)
+      return {
+        point: null,
+        vessel: null,
+        sensor: null,
+        notes: ['No sensor of the tenant has this id: only the events naming it count.'],
+      };
     return { point: sensor.location, vessel: null, sensor, notes: [] };
   }
   return { point: null, vessel: null, sensor: null, notes: [] };
 }
 
-async function geographyOf(type: ScoreTargetType, key: string, point: Point | null, subject: Subject, watch: WatchView, tenantId: TenantId) {
+async function geographyOf(
+  type: ScoreTargetType,
+  key: string,
+  point: Point | null,
+  subject: Subject,
+  watch: WatchView,
+  tenantId: TenantId,
+) {
   const notes: string[] = [];
   let facts: {
     country: string | null;
@@ -256,7 +320,14 @@ async function geographyOf(type: ScoreTargetType, key: string, point: Point | nu
   let detail: string;
   if (type === 'ip') {
     const [g, source] = await Promise.all([lookupIp(key), ipGeoSource()]);
-    facts = { ...facts, country: g.country, asn: g.asn, as_org: g.as_org, scope: g.scope, source: { data: `${source.asn}; ${source.country}`, attribution: IP_GEO_ATTRIBUTION } };
+    facts = {
+      ...facts,
+      country: g.country,
+      asn: g.asn,
+      as_org: g.as_org,
+      scope: g.scope,
+      source: { data: `${source.asn}; ${source.country}`, attribution: IP_GEO_ATTRIBUTION },
+    };
     if (g.scope !== 'public') {
       detail = `a ${g.scope.replace('_', '-')} address: geography does not apply`;
     } else if (g.asn === null) {
@@ -270,13 +341,19 @@ async function geographyOf(type: ScoreTargetType, key: string, point: Point | nu
     const country = countryOfDomain(key);
     facts = { ...facts, country };
     value = country ? R.countryTld : 0;
-    detail = country ? `country-code TLD of ${country}` : 'a generic TLD: no country (domains are not resolved offline)';
+    detail = country
+      ? `country-code TLD of ${country}`
+      : 'a generic TLD: no country (domains are not resolved offline)';
   } else if (point) {
-    const zones = (await listSiteEntitiesOfTenant<Zone>(SITE_KINDS.zone, tenantId, { limit: 1000, offset: 0 })).filter((z) => z.active && geofenceContains(z.geofence, point));
+    const zones = (await listSiteEntitiesOfTenant<Zone>(SITE_KINDS.zone, tenantId, { limit: 1000, offset: 0 })).filter(
+      (z) => z.active && geofenceContains(z.geofence, point),
+    );
     const level = Math.max(0, ...zones.map((z) => z.security_level));
     facts = { ...facts, zones: zones.map((z) => z.zone_id), country: subject.vessel?.flag?.country_code ?? null };
     value = level / 5;
-    detail = zones.length ? `in ${zones.length} zone(s) of the tenant, highest security level ${level} of 5` : 'in none of the tenant\'s zones';
+    detail = zones.length
+      ? `in ${zones.length} zone(s) of the tenant, highest security level ${level} of 5`
+      : "in none of the tenant's zones";
     if (subject.vessel?.flag) detail += `; flag ${subject.vessel.flag.country} (${subject.vessel.flag.country_code})`;
   } else {
     detail = 'no position known';
@@ -289,12 +366,24 @@ async function geographyOf(type: ScoreTargetType, key: string, point: Point | nu
   return { value, detail, facts, watched, notes };
 }
 
-async function behaviourOf(tenantId: TenantId, type: ScoreTargetType, point: Point | null, subject: Subject, events: StoredMention[], nowMs: number) {
+async function behaviourOf(
+  tenantId: TenantId,
+  type: ScoreTargetType,
+  point: Point | null,
+  subject: Subject,
+  events: StoredMention[],
+  nowMs: number,
+) {
   if (type === 'mmsi') {
     const v = subject.vessel;
     if (!v) return { value: 0, detail: 'no AIS data' };
     const b = v.behaviour;
-    const value = clamp(R.perGap * b.gaps.length + R.perLoitering * b.loitering.length + R.perSpeedAnomaly * b.speed_anomalies.length + (v.status.dark ? R.darkNow : 0));
+    const value = clamp(
+      R.perGap * b.gaps.length +
+        R.perLoitering * b.loitering.length +
+        R.perSpeedAnomaly * b.speed_anomalies.length +
+        (v.status.dark ? R.darkNow : 0),
+    );
     return {
       value,
       detail: `${b.gaps.length} AIS gap(s), ${b.loitering.length} loitering episode(s), ${b.speed_anomalies.length} speed anomaly(ies) in ${R.vesselDays} days${v.status.dark ? '; dark now' : ''}`,
@@ -304,7 +393,11 @@ async function behaviourOf(tenantId: TenantId, type: ScoreTargetType, point: Poi
     const s = subject.sensor;
     const flagged = events.filter((m) => m.signatures.length > 0 || m.incident_id).length;
     const share = events.length ? flagged / events.length : 0;
-    if (!s) return { value: share, detail: `${flagged} of ${events.length} event(s) matched a definition or opened an incident` };
+    if (!s)
+      return {
+        value: share,
+        detail: `${flagged} of ${events.length} event(s) matched a definition or opened an incident`,
+      };
     const silent = s.last_seen_at ? (nowMs - Date.parse(s.last_seen_at)) / 60_000 : null;
     const odd = s.status !== 'active' ? 0.5 : silent !== null && silent > R.sensorSilentMinutes ? 0.3 : 0;
     return {
@@ -315,16 +408,25 @@ async function behaviourOf(tenantId: TenantId, type: ScoreTargetType, point: Poi
   if (type === 'location' && point) {
     const from = new Date(nowMs - R.vesselDays * DAY_MS).toISOString();
     const to = new Date(nowMs).toISOString();
-    const [loiter, gaps] = await Promise.all([episodesEndedBetween(tenantId, 'loitering', from, to, 500), episodesEndedBetween(tenantId, 'gap', from, to, 500)]);
-    const near = (e: { center?: Point; from: Point; to: Point }) => [e.center, e.from, e.to].some((p) => p && metresBetween(p, point) <= R.episodeNearM);
+    const [loiter, gaps] = await Promise.all([
+      episodesEndedBetween(tenantId, 'loitering', from, to, 500),
+      episodesEndedBetween(tenantId, 'gap', from, to, 500),
+    ]);
+    const near = (e: { center?: Point; from: Point; to: Point }) =>
+      [e.center, e.from, e.to].some((p) => p && metresBetween(p, point) <= R.episodeNearM);
     const l = loiter.filter(near).length;
     const g = gaps.filter(near).length;
-    return { value: clamp(R.perLoitering * l + R.perGap * g), detail: `${l} loitering episode(s) and ${g} AIS gap(s) within ${R.episodeNearM} m in ${R.vesselDays} days` };
+    return {
+      value: clamp(R.perLoitering * l + R.perGap * g),
+      detail: `${l} loitering episode(s) and ${g} AIS gap(s) within ${R.episodeNearM} m in ${R.vesselDays} days`,
+    };
   }
   const flagged = events.filter((m) => m.signatures.length > 0 || m.incident_id).length;
   return {
     value: events.length ? flagged / events.length : 0,
-    detail: events.length ? `${flagged} of ${events.length} event(s) naming it matched a threat definition or opened an incident` : 'no event names it',
+    detail: events.length
+      ? `${flagged} of ${events.length} event(s) naming it matched a threat definition or opened an incident`
+      : 'no event names it',
   };
 }
 
@@ -334,7 +436,10 @@ async function proximityOf(tenantId: TenantId, points: Point[], what: string) {
     listSiteEntitiesOfTenant<Asset>(SITE_KINDS.asset, tenantId, { limit: 1000, offset: 0 }),
     Promise.all(points.map((p) => nearestLines(tenantId, p, R.lineReachM, 1))),
   ]);
-  let best = { value: 0, detail: `no critical asset within ${R.assetReachM / 1000} km and no line within ${R.lineReachM / 1000} km of ${what}` };
+  let best = {
+    value: 0,
+    detail: `no critical asset within ${R.assetReachM / 1000} km and no line within ${R.lineReachM / 1000} km of ${what}`,
+  };
   for (const p of points) {
     for (const a of assets) {
       if (!a.location) continue;
@@ -345,8 +450,8 @@ async function proximityOf(tenantId: TenantId, points: Point[], what: string) {
   }
   for (const hit of lines.flat()) {
     const v = (R.lineKinds[hit.kind] ?? 0.6) * clamp(1 - hit.distance_m / R.lineReachM);
-    if (v > best.value) best = { value: v, detail: `${Math.round(hit.distance_m)} m from line ${hit.name ?? hit.line_id} (${hit.kind})` };
+    if (v > best.value)
+      best = { value: v, detail: `${Math.round(hit.distance_m)} m from line ${hit.name ?? hit.line_id} (${hit.kind})` };
   }
   return best;
 }
-

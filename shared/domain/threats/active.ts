@@ -6,7 +6,17 @@
  * threat that matches again is active again.
  */
 import { auditEntry, auditPut } from '../../db/audit/index.js';
-import { dismissThreatItem, getThreat, linkThreatIncident, listThreats, threatIdOf, widenThreatTimes, type Threat, type ThreatFilter, type ThreatGain } from '../../db/threats.js';
+import {
+  dismissThreatItem,
+  getThreat,
+  linkThreatIncident,
+  listThreats,
+  threatIdOf,
+  widenThreatTimes,
+  type Threat,
+  type ThreatFilter,
+  type ThreatGain,
+} from '../../db/threats.js';
 import type { PageRequest } from '../../db/query.js';
 import { readItems, type ItemKey, type Prefetched } from '../../db/read-batch.js';
 import { SITE_KINDS, siteEntityFrom, siteEntityKey } from '../../db/site-entities.js';
@@ -41,7 +51,12 @@ export function threatGains(events: readonly MatchedEvent[]): ThreatGain[] {
       const key = `${event.tenant_id}/${threatId}`;
       const gain = gains.get(key);
       if (!gain) {
-        gains.set(key, { tenantId: event.tenant_id, threatId, firstSeen: event.occurred_at, lastSeen: event.occurred_at });
+        gains.set(key, {
+          tenantId: event.tenant_id,
+          threatId,
+          firstSeen: event.occurred_at,
+          lastSeen: event.occurred_at,
+        });
         continue;
       }
       if (event.occurred_at < gain.firstSeen) gain.firstSeen = event.occurred_at;
@@ -52,7 +67,9 @@ export function threatGains(events: readonly MatchedEvent[]): ThreatGain[] {
 }
 
 /** The threats an event belongs to, by id. */
-export const threatIdsOf = (event: MatchedEvent): string[] => [...new Set(event.matched_signatures.map((m) => threatIdOf(event.tenant_id, m)))];
+export const threatIdsOf = (event: MatchedEvent): string[] => [
+  ...new Set(event.matched_signatures.map((m) => threatIdOf(event.tenant_id, m))),
+];
 
 /**
  * What the counting worker does for events once they are counted (exactly once, with
@@ -89,10 +106,18 @@ export function threatListLookups(tenantId: TenantId, query: { zone_id?: unknown
  * The tenant's threats seen within the window, most recently seen first. A zone or library named
  * that is not the tenant's is 404 (another tenant's exactly as an unknown one).
  */
-export async function listActiveThreats(tenantId: TenantId, query: ThreatQuery, page: PageRequest, read: Prefetched, nowMs = Date.now()): Promise<Threat[]> {
+export async function listActiveThreats(
+  tenantId: TenantId,
+  query: ThreatQuery,
+  page: PageRequest,
+  read: Prefetched,
+  nowMs = Date.now(),
+): Promise<Threat[]> {
   await readItems(threatListLookups(tenantId, query), read);
-  if (query.zone_id !== undefined && !siteEntityFrom(read, SITE_KINDS.zone, tenantId, query.zone_id)) throw new NotFoundError(ZONE_NOT_FOUND);
-  if (query.library_id !== undefined && !read.get(libraryKey(tenantId, query.library_id))) throw new NotFoundError(THREAT_LIBRARY_NOT_FOUND);
+  if (query.zone_id !== undefined && !siteEntityFrom(read, SITE_KINDS.zone, tenantId, query.zone_id))
+    throw new NotFoundError(ZONE_NOT_FOUND);
+  if (query.library_id !== undefined && !read.get(libraryKey(tenantId, query.library_id)))
+    throw new NotFoundError(THREAT_LIBRARY_NOT_FOUND);
   const since = new Date(nowMs - (query.within_hours ?? DEFAULT_ACTIVE_HOURS) * 3600_000).toISOString();
   const { within_hours: _w, ...filter } = query;
   return listThreats(tenantId, { ...filter, since }, page);
@@ -105,7 +130,12 @@ export async function findThreat(tenantId: TenantId, threatId: string): Promise<
 }
 
 /** Dismisses a threat (it stays dismissed until it matches again), audited with the reason. */
-export async function dismissThreat(actor: Actor, tenantId: TenantId, threatId: string, reason: string | null): Promise<Threat> {
+export async function dismissThreat(
+  actor: Actor,
+  tenantId: TenantId,
+  threatId: string,
+  reason: string | null,
+): Promise<Threat> {
   const threat = await findThreat(tenantId, threatId);
   const at = now();
   const by = actor.principal?.userId ?? actor.principal?.apiKeyId ?? null;

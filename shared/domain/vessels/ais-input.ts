@@ -20,7 +20,8 @@ export function decodeAisInput(input: EventInput): EventInput {
   const sentences = typeof nmea === 'string' ? [nmea] : (nmea as string[]);
   const decoded = decodeAis(sentences);
   const payload = { ...input.payload, nmea: sentences };
-  if (!decoded.ok) return { ...input, payload: { ...payload, ais_error: { reason: decoded.reason, detail: decoded.detail } } };
+  if (!decoded.ok)
+    return { ...input, payload: { ...payload, ais_error: { reason: decoded.reason, detail: decoded.detail } } };
   const { message } = decoded;
   const occurred_at = input.occurred_at ?? decoded.received_at ?? undefined;
   return {

@@ -8,6 +8,7 @@ export async function aisStats(tenantId: TenantId, days: number, nowMs = Date.no
   const fromDay = new Date(nowMs - (days - 1) * 86400_000).toISOString().slice(0, 10);
   const rows = await aisFailuresBetween(tenantId, fromDay, toDay);
   const by_reason: Record<string, number> = {};
-  for (const r of rows) for (const [reason, n] of Object.entries(r.failures)) by_reason[reason] = (by_reason[reason] ?? 0) + n;
+  for (const r of rows)
+    for (const [reason, n] of Object.entries(r.failures)) by_reason[reason] = (by_reason[reason] ?? 0) + n;
   return { days: rows, failed: rows.reduce((s, r) => s + r.failed, 0), by_reason };
 }

@@ -13,7 +13,11 @@ import { ingestEvents, type EventInput } from '../events/index.js';
 import { addTenantEvents } from '../requests/index.js';
 
 /** Who announces an event of a type, as its actor shows it. */
-const ANNOUNCER: Partial<Record<string, string>> = { 'watchlist.alert': 'watchlist', 'hazard.alert': 'connector', 'bgp.alert': 'connector' };
+const ANNOUNCER: Partial<Record<string, string>> = {
+  'watchlist.alert': 'watchlist',
+  'hazard.alert': 'connector',
+  'bgp.alert': 'connector',
+};
 
 export async function announceEvent(tenantId: TenantId, event: EventInput): Promise<void> {
   try {
@@ -22,7 +26,12 @@ export async function announceEvent(tenantId: TenantId, event: EventInput): Prom
       {
         decideTenant: () => Promise.resolve(tenantId),
         // The service's own events count in the tenant's zones, not against its request rate.
-        meter: async (stored, atMs) => new Map(await Promise.all([...stored].map(async ([t, counts]) => [t, await addTenantEvents(t, counts, atMs)] as const))),
+        meter: async (stored, atMs) =>
+          new Map(
+            await Promise.all(
+              [...stored].map(async ([t, counts]) => [t, await addTenantEvents(t, counts, atMs)] as const),
+            ),
+          ),
       },
       [event],
       () => ['body'],

@@ -20,22 +20,37 @@ import { metresBetween } from '../../geo/distance.js';
 import { BEHAVIOUR } from './track-analysis.js';
 
 /** Vessels seen in the window (most recent first), or, with a circle, those with a position inside it. */
-export async function listVessels(tenantId: TenantId, q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number }, nowMs = Date.now()) {
+export async function listVessels(
+  tenantId: TenantId,
+  q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number },
+  nowMs = Date.now(),
+) {
   const from = hoursAgo(q.hours, nowMs);
   const to = new Date(nowMs).toISOString();
   if (q.lat === undefined || q.lon === undefined) {
-    return (await vesselsSeenBetween(tenantId, from, to, q.offset + q.limit)).slice(q.offset).map((v) => summaryOf(v, nowMs));
+    return (await vesselsSeenBetween(tenantId, from, to, q.offset + q.limit))
+      .slice(q.offset)
+      .map((v) => summaryOf(v, nowMs));
   }
   const centre = { lat: q.lat, lon: q.lon };
   const radiusM = (q.radius_km ?? 10) * 1000;
   const seen = await positionsInArea(tenantId, centre, radiusM, from, to);
-  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].slice(q.offset, q.offset + q.limit);
+  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].slice(
+    q.offset,
+    q.offset + q.limit,
+  );
   const vessels = await Promise.all(mmsis.map((m) => getVessel(tenantId, m)));
   return vessels.filter((v): v is StoredVessel => v !== null).map((v) => summaryOf(v, nowMs));
 }
 
 /** Positions within `radiusM` of a point in a time range: one Query per grid cell the circle touches. */
-export async function positionsInArea(tenantId: TenantId, at: { lat: number; lon: number }, radiusM: number, from: string, to: string): Promise<StoredPosition[]> {
+export async function positionsInArea(
+  tenantId: TenantId,
+  at: { lat: number; lon: number },
+  radiusM: number,
+  from: string,
+  to: string,
+): Promise<StoredPosition[]> {
   const dLat = radiusM / 111_320;
   const dLon = radiusM / (111_320 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
   const cells = new Set<string>();
@@ -49,7 +64,11 @@ export async function positionsInArea(tenantId: TenantId, at: { lat: number; lon
 }
 
 /** Vessels dark now, and the gaps and loitering episodes that ended in the window, latest first. */
-export async function darkVessels(tenantId: TenantId, q: { kind: 'dark' | 'loitering' | 'all'; hours: number; limit: number }, nowMs = Date.now()) {
+export async function darkVessels(
+  tenantId: TenantId,
+  q: { kind: 'dark' | 'loitering' | 'all'; hours: number; limit: number },
+  nowMs = Date.now(),
+) {
   const from = hoursAgo(q.hours, nowMs);
   const to = new Date(nowMs).toISOString();
   const silentSince = new Date(nowMs - BEHAVIOUR.gapMinutes * 60_000).toISOString();

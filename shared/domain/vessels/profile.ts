@@ -30,7 +30,8 @@ export async function vesselProfile(tenantId: TenantId, mmsi: string, hours: num
   const type = shipTypeOf(vessel.identity?.ship_type ?? null);
   const behaviour = analyseTrack(track.positions, type.typicalSpeedKnots.max);
   const notes: string[] = [];
-  if (!vessel.identity) notes.push('No static data (AIS type 5 or 24) received yet: name, call sign, IMO and ship type are unknown.');
+  if (!vessel.identity)
+    notes.push('No static data (AIS type 5 or 24) received yet: name, call sign, IMO and ship type are unknown.');
   if (track.positions.length === 0) notes.push(`No positions in the last ${hours} hours.`);
   if (files.length === 0) notes.push('The tenant has no infrastructure lines: proximity cannot be judged.');
   const infrastructure = await proximity(tenantId, vessel, track.positions, files);
@@ -49,21 +50,34 @@ export async function vesselProfile(tenantId: TenantId, mmsi: string, hours: num
           ...vessel.identity,
           ship_type_category: type.category,
           ship_type_description: type.description,
-          length_m: vessel.identity.dimensions ? vessel.identity.dimensions.to_bow + vessel.identity.dimensions.to_stern : null,
-          beam_m: vessel.identity.dimensions ? vessel.identity.dimensions.to_port + vessel.identity.dimensions.to_starboard : null,
+          length_m: vessel.identity.dimensions
+            ? vessel.identity.dimensions.to_bow + vessel.identity.dimensions.to_stern
+            : null,
+          beam_m: vessel.identity.dimensions
+            ? vessel.identity.dimensions.to_port + vessel.identity.dimensions.to_starboard
+            : null,
         }
       : null,
     first_seen: vessel.first_seen,
     last_seen: vessel.last_seen,
     last_position: vessel.last_position,
-    status: { dark: silent > BEHAVIOUR.gapMinutes, silent_minutes: silent, loitering: Boolean(lastLoiter && last && lastLoiter.end === last.occurred_at) },
+    status: {
+      dark: silent > BEHAVIOUR.gapMinutes,
+      silent_minutes: silent,
+      loitering: Boolean(lastLoiter && last && lastLoiter.end === last.occurred_at),
+    },
     window: { from, to, hours },
     track: {
       positions: track.positions.length,
-      distance_km: track.positions.length >= 2 ? round(turfLength(lineString(track.positions.map((p) => [p.lon, p.lat])), { units: 'kilometers' }), 3) : 0,
+      distance_km:
+        track.positions.length >= 2
+          ? round(turfLength(lineString(track.positions.map((p) => [p.lon, p.lat])), { units: 'kilometers' }), 3)
+          : 0,
       max_sog_knots: speeds.length ? Math.max(...speeds) : null,
       mean_sog_knots: speeds.length ? round(speeds.reduce((s, v) => s + v, 0) / speeds.length, 2) : null,
-      bbox: track.positions.length ? [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)] : null,
+      bbox: track.positions.length
+        ? [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)]
+        : null,
       truncated: track.truncated,
     },
     behaviour: {
@@ -87,15 +101,17 @@ async function newestTrack(tenantId: TenantId, mmsi: string, from: string, to: s
 
 async function proximity(tenantId: TenantId, vessel: StoredVessel, track: StoredPosition[], files: LineFile[]) {
   if (files.length === 0) return { nearest_lines: [] as NearLine[], closest_approach: null };
-  const nearest_lines = vessel.last_position ? await nearestLines(tenantId, vessel.last_position, NEAR_LINE_M, 5, files) : [];
+  const nearest_lines = vessel.last_position
+    ? await nearestLines(tenantId, vessel.last_position, NEAR_LINE_M, 5, files)
+    : [];
   let closest: { line_id: string; name: string | null; kind: string; distance_m: number; at: string } | null = null;
   // At most about 1000 positions are measured (every n-th of a longer track).
   const step = Math.max(1, Math.floor(track.length / 1000));
   for (let i = 0; i < track.length; i += step) {
     const p = track[i]!;
     const [hit] = await nearestLines(tenantId, p, closest ? closest.distance_m : NEAR_LINE_M, 1, files);
-    if (hit && (!closest || hit.distance_m < closest.distance_m)) closest = { line_id: hit.line_id, name: hit.name, kind: hit.kind, distance_m: hit.distance_m, at: p.occurred_at };
+    if (hit && (!closest || hit.distance_m < closest.distance_m))
+      closest = { line_id: hit.line_id, name: hit.name, kind: hit.kind, distance_m: hit.distance_m, at: p.occurred_at };
   }
   return { nearest_lines, closest_approach: closest };
 }
-

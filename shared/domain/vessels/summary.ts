@@ -7,7 +7,8 @@ export { VESSEL_NOT_FOUND } from './track.js';
 
 export const hoursAgo = (hours: number, nowMs: number) => new Date(nowMs - hours * 3600_000).toISOString();
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-export const silentMinutes = (v: StoredVessel, nowMs: number) => round(Math.max(0, (nowMs - Date.parse(v.last_seen)) / 60_000));
+export const silentMinutes = (v: StoredVessel, nowMs: number) =>
+  round(Math.max(0, (nowMs - Date.parse(v.last_seen)) / 60_000));
 
 /** A vessel in a list: who, where last, how long silent. */
 export function summaryOf(v: StoredVessel, nowMs: number) {

@@ -87,7 +87,10 @@ export function analyseTrack(track: readonly StoredPosition[], typicalMaxKnots: 
       const last = run[run.length - 1]!;
       const duration = minutesBetween(first.occurred_at, last.occurred_at);
       if (duration >= BEHAVIOUR.loiterMinutes) {
-        const center = { lat: run.reduce((s, p) => s + p.lat, 0) / run.length, lon: run.reduce((s, p) => s + p.lon, 0) / run.length };
+        const center = {
+          lat: run.reduce((s, p) => s + p.lat, 0) / run.length,
+          lon: run.reduce((s, p) => s + p.lon, 0) / run.length,
+        };
         const speeds = run.map((p) => p.sog_knots).filter((s): s is number => s !== null);
         const detected = run.find((p) => minutesBetween(first.occurred_at, p.occurred_at) >= BEHAVIOUR.loiterMinutes)!;
         loitering.push({
@@ -112,22 +115,46 @@ export function analyseTrack(track: readonly StoredPosition[], typicalMaxKnots: 
       const minutes = minutesBetween(prev.occurred_at, p.occurred_at);
       const metres = metresBetween(prev, p);
       if (minutes > BEHAVIOUR.gapMinutes) {
-        gaps.push({ start: prev.occurred_at, end: p.occurred_at, duration_minutes: round(minutes), from: where(prev), to: where(p), distance_m: Math.round(metres) });
+        gaps.push({
+          start: prev.occurred_at,
+          end: p.occurred_at,
+          duration_minutes: round(minutes),
+          from: where(prev),
+          to: where(p),
+          distance_m: Math.round(metres),
+        });
         closeRun();
       }
       if (minutes > 0) {
         const knots = metres / 1852 / (minutes / 60);
         // Fixes seconds apart carry their own error: a jump is judged over a minute or more.
-        if (knots > BEHAVIOUR.jumpKnots && minutes >= 1) speed.push({ at: p.occurred_at, kind: 'position_jump', knots: round(knots), limit_knots: BEHAVIOUR.jumpKnots, position: where(p) });
+        if (knots > BEHAVIOUR.jumpKnots && minutes >= 1)
+          speed.push({
+            at: p.occurred_at,
+            kind: 'position_jump',
+            knots: round(knots),
+            limit_knots: BEHAVIOUR.jumpKnots,
+            position: where(p),
+          });
       }
-      for (const zone of p.zone_ids) if (!prev.zone_ids.includes(zone)) entries.push({ zone_id: zone, at: p.occurred_at, position: where(p) });
+      for (const zone of p.zone_ids)
+        if (!prev.zone_ids.includes(zone)) entries.push({ zone_id: zone, at: p.occurred_at, position: where(p) });
     } else {
       for (const zone of p.zone_ids) entries.push({ zone_id: zone, at: p.occurred_at, position: where(p) });
     }
     if (p.sog_knots !== null && p.sog_knots > typicalMaxKnots) {
-      speed.push({ at: p.occurred_at, kind: 'reported_speed', knots: p.sog_knots, limit_knots: typicalMaxKnots, position: where(p) });
+      speed.push({
+        at: p.occurred_at,
+        kind: 'reported_speed',
+        knots: p.sog_knots,
+        limit_knots: typicalMaxKnots,
+        position: where(p),
+      });
     }
-    const slow = p.sog_knots === null ? prev !== null && metresBetween(prev, p) < BEHAVIOUR.loiterRadiusM / 10 : p.sog_knots <= BEHAVIOUR.loiterMaxKnots;
+    const slow =
+      p.sog_knots === null
+        ? prev !== null && metresBetween(prev, p) < BEHAVIOUR.loiterRadiusM / 10
+        : p.sog_knots <= BEHAVIOUR.loiterMaxKnots;
     if (!slow) return closeRun();
     if (run.length > 0 && metresBetween(run[0]!, p) > BEHAVIOUR.loiterRadiusM) closeRun();
     run.push(p);

@@ -114,10 +114,18 @@ export async function trackTenant(tenantId: TenantId, events: readonly AisEvent[
 }
 
 /** Finds the episodes of the stretch of track around `own` and makes the stored ones agree. */
-async function settleEpisodes(tenantId: TenantId, mmsi: string, own: StoredPosition[], expiresAt: number): Promise<void> {
+async function settleEpisodes(
+  tenantId: TenantId,
+  mmsi: string,
+  own: StoredPosition[],
+  expiresAt: number,
+): Promise<void> {
   const from = new Date(Date.parse(own[0]!.occurred_at) - WINDOW_MS).toISOString();
   const to = new Date(Date.parse(own[own.length - 1]!.occurred_at) + WINDOW_MS).toISOString();
-  const [before, window] = await Promise.all([positionBefore(tenantId, mmsi, from), trackBetween(tenantId, mmsi, from, to, WINDOW_POSITIONS)]);
+  const [before, window] = await Promise.all([
+    positionBefore(tenantId, mmsi, from),
+    trackBetween(tenantId, mmsi, from, to, WINDOW_POSITIONS),
+  ]);
   const track = before ? [before, ...window] : window;
   if (track.length === 0) return;
   // Speeds are judged by the profile, with the vessel's type; episodes need no type.
@@ -139,7 +147,16 @@ interface Found {
 
 function gapEpisodes(mmsi: string, b: Behaviour): Omit<Found, 'trigger'>[] {
   return b.gaps.map((g) => ({
-    episode: { mmsi, kind: 'gap', start: g.start, end: g.end, duration_minutes: g.duration_minutes, from: g.from, to: g.to, event_id: null },
+    episode: {
+      mmsi,
+      kind: 'gap',
+      start: g.start,
+      end: g.end,
+      duration_minutes: g.duration_minutes,
+      from: g.from,
+      to: g.to,
+      event_id: null,
+    },
     triggerEventId: '',
   }));
 }
@@ -175,20 +192,36 @@ async function reconcile(
 ): Promise<void> {
   // Episodes stored for this stretch: those that start in it, and one that began before and runs into it.
   const lookFrom = new Date(Date.parse(stretchStart) - 7 * 86400_000).toISOString();
-  const stored = (await episodesOfVessel(tenantId, mmsi, kind, lookFrom)).filter((e) => e.end >= stretchStart && e.start <= stretchEnd);
+  const stored = (await episodesOfVessel(tenantId, mmsi, kind, lookFrom)).filter(
+    (e) => e.end >= stretchStart && e.start <= stretchEnd,
+  );
   const kept = new Set<string>();
   for (const f of found) {
     // The stored episode this one is (the same start, or one it overlaps: a report that came late
     // moved its start); it keeps its announcement.
-    const previous = stored.find((s) => s.start === f.episode.start) ?? stored.find((s) => !kept.has(s.start) && s.start <= f.episode.end && s.end >= f.episode.start);
+    const previous =
+      stored.find((s) => s.start === f.episode.start) ??
+      stored.find((s) => !kept.has(s.start) && s.start <= f.episode.end && s.end >= f.episode.start);
     // One that began before the stretch read is the same episode, longer than the stretch shows.
-    const episode = previous && previous.start < stretchStart ? { ...f.episode, start: previous.start, from: previous.from } : f.episode;
+    const episode =
+      previous && previous.start < stretchStart
+        ? { ...f.episode, start: previous.start, from: previous.from }
+        : f.episode;
     kept.add(episode.start);
-    const trigger = kind === 'gap' ? track.find((p) => p.occurred_at === episode.end) : track.find((p) => p.event_id === f.triggerEventId);
+    const trigger =
+      kind === 'gap'
+        ? track.find((p) => p.occurred_at === episode.end)
+        : track.find((p) => p.event_id === f.triggerEventId);
     // A new episode is announced: the event to ingest goes out with the episode, in one transaction.
     const announce = !previous?.event_id && trigger ? announcement(tenantId, episode, trigger) : null;
     const next = { ...episode, event_id: previous?.event_id ?? announce?.event_id ?? null };
-    if (!previous || previous.start !== next.start || previous.end !== next.end || previous.event_id !== next.event_id || previous.duration_minutes !== next.duration_minutes) {
+    if (
+      !previous ||
+      previous.start !== next.start ||
+      previous.end !== next.end ||
+      previous.event_id !== next.event_id ||
+      previous.duration_minutes !== next.duration_minutes
+    ) {
       await putEpisode(tenantId, next, expiresAt, announce);
     }
   }
@@ -201,7 +234,11 @@ async function reconcile(
  * revealed it, received moments ago), so announcing again stores nothing new.
  */
 function announcement(tenantId: TenantId, episode: StoredEpisode, trigger: StoredPosition): EventInput {
-  const eventId = derivedTimeId(timeOfId(trigger.event_id), `${tenantId}/${episode.mmsi}/${episode.kind}/${episode.start}`, 0);
+  const eventId = derivedTimeId(
+    timeOfId(trigger.event_id),
+    `${tenantId}/${episode.mmsi}/${episode.kind}/${episode.start}`,
+    0,
+  );
   const where = trigger.environment_id ? { environment_id: trigger.environment_id } : {};
   if (episode.kind === 'gap') {
     return {
@@ -212,7 +249,14 @@ function announcement(tenantId: TenantId, episode: StoredEpisode, trigger: Store
       occurred_at: episode.end,
       location: episode.to,
       description: `AIS gap of ${Math.round(episode.duration_minutes)} minutes: ${episode.mmsi} went silent at ${episode.start} and reappeared at ${episode.end}`,
-      payload: { mmsi: episode.mmsi, gap_minutes: episode.duration_minutes, gap_start: episode.start, gap_end: episode.end, from: episode.from, to: episode.to },
+      payload: {
+        mmsi: episode.mmsi,
+        gap_minutes: episode.duration_minutes,
+        gap_start: episode.start,
+        gap_end: episode.end,
+        from: episode.from,
+        to: episode.to,
+      },
     };
   }
   return {

@@ -20,7 +20,12 @@ import type { InputOf } from '../../schemas/json-schema.js';
 import type { watchlistEntryCreate } from '../../schemas/watchlist/index.js';
 import type { CallerActor } from '../../vocabulary/actor.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { MAX_WATCHED_LINE_VERTICES, MAX_WATCHLIST_ENTRIES, WATCHED_LINE_NOT_FOUND, type WatchlistEntityType } from '../../vocabulary/watchlist.js';
+import {
+  MAX_WATCHED_LINE_VERTICES,
+  MAX_WATCHLIST_ENTRIES,
+  WATCHED_LINE_NOT_FOUND,
+  type WatchlistEntityType,
+} from '../../vocabulary/watchlist.js';
 import { findLine, kindOf } from '../infrastructure/index.js';
 import { WATCHLIST_RESOURCE } from './entries.js';
 import { lineRefOf, thinVertices, watchedValueOf } from './values.js';
@@ -48,12 +53,20 @@ async function watchedLine(tenantId: TenantId, value: string): Promise<WatchedLi
 /** Free text as kept: trimmed, null when absent or blank. */
 const textOrNull = (text: string | undefined) => text?.trim() || null;
 
-async function watchedAlready(tenantId: TenantId, type: WatchlistEntityType, value: string | number): Promise<ConflictError> {
+async function watchedAlready(
+  tenantId: TenantId,
+  type: WatchlistEntityType,
+  value: string | number,
+): Promise<ConflictError> {
   const entryId = await watchingEntryId(tenantId, type, value);
   return new ConflictError(`The ${type} ${value} is watched already${entryId ? ` (entry ${entryId})` : ''}`);
 }
 
-export async function addWatchlistEntry(actor: CallerActor, tenantId: TenantId, input: WatchlistEntryCreate): Promise<WatchlistEntry> {
+export async function addWatchlistEntry(
+  actor: CallerActor,
+  tenantId: TenantId,
+  input: WatchlistEntryCreate,
+): Promise<WatchlistEntry> {
   const value = watchedValueOf(input.entity_type, input.value);
   const entry: WatchlistEntry = {
     entry_id: newTimeId(),
@@ -66,7 +79,9 @@ export async function addWatchlistEntry(actor: CallerActor, tenantId: TenantId, 
     created_at: now(),
     created_by: actor.principal.userId,
   };
-  const line = entry.line ? { line: { name: entry.line.name, kind: entry.line.kind, thinned: entry.line.thinned } } : {};
+  const line = entry.line
+    ? { line: { name: entry.line.name, kind: entry.line.kind, thinned: entry.line.thinned } }
+    : {};
   const audit = auditEntry(actor, {
     tenantId,
     action: 'watchlist_entry.created',
@@ -79,8 +94,10 @@ export async function addWatchlistEntry(actor: CallerActor, tenantId: TenantId, 
   } catch (err) {
     if (!(err instanceof ConditionFailed)) throw err;
     // Both may fail at once: being watched already says more than the limit.
-    if (err.indexes.includes(WATCHLIST_ADD_WATCHED_INDEX)) throw await watchedAlready(tenantId, entry.entity_type, value);
-    if (err.indexes.includes(WATCHLIST_ADD_LIMIT_INDEX)) throw new ConflictError(`A tenant watches at most ${MAX_WATCHLIST_ENTRIES} entities: remove an entry first`);
+    if (err.indexes.includes(WATCHLIST_ADD_WATCHED_INDEX))
+      throw await watchedAlready(tenantId, entry.entity_type, value);
+    if (err.indexes.includes(WATCHLIST_ADD_LIMIT_INDEX))
+      throw new ConflictError(`A tenant watches at most ${MAX_WATCHLIST_ENTRIES} entities: remove an entry first`);
     throw err;
   }
   return entry;

@@ -43,7 +43,8 @@ export function alertOf(e: StoredEvent) {
 export async function listWatchlistAlerts(tenantId: TenantId, filter: AlertFilter, page: PageRequest) {
   const from = filter.start_date ? Date.parse(filter.start_date) : undefined;
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
-  if (from !== undefined && to !== undefined && from > to) throw invalid(['query', 'end_date'], 'must not be before start_date');
+  if (from !== undefined && to !== undefined && from > to)
+    throw invalid(['query', 'end_date'], 'must not be before start_date');
   const payloadEquals = Object.fromEntries(
     (['entry_id', 'entity_type', 'trigger'] as const).flatMap((f) => (filter[f] !== undefined ? [[f, filter[f]]] : [])),
   );
@@ -61,6 +62,7 @@ export async function listWatchlistAlerts(tenantId: TenantId, filter: AlertFilte
   );
   // An entry that is not the tenant's is answered as the unknown it is; a page with its alerts
   // shows it is the tenant's without a read (a removed entry's alerts stay listable).
-  if (result.events.length === 0 && filter.entry_id && !(await getWatchlistEntry(tenantId, filter.entry_id))) throw new NotFoundError(WATCHLIST_ENTRY_NOT_FOUND);
+  if (result.events.length === 0 && filter.entry_id && !(await getWatchlistEntry(tenantId, filter.entry_id)))
+    throw new NotFoundError(WATCHLIST_ENTRY_NOT_FOUND);
   return { alerts: result.events.map(alertOf), readLimitReached: result.readLimitReached };
 }

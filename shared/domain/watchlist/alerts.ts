@@ -74,7 +74,8 @@ export async function raiseAlerts(tenantId: TenantId, touches: readonly AlertTou
   let raised = 0;
   for (const t of unique.values()) {
     const event = alertEvent(tenantId, t);
-    if (await announceAlertOnce(tenantId, { entryId: t.hit.entry_id, trigger: t.trigger, bucket: t.bucket }, event)) raised++;
+    if (await announceAlertOnce(tenantId, { entryId: t.hit.entry_id, trigger: t.trigger, bucket: t.bucket }, event))
+      raised++;
   }
   return raised;
 }

@@ -8,7 +8,14 @@
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import type { PageRequest } from '../../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
-import { getWatchlistEntry, listWatchlistEntries, publicEntry, watchlistRemoveWrites, type StoredWatchlistEntry, type WatchlistEntry } from '../../db/watchlist/index.js';
+import {
+  getWatchlistEntry,
+  listWatchlistEntries,
+  publicEntry,
+  watchlistRemoveWrites,
+  type StoredWatchlistEntry,
+  type WatchlistEntry,
+} from '../../db/watchlist/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { CallerActor } from '../../vocabulary/actor.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -29,7 +36,11 @@ export async function findWatchlistEntry(tenantId: TenantId, entryId: string): P
   return publicEntry(await findStored(tenantId, entryId));
 }
 
-export async function listWatchlist(tenantId: TenantId, filter: { entityType?: WatchlistEntityType }, page: PageRequest): Promise<WatchlistEntry[]> {
+export async function listWatchlist(
+  tenantId: TenantId,
+  filter: { entityType?: WatchlistEntityType },
+  page: PageRequest,
+): Promise<WatchlistEntry[]> {
   return (await listWatchlistEntries(tenantId, filter, page)).map(publicEntry);
 }
 

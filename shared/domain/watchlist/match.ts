@@ -72,7 +72,14 @@ export function compileWatchlist(entries: readonly WatchlistEntry[]): CompiledWa
     }
   }
   const index = openLineIndex(
-    buildLineIndex({ type: 'FeatureCollection', features: lineCoordinates.map((coordinates) => ({ type: 'Feature', properties: null, geometry: { type: 'LineString', coordinates } })) }),
+    buildLineIndex({
+      type: 'FeatureCollection',
+      features: lineCoordinates.map((coordinates) => ({
+        type: 'Feature',
+        properties: null,
+        geometry: { type: 'LineString', coordinates },
+      })),
+    }),
   );
   return { vessels, ips, domains, asns, countries, lines: { entries: lineEntries, index } };
 }
@@ -101,7 +108,8 @@ export function matchMentions(compiled: CompiledWatchlist, mentions: readonly Me
     } else if (mention.type === 'domain') {
       const domain = normaliseDomain(mention.value);
       // The domain, then each parent: a.b.example.com, b.example.com, example.com, com.
-      for (let at = 0; domain && at >= 0; at = domain.indexOf('.', at) + 1 || -1) touch(compiled.domains.get(domain.slice(at)), mention);
+      for (let at = 0; domain && at >= 0; at = domain.indexOf('.', at) + 1 || -1)
+        touch(compiled.domains.get(domain.slice(at)), mention);
     }
   }
   return out;
@@ -137,7 +145,10 @@ export function matchPosition(
 }
 
 /** The `asn` and `country` entries an IP's geography touches (asn first). */
-export function matchGeography(compiled: CompiledWatchlist, at: { asn?: number | null; country?: string | null }): WatchlistEntry[] {
+export function matchGeography(
+  compiled: CompiledWatchlist,
+  at: { asn?: number | null; country?: string | null },
+): WatchlistEntry[] {
   const asn = at.asn === null || at.asn === undefined ? undefined : compiled.asns.get(at.asn);
   const country = at.country ? compiled.countries.get(at.country.trim().toUpperCase()) : undefined;
   return [asn, country].filter((e): e is WatchlistEntry => e !== undefined);

@@ -29,13 +29,20 @@ export async function raiseWatchlistAlerts(tenantId: TenantId, events: readonly 
         touches.push({
           hit,
           trigger: 'position',
-          subject: hit.entity_type === 'vessel' ? `a position report of vessel ${mmsi}` : `vessel ${mmsi} ${hit.distance_m} m from the line`,
+          subject:
+            hit.entity_type === 'vessel'
+              ? `a position report of vessel ${mmsi}`
+              : `vessel ${mmsi} ${hit.distance_m} m from the line`,
           atMs,
           idTimeMs,
           bucket: `${mmsi}:${hourBucket(atMs)}`,
           location: e.location,
           environmentId: e.environment_id,
-          details: { mmsi, event_id: e.event_id, ...(hit.distance_m !== undefined ? { distance_m: hit.distance_m } : {}) },
+          details: {
+            mmsi,
+            event_id: e.event_id,
+            ...(hit.distance_m !== undefined ? { distance_m: hit.distance_m } : {}),
+          },
         });
       }
       continue;

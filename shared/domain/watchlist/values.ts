@@ -38,12 +38,16 @@ export function ipRangeOf(text: string): IpRange | null {
     address = (address as ipaddr.IPv6).toIPv4Address();
     bits -= 96;
   }
-  const network = address.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`) : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
+  const network =
+    address.kind() === 'ipv4'
+      ? ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${bits}`)
+      : ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`);
   return { address: network, bits };
 }
 
 /** A range written one way: the address alone for a single one, IPv6 as RFC 5952 writes it (lower case, zeros compressed). */
-export const ipRangeText = (range: IpRange): string => (range.bits === fullBits(range.address) ? range.address.toString() : `${range.address.toString()}/${range.bits}`);
+export const ipRangeText = (range: IpRange): string =>
+  range.bits === fullBits(range.address) ? range.address.toString() : `${range.address.toString()}/${range.bits}`;
 
 /** Whether the address (an IpRange of one address) lies in the range. */
 export const inRange = (address: IpRange, range: IpRange): boolean =>
@@ -51,7 +55,9 @@ export const inRange = (address: IpRange, range: IpRange): boolean =>
 
 /** A line of the tenant's infrastructure files, as `<file_id>/<line_id>` (or `<file_id>:<line_id>`, as the lines' listing writes it). */
 export function lineRefOf(text: string): { file_id: string; line_id: string } | null {
-  const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})[/:](\d{1,6}(?:\.\d{1,6})?)$/i.exec(text.trim());
+  const m = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})[/:](\d{1,6}(?:\.\d{1,6})?)$/i.exec(
+    text.trim(),
+  );
   return m ? { file_id: m[1]!.toLowerCase(), line_id: m[2]! } : null;
 }
 
@@ -72,7 +78,8 @@ const VALUE: ['body', 'value'] = ['body', 'value'];
  * - `country`: an ISO 3166-1 alpha-2 code, upper case.
  */
 export function watchedValueOf(type: WatchlistEntityType, sent: string | number): string | number {
-  if (typeof sent === 'number' && type !== 'vessel' && type !== 'asn') throw invalid(VALUE, `must be a string for a ${type}`, 'type');
+  if (typeof sent === 'number' && type !== 'vessel' && type !== 'asn')
+    throw invalid(VALUE, `must be a string for a ${type}`, 'type');
   const text = String(sent).trim();
   switch (type) {
     case 'vessel': {
@@ -82,29 +89,49 @@ export function watchedValueOf(type: WatchlistEntityType, sent: string | number)
     }
     case 'line': {
       const ref = lineRefOf(text);
-      if (!ref) throw invalid(VALUE, 'must name a line as <file_id>/<line_id>, as the infrastructure lines list them', 'line_ref');
+      if (!ref)
+        throw invalid(
+          VALUE,
+          'must name a line as <file_id>/<line_id>, as the infrastructure lines list them',
+          'line_ref',
+        );
       return `${ref.file_id}/${ref.line_id}`;
     }
     case 'ip': {
       const range = ipRangeOf(text);
-      if (!range) throw invalid(VALUE, 'must be an IPv4 or IPv6 address, or a CIDR range of either (10.0.0.0/8, 2001:db8::/32)', 'ip');
+      if (!range)
+        throw invalid(
+          VALUE,
+          'must be an IPv4 or IPv6 address, or a CIDR range of either (10.0.0.0/8, 2001:db8::/32)',
+          'ip',
+        );
       return ipRangeText(range);
     }
     case 'domain': {
       const domain = normaliseDomain(domainToASCII(text));
-      if (!domain) throw invalid(VALUE, 'must be a host name with a dot (example.com); its subdomains are watched with it', 'domain');
+      if (!domain)
+        throw invalid(
+          VALUE,
+          'must be a host name with a dot (example.com); its subdomains are watched with it',
+          'domain',
+        );
       return domain;
     }
     case 'asn': {
       const m = AS_NUMBER.exec(text);
       const asn = m ? Number(m[1]) : 0;
-      if (asn < 1 || asn > MAX_ASN) throw invalid(VALUE, 'must be an autonomous system number, AS64500 or 64500 (1 to 4294967294)', 'asn');
+      if (asn < 1 || asn > MAX_ASN)
+        throw invalid(VALUE, 'must be an autonomous system number, AS64500 or 64500 (1 to 4294967294)', 'asn');
       return asn;
     }
     case 'country': {
       const code = text.toUpperCase();
       if (!COUNTRY_CODES.has(code)) {
-        throw invalid(VALUE, `must be an ISO 3166-1 alpha-2 country code${code === 'UK' ? ' (the United Kingdom is GB)' : ''}`, 'country');
+        throw invalid(
+          VALUE,
+          `must be an ISO 3166-1 alpha-2 country code${code === 'UK' ? ' (the United Kingdom is GB)' : ''}`,
+          'country',
+        );
       }
       return code;
     }
@@ -115,7 +142,10 @@ export function watchedValueOf(type: WatchlistEntityType, sent: string | number)
  * At most `max` of a line's vertices, as `[lon, lat]`: all of them when it has no more, else `max`
  * taken evenly along the line by index, the first and last always among them.
  */
-export function thinVertices(coordinates: readonly (readonly number[])[], max: number): { vertices: [number, number][]; thinned: boolean } {
+export function thinVertices(
+  coordinates: readonly (readonly number[])[],
+  max: number,
+): { vertices: [number, number][]; thinned: boolean } {
   const pairs = coordinates.map((c): [number, number] => [c[0]!, c[1]!]);
   if (pairs.length <= max) return { vertices: pairs, thinned: false };
   const step = (pairs.length - 1) / (max - 1);

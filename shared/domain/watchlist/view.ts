@@ -8,7 +8,14 @@
 import { allWatchlistEntries, readWatchlistRevision, type WatchlistEntry } from '../../db/watchlist/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Mention } from '../events/index.js';
-import { compileWatchlist, matchGeography, matchMentions, matchPosition, WATCH_LINE_DISTANCE_M, type CompiledWatchlist } from './match.js';
+import {
+  compileWatchlist,
+  matchGeography,
+  matchMentions,
+  matchPosition,
+  WATCH_LINE_DISTANCE_M,
+  type CompiledWatchlist,
+} from './match.js';
 
 /** A watchlist entry touched, as alerts and scores name it. */
 export interface WatchHit {
@@ -34,7 +41,9 @@ const hitOf = (e: WatchlistEntry, distance_m?: number): WatchHit => ({
   entry_id: e.entry_id,
   entity_type: e.entity_type,
   value: String(e.value),
-  label: e.label ?? (e.entity_type === 'line' && e.line?.name ? `line ${e.line.name}` : `${e.entity_type} ${String(e.value)}`),
+  label:
+    e.label ??
+    (e.entity_type === 'line' && e.line?.name ? `line ${e.line.name}` : `${e.entity_type} ${String(e.value)}`),
   ...(distance_m !== undefined ? { distance_m } : {}),
 });
 
@@ -42,8 +51,12 @@ function viewOf(compiled: CompiledWatchlist, size: number): WatchView {
   return {
     size,
     direct(type, key, point) {
-      if (type === 'ip' || type === 'domain' || type === 'mmsi') return matchMentions(compiled, [{ type, value: key }]).map((m) => hitOf(m.entry));
-      if (type === 'location' && point) return matchPosition(compiled, { lat: point.lat, lon: point.lon }, WATCH_LINE_DISTANCE_M).lines.map((l) => hitOf(l.entry, l.distance_m));
+      if (type === 'ip' || type === 'domain' || type === 'mmsi')
+        return matchMentions(compiled, [{ type, value: key }]).map((m) => hitOf(m.entry));
+      if (type === 'location' && point)
+        return matchPosition(compiled, { lat: point.lat, lon: point.lon }, WATCH_LINE_DISTANCE_M).lines.map((l) =>
+          hitOf(l.entry, l.distance_m),
+        );
       return [];
     },
     mentions: (mentions) => matchMentions(compiled, mentions).map((m) => ({ hit: hitOf(m.entry), mention: m.mention })),
@@ -72,7 +85,10 @@ export function watchlistAt(tenantId: TenantId, revision: number): Promise<Watch
     kept.set(tenantId, hit);
     return hit.view;
   }
-  const view = revision === 0 ? Promise.resolve(viewOf(compileWatchlist([]), 0)) : allWatchlistEntries(tenantId).then((entries) => viewOf(compileWatchlist(entries), entries.length));
+  const view =
+    revision === 0
+      ? Promise.resolve(viewOf(compileWatchlist([]), 0))
+      : allWatchlistEntries(tenantId).then((entries) => viewOf(compileWatchlist(entries), entries.length));
   kept.set(tenantId, { revision, view });
   if (kept.size > MAX_TENANTS) kept.delete(kept.keys().next().value!);
   view.catch(() => kept.delete(tenantId));

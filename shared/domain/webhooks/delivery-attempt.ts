@@ -21,7 +21,15 @@ import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { outboxPut } from '../../db/outbox.js';
 import { getTenantConfig } from '../../db/tenants.js';
 import { ConditionFailed, transactWrite, type TransactItem } from '../../db/transact.js';
-import { getDeliveryAndWebhook, updateDelivery, type DeliveryAttempt, type StoredDelivery, disableWebhookItem, setFailingSince, type StoredWebhook } from '../../db/webhooks/index.js';
+import {
+  getDeliveryAndWebhook,
+  updateDelivery,
+  type DeliveryAttempt,
+  type StoredDelivery,
+  disableWebhookItem,
+  setFailingSince,
+  type StoredWebhook,
+} from '../../db/webhooks/index.js';
 import { log } from '../../log.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
@@ -63,8 +71,17 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
   if (!webhook) return fail(delivery, 'subscription_deleted', startedMs, []);
   if (!webhook.enabled) return fail(delivery, 'subscription_disabled', startedMs, []);
 
-  const headers = signedHeaders(delivery.delivery_id, new Date(startedMs), delivery.payload, await signingSecrets(webhook, startedMs));
-  const answer = await postOutbound(webhook.url, { headers, body: delivery.payload, timeoutMs: DELIVERY_TIMEOUT_MS }, outboundPolicy());
+  const headers = signedHeaders(
+    delivery.delivery_id,
+    new Date(startedMs),
+    delivery.payload,
+    await signingSecrets(webhook, startedMs),
+  );
+  const answer = await postOutbound(
+    webhook.url,
+    { headers, body: delivery.payload, timeoutMs: DELIVERY_TIMEOUT_MS },
+    outboundPolicy(),
+  );
   const nowMs = Math.max(clock(), startedMs);
   const attempt: DeliveryAttempt = {
     attempt: delivery.attempts.length + 1,
@@ -78,7 +95,11 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
 
   const meaning = meaningOf(answer.status);
   if (meaning === 'delivered') {
-    const recorded = await record(delivery, { status: 'delivered', attempts, next_attempt_at: null, failure_reason: null }, nowMs);
+    const recorded = await record(
+      delivery,
+      { status: 'delivered', attempts, next_attempt_at: null, failure_reason: null },
+      nowMs,
+    );
     if (recorded && webhook.failing_since) await setFailingSince(tenantId, webhook.webhook_id, null);
     return recorded ? { kind: 'delivered' } : { kind: 'skipped', reason: 'recorded by another attempt' };
   }
@@ -88,22 +109,39 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
   // Failing since the first failure after the last success.
   const failingSince = webhook.failing_since ?? iso(startedMs);
   if (!webhook.failing_since) await setFailingSince(tenantId, webhook.webhook_id, failingSince);
-  if (failingTooLong(Date.parse(failingSince), nowMs)) return disableAndFail(delivery, webhook, 'failing', attempts, nowMs);
+  if (failingTooLong(Date.parse(failingSince), nowMs))
+    return disableAndFail(delivery, webhook, 'failing', attempts, nowMs);
 
   const delayMs = nextRetryDelayMs(attempts.filter((a) => !a.replay).length, options.random);
   if (delayMs === null) return exhaust(delivery, webhook, attempts, nowMs);
-  const recorded = await record(delivery, { status: 'pending', attempts, next_attempt_at: iso(nowMs + delayMs), failure_reason: null }, nowMs);
-  return recorded ? { kind: 'retry', delaySeconds: Math.ceil(delayMs / 1000) } : { kind: 'skipped', reason: 'recorded by another attempt' };
+  const recorded = await record(
+    delivery,
+    { status: 'pending', attempts, next_attempt_at: iso(nowMs + delayMs), failure_reason: null },
+    nowMs,
+  );
+  return recorded
+    ? { kind: 'retry', delaySeconds: Math.ceil(delayMs / 1000) }
+    : { kind: 'skipped', reason: 'recorded by another attempt' };
 }
 
 type Change = Pick<StoredDelivery, 'status' | 'attempts' | 'next_attempt_at' | 'failure_reason'>;
 
 function deliveryWrite(delivery: StoredDelivery, change: Change, nowMs: number): TransactItem {
-  return updateDelivery({ ...delivery, ...change, updated_at: iso(nowMs) }, ['status', 'attempts', 'next_attempt_at', 'failure_reason']);
+  return updateDelivery({ ...delivery, ...change, updated_at: iso(nowMs) }, [
+    'status',
+    'attempts',
+    'next_attempt_at',
+    'failure_reason',
+  ]);
 }
 
 /** Writes the change (with `also` in the same transaction); false when another attempt changed the delivery first. */
-async function record(delivery: StoredDelivery, change: Change, nowMs: number, also: TransactItem[] = []): Promise<boolean> {
+async function record(
+  delivery: StoredDelivery,
+  change: Change,
+  nowMs: number,
+  also: TransactItem[] = [],
+): Promise<boolean> {
   try {
     await transactWrite([deliveryWrite(delivery, change, nowMs), ...also]);
     return true;
@@ -113,8 +151,17 @@ async function record(delivery: StoredDelivery, change: Change, nowMs: number, a
   }
 }
 
-async function fail(delivery: StoredDelivery, reason: string, nowMs: number, attempts: DeliveryAttempt[]): Promise<AttemptOutcome> {
-  const recorded = await record(delivery, { status: 'failed', attempts, next_attempt_at: null, failure_reason: reason }, nowMs);
+async function fail(
+  delivery: StoredDelivery,
+  reason: string,
+  nowMs: number,
+  attempts: DeliveryAttempt[],
+): Promise<AttemptOutcome> {
+  const recorded = await record(
+    delivery,
+    { status: 'failed', attempts, next_attempt_at: null, failure_reason: reason },
+    nowMs,
+  );
   return recorded ? { kind: 'failed', reason } : { kind: 'skipped', reason: 'recorded by another attempt' };
 }
 
@@ -123,7 +170,12 @@ async function fail(delivery: StoredDelivery, reason: string, nowMs: number, att
  * leaves the delivery pending and it is tried again, rather than failed and never kept), then
  * the delivery fails and `webhook.delivery_exhausted` is announced in the same transaction.
  */
-async function exhaust(delivery: StoredDelivery, webhook: StoredWebhook, attempts: DeliveryAttempt[], nowMs: number): Promise<AttemptOutcome> {
+async function exhaust(
+  delivery: StoredDelivery,
+  webhook: StoredWebhook,
+  attempts: DeliveryAttempt[],
+  nowMs: number,
+): Promise<AttemptOutcome> {
   const last = attempts.at(-1)!;
   await queues().send(`${DELIVERIES_QUEUE}:dead-letters`, [
     {
@@ -154,8 +206,15 @@ async function exhaust(delivery: StoredDelivery, webhook: StoredWebhook, attempt
       last_error: last.error,
     },
   });
-  const recorded = await record(delivery, { status: 'failed', attempts, next_attempt_at: null, failure_reason: 'exhausted' }, nowMs, [announce]);
-  return recorded ? { kind: 'failed', reason: 'exhausted' } : { kind: 'skipped', reason: 'recorded by another attempt' };
+  const recorded = await record(
+    delivery,
+    { status: 'failed', attempts, next_attempt_at: null, failure_reason: 'exhausted' },
+    nowMs,
+    [announce],
+  );
+  return recorded
+    ? { kind: 'failed', reason: 'exhausted' }
+    : { kind: 'skipped', reason: 'recorded by another attempt' };
 }
 
 /**
@@ -163,11 +222,23 @@ async function exhaust(delivery: StoredDelivery, webhook: StoredWebhook, attempt
  * and announces `webhook.disabled`, in one transaction; then tells the owner by email. When the
  * subscription was off already only the delivery is written.
  */
-async function disableAndFail(delivery: StoredDelivery, webhook: StoredWebhook, reason: 'gone' | 'failing', attempts: DeliveryAttempt[], nowMs: number): Promise<AttemptOutcome> {
+async function disableAndFail(
+  delivery: StoredDelivery,
+  webhook: StoredWebhook,
+  reason: 'gone' | 'failing',
+  attempts: DeliveryAttempt[],
+  nowMs: number,
+): Promise<AttemptOutcome> {
   const tenantId = systemTenant(delivery.tenant_id);
   const at = iso(nowMs);
   const failed: Change = { status: 'failed', attempts, next_attempt_at: null, failure_reason: reason };
-  const detail = { webhook_id: webhook.webhook_id, url: webhook.url, reason, failing_since: webhook.failing_since ?? null, disabled_at: at };
+  const detail = {
+    webhook_id: webhook.webhook_id,
+    url: webhook.url,
+    reason,
+    failing_since: webhook.failing_since ?? null,
+    disabled_at: at,
+  };
   try {
     await transactWrite([
       disableWebhookItem(tenantId, webhook.webhook_id, reason, at),
@@ -194,7 +265,12 @@ async function disableAndFail(delivery: StoredDelivery, webhook: StoredWebhook, 
 }
 
 /** Email to the tenant's notification recipients, where email is configured; a failure is logged, not retried. */
-async function tellOwner(tenantId: TenantId, webhook: StoredWebhook, reason: 'gone' | 'failing', at: string): Promise<void> {
+async function tellOwner(
+  tenantId: TenantId,
+  webhook: StoredWebhook,
+  reason: 'gone' | 'failing',
+  at: string,
+): Promise<void> {
   if (!emailConfigured()) return;
   const recipients = (await getTenantConfig(tenantId))?.notifications?.email_recipients ?? [];
   if (recipients.length === 0) return;
@@ -214,6 +290,9 @@ async function tellOwner(tenantId: TenantId, webhook: StoredWebhook, reason: 'go
     });
   } catch (err) {
     // The subscription is off and announced on the bus either way; the email is the courtesy.
-    log.error('could not email the owner of a webhook subscription turned off', { webhook_id: webhook.webhook_id, error: (err as Error).message });
+    log.error('could not email the owner of a webhook subscription turned off', {
+      webhook_id: webhook.webhook_id,
+      error: (err as Error).message,
+    });
   }
 }

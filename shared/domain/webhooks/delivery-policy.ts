@@ -14,7 +14,9 @@ import type { Webhook } from '../../db/webhooks/index.js';
  * Waits before each attempt, as Svix schedules them: at once, then 5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h and 10 h. Eight attempts over about 27.6 hours.
  */
-export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 /** Each wait is moved by up to this share either way, so failed deliveries do not return in step. */
 export const JITTER = 0.2;
@@ -50,10 +52,13 @@ export function busMessageOf(event: BusEnvelope): BusMessage | null {
   if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return null;
   const d = detail as Record<string, unknown>;
   const messageId = event.source === 'gatehouse.events' ? d.event_id : d.message_id;
-  if (typeof d.tenant_id !== 'string' || typeof messageId !== 'string' || typeof event['detail-type'] !== 'string') return null;
+  if (typeof d.tenant_id !== 'string' || typeof messageId !== 'string' || typeof event['detail-type'] !== 'string')
+    return null;
   if (typeof event.time !== 'string' || Number.isNaN(Date.parse(event.time))) return null;
   // Ids are UUIDv7: their millisecond says when the change was made, finer than the envelope's second.
-  const time = UUID_V7.test(messageId) ? new Date(timeOfId(messageId)).toISOString() : new Date(event.time).toISOString();
+  const time = UUID_V7.test(messageId)
+    ? new Date(timeOfId(messageId)).toISOString()
+    : new Date(event.time).toISOString();
   return { messageId, tenantId: d.tenant_id, type: event['detail-type'], time, detail: d };
 }
 
@@ -68,7 +73,8 @@ export function subscribes(subscription: Webhook, message: BusMessage): boolean 
   if (minSeverity) {
     // Incidents have a severity; an event only when its reporter gave one: without one it does not pass.
     const severity = message.detail.severity;
-    if (!isSeverity(severity) || !isSeverity(minSeverity) || severityRank(severity) < severityRank(minSeverity)) return false;
+    if (!isSeverity(severity) || !isSeverity(minSeverity) || severityRank(severity) < severityRank(minSeverity))
+      return false;
   }
   return true;
 }

@@ -19,7 +19,10 @@ export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]
     try {
       message = busMessageOf(JSON.parse(body) as BusEnvelope);
     } catch (err) {
-      log.error('a dispatch queue message is not an EventBridge event: not delivered to webhooks', { sqs_message_id: id, err });
+      log.error('a dispatch queue message is not an EventBridge event: not delivered to webhooks', {
+        sqs_message_id: id,
+        err,
+      });
       continue;
     }
     if (!message) {
@@ -38,7 +41,11 @@ export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]
         for (const { key } of items) failed.set(key, err);
         return;
       }
-      await Promise.all(items.map(({ key, message }) => dispatchMessage(message, at, subscriptions).catch((err: unknown) => void failed.set(key, err))));
+      await Promise.all(
+        items.map(({ key, message }) =>
+          dispatchMessage(message, at, subscriptions).catch((err: unknown) => void failed.set(key, err)),
+        ),
+      );
     }),
   );
   return failed;

@@ -10,7 +10,13 @@
  * records each attempt conditioned on what it read).
  */
 import { queues } from '../../adapters/queue.js';
-import { getDeliveries, putNewDelivery, type Delivery, allWebhooks, type StoredWebhook } from '../../db/webhooks/index.js';
+import {
+  getDeliveries,
+  putNewDelivery,
+  type Delivery,
+  allWebhooks,
+  type StoredWebhook,
+} from '../../db/webhooks/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { deliveryBody, deliveryId, subscribes, type BusMessage } from './delivery-policy.js';
@@ -27,7 +33,17 @@ export interface DeliveryJob {
 export const DELIVERIES_QUEUE = 'webhook-deliveries';
 
 /** A delivery not attempted yet, due `at`. */
-export function pendingDelivery(d: { deliveryId: string; webhookId: string; tenantId: TenantId; eventType: string; messageId: string; payload: string }, at: string): Delivery {
+export function pendingDelivery(
+  d: {
+    deliveryId: string;
+    webhookId: string;
+    tenantId: TenantId;
+    eventType: string;
+    messageId: string;
+    payload: string;
+  },
+  at: string,
+): Delivery {
   return {
     delivery_id: d.deliveryId,
     webhook_id: d.webhookId,
@@ -46,7 +62,11 @@ export function pendingDelivery(d: { deliveryId: string; webhookId: string; tena
 
 /** Queues the deliveries for their (next) attempt. */
 export async function queueDeliveries(jobs: readonly DeliveryJob[]): Promise<void> {
-  if (jobs.length > 0) await queues().send(DELIVERIES_QUEUE, jobs.map((job) => ({ body: JSON.stringify(job) })));
+  if (jobs.length > 0)
+    await queues().send(
+      DELIVERIES_QUEUE,
+      jobs.map((job) => ({ body: JSON.stringify(job) })),
+    );
 }
 
 /** Every subscription of the tenant: one read, shared by the messages of one tenant in a batch. */
@@ -58,24 +78,45 @@ export function subscriptionsOf(tenantId: string): Promise<StoredWebhook[]> {
  * Makes and queues the message's deliveries; returns how many subscriptions want it. The tenant's
  * subscriptions are read unless given (as read for the batch, by `subscriptionsOf`).
  */
-export async function dispatchMessage(message: BusMessage, at: string, subscriptions?: readonly StoredWebhook[]): Promise<number> {
+export async function dispatchMessage(
+  message: BusMessage,
+  at: string,
+  subscriptions?: readonly StoredWebhook[],
+): Promise<number> {
   const tenantId = systemTenant(message.tenantId);
   const wanted = (subscriptions ?? (await subscriptionsOf(tenantId))).filter((w) => subscribes(w, message));
   if (wanted.length === 0) return 0;
   const payload = deliveryBody(message);
-  const deliveries = wanted.map((w) => pendingDelivery({ deliveryId: deliveryId(message, w.webhook_id), webhookId: w.webhook_id, tenantId, eventType: message.type, messageId: message.messageId, payload }, at));
+  const deliveries = wanted.map((w) =>
+    pendingDelivery(
+      {
+        deliveryId: deliveryId(message, w.webhook_id),
+        webhookId: w.webhook_id,
+        tenantId,
+        eventType: message.type,
+        messageId: message.messageId,
+        payload,
+      },
+      at,
+    ),
+  );
   let toQueue = deliveries;
   try {
     await transactWrite(deliveries.map(putNewDelivery));
   } catch (err) {
     if (!(err instanceof ConditionFailed)) throw err;
     // A redelivered message: some (or all) of its deliveries exist.
-    const existing = await getDeliveries(tenantId, deliveries.map((d) => ({ webhookId: d.webhook_id, deliveryId: d.delivery_id })));
+    const existing = await getDeliveries(
+      tenantId,
+      deliveries.map((d) => ({ webhookId: d.webhook_id, deliveryId: d.delivery_id })),
+    );
     const known = new Set(existing.map((d) => d.delivery_id));
     const missing = deliveries.filter((d) => !known.has(d.delivery_id));
     if (missing.length > 0) await transactWrite(missing.map(putNewDelivery));
     toQueue = [...missing, ...existing.filter((d) => d.status === 'pending' && d.attempts.length === 0)];
   }
-  await queueDeliveries(toQueue.map((d) => ({ tenant_id: d.tenant_id, webhook_id: d.webhook_id, delivery_id: d.delivery_id })));
+  await queueDeliveries(
+    toQueue.map((d) => ({ tenant_id: d.tenant_id, webhook_id: d.webhook_id, delivery_id: d.delivery_id })),
+  );
   return wanted.length;
 }

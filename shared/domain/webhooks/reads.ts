@@ -4,7 +4,16 @@
  * bundles stay small).
  */
 import type { PageRequest } from '../../db/query.js';
-import { listDeliveries, publicDelivery, type Delivery, type DeliveryStatus, getWebhook, listWebhooks as listStored, publicWebhook, type Webhook } from '../../db/webhooks/index.js';
+import {
+  listDeliveries,
+  publicDelivery,
+  type Delivery,
+  type DeliveryStatus,
+  getWebhook,
+  listWebhooks as listStored,
+  publicWebhook,
+  type Webhook,
+} from '../../db/webhooks/index.js';
 import { NotFoundError } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -16,7 +25,10 @@ export async function findWebhook(tenantId: TenantId, webhookId: string): Promis
   return publicWebhook(stored);
 }
 
-export async function listWebhooks(tenantId: TenantId, page: PageRequest): Promise<{ items: Webhook[]; total: number; limit: number; offset: number }> {
+export async function listWebhooks(
+  tenantId: TenantId,
+  page: PageRequest,
+): Promise<{ items: Webhook[]; total: number; limit: number; offset: number }> {
   const { items, total } = await listStored(tenantId, page);
   return { items: items.map(publicWebhook), total, limit: page.limit, offset: page.offset };
 }
@@ -27,8 +39,15 @@ export async function listWebhookDeliveries(
   page: PageRequest,
   status?: DeliveryStatus,
 ): Promise<{ items: Delivery[]; limit: number; offset: number; has_more: boolean }> {
-  const [webhook, items] = await Promise.all([getWebhook(tenantId, webhookId), listDeliveries(tenantId, webhookId, { limit: page.limit + 1, offset: page.offset }, status)]);
+  const [webhook, items] = await Promise.all([
+    getWebhook(tenantId, webhookId),
+    listDeliveries(tenantId, webhookId, { limit: page.limit + 1, offset: page.offset }, status),
+  ]);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  return { items: items.slice(0, page.limit).map(publicDelivery), limit: page.limit, offset: page.offset, has_more: items.length > page.limit };
+  return {
+    items: items.slice(0, page.limit).map(publicDelivery),
+    limit: page.limit,
+    offset: page.offset,
+    has_more: items.length > page.limit,
+  };
 }
-

@@ -28,7 +28,8 @@ export const MAX_REPLAY = 1000;
 const STUCK_AFTER_MS = 15 * 60_000;
 
 function assertOn(webhook: StoredWebhook): void {
-  if (!webhook.enabled) throw new ConflictError('The subscription is turned off: turn it on (PATCH enabled: true) before replaying');
+  if (!webhook.enabled)
+    throw new ConflictError('The subscription is turned off: turn it on (PATCH enabled: true) before replaying');
 }
 
 function replayable(d: StoredDelivery, nowMs: number): boolean {
@@ -36,16 +37,29 @@ function replayable(d: StoredDelivery, nowMs: number): boolean {
   return d.next_attempt_at !== null && nowMs - Date.parse(d.next_attempt_at) > STUCK_AFTER_MS;
 }
 
-const asPending = (d: StoredDelivery, at: string): StoredDelivery => ({ ...d, status: 'pending', next_attempt_at: at, failure_reason: null, updated_at: at });
-const pendingWrite = (d: StoredDelivery, at: string): TransactItem => updateDelivery(asPending(d, at), ['status', 'next_attempt_at', 'failure_reason']);
+const asPending = (d: StoredDelivery, at: string): StoredDelivery => ({
+  ...d,
+  status: 'pending',
+  next_attempt_at: at,
+  failure_reason: null,
+  updated_at: at,
+});
+const pendingWrite = (d: StoredDelivery, at: string): TransactItem =>
+  updateDelivery(asPending(d, at), ['status', 'next_attempt_at', 'failure_reason']);
 
-export async function replayDelivery(actor: Actor, tenantId: TenantId, webhookId: string, deliveryId: string): Promise<Delivery> {
+export async function replayDelivery(
+  actor: Actor,
+  tenantId: TenantId,
+  webhookId: string,
+  deliveryId: string,
+): Promise<Delivery> {
   const { webhook, delivery } = await getDeliveryAndWebhook(tenantId, webhookId, deliveryId);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
   if (!delivery) throw new NotFoundError(DELIVERY_NOT_FOUND);
   assertOn(webhook);
   const at = new Date().toISOString();
-  if (!replayable(delivery, Date.parse(at))) throw new ConflictError('The delivery is pending: its next attempt is already scheduled');
+  if (!replayable(delivery, Date.parse(at)))
+    throw new ConflictError('The delivery is pending: its next attempt is already scheduled');
   const audit = auditEntry(actor, {
     tenantId,
     action: 'webhook.delivery_replayed',
@@ -56,7 +70,8 @@ export async function replayDelivery(actor: Actor, tenantId: TenantId, webhookId
   try {
     await transactWrite([pendingWrite(delivery, at), auditPut(audit)]);
   } catch (err) {
-    if (err instanceof ConditionFailed && err.index === 0) throw new ConflictError('The delivery changed meanwhile (an attempt was recorded): read it again');
+    if (err instanceof ConditionFailed && err.index === 0)
+      throw new ConflictError('The delivery changed meanwhile (an attempt was recorded): read it again');
     throw err;
   }
   await queueDeliveries([{ tenant_id: tenantId, webhook_id: webhookId, delivery_id: deliveryId, replay: true }]);
@@ -76,7 +91,11 @@ export async function replayFailedSince(
   const nowMs = Date.now();
   if (sinceMs > nowMs) throw invalid(['body', 'since'], 'must not be in the future', 'since');
   if (nowMs - sinceMs > DELIVERY_RETENTION_DAYS * 86_400_000) {
-    throw invalid(['body', 'since'], `deliveries are kept ${DELIVERY_RETENTION_DAYS} days: give a time within them`, 'since');
+    throw invalid(
+      ['body', 'since'],
+      `deliveries are kept ${DELIVERY_RETENTION_DAYS} days: give a time within them`,
+      'since',
+    );
   }
   assertOn(webhook);
   const found = await deliveriesSince(tenantId, webhookId, sinceMs, 'failed', MAX_REPLAY + 1);
@@ -101,10 +120,13 @@ export async function replayFailedSince(
     } catch (err) {
       // An attempt was recorded meanwhile: what was written is pending, but not queued yet; a
       // second call finds those as stuck in 15 minutes, the rest at once.
-      if (err instanceof ConditionFailed) throw new ConflictError('A delivery changed meanwhile (an attempt was recorded): call again');
+      if (err instanceof ConditionFailed)
+        throw new ConflictError('A delivery changed meanwhile (an attempt was recorded): call again');
       throw err;
     }
-    await queueDeliveries(chosen.map((d) => ({ tenant_id: tenantId, webhook_id: webhookId, delivery_id: d.delivery_id, replay: true })));
+    await queueDeliveries(
+      chosen.map((d) => ({ tenant_id: tenantId, webhook_id: webhookId, delivery_id: d.delivery_id, replay: true })),
+    );
   }
   return { replayed: chosen.length, delivery_ids: ids, has_more: found.length > MAX_REPLAY };
 }

@@ -12,7 +12,12 @@ export function newSigningSecret(): string {
 }
 
 /** The headers of a delivery of `body`, signed with every secret given. */
-export function signedHeaders(messageId: string, at: Date, body: string, secrets: readonly string[]): Record<string, string> {
+export function signedHeaders(
+  messageId: string,
+  at: Date,
+  body: string,
+  secrets: readonly string[],
+): Record<string, string> {
   if (secrets.length === 0) throw new Error('a delivery needs a secret to be signed with');
   return {
     'content-type': 'application/json',

@@ -42,14 +42,18 @@ export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const policy = outboundPolicy;
 
 /** What a secret is bound to: its tenant and its subscription (shared/adapters/secret-box.ts). */
-const sealedFor = (tenantId: string, webhookId: string): SecretContext => ({ tenant_id: tenantId, purpose: `webhook:${webhookId}` });
+const sealedFor = (tenantId: string, webhookId: string): SecretContext => ({
+  tenant_id: tenantId,
+  purpose: `webhook:${webhookId}`,
+});
 
 /** The URL as it may be saved, or a 422 on `body.url` saying why not. */
 async function receiverUrl(url: string): Promise<string> {
   try {
     return (await checkOutboundUrl(url, policy())).href;
   } catch (err) {
-    if (err instanceof OutboundRefusedError) throw invalid(['body', 'url'], `not a receiver we may call: ${err.message}`, 'url');
+    if (err instanceof OutboundRefusedError)
+      throw invalid(['body', 'url'], `not a receiver we may call: ${err.message}`, 'url');
     throw err;
   }
 }
@@ -67,7 +71,11 @@ async function findStored(tenantId: TenantId, webhookId: string): Promise<Stored
 /** The subscription and its signing secret, shown this once. */
 export type WebhookWithSecret = Webhook & { secret: string };
 
-export async function createWebhook(actor: Actor, tenantId: TenantId, input: WebhookCreate): Promise<WebhookWithSecret> {
+export async function createWebhook(
+  actor: Actor,
+  tenantId: TenantId,
+  input: WebhookCreate,
+): Promise<WebhookWithSecret> {
   // What the request names of the tenant first: another tenant's environment is unknown, whatever else is wrong.
   await assertEnvironment(tenantId, input.filters?.environment_id);
   const url = await receiverUrl(input.url);
@@ -79,7 +87,10 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
     tenant_id: tenantId,
     url,
     event_types: [...new Set(input.event_types)],
-    filters: { environment_id: input.filters?.environment_id ?? null, min_severity: input.filters?.min_severity ?? null },
+    filters: {
+      environment_id: input.filters?.environment_id ?? null,
+      min_severity: input.filters?.min_severity ?? null,
+    },
     enabled: input.enabled ?? true,
     description: input.description ?? null,
     disabled_reason: null,
@@ -102,13 +113,19 @@ export async function createWebhook(actor: Actor, tenantId: TenantId, input: Web
   try {
     await transactWrite([...putNewWebhook(stored), auditPut(audit)]);
   } catch (err) {
-    if (err instanceof ConditionFailed && err.index === 1) throw new ConflictError(`A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions`);
+    if (err instanceof ConditionFailed && err.index === 1)
+      throw new ConflictError(`A tenant has at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions`);
     throw err;
   }
   return { ...view, secret };
 }
 
-export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId, webhookId: string, input: WebhookUpdate): Promise<Webhook> {
+export async function updateWebhookSubscription(
+  actor: Actor,
+  tenantId: TenantId,
+  webhookId: string,
+  input: WebhookUpdate,
+): Promise<Webhook> {
   // The tenant's own subscription and environment first (404), then the new address (422).
   await findStored(tenantId, webhookId);
   await assertEnvironment(tenantId, input.filters?.environment_id);
@@ -123,14 +140,35 @@ export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId
       ...(input.filters !== undefined ? { filters: { ...current.filters, ...input.filters } } : {}),
       // Turned on again: whatever turned it off, and its failures so far, are behind it.
       ...(input.enabled !== undefined
-        ? { enabled: input.enabled, disabled_reason: input.enabled ? null : current.disabled_reason, failing_since: input.enabled && !current.enabled ? null : (current.failing_since ?? null) }
+        ? {
+            enabled: input.enabled,
+            disabled_reason: input.enabled ? null : current.disabled_reason,
+            failing_since: input.enabled && !current.enabled ? null : (current.failing_since ?? null),
+          }
         : {}),
       updated_at: now(),
     };
     const changes = diff(publicWebhook(current), publicWebhook(next), ['updated_at']);
     if (Object.keys(changes).length === 0) return publicWebhook(current);
-    const audit = auditEntry(actor, { tenantId, action: 'webhook.updated', resourceType: 'webhook', resourceId: webhookId, changes });
-    await transactWrite([updateWebhook(next, ['url', 'event_types', 'description', 'filters', 'enabled', 'disabled_reason', 'failing_since']), auditPut(audit)]);
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'webhook.updated',
+      resourceType: 'webhook',
+      resourceId: webhookId,
+      changes,
+    });
+    await transactWrite([
+      updateWebhook(next, [
+        'url',
+        'event_types',
+        'description',
+        'filters',
+        'enabled',
+        'disabled_reason',
+        'failing_since',
+      ]),
+      auditPut(audit),
+    ]);
     return publicWebhook(next);
   });
 }
@@ -138,13 +176,23 @@ export async function updateWebhookSubscription(actor: Actor, tenantId: TenantId
 export async function deleteWebhook(actor: Actor, tenantId: TenantId, webhookId: string): Promise<void> {
   await retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, webhookId);
-    const audit = auditEntry(actor, { tenantId, action: 'webhook.deleted', resourceType: 'webhook', resourceId: webhookId, changes: { url: current.url } });
+    const audit = auditEntry(actor, {
+      tenantId,
+      action: 'webhook.deleted',
+      resourceType: 'webhook',
+      resourceId: webhookId,
+      changes: { url: current.url },
+    });
     await transactWrite([...deleteWebhookItems(current), auditPut(audit)]);
   });
 }
 
 /** A new secret, shown once; the one before keeps signing beside it for ROTATION_OVERLAP_MS. */
-export async function rotateWebhookSecret(actor: Actor, tenantId: TenantId, webhookId: string): Promise<WebhookWithSecret> {
+export async function rotateWebhookSecret(
+  actor: Actor,
+  tenantId: TenantId,
+  webhookId: string,
+): Promise<WebhookWithSecret> {
   const secret = newSigningSecret();
   const sealed = await secretBox().seal(secret, sealedFor(tenantId, webhookId));
   return retryOnConcurrentChange(async () => {
@@ -164,7 +212,10 @@ export async function rotateWebhookSecret(actor: Actor, tenantId: TenantId, webh
       resourceId: webhookId,
       changes: { previous_secret_expires_at: next.previous_secret_expires_at },
     });
-    await transactWrite([updateWebhook(next, ['secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at']), auditPut(audit)]);
+    await transactWrite([
+      updateWebhook(next, ['secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at']),
+      auditPut(audit),
+    ]);
     return { ...publicWebhook(next), secret };
   });
 }

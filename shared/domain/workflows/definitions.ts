@@ -34,7 +34,12 @@ import type { InputOf } from '../../schemas/json-schema.js';
 import type { workflowCreate, workflowUpdate } from '../../schemas/workflows.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { MAX_WORKFLOWS_PER_TENANT, WORKFLOW_NOT_FOUND, type ActionType, type TriggerType } from '../../vocabulary/workflows.js';
+import {
+  MAX_WORKFLOWS_PER_TENANT,
+  WORKFLOW_NOT_FOUND,
+  type ActionType,
+  type TriggerType,
+} from '../../vocabulary/workflows.js';
 import type { Actor } from '../actor.js';
 import { diff } from '../diff.js';
 import { checkRule } from './rules.js';
@@ -71,10 +76,18 @@ const ACTION_FIELDS: Record<ActionType, { required: readonly string[]; optional:
 /** Steps that act on the run's incident. */
 export const INCIDENT_ACTIONS: ReadonlySet<ActionType> = new Set(['update_incident', 'escalate', 'add_note']);
 
-function checkFields(value: Record<string, unknown>, allowed: { required: readonly string[]; optional: readonly string[] }, always: readonly string[], loc: Loc, what: string): void {
-  for (const field of allowed.required) if (value[field] === undefined) throw invalid([...loc, field], `is required for ${what}`, 'missing');
+function checkFields(
+  value: Record<string, unknown>,
+  allowed: { required: readonly string[]; optional: readonly string[] },
+  always: readonly string[],
+  loc: Loc,
+  what: string,
+): void {
+  for (const field of allowed.required)
+    if (value[field] === undefined) throw invalid([...loc, field], `is required for ${what}`, 'missing');
   const known = new Set([...always, ...allowed.required, ...allowed.optional]);
-  for (const field of Object.keys(value)) if (!known.has(field)) throw invalid([...loc, field], `is not a field of ${what}`, 'extra_forbidden');
+  for (const field of Object.keys(value))
+    if (!known.has(field)) throw invalid([...loc, field], `is not a field of ${what}`, 'extra_forbidden');
 }
 
 function checkTrigger(trigger: WorkflowTrigger, loc: Loc): void {
@@ -82,7 +95,8 @@ function checkTrigger(trigger: WorkflowTrigger, loc: Loc): void {
 }
 
 /** Whether a run of this trigger has an incident from the start (an incident trigger), may have one (a playbook's input), or has none. */
-const incidentAtStart = (trigger: WorkflowTrigger): 'yes' | 'maybe' | 'no' => (trigger.type === 'incident' ? 'yes' : trigger.type === 'manual' ? 'maybe' : 'no');
+const incidentAtStart = (trigger: WorkflowTrigger): 'yes' | 'maybe' | 'no' =>
+  trigger.type === 'incident' ? 'yes' : trigger.type === 'manual' ? 'maybe' : 'no';
 
 function checkActions(actions: readonly WorkflowAction[], trigger: WorkflowTrigger, loc: Loc): void {
   let hasIncident = incidentAtStart(trigger) !== 'no';
@@ -90,11 +104,20 @@ function checkActions(actions: readonly WorkflowAction[], trigger: WorkflowTrigg
     const at: Loc = [...loc, i];
     checkFields(action, ACTION_FIELDS[action.type], ['type', 'if'], at, `a \`${action.type}\` step`);
     if (action.if) checkRule(action.if, [...at, 'if']);
-    if (action.type === 'update_incident' && action.severity === undefined && action.assignee_id === undefined && action.status === undefined) {
+    if (
+      action.type === 'update_incident' &&
+      action.severity === undefined &&
+      action.assignee_id === undefined &&
+      action.status === undefined
+    ) {
       throw invalid(at, 'changes nothing: give `severity`, `assignee_id` or `status`', 'missing');
     }
     if (INCIDENT_ACTIONS.has(action.type) && !hasIncident) {
-      throw invalid([...at, 'type'], `has no incident to act on: a \`${trigger.type}\` trigger brings none; open one with a \`create_incident\` step before it`, 'value_error');
+      throw invalid(
+        [...at, 'type'],
+        `has no incident to act on: a \`${trigger.type}\` trigger brings none; open one with a \`create_incident\` step before it`,
+        'value_error',
+      );
     }
     if (action.type === 'create_incident') hasIncident = true;
   });
@@ -112,35 +135,58 @@ function checkShape(w: Pick<Workflow, 'trigger' | 'conditions' | 'actions'>): vo
  * names a workflow of the tenant other than this one, and the steps of all the tenant's workflows
  * (this one as it would be) form no cycle: 422 naming the loop.
  */
-async function checkTargets(tenantId: TenantId, self: Pick<Workflow, 'workflow_id' | 'actions'>, others: readonly Workflow[]): Promise<void> {
+async function checkTargets(
+  tenantId: TenantId,
+  self: Pick<Workflow, 'workflow_id' | 'actions'>,
+  others: readonly Workflow[],
+): Promise<void> {
   const byId = new Map(others.filter((w) => w.workflow_id !== self.workflow_id).map((w) => [w.workflow_id, w]));
   for (const [i, action] of self.actions.entries()) {
     if (action.integration_id) {
       const integration = await getIntegration(tenantId, action.integration_id);
       if (!integration) throw new NotFoundError(`${INTEGRATION_NOT_FOUND} (actions[${i}].integration_id)`);
-      if (!isNotifyKind(integration.kind)) throw invalid(['body', 'actions', i, 'integration_id'], `is a ${integration.kind} integration, which tells nobody`, 'value_error');
+      if (!isNotifyKind(integration.kind))
+        throw invalid(
+          ['body', 'actions', i, 'integration_id'],
+          `is a ${integration.kind} integration, which tells nobody`,
+          'value_error',
+        );
     }
-    if (action.webhook_id && !(await getWebhook(tenantId, action.webhook_id))) throw new NotFoundError(`${WEBHOOK_NOT_FOUND} (actions[${i}].webhook_id)`);
+    if (action.webhook_id && !(await getWebhook(tenantId, action.webhook_id)))
+      throw new NotFoundError(`${WEBHOOK_NOT_FOUND} (actions[${i}].webhook_id)`);
     if (action.assignee_id) {
       const user = await getUser(tenantId, action.assignee_id);
       if (!user) throw new NotFoundError(`${USER_NOT_FOUND} (actions[${i}].assignee_id)`);
       if (!user.active) throw invalid(['body', 'actions', i, 'assignee_id'], 'must be an active user', 'inactive');
     }
     if (action.workflow_id && !byId.has(action.workflow_id)) {
-      if (action.workflow_id === self.workflow_id) throw invalid(['body', 'actions', i, 'workflow_id'], 'is this workflow: a workflow may not run itself', 'cycle');
+      if (action.workflow_id === self.workflow_id)
+        throw invalid(
+          ['body', 'actions', i, 'workflow_id'],
+          'is this workflow: a workflow may not run itself',
+          'cycle',
+        );
       throw new NotFoundError(`${WORKFLOW_NOT_FOUND} (actions[${i}].workflow_id)`);
     }
   }
   const cycle = cycleFrom(self, byId);
   if (cycle) {
     const i = self.actions.findIndex((a) => a.workflow_id === cycle[1]);
-    throw invalid(['body', 'actions', i, 'workflow_id'], `would make a loop of run_workflow steps: ${cycle.join(' -> ')}`, 'cycle');
+    throw invalid(
+      ['body', 'actions', i, 'workflow_id'],
+      `would make a loop of run_workflow steps: ${cycle.join(' -> ')}`,
+      'cycle',
+    );
   }
 }
 
 /** The first loop of `run_workflow` steps through `start`, as ids from it back to it, or null. */
-function cycleFrom(start: Pick<Workflow, 'workflow_id' | 'actions'>, others: ReadonlyMap<string, Pick<Workflow, 'workflow_id' | 'actions'>>): string[] | null {
-  const next = (w: Pick<Workflow, 'actions'>) => w.actions.flatMap((a) => (a.type === 'run_workflow' && a.workflow_id ? [a.workflow_id] : []));
+function cycleFrom(
+  start: Pick<Workflow, 'workflow_id' | 'actions'>,
+  others: ReadonlyMap<string, Pick<Workflow, 'workflow_id' | 'actions'>>,
+): string[] | null {
+  const next = (w: Pick<Workflow, 'actions'>) =>
+    w.actions.flatMap((a) => (a.type === 'run_workflow' && a.workflow_id ? [a.workflow_id] : []));
   const seen = new Set<string>();
   const visit = (id: string, path: string[]): string[] | null => {
     if (id === start.workflow_id) return [...path, id];
@@ -172,13 +218,24 @@ async function findStored(tenantId: TenantId, workflowId: string): Promise<Store
   return stored;
 }
 
-const limitReached = () => new ConflictError(`A tenant has at most ${MAX_WORKFLOWS_PER_TENANT} workflows: delete one first`);
+const limitReached = () =>
+  new ConflictError(`A tenant has at most ${MAX_WORKFLOWS_PER_TENANT} workflows: delete one first`);
 
-const audited = (actor: Actor, tenantId: TenantId, action: string, workflowId: string, changes: Record<string, unknown>) =>
-  auditPut(auditEntry(actor, { tenantId, action, resourceType: RESOURCE, resourceId: workflowId, changes }));
+const audited = (
+  actor: Actor,
+  tenantId: TenantId,
+  action: string,
+  workflowId: string,
+  changes: Record<string, unknown>,
+) => auditPut(auditEntry(actor, { tenantId, action, resourceType: RESOURCE, resourceId: workflowId, changes }));
 
 /** A workflow as it would be stored (checked), from what a caller or the seed gives. */
-export async function newWorkflow(tenantId: TenantId, input: Omit<WorkflowCreate, 'tenant_id'>, existing: readonly Workflow[], seed?: { key: string; id: string }): Promise<Workflow> {
+export async function newWorkflow(
+  tenantId: TenantId,
+  input: Omit<WorkflowCreate, 'tenant_id'>,
+  existing: readonly Workflow[],
+  seed?: { key: string; id: string },
+): Promise<Workflow> {
   const at = now();
   const workflow: Workflow = {
     workflow_id: seed?.id ?? newTimeId(),
@@ -209,7 +266,12 @@ export async function createWorkflow(actor: Actor, tenantId: TenantId, input: Wo
   try {
     await transactWrite([
       ...putNewWorkflows(tenantId, [workflow]),
-      audited(actor, tenantId, 'workflow.created', workflow.workflow_id, { name: workflow.name, enabled: workflow.enabled, trigger: workflow.trigger, steps: workflow.actions.map((a) => a.type) }),
+      audited(actor, tenantId, 'workflow.created', workflow.workflow_id, {
+        name: workflow.name,
+        enabled: workflow.enabled,
+        trigger: workflow.trigger,
+        steps: workflow.actions.map((a) => a.type),
+      }),
     ]);
   } catch (err) {
     if (err instanceof ConditionFailed && err.index === 1) throw limitReached();
@@ -228,14 +290,25 @@ export interface WorkflowFilter {
 }
 
 /** The tenant's workflows that pass the filter, oldest first (one Query of at most 50), then the page. */
-export async function listWorkflows(tenantId: TenantId, filter: WorkflowFilter, page: PageRequest): Promise<Workflow[]> {
+export async function listWorkflows(
+  tenantId: TenantId,
+  filter: WorkflowFilter,
+  page: PageRequest,
+): Promise<Workflow[]> {
   const all = (await allWorkflows(tenantId)).filter(
-    (w) => (filter.trigger_type === undefined || w.trigger.type === filter.trigger_type) && (filter.enabled === undefined || w.enabled === filter.enabled),
+    (w) =>
+      (filter.trigger_type === undefined || w.trigger.type === filter.trigger_type) &&
+      (filter.enabled === undefined || w.enabled === filter.enabled),
   );
   return all.slice(page.offset, page.offset + page.limit).map(publicWorkflow);
 }
 
-export async function updateWorkflow(actor: Actor, tenantId: TenantId, workflowId: string, input: WorkflowUpdate): Promise<Workflow> {
+export async function updateWorkflow(
+  actor: Actor,
+  tenantId: TenantId,
+  workflowId: string,
+  input: WorkflowUpdate,
+): Promise<Workflow> {
   return retryOnConcurrentChange(async () => {
     const all = await allWorkflows(tenantId);
     const current = all.find((w) => w.workflow_id === workflowId);
@@ -252,19 +325,28 @@ export async function updateWorkflow(actor: Actor, tenantId: TenantId, workflowI
       updated_at: at,
     };
     // A schedule changed or switched on starts counting now; one left alone keeps its next run.
-    const scheduleChanged = input.trigger !== undefined || (input.enabled !== undefined && input.enabled !== current.enabled);
+    const scheduleChanged =
+      input.trigger !== undefined || (input.enabled !== undefined && input.enabled !== current.enabled);
     next.next_run_at = scheduleChanged ? nextRunAt(next, Date.parse(at)) : current.next_run_at;
     await checkTargets(tenantId, next, all);
     checkShape(next);
     const { name, description, enabled, trigger, conditions, actions } = next;
     const changes = diff(publicWorkflow(current), { name, description, enabled, trigger, conditions, actions });
-    await transactWrite([...updateWorkflowItems(current, next), audited(actor, tenantId, 'workflow.updated', workflowId, changes)]);
+    await transactWrite([
+      ...updateWorkflowItems(current, next),
+      audited(actor, tenantId, 'workflow.updated', workflowId, changes),
+    ]);
     return next;
   });
 }
 
 /** Switches a workflow on or off (audited as `workflow.enabled` or `workflow.disabled`). */
-export async function setWorkflowEnabled(actor: Actor, tenantId: TenantId, workflowId: string, enabled: boolean): Promise<Workflow> {
+export async function setWorkflowEnabled(
+  actor: Actor,
+  tenantId: TenantId,
+  workflowId: string,
+  enabled: boolean,
+): Promise<Workflow> {
   return retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, workflowId);
     if (current.enabled === enabled) return publicWorkflow(current);
@@ -273,7 +355,9 @@ export async function setWorkflowEnabled(actor: Actor, tenantId: TenantId, workf
     next.next_run_at = nextRunAt(next, Date.parse(at));
     await transactWrite([
       ...updateWorkflowItems(current, next),
-      audited(actor, tenantId, enabled ? 'workflow.enabled' : 'workflow.disabled', workflowId, { enabled: { from: current.enabled, to: enabled } }),
+      audited(actor, tenantId, enabled ? 'workflow.enabled' : 'workflow.disabled', workflowId, {
+        enabled: { from: current.enabled, to: enabled },
+      }),
     ]);
     return next;
   });
@@ -285,8 +369,18 @@ export async function deleteWorkflow(actor: Actor, tenantId: TenantId, workflowI
     const all = await allWorkflows(tenantId);
     const current = all.find((w) => w.workflow_id === workflowId);
     if (!current) throw new NotFoundError(WORKFLOW_NOT_FOUND);
-    const callers = all.filter((w) => w.workflow_id !== workflowId && w.actions.some((a) => a.type === 'run_workflow' && a.workflow_id === workflowId));
-    if (callers.length > 0) throw new ConflictError(`Workflow ${callers.map((w) => `"${w.name}"`).join(', ')} runs this one: change ${callers.length > 1 ? 'them' : 'it'} first`);
-    await transactWrite([...deleteWorkflowItems(current), audited(actor, tenantId, 'workflow.deleted', workflowId, { name: current.name })]);
+    const callers = all.filter(
+      (w) =>
+        w.workflow_id !== workflowId &&
+        w.actions.some((a) => a.type === 'run_workflow' && a.workflow_id === workflowId),
+    );
+    if (callers.length > 0)
+      throw new ConflictError(
+        `Workflow ${callers.map((w) => `"${w.name}"`).join(', ')} runs this one: change ${callers.length > 1 ? 'them' : 'it'} first`,
+      );
+    await transactWrite([
+      ...deleteWorkflowItems(current),
+      audited(actor, tenantId, 'workflow.deleted', workflowId, { name: current.name }),
+    ]);
   });
 }

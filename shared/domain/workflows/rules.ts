@@ -16,12 +16,39 @@ export type Rule = Record<string, unknown>;
 
 /** The operators a rule may use; the documentation in shared/schemas/workflows.ts lists them too. */
 const OPERATORS = new Set([
-  'and', 'or', '!', '!!', 'if', '?:',
-  '==', '===', '!=', '!==', '>', '>=', '<', '<=',
-  'var', 'missing', 'missing_some',
-  'in', 'some', 'all', 'none', 'filter', 'map', 'merge',
-  'cat', 'substr',
-  '+', '-', '*', '/', '%', 'min', 'max',
+  'and',
+  'or',
+  '!',
+  '!!',
+  'if',
+  '?:',
+  '==',
+  '===',
+  '!=',
+  '!==',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'var',
+  'missing',
+  'missing_some',
+  'in',
+  'some',
+  'all',
+  'none',
+  'filter',
+  'map',
+  'merge',
+  'cat',
+  'substr',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  'min',
+  'max',
 ]);
 
 /** Path segments that would reach an object's prototype. */
@@ -29,7 +56,8 @@ const UNSAFE_SEGMENT = /(^|\.)(__proto__|prototype|constructor)(\.|$)/;
 
 /** Checks a rule as saved: 422 at the first operator not allowed, path not allowed, or excess. */
 export function checkRule(rule: unknown, loc: Loc): void {
-  if (Buffer.byteLength(JSON.stringify(rule)) > MAX_RULE_BYTES) throw invalid(loc, `is larger than ${MAX_RULE_BYTES / 1024} KB of JSON`, 'too_large');
+  if (Buffer.byteLength(JSON.stringify(rule)) > MAX_RULE_BYTES)
+    throw invalid(loc, `is larger than ${MAX_RULE_BYTES / 1024} KB of JSON`, 'too_large');
   walk(rule, loc, 0);
 }
 
@@ -41,13 +69,17 @@ function walk(value: unknown, loc: Loc, depth: number): void {
   }
   if (value === null || typeof value !== 'object') return;
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length !== 1) throw invalid(loc, 'must be an operation: an object with exactly one operator', 'value_error');
+  if (entries.length !== 1)
+    throw invalid(loc, 'must be an operation: an object with exactly one operator', 'value_error');
   const [operator, args] = entries[0]!;
-  if (!OPERATORS.has(operator)) throw invalid([...loc, operator], `is not an operator a rule may use (${[...OPERATORS].join(' ')})`, 'value_error');
+  if (!OPERATORS.has(operator))
+    throw invalid([...loc, operator], `is not an operator a rule may use (${[...OPERATORS].join(' ')})`, 'value_error');
   if (operator === 'var') {
     const path: unknown = Array.isArray(args) ? (args as unknown[])[0] : args;
-    if (typeof path !== 'string' && typeof path !== 'number') throw invalid([...loc, operator], 'must name a path: a string such as "event.threat_score"', 'value_error');
-    if (UNSAFE_SEGMENT.test(String(path))) throw invalid([...loc, operator], 'may not read __proto__, prototype or constructor', 'value_error');
+    if (typeof path !== 'string' && typeof path !== 'number')
+      throw invalid([...loc, operator], 'must name a path: a string such as "event.threat_score"', 'value_error');
+    if (UNSAFE_SEGMENT.test(String(path)))
+      throw invalid([...loc, operator], 'may not read __proto__, prototype or constructor', 'value_error');
   }
   walk(args, [...loc, operator], depth + 1);
 }

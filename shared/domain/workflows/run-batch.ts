@@ -16,7 +16,8 @@ type Item<K> = { key: K; job: RunJob } | { key: K; message: BusMessage & { sourc
 
 function itemOf<K>(key: K, body: string): Item<K> | null {
   const parsed = JSON.parse(body) as Partial<RunJob> & BusEnvelope;
-  if (parsed.kind === 'run' && parsed.tenant_id && parsed.workflow_id && parsed.run_id) return { key, job: parsed as RunJob };
+  if (parsed.kind === 'run' && parsed.tenant_id && parsed.workflow_id && parsed.run_id)
+    return { key, job: parsed as RunJob };
   const message = busMessageOf(parsed);
   return message ? { key, message: { ...message, source: String(parsed.source) } } : null;
 }

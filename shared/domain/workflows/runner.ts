@@ -66,13 +66,24 @@ const workflowActor = (run: Pick<StoredRun, 'workflow_id' | 'run_id'>): Workflow
 export function triggeredBy(w: Workflow, message: Pick<BusMessage, 'type'> & { source: string }): boolean {
   if (!w.enabled) return false;
   const t = w.trigger;
-  if (t.type === 'event') return message.source === 'gatehouse.events' && (!t.event_types || (t.event_types as readonly string[]).includes(message.type));
-  if (t.type === 'incident') return message.source === 'gatehouse.incidents' && (t.changes as readonly string[] | undefined)?.includes(message.type) === true;
+  if (t.type === 'event')
+    return (
+      message.source === 'gatehouse.events' &&
+      (!t.event_types || (t.event_types as readonly string[]).includes(message.type))
+    );
+  if (t.type === 'incident')
+    return (
+      message.source === 'gatehouse.incidents' &&
+      (t.changes as readonly string[] | undefined)?.includes(message.type) === true
+    );
   return false;
 }
 
 /** What the rules read: `event`, `incident`, `input`, `trigger`, `workflow`. */
-function ruleData(run: Pick<StoredRun, 'event' | 'input' | 'trigger' | 'workflow_id' | 'workflow_name'>, incident: Incident | Record<string, unknown> | null): Record<string, unknown> {
+function ruleData(
+  run: Pick<StoredRun, 'event' | 'input' | 'trigger' | 'workflow_id' | 'workflow_name'>,
+  incident: Incident | Record<string, unknown> | null,
+): Record<string, unknown> {
   const { history: _h, ...shown } = (incident ?? {}) as Record<string, unknown>;
   return {
     event: run.event,
@@ -87,7 +98,10 @@ function ruleData(run: Pick<StoredRun, 'event' | 'input' | 'trigger' | 'workflow
  * Starts (or goes on with) the runs of the tenant's workflows this bus message triggers and whose
  * conditions it meets; returns their ids. `workflows` are the tenant's, read once for a batch.
  */
-export async function runWorkflowsFor(message: BusMessage & { source: string }, workflows: readonly StoredWorkflow[]): Promise<string[]> {
+export async function runWorkflowsFor(
+  message: BusMessage & { source: string },
+  workflows: readonly StoredWorkflow[],
+): Promise<string[]> {
   const isEvent = message.source === 'gatehouse.events';
   const detail = message.detail;
   const started: string[] = [];
@@ -95,19 +109,30 @@ export async function runWorkflowsFor(message: BusMessage & { source: string }, 
   // A tenant that switched the workflow runner agent off starts no run.
   if (!(await agentEnabled(message.tenantId, 'workflow-runner'))) return started;
   for (const w of workflows.filter((w) => triggeredBy(w, message))) {
-    const runId = derivedTimeId(Date.parse(message.time), `workflow-run\u0000${w.workflow_id}\u0000${message.messageId}`, 0);
-    const run = newRun(w, runId, { type: message.type, message_id: message.messageId, by: null }, {
-      event: isEvent ? detail : null,
-      eventId: isEvent ? (detail.event_id as string) : null,
-      incidentId: isEvent ? null : ((detail.incident_id as string | undefined) ?? null),
-    });
+    const runId = derivedTimeId(
+      Date.parse(message.time),
+      `workflow-run\u0000${w.workflow_id}\u0000${message.messageId}`,
+      0,
+    );
+    const run = newRun(
+      w,
+      runId,
+      { type: message.type, message_id: message.messageId, by: null },
+      {
+        event: isEvent ? detail : null,
+        eventId: isEvent ? (detail.event_id as string) : null,
+        incidentId: isEvent ? null : ((detail.incident_id as string | undefined) ?? null),
+      },
+    );
     if (!ruleHolds(w.conditions, ruleData(run, isEvent ? null : detail))) continue;
     started.push(runId);
     // Made already claimed (one write); a redelivered message finds it made and goes on only
     // where that one stopped. One run's failing step does not hold up the others: the message
     // comes back for it.
     const claimed: StoredRun = { ...run, lease_until: new Date(Date.now() + LEASE_MS).toISOString() };
-    const going = (await putNewRun(claimed)) ? runSteps(claimed) : advanceRun(systemTenant(w.tenant_id), w.workflow_id, runId);
+    const going = (await putNewRun(claimed))
+      ? runSteps(claimed)
+      : advanceRun(systemTenant(w.tenant_id), w.workflow_id, runId);
     await going.catch((err: unknown) => (failure ??= err));
   }
   // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a run threw, as it was
@@ -116,7 +141,8 @@ export async function runWorkflowsFor(message: BusMessage & { source: string }, 
 }
 
 /** Goes on with the run a job names (its tenant is the run's own, written when the run was made). */
-export const continueRun = (job: RunJob): Promise<RunStatus | null> => advanceRun(systemTenant(job.tenant_id), job.workflow_id, job.run_id);
+export const continueRun = (job: RunJob): Promise<RunStatus | null> =>
+  advanceRun(systemTenant(job.tenant_id), job.workflow_id, job.run_id);
 
 /** The tenant's workflows, for a batch of its messages. */
 export const workflowsOf = (tenantId: string): Promise<StoredWorkflow[]> => allWorkflows(systemTenant(tenantId));
@@ -125,7 +151,12 @@ export const workflowsOf = (tenantId: string): Promise<StoredWorkflow[]> => allW
  * Goes on with a run from the step it reached, if no other runner works on it and it is not
  * waiting for a later time. Returns its status afterwards (null: left alone).
  */
-export async function advanceRun(tenantId: TenantId, workflowId: string, runId: string, nowMs = Date.now()): Promise<RunStatus | null> {
+export async function advanceRun(
+  tenantId: TenantId,
+  workflowId: string,
+  runId: string,
+  nowMs = Date.now(),
+): Promise<RunStatus | null> {
   const read = await getRun(tenantId, workflowId, runId);
   if (!read) {
     log.warn('a workflow run to go on with is gone', { tenant_id: tenantId, workflow_id: workflowId, run_id: runId });
@@ -134,7 +165,10 @@ export async function advanceRun(tenantId: TenantId, workflowId: string, runId: 
   let run: StoredRun = read;
   // Switched off for the tenant: a run due to go on waits, parked on a timer, until it is on again.
   if (!(await agentEnabled(tenantId, 'workflow-runner'))) return parkWhileOff(run, nowMs);
-  const claimable = (run.status === 'running' || (run.status === 'waiting' && run.resume_at !== null && Date.parse(run.resume_at) <= nowMs)) && (!run.lease_until || Date.parse(run.lease_until) <= nowMs);
+  const claimable =
+    (run.status === 'running' ||
+      (run.status === 'waiting' && run.resume_at !== null && Date.parse(run.resume_at) <= nowMs)) &&
+    (!run.lease_until || Date.parse(run.lease_until) <= nowMs);
   if (!claimable) return null;
   const at = new Date(nowMs).toISOString();
   if (run.status === 'waiting') {
@@ -167,7 +201,9 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
       const resumeAt = new Date(Date.parse(stepAt) + action.minutes! * 60_000).toISOString();
       Object.assign(step, { status: 'waiting', started_at: stepAt, attempts: 1, result: { until: resumeAt } });
       run = { ...run, status: 'waiting', resume_at: resumeAt, next_step: index + 1, lease_until: null };
-      await saved(run, [putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: tenantId, workflow_id: workflowId, run_id: runId })]);
+      await saved(run, [
+        putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: tenantId, workflow_id: workflowId, run_id: runId }),
+      ]);
       return 'waiting';
     }
     Object.assign(step, { status: 'running', started_at: step.started_at ?? stepAt, attempts: step.attempts + 1 });
@@ -179,7 +215,8 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
         action,
         workflowName: run.workflow_name,
         incident,
-        startRun: (childRunId, childWorkflowId) => queueRuns([{ tenant_id: tenantId, workflow_id: childWorkflowId, run_id: childRunId }]),
+        startRun: (childRunId, childWorkflowId) =>
+          queueRuns([{ tenant_id: tenantId, workflow_id: childWorkflowId, run_id: childRunId }]),
       });
       Object.assign(step, { status: 'succeeded', ended_at: now(), result: outcome.result, error: null });
       if (outcome.incidentId) run.incident_id = outcome.incidentId;
@@ -188,14 +225,29 @@ async function runSteps(held: StoredRun): Promise<RunStatus> {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const retry = isRetryable(err) && step.attempts < MAX_STEP_ATTEMPTS;
-      log.warn(retry ? 'a workflow step failed; it is tried again' : 'a workflow step failed for good', { tenant_id: tenantId, workflow_id: workflowId, run_id: runId, step: index, attempts: step.attempts, err });
+      log.warn(retry ? 'a workflow step failed; it is tried again' : 'a workflow step failed for good', {
+        tenant_id: tenantId,
+        workflow_id: workflowId,
+        run_id: runId,
+        step: index,
+        attempts: step.attempts,
+        err,
+      });
       if (retry) {
         Object.assign(step, { status: 'pending', error: reason });
         await saved({ ...run, lease_until: null });
-        throw new RunRetryLater(`step ${index} of run ${runId} failed (try ${step.attempts} of ${MAX_STEP_ATTEMPTS}): ${reason}`);
+        throw new RunRetryLater(
+          `step ${index} of run ${runId} failed (try ${step.attempts} of ${MAX_STEP_ATTEMPTS}): ${reason}`,
+        );
       }
       Object.assign(step, { status: 'failed', ended_at: now(), error: reason });
-      await saved({ ...run, status: 'failed', error: `Step ${index} (${action.type}) failed after ${step.attempts} ${step.attempts === 1 ? 'try' : 'tries'}: ${reason}`, ended_at: now(), lease_until: null });
+      await saved({
+        ...run,
+        status: 'failed',
+        error: `Step ${index} (${action.type}) failed after ${step.attempts} ${step.attempts === 1 ? 'try' : 'tries'}: ${reason}`,
+        ended_at: now(),
+        lease_until: null,
+      });
       return 'failed';
     }
   }
@@ -211,7 +263,13 @@ async function parkWhileOff(run: StoredRun, nowMs: number): Promise<RunStatus | 
   if (run.lease_until && Date.parse(run.lease_until) > nowMs) return null;
   const resumeAt = new Date(nowMs + PARKED_MS).toISOString();
   const parked = { ...run, status: 'waiting' as const, resume_at: resumeAt, error: null };
-  const timer = putTimer({ kind: 'resume', wake_at: resumeAt, tenant_id: run.tenant_id, workflow_id: run.workflow_id, run_id: run.run_id });
+  const timer = putTimer({
+    kind: 'resume',
+    wake_at: resumeAt,
+    tenant_id: run.tenant_id,
+    workflow_id: run.workflow_id,
+    run_id: run.run_id,
+  });
   return (await save(parked, [timer])) ? 'waiting' : null;
 }
 
@@ -228,7 +286,8 @@ async function save(run: StoredRun, extra: TransactItem[] = []): Promise<boolean
 
 /** As `save`, for a run this runner holds: another writer is a fault (its lease ran out mid-run). */
 async function saved(run: StoredRun, extra: TransactItem[] = []): Promise<StoredRun> {
-  if (!(await save(run, extra))) throw new Error(`workflow run ${run.run_id} was changed by another runner: its lease ran out`);
+  if (!(await save(run, extra)))
+    throw new Error(`workflow run ${run.run_id} was changed by another runner: its lease ran out`);
   return { ...run, version: run.version + 1 };
 }
 
@@ -268,7 +327,12 @@ export async function sweepWorkflowTimers(options: { deadline: number; nowMs?: n
         await removeTimer(timer);
       } catch (err) {
         result.failed++;
-        log.error('a workflow timer could not be handled; the next sweep tries it again', { tenant_id: timer.tenant_id, workflow_id: timer.workflow_id, run_id: timer.run_id, err });
+        log.error('a workflow timer could not be handled; the next sweep tries it again', {
+          tenant_id: timer.tenant_id,
+          workflow_id: timer.workflow_id,
+          run_id: timer.run_id,
+          err,
+        });
       }
     }
     if (timers.length < PAGE) break;
@@ -290,13 +354,22 @@ async function startScheduled(timer: WorkflowTimer, nowMs: number): Promise<bool
   // The next turn after now: turns missed while nothing ran are not made up one by one.
   let next = Date.parse(timer.wake_at) + every;
   while (next <= nowMs) next += every;
-  const run = newRun(w, derivedTimeId(Date.parse(timer.wake_at), `workflow-schedule\u0000${w.workflow_id}\u0000${timer.wake_at}`, 0), { type: 'schedule', message_id: null, by: null }, {});
+  const run = newRun(
+    w,
+    derivedTimeId(Date.parse(timer.wake_at), `workflow-schedule\u0000${w.workflow_id}\u0000${timer.wake_at}`, 0),
+    { type: 'schedule', message_id: null, by: null },
+    {},
+  );
   if (!ruleHolds(w.conditions, ruleData(run, null))) {
     await transactWrite(updateWorkflowItems(w, { ...w, next_run_at: new Date(next).toISOString() }));
     return false;
   }
   try {
-    await transactWrite([...updateWorkflowItems(w, { ...w, next_run_at: new Date(next).toISOString() }), putNewRunItem(run), safetyTimer(run, nowMs)]);
+    await transactWrite([
+      ...updateWorkflowItems(w, { ...w, next_run_at: new Date(next).toISOString() }),
+      putNewRunItem(run),
+      safetyTimer(run, nowMs),
+    ]);
   } catch (err) {
     if (err instanceof ConditionFailed) return false;
     throw err;

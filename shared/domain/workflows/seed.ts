@@ -44,13 +44,22 @@ export const SEED_PLAYBOOKS: readonly SeedPlaybook[] = [
       'For a vessel loitering or anchoring within the protection corridor of a subsea cable (ICPC practice: keep anchoring and trawling out of the corridor): open a high incident from the AIS event, record the actions for the watch officer, and escalate if nobody has acknowledged it within 30 minutes. Run it on the event.',
     trigger: { type: 'manual' },
     actions: [
-      { type: 'create_incident', title: 'Vessel loitering near a subsea cable', severity: 'high', description: 'Opened by the vessel-loitering playbook from the AIS event it was run on.' },
+      {
+        type: 'create_incident',
+        title: 'Vessel loitering near a subsea cable',
+        severity: 'high',
+        description: 'Opened by the vessel-loitering playbook from the AIS event it was run on.',
+      },
       {
         type: 'add_note',
         text: "Cable protection playbook: 1. identify the vessel (MMSI, name, flag) and plot its track against the cable route; 2. hail it on VHF channel 16 and advise it of the cable's position and the charted no-anchoring corridor; 3. inform the cable owner's network operations centre; 4. if it anchors or does not move off, report it to the coast guard with the track.",
       },
       { type: 'wait', minutes: 30 },
-      { type: 'escalate', reason: 'Cable loitering incident not acknowledged within 30 minutes', if: stillUnacknowledged },
+      {
+        type: 'escalate',
+        reason: 'Cable loitering incident not acknowledged within 30 minutes',
+        if: stillUnacknowledged,
+      },
     ],
   },
   {
@@ -60,7 +69,9 @@ export const SEED_PLAYBOOKS: readonly SeedPlaybook[] = [
       'Watches every critical incident that is confirmed: if nobody has acknowledged it 5 minutes later, it goes up one escalation level (before the SLA, which for critical incidents is longer by default). Created switched off: turn it on with POST /api/v1/workflows/{id}/enable.',
     enabled: false,
     trigger: { type: 'incident', changes: ['incident.created', 'incident.confirmed'] },
-    conditions: { and: [{ '==': [{ var: 'incident.severity' }, 'critical'] }, { '==': [{ var: 'incident.status' }, 'confirmed'] }] },
+    conditions: {
+      and: [{ '==': [{ var: 'incident.severity' }, 'critical'] }, { '==': [{ var: 'incident.status' }, 'confirmed'] }],
+    },
     actions: [
       { type: 'wait', minutes: 5 },
       { type: 'escalate', reason: 'Critical incident not acknowledged within 5 minutes', if: stillUnacknowledged },
@@ -74,7 +85,8 @@ export interface PlaybookSeedResult {
 }
 
 /** A seeded playbook's id: the same for a tenant and seed key whoever seeds, so two seeds at once make one. */
-export const seedWorkflowId = (tenantId: TenantId, seedKey: string): string => namedId(`workflow-seed\u0000${tenantId}\u0000${seedKey}`);
+export const seedWorkflowId = (tenantId: TenantId, seedKey: string): string =>
+  namedId(`workflow-seed\u0000${tenantId}\u0000${seedKey}`);
 
 /** Creates the seeded playbooks the tenant lacks (one transaction), and says which it found. */
 export async function seedPlaybooks(actor: Actor, tenantId: TenantId): Promise<PlaybookSeedResult> {
@@ -98,7 +110,15 @@ export async function seedPlaybooks(actor: Actor, tenantId: TenantId): Promise<P
         await transactWrite([
           ...putNewWorkflows(tenantId, created),
           ...created.map((w) =>
-            auditPut(auditEntry(actor, { tenantId, action: 'workflow.created', resourceType: 'workflow', resourceId: w.workflow_id, changes: { name: w.name, seed_key: w.seed_key, enabled: w.enabled, via: 'seed' } })),
+            auditPut(
+              auditEntry(actor, {
+                tenantId,
+                action: 'workflow.created',
+                resourceType: 'workflow',
+                resourceId: w.workflow_id,
+                changes: { name: w.name, seed_key: w.seed_key, enabled: w.enabled, via: 'seed' },
+              }),
+            ),
           ),
         ]);
       } catch (err) {
@@ -113,4 +133,7 @@ export async function seedPlaybooks(actor: Actor, tenantId: TenantId): Promise<P
   );
 }
 
-const limitReached = (adding: number) => new ConflictError(`A tenant has at most ${MAX_WORKFLOWS_PER_TENANT} workflows; the seed would add ${adding}: delete some first`);
+const limitReached = (adding: number) =>
+  new ConflictError(
+    `A tenant has at most ${MAX_WORKFLOWS_PER_TENANT} workflows; the seed would add ${adding}: delete some first`,
+  );

@@ -3,7 +3,14 @@
  * no model. Good enough for short spoken reports; what it cannot find becomes a question.
  */
 import type { IncidentSeverity } from '../../domain/incidents/index.js';
-import { withQuestions, type Doubt, type Extraction, type IncidentAi, type IncidentFields, type TranscriptHints } from '../../adapters/extraction/fields.js';
+import {
+  withQuestions,
+  type Doubt,
+  type Extraction,
+  type IncidentAi,
+  type IncidentFields,
+  type TranscriptHints,
+} from '../../adapters/extraction/fields.js';
 import {
   NUMBER_WORDS,
   ONGOING,
@@ -22,10 +29,18 @@ const capitalise = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 /** The first clause without its "there is" / "I see" lead-in, as a title of at most ten words. */
 function titleOf(text: string): string | undefined {
   const clause = text.split(/[.;!?,]| and then | but /)[0] ?? '';
-  const bare = clause.replace(/^(?:so |okay |ok |hello |hi )?(?:there (?:is|are|was|were)|i (?:can )?(?:see|saw)|we (?:can )?(?:see|saw|have)|i want to report)\s+/i, '');
-  const words = normalise(bare).replace(/^(?:a|an|the) /, '').split(' ').filter(Boolean).slice(0, 10);
+  const bare = clause.replace(
+    /^(?:so |okay |ok |hello |hi )?(?:there (?:is|are|was|were)|i (?:can )?(?:see|saw)|we (?:can )?(?:see|saw|have)|i want to report)\s+/i,
+    '',
+  );
+  const words = normalise(bare)
+    .replace(/^(?:a|an|the) /, '')
+    .split(' ')
+    .filter(Boolean)
+    .slice(0, 10);
   // A title cut at ten words should not end on a little word ("... the warehouse at").
-  while (words.length > 1 && /^(a|an|the|at|near|by|on|in|of|to|and|with|over|from)$/.test(words[words.length - 1]!)) words.pop();
+  while (words.length > 1 && /^(a|an|the|at|near|by|on|in|of|to|and|with|over|from)$/.test(words[words.length - 1]!))
+    words.pop();
   return words.length > 0 ? capitalise(words.join(' ')) : undefined;
 }
 
@@ -43,13 +58,20 @@ function locationOf(text: string): string | undefined {
       const span = words.slice(i, i + 14);
       let end = -1;
       span.forEach((w, j) => {
-        if (PLACE_NOUNS.test(w) || /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|north\w*|south\w*|east\w*|west\w*)$/.test(w)) end = j;
+        if (
+          PLACE_NOUNS.test(w) ||
+          /^(\d+|one|two|three|four|five|six|seven|eight|nine|ten|north\w*|south\w*|east\w*|west\w*)$/.test(w)
+        )
+          end = j;
       });
       if (end > 0 && span.slice(0, end + 1).some((w) => PLACE_NOUNS.test(w))) return span.slice(0, end + 1).join(' ');
     }
   }
   // No preposition: a bare place ("gate four is open").
-  const bare = /\b((?:(?:north|south|east|west)\w* )?(?:main |back |front |side )?(?:gate|fence|door|entrance|exit|wall|building)(?: (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten))?)\b/.exec(text);
+  const bare =
+    /\b((?:(?:north|south|east|west)\w* )?(?:main |back |front |side )?(?:gate|fence|door|entrance|exit|wall|building)(?: (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten))?)\b/.exec(
+      text,
+    );
   return bare?.[1];
 }
 
@@ -101,7 +123,8 @@ export class LocalExtractor implements IncidentAi {
     });
     const word = SEVERITY_WORDS.map((s) => ({ s, hit: s.pattern.exec(text)?.[0] })).find((x) => x.hit !== undefined);
     if (word && !reliable(word.hit!)) doubts.push({ field: 'severity', word: word.hit! });
-    const severity: IncidentSeverity | undefined = (word && reliable(word.hit!) ? word.s.severity : undefined) ?? rule?.severity;
+    const severity: IncidentSeverity | undefined =
+      (word && reliable(word.hit!) ? word.s.severity : undefined) ?? rule?.severity;
     const fields: IncidentFields = {
       title: titleOf(text),
       type: rule?.type,
@@ -119,7 +142,9 @@ export class LocalExtractor implements IncidentAi {
   /** One or two sentences from the fields, in a fixed pattern. */
   async summarize(input: { fields: IncidentFields; transcript: string }): Promise<string> {
     const f = input.fields;
-    const what = [f.severity ? capitalise(f.severity) : undefined, f.type ? f.type.replace(/_/g, ' ') : 'incident'].filter(Boolean).join(' ');
+    const what = [f.severity ? capitalise(f.severity) : undefined, f.type ? f.type.replace(/_/g, ' ') : 'incident']
+      .filter(Boolean)
+      .join(' ');
     const parts = [`${capitalise(what)}${f.title ? `: ${f.title}` : ''}`];
     if (f.location_text) parts.push(`location ${f.location_text}`);
     if (f.occurred_at_text) parts.push(`time ${f.occurred_at_text}`);

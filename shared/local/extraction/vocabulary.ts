@@ -7,17 +7,52 @@
 import type { IncidentSeverity } from '../../domain/incidents/index.js';
 import type { IncidentType } from '../../adapters/extraction/fields.js';
 
-export const TYPE_RULES: ReadonlyArray<{ type: IncidentType; severity: IncidentSeverity; pattern: RegExp; ambiguous?: readonly string[] }> = [
-  { type: 'armed_threat', severity: 'critical', pattern: /\b(gun|guns|armed|weapons?|knife|knives|shots?|shooting|firearm)\b/, ambiguous: ['shot', 'shots'] },
+export const TYPE_RULES: ReadonlyArray<{
+  type: IncidentType;
+  severity: IncidentSeverity;
+  pattern: RegExp;
+  ambiguous?: readonly string[];
+}> = [
+  {
+    type: 'armed_threat',
+    severity: 'critical',
+    pattern: /\b(gun|guns|armed|weapons?|knife|knives|shots?|shooting|firearm)\b/,
+    ambiguous: ['shot', 'shots'],
+  },
   { type: 'fire', severity: 'critical', pattern: /\b(fire|smoke|flames?|burning|on fire)\b/, ambiguous: ['fire'] },
   { type: 'medical', severity: 'high', pattern: /\b(injured|hurt|unconscious|bleeding|collapsed|medical)\b/ },
-  { type: 'intrusion', severity: 'high', pattern: /\b(intruders?|break[- ]?in|broke in|breaking in|forced|trespass\w*|inside the (building|warehouse|office))\b/, ambiguous: ['forced'] },
-  { type: 'perimeter_breach', severity: 'high', pattern: /\b(climb\w* (over|through|the)|cut (the )?fence|hole in the fence|breach\w*|jump\w* (over|the))\b/ },
-  { type: 'theft', severity: 'high', pattern: /\b(stole|stolen|steal\w*|theft|robbery|robbed|taking)\b/, ambiguous: ['taking'] },
-  { type: 'vandalism', severity: 'medium', pattern: /\b(graffiti|vandal\w*|smash\w*|damag\w*|broken)\b/, ambiguous: ['broken'] },
+  {
+    type: 'intrusion',
+    severity: 'high',
+    pattern:
+      /\b(intruders?|break[- ]?in|broke in|breaking in|forced|trespass\w*|inside the (building|warehouse|office))\b/,
+    ambiguous: ['forced'],
+  },
+  {
+    type: 'perimeter_breach',
+    severity: 'high',
+    pattern: /\b(climb\w* (over|through|the)|cut (the )?fence|hole in the fence|breach\w*|jump\w* (over|the))\b/,
+  },
+  {
+    type: 'theft',
+    severity: 'high',
+    pattern: /\b(stole|stolen|steal\w*|theft|robbery|robbed|taking)\b/,
+    ambiguous: ['taking'],
+  },
+  {
+    type: 'vandalism',
+    severity: 'medium',
+    pattern: /\b(graffiti|vandal\w*|smash\w*|damag\w*|broken)\b/,
+    ambiguous: ['broken'],
+  },
   { type: 'drone', severity: 'medium', pattern: /\bdrones?\b/ },
   { type: 'vessel', severity: 'medium', pattern: /\b(boats?|vessels?|ships?|dinghy)\b/ },
-  { type: 'suspicious_activity', severity: 'medium', pattern: /\b(suspicious|loiter\w*|lurk\w*|unknown (person|man|woman|people)|someone)\b/, ambiguous: ['someone'] },
+  {
+    type: 'suspicious_activity',
+    severity: 'medium',
+    pattern: /\b(suspicious|loiter\w*|lurk\w*|unknown (person|man|woman|people)|someone)\b/,
+    ambiguous: ['someone'],
+  },
   { type: 'alarm', severity: 'medium', pattern: /\balarms?\b/ },
   { type: 'vehicle', severity: 'low', pattern: /\b(vehicles?|cars?|trucks?|vans?|motorbikes?)\b/ },
 ];
@@ -30,7 +65,20 @@ export const SEVERITY_WORDS: ReadonlyArray<{ severity: IncidentSeverity; pattern
 ];
 
 export const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  a: 1, an: 1, one: 1, single: 1, two: 2, couple: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  a: 1,
+  an: 1,
+  one: 1,
+  single: 1,
+  two: 2,
+  couple: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
 };
 
 /** Singular and plural nouns for people and vehicles. */
@@ -50,4 +98,5 @@ export const TIME_PATTERNS: readonly RegExp[] = [
   /\b(just now|right now|yesterday(?: \w+)?|this (?:morning|afternoon|evening)|tonight|last night)\b/,
 ];
 /** The present tense of a live report: it is happening as it is reported. */
-export const ONGOING = /\b(there (?:is|are)|i (?:can )?see|we (?:can )?see|is (?:\w+ing)|are (?:\w+ing)|currently|now)\b/;
+export const ONGOING =
+  /\b(there (?:is|are)|i (?:can )?see|we (?:can )?see|is (?:\w+ing)|are (?:\w+ing)|currently|now)\b/;

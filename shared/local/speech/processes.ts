@@ -29,10 +29,16 @@ export function run(file: string, args: string[], timeoutMs: number): Promise<st
     execFile(
       file,
       args,
-      { timeout: Math.max(1, Math.floor(timeoutMs)), killSignal: 'SIGKILL', maxBuffer: 8 * 1024 * 1024, encoding: 'utf8' },
+      {
+        timeout: Math.max(1, Math.floor(timeoutMs)),
+        killSignal: 'SIGKILL',
+        maxBuffer: 8 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
-        if (error.killed) return reject(new ProcessTimeoutError(`${file} did not finish within ${Math.round(timeoutMs)} ms`));
+        if (error.killed)
+          return reject(new ProcessTimeoutError(`${file} did not finish within ${Math.round(timeoutMs)} ms`));
         const tail = stderr.trim().split('\n').slice(-3).join(' | ');
         reject(new Error(`${file} failed (${error.code ?? error.signal}): ${tail || error.message}`));
       },

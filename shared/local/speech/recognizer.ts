@@ -55,7 +55,12 @@ export function segmentsOf(stdout: string): Segment[] {
   for (const line of stdout.split('\n')) {
     const m = /^(\S+) (\d+\.\d+) (\d+\.\d+) (\d+\.\d+)$/.exec(line.trim());
     if (!m || /^[<[(+]/.test(m[1]!)) continue;
-    words.push({ word: m[1]!.replace(/\(\d+\)$/, '').toLowerCase(), start: Number(m[2]), end: Number(m[3]), posterior: Number(m[4]) });
+    words.push({
+      word: m[1]!.replace(/\(\d+\)$/, '').toLowerCase(),
+      start: Number(m[2]),
+      end: Number(m[3]),
+      posterior: Number(m[4]),
+    });
   }
   return words;
 }
@@ -89,7 +94,10 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
     const result = { sox: found.sox!, pocketsphinx: found.pocketsphinx_continuous! };
     if (format !== 'm4a') return result;
     const ffmpeg = findOnPath('ffmpeg', this.path);
-    if (!ffmpeg) throw new SpeechUnavailableError('M4A recordings need ffmpeg for offline recognition; send WAV, MP3, OGG or FLAC');
+    if (!ffmpeg)
+      throw new SpeechUnavailableError(
+        'M4A recordings need ffmpeg for offline recognition; send WAV, MP3, OGG or FLAC',
+      );
     return { ...result, ffmpeg };
   }
 
@@ -112,7 +120,11 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
       await writeFile(source, audio);
       const pcm = ['-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', wav];
       if (bins.ffmpeg) {
-        await run(bins.ffmpeg, ['-nostdin', '-loglevel', 'error', '-i', source, '-ar', '16000', '-ac', '1', '-sample_fmt', 's16', wav], left());
+        await run(
+          bins.ffmpeg,
+          ['-nostdin', '-loglevel', 'error', '-i', source, '-ar', '16000', '-ac', '1', '-sample_fmt', 's16', wav],
+          left(),
+        );
       } else {
         await run(bins.sox, ['-t', SOX_TYPES[input.format as Exclude<AudioFormat, 'm4a'>], source, ...pcm], left());
       }
@@ -120,7 +132,11 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
       const args = ['-infile', wav, '-logfn', '/dev/null', '-time', 'yes'];
       if (this.vocabulary === 'language-model') {
         const words = segmentsOf(await run(bins.pocketsphinx, args, left()));
-        return { status: 'completed', transcript: textOf(words), unsureWords: unique(words.filter((w) => w.posterior < UNSURE_BELOW).map((w) => w.word)) };
+        return {
+          status: 'completed',
+          transcript: textOf(words),
+          unsureWords: unique(words.filter((w) => w.posterior < UNSURE_BELOW).map((w) => w.word)),
+        };
       }
       const grammar = join(dir, 'security.gram');
       await writeFile(grammar, securityGrammar());
@@ -135,11 +151,20 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
         run(bins.pocketsphinx, args, budget).then(segmentsOf),
       ]);
       const confirmed = (w: Segment) => open.some((o) => o.word === w.word && o.start < w.end && w.start < o.end);
-      return { status: 'completed', transcript: textOf(heard), unsureWords: unique(heard.filter((w) => !confirmed(w)).map((w) => w.word)) };
+      return {
+        status: 'completed',
+        transcript: textOf(heard),
+        unsureWords: unique(heard.filter((w) => !confirmed(w)).map((w) => w.word)),
+      };
     } catch (error) {
       if (error instanceof TranscriptionFailedError) throw error;
-      const reason = error instanceof ProcessTimeoutError ? `did not finish within the budget of ${input.budgetMs} ms` : (error as Error).message;
-      throw new TranscriptionFailedError(`offline recognition of ${input.audioKey} failed: ${reason}`, { cause: error });
+      const reason =
+        error instanceof ProcessTimeoutError
+          ? `did not finish within the budget of ${input.budgetMs} ms`
+          : (error as Error).message;
+      throw new TranscriptionFailedError(`offline recognition of ${input.audioKey} failed: ${reason}`, {
+        cause: error,
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

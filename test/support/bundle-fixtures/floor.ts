@@ -9,4 +9,5 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export const handler = async (event: { id?: string }): Promise<unknown> =>
-  (await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: String(event.id), SK: 'X' } }))).Item ?? null;
+  (await db.send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: String(event.id), SK: 'X' } }))).Item ??
+  null;
