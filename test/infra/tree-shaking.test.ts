@@ -24,19 +24,24 @@ const modules = ['shared/schemas', 'shared/vocabulary'].flatMap((dir) =>
     .map((f) => `${dir}/${f}`),
 );
 
+/** Bundles `import './<module>'` alone, minified, and expects next to nothing left of it. */
+function expectNothingLeftBy(module: string): void {
+  const out = buildSync({
+    stdin: { contents: `import './${module}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.text;
+  expect(code.length, code.slice(0, 400)).toBeLessThanOrEqual(LEFT_OVER_BYTES);
+}
+
 describe('schema and vocabulary modules imported for nothing', () => {
   it.each(modules)('%s leaves nothing in a bundle', (module) => {
-    const out = buildSync({
-      stdin: { contents: `import './${module}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = out.outputFiles[0]!.text;
-    expect(code.length, code.slice(0, 400)).toBeLessThanOrEqual(LEFT_OVER_BYTES);
+    expectNothingLeftBy(module);
   });
 });
 
@@ -54,16 +59,6 @@ const faces = readdirSync(join(PROJECT_ROOT, 'shared/domain'), { withFileTypes: 
 
 describe("the domain's faces imported for nothing", () => {
   it.each(faces)('%s leaves nothing in a bundle', (face) => {
-    const out = buildSync({
-      stdin: { contents: `import './${face}';`, resolveDir: PROJECT_ROOT, loader: 'ts' },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      minify: true,
-      write: false,
-      logLevel: 'silent',
-    });
-    const code = out.outputFiles[0]!.text;
-    expect(code.length, code.slice(0, 400)).toBeLessThanOrEqual(LEFT_OVER_BYTES);
+    expectNothingLeftBy(face);
   });
 });
