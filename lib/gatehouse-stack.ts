@@ -18,6 +18,8 @@ import { PROJECT_ROOT } from './function.js';
 import { Identity } from './identity.js';
 import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
 import { RoutesStack } from './routes-stack.js';
+import { FunctionBundles } from './function-bundles.js';
+import { functionSources } from './function-sources.js';
 import { Queues } from './queues.js';
 import { Secrets } from './secrets.js';
 import { Storage } from './storage.js';
@@ -58,6 +60,9 @@ export class GatehouseStack extends Stack {
     super(scope, id, props);
     const routes = props.routes ?? ROUTES;
     checkRoutes(routes);
+    const workers = props.workers ?? DEPLOYED_WORKERS;
+    // Every function in one esbuild run, when CDK first asks for one's code (lib/function-bundles.ts).
+    const bundles = new FunctionBundles(functionSources(routes, workers));
     const tracing = props.tracing ?? false;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const retain = props.deletionProtection;
@@ -114,6 +119,7 @@ export class GatehouseStack extends Stack {
         emailFrom: props.emailFrom,
         tracing,
         logRetention,
+        bundles,
       });
       // The stage must be deployed after every method exists...
       deployment.node.addDependency(routeStack);
@@ -125,7 +131,7 @@ export class GatehouseStack extends Stack {
     const tableStreamArn = data.table.tableStreamArn;
     if (!tableStreamArn) throw new Error('the table must have a stream: the workers read it');
     this.workersStack = new WorkersStack(this, 'Workers', {
-      workers: props.workers ?? DEPLOYED_WORKERS,
+      workers,
       services: { ...services, tableStreamArn },
       // Acknowledgement links sent to people are absolute: the API stage's URL.
       publicApiUrl: restApi.url,
@@ -138,6 +144,7 @@ export class GatehouseStack extends Stack {
       tracing,
       logRetention,
       retain,
+      bundles,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: restApi.url });

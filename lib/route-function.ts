@@ -2,38 +2,17 @@
  * The Lambda of one route with its own role and log group, granted exactly the route's
  * `grants` and nothing else.
  */
-import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
-import { GatehouseFunction, PROJECT_ROOT } from './function.js';
-import { writeValidatorModules } from './validators.js';
+import { GatehouseFunction } from './function.js';
+import type { FunctionBundles } from './function-bundles.js';
+import { routePackageExtras } from './function-sources.js';
 import { counterActions } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
-import { IP_GEO_PACKAGE_FILES } from './ip-geo-files.js';
-
-/**
- * What a route's package needs beyond its bundle. The documentation page serves Swagger UI's
- * script and style from the package itself (no CDN), and the threat score reads the IP databases,
- * so they are copied next to index.mjs.
- */
-const PACKAGE_FILES: Record<string, { files: string[]; environment: Record<string, string> }> = {
-  'docs.asset': {
-    files: ['swagger-ui-dist/swagger-ui.css', 'swagger-ui-dist/swagger-ui-bundle.js'],
-    environment: { DOCS_ASSETS_DIR: '/var/task' },
-  },
-  // The threat score's geography: the offline IP databases (docs/ip-geography.md).
-  'threatScore.get': IP_GEO_PACKAGE_FILES,
-  'developer.threatScore': IP_GEO_PACKAGE_FILES,
-  // The geopolitical overlay locates the watched IP addresses.
-  'geopoliticalRisk.get': IP_GEO_PACKAGE_FILES,
-};
-
-/** Where the build writes generated validator modules (git-ignored). */
-const VALIDATORS_DIR = join(PROJECT_ROOT, '.build', 'validators');
 
 export interface RouteFunctionProps {
   readonly route: RouteDef;
@@ -42,6 +21,8 @@ export interface RouteFunctionProps {
   readonly environment: Record<string, string>;
   readonly tracing: boolean;
   readonly logRetention: logs.RetentionDays;
+  /** The stack's functions, built together (the route's code is `bundles.code(route.id)`). */
+  readonly bundles: FunctionBundles;
 }
 
 export class RouteFunction extends Construct {
@@ -50,7 +31,7 @@ export class RouteFunction extends Construct {
   constructor(scope: Construct, id: string, props: RouteFunctionProps) {
     super(scope, id);
     const { route } = props;
-    const extra = PACKAGE_FILES[route.id];
+    const extra = routePackageExtras(route);
 
     // An own role instead of the default one: the default carries the managed
     // AWSLambdaBasicExecutionRole, which may write to any log group of the account.
@@ -68,7 +49,7 @@ export class RouteFunction extends Construct {
       role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
-      handlerFile: route.handler,
+      code: props.bundles.code(route.id),
       description: `Gatehouse route ${route.id}: ${route.method} ${route.path}`,
       role,
       logGroup,
@@ -76,12 +57,6 @@ export class RouteFunction extends Construct {
       timeout: Duration.seconds(timeoutOf(route)),
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
       tracing: props.tracing,
-      packageFiles: extra?.files ?? [],
-      // The route's request validators, compiled now into standalone code (only when this synth
-      // bundles: a template-only synth has no bundle to put them in).
-      inject: Stack.of(this).bundlingRequired
-        ? [writeValidatorModules(route, VALIDATORS_DIR, join(PROJECT_ROOT, 'shared/http/compiled-validators.ts'))]
-        : undefined,
     });
 
     acknowledgeGrantWildcards(this, route.grants, props.arns.lakeDatabasePrefix);

@@ -12,6 +12,7 @@ import { AUTH_IN_FUNCTION, acknowledgeOpenMethod, addMethodNotAllowed } from './
 import { MCP_METHODS_NOT_ALLOWED, mcpRoute } from '../shared/routes/mcp.js';
 import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
 import { importQueues } from './grants.js';
+import type { FunctionBundles } from './function-bundles.js';
 import { RouteFunction } from './route-function.js';
 import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
 
@@ -52,6 +53,8 @@ export interface RoutesStackProps {
   readonly emailFrom?: string;
   readonly tracing: boolean;
   readonly logRetention: logs.RetentionDays;
+  /** The stack's functions, built together. */
+  readonly bundles: FunctionBundles;
 }
 
 export class RoutesStack extends NestedStack {
@@ -127,6 +130,7 @@ export class RoutesStack extends NestedStack {
         environment,
         tracing: props.tracing,
         logRetention: props.logRetention,
+        bundles: props.bundles,
       });
       const resource = this.importResource(api, route.path, props.resourceFor(route.path));
       const method = resource.addMethod(route.method, integrationFor(route, fn), {

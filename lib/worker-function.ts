@@ -20,6 +20,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
 import { GatehouseFunction } from './function.js';
+import type { FunctionBundles } from './function-bundles.js';
 import { HEARTBEAT_ACTIONS } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
 
@@ -52,6 +53,8 @@ export interface WorkerFunctionProps {
   /** A fixed function name and dead-letter queue name (a `scheduler` trigger's: lib/connector-schedules.ts). */
   readonly functionName?: string;
   readonly deadLetterQueueName?: string;
+  /** The stack's functions, built together (the worker's code is `bundles.code(worker.id)`). */
+  readonly bundles: FunctionBundles;
 }
 
 export class WorkerFunction extends Construct {
@@ -84,7 +87,7 @@ export class WorkerFunction extends Construct {
       role.addToPrincipalPolicy(statement);
 
     this.function = new GatehouseFunction(this, 'Function', {
-      handlerFile: worker.handler,
+      code: props.bundles.code(worker.id),
       description: `Gatehouse worker ${worker.id}: ${worker.description}`,
       role,
       logGroup,

@@ -14,6 +14,7 @@ import { allowedActions } from '../shared/iam.js';
 import type { QueueTarget } from '../shared/workers.js';
 import { ConnectorSchedules, connectorScheduleNames, importConnectorSchedules } from './connector-schedules.js';
 import { importQueues } from './grants.js';
+import type { FunctionBundles } from './function-bundles.js';
 import { WorkerFunction } from './worker-function.js';
 
 /** The queue URL variables a worker needs: the queues its grants send to, and the one it reads. */
@@ -42,6 +43,8 @@ export interface WorkersStackProps {
   readonly logRetention: logs.RetentionDays;
   /** Keep the dead-letter queues when the stack goes. */
   readonly retain: boolean;
+  /** The stack's functions, built together. */
+  readonly bundles: FunctionBundles;
 }
 
 export class WorkersStack extends NestedStack {
@@ -156,6 +159,7 @@ export class WorkersStack extends NestedStack {
           logRetention: props.logRetention,
           retain: props.retain,
           alarmTopic,
+          bundles: props.bundles,
           // The routes name it and its dead letters (lib/connector-schedules.ts).
           ...(worker.trigger.kind === 'scheduler'
             ? {

@@ -8,9 +8,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeById } from '../../shared/routes/index.js';
+import { workerById } from '../../shared/workers.js';
 import { buildBundles, median, type Bundles } from '../support/bundles.js';
 
 const KB = 1024;
@@ -26,6 +29,21 @@ describe('function bundles', () => {
     expect(bundles.functions.length).toBeGreaterThan(70);
     for (const b of bundles.functions) expect(readFileSync(`${b.file}.map`, 'utf8').length, b.name).toBeGreaterThan(0);
   });
+
+  it('the same sources give the same packages: another build of three of them hashes each alike', () => {
+    // Asset hashes come from the output (lib/function-bundles.ts): a build in another folder, of
+    // other functions beside them, must not change a byte, or every synth would redeploy everything.
+    const picked = ['health', 'docs.asset', 'incidents.create'];
+    const again = buildBundles({ routes: picked.map(routeById), workers: [workerById('publish-events')] });
+    try {
+      const assetOf = (list: Bundles['functions'], name: string) => basename(list.find((b) => b.name === name)!.dir);
+      for (const name of [...picked, 'publish-events']) {
+        expect(assetOf(again.functions, name), name).toBe(assetOf(bundles.functions, name));
+      }
+    } finally {
+      again.dispose();
+    }
+  }, 300_000);
 
   it('every bundle loads as an ES module on Node, as Lambda loads it', () => {
     // One fresh process imports every bundle in turn and names those that throw at import (a

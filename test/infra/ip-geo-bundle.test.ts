@@ -15,6 +15,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
+import { FunctionBundles } from '../../lib/function-bundles.js';
 import { IP_GEO_PACKAGE_FILES } from '../../lib/ip-geo-files.js';
 import { quietBundling } from '../support/quiet-bundling.js';
 
@@ -30,11 +31,19 @@ describe('a function package with the IP geography files', () => {
     };
     const app = new App({ outdir, context });
     const stack = new Stack(app, 'Gatehouse-ip-geo');
-    // NodejsFunction bundles as it is constructed.
+    // The function's asset is staged (and the bundle built) as it is constructed.
+    const bundles = new FunctionBundles([
+      {
+        id: 'ip-geo',
+        label: 'ip-geo fixture',
+        handlerFile: 'test/support/bundle-fixtures/ip-geo.ts',
+        packageFiles: IP_GEO_PACKAGE_FILES.files,
+      },
+    ]);
     const fn = quietBundling(
       () =>
         new GatehouseFunction(stack, 'IpGeo', {
-          handlerFile: 'test/support/bundle-fixtures/ip-geo.ts',
+          code: bundles.code('ip-geo'),
           description: 'ip-geo fixture',
           role: new iam.Role(stack, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') }),
           logGroup: new logs.LogGroup(stack, 'Logs'),
@@ -42,7 +51,6 @@ describe('a function package with the IP geography files', () => {
           timeout: Duration.seconds(10),
           memorySize: 512,
           tracing: false,
-          packageFiles: IP_GEO_PACKAGE_FILES.files,
         }),
     );
     app.synth();

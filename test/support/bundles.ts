@@ -19,6 +19,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { RouteDef } from '../../shared/routes/types.js';
 import type { WorkerDef } from '../../shared/workers.js';
 import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
+import { FunctionBundles } from '../../lib/function-bundles.js';
 import { GatehouseStack } from '../../lib/gatehouse-stack.js';
 
 export interface Bundle {
@@ -69,9 +70,12 @@ function build(options: { routes?: readonly RouteDef[]; workers?: readonly Worke
   const reference = new Stack(app, 'Gatehouse-reference');
   const role = new iam.Role(reference, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
   const logGroup = new logs.LogGroup(reference, 'Logs');
-  for (const [name, handlerFile] of Object.entries(REFERENCE_HANDLERS)) {
+  const referenceBundles = new FunctionBundles(
+    Object.entries(REFERENCE_HANDLERS).map(([id, handlerFile]) => ({ id, label: `reference ${id}`, handlerFile })),
+  );
+  for (const name of Object.keys(REFERENCE_HANDLERS)) {
     new GatehouseFunction(reference, name, {
-      handlerFile,
+      code: referenceBundles.code(name),
       description: `reference bundle: ${name}`,
       role,
       logGroup,
