@@ -36,10 +36,14 @@ async function query(token: string, sql: string, maxRows?: number) {
   return call('POST', '/api/v1/data-lake/query', { token, body: { sql, ...(maxRows ? { max_rows: maxRows } : {}) } });
 }
 
-/** Asks until the lake answers `want` (the export runs behind the bus and the queue). */
+/**
+ * Asks until the lake answers `want` (the export runs behind the bus and the queue), for at most
+ * 45 s: a bound for an export that never comes, not a speed.
+ */
 async function untilCount(token: string, sql: string, want: number): Promise<number> {
   let got = -1;
-  for (let i = 0; i < 100 && got !== want; i++) {
+  const deadline = Date.now() + 45_000;
+  for (let i = 0; got !== want && (i === 0 || Date.now() < deadline); i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 200));
     const res = await query(token, sql);
     expect(res.status).toBe(200);

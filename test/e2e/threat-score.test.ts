@@ -301,5 +301,5 @@ describe('developer.threatScore', () => {
     expect(res.body).toMatchObject({ target: '1.1.1.1', context: 'defense', geography: { asn: 13335 } });
     const bad = await call('GET', '/v1/threat-score', { token: key.body.api_key, query: { target: '1.1.1.1' } });
     expect(bad.status).toBe(422);
-  }, 30_000);
+  });
 });

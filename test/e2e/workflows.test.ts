@@ -413,7 +413,7 @@ describe('workflows.enable', () => {
     expect(runs.map((r) => r.event_id)).toEqual([second.event_id]);
     const actions = (await auditEntriesOf(org.tenantId)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['workflow.disabled', 'workflow.enabled']));
-  }, 30_000);
+  });
 });
 
 describe('workflows.disable', () => {
@@ -529,7 +529,7 @@ describe('workflows.runs', () => {
     // The same moment again: that turn is done.
     await minutesLater(6);
     expect(await runsOf(org, w.workflow_id)).toHaveLength(1);
-  }, 30_000);
+  });
 
   it('tries a failing step three times, then marks it and the run failed, saying why', async () => {
     const org = await registerTenant('WfFail');
@@ -610,7 +610,7 @@ describe('workflows.runs (webhooks)', () => {
         expect.objectContaining({ delivery_id: run!.steps[0].result.delivery_id, event_type: 'workflow.action' }),
       ]),
     );
-  }, 30_000);
+  });
 });
 
 describe('workflows.run', () => {
@@ -732,7 +732,7 @@ describe('workflows.runs (run_workflow)', () => {
           h.by === `workflow:${child.workflow_id}`,
       ),
     ).toBe(true);
-  }, 30_000);
+  });
 });
 
 describe('workflows.run (a lost queue message)', () => {
@@ -752,7 +752,7 @@ describe('workflows.run (a lost queue message)', () => {
     const done = (await get(org, `/api/v1/workflows/${w.workflow_id}/runs/${run.run_id}`)).body;
     expect(done.status).toBe('succeeded');
     expect((await get(org, `/api/v1/incidents/${done.incident_id}`)).body.title).toBe('Picked up late');
-  }, 30_000);
+  });
 });
 
 describe('workflows.runs.get', () => {

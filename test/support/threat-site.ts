@@ -36,12 +36,15 @@ export interface ThreatBody {
   dismiss_reason: string | null;
 }
 
-/** Reads until `done` holds (the stream consumer works a moment after the write). */
+/**
+ * Reads until `done` holds (the stream consumer works a moment after the write). The bound is for a
+ * consumer that never runs, not a speed: on a loaded 2-core machine a run takes seconds.
+ */
 export async function until<T>(
   read: () => Promise<T>,
   done: (value: T) => boolean,
   what: string,
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

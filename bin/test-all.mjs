@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: the type check (`npm run typecheck`), the layer rules (`npm run lint:deps`) and every
+ * vitest project, at once. The type check and the layer rules use one core for about 50 s on a fresh clone; the
+ * test run leaves cores idle while it waits on the local stack, so they cost no wall time beside
+ * it, where before them they added 50 s. Arguments go to vitest (`npm test -- test/unit`).
+ *
+ * The checks' output is held and printed when each ends, under its name, so it does not
+ * interleave with vitest's. The exit status is the first failure's, or 0 when all pass.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Runs a command; `quiet` holds its output until it ends. Resolves to its exit status. */
+function run(name, command, args, { quiet }) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: root, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    if (quiet) {
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+    }
+    child.on('error', (error) => {
+      output += `${error.message}\n`;
+    });
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      if (quiet) {
+        const seconds = ((performance.now() - started) / 1000).toFixed(0);
+        process.stdout.write(`\n[${name}] ${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s\n`);
+        if (status !== 0 || output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      }
+      resolve(status);
+    });
+  });
+}
+
+const statuses = await Promise.all([
+  run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { quiet: true }),
+  run('lint:deps', 'npm', ['run', '--silent', 'lint:deps'], { quiet: true }),
+  run('vitest', join(root, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)], { quiet: false }),
+]);
+const failed = statuses.find((s) => s !== 0);
+if (failed !== undefined) {
+  process.stdout.write(
+    `\nnpm test failed: typecheck ${statuses[0]}, lint:deps ${statuses[1]}, vitest ${statuses[2]}\n`,
+  );
+}
+process.exit(failed ?? 0);

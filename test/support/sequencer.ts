@@ -1,0 +1,63 @@
+/**
+ * The order files start in: longest first, across the three projects (vitest's own order runs the
+ * projects one after another, by name: e2e, stack, unit). A run is as long as its last file, so
+ * the files that take minutes, most of it waiting on a stack of their own (the integration tests
+ * that start `npm start`), start at once, beside the rest, instead of last with nothing to overlap.
+ *
+ * A file's weight is its duration in vitest's results cache when there is one (a developer's
+ * machine), else the seconds measured for the slowest files below (a fresh clone in CI has no
+ * cache), else a guess by folder. The table is a hint, not a contract: a renamed file falls back
+ * to its folder's guess, and the run stays correct, only longer.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Seconds each took in a full run with four workers on the 2-core CI machine (2026-11-28). */
+const MEASURED: Record<string, number> = {
+  'test/integration/ingest-faults.test.ts': 120,
+  'test/integration/stopped-worker.test.ts': 116,
+  'test/integration/restart-tokens.test.ts': 104,
+  'test/integration/local-runtime.test.ts': 98,
+  'test/e2e/fuzz-1.test.ts': 96,
+  'test/integration/database-outage.test.ts': 68,
+  'test/isolation/routes-automation.test.ts': 67,
+  'test/e2e/workflows.test.ts': 66,
+  'test/isolation/routes-incidents.test.ts': 64,
+  'test/e2e/mcp.test.ts': 63,
+  'test/isolation/routes-accounts.test.ts': 62,
+  'test/isolation/routes-events.test.ts': 61,
+  'test/infra/bundle-budget.test.ts': 56,
+  'test/integration/mcp-inspector.test.ts': 55,
+  'test/e2e/event-stream.test.ts': 51,
+  'test/e2e/events.test.ts': 46,
+  'test/e2e/data-lake.test.ts': 45,
+  'test/isolation/routes-infrastructure.test.ts': 43,
+  'test/isolation/routes-sites.test.ts': 41,
+};
+
+/** A guess for files not measured, by folder: the unit files are pure and quick, so they go last. */
+const BY_FOLDER: [prefix: string, seconds: number][] = [
+  ['test/isolation/', 40],
+  ['test/e2e/', 10],
+  ['test/integration/', 10],
+  ['test/infra/', 10],
+  ['test/unit/', 1],
+];
+
+function guess(path: string): number {
+  return MEASURED[path] ?? BY_FOLDER.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 5;
+}
+
+export class LongestFirstSequencer extends BaseSequencer {
+  override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const cache = this.ctx.cache;
+    const weight = (spec: TestSpecification): number => {
+      const cached = cache.getTestSpecificationResult(spec);
+      if (cached?.failed) return Number.POSITIVE_INFINITY;
+      if (cached?.duration) return cached.duration / 1000;
+      const path = spec.moduleId.slice(this.ctx.config.root.length + 1);
+      return guess(path);
+    };
+    const weights = new Map(files.map((spec) => [spec, weight(spec)]));
+    return Promise.resolve([...files].sort((a, b) => weights.get(b)! - weights.get(a)!));
+  }
+}
