@@ -15,7 +15,7 @@
  * Beside the code, `.build/metafiles/<function>.json` holds each bundle's esbuild metafile (its
  * inputs and the bytes each contributes), for https://esbuild.github.io/analyze/.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -45,8 +45,14 @@ export interface FunctionSource {
 const ESM_REQUIRE_SHIM =
   "import { createRequire } from 'module'; import { fileURLToPath as __ghFileUrlToPath } from 'url'; const require = createRequire(import.meta.url); const __filename = __ghFileUrlToPath(import.meta.url); const __dirname = __ghFileUrlToPath(new URL('.', import.meta.url));";
 
-/** Where builds happen: one folder per build, each function at the same depth below it. */
-const BUILD_ROOT = join(PROJECT_ROOT, '.build', 'bundles');
+/**
+ * Where builds happen: one folder per build, each function at the same depth below it. A source
+ * map names its sources relative to its bundle (`../../../../shared/...`), so a copy of a bundle
+ * at that same depth under the project (CDK's assets in `bundleOutdir()`) finds them.
+ */
+export const BUILD_ROOT = join(PROJECT_ROOT, '.build', 'bundles');
+/** The routes' entry modules, beside the builds (their source maps name them). */
+const ENTRIES_DIR = join(PROJECT_ROOT, '.build', 'entries');
 const VALIDATORS_DIR = join(PROJECT_ROOT, '.build', 'validators');
 const METAFILES_DIR = join(PROJECT_ROOT, '.build', 'metafiles');
 const VALIDATOR_REGISTRY = join(PROJECT_ROOT, 'shared/http/compiled-validators.ts');
@@ -88,8 +94,24 @@ export class FunctionBundles {
     });
   }
 
+  /** Functions of the current build not copied to CDK yet. */
+  private uncopied = new Set<string>();
+
+  /**
+   * Copies the function's folder to CDK's asset folder, then removes it: the build folder goes
+   * when every function is copied (a test worker is killed, not exited, so an exit hook alone
+   * left 200 MB a build behind). A function asked for again is built again.
+   */
   private copyTo(id: string, outputDir: string): boolean {
-    cpSync(join(this.build(), id), outputDir, { recursive: true });
+    if (this.built && !this.uncopied.has(id)) this.built = undefined;
+    const built = this.build();
+    cpSync(join(built, id), outputDir, { recursive: true });
+    rmSync(join(built, id), { recursive: true, force: true });
+    this.uncopied.delete(id);
+    if (this.uncopied.size === 0) {
+      rmSync(built, { recursive: true, force: true });
+      this.built = undefined;
+    }
     return true;
   }
 
@@ -100,8 +122,8 @@ export class FunctionBundles {
     const outdir = mkdtempSync(join(BUILD_ROOT, 'build-'));
     // The copies in cdk.out are what deploys; the build folder goes with the process.
     process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
-    const entries = join(outdir, '.entries');
-    mkdirSync(entries);
+    const entries = ENTRIES_DIR;
+    mkdirSync(entries, { recursive: true });
     const entryPoints = [...this.sources.values()].map((source) => ({
       in: entryOf(source, entries),
       out: `${source.id}/index`,
@@ -136,6 +158,7 @@ export class FunctionBundles {
       }
     }
     this.built = outdir;
+    this.uncopied = new Set(this.sources.keys());
     return outdir;
   }
 }
@@ -151,7 +174,10 @@ function entryOf(source: FunctionSource, entries: string): string {
   const installer = writeValidatorModules(source.route, VALIDATORS_DIR, VALIDATOR_REGISTRY);
   const entry = join(entries, `${source.id}.mjs`);
   const from = (file: string) => JSON.stringify(`./${relative(entries, file)}`);
-  writeFileSync(entry, `import ${from(installer)};\nexport { handler } from ${from(handler)};\n`);
+  // Written whole, then renamed: two builds at once (tests) never read half a file.
+  const temp = `${entry}.${process.pid}.tmp`;
+  writeFileSync(temp, `import ${from(installer)};\nexport { handler } from ${from(handler)};\n`);
+  renameSync(temp, entry);
   return entry;
 }
 

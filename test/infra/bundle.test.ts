@@ -3,12 +3,13 @@
  * function must ship Swagger UI's files, and the bundle must run as an ES module on Node (the
  * require shim, the bundled AWS SDK) the way Lambda loads it.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILD_ROOT } from '../../lib/function-bundles.js';
 import { RouteFunction } from '../../lib/route-function.js';
 import { routeById } from '../../shared/routes/index.js';
 import { synth, type Synthesized } from './synth.js';
@@ -17,7 +18,10 @@ describe('the docs.asset function package', () => {
   let s: Synthesized;
   let assetDir: string;
   beforeAll(() => {
-    s = synth({ routes: [routeById('docs.asset')] }, { bundle: true });
+    // At a build's depth under the project, so the bundle's source map finds its sources when it
+    // is imported here (lib/function-bundles.ts).
+    mkdirSync(BUILD_ROOT, { recursive: true });
+    s = synth({ routes: [routeById('docs.asset')] }, { bundle: true, outdir: mkdtempSync(join(BUILD_ROOT, 'test-')) });
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the stack made this child with new RouteFunction
     const fn = (s.stack.routeStacks[0]!.node.findChild('docs.asset') as RouteFunction).function;
     const code = (fn.node.defaultChild as lambda.CfnFunction).code as { s3Key: string };

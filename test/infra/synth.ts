@@ -27,13 +27,20 @@ export interface Synthesized {
   workers: Template;
 }
 
-export function synth(overrides: Partial<GatehouseStackProps> = {}, options: { bundle?: boolean } = {}): Synthesized {
+/** `outdir`: where the assembly goes (CDK's default: a temporary folder). */
+export function synth(
+  overrides: Partial<GatehouseStackProps> = {},
+  options: { bundle?: boolean; outdir?: string } = {},
+): Synthesized {
   return quietBundling(() => synthesize(overrides, options));
 }
 
-function synthesize(overrides: Partial<GatehouseStackProps>, options: { bundle?: boolean }): Synthesized {
+function synthesize(
+  overrides: Partial<GatehouseStackProps>,
+  options: { bundle?: boolean; outdir?: string },
+): Synthesized {
   const bundling = options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] };
-  const app = new App({ context: { ...cdkJson.context, ...bundling } });
+  const app = new App({ context: { ...cdkJson.context, ...bundling }, outdir: options.outdir });
   const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
   const parent = Template.fromStack(stack);
   const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));

@@ -9,8 +9,7 @@
  * Used by the cold-start benchmark (bin/bench-cold-start.ts) and the bundle budget test.
  */
 import { quietBundling } from './quiet-bundling.js';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -19,7 +18,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { RouteDef } from '../../shared/routes/types.js';
 import type { WorkerDef } from '../../shared/workers.js';
 import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
-import { FunctionBundles } from '../../lib/function-bundles.js';
+import { BUILD_ROOT, FunctionBundles } from '../../lib/function-bundles.js';
 import { GatehouseStack } from '../../lib/gatehouse-stack.js';
 
 export interface Bundle {
@@ -55,7 +54,10 @@ export function buildBundles(options: { routes?: readonly RouteDef[]; workers?: 
 }
 
 function build(options: { routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] }): Bundles {
-  const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-bundles-'));
+  // At a build's depth under the project, so the bundles' source maps find their sources
+  // (lib/function-bundles.ts): a test that imports a bundle in process gets no warning about them.
+  mkdirSync(BUILD_ROOT, { recursive: true });
+  const outdir = mkdtempSync(join(BUILD_ROOT, 'test-'));
   // The feature flags of cdk.json, as `cdk synth` reads them.
   const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
