@@ -28,8 +28,36 @@ type S3rverConstructor = new (options: {
 
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
+interface BucketController {
+  getBucket(ctx: { method: string; status: number }): unknown;
+  [HEAD_PATCHED]?: true;
+}
+const HEAD_PATCHED = Symbol.for('gatehouse.s3rver.headBucket');
+
+/**
+ * S3 answers HeadBucket from the bucket's existence and the caller's rights. s3rver routes HEAD
+ * /:bucket to its GET handler, which walks the whole bucket folder (synchronously, on this
+ * process's event loop) and reads the metadata of up to 1,000 objects, only for koa to drop the
+ * body. /health's storage probe is a HeadBucket, so it grew with the bucket and, with the run's
+ * objects in it, missed its 2 s budget under load (a red CI at 861e417). Here HEAD answers once
+ * s3rver's own route has checked the credentials and that the bucket exists, as S3 does.
+ */
+function answerHeadBucketLikeS3(require: NodeJS.Require): void {
+  const controller = require('s3rver/lib/controllers/bucket') as BucketController;
+  if (controller[HEAD_PATCHED]) return;
+  const getBucket = controller.getBucket.bind(controller);
+  controller.getBucket = (ctx) => {
+    if (ctx.method !== 'HEAD') return getBucket(ctx);
+    ctx.status = 200;
+    return undefined;
+  };
+  controller[HEAD_PATCHED] = true;
+}
+
 export async function startS3Local(options: { directory: string }): Promise<LocalService> {
-  const S3rver = createRequire(import.meta.url)('s3rver') as S3rverConstructor;
+  const require = createRequire(import.meta.url);
+  const S3rver = require('s3rver') as S3rverConstructor;
+  answerHeadBucketLikeS3(require);
   // Port 0: the kernel picks a free port at bind time, so there is no race to retry.
   const server = new S3rver({
     address: '127.0.0.1',

@@ -8,13 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CopyObjectCommand,
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectCommand,
-  PutObjectCommand,
-} from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { BUCKET, deleteObjectsUnder, headObject, s3 } from '../../shared/adapters/s3.js';
 import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
@@ -41,25 +35,9 @@ function speak(text: string, format: 'wav' | 'flac' = 'wav'): Buffer {
 const REPORT = 'there is a suspicious person near gate four at the north fence';
 const REPORT_WORDS = ['suspicious', 'person', 'gate', 'north', 'fence'];
 
-/**
- * Stores `size` zero bytes at `key`, by way of a bucket of its own. s3rver answers HeadBucket (the
- * /health probe) with a full listing that hashes every object still being written, so a 100 MB
- * PUT into the files bucket holds /health past its 2 s budget for as long as it streams, failing
- * tests that run alongside. Written elsewhere and copied in (a file copy on s3rver's disk), the
- * object is half-written in the files bucket only while the copy runs: under a second.
- */
+/** Stores `size` zero bytes at `key` (the local S3's HeadBucket, /health's probe, no longer reads objects). */
 async function putLarge(key: string, size: number): Promise<void> {
-  const scratch = `${BUCKET}-scratch-${Math.random().toString(36).slice(2, 10)}`;
-  await s3.send(new CreateBucketCommand({ Bucket: scratch }));
-  try {
-    await s3.send(
-      new PutObjectCommand({ Bucket: scratch, Key: 'large', Body: Buffer.alloc(size), ContentType: 'audio/wav' }),
-    );
-    await s3.send(new CopyObjectCommand({ Bucket: BUCKET, Key: key, CopySource: `${scratch}/large` }));
-  } finally {
-    await s3.send(new DeleteObjectCommand({ Bucket: scratch, Key: 'large' }));
-    await s3.send(new DeleteBucketCommand({ Bucket: scratch }));
-  }
+  await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: Buffer.alloc(size), ContentType: 'audio/wav' }));
 }
 
 /** An upload URL for `data`, then a PUT of it with the headers the answer names. */
