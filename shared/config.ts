@@ -2,6 +2,7 @@
  * The one place that reads the environment. Read and checked when the module loads, so a
  * function with a missing setting fails at cold start with a clear message, not mid-request.
  */
+import { portOf, setPort } from './runtime-ports.js';
 
 export interface Config {
   /** Deployment stage name; `local` under `npm start` and the tests. */
@@ -200,7 +201,7 @@ export function loadConfig(env: Env): Config {
     secretsKeyId: env.SECRETS_KEY_ID || undefined,
     localSecretsKeyFile: env.LOCAL_SECRETS_KEY_FILE || undefined,
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === 'true',
-    publicApiUrl: publicUrl(env.PUBLIC_API_URL),
+    publicApiUrl: publicUrl(env.PUBLIC_API_URL) ?? portOf<string>('localPublicApiUrl'),
     emailFrom: env.EMAIL_FROM || undefined,
     localSmtpUrl: env.LOCAL_SMTP_URL || undefined,
     logLevel: logLevel as Config['logLevel'],
@@ -242,5 +243,7 @@ export const config: Config = loadConfig(process.env);
  * this module was read: it names its URL here. PUBLIC_API_URL, when set, still wins.
  */
 export function useLocalPublicApiUrl(url: string): void {
+  // On the runtime's ports too: a bundle the local server loads later reads its own copy of this module.
+  setPort('localPublicApiUrl', publicUrl(url));
   config.publicApiUrl ??= publicUrl(url);
 }

@@ -19,12 +19,16 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { config } from '../config.js';
 import { TENANT_ATTRIBUTE } from '../vocabulary/identity.js';
+import { sdkClient } from '../runtime-ports.js';
 
 /** Exported for the local runtime's permission check (shared/local/iam-check.ts). */
-export const client = new CognitoIdentityProviderClient({
-  region: config.region,
-  ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
-});
+export const client = sdkClient(
+  new CognitoIdentityProviderClient({
+    region: config.region,
+    ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
+  }),
+  'cognito-idp',
+);
 
 /** cognito-local names some errors by `name` only, without the SDK's classes. */
 const isNamed = (err: unknown, name: string) => err instanceof Error && err.name === name;

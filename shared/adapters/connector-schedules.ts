@@ -15,6 +15,7 @@ import {
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
 import { config } from '../config.js';
+import { portOf, setPort } from '../runtime-ports.js';
 
 export interface ConnectorSchedule {
   tenantId: string;
@@ -92,17 +93,19 @@ export function awsConnectorSchedules(settings: SchedulerSettings, client: Sched
   };
 }
 
-let installed: ConnectorSchedules | undefined;
+let scheduler: ConnectorSchedules | undefined;
 
-/** Where the program is composed: the schedules to keep instead of EventBridge Scheduler's. */
+/** Where the program is composed: the schedules to keep instead of EventBridge Scheduler's (shared/runtime-ports.ts). */
 export function useConnectorSchedules(schedules: ConnectorSchedules): void {
-  installed = schedules;
+  setPort('connectorSchedules', schedules);
 }
 
 /** The deployment's connector schedules; created on first use from its configuration. */
 export function connectorSchedules(): ConnectorSchedules {
-  installed ??= awsConnectorSchedules(requiredSettings(), new SchedulerClient({ region: config.region }));
-  return installed;
+  return (
+    portOf<ConnectorSchedules>('connectorSchedules') ??
+    (scheduler ??= awsConnectorSchedules(requiredSettings(), new SchedulerClient({ region: config.region })))
+  );
 }
 
 function requiredSettings(): SchedulerSettings {

@@ -7,6 +7,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { config } from '../config.js';
 import type { BusEntry, EntryOutcome } from '../vocabulary/bus.js';
+import { portOf, setPort } from '../runtime-ports.js';
 
 export interface EventBus {
   readonly name: string;
@@ -47,15 +48,17 @@ export function awsEventBus(busName: string, client: EventBridgeClient): EventBu
   };
 }
 
-let projectBus: EventBus | undefined;
+let eventBridge: EventBus | undefined;
 
-/** Where the program is composed: the bus to publish to instead of EventBridge. */
+/** Where the program is composed: the bus to publish to instead of EventBridge (shared/runtime-ports.ts). */
 export function useEventBus(bus: EventBus): void {
-  projectBus = bus;
+  setPort('eventBus', bus);
 }
 
 /** The bus this deployment publishes to (EventBridge's `config.eventBusName`); created on first use. */
 export function projectEventBus(): EventBus {
-  projectBus ??= awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region }));
-  return projectBus;
+  return (
+    portOf<EventBus>('eventBus') ??
+    (eventBridge ??= awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region })))
+  );
 }

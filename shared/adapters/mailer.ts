@@ -5,6 +5,7 @@
  */
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config.js';
+import { portOf, setPort } from '../runtime-ports.js';
 
 export interface Mail {
   to: readonly string[];
@@ -45,25 +46,27 @@ export class SesMailer implements Mailer {
   }
 }
 
-let installed: Mailer | undefined;
+let ses: Mailer | undefined;
 
-/** Where the program is composed: the mailer to use instead of SES. */
+/** Where the program is composed: the mailer to use instead of SES (shared/runtime-ports.ts). */
 export function useMailer(m: Mailer): void {
-  installed = m;
+  setPort('mailer', m);
 }
 
 export function mailer(): Mailer {
-  if (!installed) {
+  const composed = portOf<Mailer>('mailer');
+  if (composed) return composed;
+  if (!ses) {
     if (!config.emailFrom)
       throw new EmailNotConfiguredError(
         'no sender address is configured (EMAIL_FROM): this deployment cannot send email',
       );
-    installed = new SesMailer(new SESv2Client({ region: config.region }), config.emailFrom);
+    ses = new SesMailer(new SESv2Client({ region: config.region }), config.emailFrom);
   }
-  return installed;
+  return ses;
 }
 
 /** Whether email can be sent from here (a sender configured, or a mailer composed in). */
 export function emailConfigured(): boolean {
-  return Boolean(installed ?? config.emailFrom);
+  return Boolean(portOf<Mailer>('mailer') ?? config.emailFrom);
 }

@@ -11,6 +11,7 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { QueueId, QueueTarget } from '../vocabulary/queues.js';
+import { portOf, setPort } from '../runtime-ports.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -124,17 +125,16 @@ export function backoffSeconds(receiveCount: number, base = 2, max = 300): numbe
   return Math.min(max, base * 2 ** Math.max(0, receiveCount - 1));
 }
 
-let projectQueues: Queues | undefined;
+let sqs: Queues | undefined;
 
-/** Where the program is composed: the queues to use instead of SQS. */
+/** Where the program is composed: the queues to use instead of SQS (shared/runtime-ports.ts). */
 export function useQueues(queues: Queues): void {
-  projectQueues = queues;
+  setPort('queues', queues);
 }
 
 /** The deployment's queues; the SQS client is created on first use. */
 export function queues(): Queues {
   // The region Lambda sets (AWS_REGION), as shared/config.ts reads it; not imported here, so the
   // local runtime and the CDK app can load this module before the configuration exists.
-  projectQueues ??= new SqsQueues(new SQSClient({ region: process.env.AWS_REGION }));
-  return projectQueues;
+  return portOf<Queues>('queues') ?? (sqs ??= new SqsQueues(new SQSClient({ region: process.env.AWS_REGION })));
 }

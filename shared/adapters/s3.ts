@@ -14,18 +14,22 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.js';
+import { sdkClient } from '../runtime-ports.js';
 
-export const s3 = new S3Client({
-  region: config.region,
-  ...(config.endpoints.s3
-    ? {
-        endpoint: config.endpoints.s3,
-        forcePathStyle: true,
-        requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-        responseChecksumValidation: 'WHEN_REQUIRED' as const,
-      }
-    : {}),
-});
+export const s3 = sdkClient(
+  new S3Client({
+    region: config.region,
+    ...(config.endpoints.s3
+      ? {
+          endpoint: config.endpoints.s3,
+          forcePathStyle: true,
+          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+          responseChecksumValidation: 'WHEN_REQUIRED' as const,
+        }
+      : {}),
+  }),
+  's3',
+);
 
 export const BUCKET = config.bucketName;
 

@@ -7,6 +7,7 @@
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { config } from '../config.js';
+import { portOf, setPort } from '../runtime-ports.js';
 
 /** What a secret is bound to: the tenant and its purpose, e.g. `{tenant_id, purpose: 'webhook:<id>'}`. */
 export type SecretContext = Record<string, string>;
@@ -45,17 +46,19 @@ export class KmsSecretBox implements SecretBox {
   }
 }
 
-let installed: SecretBox | undefined;
+let kms: SecretBox | undefined;
 
-/** Where the program is composed: the box to use instead of KMS. */
+/** Where the program is composed: the box to use instead of KMS (shared/runtime-ports.ts). */
 export function useSecretBox(box: SecretBox): void {
-  installed = box;
+  setPort('secretBox', box);
 }
 
 export function secretBox(): SecretBox {
-  if (!installed) {
+  const composed = portOf<SecretBox>('secretBox');
+  if (composed) return composed;
+  if (!kms) {
     if (!config.secretsKeyId) throw new Error('SECRETS_KEY_ID is not set: no key to seal secrets with');
-    installed = new KmsSecretBox(new KMSClient({ region: config.region }), config.secretsKeyId);
+    kms = new KmsSecretBox(new KMSClient({ region: config.region }), config.secretsKeyId);
   }
-  return installed;
+  return kms;
 }

@@ -2,6 +2,7 @@
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { sdkClient } from '../runtime-ports.js';
 
 const base = new DynamoDBClient({
   region: config.region,
@@ -11,9 +12,12 @@ const base = new DynamoDBClient({
 // give it (the default discards them): a cost on every call, largest on a 25-item batch write.
 base.middlewareStack.remove('loggerMiddleware');
 
-export const db = DynamoDBDocumentClient.from(base, {
-  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-});
+export const db = sdkClient(
+  DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  }),
+  'dynamodb',
+);
 
 export const TABLE = config.tableName;
 

@@ -11,6 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { allowedActions, type Allowed } from '../iam.js';
 import type { RouteGrants } from '../routes/types.js';
 import { RATE_PK_PREFIX } from '../db/keys.js';
+import { setPort } from '../runtime-ports.js';
 
 interface Running {
   /** The route or worker id, for the message. */
@@ -184,9 +185,12 @@ export function checkCallsOf(client: SdkClient, service: string): void {
 
 /**
  * Checks the calls of the clients the handlers share (the table, the files bucket, the user
- * pool). Imported late: they read shared/config.ts, which needs the local env in place.
+ * pool): those of the sources, imported here (late: they read shared/config.ts, which needs the
+ * local env in place), and every one made later, such as each bundle's own copy when the local
+ * server serves the bundles (shared/runtime-ports.ts).
  */
 export async function checkSharedClients(): Promise<void> {
+  setPort('sdkClientMade', (client: object, service: string) => checkCallsOf(client as SdkClient, service));
   const [{ db }, { s3 }, { client: cognito }] = await Promise.all([
     import('../db/client.js'),
     import('../adapters/s3.js'),

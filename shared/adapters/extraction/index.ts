@@ -6,21 +6,24 @@ import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { config } from '../../config.js';
 import { BedrockExtractor } from './bedrock.js';
 import type { IncidentAi } from './fields.js';
+import { portOf, setPort } from '../../runtime-ports.js';
 
 export * from './fields.js';
 export { BedrockExtractor, EXTRACTION_TOOL } from './bedrock.js';
 
-let installed: IncidentAi | undefined;
+let bedrock: IncidentAi | undefined;
 
-/** Where the program is composed: the extractor to use instead of Bedrock. */
+/** Where the program is composed: the extractor to use instead of Bedrock (shared/runtime-ports.ts). */
 export function useIncidentAi(ai: IncidentAi): void {
-  installed = ai;
+  setPort('incidentAi', ai);
 }
 
 export function incidentAi(): IncidentAi {
-  installed ??= new BedrockExtractor({
-    client: new BedrockRuntimeClient({ region: config.region }),
-    modelId: config.ai.bedrockModelId,
-  });
-  return installed;
+  return (
+    portOf<IncidentAi>('incidentAi') ??
+    (bedrock ??= new BedrockExtractor({
+      client: new BedrockRuntimeClient({ region: config.region }),
+      modelId: config.ai.bedrockModelId,
+    }))
+  );
 }

@@ -30,6 +30,7 @@ import {
   type LakeColumnType,
   type LakeTable,
 } from '../../vocabulary/data-lake.js';
+import { portOf, setPort } from '../../runtime-ports.js';
 
 export interface LakeCatalog {
   ensureTenant(tenantId: string): Promise<void>;
@@ -180,14 +181,16 @@ async function ignoreExisting(call: Promise<unknown>): Promise<void> {
   }
 }
 
-let installed: LakeCatalog | undefined;
+let glue: LakeCatalog | undefined;
 
-/** Where the program is composed: the catalog to use instead of Glue (a no-op locally). */
+/** Where the program is composed: the catalog to use instead of Glue (a no-op locally; shared/runtime-ports.ts). */
 export function useLakeCatalog(catalog: LakeCatalog): void {
-  installed = catalog;
+  setPort('lakeCatalog', catalog);
 }
 
 export function lakeCatalog(): LakeCatalog {
-  installed ??= new GlueLakeCatalog(new GlueClient({ region: config.region }), config.bucketName);
-  return installed;
+  return (
+    portOf<LakeCatalog>('lakeCatalog') ??
+    (glue ??= new GlueLakeCatalog(new GlueClient({ region: config.region }), config.bucketName))
+  );
 }

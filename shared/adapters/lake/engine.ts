@@ -6,17 +6,17 @@
  */
 import { athenaLakeEngine } from './athena.js';
 import type { LakeEngine } from './types.js';
+import { portOf, setPort } from '../../runtime-ports.js';
 
 export * from './types.js';
 
-let installed: LakeEngine | undefined;
+let athena: LakeEngine | undefined;
 
-/** Where the program is composed: the engine to use instead of Athena. */
+/** Where the program is composed: the engine to use instead of Athena (shared/runtime-ports.ts). */
 export function useLakeEngine(engine: LakeEngine): void {
-  installed = engine;
+  setPort('lakeEngine', engine);
 }
 
 export function lakeEngine(): LakeEngine {
-  installed ??= athenaLakeEngine();
-  return installed;
+  return portOf<LakeEngine>('lakeEngine') ?? (athena ??= athenaLakeEngine());
 }

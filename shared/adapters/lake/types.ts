@@ -1,5 +1,7 @@
 /** The data lake's query engine port: what a query is and answers (shared/adapters/lake/engine.ts). */
 
+import { isNamedError } from '../../runtime-ports.js';
+
 export interface LakeQuery {
   tenantId: string;
   sql: string;
@@ -19,6 +21,10 @@ export interface LakeAnswer {
 /** The SQL cannot run: not one read-only statement, an unknown table, a refused file or a bound reached. A 422. */
 export class LakeSqlError extends Error {
   override readonly name = 'LakeSqlError';
+  /** By name: the local stand-in throws its own copy of this class (shared/runtime-ports.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, 'LakeSqlError');
+  }
 }
 
 export interface LakeEngine {

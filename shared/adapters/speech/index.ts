@@ -22,6 +22,7 @@ export {
   TranscribeSpeechRecognizer,
   transcriptKeyFor,
 } from './transcribe.js';
+import { portOf, setPort } from '../../runtime-ports.js';
 export type { FinishedTranscription } from './transcribe.js';
 
 let transcribeDeps: TranscribeDeps | undefined;
@@ -35,16 +36,15 @@ function awsDeps(): TranscribeDeps {
   return transcribeDeps;
 }
 
-let installed: SpeechRecognizer | undefined;
+let transcribe: SpeechRecognizer | undefined;
 
-/** Where the program is composed: the recogniser to use instead of Transcribe. */
+/** Where the program is composed: the recogniser to use instead of Transcribe (shared/runtime-ports.ts). */
 export function useSpeechRecognizer(recognizer: SpeechRecognizer): void {
-  installed = recognizer;
+  setPort('speechRecognizer', recognizer);
 }
 
 export function speechRecognizer(): SpeechRecognizer {
-  installed ??= new TranscribeSpeechRecognizer(awsDeps());
-  return installed;
+  return portOf<SpeechRecognizer>('speechRecognizer') ?? (transcribe ??= new TranscribeSpeechRecognizer(awsDeps()));
 }
 
 /** For the Transcribe state-change handler: the finished job's transcript. */

@@ -4,6 +4,7 @@
  */
 
 import { AUDIO_FORMATS, type AudioFormat } from '../../vocabulary/audio.js';
+import { isNamedError } from '../../runtime-ports.js';
 
 export { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../../vocabulary/audio.js';
 export type { AudioFormat } from '../../vocabulary/audio.js';
@@ -47,11 +48,19 @@ export interface SpeechRecognizer {
 /** No recogniser on this machine (sox or pocketsphinx missing): the route answers 503. */
 export class SpeechUnavailableError extends Error {
   override readonly name = 'SpeechUnavailableError';
+  /** By name: the local stand-in throws its own copy of this class (shared/runtime-ports.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, 'SpeechUnavailableError');
+  }
 }
 
 /** The recogniser ran and failed on this recording (unreadable audio, a failed job). */
 export class TranscriptionFailedError extends Error {
   override readonly name = 'TranscriptionFailedError';
+  /** By name: the local stand-in throws its own copy of this class (shared/runtime-ports.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, 'TranscriptionFailedError');
+  }
 }
 
 /** Where a tenant's recordings live; the only prefix either recogniser reads from. */
