@@ -9,6 +9,7 @@ import { JavaMissingError } from '../shared/local/dynamodb-local.js';
 import type { LocalHttpServer } from '../shared/local/http-server.js';
 import { startHttpServer } from '../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../shared/local/stack.js';
+import { handlersFromEnv } from '../shared/local/handler-files.js';
 
 const port = parsePort(process.env.PORT ?? '3000');
 const dataDir = resolve(process.env.GATEHOUSE_DATA_DIR || '.data');
@@ -41,7 +42,9 @@ try {
     .split(',')
     .map((w) => w.trim())
     .filter(Boolean);
-  stack = await startLocalStack({ dataDir, persist: true, stoppedWorkers });
+  // GATEHOUSE_HANDLERS=bundles: the bundles cdk synth builds, synthesized first when stale.
+  const files = await handlersFromEnv(log);
+  stack = await startLocalStack({ dataDir, persist: true, stoppedWorkers, files });
   log(
     `local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms (data in ${dataDir}, logs in ${dataDir}/logs)`,
   );
@@ -54,7 +57,7 @@ try {
   const { created } = await ensureLocalAdmin(admin);
   log(created ? `created the platform administrator ${admin.email}` : `platform administrator ${admin.email} present`);
 
-  http = await startHttpServer({ port, host: '127.0.0.1', logOwnResponses: true });
+  http = await startHttpServer({ port, host: '127.0.0.1', logOwnResponses: true, files });
   // The exact line scripts and tests wait for.
   console.log(`listening on ${http.url}`);
 } catch (error) {

@@ -13,15 +13,12 @@ import { writeLogLine } from '../log-sink.js';
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT, localEventBus, type BusEvent, type LocalEventBus } from './event-bus.js';
 import { runAs } from './iam-check.js';
 import type { ItemSchedules } from './connector-timers.js';
 import { importHandler, workerContext } from './lambda-context.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { sourceHandlers, type HandlerFiles } from './handler-files.js';
 
 export type AsyncHandler = (event: BusEvent, context: Context) => Promise<unknown>;
 
@@ -31,6 +28,8 @@ export interface AsyncWorkersOptions {
   workers: readonly WorkerDef[];
   /** Handler paths are relative to this directory; defaults to the repository root. */
   rootDir?: string;
+  /** Where the handlers are: the sources under `rootDir` by default, or the bundles (shared/local/handler-files.ts). */
+  files?: HandlerFiles;
   /** Handlers by worker id instead of importing the worker's file (tests). */
   handlers?: Record<string, AsyncHandler>;
   bus?: LocalEventBus;
@@ -125,7 +124,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
       throw new Error(`worker ${worker.id} reads a queue: the queue runner runs it (shared/local/queue-workers.ts)`);
     const handler =
       options.handlers?.[worker.id] ??
-      (await importHandler<AsyncHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+      (await importHandler<AsyncHandler>((options.files ?? sourceHandlers(options.rootDir)).fileOf(worker)));
     if (trigger.kind === 'schedule') {
       const tick = () => {
         const current = scheduleRuns.get(worker.id);

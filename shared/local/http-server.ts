@@ -10,8 +10,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ROUTES } from '../routes/index.js';
 import type { RouteDef } from '../routes/types.js';
 import { isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
@@ -21,11 +20,10 @@ import { RouteMatcher } from './route-matcher.js';
 import { writeLogLine } from '../log-sink.js';
 import { counterActions } from '../iam.js';
 import { runAs } from './iam-check.js';
+import { announceHandlers, sourceHandlers, type HandlerFiles } from './handler-files.js';
 
 /** API Gateway's payload limit. (Lambda's own invoke limit, 6 MB, is lower; see the README.) */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface HttpServerOptions {
   /** 0 (the default) picks a free port. */
@@ -35,6 +33,8 @@ export interface HttpServerOptions {
   routes?: readonly RouteDef[];
   /** Handler paths are relative to this directory; defaults to the repository root. */
   rootDir?: string;
+  /** Where the handlers are: the sources under `rootDir` by default, or the bundles (shared/local/handler-files.ts). */
+  files?: HandlerFiles;
   stage?: string;
   region?: string;
   maxBodyBytes?: number;
@@ -79,7 +79,8 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   composeLocalRuntime();
   await installLocalAdapters();
   const routes = options.routes ?? ROUTES;
-  const rootDir = options.rootDir ?? REPO_ROOT;
+  const files = options.files ?? sourceHandlers(options.rootDir);
+  announceHandlers(files);
   const stage = options.stage ?? 'local';
   const region = options.region ?? process.env.AWS_REGION ?? 'us-east-1';
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -92,10 +93,11 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
   // One import per handler file, on first use, like a cold start.
   const handlers = new Map<string, Promise<unknown>>();
   const loadHandler = (route: RouteDef) => {
-    let loaded = handlers.get(route.handler);
+    const file = files.fileOf(route);
+    let loaded = handlers.get(file);
     if (!loaded) {
-      loaded = importHandler(resolve(rootDir, route.handler));
-      handlers.set(route.handler, loaded);
+      loaded = importHandler(file);
+      handlers.set(file, loaded);
     }
     return loaded;
   };

@@ -4,8 +4,6 @@
  * ones the handler does not name in `batchItemFailures` deleted; a handler that throws keeps them all.
  */
 import type { SQSEvent } from 'aws-lambda';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import type { QueueTrigger, WorkerDef } from '../workers.js';
@@ -13,8 +11,7 @@ import { LOCAL_ACCOUNT } from './event-bus.js';
 import { runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
 import type { LocalQueues, QueuedMessage, QueueHandler } from './queue.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { sourceHandlers, type HandlerFiles } from './handler-files.js';
 
 export interface QueueWorkersOptions {
   queues: LocalQueues;
@@ -22,6 +19,8 @@ export interface QueueWorkersOptions {
   /** Queue workers; others are refused. */
   workers: readonly WorkerDef[];
   rootDir?: string;
+  /** Where the handlers are: the sources under `rootDir` by default, or the bundles (shared/local/handler-files.ts). */
+  files?: HandlerFiles;
   /** Handlers by worker id instead of importing the worker's file (tests). */
   handlers?: Record<string, QueueHandler>;
   /** Look for visible messages this often besides when one is sent. Default 100 ms; 0: only `drain()` runs them (tests with a fake clock). */
@@ -44,7 +43,7 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
     if (worker.trigger.kind !== 'queue') throw new Error(`worker ${worker.id} is not triggered by a queue`);
     const handler =
       options.handlers?.[worker.id] ??
-      (await importHandler<QueueHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+      (await importHandler<QueueHandler>((options.files ?? sourceHandlers(options.rootDir)).fileOf(worker)));
     consumers.push({ worker, trigger: worker.trigger, handler, active: 0 });
   }
 

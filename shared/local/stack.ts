@@ -26,6 +26,7 @@ import { localQueues } from './queue.js';
 import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 import { QUEUES } from '../workers.js';
 import { asService, checkSharedClients } from './iam-check.js';
+import type { HandlerFiles } from './handler-files.js';
 
 export interface LocalStackOptions {
   /** Where data and logs live. Created when missing. */
@@ -61,6 +62,8 @@ export interface LocalStackOptions {
    * metering proxy): given DynamoDB Local's endpoint, returns the one the handlers use.
    */
   dynamodbFront?: (endpoint: string) => Promise<string>;
+  /** The workers' handlers: the sources by default, or the bundles (shared/local/handler-files.ts). */
+  files?: HandlerFiles;
 }
 
 /** The variables the handlers read (see shared/config.ts), with their local values. */
@@ -290,6 +293,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startAt: newStream ? 'TRIM_HORIZON' : 'LATEST',
       checkpointFile: options.persist ? checkpointFile : undefined,
       deadLetterFile: join(logs, 'stream-dead-letters.jsonl'),
+      files: options.files,
     });
   if (workersOn) {
     localEventBus().recordTo(eventBusLog);
@@ -305,6 +309,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             (options.schedules !== false || w.trigger.kind !== 'schedule'),
         ),
         deadLetterFile: join(logs, 'worker-dead-letters.jsonl'),
+        files: options.files,
       });
       if (running.some((w) => w.id === 'connector-poll')) await armConnectorTimers(asyncWorkers);
       // The rules on the service's bus that feed a queue, then the workers reading the queues.
@@ -323,6 +328,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         queues,
         region,
         workers: running.filter((w) => w.trigger.kind === 'queue'),
+        files: options.files,
       });
     } catch (error) {
       await stopAll();

@@ -28,14 +28,11 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { streamFilterPatterns, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
 import { runAs } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { sourceHandlers, type HandlerFiles } from './handler-files.js';
 
 // eslint-disable-next-line @typescript-eslint/no-invalid-void-type -- as aws-lambda's handler type: a handler that returns nothing is one
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
@@ -50,6 +47,8 @@ export interface StreamPollerOptions {
   workers: readonly StreamWorker[];
   /** Handler paths are relative to this directory; defaults to the repository root. */
   rootDir?: string;
+  /** Where the handlers are: the sources under `rootDir` by default, or the bundles (shared/local/handler-files.ts). */
+  files?: HandlerFiles;
   /** Handlers by worker id instead of importing the worker's file (tests). */
   handlers?: Record<string, StreamHandler>;
   /**
@@ -178,7 +177,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     for (const worker of options.workers) {
       const handler =
         options.handlers?.[worker.id] ??
-        (await importHandler<StreamHandler>(join(options.rootDir ?? REPO_ROOT, worker.handler)));
+        (await importHandler<StreamHandler>((options.files ?? sourceHandlers(options.rootDir)).fileOf(worker)));
       const consumer = new Consumer(
         runtime,
         worker,

@@ -7,6 +7,12 @@ export const health = {
     status: { type: 'string', enum: ['ok', 'degraded'] },
     detail: { type: 'string', description: 'When degraded: which dependencies do not answer.' },
     version: { type: 'string' },
+    handlers: {
+      type: 'string',
+      enum: ['sources', 'bundles'],
+      description:
+        'Under the local runtime only: whether it serves the TypeScript sources or the bundles `cdk synth` builds (`GATEHOUSE_HANDLERS`). Absent in AWS.',
+    },
     checks: {
       type: 'object',
       description: 'Each dependency and whether it answered.',

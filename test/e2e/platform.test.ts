@@ -9,6 +9,11 @@ describe('health', () => {
     expect(res.body).toMatchObject({ status: 'ok', checks: { database: 'ok', storage: 'ok', identity: 'ok' } });
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
+
+  it('says which handlers answer: the sources, or the bundles cdk synth builds (npm run test:bundles)', async () => {
+    const res = await call('GET', '/health');
+    expect(res.body.handlers).toBe(process.env.GATEHOUSE_HANDLERS === 'bundles' ? 'bundles' : 'sources');
+  });
 });
 
 describe('portal.login', () => {

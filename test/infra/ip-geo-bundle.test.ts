@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
 import { FunctionBundles } from '../../lib/function-bundles.js';
 import { IP_GEO_PACKAGE_FILES } from '../../lib/ip-geo-files.js';
-import { quietBundling } from '../support/quiet-bundling.js';
+import { quietBundling } from '../../lib/quiet-bundling.js';
 
 describe('a function package with the IP geography files', () => {
   let outdir: string;

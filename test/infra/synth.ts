@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { quietBundling } from '../support/quiet-bundling.js';
+import { quietBundling } from '../../lib/quiet-bundling.js';
 import type { RouteDef } from '../../shared/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';

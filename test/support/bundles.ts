@@ -8,16 +8,16 @@
  *
  * Used by the cold-start benchmark (bin/bench-cold-start.ts) and the bundle budget test.
  */
-import { quietBundling } from './quiet-bundling.js';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { quietBundling } from '../../lib/quiet-bundling.js';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { RouteDef } from '../../shared/routes/types.js';
 import type { WorkerDef } from '../../shared/workers.js';
-import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
+import { GatehouseFunction } from '../../lib/function.js';
+import { cdkContext, synthesizedFunctions } from '../../lib/local-bundles.js';
 import { BUILD_ROOT, FunctionBundles } from '../../lib/function-bundles.js';
 import { GatehouseStack } from '../../lib/gatehouse-stack.js';
 
@@ -58,11 +58,7 @@ function build(options: { routes?: readonly RouteDef[]; workers?: readonly Worke
   // (lib/function-bundles.ts): a test that imports a bundle in process gets no warning about them.
   mkdirSync(BUILD_ROOT, { recursive: true });
   const outdir = mkdtempSync(join(BUILD_ROOT, 'test-'));
-  // The feature flags of cdk.json, as `cdk synth` reads them.
-  const { context } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
-    context: Record<string, unknown>;
-  };
-  const app = new App({ outdir, context });
+  const app = new App({ outdir, context: cdkContext() });
   const stack = new GatehouseStack(app, 'Gatehouse-bundles', {
     stage: 'bundles',
     deletionProtection: false,
@@ -89,25 +85,18 @@ function build(options: { routes?: readonly RouteDef[]; workers?: readonly Worke
   }
   app.synth();
 
-  const found: Bundle[] = [];
-  for (const construct of app.node.findAll()) {
-    if (!(construct instanceof GatehouseFunction)) continue;
-    const cfn = construct.node.defaultChild as lambda.CfnFunction;
-    const code = cfn.code as { s3Key?: string };
-    const env = (cfn.environment as { variables?: Record<string, string> } | undefined)?.variables ?? {};
-    const dir = join(outdir, `asset.${String(code.s3Key).replace(/\.zip$/, '')}`);
-    const file = join(dir, 'index.mjs');
+  const found: Bundle[] = synthesizedFunctions(app, outdir).map(({ construct, dir, file, nodeOptions }) => {
     const owner = construct.node.scope!;
     const isReference = owner === reference;
-    found.push({
+    return {
       name: isReference ? construct.node.id : owner.node.id,
       kind: isReference ? 'reference' : owner.node.scope?.node.id === stack.workersStack.node.id ? 'worker' : 'route',
       dir,
       file,
       bytes: statSync(file).size,
-      nodeOptions: env.NODE_OPTIONS ?? '',
-    });
-  }
+      nodeOptions,
+    };
+  });
   const pick = (name: string) => {
     const bundle = found.find((b) => b.kind === 'reference' && b.name === name);
     if (!bundle) throw new Error(`reference bundle ${name} was not built`);

@@ -15,6 +15,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+import { handlersFromEnv } from '../../shared/local/handler-files.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -54,10 +55,12 @@ async function start(): Promise<Shared> {
   try {
     // The tests' webhook receivers listen on this machine.
     process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
+    // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
+    const files = await handlersFromEnv((line) => console.error(line));
     // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
-    stack = await startLocalStack({ dataDir, persist: false, schedules: false });
+    stack = await startLocalStack({ dataDir, persist: false, schedules: false, files });
     await ensureLocalAdmin(localAdminFromEnv());
-    server = await startHttpServer({ port: 0, trustForwardedFor: true });
+    server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   } catch (error) {
     await stop();
     throw error;
@@ -115,7 +118,10 @@ async function startChild(): Promise<Shared> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const holder = globalThis as Holder;
   const first = !holder[KEY];
-  holder[KEY] ??= process.env.GATEHOUSE_TEST_STACK === 'child' ? startChild() : start();
+  // The bundles run in the child, a plain Node process as in Lambda: in this one Vite would load
+  // them (rewriting their imports and warning about their dependencies' source maps).
+  const child = process.env.GATEHOUSE_TEST_STACK === 'child' || process.env.GATEHOUSE_HANDLERS === 'bundles';
+  holder[KEY] ??= child ? startChild() : start();
   let shared: Shared;
   try {
     shared = await holder[KEY];

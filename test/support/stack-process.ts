@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+import { handlersFromEnv } from '../../shared/local/handler-files.js';
 
 /** Also in global-setup.ts, which must not import this file (importing it starts a stack). */
 const READY = 'gatehouse-test-stack ';
@@ -33,9 +34,11 @@ process.stdin.resume();
 
 try {
   process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
-  stack = await startLocalStack({ dataDir, persist: false, schedules: false });
+  // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
+  const files = await handlersFromEnv((line) => console.error(line));
+  stack = await startLocalStack({ dataDir, persist: false, schedules: false, files });
   await ensureLocalAdmin(localAdminFromEnv());
-  server = await startHttpServer({ port: 0, trustForwardedFor: true });
+  server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   process.stdout.write(
     `${READY}${JSON.stringify({ baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url } })}\n`,
   );
