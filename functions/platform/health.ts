@@ -1,9 +1,11 @@
 import { checkHealth } from '../../shared/domain/operations/health.js';
+import { OUTAGE_RETRY_AFTER_SECONDS } from '../../shared/http/errors.js';
 import { httpHandler } from '../../shared/http/handler.js';
-import { json } from '../../shared/http/reply.js';
 import { healthRoute } from '../../shared/routes/platform.js';
 
 export const handler = httpHandler(healthRoute, async () => {
   const health = await checkHealth();
-  return json(health, health.status === 'ok' ? 200 : 503);
+  if (health.status === 'ok') return { json: health, status: 200 };
+  // As every 503 of the API: when to ask again.
+  return { json: health, status: 503, headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) } };
 });

@@ -1,6 +1,7 @@
 /**
- * The three documentation routes through the real handler chain, with API Gateway REST proxy
- * events. Public routes: no credential, no AWS call.
+ * The three documentation routes and health through the real handler chain, with API Gateway
+ * REST proxy events. Public routes: no credential. The documentation makes no AWS call; health's
+ * calls meet the unit project's closed ports, as a deployment whose dependencies are down.
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ beforeAll(async () => {
     USER_POOL_CLIENT_ID: process.env.USER_POOL_CLIENT_ID ?? 'unit-client',
     LOG_LEVEL: 'error',
   });
-  for (const name of ['openapi', 'docs', 'docs-asset']) {
+  for (const name of ['openapi', 'docs', 'docs-asset', 'health']) {
     handlers[name] = (await import(`../../functions/platform/${name}.ts`)).handler as Handler;
   }
 });
@@ -113,5 +114,19 @@ describe('GET /docs/{asset}', () => {
     expect(result.statusCode).toBe(404);
     expect(JSON.parse(result.body)).toEqual({ detail: expect.any(String) });
     expect(result.headers?.['X-Request-Id']).toBe('req-1');
+  });
+});
+
+describe('GET /health', () => {
+  it('answers 503 with Retry-After and the checks that failed when no dependency answers', async () => {
+    const result = await call('health', event('/health'));
+    expect(result.statusCode).toBe(503);
+    expect(Number(result.headers?.['Retry-After'])).toBeGreaterThan(0);
+    const body = JSON.parse(result.body);
+    expect(body).toMatchObject({
+      status: 'degraded',
+      checks: { database: 'error', storage: 'error', identity: 'error' },
+    });
+    expect(body.detail).toBe('Not answering: database, storage, identity');
   });
 });
