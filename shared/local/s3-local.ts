@@ -10,9 +10,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { LocalService } from './process.js';
+import { checkPresignedRequests } from './s3-presigned-check.js';
 
 /** The part of s3rver's (untyped, CommonJS) API used here. */
 interface S3rverInstance {
+  /** Koa's middleware list; its router is the last. */
+  middleware: unknown[];
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
@@ -66,6 +69,8 @@ export async function startS3Local(options: { directory: string }): Promise<Loca
     silent: true,
     vhostBuckets: false,
   });
+  // Before its router: the presigned requests' signatures, which s3rver does not check.
+  server.middleware.splice(server.middleware.length - 1, 0, checkPresignedRequests(S3RVER_CREDENTIALS));
   const { port } = await server.run();
   let stopped: Promise<void> | undefined;
   return {

@@ -153,6 +153,22 @@ describe('incidents.voiceUploadUrl', () => {
     expect(await headObject(res.body.upload_key)).toBeNull();
   });
 
+  it('the URL takes only the length it was signed for: a longer body is 403 and nothing is stored', async () => {
+    const org = await registerTenant('Voice');
+    const res = await call('POST', '/api/v1/incidents/voice/upload-url', {
+      token: org.token,
+      body: { format: 'wav', size_bytes: 100 },
+    });
+    expect(res.status).toBe(201);
+    const put = await fetch(res.body.upload_url, {
+      method: 'PUT',
+      headers: { 'Content-Type': res.body.headers['Content-Type'] },
+      body: Buffer.alloc(5000),
+    });
+    expect(put.status).toBe(403);
+    expect(await headObject(res.body.upload_key)).toBeNull();
+  });
+
   it('a recording PUT to the URL becomes a draft through its key, whose transcript and fields carry its words', async () => {
     const org = await registerTenant('Voice');
     const ticket = await uploadRecording(org.token, speak(REPORT), 'wav');
