@@ -4,20 +4,26 @@
  * - when the address is saved, `checkOutboundUrl` resolves its host and refuses it if any address
  *   is not public unicast (loopback, private, link-local with the metadata address
  *   169.254.169.254, unique-local, multicast, unspecified, reserved, carrier-grade NAT, ...), for
- *   IPv4 and IPv6 (IPv4-mapped IPv6 is judged as the IPv4 it maps);
+ *   IPv4 and IPv6; an IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible,
+ *   IPv4-translated, NAT64, 6to4, Teredo) is refused whatever it carries, and the refusal names the
+ *   carried address when that is not public;
  * - when it is called, `postOutbound` connects through request-filtering-agent, which checks the
  *   address the socket is actually opened to (a name that resolved to a public address when it
- *   was saved and to a private one now, DNS rebinding, is refused then), follows no redirect,
- *   gives up after the timeout and reads at most a little of the answer.
- * Loopback is allowed only when the deployment says so (`OUTBOUND_ALLOW_LOOPBACK`, for receivers
- * on the developer's machine under `npm start`).
+ *   was saved and to a private one now, DNS rebinding, is refused then), after the same
+ *   `refusalOf` has judged the literal, or every address the name resolves to then; it follows no
+ *   redirect, gives up after the timeout and reads at most a little of the answer.
+ * Loopback (127.0.0.0/8 and ::1 as such, never carried in another IPv6 form) is allowed only when
+ * the deployment says so (`OUTBOUND_ALLOW_LOOPBACK`, for receivers on the developer's machine
+ * under `npm start`).
  */
+import type { LookupAddress } from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import { ipv6Value } from './ip-address.js';
 
 export interface OutboundPolicy {
   /** Loopback receivers (127.0.0.0/8, ::1) over plain http or https; never in AWS. */
@@ -37,23 +43,82 @@ const systemResolve: Resolve = async (host) =>
 
 const LOOPBACK = ['127.0.0.0/8', '::1/128'] as const;
 
-/** What kind of address this is in ipaddr.js's terms (`unicast` is the public kind). */
-function rangeOf(address: string): { range: string; loopback: boolean } {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
-  return { range, loopback: range === 'loopback' };
+/**
+ * An address as ipaddr.js sees it, or null when Node's isIP does not take it. IPv6 is handed over
+ * as its eight groups: ipaddr.js reads the text `::a.b.c.d` (IPv4-compatible) as
+ * `::ffff:a.b.c.d` (IPv4-mapped), and Node writes the IPv4-compatible addresses a name resolves to
+ * in exactly that text.
+ */
+function parseIp(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.parse(address);
+  if (family !== 6) return null;
+  const value = ipv6Value(address.replace(/%.*$/, ''));
+  return new ipaddr.IPv6(Array.from({ length: 8 }, (_, i) => Number((value >> BigInt(112 - 16 * i)) & 0xffffn)));
+}
+
+const ipv4Of = (bits: bigint): ipaddr.IPv4 => {
+  const n = Number(bits & 0xffffffffn);
+  return new ipaddr.IPv4([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+};
+
+/**
+ * The IPv6 forms that carry an IPv4 address, and the IPv4 addresses each carries (none for
+ * local-use NAT64, where its place depends on the operator's prefix length, RFC 6052 2.2). Packets
+ * to these reach the IPv4 address through the host's own stack, a translator or a tunnel, so the
+ * IPv6 range says nothing of where they land. None is called, whatever it carries: a receiver is
+ * reachable at its IPv4 address or its name, no DNS64 stands between the functions and the
+ * internet, and request-filtering-agent refuses every one of these ranges at connect time but the
+ * IPv4-compatible one (public unicast in ipaddr.js's table), so a URL saved with one never delivers.
+ */
+function carriedIPv4(address: ipaddr.IPv6): { form: string; carried: ipaddr.IPv4[] } | null {
+  const value = address.parts.reduce((v, part) => (v << 16n) | BigInt(part), 0n);
+  const top96 = value >> 32n;
+  if (top96 === 0xffffn) return { form: 'IPv4-mapped, ::ffff:0:0/96', carried: [ipv4Of(value)] };
+  // :: and ::1 are the unspecified and loopback addresses, judged as such.
+  if (top96 === 0n) return value > 1n ? { form: 'IPv4-compatible, ::/96', carried: [ipv4Of(value)] } : null;
+  if (top96 === 0xffff0000n) return { form: 'IPv4-translated, ::ffff:0:0:0/96', carried: [ipv4Of(value)] };
+  if (top96 === 0x64ff9b0000000000000000n) return { form: 'NAT64, 64:ff9b::/96', carried: [ipv4Of(value)] };
+  if (value >> 80n === 0x64ff9b0001n) return { form: 'local-use NAT64, 64:ff9b:1::/48', carried: [] };
+  if (value >> 112n === 0x2002n) return { form: '6to4, 2002::/16', carried: [ipv4Of(value >> 80n)] };
+  // Teredo: the server's address, and the client's with every bit inverted.
+  if (value >> 96n === 0x20010000n)
+    return { form: 'Teredo, 2001::/32', carried: [ipv4Of(value >> 64n), ipv4Of(~value)] };
+  return null;
 }
 
 /** Why `address` may not be called under `policy`, or null when it may. */
 export function refusalOf(address: string, policy: OutboundPolicy): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  const { range, loopback } = rangeOf(address);
+  const parsed = parseIp(address);
+  if (!parsed) return `${address} is not an IP address`;
+  const carrier = parsed.kind() === 'ipv6' ? carriedIPv4(parsed as ipaddr.IPv6) : null;
+  if (carrier) {
+    const hidden = carrier.carried.find((v4) => v4.range() !== 'unicast');
+    if (hidden) return `${address} embeds a ${hidden.range()} IPv4 address ${hidden.toString()} (${carrier.form})`;
+    const carried = carrier.carried.map((v4) => v4.toString());
+    const what =
+      carried.length === 0
+        ? 'an IPv4 address'
+        : `the IPv4 address${carried.length > 1 ? 'es' : ''} ${carried.join(' and ')}`;
+    return `${address} embeds ${what} (${carrier.form}); an address that embeds one is never called`;
+  }
+  const range = parsed.range();
   if (range === 'unicast') return null;
-  if (loopback && policy.allowLoopback) return null;
+  if (range === 'loopback' && policy.allowLoopback) return null;
   return `${address} is a ${range} address, not a public one`;
 }
+
+/** Why a host that resolves to `addresses` may not be called, or null when it may. */
+function hostRefusal(host: string, addresses: readonly string[], policy: OutboundPolicy): string | null {
+  if (addresses.length === 0) return `its host ${host} does not resolve`;
+  for (const address of addresses) {
+    const refusal = refusalOf(address, policy);
+    if (refusal) return `its host ${host} resolves to ${refusal}`;
+  }
+  return null;
+}
+
+const isLoopback = (address: string): boolean => parseIp(address)?.range() === 'loopback';
 
 /**
  * The URL as it may be saved: http(s) only, https unless the host is loopback (and allowed), no
@@ -81,13 +146,10 @@ export async function checkOutboundUrl(
     } catch {
       throw new OutboundRefusedError(`its host ${host} does not resolve`);
     }
-    if (addresses.length === 0) throw new OutboundRefusedError(`its host ${host} does not resolve`);
   }
-  for (const address of addresses) {
-    const refusal = refusalOf(address, policy);
-    if (refusal) throw new OutboundRefusedError(`its host ${host} resolves to ${refusal}`);
-  }
-  const loopbackOnly = addresses.every((a) => rangeOf(a).loopback);
+  const refusal = hostRefusal(host, addresses, policy);
+  if (refusal) throw new OutboundRefusedError(refusal);
+  const loopbackOnly = addresses.every(isLoopback);
   if (url.protocol === 'http:' && !loopbackOnly)
     throw new OutboundRefusedError('must be an https URL (plain http only to a loopback receiver)');
   return url;
@@ -115,7 +177,12 @@ const EXCERPT_BYTES = 1024;
 const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** POSTs through the filtering agents; never throws for the receiver's faults, only reports them. */
-export async function postOutbound(raw: string, req: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
+export async function postOutbound(
+  raw: string,
+  req: OutboundRequest,
+  policy: OutboundPolicy,
+  resolve?: Resolve,
+): Promise<OutboundAnswer> {
   const answer = await callOutbound(
     raw,
     'POST',
@@ -124,6 +191,8 @@ export async function postOutbound(raw: string, req: OutboundRequest, policy: Ou
     policy,
     req.timeoutMs ?? 15_000,
     MAX_ANSWER_BYTES,
+    undefined,
+    resolve,
   );
   // A long answer is read only in part; for a delivery that is no fault of the receiver's.
   return {
@@ -154,8 +223,19 @@ export function getOutbound(
   raw: string,
   req: { headers?: Record<string, string>; timeoutMs?: number; maxBytes: number },
   policy: OutboundPolicy,
+  resolve?: Resolve,
 ): Promise<OutboundDownload> {
-  return callOutbound(raw, 'GET', req.headers ?? {}, null, policy, req.timeoutMs ?? 15_000, req.maxBytes);
+  return callOutbound(
+    raw,
+    'GET',
+    req.headers ?? {},
+    null,
+    policy,
+    req.timeoutMs ?? 15_000,
+    req.maxBytes,
+    undefined,
+    resolve,
+  );
 }
 
 export interface OutboundStreamRead extends OutboundDownload {
@@ -177,6 +257,7 @@ export async function streamOutbound(
   raw: string,
   req: { headers?: Record<string, string>; timeoutMs?: number; windowMs: number; maxBytes: number },
   policy: OutboundPolicy,
+  resolve?: Resolve,
 ): Promise<OutboundStreamRead> {
   const read: { stopped: 'window' | null } = { stopped: null };
   const answer = await callOutbound(
@@ -193,10 +274,42 @@ export async function streamOutbound(
         read.stopped = why;
       },
     },
+    resolve,
   );
   if (answer.status === null) return { ...answer, stopped: null };
   const why = answer.truncated ? 'size' : (read.stopped ?? 'end');
   return { ...answer, error: null, stopped: why };
+}
+
+/**
+ * The lookup a call's socket uses for a name: every address the name resolves to now is judged by
+ * `refusalOf` (request-filtering-agent then checks them again by its own table, which misses the
+ * IPv4-compatible form), so a call is refused by the rules its address was saved under.
+ */
+function guardedLookup(policy: OutboundPolicy, resolve: Resolve | undefined): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    const found: Promise<LookupAddress[]> = resolve
+      ? resolve(hostname).then((list) =>
+          list.map((address) => ({ address, family: isIP(address) })).filter((a) => !family || a.family === family),
+        )
+      : dnsLookup(hostname, { ...options, all: true });
+    found.then(
+      (addresses) => {
+        const refusal = hostRefusal(
+          hostname,
+          addresses.map((a) => a.address),
+          policy,
+        );
+        if (refusal) callback(new OutboundRefusedError(refusal), '');
+        else if (options.all) callback(null, addresses);
+        else callback(null, addresses[0]!.address, addresses[0]!.family);
+      },
+      (err: unknown) => {
+        callback(err instanceof Error ? err : new Error(String(err)), '');
+      },
+    );
+  };
 }
 
 function callOutbound(
@@ -209,6 +322,8 @@ function callOutbound(
   maxBytes: number,
   /** A stream: once the answer starts, read it for `windowMs` (then `onStop('window')`) instead of to its end. */
   stream?: { windowMs: number; onStop: (why: 'window') => void },
+  /** Stands in for DNS where the socket resolves a name (tests); the system resolver otherwise. */
+  resolve?: Resolve,
 ): Promise<OutboundDownload> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -256,6 +371,7 @@ function callOutbound(
     const call = send(url, {
       method,
       agent,
+      lookup: guardedLookup(policy, resolve),
       headers: body === null ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     });
     const timer = setTimeout(() => {
@@ -300,7 +416,7 @@ function callOutbound(
       res.on('error', end);
     });
     call.on('error', (err) => {
-      const refused = /is not allowed/.test(err.message);
+      const refused = err instanceof OutboundRefusedError || /is not allowed/.test(err.message);
       finish(nothing(refused ? `refused: ${err.message}` : err.message));
     });
     call.end(body ?? undefined);

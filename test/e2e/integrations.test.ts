@@ -72,6 +72,8 @@ describe('integrations.create', () => {
         { kind: 'pagerduty', config: { routing_key: ROUTING_KEY, endpoint: 'https://[::ffff:10.0.0.1]/enqueue' } },
         'endpoint',
       ],
+      [{ kind: 'http', config: { url: 'https://[::7f00:1]:47960/x' } }, 'url'],
+      [{ kind: 'teams', config: { webhook_url: 'https://[64:ff9b::a9fe:a9fe]/x' } }, 'webhook_url'],
     ];
     for (const [body, field] of cases) {
       const res = await add(org, body);

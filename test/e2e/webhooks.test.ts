@@ -95,6 +95,10 @@ describe('webhooks.create', () => {
     ['https://169.254.169.254/latest/meta-data'],
     ['https://10.0.0.1/hook'],
     ['https://[fd00::1]/hook'],
+    // Loopback carried in an IPv6 form (issue 34, item 6): refused even where loopback receivers are allowed, as here.
+    ['https://[::7f00:1]:47960/x'],
+    ['https://[::ffff:127.0.0.1]:47960/x'],
+    ['https://[2002:a9fe:a9fe::1]/hook'],
     ['http://hooks.example.com/in'],
     ['not a url at all'],
   ])('refuses %s on body.url, and keeps nothing', async (url) => {
@@ -103,6 +107,17 @@ describe('webhooks.create', () => {
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'url']);
     expect((await call('GET', '/api/v1/webhooks', { token: org.token })).body.total).toBe(0);
+  });
+
+  it('says which address an IPv6 form carries when it refuses one', async () => {
+    const org = await registerTenant('HooksCarried');
+    const res = await call('POST', '/api/v1/webhooks', {
+      token: org.token,
+      body: { url: 'https://[::7f00:1]:47960/x', event_types: ['*'] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0]).toMatchObject({ loc: ['body', 'url'], type: 'url' });
+    expect(res.body.detail[0].msg).toContain('embeds a loopback IPv4 address 127.0.0.1 (IPv4-compatible, ::/96)');
   });
 
   it('takes only the published types (or *), needs TENANT_ADMIN, and stops at 50 a tenant', async () => {

@@ -55,6 +55,9 @@ describe('checkOutboundUrl', () => {
       'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
       'internal.example': ['10.0.0.1'],
       'mixed.example': ['93.184.216.34', '169.254.169.254'],
+      // Node writes an IPv4-compatible address it resolves in dotted form, which ipaddr.js reads as mapped.
+      'compat.example': ['93.184.216.34', '::127.0.0.1'],
+      'nat64.example': ['64:ff9b::a9fe:a9fe'],
     })[host] ?? [];
 
   it.each([
@@ -72,6 +75,17 @@ describe('checkOutboundUrl', () => {
     ['https://[::ffff:169.254.169.254]/hook', 'linkLocal'],
     ['https://internal.example/hook', 'private'],
     ['https://mixed.example/hook', 'linkLocal'],
+    // IPv6 forms that carry an IPv4 address (issue 34, item 6): refused by the address they carry.
+    ['https://[::7f00:1]:47960/x', 'embeds a loopback IPv4 address 127.0.0.1 (IPv4-compatible'],
+    ['https://[::127.0.0.1]/hook', 'embeds a loopback IPv4 address 127.0.0.1 (IPv4-compatible'],
+    ['https://[::a00:1]/hook', 'embeds a private IPv4 address 10.0.0.1 (IPv4-compatible'],
+    ['https://[::ffff:0:a9fe:a9fe]/hook', 'embeds a linkLocal IPv4 address 169.254.169.254 (IPv4-translated'],
+    ['https://[64:ff9b::c0a8:10a]/hook', 'embeds a private IPv4 address 192.168.1.10 (NAT64'],
+    ['https://[2002:7f00:1::1]/hook', 'embeds a loopback IPv4 address 127.0.0.1 (6to4'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook', 'embeds a loopback IPv4 address 127.0.0.1 (Teredo'],
+    ['https://[::ffff:808:808]/hook', 'embeds the IPv4 address 8.8.8.8 (IPv4-mapped'],
+    ['https://compat.example/hook', 'resolves to ::127.0.0.1 embeds a loopback IPv4 address 127.0.0.1'],
+    ['https://nat64.example/hook', 'embeds a linkLocal IPv4 address 169.254.169.254 (NAT64'],
   ])('refuses %s (%s)', async (url, range) => {
     const refused = checkOutboundUrl(url, closed, dns);
     await expect(refused).rejects.toBeInstanceOf(OutboundRefusedError);
@@ -90,6 +104,13 @@ describe('checkOutboundUrl', () => {
     await expect(checkOutboundUrl(`${base}/in`, closed, dns)).rejects.toThrow('loopback');
     // Loopback allowed is loopback only: the metadata address stays refused.
     expect(refusalOf('169.254.169.254', local)).toMatch(/linkLocal/);
+    // ... and loopback as such: carried in another IPv6 form it is refused, as the agent refuses it at connect time.
+    await expect(checkOutboundUrl('http://[::7f00:1]:47960/x', local, dns)).rejects.toThrow(
+      'embeds a loopback IPv4 address 127.0.0.1',
+    );
+    await expect(checkOutboundUrl('http://[::ffff:127.0.0.1]:47960/x', local, dns)).rejects.toThrow(
+      'embeds a loopback IPv4 address 127.0.0.1',
+    );
   });
 });
 
@@ -114,6 +135,38 @@ describe('postOutbound', () => {
     expect(hits.length).toBe(before);
     const metadata = await postOutbound('http://169.254.169.254/latest/meta-data', { headers: {}, body: '{}' }, local);
     expect(metadata.error).toMatch(/^refused/);
+  });
+
+  it('refuses at connect time an IPv6 form that carries a loopback IPv4 address, as a literal and as what a name resolves to', async () => {
+    const before = hits.length;
+    const port = new URL(base).port;
+    const literal = await postOutbound(`https://[::7f00:1]:${port}/hook`, { headers: {}, body: '{}' }, local);
+    expect(literal).toMatchObject({ status: null, error: expect.stringMatching(/^refused: .*embeds a loopback IPv4/) });
+    // A name saved while it resolved to a public address, resolving now to one of these forms (DNS rebinding).
+    for (const now of [['::7f00:1'], ['::127.0.0.1'], ['2002:7f00:1::1'], ['64:ff9b::7f00:1']]) {
+      const named = await postOutbound(
+        `http://rebound.example:${port}/hook`,
+        { headers: {}, body: '{}' },
+        local,
+        async () => ['127.0.0.1', ...now],
+      );
+      expect(named, now[0]).toMatchObject({
+        status: null,
+        error: expect.stringMatching(/^refused: its host rebound.example resolves to .*embeds a loopback IPv4/),
+      });
+      const fetched = await getOutbound(`http://rebound.example:${port}/big`, { maxBytes: 10 }, local, async () => now);
+      expect(fetched.error, now[0]).toMatch(/^refused: .*embeds a loopback IPv4/);
+    }
+    expect(hits.length).toBe(before);
+    // The same stand-in resolving to plain loopback, allowed here, is called: the socket used its answer.
+    const allowed = await postOutbound(
+      `http://rebound.example:${port}/hook`,
+      { headers: {}, body: '{}' },
+      local,
+      async () => ['127.0.0.1'],
+    );
+    expect(allowed).toMatchObject({ status: 200, error: null });
+    expect(hits.slice(before)).toEqual(['/hook']);
   });
 
   it('follows no redirect, gives up on a silent receiver, and reads only the start of a big answer', async () => {
