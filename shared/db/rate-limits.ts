@@ -49,48 +49,91 @@ export async function writeCallLog(
   }
 }
 
-/** An account's failed logins: how many in a row, and until when (ms) it is locked. */
-export interface LoginGuard {
-  failures: number;
-  lockedUntil: number;
+/** The policy of one account's login guard: the caller's (shared/domain/accounts/portal.ts). */
+export interface LoginAdmission {
+  nowMs: number;
+  /** Guesses let in freely; past them, one at a time and only while the account is not locked. */
+  free: number;
+  /** How long (ms) a guess let in holds the account against the next one once the free ones are used. */
+  holdMs: number;
+  /** TTL (Unix seconds) of the guard. */
+  expiresAt: number;
 }
 
-export async function readLoginGuard(emailHash: string): Promise<LoginGuard> {
-  const item = (
-    await db.send(new GetCommand({ TableName: TABLE, Key: keys.loginGuard(emailHash), ConsistentRead: true }))
-  ).Item;
-  return { failures: Number(item?.failures ?? 0), lockedUntil: Number(item?.locked_until ?? 0) };
+/** A guess let in (the how-manyth since the last success), or refused while the account is locked. */
+export type LoginTicket = { admitted: true; attempt: number } | { admitted: false; lockedUntil: number };
+
+/**
+ * Lets one password guess in, or refuses it, in one conditional write that counts it as failed
+ * before the password is tried: the check and the count cannot be told apart by guesses that
+ * arrive at once. A guess is let in while fewer than `free` were, or when the account's lock has
+ * run out; each one let in locks the account for `holdMs` (what the guesses past `free` see).
+ */
+export async function admitLoginAttempt(emailHash: string, policy: LoginAdmission): Promise<LoginTicket> {
+  try {
+    const out = await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.loginGuard(emailHash),
+        UpdateExpression: 'ADD failures :one SET locked_until = :hold, expires_at = :exp',
+        ConditionExpression:
+          'attribute_not_exists(failures) OR failures < :free OR attribute_not_exists(locked_until) OR locked_until <= :now',
+        ExpressionAttributeValues: {
+          ':one': 1,
+          ':free': policy.free,
+          ':now': policy.nowMs,
+          ':hold': policy.nowMs + policy.holdMs,
+          ':exp': policy.expiresAt,
+        },
+        ReturnValues: 'UPDATED_NEW',
+        // A refusal says until when, without another read.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { admitted: true, attempt: Number(out.Attributes?.failures ?? 1) };
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+    // The item as it was, in the wire format (the document client does not convert errors).
+    const old = (err as { Item?: Record<string, { N?: string }> }).Item;
+    return { admitted: false, lockedUntil: Number(old?.locked_until?.N ?? 0) };
+  }
 }
 
-/** Counts a failed login, locking the account until `lockFor(failures)` ms from now when it says so; returns the new state. */
-export async function countLoginFailure(
-  emailHash: string,
-  nowMs: number,
-  lockFor: (failures: number) => number,
-  expiresAt: number,
-): Promise<LoginGuard> {
-  const out = await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key: keys.loginGuard(emailHash),
-      UpdateExpression: 'ADD failures :one SET expires_at = :exp',
-      ExpressionAttributeValues: { ':one': 1, ':exp': expiresAt },
-      ReturnValues: 'ALL_NEW',
-    }),
-  );
-  const failures = Number(out.Attributes?.failures ?? 1);
-  const lock = lockFor(failures);
-  if (lock <= 0) return { failures, lockedUntil: Number(out.Attributes?.locked_until ?? 0) };
-  const lockedUntil = nowMs + lock;
-  await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key: keys.loginGuard(emailHash),
-      UpdateExpression: 'SET locked_until = :until',
-      ExpressionAttributeValues: { ':until': lockedUntil },
-    }),
-  );
-  return { failures, lockedUntil };
+/**
+ * Locks the account until `lockedUntil` (ms) after the `attempt`th guess failed, unless a guess
+ * was let in since or a success forgot the failures (then this one is moot).
+ */
+export async function lockLogin(emailHash: string, attempt: number, lockedUntil: number): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.loginGuard(emailHash),
+        UpdateExpression: 'SET locked_until = :until',
+        ConditionExpression: 'failures = :attempt',
+        ExpressionAttributeValues: { ':until': lockedUntil, ':attempt': attempt },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
+
+/** Takes back a guess that was let in but never tried (the identity store failed): it is no failure. */
+export async function refundLoginAttempt(emailHash: string): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.loginGuard(emailHash),
+        UpdateExpression: 'ADD failures :minus',
+        ConditionExpression: 'failures > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (err) {
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
 }
 
 /** A successful login forgets the failures. */

@@ -337,6 +337,64 @@ describe('portal.login, per account', () => {
       (await call('POST', '/api/v1/portal/login', { body: { email: other.email, password: other.password } })).status,
     ).toBe(200);
   });
+
+  // Each call comes from its own client address (test/support/api.ts), so only the account's lock
+  // can refuse them. The lock's length tells how many guesses were let in: a sixth would have
+  // locked it for 60 s, the 30th for 15 minutes; five lock it for 30 s.
+  const burst = (email: string, passwords: string[]) =>
+    Promise.all(passwords.map((password) => call('POST', '/api/v1/portal/login', { body: { email, password } })));
+  const retryAfter = (res: { headers: Headers }) => Number(res.headers.get('retry-after'));
+
+  it('30 wrong passwords at once from 30 addresses: five are tried, the rest refused as locked', async () => {
+    const org = await registerTenant('Burst');
+    const answers = await burst(org.email, Array<string>(30).fill('Wrong-pass-1'));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // Four answered as wrong; the fifth tried is wrong too and locks the account (as one at a time).
+    expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+    const locked = answers.filter((r) => r.status === 429);
+    expect(locked).toHaveLength(26);
+    for (const res of locked) {
+      expect(res.body.detail).toContain('failed logins');
+      expect(retryAfter(res)).toBeGreaterThan(0);
+      expect(retryAfter(res)).toBeLessThanOrEqual(30);
+    }
+    // Afterwards the account is locked for the first lock's length, also for the right password.
+    const right = await call('POST', '/api/v1/portal/login', { body: { email: org.email, password: org.password } });
+    expect(right.status).toBe(429);
+    expect(retryAfter(right)).toBeLessThanOrEqual(30);
+  });
+
+  it('the right password among 49 wrong ones at once gets a token only if it was among the five tried', async () => {
+    for (let run = 0; run < 3; run++) {
+      const org = await registerTenant('Guessed');
+      const passwords = Array<string>(49).fill('Wrong-pass-1');
+      passwords.splice(run * 20, 0, org.password);
+      const answers = await burst(org.email, passwords);
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.every((s) => s === 200 || s === 401 || s === 429)).toBe(true);
+      const right = answers[run * 20]!;
+      const tried = statuses.filter((s) => s === 200 || s === 401).length;
+      // Every refusal and every lock is the first lock (30 s): no sixth guess was let in.
+      for (const res of answers.filter((r) => r.status === 429)) expect(retryAfter(res)).toBeLessThanOrEqual(30);
+      if (right.status === 200) {
+        // Let in among the first five: its success forgets the guesses before it, so the guesses
+        // still arriving start afresh, five at most again (and the fifth locks).
+        expect(right.body.access_token).toBeTruthy();
+        expect(tried).toBeLessThanOrEqual(9);
+      } else {
+        // Not among the five: refused like every guess after the fifth, never tried.
+        expect(right.status).toBe(429);
+        expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+        expect(tried).toBeLessThanOrEqual(5);
+        const after = await call('POST', '/api/v1/portal/login', {
+          body: { email: org.email, password: org.password },
+        });
+        expect(after.status).toBe(429);
+        expect(retryAfter(after)).toBeLessThanOrEqual(30);
+      }
+    }
+  });
 });
 
 describe('portal.plans', () => {

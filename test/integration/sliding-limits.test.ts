@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '../../shared/errors.js';
 import { consumeRateLimit } from '../../shared/domain/requests/rate-limit.js';
-import { loginLockMs } from '../../shared/domain/accounts/portal.js';
+import { LOGIN_FREE_FAILURES, loginLockMs } from '../../shared/domain/accounts/portal.js';
+import { admitLoginAttempt, lockLogin, refundLoginAttempt } from '../../shared/db/rate-limits.js';
 
 describe('sliding per-address limits', () => {
   it('allows no more than 10 in any 60 seconds, across a minute boundary, and one more once the oldest leaves', async () => {
@@ -51,5 +52,36 @@ describe('login lock policy', () => {
     expect([5, 6, 7, 8, 9, 10, 11, 50].map(loginLockMs)).toEqual([
       30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000, 900_000,
     ]);
+  });
+
+  it('guesses at once are let in five at most, and one each time the lock runs out (explicit times)', async () => {
+    const account = `test-${randomUUID()}`;
+    const policy = (nowMs: number) => ({
+      nowMs,
+      free: LOGIN_FREE_FAILURES,
+      holdMs: loginLockMs(LOGIN_FREE_FAILURES),
+      expiresAt: Math.ceil(nowMs / 1000) + 3600,
+    });
+    const burst = (nowMs: number, n: number) =>
+      Promise.all(Array.from({ length: n }, () => admitLoginAttempt(account, policy(nowMs))));
+    const admitted = (tickets: Awaited<ReturnType<typeof burst>>) =>
+      tickets.flatMap((t) => (t.admitted ? [t.attempt] : [])).sort((a, b) => a - b);
+    const t0 = Date.now();
+    const first = await burst(t0, 20);
+    expect(admitted(first)).toEqual([1, 2, 3, 4, 5]);
+    // The refused see the fifth's hold: the first lock.
+    for (const t of first) if (!t.admitted) expect(t.lockedUntil).toBe(t0 + 30_000);
+    // Still locked a moment before it runs out.
+    expect(admitted(await burst(t0 + 29_999, 10))).toEqual([]);
+    // Run out: one guess of a burst is let in, the sixth; failing, it locks for 60 s.
+    const t1 = t0 + 30_000;
+    expect(admitted(await burst(t1, 10))).toEqual([6]);
+    await lockLogin(account, 6, t1 + loginLockMs(6));
+    expect(admitted(await burst(t1 + 59_999, 10))).toEqual([]);
+    // A guess let in but never tried (the identity store failed) is taken back: the next is the seventh again.
+    const t2 = t1 + 60_000;
+    expect(admitted(await burst(t2, 10))).toEqual([7]);
+    await refundLoginAttempt(account);
+    expect(admitted(await burst(t2 + 30_000, 10))).toEqual([7]);
   });
 });

@@ -3,7 +3,7 @@ import { passwordLogin } from '../../adapters/cognito.js';
 import { verifyBearer } from '../../adapters/jwt.js';
 import { getUser } from '../../db/users.js';
 import { createHash } from 'node:crypto';
-import { clearLoginGuard, countLoginFailure, readLoginGuard } from '../../db/rate-limits.js';
+import { admitLoginAttempt, clearLoginGuard, lockLogin, refundLoginAttempt } from '../../db/rate-limits.js';
 import { RateLimitedError, UnauthorizedError } from '../../errors.js';
 import type { Prefetched } from '../../db/read-batch.js';
 import { tenantFrom } from '../../db/tenants.js';
@@ -51,24 +51,41 @@ export const loginLockMs = (failures: number): number =>
  * Exchanges email and password for a bearer token. A wrong password and an unknown email get the
  * same answer, so the answer does not tell whether an account exists; both count against the
  * account's failed logins (`loginLockMs`), and while it is locked no password is tried at all.
+ *
+ * Every guess is counted as failed before its password is tried, in the one conditional write
+ * that lets it in (`admitLoginAttempt`): however many arrive at once, at most five are tried
+ * before the lock, and one each time a lock runs out. A success forgets them all. DynamoDB calls:
+ * one to let the guess in or refuse it; then one more on a success (forgetting the failures) or on
+ * the sixth and later failures (a longer lock), none on the others.
  */
 export async function login(email: string, password: string): Promise<LoginResult> {
   const account = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
   const nowMs = Date.now();
-  const guard = await readLoginGuard(account);
-  if (guard.lockedUntil > nowMs) throw accountLocked(guard.lockedUntil, nowMs);
-  const tokens = await passwordLogin(email, password);
+  const ticket = await admitLoginAttempt(account, {
+    nowMs,
+    free: LOGIN_FREE_FAILURES,
+    // The lock the guess would cause if it failed as the fifth: in place before it is tried.
+    holdMs: loginLockMs(LOGIN_FREE_FAILURES),
+    expiresAt: Math.ceil(nowMs / 1000) + FORGET_FAILURES_SECONDS,
+  });
+  // Counted from now, not from when this request began: the guess that locked the account may
+  // have begun after it, and the wait is never longer than the lock the answer names.
+  if (!ticket.admitted) throw accountLocked(ticket.lockedUntil, Date.now());
+  const tokens = await passwordLogin(email, password).catch(async (err: unknown) => {
+    // Not tried (the identity store failed): not a failure either. The answer is the store's
+    // failure, even if taking the guess back fails too.
+    await refundLoginAttempt(account).catch(() => undefined);
+    throw err;
+  });
   if (!tokens) {
-    const counted = await countLoginFailure(
-      account,
-      nowMs,
-      loginLockMs,
-      Math.ceil(nowMs / 1000) + FORGET_FAILURES_SECONDS,
-    );
-    if (counted.lockedUntil > nowMs) throw accountLocked(counted.lockedUntil, nowMs);
-    throw new UnauthorizedError(LOGIN_REFUSED);
+    const lock = loginLockMs(ticket.attempt);
+    if (lock <= 0) throw new UnauthorizedError(LOGIN_REFUSED);
+    const lockedUntil = nowMs + lock;
+    // The fifth failure's lock is the hold its admission already wrote; later ones are longer.
+    if (lock > loginLockMs(LOGIN_FREE_FAILURES)) await lockLogin(account, ticket.attempt, lockedUntil);
+    throw accountLocked(lockedUntil, nowMs);
   }
-  if (guard.failures > 0) await clearLoginGuard(account);
+  await clearLoginGuard(account);
   // The table decides who is active (the identity store follows it): a deactivated or deleted
   // user gets no token, even if the identity store has not caught up.
   const claims = await verifyBearer(tokens.idToken);
