@@ -27,6 +27,7 @@ import { toProxyResult, errorResult } from './respond.js';
 import { ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import { bodyIsOptional } from './request-schemas.js';
 import { jsonBody } from './json-body.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
 
@@ -333,11 +334,15 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
   };
 }
 
-/** The parts of a request before parsing and validation: a body that is not JSON is none. */
+/**
+ * The parts of a request before parsing and validation: a body that is not JSON is none, and nor
+ * is one nested too deep (the body step refuses it next).
+ */
 function rawInput(event: APIGatewayProxyEvent): RawInput {
   let body: unknown;
   try {
-    body = typeof event.body === 'string' && !event.isBase64Encoded ? JSON.parse(event.body) : undefined;
+    const text = typeof event.body === 'string' && !event.isBase64Encoded ? event.body : undefined;
+    body = text !== undefined && !jsonNestsDeeperThan(text, MAX_JSON_DEPTH) ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }

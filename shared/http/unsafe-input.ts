@@ -19,31 +19,53 @@ function textIssue(value: string, loc: Loc): ValidationIssue | undefined {
   return undefined;
 }
 
-/** The problems of a parsed JSON value at `loc` (the body), walking every level. */
+/** A value still to look at: reached from `parent` by `key` (none for the value itself). */
+interface Visit {
+  value: unknown;
+  key?: string | number;
+  parent?: Visit;
+}
+
+/** The loc of a visit: the parents' keys, read up the chain only when there is an issue to place. */
+function locOf(visit: Visit, root: Loc): Loc {
+  const keys: (string | number)[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) keys.push(v.key);
+  return [...root, ...keys.reverse()] as Loc;
+}
+
+/**
+ * The problems of a parsed JSON value at `loc` (the body), walking every level in document order
+ * with a stack of its own (no recursion: the depth of the value costs no call stack).
+ */
 export function unsafeJsonIssues(value: unknown, loc: Loc): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const walk = (v: unknown, at: Loc) => {
-    if (issues.length >= MAX_ISSUES) return;
-    if (typeof v === 'string') {
-      const issue = textIssue(v, at);
-      if (issue) issues.push(issue);
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, [...at, i] as Loc));
-    } else if (v && typeof v === 'object') {
-      for (const key of Object.keys(v)) {
-        const keyLoc = [...at, key] as Loc;
-        if (RESERVED_KEYS.has(key)) issues.push({ loc: keyLoc, msg: 'is a reserved name', type: 'reserved_key' });
-        else {
-          const issue = textIssue(key, keyLoc);
-          if (issue)
-            issues.push({ ...issue, msg: `names a field with text that ${issue.msg.replace(/^must/, 'must')}` });
-          else walk((v as Record<string, unknown>)[key], keyLoc);
-        }
-        if (issues.length >= MAX_ISSUES) return;
+  const stack: Visit[] = [{ value }];
+  while (stack.length > 0 && issues.length < MAX_ISSUES) {
+    const visit = stack.pop()!;
+    const { key, value: v } = visit;
+    if (typeof key === 'string') {
+      if (RESERVED_KEYS.has(key)) {
+        issues.push({ loc: locOf(visit, loc), msg: 'is a reserved name', type: 'reserved_key' });
+        continue;
+      }
+      const issue = textIssue(key, locOf(visit, loc));
+      if (issue) {
+        issues.push({ ...issue, msg: `names a field with text that ${issue.msg}` });
+        continue;
       }
     }
-  };
-  walk(value, loc);
+    if (typeof v === 'string') {
+      const issue = textIssue(v, locOf(visit, loc));
+      if (issue) issues.push(issue);
+    } else if (Array.isArray(v)) {
+      // Pushed last first, so they are popped in order.
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], key: i, parent: visit });
+    } else if (v && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push({ value: (v as Record<string, unknown>)[keys[i]!], key: keys[i], parent: visit });
+    }
+  }
   return issues;
 }
 

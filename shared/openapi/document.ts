@@ -14,6 +14,7 @@ import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 import { tagDescription } from './tags.js';
 import { bodyIsOptional } from '../http/request-schemas.js';
+import { MAX_JSON_DEPTH } from '../json-depth.js';
 
 export interface OpenApiOptions {
   /** `info.version`: the version of this API (config `version`). */
@@ -107,7 +108,7 @@ interface ErrorKind {
 const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
   400: {
     name: 'BadRequest',
-    description: 'Malformed request: the body is not valid JSON.',
+    description: `Malformed request: the body is not valid JSON, or nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
     example: 'The body is not valid JSON',
   },
   401: {

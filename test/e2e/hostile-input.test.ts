@@ -3,7 +3,8 @@
  * X-Request-Id (not Node's bare status line); valid JSON naming `__proto__`, `constructor` or
  * `prototype` is a 422 on that key (not "not valid JSON"); NUL characters and unpaired
  * surrogates are 422 wherever a create operation would have stored them; an event payload over
- * its documented 16 KB is 413 and nothing is stored.
+ * its documented 16 KB is 413 and nothing is stored. JSON nested deeper than 32 levels is 400 on
+ * every route that takes a JSON body, anonymous ones included (issue 34, item 3), not a 500.
  */
 import { describe, expect, it } from 'vitest';
 import { baseUrl, call, registerTenant } from '../support/api.js';
@@ -118,5 +119,55 @@ describe('hostile input', () => {
       body: { type: 'motion.detected', payload: { blob: 'x'.repeat(16 * 1024 - 20) } },
     });
     expect(fits.status).toBe(201);
+  });
+
+  it('JSON nested deeper than 32 levels is 400 on anonymous and authenticated routes; 32 levels pass on', async () => {
+    const json = { 'content-type': 'application/json' };
+    const arrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const objects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+    const tooDeep = { detail: 'The body is JSON nested deeper than 32 levels' };
+    // Anonymous: sign-in, registration, a public report; 60 KB of brackets, and 5,000 levels of objects.
+    for (const path of ['/api/v1/portal/login', '/api/v1/portal/register', '/api/v1/incidents/public']) {
+      for (const rawBody of [`{"email":${arrays(10_000)}}`, `{"email":${objects(5_000)}}`, arrays(33)]) {
+        const res = await call('POST', path, { rawBody, headers: json });
+        expect(res.status, `${path} ${rawBody.slice(0, 20)}`).toBe(400);
+        expect(res.body, path).toEqual(tooDeep);
+      }
+    }
+    // 32 levels, the body's object included, pass on to validation (a password is no array: 422).
+    const deepest = await call('POST', '/api/v1/portal/login', {
+      rawBody: `{"email":"a@example.com","password":${arrays(31)}}`,
+      headers: json,
+    });
+    expect(deepest.status).toBe(422);
+    expect(deepest.body.detail[0].loc).toEqual(['body', 'password']);
+
+    // Authenticated, and nothing is stored: deep enough to overflow a walk, and just past what
+    // DynamoDB stores (a payload 32 levels deep in a 33-level body).
+    const org = await registerTenant('Deep');
+    for (const [path, rawBody] of [
+      ['/api/v1/events', `{"type":"motion.detected","payload":{"x":${arrays(10_000)}}}`],
+      ['/api/v1/events/batch', `{"events":[{"type":"motion.detected","payload":${objects(5_000)}}]}`],
+      ['/api/v1/events', `{"type":"motion.detected","payload":${objects(32)}}`],
+    ] as const) {
+      const res = await call('POST', path, { token: org.token, rawBody, headers: json });
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toEqual(tooDeep);
+    }
+    expect((await call('GET', '/api/v1/events', { token: org.token })).body).toEqual([]);
+    // A payload 31 levels deep, in a 32-level body, is stored and read back as sent.
+    const kept = await call('POST', '/api/v1/events', {
+      token: org.token,
+      rawBody: `{"type":"motion.detected","payload":${objects(31)}}`,
+      headers: json,
+    });
+    expect(kept.status).toBe(201);
+    expect(JSON.stringify(kept.body.payload)).toBe(objects(31));
+    // Brackets in strings are text, however many.
+    const texty = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'motion.detected', description: '[{'.repeat(1_000) },
+    });
+    expect(texty.status).toBe(201);
   });
 });

@@ -22,6 +22,7 @@ import {
 import {
   ASSETS_GEOJSON,
   ASSETS_SUMMARY,
+  deepPropertiesGeojsonBytes,
   geojsonBytes,
   kmlBytes,
   kmzBytes,
@@ -184,6 +185,13 @@ const BAD_FILES = [
       }),
     type: 'no_geometries',
     msg: /holds no geometries/,
+  },
+  {
+    case: 'GeoJSON whose properties nest 200,000 levels',
+    filename: 'deep.geojson',
+    make: async () => deepPropertiesGeojsonBytes(200_000),
+    type: 'unreadable_file',
+    msg: /^The file is not readable as GeoJSON: the JSON is nested deeper than 32 levels$/,
   },
 ] as const;
 

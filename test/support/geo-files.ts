@@ -136,6 +136,18 @@ export function largeGeojsonBytes(bytes: number): Buffer {
   return Buffer.from(`{"type":"FeatureCollection","features":[${features.join(',')}]}`, 'utf8');
 }
 
+/**
+ * A valid GeoJSON point feature whose `properties` hold a value nested `levels` arrays deep (built
+ * as text: JSON.stringify would overflow on it).
+ */
+export function deepPropertiesGeojsonBytes(levels: number): Buffer {
+  const deep = '['.repeat(levels) + ']'.repeat(levels);
+  return Buffer.from(
+    `{"type":"Feature","properties":{"name":"Gate","deep":${deep}},"geometry":{"type":"Point","coordinates":[4.4,51.9]}}`,
+    'utf8',
+  );
+}
+
 /** A KML document of about `bytes` bytes: many placemarked cables with ExtendedData. */
 export function largeKmlBytes(bytes: number): Buffer {
   const parts = ['<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>'];

@@ -8,7 +8,14 @@ import {
 } from '../../shared/domain/infrastructure/detect.js';
 import { baseName, formatFromFilename } from '../../shared/domain/infrastructure/formats.js';
 import { GeoFileError } from '../../shared/domain/infrastructure/geo-file-error.js';
-import { geojsonBytes, kmlBytes, kmzBytes, PORT_KML, shapefileZipBytes } from '../support/geo-files.js';
+import {
+  deepPropertiesGeojsonBytes,
+  geojsonBytes,
+  kmlBytes,
+  kmzBytes,
+  PORT_KML,
+  shapefileZipBytes,
+} from '../support/geo-files.js';
 
 const GPX = '<?xml version="1.0"?><gpx version="1.1" creator="x"><wpt lat="59.9" lon="10.7"/></gpx>';
 
@@ -165,6 +172,18 @@ describe('name and content must agree', () => {
     const err = await refusal('site.kmz', kmz.subarray(0, kmz.length - 30));
     expect(err.problem).toBe('unreadable_file');
     expect(err.message).toMatch(/^The file is not readable as a KMZ archive: the zip archive cannot be read/);
+  });
+
+  it('GeoJSON nested deeper than 32 levels is unreadable, read before it is parsed; 32 levels open', async () => {
+    for (const levels of [200_000, 31]) {
+      const err = await refusal('site.geojson', deepPropertiesGeojsonBytes(levels));
+      expect(err.problem).toBe('unreadable_file');
+      expect(err.message).toBe('The file is not readable as GeoJSON: the JSON is nested deeper than 32 levels');
+    }
+    // The feature, its properties and 30 arrays: 32 levels.
+    const opened = await openByNameAndContent('site.geojson', deepPropertiesGeojsonBytes(30));
+    expect(opened.format).toBe('geojson');
+    expect(await detectContentFormat(deepPropertiesGeojsonBytes(200_000))).toBeNull();
   });
 
   it('a name we do not take is refused before the content is looked at', async () => {

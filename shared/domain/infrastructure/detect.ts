@@ -17,6 +17,7 @@ import {
   formatFromFilename,
   type InfrastructureFormat,
 } from './formats.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { GeoFileError } from './geo-file-error.js';
 import { isGeoJson } from './geojson.js';
 import { assertKmlSize, isKmlDocument, MAX_KML_BYTES, rootElementName, xmlParser } from './kml.js';
@@ -87,9 +88,13 @@ export async function openContent(
       return { format: null, what: `XML whose root element is <${rootElementName(document)}>, not <kml>` };
     }
     case 'json': {
+      const text = decodeText(data);
+      // Before the parse: a deeper value would overflow what walks it later (shared/json-depth.ts).
+      if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH))
+        throw unreadable(label, `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`);
       let value: unknown;
       try {
-        value = JSON.parse(decodeText(data));
+        value = JSON.parse(text);
       } catch (err) {
         throw unreadable(label, `the JSON does not parse (${(err as Error).message})`);
       }
