@@ -4,6 +4,7 @@
  * aws-chunked framing inside the object).
  */
 import {
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -66,6 +67,11 @@ export async function deleteObjectsUnder(prefix: string): Promise<number> {
 /** Stores an object (the whole body at once; these are at most tens of megabytes). */
 export async function putObject(key: string, body: Uint8Array | string, contentType: string): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** Deletes one object (nothing when there is none). */
+export async function deleteObject(key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
 }
 
 /** An object's bytes, or null when there is none. */

@@ -54,7 +54,8 @@ export const incidentsVoiceRoute = {
   description:
     'Send a short recording as base64, the upload_key of a longer one PUT to a URL from POST /api/v1/incidents/voice/upload-url ' +
     `(a key under tenants/<tenant>/audio/, at most ${MAX_VOICE_UPLOAD_BYTES} bytes: 413 past it; its extension gives the format when none is sent), ` +
-    'or a transcript made on the device. 503 when no speech recogniser is available; 409 while the tenant has the voice intake agent switched off (PATCH /api/v1/agents/voice-intake).',
+    'or a transcript made on the device. 422 when the recording is not base64, does not begin as its format, or cannot be read as audio (nothing is kept); ' +
+    '503 with Retry-After when no speech recogniser is available or recognition could not finish in time; 409 while the tenant has the voice intake agent switched off (PATCH /api/v1/agents/voice-intake).',
   request: { body: voiceIncidentCreate },
   response: { status: 201, description: 'The draft.', schema: incidentResponse },
   // 409: the tenant switched the voice intake agent off (docs/operations.md).

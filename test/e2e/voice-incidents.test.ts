@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { BUCKET, deleteObjectsUnder, headObject, s3 } from '../../shared/adapters/s3.js';
 import { tenantAudioPrefix } from '../../shared/adapters/speech/types.js';
@@ -18,7 +18,7 @@ import { outboxOf } from '../support/seed.js';
 import { ackPathOf as sentAckPath } from '../support/notifications.js';
 
 /** The text spoken by flite as a WAV, or converted by sox to another format. */
-function speak(text: string, format: 'wav' | 'flac' = 'wav'): Buffer {
+function speak(text: string, format: 'wav' | 'flac' | 'mp3' | 'ogg' = 'wav'): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-voice-'));
   try {
     const wav = join(dir, 'report.wav');
@@ -214,6 +214,40 @@ describe('incidents.voiceUploadUrl', () => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  it('MP3 and Ogg recordings as sox encodes them begin as their format and become drafts', async () => {
+    const org = await registerTenant('Voice');
+    for (const format of ['mp3', 'ogg'] as const) {
+      const res = await call('POST', '/api/v1/incidents/voice', {
+        token: org.token,
+        body: { audio_base64: speak(REPORT, format).toString('base64'), format },
+      });
+      expect(res.status, `${format}: ${res.text}`).toBe(201);
+      expect(res.body.voice.audio_key.endsWith(`.${format}`)).toBe(true);
+    }
+  });
+
+  it('a recording that is not one is 422 naming the problem, and nothing is stored', async () => {
+    const org = await registerTenant('Voice');
+    const report = (body: Record<string, unknown>) =>
+      call('POST', '/api/v1/incidents/voice', { token: org.token, body });
+    const notBase64 = await report({ audio_base64: 'there is a fire at gate 4!', format: 'wav' });
+    expect(notBase64.status).toBe(422);
+    expect(notBase64.body.detail[0]).toMatchObject({ loc: ['body', 'audio_base64'], type: 'base64_format' });
+    const text = await report({ audio_base64: Buffer.from('there is a fire at gate 4').toString('base64') });
+    expect(text.status).toBe(422);
+    expect(text.body.detail[0]).toMatchObject({ loc: ['body', 'audio_base64'], type: 'audio_format' });
+    expect(text.body.detail[0].msg).toContain('not a wav recording');
+    const mp3AsFlac = await report({ audio_base64: speak(REPORT).toString('base64'), format: 'flac' });
+    expect(mp3AsFlac.status).toBe(422);
+    // Begins as a WAV file, then nothing a recogniser can read.
+    const header = Buffer.concat([Buffer.from('RIFF\0\0\0\0WAVEfmt '), Buffer.alloc(64, 7)]);
+    const unreadable = await report({ audio_base64: header.toString('base64'), format: 'wav' });
+    expect(unreadable.status, unreadable.text).toBe(422);
+    expect(unreadable.body.detail[0]).toMatchObject({ loc: ['body', 'audio_base64'], type: 'unreadable_audio' });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: tenantAudioPrefix(org.tenantId) }));
+    expect(listed.KeyCount ?? 0).toBe(0);
   });
 
   it('validates the format and the size: past the limit, zero, an unknown format or property is 422', async () => {

@@ -72,7 +72,8 @@ async function pendingDraft(org: RegisteredTenant) {
   vi.useFakeTimers({ toFake: ['Date'] });
   try {
     return await draftFromVoice(actorOf(org), systemTenant(org.tenantId), {
-      audio_base64: Buffer.from('RIFF-not-really-audio').toString('base64'),
+      // A WAV header and nothing a recogniser could read: Transcribe is mocked.
+      audio_base64: Buffer.from('RIFF\0\0\0\0WAVEfmt not-really-audio').toString('base64'),
       format: 'wav',
     });
   } finally {

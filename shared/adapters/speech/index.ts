@@ -15,6 +15,7 @@ import {
 import type { SpeechRecognizer } from './types.js';
 
 export * from './types.js';
+export { startsAsAudio } from './audio-signature.js';
 export {
   finishTranscriptionJob,
   jobNameFor,

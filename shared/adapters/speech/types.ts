@@ -54,6 +54,15 @@ export class SpeechUnavailableError extends Error {
   }
 }
 
+/** The recogniser did not finish within its budget (a busy machine): try again later, a 503. */
+export class SpeechBusyError extends Error {
+  override readonly name = 'SpeechBusyError';
+  /** By name: the local stand-in throws its own copy of this class (shared/runtime-ports.ts). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, 'SpeechBusyError');
+  }
+}
+
 /** The recogniser ran and failed on this recording (unreadable audio, a failed job). */
 export class TranscriptionFailedError extends Error {
   override readonly name = 'TranscriptionFailedError';

@@ -4,14 +4,17 @@
  * it; finalizing writes the summary and confirms it (SLA clock, notification with the link).
  */
 import { incidentAi, withQuestions, type IncidentFields } from '../../adapters/extraction/index.js';
-import { headObject, putObject } from '../../adapters/s3.js';
+import { deleteObject, headObject, putObject } from '../../adapters/s3.js';
 import {
   assertTenantAudioKey,
   AUDIO_CONTENT_TYPES,
   audioFormatOfKey,
   speechRecognizer,
+  SpeechBusyError,
   SpeechUnavailableError,
+  startsAsAudio,
   tenantAudioPrefix,
+  TranscriptionFailedError,
 } from '../../adapters/speech/index.js';
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
@@ -26,6 +29,9 @@ import { transition } from './lifecycle.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { incidentComplete, voiceIncidentCreate } from '../../schemas/incidents.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
+
+/** Standard base64 (RFC 4648, section 4), padded or not. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
 
 /** What a recognition may take before the draft is answered as pending (API Gateway allows 29 s). */
 const RECOGNITION_BUDGET_MS = 20_000;
@@ -51,11 +57,18 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   let format = input.format ?? 'wav';
   let audioKey: string | null = null;
   let audio: Buffer | undefined;
+  let stored = false;
   if (input.audio_base64) {
+    // Buffer.from skips what is not base64 and decodes the rest: text would become a "recording".
+    if (!BASE64.test(input.audio_base64.replace(/\s+/g, '')))
+      throw invalid(['body', 'audio_base64'], 'is not base64', 'base64_format');
     audio = Buffer.from(input.audio_base64, 'base64');
     if (audio.length === 0) throw invalid(['body', 'audio_base64'], 'not a base64 recording', 'value_error');
+    if (!startsAsAudio(audio, format))
+      throw invalid(['body', 'audio_base64'], `is not a ${format} recording: it does not begin as one${input.format ? '' : ' (name its format when it is another)'}`, 'audio_format');
     audioKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${format}`;
     await putObject(audioKey, audio, AUDIO_CONTENT_TYPES[format]);
+    stored = true;
   } else if (input.upload_key) {
     try {
       assertTenantAudioKey(tenantId, input.upload_key);
@@ -94,8 +107,18 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
         unsureWords = result.unsureWords;
       } else pendingJob = result.jobName;
     } catch (err) {
+      // A recording this request stored goes again: a refused report leaves nothing behind.
+      if (stored) await deleteObject(audioKey);
       if (err instanceof SpeechUnavailableError)
         throw new ServiceUnavailableError(`No speech recogniser is available: ${err.message}`);
+      if (err instanceof SpeechBusyError)
+        throw new ServiceUnavailableError(`Speech recognition is busy: ${err.message}`);
+      if (err instanceof TranscriptionFailedError)
+        throw invalid(
+          ['body', input.audio_base64 ? 'audio_base64' : 'upload_key'],
+          `could not be read as ${format} audio`,
+          'unreadable_audio',
+        );
       throw err;
     }
   }

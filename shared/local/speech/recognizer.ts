@@ -11,6 +11,7 @@ import { securityGrammar } from './grammar.js';
 import { findOnPath, ProcessTimeoutError, run } from './processes.js';
 import {
   assertTenantAudioKey,
+  SpeechBusyError,
   SpeechUnavailableError,
   TranscriptionFailedError,
   type AudioFormat,
@@ -158,13 +159,17 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
       };
     } catch (error) {
       if (error instanceof TranscriptionFailedError) throw error;
-      const reason =
-        error instanceof ProcessTimeoutError
-          ? `did not finish within the budget of ${input.budgetMs} ms`
-          : (error as Error).message;
-      throw new TranscriptionFailedError(`offline recognition of ${input.audioKey} failed: ${reason}`, {
-        cause: error,
-      });
+      // Slowness is the machine's, not the recording's: the caller may try again.
+      if (error instanceof ProcessTimeoutError)
+        throw new SpeechBusyError(`offline recognition did not finish within its budget of ${input.budgetMs} ms`, {
+          cause: error,
+        });
+      throw new TranscriptionFailedError(
+        `offline recognition of ${input.audioKey} failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
