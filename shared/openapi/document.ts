@@ -108,7 +108,7 @@ interface ErrorKind {
 const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
   400: {
     name: 'BadRequest',
-    description: `Malformed request: the body is not valid JSON, or nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+    description: `Malformed request: it cannot be read as HTTP or its path's percent-encoding is broken, or its body is not valid JSON or nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
     example: 'The body is not valid JSON',
   },
   401: {
@@ -134,13 +134,25 @@ const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
   },
   413: {
     name: 'PayloadTooLarge',
-    description: 'The body or upload is too large.',
+    description:
+      'The body or upload is too large (any request past 10 MB, the limit of the gateway; a route may allow less).',
     example: 'The body is larger than 1048576 bytes',
+  },
+  414: {
+    name: 'UriTooLong',
+    description: 'The request line is too long; answered before the route runs.',
+    example: 'The request line is too long',
   },
   415: {
     name: 'UnsupportedMediaType',
     description: 'Wrong content type of the body.',
     example: 'The body must be JSON (Content-Type: application/json)',
+  },
+  431: {
+    name: 'RequestHeaderFieldsTooLarge',
+    description: 'The request line and headers are larger than 16 KB; answered before the route runs.',
+    example:
+      'The request line and headers are larger than 16 KB (a long query string?): send less, or send it in a body',
   },
   429: {
     name: 'TooManyRequests',
@@ -387,15 +399,22 @@ function successResponse(route: RouteDef, components: Components): Json {
         ? { schema: { type: 'string' } }
         : {};
     response.content = { [contentType]: media };
+    for (const other of route.response.alternateContentTypes ?? [])
+      (response.content as Record<string, unknown>)[other] = TEXTUAL.test(other) ? { schema: { type: 'string' } } : {};
   } else if (schema) {
     response.content = { 'application/json': { schema: components.named(schema, owner) } };
   }
   return response;
 }
 
-/** 422 when the route takes input, the body checks, 401/403/429 when it needs a credential, its own, 500 and 503. */
+/**
+ * 422 when the route takes input, the body checks, 401/403/429 when it needs a credential, its
+ * own, 500 and 503; and on every operation what is answered before any route runs: a request
+ * that cannot be read (400), a body past the gateway's 10 MB (413), a request line or headers
+ * too long (414, 431).
+ */
 function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
-  const statuses = new Set<number>();
+  const statuses = new Set<number>([400, 413, 414, 431]);
   const hasBody = route.request?.body !== undefined;
   if (takesParameters || hasBody || route.upload) statuses.add(422);
   if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));

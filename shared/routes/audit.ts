@@ -73,7 +73,12 @@ export const auditLogsExportRoute = {
   description:
     "Oldest first, streamed as the log is read (so a long range starts at once and never waits in memory). NDJSON: one entry per line as `GET .../audit-logs/{tenant_id}/{log_id}` answers it. CSV (RFC 4180, a header row, `changes` as JSON; a value that a spreadsheet would run as a formula is prefixed with `'`). At most 31 days a call. Check the range with `.../verify` to prove what you exported unchanged.",
   request: { path: auditTenantPath, query: auditExportQuery, headers: auditExportHeaders },
-  response: { status: 200, description: 'The entries, one per line.', contentType: 'application/x-ndjson' },
+  response: {
+    status: 200,
+    description: 'The entries, one per line: NDJSON, or CSV with `Accept: text/csv`.',
+    contentType: 'application/x-ndjson',
+    alternateContentTypes: ['text/csv'],
+  },
   errors: [404],
   streaming: true,
   timeoutSeconds: 900,

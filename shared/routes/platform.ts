@@ -53,7 +53,12 @@ export const docsAssetRoute = {
   tag: 'platform',
   summary: 'Script and style of the interactive documentation',
   request: { path: docsAssetPath },
-  response: { status: 200, description: 'The asset.', contentType: 'application/octet-stream' },
+  response: {
+    status: 200,
+    description: 'The asset: the script, or the stylesheet.',
+    contentType: 'text/javascript',
+    alternateContentTypes: ['text/css'],
+  },
   errors: [404],
   grants: {},
 } as const satisfies RouteDef;

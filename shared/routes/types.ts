@@ -57,6 +57,8 @@ export interface RouteResponse {
   schema?: JsonSchema;
   /** Content type of the success body when it is not JSON (HTML, JS, CSS, SSE). */
   contentType?: string;
+  /** Other content types the success body may have, in cases the description states (CSV on `Accept`, a stylesheet). */
+  alternateContentTypes?: readonly string[];
   /** Response headers of the success answer besides X-Request-Id (shared/openapi/document.ts names them). */
   headers?: readonly string[];
   /** A redirect (with `Location`) the route answers instead in a case its description states. */

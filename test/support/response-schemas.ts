@@ -95,6 +95,13 @@ export async function responseProblems(
       `${method} ${op.template} answered ${status}, which its operation does not document (documented: ${Object.keys(op.responses).join(', ')})`,
     ];
   const key = `${method} ${op.template} ${status}`;
+  const declared = Object.keys(
+    (deref(document, documented).value as { content?: Record<string, unknown> }).content ?? {},
+  ).map(mediaType);
+  if (declared.length > 0 && contentType && !declared.includes(mediaType(contentType)))
+    return [
+      `${method} ${op.template} ${status} answered ${contentType}, which it does not document (documented: ${declared.join(', ')})`,
+    ];
   let validate = compiled.get(key);
   if (validate === undefined) {
     const response = deref(document, documented);
@@ -117,3 +124,6 @@ export async function responseProblems(
         `${method} ${op.template} ${status}: ${e.instancePath || '(body)'} ${e.message} ${JSON.stringify(e.params)}`,
     );
 }
+
+/** A content type without its parameters, lower case: `text/css; charset=utf-8` is `text/css`. */
+const mediaType = (contentType: string) => contentType.split(';')[0]!.trim().toLowerCase();
