@@ -116,9 +116,12 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
   const outdir = mkdtempSync(join(LOCAL_BUNDLES_ROOT, 'tmp-'));
   try {
     const app = new App({ outdir, context: cdkContext() });
-    // The stage only names resources; the bundles are the same for every stage.
-    new GatehouseStack(app, 'Gatehouse-local', { stage: 'local', deletionProtection: false });
-    quietBundling(() => app.synth());
+    // The stage only names resources; the bundles are the same for every stage. CDK stages (and
+    // so builds) each function's asset as the stack is constructed, not at synth.
+    quietBundling(() => {
+      new GatehouseStack(app, 'Gatehouse-local', { stage: 'local', deletionProtection: false });
+      app.synth();
+    });
     const files: Record<string, string> = {};
     for (const fn of synthesizedFunctions(app, outdir))
       files[fn.construct.node.scope!.node.id] = relative(outdir, fn.file);
