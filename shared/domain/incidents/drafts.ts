@@ -65,7 +65,11 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
     audio = Buffer.from(input.audio_base64, 'base64');
     if (audio.length === 0) throw invalid(['body', 'audio_base64'], 'not a base64 recording', 'value_error');
     if (!startsAsAudio(audio, format))
-      throw invalid(['body', 'audio_base64'], `is not a ${format} recording: it does not begin as one${input.format ? '' : ' (name its format when it is another)'}`, 'audio_format');
+      throw invalid(
+        ['body', 'audio_base64'],
+        `is not a ${format} recording: it does not begin as one${input.format ? '' : ' (name its format when it is another)'}`,
+        'audio_format',
+      );
     audioKey = `${tenantAudioPrefix(tenantId)}${newTimeId()}.${format}`;
     await putObject(audioKey, audio, AUDIO_CONTENT_TYPES[format]);
     stored = true;
