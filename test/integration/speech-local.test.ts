@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalExtractor } from '../../shared/local/extraction/extractor.js';
 import { LocalSpeechRecognizer } from '../../shared/local/speech/recognizer.js';
 import { findOnPath } from '../../shared/local/speech/processes.js';
-import { SpeechUnavailableError, TranscriptionFailedError } from '../../shared/adapters/speech/types.js';
+import {
+  SpeechBusyError,
+  SpeechUnavailableError,
+  TranscriptionFailedError,
+} from '../../shared/adapters/speech/types.js';
 
 const SENTENCE = 'there is a suspicious person near gate four at the north fence';
 const KEYWORDS = ['suspicious', 'person', 'gate', 'north', 'fence'];
@@ -102,11 +106,11 @@ describe('LocalSpeechRecognizer', () => {
     ).rejects.toThrow(TranscriptionFailedError);
   });
 
-  it('gives up at the budget and fails on audio it cannot read, leaving no temp files', async () => {
+  it('gives up at the budget (busy: try again) and fails on audio it cannot read, leaving no temp files', async () => {
     const audio = speak('slt', SENTENCE);
     await expect(
       recognizer.transcribe({ audioKey: key('a.wav'), audio, format: 'wav', tenantId: TENANT, budgetMs: 5 }),
-    ).rejects.toThrow(TranscriptionFailedError);
+    ).rejects.toThrow(SpeechBusyError);
     await expect(
       recognizer.transcribe({
         audioKey: key('b.wav'),

@@ -108,7 +108,8 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
     const deadline = Date.now() + input.budgetMs;
     const left = () => {
       const ms = deadline - Date.now();
-      if (ms <= 0) throw new TranscriptionFailedError(`offline recognition did not finish within ${input.budgetMs} ms`);
+      if (ms <= 0)
+        throw new SpeechBusyError(`offline recognition did not finish within its budget of ${input.budgetMs} ms`);
       return ms;
     };
     const audio = input.audio ?? (await this.loadAudio(input.audioKey));
@@ -158,7 +159,7 @@ export class LocalSpeechRecognizer implements SpeechRecognizer {
         unsureWords: unique(heard.filter((w) => !confirmed(w)).map((w) => w.word)),
       };
     } catch (error) {
-      if (error instanceof TranscriptionFailedError) throw error;
+      if (error instanceof TranscriptionFailedError || error instanceof SpeechBusyError) throw error;
       // Slowness is the machine's, not the recording's: the caller may try again.
       if (error instanceof ProcessTimeoutError)
         throw new SpeechBusyError(`offline recognition did not finish within its budget of ${input.budgetMs} ms`, {
