@@ -145,6 +145,9 @@ export class FunctionBundles {
       // Stack traces need the mappings only; leaving sources out halves the .map file.
       sourcesContent: false,
       banner: { js: ESM_REQUIRE_SHIM },
+      // Lambda's credentials are in the environment: the SDK's default chain, SSO and STS clients
+      // included, stays out (shared/adapters/lambda-credentials.ts).
+      alias: { '@aws-sdk/credential-provider-node': './shared/adapters/lambda-credentials.ts' },
       // The AWS SDK v3 is bundled, not taken from the runtime: package-lock.json pins the versions
       // the tests ran against, while the runtime's copy changes without notice.
       metafile: true,
