@@ -1,9 +1,12 @@
 /**
  * Structured JSON logs, one line per entry, so CloudWatch Logs Insights can query every field.
- * Secrets never reach a log: callers pass fields, not requests, and `redact` guards the rest.
+ * Secrets never reach a log: callers pass fields, not requests, and `redact` guards the rest: a
+ * field named like a secret is `[redacted]`, and a credential in any URL of any text (the message,
+ * a field, an error) is `REDACTED` (shared/url-secrets.ts).
  */
 import { config } from './config.js';
 import { writeLogLine } from './log-sink.js';
+import { redactSecretsIn, redactUrlsIn } from './url-secrets.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -14,14 +17,17 @@ export type Fields = Record<string, unknown>;
 function redact(fields: Fields): Fields {
   const out: Fields = {};
   for (const [key, value] of Object.entries(fields)) {
-    out[key] = SECRET_KEYS.test(key) ? '[redacted]' : value;
+    out[key] = SECRET_KEYS.test(key) ? '[redacted]' : redactSecretsIn(value);
   }
   return out;
 }
 
 function errorFields(err: unknown): Fields {
-  if (err instanceof Error) return { error: { name: err.name, message: err.message, stack: err.stack } };
-  return { error: String(err) };
+  if (err instanceof Error)
+    return {
+      error: { name: err.name, message: redactUrlsIn(err.message), stack: err.stack && redactUrlsIn(err.stack) },
+    };
+  return { error: redactUrlsIn(String(err)) };
 }
 
 export interface Logger {
@@ -39,7 +45,7 @@ export function createLogger(base: Fields = {}, minLevel: Level = config.logLeve
     const entry = {
       level,
       time: new Date().toISOString(),
-      msg,
+      msg: redactUrlsIn(msg),
       ...base,
       ...redact(rest),
       ...(err === undefined ? {} : errorFields(err)),

@@ -51,7 +51,10 @@ const show = (list: Import[]) => list.map((i) => `${i.from} -> ${i.to}`);
  * (.dependency-cruiser.cjs checks the same layers with dependency-cruiser: `npm run lint:deps`).
  */
 const LAYERS: [name: string, test: RegExp][] = [
-  ['base', /^shared\/(vocabulary\/|geo\/|(errors|config|log|log-sink|ids|xml|runtime-ports|json-depth)\.ts$)/],
+  [
+    'base',
+    /^shared\/(vocabulary\/|geo\/|(errors|config|log|log-sink|ids|xml|runtime-ports|json-depth|url-secrets)\.ts$)/,
+  ],
   ['schemas', /^shared\/schemas\//],
   ['db', /^shared\/db\//],
   ['adapters', /^shared\/adapters\//],

@@ -67,4 +67,27 @@ describe('logs', () => {
     });
     expect(lines[0]).not.toMatch(/hunter2|Bearer abc/);
   });
+
+  it('never write a credential of a URL, in the message, a field or an error', () => {
+    const lines: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    const logFile = process.env.LOG_FILE;
+    delete process.env.LOG_FILE;
+    const writeError = process.stderr.write.bind(process.stderr);
+    process.stdout.write = (chunk: string) => (lines.push(chunk), true);
+    process.stderr.write = (chunk: string) => (lines.push(chunk), true);
+    const url = 'https://u:pw9@feeds.example/x.csv?token=tok9&format=csv';
+    try {
+      createLogger({}, 'debug').info(`polled ${url}`, { source: url, nested: { urls: [url] } });
+      createLogger({}, 'debug').error('poll failed', { err: new Error(`GET ${url}: 503`) });
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = writeError;
+      if (logFile !== undefined) process.env.LOG_FILE = logFile;
+    }
+    expect(lines.join('')).not.toMatch(/pw9|tok9|u:/);
+    const shown = 'https://REDACTED:REDACTED@feeds.example/x.csv?token=REDACTED&format=csv';
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: `polled ${shown}`, source: shown, nested: { urls: [shown] } });
+    expect(JSON.parse(lines[1]!).error.message).toBe(`GET ${shown}: 503`);
+  });
 });
