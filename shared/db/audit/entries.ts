@@ -1,7 +1,8 @@
 /**
  * Audit entries. Every mutation puts its entry in the same transaction as the change, so neither
  * exists without the other. Each entry is in its tenant's audit partition by its UUIDv7 id, and
- * in three indexes: by action, by resource type and by user (docs/data-model.md).
+ * in three indexes: by action, by resource type and by user (docs/data-model.md). A credential in
+ * a URL of its changes is kept `REDACTED` (shared/url-secrets.ts), whatever the caller passed.
  */
 import type { Actor } from '../../vocabulary/actor.js';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -12,6 +13,7 @@ import { pick } from '../items.js';
 import { keys } from '../keys.js';
 import { forEachPage, queryCount, queryPage, type KeyQuery, type PageRequest } from '../query.js';
 import type { TransactItem } from '../transact.js';
+import { redactSecretsIn } from '../../url-secrets.js';
 
 export interface AuditEntry {
   log_id: string;
@@ -61,10 +63,11 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
     // An anonymous reporter's address is withheld: the entry says so instead.
     source_ip: actor.sourceIp ?? 'anonymous',
     // A workflow's change names the workflow and the run that made it.
-    changes:
+    changes: redactSecretsIn(
       actor.kind === 'workflow'
         ? { ...input.changes, workflow: { workflow_id: actor.workflowId, run_id: actor.runId } }
         : input.changes,
+    ),
   };
 }
 

@@ -1,11 +1,13 @@
 /**
  * The audit log for auditors: a time range of a tenant's entries, oldest first, as NDJSON (one
  * entry per line, as the API answers it) or CSV (RFC 4180, one row per entry, `changes` as JSON),
- * written page by page as the table is read, so a long range never sits in memory.
+ * written page by page as the table is read, so a long range never sits in memory. Entries are
+ * written as the API answers them (`shownEntry`: no credential of a URL).
  */
 import { eachAuditPage, type AuditEntry } from '../../db/audit/index.js';
 import { invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
+import { shownEntry } from './log.js';
 
 export type ExportFormat = 'ndjson' | 'csv';
 
@@ -79,6 +81,7 @@ export function auditExport(
     await eachAuditPage(tenantId, fromMs, toMs, async (entries) => {
       if (entries.length === 0) return;
       const chunk = entries
+        .map(shownEntry)
         .map((e) => (format === 'csv' ? csvRow(CSV_COLUMNS.map((c) => e[c])) : `${JSON.stringify(e)}\n`))
         .join('');
       await write(chunk);

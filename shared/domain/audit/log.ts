@@ -1,6 +1,11 @@
-/** Reading a tenant's audit log: its filters as the spec names them, checked, and one entry by id. */
+/**
+ * Reading a tenant's audit log: its filters as the spec names them, checked, and one entry by id.
+ * An entry is answered with any credential of a URL in it `REDACTED` (shared/url-secrets.ts): new
+ * entries are written so, and one written before that rule is shown so too.
+ */
 import { getAuditEntry, queryAudit, type AuditEntry } from '../../db/audit/index.js';
 import { invalid, NotFoundError } from '../../errors.js';
+import { redactSecretsIn } from '../../url-secrets.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
 export const AUDIT_ENTRY_NOT_FOUND = 'Audit log entry not found';
@@ -13,6 +18,11 @@ export interface AuditLogQuery {
   end_date?: string;
   skip: number;
   limit: number;
+}
+
+/** The entry as answered: its changes without a credential of a URL. */
+export function shownEntry(entry: AuditEntry): AuditEntry {
+  return entry.changes ? { ...entry, changes: redactSecretsIn(entry.changes) } : entry;
 }
 
 export async function listAuditLog(
@@ -28,11 +38,11 @@ export async function listAuditLog(
     { action: q.action, resourceType: q.resource_type, userId: q.user_id, fromMs, toMs },
     { limit: q.limit, offset: q.skip },
   );
-  return { items, total, limit: q.limit, skip: q.skip };
+  return { items: items.map(shownEntry), total, limit: q.limit, skip: q.skip };
 }
 
 export async function findAuditEntry(tenantId: TenantId, logId: string): Promise<AuditEntry> {
   const entry = await getAuditEntry(tenantId, logId);
   if (!entry) throw new NotFoundError(AUDIT_ENTRY_NOT_FOUND);
-  return entry;
+  return shownEntry(entry);
 }
