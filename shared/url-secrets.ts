@@ -117,6 +117,14 @@ export function hasPlaceholders(raw: string): boolean {
   return p.username || p.password || p.query.length > 0;
 }
 
+/** Whether a URL carries a credential of its own, not only placeholders for kept ones. */
+export function givesCredentials(raw: string): boolean {
+  const { secrets } = splitUrl(raw);
+  if (!secrets) return false;
+  const parts = [secrets.username, secrets.password, ...(secrets.query ?? []).map(([, value]) => value)];
+  return parts.some((part) => part !== undefined && part !== REDACTED);
+}
+
 /** The URL called: the shown form with each placeholder replaced by its secret part again. */
 export function joinUrl(shown: string, secrets: UrlSecrets | null): string {
   if (!secrets) return shown;

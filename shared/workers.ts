@@ -394,8 +394,9 @@ export const WORKERS: readonly WorkerDef[] = [
     // Reads the connector, the tenant's environments and lines (files in the bucket); writes
     // records, the status and the alerts' guards and messages; removes a stale schedule; sends
     // what it read to the data-lake queue (and keeps its export state under lake-state/). RIS
-    // polls read the tenant's RPKI export back from feeds/ of the bucket.
-    grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
+    // polls read the tenant's RPKI export back from feeds/ of the bucket. Opens the credentials of a
+    // source's URL, when it has any (sealed with the integration's config).
+    grants: { table: 'write', bucket: 'write', schedules: true, secrets: 'open', queues: { 'data-lake': 'send' } },
     // A feed is read in 20 s at most (a RIS Live window, 20 s at most, waits on the network);
     // storing a KEV catalogue of 1,500 records is 15 BatchGetItems and the writes of what changed.
     timeoutSeconds: 120,
@@ -407,7 +408,7 @@ export const WORKERS: readonly WorkerDef[] = [
     description:
       'Polls the connectors whose documents need the memory (an RPKI export, kept as one object in the bucket) on their schedules: the connector-poll worker with 2 GB (docs/connectors.md)',
     trigger: { kind: 'scheduler', retryAttempts: 0, poller: 'large' },
-    grants: { table: 'write', bucket: 'write', schedules: true, queues: { 'data-lake': 'send' } },
+    grants: { table: 'write', bucket: 'write', schedules: true, secrets: 'open', queues: { 'data-lake': 'send' } },
     // The global RPKI export (about 50 MB of JSON, 700,000 VRPs): its body, its parse and its
     // compact list peak near 1 GB (measured 757 MB). Only its schedules invoke this function, so
     // the other feeds' polls (every 5 to 15 minutes) are not billed at 2 GB.

@@ -121,8 +121,10 @@ function hostRefusal(host: string, addresses: readonly string[], policy: Outboun
 const isLoopback = (address: string): boolean => parseIp(address)?.range() === 'loopback';
 
 /**
- * The URL as it may be saved: http(s) only, https unless the host is loopback (and allowed), no
- * credentials in it, and every address its host resolves to public. Throws OutboundRefusedError.
+ * The URL as it may be saved: http(s) only, https unless the host is loopback (and allowed), and
+ * every address its host resolves to public. A user name and password in it are sent as HTTP Basic
+ * authentication; whoever saves the URL keeps them sealed (shared/url-secrets.ts). Throws
+ * OutboundRefusedError.
  */
 export async function checkOutboundUrl(
   raw: string,
@@ -136,7 +138,6 @@ export async function checkOutboundUrl(
     throw new OutboundRefusedError('not a URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRefusedError('must be an https URL');
-  if (url.username || url.password) throw new OutboundRefusedError('must not carry a user name or password');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (isIP(host)) addresses = [host];

@@ -3,7 +3,10 @@
  * integration (`T#tid`, `INTEGRATION#<v7>`), with two things more on the item:
  *
  * - `connector`: what it polls (feed, source URL, minutes between polls, its alert settings), in
- *   the clear: it is no credential, and the poller reads it without opening the sealed config;
+ *   the clear, but for the credentials of its URL: those are `REDACTED` (shared/url-secrets.ts),
+ *   and the poller opens the sealed config for the URL it calls only when the URL has one;
+ *   `source` names where its records are kept (shared/domain/connectors/feed-sources.ts, from the
+ *   URL called), so a read of a tenant's sources opens nothing;
  * - `poll_last`, `poll_stored`, `poll_alerts`: the status of its last poll and its totals, written
  *   by the poller alone (one UpdateItem, no version bump: a settings change and a poll never
  *   conflict).
@@ -21,8 +24,13 @@ import { queryPage } from './query.js';
 
 export interface ConnectorSettings {
   feed: FeedName;
-  /** The source polled: the feed's public URL unless the connector names another. */
+  /** The source polled: the feed's public URL unless the connector names another; its credentials `REDACTED`. */
   url: string;
+  /**
+   * Where its records are kept (`feedSource` of the URL called, credentials and all); absent on
+   * connectors saved before it was kept, whose `url` is the URL called.
+   */
+  source?: string;
   interval_minutes: number;
   /** Hazard feeds: the distance (km) that raises an alert (GDACS without one: by event type). */
   radius_km?: number;

@@ -1,8 +1,9 @@
 /**
  * Integrations in the single table, in the tenant's partition (`T#tid`, `INTEGRATION#<v7>`), at
  * most 50 a tenant (shared/db/counted-items.ts). Their configuration (addresses that are
- * credentials, keys, signing secrets) is kept sealed as one value (shared/adapters/secret-box.ts);
- * the item keeps only where it points and a hint of the credential, for display.
+ * credentials, keys, signing secrets, the credentials of a URL) is kept sealed as one value
+ * (shared/adapters/secret-box.ts); the item keeps only where it points, its credentials `REDACTED`
+ * (shared/url-secrets.ts), and a hint of the credential, for display.
  */
 import type { IntegrationKind } from '../schemas/integrations.js';
 import type { ConnectorSettings } from './connectors.js';
@@ -57,6 +58,12 @@ const PUBLIC_FIELDS = [
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof Integration)[];
+
+/** What an integration's sealed configuration is bound to: its tenant and the integration. */
+export const integrationSecretContext = (tenantId: string, integrationId: string): Record<string, string> => ({
+  tenant_id: tenantId,
+  purpose: `integration:${integrationId}`,
+});
 
 const fromItem = (item: Record<string, unknown>): StoredIntegration => item as unknown as StoredIntegration;
 

@@ -50,7 +50,8 @@ export const connectorsPollRoute = {
   errors: [404],
   // An RPKI export is kept as one object under feeds/ of the bucket (docs/connectors.md); what a
   // connector read goes to the data-lake queue (its export state under lake-state/).
-  grants: { table: 'write', bucket: 'write', queues: { 'data-lake': 'send' } },
+  // Opens the credentials of the source's URL, when it has any (sealed with the integration's config).
+  grants: { table: 'write', bucket: 'write', secrets: 'open', queues: { 'data-lake': 'send' } },
   // The source is read in 15 s at most here (20 s on a schedule), and storing is a few seconds
   // more. The memory is for a global RPKI export polled on demand (about 1 GB at its peak).
   timeoutSeconds: 29,

@@ -98,7 +98,8 @@ export const webhooksUpdateRoute = {
   request: { path: webhookPath, body: webhookUpdate },
   response: { status: 200, description: 'The subscription as it is now.', schema: webhookResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  // Seals a new URL's credentials; opens the kept ones when the URL is sent back as shown.
+  grants: { table: 'write', secrets: 'both' },
 } as const satisfies RouteDef;
 
 export const webhooksDeleteRoute = {

@@ -28,7 +28,8 @@ export const connectorResponse = /* @__PURE__ */ (() =>
       feed: { type: 'string', enum: FEED_NAMES },
       source_url: {
         type: 'string',
-        description: 'The source polled, without any query string or user part (they may be credentials).',
+        description:
+          'The source polled, its credentials (user name and password, a query parameter named like a credential) shown `REDACTED`.',
       },
       public_source: {
         type: 'boolean',

@@ -131,7 +131,7 @@ const integrationFields = {
   endpoint: {
     type: 'string',
     description:
-      'Where it sends: the full address, or for Slack and Teams (whose address is a credential) its origin only; for email `mailto:` and the recipients.',
+      'Where it sends: the address with its credentials (user name and password, a query parameter named like a credential) `REDACTED`, or for Slack and Teams (whose address is a credential) its origin only; for email `mailto:` and the recipients. Sent back as shown in a change, a `REDACTED` keeps the credential kept at its place (same host only).',
   },
   credential_hint: {
     type: ['string', 'null'],

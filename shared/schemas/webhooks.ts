@@ -164,7 +164,11 @@ const webhookFields = /* @__PURE__ */ (() =>
   ({
     webhook_id: uuid,
     tenant_id: uuid,
-    url: { type: 'string' },
+    url: {
+      type: 'string',
+      description:
+        'The receiver, its credentials (user name and password, a query parameter named like a credential) `REDACTED`; sent back as shown in a change, a `REDACTED` keeps the credential kept at its place (same host only).',
+    },
     event_types: { type: 'array', items: { type: 'string' } },
     filters: {
       type: 'object',

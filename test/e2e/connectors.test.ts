@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedRecords } from '../../shared/db/feed-records.js';
 import { feedSource } from '../../shared/domain/connectors/feed-sources.js';
+import { redactUrl } from '../../shared/url-secrets.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { until } from '../support/threat-site.js';
 import { feedFixture, startFeedServer, type FeedServer } from '../support/feed-server.js';
@@ -69,7 +70,8 @@ async function connector(
     body: { name: `${feed} here`, kind: 'feed', config: { feed, url: `${base}${path}`, ...extra } },
   });
   expect(res.status, res.text).toBe(201);
-  expect(res.body).toMatchObject({ kind: 'feed', endpoint: `${base}${path}`, credential_hint: null });
+  // A credential in the source's query is shown REDACTED (docs/connectors.md, "Credentials in URLs").
+  expect(res.body).toMatchObject({ kind: 'feed', endpoint: redactUrl(`${base}${path}`), credential_hint: null });
   expect(res.body.secret).toBeUndefined();
   return res.body.integration_id;
 }
@@ -238,8 +240,8 @@ describe('connectors.list', () => {
     expect(res.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([quakes, kp]);
     expect(res.body[0]).toMatchObject({
       feed: 'usgs-quakes',
-      // The query string may be a credential: not shown.
-      source_url: `${base}/quakes.geojson`,
+      // The key in the query is a credential: REDACTED.
+      source_url: `${base}/quakes.geojson?key=REDACTED`,
       public_source: false,
       enabled: true,
       interval_minutes: 30,

@@ -177,7 +177,8 @@ describe('connectors of the routing feeds', () => {
     const listed = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'ris-live' } });
     expect(listed.body[0]).toMatchObject({
       feed: 'ris-live',
-      source_url: 'https://ris-live.ripe.net/v1/stream/',
+      // Its query names no credential: shown whole.
+      source_url: 'https://ris-live.ripe.net/v1/stream/?format=json&client=gatehouse',
       public_source: true,
       interval_minutes: 5,
     });

@@ -1,7 +1,8 @@
 /**
  * Webhook subscriptions in the single table, in the tenant's partition (`T#tid`, `WEBHOOK#<v7>`),
  * at most 50 a tenant (shared/db/counted-items.ts). Signing secrets are kept sealed
- * (shared/adapters/secret-box.ts).
+ * (shared/adapters/secret-box.ts), and so are the credentials of a receiver's URL (`url` shows
+ * them `REDACTED`: shared/url-secrets.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -36,6 +37,8 @@ export interface Webhook {
 
 export interface StoredWebhook extends Webhook {
   secret_sealed: string;
+  /** The credentials `REDACTED` in `url` (its UrlSecrets as JSON), sealed; absent or null when it has none. */
+  url_secrets_sealed?: string | null;
   previous_secret_sealed: string | null;
   version: number;
 }

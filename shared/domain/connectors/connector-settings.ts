@@ -1,11 +1,16 @@
 /**
  * A connector's settings (docs/connectors.md): what a `feed` integration's config says, completed
  * with its feed's defaults, and its schedule kept in step with them (EventBridge Scheduler in AWS,
- * timers under `npm start`: shared/adapters/connector-schedules.ts).
+ * timers under `npm start`: shared/adapters/connector-schedules.ts). Credentials in its URL are
+ * kept sealed with the integration's config, the settings show them `REDACTED`.
  */
 import { connectorSchedules } from '../../adapters/connector-schedules.js';
+import { secretBox } from '../../adapters/secret-box.js';
 import type { ConnectorSettings } from '../../db/connectors.js';
+import { integrationSecretContext, type StoredIntegration } from '../../db/integrations.js';
 import { invalid } from '../../errors.js';
+import { hasPlaceholders, redactUrl } from '../../url-secrets.js';
+import { feedSource } from './feed-sources.js';
 import {
   FEED_NAMES,
   FEED_SETTINGS,
@@ -64,6 +69,26 @@ export async function connectorSettings(
     interval_minutes: given.interval_minutes ?? feed.everyMinutes,
     ...settings,
   } as ConnectorSettings;
+}
+
+/** The settings as kept on the item: the URL's credentials `REDACTED`, and where its records go (from the URL called). */
+export function keptSettings(settings: ConnectorSettings): ConnectorSettings {
+  return { ...settings, url: redactUrl(settings.url), source: feedSource(settings.feed, settings.url) };
+}
+
+/**
+ * The URL a connector calls: as kept, or, when credentials are `REDACTED` in it, the one sealed
+ * in the integration's config (the caller's grants must allow opening it).
+ */
+export async function connectorUrl(
+  i: Pick<StoredIntegration, 'tenant_id' | 'integration_id' | 'config_sealed'> & { connector: ConnectorSettings },
+): Promise<string> {
+  if (!hasPlaceholders(i.connector.url)) return i.connector.url;
+  const config = JSON.parse(
+    await secretBox().open(i.config_sealed, integrationSecretContext(i.tenant_id, i.integration_id)),
+  ) as { url?: string };
+  if (!config.url) throw new Error(`connector ${i.integration_id} has no URL in its sealed config`);
+  return config.url;
 }
 
 /** Puts the connector's schedule as its settings say (disabled: kept, but off). */

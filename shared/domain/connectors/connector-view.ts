@@ -7,7 +7,8 @@ import { listTenantConnectors, type PollStatus, type StoredConnector } from '../
 import type { FeedName } from '../../schemas/integrations.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { FEED_CATALOG } from './feed-catalog.js';
-import { feedSource } from './feed-sources.js';
+import { redactUrl } from '../../url-secrets.js';
+import { connectorSource } from './feed-sources.js';
 
 /** Whether connectors poll on their own here: always in AWS; under `npm start` only with LOCAL_CONNECTORS=on. */
 export const schedulesRun = () => config.stage !== 'local' || config.connectors.localTimers;
@@ -42,15 +43,6 @@ export interface ConnectorView {
   updated_at: string;
 }
 
-/** A source as shown: without a user part or a query string, which may carry credentials. */
-function shownUrl(raw: string): string {
-  const url = new URL(raw);
-  url.username = '';
-  url.password = '';
-  url.search = '';
-  return url.href;
-}
-
 export function connectorView(c: StoredConnector): ConnectorView {
   const last = c.poll_last;
   const scheduled = c.enabled && schedulesRun();
@@ -67,7 +59,8 @@ export function connectorView(c: StoredConnector): ConnectorView {
     tenant_id: c.tenant_id,
     name: c.name,
     feed: c.connector.feed,
-    source_url: shownUrl(c.connector.url),
+    // Kept so since credentials in URLs are sealed; a connector saved before is shown so too.
+    source_url: redactUrl(c.connector.url),
     public_source: c.connector.url === FEED_CATALOG[c.connector.feed].defaultUrl,
     enabled: c.enabled,
     interval_minutes: c.connector.interval_minutes,
@@ -109,7 +102,7 @@ export async function sourcesOfFeeds<F extends FeedName>(
   const out = {} as Record<F, string[]>;
   for (const feed of feeds) {
     const own = connectors.filter((c) => c.connector.feed === feed);
-    out[feed] = own.length === 0 ? [feed] : [...new Set(own.map((c) => feedSource(feed, c.connector.url)))];
+    out[feed] = own.length === 0 ? [feed] : [...new Set(own.map((c) => connectorSource(c.connector)))];
   }
   return out;
 }

@@ -10,14 +10,14 @@
 import { recordPoll, type ConnectorSettings, type PollStatus, type StoredConnector } from '../../db/connectors.js';
 import { storeFeedRecords } from '../../db/feed-records.js';
 import type { FeedProblem } from '../../feeds/feed-document.js';
-import { getIntegration } from '../../db/integrations.js';
+import { getIntegration, type StoredIntegration } from '../../db/integrations.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
-import { disarmConnector } from './connector-settings.js';
+import { connectorUrl, disarmConnector } from './connector-settings.js';
 import { connectorView, type ConnectorView } from './connector-view.js';
-import { feedSource } from './feed-sources.js';
+import { connectorSource } from './feed-sources.js';
 import { raiseAdvisoryAlerts } from './advisory-alerts.js';
 import { hazardAlerts, raiseHazardAlerts } from './hazard-alerts.js';
 import { hazardIndexTime, isHazardFeed, type HazardRecords } from './hazard-feeds.js';
@@ -77,7 +77,7 @@ export async function pollConnector(
   pollRouting: RoutingPoll,
 ): Promise<{ report: PollReport; connector: ConnectorView } | null> {
   const found = await getIntegration(tenantId, integrationId);
-  const stored: StoredConnector | null =
+  const stored: (StoredConnector & Pick<StoredIntegration, 'config_sealed'>) | null =
     found?.kind === 'feed' && found.connector ? { ...found, connector: found.connector } : null;
   if (!stored) {
     if (requested) throw new NotFoundError(CONNECTOR_NOT_FOUND);
@@ -85,7 +85,8 @@ export async function pollConnector(
     return null;
   }
   if (!stored.enabled && !requested) return null;
-  const settings = stored.connector;
+  // The URL called, its credentials opened from the sealed config when the item shows them REDACTED.
+  const settings = { ...stored.connector, url: await connectorUrl(stored) };
   const startedAt = now();
   const result = isRoutingFeed(settings.feed)
     ? await pollRouting(tenantId, integrationId, { ...settings, feed: settings.feed }, requested, startedAt)
@@ -154,7 +155,7 @@ async function pollDocument(
   const outcome = await pollFeed(settings.feed, outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
   if (outcome.status === 'failed') return outcome;
   const keep = FEEDS[settings.feed].keepSeconds;
-  const source = feedSource(settings.feed, settings.url);
+  const source = connectorSource(settings);
   const kept = await storeFeedRecords(
     source,
     outcome.records,

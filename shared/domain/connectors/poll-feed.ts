@@ -8,6 +8,9 @@
  * A poll never throws for the feed's faults: an unreachable server, a refusal, an error status, a
  * document cut at its bound or not of the format is a `failed` outcome saying why, as a
  * connector's status shows it.
+ *
+ * The URL called may carry credentials; what the poll says of it (the outcome's `url`, the
+ * records' `source_url`) has them `REDACTED` (shared/url-secrets.ts).
  */
 import { getOutbound, streamOutbound, type OutboundDownload, type OutboundPolicy } from '../../adapters/outbound.js';
 import { parseCisaKev } from '../../feeds/cisa-kev.js';
@@ -25,6 +28,7 @@ import { parseOfacSdn } from '../../feeds/ofac-sdn.js';
 import { parseCanadaAdvisory } from '../../feeds/canada-advisory.js';
 import { parseGeopoliticalList } from '../../feeds/geopolitical-list.js';
 import { FEED_CATALOG, FEED_NAMES, type FeedCatalogEntry, type FeedName } from '../../schemas/feed-catalog.js';
+import { redactUrl } from '../../url-secrets.js';
 
 export interface FeedDef {
   /** The public source polled unless the connector names another; null when it must. */
@@ -129,9 +133,10 @@ export async function pollFeed<F extends FeedName>(
   } else {
     answer = await getOutbound(url, { headers, timeoutMs, maxBytes: def.maxBytes }, policy);
   }
+  const shown = redactUrl(url);
   const failed = (error: string): PollOutcome<F> => ({
     status: 'failed',
-    url,
+    url: shown,
     httpStatus: answer.status,
     bytes: answer.body.length,
     latencyMs: answer.latencyMs,
@@ -141,10 +146,10 @@ export async function pollFeed<F extends FeedName>(
   if (answer.status < 200 || answer.status > 299) return failed(`the server answered ${answer.status}`);
   if (answer.truncated) return failed(`the document is longer than ${def.maxBytes} bytes, the bound of ${feed}`);
   try {
-    const { records, problems } = def.parse(answer.body.toString('utf8'), url);
+    const { records, problems } = def.parse(answer.body.toString('utf8'), shown);
     return {
       status: 'ok',
-      url,
+      url: shown,
       httpStatus: answer.status,
       bytes: answer.body.length,
       latencyMs: answer.latencyMs,

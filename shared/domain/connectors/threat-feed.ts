@@ -21,7 +21,7 @@ import { invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { listTenantConnectors } from '../../db/connectors.js';
 import { sourcesOf } from './connector-view.js';
-import { feedSource } from './feed-sources.js';
+import { connectorSource } from './feed-sources.js';
 
 /** A catalogue holds about 1,500 entries; this bounds a whole read. */
 const MAX_CATALOGUE = 10_000;
@@ -113,7 +113,7 @@ export async function lookupIndicators(
     ...new Set(
       (await listTenantConnectors(tenantId))
         .filter((c) => c.connector.feed === 'stix-indicators' || c.connector.feed === 'csv-indicators')
-        .map((c) => feedSource(c.connector.feed, c.connector.url)),
+        .map((c) => connectorSource(c.connector)),
     ),
   ];
   const labels = want.value.split('.');

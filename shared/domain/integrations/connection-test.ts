@@ -6,7 +6,7 @@
  */
 import { newTimeId } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { probeFeed } from '../connectors/index.js';
+import { connectorUrl, probeFeed } from '../connectors/index.js';
 import { findStoredIntegration } from './reads.js';
 import { accepted, sendNotice, type Notice } from './messages.js';
 import { openIntegrationConfig } from './writes.js';
@@ -44,7 +44,8 @@ export async function testIntegration(tenantId: TenantId, integrationId: string)
   if (stored.kind === 'feed') {
     // A connector tells nobody: its test reads its source and checks the document, storing nothing.
     if (!stored.connector) throw new Error(`feed integration ${integrationId} has no connector settings`);
-    const probe = await probeFeed(stored.connector.feed, outboundPolicy(), stored.connector.url);
+    const url = await connectorUrl({ ...stored, connector: stored.connector });
+    const probe = await probeFeed(stored.connector.feed, outboundPolicy(), url);
     return {
       reachable: probe.ok,
       status_code: probe.httpStatus,

@@ -4,18 +4,21 @@
  * SES; a local SMTP server under `npm start`), and a generic HTTP endpoint signed per Standard
  * Webhooks; a `feed` integration is a connector polling a public feed (docs/connectors.md), whose
  * schedule follows its settings. Credentials are write-only: the configuration is sealed as one
- * value and never returned. Addresses pass the outbound guard when saved and when called. Changes
- * are audited without credentials. Reads are in shared/domain/integrations/reads.ts, the test in
+ * value and never returned; an address's own credentials (user name and password, a `token` or
+ * `key` parameter: shared/url-secrets.ts) are `REDACTED` in its `endpoint` and connector settings,
+ * and an address sent back with them so keeps the ones sealed. Addresses pass the outbound guard
+ * when saved and when called. Changes are audited without credentials. Reads are in shared/domain/integrations/reads.ts, the test in
  * shared/domain/integrations/connection-test.ts, and incident notifications go through the per-kind senders
  * (shared/domain/integrations/messages.ts).
  */
 import { checkOutboundUrl, OutboundRefusedError } from '../../adapters/outbound.js';
 import { outboundPolicy } from '../outbound-policy.js';
 import { emailConfigured } from '../../adapters/mailer.js';
-import { secretBox, type SecretContext } from '../../adapters/secret-box.js';
+import { secretBox } from '../../adapters/secret-box.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
   deleteIntegrationItems,
+  integrationSecretContext as sealedFor,
   MAX_INTEGRATIONS_PER_TENANT,
   publicIntegration,
   putNewIntegration,
@@ -41,7 +44,8 @@ import { diff } from '../diff.js';
 import { findStoredIntegration } from './reads.js';
 import type { SealedConfig } from './messages.js';
 import { newSigningSecret } from '../webhooks/index.js';
-import { armConnector, connectorSettings, disarmConnector } from '../connectors/index.js';
+import { armConnector, connectorSettings, disarmConnector, keptSettings } from '../connectors/index.js';
+import { hasPlaceholders, keepUrlSecrets, redactUrl, UrlPlaceholderError } from '../../url-secrets.js';
 
 export type { Integration } from '../../db/integrations.js';
 export type IntegrationCreate = InputOf<typeof integrationCreate>;
@@ -50,10 +54,35 @@ export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
 export { INTEGRATION_NOT_FOUND };
 
 export { outboundPolicy };
-const sealedFor = (tenantId: string, integrationId: string): SecretContext => ({
-  tenant_id: tenantId,
-  purpose: `integration:${integrationId}`,
-});
+
+/** The settings of a config that are addresses. */
+const ADDRESS_FIELDS = ['url', 'webhook_url', 'endpoint'] as const;
+
+const hasKeptCredentials = (given: IntegrationCreate['config']) =>
+  ADDRESS_FIELDS.some((f) => given[f] !== undefined && hasPlaceholders(given[f]));
+
+/**
+ * The config with each `REDACTED` of its addresses given back the credential sealed before at
+ * the same place (`previous`: the config opened, null for a new integration), or a 422 at the
+ * field when there is none to keep, or the address is another host's.
+ */
+function withKeptCredentials(
+  given: IntegrationCreate['config'],
+  previous: SealedConfig | null,
+): IntegrationCreate['config'] {
+  const out = { ...given };
+  for (const field of ADDRESS_FIELDS) {
+    const value = given[field];
+    if (value === undefined) continue;
+    try {
+      out[field] = keepUrlSecrets(value, previous?.[field] ?? null);
+    } catch (err) {
+      if (err instanceof UrlPlaceholderError) throw invalid(['body', 'config', field], err.message, 'value_error');
+      throw err;
+    }
+  }
+  return out;
+}
 
 /** An address as it may be saved, or a 422 at `loc` saying why not. */
 async function checkedAddress(raw: string, loc: string): Promise<string> {
@@ -89,16 +118,16 @@ async function configOf(
     case 'pagerduty': {
       const key = need('routing_key');
       const endpoint = await checkedAddress(given.endpoint ?? PAGERDUTY_EVENTS_URL, 'endpoint');
-      return { sealed: { routing_key: key, endpoint }, endpoint, hint: key.slice(-4) };
+      return { sealed: { routing_key: key, endpoint }, endpoint: redactUrl(endpoint), hint: key.slice(-4) };
     }
     case 'http': {
       const url = await checkedAddress(need('url'), 'url');
-      return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
+      return { sealed: { url, secret: newSigningSecret() }, endpoint: redactUrl(url), hint: null };
     }
     case 'drone': {
       // A dock or fleet API: one secret signs the commands sent and the callbacks taken (docs/drones.md).
       const url = await checkedAddress(need('url'), 'url');
-      return { sealed: { url, secret: newSigningSecret() }, endpoint: url, hint: null };
+      return { sealed: { url, secret: newSigningSecret() }, endpoint: redactUrl(url), hint: null };
     }
     case 'email': {
       const to = need('to');
@@ -111,9 +140,10 @@ async function configOf(
       return { sealed: { to: [...to] }, endpoint: `mailto:${to.join(',')}`, hint: null };
     }
     case 'feed': {
-      // A connector (docs/connectors.md): its source is no credential, and is shown whole.
+      // A connector (docs/connectors.md): its source is shown, but for the credentials in it.
       const connector = await connectorSettings(given, (url) => checkedAddress(url, 'url'));
-      return { sealed: { url: connector.url }, endpoint: connector.url, hint: null, connector };
+      const kept = keptSettings(connector);
+      return { sealed: { url: connector.url }, endpoint: kept.url, hint: null, connector: kept };
     }
   }
 }
@@ -142,7 +172,7 @@ export async function createIntegration(
   tenantId: TenantId,
   input: IntegrationCreate,
 ): Promise<Integration & { secret?: string }> {
-  const checked = await configOf(input.kind, input.config);
+  const checked = await configOf(input.kind, withKeptCredentials(input.config, null));
   const at = now();
   const integrationId = newTimeId();
   const stored: Omit<StoredIntegration, 'version'> = {
@@ -190,7 +220,9 @@ export async function updateIntegrationSettings(
   input: IntegrationUpdate,
 ): Promise<Integration> {
   const before = await findStoredIntegration(tenantId, integrationId);
-  const checked = input.config ? await configOf(before.kind, input.config) : undefined;
+  // An address sent back as it is shown keeps the credentials sealed before (opened only then).
+  const previous = input.config && hasKeptCredentials(input.config) ? await openIntegrationConfig(before) : null;
+  const checked = input.config ? await configOf(before.kind, withKeptCredentials(input.config, previous)) : undefined;
   // A signing secret is shown once, at creation: a new address keeps it (a dock keeps verifying).
   if (checked?.sealed.secret && before.kind === 'drone')
     checked.sealed.secret = (await openIntegrationConfig(before)).secret ?? checked.sealed.secret;

@@ -20,8 +20,8 @@ import { outboundPolicy } from '../outbound-policy.js';
 import {
   DEFAULT_STREAM_SECONDS,
   exportConnectorRecords,
+  connectorSource,
   FEED_CATALOG,
-  feedSource,
   pollFeed,
   type FeedPollResult,
   type RoutingFeed,
@@ -56,10 +56,10 @@ async function pollRpki(
 ): Promise<FeedPollResult> {
   const outcome = await pollFeed('rpki-vrps', outboundPolicy(), settings.url, requested ? 15_000 : 20_000);
   if (outcome.status === 'failed') return outcome;
-  const source = feedSource('rpki-vrps', settings.url);
+  const source = connectorSource(settings);
   const kept = await keepRpkiExport(
     source,
-    settings.url,
+    outcome.url,
     compactVrps(outcome.records),
     outcome.records.length,
     startedAt,
@@ -161,7 +161,7 @@ async function tenantRpki(
 ): Promise<{ index: VrpIndex; source: string; hash: string } | null> {
   const connector = (await listTenantConnectors(tenantId)).find((c) => c.connector.feed === 'rpki-vrps');
   if (!connector) return null;
-  const source = feedSource('rpki-vrps', connector.connector.url);
+  const source = connectorSource(connector.connector);
   const kept = await keptVrps(source, overlapsAny(watch));
   return kept ? { index: vrpIndex(kept.vrps), source, hash: kept.index.vrps_hash } : null;
 }

@@ -35,7 +35,7 @@ import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
 import { DELIVERIES_QUEUE, type DeliveryJob } from './dispatch.js';
 import { failingTooLong, meaningOf, nextRetryDelayMs } from './delivery-policy.js';
-import { signingSecrets } from './subscriptions.js';
+import { receiverUrlOf, signingSecrets } from './subscriptions.js';
 import { signedHeaders } from './signing.js';
 
 /** The bus source of the webhooks' own messages (docs/events.md); never delivered to webhooks. */
@@ -78,7 +78,7 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
     await signingSecrets(webhook, startedMs),
   );
   const answer = await postOutbound(
-    webhook.url,
+    await receiverUrlOf(webhook),
     { headers, body: delivery.payload, timeoutMs: DELIVERY_TIMEOUT_MS },
     outboundPolicy(),
   );

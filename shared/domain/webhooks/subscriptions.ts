@@ -1,8 +1,9 @@
 /**
  * Webhook subscriptions: a tenant's receivers, the types each wants, its signing secret (shown
  * once, at creation or rotation; kept sealed), and a signed test ping. Every address is checked
- * (shared/adapters/outbound.ts) when it is saved and again when it is called. Each change is
- * audited in its own transaction, without the secret.
+ * (shared/adapters/outbound.ts) when it is saved and again when it is called. The credentials of a
+ * receiver's URL (shared/url-secrets.ts) are sealed too, and shown `REDACTED`; a URL sent back so
+ * keeps them. Each change is audited in its own transaction, without the secrets.
  */
 import { outboundPolicy } from '../outbound-policy.js';
 import { checkOutboundUrl, OutboundRefusedError, postOutbound } from '../../adapters/outbound.js';
@@ -30,6 +31,15 @@ import { diff } from '../diff.js';
 import { ENVIRONMENT_NOT_FOUND } from '../sites/index.js';
 import { WEBHOOK_NOT_FOUND } from './reads.js';
 import { newSigningSecret, signedHeaders } from './signing.js';
+import {
+  givesCredentials,
+  hasPlaceholders,
+  joinUrl,
+  keepUrlSecrets,
+  splitUrl,
+  UrlPlaceholderError,
+  type UrlSecrets,
+} from '../../url-secrets.js';
 
 export type { Webhook } from '../../db/webhooks/index.js';
 export { WEBHOOK_NOT_FOUND } from './reads.js';
@@ -47,15 +57,51 @@ const sealedFor = (tenantId: string, webhookId: string): SecretContext => ({
   purpose: `webhook:${webhookId}`,
 });
 
-/** The URL as it may be saved, or a 422 on `body.url` saying why not. */
-async function receiverUrl(url: string): Promise<string> {
+/** What the credentials of a receiver's URL are bound to: its tenant and subscription, apart from the signing secret. */
+const urlSealedFor = (tenantId: string, webhookId: string): SecretContext => ({
+  tenant_id: tenantId,
+  purpose: `webhook-url:${webhookId}`,
+});
+
+/**
+ * The URL as it may be saved, or a 422 on `body.url` saying why not. `kept` is the URL called so
+ * far, whose credentials a `REDACTED` of the new one keeps (null for a new subscription).
+ */
+async function receiverUrl(url: string, kept: string | null): Promise<string> {
   try {
-    return (await checkOutboundUrl(url, policy())).href;
+    return (await checkOutboundUrl(keepUrlSecrets(url, kept), policy())).href;
   } catch (err) {
     if (err instanceof OutboundRefusedError)
       throw invalid(['body', 'url'], `not a receiver we may call: ${err.message}`, 'url');
+    if (err instanceof UrlPlaceholderError) throw invalid(['body', 'url'], err.message, 'value_error');
     throw err;
   }
+}
+
+/** The URL as kept: shown, with its credentials sealed (null when it has none). */
+async function sealedUrl(
+  url: string,
+  tenantId: string,
+  webhookId: string,
+): Promise<{ url: string; url_secrets_sealed: string | null }> {
+  const { url: shown, secrets } = splitUrl(url);
+  return {
+    url: shown,
+    url_secrets_sealed: secrets
+      ? await secretBox().seal(JSON.stringify(secrets), urlSealedFor(tenantId, webhookId))
+      : null,
+  };
+}
+
+/** The URL a subscription's deliveries go to: its credentials opened again. */
+export async function receiverUrlOf(
+  w: Pick<StoredWebhook, 'tenant_id' | 'webhook_id' | 'url' | 'url_secrets_sealed'>,
+): Promise<string> {
+  if (!w.url_secrets_sealed) return w.url;
+  const secrets = JSON.parse(
+    await secretBox().open(w.url_secrets_sealed, urlSealedFor(w.tenant_id, w.webhook_id)),
+  ) as UrlSecrets;
+  return joinUrl(w.url, secrets);
 }
 
 async function assertEnvironment(tenantId: TenantId, environmentId: string | null | undefined): Promise<void> {
@@ -78,14 +124,14 @@ export async function createWebhook(
 ): Promise<WebhookWithSecret> {
   // What the request names of the tenant first: another tenant's environment is unknown, whatever else is wrong.
   await assertEnvironment(tenantId, input.filters?.environment_id);
-  const url = await receiverUrl(input.url);
+  const url = await receiverUrl(input.url, null);
   const at = now();
   const webhookId = newTimeId();
   const secret = newSigningSecret();
   const stored: Omit<StoredWebhook, 'version'> = {
     webhook_id: webhookId,
     tenant_id: tenantId,
-    url,
+    ...(await sealedUrl(url, tenantId, webhookId)),
     event_types: [...new Set(input.event_types)],
     filters: {
       environment_id: input.filters?.environment_id ?? null,
@@ -127,14 +173,19 @@ export async function updateWebhookSubscription(
   input: WebhookUpdate,
 ): Promise<Webhook> {
   // The tenant's own subscription and environment first (404), then the new address (422).
-  await findStored(tenantId, webhookId);
+  const before = await findStored(tenantId, webhookId);
   await assertEnvironment(tenantId, input.filters?.environment_id);
-  const url = input.url === undefined ? undefined : await receiverUrl(input.url);
+  // A URL sent back as it is shown keeps the credentials sealed before (opened only then).
+  const kept = input.url !== undefined && hasPlaceholders(input.url) ? await receiverUrlOf(before) : null;
+  const url = input.url === undefined ? undefined : await receiverUrl(input.url, kept);
+  const saved = url === undefined ? undefined : await sealedUrl(url, tenantId, webhookId);
+  // A credential given (not kept) is a change, even where the URL shows the same.
+  const newCredentials = input.url !== undefined && givesCredentials(input.url);
   return retryOnConcurrentChange(async () => {
     const current = await findStored(tenantId, webhookId);
     const next: StoredWebhook = {
       ...current,
-      ...(url !== undefined ? { url } : {}),
+      ...(saved ?? {}),
       ...(input.event_types !== undefined ? { event_types: [...new Set(input.event_types)] } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.filters !== undefined ? { filters: { ...current.filters, ...input.filters } } : {}),
@@ -149,6 +200,7 @@ export async function updateWebhookSubscription(
       updated_at: now(),
     };
     const changes = diff(publicWebhook(current), publicWebhook(next), ['updated_at']);
+    if (newCredentials) changes.url_credentials = { from: 'replaced', to: 'replaced' };
     if (Object.keys(changes).length === 0) return publicWebhook(current);
     const audit = auditEntry(actor, {
       tenantId,
@@ -160,6 +212,7 @@ export async function updateWebhookSubscription(
     await transactWrite([
       updateWebhook(next, [
         'url',
+        'url_secrets_sealed',
         'event_types',
         'description',
         'filters',
@@ -253,7 +306,7 @@ export async function testWebhook(tenantId: TenantId, webhookId: string): Promis
     data: { webhook_id: w.webhook_id, message: 'A test delivery from Gatehouse: answer 2xx to show you received it.' },
   });
   const headers = signedHeaders(messageId, at, body, await signingSecrets(w, at.getTime()));
-  const answer = await postOutbound(w.url, { headers, body }, policy());
+  const answer = await postOutbound(await receiverUrlOf(w), { headers, body }, policy());
   return {
     delivered: answer.status !== null && answer.status >= 200 && answer.status < 300,
     status_code: answer.status,
