@@ -69,6 +69,9 @@ export function namedId(seed: string): string {
 /** RFC 3339 UTC with milliseconds, e.g. 2026-11-21T13:45:00.123Z. */
 export const now = (): string => new Date().toISOString();
 
+/** A timestamp as people read it in a mail or a page: `2026-11-24T14:05:09.123Z` as `2026-11-24 14:05 UTC`. */
+export const minuteUtc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
 /**
  * The lowest (or highest) UUIDv7 of a millisecond: time bounds as key bounds, since UUIDv7 ids
  * sort by their time.

@@ -134,21 +134,33 @@ export async function createIdentity(input: { email: string; tenantId: string; p
   if (!userId) throw new Error('the identity store created a user without a sub');
   if (input.password) {
     try {
-      await client.send(
-        new AdminSetUserPasswordCommand({
-          UserPoolId: config.userPoolId,
-          Username: email,
-          Password: input.password,
-          Permanent: true,
-        }),
-      );
+      await setIdentityPassword(email, input.password);
     } catch (err) {
       await deleteIdentity(email);
-      if (isNamed(err, 'InvalidPasswordException')) throw new WeakPasswordError((err as Error).message);
       throw err;
     }
   }
   return { userId, tenantId: input.tenantId, email };
+}
+
+/**
+ * Sets an account's password for good: it can log in with it from now on. WeakPasswordError when
+ * the pool's policy refuses it.
+ */
+export async function setIdentityPassword(email: string, password: string): Promise<void> {
+  try {
+    await client.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: config.userPoolId,
+        Username: email.toLowerCase(),
+        Password: password,
+        Permanent: true,
+      }),
+    );
+  } catch (err) {
+    if (isNamed(err, 'InvalidPasswordException')) throw new WeakPasswordError((err as Error).message);
+    throw err;
+  }
 }
 
 /** Removes an account; an account already gone is fine. */

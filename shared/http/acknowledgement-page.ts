@@ -5,27 +5,11 @@
  * happened. Programs keep POSTing for JSON.
  */
 import type { LinkIncident, LinkView } from '../domain/incidents/index.js';
-import { ConflictError, ForbiddenError } from '../errors.js';
 import type { Reply } from './reply.js';
+import { minuteUtc as when } from '../ids.js';
+import { escape, linkPage, PAGE_HEADERS } from './link-page.js';
 
-/** No script, no outside resource, no framing; the page may only post its form to itself. */
-const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
-const PAGE_HEADERS = {
-  'Cache-Control': 'no-store',
-  'Content-Security-Policy': PAGE_CSP,
-  'X-Content-Type-Options': 'nosniff',
-  // The token is in the address: never send it on as a referrer, never index it.
-  'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex, nofollow',
-};
-
-const escape = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/** `2026-11-24T14:05:09.123Z` as `2026-11-24 14:05 UTC`. */
-const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+export { formPostReply as acknowledgeFromForm, isFormPost } from './link-page.js';
 
 const SEVERITY_COLOURS: Record<string, string> = {
   critical: '#b00020',
@@ -61,33 +45,6 @@ function incidentFacts(i: LinkIncident): string {
   return `<h1>${escape(i.title)}</h1><dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escape(title)} - Gatehouse</title>
-<style>
-body{font-family:system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
-h1{font-size:1.4rem;margin:.2rem 0 1rem}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem}
-dt{color:#555}dd{margin:0}
-.sev{color:#fff;padding:.1rem .5rem;border-radius:.3rem;text-transform:uppercase;font-size:.85rem}
-.note{padding:.8rem 1rem;border-radius:.4rem;background:#f1f3f4}
-.done{background:#e6f4ea}
-button{font-size:1.1rem;padding:.7rem 1.4rem;border:0;border-radius:.4rem;background:#1a73e8;color:#fff;cursor:pointer}
-</style>
-</head>
-<body>
-<p class="brand">Gatehouse incident</p>
-${body}
-</body>
-</html>
-`;
-}
-
 /** The page of a link in each of its states (always 200: the page itself says what the link is). */
 export function acknowledgementPageReply(view: LinkView): Reply {
   let title: string;
@@ -120,29 +77,9 @@ export function acknowledgementPageReply(view: LinkView): Reply {
 <p class="note" role="status">Check that the whole address was copied from the notification.</p>`;
       break;
   }
-  return { text: page(title, body), contentType: 'text/html; charset=utf-8', headers: PAGE_HEADERS };
-}
-
-/** Whether a POST came from the page's form (a browser) rather than a program. */
-export const isFormPost = (contentType: string | undefined): boolean =>
-  /^application\/x-www-form-urlencoded\b/i.test(contentType ?? '');
-
-/**
- * The form's POST: `acknowledge` runs, and whether it acknowledged or was refused (a link used
- * meanwhile, an incident resolved), the answer is 303 back to the page, which reads the link
- * again and says which. Any other failure stays an error.
- */
-export async function acknowledgeFromForm(token: string, acknowledge: () => Promise<unknown>): Promise<Reply> {
-  try {
-    await acknowledge();
-  } catch (err) {
-    if (!(err instanceof ForbiddenError || err instanceof ConflictError)) throw err;
-  }
   return {
-    status: 303,
-    // Relative to the link itself: the same path (whatever stage prefix it has), as a GET.
-    headers: { Location: `?token=${encodeURIComponent(token)}`, 'Cache-Control': 'no-store' },
-    text: '',
-    contentType: 'text/plain; charset=utf-8',
+    text: linkPage('Gatehouse incident', title, body),
+    contentType: 'text/html; charset=utf-8',
+    headers: PAGE_HEADERS,
   };
 }

@@ -54,6 +54,17 @@ export const uuidPath = (name: string): JsonSchema => ({
   additionalProperties: false,
 });
 
+/** The query of a link sent to people: its `token` (`what` names the link). */
+export const linkTokenQuery = <const W extends string>(what: W) =>
+  ({
+    type: 'object',
+    properties: {
+      token: { type: 'string', minLength: 1, maxLength: 200, description: `The token of the ${what} link.` },
+    },
+    required: ['token'],
+    additionalProperties: false,
+  }) as const satisfies JsonSchema;
+
 export const validationError = {
   type: 'object',
   description: 'The request failed validation: one entry per problem.',

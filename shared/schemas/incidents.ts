@@ -1,7 +1,7 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../vocabulary/audio.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../vocabulary/incidents.js';
-import { MAX_OFFSET, nullable, pagingProperties, timestamp, uuid } from './common.js';
+import { linkTokenQuery, MAX_OFFSET, nullable, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -191,14 +191,7 @@ export const incidentPath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-export const acknowledgeQuery = {
-  type: 'object',
-  properties: {
-    token: { type: 'string', minLength: 1, maxLength: 200, description: 'The token of the acknowledgement link.' },
-  },
-  required: ['token'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+export const acknowledgeQuery = /* @__PURE__ */ linkTokenQuery('acknowledgement');
 
 export const INCIDENT_SORT_FIELDS = ['created_at', 'updated_at', 'severity', 'status', 'escalation_level'] as const;
 
