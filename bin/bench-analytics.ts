@@ -20,6 +20,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { confirmationLinkMailed } from './local-mail.js';
 import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
@@ -99,6 +100,7 @@ async function makeTenant(size: number, admin: string, now: number): Promise<Ten
     password,
     organization_name: `Bench ${size}`,
   });
+  await api('POST', await confirmationLinkMailed(join(dataDir, 'mail'), email), undefined);
   const tenantId = reg.tenant_id;
   await api('PATCH', `/api/v1/tenants/${tenantId}`, admin, { plan: 'enterprise' });
   await api('PATCH', `/api/v1/tenants/${tenantId}/config`, admin, { incident_threshold: 1 });

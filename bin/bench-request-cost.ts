@@ -24,6 +24,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { confirmationLinkMailed } from './local-mail.js';
 import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
 import type { TenantId } from '../shared/vocabulary/tenant.js';
 
@@ -224,6 +225,7 @@ try {
     password,
     organization_name: `Cost ${tag}`,
   });
+  await api('POST', await confirmationLinkMailed(join(dataDir, 'mail'), email), undefined);
   // A plan with a rate (1,000 a minute, more than the benchmark sends): its counter is written on every call.
   await api('PATCH', `/api/v1/tenants/${org.tenant_id}`, admin, { plan: 'pro' });
   const user = {

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { confirmationLinkMailed } from './local-mail.js';
 import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
 
 export interface MeteredStack {
@@ -68,6 +69,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
         password,
         organization_name: `${label} ${tag}`,
       });
+      await metered.api('POST', await confirmationLinkMailed(join(dataDir, 'mail'), email), undefined);
       return (
         await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })
       ).access_token;

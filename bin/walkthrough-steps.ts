@@ -1,13 +1,15 @@
 /**
- * The first hour of a new user, as the README's "First hour" section walks it: register, log in,
- * read `me`, create an environment, a zone and a sensor, mint an OPERATOR key, post events with
- * it, raise an incident, open its acknowledgement link in a real browser and click the button,
+ * The first hour of a new user, as the README's "First hour" section walks it: register, click
+ * Confirm on the link mailed, log in, read `me`, create an environment, a zone and a sensor, mint
+ * an OPERATOR key, post events with it, raise an incident, open its acknowledgement link in a real browser and click the button,
  * and see the incident acknowledged. Every id the walk uses comes from an API response (the
  * tenant id from `me`); the link comes from what the person was sent. Used by
  * `npm run walkthrough` (bin/walkthrough.ts) and by test/e2e/walkthrough.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { confirmationLinkMailed } from './local-mail.js';
 
 export interface WalkOptions {
   /** The running service, e.g. http://127.0.0.1:3000. */
@@ -61,6 +63,19 @@ export async function walkthrough(options: WalkOptions): Promise<WalkResult> {
     body: { email, password, organization_name: `Harbour Watch ${stamp}` },
   });
   say(`registered ${email}`);
+  // The confirmation link is mailed: `<data dir>/mail`, beside the `<data dir>/logs` of the notifications.
+  const confirmLink = await confirmationLinkMailed(join(dirname(dirname(options.notificationsFile)), 'mail'), email);
+  const confirmPage = await options.browser.newPage();
+  try {
+    await confirmPage.goto(confirmLink);
+    await Promise.all([
+      confirmPage.waitForURL(/confirm\?token=/),
+      confirmPage.getByRole('button', { name: 'Confirm' }).click(),
+    ]);
+    say(`clicked Confirm in the mailed link: "${await confirmPage.getByRole('status').innerText()}"`);
+  } finally {
+    await confirmPage.close();
+  }
   const login = await api<{ access_token: string; role: string }>('POST', '/api/v1/portal/login', {
     body: { email, password },
   });

@@ -104,6 +104,12 @@ export const keys = {
   /** Failed logins of one account (by a hash of its email), from any address. Expires with TTL. */
   loginGuard: (emailHash: string) => ({ PK: `${RATE_PK_PREFIX}login-account#${emailHash}`, SK: 'GUARD' }),
   /**
+   * A registration waiting for its confirmation link, or the trace of one for an address that has
+   * an account (shared/domain/accounts/registration.ts), by a hash of the email. Not tenant data:
+   * the tenant exists only once the link is used.
+   */
+  registration: (emailHash: string) => ({ PK: `REGISTRATION#${emailHash}`, SK: 'REGISTRATION' }),
+  /**
    * GSI4 (keys only), on a tenant's minute once it stored events: which tenants stored events in
    * which minute, one partition per hour, so the live stream watching every tenant reads only
    * those. Not tenant data: it names tenants, nothing of theirs.

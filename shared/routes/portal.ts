@@ -8,6 +8,7 @@ import {
   apiKeyResponse,
   meResponse,
   planSchema,
+  registerConfirmQuery,
   registerRequest,
   registerResponse,
 } from '../schemas/portal.js';
@@ -19,6 +20,8 @@ import type { RouteDef } from './types.js';
 const LOGIN_PER_MINUTE = 30;
 /** Registrations per client IP per minute. */
 const REGISTER_PER_MINUTE = 10;
+/** Uses and views of confirmation links per client IP per minute, as for acknowledgement links. */
+const CONFIRM_PER_MINUTE = 30;
 
 export const portalLoginRoute = {
   id: 'portal.login',
@@ -44,19 +47,73 @@ export const portalRegisterRoute = {
   access: 'public',
   tenant: 'none',
   tag: 'portal',
-  summary: 'Register an organisation: a new tenant on the free plan, with you as its TENANT_ADMIN',
+  summary:
+    'Register an organisation: a new tenant on the free plan, with you as its TENANT_ADMIN, once you confirm by email',
+  description:
+    'Every registration is answered alike, whether the address has an account or not, and one email goes to the address: ' +
+    'for a new address a confirmation link (GET shows a page with a button, POST confirms), valid for 24 hours; ' +
+    'for an address that has an account, a note that someone tried (nothing is made or changed). ' +
+    'Until the link is used the account cannot log in. Registering the same address again answers the same ids and, ' +
+    'while it is not confirmed, mails a new link (the older one stops working) with the new password. ' +
+    '422 for a password that breaks the policy; 503 where the deployment sends no email.',
   request: { body: registerRequest },
   response: {
     status: 201,
-    description: 'Registered; log in with the same email and password.',
+    description: 'Registered, `pending_confirmation`: confirm with the link mailed to the address, then log in.',
     schema: registerResponse,
   },
-  errors: [409, 429],
+  errors: [429, 503],
   rateLimit: { name: 'register', perMinute: REGISTER_PER_MINUTE },
   grants: {
     table: 'write',
-    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
+    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDeleteUser'],
+    secrets: 'seal',
+    email: true,
   },
+} as const satisfies RouteDef;
+
+export const portalRegisterConfirmRoute = {
+  id: 'portal.register.confirm',
+  method: 'POST',
+  path: '/api/v1/portal/register/confirm',
+  handler: 'functions/portal/register-confirm.ts',
+  access: 'public',
+  tenant: 'none',
+  tag: 'portal',
+  summary: 'Confirm a registration through the link mailed to its address (no credential)',
+  description:
+    "Makes the tenant and its TENANT_ADMIN with the password given at registration: from now on it logs in. The link works once, until it expires or a newer registration of the address replaces it; otherwise 403 and nothing changes. The form of the link's page (GET) posts here as `application/x-www-form-urlencoded`: that POST answers 303 back to the page, which says what happened.",
+  request: { query: registerConfirmQuery },
+  response: {
+    status: 200,
+    description: 'Confirmed: the tenant and the user, `active`.',
+    schema: registerResponse,
+    redirect: {
+      status: 303,
+      description: "A form post from the link's page: back to the page (Location), confirmed or not.",
+    },
+  },
+  errors: [403, 429],
+  rateLimit: { name: 'register-confirm', perMinute: CONFIRM_PER_MINUTE },
+  grants: { table: 'write', userPool: ['cognito-idp:AdminSetUserPassword'], secrets: 'open' },
+} as const satisfies RouteDef;
+
+export const portalRegisterConfirmPageRoute = {
+  id: 'portal.register.confirm.page',
+  method: 'GET',
+  path: '/api/v1/portal/register/confirm',
+  handler: 'functions/portal/register-confirm-page.ts',
+  access: 'public',
+  tenant: 'none',
+  tag: 'portal',
+  summary: 'The confirmation link opened in a browser: a button that confirms the registration',
+  description:
+    'Opening the link changes nothing (mail scanners open links too): while the link can confirm, the page shows a button that posts the confirmation; a used, replaced, expired or wrong link shows a page that says so. Always 200 with HTML.',
+  request: { query: registerConfirmQuery },
+  response: { status: 200, description: 'An HTML page.', contentType: 'text/html' },
+  errors: [429],
+  rateLimit: { name: 'register-confirm', perMinute: CONFIRM_PER_MINUTE },
+  grants: { table: 'read' },
 } as const satisfies RouteDef;
 
 export const portalPlansRoute = {
@@ -173,6 +230,8 @@ export const portalApiKeysRevokeRoute = {
 export const portalRoutes: readonly RouteDef[] = [
   portalLoginRoute,
   portalRegisterRoute,
+  portalRegisterConfirmRoute,
+  portalRegisterConfirmPageRoute,
   portalPlansRoute,
   portalMeRoute,
   portalSettingsGetRoute,

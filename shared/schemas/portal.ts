@@ -1,5 +1,5 @@
 /** The account portal: registration, plans and API keys. */
-import { pagingProperties, timestamp, uuid } from './common.js';
+import { linkTokenQuery, pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { TENANT_PLANS } from './tenants.js';
 import { email, password, roleSchema, tenantScope } from './users.js';
@@ -24,9 +24,17 @@ export const registerResponse = {
     email: { type: 'string' },
     role: { type: 'string', enum: ['TENANT_ADMIN'] },
     plan: { type: 'string', enum: ['free'] },
+    status: {
+      type: 'string',
+      enum: ['pending_confirmation', 'active'],
+      description:
+        '`pending_confirmation`: a link was mailed to the address; the account logs in once it is used. `active`: confirmed.',
+    },
   },
-  required: ['tenant_id', 'user_id', 'email', 'role', 'plan'],
+  required: ['tenant_id', 'user_id', 'email', 'role', 'plan', 'status'],
 } as const satisfies JsonSchema;
+
+export const registerConfirmQuery = /* @__PURE__ */ linkTokenQuery('confirmation');
 
 const limit = (description: string) =>
   ({ type: ['integer', 'null'], minimum: 0, description: `${description}; null means no limit.` }) as const;

@@ -1,6 +1,16 @@
 /** The account portal end to end: registration, plans, API keys, and the per-IP limits. */
 import { describe, expect, it } from 'vitest';
-import { asAdmin, call, createUser, login, randomClientIp, registerTenant } from '../support/api.js';
+import {
+  asAdmin,
+  baseUrl,
+  call,
+  confirmRegistration,
+  createUser,
+  login,
+  randomClientIp,
+  registerTenant,
+} from '../support/api.js';
+import { confirmationLinkFor, waitForMail } from '../support/mail.js';
 import { auditEntriesOf } from '../support/seed.js';
 
 describe('identity acceptance', () => {
@@ -24,14 +34,44 @@ describe('identity acceptance', () => {
   });
 });
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What kind each field of an answer is: a UUID, another string, a number, ... */
+const shapeOf = (body: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && UUID.test(v) ? 'uuid' : typeof v]),
+  );
+
+const register = (body: Record<string, unknown>) => call('POST', '/api/v1/portal/register', { body });
+
 describe('portal.register', () => {
-  it('makes a tenant on the free plan with the registrant as TENANT_ADMIN, audited as theirs', async () => {
+  it('makes a tenant on the free plan with the registrant as TENANT_ADMIN once the mailed link is used', async () => {
     const email = `founder-${Date.now()}@newco.example`;
-    const res = await call('POST', '/api/v1/portal/register', {
-      body: { email, password: 'Founder-Pass-1', organization_name: 'NewCo Security', name: 'Founder' },
+    const res = await register({
+      email,
+      password: 'Founder-Pass-1',
+      organization_name: 'NewCo Security',
+      name: 'Founder',
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ email, role: 'TENANT_ADMIN', plan: 'free' });
+    expect(res.body).toMatchObject({ email, role: 'TENANT_ADMIN', plan: 'free', status: 'pending_confirmation' });
+    // Not usable yet: the password just registered does not log in, and nothing of the tenant exists.
+    const early = await call('POST', '/api/v1/portal/login', { body: { email, password: 'Founder-Pass-1' } });
+    expect(early.status).toBe(401);
+    expect((await call('GET', `/api/v1/tenants/${res.body.tenant_id}`, { token: await asAdmin() })).status).toBe(404);
+
+    const link = await confirmationLinkFor(email);
+    // Opening the link (a mail scanner, a person) shows a button and confirms nothing.
+    const page = await call('GET', link);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post">');
+    expect((await call('POST', '/api/v1/portal/login', { body: { email, password: 'Founder-Pass-1' } })).status).toBe(
+      401,
+    );
+
+    const confirmed = await call('POST', link);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ ...res.body, status: 'active' });
     const token = await login(email, 'Founder-Pass-1');
     const me = await call('GET', `/api/v1/users/${res.body.user_id}`, { token });
     expect(me.body).toMatchObject({ role: 'TENANT_ADMIN', tenant_id: res.body.tenant_id, name: 'Founder' });
@@ -40,16 +80,46 @@ describe('portal.register', () => {
     const audit = await auditEntriesOf(res.body.tenant_id);
     expect(audit.map((e) => e.action).sort()).toEqual(['tenant.created', 'user.created']);
     expect(audit.every((e) => e.user_id === res.body.user_id)).toBe(true);
+
+    // The link works once; its page then says it was used.
+    expect((await call('POST', link)).status).toBe(403);
+    expect((await call('GET', link)).text).toContain('Registration confirmed');
   });
 
-  it('an email in use is 409 and makes no tenant', async () => {
+  it('an address with an account is answered as a new one is, changes nothing, and its owner is told by mail', async () => {
     const org = await registerTenant('Dup');
+    const fresh = `fresh-${Date.now()}@newco.example`;
     const name = `Dup Two ${Date.now()}`;
-    const res = await call('POST', '/api/v1/portal/register', {
-      body: { email: org.email, password: 'Another-Pass-1', organization_name: name },
+    const taken = await register({ email: org.email, password: 'Another-Pass-1', organization_name: name });
+    const free = await register({ email: fresh, password: 'Another-Pass-1', organization_name: name });
+
+    // The same status, the same headers, the same fields of the same kinds.
+    expect(taken.status).toBe(201);
+    expect(free.status).toBe(201);
+    expect([...taken.headers.keys()].sort()).toEqual([...free.headers.keys()].sort());
+    expect(taken.headers.get('content-type')).toBe(free.headers.get('content-type'));
+    expect(shapeOf(taken.body)).toEqual(shapeOf(free.body));
+    expect(taken.body).toMatchObject({ email: org.email, status: 'pending_confirmation' });
+    expect(free.body).toMatchObject({ email: fresh, status: 'pending_confirmation' });
+    // Registering either again names the same ids again.
+    const takenAgain = await register({ email: org.email, password: 'Third-Pass-1', organization_name: name });
+    const freeAgain = await register({ email: fresh, password: 'Third-Pass-1', organization_name: name });
+    expect([takenAgain.body.tenant_id, takenAgain.body.user_id]).toEqual([taken.body.tenant_id, taken.body.user_id]);
+    expect([freeAgain.body.tenant_id, freeAgain.body.user_id]).toEqual([free.body.tenant_id, free.body.user_id]);
+
+    // The account is as it was: its password logs in, the one registered does not.
+    expect(await login(org.email, org.password)).toBeTruthy();
+    const other = await call('POST', '/api/v1/portal/login', {
+      body: { email: org.email, password: 'Another-Pass-1' },
     });
-    expect(res.status).toBe(409);
-    // Other test files register tenants at the same time: look for this name, not at a count.
+    expect(other.status).toBe(401);
+    const me = await call('GET', '/api/v1/portal/me', { token: org.token });
+    expect(me.body.tenant.tenant_id).toBe(org.tenantId);
+    // Its owner is told, and gets no link.
+    const told = await waitForMail((m) => m.to.includes(org.email) && /tried to register/i.test(m.subject), 2);
+    expect(told[0]!.text).toContain('Nothing was changed');
+    expect(told.some((m) => /register\/confirm/.test(m.text))).toBe(false);
+    // No tenant was made for it.
     const names: string[] = [];
     for (let offset = 0; ; offset += 200) {
       const page = await call('GET', '/api/v1/tenants', { token: await asAdmin(), query: { limit: 200, offset } });
@@ -57,6 +127,10 @@ describe('portal.register', () => {
       if (page.body.length < 200) break;
     }
     expect(names).not.toContain(name);
+
+    // The new address works once confirmed, with the password of its latest registration.
+    await confirmRegistration(fresh);
+    expect(await login(fresh, 'Third-Pass-1')).toBeTruthy();
   });
 
   it('a password the pool refuses is 422 on body.password, and leaves no account', async () => {
@@ -101,6 +175,52 @@ describe('portal.register', () => {
       return;
     }
     throw new Error('the rate-limit window turned during both bursts');
+  });
+});
+
+describe('portal.register.confirm', () => {
+  it('a link replaced by a newer registration, or a made-up one, is 403 and makes nothing', async () => {
+    const email = `twice-${Date.now()}@newco.example`;
+    const first = await register({ email, password: 'First-Pass-1', organization_name: 'Twice' });
+    const firstLink = await confirmationLinkFor(email);
+    await register({ email, password: 'Second-Pass-1', organization_name: 'Twice' });
+    await waitForMail((m) => m.to.includes(email), 2);
+    const made = firstLink.replace(/token=reg_([0-9a-f]{64}).*/, (_, h: string) => `token=reg_${h}${'A'.repeat(43)}`);
+    for (const link of [firstLink, made, `${baseUrl()}/api/v1/portal/register/confirm?token=nonsense`]) {
+      const refused = await call('POST', link);
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toMatch(/not valid/);
+    }
+    const admin = await asAdmin();
+    expect((await call('GET', `/api/v1/tenants/${first.body.tenant_id}`, { token: admin })).status).toBe(404);
+    expect((await call('POST', '/api/v1/portal/login', { body: { email, password: 'First-Pass-1' } })).status).toBe(
+      401,
+    );
+  });
+});
+
+describe('portal.register.confirm.page', () => {
+  it("the button posts the link's form and comes back to a page saying it is confirmed", async () => {
+    const email = `clicker-${Date.now()}@newco.example`;
+    await register({ email, password: 'Clicker-Pass-1', organization_name: 'Clicker' });
+    const link = await confirmationLinkFor(email);
+    const page = await call('GET', link);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.text).toContain('Confirm your registration');
+    const clicked = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': randomClientIp() },
+      redirect: 'manual',
+    });
+    expect(clicked.status).toBe(303);
+    expect((await call('GET', new URL(clicked.headers.get('location')!, link).href)).text).toContain(
+      'Registration confirmed',
+    );
+    expect(await login(email, 'Clicker-Pass-1')).toBeTruthy();
+    const wrong = await call('GET', '/api/v1/portal/register/confirm', { query: { token: 'reg_nonsense' } });
+    expect(wrong.status).toBe(200);
+    expect(wrong.text).toContain('This link is not valid');
   });
 });
 

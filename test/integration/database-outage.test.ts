@@ -13,7 +13,7 @@ import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, type ApiResponse } from '../support/api.js';
+import { call, confirmRegistration, type ApiResponse } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 const BATCHES = 12;
@@ -65,6 +65,7 @@ describe('cognito-local killed', () => {
       (await call('POST', '/api/v1/portal/register', { server, body: { ...account, organization_name: `Idp ${tag}` } }))
         .status,
     ).toBe(201);
+    await confirmRegistration(account.email, runtime);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: account })).body.access_token as string;
 
     const pid = cognitoPid();
@@ -97,6 +98,7 @@ describe('DynamoDB Local killed under concurrent ingest', () => {
       body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1`, organization_name: `Outage ${tag}` },
     });
     expect(reg.status, reg.text).toBe(201);
+    await confirmRegistration(`outage-${tag}@example.com`, runtime);
     const login = await call('POST', '/api/v1/portal/login', {
       server,
       body: { email: `outage-${tag}@example.com`, password: `Outage-${tag}-Pass1` },

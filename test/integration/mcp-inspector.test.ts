@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../shared/mcp/tools.js';
-import { call } from '../support/api.js';
+import { call, confirmRegistration } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -54,6 +54,7 @@ describe('MCP Inspector CLI against npm start', () => {
         })
       ).status,
     ).toBe(201);
+    await confirmRegistration(email, run);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body.access_token;
     const key = (await call('POST', '/api/v1/portal/api-keys', { server, token, body: { name: 'inspector' } })).body
       .api_key as string;

@@ -3,7 +3,7 @@
  * still works after, though the local identity provider listens on another port now.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../support/api.js';
+import { call, confirmRegistration } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 const runs: NpmStart[] = [];
@@ -26,6 +26,7 @@ describe('local tokens across a restart of npm start', () => {
         })
       ).status,
     ).toBe(201);
+    await confirmRegistration(email, first);
     const login = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body;
     const before = await call('GET', '/api/v1/portal/me', { server, token: login.access_token });
     expect(before.status).toBe(200);
@@ -44,6 +45,7 @@ describe('local tokens across a restart of npm start', () => {
       server: other.url,
       body: { email, password, organization_name: 'Elsewhere' },
     });
+    await confirmRegistration(email, other);
     const foreign = (await call('POST', '/api/v1/portal/login', { server: other.url, body: { email, password } })).body
       .access_token;
     expect((await call('GET', '/api/v1/portal/me', { server: second.url, token: foreign })).status).toBe(401);

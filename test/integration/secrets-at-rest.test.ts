@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
-import { call } from '../support/api.js';
+import { call, confirmRegistration } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 let runtime: NpmStart | undefined;
@@ -59,6 +59,7 @@ describe('secrets at rest', () => {
         })
       ).status,
     ).toBe(201);
+    await confirmRegistration(email, runtime);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body
       .access_token as string;
 

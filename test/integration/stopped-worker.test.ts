@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call } from '../support/api.js';
+import { call, confirmRegistration } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 const runs: NpmStart[] = [];
@@ -62,6 +62,7 @@ describe('a worker stopped in the local runtime', () => {
         })
       ).status,
     ).toBe(201);
+    await confirmRegistration(email, first);
     const token = (await call('POST', '/api/v1/portal/login', { server: first.url, body: { email, password } })).body
       .access_token as string;
     expect((await notifier(first.url, token)()).status).not.toBe('degraded');

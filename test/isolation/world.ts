@@ -6,7 +6,7 @@
  * is found by a plain substring search.
  */
 import { randomUUID } from 'node:crypto';
-import { asAdmin, call, login, type ApiResponse, type CallOptions } from '../support/api.js';
+import { asAdmin, call, confirmRegistration, login, type ApiResponse, type CallOptions } from '../support/api.js';
 import { creationOrder, FIXTURES, type FixtureTenant } from './fixtures.js';
 import {
   ALLOWED_IP,
@@ -92,6 +92,7 @@ async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
     },
   });
   expectStatus(reg, 201, `registering tenant ${label}`);
+  await confirmRegistration(adminEmail);
   const tenantId = reg.body.tenant_id;
   const admin = await account(adminEmail, adminPassword, reg.body.user_id);
 

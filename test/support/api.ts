@@ -3,7 +3,10 @@
  * (test/support/global-setup.ts). Real HTTP, real handlers, real local AWS stand-ins.
  */
 import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inject } from 'vitest';
+import { confirmationLinkMailed } from '../../bin/local-mail.js';
+import { confirmationLinkFor } from './mail.js';
 import { responseProblems } from './response-schemas.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 
@@ -97,7 +100,10 @@ export interface RegisteredTenant {
   token: string;
 }
 
-/** Registers a new organisation through the portal and logs its TENANT_ADMIN in. */
+/**
+ * Registers a new organisation through the portal as a person does: registers, uses the
+ * confirmation link mailed to the address (the local mail folder), and logs its TENANT_ADMIN in.
+ */
 export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `admin-${tag}@${label.toLowerCase().replace(/\W/g, '')}.example`;
@@ -106,6 +112,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
     body: { email, password, organization_name: `${label} ${tag}` },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+  await confirmRegistration(email);
   return {
     tenantId: systemTenant(res.body.tenant_id),
     userId: res.body.user_id,
@@ -113,6 +120,16 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
     password,
     token: await login(email, password),
   };
+}
+
+/**
+ * Uses the latest confirmation link mailed to `email`, as a program does (POST): from the test
+ * run's server, or from a server a test started itself (`npmStart`: its URL and data directory).
+ */
+export async function confirmRegistration(email: string, on?: { url: string; dataDir: string }): Promise<void> {
+  const link = on ? await confirmationLinkMailed(join(on.dataDir, 'mail'), email) : await confirmationLinkFor(email);
+  const confirmed = await call('POST', link, on ? { server: on.url } : {});
+  if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status} ${confirmed.text}`);
 }
 
 /** Creates a user with a password through the API and logs them in. */

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { inject } from 'vitest';
+import { CONFIRMATION_LINK } from '../../bin/local-mail.js';
 
 export interface ReceivedMail {
   file: string;
@@ -59,4 +60,18 @@ export function ackLinkIn(text: string): string {
   const link = /https?:\/\/\S+\/api\/v1\/incidents\/[0-9a-f-]+\/acknowledge\?token=[A-Za-z0-9_-]+/.exec(text)?.[0];
   if (!link) throw new Error(`no acknowledgement link in:\n${text}`);
   return link;
+}
+
+/** The registration's confirmation link in a message's text. */
+export function confirmationLinkIn(text: string): string {
+  const link = CONFIRMATION_LINK.exec(text)?.[0];
+  if (!link) throw new Error(`no confirmation link in:\n${text}`);
+  return link;
+}
+
+/** The latest confirmation link mailed to `email`. */
+export async function confirmationLinkFor(email: string): Promise<string> {
+  const to = email.toLowerCase();
+  const mails = await waitForMail((m) => m.to.includes(to) && /confirm your gatehouse registration/i.test(m.subject));
+  return confirmationLinkIn(mails[mails.length - 1]!.text);
 }

@@ -110,6 +110,8 @@ describe('layers', () => {
       'shared/domain/events/stream-feed.ts',
       'shared/domain/accounts/bootstrap.ts',
       'shared/domain/accounts/portal.ts',
+      // A registration's tenant: made by the registration, kept in its record until its link is used.
+      'shared/domain/accounts/registration.ts',
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.
       'shared/domain/workflows/runner.ts',
       // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.

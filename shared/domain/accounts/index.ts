@@ -13,3 +13,4 @@ export * from './tenant-config.js';
 export * from './tenants.js';
 export * from './user-accounts.js';
 export * from './users.js';
+export * from './registration.js';

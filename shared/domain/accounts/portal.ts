@@ -59,7 +59,7 @@ export const loginLockMs = (failures: number): number =>
  * the sixth and later failures (a longer lock), none on the others.
  */
 export async function login(email: string, password: string): Promise<LoginResult> {
-  const account = createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+  const account = accountHash(email);
   const nowMs = Date.now();
   const ticket = await admitLoginAttempt(account, {
     nowMs,
@@ -122,46 +122,67 @@ export interface Registered {
   plan: 'free';
 }
 
+/** The key of an account's sign-in records (failed logins, registrations): a hash of its email. */
+export const accountHash = (email: string): string =>
+  createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
+
+/** More writes for a registration's transaction, made as the registrant (a developer's first key). */
+export type AlsoWrite = (registrant: CallerActor, tenantId: TenantId) => TransactItem[];
+
 /**
- * Self-serve sign-up: a new tenant on the free plan with the registrant as its TENANT_ADMIN. The
- * account is created first; the tenant, its configuration, the user and their audit entries are
- * then written in one transaction, and the account is removed again if that fails.
+ * A developer's account made at once (`POST /v1/auth/keys`): a new tenant on the free plan with
+ * the registrant as its TENANT_ADMIN. The account is created first; the tenant, its configuration,
+ * the user and their audit entries are then written in one transaction, and the account is
+ * removed again if that fails. People register through `requestRegistration`
+ * (./registration.ts), which makes the tenant only once its link is used.
  */
 export async function register(
   actor: Actor,
   input: Registration,
-  /** More writes for the registration's transaction, made as the registrant (a developer's first key). */
-  alsoWrite: (registrant: CallerActor, tenantId: TenantId) => TransactItem[] = () => [],
+  alsoWrite: AlsoWrite = () => [],
 ): Promise<Registered> {
   // The tenant this registration creates.
   const tenantId = systemTenant(newId());
-  return withNewIdentity({ email: input.email, tenantId, password: input.password }, async ({ userId, email }) => {
-    const at = now();
-    const user = {
-      user_id: userId,
-      tenant_id: tenantId,
-      email,
-      name: input.name?.trim() || null,
-      role: 'TENANT_ADMIN' as const,
-      active: true,
-      created_at: at,
-      updated_at: at,
-    };
-    // The registrant is who acts, for the audit entries.
-    const registrant: CallerActor = {
-      kind: 'user',
-      principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt', requestsPerMinute: null },
-      requestId: actor.requestId,
-      sourceIp: actor.sourceIp ?? 'unknown',
-    };
-    await createTenant(
-      registrant,
-      { name: input.organization_name, plan: 'free', contact_email: email },
-      () => [...newUserWrites(registrant, user), ...alsoWrite(registrant, tenantId)],
-      tenantId,
-    );
-    return { tenant_id: tenantId, user_id: userId, email, role: 'TENANT_ADMIN', plan: 'free' };
-  });
+  return withNewIdentity({ email: input.email, tenantId, password: input.password }, ({ userId, email }) =>
+    writeRegisteredTenant(actor, { ...input, email, tenantId, userId }, alsoWrite),
+  );
+}
+
+/**
+ * Writes a registration's tenant (free plan), its configuration, its TENANT_ADMIN (whose identity
+ * exists) and their audit entries in one transaction, with `alsoWrite`'s items.
+ */
+export async function writeRegisteredTenant(
+  actor: Actor,
+  input: { email: string; tenantId: TenantId; userId: string; organization_name: string; name?: string | null },
+  alsoWrite: AlsoWrite = () => [],
+): Promise<Registered> {
+  const { tenantId, userId, email } = input;
+  const at = now();
+  const user = {
+    user_id: userId,
+    tenant_id: tenantId,
+    email,
+    name: input.name?.trim() || null,
+    role: 'TENANT_ADMIN' as const,
+    active: true,
+    created_at: at,
+    updated_at: at,
+  };
+  // The registrant is who acts, for the audit entries.
+  const registrant: CallerActor = {
+    kind: 'user',
+    principal: { userId, tenantId, role: 'TENANT_ADMIN', email, via: 'jwt', requestsPerMinute: null },
+    requestId: actor.requestId,
+    sourceIp: actor.sourceIp ?? 'unknown',
+  };
+  await createTenant(
+    registrant,
+    { name: input.organization_name, plan: 'free', contact_email: email },
+    () => [...newUserWrites(registrant, user), ...alsoWrite(registrant, tenantId)],
+    tenantId,
+  );
+  return { tenant_id: tenantId, user_id: userId, email, role: 'TENANT_ADMIN', plan: 'free' };
 }
 
 /** Who the caller is (`GET /api/v1/portal/me`): from its credential and the tenant read with it. */
