@@ -204,6 +204,16 @@ export const QUEUES = [
     maxReceiveCount: 8,
     retentionSeconds: 4 * 24 * 3600,
   },
+  {
+    id: 'map-extractions',
+    description:
+      'Infrastructure files too large for a request (a KML or KMZ past 4 MiB of KML), handed over by their extract call, to be extracted in the background (docs/features.md)',
+    // Six times the extractor's timeout.
+    visibilityTimeoutSeconds: 3600,
+    // A file the extractor refuses is answered as failed, not retried; this is for crashes.
+    maxReceiveCount: 3,
+    retentionSeconds: 4 * 24 * 3600,
+  },
 ] as const satisfies readonly QueueDef[];
 
 export type { QueueId, QueueTarget } from './vocabulary/queues.js';
@@ -440,6 +450,20 @@ export const WORKERS: readonly WorkerDef[] = [
     grants: { bucket: 'write', lake: 'catalog' },
     timeoutSeconds: 60,
     memoryMb: 512,
+  },
+  {
+    id: 'extract-maps',
+    handler: 'functions/workers/extract-maps.ts',
+    description:
+      'Extracts the geometries of large infrastructure files uploaded through upload-url, streaming, and stores them or marks them failed (docs/features.md)',
+    // One file at a time per invocation: each may hold its limits' worth of features in memory.
+    trigger: { kind: 'queue', queue: 'map-extractions', batchSize: 1, maxConcurrency: 2 },
+    // Reads the upload and writes the features (bucket), the file item and its audit entry (table).
+    grants: { table: 'write', bucket: 'write' },
+    // 230,000 placemarks (22 MB of KML) took about 20-35 s on the 2-core build machine and peaked
+    // near 370 MB; the limits (500,000 placemarks, 5,000,000 coordinates, 128 MiB) leave room.
+    timeoutSeconds: 600,
+    memoryMb: 2048,
   },
 ];
 

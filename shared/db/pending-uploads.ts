@@ -2,12 +2,15 @@
  * Presigned uploads of infrastructure files waiting for their extraction. One item per upload
  * URL handed out, under the tenant's partition, gone when the file is extracted or refused, and
  * removed by TTL (`expires_at`) when nobody calls extract. Readers check `expires_at` themselves:
- * TTL deletes late.
+ * TTL deletes late. A file extracted in the background (too large for a request) is `processing`
+ * until the worker stores it (the item goes, in the same transaction) or refuses it (`failed`,
+ * with the reason, kept a day for the status to be read).
  */
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
 import type { TransactItem } from './transact.js';
+import type { Actor } from '../vocabulary/actor.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
 export interface PendingUpload {
@@ -25,6 +28,13 @@ export interface PendingUpload {
   upload_expires_at: string;
   /** When the record goes, epoch seconds (TTL). */
   expires_at: number;
+  /** Absent while the file waits for its upload or its extract; then the background extraction's state. */
+  status?: 'processing' | 'failed';
+  /** Why it failed, for the caller. */
+  reason?: string;
+  /** Who asked for the extraction: the background extraction stores and audits the file as them. */
+  requested_by?: Actor;
+  status_changed_at?: string;
 }
 
 export async function putPendingUpload(upload: PendingUpload): Promise<void> {
@@ -64,4 +74,73 @@ export function consumePendingUpload(upload: PendingUpload): TransactItem {
 
 export async function deletePendingUpload(upload: PendingUpload): Promise<void> {
   await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.pendingUpload(upload.tenant_id, upload.file_id) }));
+}
+
+const STATUS = { '#s': 'status' };
+
+/**
+ * Hands the file to the background extraction: `processing`, as `requestedBy`. False when it is
+ * not waiting any more (another request handed it over, or it is gone).
+ */
+export async function markPendingProcessing(upload: PendingUpload, requestedBy: Actor, at: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
+        UpdateExpression: 'SET #s = :processing, requested_by = :actor, status_changed_at = :at',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#s)',
+        ExpressionAttributeNames: STATUS,
+        ExpressionAttributeValues: { ':processing': 'processing', ':actor': requestedBy, ':at': at },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  }
+}
+
+/** Back to waiting (the hand-over could not be queued): the caller may ask again. */
+export async function unmarkPendingProcessing(upload: PendingUpload): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: TABLE,
+      Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
+      UpdateExpression: 'REMOVE #s, requested_by, status_changed_at',
+      ConditionExpression: '#s = :processing',
+      ExpressionAttributeNames: STATUS,
+      ExpressionAttributeValues: { ':processing': 'processing' },
+    }),
+  );
+}
+
+/** The background extraction refused the file: `failed` with why, kept until `expiresAt` (epoch seconds). */
+export async function markPendingFailed(
+  upload: PendingUpload,
+  reason: string,
+  at: string,
+  expiresAt: number,
+): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
+        UpdateExpression: 'SET #s = :failed, reason = :reason, status_changed_at = :at, expires_at = :expires',
+        ConditionExpression: '#s = :processing',
+        ExpressionAttributeNames: STATUS,
+        ExpressionAttributeValues: {
+          ':failed': 'failed',
+          ':processing': 'processing',
+          ':reason': reason,
+          ':at': at,
+          ':expires': expiresAt,
+        },
+      }),
+    );
+  } catch (err) {
+    // Stored or failed meanwhile (a second delivery of the same message): that outcome stands.
+    if ((err as Error).name !== 'ConditionalCheckFailedException') throw err;
+  }
 }

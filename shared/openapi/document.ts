@@ -457,7 +457,10 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
   const parameters = parametersOf(route);
   const responses: Record<string, Json | Ref> = { [String(route.response.status)]: successResponse(route, components) };
   const also = route.response.alsoStatus;
-  if (also) responses[String(also.status)] = { ...successResponse(route, components), description: also.description };
+  if (also) {
+    const alsoRoute = also.schema ? { ...route, response: { ...route.response, schema: also.schema } } : route;
+    responses[String(also.status)] = { ...successResponse(alsoRoute, components), description: also.description };
+  }
   const redirect = route.response.redirect;
   if (redirect) {
     responses[String(redirect.status)] = {

@@ -6,9 +6,13 @@ import {
   infrastructureDeleted,
   infrastructureFile,
   infrastructureFilePath,
+  infrastructureFileStatus,
   infrastructureList,
   infrastructureListQuery,
   MAX_DIRECT_UPLOAD_BYTES,
+  MAX_STREAM_PLACEMARKS,
+  MAX_STREAM_VERTICES,
+  MAX_SYNC_KML_BYTES,
   uploadUrlRequest,
   uploadUrlResponse,
 } from '../schemas/infrastructure.js';
@@ -24,7 +28,7 @@ export const infrastructureUploadRoute = {
   tenant: 'query',
   tag: 'infrastructure',
   summary: 'Upload a KML, KMZ, GeoJSON or zipped shapefile and extract its geometries',
-  description: `Multipart form with the file in the field \`file\`, at most ${MAX_DIRECT_UPLOAD_BYTES} bytes; larger files go through upload-url. A file that cannot be read, whose name and content disagree, or that holds no geometry is 422 and nothing is stored.`,
+  description: `Multipart form with the file in the field \`file\`, at most ${MAX_DIRECT_UPLOAD_BYTES} bytes; larger files go through upload-url. The request extracts at most ${MAX_SYNC_KML_BYTES} bytes of KML (a KMZ is counted as it is unpacked): past that it is 413 naming upload-url, whose extract takes it in the background. A file that cannot be read, whose name and content disagree, or that holds no geometry is 422; a refused file leaves nothing stored.`,
   request: { path: environmentPath, query: environmentScopeQuery },
   upload: {
     field: 'file',
@@ -34,8 +38,8 @@ export const infrastructureUploadRoute = {
   response: { status: 201, description: 'The stored file and what was extracted.', schema: infrastructureFile },
   errors: [404, 413, 415],
   timeoutSeconds: 29,
-  // A 4 MB KMZ may unpack to 20 MB of KML; its XML tree peaks near 1.2 GB.
-  memoryMb: 2048,
+  // At most 4 MiB of KML: its XML tree peaked at 450 MB (docs/benchmarks.md).
+  memoryMb: 1024,
   grants: { table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
@@ -63,12 +67,39 @@ export const infrastructureExtractRoute = {
   tenant: 'query',
   tag: 'infrastructure',
   summary: 'Extract the geometries of a file uploaded through upload-url',
+  description: `A file the request can extract (up to ${MAX_SYNC_KML_BYTES} bytes of KML; GeoJSON and shapefiles) is extracted now: 201 with the file, or 422 with nothing left stored. A larger KML or KMZ is handed to a background extraction that reads it as a stream: 202 with its status (\`processing\`), to be followed at \`GET .../{file_id}/status\` until \`ready\` or \`failed\` (with the reason; at most ${MAX_STREAM_PLACEMARKS} placemarks and ${MAX_STREAM_VERTICES} coordinates are read). Asking again while it is processing answers the same 202.`,
   request: { path: infrastructureFilePath, query: environmentScopeQuery },
-  response: { status: 201, description: 'The stored file and what was extracted.', schema: infrastructureFile },
+  response: {
+    status: 201,
+    description: 'The stored file and what was extracted.',
+    schema: infrastructureFile,
+    alsoStatus: {
+      status: 202,
+      description: 'Too large for the request: extracted in the background; follow its status.',
+      schema: infrastructureFileStatus,
+    },
+  },
   errors: [404, 409, 413],
   timeoutSeconds: 29,
-  memoryMb: 2048,
-  grants: { table: 'write', bucket: 'write' },
+  memoryMb: 1024,
+  grants: { table: 'write', bucket: 'write', queues: { 'map-extractions': 'send' } },
+} as const satisfies RouteDef;
+
+export const infrastructureStatusRoute = {
+  id: 'infrastructure.status',
+  method: 'GET',
+  path: '/api/v1/environments/{environment_id}/infrastructure/{file_id}/status',
+  handler: 'functions/infrastructure/status.ts',
+  access: 'VIEWER',
+  tenant: 'query',
+  tag: 'infrastructure',
+  summary: 'Where a file of the presigned flow stands: awaiting its upload, processing, ready or failed',
+  description:
+    'For a file id from upload-url: `awaiting_upload` until its extract is asked, `processing` while it is extracted in the background, `ready` with the stored file, or `failed` with the reason (kept a day; nothing of the file is stored). A file uploaded directly is `ready`.',
+  request: { path: infrastructureFilePath, query: environmentScopeQuery },
+  response: { status: 200, description: "The file's status.", schema: infrastructureFileStatus },
+  errors: [404],
+  grants: { table: 'read' },
 } as const satisfies RouteDef;
 
 export const infrastructureListRoute = {
@@ -158,6 +189,7 @@ export const infrastructureRoutes: readonly RouteDef[] = [
   infrastructureUploadRoute,
   infrastructureUploadUrlRoute,
   infrastructureExtractRoute,
+  infrastructureStatusRoute,
   infrastructureListRoute,
   infrastructureFeaturesRoute,
   infrastructureDeleteRoute,

@@ -63,8 +63,11 @@ export interface RouteResponse {
   headers?: readonly string[];
   /** A redirect (with `Location`) the route answers instead in a case its description states. */
   redirect?: { status: 302 | 303; description: string };
-  /** Another success status with the same body, in a case its description states (201 created, 200 existed already). */
-  alsoStatus?: { status: 200 | 201 | 202; description: string };
+  /**
+   * Another success status, in a case its description states (201 created, 200 existed already,
+   * 202 accepted for later), with the same body unless it names its own schema.
+   */
+  alsoStatus?: { status: 200 | 201 | 202; description: string; schema?: JsonSchema };
 }
 
 /** A fixed-window limit on calls per client IP, counted before anything else runs. */

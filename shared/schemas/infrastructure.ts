@@ -10,6 +10,14 @@ export const INFRASTRUCTURE_FORMATS = ['kml', 'kmz', 'geojson', 'shapefile'] as 
 export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Largest file through a presigned upload URL. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 50 * 1024 * 1024;
+/**
+ * Most KML text (directly, or unpacked from a KMZ) a request extracts itself; larger documents are
+ * extracted in the background (shared/domain/infrastructure/kml.ts says why this bound).
+ */
+export const MAX_SYNC_KML_BYTES = 4 * 1024 * 1024;
+/** What the background extraction reads of a KML document at most, counted while reading. */
+export const MAX_STREAM_PLACEMARKS = 500_000;
+export const MAX_STREAM_VERTICES = 5_000_000;
 
 export const infrastructureFile = /* @__PURE__ */ (() =>
   ({
@@ -44,6 +52,31 @@ export const infrastructureFile = /* @__PURE__ */ (() =>
       'created_by',
       'created_at',
     ],
+  }) as const satisfies JsonSchema)();
+
+export const INFRASTRUCTURE_FILE_STATUSES = ['awaiting_upload', 'processing', 'ready', 'failed'] as const;
+
+/** Where a file of the presigned flow stands: the answer of extract when it goes to the background, and of status. */
+export const infrastructureFileStatus = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: {
+      file_id: uuid,
+      environment_id: uuid,
+      filename: { type: 'string' },
+      status: {
+        type: 'string',
+        enum: INFRASTRUCTURE_FILE_STATUSES,
+        description:
+          '`awaiting_upload`: no extraction asked yet; `processing`: being extracted in the background; `ready`: stored, `file` says what was extracted; `failed`: refused, `reason` says why, and nothing of it is stored.',
+      },
+      reason: { type: ['string', 'null'], description: 'Why the file failed; null otherwise.' },
+      file: {
+        anyOf: [infrastructureFile, { type: 'null' }],
+        description: 'The stored file once `ready`; null before.',
+      },
+    },
+    required: ['file_id', 'environment_id', 'filename', 'status', 'reason', 'file'],
   }) as const satisfies JsonSchema)();
 
 export const infrastructureList = {

@@ -6,6 +6,7 @@ export const QUEUE_IDS = [
   'workflow-runs',
   'vessel-episodes',
   'data-lake',
+  'map-extractions',
 ] as const;
 
 export type QueueId = (typeof QUEUE_IDS)[number];

@@ -28,8 +28,11 @@ import {
   kmzBytes,
   largeGeojsonBytes,
   PORT_KML_SUMMARY,
+  pointsKml,
+  pointsKmlBbox,
   shapefileZipBytes,
 } from '../support/geo-files.js';
+import { until } from '../support/threat-site.js';
 import { auditEntriesOf } from '../support/seed.js';
 
 const UNKNOWN_ID = '0196f7a1-0000-7000-8000-000000000000';
@@ -457,6 +460,129 @@ describe('infrastructure.extract', () => {
     const res = await call('POST', `${site.base}/${ticket.body.file_id}/extract`, { token: site.org.token });
     expect(res.status).toBe(413);
     await expectNothingStored(site);
+  });
+});
+
+/** Reads the file's status until it is no longer `processing` (the worker runs in the background). */
+async function settled(site: Site, fileId: string) {
+  const status = await until(
+    () => call('GET', `${site.base}/${fileId}/status`, { token: site.org.token }),
+    (res) => res.status !== 200 || res.body.status !== 'processing',
+    'the background extraction',
+    // A bound for a worker that never runs, not a speed (bin/bench-map-upload.ts measures that).
+    240_000,
+  );
+  expect(status.status).toBe(200);
+  return status.body;
+}
+
+describe('large map files in the background', () => {
+  it(
+    'a KMZ of 230,000 placemarks (22 MB of KML) is accepted at once and extracted by the worker, every feature',
+    { timeout: 300_000 },
+    async () => {
+      const site = await newSite();
+      const count = 230_000;
+      const data = await kmzBytes(pointsKml(count));
+      const ticket = await presignedUpload(site, 'poles.kmz', data);
+      const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(accepted.status).toBe(202);
+      const processing = {
+        file_id: ticket.file_id,
+        environment_id: site.environmentId,
+        filename: 'poles.kmz',
+        status: 'processing',
+        reason: null,
+        file: null,
+      };
+      expect(accepted.body).toEqual(processing);
+      // Asking again while it is processing answers the same, and queues nothing more.
+      const again = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect([again.status, again.body.status]).toEqual([202, expect.stringMatching(/processing|ready/)]);
+
+      const done = await settled(site, ticket.file_id);
+      expect(done).toMatchObject({ status: 'ready', reason: null });
+      expect(done.file).toMatchObject({
+        file_id: ticket.file_id,
+        format: 'kmz',
+        size_bytes: data.length,
+        feature_count: count,
+        geometry_types: ['Point'],
+        bbox: pointsKmlBbox(count),
+        created_by: site.org.userId,
+      });
+      const list = await call('GET', site.base, { token: site.org.token });
+      expect(list.body).toMatchObject({ total: 1, items: [done.file] });
+      const prefix = `${environmentPrefix(site.org.tenantId, site.environmentId)}files/${ticket.file_id}/`;
+      expect(await objectsUnder(prefix)).toEqual([`${prefix}features.geojson`, `${prefix}original.kmz`]);
+      expect((await auditEntriesOf(site.org.tenantId)).find((e) => e.resource_id === ticket.file_id)).toMatchObject({
+        action: 'infrastructure_file.created',
+        user_id: site.org.userId,
+        changes: { via: 'upload_url', feature_count: count },
+      });
+      expect((await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token })).status).toBe(
+        409,
+      );
+    },
+  );
+
+  it(
+    'a large KMZ that does not parse ends failed with the reason, and nothing of it stays',
+    { timeout: 300_000 },
+    async () => {
+      const site = await newSite();
+      const broken = pointsKml(50_000).replace('</Document></kml>', '</Document>');
+      const ticket = await presignedUpload(site, 'poles.kmz', await kmzBytes(broken));
+      const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(accepted.status).toBe(202);
+      const done = await settled(site, ticket.file_id);
+      expect(done).toMatchObject({ status: 'failed', file: null });
+      expect(done.reason).toMatch(/^doc\.kml in the KMZ archive does not parse as XML/);
+      expect(await objectsUnder(environmentPrefix(site.org.tenantId, site.environmentId))).toEqual([]);
+      expect((await call('GET', site.base, { token: site.org.token })).body.total).toBe(0);
+      const retried = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(retried.status).toBe(409);
+      expect(retried.body.detail).toMatch(/^The extraction of this file failed: doc\.kml in the KMZ archive/);
+    },
+  );
+
+  it(
+    'a direct upload of a KMZ past the request budget is 413 naming upload-url, and nothing is stored',
+    { timeout: 120_000 },
+    async () => {
+      const site = await newSite();
+      // 60,000 placemarks: 5.8 MB of KML in a 330 KB KMZ, which the request extracted before (in seconds, at 1 GB).
+      const res = await upload(site.org.token, site.environmentId, 'poles.kmz', await kmzBytes(pointsKml(60_000)));
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toMatch(/^doc\.kml in the KMZ archive is more than 4194304 bytes of KML/);
+      expect(res.body.detail).toContain(`POST ${site.base}/upload-url`);
+      await expectNothingStored(site);
+    },
+  );
+});
+
+describe('infrastructure.status', () => {
+  it('follows a file from its upload URL to ready; an unknown id is 404', async () => {
+    const site = await newSite();
+    const data = kmlBytes();
+    const ticket = await presignedUpload(site, 'port.kml', data);
+    const waiting = await call('GET', `${site.base}/${ticket.file_id}/status`, { token: site.org.token });
+    expect(waiting.status).toBe(200);
+    expect(waiting.body).toEqual({
+      file_id: ticket.file_id,
+      environment_id: site.environmentId,
+      filename: 'port.kml',
+      status: 'awaiting_upload',
+      reason: null,
+      file: null,
+    });
+    const stored = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+    expect(stored.status).toBe(201);
+    const ready = await call('GET', `${site.base}/${ticket.file_id}/status`, { token: site.org.token });
+    expect(ready.body).toMatchObject({ status: 'ready', reason: null, file: stored.body });
+    const unknown = await call('GET', `${site.base}/${UNKNOWN_ID}/status`, { token: site.org.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ detail: 'Infrastructure file not found' });
   });
 });
 

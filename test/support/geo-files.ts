@@ -167,6 +167,30 @@ export function largeKmlBytes(bytes: number): Buffer {
   return Buffer.from(parts.join(''), 'utf8');
 }
 
+/**
+ * A KML document of `count` point placemarks, each with a name: the most placemarks a megabyte
+ * holds (about 97 bytes each), as a survey of poles or posts exports them. 230,000 make 22 MB of
+ * KML, which deflates to a KMZ of 1.2 MB (issue 34's file was 20.9 MB in 605 KB).
+ */
+export function pointsKml(count: number): string {
+  const parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>\n'];
+  for (let i = 0; i < count; i++) {
+    const lon = (10 + (i % 1000) * 1e-3).toFixed(3);
+    const lat = (59 + Math.floor(i / 1000) * 1e-3).toFixed(3);
+    parts.push(`<Placemark><name>${i}</name><Point><coordinates>${lon},${lat}</coordinates></Point></Placemark>\n`);
+  }
+  parts.push('</Document></kml>\n');
+  return parts.join('');
+}
+
+/** The bounding box of pointsKml(count). */
+export function pointsKmlBbox(count: number): number[] {
+  const rows = Math.ceil(count / 1000);
+  return [10, 59, Math.min(count, 1000) === 1000 ? 10.999 : 10 + (count - 1) * 1e-3, 59 + (rows - 1) * 1e-3].map((v) =>
+    Number(v.toFixed(3)),
+  );
+}
+
 /** Uploads a map file to an environment as a browser would (multipart), and answers what the API answered. */
 export async function uploadMapFile(
   token: string,

@@ -3,7 +3,7 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { extractGeometries } from '../../shared/domain/infrastructure/extract.js';
 import { GeoFileError } from '../../shared/domain/infrastructure/geo-file-error.js';
-import { MAX_KML_BYTES } from '../../shared/domain/infrastructure/kml.js';
+import { BeyondRequestBudget, MAX_SYNC_KML_BYTES } from '../../shared/domain/infrastructure/kml.js';
 import { MAX_UNPACKED_BYTES } from '../../shared/domain/infrastructure/zip.js';
 import { PayloadTooLargeError } from '../../shared/http/errors.js';
 import {
@@ -79,12 +79,18 @@ describe('KML and KMZ', () => {
     expect(summary.feature_count).toBe(3);
   });
 
-  it('refuses a KML larger than it can hold in memory, before parsing it', async () => {
-    const huge = Buffer.alloc(MAX_KML_BYTES + 1, 0x20);
+  it('leaves a KML beyond the request budget to the background, before parsing it', async () => {
+    const huge = Buffer.alloc(MAX_SYNC_KML_BYTES + 1, 0x20);
     huge.write('<kml>', 0);
     const err = await refusal('huge.kml', huge);
-    expect(err).toBeInstanceOf(PayloadTooLargeError);
-    expect(err.message).toMatch(/at most 20971520 bytes of KML/);
+    expect(err).toBeInstanceOf(BeyondRequestBudget);
+    expect(err.message).toBe('The KML document is more than 4194304 bytes of KML, more than a request extracts');
+  });
+
+  it('stops unpacking a KMZ whose KML passes the request budget', async () => {
+    const err = await refusal('cables.kmz', await kmzBytes(largeKmlBytes(MAX_SYNC_KML_BYTES + 4096).toString()));
+    expect(err).toBeInstanceOf(BeyondRequestBudget);
+    expect(err.message).toMatch(/^doc\.kml in the KMZ archive is more than 4194304 bytes of KML/);
   });
 });
 

@@ -121,6 +121,8 @@ describe('layers', () => {
       'shared/domain/connectors/scheduled-poll.ts',
       // A drone callback's address names its tenant; the signature with that tenant's drone integration's secret proves it.
       'shared/domain/drones/dispatch.ts',
+      // A large map file's background extraction: its queue message names the tenant its extract call had.
+      'shared/domain/infrastructure/background.ts',
     ];
     const callers = all.filter((f) => isProduction(f) && /\bsystemTenant\(/.test(readFileSync(join(root, f), 'utf8')));
     expect(callers.filter((f) => f !== 'shared/vocabulary/tenant.ts' && !SYSTEM_WORK.includes(f))).toEqual([]);

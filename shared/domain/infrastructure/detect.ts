@@ -20,7 +20,7 @@ import {
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { GeoFileError } from './geo-file-error.js';
 import { isGeoJson } from './geojson.js';
-import { assertKmlSize, isKmlDocument, MAX_KML_BYTES, rootElementName, xmlParser } from './kml.js';
+import { assertKmlSize, isKmlDocument, MAX_SYNC_KML_BYTES, rootElementName, xmlParser } from './kml.js';
 import { shapefileLayers, type ShapefileLayer } from './shapefile.js';
 import { firstSignificantChar, decodeText } from './text.js';
 import { entriesEnding, looksLikeZip, openArchive, type Archive } from './zip.js';
@@ -74,8 +74,8 @@ export async function openContent(
       return { format: null, what: 'a zip archive holding neither a .kml nor a .shp' };
     }
     case 'xml': {
-      // Too big to parse: refuse as too large, unless it was not meant to be KML anyway.
-      if (expected && expected !== 'kml' && data.length > MAX_KML_BYTES) return { format: null, what: 'XML' };
+      // Too big to parse here: beyond the request's budget, unless it was not meant to be KML anyway.
+      if (expected && expected !== 'kml' && data.length > MAX_SYNC_KML_BYTES) return { format: null, what: 'XML' };
       assertKmlSize(data.length);
       const parseXml = await xmlParser();
       let document: Document;

@@ -10,7 +10,7 @@ import { openByNameAndContent, type OpenedFile } from './detect.js';
 import { FORMAT_LABEL, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
 import { geojsonFeatures } from './geojson.js';
-import { assertKmlSize, isKmlDocument, kmlFeatures, xmlParser } from './kml.js';
+import { BeyondRequestBudget, isKmlDocument, kmlFeatures, MAX_SYNC_KML_BYTES, xmlParser } from './kml.js';
 import { shapefileFeatures } from './shapefile.js';
 import { decodeText } from './text.js';
 import { buildLineIndex, hasLines, type LineIndexData } from './line-index.js';
@@ -37,26 +37,28 @@ export async function extractGeometries(filename: string, data: Uint8Array): Pro
   try {
     all = await featuresOf(opened);
   } catch (err) {
-    if (err instanceof GeoFileError || err instanceof DomainError) throw err;
+    if (err instanceof GeoFileError || err instanceof DomainError || err instanceof BeyondRequestBudget) throw err;
     // A converter tripping over hostile or odd input: the file's fault, not ours.
     throw new GeoFileError(
       'unreadable_file',
       `The file is not readable as ${FORMAT_LABEL[opened.format]}: ${(err as Error).message}`,
     );
   }
+  return extractionOf(opened.format, all);
+}
+
+/** The features that can be drawn, what the API reports about them, and their lines' index. */
+export function extractionOf(format: InfrastructureFormat, all: Feature<Geometry | null>[]): Extraction {
   const features = all.filter((f): f is Feature => f.geometry !== null && hasPosition(f.geometry));
   if (features.length === 0) {
     const held =
       all.length === 0 ? 'no features' : `${all.length} feature${all.length === 1 ? '' : 's'}, none with coordinates`;
-    throw new GeoFileError(
-      'no_geometries',
-      `The file holds no geometries: ${FORMAT_LABEL[opened.format]} with ${held}`,
-    );
+    throw new GeoFileError('no_geometries', `The file holds no geometries: ${FORMAT_LABEL[format]} with ${held}`);
   }
   const collection: FeatureCollection = { type: 'FeatureCollection', features };
   const summary = summarize(collection);
   return {
-    format: opened.format,
+    format,
     features: collection,
     summary,
     lines: hasLines(summary.geometry_types) ? buildLineIndex(collection) : null,
@@ -78,8 +80,12 @@ async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[
     case 'kml':
       return kmlFeatures(opened.document);
     case 'kmz': {
-      const bytes = await opened.archive.read(opened.kml);
-      assertKmlSize(bytes.length);
+      // Counted as it is unpacked: a text beyond the request's budget is not unpacked further.
+      const what = `${opened.kml.name} in the KMZ archive`;
+      const bytes = await opened.archive.read(opened.kml, {
+        bytes: MAX_SYNC_KML_BYTES,
+        error: () => new BeyondRequestBudget(what),
+      });
       const text = decodeText(bytes);
       const parseXml = await xmlParser();
       let document;

@@ -13,7 +13,9 @@ export type GeoFileProblem =
   /** Read fine, but it holds no geometry (or none with coordinates). */
   | 'no_geometries'
   /** Coordinates outside WGS 84 longitude/latitude (e.g. a projected shapefile). */
-  | 'coordinate_range';
+  | 'coordinate_range'
+  /** More bytes, placemarks or coordinates than the extraction reads (counted while reading). */
+  | 'too_large';
 
 export class GeoFileError extends Error {
   constructor(

@@ -13,5 +13,6 @@ export * from './line-index.js';
 export * from './line-search.js';
 export * from './lines.js';
 export * from './presigned.js';
+export * from './status.js';
 export * from './upload-url.js';
 export * from './upload.js';

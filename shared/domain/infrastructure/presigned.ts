@@ -1,34 +1,57 @@
 /**
  * The second step for files larger than a request may carry (the first is upload-url.ts): the
- * client has PUT the file straight to S3 and asks for the extraction. A file refused at
- * extraction (unreadable, too large) is deleted with its pending item: nothing stays.
+ * client has PUT the file straight to S3 and asks for the extraction. A file the request can
+ * extract is extracted now; a KML or KMZ beyond the request's budget (kml.ts) is handed to the
+ * background extraction (background.ts) through the `map-extractions` queue, and followed by its
+ * status (status.ts). A file refused at extraction (unreadable, too large) is deleted with its
+ * pending item: nothing stays.
  */
 import { deleteObjectsUnder, getObjectBytes, headObject } from '../../adapters/s3.js';
+import { queues } from '../../adapters/queue.js';
 import {
   consumePendingUpload,
   deletePendingUpload,
   getPendingUpload,
+  markPendingProcessing,
+  unmarkPendingProcessing,
   type PendingUpload,
 } from '../../db/pending-uploads.js';
+import type { StoredEnvironment } from '../../db/environments.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { ConflictError, isRefusal, NotFoundError, PayloadTooLargeError } from '../../errors.js';
-import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
+import { now } from '../../ids.js';
+import { MAX_PRESIGNED_UPLOAD_BYTES, MAX_SYNC_KML_BYTES } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../sites/index.js';
-import { extractOrRefuse } from './extract.js';
+import { extractOrRefuse, type Extraction } from './extract.js';
+import { formatFromFilename } from './formats.js';
+import { BeyondRequestBudget } from './kml.js';
+import { pendingStatus, type FileStatus } from './status.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
+/** The queue of the background extraction, and what a message of it says. */
+export const EXTRACTIONS_QUEUE = 'map-extractions';
+export interface ExtractionMessage {
+  tenant_id: string;
+  environment_id: string;
+  file_id: string;
+}
+
+/** Stored now (201), or handed to the background extraction (202 with its status). */
+export type ExtractOutcome = { stored: InfrastructureFile } | { queued: FileStatus };
+
 /**
  * Extracts a file uploaded through an upload URL. 404 for an id that is unknown, expired, of
- * another environment or tenant; 409 when nothing was uploaded yet or it was extracted already.
+ * another environment or tenant; 409 when nothing was uploaded yet, it was extracted already, or
+ * its background extraction failed.
  */
 export async function extractUploadedFile(
   actor: Actor,
   environmentId: string,
   fileId: string,
   tenantId: TenantId,
-): Promise<InfrastructureFile> {
+): Promise<ExtractOutcome> {
   const env = await findStoredEnvironment(tenantId, environmentId);
   const pending = await getPendingUpload(env.tenant_id, fileId);
   if (!pending || pending.environment_id !== env.environment_id) {
@@ -37,6 +60,8 @@ export async function extractUploadedFile(
       throw new ConflictError('This file has been extracted already');
     throw new NotFoundError(FILE_NOT_FOUND);
   }
+  if (pending.status === 'processing') return { queued: pendingStatus(pending) };
+  if (pending.status === 'failed') throw new ConflictError(`The extraction of this file failed: ${pending.reason}`);
   const object = await headObject(pending.original_key);
   if (!object) throw new ConflictError('Nothing has been uploaded for this file yet: PUT it to its upload URL first');
   if (object.sizeBytes > MAX_PRESIGNED_UPLOAD_BYTES) {
@@ -45,20 +70,36 @@ export async function extractUploadedFile(
       `The uploaded file is larger than ${MAX_PRESIGNED_UPLOAD_BYTES} bytes; it was deleted`,
     );
   }
+  // A KML document past the budget is not even read here.
+  if (formatFromFilename(pending.filename) === 'kml' && object.sizeBytes > MAX_SYNC_KML_BYTES)
+    return { queued: await handOver(actor, pending) };
   const data = await getObjectBytes(pending.original_key);
   if (!data) throw new ConflictError('Nothing has been uploaded for this file yet: PUT it to its upload URL first');
   let extraction;
   try {
     extraction = await extractOrRefuse(pending.filename, data, ['path', 'file_id']);
   } catch (err) {
+    // A KMZ whose KML unpacks past the budget: stopped there, and handed over.
+    if (err instanceof BeyondRequestBudget) return { queued: await handOver(actor, pending) };
     // Refused (422, 413): the upload goes, so a refused file leaves nothing behind.
     if (isRefusal(err)) await discard(pending);
     throw err;
   }
+  return { stored: await storeUploadedFile(actor, env, pending, data.length, extraction) };
+}
+
+/** Stores a file of the presigned flow where it was uploaded, ending its pending item in the same transaction. */
+export function storeUploadedFile(
+  actor: Actor,
+  env: StoredEnvironment,
+  pending: PendingUpload,
+  sizeBytes: number,
+  extraction: Extraction,
+): Promise<InfrastructureFile> {
   return storeFile(actor, env, {
-    fileId,
+    fileId: pending.file_id,
     filename: pending.filename,
-    sizeBytes: data.length,
+    sizeBytes,
     originalKey: pending.original_key,
     extraction,
     via: 'upload_url',
@@ -66,7 +107,29 @@ export async function extractUploadedFile(
   });
 }
 
-async function discard(pending: PendingUpload): Promise<void> {
+/**
+ * Marks the file `processing` as the caller's, then queues it. A second request meanwhile finds
+ * it processing and answers the same; a message that cannot be queued puts it back to waiting.
+ */
+async function handOver(actor: Actor, pending: PendingUpload): Promise<FileStatus> {
+  const at = now();
+  if (await markPendingProcessing(pending, actor, at)) {
+    const message: ExtractionMessage = {
+      tenant_id: pending.tenant_id,
+      environment_id: pending.environment_id,
+      file_id: pending.file_id,
+    };
+    try {
+      await queues().send(EXTRACTIONS_QUEUE, [{ body: JSON.stringify(message) }]);
+    } catch (err) {
+      await unmarkPendingProcessing(pending);
+      throw err;
+    }
+  }
+  return pendingStatus({ ...pending, status: 'processing' });
+}
+
+export async function discard(pending: PendingUpload): Promise<void> {
   await deleteObjectsUnder(fileObjectPrefix(pending.tenant_id, pending.environment_id, pending.file_id));
   await deletePendingUpload(pending);
 }

@@ -2,16 +2,26 @@
 
 /** UTF-8 unless a byte order mark or an XML declaration says otherwise. */
 export function decodeText(data: Uint8Array): string {
-  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder('utf-16le').decode(data.subarray(2));
-  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder('utf-16be').decode(data.subarray(2));
-  const start = data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf ? 3 : 0;
-  const declared = declaredXmlEncoding(data.subarray(start, start + 200));
-  const body = data.subarray(start);
+  return new TextDecoder(textEncodingOf(data)).decode(data);
+}
+
+/**
+ * The encoding of a text from its first bytes (a byte order mark, else an XML declaration, else
+ * UTF-8), one the runtime's TextDecoder knows; the decoder drops the byte order mark itself.
+ */
+export function textEncodingOf(head: Uint8Array): string {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  // A UTF-8 byte order mark wins over a declaration, as XML says.
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return 'utf-8';
+  const declared = declaredXmlEncoding(head.subarray(0, 200));
+  if (!declared) return 'utf-8';
   try {
-    return new TextDecoder(declared ?? 'utf-8').decode(body);
+    new TextDecoder(declared);
+    return declared;
   } catch {
     // An encoding the runtime does not know: read it as UTF-8 and let the parser judge.
-    return new TextDecoder('utf-8').decode(body);
+    return 'utf-8';
   }
 }
 

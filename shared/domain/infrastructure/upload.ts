@@ -1,10 +1,11 @@
 /** A file sent directly as multipart form data: extracted, then stored, or refused with nothing stored. */
-import { invalid } from '../../errors.js';
+import { invalid, PayloadTooLargeError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../sites/index.js';
 import { extractOrRefuse } from './extract.js';
 import { baseName } from './formats.js';
+import { BeyondRequestBudget } from './kml.js';
 import { fileObjectPrefix, originalObjectKey, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -31,7 +32,14 @@ export async function uploadInfrastructureFile(
   if (filename.length > MAX_FILENAME_LENGTH) {
     throw invalid(['body', 'file'], `The file name is longer than ${MAX_FILENAME_LENGTH} characters`, 'file_name');
   }
-  const extraction = await extractOrRefuse(filename, incoming.data, ['body', 'file']);
+  let extraction;
+  try {
+    extraction = await extractOrRefuse(filename, incoming.data, ['body', 'file']);
+  } catch (err) {
+    // Refused before anything is written: nothing of the file is stored.
+    if (err instanceof BeyondRequestBudget) throw new PayloadTooLargeError(uploadUrlHint(err, env.environment_id));
+    throw err;
+  }
   const fileId = newTimeId();
   return storeFile(actor, env, {
     fileId,
@@ -42,4 +50,13 @@ export async function uploadInfrastructureFile(
     extraction,
     via: 'upload',
   });
+}
+
+/** What a file beyond a request's budget is told: the way that takes it. */
+export function uploadUrlHint(err: BeyondRequestBudget, environmentId: string): string {
+  const base = `/api/v1/environments/${environmentId}/infrastructure`;
+  return (
+    `${err.message}: upload it through POST ${base}/upload-url, PUT it to the URL given, then ` +
+    `POST ${base}/{file_id}/extract, which extracts it in the background (202, then poll GET ${base}/{file_id}/status)`
+  );
 }

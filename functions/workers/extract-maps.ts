@@ -1,0 +1,16 @@
+/**
+ * Worker `extract-maps` (shared/workers.ts): reads the `map-extractions` queue, one large KML or
+ * KMZ per message, and extracts it in the background (shared/domain/infrastructure/background.ts).
+ * Idempotent; a refused file is marked failed, not retried; a fault comes back after a backoff,
+ * and on its last receive marks the file failed and waits in the dead letters.
+ */
+import { backoffOn } from '../../shared/adapters/queue-retry.js';
+import { extractInBackground } from '../../shared/domain/infrastructure/background.js';
+import { queueWorker } from '../../shared/worker-handler.js';
+import { queueById } from '../../shared/workers.js';
+
+const { maxReceiveCount } = queueById('map-extractions');
+
+export const handler = queueWorker('extract-maps', { hide: backoffOn('map-extractions') }, (record) =>
+  extractInBackground(record.body, Number(record.attributes.ApproximateReceiveCount) >= maxReceiveCount),
+);
