@@ -103,16 +103,21 @@ export class FunctionBundles {
    * left 200 MB a build behind). A function asked for again is built again.
    */
   private copyTo(id: string, outputDir: string): boolean {
-    if (this.built && !this.uncopied.has(id)) this.built = undefined;
+    if (this.built && !this.uncopied.has(id)) this.discard();
     const built = this.build();
     cpSync(join(built, id), outputDir, { recursive: true });
     rmSync(join(built, id), { recursive: true, force: true });
     this.uncopied.delete(id);
-    if (this.uncopied.size === 0) {
-      rmSync(built, { recursive: true, force: true });
-      this.built = undefined;
-    }
+    if (this.uncopied.size === 0) this.discard();
     return true;
+  }
+
+  /** Removes the current build's folder (a function asked for again is built again). */
+  private discard(): void {
+    if (!this.built) return;
+    rmSync(this.built, { recursive: true, force: true });
+    builds.delete(this.built);
+    this.built = undefined;
   }
 
   /** Builds every function once, in one esbuild run; returns the build's folder. */
@@ -120,8 +125,8 @@ export class FunctionBundles {
     if (this.built) return this.built;
     mkdirSync(BUILD_ROOT, { recursive: true });
     const outdir = mkdtempSync(join(BUILD_ROOT, 'build-'));
-    // The copies in cdk.out are what deploys; the build folder goes with the process.
-    process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+    // The copies in cdk.out are what deploys; a build folder left goes with the process.
+    removeBuildsAtExit(outdir);
     const entries = ENTRIES_DIR;
     mkdirSync(entries, { recursive: true });
     const entryPoints = [...this.sources.values()].map((source) => ({
@@ -164,6 +169,19 @@ export class FunctionBundles {
     this.uncopied = new Set(this.sources.keys());
     return outdir;
   }
+}
+
+/** Build folders not removed yet: one exit hook for all of them, however many builds ran. */
+const builds = new Set<string>();
+let exitHook = false;
+
+function removeBuildsAtExit(dir: string): void {
+  builds.add(dir);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const build of builds) rmSync(build, { recursive: true, force: true });
+  });
 }
 
 /**
