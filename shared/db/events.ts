@@ -199,24 +199,36 @@ export function storedEventFrom(
  * leaves unprocessed, with growing pauses, until all are stored; throws when it cannot (the
  * caller answers an error, so nothing half-written is reported as success).
  */
-export async function writeAll(items: Record<string, unknown>[], options: { inOrder?: boolean } = {}): Promise<void> {
+export async function writeAll(
+  items: Record<string, unknown>[],
+  options: {
+    inOrder?: boolean;
+    /** Called with the items of each attempt before it is sent; answers what to send (event sequence numbers renewed). */
+    beforeAttempt?: (items: Record<string, unknown>[]) => Promise<Record<string, unknown>[]>;
+  } = {},
+): Promise<void> {
   const chunks: Record<string, unknown>[][] = [];
   for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
   if (options.inOrder && chunks.length > 1) {
     // One chunk after the other: the table's stream carries them in this order.
-    for (const chunk of chunks) await writeAll(chunk);
+    for (const chunk of chunks) await writeAll(chunk, { beforeAttempt: options.beforeAttempt });
     return;
   }
   // Every chunk is finished before a failure is reported: nothing of this request is still being
   // written when its caller (or a retry taking over) acts on the failure.
   const settled = await Promise.allSettled(
     chunks.map(async (chunk) => {
-      let pending = chunk.map((Item) => ({ PutRequest: { Item } }));
+      let pending = chunk;
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 8) throw new Error(`the table kept refusing ${pending.length} writes; try again`);
         if (attempt > 0) await backoff(attempt);
-        const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
-        pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof pending;
+        if (options.beforeAttempt) pending = await options.beforeAttempt(pending);
+        const out = await db.send(
+          new BatchWriteCommand({ RequestItems: { [TABLE]: pending.map((Item) => ({ PutRequest: { Item } })) } }),
+        );
+        pending = ((out.UnprocessedItems?.[TABLE] ?? []) as { PutRequest: { Item: Record<string, unknown> } }[]).map(
+          (r) => r.PutRequest.Item,
+        );
       }
     }),
   );

@@ -13,6 +13,8 @@ export const RATE_PK_PREFIX = 'RATE#';
 export const telemetryPk = (tenantId: string, sensorId: string) => `${tenantPk(tenantId)}#TEL#${sensorId}`;
 /** GSI4 partitions of the minutes in which tenants stored events (`keys.tenantEventMinute`), by hour. */
 export const EVENT_MINUTES_PK_PREFIX = 'EVENTMINUTES#';
+/** A store sequence number as a sort key: zero-padded, so the string order is the number order. */
+export const sequenceKey = (seq: number) => String(seq).padStart(15, '0');
 /** The partition of the SLA timers (`keys.slaTimer`). */
 export const SLA_TIMERS_PK = 'SLATIMERS';
 /** The partition of the workflows' timers (`keys.workflowTimer`). */
@@ -160,6 +162,23 @@ export const keys = {
   pendingUpload: (tenantId: string, fileId: string) => ({ PK: tenantPk(tenantId), SK: `UPLOAD#${fileId}` }),
   /** A tenant's events, one partition, sorted by their time-ordered (UUIDv7) ids. */
   event: (tenantId: string, eventId: string) => ({ PK: `${tenantPk(tenantId)}#EVENT`, SK: eventId }),
+  /**
+   * A tenant's store sequence (shared/db/event-sequence.ts): the counter ingest reserves ranges
+   * from, and the ranges a failed request gave up, in one partition of the tenant's.
+   */
+  eventSequence: (tenantId: string) => ({ PK: `${tenantPk(tenantId)}#EVSEQ`, SK: 'COUNTER' }),
+  eventSequenceVoid: (tenantId: string, first: number) => ({
+    PK: `${tenantPk(tenantId)}#EVSEQ`,
+    SK: `VOID#${sequenceKey(first)}`,
+  }),
+  /**
+   * GSI5 (sparse): a tenant's events (and given-up ranges) by store sequence, what the live stream
+   * reads. Events stored before the sequence existed have none and are not in it.
+   */
+  eventInSequence: (tenantId: string, seq: number) => ({
+    GSI5PK: `${tenantPk(tenantId)}#EVSEQ`,
+    GSI5SK: sequenceKey(seq),
+  }),
   /** GSI1: the events of one environment. */
   eventByEnvironment: (tenantId: string, environmentId: string, eventId: string) => ({
     GSI1PK: `${tenantPk(tenantId)}#ENV#${environmentId}`,

@@ -16,13 +16,16 @@ export const TABLE_KEYS = {
    * GSI1-3 project ALL: they serve whole items (lists by status, by environment...), so a query
    * never needs a second read. GSI4 projects keys only: it says which tenants stored events in
    * which minute (the live stream watching every tenant), and as an item's other attributes
-   * change (the tenant's minute counts every request) nothing is written to it.
+   * change (the tenant's minute counts every request) nothing is written to it. GSI5 (sparse,
+   * ALL) holds each tenant's events by store sequence: the live stream reads whole events from it
+   * in one Query (shared/db/event-sequence.ts).
    */
   indexes: [
     { name: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
     { name: 'GSI2', partitionKey: 'GSI2PK', sortKey: 'GSI2SK', projection: 'ALL' },
     { name: 'GSI3', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: 'ALL' },
     { name: 'GSI4', partitionKey: 'GSI4PK', sortKey: 'GSI4SK', projection: 'KEYS_ONLY' },
+    { name: 'GSI5', partitionKey: 'GSI5PK', sortKey: 'GSI5SK', projection: 'ALL' },
   ],
 } as const;
 

@@ -11,6 +11,7 @@
 import { EventSource } from 'eventsource';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LocalHttpServer } from '../../shared/local/http-server.js';
+import { derivedTimeId } from '../../shared/ids.js';
 import { EVENT_TYPES } from '../../shared/schemas/events.js';
 import { asAdmin, baseUrl, call, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
 
@@ -224,6 +225,63 @@ describe('events.stream', () => {
     for (const r of [...ofA.received, ...onlyA.received]) expect(r.event.tenant_id).toBe(a.tenantId);
     for (const r of [...ofB.received, ...ofBNamed.received]) expect(r.event.tenant_id).toBe(b.tenantId);
   });
+
+  it('carries every event of 2,000 posted in concurrent batches exactly once, and a resume loses and repeats nothing', async () => {
+    const c = await registerTenant('StreamBulk');
+    const watcher = connect(c.token);
+    const first = connect(c.token);
+    await Promise.all([watcher.opened(), first.opened()]);
+
+    // 20 batches of 100, four at a time; every fifth carries ids its client made seconds before
+    // sending (a client's own ids, or a retry's): stored long after the time their ids say.
+    const batches = Array.from({ length: 20 }, (_, b) => {
+      const seed = `bulk-${c.tenantId}-${b}`;
+      const madeAt = Date.now() - 2_000 - b * 150;
+      return Array.from({ length: 100 }, (_, i) => ({
+        type: 'motion.detected',
+        description: `bulk ${b}.${i}`,
+        ...(b % 5 === 2 ? { event_id: derivedTimeId(madeAt, seed, i) } : {}),
+      }));
+    });
+    const stored: string[][] = new Array(batches.length);
+    let next = 0;
+    let resumed: StreamClient | undefined;
+    const post = async () => {
+      while (next < batches.length) {
+        const b = next++;
+        const res = await call('POST', '/api/v1/events/batch', { token: c.token, body: { events: batches[b] } });
+        expect(res.status, res.text).toBe(201);
+        stored[b] = (res.body as { event_id: string }[]).map((e) => e.event_id);
+        // Half-way, the second client goes away and comes back with the last id it got.
+        if (b === 9 && !resumed) {
+          await until(() => first.ids.length > 0, 10_000, 'the first client to get an event');
+          first.close();
+          resumed = connect(c.token, { lastEventId: first.ids.at(-1)! });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, post));
+    const all = stored.flat();
+    expect(new Set(all).size).toBe(2_000);
+
+    // A bound for a hung stream, not a speed target.
+    await until(() => watcher.ids.length >= all.length, 30_000, 'every event on the open stream').catch(() => {});
+    await until(() => first.ids.length + resumed!.ids.length >= all.length, 10_000, 'the resumed stream').catch(
+      () => {},
+    );
+    await sleep(SETTLE_MS);
+    const missing = (ids: string[]) => all.filter((id) => !new Set(ids).has(id));
+    const doubled = (ids: string[]) => ids.filter((id, i) => ids.indexOf(id) !== i);
+    expect({ lost: missing(watcher.ids).length, doubled: doubled(watcher.ids) }).toEqual({ lost: 0, doubled: [] });
+    const union = [...first.ids, ...resumed!.ids];
+    expect({ lost: missing(union).length, doubled: doubled(union) }).toEqual({ lost: 0, doubled: [] });
+    expect(union.length).toBe(all.length);
+    // Documented order: a tenant's events in the order they were stored, a batch's in its order.
+    for (const ids of stored) {
+      const at = ids.map((id) => watcher.ids.indexOf(id));
+      expect(at).toEqual([...at].sort((x, y) => x - y));
+    }
+  }, 150_000);
 
   describe('lifetime (a server in this worker: keep-alive every 0.5 s, streams end after 3 s)', () => {
     let local: LocalHttpServer;

@@ -328,7 +328,7 @@ describe('data, storage, identity, events', () => {
             PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
           }),
         ],
-        GlobalSecondaryIndexes: (['GSI1', 'GSI2', 'GSI3', 'GSI4'] as const).map((name) => ({
+        GlobalSecondaryIndexes: (['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'] as const).map((name) => ({
           IndexName: name,
           KeySchema: [
             { AttributeName: `${name}PK`, KeyType: 'HASH' },

@@ -184,10 +184,10 @@ describe('a batch that meets a failing table', () => {
       const clean = await run({ failAt: Number.POSITIVE_INFINITY, mode: 'blip', when: 'before', clientIds });
       expect(clean.failedStatus).toBe(201);
       expectExactlyOnce(clean);
-      // The key's record (with a key), the tenant's minute, four BatchWriteItems, the sensor's
-      // last-seen time, and the record's completion (with a key).
+      // The key's record (with a key), the tenant's minute and its store sequence (at once), four
+      // BatchWriteItems, the sensor's last-seen time, and the record's completion (with a key).
       const writesOfFirstAttempt = clean.writesBeforeHealing;
-      expect(writesOfFirstAttempt).toBe(clientIds ? 6 : 8);
+      expect(writesOfFirstAttempt).toBe(clientIds ? 7 : 9);
 
       const scenarios: Scenario[] = [];
       for (let failAt = 0; failAt < writesOfFirstAttempt; failAt++) {

@@ -7,6 +7,7 @@
  */
 import { environmentFrom, environmentKey } from '../../db/environments.js';
 import { eventItem, eventKey, storedEventFrom, writeAll, type StoredEvent } from '../../db/events.js';
+import { giveUpSequences, renumberStale, reserveSequences, withSequence } from '../../db/event-sequence.js';
 import { Prefetched, readItems, type ItemKey } from '../../db/read-batch.js';
 import {
   SITE_KINDS,
@@ -38,6 +39,7 @@ import {
 } from '../requests/index.js';
 import { defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { scoreEvent } from './scoring.js';
+import { SEQUENCE_WRITE_WINDOW_MS } from './stream.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
 import { tenantDefinitions, matchEvent, type CompiledDefinition } from '../threat-libraries/index.js';
 import { agentSettingsKey } from '../../db/agents.js';
@@ -357,7 +359,8 @@ export interface IngestEdge {
  * not make (one BatchGetItem), each environment's zones (a Query, only when the tenant's zones
  * changed since the container last read them: shared/domain/sites/zone-cache.ts), the hour's closed minutes of
  * the tenant (a Query, once a minute per tenant and container), the meter (an UpdateItem that
- * also answers the current minute's zone counts), the events (BatchWriteItems of 25, at once; in time order, one after the other, for AIS positions),
+ * also answers the current minute's zone counts) and, at the same time, each tenant's range of
+ * its store sequence (an UpdateItem per tenant: shared/db/event-sequence.ts), the events (BatchWriteItems of 25, at once; in time order, one after the other, for AIS positions),
  * and a sensor's last-seen time at most once a minute.
  */
 export async function ingestEvents(
@@ -459,7 +462,22 @@ export async function ingestEvents(
     for (const key of zoneKeysOf(d.event)) counts.zones.set(key, (counts.zones.get(key) ?? 0) + 1);
     counted.set(d.event.tenant_id, counts);
   }
-  const minutes = await edge.meter(counted, atMs);
+  // Each tenant's numbers in its store sequence (the order of the live stream), reserved alongside
+  // the meter's write, in the order the events are written. A request the meter refuses (or that
+  // fails before writing) gives its numbers up, so open streams skip them at once.
+  const tracked = fresh.some((d) => d.event.type === 'ais.position');
+  const ordered = tracked ? [...fresh].sort((a, b) => a.event.occurred_at.localeCompare(b.event.occurred_at)) : fresh;
+  const [metered, reserved] = await Promise.allSettled([
+    edge.meter(counted, atMs),
+    Promise.all([...counted].map(async ([t, c]) => [t, await reserveSequences(t, c.events)] as const)),
+  ]);
+  if (metered.status === 'rejected' || reserved.status === 'rejected') {
+    if (reserved.status === 'fulfilled')
+      await Promise.allSettled(reserved.value.map(([t, range]) => giveUpSequences(t, range)));
+    throw metered.status === 'rejected' ? metered.reason : (reserved as PromiseRejectedResult).reason;
+  }
+  const minutes = metered.value;
+  const ranges = new Map(reserved.value);
   const recentOf = (tenantId: TenantId) => (zoneId: string) =>
     (closed.get(tenantId)?.get(zoneId) ?? 0) +
     (minutes.get(tenantId)?.get(zoneId) ?? 0) -
@@ -479,12 +497,19 @@ export async function ingestEvents(
   // AIS positions are written in time order, chunk after chunk: the vessel tracker reads a vessel's
   // track back when the stream brings a position, and must not find a later one of this request
   // stored while earlier ones are still being written (a gap that is not one). Other requests
-  // write their chunks at once.
-  const tracked = fresh.some((d) => d.event.type === 'ais.position');
-  const ordered = tracked ? [...fresh].sort((a, b) => a.event.occurred_at.localeCompare(b.event.occurred_at)) : fresh;
+  // write their chunks at once. No write is sent with numbers reserved more than
+  // SEQUENCE_WRITE_WINDOW_MS before: those get new ones first (open streams stop waiting for a
+  // number after GAP_TIMEOUT_MS).
+  const next = new Map([...ranges].map(([t, range]) => [t, range.first]));
   await writeAll(
-    ordered.map((d) => eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt })),
-    { inOrder: tracked },
+    ordered.map((d) => {
+      const tenantId = d.event.tenant_id;
+      const seq = next.get(tenantId)!;
+      next.set(tenantId, seq + 1);
+      const item = eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt });
+      return withSequence(item, tenantId, seq, ranges.get(tenantId)!.atMs);
+    }),
+    { inOrder: tracked, beforeAttempt: renumberStale(SEQUENCE_WRITE_WINDOW_MS) },
   );
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.

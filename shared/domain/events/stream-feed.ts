@@ -1,15 +1,15 @@
 /**
- * The live event stream over the table: whose events a caller may watch, and the reads
- * (shared/db/events.ts `eventsAfter`, the tenants that stored events lately) behind
- * shared/domain/events/stream.ts.
+ * The live event stream over the table: the reads behind shared/domain/events/stream.ts (each
+ * tenant's store sequence, GSI5: shared/db/event-sequence.ts; the tenants that stored events
+ * lately, GSI4) and where a stream starts.
  */
-import { eventsAfter } from '../../db/events.js';
+import { findSequencedEvent, sequenceEntries, sequenceOfEvent } from '../../db/event-sequence.js';
 import { tenantsWithEventsBetween } from '../requests/index.js';
 import type { Logger } from '../../log.js';
 import {
   parseLastEventId,
   runEventStream,
-  startPosition,
+  streamStart,
   type EventFeed,
   type StreamScope,
   type StreamSummary,
@@ -17,15 +17,16 @@ import {
 } from './stream.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
-export function tableFeed(eventType: string | undefined): EventFeed {
-  return {
-    read: (tenantId, afterId, upToId, limit) => eventsAfter(tenantId, afterId, upToId, limit, eventType),
-    // For a stream a SUPER_ADMIN opened without naming a tenant (decided at the edge): the
-    // tenants the table's index names as having stored events.
-    tenantsWithEvents: async (fromMs, toMs) =>
-      (await tenantsWithEventsBetween(fromMs, toMs)).map((id): TenantId => systemTenant(id)),
-  };
-}
+export const tableFeed: EventFeed = {
+  after: (tenantId, afterSeq, limit) => sequenceEntries(tenantId, { afterSeq }, limit),
+  before: (tenantId, beforeSeq, limit) => sequenceEntries(tenantId, { beforeSeq }, limit),
+  sequenceOf: sequenceOfEvent,
+  find: findSequencedEvent,
+  // For a stream a SUPER_ADMIN opened without naming a tenant (decided at the edge): the
+  // tenants the table's index names as having stored events.
+  tenantsWithEvents: async (fromMs, toMs) =>
+    (await tenantsWithEventsBetween(fromMs, toMs)).map((id): TenantId => systemTenant(id)),
+};
 
 export interface EventStreamRequest {
   /** Whose events: one tenant, decided at the edge, or every tenant (a SUPER_ADMIN naming none). */
@@ -44,15 +45,14 @@ export interface StreamWriter {
 
 /**
  * Checks the request before anything is sent (422 for a malformed Last-Event-ID) and fixes the
- * starting point; returns what runs the stream.
+ * starting point (a failed read answers an error, not a stream); returns what runs the stream.
  */
 export async function openEventStream(
   request: EventStreamRequest,
   options: { timing?: Partial<StreamTiming>; log?: Pick<Logger, 'warn'> } = {},
 ): Promise<(writer: StreamWriter) => Promise<StreamSummary>> {
   const lastEventId = parseLastEventId(request.lastEventId);
-  const { scope } = request;
-  const start = startPosition(lastEventId, Date.now());
-  const feed = tableFeed(request.eventType);
-  return (writer) => runEventStream({ scope, start, feed, ...writer, ...options });
+  const { scope, eventType } = request;
+  const start = await streamStart(scope, tableFeed, lastEventId, Date.now(), options.timing?.activeLookbackMs);
+  return (writer) => runEventStream({ scope, start, eventType, feed: tableFeed, ...writer, ...options });
 }

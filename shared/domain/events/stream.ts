@@ -1,54 +1,76 @@
 /**
- * The live event stream, free of Lambda and HTTP: where a stream starts, how far each read may
- * go, how it walks one tenant or every tenant in id order, and the server-sent-event frames.
+ * The live event stream, free of Lambda and HTTP: where a stream starts, how it walks each
+ * tenant's events in store order without losing or repeating one, and the server-sent-event frames.
  *
- * Order and completeness. Event ids are UUIDv7, so they sort by the millisecond they were made,
- * and each tenant's events are one partition sorted by id. A stream keeps a cursor per tenant
- * (the highest id it has passed) and every 2 s reads the ids after it, oldest first. An ingest
- * Lambda makes an event's id *before* it stores the event, and writes from several Lambdas land
- * out of order: at time T the table may already hold an event whose id says T - 10 ms but not yet
- * one whose id says T - 40 ms. A stream that moved its cursor to T - 10 ms would leave the later
- * landing behind its cursor, never to be sent. So a read reaches only ids made up to LAG_MS
- * (500 ms) ago: a write lands within that time of making its id, the reads are strongly
- * consistent, and so everything below the read's bound is in the table when the read runs and
- * sending in id order skips nothing. The price is half a second of delay. (An event stored more
- * than LAG_MS after its id was made, such as a client-supplied id made long before it was sent,
- * lands behind the cursors of open streams: they do not carry it, though listing shows it.)
+ * Order: store order, not id order. An event's id is made before it is stored (by the server, by
+ * a client up to 24 h before, or by an earlier attempt of an idempotent request), and writes of
+ * concurrent requests land in any order, so no bound on ids says "everything below is stored".
+ * Instead each tenant has a store sequence (shared/db/event-sequence.ts): ingest reserves a range
+ * of numbers from the tenant's counter just before it writes (one UpdateItem alongside the
+ * meter's), and every event carries its number in GSI5. Numbers are dense, so a stream that has
+ * sent every number up to N knows exactly what comes next: N + 1.
  *
- * Resuming. Events go out in id order, so the id of the last event a client received is a
- * complete position: everything up to it was sent, nothing after it. A reconnect with
- * `Last-Event-ID` starts strictly after it (every tenant's cursor there): nothing lost, nothing
- * repeated. Without one, a stream starts at "now" and replays no history.
+ * Completeness. A stream keeps, per tenant, a cursor (the last number passed) and every 2 s reads
+ * the entries above it (one Query of GSI5), sends the run that continues the cursor without a
+ * hole, and stops at the first hole: a number reserved whose event is not visible yet (its write
+ * is in flight, or the index lags), or will never be (its request failed). A request that fails
+ * before writing gives its numbers up with one small item in the same index, which the stream
+ * passes at once. A hole first seen GAP_TIMEOUT_MS (10 s) ago is skipped: ingest never sends a
+ * write with numbers reserved more than SEQUENCE_WRITE_WINDOW_MS (5 s) before (it reserves new
+ * ones), so the event of a skipped number can only have landed within 5 s plus one write's time
+ * plus the index's lag of its reservation, which is before the hole was first seen plus 10 s. So
+ * every event stored after a stream opened reaches it exactly once, whatever the concurrency of
+ * the writers and their clocks; the only price of a hole is delay (up to 10 s for a failed write).
  *
- * All tenants (a SUPER_ADMIN without `tenant_id`): the stream keeps one position. Each round
- * first asks which tenants stored events since a little before it (the table's index of the
- * minutes in which a tenant stored events, GSI4: one small Query, nothing when the platform is
- * idle), then reads only those tenants, each from the position, all up to the same bound; only
- * events up to the lowest point every read reached are sent (the rest are read again next
- * round), so the merged stream stays in id order across tenants and one id still resumes it.
- * Ingest marks the minute before it writes the events, but an index is eventually consistent, so
- * this view reads INDEX_LAG_MS further behind than a tenant's stream: an index that lags longer
- * than that could let an event of a tenant not seen active pass unsent.
+ * Resuming. Within a tenant the numbers are the position: a reconnect with `Last-Event-ID` looks
+ * the event up (one GetItem) and resumes after its number: nothing lost, nothing repeated. An id
+ * with no number (an event stored before the sequence existed, or none of this tenant's) resumes
+ * at the first event reserved at or after the id's time, on the writers' clocks. Without an id, a
+ * tenant's stream starts after the newest event in the index when it opens (one Query), so it
+ * carries every event stored from then on and replays no history. At its deadline a stream sends
+ * the id of the last event it passed (sent, or left out by the type filter) as its position.
+ *
+ * All tenants (a SUPER_ADMIN without `tenant_id`): the same cursor per tenant. Each round first
+ * asks which tenants stored events in the last ACTIVE_LOOKBACK_MS (GSI4, the minutes in which a
+ * tenant stored events: one small Query, nothing when the platform is idle), then reads those and
+ * any tenant it is still catching up on. A tenant first seen starts after its newest event
+ * reserved before the stream's start, by the writers' clocks (one Query down the index, usually
+ * one page); from there on it is exact as above. The round's events go out merged by the time
+ * their numbers were reserved, each tenant's in its own order. What it promises: every event of a
+ * tenant after that starting point exactly once while open, provided a writer's clock is off by
+ * less than the lookback (the minute marks that say a tenant is active are on its clock). A
+ * single id cannot hold every tenant's cursor, so a resume is exact for the tenant of the named
+ * event (found among the tenants active in the last RESUME_SEARCH_MS) and starts every other
+ * tenant RESUME_OVERLAP_MS before that event was reserved: nothing lost if writers' clocks are
+ * within that margin, but the events of the margin may come twice.
+ *
+ * Events stored before the sequence existed have no number and are not streamed (listing shows
+ * them).
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { SequenceEntry } from '../../db/event-sequence.js';
 import type { StoredEvent } from '../../db/events.js';
 import { invalid } from '../../errors.js';
 import { timeIdBound, timeOfId } from '../../ids.js';
 import type { Logger } from '../../log.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
-/** Reads of the table this far apart while a stream is idle or caught up. */
+/** Reads of the table this far apart while a stream is idle or caught up (the spec's 2 s). */
 export const POLL_INTERVAL_MS = 2_000;
-/** Only ids made at least this long ago are read (see above). */
-export const LAG_MS = 500;
-/** The all-tenants view reads this much further behind: time for the index of active tenants. */
-export const INDEX_LAG_MS = 1_500;
 /**
- * How far before the position the all-tenants view looks for active tenants: a minute is marked
- * when ingest counts it, after the event's id was made (a client-made id up to a minute before).
+ * A hole in a tenant's sequence seen this long ago is skipped. It must exceed the write window
+ * below plus the longest single write plus GSI5's lag (DynamoDB's is normally well under 1 s).
  */
+export const GAP_TIMEOUT_MS = 10_000;
+/** Ingest sends no write with sequence numbers reserved longer ago than this: it reserves new ones. */
+export const SEQUENCE_WRITE_WINDOW_MS = GAP_TIMEOUT_MS / 2;
+/** The all-tenants view reads the tenants that stored events this far back (minute marks, writers' clocks). */
 export const ACTIVE_LOOKBACK_MS = 120_000;
-/** Items one read of one tenant evaluates at most; a tenant further behind is read again at once. */
+/** An all-tenants resume starts the other tenants this long before the named event was reserved. */
+export const RESUME_OVERLAP_MS = 30_000;
+/** An all-tenants resume looks for the named event among the tenants active this far back. */
+export const RESUME_SEARCH_MS = 20 * 60_000;
+/** Entries one read of one tenant takes at most; a tenant further behind is read again at once. */
 export const PAGE_SIZE = 100;
 /** Tenants read at the same time in one round. */
 export const READ_CONCURRENCY = 8;
@@ -83,11 +105,6 @@ const oneLine = (text: string) => text.replace(/[\r\n]/g, '');
 // ---------------------------------------------------------------------------------------------
 // Positions
 
-/** The highest id a read at `nowMs` may reach: ids made up to `lagMs` ago. */
-export function readBound(nowMs: number, lagMs = LAG_MS): string {
-  return timeIdBound(nowMs - lagMs, 'high');
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -102,101 +119,177 @@ export function parseLastEventId(header: string | undefined): string | undefined
   return value;
 }
 
-/**
- * Where a stream starts: strictly after `lastEventId`, or at `nowMs` without one. An id from the
- * future (none of ours) is held to now, so it cannot silence the stream until then.
- */
-export function startPosition(lastEventId: string | undefined, nowMs: number): string {
-  if (!lastEventId) return timeIdBound(nowMs, 'low');
-  const now = timeIdBound(nowMs, 'high');
-  return lastEventId < now ? lastEventId : now;
+// ---------------------------------------------------------------------------------------------
+// A tenant's cursor
+
+/** What one page did to a cursor: the entries passed in order, and whether it stopped at a hole. */
+export interface Taken {
+  passed: SequenceEntry[];
+  /** Stopped at a hole not old enough to skip: read again next round. */
+  waiting: boolean;
+  /** Numbers skipped at holes past GAP_TIMEOUT_MS (their requests failed, or wrote nothing). */
+  skipped: number;
+}
+
+/** A stream's position in one tenant's sequence: the last number passed, and the holes it saw. */
+export class SequenceCursor {
+  /** Runs of missing numbers and when each was first seen missing. */
+  private holes: { from: number; to: number; since: number }[] = [];
+
+  /** `eventId`: the last event passed, the stream's position in this tenant (none yet: undefined). */
+  constructor(
+    public seq: number,
+    public eventId?: string,
+  ) {}
+
+  /**
+   * Passes the entries of a page that continue the cursor without a hole; a hole first seen at
+   * least `gapTimeoutMs` before `nowMs` is skipped. Entries at or below the cursor are ignored.
+   */
+  take(entries: readonly SequenceEntry[], nowMs: number, gapTimeoutMs = GAP_TIMEOUT_MS): Taken {
+    const sorted = entries.filter((e) => e.last > this.seq).sort((a, b) => a.seq - b.seq);
+    let expected = this.seq + 1;
+    for (const e of sorted) {
+      if (e.seq > expected && this.since(expected) === undefined)
+        this.holes.push({ from: expected, to: e.seq - 1, since: nowMs });
+      expected = Math.max(expected, e.last + 1);
+    }
+    const passed: SequenceEntry[] = [];
+    let skipped = 0;
+    let waiting = false;
+    for (const e of sorted) {
+      if (e.last <= this.seq) continue;
+      if (e.seq > this.seq + 1) {
+        if (nowMs - (this.since(this.seq + 1) ?? nowMs) < gapTimeoutMs) {
+          waiting = true;
+          break;
+        }
+        skipped += e.seq - this.seq - 1;
+      }
+      passed.push(e);
+      this.seq = e.last;
+      if (e.event) this.eventId = e.event.event_id;
+    }
+    this.holes = this.holes.filter((h) => h.to > this.seq);
+    return { passed, waiting, skipped };
+  }
+
+  /** When `seq` was first seen missing (the earliest of the holes holding it). */
+  private since(seq: number): number | undefined {
+    let since: number | undefined;
+    for (const h of this.holes)
+      if (h.from <= seq && seq <= h.to && (since === undefined || h.since < since)) since = h.since;
+    return since;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** A tenant's events with ids in (afterId, upToId], oldest first; `cursor`: where the next read starts. */
-export type EventReader = (
-  tenantId: TenantId,
-  afterId: string,
-  upToId: string,
-  limit: number,
-) => Promise<{ events: StoredEvent[]; cursor: string }>;
-
 /** Whose events a stream carries. */
 export type StreamScope = { kind: 'tenant'; tenantId: TenantId } | { kind: 'all' };
 
+/** The reads behind a stream (shared/domain/events/stream-feed.ts over the table). */
 export interface EventFeed {
-  read: EventReader;
-  /** The tenants that stored events from `fromMs` to `toMs`; asked only for the `all` scope. */
+  /** A tenant's entries above `afterSeq`, lowest first, at most `limit`; `more`: the page was full. */
+  after(tenantId: TenantId, afterSeq: number, limit: number): Promise<{ entries: SequenceEntry[]; more: boolean }>;
+  /** A tenant's entries below `beforeSeq` (all, without it), highest first, at most `limit`. */
+  before(
+    tenantId: TenantId,
+    beforeSeq: number | undefined,
+    limit: number,
+  ): Promise<{ entries: SequenceEntry[]; more: boolean }>;
+  /** An event's number; null when the tenant has no such event or it has none. */
+  sequenceOf(tenantId: TenantId, eventId: string): Promise<{ seq: number; atMs: number } | null>;
+  /** Which of the tenants holds the event, with its number. */
+  find(
+    tenantIds: readonly TenantId[],
+    eventId: string,
+  ): Promise<{ tenantId: TenantId; seq: number; atMs: number } | null>;
+  /** The tenants that stored events from `fromMs` to `toMs` (minute marks); asked only for the `all` scope. */
   tenantsWithEvents(fromMs: number, toMs: number): Promise<TenantId[]>;
 }
 
-/** One cursor per tenant; a tenant first seen starts at the stream's starting point. */
-export class StreamCursors {
-  private readonly cursors = new Map<TenantId, string>();
-
-  constructor(private readonly origin: string) {}
-
-  /** Adds the tenants not tracked yet. */
-  track(tenantIds: Iterable<TenantId>): void {
-    for (const id of tenantIds) if (!this.cursors.has(id)) this.cursors.set(id, this.origin);
-  }
-
-  get(tenantId: TenantId): string | undefined {
-    return this.cursors.get(tenantId);
-  }
-
-  entries(): [TenantId, string][] {
-    return [...this.cursors];
-  }
-
-  /** Moves a tenant's cursor forward (never back). */
-  advance(tenantId: TenantId, to: string): void {
-    const current = this.cursors.get(tenantId);
-    if (current === undefined || to > current) this.cursors.set(tenantId, to);
-  }
-
-  /** Where a reconnect would resume: the lowest cursor (they are equal but for tenants found late). */
-  position(): string {
-    let lowest: string | undefined;
-    for (const cursor of this.cursors.values()) if (lowest === undefined || cursor < lowest) lowest = cursor;
-    return lowest ?? this.origin;
+/**
+ * A cursor after the tenant's newest entry reserved before `atMs` (on its writer's clock), read
+ * down the index a page at a time; none: before the first.
+ */
+export async function cursorBefore(
+  feed: EventFeed,
+  tenantId: TenantId,
+  atMs: number,
+  pageSize = PAGE_SIZE,
+): Promise<SequenceCursor> {
+  let below: number | undefined;
+  for (;;) {
+    const { entries, more } = await feed.before(tenantId, below, pageSize);
+    const found = entries.find((e) => e.atMs < atMs);
+    if (found) return new SequenceCursor(found.last, found.event?.event_id);
+    if (!more || entries.length === 0) return new SequenceCursor(0);
+    below = entries.at(-1)!.seq;
   }
 }
 
-export interface Round {
-  /** What to send, in id order. */
-  events: StoredEvent[];
-  /** Some tenant has more below the bound than one read took: read again at once. */
-  behind: boolean;
+/** Where a stream starts, fixed before its answer's headers go out. */
+export interface StreamStart {
+  /** The stream's start on its own clock. */
+  openedAt: number;
+  /** Cursors known from the start: the tenant's, or (all tenants, resumed) the named event's tenant's. */
+  cursors: Map<TenantId, SequenceCursor>;
+  /** The all-tenants view: a tenant first seen starts after its newest event reserved before this. */
+  startMs: number;
+  /** `Last-Event-ID`: the position until a stream passes an event. */
+  lastEventId?: string;
 }
 
 /**
- * One round: every tenant's events after its cursor up to `upTo`. When a tenant's read stopped
- * short of `upTo` (a full page), only events up to where it stopped are sent, from every tenant,
- * so that the events sent are all the events up to one id, in id order; the rest are read again.
+ * Fixes where a stream starts, before anything is sent: a tenant's stream after `lastEventId`'s
+ * number (one GetItem), or after its newest entry without one (one Query), so that every event
+ * stored once the client has the answer's headers comes after it. The all-tenants view resumed
+ * finds the named event among the tenants active lately (GSI4, then a BatchGetItem per 100).
  */
-export async function readRound(
-  cursors: StreamCursors,
-  upTo: string,
-  read: EventReader,
-  pageSize = PAGE_SIZE,
-  concurrency = READ_CONCURRENCY,
-): Promise<Round> {
-  const due = cursors.entries().filter(([, cursor]) => cursor < upTo);
-  const results = await mapLimit(due, concurrency, async ([tenantId, cursor]) => ({
-    tenantId,
-    ...(await read(tenantId, cursor, upTo, pageSize)),
-  }));
-  let reached = upTo;
-  for (const r of results) if (r.cursor < reached) reached = r.cursor;
-  const events = results
-    .flatMap((r) => r.events)
-    .filter((e) => e.event_id <= reached)
-    .sort((a, b) => (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0));
-  for (const r of results) cursors.advance(r.tenantId, r.cursor < reached ? r.cursor : reached);
-  return { events, behind: reached < upTo };
+export async function streamStart(
+  scope: StreamScope,
+  feed: EventFeed,
+  lastEventId: string | undefined,
+  nowMs: number,
+  lookbackMs = ACTIVE_LOOKBACK_MS,
+): Promise<StreamStart> {
+  const start: StreamStart = { openedAt: nowMs, cursors: new Map(), startMs: nowMs, lastEventId };
+  const idMs = lastEventId ? Math.min(timeOfId(lastEventId), nowMs) : nowMs;
+  if (scope.kind === 'tenant') {
+    const { tenantId } = scope;
+    let cursor: SequenceCursor;
+    if (!lastEventId) {
+      const top = (await feed.before(tenantId, undefined, 1)).entries[0];
+      cursor = new SequenceCursor(top?.last ?? 0, top?.event?.event_id);
+    } else {
+      const known = await feed.sequenceOf(tenantId, lastEventId);
+      cursor = known ? new SequenceCursor(known.seq, lastEventId) : await cursorBefore(feed, tenantId, idMs);
+    }
+    start.cursors.set(tenantId, cursor);
+  } else if (lastEventId) {
+    const candidates = await feed.tenantsWithEvents(Math.min(idMs, nowMs - RESUME_SEARCH_MS) - lookbackMs, nowMs);
+    const found = await feed.find(candidates, lastEventId);
+    if (found) start.cursors.set(found.tenantId, new SequenceCursor(found.seq, lastEventId));
+    start.startMs = (found?.atMs ?? idMs) - RESUME_OVERLAP_MS;
+  }
+  return start;
+}
+
+/** Merges each tenant's run into one list by the time their numbers were reserved, keeping each tenant's order. */
+function mergeByReservation(runs: SequenceEntry[][]): SequenceEntry[] {
+  const heads = runs.map(() => 0);
+  const out: SequenceEntry[] = [];
+  for (;;) {
+    let pick = -1;
+    runs.forEach((run, i) => {
+      const head = run[heads[i]!];
+      if (head && (pick < 0 || head.atMs < runs[pick]![heads[pick]!]!.atMs)) pick = i;
+    });
+    if (pick < 0) return out;
+    out.push(runs[pick]![heads[pick]!++]!);
+  }
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -217,9 +310,7 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 
 export interface StreamTiming {
   pollIntervalMs: number;
-  lagMs: number;
-  /** Added to `lagMs` for the all-tenants view. */
-  indexLagMs: number;
+  gapTimeoutMs: number;
   /** Longest silence before a keep-alive comment. */
   keepAliveMs: number;
   activeLookbackMs: number;
@@ -230,8 +321,7 @@ export interface StreamTiming {
 
 export const DEFAULT_TIMING: StreamTiming = {
   pollIntervalMs: POLL_INTERVAL_MS,
-  lagMs: LAG_MS,
-  indexLagMs: INDEX_LAG_MS,
+  gapTimeoutMs: GAP_TIMEOUT_MS,
   keepAliveMs: 15_000,
   activeLookbackMs: ACTIVE_LOOKBACK_MS,
   pageSize: PAGE_SIZE,
@@ -241,8 +331,10 @@ export const DEFAULT_TIMING: StreamTiming = {
 
 export interface EventStreamRun {
   scope: StreamScope;
-  /** From `startPosition`. */
-  start: string;
+  /** From `streamStart`. */
+  start: StreamStart;
+  /** Only events of this type are sent (the others still move the cursors). */
+  eventType?: string;
   feed: EventFeed;
   /** Writes a chunk to the client; rejects once the client is gone. */
   send(chunk: string): Promise<void>;
@@ -261,11 +353,51 @@ export interface StreamSummary {
   /** `deadline`: ended on time; `client`: the client left; `failing`: the table kept failing. */
   end: 'deadline' | 'client' | 'failing';
   sent: number;
-  /** Where a reconnect resumes. */
+  /** Numbers skipped at holes that never filled. */
+  skipped: number;
+  /** Where a reconnect resumes: the last event passed (or a time, when none was). */
   position: string;
 }
 
 const abortableSleep = (ms: number, signal: AbortSignal) => sleepFor(ms, undefined, { signal });
+
+/**
+ * The tenants a stream reads and their cursors. A tenant's stream has one, from its start; the
+ * all-tenants view adds the tenants GSI4 names as they appear.
+ */
+class Cursors {
+  readonly byTenant: Map<TenantId, SequenceCursor>;
+  /** Tenants to read next round whatever GSI4 says: new, behind, or waiting at a hole. */
+  readonly pending: Set<TenantId>;
+  /** The all-tenants view: the next question to GSI4 covers minutes from this. */
+  private askFrom: number;
+
+  constructor(
+    private readonly run: EventStreamRun,
+    private readonly t: StreamTiming,
+  ) {
+    this.byTenant = new Map(run.start.cursors);
+    this.pending = new Set(run.start.cursors.keys());
+    this.askFrom = Math.min(run.start.openedAt, run.start.startMs) - t.activeLookbackMs;
+  }
+
+  /** The tenants due this round, each with a cursor. */
+  async due(nowMs: number): Promise<TenantId[]> {
+    const { run, t } = this;
+    if (run.scope.kind === 'tenant') return [run.scope.tenantId];
+    const active = await run.feed.tenantsWithEvents(this.askFrom, nowMs);
+    const fresh = active.filter((id) => !this.byTenant.has(id));
+    const started = await mapLimit(fresh, t.concurrency, (id) =>
+      cursorBefore(run.feed, id, run.start.startMs, t.pageSize),
+    );
+    fresh.forEach((id, i) => {
+      this.byTenant.set(id, started[i]!);
+      this.pending.add(id);
+    });
+    this.askFrom = nowMs - t.activeLookbackMs;
+    return [...new Set([...active, ...this.pending])];
+  }
+}
 
 /**
  * Streams events until the deadline or the client leaves: a `retry:` hint first (which also
@@ -276,20 +408,19 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
   const t: StreamTiming = { ...DEFAULT_TIMING, ...run.timing };
   const now = run.now ?? Date.now;
   const sleep = run.sleep ?? abortableSleep;
-  // A tenant's stream keeps its tenant's cursor; the all-tenants view one position, and each
-  // round cursors of the tenants active since then, all starting there.
-  let cursors = new StreamCursors(run.start);
-  if (run.scope.kind === 'tenant') cursors.track([run.scope.tenantId]);
-  let position = run.start;
-  const summary = (end: StreamSummary['end']): StreamSummary => ({
-    end,
-    sent,
-    position: run.scope.kind === 'all' ? position : cursors.position(),
-  });
+  const cursors = new Cursors(run, t);
   let sent = 0;
+  let skipped = 0;
+  let lastSent: string | undefined;
   let failedRounds = 0;
   let nextRound = now();
   let lastWrite = now();
+  const wanted = (e: StoredEvent) => !run.eventType || e.type === run.eventType;
+  const position = () =>
+    (run.scope.kind === 'tenant' ? cursors.byTenant.get(run.scope.tenantId)?.eventId : lastSent) ??
+    run.start.lastEventId ??
+    timeIdBound(run.start.openedAt, 'low');
+  const summary = (end: StreamSummary['end']): StreamSummary => ({ end, sent, skipped, position: position() });
 
   const send = async (chunk: string) => {
     await run.send(chunk);
@@ -301,24 +432,30 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
     for (;;) {
       if (run.signal.aborted) return summary('client');
       if (now() >= run.deadline) {
-        await send(positionFrame(cursors.position()));
+        await send(positionFrame(position()));
         return summary('deadline');
       }
       if (now() >= nextRound) {
         const started = now();
-        let round: Round | undefined;
+        let out: SequenceEntry[] = [];
+        let behind = false;
         try {
-          if (run.scope.kind === 'all') {
-            const bound = readBound(now(), t.lagMs + t.indexLagMs);
-            cursors = new StreamCursors(position);
-            cursors.track(await run.feed.tenantsWithEvents(timeOfId(position) - t.activeLookbackMs, now()));
-            round = await readRound(cursors, bound, run.feed.read, t.pageSize, t.concurrency);
-            // Every tenant read is at the same point now; the others had nothing up to the bound.
-            const reached = cursors.entries().length > 0 ? cursors.position() : bound;
-            if (reached > position) position = reached;
-          } else {
-            round = await readRound(cursors, readBound(now(), t.lagMs), run.feed.read, t.pageSize, t.concurrency);
-          }
+          const due = await cursors.due(started);
+          const pages = await mapLimit(due, t.concurrency, async (tenantId) => ({
+            tenantId,
+            ...(await run.feed.after(tenantId, cursors.byTenant.get(tenantId)!.seq, t.pageSize)),
+          }));
+          // Every read came back: only now do the cursors move.
+          const runs = pages.map(({ tenantId, entries, more }) => {
+            const taken = cursors.byTenant.get(tenantId)!.take(entries, now(), t.gapTimeoutMs);
+            skipped += taken.skipped;
+            const again = taken.waiting || more;
+            if (again) cursors.pending.add(tenantId);
+            else cursors.pending.delete(tenantId);
+            if (more && !taken.waiting) behind = true;
+            return taken.passed;
+          });
+          out = run.scope.kind === 'all' ? mergeByReservation(runs) : runs.flat();
           failedRounds = 0;
         } catch (err) {
           if (run.signal.aborted) return summary('client');
@@ -329,11 +466,13 @@ export async function runEventStream(run: EventStreamRun): Promise<StreamSummary
           // Ending lets the client reconnect and resume: better than a stream that says nothing.
           if (++failedRounds >= MAX_FAILED_ROUNDS) return summary('failing');
         }
-        for (const event of round?.events ?? []) {
+        for (const { event } of out) {
+          if (!event || !wanted(event)) continue;
           await send(eventFrame(event));
+          lastSent = event.event_id;
           sent++;
         }
-        nextRound = round?.behind ? now() : started + t.pollIntervalMs;
+        nextRound = behind ? now() : started + t.pollIntervalMs;
       }
       if (now() - lastWrite >= t.keepAliveMs) await send(KEEP_ALIVE_FRAME);
       const wake = Math.min(nextRound, lastWrite + t.keepAliveMs, run.deadline);
