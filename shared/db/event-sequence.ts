@@ -2,8 +2,9 @@
  * Each tenant's store sequence: the order the live stream sends events in (pattern 25,
  * shared/domain/events/stream.ts). Ingest reserves a range of numbers from the tenant's counter
  * (one UpdateItem per tenant of a request, alongside the meter's) just before it writes, and each
- * event item carries its number (`seq`), the time the range was reserved on the writer's clock
- * (`seq_at`) and GSI5's keys; a request that gives its range up before writing anything says so
+ * event item carries its number as GSI5's sort key (`GSI5SK`; GSI5's partition key is the
+ * events' own `PK`) and the time the range was reserved on the writer's clock (`seq_at`): about
+ * 35 bytes, so a typical event stays under 1 KB; a request that gives its range up before writing anything says so
  * with one small item in the same index, so streams skip it at once. Events stored before the
  * sequence existed carry none and are not in GSI5.
  */
@@ -52,16 +53,13 @@ export async function reserveSequences(tenantId: TenantId, count: number): Promi
 }
 
 /** An event item (shared/db/events.ts `eventItem`) with its number of the tenant's sequence. */
-export function withSequence(
-  item: Record<string, unknown>,
-  tenantId: TenantId,
-  seq: number,
-  atMs: number,
-): Record<string, unknown> {
-  return { ...item, ...keys.eventInSequence(tenantId, seq), seq, seq_at: atMs };
+export function withSequence(item: Record<string, unknown>, seq: number, atMs: number): Record<string, unknown> {
+  return { ...item, ...keys.eventInSequence(seq), seq_at: atMs };
 }
 
-const tenantOfSequencePk = (pk: unknown) => String(pk).slice(2, -'#EVSEQ'.length) as TenantId;
+/** An item's number (its GSI5 sort key); NaN for an item without one. */
+const seqOf = (item: Record<string, unknown>) => Number(item.GSI5SK);
+const tenantOfEventPk = (pk: unknown) => String(pk).slice(2, -'#EVENT'.length) as TenantId;
 
 /**
  * What `writeAll` calls before each attempt: items whose numbers were reserved more than
@@ -76,8 +74,8 @@ export function renumberStale(
     const now = Date.now();
     const stale = new Map<TenantId, Record<string, unknown>[]>();
     for (const item of items) {
-      if (item.GSI5PK === undefined || now - Number(item.seq_at) <= maxAgeMs) continue;
-      const tenantId = tenantOfSequencePk(item.GSI5PK);
+      if (item.GSI5SK === undefined || now - Number(item.seq_at) <= maxAgeMs) continue;
+      const tenantId = tenantOfEventPk(item.PK);
       stale.set(tenantId, [...(stale.get(tenantId) ?? []), item]);
     }
     if (stale.size === 0) return items;
@@ -85,12 +83,12 @@ export function renumberStale(
     await Promise.all(
       [...stale].map(async ([tenantId, group]) => {
         const range = await reserveSequences(tenantId, group.length);
-        group.sort((a, b) => Number(a.seq) - Number(b.seq));
-        group.forEach((item, i) => renumbered.set(item, withSequence(item, tenantId, range.first + i, range.atMs)));
+        group.sort((a, b) => seqOf(a) - seqOf(b));
+        group.forEach((item, i) => renumbered.set(item, withSequence(item, range.first + i, range.atMs)));
         // The old numbers will have no event: said so, best effort (else streams wait them out).
         const runs: SequenceRange[] = [];
         for (const item of group) {
-          const seq = Number(item.seq);
+          const seq = seqOf(item);
           const run = runs.at(-1);
           if (run && run.last === seq - 1) run.last = seq;
           else runs.push({ first: seq, last: seq, atMs: Number(item.seq_at) });
@@ -112,9 +110,8 @@ export async function giveUpSequences(tenantId: TenantId, range: SequenceRange):
       TableName: TABLE,
       Item: {
         ...keys.eventSequenceVoid(tenantId, range.first),
-        ...keys.eventInSequence(tenantId, range.first),
+        ...keys.eventInSequence(range.first),
         entity: VOID_ENTITY,
-        seq: range.first,
         seq_last: range.last,
         seq_at: range.atMs,
         expires_at: Math.floor(Date.now() / 1000) + VOID_KEEP_SECONDS,
@@ -124,7 +121,7 @@ export async function giveUpSequences(tenantId: TenantId, range: SequenceRange):
 }
 
 function entryOf(item: Record<string, unknown>): SequenceEntry {
-  const seq = Number(item.seq);
+  const seq = seqOf(item);
   const isVoid = item.entity === VOID_ENTITY;
   return {
     seq,
@@ -150,9 +147,9 @@ export async function sequenceEntries(
     new QueryCommand({
       TableName: TABLE,
       IndexName: 'GSI5',
-      KeyConditionExpression: `GSI5PK = :pk${bound === undefined ? '' : ascending ? ' AND GSI5SK > :bound' : ' AND GSI5SK < :bound'}`,
+      KeyConditionExpression: `PK = :pk${bound === undefined ? '' : ascending ? ' AND GSI5SK > :bound' : ' AND GSI5SK < :bound'}`,
       ExpressionAttributeValues: {
-        ':pk': keys.eventInSequence(tenantId, 0).GSI5PK,
+        ':pk': eventKey(tenantId, '').PK,
         ...(bound === undefined ? {} : { ':bound': sequenceKey(bound) }),
       },
       ScanIndexForward: ascending,
@@ -171,11 +168,11 @@ export async function sequenceOfEvent(
     new GetCommand({
       TableName: TABLE,
       Key: eventKey(tenantId, eventId),
-      ProjectionExpression: 'seq, seq_at',
+      ProjectionExpression: 'GSI5SK, seq_at',
       ConsistentRead: true,
     }),
   );
-  return out.Item?.seq === undefined ? null : { seq: Number(out.Item.seq), atMs: Number(out.Item.seq_at) };
+  return out.Item?.GSI5SK === undefined ? null : { seq: seqOf(out.Item), atMs: Number(out.Item.seq_at) };
 }
 
 /** Which of `tenantIds` holds the event, with its number: one BatchGetItem per 100 tenants. */
@@ -186,7 +183,7 @@ export async function findSequencedEvent(
   const read = await readItems(tenantIds.map((t) => eventKey(t, eventId)));
   for (const tenantId of tenantIds) {
     const item = read.get(eventKey(tenantId, eventId));
-    if (item?.seq !== undefined) return { tenantId, seq: Number(item.seq), atMs: Number(item.seq_at) };
+    if (item?.GSI5SK !== undefined) return { tenantId, seq: seqOf(item), atMs: Number(item.seq_at) };
   }
   return null;
 }

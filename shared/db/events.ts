@@ -356,39 +356,6 @@ export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRe
 }
 
 /**
- * A tenant's events with ids after `afterId` up to `upToId`, oldest first: what the live stream
- * sends next, at most `limit` read. `cursor` is where the next read starts: past everything read,
- * filtered out or not, so a long run of other types never stalls the stream.
- */
-export async function eventsAfter(
-  tenantId: TenantId,
-  afterId: string,
-  upToId: string,
-  limit: number,
-  type?: string,
-): Promise<{ events: StoredEvent[]; cursor: string }> {
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :after AND :upTo',
-      ExpressionAttributeValues: {
-        ':pk': keys.event(tenantId, '').PK,
-        ':after': afterId,
-        ':upTo': upToId,
-        ...(type ? { ':type': type } : {}),
-      },
-      ...(type ? { FilterExpression: '#type = :type', ExpressionAttributeNames: { '#type': 'type' } } : {}),
-      ScanIndexForward: true,
-      ConsistentRead: true,
-      Limit: limit,
-    }),
-  );
-  const events = (out.Items ?? []).map(eventFromItem).filter((e) => e.event_id !== afterId);
-  const cursor = out.LastEvaluatedKey ? String(out.LastEvaluatedKey.SK) : upToId;
-  return { events, cursor };
-}
-
-/**
  * The update that marks an event processed (or not): the flag and its time, the unprocessed index
  * entry removed or put back, and an operator's threat score and incident when given. Only for an
  * event that exists; a new incident only if the event still names `incidentWas` (the incident

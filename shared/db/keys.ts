@@ -14,7 +14,7 @@ export const telemetryPk = (tenantId: string, sensorId: string) => `${tenantPk(t
 /** GSI4 partitions of the minutes in which tenants stored events (`keys.tenantEventMinute`), by hour. */
 export const EVENT_MINUTES_PK_PREFIX = 'EVENTMINUTES#';
 /** A store sequence number as a sort key: zero-padded, so the string order is the number order. */
-export const sequenceKey = (seq: number) => String(seq).padStart(15, '0');
+export const sequenceKey = (seq: number) => String(seq).padStart(12, '0');
 /** The partition of the SLA timers (`keys.slaTimer`). */
 export const SLA_TIMERS_PK = 'SLATIMERS';
 /** The partition of the workflows' timers (`keys.workflowTimer`). */
@@ -167,18 +167,20 @@ export const keys = {
    * from, and the ranges a failed request gave up, in one partition of the tenant's.
    */
   eventSequence: (tenantId: string) => ({ PK: `${tenantPk(tenantId)}#EVSEQ`, SK: 'COUNTER' }),
+  /**
+   * A range given up, in the events' partition (GSI5's partition key is the table's): `~` sorts
+   * after every event id, so no listing of events (`SK BETWEEN <id> AND <id>`) reads it.
+   */
   eventSequenceVoid: (tenantId: string, first: number) => ({
-    PK: `${tenantPk(tenantId)}#EVSEQ`,
-    SK: `VOID#${sequenceKey(first)}`,
+    PK: `${tenantPk(tenantId)}#EVENT`,
+    SK: `~VOID#${sequenceKey(first)}`,
   }),
   /**
-   * GSI5 (sparse): a tenant's events (and given-up ranges) by store sequence, what the live stream
-   * reads. Events stored before the sequence existed have none and are not in it.
+   * GSI5 (sparse; partition key `PK`, the events' own partition, so an event pays no second copy
+   * of it): a tenant's events (and given-up ranges) by store sequence, what the live stream reads.
+   * Events stored before the sequence existed have none and are not in it.
    */
-  eventInSequence: (tenantId: string, seq: number) => ({
-    GSI5PK: `${tenantPk(tenantId)}#EVSEQ`,
-    GSI5SK: sequenceKey(seq),
-  }),
+  eventInSequence: (seq: number) => ({ GSI5SK: sequenceKey(seq) }),
   /** GSI1: the events of one environment. */
   eventByEnvironment: (tenantId: string, environmentId: string, eventId: string) => ({
     GSI1PK: `${tenantPk(tenantId)}#ENV#${environmentId}`,

@@ -139,7 +139,10 @@ export async function ensureTable(
         AttributeDefinitions: [
           attribute(TABLE_KEYS.partitionKey),
           attribute(TABLE_KEYS.sortKey),
-          ...TABLE_KEYS.indexes.flatMap((index) => [attribute(index.partitionKey), attribute(index.sortKey)]),
+          // An index may use the table's own keys (GSI5's partition key is PK): each attribute once.
+          ...[...new Set<string>(TABLE_KEYS.indexes.flatMap((index) => [index.partitionKey, index.sortKey]))]
+            .filter((name) => name !== TABLE_KEYS.partitionKey && name !== TABLE_KEYS.sortKey)
+            .map(attribute),
         ],
         GlobalSecondaryIndexes: wanted,
         StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_KEYS.streamViewType },

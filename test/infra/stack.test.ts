@@ -331,7 +331,7 @@ describe('data, storage, identity, events', () => {
         GlobalSecondaryIndexes: (['GSI1', 'GSI2', 'GSI3', 'GSI4', 'GSI5'] as const).map((name) => ({
           IndexName: name,
           KeySchema: [
-            { AttributeName: `${name}PK`, KeyType: 'HASH' },
+            { AttributeName: name === 'GSI5' ? 'PK' : `${name}PK`, KeyType: 'HASH' },
             { AttributeName: `${name}SK`, KeyType: 'RANGE' },
           ],
           // GSI4 (which tenants stored events in which minute) holds keys only.

@@ -507,7 +507,7 @@ export async function ingestEvents(
       const seq = next.get(tenantId)!;
       next.set(tenantId, seq + 1);
       const item = eventItem({ event: d.event, contentHash: d.hash, expiresAt: d.expiresAt });
-      return withSequence(item, tenantId, seq, ranges.get(tenantId)!.atMs);
+      return withSequence(item, seq, ranges.get(tenantId)!.atMs);
     }),
     { inOrder: tracked, beforeAttempt: renumberStale(SEQUENCE_WRITE_WINDOW_MS) },
   );
