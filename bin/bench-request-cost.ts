@@ -523,6 +523,10 @@ async function measureThroughput(token: string, batchBody: () => unknown, tenant
   const { getEvent, eventItem } = await import('../shared/db/events.js');
   const { content_hash: contentHash, ...stored } = (await getEvent(tenantId, sample!.event_id))!;
   const { newTimeId } = await import('../shared/ids.js');
+  const { withSequence } = await import('../shared/db/event-sequence.js');
+  // Raw items carry what ingest's do, the store sequence's index key included (numbers far above
+  // the tenant's own).
+  let rawSeq = 1e9;
   // node:http with kept-alive connections: a lean sender (fetch's streams cost this machine's CPU
   // as much as a part of the service does). A round's bodies are made before it is timed (a
   // client's work, not the service's); a sender needs no more of the answer than its status.
@@ -565,7 +569,11 @@ async function measureThroughput(token: string, batchBody: () => unknown, tenant
       Promise.all(
         Array.from({ length: 4 }, () => {
           const items = Array.from({ length: 25 }, () =>
-            eventItem({ event: { ...stored, event_id: newTimeId() }, contentHash: contentHash ?? '', expiresAt: 0 }),
+            withSequence(
+              eventItem({ event: { ...stored, event_id: newTimeId() }, contentHash: contentHash ?? '', expiresAt: 0 }),
+              ++rawSeq,
+              Date.now(),
+            ),
           );
           return db.send(
             new BatchWriteCommand({ RequestItems: { [TABLE]: items.map((Item) => ({ PutRequest: { Item } })) } }),
