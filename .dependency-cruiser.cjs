@@ -6,7 +6,10 @@
  * Layers, lowest first; a module imports from its own layer and those below, never above.
  */
 const LAYERS = [
-  ['base', '^shared/(vocabulary|geo)/|^shared/(errors|config|log|log-sink|ids|xml|runtime-ports|json-depth|url-secrets)\\.ts$'],
+  [
+    'base',
+    '^shared/(vocabulary|geo)/|^shared/(errors|config|log|log-sink|ids|xml|runtime-ports|json-depth|url-secrets)\\.ts$',
+  ],
   ['schemas', '^shared/schemas/'],
   ['db', '^shared/db/'],
   ['adapters', '^shared/adapters/'],
