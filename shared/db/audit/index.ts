@@ -5,4 +5,3 @@
  */
 export * from './digests.js';
 export * from './entries.js';
-export * from './seal.js';
