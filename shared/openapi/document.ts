@@ -408,15 +408,15 @@ function successResponse(route: RouteDef, components: Components): Json {
 }
 
 /**
- * 422 when the route takes input, the body checks, 401/403/429 when it needs a credential, its
- * own, 500 and 503; and on every operation what is answered before any route runs: a request
- * that cannot be read (400), a body past the gateway's 10 MB (413), a request line or headers
- * too long (414, 431).
+ * The body checks, 401/403/429 when it needs a credential, its own, 500 and 503; and on every
+ * operation what is answered before any route runs: a request that cannot be read (400), a body
+ * past the gateway's 10 MB (413), a request line or headers too long (414, 431), and a parameter
+ * named like JavaScript's object machinery (`?__proto__=`), refused on every route whether it
+ * takes parameters or not (422, shared/http/unsafe-input.ts).
  */
-function errorStatuses(route: RouteDef, takesParameters: boolean): number[] {
-  const statuses = new Set<number>([400, 413, 414, 431]);
+function errorStatuses(route: RouteDef): number[] {
+  const statuses = new Set<number>([400, 413, 414, 422, 431]);
   const hasBody = route.request?.body !== undefined;
-  if (takesParameters || hasBody || route.upload) statuses.add(422);
   if (hasBody) [400, 413, 415].forEach((s) => statuses.add(s));
   // An upload: not multipart is 415, past its size 413, a missing or bad file 422.
   if (route.upload) [413, 415].forEach((s) => statuses.add(s));
@@ -468,7 +468,7 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
       headers: { 'X-Request-Id': components.header('X-Request-Id'), Location: components.header('Location') },
     };
   }
-  for (const status of errorStatuses(route, parameters.length > 0)) {
+  for (const status of errorStatuses(route)) {
     responses[String(status)] = components.error(status);
   }
   const op: OpenApiOperation = {

@@ -3,21 +3,25 @@
  * answers a stream, checked in its own tests) (fast-check): path values
  * that are no ids, query values that are no numbers, unknown and reserved parameter names, JSON
  * bodies of every shape (wrong types, deep nesting, long and broken text, reserved keys), bodies
- * that are no JSON, wrong content types, and no credential, a tenant administrator's or the
- * platform administrator's. No answer may be a 5xx, and every error must be in the contract's
+ * that are no JSON, JSON nested thousands of levels deep, wrong content types, headers past the
+ * server's 16 KB, and no credential, a tenant administrator's or the platform administrator's. No
+ * answer may be a 5xx, every status and body must be one the operation documents in
+ * `/openapi.json` (test/support/response-schemas.ts), and every error must be in the contract's
  * shapes: `{"detail": "..."}`, or for 422 `{"detail": [{loc, msg, type}]}` with `loc` starting at
- * `path`, `query`, `header` or `body`; every answer names its request id.
+ * `path`, `query`, `header` or `body`; every answer names its request id. Each file prints how
+ * many requests it sent and the statuses they got.
  *
  * In two files (fuzz-1.test.ts, fuzz-2.test.ts), each the routes of some groups of
  * test/support/route-groups.ts, so they run in parallel; test/isolation/coverage.test.ts checks
  * that the two cover every group once.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { RouteDef } from '../../shared/routes/types.js';
 import { inGroup, type RouteGroup } from '../support/route-groups.js';
 import { asAdmin, baseUrl, call, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { responseProblems } from '../support/response-schemas.js';
 
 const RUNS_PER_ROUTE = 20;
 
@@ -89,7 +93,28 @@ interface Generated {
   query: [string, string][];
   body: { kind: 'json'; value: unknown } | { kind: 'raw'; text: string; type: string } | { kind: 'none' };
   who: 'none' | 'tenant' | 'admin';
+  /** Bytes of a padding header: past 16 KB, the request line and headers are too large (431). */
+  padding: number;
 }
+
+/** JSON text nested `depth` levels deep, in arrays or objects: the service reads at most 32. */
+const deepJson = fc
+  .tuple(fc.integer({ min: 30, max: 20_000 }), fc.boolean())
+  .map(([depth, arrays]) =>
+    arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+  );
+
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-16',
+  'application/merge-patch+json',
+  'text/plain',
+  'text/csv',
+  'application/xml',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+];
 
 function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
   const params = (route.path.match(/\{[^}]+\}/g) ?? []).length;
@@ -107,15 +132,7 @@ function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
     body: fc.oneof(
       bodyFor(route).map((value) => ({ kind: 'json' as const, value })),
       fc
-        .tuple(
-          fc.string({ maxLength: 200 }),
-          fc.constantFrom(
-            'application/json',
-            'text/plain',
-            'application/x-www-form-urlencoded',
-            'multipart/form-data; boundary=x',
-          ),
-        )
+        .tuple(fc.oneof(fc.string({ maxLength: 200 }), deepJson), fc.constantFrom(...CONTENT_TYPES))
         .map(([text, type]) => ({
           kind: 'raw' as const,
           text,
@@ -124,6 +141,10 @@ function requestsFor(route: RouteDef): fc.Arbitrary<Generated> {
       fc.constant({ kind: 'none' as const }),
     ),
     who: fc.constantFrom('none' as const, 'tenant' as const, 'tenant' as const, 'admin' as const),
+    padding: fc.oneof(
+      { weight: 9, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.constantFrom(4_000, 20_000) },
+    ),
   });
 }
 
@@ -158,6 +179,12 @@ function contractShaped(status: number, body: unknown): boolean {
 
 /** Defines the fuzzing of the routes of these groups; called once, by one test file. */
 export function fuzzSuite(groups: readonly RouteGroup[]): void {
+  const statuses = new Map<number, number>();
+  afterAll(() => {
+    const sent = [...statuses.values()].reduce((a, b) => a + b, 0);
+    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
+    console.log(`fuzz (${groups.join(', ')}): ${sent} requests; statuses ${byStatus.join(', ')}`);
+  });
   beforeAll(async () => {
     admin = await asAdmin();
     org = await registerTenant('Fuzz');
@@ -179,6 +206,7 @@ export function fuzzSuite(groups: readonly RouteGroup[]): void {
             const url = new URL(path, baseUrl());
             for (const [k, v] of g.query) url.searchParams.append(k, v);
             const headers: Record<string, string> = { 'x-forwarded-for': randomClientIp() };
+            if (g.padding > 0) headers['x-padding'] = 'a'.repeat(g.padding);
             if (g.who === 'tenant') headers.authorization = `Bearer ${org.token}`;
             if (g.who === 'admin') headers.authorization = `Bearer ${admin}`;
             let body: string | undefined;
@@ -193,19 +221,23 @@ export function fuzzSuite(groups: readonly RouteGroup[]): void {
             }
             const res = await fetch(url, { method: route.method, headers, body, redirect: 'manual' });
             const text = await res.text();
+            statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
             const where = `${route.method} ${url.pathname}${url.search.slice(0, 200)} -> ${res.status} ${text.slice(0, 300)}`;
             expect(res.status, where).toBeLessThan(500);
             expect(res.headers.get('x-request-id'), where).toBeTruthy();
-            if (res.status >= 400) {
-              const parsed = (() => {
-                try {
-                  return JSON.parse(text) as unknown;
-                } catch {
-                  return undefined;
-                }
-              })();
-              expect(contractShaped(res.status, parsed), where).toBe(true);
-            }
+            const parsed = (() => {
+              try {
+                return JSON.parse(text) as unknown;
+              } catch {
+                return undefined;
+              }
+            })();
+            const contentType = res.headers.get('content-type') ?? '';
+            expect(
+              await responseProblems(baseUrl(), route.method, url.pathname, res.status, contentType, parsed),
+              where,
+            ).toEqual([]);
+            if (res.status >= 400) expect(contractShaped(res.status, parsed), where).toBe(true);
           }),
           { numRuns: RUNS_PER_ROUTE, endOnFailure: true },
         );
