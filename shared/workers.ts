@@ -14,7 +14,9 @@ import {
   BGP_ALERT_FOUND,
   CONNECTORS_SOURCE,
   EPISODE_FOUND,
+  EXTRACTION_REQUESTED,
   HAZARD_FOUND,
+  INFRASTRUCTURE_SOURCE,
   VESSELS_SOURCE,
   WATCH_ALERT_FOUND,
   WATCHLIST_SOURCE,
@@ -207,7 +209,11 @@ export const QUEUES = [
   {
     id: 'map-extractions',
     description:
-      'Infrastructure files too large for a request (a KML or KMZ past 4 MiB of KML), handed over by their extract call, to be extracted in the background (docs/features.md)',
+      'Infrastructure files too large for a request (a KML or KMZ past 4 MiB of KML), marked processing by their extract call with an infrastructure.extraction_requested message, to be extracted in the background (docs/features.md)',
+    // The extract call writes the message in the transaction that marks the file processing;
+    // publish-events takes it from the table's stream to the bus (no third reader of the stream,
+    // and no queue client in the route's bundle).
+    busRule: { source: [INFRASTRUCTURE_SOURCE], 'detail-type': [EXTRACTION_REQUESTED] },
     // Six times the extractor's timeout.
     visibilityTimeoutSeconds: 3600,
     // A file the extractor refuses is answered as failed, not retried; this is for crashes.

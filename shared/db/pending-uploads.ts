@@ -9,7 +9,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { keys } from './keys.js';
-import type { TransactItem } from './transact.js';
+import { ConditionFailed, transactWrite, type TransactItem } from './transact.js';
 import type { Actor } from '../vocabulary/actor.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -79,40 +79,35 @@ export async function deletePendingUpload(upload: PendingUpload): Promise<void> 
 const STATUS = { '#s': 'status' };
 
 /**
- * Hands the file to the background extraction: `processing`, as `requestedBy`. False when it is
- * not waiting any more (another request handed it over, or it is gone).
+ * Hands the file to the background extraction: `processing`, as `requestedBy`, with `alsoWrite`
+ * (the outbox message that queues it) in the same transaction. False when it is not waiting any
+ * more (another request handed it over, or it is gone): nothing is written.
  */
-export async function markPendingProcessing(upload: PendingUpload, requestedBy: Actor, at: string): Promise<boolean> {
+export async function markPendingProcessing(
+  upload: PendingUpload,
+  requestedBy: Actor,
+  at: string,
+  alsoWrite: TransactItem[],
+): Promise<boolean> {
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
-        UpdateExpression: 'SET #s = :processing, requested_by = :actor, status_changed_at = :at',
-        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#s)',
-        ExpressionAttributeNames: STATUS,
-        ExpressionAttributeValues: { ':processing': 'processing', ':actor': requestedBy, ':at': at },
-      }),
-    );
+    await transactWrite([
+      {
+        Update: {
+          TableName: TABLE,
+          Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
+          UpdateExpression: 'SET #s = :processing, requested_by = :actor, status_changed_at = :at',
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#s)',
+          ExpressionAttributeNames: STATUS,
+          ExpressionAttributeValues: { ':processing': 'processing', ':actor': requestedBy, ':at': at },
+        },
+      },
+      ...alsoWrite,
+    ]);
     return true;
   } catch (err) {
-    if ((err as Error).name === 'ConditionalCheckFailedException') return false;
+    if (err instanceof ConditionFailed && err.index === 0) return false;
     throw err;
   }
-}
-
-/** Back to waiting (the hand-over could not be queued): the caller may ask again. */
-export async function unmarkPendingProcessing(upload: PendingUpload): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key: keys.pendingUpload(upload.tenant_id, upload.file_id),
-      UpdateExpression: 'REMOVE #s, requested_by, status_changed_at',
-      ConditionExpression: '#s = :processing',
-      ExpressionAttributeNames: STATUS,
-      ExpressionAttributeValues: { ':processing': 'processing' },
-    }),
-  );
 }
 
 /** The background extraction refused the file: `failed` with why, kept until `expiresAt` (epoch seconds). */

@@ -82,7 +82,7 @@ export const infrastructureExtractRoute = {
   errors: [404, 409, 413],
   timeoutSeconds: 29,
   memoryMb: 1024,
-  grants: { table: 'write', bucket: 'write', queues: { 'map-extractions': 'send' } },
+  grants: { table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const infrastructureStatusRoute = {

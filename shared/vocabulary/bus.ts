@@ -19,6 +19,13 @@ export const CONNECTORS_SOURCE = 'gatehouse.connectors';
 export const HAZARD_FOUND = 'hazard.alert_found';
 /** A RIS Live connector's possible hijack or leak of what the tenant watches: the message carries the `bgp.alert` event to store (docs/connectors.md). */
 export const BGP_ALERT_FOUND = 'bgp.alert_found';
+/**
+ * An infrastructure file too large for a request, marked `processing` by its extract call: the
+ * message (written in the same transaction) hands it to the `map-extractions` queue and its
+ * `extract-maps` worker (docs/features.md).
+ */
+export const INFRASTRUCTURE_SOURCE = 'gatehouse.infrastructure';
+export const EXTRACTION_REQUESTED = 'infrastructure.extraction_requested';
 /** Not a bus message: the envelope a connector's poll sends its new records in to the `data-lake` queue (docs/data-lake.md). */
 export const FEED_RECORDS_EXPORTED = 'feed.records_exported';
 

@@ -456,8 +456,19 @@ describe('queues and the workers they trigger', () => {
     const rules = resourcesOfType(s.parent, 'AWS::Events::Rule').filter(([, r]) =>
       JSON.stringify(r.Properties.Targets ?? []).includes('Queues'),
     );
-    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's announcements, the data lake.
-    expect(rules).toHaveLength(5);
+    // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's
+    // announcements, the data lake, the large map files' extractions.
+    expect(rules).toHaveLength(6);
+    // A large map file reaches its worker from the outbox message its extract call writes (the
+    // route has no queue client), and only that message.
+    const [, extractions] = rules.find(([, r]) =>
+      JSON.stringify(r.Properties.Targets).includes('Queuesmapextractions'),
+    )!;
+    expect(extractions.Properties.EventPattern).toEqual({
+      source: ['gatehouse.infrastructure'],
+      'detail-type': ['infrastructure.extraction_requested'],
+    });
+    expect(extractions.Properties.Targets[0].DeadLetterConfig).toBeDefined();
     const [, lake] = rules.find(([, r]) => JSON.stringify(r.Properties.Targets).includes('Queuesdatalake'))!;
     expect(lake.Properties.EventPattern).toEqual({
       source: ['gatehouse.events', 'gatehouse.incidents'],

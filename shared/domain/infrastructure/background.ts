@@ -1,6 +1,8 @@
 /**
  * The background extraction (worker `extract-maps`, queue `map-extractions`): a KML or KMZ too
- * large for a request, handed over by its extract call (presigned.ts), read as a stream
+ * large for a request, handed over by its extract call (presigned.ts: an outbox message written
+ * with its `processing` mark, published from the table's stream and put on the queue by a bus
+ * rule, so each message is the whole EventBridge event), read as a stream
  * (kml-stream.ts) within limits counted while reading, then stored as a request would store it, as
  * the caller who asked. A file it refuses is deleted and its status says why (`failed`); a fault
  * (a dependency down) is thrown, so the message comes back, and on its last receive the file is
@@ -51,11 +53,9 @@ export type BackgroundOutcome = 'stored' | 'failed' | 'skipped';
  * message again (its last receive), so a fault marks the file failed before it is thrown.
  */
 export async function extractInBackground(body: string, lastTry: boolean): Promise<BackgroundOutcome> {
-  let message: ExtractionMessage;
-  try {
-    message = JSON.parse(body) as ExtractionMessage;
-  } catch (err) {
-    log.error('a map-extractions message is not JSON: dropped', { err });
+  const message = extractionMessageOf(body);
+  if (!message) {
+    log.error('a map-extractions message is not an extraction_requested event: dropped');
     return 'skipped';
   }
   // The message was written by the extract call of the file's own tenant.
@@ -85,6 +85,19 @@ export async function extractInBackground(body: string, lastTry: boolean): Promi
     if (lastTry) await fail(pending, INTERNAL_FAILURE);
     throw err;
   }
+}
+
+/** The `detail` of the bus event a message carries, or null when it is not one (no retry makes it one). */
+function extractionMessageOf(body: string): ExtractionMessage | null {
+  let detail: Partial<ExtractionMessage> | undefined;
+  try {
+    detail = (JSON.parse(body) as { detail?: Partial<ExtractionMessage> }).detail;
+  } catch {
+    return null;
+  }
+  const { tenant_id: tenantId, environment_id: environmentId, file_id: fileId } = detail ?? {};
+  if (typeof tenantId !== 'string' || typeof environmentId !== 'string' || typeof fileId !== 'string') return null;
+  return { tenant_id: tenantId, environment_id: environmentId, file_id: fileId };
 }
 
 /** The features of a KML or KMZ, streamed: the KML text is never held whole, nor its DOM. */

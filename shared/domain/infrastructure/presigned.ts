@@ -2,21 +2,22 @@
  * The second step for files larger than a request may carry (the first is upload-url.ts): the
  * client has PUT the file straight to S3 and asks for the extraction. A file the request can
  * extract is extracted now; a KML or KMZ beyond the request's budget (kml.ts) is handed to the
- * background extraction (background.ts) through the `map-extractions` queue, and followed by its
+ * background extraction (background.ts): marked `processing` with an outbox message in the same
+ * transaction, which the table's stream publishes and a bus rule puts on the `map-extractions`
+ * queue; it is followed by its
  * status (status.ts). A file refused at extraction (unreadable, too large) is deleted with its
  * pending item: nothing stays.
  */
 import { deleteObjectsUnder, getObjectBytes, headObject } from '../../adapters/s3.js';
-import { queues } from '../../adapters/queue.js';
 import {
   consumePendingUpload,
   deletePendingUpload,
   getPendingUpload,
   markPendingProcessing,
-  unmarkPendingProcessing,
   type PendingUpload,
 } from '../../db/pending-uploads.js';
 import type { StoredEnvironment } from '../../db/environments.js';
+import { outboxPut } from '../../db/outbox.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { ConflictError, isRefusal, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { now } from '../../ids.js';
@@ -29,9 +30,9 @@ import { BeyondRequestBudget } from './kml.js';
 import { pendingStatus, type FileStatus } from './status.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
+import { EXTRACTION_REQUESTED, INFRASTRUCTURE_SOURCE } from '../../vocabulary/bus.js';
 
-/** The queue of the background extraction, and what a message of it says. */
-export const EXTRACTIONS_QUEUE = 'map-extractions';
+/** What the message handing a file to the background extraction says (its `detail`). */
 export interface ExtractionMessage {
   tenant_id: string;
   environment_id: string;
@@ -108,24 +109,21 @@ export function storeUploadedFile(
 }
 
 /**
- * Marks the file `processing` as the caller's, then queues it. A second request meanwhile finds
- * it processing and answers the same; a message that cannot be queued puts it back to waiting.
+ * Marks the file `processing` as the caller's, and queues it in the same transaction: the outbox
+ * message goes from the table's stream to the bus (publish-events) and by a rule to the
+ * `map-extractions` queue, so the request needs no queue client and a file is never `processing`
+ * without its message. A second request meanwhile finds it processing and answers the same.
  */
 async function handOver(actor: Actor, pending: PendingUpload): Promise<FileStatus> {
-  const at = now();
-  if (await markPendingProcessing(pending, actor, at)) {
-    const message: ExtractionMessage = {
-      tenant_id: pending.tenant_id,
-      environment_id: pending.environment_id,
-      file_id: pending.file_id,
-    };
-    try {
-      await queues().send(EXTRACTIONS_QUEUE, [{ body: JSON.stringify(message) }]);
-    } catch (err) {
-      await unmarkPendingProcessing(pending);
-      throw err;
-    }
-  }
+  const message = { environment_id: pending.environment_id, file_id: pending.file_id };
+  await markPendingProcessing(pending, actor, now(), [
+    outboxPut({
+      tenantId: pending.tenant_id,
+      source: INFRASTRUCTURE_SOURCE,
+      detailType: EXTRACTION_REQUESTED,
+      detail: message,
+    }),
+  ]);
   return pendingStatus({ ...pending, status: 'processing' });
 }
 
