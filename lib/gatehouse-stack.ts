@@ -96,6 +96,7 @@ export class GatehouseStack extends Stack {
       userPoolArn: identity.userPool.userPoolArn,
       userPoolClientId: identity.client.userPoolClientId,
       secretsKeyArn: secrets.key.keyArn,
+      auditKeyArn: secrets.auditKey.keyArn,
       queues: queues.refs(),
       lakeQueryRoleArn: lake.queryRole.roleArn,
       lakeWorkgroup: lake.workgroupName,

@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
 import { RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import { allowedActions, QUEUE_DEPTH, QUEUE_SEND } from '../shared/iam.js';
+import { allowedActions, AUDIT_SEAL, AUDIT_VERIFY, QUEUE_DEPTH, QUEUE_SEND } from '../shared/iam.js';
 import { queueUrlVariable } from '../shared/adapters/queue.js';
 import type { RouteGrants } from '../shared/routes/index.js';
 import type { QueueTarget } from '../shared/workers.js';
@@ -24,6 +24,8 @@ export interface ServiceArns {
   eventBusArn: string;
   /** The secrets key (lib/secrets.ts); empty where no grant names it. */
   secretsKeyArn?: string;
+  /** The audit key (lib/secrets.ts); empty where no grant needs it (no table write, no verify). */
+  auditKeyArn?: string;
   /** The sender of email; its SES identities (the address and its domain) are what SendEmail may use. */
   emailFrom?: string;
   /** The ARNs of the queues the grants send to, by target (`<id>`, `<id>:dead-letters`). */
@@ -127,9 +129,16 @@ export function grantStatements(
       }),
     );
   }
-  if (other('kms:').length > 0) {
+  const auditActions: readonly string[] = [...AUDIT_SEAL, ...AUDIT_VERIFY];
+  const secretsKey = other('kms:').filter((a) => !auditActions.includes(a));
+  const auditKey = other('kms:').filter((a) => auditActions.includes(a));
+  if (secretsKey.length > 0) {
     if (!arns.secretsKeyArn) throw new Error('a secrets grant needs the secrets key');
-    statements.push(new iam.PolicyStatement({ actions: other('kms:'), resources: [arns.secretsKeyArn] }));
+    statements.push(new iam.PolicyStatement({ actions: secretsKey, resources: [arns.secretsKeyArn] }));
+  }
+  if (auditKey.length > 0) {
+    if (!arns.auditKeyArn) throw new Error('a table write or audit grant needs the audit key');
+    statements.push(new iam.PolicyStatement({ actions: auditKey, resources: [arns.auditKeyArn] }));
   }
   if (allowed.queues.length > 0) {
     const resources = allowed.queues.map((target) => {
@@ -247,4 +256,9 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
       reason: 'The inference profile is configuration (BEDROCK_MODEL_ID); only bedrock:InvokeModel is allowed on it.',
     });
   }
+}
+
+/** Whether the grants use the audit key: to seal the audit entries of its writes, or to check seals. */
+export function usesAuditKey(grants: RouteGrants): boolean {
+  return grants.table === 'write' || grants.audit === 'verify';
 }

@@ -11,7 +11,7 @@ import type { RouteDef } from '../shared/routes/index.js';
 import { AUTH_IN_FUNCTION, acknowledgeOpenMethod, addMethodNotAllowed } from './api.js';
 import { MCP_METHODS_NOT_ALLOWED, mcpRoute } from '../shared/routes/mcp.js';
 import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
-import { importQueues } from './grants.js';
+import { importQueues, usesAuditKey } from './grants.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { RouteFunction } from './route-function.js';
 import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
@@ -29,6 +29,8 @@ export interface ServiceRefs {
   userPoolClientId: string;
   /** The key that seals kept secrets (lib/secrets.ts). */
   secretsKeyArn: string;
+  /** The HMAC key that seals audit entries (lib/secrets.ts). */
+  auditKeyArn: string;
   /** The service's queues and dead-letter queues (lib/queues.ts), by target. */
   queues: Record<string, { arn: string; url: string }>;
   /** The data lake (lib/data-lake.ts): the role queries assume, the Athena workgroup, the tenants' Glue database prefix. */
@@ -82,6 +84,8 @@ export class RoutesStack extends NestedStack {
       userPoolArn: param('UserPoolArn', s.userPoolArn),
       // Only a group with a route that seals or opens secrets takes the key.
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
+      // Only a group with a route that writes the table (and so seals audit entries) or checks seals.
+      auditKeyArn: props.group.routes.some((r) => usesAuditKey(r.grants)) ? param('AuditKeyArn', s.auditKeyArn) : '',
       emailFrom: props.emailFrom,
       // Only a group with a route that keeps connectors' schedules takes their group and role.
       ...(props.group.routes.some((r) => r.grants.schedules)
@@ -115,6 +119,7 @@ export class RoutesStack extends NestedStack {
       LOG_LEVEL: props.logLevel,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
+      ...(arns.auditKeyArn ? { AUDIT_KEY_ID: arns.auditKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
       ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),

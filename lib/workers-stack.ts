@@ -13,7 +13,7 @@ import { queueUrlVariable } from '../shared/adapters/queue.js';
 import { allowedActions } from '../shared/iam.js';
 import type { QueueTarget } from '../shared/workers.js';
 import { ConnectorSchedules, connectorScheduleNames, importConnectorSchedules } from './connector-schedules.js';
-import { importQueues } from './grants.js';
+import { importQueues, usesAuditKey } from './grants.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { WorkerFunction } from './worker-function.js';
 
@@ -103,6 +103,7 @@ export class WorkersStack extends NestedStack {
       ),
       tableStreamArn: param('TableStreamArn', s.tableStreamArn),
       secretsKeyArn: grants.some((g) => g.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
+      auditKeyArn: grants.some(usesAuditKey) ? param('AuditKeyArn', s.auditKeyArn) : '',
       emailFrom: props.emailFrom,
       ...(grants.some((g) => g.schedules)
         ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) }
@@ -140,6 +141,7 @@ export class WorkersStack extends NestedStack {
           environment: {
             ...environment,
             ...(arns.secretsKeyArn && worker.grants.secrets ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
+            ...(arns.auditKeyArn && usesAuditKey(worker.grants) ? { AUDIT_KEY_ID: arns.auditKeyArn } : {}),
             ...(props.emailFrom && worker.grants.email ? { EMAIL_FROM: props.emailFrom } : {}),
             ...(arns.connectorSchedules && worker.grants.schedules ? arns.connectorSchedules.environment : {}),
             ...(worker.grants.lake ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),

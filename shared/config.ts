@@ -56,6 +56,10 @@ export interface Config {
   secretsKeyId?: string;
   /** The local stand-in's key file (LOCAL_SECRETS_KEY_FILE), under `npm start`. */
   localSecretsKeyFile?: string;
+  /** The HMAC KMS key that seals audit entries (AUDIT_KEY_ID); unset under `npm start`, whose local key stands in. */
+  auditKeyId?: string;
+  /** The local stand-in's key file for audit seals (LOCAL_AUDIT_KEY_FILE), under `npm start`. */
+  localAuditKeyFile?: string;
   /** The sender address of email (EMAIL_FROM), an identity verified in SES; unset: no email from AWS. */
   emailFrom?: string;
   /** The local runtime's SMTP server (LOCAL_SMTP_URL), under `npm start`. */
@@ -200,6 +204,8 @@ export function loadConfig(env: Env): Config {
     localNotificationsFile: env.LOCAL_NOTIFICATIONS_FILE || undefined,
     secretsKeyId: env.SECRETS_KEY_ID || undefined,
     localSecretsKeyFile: env.LOCAL_SECRETS_KEY_FILE || undefined,
+    auditKeyId: env.AUDIT_KEY_ID || undefined,
+    localAuditKeyFile: env.LOCAL_AUDIT_KEY_FILE || undefined,
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === 'true',
     publicApiUrl: publicUrl(env.PUBLIC_API_URL) ?? portOf<string>('localPublicApiUrl'),
     emailFrom: env.EMAIL_FROM || undefined,

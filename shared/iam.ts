@@ -35,6 +35,9 @@ export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
 export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
 export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
+/** On the audit key: every table writer seals the entries it writes; the verifier checks seals. */
+export const AUDIT_SEAL = ['kms:GenerateMac'] as const;
+export const AUDIT_VERIFY = ['kms:VerifyMac'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
 export const QUEUE_SEND = ['sqs:SendMessage'] as const;
 /** Connectors' schedules, in their group; PassRole hands Scheduler its role (lib/connector-schedules.ts). */
@@ -109,6 +112,8 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.ai ? MODEL_INVOKE : []),
       ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
+      ...(grants.table === 'write' ? AUDIT_SEAL : []),
+      ...(grants.audit === 'verify' ? AUDIT_VERIFY : []),
       ...(grants.email ? EMAIL_SEND : []),
       ...(grants.schedules ? SCHEDULES_MANAGE : []),
       ...(grants.lake === 'catalog' ? LAKE_CATALOG : grants.lake === 'query' ? LAKE_QUERY : []),

@@ -17,6 +17,8 @@ export type PortName =
   | 'queues'
   | 'mailer'
   | 'secretBox'
+  /** Makes and checks the MACs that seal audit entries (shared/db/audit/seal.ts). */
+  | 'auditMac'
   | 'speechRecognizer'
   | 'incidentAi'
   | 'lakeEngine'

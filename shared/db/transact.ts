@@ -5,7 +5,17 @@ import { ConflictError } from '../errors.js';
 import { db } from './client.js';
 import { backoff } from './read-batch.js';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/**
+ * A step an item asks for before its transaction is sent, given all the transaction's items, once
+ * however many items ask for the same step: the audit entries of a transaction are sealed together
+ * this way (shared/db/audit/seal.ts), so an entry is never written unsealed.
+ */
+export const BEFORE_WRITE = Symbol.for('gatehouse.beforeWrite');
+export type BeforeWrite = (items: readonly TransactItem[]) => Promise<void>;
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number] & {
+  [BEFORE_WRITE]?: BeforeWrite;
+};
 
 /**
  * Thrown when the condition of item `index` of a transaction did not hold. DynamoDB checks every
@@ -27,9 +37,11 @@ export class ConditionFailed extends Error {
 const CONFLICT_TRIES = 4;
 
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
+  for (const step of new Set(items.flatMap((item) => item[BEFORE_WRITE] ?? []))) await step(items);
+  const toSend = items.map(({ [BEFORE_WRITE]: _step, ...item }) => item);
   for (let attempt = 0; ; attempt++) {
     try {
-      await db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: clientRequestToken }));
+      await db.send(new TransactWriteCommand({ TransactItems: toSend, ClientRequestToken: clientRequestToken }));
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;

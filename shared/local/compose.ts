@@ -50,11 +50,13 @@ export async function installLocalAdapters(): Promise<void> {
     import('../adapters/mailer.js'),
     import('./smtp.js'),
   ]);
-  const [queue, localQueue, schedules, timers] = await Promise.all([
+  const [queue, localQueue, schedules, timers, auditSeal, localAuditMac] = await Promise.all([
     import('../adapters/queue.js'),
     import('./queue.js'),
     import('../adapters/connector-schedules.js'),
     import('./connector-timers.js'),
+    import('../db/audit/index.js'),
+    import('./audit-mac.js'),
   ]);
   // No EventBridge Scheduler either: connectors' schedules are timers (off unless LOCAL_CONNECTORS=on).
   schedules.useConnectorSchedules(timers.localConnectorSchedules());
@@ -73,6 +75,7 @@ export async function installLocalAdapters(): Promise<void> {
   if (config.localSmtpUrl) mail.useMailer(new smtp.SmtpMailer(config.localSmtpUrl));
   if (config.localSecretsKeyFile)
     secrets.useSecretBox(new localSecrets.LocalSecretBox(localSecrets.localSecretKey(config.localSecretsKeyFile)));
+  if (config.localAuditKeyFile) auditSeal.useAuditMac(new localAuditMac.LocalAuditMac(config.localAuditKeyFile));
   if (config.eventBusMode === 'local') bus.useEventBus(localEventBusAdapter(config.eventBusName, config.region));
   if (config.speech.mode === 'local') speech.useSpeechRecognizer(new LocalSpeechRecognizer());
   if (config.ai.mode === 'local') extraction.useIncidentAi(new LocalExtractor());

@@ -101,13 +101,26 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const checkpointFile = join(dataDir, 'stream-checkpoints.json');
   // The local stand-in for the KMS key that seals kept secrets (shared/local/secret-box.ts).
   const secretsKeyFile = join(dataDir, 'secrets.key');
+  // ... and for the HMAC key that seals audit entries (shared/local/audit-mac.ts).
+  const auditKeyFile = join(dataDir, 'audit-mac.key');
   const eventBusLog = join(logs, 'event-bus.jsonl');
   // What is on the local queues (shared/local/queue.ts), kept across restarts.
   const queuesFile = join(dataDir, 'queues.json');
   mkdirSync(logs, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
-  if (!options.persist)
-    removeFiles(dirs.s3, dirs.cognito, dirs.mail, stateFile, checkpointFile, eventBusLog, secretsKeyFile, queuesFile);
+  // What a run that does not persist leaves behind it, and finds at its start after a crash.
+  const scratch = [
+    dirs.s3,
+    dirs.cognito,
+    dirs.mail,
+    stateFile,
+    checkpointFile,
+    eventBusLog,
+    secretsKeyFile,
+    auditKeyFile,
+    queuesFile,
+  ];
+  if (!options.persist) removeFiles(...scratch);
   mkdirSync(dirs.s3, { recursive: true });
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
@@ -139,18 +152,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await streamPoller?.stop();
     if (recording) localEventBus().recordTo(undefined);
     await Promise.allSettled(services.map((s) => s.stop()));
-    if (!options.persist)
-      removeFiles(
-        dirs.s3,
-        dirs.cognito,
-        dirs.mail,
-        stateFile,
-        checkpointFile,
-        eventBusLog,
-        join(logs, 'notifications.jsonl'),
-        secretsKeyFile,
-        queuesFile,
-      );
+    if (!options.persist) removeFiles(...scratch, join(logs, 'notifications.jsonl'));
     releaseLock();
   };
   if (
@@ -242,6 +244,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // integrations get their own messages: shared/adapters/notification-sender.ts).
     LOCAL_NOTIFICATIONS_FILE: join(logs, 'notifications.jsonl'),
     LOCAL_SECRETS_KEY_FILE: secretsKeyFile,
+    LOCAL_AUDIT_KEY_FILE: auditKeyFile,
     LOCAL_SMTP_URL: smtp.endpoint,
     // Where the local SMTP server keeps each message (tests and people read them there).
     LOCAL_MAIL_DIR: dirs.mail,

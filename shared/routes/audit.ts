@@ -52,13 +52,18 @@ export const auditLogsVerifyRoute = {
   access: 'VIEWER',
   tenant: 'path',
   tag: 'audit-logs',
-  summary: 'Prove the audit log unchanged: recompute the hourly digests of a range and report the first mismatch',
+  summary:
+    'Prove the audit log unchanged: check every entry of a range against its seal, and recompute the hourly digests',
   description:
-    "Every hour of the tenant's log gets a digest, within 20 minutes of its end: the hash of each entry of the hour and the hash of the digest before (a chain, as CloudTrail's digest files). This recomputes them from the entries in the table now, so an entry changed, removed or added afterwards, a digest changed, or a broken link is named. Hours not digested yet are not checked (`digested_until`).",
+    "Every entry is sealed as it is written: an HMAC of all its fields (its tenant and key among them) under a KMS key the table's writers cannot read. This checks the seal of every entry of the range and names each one edited since, whatever its age, the current hour's included (`edited_entries`: its id and the fields that no longer match); entries written before sealing are counted as `entries_unsealed`, not as edited. Every hour of the tenant's log also gets a digest, within 20 minutes of its end: the hash of each entry of the hour and the hash of the digest before (a chain, as CloudTrail's digest files). This recomputes them from the entries in the table now, so an entry changed, removed or added afterwards, a digest changed, or a broken link is named (`first_mismatch`). Hours not digested yet have no digest to check (`digested_until`): there an entry removed is not found unless another entry of its transaction names it.",
   request: { path: auditTenantPath, query: auditVerifyQuery },
-  response: { status: 200, description: 'What was checked, and the first mismatch if any.', schema: auditVerification },
+  response: {
+    status: 200,
+    description: 'What was checked, each edited entry, and the first digest mismatch if any.',
+    schema: auditVerification,
+  },
   errors: [404],
-  grants: { table: 'read' },
+  grants: { table: 'read', audit: 'verify' },
 } as const satisfies RouteDef;
 
 export const auditLogsExportRoute = {

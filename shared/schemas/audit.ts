@@ -134,7 +134,7 @@ export const auditVerification = /* @__PURE__ */ (() =>
   ({
     type: 'object',
     description:
-      "The digests of the range's hours recomputed from the entries in the table now, and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order.",
+      "Two checks of the range. Each entry's seal (an HMAC made as it was written, under a key the table's writers cannot read): every entry that is not what was written is listed in `edited_entries`, whatever its age, the current hour's included. And the digests of the range's hours, recomputed from the entries in the table now and checked against each other. `first_mismatch`: the first of `entry_changed`, `entry_missing`, `entry_added` (with its `log_id`), `hour_changed` (an hour of more than 3,000 entries, checked as a whole), `digest_changed`, `chain_broken` or `digest_missing`, in time order. `valid` is true when neither check found anything.",
     properties: {
       valid: { type: 'boolean' },
       from: hourStart,
@@ -165,10 +165,52 @@ export const auditVerification = /* @__PURE__ */ (() =>
         ...timestamp,
         type: ['string', 'null'],
         description:
-          'The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so not checked.',
+          "The last hour of the range with a digest: hours after it are not digested yet (an hour is, within 20 minutes of its end), so their digests are not checked (their entries' seals are).",
+      },
+      seals_checked: { type: 'integer', description: 'Entries whose seal was checked.' },
+      entries_unsealed: {
+        type: 'integer',
+        description:
+          'Entries written before entries were sealed: their seal cannot vouch for them (unverifiable by MAC, not edited); the digest of their hour still does.',
+      },
+      entries_edited: { type: 'integer', description: 'Entries found edited by their seal; the first 100 are listed.' },
+      edited_entries: {
+        type: 'array',
+        description: 'Each entry that is not what was written, oldest first (at most 100).',
+        items: {
+          type: 'object',
+          properties: {
+            log_id: uuid,
+            hour_start: hourStart,
+            kind: {
+              type: 'string',
+              enum: ['fields_changed', 'seal_changed', 'seal_missing', 'entry_removed'],
+              description:
+                '`fields_changed`: the seal is intact and `fields` no longer match it; `seal_changed`: the seal itself was altered; `seal_missing`: no seal, though newer than a sealed entry (it was removed); `entry_removed`: gone, though an entry written in the same transaction names it.',
+            },
+            fields: {
+              type: 'array',
+              items: { type: 'string' },
+              description: 'The fields that no longer match (`key`: the item was moved); empty for the other kinds.',
+            },
+          },
+          required: ['log_id', 'hour_start', 'kind', 'fields'],
+        },
       },
     },
-    required: ['valid', 'from', 'to', 'hours_checked', 'entries_checked', 'first_mismatch', 'digested_until'],
+    required: [
+      'valid',
+      'from',
+      'to',
+      'hours_checked',
+      'entries_checked',
+      'first_mismatch',
+      'digested_until',
+      'seals_checked',
+      'entries_unsealed',
+      'entries_edited',
+      'edited_entries',
+    ],
   }) as const satisfies JsonSchema)();
 
 export const auditExportQuery = /* @__PURE__ */ (() =>

@@ -6,7 +6,7 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { reindexAuditOfTenant } from '../../shared/db/audit/entries.js';
 import { digestTenant, HOUR_MS, SETTLE_MS } from '../../shared/domain/audit/digest.js';
 import { keys } from '../../shared/db/keys.js';
-import { newTimeId } from '../../shared/ids.js';
+import { derivedTimeId, newTimeId, timeOfId } from '../../shared/ids.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 
 let org: RegisteredTenant;
@@ -28,6 +28,40 @@ beforeAll(async () => {
     ).toBe(201);
   }
 });
+
+/** An entry as written by an older release: no index keys, no `actor_type`, no seal. */
+const putOldEntry = (tenant: RegisteredTenant, logId: string) =>
+  db.send(
+    new PutCommand({
+      TableName: TABLE,
+      Item: {
+        ...keys.audit(tenant.tenantId, logId),
+        entity: 'AUDIT',
+        log_id: logId,
+        tenant_id: tenant.tenantId,
+        action: 'zone.created',
+        resource_type: 'zone',
+        resource_id: 'z-1',
+        user_id: tenant.userId,
+        timestamp: new Date(timeOfId(logId)).toISOString(),
+        request_id: 'r-1',
+        source_ip: '192.0.2.1',
+      },
+    }),
+  );
+
+/** Edits an entry straight in the table, as someone with access to it could; returns the item as it was. */
+async function editInTable(tenant: RegisteredTenant, logId: string, update: string, values: Record<string, unknown>) {
+  const key = keys.audit(tenant.tenantId, logId);
+  const { Item: original } = await db.send(new GetCommand({ TableName: TABLE, Key: key }));
+  await db.send(
+    new UpdateCommand({ TableName: TABLE, Key: key, UpdateExpression: update, ExpressionAttributeValues: values }),
+  );
+  return { key, original: original! };
+}
+
+const createIncident = (tenant: RegisteredTenant, title: string) =>
+  call('POST', '/api/v1/incidents', { token: tenant.token, body: { title, severity: 'high' } });
 
 const list = (query: Record<string, string> = {}, token = org.token, tenantId: string = org.tenantId) =>
   call('GET', `/api/v1/audit-logs/${tenantId}`, { token, query });
@@ -104,26 +138,9 @@ describe('auditLogs.list', () => {
 
   it('finds entries written before the indexes once the migration gave them their keys', async () => {
     const old = await registerTenant('Legacy');
+    // An entry as written before: no index keys, no actor_type, no seal.
     const logId = newTimeId();
-    // An entry as written before: no index keys, no actor_type.
-    await db.send(
-      new PutCommand({
-        TableName: TABLE,
-        Item: {
-          ...keys.audit(old.tenantId, logId),
-          entity: 'AUDIT',
-          log_id: logId,
-          tenant_id: old.tenantId,
-          action: 'zone.created',
-          resource_type: 'zone',
-          resource_id: 'z-1',
-          user_id: old.userId,
-          timestamp: new Date().toISOString(),
-          request_id: 'r-1',
-          source_ip: '192.0.2.1',
-        },
-      }),
-    );
+    await putOldEntry(old, logId);
     expect((await list({ action: 'zone.created' }, old.token, old.tenantId)).body.total).toBe(0);
     expect(await reindexAuditOfTenant(old.tenantId)).toBe(1);
     expect(await reindexAuditOfTenant(old.tenantId)).toBe(0);
@@ -158,14 +175,7 @@ describe('auditLogs.verify', () => {
       (await call('POST', '/api/v1/environments', { token: tenant.token, body: { name: 'Quay', type: 'port' } }))
         .status,
     ).toBe(201);
-    expect(
-      (
-        await call('POST', '/api/v1/incidents', {
-          token: tenant.token,
-          body: { title: 'Seal broken', severity: 'high' },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await createIncident(tenant, 'Seal broken')).status).toBe(201);
     // The worker's step, as its schedule would run it once the hour has settled.
     const hourStart = Date.now() - (Date.now() % HOUR_MS);
     expect(await digestTenant(tenant.tenantId, hourStart + HOUR_MS + SETTLE_MS)).toBeGreaterThanOrEqual(1);
@@ -189,16 +199,9 @@ describe('auditLogs.verify', () => {
     // Someone with access to the table rewrites who made a change.
     const entries = (await list({ resource_type: 'incident' }, tenant.token, tenant.tenantId)).body.items;
     const target = entries[0];
-    const key = keys.audit(tenant.tenantId, target.log_id);
-    const { Item: original } = await db.send(new GetCommand({ TableName: TABLE, Key: key }));
-    await db.send(
-      new UpdateCommand({
-        TableName: TABLE,
-        Key: key,
-        UpdateExpression: 'SET source_ip = :ip',
-        ExpressionAttributeValues: { ':ip': '203.0.113.9' },
-      }),
-    );
+    const { key, original } = await editInTable(tenant, target.log_id, 'SET source_ip = :ip', {
+      ':ip': '203.0.113.9',
+    });
     const edited = await verify();
     expect(edited.body).toMatchObject({
       valid: false,
@@ -259,6 +262,110 @@ describe('auditLogs.verify', () => {
     expect((await call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: other.token })).status).toBe(
       404,
     );
+  });
+});
+
+describe('auditLogs.verify: every entry sealed as it is written', () => {
+  const verifyNow = (tenant: RegisteredTenant) =>
+    call('GET', `/api/v1/audit-logs/${tenant.tenantId}/verify`, { token: tenant.token });
+  const hourOf = (logId: string) => new Date(timeOfId(logId) - (timeOfId(logId) % HOUR_MS)).toISOString();
+
+  it('names an entry edited straight in the table seconds after it was written, before its hour is digested', async () => {
+    const tenant = await registerTenant('Sealed');
+    expect((await createIncident(tenant, 'Door forced')).status).toBe(201);
+    // Untouched: valid, every entry's seal checked, though no hour is digested yet.
+    const clean = await verifyNow(tenant);
+    expect(clean.status).toBe(200);
+    expect(clean.body).toMatchObject({
+      valid: true,
+      hours_checked: 0,
+      first_mismatch: null,
+      entries_unsealed: 0,
+      entries_edited: 0,
+      edited_entries: [],
+    });
+    expect(clean.body.seals_checked).toBe(clean.body.entries_checked);
+    expect(clean.body.entries_checked).toBeGreaterThanOrEqual(2);
+
+    // Someone with access to the table rewrites where a change came from and what it was.
+    const [target] = (await list({ resource_type: 'incident' }, tenant.token, tenant.tenantId)).body.items;
+    const { key, original } = await editInTable(tenant, target.log_id, 'SET source_ip = :ip, changes.title = :title', {
+      ':ip': '203.0.113.9',
+      ':title': 'Nothing happened',
+    });
+    const edited = await verifyNow(tenant);
+    expect(edited.body).toMatchObject({
+      valid: false,
+      hours_checked: 0,
+      entries_edited: 1,
+      edited_entries: [
+        {
+          log_id: target.log_id,
+          hour_start: hourOf(target.log_id),
+          kind: 'fields_changed',
+          fields: ['source_ip', 'changes'],
+        },
+      ],
+    });
+
+    // The seal rewritten too (to claim other fields): the seal no longer holds.
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'SET seal.#fields = :fields',
+        ExpressionAttributeNames: { '#fields': 'fields' },
+        ExpressionAttributeValues: { ':fields': 'x'.repeat((original.seal as { fields: string }).fields.length) },
+      }),
+    );
+    expect((await verifyNow(tenant)).body.edited_entries).toEqual([
+      { log_id: target.log_id, hour_start: hourOf(target.log_id), kind: 'seal_changed', fields: [] },
+    ]);
+
+    // The seal removed, to pass the entry off as written before sealing: named, not counted as unsealed.
+    await db.send(
+      new PutCommand({ TableName: TABLE, Item: { ...original, source_ip: '203.0.113.9', seal: undefined } }),
+    );
+    expect((await verifyNow(tenant)).body).toMatchObject({
+      valid: false,
+      entries_unsealed: 0,
+      edited_entries: [{ log_id: target.log_id, kind: 'seal_missing', fields: [] }],
+    });
+
+    // Put back as it was: valid again.
+    await db.send(new PutCommand({ TableName: TABLE, Item: original }));
+    expect((await verifyNow(tenant)).body).toMatchObject({ valid: true, entries_edited: 0 });
+  });
+
+  it('names an entry removed in the current hour when another entry of its transaction names it', async () => {
+    const tenant = await registerTenant('SealedBatch');
+    // One transaction, an entry for each of the four seeded libraries: sealed together.
+    expect(
+      (
+        await call('POST', '/api/v1/threat-libraries/seed', {
+          token: tenant.token,
+          query: { tenant_id: tenant.tenantId },
+        })
+      ).status,
+    ).toBe(200);
+    const seeded = (await list({ action: 'threat_library.created' }, tenant.token, tenant.tenantId)).body.items;
+    expect(seeded).toHaveLength(4);
+    expect((await verifyNow(tenant)).body).toMatchObject({ valid: true, entries_edited: 0 });
+    const gone = seeded[1];
+    await db.send(new DeleteCommand({ TableName: TABLE, Key: keys.audit(tenant.tenantId, gone.log_id) }));
+    expect((await verifyNow(tenant)).body).toMatchObject({
+      valid: false,
+      edited_entries: [{ log_id: gone.log_id, hour_start: hourOf(gone.log_id), kind: 'entry_removed', fields: [] }],
+    });
+  });
+
+  it('counts entries written before sealing as unverifiable by their seal, not as edited', async () => {
+    const tenant = await registerTenant('PreSeal');
+    // An entry as written before entries were sealed: an hour before the tenant's sealed ones.
+    await putOldEntry(tenant, derivedTimeId(Date.now() - HOUR_MS, tenant.tenantId, 0));
+    const res = await verifyNow(tenant);
+    expect(res.body).toMatchObject({ valid: true, entries_unsealed: 1, entries_edited: 0, edited_entries: [] });
+    expect(res.body.seals_checked).toBe(res.body.entries_checked - 1);
   });
 });
 

@@ -188,16 +188,38 @@ describe('least privilege', () => {
     expect(actionsOf(route('webhooks.create'))).not.toContain('kms:Decrypt');
     expect(actionsOf(route('webhooks.test'))).toContain('kms:Decrypt');
     expect(actionsOf(route('webhooks.test'))).not.toContain('kms:Encrypt');
-    const kms = statementsOf(route('webhooks.create')).filter((st) =>
-      [st.Action].flat().some((a) => String(a).startsWith('kms:')),
-    );
-    expect(kms).toHaveLength(1);
-    expect(JSON.stringify(kms[0]!.Resource)).toContain('SecretsKeyArn');
-    for (const r of ROUTES.filter((x) => !x.grants.secrets))
+    const onSecretsKey = (r: RouteDef) =>
+      statementsOf(r).filter((st) => JSON.stringify(st.Resource).includes('SecretsKeyArn'));
+    expect(onSecretsKey(route('webhooks.create'))).toHaveLength(1);
+    for (const r of ROUTES.filter((x) => !x.grants.secrets)) {
+      expect(onSecretsKey(r), r.id).toEqual([]);
       expect(
-        actionsOf(r).filter((a) => a.startsWith('kms:')),
+        actionsOf(r).filter((a) => ['kms:Encrypt', 'kms:Decrypt'].includes(a)),
         r.id,
       ).toEqual([]);
+    }
+  });
+
+  it('every route that writes the table may seal audit entries with the audit key, only verify may check seals', () => {
+    for (const r of ROUTES) {
+      const onAuditKey = statementsOf(r).filter((st) => JSON.stringify(st.Resource).includes('AuditKeyArn'));
+      expect(onAuditKey.flatMap((st) => [st.Action].flat()).sort(), r.id).toEqual([
+        ...(r.grants.table === 'write' ? ['kms:GenerateMac'] : []),
+        ...(r.id === 'auditLogs.verify' ? ['kms:VerifyMac'] : []),
+      ]);
+      // Neither action on any other resource.
+      expect(
+        statementsOf(r)
+          .filter((st) => !JSON.stringify(st.Resource).includes('AuditKeyArn'))
+          .flatMap((st) => [st.Action].flat())
+          .filter((a) => a.endsWith('Mac')),
+        r.id,
+      ).toEqual([]);
+      // It knows the key it may use.
+      if (onAuditKey.length > 0) expect(functionOf(r).props.Environment.Variables.AUDIT_KEY_ID, r.id).toBeDefined();
+    }
+    // The key: HMAC-SHA-256, for MACs only.
+    s.parent.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' });
   });
 
   it('email goes only from the configured sender, and without one no function may send any', () => {

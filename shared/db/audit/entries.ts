@@ -12,8 +12,9 @@ import { db, TABLE } from '../client.js';
 import { pick } from '../items.js';
 import { keys } from '../keys.js';
 import { forEachPage, queryCount, queryPage, type KeyQuery, type PageRequest } from '../query.js';
-import type { TransactItem } from '../transact.js';
+import { BEFORE_WRITE, type TransactItem } from '../transact.js';
 import { redactSecretsIn } from '../../url-secrets.js';
+import { AUDIT_FIELDS, checkAuditSeals, sealAuditItems, type SealCheck } from './seal.js';
 
 export interface AuditEntry {
   log_id: string;
@@ -71,7 +72,10 @@ export function auditEntry(actor: Actor, input: AuditInput): AuditEntry {
   };
 }
 
-/** The transaction item that writes an audit entry; it never overwrites one. */
+/**
+ * The transaction item that writes an audit entry; it never overwrites one. The entry is sealed
+ * before its transaction is sent, together with the transaction's other entries (seal.ts).
+ */
 export function auditPut(entry: AuditEntry): TransactItem {
   return {
     Put: {
@@ -79,7 +83,16 @@ export function auditPut(entry: AuditEntry): TransactItem {
       Item: { ...keys.audit(entry.tenant_id, entry.log_id), ...auditIndexKeys(entry), entity: 'AUDIT', ...entry },
       ConditionExpression: 'attribute_not_exists(PK)',
     },
+    [BEFORE_WRITE]: sealAuditPuts,
   };
+}
+
+/** Seals the transaction's audit entries not sealed yet (a retried transaction keeps its seals). */
+async function sealAuditPuts(items: readonly TransactItem[]): Promise<void> {
+  const unsealed = items.flatMap((item) =>
+    item[BEFORE_WRITE] === sealAuditPuts && item.Put?.Item && !item.Put.Item.seal ? [item.Put.Item] : [],
+  );
+  if (unsealed.length > 0) await sealAuditItems(unsealed);
 }
 
 /** The index keys of an entry: by action (GSI1), by resource type (GSI2), by user (GSI3, when a user acted). */
@@ -95,29 +108,13 @@ export function auditIndexKeys(
 
 /** An item read back from the table: the entry's own fields only (entries written before a field existed have it null). */
 export function auditFromItem(item: Record<string, unknown>): AuditEntry {
-  const entry = pick<AuditEntry>(item, AUDIT_FIELDS);
+  const entry = pick<AuditEntry>(item, AUDIT_FIELDS satisfies readonly (keyof AuditEntry)[]);
   // Entries written before `actor_type`: a user if one acted, else the system.
   if (entry.actor_type === null) entry.actor_type = entry.user_id ? 'user' : 'system';
   if (entry.changes === null) delete entry.changes;
   if (entry.tool === null) delete entry.tool;
   return entry;
 }
-
-const AUDIT_FIELDS = [
-  'log_id',
-  'tenant_id',
-  'action',
-  'resource_type',
-  'resource_id',
-  'user_id',
-  'actor_type',
-  'api_key_id',
-  'tool',
-  'timestamp',
-  'request_id',
-  'source_ip',
-  'changes',
-] as const satisfies readonly (keyof AuditEntry)[];
 
 export interface AuditFilter {
   action?: string;
@@ -227,6 +224,18 @@ export async function reindexAuditOfTenant(tenantId: TenantId): Promise<number> 
   return changed;
 }
 
+/** The query of the tenant's entries from `fromMs` to `toMs` (both included), oldest first. */
+const auditRange = (tenantId: TenantId, fromMs: number, toMs: number) => ({
+  TableName: TABLE,
+  KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+  ExpressionAttributeValues: {
+    ':pk': keys.audit(tenantId, '').PK,
+    ':lo': timeIdBound(fromMs, 'low'),
+    ':hi': timeIdBound(toMs, 'high'),
+  },
+  ConsistentRead: true,
+});
+
 /** The tenant's entries from `fromMs` to `toMs` (both included), oldest first, a page at a time. */
 export async function eachAuditPage(
   tenantId: TenantId,
@@ -234,19 +243,24 @@ export async function eachAuditPage(
   toMs: number,
   onPage: (entries: AuditEntry[]) => Promise<void> | void,
 ): Promise<void> {
-  await forEachPage(
-    {
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: {
-        ':pk': keys.audit(tenantId, '').PK,
-        ':lo': timeIdBound(fromMs, 'low'),
-        ':hi': timeIdBound(toMs, 'high'),
-      },
-      ConsistentRead: true,
-    },
-    (page) => onPage((page.Items ?? []).map(auditFromItem)),
-  );
+  await forEachPage(auditRange(tenantId, fromMs, toMs), (page) => onPage((page.Items ?? []).map(auditFromItem)));
+}
+
+/**
+ * The tenant's entries from `fromMs` to `toMs` (both included), oldest first, each with what its
+ * seal says (seal.ts), and the ids the seals of batches name.
+ */
+export async function checkedAuditEntriesBetween(
+  tenantId: TenantId,
+  fromMs: number,
+  toMs: number,
+): Promise<{ entries: AuditEntry[]; seals: SealCheck[]; batchIds: Set<string> }> {
+  const items: Record<string, unknown>[] = [];
+  await forEachPage(auditRange(tenantId, fromMs, toMs), (page) => {
+    items.push(...(page.Items ?? []));
+  });
+  const { checks, batchIds } = await checkAuditSeals(items);
+  return { entries: items.map(auditFromItem), seals: checks, batchIds };
 }
 
 /** Every entry of the tenant from `fromMs` to `toMs` (both included), oldest first: what a digest covers. */

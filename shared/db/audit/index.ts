@@ -5,3 +5,4 @@
  */
 export * from './digests.js';
 export * from './entries.js';
+export * from './seal.js';

@@ -1,9 +1,11 @@
 /**
- * Tamper evidence for the audit log, in the manner of CloudTrail's digest files: every hour of a
- * tenant gets a digest with the hash of each entry of the hour and the hash of the digest before,
- * so an entry changed, removed or slipped in afterwards, a digest changed, or a link of the chain
- * broken, is found by recomputing (`verifyAuditLog`). Hours without entries get a digest too, so
- * a gap in the chain is itself a finding.
+ * Tamper evidence for the audit log, in two parts. Each entry is sealed as it is written: a MAC
+ * under a key the table's writers cannot read (shared/db/audit/seal.ts), so an entry edited in the
+ * table is named at once, whatever its age. And, in the manner of CloudTrail's digest files, every
+ * hour of a tenant gets a digest with the hash of each entry of the hour and the hash of the
+ * digest before, so an entry removed or slipped in afterwards, a digest changed, or a link of the
+ * chain broken, is found by recomputing (`verifyAuditLog`). Hours without entries get a digest
+ * too, so a gap in the chain is itself a finding.
  *
  * An hour is digested once it is over and SETTLE_MS more have passed (a change is committed
  * within its request's timeout, so no entry of the hour can still arrive). The scheduled worker
@@ -18,8 +20,11 @@ import {
   putDigest,
   type AuditDigest,
   auditEntriesBetween,
+  canonicalJson as canonical,
+  checkedAuditEntriesBetween,
   firstAuditEntry,
   type AuditEntry,
+  type SealCheck,
 } from '../../db/audit/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { invalid } from '../../errors.js';
@@ -38,19 +43,6 @@ export const MAX_LISTED_ENTRIES = 3000;
 export const MAX_VERIFY_HOURS = 31 * 24;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-/** JSON with keys in order at every depth: the same entry always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** An entry's hash: over every field it answers with. */
 export const entryHash = (entry: AuditEntry): string => sha256(canonical(entry));
@@ -129,6 +121,23 @@ export type Finding =
   | { kind: 'hour_changed'; hour_start: string }
   | { kind: 'digest_changed' | 'chain_broken' | 'digest_missing'; hour_start: string };
 
+/** An entry whose seal says it is not what was written. */
+export interface EditedEntry {
+  log_id: string;
+  hour_start: string;
+  /**
+   * `fields_changed`: the seal is genuine and these `fields` differ from what it sealed (`key`:
+   * the item was moved); `seal_changed`: the seal itself was altered (what changed cannot be told);
+   * `seal_missing`: no seal, though it is newer than a sealed entry (the seal was removed);
+   * `entry_removed`: gone, though an entry written in the same transaction names it.
+   */
+  kind: 'fields_changed' | 'seal_changed' | 'seal_missing' | 'entry_removed';
+  fields: string[];
+}
+
+/** Edited entries listed in one answer at most (`entries_edited` counts them all). */
+export const MAX_EDITED_LISTED = 100;
+
 export interface Verification {
   valid: boolean;
   from: string;
@@ -139,11 +148,65 @@ export interface Verification {
   first_mismatch: Finding | null;
   /** Hours of the range after this one have no digest yet (null: none has). */
   digested_until: string | null;
+  /** Entries whose seal was checked (every entry written since entries are sealed). */
+  seals_checked: number;
+  /** Entries written before entries were sealed: their seal cannot vouch for them (their hour's digest still does). */
+  entries_unsealed: number;
+  /** Entries that are not what was sealed, however old (all of them, though at most MAX_EDITED_LISTED listed). */
+  entries_edited: number;
+  /** The first MAX_EDITED_LISTED of them, oldest first. */
+  edited_entries: EditedEntry[];
+}
+
+/** What the seals of the entries read say: the edited ones, oldest first, and the counts. */
+function sealFindings(
+  entries: readonly AuditEntry[],
+  seals: readonly SealCheck[],
+  batchIds: ReadonlySet<string>,
+  fromMs: number,
+  toMs: number,
+): { edited: EditedEntry[]; checked: number; unsealed: number } {
+  const edited: EditedEntry[] = [];
+  const at = (logId: string) => iso(hourStartOf(timeOfId(logId)));
+  let checked = 0;
+  let unsealed = 0;
+  // Entries are sealed since some entry: an unsealed one after the first sealed one lost its seal.
+  const firstSealed = entries.find((_, i) => seals[i]!.kind !== 'unsealed')?.log_id;
+  entries.forEach((entry, i) => {
+    const seal = seals[i]!;
+    if (seal.kind === 'unsealed') {
+      if (firstSealed && entry.log_id > firstSealed)
+        edited.push({ log_id: entry.log_id, hour_start: at(entry.log_id), kind: 'seal_missing', fields: [] });
+      else unsealed++;
+      return;
+    }
+    checked++;
+    if (seal.kind === 'edited')
+      edited.push(
+        seal.fields[0] === 'seal'
+          ? { log_id: entry.log_id, hour_start: at(entry.log_id), kind: 'seal_changed', fields: [] }
+          : {
+              log_id: entry.log_id,
+              hour_start: at(entry.log_id),
+              kind: 'fields_changed',
+              fields: [...new Set(seal.fields.map((f) => (f === 'PK' || f === 'SK' ? 'key' : f)))],
+            },
+      );
+  });
+  const present = new Set(entries.map((e) => e.log_id));
+  for (const id of batchIds) {
+    const ms = timeOfId(id);
+    if (!present.has(id) && ms >= fromMs && ms <= toMs)
+      edited.push({ log_id: id, hour_start: at(id), kind: 'entry_removed', fields: [] });
+  }
+  edited.sort((a, b) => (a.log_id < b.log_id ? -1 : 1));
+  return { edited, checked, unsealed };
 }
 
 /**
- * Recomputes the digests of the hours from `from` to `to` (whole hours; by default the 24 hours up to
- * now) against the entries now in the table and against each other, and reports the first mismatch.
+ * Checks the seal of every entry of the hours from `from` to `to` (whole hours; by default the 24
+ * hours up to now) and names each edited one; recomputes the digests of those hours against the
+ * entries now in the table and against each other, and reports the first mismatch.
  */
 export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso?: string): Promise<Verification> {
   // Default: the 24 hours up to now.
@@ -154,21 +217,26 @@ export async function verifyAuditLog(tenantId: TenantId, fromIso?: string, toIso
   if (to < from) throw invalid(['query', 'to'], 'must not be before from', 'value_error');
   if ((to - from) / HOUR_MS + 1 > MAX_VERIFY_HOURS)
     throw invalid(['query', 'to'], `at most ${MAX_VERIFY_HOURS / 24} days a verification`, 'value_error');
-  const [digests, before, entries] = await Promise.all([
+  const [digests, before, { entries, seals, batchIds }] = await Promise.all([
     digestsBetween(tenantId, iso(from), iso(to)),
     digestBefore(tenantId, iso(from)),
-    auditEntriesBetween(tenantId, from, to + HOUR_MS - 1),
+    checkedAuditEntriesBetween(tenantId, from, to + HOUR_MS - 1),
   ]);
   const byHour = new Map(digests.map((d) => [d.hour_start, d]));
   const lastDigested = digests.at(-1)?.hour_start ?? null;
+  const sealed = sealFindings(entries, seals, batchIds, from, to + HOUR_MS - 1);
   const result = (first: Finding | null, hours: number): Verification => ({
-    valid: first === null,
+    valid: first === null && sealed.edited.length === 0,
     from: iso(from),
     to: iso(to),
     hours_checked: hours,
     entries_checked: entries.length,
     first_mismatch: first,
     digested_until: lastDigested,
+    seals_checked: sealed.checked,
+    entries_unsealed: sealed.unsealed,
+    entries_edited: sealed.edited.length,
+    edited_entries: sealed.edited.slice(0, MAX_EDITED_LISTED),
   });
 
   let previous = before;
