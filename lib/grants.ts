@@ -137,7 +137,7 @@ export function grantStatements(
     statements.push(new iam.PolicyStatement({ actions: secretsKey, resources: [arns.secretsKeyArn] }));
   }
   if (auditKey.length > 0) {
-    if (!arns.auditKeyArn) throw new Error('a table write or audit grant needs the audit key');
+    if (!arns.auditKeyArn) throw new Error('an audit grant needs the audit key');
     statements.push(new iam.PolicyStatement({ actions: auditKey, resources: [arns.auditKeyArn] }));
   }
   if (allowed.queues.length > 0) {
@@ -258,7 +258,7 @@ export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants
   }
 }
 
-/** Whether the grants use the audit key: to seal the audit entries of its writes, or to check seals. */
+/** Whether the grants use the audit key: to seal the audit entries it writes, or to check seals. */
 export function usesAuditKey(grants: RouteGrants): boolean {
-  return grants.table === 'write' || grants.audit === 'verify';
+  return grants.audit !== undefined;
 }

@@ -11,7 +11,7 @@ import { GatehouseFunction } from './function.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { routePackageExtras } from './function-sources.js';
 import { counterActions } from '../shared/iam.js';
-import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
+import { acknowledgeGrantWildcards, grantStatements, usesAuditKey, type ServiceArns } from './grants.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
 export interface RouteFunctionProps {
@@ -53,7 +53,11 @@ export class RouteFunction extends Construct {
       description: `Gatehouse route ${route.id}: ${route.method} ${route.path}`,
       role,
       logGroup,
-      environment: { ...props.environment, ...extra?.environment },
+      environment: {
+        ...props.environment,
+        ...(props.arns.auditKeyArn && usesAuditKey(route.grants) ? { AUDIT_KEY_ID: props.arns.auditKeyArn } : {}),
+        ...extra?.environment,
+      },
       timeout: Duration.seconds(timeoutOf(route)),
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
       tracing: props.tracing,

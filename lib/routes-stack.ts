@@ -84,7 +84,7 @@ export class RoutesStack extends NestedStack {
       userPoolArn: param('UserPoolArn', s.userPoolArn),
       // Only a group with a route that seals or opens secrets takes the key.
       secretsKeyArn: props.group.routes.some((r) => r.grants.secrets) ? param('SecretsKeyArn', s.secretsKeyArn) : '',
-      // Only a group with a route that writes the table (and so seals audit entries) or checks seals.
+      // Only a group with a route that seals audit entries or checks seals; only those routes get AUDIT_KEY_ID (route-function.ts).
       auditKeyArn: props.group.routes.some((r) => usesAuditKey(r.grants)) ? param('AuditKeyArn', s.auditKeyArn) : '',
       emailFrom: props.emailFrom,
       // Only a group with a route that keeps connectors' schedules takes their group and role.
@@ -119,7 +119,6 @@ export class RoutesStack extends NestedStack {
       LOG_LEVEL: props.logLevel,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
-      ...(arns.auditKeyArn ? { AUDIT_KEY_ID: arns.auditKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
       ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),

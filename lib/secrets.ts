@@ -5,7 +5,7 @@
  * an encryption context naming the tenant and the secret's purpose.
  *
  * And the audit key, an HMAC_SHA_256 KMS key that seals every audit entry as it is written
- * (shared/db/audit/seal.ts): the functions that write the table may only make MACs with it
+ * (shared/db/audit/seal.ts): the functions that write audit entries may only make MACs with it
  * (kms:GenerateMac), the verify route only check them (kms:VerifyMac); its material never leaves
  * KMS, so whoever can edit the table cannot seal what they wrote.
  */

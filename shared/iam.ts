@@ -35,7 +35,7 @@ export const EVENT_BUS_WRITE = ['events:PutEvents'] as const;
 export const MODEL_INVOKE = ['bedrock:InvokeModel'] as const;
 export const SECRETS_SEAL = ['kms:Encrypt'] as const;
 export const SECRETS_OPEN = ['kms:Decrypt'] as const;
-/** On the audit key: every table writer seals the entries it writes; the verifier checks seals. */
+/** On the audit key: a function that writes audit entries seals them; the verifier checks seals. */
 export const AUDIT_SEAL = ['kms:GenerateMac'] as const;
 export const AUDIT_VERIFY = ['kms:VerifyMac'] as const;
 export const EMAIL_SEND = ['ses:SendEmail'] as const;
@@ -112,7 +112,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
       ...(grants.ai ? MODEL_INVOKE : []),
       ...(grants.secrets === 'seal' || grants.secrets === 'both' ? SECRETS_SEAL : []),
       ...(grants.secrets === 'open' || grants.secrets === 'both' ? SECRETS_OPEN : []),
-      ...(grants.table === 'write' ? AUDIT_SEAL : []),
+      ...(grants.audit === 'seal' ? AUDIT_SEAL : []),
       ...(grants.audit === 'verify' ? AUDIT_VERIFY : []),
       ...(grants.email ? EMAIL_SEND : []),
       ...(grants.schedules ? SCHEDULES_MANAGE : []),

@@ -302,7 +302,7 @@ export const WORKERS: readonly WorkerDef[] = [
     // Every minute: an incident escalates at most a minute (and its processing) after it is due.
     // A failed run is not retried: the next one finds the same timers.
     trigger: { kind: 'schedule', everyMinutes: 1, retryAttempts: 0 },
-    grants: { table: 'write' },
+    grants: { audit: 'seal', table: 'write' },
     // Under the one-minute period, so two runs rarely overlap (they may: every write is versioned).
     timeoutSeconds: 50,
     memoryMb: 256,
@@ -334,7 +334,7 @@ export const WORKERS: readonly WorkerDef[] = [
     },
     // Reads the job and its transcript (in the files bucket), extracts the fields with Bedrock,
     // and completes the drafts.
-    grants: { table: 'write', bucket: 'read', speech: 'read', ai: true },
+    grants: { audit: 'seal', table: 'write', bucket: 'read', speech: 'read', ai: true },
     timeoutSeconds: 60,
     memoryMb: 512,
   },
@@ -366,7 +366,13 @@ export const WORKERS: readonly WorkerDef[] = [
     trigger: { kind: 'queue', queue: 'webhook-deliveries', batchSize: 10, maxConcurrency: 20 },
     // Opens the signing secrets; sends what ran out of attempts to the dead letters; tells the
     // owner of a subscription it turns off.
-    grants: { table: 'write', secrets: 'open', email: true, queues: { 'webhook-deliveries': 'dead-letters' } },
+    grants: {
+      audit: 'seal',
+      table: 'write',
+      secrets: 'open',
+      email: true,
+      queues: { 'webhook-deliveries': 'dead-letters' },
+    },
     // Ten receivers of 15 s each, one after the other at worst.
     timeoutSeconds: 30,
     memoryMb: 256,
@@ -380,6 +386,7 @@ export const WORKERS: readonly WorkerDef[] = [
     // Changes incidents (table), tells integrations (their sealed settings, email), makes webhook
     // deliveries and queues them, queues the runs that other runs start.
     grants: {
+      audit: 'seal',
       table: 'write',
       secrets: 'open',
       email: true,
@@ -395,7 +402,7 @@ export const WORKERS: readonly WorkerDef[] = [
       "Ingests the events the service announces: vessel episodes (ais.gap, vessel.loitering) found by the tracker (docs/vessels.md), watchlist alerts (docs/watchlist.md) and connectors' hazard alerts (docs/connectors.md)",
     trigger: { kind: 'queue', queue: 'vessel-episodes', batchSize: 10, maxConcurrency: 2 },
     // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
-    grants: { table: 'write' },
+    grants: { audit: 'seal', table: 'write' },
     timeoutSeconds: 30,
     memoryMb: 256,
   },
@@ -465,7 +472,7 @@ export const WORKERS: readonly WorkerDef[] = [
     // One file at a time per invocation: each may hold its limits' worth of features in memory.
     trigger: { kind: 'queue', queue: 'map-extractions', batchSize: 1, maxConcurrency: 2 },
     // Reads the upload and writes the features (bucket), the file item and its audit entry (table).
-    grants: { table: 'write', bucket: 'write' },
+    grants: { audit: 'seal', table: 'write', bucket: 'write' },
     // 230,000 placemarks (22 MB of KML) took about 20-35 s on the 2-core build machine and peaked
     // near 370 MB; the limits (500,000 placemarks, 5,000,000 coordinates, 128 MiB) leave room.
     timeoutSeconds: 600,

@@ -21,7 +21,7 @@ export const assetsCreateRoute = {
   request: { body: assetCreate },
   response: { status: 201, description: 'The new asset.', schema: assetResponse },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const assetsListRoute = {
@@ -66,7 +66,7 @@ export const assetsUpdateRoute = {
   request: { path: assetPath, query: assetScopeQuery, body: assetUpdate },
   response: { status: 200, description: 'The asset as it is now.', schema: assetResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const assetsDeleteRoute = {
@@ -81,7 +81,7 @@ export const assetsDeleteRoute = {
   request: { path: assetPath, query: assetScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const assetsRoutes: readonly RouteDef[] = [

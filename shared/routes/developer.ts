@@ -35,6 +35,7 @@ export const developerKeysIssueRoute = {
   errors: [401, 403, 409, 429],
   rateLimit: { name: 'v1-keys', perMinute: 5 },
   grants: {
+    audit: 'seal',
     table: 'write',
     userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
   },
@@ -54,7 +55,7 @@ export const developerKeysRevokeRoute = {
   request: { path: keyPath },
   response: { status: 204, description: 'Revoked.', headers: LIMIT_HEADERS },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const developerUsageRoute = {

@@ -34,7 +34,7 @@ export const dronesDispatchRoute = {
   },
   errors: [404, 409],
   timeoutSeconds: 15,
-  grants: { table: 'write', secrets: 'open' },
+  grants: { audit: 'seal', table: 'write', secrets: 'open' },
 } as const satisfies RouteDef;
 
 export const dronesListRoute = {
@@ -67,7 +67,7 @@ export const dronesCallbackRoute = {
   response: { status: 200, description: 'Taken (or taken before).', schema: droneCallbackAnswer },
   errors: [401, 404],
   rateLimit: { name: 'drone-callback', perMinute: 600 },
-  grants: { table: 'write', secrets: 'open' },
+  grants: { audit: 'seal', table: 'write', secrets: 'open' },
 } as const satisfies RouteDef;
 
 export const dronesRoutes: readonly RouteDef[] = [dronesDispatchRoute, dronesListRoute, dronesCallbackRoute];

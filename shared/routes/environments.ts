@@ -22,7 +22,7 @@ export const environmentsCreateRoute = {
   request: { body: environmentCreate },
   response: { status: 201, description: 'The new environment.', schema: environmentResponse },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const environmentsListRoute = {
@@ -71,7 +71,7 @@ export const environmentsUpdateRoute = {
   request: { path: environmentPath, query: tenantScopeQuery, body: environmentUpdate },
   response: { status: 200, description: 'The environment as it is now.', schema: environmentResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const environmentsDeleteRoute = {
@@ -87,7 +87,7 @@ export const environmentsDeleteRoute = {
   response: { status: 204, description: 'Deleted, with everything in it when cascading.' },
   errors: [404, 409],
   timeoutSeconds: 29,
-  grants: { table: 'write', bucket: 'write' },
+  grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const environmentsRoutes: readonly RouteDef[] = [

@@ -50,7 +50,7 @@ export const eventsCreateRoute = {
   request: { body: eventCreate, headers: idempotencyHeaders },
   response: { status: 201, description: 'The stored event, scored.', schema: eventResponse },
   errors: [404, 409, 413],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const eventsBatchRoute = {
@@ -71,7 +71,7 @@ export const eventsBatchRoute = {
   },
   errors: [404, 409, 413],
   timeoutSeconds: 29,
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const eventsListRoute = {
@@ -125,7 +125,7 @@ export const eventsProcessedRoute = {
   request: { path: eventPath, query: eventScopeQuery, body: eventProcessedUpdate },
   response: { status: 200, description: 'The event as it is now.', schema: eventResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const reportsManualRoute = {
@@ -141,7 +141,7 @@ export const reportsManualRoute = {
   request: { body: manualReportCreate, headers: idempotencyHeaders },
   response: { status: 201, description: 'The report and the event it became.', schema: manualReportResponse },
   errors: [404, 409, 413],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const eventsRoutes: readonly RouteDef[] = [

@@ -39,7 +39,7 @@ export const incidentsCreateRoute = {
   request: { body: incidentCreate },
   response: { status: 201, description: 'The new incident.', schema: incidentResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsVoiceRoute = {
@@ -62,7 +62,7 @@ export const incidentsVoiceRoute = {
   errors: [404, 409, 503],
   timeoutSeconds: 29,
   memoryMb: 1024,
-  grants: { table: 'write', bucket: 'write', speech: 'write', ai: true },
+  grants: { audit: 'seal', table: 'write', bucket: 'write', speech: 'write', ai: true },
 } as const satisfies RouteDef;
 
 export const incidentsVoiceUploadUrlRoute = {
@@ -101,7 +101,7 @@ export const incidentsCompleteRoute = {
   request: { path: incidentPath, body: incidentComplete },
   response: { status: 200, description: 'The draft, with what is still missing.', schema: incidentResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsFinalizeRoute = {
@@ -117,7 +117,7 @@ export const incidentsFinalizeRoute = {
   response: { status: 200, description: 'The confirmed incident.', schema: incidentResponse },
   errors: [404, 409],
   timeoutSeconds: 29,
-  grants: { table: 'write', ai: true },
+  grants: { audit: 'seal', table: 'write', ai: true },
 } as const satisfies RouteDef;
 
 export const incidentsPublicRoute = {
@@ -140,7 +140,7 @@ export const incidentsPublicRoute = {
   },
   errors: [404, 429],
   rateLimit: { name: 'public-incident', perMinute: 10 },
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsPublicKeyRoute = {
@@ -154,7 +154,7 @@ export const incidentsPublicKeyRoute = {
   tag: 'incidents',
   summary: 'Make (or replace) the public reporting key anonymous reports use; shown once',
   response: { status: 201, description: 'The new key.', schema: publicReportKeyResponse },
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsListRoute = {
@@ -202,7 +202,7 @@ export const incidentsRespondRoute = {
   request: { path: incidentPath, body: incidentRespond },
   response: { status: 200, description: 'The incident as it is now.', schema: incidentResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsEscalateRoute = {
@@ -218,7 +218,7 @@ export const incidentsEscalateRoute = {
   request: { path: incidentPath, body: incidentEscalate },
   response: { status: 200, description: 'The incident with its new level.', schema: incidentResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsAcknowledgeRoute = {
@@ -244,7 +244,7 @@ export const incidentsAcknowledgeRoute = {
   },
   errors: [403, 409, 429],
   rateLimit: { name: 'acknowledge', perMinute: 30 },
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const incidentsAcknowledgePageRoute = {

@@ -40,7 +40,7 @@ export const infrastructureUploadRoute = {
   timeoutSeconds: 29,
   // At most 4 MiB of KML: its XML tree peaked at 450 MB (docs/benchmarks.md).
   memoryMb: 1024,
-  grants: { table: 'write', bucket: 'write' },
+  grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const infrastructureUploadUrlRoute = {
@@ -82,7 +82,7 @@ export const infrastructureExtractRoute = {
   errors: [404, 409, 413],
   timeoutSeconds: 29,
   memoryMb: 1024,
-  grants: { table: 'write', bucket: 'write' },
+  grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const infrastructureStatusRoute = {
@@ -146,7 +146,7 @@ export const infrastructureDeleteRoute = {
   request: { path: infrastructureFilePath, query: environmentScopeQuery },
   response: { status: 200, description: 'What was removed.', schema: infrastructureDeleted },
   errors: [404],
-  grants: { table: 'write', bucket: 'write' },
+  grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const infrastructureTagLinesRoute = {
@@ -163,7 +163,7 @@ export const infrastructureTagLinesRoute = {
   request: { path: infrastructureFilePath, query: environmentScopeQuery, body: lineTag },
   response: { status: 200, description: 'What was tagged.', schema: lineTagResponse },
   errors: [404, 409],
-  grants: { table: 'write', bucket: 'read' },
+  grants: { audit: 'seal', table: 'write', bucket: 'read' },
 } as const satisfies RouteDef;
 
 export const infrastructureLinesRoute = {

@@ -31,7 +31,7 @@ export const integrationsCreateRoute = {
     schema: integrationCreated,
   },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal', schedules: true },
+  grants: { audit: 'seal', table: 'write', secrets: 'seal', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsListRoute = {
@@ -81,7 +81,7 @@ export const integrationsUpdateRoute = {
   response: { status: 200, description: 'The integration as it is now.', schema: integrationResponse },
   errors: [404, 409],
   // Opens: a drone integration's new address keeps the signing secret it has (docs/drones.md).
-  grants: { table: 'write', secrets: 'both', schedules: true },
+  grants: { audit: 'seal', table: 'write', secrets: 'both', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsDeleteRoute = {
@@ -96,7 +96,7 @@ export const integrationsDeleteRoute = {
   request: { path: integrationPath, query: integrationScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write', schedules: true },
+  grants: { audit: 'seal', table: 'write', schedules: true },
 } as const satisfies RouteDef;
 
 export const integrationsTestRoute = {

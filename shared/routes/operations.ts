@@ -71,7 +71,7 @@ export const agentsUpdateRoute = {
   request: { path: agentPath, query: agentScopeQuery, body: agentUpdate },
   response: { status: 200, description: 'The agent as it is now.', schema: agentResponse },
   errors: [404, 409],
-  grants: { table: 'write', queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])) },
+  grants: { audit: 'seal', table: 'write', queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])) },
 } as const satisfies RouteDef;
 
 export const operationsRoutes: readonly RouteDef[] = [

@@ -95,7 +95,7 @@ export const portalRegisterConfirmRoute = {
   },
   errors: [403, 429],
   rateLimit: { name: 'register-confirm', perMinute: CONFIRM_PER_MINUTE },
-  grants: { table: 'write', userPool: ['cognito-idp:AdminSetUserPassword'], secrets: 'open' },
+  grants: { audit: 'seal', table: 'write', userPool: ['cognito-idp:AdminSetUserPassword'], secrets: 'open' },
 } as const satisfies RouteDef;
 
 export const portalRegisterConfirmPageRoute = {
@@ -172,7 +172,7 @@ export const portalSettingsUpdateRoute = {
   request: { body: tenantConfigUpdate },
   response: { status: 200, description: 'The settings as they are now.', schema: tenantConfig },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const portalApiKeysCreateRoute = {
@@ -190,7 +190,7 @@ export const portalApiKeysCreateRoute = {
   request: { body: apiKeyCreate },
   response: { status: 201, description: 'The key, shown this once.', schema: apiKeyCreated },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const portalApiKeysListRoute = {
@@ -224,7 +224,7 @@ export const portalApiKeysRevokeRoute = {
   request: { path: apiKeyPath, query: tenantScopeQuery },
   response: { status: 204, description: 'Revoked.' },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const portalRoutes: readonly RouteDef[] = [

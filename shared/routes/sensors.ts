@@ -21,7 +21,7 @@ export const sensorsCreateRoute = {
   request: { body: sensorCreate },
   response: { status: 201, description: 'The new sensor (offline until it first reports).', schema: sensorResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const sensorsListRoute = {
@@ -70,7 +70,7 @@ export const sensorsUpdateRoute = {
   request: { path: sensorPath, query: sensorScopeQuery, body: sensorUpdate },
   response: { status: 200, description: 'The sensor as it is now.', schema: sensorResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const sensorsDeleteRoute = {
@@ -85,7 +85,7 @@ export const sensorsDeleteRoute = {
   request: { path: sensorPath, query: sensorScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const sensorsHeartbeatRoute = {

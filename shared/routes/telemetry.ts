@@ -28,7 +28,7 @@ export const sensorsTelemetryIngestRoute = {
   },
   errors: [404, 409, 413],
   timeoutSeconds: 29,
-  grants: { table: 'write', bucket: 'write' },
+  grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
 
 export const sensorsTelemetryReadRoute = {

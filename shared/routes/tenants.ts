@@ -35,7 +35,7 @@ export const tenantsCreateRoute = {
   summary: 'Create a tenant with the default configuration',
   request: { body: tenantCreate },
   response: { status: 201, description: 'The new tenant.', schema: tenantResponse },
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const tenantsGetRoute = {
@@ -65,7 +65,7 @@ export const tenantsUpdateRoute = {
   request: { path: tenantPath, body: tenantUpdate },
   response: { status: 200, description: 'The tenant as it is now.', schema: tenantResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const tenantsConfigGetRoute = {
@@ -96,7 +96,7 @@ export const tenantsConfigUpdateRoute = {
   request: { path: tenantPath, body: tenantConfigUpdate },
   response: { status: 200, description: 'The configuration as it is now.', schema: tenantConfig },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const tenantsRoutes: readonly RouteDef[] = [

@@ -35,7 +35,7 @@ export const threatLibrariesCreateRoute = {
     schema: threatLibraryResponse,
   },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const threatLibrariesListRoute = {
@@ -88,7 +88,7 @@ export const threatLibrariesUpdateRoute = {
   request: { path: threatLibraryPath, query: threatLibraryScopeQuery, body: threatLibraryUpdate },
   response: { status: 200, description: 'The library as it is now.', schema: threatLibraryResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const threatLibrariesDeleteRoute = {
@@ -105,7 +105,7 @@ export const threatLibrariesDeleteRoute = {
   request: { path: threatLibraryPath, query: threatLibraryScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const threatLibrariesSeedRoute = {
@@ -127,7 +127,7 @@ export const threatLibrariesSeedRoute = {
     schema: threatLibrarySeedResult,
   },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const threatIntelLibrariesRoute = {

@@ -47,7 +47,7 @@ export const threatsDismissRoute = {
   request: { path: threatPath, query: threatScopeQuery, body: threatDismiss },
   response: { status: 200, description: 'The threat, dismissed.', schema: threatResponse },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const threatsRoutes: readonly RouteDef[] = [threatsListRoute, threatsGetRoute, threatsDismissRoute];

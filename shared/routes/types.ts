@@ -33,11 +33,12 @@ export interface RouteGrants {
   /** The deployment's secrets key (shared/adapters/secret-box.ts): seal new secrets, open kept ones, or both. */
   secrets?: 'seal' | 'open' | 'both';
   /**
-   * The audit key (shared/db/audit/seal.ts): `verify` checks entries' seals (kms:VerifyMac). Sealing
-   * (kms:GenerateMac) comes with `table: 'write'`: a function that changes the table writes the
-   * change's audit entry in the same transaction.
+   * The audit key (shared/db/audit/seal.ts): `seal` makes the MACs that seal the audit entries the
+   * function writes (kms:GenerateMac), `verify` checks entries' seals (kms:VerifyMac). Declared on
+   * exactly the functions whose bundle holds the sealing code (auditPut): test/infra/bundle-budget.test.ts
+   * reads the bundles and fails when a function writes audit entries without it, or has it and writes none.
    */
-  audit?: 'verify';
+  audit?: 'seal' | 'verify';
   /**
    * The data lake (docs/data-lake.md): `catalog` creates tenants' Glue databases and tables;
    * `query` runs Athena queries with a tenant's scoped credentials (assumes the lake query role).

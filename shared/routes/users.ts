@@ -16,6 +16,7 @@ export const usersCreateRoute = {
   response: { status: 201, description: 'The new user.', schema: userResponse },
   errors: [404, 409],
   grants: {
+    audit: 'seal',
     table: 'write',
     userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword', 'cognito-idp:AdminDeleteUser'],
   },
@@ -63,7 +64,7 @@ export const usersUpdateRoute = {
   request: { path: userPath, query: tenantScopeQuery, body: userUpdate },
   response: { status: 200, description: 'The user as they are now.', schema: userResponse },
   errors: [404, 409],
-  grants: { table: 'write', userPool: ['cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] },
+  grants: { audit: 'seal', table: 'write', userPool: ['cognito-idp:AdminDisableUser', 'cognito-idp:AdminEnableUser'] },
 } as const satisfies RouteDef;
 
 export const usersDeleteRoute = {
@@ -78,7 +79,7 @@ export const usersDeleteRoute = {
   request: { path: userPath, query: tenantScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write', userPool: ['cognito-idp:AdminDeleteUser'] },
+  grants: { audit: 'seal', table: 'write', userPool: ['cognito-idp:AdminDeleteUser'] },
 } as const satisfies RouteDef;
 
 export const usersRoutes: readonly RouteDef[] = [

@@ -47,7 +47,7 @@ export const watchlistAddRoute = {
   request: { body: watchlistEntryCreate },
   response: { status: 201, description: 'The entry as kept.', schema: watchlistEntryResponse },
   errors: [404, 409],
-  grants: { table: 'write', bucket: 'read' },
+  grants: { audit: 'seal', table: 'write', bucket: 'read' },
 } as const satisfies RouteDef;
 
 export const watchlistGetRoute = {
@@ -78,7 +78,7 @@ export const watchlistRemoveRoute = {
   request: { path: watchlistEntryPath, query: watchlistScopeQuery },
   response: { status: 204, description: 'Removed.' },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const watchlistAlertsRoute = {

@@ -54,7 +54,7 @@ export const webhooksCreateRoute = {
     schema: webhookWithSecret,
   },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal' },
+  grants: { audit: 'seal', table: 'write', secrets: 'seal' },
 } as const satisfies RouteDef;
 
 export const webhooksListRoute = {
@@ -99,7 +99,7 @@ export const webhooksUpdateRoute = {
   response: { status: 200, description: 'The subscription as it is now.', schema: webhookResponse },
   errors: [404, 409],
   // Seals a new URL's credentials; opens the kept ones when the URL is sent back as shown.
-  grants: { table: 'write', secrets: 'both' },
+  grants: { audit: 'seal', table: 'write', secrets: 'both' },
 } as const satisfies RouteDef;
 
 export const webhooksDeleteRoute = {
@@ -114,7 +114,7 @@ export const webhooksDeleteRoute = {
   request: { path: webhookPath },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const webhooksRotateSecretRoute = {
@@ -135,7 +135,7 @@ export const webhooksRotateSecretRoute = {
     schema: webhookWithSecret,
   },
   errors: [404, 409],
-  grants: { table: 'write', secrets: 'seal' },
+  grants: { audit: 'seal', table: 'write', secrets: 'seal' },
 } as const satisfies RouteDef;
 
 export const webhooksTestRoute = {
@@ -187,7 +187,7 @@ export const webhooksReplayDeliveryRoute = {
   request: { path: deliveryPath },
   response: { status: 202, description: 'The delivery, pending until the attempt is made.', schema: deliveryResponse },
   errors: [404, 409],
-  grants: { table: 'write', queues: { 'webhook-deliveries': 'send' } },
+  grants: { audit: 'seal', table: 'write', queues: { 'webhook-deliveries': 'send' } },
 } as const satisfies RouteDef;
 
 export const webhooksReplayFailedRoute = {
@@ -204,7 +204,7 @@ export const webhooksReplayFailedRoute = {
   request: { path: webhookPath, body: replaySince },
   response: { status: 202, description: 'What was queued again.', schema: replayResult },
   errors: [404, 409],
-  grants: { table: 'write', queues: { 'webhook-deliveries': 'send' } },
+  grants: { audit: 'seal', table: 'write', queues: { 'webhook-deliveries': 'send' } },
 } as const satisfies RouteDef;
 
 export const webhooksRoutes: readonly RouteDef[] = [

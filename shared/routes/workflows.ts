@@ -30,7 +30,7 @@ export const workflowsCreateRoute = {
   request: { body: workflowCreate },
   response: { status: 201, description: 'The workflow as stored.', schema: workflowResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const workflowsListRoute = {
@@ -77,7 +77,7 @@ export const workflowsUpdateRoute = {
   request: { path: workflowPath, query: workflowScopeQuery, body: workflowUpdate },
   response: { status: 200, description: 'The workflow as it is now.', schema: workflowResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const workflowsDeleteRoute = {
@@ -94,7 +94,7 @@ export const workflowsDeleteRoute = {
   request: { path: workflowPath, query: workflowScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 const switchRoute = (enabled: boolean) =>
@@ -113,7 +113,7 @@ const switchRoute = (enabled: boolean) =>
     request: { path: workflowPath, query: workflowScopeQuery },
     response: { status: 200, description: 'The workflow as it is now.', schema: workflowResponse },
     errors: [404],
-    grants: { table: 'write' },
+    grants: { audit: 'seal', table: 'write' },
   }) as const satisfies RouteDef;
 
 export const workflowsEnableRoute = switchRoute(true);
@@ -133,7 +133,7 @@ export const workflowsRunRoute = {
   request: { path: workflowPath, query: workflowScopeQuery, body: workflowRunRequest },
   response: { status: 202, description: 'The run, queued.', schema: workflowRunResponse },
   errors: [404, 409],
-  grants: { table: 'write', queues: { 'workflow-runs': 'send' } },
+  grants: { audit: 'seal', table: 'write', queues: { 'workflow-runs': 'send' } },
 } as const satisfies RouteDef;
 
 export const workflowsRunsRoute = {

@@ -14,7 +14,7 @@ export const zonesCreateRoute = {
   request: { body: zoneCreate },
   response: { status: 201, description: 'The new zone.', schema: zoneResponse },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const zonesListRoute = {
@@ -63,7 +63,7 @@ export const zonesUpdateRoute = {
   request: { path: zonePath, query: zoneScopeQuery, body: zoneUpdate },
   response: { status: 200, description: 'The zone as it is now.', schema: zoneResponse },
   errors: [404, 409],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const zonesDeleteRoute = {
@@ -78,7 +78,7 @@ export const zonesDeleteRoute = {
   request: { path: zonePath, query: zoneScopeQuery },
   response: { status: 204, description: 'Deleted.' },
   errors: [404],
-  grants: { table: 'write' },
+  grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 
 export const zonesRoutes: readonly RouteDef[] = [

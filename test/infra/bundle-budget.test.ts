@@ -8,10 +8,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../lib/function.js';
 import { routeById } from '../../shared/routes/index.js';
 import { workerById } from '../../shared/workers.js';
 import { buildBundles, median, type Bundles } from '../support/bundles.js';
@@ -81,6 +82,25 @@ describe('function bundles', () => {
       .filter((b) => b.bytes > floor + 550 * KB)
       .map((b) => `${b.name}: ${Math.round(b.bytes / KB)} KB`);
     expect(over).toEqual([]);
+  });
+
+  it('exactly the functions whose bundle makes MACs with the audit key declare it (grants.audit)', () => {
+    // kms:GenerateMac, kms:VerifyMac and AUDIT_KEY_ID come with grants.audit (shared/iam.ts,
+    // lib/grants.ts), a declaration; what a function does is in its bundle. esbuild keeps only the
+    // code a handler reaches, and the MAC calls (shared/db/audit/kms-mac.ts) are reached only by
+    // writing an audit entry or checking seals: the bundle's metafile says whether it holds them.
+    const wrong: string[] = [];
+    for (const b of bundles.functions) {
+      const meta = JSON.parse(readFileSync(join(PROJECT_ROOT, '.build', 'metafiles', `${b.name}.json`), 'utf8')) as {
+        outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+      };
+      const inputs = Object.values(meta.outputs)[0]!.inputs;
+      const macs = (inputs['shared/db/audit/kms-mac.ts']?.bytesInOutput ?? 0) > 0;
+      const grants = b.kind === 'worker' ? workerById(b.name).grants : routeById(b.name).grants;
+      if (macs !== (grants.audit !== undefined))
+        wrong.push(`${b.name}: MAC calls ${macs}, grants.audit ${grants.audit}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('no bundle carries a schema compiler or the deprecated punycode module', () => {
