@@ -152,7 +152,12 @@ export class FunctionBundles {
       banner: { js: ESM_REQUIRE_SHIM },
       // Lambda's credentials are in the environment: the SDK's default chain, SSO and STS clients
       // included, stays out (shared/adapters/lambda-credentials.ts).
-      alias: { '@aws-sdk/credential-provider-node': './shared/adapters/lambda-credentials.ts' },
+      alias: {
+        '@aws-sdk/credential-provider-node': './shared/adapters/lambda-credentials.ts',
+        // Browser polyfills jszip carries; Node has both (shared/adapters/node-builtin.ts).
+        lie: './shared/adapters/node-builtin.ts',
+        setimmediate: './shared/adapters/node-builtin.ts',
+      },
       // The AWS SDK v3 is bundled, not taken from the runtime: package-lock.json pins the versions
       // the tests ran against, while the runtime's copy changes without notice.
       metafile: true,

@@ -150,14 +150,18 @@ describe('sealing and checking', () => {
     await expect(runAs('auditLogs.list', { table: 'read' }, [], () => sealAuditItems([item()]))).rejects.toThrow(
       /kms:GenerateMac/,
     );
-    await expect(runAs('incidents.create', { table: 'write' }, [], () => sealAuditItems([item()]))).resolves.toBe(
-      undefined,
+    // Writing the table is not enough: a function seals only with `grants.audit` declared.
+    await expect(runAs('incidents.create', { table: 'write' }, [], () => sealAuditItems([item()]))).rejects.toThrow(
+      /kms:GenerateMac/,
     );
+    await expect(
+      runAs('incidents.create', { audit: 'seal', table: 'write' }, [], () => sealAuditItems([item()])),
+    ).resolves.toBe(undefined);
     const sealed = item();
     await sealAuditItems([sealed]);
-    await expect(runAs('incidents.create', { table: 'write' }, [], () => checkAuditSeals([sealed]))).rejects.toThrow(
-      /kms:VerifyMac/,
-    );
+    await expect(
+      runAs('incidents.create', { audit: 'seal', table: 'write' }, [], () => checkAuditSeals([sealed])),
+    ).rejects.toThrow(/kms:VerifyMac/);
     await expect(
       runAs('auditLogs.verify', { table: 'read', audit: 'verify' }, [], () => checkAuditSeals([sealed])),
     ).resolves.toMatchObject({ checks: [{ kind: 'sealed' }] });

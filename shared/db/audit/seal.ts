@@ -3,7 +3,7 @@
  * the table's writers cannot read, so an entry edited straight in the table is evident at once,
  * whatever its age, and not only once its hour is digested (shared/domain/audit/digest.ts).
  *
- * In AWS the key is an HMAC_SHA_256 KMS key (AUDIT_KEY_ID, lib/secrets.ts), called without the KMS client (kms-mac.ts): its material never
+ * In AWS the key is an HMAC_SHA_256 KMS key (AUDIT_KEY_ID, lib/secrets.ts), called without the KMS client (kms-mac.ts, shared/kms-json.ts): its material never
  * leaves KMS, the functions that write audit entries may only ask KMS for a MAC (kms:GenerateMac) and
  * the verify route may only check one (kms:VerifyMac). Someone who can write the table (a console
  * user, a leaked credential) cannot make a MAC for what they wrote. Under `npm start` a key file of
@@ -23,47 +23,10 @@ import { createHash } from 'node:crypto';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '../../config.js';
 import { portOf, setPort } from '../../runtime-ports.js';
-import { KmsJson } from './kms-mac.js';
+import { KmsJson } from '../../kms-json.js';
+import { KmsAuditMac, type AuditMac } from './kms-mac.js';
 
-/** Makes and checks MACs under the audit key. */
-export interface AuditMac {
-  generate(message: Uint8Array): Promise<Uint8Array>;
-  /** False when the MAC is not the key's MAC of the message. */
-  verify(message: Uint8Array, mac: Uint8Array): Promise<boolean>;
-}
-
-export class KmsAuditMac implements AuditMac {
-  constructor(
-    private readonly kms: KmsJson,
-    private readonly keyId: string,
-  ) {}
-
-  async generate(message: Uint8Array): Promise<Uint8Array> {
-    const out = await this.kms.call('GenerateMac', {
-      KeyId: this.keyId,
-      MacAlgorithm: 'HMAC_SHA_256',
-      Message: Buffer.from(message).toString('base64'),
-    });
-    if (typeof out.Mac !== 'string') throw new Error('KMS GenerateMac answered without a Mac');
-    return Buffer.from(out.Mac, 'base64');
-  }
-
-  async verify(message: Uint8Array, mac: Uint8Array): Promise<boolean> {
-    try {
-      const out = await this.kms.call('VerifyMac', {
-        KeyId: this.keyId,
-        MacAlgorithm: 'HMAC_SHA_256',
-        Message: Buffer.from(message).toString('base64'),
-        Mac: Buffer.from(mac).toString('base64'),
-      });
-      return out.MacValid === true;
-    } catch (err) {
-      // KMS answers a MAC that is not the key's MAC of the message with this error, not MacValid: false.
-      if ((err as Error).name === 'KMSInvalidMacException') return false;
-      throw err;
-    }
-  }
-}
+export type { AuditMac } from './kms-mac.js';
 
 let kms: AuditMac | undefined;
 

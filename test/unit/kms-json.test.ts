@@ -1,16 +1,19 @@
 /**
- * The audit key's KMS calls made without the KMS client (shared/db/audit/kms-mac.ts), against a
- * local HTTP server that speaks KMS's JSON protocol: the request is SigV4-signed for `kms`, names
- * its operation in X-Amz-Target, carries base64 blobs; KMS's answers and errors are read as the
- * SDK reads them (an invalid MAC is `false`, throttling is retried, then a throttling error).
+ * KMS calls made without the KMS client (shared/kms-json.ts): the audit key's MACs
+ * (shared/db/audit/kms-mac.ts) and the secrets key's Encrypt and Decrypt (shared/adapters/secret-box.ts),
+ * against a local HTTP server that speaks KMS's JSON protocol: the request is SigV4-signed for
+ * `kms`, names its operation in X-Amz-Target, carries base64 blobs; KMS's answers and errors are
+ * read as the SDK reads them (an invalid MAC is `false`, a ciphertext under another context is
+ * refused, throttling is retried, then a throttling error).
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { KmsAuditMac } from '../../shared/db/audit/seal.js';
-import { KmsJson } from '../../shared/db/audit/kms-mac.js';
+import { KmsAuditMac } from '../../shared/db/audit/kms-mac.js';
+import { KmsJson } from '../../shared/kms-json.js';
 import { isThrottling } from '../../shared/http/outage.js';
+import { KmsSecretBox } from '../../shared/adapters/secret-box.js';
 
 const KEY = Buffer.from('local test key of the stand-in KMS');
 const KEY_ID = 'arn:aws:kms:eu-west-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab';
@@ -20,7 +23,7 @@ interface Seen {
   body: Record<string, string>;
 }
 
-describe('KMS MAC calls without the KMS client', () => {
+describe('KMS calls without the KMS client', () => {
   let server: Server;
   let endpoint: string;
   const seen: Seen[] = [];
@@ -41,12 +44,23 @@ describe('KMS MAC calls without the KMS client', () => {
           throttleNext--;
           return answer(400, { __type: 'ThrottlingException', message: 'Rate exceeded' });
         }
-        const mac = createHmac('sha256', KEY).update(Buffer.from(body.Message!, 'base64')).digest();
+        const mac = () => createHmac('sha256', KEY).update(Buffer.from(body.Message!, 'base64')).digest();
         if (req.headers['x-amz-target'] === 'TrentService.GenerateMac') {
-          return answer(200, { KeyId: body.KeyId, MacAlgorithm: body.MacAlgorithm, Mac: mac.toString('base64') });
+          return answer(200, { KeyId: body.KeyId, MacAlgorithm: body.MacAlgorithm, Mac: mac().toString('base64') });
+        }
+        // A stand-in ciphertext: the plaintext and its context, as KMS binds them.
+        if (req.headers['x-amz-target'] === 'TrentService.Encrypt') {
+          const blob = JSON.stringify({ p: body.Plaintext, c: body.EncryptionContext });
+          return answer(200, { KeyId: body.KeyId, CiphertextBlob: Buffer.from(blob).toString('base64') });
+        }
+        if (req.headers['x-amz-target'] === 'TrentService.Decrypt') {
+          const blob = JSON.parse(Buffer.from(body.CiphertextBlob!, 'base64').toString()) as { p: string; c: unknown };
+          if (JSON.stringify(blob.c) !== JSON.stringify(body.EncryptionContext))
+            return answer(400, { __type: 'InvalidCiphertextException', message: null });
+          return answer(200, { KeyId: body.KeyId, Plaintext: blob.p });
         }
         if (req.headers['x-amz-target'] === 'TrentService.VerifyMac') {
-          if (Buffer.from(body.Mac!, 'base64').equals(mac)) {
+          if (Buffer.from(body.Mac!, 'base64').equals(mac())) {
             return answer(200, { KeyId: body.KeyId, MacAlgorithm: body.MacAlgorithm, MacValid: true });
           }
           return answer(400, { __type: 'KMSInvalidMacException', message: null });
@@ -109,5 +123,29 @@ describe('KMS MAC calls without the KMS client', () => {
       .catch((e: unknown) => e);
     expect((err as Error).name).toBe('ThrottlingException');
     expect(isThrottling(err)).toBe(true);
+  });
+
+  it('Encrypt and Decrypt of the secret box: base64 blobs with the context, and another context refused', async () => {
+    const box = new KmsSecretBox(
+      new KmsJson({
+        region: 'eu-west-1',
+        endpoint,
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      }),
+      KEY_ID,
+    );
+    const context = { tenant_id: 't1', purpose: 'webhook:w1' };
+    const sealed = await box.seal('whsec_ünïcode', context);
+    expect(sealed).toMatch(/^kms:v1:[A-Za-z0-9+/]+=*$/);
+    expect(seen[0]!.headers['x-amz-target']).toBe('TrentService.Encrypt');
+    expect(seen[0]!.body).toEqual({
+      KeyId: KEY_ID,
+      Plaintext: Buffer.from('whsec_ünïcode').toString('base64'),
+      EncryptionContext: context,
+    });
+    expect(await box.open(sealed, context)).toBe('whsec_ünïcode');
+    expect(seen[1]!.headers['x-amz-target']).toBe('TrentService.Decrypt');
+    const err = await box.open(sealed, { ...context, tenant_id: 't2' }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe('InvalidCiphertextException');
   });
 });
