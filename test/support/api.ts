@@ -85,8 +85,29 @@ export function asAdmin(): Promise<string> {
   return adminToken;
 }
 
+/**
+ * A call as a client that follows the contract makes it: a 503 (a dependency slow or away: on a
+ * loaded test machine, cognito-local) is tried again after its Retry-After, up to three times.
+ * For the setup steps every test file runs (registering, confirming, logging in), not for the
+ * behaviour under test.
+ */
+async function callRetrying503<T = unknown>(
+  method: string,
+  path: string,
+  options: Parameters<typeof call>[2] = {},
+): Promise<ApiResponse<T>> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await call<T>(method, path, options);
+    if (res.status !== 503 || attempt > 3) return res;
+    const wait = Math.min(Number(res.headers.get('retry-after') ?? 1), 5);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+}
+
 export async function login(email: string, password: string): Promise<string> {
-  const res = await call<{ access_token: string }>('POST', '/api/v1/portal/login', { body: { email, password } });
+  const res = await callRetrying503<{ access_token: string }>('POST', '/api/v1/portal/login', {
+    body: { email, password },
+  });
   if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${res.text}`);
   return res.body.access_token;
 }
@@ -108,7 +129,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `admin-${tag}@${label.toLowerCase().replace(/\W/g, '')}.example`;
   const password = `Reg-${tag}-Pass1`;
-  const res = await call<{ tenant_id: string; user_id: string }>('POST', '/api/v1/portal/register', {
+  const res = await callRetrying503<{ tenant_id: string; user_id: string }>('POST', '/api/v1/portal/register', {
     body: { email, password, organization_name: `${label} ${tag}` },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
@@ -128,7 +149,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
  */
 export async function confirmRegistration(email: string, on?: { url: string; dataDir: string }): Promise<void> {
   const link = on ? await confirmationLinkMailed(join(on.dataDir, 'mail'), email) : await confirmationLinkFor(email);
-  const confirmed = await call('POST', link, on ? { server: on.url } : {});
+  const confirmed = await callRetrying503('POST', link, on ? { server: on.url } : {});
   if (confirmed.status !== 200) throw new Error(`confirmation failed: ${confirmed.status} ${confirmed.text}`);
 }
 
