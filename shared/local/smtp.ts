@@ -4,7 +4,7 @@
  * `<data dir>/mail/` that a person can open in a mail program; and a mailer that hands messages
  * to it over SMTP with nodemailer, as a mail relay would take them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
@@ -30,7 +30,10 @@ export async function startSmtpLocal(options: { directory: string }): Promise<Lo
       stream.on('end', () => {
         count += 1;
         const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(count).padStart(4, '0')}.eml`;
-        writeFileSync(join(options.directory, name), Buffer.concat(chunks));
+        // Written aside and renamed: a reader listing the folder never sees a message half written.
+        const path = join(options.directory, name);
+        writeFileSync(`${path}.part`, Buffer.concat(chunks));
+        renameSync(`${path}.part`, path);
         done();
       });
     },
