@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../../shared/domain/audit/export.js';
+import { auditLogResponse } from '../../shared/schemas/audit.js';
 import {
+  AUDIT_FIELDS,
   canonicalJson,
   checkAuditSeals,
   SEAL_BATCH,
@@ -54,6 +57,21 @@ function item(fields: Record<string, unknown> = {}): Record<string, unknown> {
 }
 /** The item as DynamoDB gives it back. */
 const readBack = (i: Record<string, unknown>) => structuredClone(i);
+
+describe('the fields of an entry', () => {
+  // The seal's list is part of its format (v1: the order of the field hashes), so it is written
+  // out, not derived; it must still name every field the API answers, as must the CSV export.
+  const answered = Object.keys(auditLogResponse.properties).sort();
+
+  it('the seal covers every field an entry answers with, and no other', () => {
+    expect([...AUDIT_FIELDS].sort()).toEqual(answered);
+    expect(new Set(AUDIT_FIELDS).size).toBe(AUDIT_FIELDS.length);
+  });
+
+  it('the CSV export has a column for every field an entry answers with', () => {
+    expect([...CSV_COLUMNS].sort()).toEqual(answered);
+  });
+});
 
 describe('the canonical form', () => {
   it('is the same JSON whatever the order of keys, at every depth, undefined members left out', () => {

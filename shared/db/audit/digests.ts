@@ -84,7 +84,7 @@ export async function digestsBetween(tenantId: TenantId, from: string, to: strin
       ConsistentRead: true,
     },
     (page) => {
-      found.push(...((page.Items ?? []) as unknown as AuditDigest[]));
+      found.push(...((page.Items ?? []) as AuditDigest[]));
     },
   );
   return found;
