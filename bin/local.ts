@@ -27,6 +27,14 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
+// `npm start` runs this under npm and a shell: stopping npm (SIGTERM to it) ends the shell but
+// does not reach this process, which would keep the port and the data directory. So it also
+// stops when its parent goes (it is handed to another parent then).
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void stop(0);
+}, 1000).unref();
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     // A second Ctrl-C while stopping: leave at once (children are killed by the exit hook).

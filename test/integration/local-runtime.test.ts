@@ -631,6 +631,29 @@ describe('npm start (bin/local.ts)', () => {
     }
   }, 90_000);
 
+  it('stops with its children when npm, which started it, is stopped with SIGTERM', async () => {
+    // npm runs the script through a shell; SIGTERM to npm ends the shell, not the server under it.
+    const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-npm-stop-'));
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', GATEHOUSE_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    npm.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 60_000, interval: 100 }).toMatch(/^listening on http:\/\/\S+$/m);
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      npm.kill('SIGTERM');
+      await expect.poll(() => processesUsing(dataDir), { timeout: 30_000, interval: 250 }).toEqual([]);
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+    } finally {
+      for (const pid of processesUsing(dataDir)) process.kill(pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('exits 1 with an install hint, not a stack trace, when Java is missing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-nojava-'));
     try {
