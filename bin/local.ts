@@ -52,14 +52,16 @@ try {
     .filter(Boolean);
   // GATEHOUSE_HANDLERS=bundles: the bundles cdk synth builds, synthesized first when stale.
   const files = await handlersFromEnv(log);
-  stack = await startLocalStack({ dataDir, persist: true, stoppedWorkers, files });
-  log(
-    `local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms (data in ${dataDir}, logs in ${dataDir}/logs)`,
-  );
-  log(
-    `  DynamoDB Local ${stack.endpoints.dynamodb}, s3rver ${stack.endpoints.s3}, cognito-local ${stack.endpoints.cognito}`,
-  );
-  log(`  mail: ${stack.env.LOCAL_SMTP_URL}, each message kept in ${stack.env.LOCAL_MAIL_DIR}`);
+  log(`starting the local AWS stand-ins (data in ${dataDir}, logs in ${dataDir}/logs)`);
+  stack = await startLocalStack({
+    dataDir,
+    persist: true,
+    stoppedWorkers,
+    files,
+    progress: (part, ms) => log(`  ${(ms / 1000).toFixed(1).padStart(5)} s  ${part}`),
+  });
+  log(`local AWS stand-ins ready in ${Math.round(performance.now() - t0)} ms`);
+  log(`  mail: each message kept in ${stack.env.LOCAL_MAIL_DIR}`);
 
   const admin = localAdminFromEnv();
   const { created } = await ensureLocalAdmin(admin);

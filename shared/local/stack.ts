@@ -64,6 +64,8 @@ export interface LocalStackOptions {
   dynamodbFront?: (endpoint: string) => Promise<string>;
   /** The workers' handlers: the sources by default, or the bundles (shared/local/handler-files.ts). */
   files?: HandlerFiles;
+  /** Told as each part comes up, with the milliseconds since the start (what `npm start` prints). */
+  progress?: (part: string, ms: number) => void;
 }
 
 /** The variables the handlers read (see shared/config.ts), with their local values. */
@@ -125,16 +127,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   if (options.persist) mkdirSync(dirs.dynamodb, { recursive: true });
 
   const t0 = performance.now();
+  const told = <T extends { endpoint: string }>(part: string, started: Promise<T>): Promise<T> =>
+    started.then((service) => {
+      options.progress?.(`${part} ${service.endpoint}`, performance.now() - t0);
+      return service;
+    });
   // In parallel: DynamoDB Local (the JVM, ~2 s) dominates; the others hide behind it.
   const [dynamodbResult, s3Result, cognitoResult, smtpResult] = await Promise.allSettled([
-    startDynamoDbLocal({
-      dbPath: options.persist ? dirs.dynamodb : undefined,
-      logFile: join(logs, 'dynamodb-local.log'),
-    }),
-    startS3Local({ directory: dirs.s3 }),
-    startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log') }),
+    told(
+      'DynamoDB Local',
+      startDynamoDbLocal({
+        dbPath: options.persist ? dirs.dynamodb : undefined,
+        logFile: join(logs, 'dynamodb-local.log'),
+      }),
+    ),
+    told('s3rver', startS3Local({ directory: dirs.s3 })),
+    told('cognito-local', startCognitoLocal({ directory: dirs.cognito, logFile: join(logs, 'cognito-local.log') })),
     // The mail people would get, as .eml files under <dataDir>/mail (shared/local/smtp.ts).
-    startSmtpLocal({ directory: dirs.mail }),
+    told('mail (SMTP)', startSmtpLocal({ directory: dirs.mail })),
   ]);
   const results = [dynamodbResult, s3Result, cognitoResult, smtpResult];
   const services: LocalService[] = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -224,6 +234,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     throw error;
   }
   const t2 = performance.now();
+  options.progress?.(`table, bucket and user pool ${provisioned.created.table ? 'created' : 'found'}`, t2 - t0);
 
   const issuer = `${cognito.issuerDomain}/${provisioned.userPoolId}`;
   const dynamodbEndpoint = options.dynamodbFront ? await options.dynamodbFront(dynamodb.endpoint) : dynamodb.endpoint;
@@ -333,6 +344,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         workers: running.filter((w) => w.trigger.kind === 'queue'),
         files: options.files,
       });
+      options.progress?.(`workers running (${running.length})`, performance.now() - t0);
     } catch (error) {
       await stopAll();
       throw error;

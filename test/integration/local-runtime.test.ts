@@ -621,6 +621,15 @@ describe('npm start (bin/local.ts)', () => {
         .toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/m);
       const url = /listening on (\S+)/.exec(local.out())![1]!;
       expect((await fetch(`${url}/health`)).status).toBe(200);
+      // Each stand-in is named as it comes up, with its time, before the service listens.
+      for (const part of [
+        'DynamoDB Local http',
+        's3rver http',
+        'cognito-local http',
+        'mail \\(SMTP\\) smtp',
+        'workers running',
+      ])
+        expect(local.err()).toMatch(new RegExp(`^ +\\d+\\.\\d s  ${part}`, 'm'));
       expect(processesUsing(dataDir).length).toBeGreaterThan(0); // DynamoDB Local (-dbPath)
       local.child.kill('SIGTERM');
       expect(await local.exited).toBe(0);
