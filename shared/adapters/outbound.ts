@@ -28,6 +28,8 @@ import { ipv6Value } from './ip-address.js';
 export interface OutboundPolicy {
   /** Loopback receivers (127.0.0.0/8, ::1) over plain http or https; never in AWS. */
   allowLoopback: boolean;
+  /** Added to the refusal of a loopback address: how this deployment would allow one (local runs only). */
+  loopbackHint?: string;
 }
 
 /** The address is refused before anything is sent; `reason` says why, for the caller's 422. */
@@ -105,7 +107,8 @@ export function refusalOf(address: string, policy: OutboundPolicy): string | nul
   const range = parsed.range();
   if (range === 'unicast') return null;
   if (range === 'loopback' && policy.allowLoopback) return null;
-  return `${address} is a ${range} address, not a public one`;
+  const hint = range === 'loopback' && policy.loopbackHint ? ` (${policy.loopbackHint})` : '';
+  return `${address} is a ${range} address, not a public one${hint}`;
 }
 
 /** Why a host that resolves to `addresses` may not be called, or null when it may. */

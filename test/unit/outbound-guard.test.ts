@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { refusalOf } from '../../shared/adapters/outbound.js';
+import { config } from '../../shared/config.js';
+import { outboundPolicy } from '../../shared/domain/outbound-policy.js';
 
 const closed = { allowLoopback: false };
 const local = { allowLoopback: true };
@@ -73,5 +75,26 @@ describe('refusalOf: IPv6 forms that carry an IPv4 address', () => {
     expect(refusalOf('8.8.8.8', closed)).toBeNull();
     // Node's isIP decides what an address is: no shorthand IPv4.
     expect(refusalOf('127.1', local)).toMatch(/not an IP address/);
+  });
+});
+
+describe('a loopback receiver refused', () => {
+  it('says, in a local run, which setting would allow it; in AWS, only that it is not public', () => {
+    const localRun = { ...outboundPolicy(), allowLoopback: false };
+    expect(config.stage).toBe('local');
+    expect(refusalOf('127.0.0.1', localRun)).toBe(
+      '127.0.0.1 is a loopback address, not a public one (a local run calls receivers on this machine when started with OUTBOUND_ALLOW_LOOPBACK=true)',
+    );
+    // A private address is never allowed, so no setting is named.
+    expect(refusalOf('10.0.0.1', localRun)).toBe('10.0.0.1 is a private address, not a public one');
+    const stage = config.stage;
+    try {
+      (config as { stage: string }).stage = 'prod';
+      expect(refusalOf('127.0.0.1', { ...outboundPolicy(), allowLoopback: false })).toBe(
+        '127.0.0.1 is a loopback address, not a public one',
+      );
+    } finally {
+      (config as { stage: string }).stage = stage;
+    }
   });
 });
