@@ -11,8 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getIntegration } from '../../shared/db/integrations.js';
 import { getWebhook } from '../../shared/db/webhooks/index.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
-import { feedFixture } from '../support/feed-server.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startIndicatorListReceiver, type Receiver } from '../support/receiver.js';
 
 const tag = Math.random().toString(36).slice(2, 10);
 /** The credentials given: none may appear anywhere but in what the receiver is sent. */
@@ -20,17 +19,12 @@ const TOKEN = `tok${tag}SECRET`;
 const USER = `user${tag}`;
 const PASSWORD = `pw${tag}SECRET`;
 const SECRETS = [TOKEN, USER, PASSWORD];
-const CSV = feedFixture('indicators/misp-csv.stealth-falcon.csv').toString('utf8');
 
 let receiver: Receiver;
 let org: RegisteredTenant;
 
 beforeAll(async () => {
-  receiver = await startReceiver((path) =>
-    path.startsWith('/list.csv')
-      ? { status: 200, body: CSV, headers: { 'content-type': 'text/csv' } }
-      : { status: 200, body: 'ok' },
-  );
+  receiver = await startIndicatorListReceiver();
   org = await registerTenant('UrlSecrets');
 });
 afterAll(() => receiver.close());

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { feedFixture } from './feed-server.js';
 
 export interface Received {
   path: string;
@@ -42,4 +43,17 @@ export async function startReceiver(answer: Answer = () => ({ status: 200, body:
       await new Promise((done) => server.close(done));
     },
   };
+}
+
+/**
+ * A receiver serving an indicator list at `/list.csv` (the Stealth Falcon CSV: 95.215.44.37 is
+ * one of its indicators), whatever the query, and 200 `ok` at any other path (a webhook).
+ */
+export function startIndicatorListReceiver(): Promise<Receiver> {
+  const csv = feedFixture('indicators/misp-csv.stealth-falcon.csv').toString('utf8');
+  return startReceiver((path) =>
+    path.startsWith('/list.csv')
+      ? { status: 200, body: csv, headers: { 'content-type': 'text/csv' } }
+      : { status: 200, body: 'ok' },
+  );
 }
