@@ -9,3 +9,4 @@ export * from './connection-test.js';
 export * from './messages.js';
 export * from './reads.js';
 export * from './writes.js';
+export * from './legacy-urls.js';

@@ -8,6 +8,7 @@
 export * from './delivery-attempt.js';
 export * from './delivery-policy.js';
 export * from './dispatch.js';
+export * from './legacy-urls.js';
 export * from './reads.js';
 export * from './replays.js';
 export * from './signing.js';

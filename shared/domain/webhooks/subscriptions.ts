@@ -79,7 +79,7 @@ async function receiverUrl(url: string, kept: string | null): Promise<string> {
 }
 
 /** The URL as kept: shown, with its credentials sealed (null when it has none). */
-async function sealedUrl(
+export async function sealedUrl(
   url: string,
   tenantId: string,
   webhookId: string,
