@@ -7,6 +7,12 @@
  * a webhook's are sealed beside its URL), each under its version, so an edit made meanwhile is
  * read again, not overwritten. Nothing is sent anywhere, and the URL called stays the same.
  *
+ * Audit entries written before entries were written redacted may hold such a URL in their
+ * changes. They are answered and exported redacted already; they are listed here (tenant and
+ * log id) and left as they are: their hour's digest hashes them as stored, so no rewrite can keep
+ * `verify` valid without writing the chain of digests again (see auditEntriesWithUrlCredentials).
+ * Rotate the credentials they name at their issuer.
+ *
  * Run it once after deploying, with the stack's TABLE_NAME and AWS_REGION set, and SECRETS_KEY_ID
  * (the stack's secrets key: kms:Encrypt and kms:Decrypt); `--dry-run` says what it would change
  * and writes nothing; `--tenant <id>` does one tenant. Idempotent: a second run changes nothing.
@@ -36,11 +42,12 @@ if (config.stage === 'local') {
 const { listTenants } = await import('../shared/db/tenants.js');
 const { sealLegacyIntegrationUrls } = await import('../shared/domain/integrations/index.js');
 const { sealLegacyWebhookUrls } = await import('../shared/domain/webhooks/index.js');
+const { auditEntriesWithUrlCredentials } = await import('../shared/domain/audit/index.js');
 const { systemTenant } = await import('../shared/vocabulary/tenant.js');
 type TenantId = import('../shared/vocabulary/tenant.js').TenantId;
 
 const verb = dryRun ? 'would rewrite' : 'rewrote';
-const totals = { integrations: 0, connectors: 0, webhooks: 0, skipped: 0 };
+const totals = { integrations: 0, connectors: 0, webhooks: 0, skipped: 0, audit: 0 };
 
 async function migrateTenant(tenantId: TenantId): Promise<void> {
   // A migration of every tenant's data: the platform acts, no request decided the tenant.
@@ -57,6 +64,10 @@ async function migrateTenant(tenantId: TenantId): Promise<void> {
     totals[c.kind === 'connector' ? 'connectors' : c.kind === 'webhook' ? 'webhooks' : 'integrations']++;
     console.log(`${tenantId}: ${verb} ${c.kind} ${c.id}: ${c.shown}`);
   }
+  const audited = await auditEntriesWithUrlCredentials(tenantId);
+  totals.audit += audited.length;
+  for (const logId of audited)
+    console.log(`${tenantId}: audit entry ${logId} holds a credential of a URL (left as it is)`);
 }
 
 if (onlyTenant) await migrateTenant(systemTenant(onlyTenant));
@@ -69,5 +80,6 @@ else
 
 console.log(
   `done${dryRun ? ' (dry run: nothing written)' : ''}: ${verb} ${totals.integrations} integrations, ` +
-    `${totals.connectors} connectors, ${totals.webhooks} webhooks; ${totals.skipped} left as they are`,
+    `${totals.connectors} connectors, ${totals.webhooks} webhooks; ${totals.skipped} left as they are; ` +
+    `${totals.audit} audit entries hold a credential of a URL (not rewritten: rotate those credentials)`,
 );

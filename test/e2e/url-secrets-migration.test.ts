@@ -1,19 +1,22 @@
 /**
  * bin/migrate-url-secrets.ts (issue 34, item 5): a feed connector, an HTTP integration and a
  * webhook subscription stored as the code before credentials in URLs were sealed stored them (the
- * URL with its `token` in the clear in the item). The script, run as an operator runs it: a dry run writes nothing; the run rewrites
+ * URL with its `token` in the clear in the item), and an audit entry of then whose changes hold
+ * such a URL. The script, run as an operator runs it: a dry run writes nothing; the run rewrites
  * the three to the shown form, so the API answers them `REDACTED` and no item holds the token,
  * while the poll and the webhook's ping still call the receiver with it and the connector's
  * records are still found; one whose sealed configuration lacks the URL in its item is named and
- * kept; a second run changes 0.
+ * kept; the audit entry is named and left as it is; a second run changes 0.
  * No output names the token.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
+import { auditIndexKeys } from '../../shared/db/audit/index.js';
 import { keys } from '../../shared/db/keys.js';
+import { derivedTimeId, timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { startIndicatorListReceiver, type Receiver } from '../support/receiver.js';
 
@@ -71,7 +74,7 @@ const lookup = async () =>
     .matches as unknown[];
 
 describe('migrate-url-secrets', () => {
-  it('rewrites URLs stored with credentials to the shown form and sealed parts, and still calls them', async () => {
+  it('rewrites URLs stored with credentials to the shown form and sealed parts, still calls them, and names old audit entries', async () => {
     // Saved now, then stored as before: the URL called in the item, no `source`, no sealed URL parts.
     const feed = await call('POST', '/api/v1/integrations', {
       token: org.token,
@@ -111,6 +114,34 @@ describe('migrate-url-secrets', () => {
     expect(hook.status, hook.text).toBe(201);
     const hookId = hook.body.webhook_id as string;
     await storeAsBefore(keys.webhook(org.tenantId, hookId), { url: withToken('/hook') }, ['url_secrets_sealed']);
+    // An audit entry of then: unsealed, its changes with the URL as given.
+    const logId = derivedTimeId(Date.now() - 3 * 3_600_000, `legacy-${org.tenantId}`, 0);
+    const oldEntry = {
+      log_id: logId,
+      tenant_id: org.tenantId,
+      action: 'integration.created',
+      resource_type: 'integration',
+      resource_id: feedId,
+      user_id: org.userId,
+    };
+    await db.send(
+      new PutCommand({
+        TableName: TABLE,
+        Item: {
+          ...keys.audit(org.tenantId, logId),
+          ...auditIndexKeys(oldEntry),
+          entity: 'AUDIT',
+          ...oldEntry,
+          actor_type: 'user',
+          api_key_id: null,
+          timestamp: new Date(timeOfId(logId)).toISOString(),
+          request_id: 'r-legacy',
+          source_ip: '192.0.2.1',
+          changes: { endpoint: withToken('/list.csv') },
+        },
+      }),
+    );
+    const entryBefore = await item(keys.audit(org.tenantId, logId));
     // What the upgrade alone leaves: the token answered.
     expect((await call('GET', `/api/v1/integrations/${feedId}`, { token: org.token })).body.endpoint).toBe(
       withToken('/list.csv'),
@@ -120,10 +151,11 @@ describe('migrate-url-secrets', () => {
     const dry = await migrate('--dry-run');
     expect(dry).toContain('would rewrite 1 integrations, 1 connectors, 1 webhooks; 1 left as they are');
     expect(dry).toContain(`left integration ${driftId} (${shown('/elsewhere')}) as it is: its sealed configuration`);
+    expect(dry).toContain(`audit entry ${logId} holds a credential`);
     expect((await call('GET', `/api/v1/webhooks/${hookId}`, { token: org.token })).body.url).toBe(withToken('/hook'));
 
     const run = await migrate();
-    expect(run).toContain('rewrote 1 integrations, 1 connectors, 1 webhooks; 1 left as they are');
+    expect(run).toContain('rewrote 1 integrations, 1 connectors, 1 webhooks; 1 left as they are; 1 audit entries');
     for (const out of [dry, run]) expect(out).not.toContain(TOKEN);
 
     // Answered REDACTED; no item holds the token.
@@ -149,6 +181,11 @@ describe('migrate-url-secrets', () => {
     const ping = await call('POST', `/api/v1/webhooks/${hookId}/test`, { token: org.token });
     expect(ping.body.delivered, ping.text).toBe(true);
     expect(receiver.received.at(-1)!.path).toBe(`/hook?format=csv&token=${TOKEN}`);
+
+    // The audit entry as it was written (its hour's digest hashes it so), answered REDACTED.
+    expect(await item(keys.audit(org.tenantId, logId))).toEqual(entryBefore);
+    const entry = await call('GET', `/api/v1/audit-logs/${org.tenantId}/${logId}`, { token: org.token });
+    expect(entry.body.changes.endpoint).toBe(shown('/list.csv'));
 
     const again = await migrate();
     expect(again).toContain('rewrote 0 integrations, 0 connectors, 0 webhooks; 1 left as they are');

@@ -3,7 +3,7 @@
  * An entry is answered with any credential of a URL in it `REDACTED` (shared/url-secrets.ts): new
  * entries are written so, and one written before that rule is shown so too.
  */
-import { getAuditEntry, queryAudit, type AuditEntry } from '../../db/audit/index.js';
+import { canonicalJson, eachAuditPage, getAuditEntry, queryAudit, type AuditEntry } from '../../db/audit/index.js';
 import { invalid, NotFoundError } from '../../errors.js';
 import { redactSecretsIn } from '../../url-secrets.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -45,4 +45,21 @@ export async function findAuditEntry(tenantId: TenantId, logId: string): Promise
   const entry = await getAuditEntry(tenantId, logId);
   if (!entry) throw new NotFoundError(AUDIT_ENTRY_NOT_FOUND);
   return shownEntry(entry);
+}
+
+/**
+ * The ids of the tenant's entries whose changes hold a credential of a URL as written, oldest
+ * first: entries written before they were written redacted. bin/migrate-url-secrets.ts reports
+ * them and leaves them as they are: the hourly digests hash each entry as stored, so a redacted
+ * entry would verify as changed, unless the chain of digests were written again from its hour on,
+ * which is the very edit the digests exist to show (docs/architecture.md, 18, "Credentials in URLs").
+ */
+export async function auditEntriesWithUrlCredentials(tenantId: TenantId): Promise<string[]> {
+  const found: string[] = [];
+  await eachAuditPage(tenantId, 0, Date.now(), (entries) => {
+    for (const entry of entries)
+      if (entry.changes && canonicalJson(entry.changes) !== canonicalJson(shownEntry(entry).changes))
+        found.push(entry.log_id);
+  });
+  return found;
 }
