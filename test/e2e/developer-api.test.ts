@@ -1,10 +1,21 @@
 /**
- * The `/v1` developer API over real HTTP: self-serve free keys, keys of higher tiers for a
- * TENANT_ADMIN, the tier's gate (403), its minute (exactly 10 calls for free, then 429) with the
- * X-RateLimit headers on every answer, usage, and revocation taking effect on the next call.
+ * The `/v1` developer API over real HTTP: self-serve free keys (answered alike whether the address
+ * has an account or not), keys of higher tiers for a TENANT_ADMIN, the tier's gate (403), its
+ * minute (exactly 10 calls for free, then 429) with the X-RateLimit headers on every answer,
+ * usage, and revocation taking effect on the next call.
  */
 import { describe, expect, it } from 'vitest';
-import { asAdmin, call, createUser, registerTenant } from '../support/api.js';
+import {
+  asAdmin,
+  call,
+  confirmRegistration,
+  createUser,
+  login,
+  randomClientIp,
+  registerTenant,
+  shapeOf,
+} from '../support/api.js';
+import { waitForMail } from '../support/mail.js';
 
 const email = (what: string) => `${what}-${Math.random().toString(36).slice(2, 10)}@dev.example`;
 
@@ -27,7 +38,7 @@ async function freshMinute(seconds = 20): Promise<void> {
 }
 
 describe('developer.keys.issue', () => {
-  it('gives a free key to anyone with an email, once per email, in a new developer tenant', async () => {
+  it('gives a free key to anyone with an email, in a new developer tenant each time, and mails the address', async () => {
     const address = email('once');
     const res = await call('POST', '/v1/auth/keys', { body: { email: address, tier: 'free' } });
     expect(res.status, res.text).toBe(201);
@@ -40,11 +51,97 @@ describe('developer.keys.issue', () => {
     expect(res.body.api_key).toMatch(/^ghk_/);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     expect(res.headers.get('x-ratelimit-limit')).toBe('5');
-    const again = await call('POST', '/v1/auth/keys', { body: { email: address, tier: 'free' } });
-    expect(again.status).toBe(409);
     // The key works and acts in its own new tenant.
     const usage = await call('GET', '/v1/usage', { token: res.body.api_key });
     expect(usage.body).toMatchObject({ tier: 'free', tenant_id: res.body.tenant_id, key_id: res.body.key_id });
+    const [mail] = await waitForMail((m) => m.to.includes(address) && /developer key was requested/i.test(m.subject));
+    expect(mail!.text).toContain('A developer account was made');
+    // Asking again with the address is answered alike, with a key to another new tenant.
+    const again = await call('POST', '/v1/auth/keys', { body: { email: address, tier: 'free' } });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body.tenant_id).not.toBe(res.body.tenant_id);
+    expect((await call('GET', '/v1/usage', { token: again.body.api_key })).body.tenant_id).toBe(again.body.tenant_id);
+    expect((await call('GET', '/v1/usage', { token: res.body.api_key })).status).toBe(200);
+  });
+
+  it('answers an address with an account or a pending registration as a new one, with a key that reaches none of the account, and mails its owner', async () => {
+    const org = await registerTenant('Taken');
+    const pending = email('pending');
+    const registered = await call('POST', '/api/v1/portal/register', {
+      body: { email: pending, password: 'Pending-Pass-1', organization_name: 'Pending Co' },
+    });
+    expect(registered.status).toBe(201);
+    const fresh = email('fresh');
+    const ask = (address: string) => call('POST', '/v1/auth/keys', { body: { email: address, tier: 'free' } });
+    const taken = await ask(org.email);
+    const half = await ask(pending);
+    const free = await ask(fresh);
+
+    // The same status, the same headers, the same fields of the same kinds.
+    for (const res of [taken, half, free]) {
+      expect(res.status, res.text).toBe(201);
+      expect([...res.headers.keys()].sort()).toEqual([...free.headers.keys()].sort());
+      expect(res.headers.get('content-type')).toBe(free.headers.get('content-type'));
+      expect(res.headers.get('x-ratelimit-limit')).toBe('5');
+      expect(shapeOf(res.body)).toEqual(shapeOf(free.body));
+      expect(res.body).toMatchObject({ tier: 'free', rate_limit: 10, monthly_quota: 1000 });
+    }
+
+    // The key works, in a tenant of its own that looks like any developer's tenant.
+    expect(taken.body.tenant_id).not.toBe(org.tenantId);
+    const usage = await call('GET', '/v1/usage', { token: taken.body.api_key });
+    expect(usage.status).toBe(200);
+    expect(usage.body).toMatchObject({ tier: 'free', tenant_id: taken.body.tenant_id, key_id: taken.body.key_id });
+    const users = await call('GET', '/api/v1/users', { apiKey: taken.body.api_key });
+    const freeUsers = await call('GET', '/api/v1/users', { apiKey: free.body.api_key });
+    expect(users.status).toBe(200);
+    expect(users.body).toHaveLength(1);
+    expect(users.body[0]).toMatchObject({ email: org.email, role: 'TENANT_ADMIN', tenant_id: taken.body.tenant_id });
+    expect(users.body[0].user_id).not.toBe(org.userId);
+    expect(shapeOf(users.body[0])).toEqual(shapeOf(freeUsers.body[0]));
+    // Nothing of the account is reached through it.
+    const byId = await call('GET', `/api/v1/users/${org.userId}`, { apiKey: taken.body.api_key });
+    expect(byId.status).toBe(404);
+    const theirs = await call('GET', '/api/v1/users', {
+      apiKey: taken.body.api_key,
+      query: { tenant_id: org.tenantId },
+    });
+    expect(theirs.status).toBe(404);
+    const audit = await call('GET', `/api/v1/audit-logs/${org.tenantId}`, { apiKey: taken.body.api_key });
+    expect(audit.status).toBe(404);
+
+    // The account is as it was: its password logs in to its own tenant, which has its own user only.
+    const token = await login(org.email, org.password);
+    expect((await call('GET', '/api/v1/portal/me', { token })).body.tenant.tenant_id).toBe(org.tenantId);
+    const own = await call('GET', '/api/v1/users', { token });
+    expect(own.body.map((u: { user_id: string }) => u.user_id)).toEqual([org.userId]);
+    // The pending registration still confirms, and then logs in with its password.
+    await confirmRegistration(pending);
+    expect(await login(pending, 'Pending-Pass-1')).toBeTruthy();
+
+    // One mail each: the owners are told that their address was used, the new address that an account was made.
+    const mailed = async (address: string) => {
+      const found = await waitForMail((m) => m.to.includes(address) && /developer key was requested/i.test(m.subject));
+      expect(found).toHaveLength(1);
+      return found[0]!.text;
+    };
+    expect(await mailed(org.email)).toContain('which has an account already');
+    expect(await mailed(pending)).toContain('which has an account already');
+    expect(await mailed(fresh)).toContain('A developer account was made');
+  });
+
+  it('counts at most 5 requests a minute from one client address, whatever the addresses asked for', async () => {
+    const org = await registerTenant('Limited');
+    const from = randomClientIp();
+    const statuses = [];
+    for (const address of [org.email, email('a'), org.email, email('b'), email('c'), email('d')]) {
+      const res = await call('POST', '/v1/auth/keys', {
+        headers: { 'x-forwarded-for': from },
+        body: { email: address, tier: 'free' },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 
   it('gives pro and enterprise keys only to a TENANT_ADMIN whose plan allows them', async () => {

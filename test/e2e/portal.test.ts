@@ -9,6 +9,7 @@ import {
   login,
   randomClientIp,
   registerTenant,
+  shapeOf,
 } from '../support/api.js';
 import { confirmationLinkFor, waitForMail } from '../support/mail.js';
 import { auditEntriesOf } from '../support/seed.js';
@@ -33,14 +34,6 @@ describe('identity acceptance', () => {
     expect(after.body).toEqual({ detail: 'Invalid API key' });
   });
 });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** What kind each field of an answer is: a UUID, another string, a number, ... */
-const shapeOf = (body: Record<string, unknown>) =>
-  Object.fromEntries(
-    Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && UUID.test(v) ? 'uuid' : typeof v]),
-  );
 
 const register = (body: Record<string, unknown>) => call('POST', '/api/v1/portal/register', { body });
 

@@ -112,6 +112,14 @@ export async function login(email: string, password: string): Promise<string> {
   return res.body.access_token;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What kind each field of an answer is (a UUID, another string, a number, ...): answers that must not tell two cases apart have the same. */
+export const shapeOf = (body: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k, typeof v === 'string' && UUID.test(v) ? 'uuid' : typeof v]),
+  );
+
 export interface RegisteredTenant {
   /** As the registration answered it: the tenant this test acts in. */
   tenantId: TenantId;

@@ -109,7 +109,8 @@ describe('layers', () => {
       'shared/domain/incidents/acknowledgement.ts',
       'shared/domain/events/stream-feed.ts',
       'shared/domain/accounts/bootstrap.ts',
-      'shared/domain/accounts/portal.ts',
+      // A free developer key's tenant: made by the request.
+      'shared/domain/accounts/developer-accounts.ts',
       // A registration's tenant: made by the registration, kept in its record until its link is used.
       'shared/domain/accounts/registration.ts',
       // A bus message's own tenant, and a run's (written when the run was made), for the workflow runner.

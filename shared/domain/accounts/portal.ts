@@ -10,13 +10,13 @@ import { tenantFrom } from '../../db/tenants.js';
 import { planOf } from './plans.js';
 import type { CallerActor } from '../../vocabulary/actor.js';
 import type { TransactItem } from '../../db/transact.js';
-import { newId, now } from '../../ids.js';
+import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { createTenant } from './tenants.js';
-import { newUserWrites, withNewIdentity } from './user-accounts.js';
+import { newUserWrites } from './user-accounts.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { registerRequest } from '../../schemas/portal.js';
-import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
+import type { TenantId } from '../../vocabulary/tenant.js';
 
 const LOGIN_REFUSED = 'Incorrect email or password';
 
@@ -126,31 +126,13 @@ export interface Registered {
 export const accountHash = (email: string): string =>
   createHash('sha256').update(email.trim().toLowerCase()).digest('hex');
 
-/** More writes for a registration's transaction, made as the registrant (a developer's first key). */
+/** More writes for a registration's transaction, made as the registrant (a developer's key: ./developer-accounts.ts). */
 export type AlsoWrite = (registrant: CallerActor, tenantId: TenantId) => TransactItem[];
 
 /**
- * A developer's account made at once (`POST /v1/auth/keys`): a new tenant on the free plan with
- * the registrant as its TENANT_ADMIN. The account is created first; the tenant, its configuration,
- * the user and their audit entries are then written in one transaction, and the account is
- * removed again if that fails. People register through `requestRegistration`
- * (./registration.ts), which makes the tenant only once its link is used.
- */
-export async function register(
-  actor: Actor,
-  input: Registration,
-  alsoWrite: AlsoWrite = () => [],
-): Promise<Registered> {
-  // The tenant this registration creates.
-  const tenantId = systemTenant(newId());
-  return withNewIdentity({ email: input.email, tenantId, password: input.password }, ({ userId, email }) =>
-    writeRegisteredTenant(actor, { ...input, email, tenantId, userId }, alsoWrite),
-  );
-}
-
-/**
  * Writes a registration's tenant (free plan), its configuration, its TENANT_ADMIN (whose identity
- * exists) and their audit entries in one transaction, with `alsoWrite`'s items.
+ * exists, or, for a developer's tenant of an address with an account, who has none) and their
+ * audit entries in one transaction, with `alsoWrite`'s items.
  */
 export async function writeRegisteredTenant(
   actor: Actor,

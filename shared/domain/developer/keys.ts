@@ -1,26 +1,23 @@
 /**
  * Developer keys (`POST /v1/auth/keys`, docs/developer-api.md). A free key needs no credential: it
- * makes a developer account (a tenant on the free plan, its TENANT_ADMIN with a password no one is
- * told) for the email, once per email, and a VIEWER key of the free tier in it, all in one
- * transaction. A pro or
+ * makes a developer account (a tenant on the free plan and its TENANT_ADMIN, whom no one can log in
+ * as) and a VIEWER key of the free tier in it, all in one transaction, and mails the address. The
+ * answer is the same whether the address has an account or not: with one, the tenant is a new one of
+ * its own, not linked to that account (shared/domain/accounts/developer-accounts.ts). A pro or
  * enterprise key needs a person's bearer token of a TENANT_ADMIN whose tenant plan allows the
  * tier; it is made in that tenant. Keys are the API keys of the portal (hashed, revocable, with
  * an optional address allowlist), carrying their tier.
  */
-import { randomBytes } from 'node:crypto';
 import { ForbiddenError, invalid, NotFoundError, UnauthorizedError } from '../../errors.js';
 import type { Actor, CallerActor } from '../../vocabulary/actor.js';
 import { planAllowsTier, TIERS, type DeveloperTier } from '../../vocabulary/developer.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { keyIssueRequest } from '../../schemas/developer.js';
-import { API_KEY_NOT_FOUND, createApiKey, newApiKey, revokeApiKey, register } from '../accounts/index.js';
+import { API_KEY_NOT_FOUND, createApiKey, newApiKey, openDeveloperAccount, revokeApiKey } from '../accounts/index.js';
 import { roleSatisfies } from '../../vocabulary/roles.js';
 
 export type KeyIssue = InputOf<typeof keyIssueRequest>;
-
-/** A password that satisfies the policy and that no one will know: the account is reached through its key. */
-const unknowablePassword = () => `${randomBytes(24).toString('base64url')}-Aa1`;
 
 /** `callerTenant`: the caller's own tenant, decided at the edge; null without a caller. */
 export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | null, input: KeyIssue) {
@@ -44,14 +41,10 @@ export async function issueDeveloperKey(actor: Actor, callerTenant: TenantId | n
       );
     // The account, its tenant and its key in one transaction: a failure leaves none of them.
     let made: ReturnType<typeof newApiKey> | undefined;
-    await register(
-      actor,
-      { email: input.email, password: unknowablePassword(), organization_name: `Developer ${input.email}` },
-      (registrant, tenantId) => {
-        made = newApiKey(registrant, tenantId, keyInput, developer);
-        return made.writes;
-      },
-    );
+    await openDeveloperAccount(actor, input.email, (registrant, tenantId) => {
+      made = newApiKey(registrant, tenantId, keyInput, developer);
+      return made.writes;
+    });
     key = made!.key;
   } else {
     key = await createApiKey(checkedIssuer(caller, tier), callerTenant, keyInput, developer);
