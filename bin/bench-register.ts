@@ -1,18 +1,19 @@
 /**
  * Registration timing benchmark (a script, not a test): shows that `POST /api/v1/portal/register`
  * takes as long for an address that has an account as for a new one, so its time does not tell
- * which (docs/identity.md#registering).
+ * which (docs/identity.md#registering). With the argument `keys`, the same for the free developer
+ * keys of `POST /v1/auth/keys` (docs/developer-api.md).
  *
  * It runs the local stack and server in this process (the server taking each call's client address
  * from X-Forwarded-For, as the tests' does), registers and confirms one account, then sends
- * BENCH_REPEAT registrations of new addresses and as many of the existing address, taking turns,
- * each from its own client address (the per-address limit counts 10 a minute), after BENCH_WARM
- * untimed ones of each. It prints, for each kind, the median, the 10th and 90th percentiles and
+ * BENCH_REPEAT requests for new addresses and as many for the existing address, taking turns,
+ * each from its own client address (the per-address limits count 10 and 5 a minute), after
+ * BENCH_WARM untimed ones of each. It prints, for each kind, the median, the 10th and 90th percentiles and
  * the mean of the handler's time (the local server's Server-Timing) and of the time a client
  * sees, and the difference of the medians. Times on a shared machine are noisy: compare the
  * difference with the spread.
  *
- *   npx tsx bin/bench-register.ts
+ *   npx tsx bin/bench-register.ts [keys]
  *
  * Options (env): BENCH_REPEAT (default 60), BENCH_WARM (default 5).
  */
@@ -23,6 +24,14 @@ import { confirmationLinkMailed } from './local-mail.js';
 
 const repeat = Number(process.env.BENCH_REPEAT ?? 60);
 const warm = Number(process.env.BENCH_WARM ?? 5);
+const keys = process.argv[2] === 'keys';
+/** What is timed: a registration, or a free developer key. */
+const request = keys
+  ? { path: '/v1/auth/keys', body: (email: string) => ({ email, tier: 'free' }) }
+  : {
+      path: '/api/v1/portal/register',
+      body: (email: string) => ({ email, password: 'Other-pass-1', organization_name: 'Bench' }),
+    };
 
 process.env.LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 const { startLocalStack } = await import('../shared/local/stack.js');
@@ -69,8 +78,8 @@ try {
   for (let i = 0; i < warm + repeat; i++) {
     const attempt = async (kind: 'new' | 'existing') => {
       const email = kind === 'new' ? `new-${tag}-${i}@register.example` : existing;
-      const r = await post('/api/v1/portal/register', { email, password: 'Other-pass-1', organization_name: 'Bench' });
-      if (r.status !== 201) throw new Error(`registering ${email} answered ${r.status}`);
+      const r = await post(request.path, request.body(email));
+      if (r.status !== 201) throw new Error(`${request.path} for ${email} answered ${r.status}`);
       if (i >= warm) times[kind].push(r);
     };
     // Taking turns, the first of each pair alternating, so drift in the machine's load hits both.
@@ -84,7 +93,7 @@ try {
   };
   const line = (xs: number[]) =>
     `median ${quantile(xs, 0.5).toFixed(1)} ms, p10 ${quantile(xs, 0.1).toFixed(1)}, p90 ${quantile(xs, 0.9).toFixed(1)}, mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)}`;
-  console.log(`${repeat} registrations of each kind (after ${warm} untimed), taking turns:`);
+  console.log(`${repeat} requests to ${request.path} of each kind (after ${warm} untimed), taking turns:`);
   for (const measure of ['handlerMs', 'wallMs'] as const) {
     const label = measure === 'handlerMs' ? 'handler (Server-Timing)' : 'client';
     const n = times.new.map((t) => t[measure]);
