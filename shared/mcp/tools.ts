@@ -185,7 +185,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'provision_free_account',
     title: 'Provision a free account',
     description:
-      'Make a new free developer tenant for an email, and its API key (shown once: hand it to the person); the email is mailed. Answered alike whether the email has an account or not: with one, the tenant is a new one not linked to it. Called without your credential, as the self-serve route requires: POST /v1/auth/keys with tier free.',
+      'Make a new free developer tenant for an email, and its API key (shown once: hand it to the person); the email is mailed. Answered alike whether the email has an account or not: the tenant is always a new one, linked to no account of the address. Called without your credential, as the self-serve route requires: POST /v1/auth/keys with tier free.',
     routes: [developerKeysIssueRoute],
     hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     fixed: { tier: 'free' },

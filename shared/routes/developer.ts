@@ -30,19 +30,14 @@ export const developerKeysIssueRoute = {
   summary: 'Get an API key: free is self-serve, pro and enterprise need a TENANT_ADMIN',
   description:
     'A `free` key without a credential makes a new developer tenant (free plan) with the key, and mails the email; at most 5 a minute per client address (429). ' +
-    'It is answered alike whether the email has an account or not: for an email with an account (or a pending registration, or a developer account) the tenant is a new one of its own, ' +
-    'not linked to that account (no one logs in to it, nothing of the account is reached from it), and the mail tells the owner a key was asked for with the address. ' +
+    'It is answered alike whether the email has an account or not: the tenant is always a new one of its own with no login identity, ' +
+    'not linked to any account of the address (no one logs in to it, nothing of an account is reached from it, the address stays free to register), and every address gets the same mail. ' +
     'With a TENANT_ADMIN bearer token the key is made in that tenant, of any tier its plan allows (403 otherwise); an API key cannot mint keys. The key is shown once.',
   request: { body: keyIssueRequest },
   response: { status: 201, description: 'The key, shown once.', schema: keyIssueResponse, headers: LIMIT_HEADERS },
   errors: [401, 403, 429],
   rateLimit: { name: 'v1-keys', perMinute: 5 },
-  grants: {
-    audit: 'seal',
-    table: 'write',
-    userPool: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminDeleteUser'],
-    email: true,
-  },
+  grants: { audit: 'seal', table: 'write', email: true },
 } as const satisfies RouteDef;
 
 export const developerKeysRevokeRoute = {
