@@ -71,7 +71,9 @@ export function failure(answer: ApiAnswer): ToolResult {
   const said =
     typeof detail === 'string' ? detail : typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`;
   if (status === 429)
-    return errorResult(`Rate limited: ${said}${answer.retryAfter ? ` (retry after ${answer.retryAfter} s)` : ''}`);
+    return errorResult(
+      `${prefixed('Rate limited', said)}${answer.retryAfter ? ` (retry after ${answer.retryAfter} s)` : ''}`,
+    );
   if (status >= 500) {
     const wait = answer.retryAfter ? ` in ${answer.retryAfter} s` : ' shortly';
     return errorResult(
@@ -85,5 +87,10 @@ export function failure(answer: ApiAnswer): ToolResult {
     409: 'Conflict',
     413: 'Too large',
   };
-  return errorResult(`${why[status] ?? `Refused (${status})`}: ${said}`);
+  return errorResult(prefixed(why[status] ?? `Refused (${status})`, said));
+}
+
+/** `said` after its kind (`Not found: ...`), unless it says its kind already (a bare `Not found`). */
+function prefixed(kind: string, said: string): string {
+  return said.toLowerCase().startsWith(kind.toLowerCase()) ? said : `${kind}: ${said}`;
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../shared/mcp/cursors.js';
 import { allowedOriginsOf, apiBaseOf, transportRefusal } from '../../shared/mcp/http-access.js';
+import { failure } from '../../shared/mcp/tool-results.js';
 import { inputSchemaOf, outputSchemaOf } from '../../shared/mcp/tool-schemas.js';
 import { TOOLS, toolNamed } from '../../shared/mcp/tools.js';
 import { eventsListRoute } from '../../shared/routes/events.js';
@@ -96,5 +97,19 @@ describe('cursors', () => {
     expect(decodeCursor('get_incidents', undefined)).toBe(0);
     expect(() => decodeCursor('search_events', c)).toThrow(/cursor/);
     expect(() => decodeCursor('get_incidents', 'garbage')).toThrow(/cursor/);
+  });
+});
+
+describe('a refused call as a tool error', () => {
+  const text = (status: number, detail: string, retryAfter: string | null = null) =>
+    (failure({ status, body: { detail }, retryAfter, requestId: null }).content[0] as { text: string }).text;
+
+  it('names the kind of refusal once, whether or not the API said it already', () => {
+    expect(text(404, 'Not found')).toBe('Not found');
+    expect(text(404, 'Incident not found')).toBe('Not found: Incident not found');
+    expect(text(401, 'Not authenticated: send a bearer token')).toBe('Not authenticated: send a bearer token');
+    expect(text(403, 'Keys are issued by a TENANT_ADMIN')).toBe('Not allowed: Keys are issued by a TENANT_ADMIN');
+    expect(text(429, 'Rate limited for this tool', '7')).toBe('Rate limited for this tool (retry after 7 s)');
+    expect(text(418, 'No')).toBe('Refused (418): No');
   });
 });
