@@ -9,6 +9,7 @@
  * An NMEA 4 tag block (`\c:<unix time>*hh\`) before a sentence gives the time it was received.
  */
 import ggencoder from 'ggencoder';
+import type { ShipIdentity } from '../vocabulary/ship-types.js';
 
 /** Why sentences were refused: counted per reason (shared/domain/vessels/ais-input.ts). */
 export const AIS_DECODE_FAILURES = [
@@ -33,20 +34,16 @@ export interface AisPosition {
   heading_degrees: number | null;
   /** ITU-R M.1371 navigational status (0 under way using engine, 1 at anchor, 5 moored, ...); null for class B. */
   nav_status: number | null;
+  /** Type 19 only: the name, ship type and dimensions it carries. */
+  name?: string | null;
+  ship_type?: number | null;
+  dimensions?: ShipIdentity['dimensions'];
 }
 
-export interface AisStatic {
+export interface AisStatic extends ShipIdentity {
   kind: 'static';
   message_type: number;
   mmsi: string;
-  name: string | null;
-  call_sign: string | null;
-  imo: number | null;
-  ship_type: number | null;
-  /** Metres, from the reference point to bow, stern, port and starboard. */
-  dimensions: { to_bow: number; to_stern: number; to_port: number; to_starboard: number } | null;
-  draught_m: number | null;
-  destination: string | null;
 }
 
 export type AisMessage = AisPosition | AisStatic;
@@ -66,7 +63,10 @@ const MIN_BITS: Readonly<Record<number, number>> = {
   24: 160,
   27: 96,
 };
-const SENTENCE = /^!AIVD[MO],(\d),(\d),(\d?),([AB12]?),([0-9:;<=>?@A-W`a-w]*),([0-5])\*([0-9A-Fa-f]{2})$/;
+/** Any talker (AI, AB, AN, BS, SA...); what a receiver appends after the checksum (USCG and AISHub metadata) is left aside. */
+const SENTENCE =
+  /^!([A-Z]{2})VD[MO],(\d),(\d),(\d?),([AB12]?),([0-9:;<=>?@A-W`a-w]*),([0-5])\*([0-9A-Fa-f]{2})(?:,.*)?$/;
+const TRAILER = /^(![^*]*\*[0-9A-Fa-f]{2}),.*$/;
 const TAG_BLOCK = /^\\([^\\]*)\\/;
 
 const fail = (reason: AisDecodeFailure, detail: string): AisDecoded => ({ ok: false, reason, detail });
@@ -110,7 +110,7 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
       receivedAt ??= tagTime(tag[1]!);
       sentence = sentence.slice(tag[0].length);
     }
-    parts.push(sentence);
+    parts.push(sentence.replace(TRAILER, '$1'));
   }
   const fields = parts.map((s) => SENTENCE.exec(s));
   for (const [i, f] of fields.entries()) {
@@ -122,18 +122,18 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
     if (!f)
       return fail(
         parts[i]!.includes('*') ? 'malformed' : 'truncated',
-        `sentence ${i + 1} is not an !AIVDM/!AIVDO sentence`,
+        `sentence ${i + 1} is not an AIS sentence (!AIVDM, !AIVDO or another talker's VDM/VDO)`,
       );
   }
-  const count = Number(fields[0]![1]);
+  const count = Number(fields[0]![2]);
   if (count !== fields.length) return fail('incomplete', `the message has ${count} part(s); ${fields.length} given`);
   for (const [i, f] of fields.entries()) {
-    if (Number(f![1]) !== count || Number(f![2]) !== i + 1 || f![3] !== fields[0]![3]) {
+    if (f![1] !== fields[0]![1] || Number(f![2]) !== count || Number(f![3]) !== i + 1 || f![4] !== fields[0]![4]) {
       return fail('incomplete', `sentence ${i + 1} is not part ${i + 1} of the same ${count}-part message`);
     }
   }
-  const payloadChars = fields.reduce((n, f) => n + f![5]!.length, 0);
-  const bits = payloadChars * 6 - Number(fields[fields.length - 1]![6]);
+  const payloadChars = fields.reduce((n, f) => n + f![6]!.length, 0);
+  const bits = payloadChars * 6 - Number(fields[fields.length - 1]![7]);
   if (payloadChars === 0) return fail('truncated', 'the payload is empty');
 
   const session: Record<string, unknown> = {};
@@ -146,22 +146,26 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
     return fail('unsupported_type', `message type ${type} is not a position or static-data report`);
   if (bits < minBits) return fail('truncated', `a type ${type} message needs ${minBits} bits; it has ${bits}`);
 
+  const dims =
+    d.dimA !== undefined
+      ? { to_bow: d.dimA, to_stern: d.dimB ?? 0, to_port: d.dimC ?? 0, to_starboard: d.dimD ?? 0 }
+      : null;
+  const dimensions = dims && dims.to_bow + dims.to_stern + dims.to_port + dims.to_starboard > 0 ? dims : null;
   if (type === 5 || type === 24) {
     if (type === 24 && d.part !== 0 && d.part !== 1)
       return fail('malformed', `type 24 part ${String(d.part)} does not exist`);
-    const dims =
-      d.dimA !== undefined
-        ? { to_bow: d.dimA, to_stern: d.dimB ?? 0, to_port: d.dimC ?? 0, to_starboard: d.dimD ?? 0 }
-        : null;
+    // A part B as long as a part A (168 bits are needed) is a part A some transponders mislabel:
+    // read as one, as libais does.
+    const mislabelled = type === 24 && d.part === 1 && bits < 168;
     const message: AisStatic = {
       kind: 'static',
       message_type: type,
       mmsi: d.mmsi,
-      name: text(d.shipname),
-      call_sign: text(d.callsign),
+      name: text(mislabelled ? d.GetStr(40, 120) : d.shipname),
+      call_sign: mislabelled ? null : text(d.callsign),
       imo: d.imo ? d.imo : null,
-      ship_type: d.cargo ? d.cargo : null,
-      dimensions: dims && dims.to_bow + dims.to_stern + dims.to_port + dims.to_starboard > 0 ? dims : null,
+      ship_type: !mislabelled && d.cargo ? d.cargo : null,
+      dimensions: mislabelled ? null : dimensions,
       draught_m: d.draught ? d.draught : null,
       destination: text(d.destination),
     };
@@ -195,6 +199,7 @@ export function decodeAis(sentences: readonly string[]): AisDecoded {
     cog_degrees: cog ?? null,
     heading_degrees: orNull(d.hdg, 511),
     nav_status: type <= 3 || type === 27 ? orNull(d.navstatus, 15) : null,
+    ...(type === 19 ? { name: text(d.shipname), ship_type: d.cargo ? d.cargo : null, dimensions } : {}),
   };
   return { ok: true, message, received_at: receivedAt };
 }

@@ -25,6 +25,8 @@ declare module 'ggencoder' {
     destination?: string;
     part?: number;
     GetInt(start: number, len: number, signed?: boolean): number;
+    /** Six-bit text from `start`, `len` bits, up to the first `@` (padding). */
+    GetStr(start: number, len: number): string;
   }
   export class AisEncode {
     constructor(message: Record<string, unknown>);

@@ -141,3 +141,19 @@ function classify(code: number | null): { category: ShipCategory; description: s
   const shipClass = CLASSES[Math.floor(code / 10)]!;
   return { category: shipClass.category, description: `${shipClass.name}, ${CARRIES[code % 10]!}` };
 }
+
+/**
+ * What a vessel says it is in AIS (static data, types 5 and 24, and part of a type 19 position
+ * report): the decoder's output and the vessel's stored identity share it.
+ */
+export interface ShipIdentity {
+  name: string | null;
+  call_sign: string | null;
+  imo: number | null;
+  /** ITU-R M.1371 "type of ship and cargo type" (this module's table 53); null when not available. */
+  ship_type: number | null;
+  /** Metres, from the reference point to bow, stern, port and starboard. */
+  dimensions: { to_bow: number; to_stern: number; to_port: number; to_starboard: number } | null;
+  draught_m: number | null;
+  destination: string | null;
+}

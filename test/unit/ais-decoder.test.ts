@@ -13,6 +13,11 @@ const ok = (sentences: string[]) => {
   return out.message as unknown as Record<string, unknown>;
 };
 
+const reason = (sentences: string[]) => {
+  const out = decodeAis(sentences);
+  return out.ok ? 'decoded' : out.reason;
+};
+
 describe('AIS decoding of gpsd sample sentences', () => {
   it('decodes class A position reports (types 1, 2, 3)', () => {
     expect(ok(['!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A'])).toMatchObject({
@@ -67,6 +72,48 @@ describe('AIS decoding of gpsd sample sentences', () => {
     expect(extended).toMatchObject({ message_type: 19, mmsi: '367059850', sog_knots: 8.7, cog_degrees: 335.9 });
     expect(extended.lon).toBeCloseTo(-88.8103916667, 5);
     expect(extended.lat).toBeCloseTo(29.543695, 5);
+    // Type 19 also carries the vessel's name, ship type and size.
+    expect(extended).toMatchObject({
+      name: 'CAPT.J.RIMES',
+      ship_type: 70,
+      dimensions: { to_bow: 5, to_stern: 21, to_port: 4, to_starboard: 4 },
+    });
+  });
+
+  it('reads any talker, and leaves aside what a receiver appends after the checksum', () => {
+    // libais's tests: a USCG receiver (talker SA, with its metadata) and AISHub's (with its own).
+    expect(
+      ok([
+        '!SAVDM,2,1,6,A,55NOvQP1u>QIL@O??SL985`u>0EQ18E=>222221J1p`884i6N344Sll1@m80,0*0C,b003669956,1426118503',
+        '!SAVDM,2,2,6,A,TRA1iH88880,2*6F,b003669956,1426118503',
+      ]),
+    ).toMatchObject({ mmsi: '367525510', name: 'BRAZOS EXPRESS', call_sign: 'WDG3387', imo: 8206870, ship_type: 90 });
+    expect(ok(['!AIVDM,1,1,,B,H3pro:4q3?=1B0000000000P7220,0*59,raishub,1332550009'])).toMatchObject({
+      mmsi: '261011240',
+      ship_type: 57,
+      call_sign: null,
+    });
+    // pyais's: talker AN.
+    expect(ok(['!ANVDM,1,1,,B,H5NuKGTUCBD8SaUG4:omol0hC33t,0*54'])).toMatchObject({
+      call_sign: 'WDJ7574',
+      ship_type: 37,
+    });
+    // The parts of one message come from one talker.
+    expect(
+      reason([
+        '!SAVDM,2,1,6,A,55NOvQP1u>QIL@O??SL985`u>0EQ18E=>222221J1p`884i6N344Sll1@m80,0*0C',
+        '!AIVDM,2,2,6,A,TRA1iH88880,2*75',
+      ]),
+    ).toBe('incomplete');
+  });
+
+  it('reads a type 24 marked part B but as short as a part A as the part A it is (as libais does)', () => {
+    expect(ok(['!AIVDM,1,1,,A,H69oQAlh4V1QDr377C362222220,2*69'])).toMatchObject({
+      mmsi: '413000007',
+      name: 'LAI XUN 11401',
+      call_sign: null,
+      ship_type: null,
+    });
   });
 
   it('decodes long-range position reports (type 27) with signed coordinates', () => {
@@ -118,10 +165,6 @@ describe('AIS decoding of gpsd sample sentences', () => {
 });
 
 describe('AIS decoding failures', () => {
-  const reason = (sentences: string[]) => {
-    const out = decodeAis(sentences);
-    return out.ok ? 'decoded' : out.reason;
-  };
   it('names what is wrong and never throws', () => {
     // One payload character changed: the checksum no longer matches.
     expect(reason(['!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CR,0*4A'])).toBe('checksum');
