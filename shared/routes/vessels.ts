@@ -77,7 +77,7 @@ export const vesselsGetRoute = {
   tag: 'vessels',
   summary: "A vessel's profile: identity, flag, track, behaviour, proximity to infrastructure",
   description:
-    "Identity from its static reports and flag state from its MMSI's Maritime Identification Digits; last position and whether it is dark or loitering now; over the window (`hours`, default 24): track summary, AIS gaps, loitering, speeds beyond its type's service speed and position jumps, zone entries, and the nearest approach to the tenant's infrastructure lines. 404 when the tenant has no AIS data for the MMSI.",
+    "Identity from its static reports (types 5 and 24, and what a type 19 position report carries) and flag state from its MMSI's Maritime Identification Digits; last position and whether it is dark or loitering now; over the window (`hours`, default 24): track summary, AIS gaps, loitering, speeds beyond its type's service speed and position jumps, zone entries, and the nearest approach to the tenant's infrastructure lines. A vessel known from static data only is answered with its identity, `last_seen` and `last_position` null, an empty track, and a note that says so. 404 when the tenant has no AIS data for the MMSI.",
   request: { path: vesselPath, query: vesselProfileQuery },
   response: { status: 200, description: 'The profile.', schema: vesselProfile },
   errors: [404],

@@ -160,7 +160,8 @@ const flag = {
 const identity = /* @__PURE__ */ (() =>
   ({
     type: ['object', 'null'],
-    description: 'What the vessel said it is (AIS types 5 and 24); null until it has said.',
+    description:
+      'What the vessel said it is (static data, AIS types 5 and 24, and the name, ship type and size of a type 19 position report), each field from the newest report that told it; null until it has said.',
     properties: {
       name: { type: ['string', 'null'] },
       call_sign: { type: ['string', 'null'] },
@@ -243,14 +244,25 @@ export const vesselProfile = /* @__PURE__ */ (() =>
       },
       flag,
       identity,
-      first_seen: timestamp,
-      last_seen: timestamp,
+      first_seen: { ...timestamp, description: 'Its first report of any kind (position or static data).' },
+      last_seen: {
+        ...timestamp,
+        type: ['string', 'null'],
+        description:
+          'Its last position report; null for a vessel known from static data only (sent every 6 minutes, often before any position): then `notes` says so.',
+      },
       last_position: { ...positionSchema, type: ['object', 'null'] },
       status: {
         type: 'object',
         properties: {
-          dark: { type: 'boolean', description: 'Silent for longer than the gap threshold now.' },
-          silent_minutes: { type: 'number' },
+          dark: {
+            type: 'boolean',
+            description: 'Silent for longer than the gap threshold now (false while it has sent no position).',
+          },
+          silent_minutes: {
+            type: ['number', 'null'],
+            description: 'Minutes since its last position; null without one.',
+          },
           loitering: {
             type: 'boolean',
             description: 'Its latest positions form a loitering episode that has not ended.',

@@ -15,6 +15,7 @@ import { backoff } from '../read-batch.js';
 import { ConditionFailed, transactWrite } from '../transact.js';
 import { outboxPut } from '../outbox.js';
 import { EPISODE_FOUND, VESSELS_SOURCE } from '../../vocabulary/bus.js';
+import type { ShipIdentity } from '../../vocabulary/ship-types.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
 /** The grid of the area index, in degrees: a cell is about 22 km north to south. */
@@ -38,14 +39,7 @@ export interface StoredPosition {
   zone_ids: string[];
 }
 
-export interface VesselIdentity {
-  name: string | null;
-  call_sign: string | null;
-  imo: number | null;
-  ship_type: number | null;
-  dimensions: { to_bow: number; to_stern: number; to_port: number; to_starboard: number } | null;
-  draught_m: number | null;
-  destination: string | null;
+export interface VesselIdentity extends ShipIdentity {
   /** When the identity was last reported. */
   reported_at: string | null;
 }
@@ -53,11 +47,16 @@ export interface VesselIdentity {
 export interface StoredVessel {
   tenant_id: string;
   mmsi: string;
+  /** Its first report of any kind. */
   first_seen: string;
-  last_seen: string;
+  /** Its last position report; null while it has sent static data only. */
+  last_seen: string | null;
   last_position: StoredPosition | null;
   identity: VesselIdentity | null;
 }
+
+/** A vessel with a position: those the recency index holds (lists, dark vessels). */
+export type SeenVessel = StoredVessel & { last_seen: string };
 
 export type EpisodeKind = 'gap' | 'loitering';
 
@@ -177,69 +176,109 @@ export async function positionsInCell(
 }
 
 const VESSEL_FIELDS = ['tenant_id', 'mmsi', 'first_seen', 'last_seen', 'last_position', 'identity'] as const;
-const vesselOf = (item: Record<string, unknown>): StoredVessel => pick<StoredVessel>(item, VESSEL_FIELDS);
+const vesselOf = (item: Record<string, unknown>): StoredVessel => ({
+  ...pick<StoredVessel>(item, VESSEL_FIELDS),
+  last_seen: (item.last_seen as string | undefined) ?? null,
+  last_position: (item.last_position as StoredPosition | undefined) ?? null,
+  identity: (item.identity as VesselIdentity | undefined) ?? null,
+});
 
 export async function getVessel(tenantId: TenantId, mmsi: string): Promise<StoredVessel | null> {
   const out = await db.send(new GetCommand({ TableName: TABLE, Key: keys.vessel(tenantId, mmsi) }));
   return out.Item ? vesselOf(out.Item) : null;
 }
 
+/** Creates a vessel's item with its constant parts, or moves its first report back to `at`. */
+async function markSeen(key: Record<string, string>, tenantId: TenantId, mmsi: string, at: string): Promise<void> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'SET entity = :e, tenant_id = :t, mmsi = :m, first_seen = :at',
+        ConditionExpression: 'attribute_not_exists(first_seen) OR first_seen > :at',
+        ExpressionAttributeValues: { ':e': 'VESSEL', ':t': tenantId, ':m': mmsi, ':at': at },
+      }),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
+
+/** Records that a vessel was seen at `position`: its last position moves only forward in time. */
+export async function touchVessel(tenantId: TenantId, mmsi: string, position: StoredPosition): Promise<void> {
+  const key = keys.vessel(tenantId, mmsi);
+  await markSeen(key, tenantId, mmsi, position.occurred_at);
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'SET last_seen = :at, last_position = :p, GSI2PK = :g2pk, GSI2SK = :g2sk',
+        ConditionExpression: 'attribute_not_exists(last_seen) OR last_seen < :at',
+        ExpressionAttributeValues: {
+          ':at': position.occurred_at,
+          ':p': position,
+          ...prefixed(keys.vesselRecency(tenantId, position.occurred_at, mmsi)),
+        },
+      }),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
+
 /**
- * Records that a vessel was seen at `position` (its last position moves only forward in time)
- * and, with `identity`, what it said it is (only a newer report replaces an older one).
+ * Revises what a vessel says it is, from a report made at `at`: `revise` is handed the stored
+ * identity and answers the new one (null: nothing to change). The write holds only if no other
+ * writer revised it meanwhile (a version number); otherwise it is read and revised again. A
+ * vessel first known from this report is created (first seen then).
  */
-export async function touchVessel(
+export async function reviseIdentity(
   tenantId: TenantId,
   mmsi: string,
-  seen: { position?: StoredPosition; identity?: VesselIdentity; at: string },
+  at: string,
+  revise: (current: VesselIdentity | null) => VesselIdentity | null,
 ): Promise<void> {
   const key = keys.vessel(tenantId, mmsi);
-  // First seen and the item's constant parts, once.
-  await db.send(
-    new UpdateCommand({
-      TableName: TABLE,
-      Key: key,
-      UpdateExpression: 'SET entity = :e, tenant_id = :t, mmsi = :m, first_seen = if_not_exists(first_seen, :at)',
-      ExpressionAttributeValues: { ':e': 'VESSEL', ':t': tenantId, ':m': mmsi, ':at': seen.at },
-    }),
-  );
-  const conditional = async (
-    update: string,
-    condition: string,
-    values: Record<string, unknown>,
-    names?: Record<string, string>,
-  ) => {
+  await markSeen(key, tenantId, mmsi, at);
+  // `identity` is a reserved word of DynamoDB's expressions.
+  const names = { '#id': 'identity' };
+  for (let attempt = 0; ; attempt++) {
+    const out = await db.send(
+      new GetCommand({
+        TableName: TABLE,
+        Key: key,
+        ConsistentRead: true,
+        ProjectionExpression: '#id, identity_version',
+        ExpressionAttributeNames: names,
+      }),
+    );
+    const version = Number(out.Item?.identity_version ?? 0);
+    const next = revise((out.Item?.identity as VesselIdentity | undefined) ?? null);
+    if (!next) return;
     try {
       await db.send(
         new UpdateCommand({
           TableName: TABLE,
           Key: key,
-          UpdateExpression: update,
-          ConditionExpression: condition,
-          ExpressionAttributeValues: values,
+          UpdateExpression: 'SET #id = :i, identity_version = :next',
+          ConditionExpression: version ? 'identity_version = :v' : 'attribute_not_exists(identity_version)',
           ExpressionAttributeNames: names,
+          ExpressionAttributeValues: {
+            ':i': next,
+            ':next': version + 1,
+            ...(version ? { ':v': version } : {}),
+          },
         }),
       );
+      return;
     } catch (err) {
       if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      if (attempt >= 8)
+        throw new Error(`the identity of vessel ${mmsi} kept changing while it was revised`, { cause: err });
+      await backoff(attempt + 1);
     }
-  };
-  if (seen.position) {
-    const p = seen.position;
-    await conditional(
-      'SET last_seen = :at, last_position = :p, first_seen = if_not_exists(first_seen, :at), GSI2PK = :g2pk, GSI2SK = :g2sk',
-      'attribute_not_exists(last_seen) OR last_seen < :at',
-      { ':at': p.occurred_at, ':p': p, ...prefixed(keys.vesselRecency(tenantId, p.occurred_at, mmsi)) },
-    );
-  }
-  if (seen.identity) {
-    // `identity` is a reserved word of DynamoDB's expressions.
-    await conditional(
-      'SET #id = :i',
-      'attribute_not_exists(#id) OR #id.reported_at <= :at',
-      { ':i': seen.identity, ':at': seen.at },
-      { '#id': 'identity' },
-    );
   }
 }
 
@@ -251,13 +290,13 @@ export async function vesselsSeenBetween(
   from: string,
   to: string,
   limit: number,
-): Promise<StoredVessel[]> {
+): Promise<SeenVessel[]> {
   return (
     await queryPage(
       { index: 'GSI2', pk: `${tenantPk(tenantId)}#VESSELS`, skBetween: [from, `${to}~`], ascending: false },
       upTo(limit),
     )
-  ).map(vesselOf);
+  ).map((item) => vesselOf(item) as SeenVessel);
 }
 
 const EPISODE_FIELDS = [

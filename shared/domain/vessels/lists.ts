@@ -12,7 +12,7 @@ import {
   vesselsSeenBetween,
   type StoredEpisode,
   type StoredPosition,
-  type StoredVessel,
+  type SeenVessel,
 } from '../../db/vessels/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { hoursAgo, summaryOf } from './summary.js';
@@ -40,7 +40,7 @@ export async function listVessels(
     q.offset + q.limit,
   );
   const vessels = await Promise.all(mmsis.map((m) => getVessel(tenantId, m)));
-  return vessels.filter((v): v is StoredVessel => v !== null).map((v) => summaryOf(v, nowMs));
+  return vessels.filter((v): v is SeenVessel => v?.last_seen != null).map((v) => summaryOf(v, nowMs));
 }
 
 /** Positions within `radiusM` of a point in a time range: one Query per grid cell the circle touches. */

@@ -23,7 +23,8 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function vesselProfile(tenantId: TenantId, mmsi: string, hours: number, nowMs = Date.now()) {
   const vessel = await getVessel(tenantId, mmsi);
-  if (!vessel || !vessel.last_seen) throw new NotFoundError(VESSEL_NOT_FOUND);
+  // A vessel known from static data only (sent every 6 minutes, often before any position) is answered too.
+  if (!vessel) throw new NotFoundError(VESSEL_NOT_FOUND);
   const to = new Date(nowMs).toISOString();
   const from = hoursAgo(hours, nowMs);
   const [track, files] = await Promise.all([newestTrack(tenantId, mmsi, from, to), lineFiles(tenantId)]);
@@ -31,8 +32,12 @@ export async function vesselProfile(tenantId: TenantId, mmsi: string, hours: num
   const behaviour = analyseTrack(track.positions, type.typicalSpeedKnots.max);
   const notes: string[] = [];
   if (!vessel.identity)
-    notes.push('No static data (AIS type 5 or 24) received yet: name, call sign, IMO and ship type are unknown.');
-  if (track.positions.length === 0) notes.push(`No positions in the last ${hours} hours.`);
+    notes.push('No static data (AIS type 5, 19 or 24) received yet: name, call sign, IMO and ship type are unknown.');
+  if (!vessel.last_position)
+    notes.push(
+      'No position report received yet (only static data): last position, track, behaviour and proximity are unknown.',
+    );
+  else if (track.positions.length === 0) notes.push(`No positions in the last ${hours} hours.`);
   if (files.length === 0) notes.push('The tenant has no infrastructure lines: proximity cannot be judged.');
   const infrastructure = await proximity(tenantId, vessel, track.positions, files);
   const silent = silentMinutes(vessel, nowMs);
@@ -62,7 +67,7 @@ export async function vesselProfile(tenantId: TenantId, mmsi: string, hours: num
     last_seen: vessel.last_seen,
     last_position: vessel.last_position,
     status: {
-      dark: silent > BEHAVIOUR.gapMinutes,
+      dark: silent !== null && silent > BEHAVIOUR.gapMinutes,
       silent_minutes: silent,
       loitering: Boolean(lastLoiter && last && lastLoiter.end === last.occurred_at),
     },

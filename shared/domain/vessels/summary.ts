@@ -1,5 +1,5 @@
 /** A vessel as lists show it (who, flag, where last, how long silent), and what the vessel reads share. */
-import type { StoredVessel } from '../../db/vessels/index.js';
+import type { SeenVessel, StoredVessel } from '../../db/vessels/index.js';
 import { flagStateOf } from '../../vocabulary/mid-codes.js';
 import { shipTypeOf } from '../../vocabulary/ship-types.js';
 
@@ -7,11 +7,15 @@ export { VESSEL_NOT_FOUND } from './track.js';
 
 export const hoursAgo = (hours: number, nowMs: number) => new Date(nowMs - hours * 3600_000).toISOString();
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-export const silentMinutes = (v: StoredVessel, nowMs: number) =>
-  round(Math.max(0, (nowMs - Date.parse(v.last_seen)) / 60_000));
+/** Minutes since its last position; null for a vessel that has sent none. */
+export function silentMinutes(v: SeenVessel, nowMs: number): number;
+export function silentMinutes(v: StoredVessel, nowMs: number): number | null;
+export function silentMinutes(v: StoredVessel, nowMs: number): number | null {
+  return v.last_seen === null ? null : round(Math.max(0, (nowMs - Date.parse(v.last_seen)) / 60_000));
+}
 
-/** A vessel in a list: who, where last, how long silent. */
-export function summaryOf(v: StoredVessel, nowMs: number) {
+/** A vessel in a list (one with a position): who, where last, how long silent. */
+export function summaryOf(v: SeenVessel, nowMs: number) {
   return {
     mmsi: v.mmsi,
     name: v.identity?.name ?? null,

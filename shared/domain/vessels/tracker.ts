@@ -19,6 +19,7 @@ import {
   positionBefore,
   putEpisode,
   putPositions,
+  reviseIdentity,
   touchVessel,
   trackBetween,
   type EpisodeKind,
@@ -70,20 +71,56 @@ function positionOf(e: AisEvent): StoredPosition | null {
   };
 }
 
-function identityOf(e: AisEvent): VesselIdentity | null {
-  if (e.type !== 'ais.static' || !str(e.payload.mmsi) || e.payload.ais_error) return null;
+type Reported = Omit<VesselIdentity, 'reported_at'>;
+
+/**
+ * What an AIS event says the vessel is, whatever its type: static data (types 5 and 24, also
+ * when a client sends it as `ais.position`) and the name, ship type and dimensions of a type 19
+ * position report. Null when it says nothing of it.
+ */
+function identityOf(e: AisEvent): Reported | null {
+  if (!str(e.payload.mmsi) || e.payload.ais_error) return null;
   const p = e.payload;
-  return {
+  const dimensions = p.dimensions && typeof p.dimensions === 'object' ? (p.dimensions as Reported['dimensions']) : null;
+  const said: Reported = {
     name: str(p.name),
     call_sign: str(p.call_sign),
     imo: num(p.imo),
     ship_type: num(p.ship_type),
-    dimensions: (p.dimensions as VesselIdentity['dimensions']) ?? null,
+    dimensions,
     draught_m: num(p.draught_m),
     destination: str(p.destination),
-    reported_at: e.occurred_at,
   };
+  return Object.values(said).some((v) => v !== null) ? said : null;
 }
+
+/**
+ * A vessel's identity with a report merged in. A report tells only some fields (a type 24 part A
+ * the name, its part B the ship type, call sign and size; a type 19 the name, type and size), and
+ * "not available" (null) erases nothing: what a report tells replaces what an older one told,
+ * and an older report only fills what is still unknown. Null when nothing changes.
+ */
+export function mergeIdentity(current: VesselIdentity | null, said: Reported, at: string): VesselIdentity | null {
+  const newer = !current?.reported_at || current.reported_at <= at;
+  const before: Record<string, unknown> = { ...EMPTY_IDENTITY, ...current };
+  const merged: Record<string, unknown> = { ...before, reported_at: newer ? at : current.reported_at };
+  for (const [field, value] of Object.entries(said)) {
+    if (value !== null && (newer || merged[field] === null)) merged[field] = value;
+  }
+  return current && JSON.stringify(merged) === JSON.stringify(before) ? null : (merged as unknown as VesselIdentity);
+}
+
+/** An identity of which nothing is known yet. */
+export const EMPTY_IDENTITY: VesselIdentity = {
+  name: null,
+  call_sign: null,
+  imo: null,
+  ship_type: null,
+  dimensions: null,
+  draught_m: null,
+  destination: null,
+  reported_at: null,
+};
 
 /** Tracks one tenant's AIS events (any order; retried batches welcome). */
 export async function trackTenant(tenantId: TenantId, events: readonly AisEvent[]): Promise<void> {
@@ -98,17 +135,20 @@ export async function trackTenant(tenantId: TenantId, events: readonly AisEvent[
   const positions = events.map(positionOf).filter((p): p is StoredPosition => p !== null);
   await putPositions(tenantId, positions, expiresAt);
 
-  // Identities, in time order per vessel (the newest wins anyway).
+  // Identities, in time order (any order gives the same identity: mergeIdentity).
   for (const e of [...events].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))) {
-    const identity = identityOf(e);
-    if (identity) await touchVessel(tenantId, String(e.payload.mmsi), { identity, at: e.occurred_at });
+    const said = identityOf(e);
+    if (said)
+      await reviseIdentity(tenantId, String(e.payload.mmsi), e.occurred_at, (current) =>
+        mergeIdentity(current, said, e.occurred_at),
+      );
   }
 
   const byVessel = new Map<string, StoredPosition[]>();
   for (const p of positions) byVessel.set(p.mmsi, [...(byVessel.get(p.mmsi) ?? []), p]);
   for (const [mmsi, own] of byVessel) {
     own.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
-    await touchVessel(tenantId, mmsi, { position: own[own.length - 1]!, at: own[own.length - 1]!.occurred_at });
+    await touchVessel(tenantId, mmsi, own[own.length - 1]!);
     await settleEpisodes(tenantId, mmsi, own, expiresAt);
   }
 }
