@@ -77,7 +77,11 @@ export const spaceWeatherAnswer = /* @__PURE__ */ (() =>
             enum: ['G1', 'G2', 'G3', 'G4', 'G5', null],
             description: 'The NOAA geomagnetic storm level; null below storm level.',
           },
-          risk: { type: 'string', enum: GIC_RISKS },
+          risk: {
+            type: 'string',
+            enum: [...GIC_RISKS, 'unknown'],
+            description: '`unknown` when no Kp reading is kept (then `kp` is null); `none` is below storm level.',
+          },
           effects: {
             type: 'string',
             description: 'What the NOAA scale says of power systems (and pipelines) at this level.',

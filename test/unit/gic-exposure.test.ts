@@ -3,6 +3,7 @@
  * centred-dipole geomagnetic latitude, the auroral oval's edge at a Kp value, and the level a line
  * gets from where it lies.
  */
+import { gicAt } from '../../shared/domain/connectors/space-weather.js';
 import { describe, expect, it } from 'vitest';
 import {
   auroralEdge,
@@ -57,5 +58,19 @@ describe('conductorExposure', () => {
     });
     expect(conductorExposure(oslo, 4, 'none')).toMatchObject({ band: 'auroral', risk: 'none' });
     expect(conductorExposure(singapore, 2, 'none')).toMatchObject({ band: 'low', risk: 'none' });
+  });
+});
+
+describe('the space weather answer’s GIC level', () => {
+  it('is unknown with no Kp reading, not the "none" of a quiet sky', () => {
+    expect(gicAt(null)).toMatchObject({
+      kp: null,
+      g_scale: null,
+      risk: 'unknown',
+      auroral_edge_magnetic_latitude: null,
+    });
+    expect(gicAt(null).effects).toMatch(/cannot be told/);
+    expect(gicAt(2)).toMatchObject({ kp: 2, g_scale: null, risk: 'none' });
+    expect(gicAt(5.33)).toMatchObject({ kp: 5.33, g_scale: 'G1', risk: 'low', auroral_edge_magnetic_latitude: 55.34 });
   });
 });

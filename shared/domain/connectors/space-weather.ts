@@ -49,7 +49,7 @@ export interface SpaceWeather {
     readings: KpReading[];
     stale: boolean;
   };
-  gic: GicAssessment & { kp: number | null; auroral_edge_magnetic_latitude: number | null };
+  gic: (GicAssessment | UnknownGic) & { kp: number | null; auroral_edge_magnetic_latitude: number | null };
   solar_wind: {
     plasma: Pick<SolarWindPlasma, 'time' | 'speed' | 'density' | 'temperature'> | null;
     mag: Pick<SolarWindMag, 'time' | 'bz_gsm' | 'bt'> | null;
@@ -75,6 +75,26 @@ const newest = async <R>(
 };
 
 const RISK_ORDER = ['none', 'low', 'moderate', 'high', 'severe', 'extreme'];
+
+/** With no Kp reading kept the risk is not known: not `none`, which is what the scale says below G1. */
+export interface UnknownGic extends Omit<GicAssessment, 'risk'> {
+  risk: 'unknown';
+}
+const UNKNOWN_GIC: UnknownGic = {
+  g_scale: null,
+  risk: 'unknown',
+  effects: 'No Kp reading is kept, so the risk cannot be told: check the swpc-kp connector.',
+  source: gicRiskForKp(0).source,
+};
+
+/** The answer's `gic` for the current Kp, or for none. */
+export function gicAt(kp: number | null): SpaceWeather['gic'] {
+  return {
+    ...(kp === null ? UNKNOWN_GIC : gicRiskForKp(kp)),
+    kp,
+    auroral_edge_magnetic_latitude: kp === null ? null : auroralEdge(kp),
+  };
+}
 
 /** The most exposed first: by risk, then the most poleward, then the longest. */
 const byExposure = (a: Conductor, b: Conductor) =>
@@ -102,7 +122,6 @@ export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors
     .filter((r) => Date.parse(r.time) >= Date.parse(readings[0]!.time) - 21 * 3600_000)
     .reduce<KpReading | null>((m, r) => (!m || r.kp > m.kp ? r : m), null);
   const kp = current?.kp ?? null;
-  const level = gicRiskForKp(kp ?? 0);
 
   const assessed =
     kp === null
@@ -114,7 +133,7 @@ export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors
             name: l.name,
             kind: l.kind,
             length_km: l.length_km,
-            ...conductorExposure(l.bbox, kp, level.risk),
+            ...conductorExposure(l.bbox, kp, gicRiskForKp(kp).risk),
           }))
           .sort(byExposure);
 
@@ -123,7 +142,7 @@ export async function spaceWeather(tenantId: TenantId, nowMs: number, conductors
   const lastMag = winds[0] ?? null;
   return {
     kp: { current, max_24h: max24h, readings, stale: !latest3h || nowMs - Date.parse(latest3h.time) > STALE_MS },
-    gic: { ...level, kp, auroral_edge_magnetic_latitude: kp === null ? null : auroralEdge(kp) },
+    gic: gicAt(kp),
     solar_wind: {
       plasma: lastPlasma && {
         time: lastPlasma.time,
