@@ -268,7 +268,8 @@ describe('incident notifications to integrations', () => {
     const t = tag();
     const first = await add(org, { kind: 'slack', config: { webhook_url: `${receiver.url}/first/${t}` } });
     const second = await add(org, { kind: 'http', config: { url: `${receiver.url}/second/${t}` } });
-    await policy(org, [[first.integration_id], [second.integration_id], []]);
+    const recipient = `duty-${t}@harbour.example`;
+    await policy(org, [[first.integration_id], [second.integration_id], []], { email_recipients: [recipient] });
     const incident = await open(org, `Door forced ${t}`);
     await receivedOn(`/first/${t}`);
     for (const level of [1, 2]) {
@@ -291,6 +292,11 @@ describe('incident notifications to integrations', () => {
         data: expect.objectContaining({ escalation_level: 2 }),
       }),
     ]);
+    // Escalated by hand, and told so (the mail says it in words): not "not acknowledged in time".
+    const mails = await waitForMail((m) => m.to.includes(recipient), 3);
+    const atLevel2 = mails.find((m) => m.text.includes('Escalation level: 2'));
+    expect(atLevel2?.text).toContain('Escalation level: 2 (escalated by hand)');
+    expect(toSecond[0].data.reason).toBe('escalated_manually');
   });
 });
 

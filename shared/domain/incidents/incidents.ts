@@ -365,7 +365,10 @@ export async function escalate(
         notify_roles: raised.notifyRoles,
         reason,
       },
-      extra: current.status === 'confirmed' ? notificationWrites(raised.next, config, raised.told) : [],
+      extra:
+        current.status === 'confirmed'
+          ? notificationWrites(raised.next, config, raised.told, 'escalated_manually')
+          : [],
     };
   });
 }

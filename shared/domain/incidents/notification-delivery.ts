@@ -38,6 +38,7 @@ import {
   outboundPolicy,
 } from '../integrations/index.js';
 import { hashToken, issueAckToken, linkToken } from './ack-token.js';
+import type { NotificationReason } from './notifications.js';
 import { agentEnabled } from '../agents/index.js';
 
 /** The bus detail of `incident.notification` (docs/events.md). */
@@ -48,6 +49,8 @@ export interface NotificationDetail {
   title: string;
   severity: string;
   escalation_level: number;
+  /** Absent in notifications written before it was said: read from the level then (0 confirmed, above it the SLA). */
+  reason?: NotificationReason;
   notify_roles: readonly string[];
   /** Absent in notifications written before levels named integrations. */
   integration_ids?: readonly string[];
@@ -76,6 +79,12 @@ const PAGERDUTY_SEVERITY: Record<string, PagerDutySeverity> = {
   low: 'info',
 };
 
+const REASON_TEXT: Record<NotificationReason, string> = {
+  confirmed: 'confirmed',
+  not_acknowledged: 'not acknowledged in time',
+  escalated_manually: 'escalated by hand',
+};
+
 /** A notification could not reach every target; those that took it are not sent it again. */
 export class NotificationNotDelivered extends Error {
   override readonly name = 'NotificationNotDelivered';
@@ -97,7 +106,8 @@ export function incidentNotice(
   at: Date,
 ): Notice {
   const severity = d.severity.toUpperCase();
-  const level = d.escalation_level === 0 ? '0 (confirmed)' : `${d.escalation_level} (not acknowledged in time)`;
+  const reason = d.reason ?? (d.escalation_level === 0 ? 'confirmed' : 'not_acknowledged');
+  const level = `${d.escalation_level} (${REASON_TEXT[reason]})`;
   return {
     type: 'incident.notification',
     id: `msg_${d.message_id}`,
@@ -125,6 +135,7 @@ export function incidentNotice(
       title: d.title,
       severity: d.severity,
       escalation_level: d.escalation_level,
+      reason,
       acknowledge_url: link.url,
       link_expires_at: link.expiresAt,
     },

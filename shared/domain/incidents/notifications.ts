@@ -11,6 +11,9 @@ import { severityRank } from './lifecycle.js';
 /** The bus source of every incident message (docs/events.md). */
 export const INCIDENTS_SOURCE = 'gatehouse.incidents';
 
+/** Why people are told: the incident was confirmed, its level's time ran out, or someone escalated it. */
+export type NotificationReason = 'confirmed' | 'not_acknowledged' | 'escalated_manually';
+
 /**
  * A notification to the level `told` of the tenant's escalation policy (its roles and its
  * integrations) and to the tenant's email recipients: on confirmation (`levels[0]`) and on each
@@ -20,7 +23,12 @@ export const INCIDENTS_SOURCE = 'gatehouse.incidents';
  * (shared/domain/incidents/notification-delivery.ts), so its token is never in the table, the
  * outbox, the bus or its archive.
  */
-export function notificationWrites(incident: Incident, config: TenantConfig, told: EscalationLevel): TransactItem[] {
+export function notificationWrites(
+  incident: Incident,
+  config: TenantConfig,
+  told: EscalationLevel,
+  why: NotificationReason,
+): TransactItem[] {
   // Below the tenant's notification threshold nobody is told (the domain events still go out).
   if (severityRank(incident.severity) < severityRank(config.notifications.min_severity)) return [];
   return [
@@ -33,6 +41,7 @@ export function notificationWrites(incident: Incident, config: TenantConfig, tol
         title: incident.title,
         severity: incident.severity,
         escalation_level: incident.escalation_level,
+        reason: why,
         notify_roles: told.notify_roles,
         integration_ids: told.integration_ids ?? [],
         email_recipients: config.notifications.email_recipients,
@@ -47,5 +56,5 @@ const FALLBACK_LEVEL: EscalationLevel = { after_minutes: 15, notify_roles: ['OPE
 
 /** Confirming: the SLA clock starts (the caller sets it) and the first level, `levels[0]`, is told. */
 export function confirmationWrites(incident: Incident, config: TenantConfig): TransactItem[] {
-  return notificationWrites(incident, config, config.escalation_policy.levels[0] ?? FALLBACK_LEVEL);
+  return notificationWrites(incident, config, config.escalation_policy.levels[0] ?? FALLBACK_LEVEL, 'confirmed');
 }

@@ -109,7 +109,7 @@ export async function sweepSlaTimers(options: SweepOptions): Promise<SweepResult
               ...(breached && escalation
                 ? companions(actor, { ...next, updated_at: stamp }, escalation.action, escalation.changes)
                 : []),
-              ...(raised ? notificationWrites(next, config, raised.told) : []),
+              ...(raised ? notificationWrites(next, config, raised.told, 'not_acknowledged') : []),
             ],
           };
         },
