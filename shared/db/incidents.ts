@@ -10,7 +10,9 @@ import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import { queryPage } from './query.js';
+import { eventKey } from './events.js';
 import { readItems } from './read-batch.js';
+import { SITE_KINDS, siteEntityKey } from './site-entities.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -293,4 +295,31 @@ export async function listFeed(tenantId: TenantId, page: { limit: number; offset
     const { PK: _p, SK: _s, entity: _e, expires_at: _x, ...entry } = i;
     return entry as unknown as FeedEntry;
   });
+}
+
+/** Where an incident without a place of its own is, from what it links (for its acknowledgement page). */
+export interface LinkedPlace {
+  /** The names of its zones (the first few), in its order. */
+  zoneNames: string[];
+  /** The location of its first linked event that has one. */
+  eventLocation: { lat: number; lon: number } | null;
+}
+
+/** The first `max` zones and events an incident links: one BatchGetItem. */
+export async function linkedPlace(
+  tenantId: TenantId,
+  zoneIds: readonly string[],
+  eventIds: readonly string[],
+  max = 5,
+): Promise<LinkedPlace> {
+  const zoneKeys = zoneIds.slice(0, max).map((id) => siteEntityKey(SITE_KINDS.zone, tenantId, id));
+  const eventKeys = eventIds.slice(0, max).map((id) => eventKey(tenantId, id));
+  if (zoneKeys.length + eventKeys.length === 0) return { zoneNames: [], eventLocation: null };
+  const read = await readItems([...zoneKeys, ...eventKeys]);
+  const zoneNames = zoneKeys.flatMap((k) => {
+    const name = read.get(k)?.name;
+    return typeof name === 'string' ? [name] : [];
+  });
+  const located = eventKeys.map((k) => read.get(k)).find((e) => e && e.location);
+  return { zoneNames, eventLocation: located ? (located.location as { lat: number; lon: number }) : null };
 }

@@ -30,16 +30,19 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 function incidentFacts(i: LinkIncident): string {
-  const place =
-    i.location_text ?? (i.location ? `${i.location.lat.toFixed(5)}, ${i.location.lon.toFixed(5)}` : 'not given');
+  const coordinates = i.location
+    ? `${i.location.lat.toFixed(5)}, ${i.location.lon.toFixed(5)}${i.location_from_event ? ' (where its event was)' : ''}`
+    : null;
+  const place = i.location_text ?? coordinates ?? (i.zones.length > 0 ? null : 'not given');
   const rows: [string, string][] = [
     [
       'Severity',
       `<span class="sev" style="background:${SEVERITY_COLOURS[i.severity] ?? '#555'}">${escape(i.severity)}</span>`,
     ],
-    ['Location', escape(place)],
-    ['Raised', escape(when(i.created_at))],
   ];
+  if (i.zones.length > 0) rows.push([i.zones.length > 1 ? 'Zones' : 'Zone', escape(i.zones.join(', '))]);
+  if (place) rows.push(['Location', escape(place)]);
+  rows.push(['Raised', escape(when(i.created_at))]);
   if (i.occurred_at) rows.push(['Happened', escape(when(i.occurred_at))]);
   rows.push(['Status', escape(STATUS_WORDS[i.status] ?? i.status)]);
   return `<h1>${escape(i.title)}</h1><dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { baseUrl, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { launchBrowser } from '../support/browser.js';
+import { newEnvironment, newSensor, newZone } from '../support/sites.js';
 import { ackPathOf } from '../support/notifications.js';
 import { putAckToken } from '../../shared/db/incidents.js';
 import { transactWrite } from '../../shared/db/transact.js';
@@ -33,6 +34,28 @@ const statusOf = async (org: RegisteredTenant, id: string) =>
   (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body.status;
 
 describe('incidents.acknowledge.page', () => {
+  it('says where an incident told no place is: its zone and its event\'s location, not "not given"', async () => {
+    const org = await registerTenant('AckPlace');
+    const env = await newEnvironment(org);
+    await newZone(org, env.environment_id, { name: 'Quay 4' });
+    const sensor = await newSensor(org, env.environment_id);
+    const event = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'motion.detected', sensor_id: sensor.sensor_id },
+    });
+    expect(event.status).toBe(201);
+    expect(event.body.matched_zone_ids).toHaveLength(1);
+    const res = await call('POST', '/api/v1/incidents', {
+      token: org.token,
+      body: { title: 'Movement on the quay', severity: 'high', event_ids: [event.body.event_id] },
+    });
+    expect(res.status, res.text).toBe(201);
+    const page = await (await fetch(new URL(await ackPathOf(res.body.incident_id), baseUrl()))).text();
+    expect(page).toContain('<dt>Zone</dt><dd>Quay 4</dd>');
+    expect(page).toContain('<dt>Location</dt><dd>59.90500, 10.70500 (where its event was)</dd>');
+    expect(page).not.toContain('not given');
+  });
+
   it('shows the incident, changes nothing when opened, and acknowledges when its button is clicked', async () => {
     const org = await registerTenant('AckPage');
     const incident = await open(org);

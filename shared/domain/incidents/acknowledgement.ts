@@ -7,6 +7,7 @@
 import {
   getAckToken,
   getAckTokenAndIncident,
+  linkedPlace,
   getIncident,
   useAckToken,
   type StoredAckToken,
@@ -87,6 +88,10 @@ export interface LinkIncident {
   status: IncidentStatus;
   location_text: string | null;
   location: { lat: number; lon: number } | null;
+  /** The location is its first linked event's (the incident has none of its own). */
+  location_from_event: boolean;
+  /** Names of the zones it is in (the first few). */
+  zones: string[];
   /** When the incident was raised. */
   created_at: string;
   occurred_at: string | null;
@@ -108,7 +113,10 @@ export type LinkView =
   | { state: 'expired'; expired_at: string }
   | { state: 'invalid' };
 
-/** Reads a link and its incident (one round trip) and changes nothing. */
+/**
+ * Reads a link and its incident (one round trip; a second for an incident in zones or told no
+ * place: its zones' names and its first located event) and changes nothing.
+ */
 export async function acknowledgementLink(incidentId: string, token: string): Promise<LinkView> {
   const link = parseLink(token);
   if (!link) return { state: 'invalid' };
@@ -117,12 +125,19 @@ export async function acknowledgementLink(incidentId: string, token: string): Pr
   if (state === 'invalid' || !read.token || !read.incident) return { state: 'invalid' };
   if (state === 'expired') return { state: 'expired', expired_at: read.token.expires_at_iso };
   const i = read.incident;
+  // Zones and a linked event's location say where it is when it was not told (one more read).
+  const linked =
+    i.zone_ids.length > 0 || (!i.location_text && !i.location)
+      ? await linkedPlace(link.tenantId, i.zone_ids, i.location_text || i.location ? [] : i.event_ids)
+      : { zoneNames: [], eventLocation: null };
   const incident: LinkIncident = {
     title: i.title,
     severity: i.severity,
     status: i.status,
     location_text: i.location_text,
-    location: i.location,
+    location: i.location ?? linked.eventLocation,
+    location_from_event: !i.location && linked.eventLocation !== null,
+    zones: linked.zoneNames,
     created_at: i.created_at,
     occurred_at: i.occurred_at,
   };
