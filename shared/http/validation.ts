@@ -115,8 +115,11 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
-    // `if`/`then` and `anyOf` wrappers repeat what their branches already said.
-    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    // `if`/`then`, `anyOf` and a failed `oneOf` repeat what their branches already said; a `oneOf`
+    // that more than one branch passed said nothing else, so it speaks for itself.
+    const overMatched =
+      e.keyword === 'oneOf' && Array.isArray((e.params as { passingSchemas?: unknown }).passingSchemas);
+    if ((e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') && !overMatched) continue;
     const segments = e.instancePath
       .split('/')
       .slice(1)
@@ -143,6 +146,8 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
 
 function describe(e: ErrorObject, wholePartMissing: boolean): { msg: string; type: string } {
   switch (e.keyword) {
+    case 'oneOf':
+      return { msg: 'gives more than one of the alternatives it takes one of: send only one', type: 'one_of' };
     case 'required':
       return { msg: wholePartMissing ? 'a JSON body is required' : 'field required', type: 'missing' };
     case 'additionalProperties':

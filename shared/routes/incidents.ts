@@ -130,7 +130,8 @@ export const incidentsPublicRoute = {
   tag: 'incidents',
   summary: 'Report an incident anonymously, to the organisation whose public reporting key you send',
   description:
-    'No credential. At most 10 reports a minute from one address (429 with Retry-After past it); the address is never stored with the report. It opens a draft for the operators.',
+    'No credential. At most 10 reports a minute from one address (429 with Retry-After past it); the address is never stored with the report. It opens a draft for the operators. ' +
+    'Send the key as `report_key` (or `public_report_key`, the name it is shown with; one of the two). A `location` inside zones of the organisation puts the draft in those zones and their environment.',
   request: { body: publicIncidentCreate },
   response: {
     status: 201,

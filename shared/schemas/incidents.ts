@@ -291,7 +291,14 @@ export const publicIncidentCreate = /* @__PURE__ */ (() =>
         type: 'string',
         minLength: 10,
         maxLength: 100,
-        description: 'The public reporting key the organisation publishes.',
+        description:
+          'The public reporting key the organisation publishes (`public_report_key` of `POST /api/v1/incidents/public-key`).',
+      },
+      public_report_key: {
+        type: 'string',
+        minLength: 10,
+        maxLength: 100,
+        description: 'The same key under the name it is shown with: send one of the two.',
       },
       title,
       description: { type: 'string', minLength: 1, maxLength: 5000 },
@@ -300,7 +307,11 @@ export const publicIncidentCreate = /* @__PURE__ */ (() =>
       occurred_at: timestamp,
       contact: { ...text(200), description: 'How to reach you, if you wish; kept with the report.' },
     },
-    required: ['report_key', 'title', 'description'],
+    required: ['title', 'description'],
+    oneOf: [
+      { properties: { report_key: { type: 'string' } }, required: ['report_key'] },
+      { properties: { public_report_key: { type: 'string' } }, required: ['public_report_key'] },
+    ],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 
@@ -310,7 +321,7 @@ export const publicReportKeyResponse = {
     public_report_key: {
       type: 'string',
       description:
-        'Publish it (on your website, in an app): anonymous reports send it. Shown once; rotating replaces it.',
+        'Publish it (on your website, in an app): anonymous reports send it as `report_key` (or under this name). Shown once; rotating replaces it.',
     },
     created_at: timestamp,
   },

@@ -4,6 +4,7 @@ import { v7 } from 'uuid';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf, outboxOf } from '../support/seed.js';
 import { ackPathOf as sentAckPath, sentNotifications } from '../support/notifications.js';
+import { newEnvironment, newZone } from '../support/sites.js';
 
 const announced = outboxOf;
 
@@ -460,6 +461,49 @@ describe('incidents.public', () => {
     const created = audit.find((e) => e.resource_id === res.body.incident_id)!;
     expect(created).toMatchObject({ action: 'incident.created', source_ip: 'anonymous', user_id: null });
     expect(JSON.stringify(audit)).not.toContain(ip);
+  });
+
+  it('a report located inside a zone is in that zone and its environment; one outside is in none', async () => {
+    const org = await registerTenant('IncZone');
+    const env = await newEnvironment(org);
+    const zone = await newZone(org, env.environment_id, { name: 'Quay 4' });
+    const key = (await call('POST', '/api/v1/incidents/public-key', { token: org.token })).body.public_report_key;
+    const report = (location: { lat: number; lon: number }) =>
+      call('POST', '/api/v1/incidents/public', {
+        body: { report_key: key, title: 'Someone on the quay', description: 'At night', location },
+      });
+    const inside = await report({ lat: 59.905, lon: 10.705 });
+    const outside = await report({ lat: 40.0, lon: -30.0 });
+    const read = async (id: string) => (await call('GET', `/api/v1/incidents/${id}`, { token: org.token })).body;
+    expect(await read(inside.body.incident_id)).toMatchObject({
+      environment_id: env.environment_id,
+      zone_ids: [zone.zone_id],
+    });
+    expect(await read(outside.body.incident_id)).toMatchObject({ environment_id: null, zone_ids: [] });
+  });
+
+  it('takes the key under the name it is shown with, public_report_key, as well; one of the two, not both', async () => {
+    const org = await registerTenant('IncKeyName');
+    const key = (await call('POST', '/api/v1/incidents/public-key', { token: org.token })).body.public_report_key;
+    const send = (body: Record<string, unknown>) =>
+      call('POST', '/api/v1/incidents/public', { body: { title: 'Open gate', description: 'Side gate', ...body } });
+    expect((await send({ public_report_key: key })).status).toBe(201);
+    expect((await send({ report_key: key })).status).toBe(201);
+    const both = await send({ report_key: key, public_report_key: key });
+    expect(both.status).toBe(422);
+    expect(both.body.detail).toEqual([
+      {
+        loc: ['body'],
+        msg: 'gives more than one of the alternatives it takes one of: send only one',
+        type: 'one_of',
+      },
+    ]);
+    const neither = await send({});
+    expect(neither.status).toBe(422);
+    expect(neither.body.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toEqual([
+      'body.report_key',
+      'body.public_report_key',
+    ]);
   });
 
   it('the 11th report from one address within a minute is 429 with Retry-After; another address still gets 201', async () => {

@@ -16,6 +16,7 @@ import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { openIncident } from './incidents.js';
+import { zonesAtInTenant } from '../sites/index.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { publicIncidentCreate } from '../../schemas/incidents.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
@@ -61,10 +62,13 @@ export interface PublicReceipt {
 }
 
 export async function filePublicReport(actor: Actor, report: PublicReport): Promise<PublicReceipt> {
-  const tenantId = await tenantOfKey(report.report_key);
+  // The schema takes the key under either name, one of them.
+  const tenantId = await tenantOfKey((report.report_key ?? report.public_report_key)!);
   if (!tenantId) throw new NotFoundError('No organisation has this reporting key');
   // The reporter stays anonymous: no principal, and no address kept with what is stored.
   const anonymous: Actor = { kind: 'anonymous', principal: null, requestId: actor.requestId, sourceIp: null };
+  // The reporter names no site: the zones that hold the place reported say which it is.
+  const place = report.location ? await zonesAtInTenant(systemTenant(tenantId), report.location) : null;
   const incident = await openIncident(
     anonymous,
     // The key names the tenant: the reporter has no other credential.
@@ -76,8 +80,10 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
       location_text: report.location_text,
       occurred_at: report.occurred_at,
       status: 'draft',
+      ...(place ? { environment_id: place.environmentId } : {}),
     },
     'public',
+    place ? { location_zone_ids: place.zoneIds } : {},
   );
   return {
     incident_id: incident.incident_id,

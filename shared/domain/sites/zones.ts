@@ -12,7 +12,12 @@ import {
   type LatLon,
 } from '../geo/index.js';
 import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './entities.js';
-import { listSiteEntitiesOfEnvironment, withoutVersion, type SiteEntityBase } from '../../db/site-entities.js';
+import {
+  listSiteEntitiesOfEnvironment,
+  listSiteEntitiesOfTenant,
+  withoutVersion,
+  type SiteEntityBase,
+} from '../../db/site-entities.js';
 import { NotFoundError } from '../../errors.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { zoneCreate, zoneUpdate } from '../../schemas/zones.js';
@@ -30,6 +35,25 @@ export type ZoneCreate = InputOf<typeof zoneCreate>;
 export async function zonesAt(tenantId: TenantId, environmentId: string, at: LatLon): Promise<string[]> {
   const zones = await listSiteEntitiesOfEnvironment<Zone>(KIND, tenantId, environmentId, { limit: 1000, offset: 0 });
   return zones.filter((z) => z.active && geofenceContains(z.geofence, at)).map((z) => z.zone_id);
+}
+
+/**
+ * Where a point is when no environment is named (an anonymous report): the active zones of the
+ * whole tenant whose geofence contains it (one Query of its zones, 1,000 at most), kept to the
+ * environment of the first of them, since an incident is in one environment. Null when none does.
+ */
+export async function zonesAtInTenant(
+  tenantId: TenantId,
+  at: LatLon,
+): Promise<{ environmentId: string; zoneIds: string[] } | null> {
+  const zones = await listSiteEntitiesOfTenant<Zone>(KIND, tenantId, { limit: 1000, offset: 0 });
+  const containing = zones.filter((z) => z.active && geofenceContains(z.geofence, at));
+  const first = containing[0];
+  if (!first) return null;
+  return {
+    environmentId: first.environment_id,
+    zoneIds: containing.filter((z) => z.environment_id === first.environment_id).map((z) => z.zone_id),
+  };
 }
 
 export type ZoneUpdate = InputOf<typeof zoneUpdate>;
