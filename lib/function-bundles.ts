@@ -157,6 +157,8 @@ export class FunctionBundles {
         // Browser polyfills jszip carries; Node has both (shared/adapters/node-builtin.ts).
         lie: './shared/adapters/node-builtin.ts',
         setimmediate: './shared/adapters/node-builtin.ts',
+        // jszip's entry streams are readable-stream 2's copy of Node's streams (34 KB): Node's own.
+        'readable-stream': 'node:stream',
       },
       // The AWS SDK v3 is bundled, not taken from the runtime: package-lock.json pins the versions
       // the tests ran against, while the runtime's copy changes without notice.

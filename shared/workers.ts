@@ -9,7 +9,7 @@ import type { RouteGrants } from './routes/types.js';
 import { WEBHOOK_EVENT_TYPES } from './schemas/webhooks.js';
 import { EVENT_TYPES } from './vocabulary/event-types.js';
 import { INCIDENT_CHANGES } from './vocabulary/workflows.js';
-import { QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
+import { MAP_EXTRACTION_RECEIVES, QUEUE_IDS, type QueueId } from './vocabulary/queues.js';
 import {
   BGP_ALERT_FOUND,
   CONNECTORS_SOURCE,
@@ -217,7 +217,7 @@ export const QUEUES = [
     // Six times the extractor's timeout.
     visibilityTimeoutSeconds: 3600,
     // A file the extractor refuses is answered as failed, not retried; this is for crashes.
-    maxReceiveCount: 3,
+    maxReceiveCount: MAP_EXTRACTION_RECEIVES,
     retentionSeconds: 4 * 24 * 3600,
   },
 ] as const satisfies readonly QueueDef[];

@@ -7,9 +7,8 @@
 import { backoffOn } from '../../shared/adapters/queue-retry.js';
 import { extractInBackground } from '../../shared/domain/infrastructure/background.js';
 import { queueWorker } from '../../shared/worker-handler.js';
-import { queueById } from '../../shared/workers.js';
-
-const { maxReceiveCount } = queueById('map-extractions');
+// The constant, not the worker table (shared/workers.ts), which would put every worker's definition in this bundle.
+import { MAP_EXTRACTION_RECEIVES as maxReceiveCount } from '../../shared/vocabulary/queues.js';
 
 export const handler = queueWorker('extract-maps', { hide: backoffOn('map-extractions') }, (record) =>
   extractInBackground(record.body, Number(record.attributes.ApproximateReceiveCount) >= maxReceiveCount),

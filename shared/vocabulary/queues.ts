@@ -11,6 +11,12 @@ export const QUEUE_IDS = [
 
 export type QueueId = (typeof QUEUE_IDS)[number];
 
+/**
+ * How often a `map-extractions` message is received before it goes to its dead letters (its
+ * queue's `maxReceiveCount`): the worker marks the file failed on the last.
+ */
+export const MAP_EXTRACTION_RECEIVES = 3;
+
 /** A queue, or its dead-letter queue: where something may be sent. */
 export type QueueTarget = QueueId | `${QueueId}:dead-letters`;
 
