@@ -73,28 +73,30 @@ export interface NewFile {
   alsoWrite?: TransactItem[];
 }
 
-/** Features written per slice of `collectionJson`, between which the event loop turns. */
+/** Features written per slice of `collectionBytes`, between which the event loop turns. */
 const JSON_SLICE = 5000;
 
 /**
- * The collection as JSON, exactly as JSON.stringify writes it, a slice of features at a time: the
- * text of 230,000 features is written over about a second, and a server that stores one stays
- * responsive meanwhile.
+ * The collection as JSON in UTF-8, exactly as JSON.stringify writes it, a slice of features at a
+ * time, each slice encoded as it is written: the text of 230,000 features is written over about a
+ * second, and a server that stores one stays responsive meanwhile (one 50 MB string, encoded at
+ * once, held the event loop for 1.7 s).
  */
-export async function collectionJson(collection: Extraction['features']): Promise<string> {
+export async function collectionBytes(collection: Extraction['features']): Promise<Buffer> {
   const { features, ...rest } = collection;
-  if (features.length <= JSON_SLICE || Object.keys(rest).join() !== 'type') return JSON.stringify(collection);
-  const parts: string[] = [];
+  if (features.length <= JSON_SLICE || Object.keys(rest).join() !== 'type')
+    return Buffer.from(JSON.stringify(collection), 'utf8');
+  const parts = [Buffer.from(`{"type":${JSON.stringify(rest.type)},"features":[`, 'utf8')];
   for (let i = 0; i < features.length; i += JSON_SLICE) {
-    parts.push(
-      features
-        .slice(i, i + JSON_SLICE)
-        .map((f) => JSON.stringify(f))
-        .join(','),
-    );
+    const slice = features
+      .slice(i, i + JSON_SLICE)
+      .map((f) => JSON.stringify(f))
+      .join(',');
+    parts.push(Buffer.from(i === 0 ? slice : `,${slice}`, 'utf8'));
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return `{"type":${JSON.stringify(rest.type)},"features":[${parts.join(',')}]}`;
+  parts.push(Buffer.from(']}', 'utf8'));
+  return Buffer.concat(parts);
 }
 
 /**
@@ -105,7 +107,7 @@ export async function collectionJson(collection: Extraction['features']): Promis
  */
 export async function storeFile(actor: Actor, env: StoredEnvironment, file: NewFile): Promise<InfrastructureFile> {
   const prefix = fileObjectPrefix(env.tenant_id, env.environment_id, file.fileId);
-  const features = await collectionJson(file.extraction.features);
+  const features = await collectionBytes(file.extraction.features);
   const record: FileRecord = {
     file_id: file.fileId,
     tenant_id: env.tenant_id,
@@ -118,7 +120,7 @@ export async function storeFile(actor: Actor, env: StoredEnvironment, file: NewF
     created_at: now(),
     original_key: file.originalKey,
     features_key: featuresObjectKey(prefix),
-    features_size_bytes: Buffer.byteLength(features),
+    features_size_bytes: features.length,
   };
   const audit = auditEntry(actor, {
     tenantId: env.tenant_id,
