@@ -209,7 +209,7 @@ export const QUEUES = [
   {
     id: 'map-extractions',
     description:
-      'Infrastructure files too large for a request (a KML or KMZ past 4 MiB of KML), marked processing by their extract call with an infrastructure.extraction_requested message, to be extracted in the background (docs/features.md)',
+      'Infrastructure files too large for a request (past what it extracts of KML, GeoJSON or shapefile data), marked processing by their extract call with an infrastructure.extraction_requested message, to be extracted in the background (docs/features.md)',
     // The extract call writes the message in the transaction that marks the file processing;
     // publish-events takes it from the table's stream to the bus (no third reader of the stream,
     // and no queue client in the route's bundle).

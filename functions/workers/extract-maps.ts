@@ -1,6 +1,7 @@
 /**
- * Worker `extract-maps` (shared/workers.ts): reads the `map-extractions` queue, one large KML or
- * KMZ per message, and extracts it in the background (shared/domain/infrastructure/background.ts).
+ * Worker `extract-maps` (shared/workers.ts): reads the `map-extractions` queue, one large map file
+ * (KML, KMZ, GeoJSON or zipped shapefile) per message, and extracts it in the background
+ * (shared/domain/infrastructure/background.ts).
  * Idempotent; a refused file is marked failed, not retried; a fault comes back after a backoff,
  * and on its last receive marks the file failed and waits in the dead letters.
  */

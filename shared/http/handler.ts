@@ -27,6 +27,7 @@ import { toProxyResult, errorResult } from './respond.js';
 import { ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import { bodyIsOptional } from './request-schemas.js';
 import { jsonBody } from './json-body.js';
+import { largerFilesHint } from './larger-files.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
@@ -394,7 +395,7 @@ function uploadBody(upload: RouteUpload): MiddlewareObj<APIGatewayProxyEvent, AP
       // The form's own framing adds a little to the file.
       if (bytes > upload.maxBytes + 64 * 1024) {
         throw new PayloadTooLargeError(
-          `The upload is larger than ${upload.maxBytes} bytes; use upload-url for larger files`,
+          `The upload is larger than ${upload.maxBytes} bytes; ${largerFilesHint(upload, request.event.pathParameters)}`,
         );
       }
     },

@@ -4,6 +4,7 @@
  */
 import busboy from 'busboy';
 import { invalid, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import { largerFilesHint } from './larger-files.js';
 
 export interface UploadedFile {
   filename: string;
@@ -16,22 +17,25 @@ export function decodeBody(body: string | null | undefined, isBase64Encoded: boo
   return isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
 }
 
-/** The file in form field `field`; 415 for another content type, 413 past `maxBytes`, 422 without it. */
+/**
+ * The file in form field `field`; 415 for another content type, 413 past `maxBytes` (saying
+ * `largerFiles`: largerFilesHint), 422 without it.
+ */
 export function parseMultipartFile(
   contentType: string | undefined,
   body: Buffer,
   field: string,
   maxBytes: number,
+  largerFiles = largerFilesHint({}, null),
 ): Promise<UploadedFile> {
+  const tooLarge = () => new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; ${largerFiles}`);
   if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
     return Promise.reject(
       new UnsupportedMediaTypeError('The body must be multipart/form-data with the file in the field "file"'),
     );
   }
   if (body.length > maxBytes * 1.01 + 64 * 1024) {
-    return Promise.reject(
-      new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`),
-    );
+    return Promise.reject(tooLarge());
   }
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -53,9 +57,7 @@ export function parseMultipartFile(
       found = new Promise((done, fail) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('limit', () =>
-          fail(new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes; use upload-url for larger files`)),
-        );
+        stream.on('limit', () => fail(tooLarge()));
         stream.on('close', () =>
           done({ filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }),
         );

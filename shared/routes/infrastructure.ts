@@ -9,10 +9,14 @@ import {
   infrastructureFileStatus,
   infrastructureList,
   infrastructureListQuery,
+  LARGER_FILES_WAY,
   MAX_DIRECT_UPLOAD_BYTES,
-  MAX_STREAM_PLACEMARKS,
+  MAX_STREAM_FEATURES,
   MAX_STREAM_VERTICES,
+  MAX_SYNC_GEOJSON_BYTES,
   MAX_SYNC_KML_BYTES,
+  MAX_SYNC_SHAPEFILE_BYTES,
+  MAX_SYNC_SHAPEFILE_RECORDS,
   uploadUrlRequest,
   uploadUrlResponse,
 } from '../schemas/infrastructure.js';
@@ -28,17 +32,18 @@ export const infrastructureUploadRoute = {
   tenant: 'query',
   tag: 'infrastructure',
   summary: 'Upload a KML, KMZ, GeoJSON or zipped shapefile and extract its geometries',
-  description: `Multipart form with the file in the field \`file\`, at most ${MAX_DIRECT_UPLOAD_BYTES} bytes; larger files go through upload-url. The request extracts at most ${MAX_SYNC_KML_BYTES} bytes of KML (a KMZ is counted as it is unpacked): past that it is 413 naming upload-url, whose extract takes it in the background. A file that cannot be read, whose name and content disagree, or that holds no geometry is 422; a refused file leaves nothing stored.`,
+  description: `Multipart form with the file in the field \`file\`, at most ${MAX_DIRECT_UPLOAD_BYTES} bytes. The request extracts at most ${MAX_SYNC_KML_BYTES} bytes of KML (a KMZ's counted as it is unpacked), and of a zipped shapefile ${MAX_SYNC_SHAPEFILE_BYTES} bytes of .shp and .dbf (counted as they are unpacked) or ${MAX_SYNC_SHAPEFILE_RECORDS} records; GeoJSON up to the upload's size. A larger file, or one past what the request extracts, is 413 naming the way that takes it: upload-url, a PUT of the file, then extract, which extracts it in the background. A file that cannot be read, whose name and content disagree, or that holds no geometry is 422; a refused file leaves nothing stored.`,
   request: { path: environmentPath, query: environmentScopeQuery },
   upload: {
     field: 'file',
     maxBytes: MAX_DIRECT_UPLOAD_BYTES,
     description: 'A .kml, .kmz, .geojson/.json or .zip (shapefile) file.',
+    largerFiles: LARGER_FILES_WAY,
   },
   response: { status: 201, description: 'The stored file and what was extracted.', schema: infrastructureFile },
   errors: [404, 413, 415],
   timeoutSeconds: 29,
-  // At most 4 MiB of KML: its XML tree peaked at 450 MB (docs/benchmarks.md).
+  // At most 4 MiB of KML: its XML tree peaked at 470 MB (docs/benchmarks.md; the other formats less).
   memoryMb: 1024,
   grants: { audit: 'seal', table: 'write', bucket: 'write' },
 } as const satisfies RouteDef;
@@ -67,7 +72,7 @@ export const infrastructureExtractRoute = {
   tenant: 'query',
   tag: 'infrastructure',
   summary: 'Extract the geometries of a file uploaded through upload-url',
-  description: `A file the request can extract (up to ${MAX_SYNC_KML_BYTES} bytes of KML; GeoJSON and shapefiles) is extracted now: 201 with the file, or 422 with nothing left stored. A larger KML or KMZ is handed to a background extraction that reads it as a stream: 202 with its status (\`processing\`), to be followed at \`GET .../{file_id}/status\` until \`ready\` or \`failed\` (with the reason; at most ${MAX_STREAM_PLACEMARKS} placemarks and ${MAX_STREAM_VERTICES} coordinates are read). Asking again while it is processing answers the same 202.`,
+  description: `A file the request can extract (up to ${MAX_SYNC_KML_BYTES} bytes of KML, a KMZ's counted as it is unpacked; ${MAX_SYNC_GEOJSON_BYTES} bytes of GeoJSON; ${MAX_SYNC_SHAPEFILE_BYTES} bytes of a zipped shapefile's .shp and .dbf, counted as they are unpacked, or ${MAX_SYNC_SHAPEFILE_RECORDS} of its records) is extracted now: 201 with the file, or 422 with nothing left stored. A larger file of any format is handed to a background extraction that reads it as a stream (a shapefile record by record): 202 with its status (\`processing\`), to be followed at \`GET .../{file_id}/status\` until \`ready\` or \`failed\` (with the reason; at most ${MAX_STREAM_FEATURES} features (placemarks, records) and ${MAX_STREAM_VERTICES} coordinates are read). Asking again while it is processing answers the same 202.`,
   request: { path: infrastructureFilePath, query: environmentScopeQuery },
   response: {
     status: 201,

@@ -90,6 +90,8 @@ export interface RouteUpload {
   maxBytes: number;
   /** What the file may be, for the documentation. */
   description: string;
+  /** How a file past `maxBytes` is sent instead, told by the 413 (`{name}` filled from the path). */
+  largerFiles?: string;
 }
 
 /**

@@ -11,13 +11,28 @@ export const MAX_DIRECT_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** Largest file through a presigned upload URL. */
 export const MAX_PRESIGNED_UPLOAD_BYTES = 50 * 1024 * 1024;
 /**
- * Most KML text (directly, or unpacked from a KMZ) a request extracts itself; larger documents are
- * extracted in the background (shared/domain/infrastructure/kml.ts says why this bound).
+ * What a request extracts itself, by format; past it a file goes through upload-url and is
+ * extracted in the background (shared/domain/infrastructure/budget.ts says why these bounds).
+ * KML text (directly, or unpacked from a KMZ):
  */
 export const MAX_SYNC_KML_BYTES = 4 * 1024 * 1024;
-/** What the background extraction reads of a KML document at most, counted while reading. */
-export const MAX_STREAM_PLACEMARKS = 500_000;
+/** GeoJSON text: 8 MiB (a literal: esbuild keeps arithmetic, test/infra/tree-shaking.test.ts). */
+export const MAX_SYNC_GEOJSON_BYTES = 8_388_608;
+/** A zipped shapefile's .shp and .dbf files, counted as they are unpacked, and its records, counted as they are read. */
+export const MAX_SYNC_SHAPEFILE_BYTES = 8_388_608;
+export const MAX_SYNC_SHAPEFILE_RECORDS = 50_000;
+/** What the background extraction reads of a file at most, counted while reading. */
+export const MAX_STREAM_FEATURES = 500_000;
 export const MAX_STREAM_VERTICES = 5_000_000;
+
+/**
+ * How a file larger than a request takes is sent instead (the 413 of upload says it, with the
+ * environment filled in).
+ */
+export const LARGER_FILES_WAY =
+  'upload it through POST /api/v1/environments/{environment_id}/infrastructure/upload-url, PUT it to the URL given, ' +
+  'then POST /api/v1/environments/{environment_id}/infrastructure/{file_id}/extract, which extracts it in the background ' +
+  '(202, then poll GET /api/v1/environments/{environment_id}/infrastructure/{file_id}/status)';
 
 export const infrastructureFile = /* @__PURE__ */ (() =>
   ({

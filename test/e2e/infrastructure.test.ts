@@ -9,7 +9,12 @@ import { BUCKET, environmentPrefix, s3 } from '../../shared/adapters/s3.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { getEnvironment } from '../../shared/db/environments.js';
 import { tenantPk } from '../../shared/db/keys.js';
-import { MAX_DIRECT_UPLOAD_BYTES, MAX_PRESIGNED_UPLOAD_BYTES } from '../../shared/schemas/infrastructure.js';
+import {
+  MAX_DIRECT_UPLOAD_BYTES,
+  MAX_PRESIGNED_UPLOAD_BYTES,
+  MAX_STREAM_FEATURES,
+  MAX_SYNC_GEOJSON_BYTES,
+} from '../../shared/schemas/infrastructure.js';
 import {
   asAdmin,
   baseUrl,
@@ -27,10 +32,13 @@ import {
   kmlBytes,
   kmzBytes,
   largeGeojsonBytes,
+  largeQuakesGeojsonBytes,
   PORT_KML_SUMMARY,
   pointsKml,
   pointsKmlBbox,
+  repeatShapefileRecords,
   shapefileZipBytes,
+  usgsQuakes,
 } from '../support/geo-files.js';
 import { until } from '../support/threat-site.js';
 import { auditEntriesOf } from '../support/seed.js';
@@ -278,7 +286,7 @@ describe('infrastructure.upload', () => {
     expect(justOver.length).toBeGreaterThan(MAX_DIRECT_UPLOAD_BYTES);
     const res = await upload(site.org.token, site.environmentId, 'cables.geojson', justOver);
     expect(res.status).toBe(413);
-    expect(res.body.detail).toMatch(/larger than 4194304 bytes; use upload-url/);
+    expect(res.body.detail).toMatch(/^The (upload|file) is larger than 4194304 bytes; upload it through POST /);
     const farOver = await upload(
       site.org.token,
       site.environmentId,
@@ -476,6 +484,13 @@ async function settled(site: Site, fileId: string) {
   return status.body;
 }
 
+/** The bounding box of the USGS sample's points. */
+function quakesBbox(): number[] {
+  const positions = usgsQuakes().features.map((f) => (f.geometry as { coordinates: number[] }).coordinates);
+  const [lons, lats] = [positions.map((p) => p[0]!), positions.map((p) => p[1]!)];
+  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+}
+
 describe('large map files in the background', () => {
   it(
     'a KMZ of 230,000 placemarks (22 MB of KML) is accepted at once and extracted by the worker, every feature',
@@ -555,6 +570,117 @@ describe('large map files in the background', () => {
       const res = await upload(site.org.token, site.environmentId, 'poles.kmz', await kmzBytes(pointsKml(60_000)));
       expect(res.status).toBe(413);
       expect(res.body.detail).toMatch(/^doc\.kml in the KMZ archive is more than 4194304 bytes of KML/);
+      expect(res.body.detail).toContain(`POST ${site.base}/upload-url`);
+      await expectNothingStored(site);
+    },
+  );
+
+  it(
+    'a GeoJSON past the request budget (the USGS feed of a day grown to 8 MiB) is accepted at once and extracted by the worker',
+    { timeout: 300_000 },
+    async () => {
+      const site = await newSite();
+      const data = largeQuakesGeojsonBytes(MAX_SYNC_GEOJSON_BYTES + 64 * 1024);
+      const sent = (JSON.parse(data.toString()) as { features: { id: string }[] }).features;
+      const ticket = await presignedUpload(site, 'quakes.geojson', data);
+      const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(accepted.status).toBe(202);
+      expect(accepted.body).toMatchObject({ file_id: ticket.file_id, status: 'processing', file: null });
+      const done = await settled(site, ticket.file_id);
+      expect(done).toMatchObject({ status: 'ready', reason: null });
+      expect(done.file).toMatchObject({
+        format: 'geojson',
+        size_bytes: data.length,
+        feature_count: sent.length,
+        geometry_types: ['Point'],
+        bbox: quakesBbox(),
+        created_by: site.org.userId,
+      });
+      // Over 4 MB: the answer is a redirect to the stored collection, which fetch follows.
+      const features = await call('GET', `${site.base}/${ticket.file_id}/features`, { token: site.org.token });
+      const served = features.body.features as { id: string }[];
+      expect(served.map((f) => f.id)).toEqual(sent.map((f) => f.id));
+      expect(served[0]).toEqual({ ...usgsQuakes().features[0], id: sent[0]!.id });
+    },
+  );
+
+  it(
+    'a zipped shapefile past the request budget (the USGS sample, 3,000 records) is accepted at once and extracted by the worker',
+    { timeout: 300_000 },
+    async () => {
+      const site = await newSite();
+      // 3,000 records of 3.8 KB in the .dbf: 11 MB of shapefile data in a zip of 100 KB.
+      const data = await repeatShapefileRecords(await shapefileZipBytes(usgsQuakes()), 150);
+      const ticket = await presignedUpload(site, 'quakes.zip', data);
+      const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(accepted.status).toBe(202);
+      const done = await settled(site, ticket.file_id);
+      expect(done).toMatchObject({ status: 'ready', reason: null });
+      expect(done.file).toMatchObject({
+        format: 'shapefile',
+        size_bytes: data.length,
+        feature_count: 3000,
+        geometry_types: ['Point'],
+        bbox: quakesBbox(),
+      });
+      const features = await call('GET', `${site.base}/${ticket.file_id}/features`, { token: site.org.token });
+      expect(features.body.features).toHaveLength(3000);
+      expect(features.body.features[2999].properties).toMatchObject({
+        place: usgsQuakes().features[19]!.properties!.place,
+      });
+    },
+  );
+
+  it(
+    'a GeoJSON of more features than the worker reads ends failed with the reason, and nothing of it stays',
+    { timeout: 300_000 },
+    async () => {
+      const site = await newSite();
+      const feature = '{"type":"Feature","properties":{},"geometry":null}';
+      const data = Buffer.from(
+        `{"type":"FeatureCollection","features":[${Array(MAX_STREAM_FEATURES + 1)
+          .fill(feature)
+          .join(',')}]}`,
+      );
+      const ticket = await presignedUpload(site, 'notes.geojson', data);
+      const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
+      expect(accepted.status).toBe(202);
+      const done = await settled(site, ticket.file_id);
+      expect(done).toMatchObject({
+        status: 'failed',
+        reason: 'The GeoJSON holds more than 500000 features; at most 500000 are read',
+        file: null,
+      });
+      expect(await objectsUnder(environmentPrefix(site.org.tenantId, site.environmentId))).toEqual([]);
+      expect((await call('GET', site.base, { token: site.org.token })).body.total).toBe(0);
+    },
+  );
+
+  it('a direct upload of a large GeoJSON is 413 naming the presigned route, and nothing is stored', async () => {
+    const site = await newSite();
+    const res = await upload(
+      site.org.token,
+      site.environmentId,
+      'quakes.geojson',
+      largeQuakesGeojsonBytes(MAX_DIRECT_UPLOAD_BYTES + 64 * 1024),
+    );
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toContain(`upload it through POST ${site.base}/upload-url, PUT it to the URL given`);
+    expect(res.body.detail).toContain(`then POST ${site.base}/{file_id}/extract`);
+    await expectNothingStored(site);
+  });
+
+  it(
+    'a direct upload of a zipped shapefile past the request budget is 413 naming upload-url, and nothing is stored',
+    { timeout: 120_000 },
+    async () => {
+      const site = await newSite();
+      // 20,000 records: 75 MB of .dbf in a zip of 2.4 MB, which the request read whole before.
+      const data = await repeatShapefileRecords(await shapefileZipBytes(usgsQuakes()), 1000);
+      expect(data.length).toBeLessThan(MAX_DIRECT_UPLOAD_BYTES);
+      const res = await upload(site.org.token, site.environmentId, 'quakes.zip', data);
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toMatch(/^The zipped shapefile is more than 8388608 bytes of shapefile data/);
       expect(res.body.detail).toContain(`POST ${site.base}/upload-url`);
       await expectNothingStored(site);
     },

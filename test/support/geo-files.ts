@@ -2,6 +2,7 @@
  * Map files for the infrastructure tests, made here with libraries (KML as text, KMZ with jszip,
  * zipped shapefiles with @mapbox/shp-write) rather than checked in as opaque blobs.
  */
+import { readFileSync } from 'node:fs';
 import shpwrite from '@mapbox/shp-write';
 import type { FeatureCollection } from 'geojson';
 import JSZip from 'jszip';
@@ -114,6 +115,91 @@ export const geojsonBytes = (value: unknown = ASSETS_GEOJSON) => Buffer.from(JSO
 /** ASSETS_GEOJSON as a zipped shapefile: one .shp/.shx/.dbf/.prj layer per geometry type. */
 export async function shapefileZipBytes(collection: FeatureCollection = ASSETS_GEOJSON): Promise<Buffer> {
   return shpwrite.zip<'nodebuffer'>(collection, { outputType: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/**
+ * A real GeoJSON sample: 20 of the 244 earthquakes of USGS's feed of a day, whole, as published
+ * (test/fixtures/feeds/usgs-quakes/SOURCES.md): points with 26 properties each.
+ */
+export function usgsQuakes(): FeatureCollection {
+  const path = new URL('../fixtures/feeds/usgs-quakes/all_day.2022-09-29.trimmed.geojson', import.meta.url);
+  return JSON.parse(readFileSync(path, 'utf8')) as FeatureCollection;
+}
+
+/**
+ * The USGS sample's features over and over (each copy with an id of its own), one per line as
+ * USGS writes them, to at least `bytes` of GeoJSON: a day's feed grown to a large file.
+ */
+export function largeQuakesGeojsonBytes(bytes: number): Buffer {
+  const sample = usgsQuakes().features;
+  const lines: string[] = [];
+  let size = 64;
+  for (let i = 0; size < bytes; i++) {
+    const feature = sample[i % sample.length]!;
+    const line = JSON.stringify({ ...feature, id: `${String(feature.id)}-${Math.floor(i / sample.length)}` });
+    lines.push(line);
+    size += line.length + 2;
+  }
+  return Buffer.from(`{"type":"FeatureCollection","features":[\n${lines.join(',\n')}\n]}\n`, 'utf8');
+}
+
+/**
+ * A zipped shapefile whose layers hold each record of `zipped` (a zipped shapefile, e.g. from
+ * shapefileZipBytes) `times` over: the .shp and .dbf records repeated as they are, renumbered,
+ * with the headers' lengths and counts and the .shx index written to match. Makes size out of a
+ * real sample in a moment, where shp-write takes 40 s for 100,000 records.
+ */
+export async function repeatShapefileRecords(zipped: Uint8Array, times: number): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(zipped);
+  const out = new JSZip();
+  for (const entry of Object.values(zip.files)) {
+    if (entry.dir) continue;
+    const data = Buffer.from(await entry.async('nodebuffer'));
+    const extension = entry.name.slice(-4).toLowerCase();
+    if (extension === '.shp') {
+      const [shp, shx] = repeatShp(data, times);
+      out.file(entry.name, shp);
+      out.file(entry.name.slice(0, -4) + (entry.name.endsWith('.SHP') ? '.SHX' : '.shx'), shx);
+    } else if (extension === '.dbf') out.file(entry.name, repeatDbf(data, times));
+    else if (extension !== '.shx') out.file(entry.name, data);
+  }
+  return out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** A .shp's records `times` over, and the .shx that indexes them (both: a 100-byte header, lengths in 16-bit words). */
+function repeatShp(shp: Buffer, times: number): [Buffer, Buffer] {
+  const records: Buffer[] = [];
+  for (let at = 100; at < shp.length;) {
+    const length = 8 + shp.readInt32BE(at + 4) * 2;
+    records.push(shp.subarray(at, at + length));
+    at += length;
+  }
+  const count = records.length * times;
+  const body = Buffer.concat(Array.from({ length: times }, () => Buffer.concat(records)));
+  const index = Buffer.alloc(count * 8);
+  for (let i = 0, at = 0; i < count; i++) {
+    body.writeInt32BE(i + 1, at);
+    index.writeInt32BE((100 + at) / 2, i * 8);
+    index.writeInt32BE(body.readInt32BE(at + 4), i * 8 + 4);
+    at += 8 + body.readInt32BE(at + 4) * 2;
+  }
+  const header = (length: number) => {
+    const copy = Buffer.from(shp.subarray(0, 100));
+    copy.writeInt32BE(length / 2, 24);
+    return copy;
+  };
+  return [Buffer.concat([header(100 + body.length), body]), Buffer.concat([header(100 + index.length), index])];
+}
+
+/** A .dbf's records `times` over (a header with the record count, fixed-length records, an end mark). */
+function repeatDbf(dbf: Buffer, times: number): Buffer {
+  const count = dbf.readUInt32LE(4);
+  const headerLength = dbf.readUInt16LE(8);
+  const recordLength = dbf.readUInt16LE(10);
+  const records = dbf.subarray(headerLength, headerLength + count * recordLength);
+  const header = Buffer.from(dbf.subarray(0, headerLength));
+  header.writeUInt32LE(count * times, 4);
+  return Buffer.concat([header, ...Array.from({ length: times }, () => records), Buffer.from([0x1a])]);
 }
 
 /** A GeoJSON FeatureCollection of about `bytes` bytes: many short cables with properties. */

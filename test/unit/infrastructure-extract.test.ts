@@ -3,9 +3,11 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { extractGeometries } from '../../shared/domain/infrastructure/extract.js';
 import { GeoFileError } from '../../shared/domain/infrastructure/geo-file-error.js';
-import { BeyondRequestBudget, MAX_SYNC_KML_BYTES } from '../../shared/domain/infrastructure/kml.js';
-import { MAX_UNPACKED_BYTES } from '../../shared/domain/infrastructure/zip.js';
-import { PayloadTooLargeError } from '../../shared/http/errors.js';
+import {
+  BeyondRequestBudget,
+  MAX_SYNC_GEOJSON_BYTES,
+  MAX_SYNC_KML_BYTES,
+} from '../../shared/domain/infrastructure/budget.js';
 import {
   ASSETS_GEOJSON,
   ASSETS_SUMMARY,
@@ -14,9 +16,12 @@ import {
   kmzBytes,
   largeGeojsonBytes,
   largeKmlBytes,
+  largeQuakesGeojsonBytes,
   PORT_KML,
   PORT_KML_SUMMARY,
+  repeatShapefileRecords,
   shapefileZipBytes,
+  usgsQuakes,
 } from '../support/geo-files.js';
 
 async function refusal(filename: string, data: Uint8Array): Promise<Error> {
@@ -162,6 +167,15 @@ describe('GeoJSON', () => {
     });
   });
 
+  it('leaves GeoJSON beyond the request budget to the background, before parsing it', async () => {
+    const err = await refusal('quakes.geojson', largeQuakesGeojsonBytes(MAX_SYNC_GEOJSON_BYTES + 1));
+    expect(err).toBeInstanceOf(BeyondRequestBudget);
+    expect(err.message).toBe('The file is more than 8388608 bytes of GeoJSON, more than a request extracts');
+    // Named as something else, it is not parsed either: the name and the content disagree.
+    const named = await refusal('quakes.kml', largeQuakesGeojsonBytes(MAX_SYNC_GEOJSON_BYTES + 1));
+    expect(named).toMatchObject({ problem: 'format_mismatch', message: expect.stringMatching(/the content is JSON$/) });
+  });
+
   it('coordinates outside longitude/latitude are refused', async () => {
     const err = await refusal('utm.geojson', geojsonBytes({ type: 'Point', coordinates: [597000, 6643000] }));
     expect(err).toBeInstanceOf(GeoFileError);
@@ -230,15 +244,38 @@ describe('zipped shapefiles', () => {
     expect(asUtf8.features.features[0]?.properties?.name).toBe('Kai Øst');
   });
 
-  it('stops unpacking past its budget (a zip bomb)', { timeout: 60_000 }, async () => {
-    const zip = await JSZip.loadAsync(await shapefileZipBytes());
-    zip.file('POINT.dbf', Buffer.alloc(MAX_UNPACKED_BYTES + 1));
-    const bomb = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-    expect(bomb.length).toBeLessThan(1024 * 1024);
-    const err = await refusal('bomb.zip', bomb);
-    expect(err).toBeInstanceOf(PayloadTooLargeError);
-    expect(err.message).toBe(`The archive unpacks to more than ${MAX_UNPACKED_BYTES} bytes`);
+  it('stops reading past 8 MiB of .shp and .dbf, a zip bomb of records too, and leaves it to the background', async () => {
+    // The USGS sample's records (3.8 KB each in the .dbf) 1,000 times over: 75 MB in a zip the direct upload takes.
+    const bomb = await repeatShapefileRecords(await shapefileZipBytes(usgsQuakes()), 1000);
+    expect(bomb.length).toBeLessThan(4 * 1024 * 1024);
+    const err = await refusal('quakes.zip', bomb);
+    expect(err).toBeInstanceOf(BeyondRequestBudget);
+    expect(err.message).toBe(
+      'The zipped shapefile is more than 8388608 bytes of shapefile data (.shp and .dbf, unpacked), more than a request extracts',
+    );
   });
+
+  it('stops reading past 50,000 records, however small, and leaves it to the background', async () => {
+    const err = await refusal('posts.zip', await repeatShapefileRecords(await shapefileZipBytes(posts(1000)), 51));
+    expect(err).toBeInstanceOf(BeyondRequestBudget);
+    expect(err.message).toBe('The zipped shapefile holds more than 50000 records, more than a request extracts');
+    // 49,000 of them are read by the request, every one.
+    const within = await extractGeometries(
+      'posts.zip',
+      await repeatShapefileRecords(await shapefileZipBytes(posts(1000)), 49),
+    );
+    expect(within.summary.feature_count).toBe(49_000);
+  });
+});
+
+/** `count` survey posts: points with a number, the smallest records a shapefile has. */
+const posts = (count: number) => ({
+  type: 'FeatureCollection' as const,
+  features: Array.from({ length: count }, (_, i) => ({
+    type: 'Feature' as const,
+    properties: { post: i },
+    geometry: { type: 'Point' as const, coordinates: [10 + i * 1e-3, 59] },
+  })),
 });
 
 describe('no geometries', () => {

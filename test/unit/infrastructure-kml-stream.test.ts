@@ -7,14 +7,11 @@ import { DOMParser } from '@xmldom/xmldom';
 import { kml } from '@tmcw/togeojson';
 import { describe, expect, it } from 'vitest';
 import { GeoFileError } from '../../shared/domain/infrastructure/geo-file-error.js';
-import {
-  KmlLimitError,
-  streamKmlFeatures,
-  type KmlStreamLimits,
-} from '../../shared/domain/infrastructure/kml-stream.js';
+import { streamKmlFeatures } from '../../shared/domain/infrastructure/kml-stream.js';
+import { ReadLimitError, type ReadLimits } from '../../shared/domain/infrastructure/read-limits.js';
 import { PORT_KML, pointsKml } from '../support/geo-files.js';
 
-const NO_LIMITS: KmlStreamLimits = { maxBytes: 1e9, maxPlacemarks: 1e9, maxVertices: 1e9 };
+const NO_LIMITS: ReadLimits = { maxBytes: 1e9, maxFeatures: 1e9, maxVertices: 1e9 };
 
 async function* chunksOf(text: string | Buffer, size: number): AsyncIterable<Buffer> {
   const data = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
@@ -72,8 +69,8 @@ describe('streamKmlFeatures', () => {
 
   it('stops at the first placemark, coordinate or byte past its limits', async () => {
     const text = pointsKml(100);
-    const placemarks = await failure(text, { ...NO_LIMITS, maxPlacemarks: 99 });
-    expect(placemarks).toBeInstanceOf(KmlLimitError);
+    const placemarks = await failure(text, { ...NO_LIMITS, maxFeatures: 99 });
+    expect(placemarks).toBeInstanceOf(ReadLimitError);
     expect(placemarks).toMatchObject({
       problem: 'too_large',
       message: 'doc.kml holds more than 99 placemarks; at most 99 are read',

@@ -1,9 +1,10 @@
 /**
- * The background extraction (worker `extract-maps`, queue `map-extractions`): a KML or KMZ too
- * large for a request, handed over by its extract call (presigned.ts: an outbox message written
- * with its `processing` mark, published from the table's stream and put on the queue by a bus
- * rule, so each message is the whole EventBridge event), read as a stream
- * (kml-stream.ts) within limits counted while reading, then stored as a request would store it, as
+ * The background extraction (worker `extract-maps`, queue `map-extractions`): a file of any
+ * format too large for a request (budget.ts), handed over by its extract call (presigned.ts: an
+ * outbox message written with its `processing` mark, published from the table's stream and put on
+ * the queue by a bus rule, so each message is the whole EventBridge event), read as a stream
+ * (KML and KMZ: kml-stream.ts; GeoJSON: geojson-stream.ts; a zipped shapefile record by record:
+ * shapefile.ts) within limits counted while reading, then stored as a request would store it, as
  * the caller who asked. A file it refuses is deleted and its status says why (`failed`); a fault
  * (a dependency down) is thrown, so the message comes back, and on its last receive the file is
  * marked failed before the message goes to the dead letters. Idempotent: a message whose file is
@@ -21,22 +22,25 @@ import {
 import { ConflictError, isRefusal } from '../../errors.js';
 import { now } from '../../ids.js';
 import { log } from '../../log.js';
-import { MAX_STREAM_PLACEMARKS, MAX_STREAM_VERTICES } from '../../schemas/infrastructure.js';
+import { MAX_STREAM_FEATURES, MAX_STREAM_VERTICES } from '../../schemas/infrastructure.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
 import { openByNameAndContent, sniffContainer } from './detect.js';
-import { extractionOf } from './extract.js';
+import { extractionOf, type Extraction } from './extract.js';
 import { formatFromFilename, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
-import { streamKmlFeatures, type KmlStreamLimits } from './kml-stream.js';
+import { streamGeojsonFeatures } from './geojson-stream.js';
+import { streamKmlFeatures } from './kml-stream.js';
 import { storeUploadedFile, type ExtractionMessage } from './presigned.js';
+import type { ReadLimits } from './read-limits.js';
+import { shapefileFeatures } from './shapefile.js';
 import { fileObjectPrefix } from './storage.js';
 import { MAX_UNPACKED_BYTES } from './zip.js';
 
-/** What the background extraction reads of one document at most. */
-export const STREAM_LIMITS: KmlStreamLimits = {
+/** What the background extraction reads of one file at most. */
+export const STREAM_LIMITS: ReadLimits = {
   maxBytes: MAX_UNPACKED_BYTES,
-  maxPlacemarks: MAX_STREAM_PLACEMARKS,
+  maxFeatures: MAX_STREAM_FEATURES,
   maxVertices: MAX_STREAM_VERTICES,
 };
 
@@ -73,8 +77,7 @@ export async function extractInBackground(body: string, lastTry: boolean): Promi
   try {
     const data = await getObjectBytes(pending.original_key);
     if (!data) return await fail(pending, 'The uploaded file is gone; upload it again');
-    const format = formatFromFilename(pending.filename);
-    const extraction = extractionOf(format as InfrastructureFormat, await streamedFeatures(pending.filename, data));
+    const extraction = await extractStreamed(pending.filename, data);
     const actor = pending.requested_by ?? systemActor(`extract-${pending.file_id}`);
     await storeUploadedFile(actor, env, pending, data.length, extraction);
     return 'stored';
@@ -100,16 +103,29 @@ function extractionMessageOf(body: string): ExtractionMessage | null {
   return { tenant_id: tenantId, environment_id: environmentId, file_id: fileId };
 }
 
-/** The features of a KML or KMZ, streamed: the KML text is never held whole, nor its DOM. */
+/** What the background extraction makes of a file: its features read as a stream, within STREAM_LIMITS. */
+export async function extractStreamed(filename: string, data: Buffer): Promise<Extraction> {
+  return extractionOf(formatFromFilename(filename) as InfrastructureFormat, await streamedFeatures(filename, data));
+}
+
+/** The features of a file, streamed: its text is never held decoded, nor a tree of it. */
 async function streamedFeatures(filename: string, data: Buffer) {
-  if (formatFromFilename(filename) === 'kml' && sniffContainer(data) === 'xml') {
+  const format = formatFromFilename(filename);
+  const container = sniffContainer(data);
+  if (format === 'kml' && container === 'xml') {
     return (await streamKmlFeatures(slices(data), STREAM_LIMITS, 'The KML document')).features;
   }
-  // A KMZ (the archive is opened, its KML not read), or a name and content that disagree (422's message).
+  if (format === 'geojson' && container === 'json') {
+    return (await streamGeojsonFeatures(slices(data), STREAM_LIMITS, filename)).features;
+  }
+  // A KMZ or zipped shapefile (the archive is opened, its entries not read), or a name and content that disagree (422's message).
   const opened = await openByNameAndContent(filename, data);
-  if (opened.format !== 'kmz') throw new Error(`a ${opened.format} file was queued for the background extraction`);
-  const label = `${opened.kml.name} in the KMZ archive`;
-  return (await streamKmlFeatures(opened.archive.stream(opened.kml), STREAM_LIMITS, label)).features;
+  if (opened.format === 'kmz') {
+    const label = `${opened.kml.name} in the KMZ archive`;
+    return (await streamKmlFeatures(opened.archive.stream(opened.kml), STREAM_LIMITS, label)).features;
+  }
+  if (opened.format === 'shapefile') return shapefileFeatures(opened.archive, opened.layers, STREAM_LIMITS);
+  throw new Error(`a ${opened.format} file was queued for the background extraction`);
 }
 
 async function* slices(data: Buffer, size = 64 * 1024): AsyncIterable<Buffer> {

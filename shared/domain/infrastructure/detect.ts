@@ -18,9 +18,10 @@ import {
   type InfrastructureFormat,
 } from './formats.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../json-depth.js';
+import { assertWithinRequestBudget, requestBudget } from './budget.js';
 import { GeoFileError } from './geo-file-error.js';
 import { isGeoJson } from './geojson.js';
-import { assertKmlSize, isKmlDocument, MAX_SYNC_KML_BYTES, rootElementName, xmlParser } from './kml.js';
+import { isKmlDocument, rootElementName, xmlParser } from './kml.js';
 import { shapefileLayers, type ShapefileLayer } from './shapefile.js';
 import { firstSignificantChar, decodeText } from './text.js';
 import { entriesEnding, looksLikeZip, openArchive, type Archive } from './zip.js';
@@ -49,8 +50,11 @@ export interface Unrecognised {
   what: string;
 }
 
-const unreadable = (label: string, reason: string) =>
+export const unreadable = (label: string, reason: string) =>
   new GeoFileError('unreadable_file', `The file is not readable as ${label}: ${reason}`);
+
+/** What JSON that is not GeoJSON is called in messages. */
+export const NOT_GEOJSON = 'JSON that is not GeoJSON (no FeatureCollection, Feature or geometry "type")';
 
 /**
  * Opens the content as whatever it is, regardless of any name. `expected` decides between KMZ
@@ -75,8 +79,8 @@ export async function openContent(
     }
     case 'xml': {
       // Too big to parse here: beyond the request's budget, unless it was not meant to be KML anyway.
-      if (expected && expected !== 'kml' && data.length > MAX_SYNC_KML_BYTES) return { format: null, what: 'XML' };
-      assertKmlSize(data.length);
+      if (expected && expected !== 'kml' && data.length > requestBudget('kml')) return { format: null, what: 'XML' };
+      assertWithinRequestBudget('kml', data.length, 'The KML document');
       const parseXml = await xmlParser();
       let document: Document;
       try {
@@ -88,6 +92,10 @@ export async function openContent(
       return { format: null, what: `XML whose root element is <${rootElementName(document)}>, not <kml>` };
     }
     case 'json': {
+      // As for XML: past the budget, parsed only in the background.
+      if (expected && expected !== 'geojson' && data.length > requestBudget('geojson'))
+        return { format: null, what: 'JSON' };
+      assertWithinRequestBudget('geojson', data.length, 'The file');
       const text = decodeText(data);
       // Before the parse: a deeper value would overflow what walks it later (shared/json-depth.ts).
       if (jsonNestsDeeperThan(text, MAX_JSON_DEPTH))
@@ -99,7 +107,7 @@ export async function openContent(
         throw unreadable(label, `the JSON does not parse (${(err as Error).message})`);
       }
       if (isGeoJson(value)) return { format: 'geojson', value };
-      return { format: null, what: 'JSON that is not GeoJSON (no FeatureCollection, Feature or geometry "type")' };
+      return { format: null, what: NOT_GEOJSON };
     }
     default:
       throw unreadable(label, 'it is neither XML, JSON nor a zip archive');
@@ -127,11 +135,18 @@ export async function openByNameAndContent(filename: string, data: Uint8Array): 
   }
   const content = await openContent(data, promised);
   if (content.format === promised) return content;
-  const is =
+  throw formatMismatch(
+    filename,
+    promised,
     content.format === null
       ? content.what
-      : `${FORMAT_LABEL[content.format]} (name it ${FORMAT_EXTENSION[content.format]})`;
-  throw new GeoFileError(
+      : `${FORMAT_LABEL[content.format]} (name it ${FORMAT_EXTENSION[content.format]})`,
+  );
+}
+
+/** A file whose name promises one format and whose content `is` something else. */
+export function formatMismatch(filename: string, promised: InfrastructureFormat, is: string): GeoFileError {
+  return new GeoFileError(
     'format_mismatch',
     `The name ${JSON.stringify(baseName(filename))} promises ${FORMAT_LABEL[promised]}, but the content is ${is}`,
   );

@@ -6,12 +6,14 @@
 import { bbox as turfBbox } from '@turf/bbox';
 import type { Feature, FeatureCollection, Geometry } from 'geojson';
 import { DomainError, invalid, type Loc } from '../../errors.js';
+import { MAX_STREAM_VERTICES } from '../../schemas/infrastructure.js';
+import { BeyondRequestBudget, requestBudget } from './budget.js';
 import { openByNameAndContent, type OpenedFile } from './detect.js';
 import { FORMAT_LABEL, type InfrastructureFormat } from './formats.js';
 import { GeoFileError } from './geo-file-error.js';
 import { geojsonFeatures } from './geojson.js';
-import { BeyondRequestBudget, isKmlDocument, kmlFeatures, MAX_SYNC_KML_BYTES, xmlParser } from './kml.js';
-import { shapefileFeatures } from './shapefile.js';
+import { isKmlDocument, kmlFeatures, xmlParser } from './kml.js';
+import { shapefileFeatures, type ShapefileLimits } from './shapefile.js';
 import { decodeText } from './text.js';
 import { buildLineIndex, hasLines, type LineIndexData } from './line-index.js';
 
@@ -83,8 +85,8 @@ async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[
       // Counted as it is unpacked: a text beyond the request's budget is not unpacked further.
       const what = `${opened.kml.name} in the KMZ archive`;
       const bytes = await opened.archive.read(opened.kml, {
-        bytes: MAX_SYNC_KML_BYTES,
-        error: () => new BeyondRequestBudget(what),
+        bytes: requestBudget('kml'),
+        error: () => new BeyondRequestBudget(what, 'kml'),
       });
       const text = decodeText(bytes);
       const parseXml = await xmlParser();
@@ -104,9 +106,19 @@ async function featuresOf(opened: OpenedFile): Promise<Feature<Geometry | null>[
     case 'geojson':
       return geojsonFeatures(opened.value);
     case 'shapefile':
-      return shapefileFeatures(opened.archive, opened.layers);
+      // Counted as it is unpacked and read: past the request's budget, the read stops there.
+      return shapefileFeatures(opened.archive, opened.layers, SHAPEFILE_REQUEST_LIMITS);
   }
 }
+
+/** A request reads a shapefile up to its budget (budget.ts); the background's vertex limit is never reached below it. */
+const SHAPEFILE_REQUEST_LIMITS: ShapefileLimits = {
+  maxBytes: requestBudget('shapefile'),
+  maxFeatures: requestBudget('shapefileRecords'),
+  maxVertices: MAX_STREAM_VERTICES,
+  beyond: (counted) =>
+    new BeyondRequestBudget('The zipped shapefile', counted === 'bytes' ? 'shapefile' : 'shapefileRecords'),
+};
 
 /** Whether a geometry has at least one position (a LineString of [] has none). */
 function hasPosition(geometry: Geometry): boolean {

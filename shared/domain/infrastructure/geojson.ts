@@ -62,19 +62,27 @@ export function geojsonFeatures(value: GeoJsonObject): Feature<Geometry | null>[
       : value.type === 'Feature'
         ? [value]
         : [{ type: 'Feature', properties: {}, geometry: value }];
-  if (!Array.isArray(features))
-    throw new GeoFileError('unreadable_file', 'The GeoJSON FeatureCollection has no "features" array');
-  return features.map((raw, i) => {
-    const where = value.type === 'FeatureCollection' ? `GeoJSON feature ${i}` : 'the GeoJSON feature';
-    if (raw === null || typeof raw !== 'object' || (raw as { type?: unknown }).type !== 'Feature') {
-      throw new GeoFileError('unreadable_file', `${where.replace(/^the /, 'The ')} is not a Feature`);
-    }
-    const feature = raw as Feature<Geometry | null> & { properties?: unknown };
-    if (feature.geometry !== null && feature.geometry !== undefined) {
-      const problem = geometryProblem(feature.geometry);
-      if (problem) throw new GeoFileError('unreadable_file', `The geometry of ${where} ${problem}`);
-    }
-    const properties = feature.properties && typeof feature.properties === 'object' ? feature.properties : {};
-    return { ...feature, geometry: feature.geometry ?? null, properties };
-  });
+  if (!Array.isArray(features)) throw new GeoFileError('unreadable_file', NO_FEATURES_ARRAY);
+  return features.map((raw, i) =>
+    geojsonFeature(raw, value.type === 'FeatureCollection' ? `GeoJSON feature ${i}` : 'the GeoJSON feature'),
+  );
+}
+
+export const NO_FEATURES_ARRAY = 'The GeoJSON FeatureCollection has no "features" array';
+
+/**
+ * One feature, checked (`where` names it in the message: `GeoJSON feature 12`), with its geometry
+ * null when absent and its properties an object.
+ */
+export function geojsonFeature(raw: unknown, where: string): Feature<Geometry | null> {
+  if (raw === null || typeof raw !== 'object' || (raw as { type?: unknown }).type !== 'Feature') {
+    throw new GeoFileError('unreadable_file', `${where.replace(/^the /, 'The ')} is not a Feature`);
+  }
+  const feature = raw as Feature<Geometry | null> & { properties?: unknown };
+  if (feature.geometry !== null && feature.geometry !== undefined) {
+    const problem = geometryProblem(feature.geometry);
+    if (problem) throw new GeoFileError('unreadable_file', `The geometry of ${where} ${problem}`);
+  }
+  const properties = feature.properties && typeof feature.properties === 'object' ? feature.properties : {};
+  return { ...feature, geometry: feature.geometry ?? null, properties };
 }

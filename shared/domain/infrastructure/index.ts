@@ -6,6 +6,7 @@
  * of side effects (test/infra/tree-shaking.test.ts).
  */
 export * from './area-search.js';
+export { extractStreamed, STREAM_LIMITS } from './background.js';
 export * from './extract.js';
 export * from './files.js';
 export * from './line-data.js';
@@ -14,5 +15,6 @@ export * from './line-search.js';
 export * from './lines.js';
 export * from './presigned.js';
 export * from './status.js';
+export { collectionBytes } from './storage.js';
 export * from './upload-url.js';
 export * from './upload.js';

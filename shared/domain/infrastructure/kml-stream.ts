@@ -11,29 +11,14 @@
 import type { Feature, Geometry } from 'geojson';
 import { GeoFileError } from './geo-file-error.js';
 import { xmlParser } from './kml.js';
+import { ReadLimitError, yieldToEventLoop, type ReadLimits } from './read-limits.js';
 import { textEncodingOf } from './text.js';
 
-export interface KmlStreamLimits {
-  /** Bytes of KML text read at most. */
-  maxBytes: number;
-  /** Placemarks (and ground overlays, network links) at most. */
-  maxPlacemarks: number;
-  /** Coordinate tuples at most, over every geometry. */
-  maxVertices: number;
-}
-
-/** What was counted; given with the refusal when a limit is passed. */
+/** What was counted. */
 export interface KmlStreamCounts {
   bytes: number;
   placemarks: number;
   vertices: number;
-}
-
-/** Past a limit: the file is refused, with what was counted up to there. */
-export class KmlLimitError extends GeoFileError {
-  constructor(message: string) {
-    super('too_large', message);
-  }
 }
 
 /** The elements that become features, in the order togeojson's `kml()` lists them. */
@@ -77,11 +62,11 @@ function tupleCount(text: string): number {
 /**
  * The features of a KML document read from `chunks` (its bytes, decoded as its first chunk says:
  * text.ts). `label` names the document in messages. Throws GeoFileError for text that is not KML,
- * and KmlLimitError past a limit.
+ * and ReadLimitError past a limit.
  */
 export async function streamKmlFeatures(
   chunks: AsyncIterable<Uint8Array>,
-  limits: KmlStreamLimits,
+  limits: ReadLimits,
   label: string,
 ): Promise<{ features: Feature<Geometry | null>[]; counts: KmlStreamCounts }> {
   const { SaxesParser } = await import('saxes');
@@ -132,9 +117,9 @@ export async function streamKmlFeatures(
     if (!capture) {
       if ((FEATURE_ELEMENTS as readonly string[]).includes(tag.name)) {
         counts.placemarks++;
-        if (counts.placemarks > limits.maxPlacemarks) {
-          failure = new KmlLimitError(
-            `${label} holds more than ${limits.maxPlacemarks} placemarks; at most ${limits.maxPlacemarks} are read`,
+        if (counts.placemarks > limits.maxFeatures) {
+          failure = new ReadLimitError(
+            `${label} holds more than ${limits.maxFeatures} placemarks; at most ${limits.maxFeatures} are read`,
           );
           return;
         }
@@ -169,7 +154,7 @@ export async function streamKmlFeatures(
       counts.vertices += tupleCount(coordinateText);
       coordinateText = null;
       if (counts.vertices > limits.maxVertices) {
-        failure = new KmlLimitError(
+        failure = new ReadLimitError(
           `${label} holds more than ${limits.maxVertices} coordinates; at most ${limits.maxVertices} are read`,
         );
       }
@@ -199,7 +184,7 @@ export async function streamKmlFeatures(
     for await (const chunk of chunks) {
       counts.bytes += chunk.length;
       if (counts.bytes > limits.maxBytes) {
-        throw new KmlLimitError(`${label} is larger than ${limits.maxBytes} bytes; at most that much KML is read`);
+        throw new ReadLimitError(`${label} is larger than ${limits.maxBytes} bytes; at most that much KML is read`);
       }
       let bytes: Uint8Array = chunk;
       if (head) {
@@ -212,8 +197,7 @@ export async function streamKmlFeatures(
       feed(decoder.decode(bytes, { stream: true }));
       if (pendingChars >= BATCH_CHARS || pending.Placemark.length >= BATCH_FEATURES) {
         convert();
-        // Let the event loop turn: other requests (and /health) are answered meanwhile.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
     }
     if (head) decoder = new TextDecoder(textEncodingOf(head));

@@ -1,7 +1,8 @@
 /**
  * The second step for files larger than a request may carry (the first is upload-url.ts): the
  * client has PUT the file straight to S3 and asks for the extraction. A file the request can
- * extract is extracted now; a KML or KMZ beyond the request's budget (kml.ts) is handed to the
+ * extract is extracted now; one beyond the request's budget (budget.ts: a KML or GeoJSON by its
+ * size, unread; a KMZ or zipped shapefile as it is unpacked) is handed to the
  * background extraction (background.ts): marked `processing` with an outbox message in the same
  * transaction, which the table's stream publishes and a bus rule puts on the `map-extractions`
  * queue; it is followed by its
@@ -21,12 +22,12 @@ import { outboxPut } from '../../db/outbox.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { ConflictError, isRefusal, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { now } from '../../ids.js';
-import { MAX_PRESIGNED_UPLOAD_BYTES, MAX_SYNC_KML_BYTES } from '../../schemas/infrastructure.js';
+import { MAX_PRESIGNED_UPLOAD_BYTES } from '../../schemas/infrastructure.js';
 import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../sites/index.js';
+import { BeyondRequestBudget, requestBudget } from './budget.js';
 import { extractOrRefuse, type Extraction } from './extract.js';
 import { formatFromFilename } from './formats.js';
-import { BeyondRequestBudget } from './kml.js';
 import { pendingStatus, type FileStatus } from './status.js';
 import { fileObjectPrefix, FILE_NOT_FOUND, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -71,8 +72,9 @@ export async function extractUploadedFile(
       `The uploaded file is larger than ${MAX_PRESIGNED_UPLOAD_BYTES} bytes; it was deleted`,
     );
   }
-  // A KML document past the budget is not even read here.
-  if (formatFromFilename(pending.filename) === 'kml' && object.sizeBytes > MAX_SYNC_KML_BYTES)
+  // A KML or GeoJSON text past the budget is not even read here.
+  const format = formatFromFilename(pending.filename);
+  if ((format === 'kml' || format === 'geojson') && object.sizeBytes > requestBudget(format))
     return { queued: await handOver(actor, pending) };
   const data = await getObjectBytes(pending.original_key);
   if (!data) throw new ConflictError('Nothing has been uploaded for this file yet: PUT it to its upload URL first');
@@ -80,7 +82,7 @@ export async function extractUploadedFile(
   try {
     extraction = await extractOrRefuse(pending.filename, data, ['path', 'file_id']);
   } catch (err) {
-    // A KMZ whose KML unpacks past the budget: stopped there, and handed over.
+    // A KMZ or zipped shapefile that unpacks past the budget: stopped there, and handed over.
     if (err instanceof BeyondRequestBudget) return { queued: await handOver(actor, pending) };
     // Refused (422, 413): the upload goes, so a refused file leaves nothing behind.
     if (isRefusal(err)) await discard(pending);

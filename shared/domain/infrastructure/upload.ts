@@ -5,7 +5,8 @@ import type { Actor } from '../actor.js';
 import { findStoredEnvironment } from '../sites/index.js';
 import { extractOrRefuse } from './extract.js';
 import { baseName } from './formats.js';
-import { BeyondRequestBudget } from './kml.js';
+import { LARGER_FILES_WAY } from '../../schemas/infrastructure.js';
+import { BeyondRequestBudget } from './budget.js';
 import { fileObjectPrefix, originalObjectKey, storeFile, type InfrastructureFile } from './storage.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -54,9 +55,5 @@ export async function uploadInfrastructureFile(
 
 /** What a file beyond a request's budget is told: the way that takes it. */
 export function uploadUrlHint(err: BeyondRequestBudget, environmentId: string): string {
-  const base = `/api/v1/environments/${environmentId}/infrastructure`;
-  return (
-    `${err.message}: upload it through POST ${base}/upload-url, PUT it to the URL given, then ` +
-    `POST ${base}/{file_id}/extract, which extracts it in the background (202, then poll GET ${base}/{file_id}/status)`
-  );
+  return `${err.message}: ${LARGER_FILES_WAY.replaceAll('{environment_id}', environmentId)}`;
 }
