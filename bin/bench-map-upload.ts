@@ -1,7 +1,13 @@
 /**
- * Large map upload benchmark (a script, not a test), against `npm start` as a user runs it: a KMZ
- * of BENCH_PLACEMARKS point placemarks (default 230,000: 22 MB of KML in a 1.2 MB KMZ, issue 34's
- * file) is sent
+ * Large map upload benchmark (a script, not a test), against `npm start` as a user runs it: a
+ * large map file of BENCH_FORMAT is sent
+ *   kmz (default)  BENCH_PLACEMARKS point placemarks (default 230,000: 22 MB of KML in a 1.2 MB
+ *                  KMZ, issue 34's file);
+ *   geojson        the USGS sample of a day's earthquakes (test/fixtures) grown to BENCH_MB
+ *                  (default 48, near the presigned upload's 50 MiB);
+ *   shapefile      the USGS sample as a zipped shapefile, its records repeated to BENCH_RECORDS
+ *                  (default 30,000: 113 MB of .dbf in a zip of about 3.5 MB);
+ * and each is sent
  *   1. directly (multipart upload): the time to its answer (413, naming upload-url);
  *   2. through upload-url, PUT and extract: the time to the extract's answer (202), then to `ready`
  *      on the file's status, polled every second, with the feature count.
@@ -11,14 +17,47 @@
  *
  *   npx tsx bin/bench-map-upload.ts
  *   BENCH_PLACEMARKS=60000 npx tsx bin/bench-map-upload.ts
+ *   BENCH_FORMAT=geojson npx tsx bin/bench-map-upload.ts
+ *   BENCH_FORMAT=shapefile BENCH_RECORDS=30000 npx tsx bin/bench-map-upload.ts
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kmzBytes, pointsKml } from '../test/support/geo-files.js';
+import { confirmationLinkMailed } from './local-mail.js';
+import {
+  kmzBytes,
+  largeQuakesGeojsonBytes,
+  pointsKml,
+  repeatShapefileRecords,
+  shapefileZipBytes,
+  usgsQuakes,
+} from '../test/support/geo-files.js';
 
+const FORMAT = process.env.BENCH_FORMAT ?? 'kmz';
 const PLACEMARKS = Number(process.env.BENCH_PLACEMARKS ?? 230_000);
+const MB = Number(process.env.BENCH_MB ?? 48);
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 30_000);
+
+/** The file to send, its name, and what it is. */
+async function benchFile(): Promise<{ filename: string; data: Buffer; about: string }> {
+  if (FORMAT === 'geojson') {
+    const data = largeQuakesGeojsonBytes(MB * 1024 * 1024);
+    return { filename: 'quakes.geojson', data, about: `${(data.length / 1e6).toFixed(1)} MB of GeoJSON` };
+  }
+  if (FORMAT === 'shapefile') {
+    const sample = usgsQuakes();
+    const data = await repeatShapefileRecords(
+      await shapefileZipBytes(sample),
+      Math.ceil(RECORDS / sample.features.length),
+    );
+    return { filename: 'quakes.zip', data, about: `${RECORDS} records in a ${(data.length / 1e6).toFixed(1)} MB zip` };
+  }
+  const kml = pointsKml(PLACEMARKS);
+  const data = await kmzBytes(kml);
+  const about = `${PLACEMARKS} placemarks: ${(Buffer.byteLength(kml) / 1e6).toFixed(1)} MB of KML in a ${(data.length / 1e3).toFixed(0)} KB KMZ`;
+  return { filename: 'poles.kmz', data, about };
+}
 const PORT = Number(process.env.BENCH_PORT ?? 3987);
 const base = `http://127.0.0.1:${PORT}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-map-'));
@@ -88,6 +127,9 @@ try {
     password,
     organization_name: `Maps ${tag}`,
   });
+  // Confirmed with the link the local mail server kept, as the user would.
+  const link = await confirmationLinkMailed(join(dataDir, 'mail'), email);
+  await fetch(new URL(link, base), { method: 'POST' });
   const token = (await api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password }))
     .body.access_token;
   const env = await api<{ environment_id: string }>('POST', '/api/v1/environments', token, {
@@ -97,16 +139,13 @@ try {
   if (env.status !== 201) throw new Error(`the environment was not created: ${env.status}`);
   const files = `/api/v1/environments/${env.body.environment_id}/infrastructure`;
 
-  const kml = pointsKml(PLACEMARKS);
-  const kmz = await kmzBytes(kml);
-  console.log(
-    `${PLACEMARKS} placemarks: ${(Buffer.byteLength(kml) / 1e6).toFixed(1)} MB of KML in a ${(kmz.length / 1e3).toFixed(0)} KB KMZ; server at ${rssAtStart} MB`,
-  );
+  const { filename, data, about } = await benchFile();
+  console.log(`${about}; server at ${rssAtStart} MB`);
 
   phase = 'the direct upload';
   let started = performance.now();
   const form = new FormData();
-  form.append('file', new Blob([kmz]), 'poles.kmz');
+  form.append('file', new Blob([data]), filename);
   const direct = await fetch(`${base}${files}/upload`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -122,9 +161,9 @@ try {
     'POST',
     `${files}/upload-url`,
     token,
-    { filename: 'poles.kmz', size_bytes: kmz.length },
+    { filename, size_bytes: data.length },
   );
-  const put = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: kmz });
+  const put = await fetch(ticket.body.upload_url, { method: 'PUT', headers: ticket.body.headers, body: data });
   if (put.status !== 200) throw new Error(`PUT answered ${put.status}`);
   phase = 'the extract request';
   started = performance.now();
