@@ -15,7 +15,6 @@ import { randomUUID } from 'node:crypto';
 import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.js';
-import { ROUTES } from '../../shared/routes/index.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { call, registerTenant, type ApiResponse } from '../support/api.js';
 
@@ -66,12 +65,7 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: INJECTOR },
   );
-  // The batch route as a stage would run it with a 5 s function timeout: an attempt's lease (its
-  // remaining time and a second) runs out in 6 s instead of 30, so the outages whose failure
-  // could not be marked are waited out in seconds. Nothing else of the route changes.
-  if (!ROUTES.some((r) => r.id === 'events.batch')) throw new Error('no route events.batch in the route table');
-  const routes = ROUTES.map((r) => (r.id === 'events.batch' ? { ...r, timeoutSeconds: 5 } : r));
-  server = await startHttpServer({ port: 0, routes, log: () => undefined });
+  server = await startHttpServer({ port: 0, log: () => undefined });
 });
 
 afterAll(async () => {
