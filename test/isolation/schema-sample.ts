@@ -109,7 +109,13 @@ export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: strin
       const ordered = [...(branches as unknown[])].sort((a, b) => Number(isNull(a)) - Number(isNull(b)));
       for (const branch of ordered) {
         try {
-          return sampleValue({ ...stripKey(schema, key), ...(branch as JsonSchema) }, ctx, where);
+          // A branch that names properties of the object (`oneOf` of which keys to send) adds to them.
+          const base = stripKey(schema, key);
+          const merged =
+            isObject(base.properties) && isObject((branch as JsonSchema).properties)
+              ? mergeAll(base, [branch as JsonSchema])
+              : { ...base, ...(branch as JsonSchema) };
+          return sampleValue(merged, ctx, where);
         } catch (err) {
           errors.push((err as Error).message);
         }
@@ -155,10 +161,10 @@ function stripKey(schema: JsonSchema, key: string): JsonSchema {
 function mergeAll(base: JsonSchema, parts: JsonSchema[]): JsonSchema {
   let out: Record<string, unknown> = { ...base };
   for (const part of parts) {
-    const props = {
-      ...(isObject(out.properties) ? out.properties : {}),
-      ...(isObject(part.properties) ? part.properties : {}),
-    };
+    const props: Record<string, unknown> = { ...(isObject(out.properties) ? out.properties : {}) };
+    // A property both name is both: `{type: 'string'}` in a branch keeps the object's own bounds.
+    for (const [name, prop] of Object.entries(isObject(part.properties) ? part.properties : {}))
+      props[name] = isObject(props[name]) && isObject(prop) ? { ...props[name], ...prop } : prop;
     const required = [...new Set([...((out.required as string[]) ?? []), ...((part.required as string[]) ?? [])])];
     out = { ...out, ...part, properties: props, required };
   }
