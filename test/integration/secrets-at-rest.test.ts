@@ -156,7 +156,7 @@ describe('secrets at rest', () => {
       webhookSecret: hook.secret.slice(6),
       rotatedWebhookSecret: rotated.secret.slice(6),
     };
-    const dynamodb = /DynamoDB Local (http:\/\/\S+),/.exec(runtime!.output())?.[1];
+    const dynamodb = /DynamoDB Local (http:\/\/\S+)/.exec(runtime!.output())?.[1];
     expect(dynamodb).toBeDefined();
     // Give the stream publisher a moment to have published everything to the bus's log.
     await seconds(2);

@@ -172,6 +172,8 @@ describe('signed HTTP endpoint', () => {
         title: 'Fence cut <north> gate & pier',
         severity: 'high',
         escalation_level: 0,
+        // Read from the level for a message written before it said its reason.
+        reason: 'confirmed',
         acknowledge_url: URL_,
         link_expires_at: link.expiresAt,
       },
