@@ -10,9 +10,9 @@ import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
 import { keys } from './keys.js';
 import { queryPage } from './query.js';
-import { eventKey } from './events.js';
+import { eventFromItem, eventKey } from './events.js';
 import { readItems } from './read-batch.js';
-import { SITE_KINDS, siteEntityKey } from './site-entities.js';
+import { SITE_KINDS, siteEntityFromItem, siteEntityKey, type Zone } from './site-entities.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
@@ -317,9 +317,12 @@ export async function linkedPlace(
   if (zoneKeys.length + eventKeys.length === 0) return { zoneNames: [], eventLocation: null };
   const read = await readItems([...zoneKeys, ...eventKeys]);
   const zoneNames = zoneKeys.flatMap((k) => {
-    const name = read.get(k)?.name;
-    return typeof name === 'string' ? [name] : [];
+    const zone = read.get(k);
+    return zone ? [siteEntityFromItem<Zone>(zone).name] : [];
   });
-  const located = eventKeys.map((k) => read.get(k)).find((e) => e && e.location);
-  return { zoneNames, eventLocation: located ? (located.location as { lat: number; lon: number }) : null };
+  const events = eventKeys.flatMap((k) => {
+    const item = read.get(k);
+    return item ? [eventFromItem(item)] : [];
+  });
+  return { zoneNames, eventLocation: events.find((e) => e.location)?.location ?? null };
 }
