@@ -12,6 +12,12 @@ export interface AgentDef {
   description: string;
   /** The workers that do its work: its status is theirs. */
   workers: readonly string[];
+  /**
+   * Work it does inside a request rather than in a worker (a short recording is transcribed and
+   * its fields extracted while the voice route answers): each id's heartbeats, recorded by that
+   * code (shared/domain/operations/work-runs.ts), count in its status and runs like a worker's.
+   */
+  inRequest?: readonly string[];
   /** The model it uses, when it uses one: `ai` (Bedrock or the offline extractor), `speech` (Transcribe or pocketsphinx). */
   model?: 'ai' | 'speech';
   /** What switching it off for a tenant does; absent: it cannot be switched off, for the reason in `required`. */
@@ -29,6 +35,7 @@ export const AGENTS: readonly AgentDef[] = [
     description:
       'Transcribes voice reports into incident drafts (Amazon Transcribe, or pocketsphinx offline), finishing long recordings when the job completes.',
     workers: ['transcription-finished'],
+    inRequest: ['voice-report-intake'],
     model: 'speech',
     whenDisabled: 'Voice reports are refused (409) for the tenant; manual and public reports still open incidents.',
   },
@@ -38,6 +45,7 @@ export const AGENTS: readonly AgentDef[] = [
     description:
       'Reads a transcript and extracts the incident fields (type, severity, place, people) and a summary with an AI model.',
     workers: ['transcription-finished'],
+    inRequest: ['voice-report-extraction'],
     model: 'ai',
     whenDisabled: 'Voice drafts keep their transcript without extracted fields or summary; an operator completes them.',
   },

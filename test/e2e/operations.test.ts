@@ -4,6 +4,10 @@
  * playbooks). Stopping a worker for real is test/integration/stopped-worker.test.ts (its own
  * `npm start`).
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_IDS } from '../../shared/vocabulary/agents.js';
 import { call, createUser, registerTenant } from '../support/api.js';
@@ -168,6 +172,35 @@ describe('agents.update', () => {
     expect(
       (await call('PATCH', '/api/v1/agents/notifier', { token: operator.token, body: { enabled: false } })).status,
     ).toBe(403);
+  });
+
+  it('voice reports answered in the request count as runs of voice intake and field extraction', async () => {
+    const org = await registerTenant('AgentVoiceRuns');
+    const runs = async () => {
+      const res = await call('GET', '/api/v1/agents', { token: org.token });
+      expect(res.status).toBe(200);
+      const byId = Object.fromEntries(res.body.map((a: { agent_id: string }) => [a.agent_id, a]));
+      return { intake: byId['voice-intake'], extraction: byId['field-extraction'] };
+    };
+    const before = await runs();
+    // A short recording, transcribed and extracted while the route answers (no worker involved).
+    const dir = mkdtempSync(join(tmpdir(), 'voice-runs-'));
+    execFileSync('flite', ['-voice', 'kal16', '-t', 'smoke at the east gate', '-o', join(dir, 'report.wav')]);
+    const wav = readFileSync(join(dir, 'report.wav'));
+    rmSync(dir, { recursive: true, force: true });
+    const spoken = await call('POST', '/api/v1/incidents/voice', {
+      token: org.token,
+      body: { audio_base64: wav.toString('base64'), format: 'wav' },
+    });
+    expect(spoken.status, spoken.text).toBe(201);
+    expect(spoken.body.voice.transcription_status).toBe('completed');
+    const after = await runs();
+    expect(after.intake.runs_24h).toBeGreaterThan(before.intake.runs_24h);
+    expect(after.extraction.runs_24h).toBeGreaterThan(before.extraction.runs_24h);
+    for (const agent of [after.intake, after.extraction]) {
+      expect(agent.status).toBe('active');
+      expect(Date.parse(agent.last_run_at)).toBeGreaterThan(Date.now() - 60_000);
+    }
   });
 
   it('switched off, voice intake refuses voice reports, and field extraction leaves a transcript without fields', async () => {

@@ -14,7 +14,7 @@ import { now } from '../../ids.js';
 import { AGENT_NOT_FOUND, AGENTS, agentById, type AgentDef } from '../../vocabulary/agents.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
-import { agentView, workersHealth, type AgentView, type WorkerRef } from '../operations/index.js';
+import { agentView, IN_REQUEST_WORK, workersHealth, type AgentView, type WorkerRef } from '../operations/index.js';
 import { updateTenantConfig } from '../accounts/index.js';
 
 async function settingsOf(agent: AgentDef, tenantId: TenantId): Promise<Record<string, unknown>> {
@@ -24,7 +24,10 @@ async function settingsOf(agent: AgentDef, tenantId: TenantId): Promise<Record<s
 }
 
 export async function listAgents(tenantId: TenantId, workers: readonly WorkerRef[]): Promise<AgentView[]> {
-  const [settings, health] = await Promise.all([getAgentSettings(tenantId), workersHealth(workers)]);
+  const [settings, health] = await Promise.all([
+    getAgentSettings(tenantId),
+    workersHealth([...workers, ...IN_REQUEST_WORK]),
+  ]);
   return Promise.all(AGENTS.map(async (a) => agentView(a, health, settings.disabled, await settingsOf(a, tenantId))));
 }
 
@@ -37,7 +40,7 @@ export async function findAgent(
   if (!agent) throw new NotFoundError(AGENT_NOT_FOUND);
   const [settings, health, values] = await Promise.all([
     getAgentSettings(tenantId),
-    workersHealth(workers),
+    workersHealth([...workers, ...IN_REQUEST_WORK]),
     settingsOf(agent, tenantId),
   ]);
   return agentView(agent, health, settings.disabled, values);

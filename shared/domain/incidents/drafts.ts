@@ -21,6 +21,7 @@ import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUna
 import { newTimeId } from '../../ids.js';
 import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import { agentEnabled } from '../agents/index.js';
+import { recordedRun } from '../operations/index.js';
 import type { Actor } from '../actor.js';
 import { startSlaClock } from './escalation.js';
 import { byOf, change, configOf, findStored, openIncident, type IncidentView } from './incidents.js';
@@ -99,13 +100,19 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   let pendingJob: string | null = null;
   if (!transcript && audioKey) {
     try {
-      const result = await speechRecognizer().transcribe({
-        audioKey,
-        audio,
-        format,
-        tenantId,
-        budgetMs: RECOGNITION_BUDGET_MS,
-      });
+      // A run of voice intake; a recording that cannot be read is the sender's, not the agent's fault.
+      const result = await recordedRun(
+        'voice-report-intake',
+        () =>
+          speechRecognizer().transcribe({
+            audioKey,
+            audio,
+            format,
+            tenantId,
+            budgetMs: RECOGNITION_BUDGET_MS,
+          }),
+        (err) => !(err instanceof TranscriptionFailedError),
+      );
       if (result.status === 'completed') {
         transcript = result.transcript;
         unsureWords = result.unsureWords;
@@ -129,7 +136,7 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   // No fields are extracted while the tenant has the field-extraction agent off: an operator completes the draft.
   const extraction =
     transcript && (await agentEnabled(tenantId, 'field-extraction'))
-      ? await incidentAi().extract(transcript, { unsureWords })
+      ? await recordedRun('voice-report-extraction', () => incidentAi().extract(transcript, { unsureWords }))
       : withQuestions({});
   const voice: VoiceReport = {
     audio_key: audioKey,

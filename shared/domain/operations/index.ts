@@ -7,3 +7,4 @@
  */
 export * from './health.js';
 export * from './status.js';
+export * from './work-runs.js';

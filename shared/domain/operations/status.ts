@@ -59,8 +59,14 @@ export interface WorkerRef {
   trigger:
     | { kind: 'queue'; queue: QueueId }
     | { kind: 'schedule'; everyMinutes: number }
-    | { kind: 'table-stream' | 'event-rule' | 'scheduler' };
+    | { kind: 'table-stream' | 'event-rule' | 'scheduler' }
+    /** Work an agent does inside a request (AgentDef.inRequest): no queue, no schedule. */
+    | { kind: 'request' };
 }
+
+/** The agents' in-request work, read with the workers for the agents' state. */
+export const IN_REQUEST_WORK: readonly WorkerRef[] = /* @__PURE__ */ (() =>
+  AGENTS.flatMap((a) => (a.inRequest ?? []).map((id) => ({ id, trigger: { kind: 'request' as const } }))))();
 
 function healthOf(
   worker: WorkerRef,
@@ -279,7 +285,7 @@ export function agentView(
   disabled: readonly string[],
   settings: Record<string, unknown>,
 ): AgentView {
-  const mine = health.filter((h) => agent.workers.includes(h.worker));
+  const mine = health.filter((h) => agent.workers.includes(h.worker) || agent.inRequest?.includes(h.worker));
   const worst = mine.reduce<WorkerHealth | undefined>(
     (a, b) => (!a || RANK[b.status] > RANK[a.status] ? b : a),
     undefined,
