@@ -5,11 +5,11 @@
  *
  * REST rather than HTTP API: only REST APIs stream responses (the event stream).
  */
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Size, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { BINARY_MEDIA_TYPES } from '../shared/http/media-types.js';
+import { BINARY_MEDIA_TYPES, MIN_COMPRESSION_BYTES } from '../shared/http/media-types.js';
 
 export interface ApiProps {
   readonly stage: string;
@@ -45,6 +45,8 @@ export class Api extends Construct {
       // Regional: a streamed response may idle 5 minutes there, 30 s on edge-optimized.
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
+      // gzip for clients that accept it (the local server does the same: shared/local/http-server.ts).
+      minCompressionSize: Size.bytes(MIN_COMPRESSION_BYTES),
       // Access and execution logs need the account-level CloudWatch role. It is shared by every
       // REST API of the account and region, so it outlives this stack.
       cloudWatchRole: true,

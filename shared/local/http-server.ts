@@ -8,10 +8,12 @@
  */
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { ROUTES } from '../routes/index.js';
+import { acceptsGzip, MIN_COMPRESSION_BYTES } from '../http/media-types.js';
 import type { RouteDef } from '../routes/types.js';
 import { isStreamingHandler, LocalResponseStream } from './awslambda-shim.js';
 import { composeLocalRuntime, installLocalAdapters } from './compose.js';
@@ -220,7 +222,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     // How long the function ran, as Lambda would bill it (without this server's own work): a
     // standard header browsers' developer tools show; the request-cost benchmark reads it.
     res.setHeader('Server-Timing', `handler;dur=${(performance.now() - started).toFixed(1)}`);
-    writeResult(res, result);
+    writeResult(res, result, req.headers['accept-encoding']);
   }
 
   // What Node's parser refuses before any handler runs (a request line and headers past its 16 KB,
@@ -310,17 +312,22 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
  * Writes a proxy result as API Gateway does: `multiValueHeaders` win over `headers` for the same
  * name, a base64 body is decoded, and the content type defaults to application/json.
  */
-function writeResult(res: ServerResponse, result: APIGatewayProxyResult): void {
+function writeResult(res: ServerResponse, result: APIGatewayProxyResult, acceptEncoding?: string): void {
   const headers = new Map<string, [string, string[]]>();
   for (const [name, value] of Object.entries(result.headers ?? {}))
     headers.set(name.toLowerCase(), [name, [String(value)]]);
   for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
     headers.set(name.toLowerCase(), [name, values.map(String)]);
   }
-  const body =
+  let body =
     result.body == null ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   if (!headers.has('content-type') && body.length > 0)
     headers.set('content-type', ['Content-Type', ['application/json']]);
+  // As the REST API's minimumCompressionSize does: gzip past the size, for a client that accepts it.
+  if (body.length >= MIN_COMPRESSION_BYTES && acceptsGzip(acceptEncoding) && !headers.has('content-encoding')) {
+    body = gzipSync(body);
+    headers.set('content-encoding', ['Content-Encoding', ['gzip']]);
+  }
   res.statusCode = result.statusCode;
   for (const [name, values] of headers.values()) res.setHeader(name, values.length === 1 ? (values[0] ?? '') : values);
   res.setHeader('Content-Length', body.length);

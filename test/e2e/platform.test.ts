@@ -1,6 +1,8 @@
 /** Health, login, the API description and the documentation page, over real HTTP. */
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, call } from '../support/api.js';
+import { ADMIN, baseUrl, call } from '../support/api.js';
 
 describe('health', () => {
   it('answers 200 once every dependency answers', async () => {
@@ -69,6 +71,36 @@ describe('docs', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.text).toContain('swagger-ui-bundle.js');
     expect(res.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1|localhost)[^"']*\.(js|css)/);
+  });
+});
+
+describe('docs', () => {
+  /** The raw answer, as a client that names its own Accept-Encoding gets it. */
+  const raw = (path: string, acceptEncoding?: string) =>
+    new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+      const req = request(new URL(path, baseUrl()), {
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject).end();
+    });
+
+  it('the document and the documentation travel gzip-compressed to a client that accepts it, plain to others', async () => {
+    for (const path of ['/openapi.json', '/docs/swagger-ui-bundle.js']) {
+      const plain = await raw(path);
+      expect(plain.encoding).toBeUndefined();
+      const zipped = await raw(path, 'br;q=1, gzip;q=0.8');
+      expect(zipped.encoding).toBe('gzip');
+      expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+      expect(zipped.bytes.length).toBeLessThan(plain.bytes.length / 3);
+      expect((await raw(path, 'gzip;q=0')).encoding).toBeUndefined();
+    }
+    // A short answer is not worth it.
+    expect((await raw('/health', 'gzip')).encoding).toBeUndefined();
   });
 });
 

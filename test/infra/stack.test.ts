@@ -410,10 +410,12 @@ describe('data, storage, identity, events', () => {
 });
 
 describe('api', () => {
-  it('a regional REST API that takes uploads as binary', () => {
+  it('a regional REST API that takes uploads as binary and compresses answers', () => {
     s.parent.hasResourceProperties('AWS::ApiGateway::RestApi', {
       EndpointConfiguration: { Types: ['REGIONAL'] },
       BinaryMediaTypes: Match.arrayWith(['multipart/form-data', 'audio/*']),
+      // gzip past 1 KiB, as the local server does.
+      MinimumCompressionSize: 1024,
     });
   });
 
