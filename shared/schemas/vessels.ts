@@ -191,9 +191,17 @@ export const vesselSummary = /* @__PURE__ */ (() =>
       },
       ship_type_category: { type: 'string' },
       first_seen: timestamp,
-      last_seen: timestamp,
+      last_seen: {
+        ...timestamp,
+        type: ['string', 'null'],
+        description:
+          'Its last position report; null for a vessel that has sent static data only (listed by its last such report).',
+      },
       last_position: { ...positionSchema, type: ['object', 'null'] },
-      silent_minutes: { type: 'number', description: 'Minutes since the last position.' },
+      silent_minutes: {
+        type: ['number', 'null'],
+        description: 'Minutes since the last position; null for a vessel that has sent none.',
+      },
     },
     required: [
       'mmsi',

@@ -78,6 +78,7 @@ const EXPECTED: Record<string, Record<string, Identity>> = {
   },
 };
 const ALL = Object.values(EXPECTED).flatMap((vessels) => Object.entries(vessels));
+const EXPECTED_BY_MMSI = new Map(ALL);
 /** Vessels of the files that sent static data and never a position. */
 const STATIC_ONLY = ['351759000', '271041815', '271010059', '237201800', '210035000', '367525510', '273347120'];
 
@@ -105,7 +106,8 @@ beforeAll(async () => {
   expect(sensor.status, sensor.text).toBe(201);
   // One receiver's feed: the files one after the other, a message a second, each as it came; at
   // its end, the first position report of gpsd's sample again (its vessel's second report).
-  const start = Date.now() - 15 * 60_000;
+  // 45 minutes ago: past the 30-minute gap, so the vessels with positions are dark now.
+  const start = Date.now() - 45 * 60_000;
   const messages = [
     ...Object.keys(EXPECTED).flatMap((file) => aisMessagesOf(readFileSync(`test/fixtures/ais/${file}`, 'utf8'))),
     [LAST.nmea],
@@ -158,6 +160,23 @@ describe('vessels.get, for the real vessels of public decoders’ test data', ()
       expect(body.notes.join(' '), mmsi).toMatch(/No position report received yet/);
       expect(body.notes.join(' '), mmsi).not.toMatch(/No static data/);
     }
+  });
+
+  it('lists a vessel known only from static data among those heard, but not among the dark ones', async () => {
+    const listed = await call('GET', '/api/v1/vessels', { token: org.token, query: { hours: 1, limit: 200 } });
+    expect(listed.status, listed.text).toBe(200);
+    const items: any[] = Array.isArray(listed.body) ? listed.body : listed.body.items;
+    const byMmsi = new Map(items.map((v) => [v.mmsi, v]));
+    for (const mmsi of STATIC_ONLY) {
+      expect(byMmsi.get(mmsi), mmsi).toMatchObject({ last_seen: null, last_position: null, silent_minutes: null });
+      expect(byMmsi.get(mmsi).name, mmsi).toBe(EXPECTED_BY_MMSI.get(mmsi)?.name ?? byMmsi.get(mmsi).name);
+    }
+    // Heard 45 minutes ago, past the gap that makes a vessel with positions dark: still not dark.
+    const dark = await call('GET', '/api/v1/vessels/dark', { token: org.token, query: { kind: 'dark', hours: 1 } });
+    expect(dark.status, dark.text).toBe(200);
+    const darkNow = (dark.body.dark_now as { mmsi: string }[]).map((v) => v.mmsi);
+    expect(darkNow.filter((m) => STATIC_ONLY.includes(m))).toEqual([]);
+    expect(darkNow.length).toBeGreaterThan(0);
   });
 
   it('keeps the identity a type 19 report carries with its position', () => {

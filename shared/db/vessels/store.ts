@@ -55,7 +55,7 @@ export interface StoredVessel {
   identity: VesselIdentity | null;
 }
 
-/** A vessel with a position: those the recency index holds (lists, dark vessels). */
+/** A vessel with a position. */
 export type SeenVessel = StoredVessel & { last_seen: string };
 
 export type EpisodeKind = 'gap' | 'loitering';
@@ -229,6 +229,27 @@ export async function touchVessel(tenantId: TenantId, mmsi: string, position: St
 }
 
 /**
+ * A vessel that has sent static data only is in the recency index by its latest such report, so
+ * the lists show it (types 5 and 24 come every 6 minutes, often before any position); its first
+ * position takes the index over for good (touchVessel).
+ */
+async function heardWithoutPosition(key: Record<string, string>, tenantId: TenantId, mmsi: string, at: string) {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: TABLE,
+        Key: key,
+        UpdateExpression: 'SET GSI2PK = :g2pk, GSI2SK = :g2sk',
+        ConditionExpression: 'attribute_not_exists(last_seen) AND (attribute_not_exists(GSI2SK) OR GSI2SK < :g2sk)',
+        ExpressionAttributeValues: prefixed(keys.vesselRecency(tenantId, at, mmsi)),
+      }),
+    );
+  } catch (err) {
+    if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+  }
+}
+
+/**
  * Revises what a vessel says it is, from a report made at `at`: `revise` is handed the stored
  * identity and answers the new one (null: nothing to change). The write holds only if no other
  * writer revised it meanwhile (a version number); otherwise it is read and revised again. A
@@ -242,6 +263,7 @@ export async function reviseIdentity(
 ): Promise<void> {
   const key = keys.vessel(tenantId, mmsi);
   await markSeen(key, tenantId, mmsi, at);
+  await heardWithoutPosition(key, tenantId, mmsi, at);
   // `identity` is a reserved word of DynamoDB's expressions.
   const names = { '#id': 'identity' };
   for (let attempt = 0; ; attempt++) {
@@ -284,19 +306,22 @@ export async function reviseIdentity(
 
 const prefixed = (k: { GSI2PK: string; GSI2SK: string }) => ({ ':g2pk': k.GSI2PK, ':g2sk': k.GSI2SK });
 
-/** A tenant's vessels last seen in a time range, most recently seen first. */
+/**
+ * A tenant's vessels last heard in a time range, most recently first: by their last position, or
+ * by their last static report while they have sent no position (`last_seen` null).
+ */
 export async function vesselsSeenBetween(
   tenantId: TenantId,
   from: string,
   to: string,
   limit: number,
-): Promise<SeenVessel[]> {
+): Promise<StoredVessel[]> {
   return (
     await queryPage(
       { index: 'GSI2', pk: `${tenantPk(tenantId)}#VESSELS`, skBetween: [from, `${to}~`], ascending: false },
       upTo(limit),
     )
-  ).map((item) => vesselOf(item) as SeenVessel);
+  ).map(vesselOf);
 }
 
 const EPISODE_FIELDS = [

@@ -19,7 +19,10 @@ import { hoursAgo, summaryOf } from './summary.js';
 import { metresBetween } from '../../geo/distance.js';
 import { BEHAVIOUR } from './track-analysis.js';
 
-/** Vessels seen in the window (most recent first), or, with a circle, those with a position inside it. */
+/**
+ * Vessels heard in the window (most recent first; those that sent static data only among them),
+ * or, with a circle, those with a position inside it.
+ */
 export async function listVessels(
   tenantId: TenantId,
   q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number },
@@ -63,7 +66,7 @@ export async function positionsInArea(
   return found.flat().filter((p) => metresBetween(at, p) <= radiusM);
 }
 
-/** Vessels dark now, and the gaps and loitering episodes that ended in the window, latest first. */
+/** Vessels dark now (silent after sending positions), and the gaps and loitering episodes that ended in the window, latest first. */
 export async function darkVessels(
   tenantId: TenantId,
   q: { kind: 'dark' | 'loitering' | 'all'; hours: number; limit: number },
@@ -82,7 +85,8 @@ export async function darkVessels(
   const strip = ({ kind: _k, ...e }: StoredEpisode) => e;
   return {
     window: { from, to },
-    dark_now: silent.map((v) => summaryOf(v, nowMs)),
+    // A vessel that never sent a position is not dark: it says where it is nowhere, not less.
+    dark_now: silent.filter((v) => v.last_seen !== null).map((v) => summaryOf(v, nowMs)),
     gaps: gaps.map(strip),
     loitering: loitering.map(strip),
   };

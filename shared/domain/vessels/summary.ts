@@ -14,8 +14,11 @@ export function silentMinutes(v: StoredVessel, nowMs: number): number | null {
   return v.last_seen === null ? null : round(Math.max(0, (nowMs - Date.parse(v.last_seen)) / 60_000));
 }
 
-/** A vessel in a list (one with a position): who, where last, how long silent. */
-export function summaryOf(v: SeenVessel, nowMs: number) {
+/**
+ * A vessel in a list: who, where last, how long silent. One that has sent static data only has
+ * `last_seen`, `last_position` and `silent_minutes` null.
+ */
+export function summaryOf(v: StoredVessel, nowMs: number) {
   return {
     mmsi: v.mmsi,
     name: v.identity?.name ?? null,
