@@ -95,6 +95,28 @@ const text = (value: string | undefined) => {
   return t === '' ? null : t;
 };
 
+/** Where a sentence stands in a multi-part message. */
+export interface AisFragment {
+  /** Parts of the message. */
+  count: number;
+  /** This sentence's part, from 1. */
+  part: number;
+  /** The sequential message id (0 to 9; empty when the sender gives none). */
+  sequence: string;
+  /** The radio channel (A, B, 1, 2; empty when not given). */
+  channel: string;
+}
+
+/** A sentence's place in a multi-part message; null for a one-part message or what is not a sentence. */
+export function fragmentOf(raw: string): AisFragment | null {
+  let sentence = raw.trim();
+  const tag = TAG_BLOCK.exec(sentence);
+  if (tag) sentence = sentence.slice(tag[0].length);
+  const f = SENTENCE.exec(sentence.replace(TRAILER, '$1'));
+  if (!f || Number(f[2]) < 2) return null;
+  return { count: Number(f[2]), part: Number(f[3]), sequence: f[4]!, channel: f[5]! };
+}
+
 /**
  * Decodes one AIS message from its sentences (one, or every part of a multi-part message in
  * order). Never throws: a bad input answers why.

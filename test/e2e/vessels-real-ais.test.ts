@@ -186,6 +186,58 @@ describe('vessels.get, for the real vessels of public decoders’ test data', ()
   });
 });
 
+describe('vessels.get, from a feed that hands on one sentence an event', () => {
+  it("joins the parts of a type 5 report sent as events of their own, and names each vessel as gpsd's decode does", async () => {
+    const other = await registerTenant('Sentence feed');
+    const env = await call('POST', '/api/v1/environments', {
+      token: other.token,
+      body: { name: 'Quay', type: 'port' },
+    });
+    const sensor = await call('POST', '/api/v1/sensors', {
+      token: other.token,
+      body: {
+        environment_id: env.body.environment_id,
+        name: 'Receiver',
+        type: 'ais_receiver',
+        location: { lat: 37.8, lon: -122.4 },
+      },
+    });
+    expect(sensor.status, sensor.text).toBe(201);
+    // gpsd's sample.aivdm line by line: each sentence its own event, as a raw line feed sends it.
+    const sentences = readFileSync('test/fixtures/ais/gpsd-sample.aivdm', 'utf8')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => /^!..VD[MO],/.test(l.replace(/^\\[^\\]*\\/, '')));
+    const start = Date.now() - 10 * 60_000;
+    const events = sentences.map((nmea, i) => ({
+      type: 'ais.position',
+      sensor_id: sensor.body.sensor_id,
+      occurred_at: new Date(start + i * 1000).toISOString(),
+      payload: { nmea },
+    }));
+    for (let i = 0; i < events.length; i += 100) {
+      const res = await call('POST', '/api/v1/events/batch', {
+        token: other.token,
+        body: { events: events.slice(i, i + 100) },
+      });
+      expect(res.status, res.text).toBe(201);
+    }
+    const wanted = EXPECTED['gpsd-sample.aivdm']!;
+    for (const [mmsi, identity] of Object.entries(wanted)) {
+      const profile = await until(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          return call('GET', `/api/v1/vessels/${mmsi}`, { token: other.token });
+        },
+        (r: any) => r.status === 200 && r.body.identity?.name != null,
+        `the identity of ${mmsi}`,
+        30_000,
+      ).catch((err: unknown) => ({ status: 0, body: String(err) }));
+      expect(profile.status === 200 ? identityOf(profile.body, identity) : profile.body, mmsi).toEqual(identity);
+    }
+  }, 90_000);
+});
+
 describe('vessels.get, with static data a client decoded itself', () => {
   it('takes a decoded type 5 report sent as ais.position after the positions, as a mixed feed does', async () => {
     const other = await registerTenant('Decoding client');

@@ -5,7 +5,7 @@
  * give. Broken inputs are made from them: one character changed, the tail cut, a part missing.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeAis } from '../../shared/adapters/ais-decoder.js';
+import { decodeAis, fragmentOf } from '../../shared/adapters/ais-decoder.js';
 
 const ok = (sentences: string[]) => {
   const out = decodeAis(sentences);
@@ -192,5 +192,25 @@ describe('AIS decoding failures', () => {
     expect(reason(['$GPGGA,064036.289,4836.5375,N,00740.9373,E,1,04,3.2,200.2,M,,,,0000*0E'])).toBe('malformed');
     expect(reason([''])).toBe('truncated');
     expect(reason([])).toBe('malformed');
+  });
+});
+
+describe('fragmentOf', () => {
+  it("names a sentence's place in a multi-part message, tag block or receiver's trailer aside", () => {
+    expect(fragmentOf('!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C')).toEqual({
+      count: 2,
+      part: 1,
+      sequence: '1',
+      channel: 'A',
+    });
+    expect(fragmentOf('\\s:2573345,c:1671533231*08\\!BSVDM,2,2,8,B,00000000000,2*36,rMT')).toEqual({
+      count: 2,
+      part: 2,
+      sequence: '8',
+      channel: 'B',
+    });
+    // A one-part message, and what is not an AIS sentence.
+    expect(fragmentOf('!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A')).toBeNull();
+    expect(fragmentOf('$GPGGA,064036.289,4836.5375,N,00740.9373,E,1,04,3.2,200.2,M,,,,0000*0E')).toBeNull();
   });
 });

@@ -4,3 +4,4 @@
  * it, modules import each other directly (test/unit/layers.test.ts, .dependency-cruiser.cjs).
  */
 export * from './store.js';
+export * from './fragments.js';

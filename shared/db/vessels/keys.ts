@@ -37,6 +37,15 @@ export const vesselKeys = {
   }),
   /** A tenant's AIS decoding failures of one UTC day, by reason. */
   aisStats: (tenantId: string, day: string) => ({ PK: `${tenantPk(tenantId)}#STATS`, SK: `AIS#${day}` }),
+  /**
+   * A part of a multi-part AIS message that came in an event of its own (a raw feed sends a type 5
+   * report's two sentences one by one): kept a few minutes until the other parts come, by the
+   * message's group (receiver, channel, sequential id, part count) and part number.
+   */
+  aisFragment: (tenantId: string, group: string, part: number) => ({
+    PK: `${tenantPk(tenantId)}#AISPARTS#${group}`,
+    SK: `${part}`,
+  }),
   /** An event whose AIS failure is counted already (exactly once, however often it comes). */
   aisCounted: (tenantId: string, eventId: string) => ({ PK: `${tenantPk(tenantId)}#COUNTED`, SK: `AIS#${eventId}` }),
 } as const;

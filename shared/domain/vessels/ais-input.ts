@@ -10,6 +10,20 @@
 import { decodeAis, type AisMessage } from '../../adapters/ais-decoder.js';
 import type { EventInput } from '../events/index.js';
 
+/** An AIS event as stored (the stream's new image; the API's view has the same fields). */
+export interface AisEvent {
+  event_id: string;
+  tenant_id: string;
+  environment_id: string | null;
+  /** The receiver that heard it, when the event names one (the parts of a message are joined per receiver). */
+  sensor_id?: string | null;
+  type: string;
+  occurred_at: string;
+  location: { lat: number; lon: number } | null;
+  matched_zone_ids: string[];
+  payload: Record<string, unknown>;
+}
+
 export const AIS_EVENT_TYPES: readonly string[] = ['ais.position', 'ais.static'];
 
 /** The input as it is stored: decoded when it carries sentences, unchanged otherwise. */

@@ -31,23 +31,15 @@ import { derivedTimeId, timeOfId } from '../../ids.js';
 import type { EventInput } from '../events/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { analyseTrack, type Behaviour } from './track-analysis.js';
+import { joinedMessages } from './fragments.js';
+import type { AisEvent } from './ais-input.js';
+
+export type { AisEvent };
 
 /** How far around a batch's positions the track is read again to find its episodes. */
 const WINDOW_MS = 24 * 3600_000;
 /** Positions read for one window at most. */
 const WINDOW_POSITIONS = 5000;
-
-/** An AIS event as stored (the stream's new image; the API's view has the same fields). */
-export interface AisEvent {
-  event_id: string;
-  tenant_id: string;
-  environment_id: string | null;
-  type: string;
-  occurred_at: string;
-  location: { lat: number; lon: number } | null;
-  matched_zone_ids: string[];
-  payload: Record<string, unknown>;
-}
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
@@ -132,11 +124,13 @@ export async function trackTenant(tenantId: TenantId, events: readonly AisEvent[
     const error = e.payload.ais_error as { reason?: string } | undefined;
     if (error?.reason) await countAisFailure(tenantId, e.event_id, e.occurred_at.slice(0, 10), error.reason, expiresAt);
   }
-  const positions = events.map(positionOf).filter((p): p is StoredPosition => p !== null);
+  // Messages whose parts came one event at a time, once their last part is here.
+  const reports = [...events, ...(await joinedMessages(tenantId, events))];
+  const positions = reports.map(positionOf).filter((p): p is StoredPosition => p !== null);
   await putPositions(tenantId, positions, expiresAt);
 
   // Identities, in time order (any order gives the same identity: mergeIdentity).
-  for (const e of [...events].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))) {
+  for (const e of [...reports].sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))) {
     const said = identityOf(e);
     if (said)
       await reviseIdentity(tenantId, String(e.payload.mmsi), e.occurred_at, (current) =>
