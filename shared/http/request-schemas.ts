@@ -13,6 +13,8 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 export const AJV_OPTIONS = {
   strict: true,
   allowUnionTypes: true,
+  // A union (`oneOf`) names its tag (`discriminator`): only the branch of the tag is checked.
+  discriminator: true,
   // A GeoJSON position is [lon, lat] with an optional altitude.
   strictTuples: false,
   // Every problem at once, one `loc` each.

@@ -11,7 +11,9 @@ import type { MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
 import type { ErrorObject } from 'ajv';
 import type { RouteDef } from '../routes/types.js';
+import type { JsonSchema } from '../schemas/json-schema.js';
 import { compiledValidators, type ValidateFunction } from './compiled-validators.js';
+import { requestSchemas } from './request-schemas.js';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
 import { unsafeParameterIssues } from './unsafe-input.js';
 
@@ -21,8 +23,12 @@ const middyValidator = validator as unknown as (options: { eventSchema: Validate
 /** Middlewares validating `pathParameters`, `queryStringParameters`, `headers` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
   const { params, body } = compiledValidators(route);
-  const middlewares: MiddlewareObj[] = [rawParameters(route), mapErrors(middyValidator({ eventSchema: params }))];
-  if (body) middlewares.push(mapErrors(middyValidator({ eventSchema: body })));
+  const schemas = requestSchemas(route);
+  const middlewares: MiddlewareObj[] = [
+    rawParameters(route),
+    mapErrors(middyValidator({ eventSchema: params }), schemas.params.schema),
+  ];
+  if (body && schemas.body) middlewares.push(mapErrors(middyValidator({ eventSchema: body }), schemas.body.schema));
   return middlewares;
 }
 
@@ -85,7 +91,7 @@ function rawParameters(route: RouteDef): MiddlewareObj {
 }
 
 /** Turns @middy/validator's 400 into the contract's 422 with one `loc` per problem. */
-function mapErrors(middleware: MiddlewareObj): MiddlewareObj {
+function mapErrors(middleware: MiddlewareObj, schema: JsonSchema): MiddlewareObj {
   const before = middleware.before;
   if (!before) return middleware;
   return {
@@ -96,7 +102,7 @@ function mapErrors(middleware: MiddlewareObj): MiddlewareObj {
       } catch (err) {
         const data = (err as { cause?: { package?: string; data?: ErrorObject[] } }).cause;
         if (data?.package === '@middy/validator' && Array.isArray(data.data)) {
-          throw new RequestValidationError(toIssues(data.data));
+          throw new RequestValidationError(toIssues(data.data, schema));
         }
         throw err;
       }
@@ -111,10 +117,39 @@ const PART: Record<string, Loc[0]> = {
   body: 'body',
 };
 
-export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
+const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The branches of tagged unions (a `oneOf` with a `discriminator`) an error sits in, as the
+ * sender chose them: `` `kind` `drone` `` for a field of a drone integration's body. Read from the
+ * error's `schemaPath` in the schema validated.
+ */
+export function unionBranches(schema: JsonSchema | undefined, schemaPath: string): string[] {
+  const tags: string[] = [];
+  let at: unknown = schema;
+  const segments = schemaPath.replace(/^#\//, '').split('/');
+  for (let i = 0; i < segments.length && typeof at === 'object' && at !== null; i++) {
+    const segment = segments[i]!.replace(/~1/g, '/').replace(/~0/g, '~');
+    const next: unknown = Array.isArray(at) ? at[Number(segment)] : (at as Record<string, unknown>)[segment];
+    const discriminator = isObject(at) ? at.discriminator : undefined;
+    if (segment === 'oneOf' && isObject(discriminator) && typeof discriminator.propertyName === 'string') {
+      const branch = Array.isArray(next) ? (next[Number(segments[i + 1])] as unknown) : undefined;
+      const tag =
+        isObject(branch) && isObject(branch.properties) ? branch.properties[discriminator.propertyName] : undefined;
+      if (isObject(tag) && tag.const !== undefined)
+        tags.push(`\`${discriminator.propertyName}\` \`${String(tag.const)}\``);
+    }
+    at = next;
+  }
+  return tags;
+}
+
+export function toIssues(errors: ErrorObject[], schema?: JsonSchema): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
+    // A tag missing or unknown is already a `required` or `enum` error of the tag itself.
+    if (e.keyword === 'discriminator') continue;
     // `if`/`then`, `anyOf` and a failed `oneOf` repeat what their branches already said; a `oneOf`
     // that more than one branch passed said nothing else, so it speaks for itself.
     const overMatched =
@@ -129,13 +164,16 @@ export function toIssues(errors: ErrorObject[]): ValidationIssue[] {
     if (part === undefined) {
       // The whole body missing shows up as a `required` error at the root.
       part = (e.params as { missingProperty?: string }).missingProperty ?? 'body';
-    } else if (e.keyword === 'required') {
+    } else if (e.keyword === 'required' || e.keyword === 'dependentRequired') {
       rest.push((e.params as { missingProperty: string }).missingProperty);
     } else if (e.keyword === 'additionalProperties') {
       rest.push((e.params as { additionalProperty: string }).additionalProperty);
     }
     const loc: Loc = [PART[String(part)] ?? 'body', ...rest];
-    const { msg, type } = describe(e, rest.length === 0 && e.keyword === 'required');
+    const described = describe(e, rest.length === 0 && e.keyword === 'required');
+    const branches = unionBranches(schema, e.schemaPath);
+    const { msg, type } =
+      branches.length > 0 ? { ...described, msg: `${described.msg} for ${branches.join(', ')}` } : described;
     const key = `${loc.join('\u0000')}|${type}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -150,6 +188,8 @@ function describe(e: ErrorObject, wholePartMissing: boolean): { msg: string; typ
       return { msg: 'gives more than one of the alternatives it takes one of: send only one', type: 'one_of' };
     case 'required':
       return { msg: wholePartMissing ? 'a JSON body is required' : 'field required', type: 'missing' };
+    case 'dependentRequired':
+      return { msg: `field required with \`${(e.params as { property: string }).property}\``, type: 'missing' };
     case 'additionalProperties':
       return { msg: 'unknown field', type: 'extra_forbidden' };
     case 'minProperties':

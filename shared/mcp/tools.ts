@@ -152,7 +152,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'get_correlation',
     title: 'Correlate events across domains',
     description:
-      "What happened near an event, an incident, or a place and time: your tenant's sensor events, AIS vessel positions, feed and hazard alerts and human reports within radius_km and window_minutes of the anchor, grouped by domain, each saying why it matched (distance, time offset, shared zones) and scored. Use it to find what else was going on around something. Calls GET /api/v1/correlation (method in docs/correlation.md).",
+      "What happened near an event, an incident, or a place and time: your tenant's sensor events, AIS vessel positions, feed and hazard alerts and human reports within radius_km and window_minutes of the anchor, grouped by domain, each saying why it matched (distance, time offset, shared zones) and scored. Give exactly one anchor: event_id, incident_id, or lat and lon together (at: the time with lat and lon, default now); no anchor, or two, is an error. Use it to find what else was going on around something. Calls GET /api/v1/correlation (method in docs/correlation.md).",
     routes: [correlationRoute],
     hints: READ,
   },

@@ -34,6 +34,11 @@ export interface OpenApiOperation {
   operationId: string;
   /** The least role the operation needs, or `public`. */
   'x-gatehouse-access': Access;
+  /**
+   * What the query parameters must satisfy together, as JSON Schema over the object of them
+   * (`anyOf` of `required` sets, `dependentRequired`): OpenAPI describes each parameter alone.
+   */
+  'x-gatehouse-query-rules'?: Json;
   parameters?: OpenApiParameter[];
   requestBody?: { required: boolean; content: Record<string, { schema: Json }> };
   responses: Record<string, Json | Ref>;
@@ -352,6 +357,32 @@ function parameter(
   return p;
 }
 
+const QUERY_RULES = ['anyOf', 'oneOf', 'dependentRequired'] as const;
+
+/** The query schema's rules over several parameters, if any. */
+function queryRules(query: Json | undefined): Json | undefined {
+  if (!query) return undefined;
+  const rules = Object.fromEntries(
+    QUERY_RULES.filter((k) => query[k] !== undefined).map((k) => [k, structuredClone(query[k])]),
+  );
+  return Object.keys(rules).length > 0 ? rules : undefined;
+}
+
+const names = (list: unknown): string =>
+  (Array.isArray(list) ? (list as string[]) : []).map((n) => `\`${n}\``).join(' and ');
+
+/** The rules in words, for the operation's description. */
+function queryRulesText(rules: Json): string {
+  const sets = (k: 'anyOf' | 'oneOf') =>
+    Array.isArray(rules[k]) ? (rules[k] as Json[]).map((b) => names(b.required)).filter(Boolean) : [];
+  const lines: string[] = [];
+  if (sets('anyOf').length > 0) lines.push(`Query parameters: give at least one of: ${sets('anyOf').join('; ')}.`);
+  if (sets('oneOf').length > 0) lines.push(`Query parameters: give exactly one of: ${sets('oneOf').join('; ')}.`);
+  const dependent = rules.dependentRequired as Record<string, string[]> | undefined;
+  for (const [name, needs] of Object.entries(dependent ?? {})) lines.push(`\`${name}\` needs ${names(needs)}.`);
+  return lines.join(' ');
+}
+
 /** Path parameters in the order of the template, then query parameters in schema order. */
 function parametersOf(route: RouteDef): OpenApiParameter[] {
   const owner = `route ${route.id}`;
@@ -481,6 +512,11 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
     security: route.access === 'public' ? [] : CREDENTIAL_REQUIRED.map((r) => ({ ...r })),
   };
   if (parameters.length > 0) op.parameters = parameters;
+  const rules = queryRules(route.request?.query);
+  if (rules) {
+    op['x-gatehouse-query-rules'] = rules;
+    op.description = `${op.description}\n\n${queryRulesText(rules)}`;
+  }
   const body = route.request?.body;
   if (body) {
     op.requestBody = {

@@ -31,6 +31,13 @@ export const correlationQuery = /* @__PURE__ */ (() =>
         description: 'How long before or after the anchor time a match may be.',
       },
     },
+    // One anchor: an event, an incident, or a point (two are refused by the route, 422).
+    anyOf: [
+      { properties: { event_id: uuid }, required: ['event_id'] },
+      { properties: { incident_id: uuid }, required: ['incident_id'] },
+      { properties: { lat: latitude, lon: longitude }, required: ['lat', 'lon'] },
+    ],
+    dependentRequired: { lat: ['lon'], lon: ['lat'] },
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

@@ -4,7 +4,7 @@
  * returned; a response shows where an integration points and the last characters of its credential.
  */
 import { pagingProperties, timestamp, uuid } from './common.js';
-import { FEED_NAMES, type FeedName } from './feed-catalog.js';
+import { FEED_NAMES, FEED_SETTINGS, feedEntry, type FeedName } from './feed-catalog.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 
@@ -29,98 +29,231 @@ export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 
 const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
 
-const config = {
-  type: 'object',
-  description:
-    'By kind: `slack` and `teams` need `webhook_url` (the incoming webhook, itself a credential); `pagerduty` needs `routing_key` (the integration key of an Events API v2 integration) and may name another `endpoint`; `http` needs `url` and gets a signing secret, shown once; `email` needs `to` (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder); `feed` needs `feed` and may name `url`, `interval_minutes`, and for the hazard feeds `radius_km` (and `min_magnitude` for earthquakes, `min_alert_level` for GDACS), for RIS Live `stream_seconds` and `provides_transit`; `drone` (a drone dock or fleet API, docs/drones.md: it is sent dispatch commands, never notices) needs `url` and gets a signing secret, shown once, that signs the commands and the callbacks of the dock. Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).',
-  properties: {
-    webhook_url: address,
-    routing_key: {
-      type: 'string',
-      pattern: '^[A-Za-z0-9]{32}$',
-      description: 'A PagerDuty integration key: 32 letters and digits.',
-    },
-    endpoint: address,
-    url: address,
-    to: {
-      type: 'array',
-      items: { type: 'string', format: 'email', maxLength: 254 },
-      minItems: 1,
-      maxItems: 20,
-      uniqueItems: true,
-      description: 'For `email`: the addresses told.',
-    },
-    feed: {
-      type: 'string',
-      enum: FEED_NAMES,
-      description:
-        "For `feed`: which feed it polls (docs/feeds.md, docs/connectors.md). `url` may name another source of the same format; the public one otherwise. `stix-indicators` and `csv-indicators` (your own indicator lists) `geopolitical-list` (your own advisories and sanctions programmes) and `canada-advisory` (one country's document each) have no public source: they need `url`.",
-    },
-    interval_minutes: {
-      type: 'integer',
-      minimum: MIN_POLL_MINUTES,
-      maximum: MAX_POLL_MINUTES,
-      description:
-        "For `feed`: minutes between polls (the feed's own default unless given: 5 for NWS alerts and RIS Live, 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists, RPKI and `geopolitical-list`, 360 for `state-dept-advisories` and `canada-advisory`, 1440 for KEV and `ofac-sdn`).",
-    },
-    radius_km: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 2000,
-      description:
-        "For `usgs-quakes`, `gdacs` and `nws-alerts`: a hazard this close (km) to one of your environments or lines raises a `hazard.alert`. Unless given: 100 for earthquakes; for GDACS by event type (EQ 100, TC 300, FL 100, VO 50, DR 300, WF 50, from the event's centroid); 5 outside an NWS warning's polygon (inside it is 0 km).",
-    },
-    min_magnitude: {
-      type: 'number',
-      minimum: -2,
-      maximum: 10,
-      description: 'For `usgs-quakes`: only earthquakes of at least this magnitude alert (2.5 unless given).',
-    },
-    min_alert_level: {
-      type: 'string',
-      enum: ['green', 'orange', 'red'],
-      description:
-        'For `gdacs`: only events of at least this GDACS alert level alert (`green`, every event, unless given).',
-    },
-    stream_seconds: {
-      type: 'integer',
-      minimum: 2,
-      maximum: 20,
-      description:
-        'For `ris-live`: seconds each poll reads the RIS Live stream (10 unless given); reaching it is the normal end of a poll.',
-    },
-    provides_transit: {
-      type: 'boolean',
-      description:
-        'For `ris-live`: whether your watched ASNs give transit to others. False (the default) makes a watched ASN seen in the middle of an AS path a possible leak (docs/connectors.md).',
-    },
+/**
+ * Every setting of a `config`, whatever the kind. Each kind takes some of them (INTEGRATION_CONFIG
+ * below): its branch of the body's `oneOf` lists exactly those, with its own `required`.
+ */
+export const configFields = {
+  webhook_url: { ...address, description: 'The incoming webhook: itself a credential.' },
+  routing_key: {
+    type: 'string',
+    pattern: '^[A-Za-z0-9]{32}$',
+    description: 'A PagerDuty integration key (of an Events API v2 integration): 32 letters and digits.',
   },
-  additionalProperties: false,
+  endpoint: { ...address, description: `Where PagerDuty events go (${PAGERDUTY_EVENTS_URL} unless given).` },
+  url: address,
+  to: {
+    type: 'array',
+    items: { type: 'string', format: 'email', maxLength: 254 },
+    minItems: 1,
+    maxItems: 20,
+    uniqueItems: true,
+    description:
+      'The addresses told (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder).',
+  },
+  feed: {
+    type: 'string',
+    enum: FEED_NAMES,
+    description: 'Which feed it polls (docs/feeds.md, docs/connectors.md).',
+  },
+  interval_minutes: {
+    type: 'integer',
+    minimum: MIN_POLL_MINUTES,
+    maximum: MAX_POLL_MINUTES,
+    description:
+      "Minutes between polls (the feed's own default unless given: 5 for NWS alerts and RIS Live, 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists, RPKI and `geopolitical-list`, 360 for `state-dept-advisories` and `canada-advisory`, 1440 for KEV and `ofac-sdn`).",
+  },
+  radius_km: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 2000,
+    description:
+      "A hazard this close (km) to one of your environments or lines raises a `hazard.alert`. Unless given: 100 for earthquakes; for GDACS by event type (EQ 100, TC 300, FL 100, VO 50, DR 300, WF 50, from the event's centroid); 5 outside an NWS warning's polygon (inside it is 0 km).",
+  },
+  min_magnitude: {
+    type: 'number',
+    minimum: -2,
+    maximum: 10,
+    description: 'Only earthquakes of at least this magnitude alert (2.5 unless given).',
+  },
+  min_alert_level: {
+    type: 'string',
+    enum: ['green', 'orange', 'red'],
+    description: 'Only events of at least this GDACS alert level alert (`green`, every event, unless given).',
+  },
+  stream_seconds: {
+    type: 'integer',
+    minimum: 2,
+    maximum: 20,
+    description:
+      'Seconds each poll reads the RIS Live stream (10 unless given); reaching it is the normal end of a poll.',
+  },
+  provides_transit: {
+    type: 'boolean',
+    description:
+      'Whether your watched ASNs give transit to others. False (the default) makes a watched ASN seen in the middle of an AS path a possible leak (docs/connectors.md).',
+  },
 } as const;
+type ConfigField = keyof typeof configFields;
+
+/** The settings each kind takes: `required` ones and the others. The domain refuses any other. */
+export const INTEGRATION_CONFIG = {
+  slack: { required: ['webhook_url'], optional: [] },
+  teams: { required: ['webhook_url'], optional: [] },
+  pagerduty: { required: ['routing_key'], optional: ['endpoint'] },
+  http: { required: ['url'], optional: [] },
+  email: { required: ['to'], optional: [] },
+  feed: { required: ['feed'], optional: ['url', 'interval_minutes', ...FEED_SETTINGS] },
+  drone: { required: ['url'], optional: [] },
+} as const satisfies Record<IntegrationKind, { required: readonly ConfigField[]; optional: readonly ConfigField[] }>;
+
+/** What each kind's config is, in words (the description of its branch). */
+const KIND_CONFIG: Record<IntegrationKind, string> = {
+  slack: 'A Slack incoming webhook.',
+  teams: 'A Microsoft Teams incoming webhook.',
+  pagerduty: 'A PagerDuty Events API v2 integration.',
+  http: 'A signed HTTP endpoint: it gets a signing secret (Standard Webhooks), shown once.',
+  email: 'Email to these addresses.',
+  feed: 'A connector polling a public feed on a schedule (docs/connectors.md); it tells nobody.',
+  drone:
+    'A drone dock or fleet API (docs/drones.md): it is sent dispatch commands, never notices, and gets a signing secret, shown once, that signs the commands and the callbacks of the dock.',
+};
+
+const ADDRESSES =
+  'Every address must be https to a public host (plain http only to a loopback receiver where the deployment allows it).';
+
+/** A closed object of the named settings. */
+function settings(names: readonly ConfigField[], required: readonly ConfigField[], description: string): JsonSchema {
+  return {
+    type: 'object',
+    description,
+    properties: Object.fromEntries(names.map((n) => [n, configFields[n]])),
+    required,
+    additionalProperties: false,
+  };
+}
+
+/**
+ * A `feed` config: one branch per feed, with the settings its catalog entry takes, and `url`
+ * required where the feed has no public source (a tenant's own lists).
+ */
+const feedConfig = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: `${KIND_CONFIG.feed} \`url\` may name another source of the same format; the public one otherwise. ${ADDRESSES}`,
+    properties: { feed: configFields.feed },
+    required: ['feed'],
+    discriminator: { propertyName: 'feed' },
+    oneOf: FEED_NAMES.map((feed) => {
+      const entry = feedEntry(feed);
+      const base: ConfigField[] = ['url', 'interval_minutes'];
+      const own = Object.keys(entry.settings) as ConfigField[];
+      const branch = settings(
+        ['feed', ...base, ...own],
+        entry.defaultUrl === null ? ['feed', 'url'] : ['feed'],
+        entry.defaultUrl === null ? `\`${feed}\`: your own source, so \`url\` is required.` : `\`${feed}\`.`,
+      );
+      return {
+        ...branch,
+        title: `feed config: ${feed}`,
+        properties: { ...(branch.properties as object), feed: { type: 'string', const: feed } },
+      };
+    }),
+    // Typed as the settings of every feed together: the branches are built from the catalog.
+  }) as unknown as {
+    type: 'object';
+    properties: Pick<typeof configFields, (typeof INTEGRATION_CONFIG.feed)['optional'][number] | 'feed'>;
+    required: ['feed'];
+    additionalProperties: false;
+  })();
+
+/** The config of one kind: its settings, exactly. */
+const kindConfig = <K extends Exclude<IntegrationKind, 'feed'>>(kind: K) => {
+  const { required, optional } = INTEGRATION_CONFIG[kind];
+  return settings([...required, ...optional], required, `${KIND_CONFIG[kind]} ${ADDRESSES}`) as {
+    type: 'object';
+    properties: Pick<
+      typeof configFields,
+      (typeof INTEGRATION_CONFIG)[K]['required'][number] | (typeof INTEGRATION_CONFIG)[K]['optional'][number]
+    >;
+    required: (typeof INTEGRATION_CONFIG)[K]['required'];
+    additionalProperties: false;
+  };
+};
+
+/** Each kind's config. */
+export const integrationConfigs = /* @__PURE__ */ (() => ({
+  slack: kindConfig('slack'),
+  teams: kindConfig('teams'),
+  pagerduty: kindConfig('pagerduty'),
+  http: kindConfig('http'),
+  email: kindConfig('email'),
+  feed: feedConfig,
+  drone: kindConfig('drone'),
+}))();
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
-export const integrationCreate = {
-  type: 'object',
-  properties: {
-    tenant_id: tenantScope,
-    name,
-    kind: { type: 'string', enum: INTEGRATION_KINDS },
-    enabled: { type: 'boolean', default: true },
-    config,
-  },
-  required: ['name', 'kind', 'config'],
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+/** One kind's body: `kind` says which, `config` holds exactly its settings. */
+const createBranch = <K extends IntegrationKind>(kind: K) =>
+  ({
+    type: 'object',
+    title: `${kind} integration`,
+    properties: {
+      tenant_id: tenantScope,
+      name,
+      kind: { type: 'string', const: kind },
+      enabled: { type: 'boolean', default: true },
+      config: integrationConfigs[kind],
+    },
+    required: ['name', 'kind', 'config'],
+    additionalProperties: false,
+  }) as const;
 
-export const integrationUpdate = {
-  type: 'object',
-  description:
-    'Only the fields given change. A new `config` replaces the whole of it (credentials are write-only: send them again).',
-  properties: { name, enabled: { type: 'boolean' }, config },
-  minProperties: 1,
-  additionalProperties: false,
-} as const satisfies JsonSchema;
+/**
+ * A new integration: one branch per `kind` (a `oneOf` with a discriminator), each with the
+ * settings of its kind in `config`. A setting of another kind is a 422 naming the field and the kind.
+ */
+export const integrationCreate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: 'One body per `kind`: `config` holds exactly the settings of that kind.',
+    properties: { kind: { type: 'string', enum: INTEGRATION_KINDS } },
+    required: ['kind'],
+    discriminator: { propertyName: 'kind' },
+    oneOf: [
+      createBranch('slack'),
+      createBranch('teams'),
+      createBranch('pagerduty'),
+      createBranch('http'),
+      createBranch('email'),
+      createBranch('feed'),
+      createBranch('drone'),
+    ],
+  }) as const satisfies JsonSchema)();
+
+export const integrationUpdate = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description:
+      'Only the fields given change. A new `config` replaces the whole of it (credentials are write-only: send them again); it is the config of the kind the integration has (its kind never changes): a setting of another kind is a 422.',
+    properties: {
+      name,
+      enabled: { type: 'boolean' },
+      config: {
+        description: "The settings of the integration's own kind.",
+        anyOf: [
+          integrationConfigs.slack,
+          integrationConfigs.pagerduty,
+          integrationConfigs.http,
+          integrationConfigs.email,
+          integrationConfigs.feed,
+        ],
+      },
+    },
+    minProperties: 1,
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();
 
 const integrationFields = {
   integration_id: uuid,

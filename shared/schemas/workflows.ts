@@ -18,6 +18,8 @@ import {
   RUN_STATUSES,
   STEP_STATUSES,
   TRIGGER_TYPES,
+  type ActionType,
+  type TriggerType,
 } from '../vocabulary/workflows.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
@@ -32,66 +34,167 @@ export const rule = /* @__PURE__ */ (() =>
     description: `A JSON Logic rule (jsonlogic.com): one operator and its arguments, e.g. \`{"and": [{">": [{"var": "event.threat_score"}, 0.6]}, {"in": ["<zone id>", {"var": "event.matched_zone_ids"}]}]}\`. Operators: logic (\`and\`, \`or\`, \`!\`, \`!!\`, \`if\`), comparison (\`==\`, \`===\`, \`!=\`, \`!==\`, \`>\`, \`>=\`, \`<\`, \`<=\`), data (\`var\`, \`missing\`, \`missing_some\`), arrays (\`in\`, \`some\`, \`all\`, \`none\`, \`filter\`, \`map\`, \`merge\`), strings (\`cat\`, \`substr\`), arithmetic (\`+\`, \`-\`, \`*\`, \`/\`, \`%\`, \`min\`, \`max\`). At most ${MAX_RULE_BYTES / 1024} KB.`,
   }) as const satisfies JsonSchema)();
 
+const triggerFields = {
+  event_types: {
+    type: 'array',
+    items: { type: 'string', enum: EVENT_TYPES },
+    minItems: 1,
+    maxItems: EVENT_TYPES.length,
+    uniqueItems: true,
+    description: 'The event types that start it (all types when absent).',
+  },
+  changes: {
+    type: 'array',
+    items: { type: 'string', enum: INCIDENT_CHANGES },
+    minItems: 1,
+    maxItems: INCIDENT_CHANGES.length,
+    uniqueItems: true,
+  },
+  every_minutes: { type: 'integer', minimum: 5, maximum: 10_080 },
+} as const;
+
+/** The fields each trigger type takes besides `type` (its branch of the `oneOf`). */
+export const TRIGGER_FIELDS = {
+  event: { required: [], optional: ['event_types'] },
+  incident: { required: ['changes'], optional: [] },
+  schedule: { required: ['every_minutes'], optional: [] },
+  manual: { required: [], optional: [] },
+} as const satisfies Record<
+  TriggerType,
+  { required: readonly (keyof typeof triggerFields)[]; optional: readonly (keyof typeof triggerFields)[] }
+>;
+
+const TRIGGER_WORDS: Record<TriggerType, string> = {
+  event: 'An event stored, of one of `event_types` (all types when absent).',
+  incident: 'One of the incident changes in `changes`.',
+  schedule: 'Every `every_minutes` minutes.',
+  manual: 'A playbook, run by `POST /api/v1/workflows/{id}/run`.',
+};
+
+/** One branch of a tagged union: `type` and the named fields, exactly. */
+function typeBranch(
+  type: string,
+  description: string,
+  fields: Record<string, unknown>,
+  names: { required: readonly string[]; optional: readonly string[] },
+  always: Record<string, unknown> = {},
+): JsonSchema {
+  return {
+    type: 'object',
+    title: type,
+    description,
+    properties: {
+      type: { type: 'string', const: type },
+      ...always,
+      ...Object.fromEntries([...names.required, ...names.optional].map((n) => [n, fields[n]])),
+    },
+    required: ['type', ...names.required],
+    additionalProperties: false,
+  };
+}
+
+/** The flat shape of a trigger: how the domain reads it (types only; the schema is the union). */
+type FlatTrigger = {
+  type: 'object';
+  properties: { type: { type: 'string'; enum: typeof TRIGGER_TYPES } } & typeof triggerFields;
+  required: ['type'];
+  additionalProperties: false;
+};
+
+/** What starts a workflow: one branch per `type` (a `oneOf` with a discriminator). */
 export const workflowTrigger = /* @__PURE__ */ (() =>
   ({
     type: 'object',
-    description:
-      '`event`: an event stored, of one of `event_types` (all types when absent). `incident`: one of the incident changes in `changes`. `schedule`: every `every_minutes` minutes. `manual`: a playbook, run by `POST /api/v1/workflows/{id}/run`.',
-    properties: {
-      type: { type: 'string', enum: TRIGGER_TYPES },
-      event_types: {
-        type: 'array',
-        items: { type: 'string', enum: EVENT_TYPES },
-        minItems: 1,
-        maxItems: EVENT_TYPES.length,
-        uniqueItems: true,
-      },
-      changes: {
-        type: 'array',
-        items: { type: 'string', enum: INCIDENT_CHANGES },
-        minItems: 1,
-        maxItems: INCIDENT_CHANGES.length,
-        uniqueItems: true,
-      },
-      every_minutes: { type: 'integer', minimum: 5, maximum: 10_080 },
-    },
+    description: `One body per \`type\`. ${TRIGGER_TYPES.map((t) => `\`${t}\`: ${TRIGGER_WORDS[t]}`).join(' ')}`,
+    properties: { type: { type: 'string', enum: TRIGGER_TYPES } },
     required: ['type'],
-    additionalProperties: false,
-  }) as const satisfies JsonSchema)();
+    discriminator: { propertyName: 'type' },
+    oneOf: TRIGGER_TYPES.map((t) => typeBranch(t, TRIGGER_WORDS[t], triggerFields, TRIGGER_FIELDS[t])),
+  }) as unknown as FlatTrigger)();
+
+const actionFields = {
+  title: { type: 'string', minLength: 1, maxLength: 300, pattern: '\\S' },
+  description: { type: 'string', maxLength: 5000 },
+  severity: { type: 'string', enum: INCIDENT_SEVERITIES },
+  status: { type: 'string', enum: INCIDENT_STATUSES.filter((s) => s !== 'draft') },
+  assignee_id: uuid,
+  reason: { type: 'string', maxLength: 1000 },
+  text: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
+  message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
+  integration_id: uuid,
+  webhook_id: uuid,
+  workflow_id: uuid,
+  minutes: { type: 'integer', minimum: 1, maximum: MAX_WAIT_MINUTES },
+} as const;
+type ActionField = keyof typeof actionFields;
+
+/** The fields each action type takes besides `type` and `if` (its branch of the `oneOf`). */
+export const ACTION_FIELDS = {
+  create_incident: { required: ['title'], optional: ['severity', 'description'] },
+  update_incident: { required: [], optional: ['severity', 'assignee_id', 'status'] },
+  escalate: { required: [], optional: ['reason'] },
+  add_note: { required: ['text'], optional: [] },
+  notify_integration: { required: ['integration_id'], optional: ['message'] },
+  send_webhook: { required: ['webhook_id'], optional: ['message'] },
+  run_workflow: { required: ['workflow_id'], optional: [] },
+  wait: { required: ['minutes'], optional: [] },
+} as const satisfies Record<ActionType, { required: readonly ActionField[]; optional: readonly ActionField[] }>;
+
+const ACTION_WORDS: Record<ActionType, string> = {
+  create_incident: 'Opens an incident, linked to the triggering event; later steps act on it.',
+  update_incident:
+    "Changes the run's incident (the trigger's, the input's, or the one a step opened): at least one of `severity`, `assignee_id`, `status`.",
+  escalate: "Escalates the run's incident.",
+  add_note: "Adds a note to the run's incident.",
+  notify_integration: 'Tells an integration of the tenant (Slack, Teams, PagerDuty, email, signed HTTP).',
+  send_webhook: 'One signed delivery of type `workflow.action` to a webhook subscription of the tenant.',
+  run_workflow: "Runs another workflow of the tenant with this run's data.",
+  wait: 'A durable timer, then the next steps (give them an `if`: "escalate if still not acknowledged").',
+};
+
+const stepIf = /* @__PURE__ */ (() =>
+  ({
+    ...rule,
+    description:
+      "Checked when the step's turn comes, against the run's data then (the incident as it is at that moment); false skips the step. A JSON Logic rule, as `conditions`.",
+  }) as const)();
+
+/** The flat shape of a step: how the domain reads it (types only; the schema is the union). */
+type FlatAction = {
+  type: 'object';
+  properties: { type: { type: 'string'; enum: typeof ACTION_TYPES }; if: typeof stepIf } & typeof actionFields;
+  required: ['type'];
+  additionalProperties: false;
+};
 
 /**
- * One step. `type` says which of the other fields it takes (shared/domain/workflows/definitions.ts checks
- * them: a field of another type is 422). `if` is checked when the step's turn comes, against the
- * run's data at that moment (the incident as it is then): false skips the step.
+ * One step: one branch per `type` (a `oneOf` with a discriminator), each with exactly its
+ * fields. What the schema cannot say (the rules' operators, targets of the tenant, an incident
+ * to act on, cycles) shared/domain/workflows/definitions.ts checks. `if` is checked when the
+ * step's turn comes, against the run's data at that moment: false skips the step.
  */
 export const workflowAction = /* @__PURE__ */ (() =>
   ({
     type: 'object',
     description:
-      "One step; `type` decides which fields it takes. `create_incident` (`title`, `severity`, `description`): opens an incident, linked to the triggering event; later steps act on it. `update_incident` (`severity`, `assignee_id`, `status`), `escalate` (`reason`), `add_note` (`text`): act on the run's incident (the trigger's, the input's, or the one a step opened). `notify_integration` (`integration_id`, `message`): tells an integration of the tenant (Slack, Teams, PagerDuty, email, signed HTTP). `send_webhook` (`webhook_id`, `message`): one signed delivery of type `workflow.action` to a webhook subscription of the tenant. `run_workflow` (`workflow_id`): runs another workflow of the tenant with this run's data. `wait` (`minutes`): a durable timer, then the next steps (give them an `if`: \"escalate if still not acknowledged\").",
-    properties: {
-      type: { type: 'string', enum: ACTION_TYPES },
-      if: {
-        ...rule,
-        description:
-          "Checked when the step's turn comes, against the run's data then (the incident as it is at that moment); false skips the step. A JSON Logic rule, as `conditions`.",
-      },
-      title: { type: 'string', minLength: 1, maxLength: 300, pattern: '\\S' },
-      description: { type: 'string', maxLength: 5000 },
-      severity: { type: 'string', enum: INCIDENT_SEVERITIES },
-      status: { type: 'string', enum: INCIDENT_STATUSES.filter((s) => s !== 'draft') },
-      assignee_id: uuid,
-      reason: { type: 'string', maxLength: 1000 },
-      text: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
-      message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
-      integration_id: uuid,
-      webhook_id: uuid,
-      workflow_id: uuid,
-      minutes: { type: 'integer', minimum: 1, maximum: MAX_WAIT_MINUTES },
-    },
+      "One step; `type` decides which fields it takes (one body per `type`). `update_incident`, `escalate` and `add_note` act on the run's incident: the trigger's (an `incident` trigger), the input's (a `manual` one), or the one a `create_incident` step before it opened; without one the workflow is refused (422 at the step's `type`).",
+    properties: { type: { type: 'string', enum: ACTION_TYPES } },
     required: ['type'],
-    additionalProperties: false,
-  }) as const satisfies JsonSchema)();
+    discriminator: { propertyName: 'type' },
+    oneOf: ACTION_TYPES.map((t) => {
+      const branch = typeBranch(t, ACTION_WORDS[t], actionFields, ACTION_FIELDS[t], { if: stepIf });
+      // A change that changes nothing is refused: one of its fields at least.
+      return t === 'update_incident'
+        ? {
+            ...branch,
+            anyOf: ACTION_FIELDS.update_incident.optional.map((f) => ({
+              properties: { [f]: actionFields[f] },
+              required: [f],
+            })),
+          }
+        : branch;
+    }),
+  }) as unknown as FlatAction)();
 
 const actions = { type: 'array', items: workflowAction, minItems: 1, maxItems: MAX_ACTIONS } as const;
 const conditions = /* @__PURE__ */ (() =>

@@ -114,3 +114,116 @@ describe('bodies', () => {
     expect(issues).toEqual([{ loc: ['body'], msg: 'at least one field is required', type: 'too_short' }]);
   });
 });
+
+describe('tagged unions (a oneOf with a discriminator)', () => {
+  const drone = { name: 'Dock', kind: 'drone', config: { url: 'https://dock.example/api' } };
+
+  it("a drone integration's body with its own settings passes", async () => {
+    const { issues } = await validate('integrations.create', { body: drone });
+    expect(issues).toBeNull();
+  });
+
+  it('a setting of another kind is refused at the field, naming the kind', async () => {
+    const { issues } = await validate('integrations.create', {
+      body: { ...drone, config: { ...drone.config, webhook_url: 'https://hooks.slack.com/services/T/B/x' } },
+    });
+    expect(issues).toEqual([
+      { loc: ['body', 'config', 'webhook_url'], msg: 'unknown field for `kind` `drone`', type: 'extra_forbidden' },
+    ]);
+  });
+
+  it("a kind's missing setting is refused at the field, naming the kind", async () => {
+    const { issues } = await validate('integrations.create', { body: { name: 'Chat', kind: 'slack', config: {} } });
+    expect(issues).toEqual([
+      { loc: ['body', 'config', 'webhook_url'], msg: 'field required for `kind` `slack`', type: 'missing' },
+    ]);
+  });
+
+  it('a nested union names both tags: a feed without a public source needs its url', async () => {
+    const { issues } = await validate('integrations.create', {
+      body: { name: 'Lists', kind: 'feed', config: { feed: 'stix-indicators', radius_km: 5 } },
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        {
+          loc: ['body', 'config', 'url'],
+          msg: 'field required for `kind` `feed`, `feed` `stix-indicators`',
+          type: 'missing',
+        },
+        {
+          loc: ['body', 'config', 'radius_km'],
+          msg: 'unknown field for `kind` `feed`, `feed` `stix-indicators`',
+          type: 'extra_forbidden',
+        },
+      ]),
+    );
+    expect(issues).toHaveLength(2);
+  });
+
+  it('an unknown or missing tag is one issue on the tag', async () => {
+    expect((await validate('integrations.create', { body: { ...drone, kind: 'fax' } })).issues).toEqual([
+      { loc: ['body', 'kind'], msg: expect.stringContaining('must be one of: slack'), type: 'enum' },
+    ]);
+    const { kind: _kind, ...untagged } = drone;
+    expect((await validate('integrations.create', { body: untagged })).issues).toEqual([
+      { loc: ['body', 'kind'], msg: 'field required', type: 'missing' },
+    ]);
+  });
+
+  it('a workflow step takes only the fields of its type', async () => {
+    const { issues } = await validate('workflows.create', {
+      body: {
+        name: 'Page',
+        trigger: { type: 'schedule', every_minutes: 60, event_types: ['sensor.alert'] },
+        actions: [{ type: 'wait', minutes: 5, title: 'x' }, { type: 'update_incident' }],
+      },
+    });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        {
+          loc: ['body', 'trigger', 'event_types'],
+          msg: 'unknown field for `type` `schedule`',
+          type: 'extra_forbidden',
+        },
+        { loc: ['body', 'actions', 0, 'title'], msg: 'unknown field for `type` `wait`', type: 'extra_forbidden' },
+        // A change that changes nothing: one of its fields at least.
+        {
+          loc: ['body', 'actions', 1, 'severity'],
+          msg: 'field required for `type` `update_incident`',
+          type: 'missing',
+        },
+      ]),
+    );
+  });
+});
+
+describe('rules across query parameters', () => {
+  const id = '0193a5f2-7c1e-7000-8000-000000000001';
+
+  it.each([[{ event_id: id }], [{ incident_id: id }], [{ lat: '59.9', lon: '10.7' }]])(
+    'correlation takes one anchor: %j',
+    async (query) => {
+      expect((await validate('correlation.get', { queryStringParameters: query })).issues).toBeNull();
+    },
+  );
+
+  it('correlation without an anchor is a 422 naming each way to give one', async () => {
+    const { issues } = await validate('correlation.get', { queryStringParameters: { radius_km: '2' } });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { loc: ['query', 'event_id'], msg: 'field required', type: 'missing' },
+        { loc: ['query', 'incident_id'], msg: 'field required', type: 'missing' },
+        { loc: ['query', 'lat'], msg: 'field required', type: 'missing' },
+      ]),
+    );
+  });
+
+  it('lat without lon is a 422 on lon', async () => {
+    const { issues } = await validate('correlation.get', { queryStringParameters: { lat: '59.9' } });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { loc: ['query', 'lon'], msg: expect.stringContaining('field required'), type: 'missing' },
+      ]),
+    );
+  });
+});

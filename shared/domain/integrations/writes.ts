@@ -31,7 +31,9 @@ import { ConflictError, invalid } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import { connectorAttributes, type ConnectorSettings } from '../../db/connectors.js';
 import {
+  INTEGRATION_CONFIG,
   PAGERDUTY_EVENTS_URL,
+  type configFields,
   type IntegrationKind,
   type integrationCreate,
   type integrationUpdate,
@@ -48,8 +50,15 @@ import { armConnector, connectorSettings, disarmConnector, keptSettings } from '
 import { hasPlaceholders, keepUrlSecrets, redactUrl, UrlPlaceholderError } from '../../url-secrets.js';
 
 export type { Integration } from '../../db/integrations.js';
-export type IntegrationCreate = InputOf<typeof integrationCreate>;
-export type IntegrationUpdate = InputOf<typeof integrationUpdate>;
+/**
+ * A config as the domain reads it: every setting of every kind, each optional. The schema gives
+ * each kind its own (a `oneOf` on `kind`); `configOf` checks them again for callers that are not
+ * HTTP requests, and for a change, whose body does not name the kind.
+ */
+type IntegrationConfig = InputOf<{ type: 'object'; properties: typeof configFields; additionalProperties: false }>;
+type WithConfig<T> = T extends { config?: unknown } ? Omit<T, 'config'> : never;
+export type IntegrationCreate = WithConfig<InputOf<typeof integrationCreate>> & { config: IntegrationConfig };
+export type IntegrationUpdate = WithConfig<InputOf<typeof integrationUpdate>> & { config?: IntegrationConfig };
 
 export { INTEGRATION_NOT_FOUND };
 
@@ -105,7 +114,7 @@ async function configOf(
     if (!value) throw invalid(['body', 'config', field], `is required for a ${kind} integration`, 'missing');
     return value;
   };
-  const extra = Object.keys(given).filter((k) => !ALLOWED[kind].includes(k));
+  const extra = Object.keys(given).filter((k) => !allowed(kind).includes(k));
   if (extra.length > 0)
     throw invalid(['body', 'config', extra[0]!], `is not a setting of a ${kind} integration`, 'extra_forbidden');
   switch (kind) {
@@ -148,24 +157,11 @@ async function configOf(
   }
 }
 
-const ALLOWED: Record<IntegrationKind, readonly string[]> = {
-  slack: ['webhook_url'],
-  teams: ['webhook_url'],
-  pagerduty: ['routing_key', 'endpoint'],
-  http: ['url'],
-  email: ['to'],
-  feed: [
-    'feed',
-    'url',
-    'interval_minutes',
-    'radius_km',
-    'min_magnitude',
-    'min_alert_level',
-    'stream_seconds',
-    'provides_transit',
-  ],
-  drone: ['url'],
-};
+/** The settings a kind takes (shared/schemas/integrations.ts). */
+const allowed = (kind: IntegrationKind): readonly string[] => [
+  ...INTEGRATION_CONFIG[kind].required,
+  ...INTEGRATION_CONFIG[kind].optional,
+];
 
 export async function createIntegration(
   actor: Actor,

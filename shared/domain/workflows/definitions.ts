@@ -31,7 +31,7 @@ import {
 import { ConflictError, invalid, NotFoundError, type Loc } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
 import type { InputOf } from '../../schemas/json-schema.js';
-import type { workflowCreate, workflowUpdate } from '../../schemas/workflows.js';
+import { ACTION_FIELDS, TRIGGER_FIELDS, type workflowCreate, type workflowUpdate } from '../../schemas/workflows.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import {
@@ -52,26 +52,6 @@ export { WORKFLOW_NOT_FOUND };
 const RESOURCE = 'workflow';
 const USER_NOT_FOUND = 'User not found';
 const WEBHOOK_NOT_FOUND = 'Webhook subscription not found';
-
-/** The fields each trigger type takes besides `type`. */
-const TRIGGER_FIELDS: Record<TriggerType, { required: readonly string[]; optional: readonly string[] }> = {
-  event: { required: [], optional: ['event_types'] },
-  incident: { required: ['changes'], optional: [] },
-  schedule: { required: ['every_minutes'], optional: [] },
-  manual: { required: [], optional: [] },
-};
-
-/** The fields each action type takes besides `type` and `if`. */
-const ACTION_FIELDS: Record<ActionType, { required: readonly string[]; optional: readonly string[] }> = {
-  create_incident: { required: ['title'], optional: ['severity', 'description'] },
-  update_incident: { required: [], optional: ['severity', 'assignee_id', 'status'] },
-  escalate: { required: [], optional: ['reason'] },
-  add_note: { required: ['text'], optional: [] },
-  notify_integration: { required: ['integration_id'], optional: ['message'] },
-  send_webhook: { required: ['webhook_id'], optional: ['message'] },
-  run_workflow: { required: ['workflow_id'], optional: [] },
-  wait: { required: ['minutes'], optional: [] },
-};
 
 /** Steps that act on the run's incident. */
 export const INCIDENT_ACTIONS: ReadonlySet<ActionType> = new Set(['update_incident', 'escalate', 'add_note']);
