@@ -71,37 +71,30 @@ export const geofence = /* @__PURE__ */ (() =>
         ],
       },
     ],
-    allOf: [
+    // One branch per `type`: a client's generator types it as a union (docs/architecture.md).
+    discriminator: { propertyName: 'type' },
+    oneOf: [
       {
-        if: { properties: { type: { const: 'Polygon' } }, required: ['type'] },
-        then: {
-          properties: { type: { const: 'Polygon' }, coordinates: polygonCoordinates },
-          required: ['type', 'coordinates'],
-          additionalProperties: false,
-        },
+        properties: { type: { const: 'Polygon' }, coordinates: polygonCoordinates },
+        required: ['type', 'coordinates'],
+        additionalProperties: false,
       },
       {
-        if: { properties: { type: { const: 'MultiPolygon' } }, required: ['type'] },
-        then: {
-          properties: {
-            type: { const: 'MultiPolygon' },
-            coordinates: { type: 'array', items: polygonCoordinates, minItems: 1, maxItems: 100 },
-          },
-          required: ['type', 'coordinates'],
-          additionalProperties: false,
+        properties: {
+          type: { const: 'MultiPolygon' },
+          coordinates: { type: 'array', items: polygonCoordinates, minItems: 1, maxItems: 100 },
         },
+        required: ['type', 'coordinates'],
+        additionalProperties: false,
       },
       {
-        if: { properties: { type: { const: 'Circle' } }, required: ['type'] },
-        then: {
-          properties: {
-            type: { const: 'Circle' },
-            center: position,
-            radius_m: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CIRCLE_RADIUS_M },
-          },
-          required: ['type', 'center', 'radius_m'],
-          additionalProperties: false,
+        properties: {
+          type: { const: 'Circle' },
+          center: position,
+          radius_m: { type: 'number', exclusiveMinimum: 0, maximum: MAX_CIRCLE_RADIUS_M },
         },
+        required: ['type', 'center', 'radius_m'],
+        additionalProperties: false,
       },
     ],
   }) as const satisfies JsonSchema)();

@@ -17,7 +17,7 @@ type Position = [number, number] | [number, number, number];
 
 /**
  * Schemas typed by hand instead of inferred, matched by shape: GeoJSON (positions inside rings
- * inside polygons, and the geofence's if/then branches) is deeper than the compiler's
+ * inside polygons, and the geofence's branches) is deeper than the compiler's
  * instantiation limit. The schemas still validate every level. Every matching pattern applies
  * (their outputs intersect), so the nullable and the plain form of a shape must not both match.
  */

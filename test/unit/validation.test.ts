@@ -170,6 +170,20 @@ describe('tagged unions (a oneOf with a discriminator)', () => {
     ]);
   });
 
+  it("a zone's geofence takes the fields of its type: a circle has no coordinates", async () => {
+    const { issues } = await validate('zones.create', {
+      body: {
+        environment_id: '0193a5f2-7c1e-7000-8000-000000000001',
+        name: 'Quay',
+        geofence: { type: 'Circle', center: [10.7, 59.9], coordinates: [] },
+      },
+    });
+    expect(issues).toEqual([
+      { loc: ['body', 'geofence', 'radius_m'], msg: 'field required for `type` `Circle`', type: 'missing' },
+      { loc: ['body', 'geofence', 'coordinates'], msg: 'unknown field for `type` `Circle`', type: 'extra_forbidden' },
+    ]);
+  });
+
   it('a workflow step takes only the fields of its type', async () => {
     const { issues } = await validate('workflows.create', {
       body: {
