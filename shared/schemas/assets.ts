@@ -40,6 +40,11 @@ export const assetCreate = /* @__PURE__ */ (() =>
       description,
     },
     required: ['environment_id', 'name', 'type'],
+    // A location, a geometry, or both.
+    anyOf: [
+      { properties: { location: latLon }, required: ['location'] },
+      { properties: { geometry: assetGeometry }, required: ['geometry'] },
+    ],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

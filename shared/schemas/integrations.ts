@@ -27,7 +27,7 @@ export const MAX_POLL_MINUTES = 1440;
 /** Where PagerDuty's Events API v2 takes events. */
 export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 
-const address = { type: 'string', minLength: 8, maxLength: 2048 } as const;
+const address = { type: 'string', format: 'uri', minLength: 8, maxLength: 2048 } as const;
 
 /**
  * Every setting of a `config`, whatever the kind. Each kind takes some of them (INTEGRATION_CONFIG

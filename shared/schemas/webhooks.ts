@@ -101,6 +101,7 @@ export const webhookEventTypes = /* @__PURE__ */ (() =>
 
 const url = {
   type: 'string',
+  format: 'uri',
   minLength: 8,
   maxLength: 2048,
   description:
@@ -358,7 +359,7 @@ export const replaySince = /* @__PURE__ */ (() =>
     type: 'object',
     description:
       'Replays the failed deliveries whose messages are from `since` on (at most 30 days back, 1,000 a call).',
-    properties: { since: { ...timestamp, description: 'From when (RFC 3339).' } },
+    properties: { since: { ...timestamp, description: 'From when (RFC 3339); not in the future.' } },
     required: ['since'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();

@@ -39,6 +39,8 @@ export const PATTERN_SAMPLES: readonly string[] = [
   '#aabbcc',
   '+4712345678',
   'Europe/Oslo',
+  // A PagerDuty routing key: 32 letters and digits.
+  'AbCdEfGhIjKlMnOpQrStUvWxYz012345',
 ];
 
 export interface SampleContext {

@@ -73,7 +73,7 @@ async function account(email: string, pw: string, userId: string): Promise<Accou
   return { userId, email, password: pw, token: await login(email, pw) };
 }
 
-async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
+export async function seedTenant(label: 'A' | 'B'): Promise<SeededTenant> {
   const marker = `MARKER-${label}-${Math.random().toString(36).slice(2, 10)}`;
   const lower = marker.toLowerCase();
   const sensitive = new Set<string>([lower]);
