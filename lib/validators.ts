@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { requestAjv } from '../shared/http/ajv.js';
 import { requestSchemas, type RequestSchema } from '../shared/http/request-schemas.js';
+import { unionBranchLabels } from '../shared/http/union-branches.js';
 import type { RouteDef } from '../shared/routes/types.js';
 
 // CommonJS: imported from an ES module, the function is the module's `default`.
@@ -26,6 +27,16 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+/** The unions' branch labels of the route's parts, as an installer argument (empty without unions). */
+function unionsOf(params: RequestSchema, body: RequestSchema | undefined): string {
+  const unions = {
+    params: unionBranchLabels(params.schema),
+    ...(body ? { body: unionBranchLabels(body.schema) } : {}),
+  };
+  const any = Object.values(unions).some((labels) => Object.keys(labels).length > 0);
+  return any ? `, unions: ${JSON.stringify(unions)}` : '';
+}
+
 /**
  * Writes the route's standalone validators and their installer under `dir` and returns the
  * installer's path, to be injected into the route's bundle.
@@ -41,7 +52,7 @@ export function writeValidatorModules(route: RouteDef, dir: string, registryPath
     `import { installCompiledValidators } from ${JSON.stringify(registryPath)};`,
     `import params from ${JSON.stringify(`./${route.id}.params.mjs`)};`,
     ...(body ? [`import body from ${JSON.stringify(`./${route.id}.body.mjs`)};`] : []),
-    `installCompiledValidators(${JSON.stringify(route.id)}, { params${body ? ', body' : ''} });`,
+    `installCompiledValidators(${JSON.stringify(route.id)}, { params${body ? ', body' : ''}${unionsOf(params, body)} });`,
     '',
   ].join('\n');
   writeAtomically(`${base}.mjs`, installer);

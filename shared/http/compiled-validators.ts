@@ -19,6 +19,8 @@ export interface ValidateFunction {
 export interface CompiledValidators {
   params: ValidateFunction;
   body?: ValidateFunction;
+  /** The tagged unions' branches of each part, by schema path (shared/http/union-branches.ts), for the 422's words. */
+  unions?: { params?: Record<string, string>; body?: Record<string, string> };
 }
 
 export type ValidatorCompiler = (route: RouteDef) => CompiledValidators;

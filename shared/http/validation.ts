@@ -11,9 +11,7 @@ import type { MiddlewareObj } from '@middy/core';
 import validator from '@middy/validator';
 import type { ErrorObject } from 'ajv';
 import type { RouteDef } from '../routes/types.js';
-import type { JsonSchema } from '../schemas/json-schema.js';
 import { compiledValidators, type ValidateFunction } from './compiled-validators.js';
-import { requestSchemas } from './request-schemas.js';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.js';
 import { unsafeParameterIssues } from './unsafe-input.js';
 
@@ -22,13 +20,12 @@ const middyValidator = validator as unknown as (options: { eventSchema: Validate
 
 /** Middlewares validating `pathParameters`, `queryStringParameters`, `headers` and `body` of the event. */
 export function requestValidators(route: RouteDef): MiddlewareObj[] {
-  const { params, body } = compiledValidators(route);
-  const schemas = requestSchemas(route);
+  const { params, body, unions } = compiledValidators(route);
   const middlewares: MiddlewareObj[] = [
     rawParameters(route),
-    mapErrors(middyValidator({ eventSchema: params }), schemas.params.schema),
+    mapErrors(middyValidator({ eventSchema: params }), unions?.params),
   ];
-  if (body && schemas.body) middlewares.push(mapErrors(middyValidator({ eventSchema: body }), schemas.body.schema));
+  if (body) middlewares.push(mapErrors(middyValidator({ eventSchema: body }), unions?.body));
   return middlewares;
 }
 
@@ -91,7 +88,7 @@ function rawParameters(route: RouteDef): MiddlewareObj {
 }
 
 /** Turns @middy/validator's 400 into the contract's 422 with one `loc` per problem. */
-function mapErrors(middleware: MiddlewareObj, schema: JsonSchema): MiddlewareObj {
+function mapErrors(middleware: MiddlewareObj, branches?: Readonly<Record<string, string>>): MiddlewareObj {
   const before = middleware.before;
   if (!before) return middleware;
   return {
@@ -102,7 +99,7 @@ function mapErrors(middleware: MiddlewareObj, schema: JsonSchema): MiddlewareObj
       } catch (err) {
         const data = (err as { cause?: { package?: string; data?: ErrorObject[] } }).cause;
         if (data?.package === '@middy/validator' && Array.isArray(data.data)) {
-          throw new RequestValidationError(toIssues(data.data, schema));
+          throw new RequestValidationError(toIssues(data.data, branches));
         }
         throw err;
       }
@@ -117,34 +114,11 @@ const PART: Record<string, Loc[0]> = {
   body: 'body',
 };
 
-const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * The branches of tagged unions (a `oneOf` with a `discriminator`) an error sits in, as the
- * sender chose them: `` `kind` `drone` `` for a field of a drone integration's body. Read from the
- * error's `schemaPath` in the schema validated.
+ * The contract's issues of Ajv's errors; `branches` names the tagged unions' branches by schema
+ * path (shared/http/union-branches.ts), so an issue inside one says which (`for \`kind\` \`drone\``).
  */
-export function unionBranches(schema: JsonSchema | undefined, schemaPath: string): string[] {
-  const tags: string[] = [];
-  let at: unknown = schema;
-  const segments = schemaPath.replace(/^#\//, '').split('/');
-  for (let i = 0; i < segments.length && typeof at === 'object' && at !== null; i++) {
-    const segment = segments[i]!.replace(/~1/g, '/').replace(/~0/g, '~');
-    const next: unknown = Array.isArray(at) ? at[Number(segment)] : (at as Record<string, unknown>)[segment];
-    const discriminator = isObject(at) ? at.discriminator : undefined;
-    if (segment === 'oneOf' && isObject(discriminator) && typeof discriminator.propertyName === 'string') {
-      const branch = Array.isArray(next) ? (next[Number(segments[i + 1])] as unknown) : undefined;
-      const tag =
-        isObject(branch) && isObject(branch.properties) ? branch.properties[discriminator.propertyName] : undefined;
-      if (isObject(tag) && tag.const !== undefined)
-        tags.push(`\`${discriminator.propertyName}\` \`${String(tag.const)}\``);
-    }
-    at = next;
-  }
-  return tags;
-}
-
-export function toIssues(errors: ErrorObject[], schema?: JsonSchema): ValidationIssue[] {
+export function toIssues(errors: ErrorObject[], branches: Readonly<Record<string, string>> = {}): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
@@ -171,9 +145,12 @@ export function toIssues(errors: ErrorObject[], schema?: JsonSchema): Validation
     }
     const loc: Loc = [PART[String(part)] ?? 'body', ...rest];
     const described = describe(e, rest.length === 0 && e.keyword === 'required');
-    const branches = unionBranches(schema, e.schemaPath);
+    const within = Object.keys(branches)
+      .filter((path) => e.schemaPath.startsWith(`${path}/`))
+      .sort((a, b) => a.length - b.length)
+      .map((path) => branches[path]);
     const { msg, type } =
-      branches.length > 0 ? { ...described, msg: `${described.msg} for ${branches.join(', ')}` } : described;
+      within.length > 0 ? { ...described, msg: `${described.msg} for ${within.join(', ')}` } : described;
     const key = `${loc.join('\u0000')}|${type}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -6,6 +6,7 @@
 import { requestAjv } from '../http/ajv.js';
 import { useValidatorCompiler, type CompiledValidators } from '../http/compiled-validators.js';
 import { requestSchemas } from '../http/request-schemas.js';
+import { unionBranchLabels } from '../http/union-branches.js';
 import type { RouteDef } from '../routes/types.js';
 
 export function compileRequestValidators(route: RouteDef): CompiledValidators {
@@ -13,6 +14,7 @@ export function compileRequestValidators(route: RouteDef): CompiledValidators {
   return {
     params: requestAjv(params.coerceTypes).compile(params.schema),
     ...(body ? { body: requestAjv(body.coerceTypes).compile(body.schema) } : {}),
+    unions: { params: unionBranchLabels(params.schema), ...(body ? { body: unionBranchLabels(body.schema) } : {}) },
   };
 }
 
