@@ -67,7 +67,6 @@ export const analyticsSummaryQuery = /* @__PURE__ */ (() =>
       tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN (others get 404)." },
       ...window,
     },
-    required: ['tenant_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

@@ -106,7 +106,6 @@ export const environmentListQuery = /* @__PURE__ */ (() =>
       status,
       ...pagingProperties,
     },
-    required: ['tenant_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

@@ -312,7 +312,6 @@ export const integrationListQuery = /* @__PURE__ */ (() =>
       },
       ...pagingProperties,
     },
-    required: ['tenant_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

@@ -199,6 +199,6 @@ export const sensorListQuery = /* @__PURE__ */ (() =>
   ({
     type: 'object',
     properties: { ...sensorScopeQuery.properties, ...pagingProperties },
-    required: ['environment_id', 'tenant_id'],
+    required: ['environment_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();

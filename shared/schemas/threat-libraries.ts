@@ -257,7 +257,6 @@ export const threatLibraryListQuery = /* @__PURE__ */ (() =>
       active_only: { type: 'boolean', default: false },
       ...pagingProperties,
     },
-    required: ['tenant_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 

@@ -92,12 +92,11 @@ export const zonePath = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-/** The spec has get, update and delete name the tenant in the query. */
+/** The spec has get, update and delete name the tenant in the query; absent, it is the caller's own. */
 export const zoneScopeQuery = /* @__PURE__ */ (() =>
   ({
     type: 'object',
     properties: { tenant_id: { ...uuid, description: "The tenant: the caller's own, or any for SUPER_ADMIN." } },
-    required: ['tenant_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
 
@@ -105,6 +104,6 @@ export const zoneListQuery = /* @__PURE__ */ (() =>
   ({
     type: 'object',
     properties: { environment_id: uuid, tenant_id: zoneScopeQuery.properties.tenant_id, ...pagingProperties },
-    required: ['environment_id', 'tenant_id'],
+    required: ['environment_id'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();

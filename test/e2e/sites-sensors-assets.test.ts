@@ -83,9 +83,16 @@ describe('sensors.heartbeat', () => {
 });
 
 describe('sensors.list', () => {
-  it('needs environment_id and tenant_id', async () => {
+  it('needs environment_id; the tenant comes from the credential', async () => {
     const org = await registerTenant('Port');
-    const res = await call('GET', '/api/v1/sensors', { token: org.token, query: { tenant_id: org.tenantId } });
+    const env = await newEnvironment(org);
+    const sensor = await newSensor(org, env.environment_id);
+    const own = await call('GET', '/api/v1/sensors', {
+      token: org.token,
+      query: { environment_id: env.environment_id },
+    });
+    expect(own.body.map((s: { sensor_id: string }) => s.sensor_id)).toEqual([sensor.sensor_id]);
+    const res = await call('GET', '/api/v1/sensors', { token: org.token });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['query', 'environment_id']);
   });

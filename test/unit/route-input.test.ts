@@ -13,12 +13,14 @@ import {
 } from '../../shared/routes/environments.js';
 import { eventsCreateRoute } from '../../shared/routes/events.js';
 import { healthRoute } from '../../shared/routes/platform.js';
+import { zonesListRoute } from '../../shared/routes/zones.js';
 
 describe('typed route input', () => {
   it('types path, query, headers and body from the schemas, with defaults filled in', () => {
     type List = HttpRequest<typeof environmentsListRoute>;
     expectTypeOf<List['query']['limit']>().toEqualTypeOf<number>();
-    expectTypeOf<List['query']['tenant_id']>().toEqualTypeOf<string>();
+    expectTypeOf<List['query']['tenant_id']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<HttpRequest<typeof zonesListRoute>['query']['environment_id']>().toEqualTypeOf<string>();
     expectTypeOf<List['query']['type']>().toEqualTypeOf<
       | 'site'
       | 'building'
