@@ -1,8 +1,9 @@
 import { listConnectors } from '../../shared/domain/connectors/connector-view.js';
 import { httpHandler } from '../../shared/http/handler.js';
+import { pageOfWhole } from '../../shared/http/list-page.js';
 import { json } from '../../shared/http/reply.js';
 import { connectorsListRoute } from '../../shared/routes/connectors.js';
 
 export const handler = httpHandler(connectorsListRoute, async (req) =>
-  json(await listConnectors(req.tenant, req.query.feed)),
+  json(pageOfWhole(await listConnectors(req.tenant, req.query.feed), req.query)),
 );

@@ -2,7 +2,8 @@
  * The handler chain every HTTP route runs through (middy):
  *   request context (id, logger, timing, X-Request-Id) -> header normalisation -> authentication
  *   and role check -> JSON body parsing -> validation (validators compiled when the bundle was built) ->
- *   the route's function -> reply shaping; errors mapped to the contract's bodies.
+ *   the route's function -> reply shaping (a list's page and its link to the next, shared/http/list-page.ts);
+ *   errors mapped to the contract's bodies.
  *
  * A route file is glue only: `export const handler = httpHandler(tenantsGetRoute, async (req) => ...)`,
  * bound to the route object, so its input is typed from the route's schemas.
@@ -24,6 +25,8 @@ import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinu
 import { TenantMeter } from './tenant-meter.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
+import { pageOfList } from './list-page.js';
+import { listPaging } from '../routes/paging.js';
 import { ForbiddenError, PayloadTooLargeError, rateLimitHeaders, UnsupportedMediaTypeError } from './errors.js';
 import { bodyIsOptional } from './request-schemas.js';
 import { jsonBody } from './json-body.js';
@@ -131,9 +134,13 @@ export function internalOf(context: Context): Internal {
 
 /** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
 export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>, options: RouteOptions = {}) {
+  const paging = listPaging(route);
   return handlerChain(
     route,
-    async (event, context) => toProxyResult(route, await fn(httpRequestOf<R>(route, event, context))),
+    async (event, context) => {
+      const run = () => fn(httpRequestOf<R>(route, event, context));
+      return toProxyResult(route, await (paging ? pageOfList(paging, event, run) : run()));
+    },
     options,
   );
 }

@@ -33,6 +33,8 @@ export interface ApiAnswer {
   body: unknown;
   retryAfter: string | null;
   requestId: string | null;
+  /** A list's answer links a next page (`Link: <...>; rel="next"`, docs/architecture.md "Lists"). */
+  nextPage: boolean;
 }
 
 /** One request to `route` with the tool's input; `input` holds only fields the route takes. */
@@ -87,5 +89,6 @@ export async function callRoute(
     body: parsed,
     retryAfter: res.headers.get('retry-after'),
     requestId: res.headers.get('x-request-id'),
+    nextPage: /;\s*rel="next"/.test(res.headers.get('link') ?? ''),
   };
 }

@@ -46,7 +46,7 @@ export async function runTool(
       tool.name,
       dropForeign(route, input),
     );
-    if (answer.status >= 200 && answer.status < 300) return success(tool, answer.body, limit, offset);
+    if (answer.status >= 200 && answer.status < 300) return success(tool, answer, limit, offset);
     return failure(answer);
   } catch (err) {
     if (err instanceof ToolInputError) return errorResult(`Invalid input: ${err.message}`);

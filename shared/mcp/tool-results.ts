@@ -11,29 +11,27 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** A 2xx answer: its body as structured content (an array wrapped as `items`), paged as the tool pages. */
-export function success(tool: ToolDef, body: unknown, limit: number, offset: number): ToolResult {
+/**
+ * A 2xx answer: its body as structured content (an array wrapped as `items`), paged as the tool
+ * pages; a route's page has a next one when the answer links it (`Link` rel="next").
+ */
+export function success(
+  tool: ToolDef,
+  answer: Pick<ApiAnswer, 'body' | 'nextPage'>,
+  limit: number,
+  offset: number,
+): ToolResult {
+  const { body, nextPage } = answer;
   let structured: Record<string, unknown>;
   if (Array.isArray(body)) {
-    if (tool.paging === 'slice') {
-      const page = body.slice(offset, offset + limit);
-      structured = {
-        items: page,
-        next_cursor: offset + limit < body.length ? encodeCursor(tool.name, offset + limit) : null,
-      };
-    } else if (tool.paging === 'route') {
-      structured = { items: body, next_cursor: body.length >= limit ? encodeCursor(tool.name, offset + limit) : null };
+    if (tool.paging === 'route') {
+      structured = { items: body, next_cursor: nextPage ? encodeCursor(tool.name, offset + limit) : null };
     } else {
       structured = { items: body };
     }
   } else if (body && typeof body === 'object') {
     structured = { ...(body as Record<string, unknown>) };
-    if (tool.paging) {
-      const items = Array.isArray(structured.items) ? structured.items.length : 0;
-      const total = typeof structured.total === 'number' ? structured.total : null;
-      const more = total !== null ? offset + items < total : items >= limit;
-      structured.next_cursor = more ? encodeCursor(tool.name, offset + limit) : null;
-    }
+    if (tool.paging) structured.next_cursor = nextPage ? encodeCursor(tool.name, offset + limit) : null;
   } else {
     structured = {};
   }

@@ -49,11 +49,10 @@ export interface ToolHints {
 
 /**
  * How a tool pages its answer instead of flooding the context: `route`, the route pages itself
- * (`limit` and `offset`; the tool takes `limit` and an opaque `cursor` instead of the offset);
- * `slice`, the route answers a bounded whole list and the tool hands it out a page at a time.
- * Either way the output carries `next_cursor` (null at the end).
+ * (`limit` and `offset`, as every list does; the tool takes `limit` and an opaque `cursor` instead
+ * of the offset). The output carries `next_cursor`, null when the answer links no next page.
  */
-export type Paging = 'route' | 'slice';
+export type Paging = 'route';
 
 export interface ToolDef {
   name: string;
@@ -179,7 +178,7 @@ export const TOOLS: readonly ToolDef[] = [
       "Your tenant's data connectors (public feeds and paid sources), each with its feed, state and last poll. Calls GET /api/v1/connectors.",
     routes: [connectorsListRoute],
     hints: READ,
-    paging: 'slice',
+    paging: 'route',
   },
   {
     name: 'provision_free_account',
@@ -231,7 +230,7 @@ export const TOOLS: readonly ToolDef[] = [
       "The cable systems in your tenant's infrastructure registry (the lines of its uploaded infrastructure files tagged subsea_cable; pass kind for pipelines, power lines or all), with length and bounding box. It is your registry, not a global one. Calls GET /api/v1/infrastructure/lines.",
     routes: [infrastructureLinesRoute],
     hints: READ,
-    paging: 'slice',
+    paging: 'route',
     defaults: { kind: 'subsea_cable' },
   },
   {

@@ -10,6 +10,7 @@
  */
 import { WEBHOOK_EVENTS, webhookBody, WORKFLOW_ACTION_DELIVERY } from '../schemas/webhooks.js';
 import { ROLES, type Access, type RouteDef, type RouteUpload } from '../routes/types.js';
+import { listHeaders } from '../routes/paging.js';
 import { errorBody, validationError } from '../schemas/common.js';
 import type { JsonSchema } from '../schemas/json-schema.js';
 import { tagDescription } from './tags.js';
@@ -190,6 +191,15 @@ const HEADERS: Readonly<Record<string, Json>> = {
     description:
       'Present (`true`) when the filters left matches unread: the page read as many items as one request may before it filled. Narrow the time range (start_date, end_date) to see older matches.',
     schema: { type: 'string', enum: ['true'] },
+  },
+  Link: {
+    description:
+      'RFC 8288: `<url>; rel="next"`, the next page of this list (the same path and query with the next `offset`; `skip` on the audit log), root-relative. Absent on the last page.',
+    schema: { type: 'string', examples: ['</api/v1/environments?limit=50&offset=50>; rel="next"'] },
+  },
+  'X-Total-Count': {
+    description: 'How many items the list holds in all (the `total` of the body), where the count is cheap.',
+    schema: { type: 'integer', minimum: 0 },
   },
   'Cache-Control': {
     description: 'How long the answer may be kept by caches (seconds).',
@@ -419,7 +429,8 @@ const TEXTUAL = /^text\/|[/+]json\b|javascript|[/+]xml\b/i;
 function successResponse(route: RouteDef, components: Components): Json {
   const { status, description, schema, contentType } = route.response;
   const headers: Record<string, Ref> = { 'X-Request-Id': components.header('X-Request-Id') };
-  for (const name of route.response.headers ?? []) headers[name] = components.header(name);
+  for (const name of [...(route.response.headers ?? []), ...listHeaders(route)])
+    headers[name] = components.header(name);
   const response: Record<string, unknown> = { description, headers };
   if (status === 204) return response;
   const owner = `route ${route.id}`;

@@ -1,8 +1,8 @@
 /** Connectors to public feeds (docs/connectors.md), and lookups in what they keep. */
 import {
+  connectorList,
   connectorListQuery,
   connectorPath,
-  connectorResponse,
   connectorScopeQuery,
   indicatorAnswer,
   indicatorQuery,
@@ -27,8 +27,8 @@ export const connectorsListRoute = {
   request: { query: connectorListQuery },
   response: {
     status: 200,
-    description: 'Every connector of the tenant (at most 50 integrations), oldest first.',
-    schema: { type: 'array', items: connectorResponse },
+    description: "A page of the tenant's connectors.",
+    schema: connectorList,
   },
   errors: [404],
   grants: { table: 'read' },

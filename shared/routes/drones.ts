@@ -1,5 +1,6 @@
 /** Drone dispatch through `drone` integrations, and the signed callbacks of the docks (docs/drones.md). */
 import { incidentPath } from '../schemas/incidents.js';
+import { pagingQuery } from '../schemas/common.js';
 import {
   droneCallbackAnswer,
   droneCallbackBody,
@@ -46,8 +47,8 @@ export const dronesListRoute = {
   tenant: 'credential',
   tag: 'drones',
   summary: "An incident's drone dispatches (at most one per task), oldest first, with the dock's last update",
-  request: { path: incidentPath },
-  response: { status: 200, description: 'The dispatches.', schema: droneDispatchList },
+  request: { path: incidentPath, query: pagingQuery },
+  response: { status: 200, description: 'A page of the dispatches.', schema: droneDispatchList },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -21,7 +21,7 @@ import {
   uploadUrlResponse,
 } from '../schemas/infrastructure.js';
 import type { RouteDef } from './types.js';
-import { lineListQuery, lineSummary, lineTag, lineTagResponse } from '../schemas/lines.js';
+import { lineList, lineListQuery, lineTag, lineTagResponse } from '../schemas/lines.js';
 
 export const infrastructureUploadRoute = {
   id: 'infrastructure.upload',
@@ -183,7 +183,7 @@ export const infrastructureLinesRoute = {
   description:
     "Every LineString (and part of a MultiLineString) of the tenant's infrastructure files, with its kind, length and bounding box. The lines are indexed (an R-tree per file, built when the file is stored) for cable risk and vessel proximity.",
   request: { query: lineListQuery },
-  response: { status: 200, description: 'The lines.', schema: { type: 'array', items: lineSummary } },
+  response: { status: 200, description: 'A page of the lines.', schema: lineList },
   errors: [404],
   grants: { table: 'read', bucket: 'read' },
 } as const satisfies RouteDef;

@@ -1,5 +1,13 @@
 /** How the platform is: the public live status, and the agents of a tenant. */
-import { agentPath, agentResponse, agentScopeQuery, agentUpdate, liveStatusResponse } from '../schemas/operations.js';
+import {
+  agentList,
+  agentListQuery,
+  agentPath,
+  agentResponse,
+  agentScopeQuery,
+  agentUpdate,
+  liveStatusResponse,
+} from '../schemas/operations.js';
 import { QUEUE_IDS } from '../vocabulary/queues.js';
 import type { RouteDef } from './types.js';
 
@@ -36,8 +44,8 @@ export const agentsListRoute = {
   summary: 'The nine agents doing automated work for the tenant, and how each is',
   description:
     "Each agent is a part of the product backed by real workers: its status is derived from their heartbeats, failures and queues (`degraded` with a reason), or `disabled` when the tenant switched it off. Runs, errors, backlog and dead letters are the platform's figures (every tenant's work together). `model` names the AI or speech model it uses. See docs/operations.md.",
-  request: { query: agentScopeQuery },
-  response: { status: 200, description: 'The nine agents.', schema: { type: 'array', items: agentResponse } },
+  request: { query: agentListQuery },
+  response: { status: 200, description: 'The nine agents.', schema: agentList },
   errors: [404],
   grants: { table: 'read', queues: Object.fromEntries(QUEUE_IDS.map((q) => [q, 'depth' as const])) },
 } as const satisfies RouteDef;

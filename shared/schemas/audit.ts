@@ -1,5 +1,5 @@
 /** Audit log entries and their listing (AuditLogResponse, AuditLogListResponse). */
-import { MAX_OFFSET, timestamp, uuid } from './common.js';
+import { MAX_OFFSET, nextOffset, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 
 export const auditLogResponse = /* @__PURE__ */ (() =>
@@ -69,8 +69,13 @@ export const auditLogList = {
     total: { type: 'integer', description: 'Entries matching the filters in all.' },
     limit: { type: 'integer' },
     skip: { type: 'integer' },
+    next_offset: {
+      ...nextOffset,
+      description:
+        'Where the next page starts (send it as `skip`, or its alias `offset`), or null when this page is the last.',
+    },
   },
-  required: ['items', 'total', 'limit', 'skip'],
+  required: ['items', 'total', 'limit', 'skip', 'next_offset'],
 } as const satisfies JsonSchema;
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' } as const;
@@ -95,6 +100,12 @@ export const auditLogQuery = /* @__PURE__ */ (() =>
         maximum: MAX_OFFSET,
         default: 0,
         description: 'Entries to skip, at most 10,000 (narrow the dates to go deeper).',
+      },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_OFFSET,
+        description: 'The same as `skip`, as every other list names it; giving both with different values is a 422.',
       },
       limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' },
     },

@@ -40,6 +40,34 @@ export const pagingProperties = /* @__PURE__ */ (() =>
     },
   }) as const satisfies JsonSchema)();
 
+/**
+ * `next_offset` of a page object (docs/architecture.md, "Lists"): the offset of the next page, or
+ * null on the last one; the `Link: <...>; rel="next"` header carries the same as a URL.
+ */
+export const nextOffset = {
+  type: ['integer', 'null'],
+  minimum: 0,
+  description: 'The offset of the next page (send it as `offset`), or null when this page is the last.',
+} as const satisfies JsonSchema;
+
+/**
+ * The page object of a list the spec does not return as an array (docs/architecture.md, "Lists"),
+ * for a list whose whole is at hand, so `total` is known.
+ */
+export const pageOf = <const S extends JsonSchema>(items: S, description: string) =>
+  ({
+    type: 'object',
+    description,
+    properties: {
+      items: { type: 'array', items },
+      total: { type: 'integer', minimum: 0, description: 'Items in all.' },
+      limit: { type: 'integer' },
+      offset: { type: 'integer' },
+      next_offset: nextOffset,
+    },
+    required: ['items', 'total', 'limit', 'offset', 'next_offset'],
+  }) as const satisfies JsonSchema;
+
 export const pagingQuery = {
   type: 'object',
   properties: pagingProperties,

@@ -1,5 +1,5 @@
 /** Connectors (docs/connectors.md): their settings and status, a poll's report, and lookups in the threat feed. */
-import { timestamp, uuid } from './common.js';
+import { pageOf, pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { FEED_NAMES } from './integrations.js';
 import { tenantScope } from './users.js';
@@ -115,6 +115,7 @@ export const connectorListQuery = /* @__PURE__ */ (() =>
     properties: {
       tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description },
       feed: { type: 'string', enum: FEED_NAMES, description: 'Connectors of this feed only.' },
+      ...pagingProperties,
     },
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
@@ -360,3 +361,6 @@ export const indicatorAnswer = /* @__PURE__ */ (() =>
     required: ['query', 'matches', 'truncated', 'sources'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
+
+export const connectorList = /* @__PURE__ */ (() =>
+  pageOf(connectorResponse, 'A page of the connectors (at most 50 integrations), oldest first.'))();

@@ -2,7 +2,7 @@
  * Drone dispatch (docs/drones.md): a command signed to a `drone` integration (a dock or fleet API),
  * and the signed status callbacks the dock posts back, which land on the incident's timeline.
  */
-import { timestamp, uuid } from './common.js';
+import { pageOf, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -138,7 +138,7 @@ export const droneDispatchResponse = /* @__PURE__ */ (() =>
   }) as const satisfies JsonSchema)();
 
 export const droneDispatchList = /* @__PURE__ */ (() =>
-  ({ type: 'array', items: droneDispatchResponse }) as const satisfies JsonSchema)();
+  pageOf(droneDispatchResponse, 'A page of the dispatches, oldest first.'))();
 
 export const droneCallbackPath = {
   type: 'object',

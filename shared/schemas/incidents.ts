@@ -1,7 +1,7 @@
 /** Incidents: their lifecycle, response, escalation, feed and replay. */
 import { AUDIO_CONTENT_TYPES, AUDIO_FORMATS } from '../vocabulary/audio.js';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, RESOLUTIONS } from '../vocabulary/incidents.js';
-import { linkTokenQuery, MAX_OFFSET, nullable, pagingProperties, timestamp, uuid } from './common.js';
+import { linkTokenQuery, MAX_OFFSET, nextOffset, nullable, pagingProperties, timestamp, uuid } from './common.js';
 import { latLon } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -217,8 +217,9 @@ export const incidentList = {
     total: { type: 'integer' },
     limit: { type: 'integer' },
     offset: { type: 'integer' },
+    next_offset: nextOffset,
   },
-  required: ['items', 'total', 'limit', 'offset'],
+  required: ['items', 'total', 'limit', 'offset', 'next_offset'],
 } as const satisfies JsonSchema;
 
 export const feedQuery = {

@@ -1,5 +1,5 @@
 /** Infrastructure map files (KML, KMZ, GeoJSON, zipped shapefile) and their extracted geometries. */
-import { pagingProperties, timestamp, uuid } from './common.js';
+import { nextOffset, pagingProperties, timestamp, uuid } from './common.js';
 import { bbox } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
@@ -101,8 +101,9 @@ export const infrastructureList = {
     total: { type: 'integer' },
     limit: { type: 'integer' },
     offset: { type: 'integer' },
+    next_offset: nextOffset,
   },
-  required: ['items', 'total', 'limit', 'offset'],
+  required: ['items', 'total', 'limit', 'offset', 'next_offset'],
 } as const satisfies JsonSchema;
 
 export const infrastructureDeleted = {

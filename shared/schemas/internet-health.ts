@@ -1,7 +1,7 @@
 /** Internet health (docs/connectors.md, "Internet health"): watched prefixes' routing and RPKI, and routing alerts. */
 import { ROUTING_FEEDS } from './feed-catalog.js';
 import type { JsonSchema } from './json-schema.js';
-import { pagingProperties, timestamp, uuid } from './common.js';
+import { nextOffset, pagingProperties, timestamp, uuid } from './common.js';
 import { tenantScope } from './users.js';
 
 const count = { type: 'integer', minimum: 0 } as const;
@@ -248,11 +248,12 @@ export const bgpAlertList = /* @__PURE__ */ (() =>
       total: { ...count, description: 'Alerts matching the filters (of the newest 1,000 since `since`).' },
       limit: count,
       offset: count,
+      next_offset: nextOffset,
       truncated: {
         type: 'boolean',
         description: 'More than 1,000 alerts since `since`: only the newest 1,000 were filtered; narrow `since`.',
       },
     },
-    required: ['items', 'total', 'limit', 'offset', 'truncated'],
+    required: ['items', 'total', 'limit', 'offset', 'next_offset', 'truncated'],
     additionalProperties: false,
   }) as const satisfies JsonSchema)();

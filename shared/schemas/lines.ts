@@ -1,5 +1,5 @@
 /** Infrastructure lines: listing them, tagging them, and a line near a point (docs/vessels.md). */
-import { uuid } from './common.js';
+import { pageOf, pagingProperties, uuid } from './common.js';
 import { latitude, longitude } from './geo.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
@@ -30,6 +30,7 @@ export const lineListQuery = /* @__PURE__ */ (() =>
     properties: {
       ...scope,
       kind: { type: 'string', enum: [...LINE_KINDS, 'unclassified'], description: 'Only lines of this kind.' },
+      ...pagingProperties,
     },
     additionalProperties: false,
   }) as const satisfies JsonSchema)();
@@ -72,3 +73,5 @@ export const lineTagResponse = {
   properties: { file_id: uuid, kind: { type: 'string', enum: LINE_KINDS }, tagged: { type: 'integer' } },
   required: ['file_id', 'kind', 'tagged'],
 } as const satisfies JsonSchema;
+
+export const lineList = /* @__PURE__ */ (() => pageOf(lineSummary, 'A page of lines, by file, then in file order.'))();

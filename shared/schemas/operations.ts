@@ -1,7 +1,8 @@
 /** The live status (public) and the agents (per tenant): shared/domain/operations/status.ts says how each figure is derived. */
-import { nullable, timestamp } from './common.js';
+import { nullable, pageOf, pagingProperties, timestamp } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { AGENT_IDS } from '../vocabulary/agents.js';
+import { tenantScope } from './users.js';
 
 const workerStatus = { type: 'string', enum: ['active', 'idle', 'degraded'] } as const;
 const componentStatus = { type: 'string', enum: ['operational', 'degraded', 'outage'] } as const;
@@ -149,3 +150,13 @@ export const agentUpdate = {
   minProperties: 1,
   additionalProperties: false,
 } as const satisfies JsonSchema;
+
+export const agentList = /* @__PURE__ */ (() =>
+  pageOf(agentResponse, 'The agents, in a page (the nine fit the default).'))();
+
+export const agentListQuery = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    properties: { tenant_id: tenantScope, ...pagingProperties },
+    additionalProperties: false,
+  }) as const satisfies JsonSchema)();

@@ -4,7 +4,7 @@
  * types; the OpenAPI document describes each delivery (its `webhooks` section).
  */
 import { INCIDENT_STATUSES } from '../vocabulary/incidents.js';
-import { timestamp, uuid } from './common.js';
+import { nextOffset, timestamp, uuid } from './common.js';
 import { SEVERITIES } from './tenants.js';
 import { EVENT_TYPES, eventResponse } from './events.js';
 import { incidentResponse } from './incidents.js';
@@ -228,8 +228,9 @@ export const webhookList = {
     total: { type: 'integer' },
     limit: { type: 'integer' },
     offset: { type: 'integer' },
+    next_offset: nextOffset,
   },
-  required: ['items', 'total', 'limit', 'offset'],
+  required: ['items', 'total', 'limit', 'offset', 'next_offset'],
 } as const satisfies JsonSchema;
 
 export const webhookPath = {
@@ -327,14 +328,14 @@ export const deliveryResponse = /* @__PURE__ */ (() =>
 
 export const deliveryList = {
   type: 'object',
-  description: 'A page of deliveries, newest first. Not counted: `has_more` says whether another page follows.',
+  description: 'A page of deliveries, newest first. Not counted: `next_offset` says where the next page starts.',
   properties: {
     items: { type: 'array', items: deliveryResponse },
     limit: { type: 'integer' },
     offset: { type: 'integer' },
-    has_more: { type: 'boolean' },
+    next_offset: nextOffset,
   },
-  required: ['items', 'limit', 'offset', 'has_more'],
+  required: ['items', 'limit', 'offset', 'next_offset'],
 } as const satisfies JsonSchema;
 
 export const deliveryListQuery = {

@@ -237,8 +237,10 @@ describe('connectors.list', () => {
     const viewer = await createUser(org.token, 'VIEWER');
     const res = await call('GET', '/api/v1/connectors', { token: viewer.token });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([quakes, kp]);
-    expect(res.body[0]).toMatchObject({
+    expect(res.body).toMatchObject({ total: 2, limit: 50, offset: 0, next_offset: null });
+    const [first, second] = res.body.items;
+    expect([first.connector_id, second.connector_id]).toEqual([quakes, kp]);
+    expect(first).toMatchObject({
       feed: 'usgs-quakes',
       // The key in the query is a credential: REDACTED.
       source_url: `${base}/quakes.geojson?key=REDACTED`,
@@ -256,8 +258,8 @@ describe('connectors.list', () => {
       },
     });
     // Tests run without LOCAL_CONNECTORS=on: the connectors keep their schedules, off.
-    expect(res.body[0].status).toMatchObject({ scheduled: false, next_run_at: null });
-    expect(res.body[1]).toMatchObject({
+    expect(first.status).toMatchObject({ scheduled: false, next_run_at: null });
+    expect(second).toMatchObject({
       feed: 'swpc-kp',
       interval_minutes: 15,
       radius_km: null,
@@ -266,9 +268,11 @@ describe('connectors.list', () => {
     });
 
     const feedOnly = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'swpc-kp' } });
-    expect(feedOnly.body.map((c: { connector_id: string }) => c.connector_id)).toEqual([kp]);
+    expect(feedOnly.body.items.map((c: { connector_id: string }) => c.connector_id)).toEqual([kp]);
+    const paged = await call('GET', '/api/v1/connectors', { token: org.token, query: { limit: 1, offset: 1 } });
+    expect(paged.body.items.map((c: { connector_id: string }) => c.connector_id)).toEqual([kp]);
     const other = await registerTenant('FeedListOther');
-    expect((await call('GET', '/api/v1/connectors', { token: other.token })).body).toEqual([]);
+    expect((await call('GET', '/api/v1/connectors', { token: other.token })).body.items).toEqual([]);
   });
 
   it('refuses a feed connector where people are told, and settings of another feed', async () => {

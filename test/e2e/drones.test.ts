@@ -232,8 +232,8 @@ describe('drones.dispatch', () => {
       token: w.org.token,
     });
     expect(list.status).toBe(200);
-    expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({
+    expect(list.body.items).toHaveLength(1);
+    expect(list.body.items[0]).toMatchObject({
       status: 'observation',
       last_update: { status: 'observation', text: 'Two people at the cut fence, walking north' },
     });
@@ -276,7 +276,7 @@ describe('drones.dispatch', () => {
     const list = await call('GET', `/api/v1/incidents/${w.incident.incident_id}/drone-dispatches`, {
       token: w.org.token,
     });
-    expect(list.body.map((d: { task: string }) => d.task)).toEqual(['overwatch', 'track']);
+    expect(list.body.items.map((d: { task: string }) => d.task)).toEqual(['overwatch', 'track']);
   });
 
   it('sends a command the dock refused again on the next dispatch of the task, under the same webhook-id', async () => {
@@ -381,7 +381,7 @@ describe('drones.list', () => {
       token: viewer.token,
     });
     expect(empty.status).toBe(200);
-    expect(empty.body).toEqual([]);
+    expect(empty.body).toEqual({ items: [], total: 0, limit: 50, offset: 0, next_offset: null });
   });
 });
 

@@ -61,7 +61,7 @@ beforeAll(async () => {
   const upload = await uploadMapFile(org.token, environmentId, 'cables.kml', Buffer.from(CABLE_KML, 'utf8'));
   expect(upload.status).toBe(201);
   const lines = await call('GET', '/api/v1/infrastructure/lines', { token: org.token });
-  lineId = lines.body.find((l: any) => l.file_id === upload.body.file_id).line_id;
+  lineId = lines.body.items.find((l: any) => l.file_id === upload.body.file_id).line_id;
   expect((await call('POST', '/api/v1/threat-libraries/seed', { token: org.token })).status).toBe(200);
   const sensor = await call('POST', '/api/v1/sensors', {
     token: org.token,

@@ -154,7 +154,7 @@ describe('geopolitical connectors', () => {
     // Cuba's item names no ISO code: the status says so rather than guessing from its FIPS tag.
     const status = (
       await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'state-dept-advisories' } })
-    ).body[0].status;
+    ).body.items[0].status;
     expect(status.last_error).toMatch(/^1 entries skipped; the first: the address names no ISO country \(Cuba/);
     const kept = await feedRecords<{ id: string }>(feedSource('ofac-sdn', `${base}/sdn.csv`), 1000);
     expect(kept).toHaveLength(36);

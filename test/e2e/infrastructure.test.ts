@@ -105,7 +105,7 @@ async function fileItemsOf(tenantId: string): Promise<string[]> {
 async function expectNothingStored(site: Site) {
   expect(await objectsUnder(environmentPrefix(site.org.tenantId, site.environmentId))).toEqual([]);
   const list = await call('GET', site.base, { token: site.org.token });
-  expect(list.body).toEqual({ items: [], total: 0, limit: 50, offset: 0 });
+  expect(list.body).toEqual({ items: [], total: 0, limit: 50, offset: 0, next_offset: null });
   expect((await getEnvironment(site.org.tenantId, site.environmentId))?.counts.files).toBe(0);
   expect(await fileItemsOf(site.org.tenantId)).toEqual([]);
 }

@@ -175,7 +175,7 @@ describe('connectors of the routing feeds', () => {
       error: 'the server answered 404',
     });
     const listed = await call('GET', '/api/v1/connectors', { token: org.token, query: { feed: 'ris-live' } });
-    expect(listed.body[0]).toMatchObject({
+    expect(listed.body.items[0]).toMatchObject({
       feed: 'ris-live',
       // Its query names no credential: shown whole.
       source_url: 'https://ris-live.ripe.net/v1/stream/?format=json&client=gatehouse',

@@ -134,7 +134,7 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
     name: 'DAS interrogator',
     type: 'fibre_optic',
     location: { lat: 51.1, lon: 1.4 },
-    fibre: { line_id: lines.body[0].line_id, start_distance_m: 1000, channel_spacing_m: 10, threshold: 5 },
+    fibre: { line_id: lines.body.items[0].line_id, start_distance_m: 1000, channel_spacing_m: 10, threshold: 5 },
   });
   await post(`/api/v1/sensors/${fibre.sensor_id}/telemetry`, {
     kind: 'das',
@@ -424,7 +424,7 @@ describe('mcp.post', () => {
           apiKey: a.key,
           query: { kind: 'subsea_cable' },
         });
-        expect(seen).toEqual(all.body.map((l: any) => l.line_id));
+        expect(seen).toEqual(all.body.items.map((l: any) => l.line_id));
         expect(seen.length).toBe(3);
         const incidents = await callTool(client, 'get_incidents', { limit: 1 });
         expect(incidents.structuredContent!.items).toHaveLength(1);

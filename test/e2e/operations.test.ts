@@ -63,13 +63,14 @@ describe('agents.list', () => {
     );
     const res = await until(
       () => call('GET', '/api/v1/agents', { token: viewer.token }),
-      (r) => r.status === 200 && r.body.find((a: { agent_id: string }) => a.agent_id === 'event-triage')?.runs_24h > 0,
+      (r) =>
+        r.status === 200 && r.body.items.find((a: { agent_id: string }) => a.agent_id === 'event-triage')?.runs_24h > 0,
       "the stream publisher's heartbeat",
     );
-    expect(res.body.map((a: { agent_id: string }) => a.agent_id)).toEqual([...AGENT_IDS]);
-    expect(res.body).toHaveLength(9);
-    const byId = Object.fromEntries(res.body.map((a: { agent_id: string }) => [a.agent_id, a]));
-    for (const a of res.body) expect(['active', 'idle', 'degraded']).toContain(a.status);
+    expect(res.body.items.map((a: { agent_id: string }) => a.agent_id)).toEqual([...AGENT_IDS]);
+    expect(res.body).toMatchObject({ total: 9, next_offset: null });
+    const byId = Object.fromEntries(res.body.items.map((a: { agent_id: string }) => [a.agent_id, a]));
+    for (const a of res.body.items) expect(['active', 'idle', 'degraded']).toContain(a.status);
     expect(byId['event-triage']).toMatchObject({
       enabled: true,
       can_disable: true,

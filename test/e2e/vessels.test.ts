@@ -296,7 +296,7 @@ describe('vessels.cableRisk', () => {
 
 describe('infrastructure.lines', () => {
   it("lists the tenant's lines with their kind and length", async () => {
-    const lines = (await get('/api/v1/infrastructure/lines')).body;
+    const lines = (await get('/api/v1/infrastructure/lines')).body.items;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       line_id: `${fileId}:0`,
@@ -306,7 +306,13 @@ describe('infrastructure.lines', () => {
     });
     expect(lines[0].length_km).toBeGreaterThan(28);
     expect(lines[0].length_km).toBeLessThan(32);
-    expect((await get('/api/v1/infrastructure/lines', { kind: 'pipeline' })).body).toEqual([]);
+    expect((await get('/api/v1/infrastructure/lines', { kind: 'pipeline' })).body).toEqual({
+      items: [],
+      total: 0,
+      limit: 50,
+      offset: 0,
+      next_offset: null,
+    });
   });
 });
 
@@ -329,7 +335,7 @@ describe('infrastructure.tagLines', () => {
     );
     const file = (await up.json()) as { file_id: string };
     const path = `/api/v1/environments/${env.body.environment_id}/infrastructure/${file.file_id}/lines`;
-    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body[0].kind).toBe(
+    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body.items[0].kind).toBe(
       'unclassified',
     );
     const tagged = await call('PATCH', path, { token: other.token, body: { kind: 'power_line' } });
@@ -337,7 +343,9 @@ describe('infrastructure.tagLines', () => {
     expect(tagged.body).toEqual({ file_id: file.file_id, kind: 'power_line', tagged: 1 });
     const one = await call('PATCH', path, { token: other.token, body: { kind: 'pipeline', line_ids: ['0'] } });
     expect(one.body.tagged).toBe(1);
-    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body[0].kind).toBe('pipeline');
+    expect((await call('GET', '/api/v1/infrastructure/lines', { token: other.token })).body.items[0].kind).toBe(
+      'pipeline',
+    );
     const unknown = await call('PATCH', path, { token: other.token, body: { kind: 'pipeline', line_ids: ['7'] } });
     expect(unknown.status).toBe(422);
     expect(unknown.body.detail[0].loc).toEqual(['body', 'line_ids', 0]);

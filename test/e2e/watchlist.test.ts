@@ -128,7 +128,7 @@ describe('watchlist.add', () => {
   it("keeps a line's name, kind and vertices, thinning a long one evenly and saying so", async () => {
     const { org, environmentId, cableFile, pipelineFile } = await withLines('WatchLine');
     // Named as the lines listing writes it (<file_id>:<line_id>), kept as <file_id>/<line_id>.
-    const listed = (await call('GET', '/api/v1/infrastructure/lines', { token: org.token })).body.find(
+    const listed = (await call('GET', '/api/v1/infrastructure/lines', { token: org.token })).body.items.find(
       (l: { file_id: string }) => l.file_id === cableFile,
     );
     const cable = await added(org, { entity_type: 'line', value: listed.line_id, label: 'Channel Link 1' });

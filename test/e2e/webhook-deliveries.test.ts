@@ -137,7 +137,16 @@ describe('webhooks.deliveries', () => {
       token: a.token,
       query: { limit: '1', offset: '1' },
     });
-    expect(page.body).toMatchObject({ limit: 1, offset: 1, has_more: false });
+    expect(page.body).toMatchObject({ limit: 1, offset: 1, next_offset: null });
+    expect(page.headers.get('link')).toBeNull();
+    const firstPage = await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, {
+      token: a.token,
+      query: { limit: '1' },
+    });
+    expect(firstPage.body).toMatchObject({ limit: 1, offset: 0, next_offset: 1 });
+    expect(firstPage.headers.get('link')).toBe(
+      `</api/v1/webhooks/${webhookId}/deliveries?limit=1&offset=1>; rel="next"`,
+    );
     expect(page.body.items.map((d: { delivery_id: string }) => d.delivery_id)).toEqual([items[1].delivery_id]);
     expect(
       (await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: a.token, query: { status: 'failed' } }))

@@ -102,7 +102,8 @@ describe('cursors', () => {
 
 describe('a refused call as a tool error', () => {
   const text = (status: number, detail: string, retryAfter: string | null = null) =>
-    (failure({ status, body: { detail }, retryAfter, requestId: null }).content[0] as { text: string }).text;
+    (failure({ status, body: { detail }, retryAfter, requestId: null, nextPage: false }).content[0] as { text: string })
+      .text;
 
   it('names the kind of refusal once, whether or not the API said it already', () => {
     expect(text(404, 'Not found')).toBe('Not found');

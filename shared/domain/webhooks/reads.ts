@@ -38,16 +38,11 @@ export async function listWebhookDeliveries(
   webhookId: string,
   page: PageRequest,
   status?: DeliveryStatus,
-): Promise<{ items: Delivery[]; limit: number; offset: number; has_more: boolean }> {
+): Promise<{ items: Delivery[]; limit: number; offset: number }> {
   const [webhook, items] = await Promise.all([
     getWebhook(tenantId, webhookId),
-    listDeliveries(tenantId, webhookId, { limit: page.limit + 1, offset: page.offset }, status),
+    listDeliveries(tenantId, webhookId, page, status),
   ]);
   if (!webhook) throw new NotFoundError(WEBHOOK_NOT_FOUND);
-  return {
-    items: items.slice(0, page.limit).map(publicDelivery),
-    limit: page.limit,
-    offset: page.offset,
-    has_more: items.length > page.limit,
-  };
+  return { items: items.map(publicDelivery), limit: page.limit, offset: page.offset };
 }
