@@ -77,6 +77,8 @@ export interface ToolDef {
   credential?: 'none';
   /** Another way to give the route's id field: by a name, found with a list route (one request more). */
   lookup?: ToolLookup;
+  /** Other names `tools/call` accepts for it, never listed (the spec's listing spells one differently). */
+  aliases?: readonly string[];
 }
 
 export interface ToolLookup {
@@ -100,7 +102,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'query_threats',
     title: 'Query threats',
     description:
-      "Search your tenant's detected threats (signature matches over events) by status, severity, zone, library or definition, newest first. Use it to see what is threatening a site now; use get_threat_score for one target's composite score. Calls GET /api/v1/threats.",
+      "Search your tenant's detected threats (signature matches over events), most recently seen first: by type (event_type: the kind of event their definition matches; or library and definition), by location (zone_id, or environment_id for a whole site), by severity and status. Use it to see what is threatening a site now; use get_threat_score for one target's composite score. Calls GET /api/v1/threats.",
     routes: [threatsListRoute],
     hints: READ,
     paging: 'route',
@@ -126,7 +128,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'search_vessels',
     title: 'Search vessels',
     description:
-      "Vessels your tenant's AIS feed saw in the last hours, optionally within radius_km of a point, most recently seen first, each with its summary (identity, last position, status). For one vessel's behaviour use get_vessel_profile; for its path, get_ais_track. Calls GET /api/v1/vessels.",
+      "Find vessels your tenant's AIS feed saw in the last hours: by name (part of it, any case), by MMSI, or within radius_km of a point; most recently seen first, each with its summary (identity, last position, status). For one vessel's behaviour use get_vessel_profile; for its path, get_ais_track. Calls GET /api/v1/vessels.",
     routes: [vesselsListRoute],
     hints: READ,
     paging: 'route',
@@ -273,7 +275,7 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'search_events',
     title: 'Search events',
     description:
-      "Search your tenant's events, newest first, by words in their text (q: every word must appear in the description, type, source or a payload value, case-insensitive) and filters (type, source, environment, zone, score, dates). q filters a bounded read of the newest events in the range, not an index: narrow by dates for old events. Calls GET /api/v1/events.",
+      "Search your tenant's events, newest first, by words in their text (q: every word must appear in the description, type, source or a payload value at any depth, case-insensitive) and filters (type, source, environment, zone, score, dates). q filters a bounded read of the newest events in the range, not an index: narrow by dates for old events. Calls GET /api/v1/events.",
     routes: [eventsListRoute],
     hints: READ,
     paging: 'route',
@@ -311,6 +313,9 @@ export const TOOLS: readonly ToolDef[] = [
     routes: [watchlistAlertsRoute],
     hints: READ,
     paging: 'route',
+    // The spec's listing says `get_watchlist_alertsLabel` (a label's suffix run into the name):
+    // a client built from it still calls this tool; the list shows the contract's name only.
+    aliases: ['get_watchlist_alertsLabel'],
   },
   {
     name: 'run_playbook',
@@ -376,8 +381,9 @@ export const SPEC_TOOL_NAMES = [
   'get_api_usage',
 ] as const;
 
-const byName = new Map(TOOLS.map((t) => [t.name, t]));
+const byName = new Map(TOOLS.flatMap((t) => [t.name, ...(t.aliases ?? [])].map((name) => [name, t] as const)));
 
+/** The tool of a name, or of one of its aliases. */
 export function toolNamed(name: string): ToolDef | undefined {
   return byName.get(name);
 }

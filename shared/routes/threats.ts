@@ -1,6 +1,7 @@
 /** Active threats: what the tenant's threat definitions match now, and dismissing them. */
 import { threatDismiss, threatListQuery, threatPath, threatResponse, threatScopeQuery } from '../schemas/threats.js';
 import type { RouteDef } from './types.js';
+import { THREAT_FILTER_READ } from '../vocabulary/threats.js';
 
 export const threatsListRoute = {
   id: 'threats.list',
@@ -12,7 +13,10 @@ export const threatsListRoute = {
   tag: 'threats',
   summary: 'Active threats: threat definitions matching now, most recently seen first',
   description:
-    "A threat is one threat-library definition matching in one zone (or outside zones): how many events matched, first and last seen, the incidents they opened. By default those seen in the last 24 hours, in either status; `within_hours` looks further back. Kept from the events' `matched_signatures` by a consumer of the table's stream: an event shows here moments after it is stored. Read from an index by last-seen time: one Query over the window. A `zone_id` or `library_id` that is not the tenant's is 404.",
+    "A threat is one threat-library definition matching in one zone (or outside zones): how many events matched, first and last seen, the incidents they opened. By default the active ones seen in the last 24 hours; `within_hours` looks further back, `status=dismissed` or `all` shows dismissed ones. Kept from the events' `matched_signatures` by a consumer of the table's stream: an event shows here moments after it is stored. Read from an index by last-seen time: one Query over the window. " +
+    'By type: `event_type` keeps the threats whose definition matches that event type; by location: `zone_id`, or `environment_id` for every zone of a site (threats outside zones have no site). ' +
+    `These two read the window's threats (at most ${THREAT_FILTER_READ}) and keep those that match. ` +
+    "A `zone_id`, `environment_id` or `library_id` that is not the tenant's is 404.",
   request: { query: threatListQuery },
   response: { status: 200, description: 'A page of threats.', schema: { type: 'array', items: threatResponse } },
   errors: [404],

@@ -26,7 +26,7 @@ export const vesselsListRoute = {
   tag: 'vessels',
   summary: 'Vessels seen recently, or seen in an area',
   description:
-    'The vessels whose AIS reports the tenant ingested (`ais.position` and `ais.static` events), most recently seen first. With `lat`, `lon` and `radius_km`: those with a position inside that circle in the window (the area index: one Query per 0.2 degree grid cell the circle touches).',
+    'The vessels whose AIS reports the tenant ingested (`ais.position` and `ais.static` events), most recently seen first. With `lat`, `lon` and `radius_km`: those with a position inside that circle in the window (the area index: one Query per 0.2 degree grid cell the circle touches). By `mmsi` (one read) or by a part of the `name` their static reports gave; the filters combine.',
   request: { query: vesselListQuery },
   response: { status: 200, description: 'The vessels.', schema: { type: 'array', items: vesselSummary } },
   errors: [404],

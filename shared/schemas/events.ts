@@ -218,7 +218,7 @@ export const eventListQuery = /* @__PURE__ */ (() =>
         maxLength: 200,
         pattern: '\\S',
         description:
-          'Words that must all appear (case-insensitive) in the description, type, source or a top-level payload value. Not an index: it filters the newest 10,000 events the other filters select (X-Read-Limit-Reached past that); narrow by dates to reach older ones.',
+          'Words that must all appear (case-insensitive) in the description, type, source or a payload value at any depth. Not an index: it filters the newest 10,000 events the other filters select (X-Read-Limit-Reached past that); narrow by dates to reach older ones.',
       },
       ...pagingProperties,
     },

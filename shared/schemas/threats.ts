@@ -3,6 +3,7 @@ import { pagingProperties, timestamp, uuid } from './common.js';
 import type { JsonSchema } from './json-schema.js';
 import { tenantScope } from './users.js';
 import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
+import { EVENT_TYPES } from '../vocabulary/event-types.js';
 
 const THREAT_STATUSES = ['active', 'dismissed'] as const;
 
@@ -55,9 +56,24 @@ export const threatListQuery = /* @__PURE__ */ (() =>
         ...tenantScope,
         description: 'The tenant whose threats to list: your own (only SUPER_ADMIN may name another).',
       },
-      status: { type: 'string', enum: THREAT_STATUSES, description: 'Only threats in this status (default: both).' },
+      status: {
+        type: 'string',
+        enum: [...THREAT_STATUSES, 'all'],
+        default: 'active',
+        description:
+          'Only threats in this status: `active` unless given (the spec lists active threats), `all` for both.',
+      },
       severity: { type: 'string', enum: INCIDENT_SEVERITIES },
       zone_id: uuid,
+      environment_id: {
+        ...uuid,
+        description: "Threats in this environment's zones (404 when it is not your tenant's environment).",
+      },
+      event_type: {
+        type: 'string',
+        enum: EVENT_TYPES,
+        description: 'Threats whose definition matches events of this type (its `match.event_types` names it).',
+      },
       library_id: uuid,
       definition_id: { type: 'string', maxLength: 64 },
       within_hours: {

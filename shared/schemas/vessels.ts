@@ -8,6 +8,9 @@ import { SCORE_SEVERITIES } from '../vocabulary/score-bands.js';
 
 const scope = /* @__PURE__ */ (() =>
   ({ tenant_id: { type: 'string', maxLength: 64, description: tenantScope.description } }) as const)();
+/** Vessels a name search reads at most (the most recently seen in the window) before matching. */
+export const VESSEL_NAME_READ = 5000;
+
 export const mmsi = {
   type: 'string',
   pattern: '^[0-9]{9}$',
@@ -64,6 +67,14 @@ export const vesselListQuery = /* @__PURE__ */ (() =>
         exclusiveMinimum: 0,
         maximum: 50,
         description: 'Radius of the circle around lat, lon (km, at most 50; 10 unless given).',
+      },
+      mmsi: { ...mmsi, description: 'This vessel only: an empty list when it was not seen in the window.' },
+      name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 20,
+        pattern: '\\S',
+        description: `Vessels whose name (from their static AIS reports) contains this, in any case; runs of spaces count as one. Matched over the window's ${VESSEL_NAME_READ} most recently seen vessels at most.`,
       },
       ...pagingProperties,
     },

@@ -13,3 +13,9 @@ export interface SignatureMatch {
   /** The zone whose conditions held, when the definition has any; else the event's first zone, or null. */
   zone_id: string | null;
 }
+
+/**
+ * Threats a type or environment filter of the threat list reads at most in its window before
+ * filtering: a threat is one definition in one zone, so a tenant has few (definitions times zones).
+ */
+export const THREAT_FILTER_READ = 2000;

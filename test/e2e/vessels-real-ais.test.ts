@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { aisReceiver } from '../support/ais.js';
 import { aisMessagesOf } from '../support/nmea-feed.js';
 import { until } from '../support/threat-site.js';
 
@@ -93,17 +94,7 @@ const identityOf = (body: any, wanted: Identity) =>
 
 beforeAll(async () => {
   org = await registerTenant('Real AIS');
-  const env = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Harbour', type: 'port' } });
-  const sensor = await call('POST', '/api/v1/sensors', {
-    token: org.token,
-    body: {
-      environment_id: env.body.environment_id,
-      name: 'AIS receiver',
-      type: 'ais_receiver',
-      location: { lat: 51.14, lon: 1.37 },
-    },
-  });
-  expect(sensor.status, sensor.text).toBe(201);
+  const sensorId = await aisReceiver(org.token);
   // One receiver's feed: the files one after the other, a message a second, each as it came; at
   // its end, the first position report of gpsd's sample again (its vessel's second report).
   // 45 minutes ago: past the 30-minute gap, so the vessels with positions are dark now.
@@ -114,7 +105,7 @@ beforeAll(async () => {
   ];
   const events = messages.map((nmea, i) => ({
     type: 'ais.position',
-    sensor_id: sensor.body.sensor_id,
+    sensor_id: sensorId,
     occurred_at: new Date(start + i * 1000).toISOString(),
     payload: { nmea: nmea.length === 1 ? nmea[0] : nmea },
   }));

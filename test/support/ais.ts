@@ -5,6 +5,8 @@
  * checksum. The scenario: a subsea cable in the Strait of Dover and three vessels near it.
  */
 import ggencoder from 'ggencoder';
+import { expect } from 'vitest';
+import { call } from './api.js';
 
 /** The cable, west to east, [lon, lat]. */
 export const CABLE: [number, number][] = [
@@ -164,4 +166,19 @@ export function scenario(start: Date): Report[] {
     passer = move(passer, 45, 3 * 309);
   }
   return reports.sort((a, b) => a.at.getTime() - b.at.getTime());
+}
+
+/** A new environment with an AIS receiver in it: the sensor's id, for `ais.position` events. */
+export async function aisReceiver(token: string, location = { lat: 51.14, lon: 1.37 }): Promise<string> {
+  const env = await call<{ environment_id: string }>('POST', '/api/v1/environments', {
+    token,
+    body: { name: 'Harbour', type: 'port' },
+  });
+  expect(env.status, env.text).toBe(201);
+  const sensor = await call<{ sensor_id: string }>('POST', '/api/v1/sensors', {
+    token,
+    body: { environment_id: env.body.environment_id, name: 'AIS receiver', type: 'ais_receiver', location },
+  });
+  expect(sensor.status, sensor.text).toBe(201);
+  return sensor.body.sensor_id;
 }

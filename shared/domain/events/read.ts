@@ -69,23 +69,30 @@ export async function listEvents(tenantId: TenantId, filter: EventFilter, page: 
 
 /**
  * The free-text test of `q`: every word (split on white space) appears, case-insensitively, in
- * the event's description, type, source, or a top-level string or number of its payload.
+ * the event's description, type, source, or a string or number of its payload at any depth
+ * (inside nested objects and arrays too).
  */
 export function textMatch(q: string): (event: StoredEvent) => boolean {
   const words = q.toLowerCase().split(/\s+/).filter(Boolean);
   return (event) => {
-    const payload = event.payload && typeof event.payload === 'object' ? Object.values(event.payload) : [];
-    const text = [
-      event.description,
-      event.type,
-      event.source,
-      ...payload.filter((v) => typeof v === 'string' || typeof v === 'number'),
-    ]
+    const text = [event.description, event.type, event.source, ...payloadValues(event.payload)]
       .filter((v) => v !== null && v !== undefined)
       .join(' ')
       .toLowerCase();
     return words.every((w) => text.includes(w));
   };
+}
+
+/** The strings and numbers of a payload at every depth, walked without recursion. */
+function payloadValues(payload: unknown): Array<string | number> {
+  const values: Array<string | number> = [];
+  const pending: unknown[] = [payload];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === 'string' || typeof value === 'number') values.push(value);
+    else if (value && typeof value === 'object') pending.push(...Object.values(value as Record<string, unknown>));
+  }
+  return values.reverse();
 }
 
 export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {

@@ -19,14 +19,15 @@ import {
 } from '../../db/threats.js';
 import type { PageRequest } from '../../db/query.js';
 import { readItems, type ItemKey, type Prefetched } from '../../db/read-batch.js';
-import { SITE_KINDS, siteEntityFrom, siteEntityKey } from '../../db/site-entities.js';
-import { libraryKey } from '../../db/threat-libraries.js';
+import { listSiteEntitiesOfEnvironment, SITE_KINDS, siteEntityFrom, siteEntityKey } from '../../db/site-entities.js';
+import { getEnvironment } from '../../db/environments.js';
+import { allLibraries, libraryKey } from '../../db/threat-libraries.js';
 import { THREAT_LIBRARY_NOT_FOUND } from '../../vocabulary/threat-libraries.js';
-import { ZONE_NOT_FOUND } from '../sites/index.js';
+import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND } from '../sites/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
-import { THREAT_NOT_FOUND } from '../../vocabulary/threats.js';
+import { THREAT_FILTER_READ, THREAT_NOT_FOUND } from '../../vocabulary/threats.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { Actor } from '../actor.js';
 import type { SignatureMatch } from '../threat-libraries/index.js';
@@ -89,9 +90,15 @@ export async function settleThreats(events: readonly MatchedEvent[]): Promise<vo
 /** How far back "active" looks by default: threats seen in the last 24 hours. */
 export const DEFAULT_ACTIVE_HOURS = 24;
 
-export interface ThreatQuery extends Omit<ThreatFilter, 'since'> {
+export interface ThreatQuery extends Omit<ThreatFilter, 'since' | 'status'> {
+  /** `active` unless given; `all` for both. */
+  status?: ThreatFilter['status'] | 'all';
   /** Seen within this many hours (default 24). */
   within_hours?: number;
+  /** Threats whose definition matches events of this type (the spec's "by type"). */
+  event_type?: string;
+  /** Threats in the zones of this environment (the spec's "by location", a site at a time). */
+  environment_id?: string;
 }
 
 /** The zone and library a listing names, to be read with the caller in one BatchGetItem. */
@@ -119,8 +126,45 @@ export async function listActiveThreats(
   if (query.library_id !== undefined && !read.get(libraryKey(tenantId, query.library_id)))
     throw new NotFoundError(THREAT_LIBRARY_NOT_FOUND);
   const since = new Date(nowMs - (query.within_hours ?? DEFAULT_ACTIVE_HOURS) * 3600_000).toISOString();
-  const { within_hours: _w, ...filter } = query;
-  return listThreats(tenantId, { ...filter, since }, page);
+  const { within_hours: _w, event_type: eventType, environment_id: environmentId, status = 'active', ...rest } = query;
+  const filter = { ...rest, status: status === 'all' ? undefined : status };
+  if (eventType === undefined && environmentId === undefined) return listThreats(tenantId, { ...filter, since }, page);
+  // Neither is an attribute of a threat: the window's threats are read and kept by their
+  // definition's event types and their zone's environment.
+  const [definitions, zones] = await Promise.all([
+    eventType === undefined ? undefined : definitionsMatching(tenantId, eventType),
+    environmentId === undefined ? undefined : zonesOfEnvironment(tenantId, environmentId),
+  ]);
+  const threats = await listThreats(tenantId, { ...filter, since }, { limit: THREAT_FILTER_READ, offset: 0 });
+  return threats
+    .filter((t) => !definitions || definitions.has(`${t.library_id}/${t.definition_id}`))
+    .filter((t) => !zones || (t.zone_id !== null && zones.has(t.zone_id)))
+    .slice(page.offset, page.offset + page.limit);
+}
+
+/** The tenant's definitions (library/definition) whose match names `eventType`, active or not. */
+async function definitionsMatching(tenantId: TenantId, eventType: string): Promise<Set<string>> {
+  const libraries = await allLibraries(tenantId);
+  return new Set(
+    libraries.flatMap((l) =>
+      l.definitions
+        .filter((d) => d.match.event_types.includes(eventType as (typeof d.match.event_types)[number]))
+        .map((d) => `${l.library_id}/${d.definition_id}`),
+    ),
+  );
+}
+
+/** The ids of an environment's zones; 404 when it is not the tenant's. */
+async function zonesOfEnvironment(tenantId: TenantId, environmentId: string): Promise<Set<string>> {
+  const [environment, zones] = await Promise.all([
+    getEnvironment(tenantId, environmentId),
+    listSiteEntitiesOfEnvironment<{ zone_id: string }>(SITE_KINDS.zone, tenantId, environmentId, {
+      limit: THREAT_FILTER_READ,
+      offset: 0,
+    }),
+  ]);
+  if (!environment) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+  return new Set(zones.map((z) => z.zone_id));
 }
 
 export async function findThreat(tenantId: TenantId, threatId: string): Promise<Threat> {

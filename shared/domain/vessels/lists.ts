@@ -12,38 +12,61 @@ import {
   vesselsSeenBetween,
   type StoredEpisode,
   type StoredPosition,
-  type SeenVessel,
+  type StoredVessel,
 } from '../../db/vessels/index.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { hoursAgo, summaryOf } from './summary.js';
+import { VESSEL_NAME_READ } from '../../schemas/vessels.js';
 import { metresBetween } from '../../geo/distance.js';
 import { BEHAVIOUR } from './track-analysis.js';
 
+export interface VesselListQuery {
+  hours: number;
+  limit: number;
+  offset: number;
+  lat?: number;
+  lon?: number;
+  radius_km?: number;
+  /** This vessel only. */
+  mmsi?: string;
+  /** Vessels whose reported name contains this (any case, runs of spaces as one). */
+  name?: string;
+}
+
+const squeeze = (s: string) => s.trim().replace(/\s+/g, ' ').toUpperCase();
+
 /**
  * Vessels heard in the window (most recent first; those that sent static data only among them),
- * or, with a circle, those with a position inside it.
+ * or, with a circle, those with a position inside it; by MMSI (one read) or by a part of the
+ * name their static reports gave.
  */
-export async function listVessels(
-  tenantId: TenantId,
-  q: { hours: number; limit: number; offset: number; lat?: number; lon?: number; radius_km?: number },
-  nowMs = Date.now(),
-) {
+export async function listVessels(tenantId: TenantId, q: VesselListQuery, nowMs = Date.now()) {
   const from = hoursAgo(q.hours, nowMs);
   const to = new Date(nowMs).toISOString();
+  const page = (vessels: readonly StoredVessel[]) =>
+    vessels.slice(q.offset, q.offset + q.limit).map((v) => summaryOf(v, nowMs));
+  const named = q.name === undefined ? undefined : squeeze(q.name);
+  // Heard in the window: its last position, or its last static report while it has sent none.
+  const keep = (v: StoredVessel | null): v is StoredVessel =>
+    v !== null &&
+    (v.last_seen ?? v.identity?.reported_at ?? v.first_seen) >= from &&
+    (q.mmsi === undefined || v.mmsi === q.mmsi) &&
+    (named === undefined || squeeze(v.identity?.name ?? '').includes(named));
   if (q.lat === undefined || q.lon === undefined) {
-    return (await vesselsSeenBetween(tenantId, from, to, q.offset + q.limit))
-      .slice(q.offset)
-      .map((v) => summaryOf(v, nowMs));
+    if (q.mmsi !== undefined) return page([await getVessel(tenantId, q.mmsi)].filter(keep));
+    if (named !== undefined) return page((await vesselsSeenBetween(tenantId, from, to, VESSEL_NAME_READ)).filter(keep));
+    return page(await vesselsSeenBetween(tenantId, from, to, q.offset + q.limit));
   }
   const centre = { lat: q.lat, lon: q.lon };
   const radiusM = (q.radius_km ?? 10) * 1000;
   const seen = await positionsInArea(tenantId, centre, radiusM, from, to);
-  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].slice(
-    q.offset,
-    q.offset + q.limit,
+  const mmsis = [...new Set(seen.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at)).map((p) => p.mmsi))].filter(
+    (m) => q.mmsi === undefined || m === q.mmsi,
   );
-  const vessels = await Promise.all(mmsis.map((m) => getVessel(tenantId, m)));
-  return vessels.filter((v): v is SeenVessel => v?.last_seen != null).map((v) => summaryOf(v, nowMs));
+  // Without a name every vessel read is listed: only the page's are read.
+  const read = named === undefined ? mmsis.slice(q.offset, q.offset + q.limit) : mmsis.slice(0, VESSEL_NAME_READ);
+  const vessels = (await Promise.all(read.map((m) => getVessel(tenantId, m)))).filter(keep);
+  return named === undefined ? vessels.map((v) => summaryOf(v, nowMs)) : page(vessels);
 }
 
 /** Positions within `radiusM` of a point in a time range: one Query per grid cell the circle touches. */
