@@ -16,6 +16,9 @@ const resolution = { type: 'string', enum: RESOLUTIONS, description: 'Why it end
 const title = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 
+/** The longest description an incident keeps (characters). */
+export const MAX_INCIDENT_DESCRIPTION = 5000;
+
 const transition = /* @__PURE__ */ (() =>
   ({
     type: 'object',
@@ -36,7 +39,7 @@ export const incidentResponse = /* @__PURE__ */ (() =>
       incident_id: uuid,
       tenant_id: uuid,
       title: { type: 'string' },
-      description: nullable(text(5000)),
+      description: nullable(text(MAX_INCIDENT_DESCRIPTION)),
       type: nullable(text(100)),
       severity: incidentSeverity,
       status: incidentStatus,

@@ -3,7 +3,8 @@
  * agent tool server over streamable HTTP and the API behind it: the listing's tool name
  * `get_watchlist_alertsLabel` still answers, `search_vessels` finds by name and by MMSI,
  * `search_events` reads payload values at any depth, and `query_threats` filters by type and
- * location as the spec's tool table says, and lists active threats by default.
+ * location as the spec's tool table says, and lists active threats by default; and a voice
+ * report's answer keeps to its schema however long the transcript.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asAdmin, baseUrl, call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { aisReceiver, positionReport, staticReport } from '../support/ais.js';
 import { denials, ingest, library, site, until } from '../support/threat-site.js';
+import { MAX_INCIDENT_DESCRIPTION } from '../../shared/schemas/incidents.js';
 
 interface ToolAnswer {
   isError?: boolean;
@@ -185,5 +187,18 @@ describe('query_threats', () => {
     expect(await ids({})).toEqual([]);
     expect(await ids({ status: 'dismissed' })).toEqual([id]);
     expect(await ids({ status: 'all', environment_id: environmentId })).toEqual([id]);
+  });
+});
+
+describe('incidents.voice', () => {
+  it('answers a long transcript within its own schema: the description cut, the transcript whole', async () => {
+    const transcript = 'A man climbed the north fence near gate four. '.repeat(150).trim();
+    expect(transcript.length).toBeGreaterThan(MAX_INCIDENT_DESCRIPTION);
+    // call() holds every answer to the route's documented schema (description at most 5000).
+    const res = await call('POST', '/api/v1/incidents/voice', { token: org.token, body: { transcript } });
+    expect(res.status, res.text).toBe(201);
+    expect(Array.from(res.body.description as string).length).toBeLessThanOrEqual(MAX_INCIDENT_DESCRIPTION);
+    expect(res.body.description.endsWith('…')).toBe(true);
+    expect(res.body.voice.transcript).toBe(transcript);
   });
 });

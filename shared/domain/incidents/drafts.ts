@@ -19,7 +19,7 @@ import {
 import { putPendingTranscription, type Incident, type VoiceReport } from '../../db/incidents.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { newTimeId } from '../../ids.js';
-import { MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
+import { MAX_INCIDENT_DESCRIPTION, MAX_VOICE_UPLOAD_BYTES } from '../../schemas/incidents.js';
 import { agentEnabled } from '../agents/index.js';
 import { recordedRun } from '../operations/index.js';
 import type { Actor } from '../actor.js';
@@ -48,6 +48,13 @@ export function incidentFieldsOf(fields: IncidentFields) {
     location_text: fields.location_text,
     description: fields.description,
   };
+}
+
+/** `text` cut to `max` characters (code points), ending in an ellipsis when cut. */
+function clip(text: string | undefined, max: number): string | undefined {
+  if (text === undefined) return undefined;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: VoiceInput): Promise<IncidentView> {
@@ -153,7 +160,13 @@ export async function draftFromVoice(actor: Actor, tenantId: TenantId, input: Vo
   return openIncident(
     actor,
     tenantId,
-    { ...own, title: own.title, description: own.description ?? transcript ?? undefined, status: 'draft' },
+    {
+      ...own,
+      title: own.title,
+      // A transcript may be longer than a description: the whole of it stays in `voice.transcript`.
+      description: clip(own.description ?? transcript ?? undefined, MAX_INCIDENT_DESCRIPTION),
+      status: 'draft',
+    },
     'voice',
     { voice },
     // The job's state-change event finds the draft through this (transcription.ts).
