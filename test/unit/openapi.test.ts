@@ -56,6 +56,11 @@ describe('OpenAPI document: top level', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Gatehouse', version: '1.2.3' });
     expect(doc.info.description.length).toBeGreaterThan(0);
+    // The count it states is the document's own (the spec's second description claims a number).
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(doc.info.description).toContain(
+      `describes ${operations} operations on ${Object.keys(doc.paths).length} paths`,
+    );
     expect(doc.info.license.name).toBeTruthy();
     expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
     expect(doc.components.securitySchemes).toEqual({
