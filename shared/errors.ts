@@ -12,6 +12,8 @@ export type ErrorKind =
   | 'unauthenticated'
   /** Authenticated, but not allowed. */
   | 'forbidden'
+  /** A limit of the tenant's plan is reached: a higher plan lifts it. */
+  | 'plan_limit'
   /** Unknown, or another tenant's: the two are never told apart. */
   | 'not_found'
   /** Conflicts with the current state (a duplicate, a forbidden transition, a concurrent change). */
@@ -25,6 +27,8 @@ export type ErrorKind =
   | 'unavailable';
 
 export class DomainError extends Error {
+  /** Members the error body carries besides `detail` (a plan refusal's plan, limit and way up). */
+  extensions?: Readonly<Record<string, unknown>>;
   constructor(
     readonly kind: ErrorKind,
     readonly detail: string,
@@ -52,6 +56,20 @@ export class UnauthorizedError extends DomainError {
 export class ForbiddenError extends DomainError {
   constructor(detail = 'Not allowed') {
     super('forbidden', detail);
+  }
+}
+
+/**
+ * Refused by the tenant's plan: a feature it lacks (403) or a limit it has reached (402). The body
+ * names the plan, the feature or limit, the count where known, and the plan and route that lift it.
+ */
+export class PlanRefusal extends DomainError {
+  constructor(
+    kind: 'forbidden' | 'plan_limit',
+    detail: string,
+    override readonly extensions: Readonly<Record<string, unknown>>,
+  ) {
+    super(kind, detail);
   }
 }
 

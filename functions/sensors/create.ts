@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { sensorsCreateRoute } from '../../shared/routes/sensors.js';
 
 export const handler = httpHandler(sensorsCreateRoute, async (req) =>
-  json(await createSensor(req.actor, req.tenant, req.body)),
+  json(await createSensor(req.actor, req.tenant, req.body, req.plan)),
 );

@@ -53,6 +53,11 @@ export const keys = {
     GSI1PK: `${tenantPk(tenantId)}#THREATS`,
     GSI1SK: `${lastSeen}#${threatId}`,
   }),
+  /**
+   * How many of a plan-limited kind (sensors) a tenant has (shared/db/plan-counts.ts): moved in
+   * the transactions that create and delete them, the plan's limit its condition.
+   */
+  planCount: (tenantId: string, limit: string) => ({ PK: tenantPk(tenantId), SK: `PLANCOUNT#${limit}` }),
   /** How many integrations a tenant has: the limit is checked in the creating transaction. */
   integrationCount: (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'INTEGRATIONCOUNT' }),
   /** A threat library of a tenant, by id, its definitions embedded (at most 20 a tenant: one Query reads them all). */

@@ -15,6 +15,8 @@ import { queryPage, type PageRequest } from './query.js';
 import { bumpRevision, revisionFrom, type Revision } from './revisions.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import type { CountedLimit } from '../vocabulary/plans.js';
+import { releasePlanCount, takePlanCount } from './plan-counts.js';
 
 export interface SiteKind {
   /** The environment count this kind moves. */
@@ -32,12 +34,21 @@ export interface SiteKind {
    * a reader that read the revision (consistently) knows whether what it kept is still current.
    */
   revised?: true;
+  /** A count the tenant's plan limits (shared/db/plan-counts.ts), moved with every create and delete. */
+  planLimit?: CountedLimit;
 }
 
 export const SITE_KINDS = {
   // Ingest keeps each environment's zones between requests, by the tenant's zone revision.
   zone: { child: 'zones', prefix: 'ZONE#', entity: 'ZONE', idField: 'zone_id', resource: 'zone', revised: true },
-  sensor: { child: 'sensors', prefix: 'SENSOR#', entity: 'SENSOR', idField: 'sensor_id', resource: 'sensor' },
+  sensor: {
+    child: 'sensors',
+    prefix: 'SENSOR#',
+    entity: 'SENSOR',
+    idField: 'sensor_id',
+    resource: 'sensor',
+    planLimit: 'sensors',
+  },
   asset: { child: 'assets', prefix: 'ASSET#', entity: 'ASSET', idField: 'asset_id', resource: 'asset' },
   file: {
     child: 'files',
@@ -174,12 +185,18 @@ function revise(kind: SiteKind, tenantId: TenantId): TransactItem[] {
   return kind.revised ? [bumpRevision(siteRevisionKey(kind, tenantId))] : [];
 }
 
+/** The index of a create's plan count in its transaction (`createSiteEntity`). */
+export const PLAN_COUNT_ITEM = 2;
+
 /**
  * Creates the entity and counts it in its environment; fails if the environment is gone. Item 0
- * is the entity, item 1 the environment's count.
+ * is the entity, item 1 the environment's count; for a kind the plan limits, item 2 the tenant's
+ * count, which fails past `allowed` (the plan's limit; null: none) or when not yet seeded.
  */
-export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): TransactItem[] {
+export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase, allowed?: number | null): TransactItem[] {
   const id = siteEntityId(kind, entity);
+  if (kind.planLimit && allowed === undefined)
+    throw new Error(`a ${kind.resource} needs its plan's limit to be created`);
   return [
     putNew({
       ...keys.siteEntity(entity.tenant_id, kind.prefix, id),
@@ -189,6 +206,7 @@ export function createSiteEntity(kind: SiteKind, entity: SiteEntityBase): Transa
       version: 1,
     }),
     countChild(entity.tenant_id, entity.environment_id, kind.child, 1),
+    ...(kind.planLimit ? [takePlanCount(entity.tenant_id, kind.planLimit, allowed ?? null)] : []),
     ...revise(kind, entity.tenant_id),
   ];
 }
@@ -215,6 +233,7 @@ export function deleteSiteEntity(kind: SiteKind, entity: StoredSiteEntity<SiteEn
   return [
     versionedDelete(keys.siteEntity(entity.tenant_id, kind.prefix, siteEntityId(kind, entity)), entity.version),
     countChild(entity.tenant_id, entity.environment_id, kind.child, -1),
+    ...(kind.planLimit ? [releasePlanCount(entity.tenant_id, kind.planLimit)] : []),
     ...revise(kind, entity.tenant_id),
   ];
 }

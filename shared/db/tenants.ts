@@ -8,7 +8,9 @@ import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { ItemKey, Prefetched } from './read-batch.js';
 
-export type TenantPlan = 'free' | 'pro' | 'enterprise';
+import type { TenantPlan } from '../vocabulary/plans.js';
+
+export type { TenantPlan };
 export type TenantStatus = 'active' | 'suspended';
 
 export interface Tenant {

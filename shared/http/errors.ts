@@ -10,6 +10,7 @@ export * from '../errors.js';
 export const STATUS: Record<ErrorKind, number> = {
   malformed: 400,
   unauthenticated: 401,
+  plan_limit: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

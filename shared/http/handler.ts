@@ -34,6 +34,8 @@ import { largerFilesHint } from './larger-files.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
+import { checkPlan, planKeys } from './plan-gate.js';
+import type { PlanRequirement, TenantPlan } from '../vocabulary/plans.js';
 
 /** What a route's function receives: its input typed from its own schemas, and who asks. */
 export interface HttpRequest<R extends RouteDef = RouteDef> {
@@ -44,6 +46,8 @@ export interface HttpRequest<R extends RouteDef = RouteDef> {
   actor: ActorOf<R>;
   /** The tenant the request acts in, decided by the chain from the route's `tenant` declaration. */
   tenant: TenantOf<R>;
+  /** That tenant's plan, for a route that declares `plan` (the chain checked it). */
+  plan: PlanOf<R>;
   /**
    * Decides a tenant that a part of the body names (each event of a batch), by the same rule:
    * the caller's own unless SUPER_ADMIN names another that exists; 404 otherwise.
@@ -104,6 +108,9 @@ export type ActorOf<R extends RouteDef> = R['access'] extends 'public' ? Actor :
 /** A decided tenant for routes that declare where theirs comes from; none for the others. */
 export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events' ? null : TenantId;
 
+/** The decided tenant's plan for routes that declare what it must allow; none for the others. */
+export type PlanOf<R extends RouteDef> = R extends { plan: PlanRequirement } ? TenantPlan : null;
+
 /** A route's function: typed input in, a reply out. */
 export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply>;
 
@@ -117,6 +124,8 @@ export interface Internal {
   /** The tenant's plan rate. */
   meter: TenantMeter;
   tenant: TenantId | null;
+  /** The decided tenant's plan, for a route that declares `plan`. */
+  plan: TenantPlan | null;
   read: Prefetched;
 }
 
@@ -195,6 +204,7 @@ export function httpRequestOf<R extends RouteDef>(
     principal,
     actor: validated<ActorOf<R>>(actorOf(principal, internal.requestId, sourceIp, toolOf(event))),
     tenant: validated<TenantOf<R>>(internal.tenant),
+    plan: validated<PlanOf<R>>(internal.plan),
     tenantOf: (requested) => {
       if (!principal) throw new Error(`route ${route.id} is public: it has no caller to decide a tenant for`);
       return resolveTenant(principal, requested);
@@ -265,6 +275,7 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
         startedAt: Date.now(),
         principal: null,
         tenant: null,
+        plan: null,
         read: new Prefetched(),
         meter: new TenantMeter(),
         log: log.child({ request_id: requestId, route: route.id }),
@@ -316,13 +327,16 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
       const headers = request.event.headers ?? {};
       const { prefetch } = options;
       const raw = prefetch ? rawInput(request.event) : undefined;
+      // The plan's count (a route with a plan limit) is read in the same trip as the caller.
       const { principal, read } = await authenticate(
         {
           authorization: headers.authorization,
           apiKey: headers['x-api-key'],
           sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
         },
-        prefetch ? (tenantId) => prefetch(raw!, tenantId) : undefined,
+        prefetch || route.plan
+          ? (tenantId) => [...(prefetch ? prefetch(raw!, tenantId) : []), ...planKeys(route, tenantId)]
+          : undefined,
       );
       const internal = internalOf(request.context);
       internal.principal = principal;
@@ -359,21 +373,25 @@ function rawInput(event: APIGatewayProxyEvent): RawInput {
 
 /**
  * The route's tenant, decided once from its declaration, after validation (a `tenant_id` in the
- * body is parsed and checked by then): the route's function and the domain receive a TenantId.
+ * body is parsed and checked by then): the route's function and the domain receive a TenantId;
+ * then what the tenant's plan allows, for a route that declares `plan`.
  */
 function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const internal = internalOf(request.context);
       const principal = internal.principal;
-      if (route.tenant === 'none' || route.tenant === 'events') return;
-      if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
-      if (route.tenant === 'credential') {
-        internal.tenant = ownTenant(principal);
+      if (route.tenant === 'none' || route.tenant === 'events') {
+        if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
         return;
       }
-      const named = namedTenant(request.event, route.tenant);
-      internal.tenant = await resolveTenant(principal, named);
+      if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
+      internal.tenant =
+        route.tenant === 'credential'
+          ? ownTenant(principal)
+          : await resolveTenant(principal, namedTenant(request.event, route.tenant));
+      // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).
+      internal.plan = await checkPlan(route, principal, internal.tenant, internal.read);
     },
   };
 }

@@ -54,7 +54,7 @@ export function errorResult(err: unknown, requestId: string, log: Logger): APIGa
     return jsonResult(422, { detail: err.issues });
   }
   if (isRefusal(err)) {
-    return jsonResult(STATUS[err.kind], { detail: err.detail }, errorHeaders(err));
+    return jsonResult(STATUS[err.kind], { detail: err.detail, ...err.extensions }, errorHeaders(err));
   }
   // http-errors style errors from middy middlewares (e.g. 415 from the body parser).
   const status = (err as { statusCode?: number; expose?: boolean }).statusCode;

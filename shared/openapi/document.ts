@@ -123,9 +123,17 @@ const ERROR_KINDS: Readonly<Record<number, ErrorKind>> = {
     example: 'Not authenticated',
     headers: ['WWW-Authenticate'],
   },
+  402: {
+    name: 'PlanLimitReached',
+    description:
+      'The tenant has as many as its plan allows (docs/plans.md). Besides `detail` the body names `plan`, `limit`, `allowed`, `count` and `upgrade` (`plan`: one that allows more, `route`: the route that changes plans).',
+    example:
+      'The free plan allows 25 sensors and this tenant has 25; the pro plan allows 500. A platform operator changes the plan: PATCH /api/v1/tenants/{tenant_id} {"plan": ...}',
+  },
   403: {
     name: 'Forbidden',
-    description: "Authenticated, but the caller's role does not allow this.",
+    description:
+      "Authenticated, but the caller's role does not allow this; or the tenant's plan does not include the route's feature (docs/plans.md: the body then also names `plan`, `feature` and `upgrade`).",
     example: 'This needs the SUPER_ADMIN role',
   },
   404: {
@@ -338,6 +346,15 @@ function accessText(access: Access): string {
   return `**Access:** ${who}, with a bearer token or an API key.`;
 }
 
+/** What the route needs of the tenant's plan (docs/plans.md), said next to its access. */
+function planText(route: RouteDef): string {
+  const need = route.plan;
+  if (!need) return '';
+  return 'feature' in need
+    ? `\n\n**Plan:** the tenant's plan must include \`${need.feature}\` (403 otherwise; docs/plans.md).`
+    : `\n\n**Plan:** counts against the plan's \`${need.limit}\` limit (402 at it; docs/plans.md).`;
+}
+
 function objectProperties(schema: Json | undefined, owner: string, part: string): Array<[string, Json]> {
   if (schema === undefined) return [];
   const properties = schema.properties;
@@ -464,6 +481,8 @@ function errorStatuses(route: RouteDef): number[] {
   if (route.upload) [413, 415].forEach((s) => statuses.add(s));
   // A caller's every call counts against its tenant's plan rate (contract: 429 with Retry-After).
   if (route.access !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
+  // A plan's limit reached (its feature missing is a 403, above).
+  if (route.plan && 'limit' in route.plan) statuses.add(402);
   for (const s of route.errors ?? []) {
     if (!Number.isInteger(s) || s < 400 || s > 599)
       throw new Error(`openapi: route ${route.id}: ${s} is not an error status`);
@@ -516,7 +535,7 @@ function operationOf(route: RouteDef, components: Components): OpenApiOperation 
   const op: OpenApiOperation = {
     tags: [route.tag],
     summary: route.summary,
-    description: `${route.description ?? `${route.summary}.`}\n\n${accessText(route.access)}`,
+    description: `${route.description ?? `${route.summary}.`}\n\n${accessText(route.access)}${planText(route)}`,
     operationId: operationIdFor(route.id),
     'x-gatehouse-access': route.access,
     responses,

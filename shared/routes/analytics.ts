@@ -19,6 +19,7 @@ export const analyticsThreatsRoute = {
   handler: 'functions/analytics/threats.ts',
   access: 'VIEWER',
   tenant: 'query',
+  plan: { feature: 'analytics' },
   tag: 'analytics',
   summary: "The tenant's events over time, in UTC hours, days or ISO weeks, by zone, environment and type",
   description:
@@ -38,6 +39,7 @@ export const analyticsSummaryRoute = {
   handler: 'functions/analytics/summary.ts',
   access: 'VIEWER',
   tenant: 'query',
+  plan: { feature: 'analytics' },
   tag: 'analytics',
   summary: "A tenant's incidents, response times, SLA compliance and threats by type over a window",
   description:

@@ -21,6 +21,7 @@ export const integrationsCreateRoute = {
   handler: 'functions/integrations/create.ts',
   access: 'TENANT_ADMIN',
   tenant: 'body',
+  plan: { feature: 'integrations' },
   tag: 'integrations',
   summary: 'Add an integration (Slack, Microsoft Teams, PagerDuty, email, or a signed HTTP endpoint)',
   description: `Its credentials are write-only: kept sealed, never returned. Addresses are checked now (422 on the config field) and at every call. At most 50 per tenant (409 beyond). ${NOT_YET}`,
@@ -75,6 +76,7 @@ export const integrationsUpdateRoute = {
   handler: 'functions/integrations/update.ts',
   access: 'TENANT_ADMIN',
   tenant: 'query',
+  plan: { feature: 'integrations' },
   tag: 'integrations',
   summary: 'Rename, switch on or off, or replace the configuration of an integration',
   request: { path: integrationPath, query: integrationScopeQuery, body: integrationUpdate },
@@ -106,6 +108,7 @@ export const integrationsTestRoute = {
   handler: 'functions/integrations/send-test.ts',
   access: 'TENANT_ADMIN',
   tenant: 'query',
+  plan: { feature: 'integrations' },
   tag: 'integrations',
   summary: "Probe the configured endpoint with the kind's own test message",
   description:

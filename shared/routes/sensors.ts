@@ -20,7 +20,8 @@ export const sensorsCreateRoute = {
   summary: 'Register a sensor in an environment',
   request: { body: sensorCreate },
   response: { status: 201, description: 'The new sensor (offline until it first reports).', schema: sensorResponse },
-  errors: [404, 409],
+  plan: { limit: 'sensors' },
+  errors: [402, 404, 409],
   grants: { audit: 'seal', table: 'write' },
 } as const satisfies RouteDef;
 

@@ -25,6 +25,7 @@ export const threatLibrariesCreateRoute = {
   handler: 'functions/threat-libraries/create.ts',
   access: 'TENANT_ADMIN',
   tenant: 'body',
+  plan: { feature: 'threat_libraries' },
   tag: 'threat-libraries',
   summary: 'Create a threat library of definitions for one vertical',
   description: `${DEFINITIONS} At most ${MAX_LIBRARIES_PER_TENANT} libraries per tenant (409 beyond). ${MATCHED}`,
@@ -81,6 +82,7 @@ export const threatLibrariesUpdateRoute = {
   handler: 'functions/threat-libraries/update.ts',
   access: 'TENANT_ADMIN',
   tenant: 'query',
+  plan: { feature: 'threat_libraries' },
   tag: 'threat-libraries',
   summary:
     'Rename, describe, move to another vertical, switch on or off, or replace the definitions of a threat library',
@@ -115,6 +117,7 @@ export const threatLibrariesSeedRoute = {
   handler: 'functions/threat-libraries/seed.ts',
   access: 'TENANT_ADMIN',
   tenant: 'query',
+  plan: { feature: 'threat_libraries' },
   tag: 'threat-libraries',
   summary:
     'Seed the four predefined threat libraries (maritime, security, infrastructure, defense) with their 12 definitions, and three playbooks',

@@ -7,6 +7,7 @@ import type { JsonSchema } from '../schemas/json-schema.js';
 import type { Access } from '../vocabulary/roles.js';
 import type { QueueId } from '../vocabulary/queues.js';
 import type { DeveloperEndpoint } from '../vocabulary/developer.js';
+import type { PlanRequirement } from '../vocabulary/plans.js';
 
 export { ROLES } from '../vocabulary/roles.js';
 export type { Access, Role } from '../vocabulary/roles.js';
@@ -152,6 +153,12 @@ export interface RouteDef {
    * instead of the tenant plan's rate. Every answer carries the X-RateLimit headers.
    */
   developer?: { endpoint: DeveloperEndpoint };
+  /**
+   * What the tenant's plan must allow (docs/plans.md): a `feature` (403 without it) or room under
+   * a `limit` (402 at it). The chain checks it, for the tenant the request acts in, before the
+   * route's function runs, and hands the plan over as `req.plan`. Document the status in `errors`.
+   */
+  plan?: PlanRequirement;
   /** A public route that also takes a credential when one is sent: its caller, if any, reaches the function. */
   optionalCredential?: true;
   /** Streams its response (server-sent events). */

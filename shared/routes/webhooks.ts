@@ -44,6 +44,7 @@ export const webhooksCreateRoute = {
   handler: 'functions/webhooks/create.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: 'Subscribe a receiver to event types; its signing secret is shown once',
   description: `The URL is checked now (422 on \`body.url\` for an address we may not call) and again at every call. At most 50 subscriptions per tenant (409 beyond). ${DELIVERIES}`,
@@ -93,6 +94,7 @@ export const webhooksUpdateRoute = {
   handler: 'functions/webhooks/update.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: 'Change some fields of a webhook subscription; a new URL is checked as at creation',
   request: { path: webhookPath, body: webhookUpdate },
@@ -124,6 +126,7 @@ export const webhooksRotateSecretRoute = {
   handler: 'functions/webhooks/rotate-secret.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: 'A new signing secret, shown once; the old one keeps signing beside it for 24 hours',
   description:
@@ -145,6 +148,7 @@ export const webhooksTestRoute = {
   handler: 'functions/webhooks/send-test.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: "Send a signed `webhook.test` ping now and report the receiver's answer",
   description:
@@ -180,6 +184,7 @@ export const webhooksReplayDeliveryRoute = {
   handler: 'functions/webhooks/replay-delivery.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: 'Send a delivery again, with the same `webhook-id` and payload',
   description:
@@ -197,6 +202,7 @@ export const webhooksReplayFailedRoute = {
   handler: 'functions/webhooks/replay-failed.ts',
   access: 'TENANT_ADMIN',
   tenant: 'credential',
+  plan: { feature: 'webhooks' },
   tag: 'webhooks',
   summary: 'Send again every failed delivery since a time',
   description:

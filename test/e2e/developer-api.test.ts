@@ -65,7 +65,7 @@ describe('developer.keys.issue', () => {
   });
 
   it('answers an address with an account or a pending registration as a new one, with a key that reaches none of the account, mails it alike, and leaves the address free to register', async () => {
-    const org = await registerTenant('Taken');
+    const org = await registerTenant('Taken', { plan: 'free' });
     const pending = email('pending');
     const registered = await call('POST', '/api/v1/portal/register', {
       body: { email: pending, password: 'Pending-Pass-1', organization_name: 'Pending Co' },
@@ -142,7 +142,7 @@ describe('developer.keys.issue', () => {
   });
 
   it('counts at most 5 requests a minute from one client address, whatever the addresses asked for', async () => {
-    const org = await registerTenant('Limited');
+    const org = await registerTenant('Limited', { plan: 'free' });
     const from = randomClientIp();
     const statuses = [];
     for (const address of [org.email, email('a'), org.email, email('b'), email('c'), email('d')]) {
@@ -157,7 +157,7 @@ describe('developer.keys.issue', () => {
 
   it('gives pro and enterprise keys only to a TENANT_ADMIN whose plan allows them', async () => {
     expect((await call('POST', '/v1/auth/keys', { body: { email: email('anon'), tier: 'pro' } })).status).toBe(401);
-    const org = await registerTenant('Developer');
+    const org = await registerTenant('Developer', { plan: 'free' });
     const viewer = await createUser(org.token, 'VIEWER');
     expect(
       (await call('POST', '/v1/auth/keys', { token: viewer.token, body: { email: org.email, tier: 'pro' } })).status,
@@ -232,7 +232,7 @@ describe('developer.usage', () => {
   });
 
   it("serves a bearer token too, at its tenant plan's tier", async () => {
-    const org = await registerTenant('Bearer');
+    const org = await registerTenant('Bearer', { plan: 'free' });
     const res = await call('GET', '/v1/usage', { token: org.token });
     expect(res.body).toMatchObject({ tier: 'free', key_id: null, tenant_id: org.tenantId });
   });
@@ -245,7 +245,7 @@ describe('developer.cableRisk', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toMatch(/free tier does not include cable-risk/);
     expect(limits(refused).limit).toBe(10);
-    const org = await registerTenant('Cables');
+    const org = await registerTenant('Cables', { plan: 'free' });
     await call('PATCH', `/api/v1/tenants/${org.tenantId}`, { token: await asAdmin(), body: { plan: 'pro' } });
     const pro = (await call('POST', '/v1/auth/keys', { token: org.token, body: { email: org.email, tier: 'pro' } }))
       .body;

@@ -1,7 +1,14 @@
 /** Event ingest, reading, triage and manual reports end to end. */
 import { v7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
-import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
+import {
+  asAdmin,
+  call,
+  createUser,
+  registerTenant,
+  type RegisteredTenant,
+  type RegisterOptions,
+} from '../support/api.js';
 import { listEvents } from '../../shared/db/events.js';
 
 interface Site {
@@ -12,8 +19,8 @@ interface Site {
 }
 
 /** A tenant with a port, a level-5 zone (a circle of 200 m) and a camera inside it. */
-async function newSite(label = 'Events'): Promise<Site> {
-  const org = await registerTenant(label);
+async function newSite(label = 'Events', options: RegisterOptions = {}): Promise<Site> {
+  const org = await registerTenant(label, options);
   const env = (
     await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Harbour', type: 'port' } })
   ).body;
@@ -197,7 +204,7 @@ describe("ingest and the plan's request rate", () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       // A free tenant (100 a minute): the site costs 3 calls, an ingest refused for its unknown
       // sensor 1 and 96 reads the rest, so the next ingest is the 101st.
-      const site = await newSite('Rate');
+      const site = await newSite('Rate', { plan: 'free' });
       const unknownSensor = await call('POST', '/api/v1/events', {
         token: site.org.token,
         body: { type: 'motion.detected', sensor_id: v7() },

@@ -612,7 +612,7 @@ describe('mcp.post', () => {
   }
 
   it("counts tool calls against the key's own limits: a free key's 11th get_api_usage of a minute is a tool error saying when to retry", async () => {
-    const free = await registerTenant('McpFree');
+    const free = await registerTenant('McpFree', { plan: 'free' });
     const { key } = await apiKey(free, 'VIEWER');
     const client = await connect('http', key);
     // The limit counts calendar minutes: start early in one, so the eleven calls share it.

@@ -243,7 +243,7 @@ describe('portal.login', () => {
 
 describe('portal.me', () => {
   it('the login answer and GET /portal/me name the tenant, user and role; an API key sees itself', async () => {
-    const org = await registerTenant('Me');
+    const org = await registerTenant('Me', { plan: 'free' });
     const login = await call('POST', '/api/v1/portal/login', { body: { email: org.email, password: org.password } });
     expect(login.status).toBe(200);
     expect(login.body).toMatchObject({
@@ -523,7 +523,7 @@ describe('portal.plans', () => {
 describe("a plan's request rate", () => {
   it("a free tenant's 101st call within a minute is 429; other tenants are not affected", async () => {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const org = await registerTenant('Busy');
+      const org = await registerTenant('Busy', { plan: 'free' });
       const other = await registerTenant('Calm');
       const results = await Promise.all(
         Array.from({ length: 101 }, () => call('GET', '/api/v1/users', { token: org.token })),

@@ -245,8 +245,9 @@ describe('tenants.config.update', () => {
 describe('tenants.config.update: integrations in the escalation policy', () => {
   it("a SUPER_ADMIN names that tenant's integrations, not another tenant's (404); an unknown tenant is 404", async () => {
     const token = await asAdmin();
-    const created = await newTenant(token);
-    const other = await newTenant(token);
+    // On pro: integrations are a pro feature (docs/plans.md), whoever adds them.
+    const created = await newTenant(token, { plan: 'pro' });
+    const other = await newTenant(token, { plan: 'pro' });
     const add = (tenantId: string) =>
       call('POST', '/api/v1/integrations', {
         token,

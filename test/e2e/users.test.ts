@@ -83,7 +83,7 @@ describe('users.create', () => {
   });
 
   it('the free plan allows five users; the sixth is 409', async () => {
-    const org = await registerTenant('Small');
+    const org = await registerTenant('Small', { plan: 'free' });
     for (let i = 0; i < 4; i++) {
       const ok = await call('POST', '/api/v1/users', {
         token: org.token,

@@ -9,6 +9,7 @@ import { confirmationLinkMailed } from '../../bin/local-mail.js';
 import { confirmationLinkFor } from './mail.js';
 import { responseProblems } from './response-schemas.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
+import type { TenantPlan } from '../../shared/vocabulary/plans.js';
 
 // The test files read answers loosely and check them with `expect` (eslint.config.js, test-files).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- by default an answer's body is whatever JSON came
@@ -129,11 +130,23 @@ export interface RegisteredTenant {
   token: string;
 }
 
+export interface RegisterOptions {
+  /**
+   * The plan the tenant is on once registered. Registration makes a free tenant (the contract);
+   * any other plan is then set as a platform operator does (`PATCH /api/v1/tenants/{id}` as the
+   * SUPER_ADMIN). Defaults to `pro`, which has every feature (docs/plans.md), so a suite tests
+   * its feature rather than the plan; a test of the free plan's limits says `free`.
+   */
+  plan?: TenantPlan;
+}
+
 /**
  * Registers a new organisation through the portal as a person does: registers, uses the
- * confirmation link mailed to the address (the local mail folder), and logs its TENANT_ADMIN in.
+ * confirmation link mailed to the address (the local mail folder), and logs its TENANT_ADMIN in;
+ * then puts it on `options.plan`.
  */
-export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
+export async function registerTenant(label = 'Org', options: RegisterOptions = {}): Promise<RegisteredTenant> {
+  const plan = options.plan ?? 'pro';
   const tag = Math.random().toString(36).slice(2, 10);
   const email = `admin-${tag}@${label.toLowerCase().replace(/\W/g, '')}.example`;
   const password = `Reg-${tag}-Pass1`;
@@ -142,6 +155,7 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
   await confirmRegistration(email);
+  if (plan !== 'free') await setPlan(res.body.tenant_id, plan);
   return {
     tenantId: systemTenant(res.body.tenant_id),
     userId: res.body.user_id,
@@ -149,6 +163,15 @@ export async function registerTenant(label = 'Org'): Promise<RegisteredTenant> {
     password,
     token: await login(email, password),
   };
+}
+
+/** Puts a tenant on `plan` as a platform operator does; it holds from the tenant's next call. */
+export async function setPlan(tenantId: string, plan: TenantPlan): Promise<void> {
+  const res = await callRetrying503('PATCH', `/api/v1/tenants/${tenantId}`, {
+    token: await asAdmin(),
+    body: { plan },
+  });
+  if (res.status !== 200) throw new Error(`plan change failed: ${res.status} ${res.text}`);
 }
 
 /**

@@ -1,5 +1,10 @@
-/** The plans a tenant can be on, and the limits each sets. `null` means no limit. */
-import type { TenantPlan } from '../../db/tenants.js';
+/**
+ * The plans a tenant can be on, and the limits each sets. `null` means no limit. Every feature
+ * listed is either on every plan or one of the gated features (shared/vocabulary/plans.ts) that
+ * the routes declaring it enforce; every limit is enforced: docs/plans.md says where.
+ */
+import { PlanRefusal } from '../../errors.js';
+import type { CountedLimit, GatedFeature, TenantPlan } from '../../vocabulary/plans.js';
 
 export interface Plan {
   plan: TenantPlan;
@@ -14,7 +19,23 @@ export interface Plan {
   features: string[];
 }
 
-const CORE = ['environments', 'zones', 'sensors', 'events', 'incidents', 'audit_log', 'event_stream'];
+/**
+ * On every plan. `agents` are the workers doing the product's automated work for each tenant;
+ * `developer_api` is the /v1 API, whose key tiers the plan bounds (docs/developer-api.md).
+ */
+const CORE = [
+  'environments',
+  'zones',
+  'sensors',
+  'events',
+  'incidents',
+  'audit_log',
+  'event_stream',
+  'voice_incidents',
+  'agents',
+  'developer_api',
+];
+const PAID: GatedFeature[] = ['webhooks', 'integrations', 'analytics', 'threat_libraries'];
 
 export const PLANS: readonly Plan[] = [
   {
@@ -22,30 +43,21 @@ export const PLANS: readonly Plan[] = [
     name: 'Free',
     description: 'One team getting started: a handful of users and sensors.',
     limits: { requests_per_minute: 100, users: 5, sensors: 25, retention_days: 30 },
-    features: [...CORE, 'voice_incidents'],
+    features: CORE,
   },
   {
     plan: 'pro',
     name: 'Pro',
     description: 'A security operation with several sites and integrations.',
     limits: { requests_per_minute: 1000, users: 50, sensors: 500, retention_days: 365 },
-    features: [...CORE, 'voice_incidents', 'webhooks', 'integrations', 'analytics', 'threat_libraries'],
+    features: [...CORE, ...PAID],
   },
   {
     plan: 'enterprise',
     name: 'Enterprise',
     description: 'Custom rates and no fixed limits; for platform operators and large estates.',
     limits: { requests_per_minute: null, users: null, sensors: null, retention_days: null },
-    features: [
-      ...CORE,
-      'voice_incidents',
-      'webhooks',
-      'integrations',
-      'analytics',
-      'threat_libraries',
-      'agents',
-      'developer_api',
-    ],
+    features: [...CORE, ...PAID],
   },
 ];
 
@@ -53,4 +65,48 @@ export function planOf(plan: TenantPlan): Plan {
   const found = PLANS.find((p) => p.plan === plan);
   if (!found) throw new Error(`unknown plan ${plan}`);
   return found;
+}
+
+export function hasFeature(plan: Plan, feature: GatedFeature): boolean {
+  return plan.features.includes(feature);
+}
+
+/** The first plan (cheapest) that has `feature`. */
+export function planWithFeature(feature: GatedFeature): Plan {
+  return PLANS.find((p) => hasFeature(p, feature))!;
+}
+
+/** The first plan whose `limit` is above `count` (none limited: the last). */
+export function planAbove(limit: CountedLimit, count: number): Plan {
+  return PLANS.find((p) => p.limits[limit] === null || p.limits[limit] > count) ?? PLANS[PLANS.length - 1]!;
+}
+
+/** The route that changes a tenant's plan (a SUPER_ADMIN's). */
+export const PLAN_CHANGE_ROUTE = 'PATCH /api/v1/tenants/{tenant_id} {"plan": ...}';
+
+/** 403: the tenant's plan does not include `feature`. */
+export function featureNotInPlan(plan: TenantPlan, feature: GatedFeature): PlanRefusal {
+  const up = planWithFeature(feature);
+  return new PlanRefusal(
+    'forbidden',
+    `The ${plan} plan does not include ${feature}; the ${up.plan} plan does. A platform operator changes the plan: ${PLAN_CHANGE_ROUTE}`,
+    { plan, feature, upgrade: { plan: up.plan, route: PLAN_CHANGE_ROUTE } },
+  );
+}
+
+/** 402: the tenant has as many of `limit` as its plan allows (`count`, where known). */
+export function planLimitReached(plan: TenantPlan, limit: CountedLimit, count?: number): PlanRefusal {
+  const allowed = planOf(plan).limits[limit] ?? 0;
+  const up = planAbove(limit, Math.max(count ?? allowed, allowed));
+  return new PlanRefusal(
+    'plan_limit',
+    `The ${plan} plan allows ${allowed} ${limit}${count === undefined ? '' : ` and this tenant has ${count}`}; the ${up.plan} plan allows ${up.limits[limit] ?? 'any number'}. A platform operator changes the plan: ${PLAN_CHANGE_ROUTE}`,
+    {
+      plan,
+      limit,
+      allowed,
+      ...(count === undefined ? {} : { count }),
+      upgrade: { plan: up.plan, route: PLAN_CHANGE_ROUTE },
+    },
+  );
 }

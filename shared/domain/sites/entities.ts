@@ -10,6 +10,7 @@ import type { PageRequest } from '../../db/query.js';
 import {
   createSiteEntity,
   deleteSiteEntity,
+  PLAN_COUNT_ITEM,
   getSiteEntity,
   listSiteEntitiesOfEnvironment,
   siteEntityId,
@@ -20,6 +21,9 @@ import {
   type StoredSiteEntity,
 } from '../../db/site-entities.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
+import { getPlanCount, seedPlanCount } from '../../db/plan-counts.js';
+import type { TenantPlan } from '../../vocabulary/plans.js';
+import { planLimitReached, planOf } from '../accounts/index.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
@@ -44,7 +48,9 @@ export async function createInEnvironment<T extends SiteEntityBase>(
   environmentId: string,
   build: (ctx: NewEntityContext) => T | Promise<T>,
   audited: (entity: T) => Record<string, unknown>,
+  plan?: TenantPlan,
 ): Promise<T> {
+  if (kind.planLimit && !plan) throw new Error(`a ${kind.resource} is created under its tenant's plan`);
   if (!(await getEnvironment(tenantId, environmentId))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   const entity = await build({ tenantId, environmentId, at: now() });
   const id = siteEntityId(kind, entity);
@@ -55,14 +61,24 @@ export async function createInEnvironment<T extends SiteEntityBase>(
     resourceId: id,
     changes: audited(entity),
   });
-  try {
-    await transactWrite([...createSiteEntity(kind, entity), auditPut(audit)]);
-  } catch (err) {
-    // Item 1 is the environment's count: the environment was deleted meanwhile.
-    if (err instanceof ConditionFailed && err.index === 1) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-    throw err;
+  const allowed = kind.planLimit && plan ? planOf(plan).limits[kind.planLimit] : undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await transactWrite([...createSiteEntity(kind, entity, allowed), auditPut(audit)]);
+      return entity;
+    } catch (err) {
+      if (!(err instanceof ConditionFailed)) throw err;
+      // Item 1 is the environment's count: the environment was deleted meanwhile.
+      if (err.index === 1) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
+      if (err.index !== PLAN_COUNT_ITEM || !kind.planLimit || !plan) throw err;
+      // The tenant's count: at the plan's limit, or not counted yet (counted now, then tried again).
+      const count =
+        (await getPlanCount(tenantId, kind.planLimit)) ?? (await seedPlanCount(tenantId, kind.planLimit, kind.prefix));
+      if (attempt >= 3 || (typeof allowed === 'number' && count >= allowed)) {
+        throw planLimitReached(plan, kind.planLimit, count);
+      }
+    }
   }
-  return entity;
 }
 
 export async function findInTenant<T extends SiteEntityBase>(

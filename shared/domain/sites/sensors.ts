@@ -21,6 +21,7 @@ export function splitLineId(lineId: string): [string, string] {
   return [lineId.slice(0, at), lineId.slice(at + 1)];
 }
 import type { TenantId } from '../../vocabulary/tenant.js';
+import type { TenantPlan } from '../../vocabulary/plans.js';
 
 export type { StoredSensor } from '../../db/site-entities.js';
 
@@ -106,7 +107,13 @@ async function assertZoneOf(
   if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
 }
 
-export async function createSensor(actor: Actor, tenantId: TenantId, input: SensorCreate): Promise<Sensor> {
+/** Creates a sensor under the tenant's `plan`, whose sensor limit holds (402 past it, shared/db/plan-counts.ts). */
+export async function createSensor(
+  actor: Actor,
+  tenantId: TenantId,
+  input: SensorCreate,
+  plan: TenantPlan,
+): Promise<Sensor> {
   const sensor = await createInEnvironment<StoredSensor>(
     actor,
     KIND,
@@ -133,6 +140,7 @@ export async function createSensor(actor: Actor, tenantId: TenantId, input: Sens
       };
     },
     (s) => ({ name: s.name, type: s.type, zone_id: s.zone_id }),
+    plan,
   );
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }

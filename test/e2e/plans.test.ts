@@ -1,0 +1,126 @@
+/**
+ * The tenant plan holds (docs/plans.md): a free tenant meets its sensor limit (402) and the
+ * features it lacks (403), each answer naming the plan and the way up; a plan change through the
+ * API lifts them on the next call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, registerTenant, setPlan, type RegisteredTenant } from '../support/api.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+async function environmentOf(org: RegisteredTenant): Promise<string> {
+  const res = await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Yard', type: 'port' } });
+  expect(res.status).toBe(201);
+  return res.body.environment_id as string;
+}
+
+/** How many sensors the environment lists (a page of 50; an array, or a page object). */
+async function sensorCount(org: RegisteredTenant, environmentId: string): Promise<number> {
+  const listed = await call('GET', '/api/v1/sensors', {
+    token: org.token,
+    query: { tenant_id: org.tenantId, environment_id: environmentId, limit: '50' },
+  });
+  expect(listed.status).toBe(200);
+  return Array.isArray(listed.body) ? listed.body.length : (listed.body.items as unknown[]).length;
+}
+
+const addSensor = (org: RegisteredTenant, environmentId: string, n: number) =>
+  call('POST', '/api/v1/sensors', {
+    token: org.token,
+    body: { environment_id: environmentId, name: `Gate ${n}`, type: 'camera', location: { lat: 59.9, lon: 10.7 } },
+  });
+
+const subscribe = (org: RegisteredTenant) =>
+  call('POST', '/api/v1/webhooks', {
+    token: org.token,
+    body: { url: `${receiver.url}/hook`, event_types: ['incident.created'] },
+  });
+
+describe('the free plan', () => {
+  it('allows 25 sensors: the 26th is 402 naming the plan, the limit, the count and the way up; pro lifts it at once', async () => {
+    const org = await registerTenant('Sensors', { plan: 'free' });
+    const env = await environmentOf(org);
+    for (let n = 1; n <= 25; n++) expect((await addSensor(org, env, n)).status).toBe(201);
+    const refused = await addSensor(org, env, 26);
+    expect(refused.status).toBe(402);
+    expect(refused.body).toMatchObject({
+      plan: 'free',
+      limit: 'sensors',
+      allowed: 25,
+      count: 25,
+      upgrade: { plan: 'pro', route: expect.stringContaining('PATCH /api/v1/tenants/{tenant_id}') },
+    });
+    expect(refused.body.detail).toMatch(/free plan allows 25 sensors and this tenant has 25; the pro plan allows 500/);
+    // Nothing was stored: the list still holds 25.
+    expect(await sensorCount(org, env)).toBe(25);
+
+    await setPlan(org.tenantId, 'pro');
+    expect((await addSensor(org, env, 26)).status).toBe(201);
+  });
+
+  it('holds the sensor limit under parallel creates: of six at once with room for one, one is stored', async () => {
+    const org = await registerTenant('Burst', { plan: 'free' });
+    const env = await environmentOf(org);
+    for (let n = 1; n <= 24; n++) expect((await addSensor(org, env, n)).status).toBe(201);
+    const answers = await Promise.all([25, 26, 27, 28, 29, 30].map((n) => addSensor(org, env, n)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 402, 402, 402, 402, 402]);
+    expect(await sensorCount(org, env)).toBe(25);
+  });
+
+  it('frees room when a sensor is deleted', async () => {
+    const org = await registerTenant('Room', { plan: 'free' });
+    const env = await environmentOf(org);
+    const ids: string[] = [];
+    for (let n = 1; n <= 25; n++) ids.push((await addSensor(org, env, n)).body.sensor_id as string);
+    expect((await addSensor(org, env, 26)).status).toBe(402);
+    expect((await call('DELETE', `/api/v1/sensors/${ids[0]}`, { token: org.token })).status).toBe(204);
+    expect((await addSensor(org, env, 26)).status).toBe(201);
+  });
+
+  it('has no webhooks: the first is 403 naming the feature and the plan that has it; pro lifts it at once', async () => {
+    const org = await registerTenant('Hooks', { plan: 'free' });
+    const refused = await subscribe(org);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({
+      plan: 'free',
+      feature: 'webhooks',
+      upgrade: { plan: 'pro', route: expect.stringContaining('PATCH /api/v1/tenants/{tenant_id}') },
+    });
+    expect(refused.body.detail).toMatch(/free plan does not include webhooks; the pro plan does/);
+    // What the tenant has can still be listed (none here).
+    expect((await call('GET', '/api/v1/webhooks', { token: org.token })).status).toBe(200);
+
+    await setPlan(org.tenantId, 'pro');
+    expect((await subscribe(org)).status).toBe(201);
+  });
+
+  it('has no integrations, analytics or threat libraries (403 each), which pro has', async () => {
+    const org = await registerTenant('Paid', { plan: 'free' });
+    const tries = () =>
+      Promise.all([
+        call('GET', '/api/v1/analytics/summary', { token: org.token, query: { tenant_id: org.tenantId } }),
+        call('POST', '/api/v1/threat-libraries/seed', { token: org.token, query: { tenant_id: org.tenantId } }),
+        call('POST', '/api/v1/integrations', {
+          token: org.token,
+          body: {
+            name: 'SOC',
+            kind: 'slack',
+            config: { webhook_url: `${receiver.url}/services/T0000/B0000/XXXXsecret1` },
+          },
+        }),
+      ]);
+    const refused = await tries();
+    expect(refused.map((r) => [r.status, r.body.feature])).toEqual([
+      [403, 'analytics'],
+      [403, 'threat_libraries'],
+      [403, 'integrations'],
+    ]);
+    await setPlan(org.tenantId, 'pro');
+    for (const answer of await tries()) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  });
+});
