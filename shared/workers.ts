@@ -17,6 +17,8 @@ import {
   EXTRACTION_REQUESTED,
   HAZARD_FOUND,
   INFRASTRUCTURE_SOURCE,
+  PLAN_CHANGED,
+  TENANTS_SOURCE,
   VESSELS_SOURCE,
   WATCH_ALERT_FOUND,
   WATCHLIST_SOURCE,
@@ -220,6 +222,17 @@ export const QUEUES = [
     maxReceiveCount: MAP_EXTRACTION_RECEIVES,
     retentionSeconds: 4 * 24 * 3600,
   },
+  {
+    id: 'plan-changes',
+    description:
+      "Each tenant.plan_changed of the service bus, to give the tenant's events the TTL of the new plan's retention (docs/plans.md)",
+    busRule: { source: [TENANTS_SOURCE], 'detail-type': [PLAN_CHANGED] },
+    // Six times the worker's timeout.
+    visibilityTimeoutSeconds: 1800,
+    // A re-stamp is idempotent: five tries, then the dead letters (alarmed) for an operator.
+    maxReceiveCount: 5,
+    retentionSeconds: 4 * 24 * 3600,
+  },
 ] as const satisfies readonly QueueDef[];
 
 export type { QueueId, QueueTarget } from './vocabulary/queues.js';
@@ -404,6 +417,17 @@ export const WORKERS: readonly WorkerDef[] = [
     // Ingests events: reads the tenant's zones and definitions, writes events and incidents.
     grants: { audit: 'seal', table: 'write' },
     timeoutSeconds: 30,
+    memoryMb: 256,
+  },
+  {
+    id: 'retention-restamp',
+    handler: 'functions/workers/retention-restamp.ts',
+    description:
+      "Gives a tenant's events the TTL of its plan's retention when the plan changes (docs/plans.md); idempotent",
+    trigger: { kind: 'queue', queue: 'plan-changes', batchSize: 1, maxConcurrency: 2 },
+    // Reads the tenant and its configuration, updates its events' TTL.
+    grants: { table: 'write' },
+    timeoutSeconds: 300,
     memoryMb: 256,
   },
   {

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { eventsGetRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(eventsGetRoute, async (req) =>
-  json(await findEvent(req.actor, req.params.event_id, req.tenant)),
+  json(await findEvent(req.actor, req.params.event_id, req.tenant, req.plan)),
 );

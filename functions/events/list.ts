@@ -5,6 +5,6 @@ import { eventsListRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(eventsListRoute, async (req): Promise<Reply> => {
   const { limit, offset, ...filter } = req.query;
-  const page = await listEvents(req.tenant, filter, { limit, offset });
+  const page = await listEvents(req.tenant, filter, { limit, offset }, req.plan);
   return { json: page.events, headers: page.readLimitReached ? { 'X-Read-Limit-Reached': 'true' } : {} };
 });

@@ -4,5 +4,5 @@ import { json } from '../../shared/http/reply.js';
 import { eventsProcessedRoute } from '../../shared/routes/events.js';
 
 export const handler = httpHandler(eventsProcessedRoute, async (req) =>
-  json(await markProcessed(req.actor, req.params.event_id, req.tenant, req.body)),
+  json(await markProcessed(req.actor, req.params.event_id, req.tenant, req.body, req.plan)),
 );

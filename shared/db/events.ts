@@ -457,3 +457,48 @@ export async function reindexEventsOfTenant(tenantId: TenantId): Promise<number>
   );
   return changed;
 }
+
+/**
+ * Sets each of the tenant's events' TTL to `expiryOf(event_id)` where it differs (a plan change:
+ * the `retention-restamp` worker). One Query of the tenant's event partition (keys and TTL only)
+ * and an UpdateItem per event to change, only while the event exists; doing it again changes
+ * nothing. Returns how many it changed.
+ */
+export async function restampEventExpiry(tenantId: TenantId, expiryOf: (eventId: string) => number): Promise<number> {
+  let changed = 0;
+  await forEachPage(
+    {
+      TableName: TABLE,
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK },
+      ExpressionAttributeNames: { '#sk': 'SK', '#ttl': 'expires_at' },
+      ProjectionExpression: '#sk, #ttl',
+    },
+    async (page) => {
+      const stale = (page.Items ?? []).filter((item) => item.expires_at !== expiryOf(String(item.SK)));
+      for (let i = 0; i < stale.length; i += 25) {
+        await Promise.all(
+          stale.slice(i, i + 25).map((item) =>
+            db
+              .send(
+                new UpdateCommand({
+                  TableName: TABLE,
+                  Key: keys.event(tenantId, String(item.SK)),
+                  UpdateExpression: 'SET #ttl = :ttl',
+                  ConditionExpression: 'attribute_exists(PK)',
+                  ExpressionAttributeNames: { '#ttl': 'expires_at' },
+                  ExpressionAttributeValues: { ':ttl': expiryOf(String(item.SK)) },
+                }),
+              )
+              .catch((err: unknown) => {
+                // Deleted meanwhile (its TTL ran): nothing to stamp.
+                if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+              }),
+          ),
+        );
+      }
+      changed += stale.length;
+    },
+  );
+  return changed;
+}

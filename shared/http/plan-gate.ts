@@ -1,7 +1,8 @@
 /**
  * The tenant plan at the route (docs/plans.md): a route that declares `plan` (shared/routes/types.ts)
  * is refused before its function runs when the plan of the tenant it acts in lacks the feature
- * (403) or has reached the limit (402). The plan is the tenant item's, read with the caller on
+ * (403) or has reached the limit (402); a route that reads what the plan's retention covers gets
+ * the plan to hide what is older. The plan is the tenant item's, read with the caller on
  * every request (shared/auth/authenticate.ts), so a plan change holds from the next call; a
  * limit's count was read in the same trip. Another tenant (a SUPER_ADMIN's request naming one)
  * costs one more read of its tenant item and count.
@@ -38,6 +39,7 @@ export async function checkPlan(
   if (!own) await readItems([tenantKey(tenantId), ...planKeys(route, tenantId)], read);
   const plan = own || tenantFrom(read, tenantId)?.plan;
   if (!plan) throw new NotFoundError(TENANT_NOT_FOUND);
+  if ('retention' in need) return plan;
   if ('feature' in need) {
     if (!hasFeature(planOf(plan), need.feature)) throw featureNotInPlan(plan, need.feature);
     return plan;

@@ -350,6 +350,8 @@ function accessText(access: Access): string {
 function planText(route: RouteDef): string {
   const need = route.plan;
   if (!need) return '';
+  if ('retention' in need)
+    return `\n\n**Plan:** shows ${need.retention} within the tenant plan's retention (docs/plans.md).`;
   return 'feature' in need
     ? `\n\n**Plan:** the tenant's plan must include \`${need.feature}\` (403 otherwise; docs/plans.md).`
     : `\n\n**Plan:** counts against the plan's \`${need.limit}\` limit (402 at it; docs/plans.md).`;

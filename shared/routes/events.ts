@@ -81,6 +81,7 @@ export const eventsListRoute = {
   handler: 'functions/events/list.ts',
   access: 'VIEWER',
   tenant: 'query',
+  plan: { retention: 'events' },
   tag: 'events',
   summary: 'List events, newest first, by environment, zone, type, source, score, processed flag and time',
   description:
@@ -103,6 +104,7 @@ export const eventsGetRoute = {
   handler: 'functions/events/get.ts',
   access: 'VIEWER',
   tenant: 'query',
+  plan: { retention: 'events' },
   tag: 'events',
   summary: 'Get an event',
   request: { path: eventPath, query: eventScopeQuery },
@@ -118,6 +120,7 @@ export const eventsProcessedRoute = {
   handler: 'functions/events/processed.ts',
   access: 'OPERATOR',
   tenant: 'query',
+  plan: { retention: 'events' },
   tag: 'events',
   summary: 'Mark an event processed (or not), optionally with a score and an incident',
   description:

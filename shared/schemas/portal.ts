@@ -52,7 +52,9 @@ export const planSchema = /* @__PURE__ */ (() =>
           requests_per_minute: limit('API requests per minute'),
           users: limit('Users'),
           sensors: limit('Sensors'),
-          retention_days: limit('Longest retention of events and incidents, in days'),
+          retention_days: limit(
+            "How long events are kept and shown, in days (at most; the tenant's configured retention may be shorter)",
+          ),
         },
         required: ['requests_per_minute', 'users', 'sensors', 'retention_days'],
       },

@@ -26,6 +26,13 @@ export const BGP_ALERT_FOUND = 'bgp.alert_found';
  */
 export const INFRASTRUCTURE_SOURCE = 'gatehouse.infrastructure';
 export const EXTRACTION_REQUESTED = 'infrastructure.extraction_requested';
+/**
+ * A tenant's plan changed (`PATCH /api/v1/tenants/{id}`): the message, written with the change,
+ * goes to the `plan-changes` queue, whose `retention-restamp` worker gives the tenant's events
+ * the TTL of the new plan's retention (docs/plans.md).
+ */
+export const TENANTS_SOURCE = 'gatehouse.tenants';
+export const PLAN_CHANGED = 'tenant.plan_changed';
 /** Not a bus message: the envelope a connector's poll sends its new records in to the `data-lake` queue (docs/data-lake.md). */
 export const FEED_RECORDS_EXPORTED = 'feed.records_exported';
 

@@ -13,4 +13,8 @@ export type GatedFeature = (typeof GATED_FEATURES)[number];
 /** Counts a plan limits, each held by a counter item moved in the creating transaction. */
 export type CountedLimit = 'sensors' | 'users';
 
-export type PlanRequirement = { feature: GatedFeature } | { limit: CountedLimit };
+/**
+ * `feature`: refused (403) without it; `limit`: refused (402) at it; `retention`: nothing refused,
+ * the route reads items the plan's retention covers, and hides those older (docs/plans.md).
+ */
+export type PlanRequirement = { feature: GatedFeature } | { limit: CountedLimit } | { retention: 'events' };

@@ -7,6 +7,7 @@ export const QUEUE_IDS = [
   'vessel-episodes',
   'data-lake',
   'map-extractions',
+  'plan-changes',
 ] as const;
 
 export type QueueId = (typeof QUEUE_IDS)[number];

@@ -3,7 +3,12 @@
  * features it lacks (403), each answer naming the plan and the way up; a plan change through the
  * API lifts them on the next call.
  */
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { db, TABLE } from '../../shared/db/client.js';
+import { eventItem, eventKey, writeAll, type StoredEvent } from '../../shared/db/events.js';
+import { timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, setPlan, type RegisteredTenant } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 
@@ -122,5 +127,76 @@ describe('the free plan', () => {
     ]);
     await setPlan(org.tenantId, 'pro');
     for (const answer of await tries()) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  });
+});
+
+const DAY_S = 86_400;
+
+/** The TTL (epoch seconds) of a stored event, read from the table. */
+async function ttlOf(org: RegisteredTenant, eventId: string): Promise<number | undefined> {
+  const out = await db.send(new GetCommand({ TableName: TABLE, Key: eventKey(org.tenantId, eventId) }));
+  return out.Item?.expires_at as number | undefined;
+}
+
+async function listedIds(org: RegisteredTenant): Promise<string[]> {
+  const res = await call('GET', '/api/v1/events', {
+    token: org.token,
+    query: { tenant_id: org.tenantId, limit: '50' },
+  });
+  expect(res.status).toBe(200);
+  const events = (Array.isArray(res.body) ? res.body : res.body.items) as { event_id: string }[];
+  return events.map((e) => e.event_id);
+}
+
+describe('retention by plan', () => {
+  it("keeps a free tenant's events 30 days: older is not shown, new ones expire by the plan; pro shows it at once and re-stamps", async () => {
+    const org = await registerTenant('Kept', { plan: 'free' });
+    const environmentId = await environmentOf(org);
+    // An event received 40 days ago, stored as ingest stamps it on the free plan (the API takes
+    // client ids at most 24 hours old, so the test writes it where ingest would).
+    const receivedMs = Date.now() - 40 * DAY_S * 1000;
+    const old: StoredEvent = {
+      event_id: v7({ msecs: receivedMs }),
+      tenant_id: org.tenantId,
+      environment_id: environmentId,
+      sensor_id: null,
+      type: 'motion.detected',
+      source: 'api',
+      occurred_at: new Date(receivedMs).toISOString(),
+      received_at: new Date(receivedMs).toISOString(),
+      location: null,
+      severity: null,
+      description: 'Forty days ago',
+      payload: {},
+      matched_zone_ids: [],
+      matched_signatures: [],
+      threat_score: 0.1,
+      threat_factors: null,
+      processed: false,
+      processed_at: null,
+      incident_id: null,
+    };
+    const oldSeconds = Math.floor(receivedMs / 1000);
+    await writeAll([eventItem({ event: old, contentHash: 'h', expiresAt: oldSeconds + 31 * DAY_S })]);
+    const fresh = await call('POST', '/api/v1/events', {
+      token: org.token,
+      body: { type: 'motion.detected', environment_id: environmentId },
+    });
+    expect(fresh.status).toBe(201);
+    const freshId = fresh.body.event_id as string;
+    const freshSeconds = Math.floor(timeOfId(freshId) / 1000);
+
+    // Free: 30 days (and a day's grace before DynamoDB's TTL may remove it); the old one is not shown.
+    expect(await ttlOf(org, freshId)).toBe(freshSeconds + 31 * DAY_S);
+    expect(await listedIds(org)).toEqual([freshId]);
+    expect((await call('GET', `/api/v1/events/${old.event_id}`, { token: org.token })).status).toBe(404);
+
+    await setPlan(org.tenantId, 'pro');
+    // Shown at once: reads go by the plan, not by the TTL.
+    expect(await listedIds(org)).toEqual([freshId, old.event_id]);
+    expect((await call('GET', `/api/v1/events/${old.event_id}`, { token: org.token })).status).toBe(200);
+    // And re-stamped by the plan-change worker: pro keeps 365 days, the tenant's configuration 90.
+    await expect.poll(() => ttlOf(org, old.event_id), { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
+    expect(await ttlOf(org, freshId)).toBe(freshSeconds + 91 * DAY_S);
   });
 });

@@ -118,6 +118,8 @@ describe('layers', () => {
       // Stored AIS events' own tenant for the vessel tracker, and an episode message's for its announcer.
       'shared/domain/analytics/stored-changes.ts',
       'shared/domain/vessels/announce-message.ts',
+      // A plan change's message names its tenant; the tenant's events get the TTL its plan says.
+      'shared/domain/events/retention.ts',
       // A connector schedule's own input, written for the connector's tenant when it was made.
       'shared/domain/connectors/scheduled-poll.ts',
       // A drone callback's address names its tenant; the signature with that tenant's drone integration's secret proves it.

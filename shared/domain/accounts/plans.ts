@@ -84,6 +84,35 @@ export function planAbove(limit: CountedLimit, count: number): Plan {
 /** The route that changes a tenant's plan (a SUPER_ADMIN's). */
 export const PLAN_CHANGE_ROUTE = 'PATCH /api/v1/tenants/{tenant_id} {"plan": ...}';
 
+/** Days an event of the plan is kept and shown; null: as long as the tenant's configuration says. */
+export function planRetentionDays(plan: TenantPlan): number | null {
+  return planOf(plan).limits.retention_days;
+}
+
+/**
+ * A stored event's TTL is stamped this long past its retention: reads hide it from the retention
+ * on (`retentionFloorMs`), and a plan change re-stamps it (the `retention-restamp` worker) well
+ * before DynamoDB's TTL may take it, so an upgrade loses nothing near its old end.
+ */
+export const RETENTION_GRACE_DAYS = 1;
+
+/** Days an event is kept: the tenant's configured retention, at most the plan's. */
+export function eventRetentionDays(plan: TenantPlan, configuredDays: number): number {
+  const cap = planRetentionDays(plan);
+  return cap === null ? configuredDays : Math.min(cap, configuredDays);
+}
+
+/** The TTL (epoch seconds) of an event received at `receivedMs`, kept `days`. */
+export function eventExpiry(receivedMs: number, days: number): number {
+  return Math.floor(receivedMs / 1000) + (days + RETENTION_GRACE_DAYS) * 86_400;
+}
+
+/** The oldest receipt time (ms) the plan shows at `nowMs`; null when it shows every event kept. */
+export function retentionFloorMs(plan: TenantPlan, nowMs = Date.now()): number | null {
+  const days = planRetentionDays(plan);
+  return days === null ? null : nowMs - days * 86_400_000;
+}
+
 /** 403: the tenant's plan does not include `feature`. */
 export function featureNotInPlan(plan: TenantPlan, feature: GatedFeature): PlanRefusal {
   const up = planWithFeature(feature);

@@ -21,6 +21,8 @@ import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../..
 import { getIntegrations } from '../../db/integrations.js';
 import { NotFoundError, invalid } from '../../errors.js';
 import { INTEGRATION_NOT_FOUND } from '../../vocabulary/integrations.js';
+import { PLAN_CHANGED, TENANTS_SOURCE } from '../../vocabulary/bus.js';
+import { outboxPut } from '../../db/outbox.js';
 import { TENANT_NOT_FOUND, type TenantId } from '../../vocabulary/tenant.js';
 import { newId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
@@ -102,7 +104,19 @@ export async function updateTenant(actor: Actor, tenantId: string, update: Tenan
       resourceId: tenantId,
       changes,
     });
-    await transactWrite([putTenantVersion(next, current.version), auditPut(audit)]);
+    // A plan change is announced with it: the retention-restamp worker re-stamps the events' TTL.
+    const announce =
+      next.plan !== current.plan
+        ? [
+            outboxPut({
+              tenantId,
+              source: TENANTS_SOURCE,
+              detailType: PLAN_CHANGED,
+              detail: { plan: next.plan, previous_plan: current.plan, changed_at: next.updated_at },
+            }),
+          ]
+        : [];
+    await transactWrite([putTenantVersion(next, current.version), auditPut(audit), ...announce]);
     return publicTenant(next);
   });
 }

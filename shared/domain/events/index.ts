@@ -10,6 +10,7 @@ export * from './manual-reports.js';
 export * from './mentions.js';
 export * from './publish.js';
 export * from './read.js';
+export * from './retention.js';
 export * from './scoring.js';
 export * from './stream-feed.js';
 export * from './stream.js';

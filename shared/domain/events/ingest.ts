@@ -16,7 +16,7 @@ import {
   siteRevisionFrom,
   siteRevisionKey,
 } from '../../db/site-entities.js';
-import { tenantConfigFrom, tenantConfigKey } from '../../db/tenants.js';
+import { tenantConfigFrom, tenantConfigKey, tenantFrom, tenantKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
 import type { Actor } from '../actor.js';
@@ -37,7 +37,7 @@ import {
   type TenantEvents,
   type ZoneMinute,
 } from '../requests/index.js';
-import { defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
+import { defaultTenantConfig, eventExpiry, eventRetentionDays, type TenantConfig } from '../accounts/index.js';
 import { scoreEvent } from './scoring.js';
 import { SEQUENCE_WRITE_WINDOW_MS } from './stream.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
@@ -78,6 +78,8 @@ function lookupsOf(
   input: { sensor_id?: unknown; environment_id?: unknown; event_id?: unknown },
 ): ItemKey[] {
   const keys: ItemKey[] = [
+    // The tenant: its plan caps the events' retention (the caller's own was read with the caller).
+    tenantKey(tenantId),
     tenantConfigKey(tenantId),
     siteRevisionKey(SITE_KINDS.zone, tenantId),
     libraryRevisionKey(tenantId),
@@ -139,6 +141,12 @@ class IngestContext {
       this.configs.set(tenantId, config);
     }
     return config;
+  }
+  /** Days the tenant's events are kept: its configuration's, at most its plan's (docs/plans.md). */
+  retentionDays(tenantId: TenantId): number {
+    const configured = this.config(tenantId).retention_days.events;
+    const plan = tenantFrom(this.read, tenantId)?.plan;
+    return plan ? eventRetentionDays(plan, configured) : configured;
   }
   sensor(tenantId: TenantId, sensorId: string): StoredSensor | null {
     const key = `${tenantId}/${sensorId}`;
@@ -224,7 +232,6 @@ function draft(
 ): Draft {
   const { input, tenantId } = located;
   const { sensor, environmentId, location } = where;
-  const config = ctx.config(tenantId);
   // A server-made id carries the time it was received, so date filters (id ranges) and
   // received_at agree to the millisecond.
   const eventId = input.event_id ?? madeId();
@@ -257,7 +264,8 @@ function draft(
   return {
     event,
     hash: contentHash({ ...sent, tenant_id: tenantId }),
-    expiresAt: Math.floor(Date.parse(at) / 1000) + config.retention_days.events * 86400,
+    // From the time in its id, as reads and the re-stamping of a plan change count it.
+    expiresAt: eventExpiry(timeOfId(eventId), ctx.retentionDays(tenantId)),
     clientId: input.event_id !== undefined,
     sensor,
     zones: matched,

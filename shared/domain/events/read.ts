@@ -13,7 +13,9 @@ import type { PageRequest } from '../../db/query.js';
 import { retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
 import { incidentSideOfLink, linkEnds } from '../incidents/index.js';
 import { invalid, NotFoundError } from '../../errors.js';
-import { now, timeIdBound } from '../../ids.js';
+import { now, timeIdBound, timeOfId } from '../../ids.js';
+import { retentionFloorMs } from '../accounts/index.js';
+import type { TenantPlan } from '../../vocabulary/plans.js';
 import type { Actor } from '../actor.js';
 import { getEnvironment } from '../../db/environments.js';
 import type { InputOf } from '../../schemas/json-schema.js';
@@ -27,14 +29,24 @@ export type EventFilter = Omit<InputOf<typeof eventListQuery>, 'limit' | 'offset
 /**
  * Newest first. Dates bound the event ids (UUIDv7, made when the event was received); both
  * bounds are inclusive. A zone is read first (404 when it is not the tenant's): its environment's
- * index serves the read, its id filters it.
+ * index serves the read, its id filters it. Events received before the tenant `plan`'s retention
+ * are not shown (docs/plans.md), whether or not DynamoDB's TTL has removed them yet.
  */
-export async function listEvents(tenantId: TenantId, filter: EventFilter, page: PageRequest): Promise<EventPage> {
-  const from = filter.start_date ? Date.parse(filter.start_date) : undefined;
+export async function listEvents(
+  tenantId: TenantId,
+  filter: EventFilter,
+  page: PageRequest,
+  plan: TenantPlan,
+): Promise<EventPage> {
+  const asked = filter.start_date ? Date.parse(filter.start_date) : undefined;
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
-  if (from !== undefined && to !== undefined && from > to) {
+  if (asked !== undefined && to !== undefined && asked > to) {
     throw invalid(['query', 'end_date'], 'must not be before start_date', 'value_error');
   }
+  const floor = retentionFloorMs(plan);
+  const from = floor === null ? asked : Math.max(asked ?? floor, floor);
+  // A range wholly before the retention: nothing it holds is shown.
+  if (from !== undefined && to !== undefined && from > to) return { events: [], readLimitReached: false };
   let environmentId = filter.environment_id;
   if (filter.zone_id) {
     const zone = await getSiteEntity<Zone>(SITE_KINDS.zone, tenantId, filter.zone_id);
@@ -95,8 +107,19 @@ function payloadValues(payload: unknown): Array<string | number> {
   return values.reverse();
 }
 
-export async function findEvent(actor: Actor, eventId: string, tenantId: TenantId): Promise<StoredEvent> {
-  const event = await getEvent(tenantId, eventId);
+/** Whether the tenant's plan shows the event of this id (received within its retention). */
+export function withinRetention(eventId: string, plan: TenantPlan): boolean {
+  const floor = retentionFloorMs(plan);
+  return floor === null || timeOfId(eventId) >= floor;
+}
+
+export async function findEvent(
+  actor: Actor,
+  eventId: string,
+  tenantId: TenantId,
+  plan: TenantPlan,
+): Promise<StoredEvent> {
+  const event = withinRetention(eventId, plan) ? await getEvent(tenantId, eventId) : null;
   if (!event) throw new NotFoundError(EVENT_NOT_FOUND);
   const { content_hash: _h, ...rest } = event;
   return rest;
@@ -113,7 +136,9 @@ export async function markProcessed(
   eventId: string,
   tenantId: TenantId,
   update: ProcessedUpdate,
+  plan: TenantPlan,
 ): Promise<StoredEvent> {
+  if (!withinRetention(eventId, plan)) throw new NotFoundError(EVENT_NOT_FOUND);
   // Conditions on what was read: the event's incident (item 0), each incident's version.
   await retryOnConcurrentChange(
     async () => {
@@ -149,5 +174,5 @@ export async function markProcessed(
     },
     (index) => index !== 1,
   );
-  return findEvent(actor, eventId, tenantId);
+  return findEvent(actor, eventId, tenantId, plan);
 }

@@ -1,0 +1,40 @@
+/**
+ * Retention by plan (docs/plans.md): one message of the `plan-changes` queue (worker
+ * `retention-restamp`), fed by a rule on the bus with the tenant's `tenant.plan_changed`: every
+ * event of the tenant gets the TTL its retention now says, counted from the time in its id, as
+ * ingest stamps it. The tenant's plan and configuration are read when the message is handled, not
+ * taken from the message, so messages handled late or out of order, or twice, end the same.
+ *
+ * Reads hide what the plan no longer shows from the change on (shared/domain/events/read.ts);
+ * this only moves when DynamoDB removes it. A TTL is stamped a day past the retention
+ * (RETENTION_GRACE_DAYS): an upgrade re-stamps an event near its old end before TTL may take it.
+ */
+import { restampEventExpiry } from '../../db/events.js';
+import { getTenant, getTenantConfig } from '../../db/tenants.js';
+import { timeOfId } from '../../ids.js';
+import { log } from '../../log.js';
+import { systemTenant } from '../../vocabulary/tenant.js';
+import { eventExpiry, eventRetentionDays } from '../accounts/index.js';
+import { busMessageOf, type BusEnvelope } from '../webhooks/index.js';
+
+/** Re-stamps the events of the tenant a plan-change message names; returns how many changed. */
+export async function restampRetention(body: string, messageId: string): Promise<number> {
+  let message;
+  try {
+    message = busMessageOf(JSON.parse(body) as BusEnvelope);
+  } catch (err) {
+    log.error('a plan-change message is not JSON: dropped', { sqs_message_id: messageId, err });
+    return 0;
+  }
+  if (!message) {
+    log.warn('a plan-change message without a tenant: dropped', { sqs_message_id: messageId });
+    return 0;
+  }
+  const tenantId = systemTenant(message.tenantId);
+  const [tenant, config] = await Promise.all([getTenant(tenantId), getTenantConfig(tenantId)]);
+  if (!tenant) return 0;
+  const days = eventRetentionDays(tenant.plan, config?.retention_days.events ?? 90);
+  const changed = await restampEventExpiry(tenantId, (eventId) => eventExpiry(timeOfId(eventId), days));
+  log.info('events re-stamped for a plan change', { tenant_id: tenantId, plan: tenant.plan, days, changed });
+  return changed;
+}
