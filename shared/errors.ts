@@ -59,20 +59,6 @@ export class ForbiddenError extends DomainError {
   }
 }
 
-/**
- * Refused by the tenant's plan: a feature it lacks (403) or a limit it has reached (402). The body
- * names the plan, the feature or limit, the count where known, and the plan and route that lift it.
- */
-export class PlanRefusal extends DomainError {
-  constructor(
-    kind: 'forbidden' | 'plan_limit',
-    detail: string,
-    override readonly extensions: Readonly<Record<string, unknown>>,
-  ) {
-    super(kind, detail);
-  }
-}
-
 export class NotFoundError extends DomainError {
   constructor(detail = 'Not found') {
     super('not_found', detail);

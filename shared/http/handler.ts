@@ -34,7 +34,7 @@ import { largerFilesHint } from './larger-files.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { Reply } from './reply.js';
 import { requestValidators } from './validation.js';
-import { checkPlan, planKeys } from './plan-gate.js';
+import type { PlanGate } from './plan-gate.js';
 import type { PlanRequirement, TenantPlan } from '../vocabulary/plans.js';
 
 /** What a route's function receives: its input typed from its own schemas, and who asks. */
@@ -100,6 +100,11 @@ export interface RouteOptions {
    * the developer API's (shared/http/developer-auth.ts), which only its functions carry.
    */
   authorizer?: (route: RouteDef) => MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+  /**
+   * The plan check (shared/http/plan-gate.ts `planGate`), which a route that declares `plan` must
+   * pass: only its bundle carries it.
+   */
+  plan?: PlanGate;
 }
 
 /** The actor of a route: a caller (user or API key) unless the route is public. */
@@ -170,6 +175,9 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
       `route ${route.id} is a developer route: its function must pass the developer authorizer (shared/http/developer-auth.ts)`,
     );
   }
+  if (route.plan && !options.plan) {
+    throw new Error(`route ${route.id} declares a plan: its function must pass planGate (shared/http/plan-gate.ts)`);
+  }
   const validators = requestValidators(route);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
     .use(requestContext(route))
@@ -182,7 +190,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
     chain.use(uploadBody(route.upload));
   }
   for (const v of validators) chain.use(v);
-  chain.use(decideTenant(route));
+  chain.use(decideTenant(route, options.plan));
   return chain;
 }
 
@@ -334,8 +342,11 @@ function authorize(route: RouteDef, options: RouteOptions): MiddlewareObj<APIGat
           apiKey: headers['x-api-key'],
           sourceIp: request.event.requestContext?.identity?.sourceIp ?? 'unknown',
         },
-        prefetch || route.plan
-          ? (tenantId) => [...(prefetch ? prefetch(raw!, tenantId) : []), ...planKeys(route, tenantId)]
+        prefetch || options.plan
+          ? (tenantId) => [
+              ...(prefetch ? prefetch(raw!, tenantId) : []),
+              ...(options.plan?.keys(route, tenantId) ?? []),
+            ]
           : undefined,
       );
       const internal = internalOf(request.context);
@@ -376,7 +387,10 @@ function rawInput(event: APIGatewayProxyEvent): RawInput {
  * body is parsed and checked by then): the route's function and the domain receive a TenantId;
  * then what the tenant's plan allows, for a route that declares `plan`.
  */
-function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+function decideTenant(
+  route: RouteDef,
+  plan: PlanGate | undefined,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   return {
     before: async (request) => {
       const internal = internalOf(request.context);
@@ -391,7 +405,7 @@ function decideTenant(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, APIG
           ? ownTenant(principal)
           : await resolveTenant(principal, namedTenant(request.event, route.tenant));
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).
-      internal.plan = await checkPlan(route, principal, internal.tenant, internal.read);
+      if (plan) internal.plan = await plan.check(route, principal, internal.tenant, internal.read);
     },
   };
 }

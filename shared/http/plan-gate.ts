@@ -7,6 +7,10 @@
  * limit's count was read in the same trip. Another tenant (a SUPER_ADMIN's request naming one)
  * costs one more read of its tenant item and count.
  *
+ * A route's function passes it to the chain (`httpHandler(route, fn, { plan: planGate })`), so
+ * only the bundles of such routes carry it; the chain refuses to build a route that declares
+ * `plan` without it.
+ *
  * The check here answers the common case early; a limit is held by the creating transaction's
  * condition (shared/db/plan-counts.ts), which parallel requests cannot get past.
  */
@@ -50,3 +54,7 @@ export async function checkPlan(
     throw planLimitReached(plan, need.limit, count);
   return plan;
 }
+
+/** What a function of a route that declares `plan` passes to the chain (its `plan` option). */
+export const planGate = { keys: planKeys, check: checkPlan };
+export type PlanGate = typeof planGate;

@@ -9,6 +9,7 @@ export * from './api-keys.js';
 export * from './bootstrap.js';
 export * from './developer-accounts.js';
 export * from './plans.js';
+export * from './plan-refusals.js';
 export * from './portal.js';
 export * from './tenant-config.js';
 export * from './tenants.js';

@@ -3,7 +3,6 @@
  * listed is either on every plan or one of the gated features (shared/vocabulary/plans.ts) that
  * the routes declaring it enforce; every limit is enforced: docs/plans.md says where.
  */
-import { PlanRefusal } from '../../errors.js';
 import type { CountedLimit, GatedFeature, TenantPlan } from '../../vocabulary/plans.js';
 
 export interface Plan {
@@ -111,31 +110,4 @@ export function eventExpiry(receivedMs: number, days: number): number {
 export function retentionFloorMs(plan: TenantPlan, nowMs = Date.now()): number | null {
   const days = planRetentionDays(plan);
   return days === null ? null : nowMs - days * 86_400_000;
-}
-
-/** 403: the tenant's plan does not include `feature`. */
-export function featureNotInPlan(plan: TenantPlan, feature: GatedFeature): PlanRefusal {
-  const up = planWithFeature(feature);
-  return new PlanRefusal(
-    'forbidden',
-    `The ${plan} plan does not include ${feature}; the ${up.plan} plan does. A platform operator changes the plan: ${PLAN_CHANGE_ROUTE}`,
-    { plan, feature, upgrade: { plan: up.plan, route: PLAN_CHANGE_ROUTE } },
-  );
-}
-
-/** 402: the tenant has as many of `limit` as its plan allows (`count`, where known). */
-export function planLimitReached(plan: TenantPlan, limit: CountedLimit, count?: number): PlanRefusal {
-  const allowed = planOf(plan).limits[limit] ?? 0;
-  const up = planAbove(limit, Math.max(count ?? allowed, allowed));
-  return new PlanRefusal(
-    'plan_limit',
-    `The ${plan} plan allows ${allowed} ${limit}${count === undefined ? '' : ` and this tenant has ${count}`}; the ${up.plan} plan allows ${up.limits[limit] ?? 'any number'}. A platform operator changes the plan: ${PLAN_CHANGE_ROUTE}`,
-    {
-      plan,
-      limit,
-      allowed,
-      ...(count === undefined ? {} : { count }),
-      upgrade: { plan: up.plan, route: PLAN_CHANGE_ROUTE },
-    },
-  );
 }

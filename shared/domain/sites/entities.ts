@@ -21,15 +21,21 @@ import {
   type StoredSiteEntity,
 } from '../../db/site-entities.js';
 import { ConditionFailed, retryOnConcurrentChange, transactWrite } from '../../db/transact.js';
-import { getPlanCount, seedPlanCount } from '../../db/plan-counts.js';
-import type { TenantPlan } from '../../vocabulary/plans.js';
-import { planLimitReached, planOf } from '../accounts/index.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Actor } from '../actor.js';
 import { diff } from '../diff.js';
 import { ENVIRONMENT_NOT_FOUND } from './environments.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
+
+/**
+ * How a kind the plan limits is created: the plan's limit (null: none), and what to do when the
+ * tenant's count refuses (throw the plan's refusal, or return to try again once it is counted).
+ */
+export interface PlanLimitHold {
+  allowed: number | null;
+  whenRefused: (attempt: number) => Promise<void>;
+}
 
 export interface NewEntityContext {
   tenantId: TenantId;
@@ -48,7 +54,7 @@ export async function createInEnvironment<T extends SiteEntityBase>(
   environmentId: string,
   build: (ctx: NewEntityContext) => T | Promise<T>,
   audited: (entity: T) => Record<string, unknown>,
-  plan?: TenantPlan,
+  plan?: PlanLimitHold,
 ): Promise<T> {
   if (kind.planLimit && !plan) throw new Error(`a ${kind.resource} is created under its tenant's plan`);
   if (!(await getEnvironment(tenantId, environmentId))) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
@@ -61,22 +67,17 @@ export async function createInEnvironment<T extends SiteEntityBase>(
     resourceId: id,
     changes: audited(entity),
   });
-  const allowed = kind.planLimit && plan ? planOf(plan).limits[kind.planLimit] : undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      await transactWrite([...createSiteEntity(kind, entity, allowed), auditPut(audit)]);
+      await transactWrite([...createSiteEntity(kind, entity, plan?.allowed), auditPut(audit)]);
       return entity;
     } catch (err) {
       if (!(err instanceof ConditionFailed)) throw err;
       // Item 1 is the environment's count: the environment was deleted meanwhile.
       if (err.index === 1) throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
-      if (err.index !== PLAN_COUNT_ITEM || !kind.planLimit || !plan) throw err;
-      // The tenant's count: at the plan's limit, or not counted yet (counted now, then tried again).
-      const count =
-        (await getPlanCount(tenantId, kind.planLimit)) ?? (await seedPlanCount(tenantId, kind.planLimit, kind.prefix));
-      if (attempt >= 3 || (typeof allowed === 'number' && count >= allowed)) {
-        throw planLimitReached(plan, kind.planLimit, count);
-      }
+      if (err.index !== PLAN_COUNT_ITEM || !plan) throw err;
+      // The tenant's count: at the plan's limit (refused), or not counted yet (counted, then again).
+      await plan.whenRefused(attempt);
     }
   }
 }

@@ -9,7 +9,16 @@ import { getTenantConfig } from '../../db/tenants.js';
 import { invalid, NotFoundError, type Loc } from '../../errors.js';
 import { newId, now } from '../../ids.js';
 import type { Actor } from '../actor.js';
-import { createInEnvironment, deleteInTenant, findInTenant, listInEnvironment, updateInTenant } from './entities.js';
+import {
+  createInEnvironment,
+  deleteInTenant,
+  findInTenant,
+  listInEnvironment,
+  updateInTenant,
+  type PlanLimitHold,
+} from './entities.js';
+import { getPlanCount, seedPlanCount } from '../../db/plan-counts.js';
+import { planLimitReached, planOf } from '../accounts/index.js';
 import { ZONE_NOT_FOUND, type Zone } from './zones.js';
 import type { InputOf } from '../../schemas/json-schema.js';
 import type { sensorCreate, sensorScopeQuery, sensorUpdate } from '../../schemas/sensors.js';
@@ -107,6 +116,19 @@ async function assertZoneOf(
   if (!zone || zone.environment_id !== environmentId) throw new NotFoundError(ZONE_NOT_FOUND);
 }
 
+/** The plan's sensor limit, held by the tenant's count (shared/db/plan-counts.ts). */
+function sensorLimit(tenantId: TenantId, plan: TenantPlan): PlanLimitHold {
+  const allowed = planOf(plan).limits.sensors;
+  return {
+    allowed,
+    whenRefused: async (attempt) => {
+      const count =
+        (await getPlanCount(tenantId, 'sensors')) ?? (await seedPlanCount(tenantId, 'sensors', KIND.prefix));
+      if (attempt >= 3 || (allowed !== null && count >= allowed)) throw planLimitReached(plan, 'sensors', count);
+    },
+  };
+}
+
 /** Creates a sensor under the tenant's `plan`, whose sensor limit holds (402 past it, shared/db/plan-counts.ts). */
 export async function createSensor(
   actor: Actor,
@@ -140,7 +162,7 @@ export async function createSensor(
       };
     },
     (s) => ({ name: s.name, type: s.type, zone_id: s.zone_id }),
-    plan,
+    sensorLimit(tenantId, plan),
   );
   return withHealth(sensor, await heartbeatTimeout(sensor.tenant_id));
 }
