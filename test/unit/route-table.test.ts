@@ -49,8 +49,12 @@ describe('route table', () => {
   );
 
   it("each route's tenant source matches its schemas: a tenant_id it takes is the one the chain decides", () => {
-    const takes = (schema: unknown) =>
-      Object.keys((schema as { properties?: object } | undefined)?.properties ?? {}).includes('tenant_id');
+    // A union (`oneOf`) takes it when every branch does.
+    const takes = (schema: unknown): boolean => {
+      const s = schema as { properties?: object; oneOf?: unknown[] } | undefined;
+      if (Object.keys(s?.properties ?? {}).includes('tenant_id')) return true;
+      return Array.isArray(s?.oneOf) && s.oneOf.length > 0 && s.oneOf.every(takes);
+    };
     // Routes that take a tenant_id the chain does not decide, and why.
     const OWN_RULE: Record<string, string> = {
       'events.stream': 'a SUPER_ADMIN naming none watches every tenant (shared/auth/tenant.ts streamScopeOf)',
