@@ -3,8 +3,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
-import { keys, tenantPk, USER_PREFIX } from './keys.js';
-import { forEachPage, queryPage, type PageRequest } from './query.js';
+import { keys } from './keys.js';
+import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { ItemKey, Prefetched } from './read-batch.js';
@@ -90,22 +90,4 @@ export async function getUser(tenantId: string, userId: string): Promise<StoredU
 export async function listUsers(tenantId: TenantId, page: PageRequest): Promise<StoredUser[]> {
   const { GSI1PK } = keys.userDirectory(tenantId, '', '');
   return (await queryPage({ index: 'GSI1', pk: GSI1PK, ascending: true }, page)).map(userFromItem);
-}
-
-/** How many users a tenant has, for plan limits. */
-export async function countUsers(tenantId: TenantId): Promise<number> {
-  let count = 0;
-  await forEachPage(
-    {
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': tenantPk(tenantId), ':sk': USER_PREFIX },
-      Select: 'COUNT',
-      ConsistentRead: true,
-    },
-    (page) => {
-      count += page.Count ?? 0;
-    },
-  );
-  return count;
 }

@@ -11,10 +11,12 @@ export const usersCreateRoute = {
   tenant: 'body',
   tag: 'users',
   summary: 'Create a user in a tenant',
-  description: 'With a password the user can log in at once. Nobody can give a role above their own.',
+  description:
+    "With a password the user can log in at once. Nobody can give a role above their own. At the plan's user limit, 402 naming the plan, the limit and how to raise it (docs/plans.md).",
   request: { body: userCreate },
   response: { status: 201, description: 'The new user.', schema: userResponse },
-  errors: [404, 409],
+  plan: { limit: 'users' },
+  errors: [402, 404, 409],
   grants: {
     audit: 'seal',
     table: 'write',

@@ -82,7 +82,7 @@ describe('users.create', () => {
     expect(platform.body.tenant_id).toBe(a.tenantId);
   });
 
-  it('the free plan allows five users; the sixth is 409', async () => {
+  it('the free plan allows five users; the sixth is 402 naming the plan, even sent in parallel', async () => {
     const org = await registerTenant('Small', { plan: 'free' });
     for (let i = 0; i < 4; i++) {
       const ok = await call('POST', '/api/v1/users', {
@@ -95,8 +95,33 @@ describe('users.create', () => {
       token: org.token,
       body: { email: `u6-${Date.now()}@small.example`, role: 'VIEWER' },
     });
-    expect(sixth.status).toBe(409);
+    expect(sixth.status).toBe(402);
+    expect(sixth.body).toMatchObject({ plan: 'free', limit: 'users', allowed: 5, upgrade: { plan: 'pro' } });
     expect(sixth.body.detail).toMatch(/free plan allows 5 users/);
+
+    // Another tenant with room for one: of five created at once, one is stored.
+    const race = await registerTenant('Race', { plan: 'free' });
+    for (let i = 0; i < 3; i++) {
+      const ok = await call('POST', '/api/v1/users', {
+        token: race.token,
+        body: { email: `r${i}-${Date.now()}@race.example`, role: 'VIEWER' },
+      });
+      expect(ok.status).toBe(201);
+    }
+    const statuses = await Promise.all(
+      [0, 1, 2, 3, 4].map(
+        async (i) =>
+          (
+            await call('POST', '/api/v1/users', {
+              token: race.token,
+              body: { email: `p${i}-${Date.now()}@race.example`, role: 'VIEWER' },
+            })
+          ).status,
+      ),
+    );
+    expect(statuses.sort()).toEqual([201, 402, 402, 402, 402]);
+    const listed = await call('GET', '/api/v1/users', { token: race.token, query: { limit: 50 } });
+    expect(listed.body).toHaveLength(5);
   });
 
   it('validates the body', async () => {

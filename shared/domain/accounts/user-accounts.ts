@@ -17,14 +17,17 @@ import { roleSatisfies } from '../../vocabulary/roles.js';
 import { deleteApiKeysOf } from '../../db/api-keys.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { getTenant } from '../../db/tenants.js';
-import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
-import { countUsers, deleteUserItem, publicUser, putNewUser, putUserVersion, type User } from '../../db/users.js';
+import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
+import { getPlanCount, releasePlanCount, seedPlanCount, takePlanCount } from '../../db/plan-counts.js';
+import { USER_PREFIX } from '../../db/keys.js';
+import { deleteUserItem, publicUser, putNewUser, putUserVersion, type User } from '../../db/users.js';
 import { ConflictError, ForbiddenError, invalid, NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
 import type { Role } from '../../vocabulary/roles.js';
 import type { Actor } from '../actor.js';
 import { diff } from '../diff.js';
 import { planOf } from './plans.js';
+import { planLimitReached } from './plan-refusals.js';
 import { findStoredUser, type UserCreate, type UserUpdate } from './users.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 
@@ -83,10 +86,12 @@ export async function createUser(actor: CallerActor, tenantId: TenantId, input: 
   assertMayGrant(principal, input.role);
   const tenant = await getTenant(tenantId);
   if (!tenant) throw new NotFoundError('Tenant not found');
-  const maxUsers = planOf(tenant.plan).limits.users;
-  if (maxUsers !== null && (await countUsers(tenantId)) >= maxUsers) {
-    throw new ConflictError(`The ${tenant.plan} plan allows ${maxUsers} users; this tenant has that many`);
-  }
+  // The plan's user limit, held by the tenant's count (shared/db/plan-counts.ts): read first, so
+  // a tenant at its limit is refused before an identity is made; the create's transaction moves
+  // the count with the limit as its condition, so parallel creates cannot pass it.
+  const allowed = planOf(tenant.plan).limits.users;
+  const count = (await getPlanCount(tenantId, 'users')) ?? (await seedPlanCount(tenantId, 'users', USER_PREFIX));
+  if (allowed !== null && count >= allowed) throw planLimitReached(tenant.plan, 'users', count);
   return withNewIdentity({ email: input.email, tenantId, password: input.password }, async ({ userId, email }) => {
     const at = now();
     const user: User = {
@@ -99,7 +104,14 @@ export async function createUser(actor: CallerActor, tenantId: TenantId, input: 
       created_at: at,
       updated_at: at,
     };
-    await transactWrite(newUserWrites(actor, user));
+    const writes = [...newUserWrites(actor, user), takePlanCount(tenantId, 'users', allowed)];
+    try {
+      await transactWrite(writes);
+    } catch (err) {
+      if (err instanceof ConditionFailed && err.indexes.includes(writes.length - 1))
+        throw planLimitReached(tenant.plan, 'users', allowed ?? undefined);
+      throw err;
+    }
     return user;
   });
 }
@@ -154,7 +166,7 @@ export async function deleteUser(actor: CallerActor, userId: string, tenantId: T
       resourceId: userId,
       changes: { email: current.email, role: current.role },
     });
-    await transactWrite([deleteUserItem(current), auditPut(audit)]);
+    await transactWrite([deleteUserItem(current), auditPut(audit), releasePlanCount(tenantId, 'users')]);
     return current;
   });
   // With the user item gone their tokens and keys are refused already; these tidy up.
