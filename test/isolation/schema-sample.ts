@@ -107,8 +107,12 @@ export function sampleValue(schema: JsonSchema, ctx: SampleContext, where: strin
     const branches = schema[key];
     if (Array.isArray(branches)) {
       const errors: string[] = [];
-      // Prefer a branch that is not `null`: a minimal value that still exercises the route.
-      const ordered = [...(branches as unknown[])].sort((a, b) => Number(isNull(a)) - Number(isNull(b)));
+      // Prefer a branch that is not `null` (a minimal value that still exercises the route), and of
+      // those one that holds a reference the caller wants given (a workflow step that names a webhook).
+      const wants = (b: unknown) => isObject(b) && holdsWanted(b, ctx);
+      const ordered = [...(branches as unknown[])].sort(
+        (a, b) => Number(isNull(a)) - Number(isNull(b)) || Number(!wants(a)) - Number(!wants(b)),
+      );
       for (const branch of ordered) {
         try {
           // A branch that names properties of the object (`oneOf` of which keys to send) adds to them.
