@@ -15,6 +15,7 @@ export const correlationRoute = {
     "Give one anchor: `event_id`, `incident_id`, or `lat` and `lon` (with `at`, default now). Your tenant's events (sensor, feed and hazard alerts, human reports) and AIS vessel positions within `radius_km` and `window_minutes` of it, grouped by domain, each with its distance, time offset, shared zones and a score. Reads are bounded (2,000 events, the AIS area index); `truncated` says when a bound was reached. 404 when the anchor is unknown (or of another tenant); 422 for no anchor, two, or an anchor without a location.",
   request: { query: correlationQuery },
   response: { status: 200, description: 'The matches, grouped.', schema: correlationResponse },
+  plan: { retention: 'events' },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { v7 } from 'uuid';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { storedEventAt } from '../support/seed.js';
 import { eventItem, writeAll, type StoredEvent } from '../../shared/db/events.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 
@@ -100,27 +101,8 @@ describe('events.list filters', () => {
     const org = await registerTenant('Bounded');
     const tenantId = systemTenant(org.tenantId);
     const at = new Date().toISOString();
-    const event = (source: string): StoredEvent => ({
-      event_id: v7(),
-      tenant_id: tenantId,
-      environment_id: null,
-      sensor_id: null,
-      type: 'motion.detected',
-      source,
-      occurred_at: at,
-      received_at: at,
-      location: null,
-      severity: null,
-      description: null,
-      payload: {},
-      matched_zone_ids: [],
-      matched_signatures: [],
-      threat_score: 0.1,
-      threat_factors: null,
-      processed: false,
-      processed_at: null,
-      incident_id: null,
-    });
+    const event = (source: string): StoredEvent =>
+      storedEventAt(tenantId, null, Date.parse(at), { event_id: v7(), source });
     // The one human report is the oldest; 10,000 sensor readings came after it.
     const old = event('human');
     const items = [old, ...Array.from({ length: 10_000 }, () => event('sensor'))].map((e) =>

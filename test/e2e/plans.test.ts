@@ -4,13 +4,13 @@
  * API lifts them on the next call.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { v7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
-import { eventItem, eventKey, writeAll, type StoredEvent } from '../../shared/db/events.js';
+import { eventItem, eventKey, writeAll } from '../../shared/db/events.js';
 import { timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, setPlan, type RegisteredTenant } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { storedEventAt } from '../support/seed.js';
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -155,27 +155,7 @@ describe('retention by plan', () => {
     // An event received 40 days ago, stored as ingest stamps it on the free plan (the API takes
     // client ids at most 24 hours old, so the test writes it where ingest would).
     const receivedMs = Date.now() - 40 * DAY_S * 1000;
-    const old: StoredEvent = {
-      event_id: v7({ msecs: receivedMs }),
-      tenant_id: org.tenantId,
-      environment_id: environmentId,
-      sensor_id: null,
-      type: 'motion.detected',
-      source: 'api',
-      occurred_at: new Date(receivedMs).toISOString(),
-      received_at: new Date(receivedMs).toISOString(),
-      location: null,
-      severity: null,
-      description: 'Forty days ago',
-      payload: {},
-      matched_zone_ids: [],
-      matched_signatures: [],
-      threat_score: 0.1,
-      threat_factors: null,
-      processed: false,
-      processed_at: null,
-      incident_id: null,
-    };
+    const old = storedEventAt(org.tenantId, environmentId, receivedMs, { description: 'Forty days ago' });
     const oldSeconds = Math.floor(receivedMs / 1000);
     await writeAll([eventItem({ event: old, contentHash: 'h', expiresAt: oldSeconds + 31 * DAY_S })]);
     const fresh = await call('POST', '/api/v1/events', {
@@ -198,5 +178,37 @@ describe('retention by plan', () => {
     // And re-stamped by the plan-change worker: pro keeps 365 days, the tenant's configuration 90.
     await expect.poll(() => ttlOf(org, old.event_id), { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
     expect(await ttlOf(org, freshId)).toBe(freshSeconds + 91 * DAY_S);
+  });
+
+  it('correlation shows only the events the plan keeps, as the event routes do', async () => {
+    const org = await registerTenant('KeptNear', { plan: 'free' });
+    const environmentId = await environmentOf(org);
+    const receivedMs = Date.now() - 40 * DAY_S * 1000;
+    const at = { lat: 59.91, lon: 10.75 };
+    const old = storedEventAt(org.tenantId, environmentId, receivedMs, {
+      source: 'sensor',
+      location: at,
+      description: 'Forty days ago, here',
+    });
+    await writeAll([
+      eventItem({ event: old, contentHash: 'h', expiresAt: Math.floor(receivedMs / 1000) + 31 * DAY_S }),
+    ]);
+    const near = () =>
+      call('GET', '/api/v1/correlation', {
+        token: org.token,
+        query: { ...at, at: old.occurred_at, radius_km: 1, window_minutes: 30 },
+      });
+    const anchored = () => call('GET', '/api/v1/correlation', { token: org.token, query: { event_id: old.event_id } });
+
+    const free = await near();
+    expect(free.status, free.text).toBe(200);
+    expect(free.text).not.toContain(old.event_id);
+    expect((await anchored()).status).toBe(404);
+
+    await setPlan(org.tenantId, 'pro');
+    const pro = await near();
+    expect(pro.status, pro.text).toBe(200);
+    expect(pro.text).toContain(old.event_id);
+    expect((await anchored()).status).toBe(200);
   });
 });

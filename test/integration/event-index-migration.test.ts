@@ -7,31 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { eventItem, listEvents, reindexEventsOfTenant, writeAll, type StoredEvent } from '../../shared/db/events.js';
 import { newTimeId, now } from '../../shared/ids.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { storedEventAt } from '../support/seed.js';
 
 const tenantId = systemTenant(randomUUID());
 
 function event(processed: boolean): StoredEvent {
-  return {
+  return storedEventAt(tenantId, null, Date.now(), {
     event_id: newTimeId(),
-    tenant_id: tenantId,
-    environment_id: null,
-    sensor_id: null,
-    type: 'motion.detected',
-    source: 'api',
-    occurred_at: now(),
-    received_at: now(),
-    location: null,
-    severity: null,
-    description: null,
-    payload: {},
-    matched_zone_ids: [],
-    matched_signatures: [],
-    threat_score: 0.1,
     threat_factors: { type: { value: 0.3, weight: 0.35 } },
     processed,
     processed_at: processed ? now() : null,
-    incident_id: null,
-  };
+  });
 }
 
 /** An item as the table held it before: GSI3 while unprocessed, none once processed. */

@@ -10,6 +10,8 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { transactWrite } from '../../shared/db/transact.js';
 import { putNewUser } from '../../shared/db/users.js';
+import type { StoredEvent } from '../../shared/db/events.js';
+import { v7 } from 'uuid';
 import type { Principal } from '../../shared/auth/principal.js';
 import type { Actor } from '../../shared/domain/actor.js';
 import type { Role } from '../../shared/routes/types.js';
@@ -84,4 +86,39 @@ export function actorOf(org: RegisteredTenant): Actor {
     requestsPerMinute: null,
   };
   return { kind: 'user', principal, requestId: 'test', sourceIp: '10.1.2.3' };
+}
+
+/**
+ * An event received at `receivedMs` as ingest stores it, for a test to write where ingest would
+ * (the API takes client ids at most 24 hours old); `fields` overrides any of it.
+ */
+export function storedEventAt(
+  tenantId: string,
+  environmentId: string | null,
+  receivedMs: number,
+  fields: Partial<StoredEvent> = {},
+): StoredEvent {
+  const at = new Date(receivedMs).toISOString();
+  return {
+    event_id: v7({ msecs: receivedMs }),
+    tenant_id: systemTenant(tenantId),
+    environment_id: environmentId,
+    sensor_id: null,
+    type: 'motion.detected',
+    source: 'api',
+    occurred_at: at,
+    received_at: at,
+    location: null,
+    severity: null,
+    description: null,
+    payload: {},
+    matched_zone_ids: [],
+    matched_signatures: [],
+    threat_score: 0.1,
+    threat_factors: null,
+    processed: false,
+    processed_at: null,
+    incident_id: null,
+    ...fields,
+  };
 }

@@ -13,7 +13,9 @@ import { timeIdBound } from '../../ids.js';
 import type { Infer } from '../../schemas/json-schema.js';
 import { CORRELATION_DOMAINS, MAX_MATCHES_PER_DOMAIN, type correlationQuery } from '../../schemas/correlation.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { EVENT_NOT_FOUND } from '../events/index.js';
+import { EVENT_NOT_FOUND, withinRetention } from '../events/index.js';
+import { retentionFloorMs } from '../accounts/index.js';
+import type { TenantPlan } from '../../vocabulary/plans.js';
 import { positionsInArea } from '../vessels/index.js';
 import { metresBetween } from '../../geo/distance.js';
 
@@ -52,9 +54,10 @@ function domainOf(e: StoredEvent): Domain {
  * The anchor: an event, an incident, or a point. Ids named are read first (an unknown one, or one
  * of another tenant, is 404 whatever else was sent); then exactly one anchor must have been given.
  */
-async function anchorOf(tenantId: TenantId, q: Query, nowMs: number): Promise<Anchor> {
+async function anchorOf(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs: number): Promise<Anchor> {
   const [event, incident] = await Promise.all([
-    q.event_id !== undefined ? getEvent(tenantId, q.event_id) : undefined,
+    // An event the plan no longer keeps is unknown, as GET /events/{id} answers it.
+    q.event_id !== undefined ? (withinRetention(q.event_id, plan) ? getEvent(tenantId, q.event_id) : null) : undefined,
     q.incident_id !== undefined ? getIncident(tenantId, q.incident_id) : undefined,
   ]);
   if (event === null) throw new NotFoundError(EVENT_NOT_FOUND);
@@ -94,20 +97,26 @@ async function anchorOf(tenantId: TenantId, q: Query, nowMs: number): Promise<An
   return { kind: 'point', id: null, lat: q.lat, lon: q.lon, at: q.at ?? new Date(nowMs).toISOString(), zone_ids: [] };
 }
 
-export async function correlate(tenantId: TenantId, q: Query, nowMs = Date.now()) {
-  const anchor = await anchorOf(tenantId, q, nowMs);
+/** What happened near the anchor; of events, only those the tenant's `plan` still keeps (docs/plans.md). */
+export async function correlate(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs = Date.now()) {
+  const anchor = await anchorOf(tenantId, q, plan, nowMs);
+  const floorMs = retentionFloorMs(plan, nowMs);
   const radiusM = q.radius_km * 1000;
   const windowMs = q.window_minutes * 60_000;
   const atMs = Date.parse(anchor.at);
   const from = new Date(atMs - windowMs).toISOString();
   const to = new Date(atMs + windowMs).toISOString();
   // An event is received at or after it occurs; one received up to a window late still counts.
+  // Not before what the plan keeps: a window wholly older reads no events at all.
+  const eventsFromMs = Math.max(atMs - windowMs, floorMs ?? -Infinity);
   const [page, positions] = await Promise.all([
-    listEvents(
-      tenantId,
-      { fromId: timeIdBound(atMs - windowMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') },
-      { limit: READ_EVENTS, offset: 0 },
-    ),
+    eventsFromMs > atMs + 2 * windowMs
+      ? { events: [] as StoredEvent[], readLimitReached: false }
+      : listEvents(
+          tenantId,
+          { fromId: timeIdBound(eventsFromMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') },
+          { limit: READ_EVENTS, offset: 0 },
+        ),
     positionsInArea(tenantId, anchor, radiusM, from, to),
   ]);
   const scored = (distanceM: number, occurredAt: string) => {
