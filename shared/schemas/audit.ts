@@ -61,22 +61,23 @@ export const auditLogResponse = /* @__PURE__ */ (() =>
     ],
   }) as const satisfies JsonSchema)();
 
-export const auditLogList = {
-  type: 'object',
-  description: 'AuditLogListResponse: a page of entries, newest first.',
-  properties: {
-    items: { type: 'array', items: auditLogResponse },
-    total: { type: 'integer', description: 'Entries matching the filters in all.' },
-    limit: { type: 'integer' },
-    skip: { type: 'integer' },
-    next_offset: {
-      ...nextOffset,
-      description:
-        'Where the next page starts (send it as `skip`, or its alias `offset`), or null when this page is the last.',
+export const auditLogList = /* @__PURE__ */ (() =>
+  ({
+    type: 'object',
+    description: 'AuditLogListResponse: a page of entries, newest first.',
+    properties: {
+      items: { type: 'array', items: auditLogResponse },
+      total: { type: 'integer', description: 'Entries matching the filters in all.' },
+      limit: { type: 'integer' },
+      skip: { type: 'integer' },
+      next_offset: {
+        ...nextOffset,
+        description:
+          'Where the next page starts (send it as `skip`, or its alias `offset`), or null when this page is the last.',
+      },
     },
-  },
-  required: ['items', 'total', 'limit', 'skip', 'next_offset'],
-} as const satisfies JsonSchema;
+    required: ['items', 'total', 'limit', 'skip', 'next_offset'],
+  }) as const satisfies JsonSchema)();
 
 const name = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-z0-9_]+(\\.[a-z0-9_]+)*$' } as const;
 

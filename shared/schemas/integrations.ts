@@ -33,79 +33,84 @@ const address = { type: 'string', format: 'uri', minLength: 8, maxLength: 2048 }
  * Every setting of a `config`, whatever the kind. Each kind takes some of them (INTEGRATION_CONFIG
  * below): its branch of the body's `oneOf` lists exactly those, with its own `required`.
  */
-export const configFields = {
-  webhook_url: { ...address, description: 'The incoming webhook: itself a credential.' },
-  routing_key: {
-    type: 'string',
-    pattern: '^[A-Za-z0-9]{32}$',
-    description: 'A PagerDuty integration key (of an Events API v2 integration): 32 letters and digits.',
-  },
-  endpoint: { ...address, description: `Where PagerDuty events go (${PAGERDUTY_EVENTS_URL} unless given).` },
-  url: address,
-  to: {
-    type: 'array',
-    items: { type: 'string', format: 'email', maxLength: 254 },
-    minItems: 1,
-    maxItems: 20,
-    uniqueItems: true,
-    description:
-      'The addresses told (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder).',
-  },
-  feed: {
-    type: 'string',
-    enum: FEED_NAMES,
-    description: 'Which feed it polls (docs/feeds.md, docs/connectors.md).',
-  },
-  interval_minutes: {
-    type: 'integer',
-    minimum: MIN_POLL_MINUTES,
-    maximum: MAX_POLL_MINUTES,
-    description:
-      "Minutes between polls (the feed's own default unless given: 5 for NWS alerts and RIS Live, 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists, RPKI and `geopolitical-list`, 360 for `state-dept-advisories` and `canada-advisory`, 1440 for KEV and `ofac-sdn`).",
-  },
-  radius_km: {
-    type: 'number',
-    exclusiveMinimum: 0,
-    maximum: 2000,
-    description:
-      "A hazard this close (km) to one of your environments or lines raises a `hazard.alert`. Unless given: 100 for earthquakes; for GDACS by event type (EQ 100, TC 300, FL 100, VO 50, DR 300, WF 50, from the event's centroid); 5 outside an NWS warning's polygon (inside it is 0 km).",
-  },
-  min_magnitude: {
-    type: 'number',
-    minimum: -2,
-    maximum: 10,
-    description: 'Only earthquakes of at least this magnitude alert (2.5 unless given).',
-  },
-  min_alert_level: {
-    type: 'string',
-    enum: ['green', 'orange', 'red'],
-    description: 'Only events of at least this GDACS alert level alert (`green`, every event, unless given).',
-  },
-  stream_seconds: {
-    type: 'integer',
-    minimum: 2,
-    maximum: 20,
-    description:
-      'Seconds each poll reads the RIS Live stream (10 unless given); reaching it is the normal end of a poll.',
-  },
-  provides_transit: {
-    type: 'boolean',
-    description:
-      'Whether your watched ASNs give transit to others. False (the default) makes a watched ASN seen in the middle of an AS path a possible leak (docs/connectors.md).',
-  },
-} as const;
+export const configFields = /* @__PURE__ */ (() =>
+  ({
+    webhook_url: { ...address, description: 'The incoming webhook: itself a credential.' },
+    routing_key: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9]{32}$',
+      description: 'A PagerDuty integration key (of an Events API v2 integration): 32 letters and digits.',
+    },
+    endpoint: { ...address, description: `Where PagerDuty events go (${PAGERDUTY_EVENTS_URL} unless given).` },
+    url: address,
+    to: {
+      type: 'array',
+      items: { type: 'string', format: 'email', maxLength: 254 },
+      minItems: 1,
+      maxItems: 20,
+      uniqueItems: true,
+      description:
+        'The addresses told (sent through Amazon SES from the sender address of the deployment, or under `npm start` to its local mail folder).',
+    },
+    feed: {
+      type: 'string',
+      enum: FEED_NAMES,
+      description: 'Which feed it polls (docs/feeds.md, docs/connectors.md).',
+    },
+    interval_minutes: {
+      type: 'integer',
+      minimum: MIN_POLL_MINUTES,
+      maximum: MAX_POLL_MINUTES,
+      description:
+        "Minutes between polls (the feed's own default unless given: 5 for NWS alerts and RIS Live, 15 for Kp, solar wind and earthquakes, 60 for GDACS, indicator lists, RPKI and `geopolitical-list`, 360 for `state-dept-advisories` and `canada-advisory`, 1440 for KEV and `ofac-sdn`).",
+    },
+    radius_km: {
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: 2000,
+      description:
+        "A hazard this close (km) to one of your environments or lines raises a `hazard.alert`. Unless given: 100 for earthquakes; for GDACS by event type (EQ 100, TC 300, FL 100, VO 50, DR 300, WF 50, from the event's centroid); 5 outside an NWS warning's polygon (inside it is 0 km).",
+    },
+    min_magnitude: {
+      type: 'number',
+      minimum: -2,
+      maximum: 10,
+      description: 'Only earthquakes of at least this magnitude alert (2.5 unless given).',
+    },
+    min_alert_level: {
+      type: 'string',
+      enum: ['green', 'orange', 'red'],
+      description: 'Only events of at least this GDACS alert level alert (`green`, every event, unless given).',
+    },
+    stream_seconds: {
+      type: 'integer',
+      minimum: 2,
+      maximum: 20,
+      description:
+        'Seconds each poll reads the RIS Live stream (10 unless given); reaching it is the normal end of a poll.',
+    },
+    provides_transit: {
+      type: 'boolean',
+      description:
+        'Whether your watched ASNs give transit to others. False (the default) makes a watched ASN seen in the middle of an AS path a possible leak (docs/connectors.md).',
+    },
+  }) as const)();
 type ConfigField = keyof typeof configFields;
 
 /** The settings each kind takes: `required` ones and the others. The domain refuses any other. */
-export const INTEGRATION_CONFIG = {
-  slack: { required: ['webhook_url'], optional: [] },
-  teams: { required: ['webhook_url'], optional: [] },
-  pagerduty: { required: ['routing_key'], optional: ['endpoint'] },
-  http: { required: ['url'], optional: [] },
-  email: { required: ['to'], optional: [] },
-  feed: { required: ['feed'], optional: ['url', 'interval_minutes', ...FEED_SETTINGS] },
-  drone: { required: ['url'], optional: [] },
-} as const satisfies Record<IntegrationKind, { required: readonly ConfigField[]; optional: readonly ConfigField[] }>;
+export const INTEGRATION_CONFIG = /* @__PURE__ */ (() =>
+  ({
+    slack: { required: ['webhook_url'], optional: [] },
+    teams: { required: ['webhook_url'], optional: [] },
+    pagerduty: { required: ['routing_key'], optional: ['endpoint'] },
+    http: { required: ['url'], optional: [] },
+    email: { required: ['to'], optional: [] },
+    feed: { required: ['feed'], optional: ['url', 'interval_minutes', ...FEED_SETTINGS] },
+    drone: { required: ['url'], optional: [] },
+  }) as const satisfies Record<
+    IntegrationKind,
+    { required: readonly ConfigField[]; optional: readonly ConfigField[] }
+  >)();
 
 /** What each kind's config is, in words (the description of its branch). */
 const KIND_CONFIG: Record<IntegrationKind, string> = {

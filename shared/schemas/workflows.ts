@@ -34,24 +34,25 @@ export const rule = /* @__PURE__ */ (() =>
     description: `A JSON Logic rule (jsonlogic.com): one operator and its arguments, e.g. \`{"and": [{">": [{"var": "event.threat_score"}, 0.6]}, {"in": ["<zone id>", {"var": "event.matched_zone_ids"}]}]}\`. Operators: logic (\`and\`, \`or\`, \`!\`, \`!!\`, \`if\`), comparison (\`==\`, \`===\`, \`!=\`, \`!==\`, \`>\`, \`>=\`, \`<\`, \`<=\`), data (\`var\`, \`missing\`, \`missing_some\`), arrays (\`in\`, \`some\`, \`all\`, \`none\`, \`filter\`, \`map\`, \`merge\`), strings (\`cat\`, \`substr\`), arithmetic (\`+\`, \`-\`, \`*\`, \`/\`, \`%\`, \`min\`, \`max\`). At most ${MAX_RULE_BYTES / 1024} KB.`,
   }) as const satisfies JsonSchema)();
 
-const triggerFields = {
-  event_types: {
-    type: 'array',
-    items: { type: 'string', enum: EVENT_TYPES },
-    minItems: 1,
-    maxItems: EVENT_TYPES.length,
-    uniqueItems: true,
-    description: 'The event types that start it (all types when absent).',
-  },
-  changes: {
-    type: 'array',
-    items: { type: 'string', enum: INCIDENT_CHANGES },
-    minItems: 1,
-    maxItems: INCIDENT_CHANGES.length,
-    uniqueItems: true,
-  },
-  every_minutes: { type: 'integer', minimum: 5, maximum: 10_080 },
-} as const;
+const triggerFields = /* @__PURE__ */ (() =>
+  ({
+    event_types: {
+      type: 'array',
+      items: { type: 'string', enum: EVENT_TYPES },
+      minItems: 1,
+      maxItems: EVENT_TYPES.length,
+      uniqueItems: true,
+      description: 'The event types that start it (all types when absent).',
+    },
+    changes: {
+      type: 'array',
+      items: { type: 'string', enum: INCIDENT_CHANGES },
+      minItems: 1,
+      maxItems: INCIDENT_CHANGES.length,
+      uniqueItems: true,
+    },
+    every_minutes: { type: 'integer', minimum: 5, maximum: 10_080 },
+  }) as const)();
 
 /** The fields each trigger type takes besides `type` (its branch of the `oneOf`). */
 export const TRIGGER_FIELDS = {
@@ -112,20 +113,21 @@ export const workflowTrigger = /* @__PURE__ */ (() =>
     oneOf: TRIGGER_TYPES.map((t) => typeBranch(t, TRIGGER_WORDS[t], triggerFields, TRIGGER_FIELDS[t])),
   }) as unknown as FlatTrigger)();
 
-const actionFields = {
-  title: { type: 'string', minLength: 1, maxLength: 300, pattern: '\\S' },
-  description: { type: 'string', maxLength: 5000 },
-  severity: { type: 'string', enum: INCIDENT_SEVERITIES },
-  status: { type: 'string', enum: INCIDENT_STATUSES.filter((s) => s !== 'draft') },
-  assignee_id: uuid,
-  reason: { type: 'string', maxLength: 1000 },
-  text: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
-  message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
-  integration_id: uuid,
-  webhook_id: uuid,
-  workflow_id: uuid,
-  minutes: { type: 'integer', minimum: 1, maximum: MAX_WAIT_MINUTES },
-} as const;
+const actionFields = /* @__PURE__ */ (() =>
+  ({
+    title: { type: 'string', minLength: 1, maxLength: 300, pattern: '\\S' },
+    description: { type: 'string', maxLength: 5000 },
+    severity: { type: 'string', enum: INCIDENT_SEVERITIES },
+    status: { type: 'string', enum: INCIDENT_STATUSES.filter((s) => s !== 'draft') },
+    assignee_id: uuid,
+    reason: { type: 'string', maxLength: 1000 },
+    text: { type: 'string', minLength: 1, maxLength: 5000, pattern: '\\S' },
+    message: { type: 'string', minLength: 1, maxLength: 2000, pattern: '\\S' },
+    integration_id: uuid,
+    webhook_id: uuid,
+    workflow_id: uuid,
+    minutes: { type: 'integer', minimum: 1, maximum: MAX_WAIT_MINUTES },
+  }) as const)();
 type ActionField = keyof typeof actionFields;
 
 /** The fields each action type takes besides `type` and `if` (its branch of the `oneOf`). */

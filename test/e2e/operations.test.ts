@@ -180,7 +180,7 @@ describe('agents.update', () => {
     const runs = async () => {
       const res = await call('GET', '/api/v1/agents', { token: org.token });
       expect(res.status).toBe(200);
-      const byId = Object.fromEntries(res.body.map((a: { agent_id: string }) => [a.agent_id, a]));
+      const byId = Object.fromEntries(res.body.items.map((a: { agent_id: string }) => [a.agent_id, a]));
       return { intake: byId['voice-intake'], extraction: byId['field-extraction'] };
     };
     const before = await runs();

@@ -460,8 +460,8 @@ describe('queues and the workers they trigger', () => {
       JSON.stringify(r.Properties.Targets ?? []).includes('Queues'),
     );
     // One per queue the bus feeds: webhook dispatch, notifications, workflow runs, the service's
-    // announcements, the data lake, the large map files' extractions.
-    expect(rules).toHaveLength(6);
+    // announcements, the data lake, the large map files' extractions, the plan changes.
+    expect(rules).toHaveLength(7);
     // A large map file reaches its worker from the outbox message its extract call writes (the
     // route has no queue client), and only that message.
     const [, extractions] = rules.find(([, r]) =>

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand, type ScanCommandOutput } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
-import { call, confirmRegistration } from '../support/api.js';
+import { ADMIN, call, confirmRegistration } from '../support/api.js';
 import { npmStart, type NpmStart } from '../support/npm-start.js';
 
 let runtime: NpmStart | undefined;
@@ -51,15 +51,20 @@ describe('secrets at rest', () => {
     const tag = Math.random().toString(36).slice(2, 10);
     const email = `secrets-${tag}@example.com`;
     const password = `Secret-${tag}-Pass1`;
-    expect(
-      (
-        await call('POST', '/api/v1/portal/register', {
-          server,
-          body: { email, password, organization_name: `Secrets ${tag}` },
-        })
-      ).status,
-    ).toBe(201);
+    const registered = await call('POST', '/api/v1/portal/register', {
+      server,
+      body: { email, password, organization_name: `Secrets ${tag}` },
+    });
+    expect(registered.status).toBe(201);
     await confirmRegistration(email, runtime);
+    // Webhooks and integrations are the pro plan's (docs/plans.md): the platform operator upgrades it.
+    const admin = (await call('POST', '/api/v1/portal/login', { server, body: ADMIN })).body.access_token as string;
+    const upgraded = await call('PATCH', `/api/v1/tenants/${registered.body.tenant_id}`, {
+      server,
+      token: admin,
+      body: { plan: 'pro' },
+    });
+    expect(upgraded.status, upgraded.text).toBe(200);
     const token = (await call('POST', '/api/v1/portal/login', { server, body: { email, password } })).body
       .access_token as string;
 

@@ -527,6 +527,8 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
   // Keyed by where (`route <id> <part>.<name>`): only there.
   'route infrastructure.tagLines body.line_ids':
     "Lines within the file named by the path (`0`, `2.1`: a feature's place in the file), which the path's file_id scopes; another tenant's file is the path's 404 already.",
+  'route vessels.list query.mmsi':
+    "A filter on the tenant's own vessels (search_vessels by MMSI), not a lookup: another tenant's MMSI finds nothing, the same empty page as an MMSI never heard; a vessel's own page (GET /api/v1/vessels/{mmsi}) is the lookup, and answers 404.",
   'route auditLogs.list query.user_id':
     "A filter on the tenant's own entries, not a lookup: the user may have been deleted since (their entries stay), so any value is taken and matches only entries of this tenant; another tenant's user id finds nothing, exactly as an unknown one.",
   'route drones.callback body.data.drone_id':
