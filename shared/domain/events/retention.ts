@@ -15,21 +15,12 @@ import { timeOfId } from '../../ids.js';
 import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { eventExpiry, eventRetentionDays } from '../accounts/index.js';
-import { busMessageOf, type BusEnvelope } from '../webhooks/index.js';
+import { queuedBusMessage } from '../webhooks/index.js';
 
 /** Re-stamps the events of the tenant a plan-change message names; returns how many changed. */
 export async function restampRetention(body: string, messageId: string): Promise<number> {
-  let message;
-  try {
-    message = busMessageOf(JSON.parse(body) as BusEnvelope);
-  } catch (err) {
-    log.error('a plan-change message is not JSON: dropped', { sqs_message_id: messageId, err });
-    return 0;
-  }
-  if (!message) {
-    log.warn('a plan-change message without a tenant: dropped', { sqs_message_id: messageId });
-    return 0;
-  }
+  const message = queuedBusMessage(body, messageId, 'plan-change');
+  if (!message) return 0;
   const tenantId = systemTenant(message.tenantId);
   const [tenant, config] = await Promise.all([getTenant(tenantId), getTenantConfig(tenantId)]);
   if (!tenant) return 0;

@@ -8,20 +8,14 @@
 import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import type { EventInput } from '../../schemas/events.js';
-import { busMessageOf, type BusEnvelope } from '../webhooks/index.js';
+import { queuedBusMessage } from '../webhooks/index.js';
 import { announceEvent } from './announce.js';
 
 export async function announceMessage(body: string, messageId: string): Promise<void> {
-  let message;
-  try {
-    message = busMessageOf(JSON.parse(body) as BusEnvelope);
-  } catch (err) {
-    log.error('an announcement message is not JSON: dropped', { sqs_message_id: messageId, err });
-    return;
-  }
+  const message = queuedBusMessage(body, messageId, 'announcement');
   const announced = message?.detail.event as EventInput | undefined;
   if (!message || !announced || typeof announced !== 'object') {
-    log.warn('an announcement message without a tenant or an event: dropped', { sqs_message_id: messageId });
+    if (message) log.warn('an announcement message without an event: dropped', { sqs_message_id: messageId });
     return;
   }
   // The message's own tenant: the tracker's, written with the episode.

@@ -5,6 +5,7 @@
  * dispatcher (shared/domain/webhooks/dispatch.ts) and the deliverer (shared/domain/webhooks/delivery-attempt.ts) run on these.
  */
 import { derivedTimeId, timeOfId } from '../../ids.js';
+import { log } from '../../log.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 import { severityRank, INCIDENT_SEVERITIES, type IncidentSeverity } from '../../vocabulary/incidents.js';
@@ -60,6 +61,23 @@ export function busMessageOf(event: BusEnvelope): BusMessage | null {
     ? new Date(timeOfId(messageId)).toISOString()
     : new Date(event.time).toISOString();
   return { messageId, tenantId: d.tenant_id, type: event['detail-type'], time, detail: d };
+}
+
+/**
+ * The bus message a queue message carries (an EventBridge event the rule put on the queue), or
+ * null, logged with `what` the queue is for, when it is not JSON or names no tenant: no retry makes
+ * it one, so the caller drops it.
+ */
+export function queuedBusMessage(body: string, sqsMessageId: string, what: string): BusMessage | null {
+  let message: BusMessage | null;
+  try {
+    message = busMessageOf(JSON.parse(body) as BusEnvelope);
+  } catch (err) {
+    log.error(`a ${what} message is not an EventBridge event: dropped`, { sqs_message_id: sqsMessageId, err });
+    return null;
+  }
+  if (!message) log.warn(`a ${what} message without a tenant or an id: dropped`, { sqs_message_id: sqsMessageId });
+  return message;
 }
 
 const isSeverity = (s: unknown): s is IncidentSeverity => (INCIDENT_SEVERITIES as readonly unknown[]).includes(s);

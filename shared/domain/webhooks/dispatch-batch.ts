@@ -7,28 +7,15 @@
  */
 import type { QueueMessage } from '../../vocabulary/queues.js';
 import { now } from '../../ids.js';
-import { log } from '../../log.js';
-import { busMessageOf, type BusEnvelope, type BusMessage } from './delivery-policy.js';
+import { queuedBusMessage, type BusMessage } from './delivery-policy.js';
 import { dispatchMessage, subscriptionsOf } from './dispatch.js';
 
 export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]): Promise<Map<K, unknown>> {
   const failed = new Map<K, unknown>();
   const byTenant = new Map<string, { key: K; message: BusMessage }[]>();
   for (const { key, id, body } of messages) {
-    let message: BusMessage | null;
-    try {
-      message = busMessageOf(JSON.parse(body) as BusEnvelope);
-    } catch (err) {
-      log.error('a dispatch queue message is not an EventBridge event: not delivered to webhooks', {
-        sqs_message_id: id,
-        err,
-      });
-      continue;
-    }
-    if (!message) {
-      log.warn('a bus message without a tenant or an id: not delivered to webhooks', { sqs_message_id: id });
-      continue;
-    }
+    const message = queuedBusMessage(body, id, 'webhook dispatch');
+    if (!message) continue;
     byTenant.set(message.tenantId, [...(byTenant.get(message.tenantId) ?? []), { key, message }]);
   }
   const at = now();
