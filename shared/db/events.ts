@@ -460,42 +460,54 @@ export async function reindexEventsOfTenant(tenantId: TenantId): Promise<number>
 
 /**
  * Sets each of the tenant's events' TTL to `expiryOf(event_id)` where it differs (a plan change:
- * the `retention-restamp` worker). One Query of the tenant's event partition (keys and TTL only)
- * and an UpdateItem per event to change, only while the event exists; doing it again changes
- * nothing. Returns how many it changed.
+ * the `retention-restamp` worker). One Query of the tenant's event partition and an UpdateItem per
+ * event to change, only while the event exists; doing it again changes nothing. The items are read
+ * whole (a projection would cost the same read units: they are counted on the items' size) and
+ * each changed chunk goes to `stamped` with its new TTL, for what expires with the events (their
+ * mention index items). Returns how many it changed.
  */
-export async function restampEventExpiry(tenantId: TenantId, expiryOf: (eventId: string) => number): Promise<number> {
+export async function restampEventExpiry(
+  tenantId: TenantId,
+  expiryOf: (eventId: string) => number,
+  stamped: (events: { event: StoredEvent; expiresAt: number }[]) => Promise<unknown>,
+): Promise<number> {
   let changed = 0;
   await forEachPage(
     {
       TableName: TABLE,
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK },
-      ExpressionAttributeNames: { '#sk': 'SK', '#ttl': 'expires_at' },
-      ProjectionExpression: '#sk, #ttl',
     },
     async (page) => {
       const stale = (page.Items ?? []).filter((item) => item.expires_at !== expiryOf(String(item.SK)));
       for (let i = 0; i < stale.length; i += 25) {
-        await Promise.all(
-          stale.slice(i, i + 25).map((item) =>
+        const chunk = stale
+          .slice(i, i + 25)
+          .map((item) => ({ event: eventFromItem(item), expiresAt: expiryOf(String(item.SK)) }));
+        const kept = await Promise.all(
+          chunk.map(({ event, expiresAt }) =>
             db
               .send(
                 new UpdateCommand({
                   TableName: TABLE,
-                  Key: keys.event(tenantId, String(item.SK)),
+                  Key: keys.event(tenantId, event.event_id),
                   UpdateExpression: 'SET #ttl = :ttl',
                   ConditionExpression: 'attribute_exists(PK)',
                   ExpressionAttributeNames: { '#ttl': 'expires_at' },
-                  ExpressionAttributeValues: { ':ttl': expiryOf(String(item.SK)) },
+                  ExpressionAttributeValues: { ':ttl': expiresAt },
                 }),
               )
-              .catch((err: unknown) => {
-                // Deleted meanwhile (its TTL ran): nothing to stamp.
-                if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-              }),
+              .then(
+                () => true,
+                (err: unknown) => {
+                  // Deleted meanwhile (its TTL ran): nothing to stamp, and nothing expires with it.
+                  if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+                  return false;
+                },
+              ),
           ),
         );
+        await stamped(chunk.filter((_, j) => kept[j]));
       }
       changed += stale.length;
     },

@@ -22,7 +22,7 @@ export const auditLogsListRoute = {
   tag: 'audit-logs',
   summary: "The tenant's audit log, newest first, filtered by action, resource type, user and time",
   description:
-    "Every change to the tenant is here, written in the same transaction as the change itself. Each filter is served by an index (action, resource type, user) and the time range by the entries' time-ordered ids, so a filtered page reads only what it returns (and `total` counts the range). `start_date` and `end_date` are both included. Entries are kept as the tenant's `retention_days.audit_logs` says (docs/configuration.md).",
+    "Every change to the tenant is here, written in the same transaction as the change itself. Each filter is served by an index (action, resource type, user) and the time range by the entries' time-ordered ids, so a filtered page reads only what it returns (and `total` counts the range). `start_date` and `end_date` are both included. Entries are kept: the tenant's `retention_days.audit_logs` is not applied yet (docs/configuration.md).",
   request: { path: auditTenantPath, query: auditLogQuery },
   response: { status: 200, description: 'AuditLogListResponse.', schema: auditLogList },
   errors: [404],

@@ -125,6 +125,7 @@ export const developerThreatScoreRoute = {
     schema: threatScoreResponse,
     headers: LIMIT_HEADERS,
   },
+  plan: { retention: 'events' },
   grants: { table: 'write', bucket: 'read' },
   timeoutSeconds: 20,
   memoryMb: 1024,

@@ -91,9 +91,10 @@ export const watchlistAlertsRoute = {
   tag: 'watchlist',
   summary: 'Watchlist alerts: watched entities touched by an event, a vessel position or a threat score, newest first',
   description:
-    "An alert is raised when an event names a watched vessel, IP (or one in a watched range) or domain (or a subdomain); when a vessel's position report is of a watched vessel or within 2 km of a watched line (once an hour per entry and vessel); and when a threat score touches a watched entity, its country or ASN (once an hour per entry and target). Each alert is a `watchlist.alert` event (on the bus, the live stream and webhooks; workflows may trigger on it), shown here shaped for the watchlist. An `entry_id` that is not the tenant's is 404, as an unknown one (a removed entry's alerts stay listable).",
+    "An alert is raised when an event names a watched vessel, IP (or one in a watched range) or domain (or a subdomain); when a vessel's position report is of a watched vessel or within 2 km of a watched line (once an hour per entry and vessel); and when a threat score touches a watched entity, its country or ASN (once an hour per entry and target). Each alert is a `watchlist.alert` event (on the bus, the live stream and webhooks; workflows may trigger on it), shown here shaped for the watchlist. An `entry_id` that is not the tenant's is 404, as an unknown one (a removed entry's alerts stay listable). Only alerts within the plan's event retention are shown.",
   request: { query: watchlistAlertQuery },
   response: { status: 200, description: 'A page of alerts.', schema: { type: 'array', items: watchlistAlertResponse } },
+  plan: { retention: 'events' },
   errors: [404],
   grants: { table: 'read' },
 } as const satisfies RouteDef;

@@ -131,7 +131,8 @@ const retentionDays = {
       type: 'integer',
       minimum: 1,
       maximum: 3650,
-      description: 'Days an event is kept: it expires (DynamoDB TTL) that many days after it arrived.',
+      description:
+        "Days an event is kept, at most the plan's retention (docs/plans.md): reads hide it from then on, and it expires (DynamoDB TTL) a day later.",
     },
     incidents: {
       type: 'integer',

@@ -3,10 +3,12 @@
  * features it lacks (403), each answer naming the plan and the way up; a plan change through the
  * API lifts them on the next call.
  */
+import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { eventItem, eventKey, writeAll } from '../../shared/db/events.js';
+import { mentionKeys } from '../../shared/db/mention-keys.js';
 import { timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, setPlan, type RegisteredTenant } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -210,5 +212,59 @@ describe('retention by plan', () => {
     expect(pro.status, pro.text).toBe(200);
     expect(pro.text).toContain(old.event_id);
     expect((await anchored()).status).toBe(200);
+  });
+
+  it('the threat score and watchlist alerts count only the events the plan keeps; a plan change re-stamps the mention index', async () => {
+    const org = await registerTenant('KeptScore', { plan: 'free' });
+    const environmentId = await environmentOf(org);
+    const receivedMs = Date.now() - 40 * DAY_S * 1000;
+    const oldSeconds = Math.floor(receivedMs / 1000);
+    const ip = '203.0.113.77';
+    const named = storedEventAt(org.tenantId, environmentId, receivedMs, {
+      type: 'intrusion.detected',
+      payload: { source_ip: ip },
+    });
+    const alert = storedEventAt(org.tenantId, environmentId, receivedMs + 1, {
+      type: 'watchlist.alert',
+      payload: {
+        entry_id: randomUUID(),
+        entity_type: 'ip',
+        value: ip,
+        label: 'Scanner',
+        trigger: 'event',
+        subject: `event ${named.event_id}`,
+      },
+    });
+    await writeAll(
+      [named, alert].map((event) => eventItem({ event, contentHash: 'h', expiresAt: oldSeconds + 31 * DAY_S })),
+    );
+    // The stream worker indexes the event's mention with the event's TTL.
+    const mentionKey = mentionKeys.mention(org.tenantId, 'ip', ip, named.occurred_at, named.event_id);
+    const mentionTtl = async () =>
+      (await db.send(new GetCommand({ TableName: TABLE, Key: mentionKey, ConsistentRead: true }))).Item?.expires_at;
+    await expect.poll(mentionTtl, { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 31 * DAY_S);
+
+    const historyOf = async () => {
+      const res = await call('GET', '/api/v1/threat-score', {
+        token: org.token,
+        query: { target: ip, target_type: 'ip' },
+      });
+      expect(res.status, res.text).toBe(200);
+      return String(res.body.factors.history.detail);
+    };
+    const alertIds = async () => {
+      const res = await call('GET', '/api/v1/watchlist/alerts', { token: org.token });
+      expect(res.status, res.text).toBe(200);
+      return (res.body as { alert_id: string }[]).map((a) => a.alert_id);
+    };
+    // Free keeps 30 days: the forty-day-old event is no history, its alert not listed.
+    expect(await historyOf()).toMatch(/^0 event\(s\)/);
+    expect(await alertIds()).toEqual([]);
+
+    await setPlan(org.tenantId, 'pro');
+    expect(await historyOf()).toMatch(/^1 event\(s\)/);
+    expect(await alertIds()).toEqual([alert.event_id]);
+    // The mention expires with its event: re-stamped to pro's (the configuration's 90 days) too.
+    await expect.poll(mentionTtl, { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
   });
 });

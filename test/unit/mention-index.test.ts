@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionRecords } from '../../shared/domain/threat-score/mention-index.js';
+import { mentionRecords } from '../../shared/domain/events/mention-index.js';
 import type { StoredEvent } from '../../shared/db/events.js';
 import type { TenantId } from '../../shared/vocabulary/tenant.js';
 

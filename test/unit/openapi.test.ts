@@ -455,7 +455,7 @@ describe('OpenAPI document: validity', () => {
     }
   });
 
-  it('passes spectral:oas with no errors and no warnings', { timeout: 60_000 }, async () => {
+  it('passes spectral:oas with no errors and no warnings', { timeout: 180_000 }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'gatehouse-openapi-'));
     try {
       const file = join(dir, 'openapi.json');

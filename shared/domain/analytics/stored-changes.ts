@@ -8,7 +8,7 @@
  * - the active threats (../threats.ts) of the events that matched threat definitions, new or changed
  *   (linked to an incident), settled once they are counted;
  * - the vessels' tracks (../vessels/tracker.ts) from new AIS events, per tenant, in the stream's order;
- * - the mention index of the threat score (../mention-index.ts): new events, and changed ones linked
+ * - the mention index of the threat score (../events/mention-index.ts): new events, and changed ones linked
  *   to an incident;
  * - watchlist alerts (../watchlist-touches.ts) for watched entities the new events touch.
  *
@@ -20,7 +20,7 @@ import { eventFromItem, type StoredEvent } from '../../db/events.js';
 import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { countEvents, countIncidents, type ItemToCount } from './stream-counting.js';
-import { indexMentions } from '../threat-score/index.js';
+import { indexMentions } from '../events/index.js';
 import { settleThreats, type MatchedEvent } from '../threats/index.js';
 import { AIS_EVENT_TYPES, trackTenant, type AisEvent } from '../vessels/index.js';
 import { raiseWatchlistAlerts } from '../watchlist/index.js';

@@ -7,6 +7,7 @@
  */
 export * from './ingest.js';
 export * from './manual-reports.js';
+export * from './mention-index.js';
 export * from './mentions.js';
 export * from './publish.js';
 export * from './read.js';

@@ -2,7 +2,7 @@
  * Retention by plan (docs/plans.md): one message of the `plan-changes` queue (worker
  * `retention-restamp`), fed by a rule on the bus with the tenant's `tenant.plan_changed`: every
  * event of the tenant gets the TTL its retention now says, counted from the time in its id, as
- * ingest stamps it. The tenant's plan and configuration are read when the message is handled, not
+ * ingest stamps it, and so does each of its mention index items (./mention-index.ts). The tenant's plan and configuration are read when the message is handled, not
  * taken from the message, so messages handled late or out of order, or twice, end the same.
  *
  * Reads hide what the plan no longer shows from the change on (shared/domain/events/read.ts);
@@ -16,6 +16,7 @@ import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { eventExpiry, eventRetentionDays } from '../accounts/index.js';
 import { queuedBusMessage } from '../webhooks/index.js';
+import { indexMentions } from './mention-index.js';
 
 /** Re-stamps the events of the tenant a plan-change message names; returns how many changed. */
 export async function restampRetention(body: string, messageId: string): Promise<number> {
@@ -25,7 +26,8 @@ export async function restampRetention(body: string, messageId: string): Promise
   const [tenant, config] = await Promise.all([getTenant(tenantId), getTenantConfig(tenantId)]);
   if (!tenant) return 0;
   const days = eventRetentionDays(tenant.plan, config?.retention_days.events ?? 90);
-  const changed = await restampEventExpiry(tenantId, (eventId) => eventExpiry(timeOfId(eventId), days));
+  // The mention index items of an event expire with it: put again with the event's new TTL.
+  const changed = await restampEventExpiry(tenantId, (eventId) => eventExpiry(timeOfId(eventId), days), indexMentions);
   log.info('events re-stamped for a plan change', { tenant_id: tenantId, plan: tenant.plan, days, changed });
   return changed;
 }

@@ -5,5 +5,4 @@
  * Importing it costs a bundle only what it uses: shared/domain/package.json marks the domain free
  * of side effects (test/infra/tree-shaking.test.ts).
  */
-export * from './mention-index.js';
 export * from './score-and-alert.js';

@@ -3,12 +3,13 @@
  * watched entity (the target itself, its country or ASN, a watched line near it), a watchlist
  * alert raised, once an hour per entry and target (shared/domain/watchlist/alerts.ts).
  */
+import type { TenantPlan } from '../../vocabulary/plans.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { hourBucket, raiseAlerts } from '../watchlist/index.js';
 import { threatScore, type ScoreRequest } from './score.js';
 
-export async function scoreAndAlert(tenantId: TenantId, req: ScoreRequest, nowMs = Date.now()) {
-  const { touched, ...score } = await threatScore(tenantId, req, nowMs);
+export async function scoreAndAlert(tenantId: TenantId, req: ScoreRequest, plan: TenantPlan, nowMs = Date.now()) {
+  const { touched, ...score } = await threatScore(tenantId, req, plan, nowMs);
   if (touched.length > 0) {
     await raiseAlerts(
       tenantId,

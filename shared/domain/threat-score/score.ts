@@ -23,6 +23,9 @@
  */
 import { NotFoundError, invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
+import type { TenantPlan } from '../../vocabulary/plans.js';
+import { timeOfId } from '../../ids.js';
+import { retentionFloorMs } from '../accounts/index.js';
 import { severityOfScore } from '../../vocabulary/score-bands.js';
 import {
   CONTEXT_RELEVANCE,
@@ -114,10 +117,18 @@ const countryOfDomain = (domain: string): string | null => {
   return /^[a-z]{2}$/.test(tld) ? (tld === 'uk' ? 'GB' : tld.toUpperCase()) : null;
 };
 
-export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs = Date.now()) {
+/** The score of a target; of events, only those the tenant's `plan` still keeps count (docs/plans.md). */
+export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: TenantPlan, nowMs = Date.now()) {
   const { key, point: givenPoint } = normaliseTarget(req.target_type, req.target);
   const notes: string[] = [];
-  const from = new Date(nowMs - R.historyDays * DAY_MS).toISOString();
+  // History reaches back R.historyDays, not before what the plan keeps: a mention is of an event,
+  // and an event received before the plan's floor is one the event routes no longer show.
+  const floorMs = retentionFloorMs(plan, nowMs) ?? -Infinity;
+  const from = new Date(Math.max(nowMs - R.historyDays * DAY_MS, floorMs)).toISOString();
+  const kept = (page: { mentions: StoredMention[]; truncated: boolean }) => ({
+    ...page,
+    mentions: page.mentions.filter((m) => timeOfId(m.event_id) >= floorMs),
+  });
 
   // What the target is, where it is, and what named it.
   // The threat libraries' and the watchlist's revisions in one read: each compiled set is read
@@ -126,9 +137,10 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, nowMs =
   const [watch, definitions, history, subject] = await Promise.all([
     revisions.then((read) => watchlistAt(tenantId, watchlistRevisionFrom(read, tenantId)?.revision ?? 0)),
     revisions.then((read) => tenantDefinitions(tenantId, libraryRevisionFrom(read, tenantId)?.revision)),
-    req.target_type === 'location'
+    (req.target_type === 'location'
       ? mentionsNear(tenantId, givenPoint!, from)
-      : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit),
+      : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit)
+    ).then(kept),
     subjectOf(tenantId, req.target_type, key, nowMs),
   ]);
   if (history.truncated) notes.push(`Only the newest ${R.historyLimit} events naming the target were read.`);

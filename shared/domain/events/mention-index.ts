@@ -12,7 +12,8 @@
 import { cellOf } from '../../db/vessels/index.js';
 import { mentionItem, putMentions, type StoredMention } from '../../db/mentions.js';
 import type { StoredEvent } from '../../db/events.js';
-import { mentionsOf, TYPE_WEIGHTS } from '../events/index.js';
+import { mentionsOf } from './mentions.js';
+import { TYPE_WEIGHTS } from './scoring.js';
 
 /** A type whose base weight is at most this is routine telemetry. */
 export const ROUTINE_WEIGHT = 0.05;
