@@ -14,6 +14,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordHeartbeat } from './db/heartbeats.js';
 import { log } from './log.js';
+import { flushingMetrics } from './metrics.js';
 import type { QueueMessage } from './vocabulary/queues.js';
 import type { TableStreamTrigger } from './workers.js';
 
@@ -71,7 +72,7 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
       );
     }
   };
-  return wrapped as H;
+  return flushingMetrics(wrapped) as H;
 }
 
 /**

@@ -18,6 +18,7 @@ import { ownTenant, resolveTenant } from '../auth/tenant.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor, CallerActor } from '../vocabulary/actor.js';
 import { log, type Logger } from '../log.js';
+import { flushingMetrics } from '../metrics.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -191,7 +192,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
   }
   for (const v of validators) chain.use(v);
   chain.use(decideTenant(route, options.plan));
-  return chain;
+  return flushingMetrics(chain);
 }
 
 /**
