@@ -18,7 +18,14 @@ export const handler = httpHandler(
       (attempt) =>
         ingestEvents(
           req.actor,
-          { decideTenant: req.tenantOf, meter: req.meter, read: req.read, attempt, decode: decodeAisInput },
+          {
+            decideTenant: req.tenantOf,
+            meter: req.meter,
+            read: req.read,
+            attempt,
+            decode: decodeAisInput,
+            mode: 'batch',
+          },
           events,
           (i) => ['body', 'events', i],
         ),

@@ -23,6 +23,7 @@ export const handler = httpHandler(
             read: req.read,
             attempt,
             decode: decodeAisInput,
+            mode: 'single',
           },
           [req.body],
           () => ['body'],

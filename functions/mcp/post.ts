@@ -6,6 +6,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { config } from '../../shared/config.js';
+import { metrics } from '../../shared/metrics.js';
 import { developerAuthorizer } from '../../shared/http/developer-auth.js';
 import { httpHandler } from '../../shared/http/handler.js';
 import { allowedOriginsOf, apiBaseOf, credentialOf, transportRefusal } from '../../shared/mcp/http-access.js';
@@ -27,7 +28,10 @@ export const handler = httpHandler(
       allowedHosts: hosts,
       allowedOrigins: origins,
     });
-    const server = new GatehouseMcpServer({ baseUrl, credential: credentialOf(req.headers) });
+    const server = new GatehouseMcpServer(
+      { baseUrl, credential: credentialOf(req.headers) },
+      { onToolCall: metrics.mcpToolCall },
+    );
     await server.connect(transport);
     try {
       const headers = new Headers();

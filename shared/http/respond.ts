@@ -1,6 +1,7 @@
 /** Turns replies and errors into API Gateway proxy results, in the contract's shapes. */
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import type { Logger } from '../log.js';
+import { metrics } from '../metrics.js';
 import type { RouteDef } from '../routes/types.js';
 import {
   DomainError,
@@ -54,6 +55,7 @@ export function errorResult(err: unknown, requestId: string, log: Logger): APIGa
     return jsonResult(422, { detail: err.issues });
   }
   if (isRefusal(err)) {
+    if (err.kind === 'rate_limited') metrics.rateLimitRefusal();
     return jsonResult(STATUS[err.kind], { detail: err.detail, ...err.extensions }, errorHeaders(err));
   }
   // http-errors style errors from middy middlewares (e.g. 415 from the body parser).

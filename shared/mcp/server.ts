@@ -60,8 +60,18 @@ const CAPABILITIES = {
   prompts: { listChanged: false },
 };
 
+/** What the host of a server learns of its work. */
+export interface McpServerHooks {
+  /**
+   * After each tools/call of a known tool: `error` for a tool result that is an error or a call
+   * that threw. The route (functions/mcp/post.ts) counts them as the `McpToolCalls` metric; the
+   * stdio server (bin/mcp.ts) does not, its standard output being the protocol's.
+   */
+  onToolCall?: (tool: string, outcome: 'success' | 'error') => void;
+}
+
 export class GatehouseMcpServer extends Protocol<ServerRequest, ServerNotification, ServerResult> {
-  constructor(target: ApiTarget) {
+  constructor(target: ApiTarget, hooks: McpServerHooks = {}) {
     super();
     this.setRequestHandler(InitializeRequestSchema, (request) => ({
       protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(request.params.protocolVersion)
@@ -77,7 +87,14 @@ export class GatehouseMcpServer extends Protocol<ServerRequest, ServerNotificati
       const tool = toolNamed(request.params.name);
       // An unknown tool is the caller's mistake about the server, not a refusal: a protocol error.
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      return runTool(tool, target, request.params.arguments ?? {});
+      let outcome: 'success' | 'error' = 'error';
+      try {
+        const result = await runTool(tool, target, request.params.arguments ?? {});
+        if (!result.isError) outcome = 'success';
+        return result;
+      } finally {
+        hooks.onToolCall?.(tool.name, outcome);
+      }
     });
     this.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
     this.setRequestHandler(ListResourcesRequestSchema, () => listResources(target));

@@ -10,21 +10,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { handler as dispatchHandler } from '../../functions/workers/webhook-dispatch.js';
-import { deliverHandler } from '../../functions/workers/webhook-deliver.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { useQueues } from '../../shared/adapters/queue.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import { keys } from '../../shared/db/keys.js';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhooks/delivery-policy.js';
-import { newTimeId } from '../../shared/ids.js';
-import { installLocalAdapters } from '../../shared/local/compose.js';
-import { LocalQueues } from '../../shared/local/queue.js';
-import { startQueueWorkers, type QueueWorkers } from '../../shared/local/queue-workers.js';
-import { workerById } from '../../shared/workers.js';
+import type { LocalQueues } from '../../shared/local/queue.js';
+import type { QueueWorkers } from '../../shared/local/queue-workers.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf, outboxOf } from '../support/seed.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { incidentCreatedOnBus, startWebhookPipeline } from '../support/webhook-pipeline.js';
 
 const start = Date.now();
 let nowMs = start;
@@ -36,20 +31,7 @@ const script = new Map<string, number[]>();
 let receiver: Receiver;
 
 beforeAll(async () => {
-  await installLocalAdapters();
-  queues = new LocalQueues({ clock });
-  useQueues(queues);
-  workers = await startQueueWorkers({
-    queues,
-    region: 'us-east-1',
-    workers: [workerById('webhook-dispatch'), workerById('webhook-deliver')],
-    handlers: {
-      'webhook-dispatch': dispatchHandler,
-      // No jitter: each wait is the schedule's own step.
-      'webhook-deliver': deliverHandler({ clock, random: () => 0.5 }),
-    },
-    pollMs: 0,
-  });
+  ({ queues, workers } = await startWebhookPipeline(clock));
   receiver = await startReceiver((path) => {
     const statuses = script.get(path) ?? [200];
     const status = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
@@ -73,25 +55,7 @@ async function subscribe(org: RegisteredTenant, path: string): Promise<string> {
 
 /** Puts an `incident.created` of the tenant on the dispatch queue, as the bus rule would, now. */
 async function publish(org: RegisteredTenant): Promise<void> {
-  const incidentId = newTimeId();
-  const event = {
-    version: '0',
-    id: newTimeId(),
-    'detail-type': 'incident.created',
-    source: 'gatehouse.incidents',
-    account: '000000000000',
-    time: new Date(nowMs).toISOString(),
-    region: 'us-east-1',
-    resources: [],
-    detail: {
-      incident_id: incidentId,
-      title: 'Gate forced',
-      severity: 'high',
-      tenant_id: org.tenantId,
-      message_id: newTimeId(),
-    },
-  };
-  await queues.send('webhook-dispatch', [{ body: JSON.stringify(event) }]);
+  await queues.send('webhook-dispatch', [incidentCreatedOnBus(org.tenantId, nowMs)]);
 }
 
 /** Moves the clock and runs what became due. */

@@ -29,6 +29,7 @@ import {
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { invalid } from '../../errors.js';
 import { timeOfId } from '../../ids.js';
+import { metrics } from '../../metrics.js';
 import { listTenants } from '../../db/tenants.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 
@@ -90,13 +91,21 @@ const digestHashOf = (d: AuditDigest) =>
  * returns how many. A run that finds the head moved by another stops: that one goes on.
  */
 export async function digestTenant(tenantId: TenantId, nowMs: number): Promise<number> {
+  return (await digestHours(tenantId, nowMs)).made;
+}
+
+/**
+ * `digestTenant`, answering also the start of the oldest settled hour still without a digest
+ * after it (null when the chain reached the last settled hour).
+ */
+async function digestHours(tenantId: TenantId, nowMs: number): Promise<{ made: number; behindFrom: number | null }> {
   const lastSettled = hourStartOf(nowMs - SETTLE_MS) - HOUR_MS;
   let head = await getDigestHead(tenantId);
   let next: number;
   if (head) next = Date.parse(head.hour_start) + HOUR_MS;
   else {
     const first = await firstAuditEntry(tenantId);
-    if (!first) return 0;
+    if (!first) return { made: 0, behindFrom: null };
     next = hourStartOf(timeOfId(first.log_id));
   }
   let made = 0;
@@ -106,14 +115,15 @@ export async function digestTenant(tenantId: TenantId, nowMs: number): Promise<n
     try {
       await transactWrite(putDigest(digest, head));
     } catch (err) {
-      if (err instanceof ConditionFailed) return made;
+      // Another run moved the head: it goes on from there.
+      if (err instanceof ConditionFailed) return { made, behindFrom: null };
       throw err;
     }
     head = { hour_start: digest.hour_start, digest_hash: digest.digest_hash, version: (head?.version ?? 0) + 1 };
     next += HOUR_MS;
     made++;
   }
-  return made;
+  return { made, behindFrom: next <= lastSettled ? next : null };
 }
 
 export type Finding =
@@ -301,6 +311,7 @@ export async function digestAllTenants(
   onFailure: (tenantId: string, err: unknown) => void,
 ): Promise<DigestRun> {
   const run: DigestRun = { tenants: 0, digests: 0, failed: 0 };
+  let oldestBehind: number | null = null;
   for (let offset = 0; Date.now() < deadline; offset += 100) {
     const tenants = await listTenants({ limit: 100, offset });
     for (const tenant of tenants) {
@@ -308,7 +319,9 @@ export async function digestAllTenants(
       run.tenants++;
       try {
         // Every tenant's log, by the platform: no request decided the tenant.
-        run.digests += await digestTenant(systemTenant(tenant.tenant_id), Date.now());
+        const { made, behindFrom } = await digestHours(systemTenant(tenant.tenant_id), Date.now());
+        run.digests += made;
+        if (behindFrom !== null && (oldestBehind === null || behindFrom < oldestBehind)) oldestBehind = behindFrom;
       } catch (err) {
         run.failed++;
         onFailure(tenant.tenant_id, err);
@@ -316,5 +329,10 @@ export async function digestAllTenants(
     }
     if (tenants.length < 100) break;
   }
+  // How long ago the oldest hour left behind became due (its end, then settling); 0 when caught up.
+  // A tenant that failed, or was not reached before the deadline, is not measured: the run's
+  // failure shows the first, the next run the second.
+  const dueAt = oldestBehind === null ? null : oldestBehind + HOUR_MS + SETTLE_MS;
+  metrics.auditDigestLag(dueAt === null ? 0 : Math.max(0, Math.round((Date.now() - dueAt) / 1000)));
   return run;
 }

@@ -13,6 +13,7 @@ import type { FeedProblem } from '../../feeds/feed-document.js';
 import { getIntegration, type StoredIntegration } from '../../db/integrations.js';
 import { NotFoundError } from '../../errors.js';
 import { now } from '../../ids.js';
+import { metrics } from '../../metrics.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { outboundPolicy } from '../outbound-policy.js';
 import { connectorUrl, disarmConnector } from './connector-settings.js';
@@ -88,9 +89,20 @@ export async function pollConnector(
   // The URL called, its credentials opened from the sealed config when the item shows them REDACTED.
   const settings = { ...stored.connector, url: await connectorUrl(stored) };
   const startedAt = now();
-  const result = isRoutingFeed(settings.feed)
-    ? await pollRouting(tenantId, integrationId, { ...settings, feed: settings.feed }, requested, startedAt)
-    : await pollDocument(tenantId, integrationId, settings, requested, startedAt);
+  let result: FeedPollResult;
+  try {
+    result = isRoutingFeed(settings.feed)
+      ? await pollRouting(tenantId, integrationId, { ...settings, feed: settings.feed }, requested, startedAt)
+      : await pollDocument(tenantId, integrationId, settings, requested, startedAt);
+  } catch (err) {
+    metrics.feedPoll(settings.feed, 'failure', 0);
+    throw err;
+  }
+  metrics.feedPoll(
+    settings.feed,
+    result.status === 'failed' ? 'failure' : 'success',
+    result.status === 'failed' ? 0 : result.read,
+  );
   const before = stored.poll_last;
   const empty = { read: 0, stored: 0, updated: 0, unchanged: 0, skipped: 0 };
   let report: PollReport;

@@ -19,6 +19,7 @@ import {
 import { tenantConfigFrom, tenantConfigKey, tenantFrom, tenantKey } from '../../db/tenants.js';
 import { ConflictError, invalid, NotFoundError, PayloadTooLargeError, type Loc } from '../../errors.js';
 import { newTimeId, now, timeOfId } from '../../ids.js';
+import { metrics, type IngestMode } from '../../metrics.js';
 import type { Actor } from '../actor.js';
 import {
   ENVIRONMENT_NOT_FOUND,
@@ -359,6 +360,12 @@ export interface IngestEdge {
    * tracker's) carry no decoder.
    */
   decode?: (input: EventInput) => EventInput;
+  /**
+   * How the events came, for the `EventsIngested` metric (shared/metrics.ts): one (POST /events)
+   * or a batch (POST /events/batch). The service's own events (vessel positions, telemetry, manual
+   * reports) leave it out and are not counted there.
+   */
+  mode?: IngestMode;
 }
 
 /**
@@ -519,6 +526,8 @@ export async function ingestEvents(
     }),
     { inOrder: tracked, beforeAttempt: renumberStale(SEQUENCE_WRITE_WINDOW_MS) },
   );
+  // Those stored now: a retry's events stored by an earlier attempt were counted then.
+  if (edge.mode && fresh.length > 0) metrics.eventsIngested(fresh.length, edge.mode);
 
   // A report from a sensor shows it is alive; health follows from last_seen_at.
   const lastReport = new Map<string, { sensor: StoredSensor; at: string }>();

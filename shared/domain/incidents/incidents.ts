@@ -20,6 +20,7 @@ import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../..
 import { getUser } from '../../db/users.js';
 import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
+import { metrics } from '../../metrics.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
 import { USER_NOT_FOUND, defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
@@ -171,6 +172,7 @@ export async function openIncident(
     ...slaTimerWrites(null, incident),
     ...alongside(incident.incident_id),
   ]);
+  metrics.incidentOpened();
   return viewOf(incident);
 }
 
@@ -268,8 +270,16 @@ export async function change(
       ...(result.extra ?? []),
       ...slaTimerWrites(current, next),
     ]);
+    countMoves(current, next);
     return viewOf(next);
   });
+}
+
+/** The metrics of a change that moved the incident: acknowledged, SLA breached, escalated (by hand or by the SLA). */
+function countMoves(current: Incident, next: Incident): void {
+  if (next.status === 'acknowledged' && current.status !== 'acknowledged') metrics.incidentAcknowledged();
+  if (next.sla_breached_at && !current.sla_breached_at) metrics.incidentSlaBreached();
+  if (next.escalation_level > current.escalation_level) metrics.escalation();
 }
 
 export type RespondInput = InputOf<typeof incidentRespond>;

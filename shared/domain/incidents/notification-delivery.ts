@@ -26,6 +26,7 @@ import {
 } from '../../db/notification-deliveries.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
 import { log } from '../../log.js';
+import { metrics } from '../../metrics.js';
 import { isNotifyKind, type NotifyKind } from '../../schemas/integrations.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import {
@@ -154,6 +155,8 @@ function absolute(path: string): string {
 /** One place the notification goes, ready to be sent with its link. */
 interface Target {
   key: string;
+  /** How it goes, as the `NotificationsSent` metric names it: `roles` (the users' sender) or the integration's kind (`email`, `slack`, ...). */
+  channel: string;
   /** Who the link was sent to, as its acknowledgement records it. */
   addressedTo: string[];
   send(link: MintedLink): Promise<string | null>;
@@ -222,6 +225,7 @@ export async function deliverNotification(
   if (sender && open('roles')) {
     targets.push({
       key: 'roles',
+      channel: 'roles',
       addressedTo: [...detail.notify_roles],
       send: async (link) => {
         await sender.send({
@@ -253,6 +257,7 @@ export async function deliverNotification(
     else
       targets.push({
         key,
+        channel: integration.kind,
         addressedTo: [`integration:${id}`],
         send: viaKind(integration.kind, () => openIntegrationConfig(integration)),
       });
@@ -261,7 +266,13 @@ export async function deliverNotification(
     const key = `email#${email}`;
     if (!open(key)) continue;
     if (!emailConfigured()) skip(key, 'this deployment sends no email (EMAIL_FROM is not set)', 'warn');
-    else targets.push({ key, addressedTo: [`email:${email}`], send: viaKind('email', async () => ({ to: [email] })) });
+    else
+      targets.push({
+        key,
+        channel: 'email',
+        addressedTo: [`email:${email}`],
+        send: viaKind('email', async () => ({ to: [email] })),
+      });
   }
   if (targets.length === 0) return report;
 
@@ -306,6 +317,7 @@ export async function deliverNotification(
       }
     }),
   );
+  outcomes.forEach((o, i) => o.status === 'sent' && metrics.notificationSent(targets[i]!.channel));
   // Call 3: how each went.
   await settleDeliveries(tenantId, incidentId, messageId, outcomes, new Date().toISOString());
   const failed = outcomes.filter((o) => o.status === 'failed');

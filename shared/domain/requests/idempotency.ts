@@ -26,6 +26,7 @@ import {
 } from '../../db/idempotency.js';
 import { ConflictError } from '../../errors.js';
 import { derivedTimeId } from '../../ids.js';
+import { metrics } from '../../metrics.js';
 import type { CallerActor } from '../../vocabulary/actor.js';
 
 const TTL_SECONDS = 24 * 3600;
@@ -119,6 +120,7 @@ export async function withIdempotency<T>(
     if (!existing) continue;
     if (existing.request_hash !== hash) throw new ConflictError('This Idempotency-Key was used with a different body');
     if (existing.status === 'COMPLETE') {
+      metrics.idempotentReplay();
       if (existing.response_body !== undefined) {
         return {
           status: Number(existing.response_status),

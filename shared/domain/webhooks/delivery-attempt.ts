@@ -31,6 +31,7 @@ import {
   type StoredWebhook,
 } from '../../db/webhooks/index.js';
 import { log } from '../../log.js';
+import { metrics } from '../../metrics.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
 import { DELIVERIES_QUEUE, type DeliveryJob } from './dispatch.js';
@@ -94,6 +95,7 @@ export async function attemptDelivery(job: DeliveryJob, options: DeliverOptions 
   const attempts = [...delivery.attempts, attempt];
 
   const meaning = meaningOf(answer.status);
+  metrics.webhookAttempt(meaning === 'delivered' ? 'success' : 'failure');
   if (meaning === 'delivered') {
     const recorded = await record(
       delivery,
@@ -212,6 +214,7 @@ async function exhaust(
     nowMs,
     [announce],
   );
+  if (recorded) metrics.webhookExhausted();
   return recorded
     ? { kind: 'failed', reason: 'exhausted' }
     : { kind: 'skipped', reason: 'recorded by another attempt' };
