@@ -3,7 +3,8 @@
  * them: Embedded Metric Format lines in the local server's log (LOG_FILE), with the contract's
  * names, values and dimensions, after a walk through the service: events sent one by one and in a
  * batch (and one sent again with its Idempotency-Key), an incident opened and acknowledged by its
- * link, a webhook delivered to a real receiver, and another exhausted against a failing one.
+ * link (and a client guessing links past their rate limit), a webhook delivered to a real receiver,
+ * and another exhausted against a failing one.
  *
  * The exhaustion runs as test/integration/webhook-retries.test.ts runs it
  * (test/support/webhook-pipeline.ts): the real dispatcher and deliverer handlers in this process,
@@ -16,7 +17,7 @@ import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhooks/delivery-policy.
 import { newTimeId } from '../../shared/ids.js';
 import type { LocalQueues } from '../../shared/local/queue.js';
 import type { QueueWorkers } from '../../shared/local/queue-workers.js';
-import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
+import { call, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { ackPathOf } from '../support/notifications.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { incidentCreatedOnBus, startWebhookPipeline } from '../support/webhook-pipeline.js';
@@ -99,6 +100,18 @@ describe('metrics in the local log', () => {
     const ack = await call('POST', await ackPathOf(opened.body.incident_id as string));
     expect(ack.body.status, ack.text).toBe('acknowledged');
 
+    // One client past the acknowledgement links' limit (30 a minute per address): refused with 429.
+    const client = { 'x-forwarded-for': randomClientIp() };
+    const guesses = [];
+    for (let i = 0; i < 31; i++)
+      guesses.push(
+        await call('POST', `/api/v1/incidents/${opened.body.incident_id}/acknowledge`, {
+          query: { token: `ack_${'0'.repeat(40)}` },
+          headers: client,
+        }),
+      );
+    expect(guesses.at(-1)!.status).toBe(429);
+
     // The incident's webhook is delivered by the server's own pipeline, to the receiver.
     await logged((p) => total(named(p, 'WebhookAttempts', { outcome: 'success' })) >= 1, 'successful webhook attempt');
 
@@ -118,6 +131,7 @@ describe('metrics in the local log', () => {
     expect(named(points, 'EventsIngested', { mode: 'single' }).some((p) => p.values.includes(1))).toBe(true);
     expect(named(points, 'EventsIngested', { mode: 'batch' }).some((p) => p.values.includes(3))).toBe(true);
     expect(total(named(points, 'IdempotentReplays'))).toBeGreaterThanOrEqual(1);
+    expect(total(named(points, 'RateLimitRefusals'))).toBeGreaterThanOrEqual(1);
     expect(total(named(points, 'IncidentsOpened'))).toBeGreaterThanOrEqual(1);
     expect(total(named(points, 'IncidentsAcknowledged'))).toBeGreaterThanOrEqual(1);
     expect(total(named(points, 'NotificationsSent', { channel: 'roles' }))).toBeGreaterThanOrEqual(1);
