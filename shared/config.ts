@@ -179,9 +179,10 @@ export function loadConfig(env: Env): Config {
   if (eventBusMode !== 'aws' && eventBusMode !== 'local') {
     throw new Error('EVENT_BUS_MODE must be aws or local');
   }
-  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  // Powertools' own variable first, as its Logger reads them (shared/log.ts).
+  const logLevel = (env.POWERTOOLS_LOG_LEVEL || env.LOG_LEVEL || 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+    throw new Error(`POWERTOOLS_LOG_LEVEL (or LOG_LEVEL) must be one of ${LOG_LEVELS.join(', ')}`);
   }
   // Under the local stack the stand-ins' endpoints are set: no Transcribe or Bedrock there.
   const offline = Boolean(env.S3_ENDPOINT || env.DYNAMODB_ENDPOINT) || eventBusMode === 'local';

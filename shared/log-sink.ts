@@ -5,9 +5,14 @@
  */
 import { appendFileSync } from 'node:fs';
 
-export function writeLogLine(line: Record<string, unknown>, level: string = String(line.level ?? 'info')): void {
-  const text = `${JSON.stringify(line)}\n`;
+/** Writes one line of JSON text already made (the logger's, shared/log.ts). */
+export function writeLogText(json: string, level: string = 'info'): void {
+  const text = `${json}\n`;
   const file = process.env.LOG_FILE;
   if (file) appendFileSync(file, text);
-  else (level === 'error' ? process.stderr : process.stdout).write(text);
+  else (/^(error|critical)$/i.test(level) ? process.stderr : process.stdout).write(text);
+}
+
+export function writeLogLine(line: Record<string, unknown>, level: string = String(line.level ?? 'info')): void {
+  writeLogText(JSON.stringify(line), level);
 }

@@ -172,7 +172,7 @@ describe('secrets at rest', () => {
     };
     expect(places.bus).toContain('incident.notification');
     // The server's own request log lines were captured (debug level: everything it logs).
-    expect(places.log).toContain('"msg":"request"');
+    expect(places.log).toContain('"message":"request"');
     for (const [place, text] of Object.entries(places)) {
       for (const [name, secret] of Object.entries(secrets))
         expect(text.includes(secret), `${name} in the ${place}`).toBe(false);

@@ -59,7 +59,7 @@ describe('logs', () => {
     }
     const entry = JSON.parse(lines[0]!);
     expect(entry).toMatchObject({
-      msg: 'login',
+      message: 'login',
       email: 'a@b.c',
       password: '[redacted]',
       authorization: '[redacted]',
@@ -87,7 +87,11 @@ describe('logs', () => {
     }
     expect(lines.join('')).not.toMatch(/pw9|tok9|u:/);
     const shown = 'https://REDACTED:REDACTED@feeds.example/x.csv?token=REDACTED&format=csv';
-    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: `polled ${shown}`, source: shown, nested: { urls: [shown] } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      message: `polled ${shown}`,
+      source: shown,
+      nested: { urls: [shown] },
+    });
     expect(JSON.parse(lines[1]!).error.message).toBe(`GET ${shown}: 503`);
   });
 });
