@@ -13,7 +13,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { recordHeartbeat } from './db/heartbeats.js';
-import { log } from './log.js';
+import { invocationFields, log, saneCorrelationId, withLogContext } from './log.js';
 import { flushingMetrics } from './metrics.js';
 import type { QueueMessage } from './vocabulary/queues.js';
 import type { TableStreamTrigger } from './workers.js';
@@ -44,20 +44,73 @@ export function batchLagMs(event: unknown, nowMs: number): number | null {
   return ages.length > 0 ? Math.max(0, ...ages) : null;
 }
 
+interface CorrelatedRecord {
+  body?: string;
+  dynamodb?: { NewImage?: { correlation_id?: { S?: string } } };
+}
+
+const correlationIds = new WeakMap<object, string | null>();
+
+/**
+ * The correlation id a record carries (shared/log.ts), or null: a stream record's item's
+ * `correlation_id`, a queue message's (a bus event's `detail.correlation_id`, or a job's own).
+ */
+export function recordCorrelationId(record: CorrelatedRecord): string | null {
+  if (correlationIds.has(record)) return correlationIds.get(record)!;
+  let id = saneCorrelationId(record.dynamodb?.NewImage?.correlation_id?.S);
+  if (!id && typeof record.body === 'string' && record.body.includes('"correlation_id"')) {
+    try {
+      const body = JSON.parse(record.body) as { correlation_id?: unknown; detail?: { correlation_id?: unknown } };
+      id = saneCorrelationId(body.detail?.correlation_id) ?? saneCorrelationId(body.correlation_id);
+    } catch {
+      // Not JSON: the worker says so itself.
+    }
+  }
+  correlationIds.set(record, id ?? null);
+  return id ?? null;
+}
+
+/** The distinct correlation ids of a batch's records, for every line of its invocation. */
+function batchCorrelationIds(event: unknown): string[] | undefined {
+  const records = (event as { Records?: unknown } | null | undefined)?.Records;
+  if (!Array.isArray(records)) return undefined;
+  const ids = new Set<string>();
+  for (const r of records) {
+    const id = typeof r === 'object' && r !== null ? recordCorrelationId(r as CorrelatedRecord) : null;
+    if (id) ids.add(id);
+  }
+  return ids.size > 0 ? [...ids] : undefined;
+}
+
 const failedItems = (result: unknown): number => {
   const failures = (result as { batchItemFailures?: unknown[] } | null | undefined)?.batchItemFailures;
   return Array.isArray(failures) ? failures.length : 0;
 };
 
-/** The handler, recording a heartbeat after each invocation; its signature unchanged. */
+/**
+ * The handler, recording a heartbeat after each invocation; its signature unchanged. Each
+ * invocation runs in a log context of its own (shared/log.ts): its lines carry the worker's id and
+ * its records' correlation ids, and it ends with one line saying how it went.
+ */
 export function withHeartbeat<H extends Handler>(workerId: string, handler: H): H {
-  const wrapped = async (...args: Parameters<H>) => {
-    const lag = batchLagMs(args[0], Date.now());
+  const wrapped = (...args: Parameters<H>) =>
+    withLogContext(
+      {
+        ...invocationFields(args[1] as Context | undefined),
+        worker: workerId,
+        correlation_ids: batchCorrelationIds(args[0]),
+      },
+      () => invoke(...args),
+    );
+  const invoke = async (...args: Parameters<H>) => {
+    const startedAt = Date.now();
+    const lag = batchLagMs(args[0], startedAt);
     let error: string | null = null;
     try {
       const result = await handler(...args);
       const failed = failedItems(result);
       if (failed > 0) error = `${failed} record${failed === 1 ? '' : 's'} failed and will be tried again`;
+      log.info('invocation', { records: recordsOf(args[0]), failed, duration_ms: Date.now() - startedAt });
       return result;
     } catch (err) {
       // The class only: a message can carry an address (ECONNREFUSED 10.0.0.5:443), a table's or a
@@ -97,6 +150,11 @@ function partialResponse<R extends SQSRecord | DynamoDBRecord>(
   });
 }
 
+const recordsOf = (event: unknown): number | undefined => {
+  const records = (event as { Records?: unknown } | null | undefined)?.Records;
+  return Array.isArray(records) ? records.length : undefined;
+};
+
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
 export interface QueueBatchOptions {
@@ -120,19 +178,25 @@ export function queueBatch(
   return partialResponse(
     'SQS',
     event.Records,
-    async (record) => {
-      try {
-        return await work(record);
-      } catch (err) {
-        // A delivery to try later (RetryAfter) is no fault.
-        if ((err as Error | undefined)?.name !== 'RetryAfter')
-          log.warn('a queue message failed; it is tried again', { sqs_message_id: record.messageId, err });
-        await options.hide?.(record, err);
-        throw asError(err);
-      }
-    },
+    (record) =>
+      withLogContext(
+        { correlation_id: recordCorrelationId(record) ?? undefined, sqs_message_id: record.messageId },
+        () => queueRecord(record),
+      ),
     options.parallel ?? false,
   );
+
+  async function queueRecord(record: SQSRecord) {
+    try {
+      return await work(record);
+    } catch (err) {
+      // A delivery to try later (RetryAfter) is no fault.
+      if ((err as Error | undefined)?.name !== 'RetryAfter')
+        log.warn('a queue message failed; it is tried again', { sqs_message_id: record.messageId, err });
+      await options.hide?.(record, err);
+      throw asError(err);
+    }
+  }
 }
 
 /**

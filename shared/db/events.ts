@@ -14,6 +14,7 @@ import {
 import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
+import { correlated } from '../log.js';
 import { keys, tenantPk } from './keys.js';
 import { forEachPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
@@ -134,6 +135,8 @@ export function eventItem({ event, contentHash, expiresAt }: EventRecord): Recor
     ...stored,
     content_hash: contentHash,
     expires_at: expiresAt,
+    // The request's (or the record's) that stored it: published with it (shared/log.ts).
+    ...correlated(),
   };
 }
 

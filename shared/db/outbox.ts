@@ -10,6 +10,7 @@
  */
 import { DETAIL_TYPE, isOutboxSource } from '../vocabulary/bus.js';
 import { newTimeId, now } from '../ids.js';
+import { correlated } from '../log.js';
 import { putNew } from './items.js';
 import { keys } from './keys.js';
 import type { TransactItem } from './transact.js';
@@ -57,6 +58,8 @@ export function outboxItem(
     detail: message.detail,
     created_at: createdAt,
     expires_at: Math.floor(Date.parse(createdAt) / 1000) + OUTBOX_RETENTION_DAYS * 86_400,
+    // The request's (or the record's) that made the change: published with it (shared/log.ts).
+    ...correlated(),
   };
 }
 

@@ -17,7 +17,7 @@ import { Prefetched, type ItemKey } from '../db/read-batch.js';
 import { ownTenant, resolveTenant } from '../auth/tenant.js';
 import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor, CallerActor } from '../vocabulary/actor.js';
-import { log, type Logger } from '../log.js';
+import { appendLogContext, invocationFields, log, saneCorrelationId, withLogContext, type Logger } from '../log.js';
 import { flushingMetrics } from '../metrics.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
@@ -122,6 +122,8 @@ export type RouteFn<R extends RouteDef> = (req: HttpRequest<R>) => Promise<Reply
 
 export interface Internal {
   requestId: string;
+  /** The client's `X-Correlation-Id` when sane, else the request id: carried on to what the request causes. */
+  correlationId: string;
   log: Logger;
   startedAt: number;
   principal: Principal | null;
@@ -150,15 +152,27 @@ export function internalOf(context: Context): Internal {
 /** The Lambda handler of `route`: the chain, then `fn` with the validated, typed input. */
 export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>, options: RouteOptions = {}) {
   const paging = listPaging(route);
-  return handlerChain(
-    route,
-    async (event, context) => {
-      const run = () => fn(httpRequestOf<R>(route, event, context));
-      return toProxyResult(route, await (paging ? pageOfList(paging, event, run) : run()));
-    },
-    options,
+  return withInvocationLog(
+    handlerChain(
+      route,
+      async (event, context) => {
+        const run = () => fn(httpRequestOf<R>(route, event, context));
+        return toProxyResult(route, await (paging ? pageOfList(paging, event, run) : run()));
+      },
+      options,
+    ),
   );
 }
+
+/**
+ * Each invocation of `handler` in a log context of its own (shared/log.ts): every line it writes,
+ * however deep, carries its cold start and Lambda request id, and what the chain adds (the request
+ * id, route, correlation id, tenant).
+ */
+export const withInvocationLog =
+  <E, T>(handler: (event: E, context: Context) => Promise<T>) =>
+  (event: E, context: Context): Promise<T> =>
+    withLogContext(invocationFields(context), () => handler(event, context));
 
 /** The function a chain wraps: it runs once every "before" step has passed. */
 export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -265,7 +279,12 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
     const internal = internalOf(request.context);
     const rate = internal.meter.rate ?? internal.rateLimit;
     const limits = rate ? rateLimitHeaders(rate) : {};
-    result.headers = { ...limits, ...result.headers, 'X-Request-Id': internal.requestId };
+    result.headers = {
+      ...limits,
+      ...result.headers,
+      'X-Request-Id': internal.requestId,
+      'X-Correlation-Id': internal.correlationId,
+    };
     request.response = result;
     internal.log.info('request', {
       method: request.event.httpMethod,
@@ -279,8 +298,11 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
   return {
     before: (request) => {
       const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      const correlationId = saneCorrelationId(correlationHeader(request.event)) ?? requestId;
+      appendLogContext({ request_id: requestId, route: route.id, correlation_id: correlationId });
       const internal: Internal = {
         requestId,
+        correlationId,
         startedAt: Date.now(),
         principal: null,
         tenant: null,
@@ -309,12 +331,23 @@ function requestContext(route: RouteDef): MiddlewareObj<APIGatewayProxyEvent, AP
       const requestId = internal?.requestId ?? request.context.awsRequestId;
       const result = errorResult(request.error, requestId, internal?.log ?? log);
       if (!internal) {
-        request.response = { ...result, headers: { ...result.headers, 'X-Request-Id': requestId } };
+        request.response = {
+          ...result,
+          headers: { ...result.headers, 'X-Request-Id': requestId, 'X-Correlation-Id': requestId },
+        };
         return;
       }
       finish(request, result);
     },
   };
+}
+
+/** The client's `X-Correlation-Id`, before the headers are normalised. */
+function correlationHeader(event: APIGatewayProxyEvent): string | undefined {
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (name.toLowerCase() === 'x-correlation-id') return value ?? undefined;
+  }
+  return undefined;
 }
 
 /** The route's per-IP limit, counted before anything else; `finish` adds its headers to every answer. */
@@ -396,6 +429,7 @@ function decideTenant(
     before: async (request) => {
       const internal = internalOf(request.context);
       const principal = internal.principal;
+      appendLogContext({ tenant_id: principal?.tenantId });
       if (route.tenant === 'none' || route.tenant === 'events') {
         if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
         return;
@@ -405,6 +439,7 @@ function decideTenant(
         route.tenant === 'credential'
           ? ownTenant(principal)
           : await resolveTenant(principal, namedTenant(request.event, route.tenant));
+      appendLogContext({ tenant_id: internal.tenant });
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).
       if (plan) internal.plan = await plan.check(route, principal, internal.tenant, internal.read);
     },

@@ -15,7 +15,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import type { Logger } from '../log.js';
+import { invocationFields, withLogContext, type Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
 import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
 
@@ -76,8 +76,9 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
     };
   });
 
-  return awslambda.streamifyResponse(
-    async (event: APIGatewayProxyEvent, responseStream: Writable, context: Context) => {
+  // Each invocation in a log context of its own (shared/log.ts), the stream's lines included.
+  return awslambda.streamifyResponse((event: APIGatewayProxyEvent, responseStream: Writable, context: Context) =>
+    withLogContext(invocationFields(context), async () => {
       const result = await admit(event, context);
       const stream = opened.get(context);
       opened.delete(context);
@@ -92,7 +93,7 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
       }
       const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
       await pump(out, stream.body, deadline, stream.log);
-    },
+    }),
   );
 }
 

@@ -591,7 +591,7 @@ const INFO_SECTIONS = [
   '`{"detail": "<message>"}`; a 5xx body names the request id and nothing else of the fault.',
   '',
   '## Conventions',
-  '- Every response carries `X-Request-Id`.',
+  "- Every response carries `X-Request-Id`; a route's response `X-Correlation-Id` too: the one the request sent when it is a plain token (letters, digits and `._:/-`, at most 128), else the request id. Quote it to follow what the request caused.",
   '- Ids are UUID strings; timestamps are RFC 3339 UTC with milliseconds; field names are snake_case.',
   '- Paged lists take `limit` (1 to 200, default 50) and `offset` (at least 0, default 0).',
   '- PATCH updates are partial: only the fields given change.',

@@ -13,6 +13,7 @@
  * No Lambda or SDK types here: the bus is a port (`PutEntries`), the handler is glue.
  */
 import { eventFromItem } from '../../db/events.js';
+import { saneCorrelationId } from '../../log.js';
 import { DETAIL_TYPE, EVENTS_SOURCE, isOutboxSource, type BusEntry, type EntryOutcome } from '../../vocabulary/bus.js';
 
 export { EVENTS_SOURCE } from '../../vocabulary/bus.js';
@@ -43,8 +44,17 @@ export class UnpublishableItemError extends Error {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The bus entry of a table item (a stream record's new image). */
+/**
+ * The bus entry of a table item (a stream record's new image), with the `correlation_id` of the
+ * request that wrote it in its detail, when it has one: the consumers carry it on (docs/events.md).
+ */
 export function busEntryOf(item: Record<string, unknown>): BusEntry {
+  const entry = uncorrelatedEntryOf(item);
+  const correlationId = saneCorrelationId(item.correlation_id);
+  return correlationId ? { ...entry, detail: { ...entry.detail, correlation_id: correlationId } } : entry;
+}
+
+function uncorrelatedEntryOf(item: Record<string, unknown>): BusEntry {
   if (item.entity === 'EVENT') {
     const event = eventFromItem(item);
     if (!event.tenant_id || !event.event_id || !event.type) {
@@ -115,7 +125,9 @@ export function fitEntry(entry: BusEntry, maxBytes = MAX_BYTES_PER_CALL): BusEnt
   const trimmed = { ...entry, detail: { ...rest, truncated: true } };
   if (entrySize(trimmed) <= maxBytes) return trimmed;
   const ids = Object.fromEntries(
-    ['tenant_id', 'event_id', 'message_id', 'type'].filter((k) => k in entry.detail).map((k) => [k, entry.detail[k]]),
+    ['tenant_id', 'event_id', 'message_id', 'type', 'correlation_id']
+      .filter((k) => k in entry.detail)
+      .map((k) => [k, entry.detail[k]]),
   );
   return { ...entry, detail: { ...ids, truncated: true } };
 }

@@ -6,10 +6,21 @@
  * (that is recorded), and the message returns after a backoff.
  */
 import { RetryAfter } from '../../adapters/queue-retry.js';
+import { log } from '../../log.js';
 import { attemptDelivery, type DeliverOptions } from './delivery-attempt.js';
 import type { DeliveryJob } from './dispatch.js';
 
 export async function deliverMessage(body: string, options: DeliverOptions = {}): Promise<void> {
-  const outcome = await attemptDelivery(JSON.parse(body) as DeliveryJob, options);
+  const job = JSON.parse(body) as DeliveryJob;
+  const outcome = await attemptDelivery(job, options);
+  // One line per attempt, with the message's correlation id (the worker's context, shared/log.ts).
+  log.info('webhook delivery attempt', {
+    tenant_id: job.tenant_id,
+    webhook_id: job.webhook_id,
+    delivery_id: job.delivery_id,
+    outcome: outcome.kind,
+    ...(outcome.kind === 'retry' ? { retry_in_s: outcome.delaySeconds } : {}),
+    ...('reason' in outcome ? { reason: outcome.reason } : {}),
+  });
   if (outcome.kind === 'retry') throw new RetryAfter(outcome.delaySeconds);
 }

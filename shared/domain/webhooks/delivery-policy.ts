@@ -5,7 +5,7 @@
  * dispatcher (shared/domain/webhooks/dispatch.ts) and the deliverer (shared/domain/webhooks/delivery-attempt.ts) run on these.
  */
 import { derivedTimeId, timeOfId } from '../../ids.js';
-import { log } from '../../log.js';
+import { log, saneCorrelationId } from '../../log.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 import { severityRank, INCIDENT_SEVERITIES, type IncidentSeverity } from '../../vocabulary/incidents.js';
@@ -33,7 +33,10 @@ export interface BusMessage {
   type: string;
   /** When the change happened. */
   time: string;
+  /** What the change published (its `correlation_id` taken out). */
   detail: Record<string, unknown>;
+  /** The correlation id of the request that made the change (shared/log.ts), taken out of the detail. */
+  correlationId?: string;
 }
 
 /** What the dispatcher reads of an EventBridge event (the body of its queue's messages). */
@@ -51,7 +54,8 @@ export interface BusEnvelope {
 export function busMessageOf(event: BusEnvelope): BusMessage | null {
   const detail = event.detail;
   if (typeof detail !== 'object' || detail === null || Array.isArray(detail)) return null;
-  const d = detail as Record<string, unknown>;
+  const { correlation_id: correlation, ...d } = detail as Record<string, unknown>;
+  const correlationId = saneCorrelationId(correlation);
   const messageId = event.source === 'gatehouse.events' ? d.event_id : d.message_id;
   if (typeof d.tenant_id !== 'string' || typeof messageId !== 'string' || typeof event['detail-type'] !== 'string')
     return null;
@@ -60,7 +64,14 @@ export function busMessageOf(event: BusEnvelope): BusMessage | null {
   const time = UUID_V7.test(messageId)
     ? new Date(timeOfId(messageId)).toISOString()
     : new Date(event.time).toISOString();
-  return { messageId, tenantId: d.tenant_id, type: event['detail-type'], time, detail: d };
+  return {
+    messageId,
+    tenantId: d.tenant_id,
+    type: event['detail-type'],
+    time,
+    detail: d,
+    ...(correlationId ? { correlationId } : {}),
+  };
 }
 
 /**

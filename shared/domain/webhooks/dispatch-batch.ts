@@ -7,6 +7,7 @@
  */
 import type { QueueMessage } from '../../vocabulary/queues.js';
 import { now } from '../../ids.js';
+import { withLogContext } from '../../log.js';
 import { queuedBusMessage, type BusMessage } from './delivery-policy.js';
 import { dispatchMessage, subscriptionsOf } from './dispatch.js';
 
@@ -30,7 +31,10 @@ export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]
       }
       await Promise.all(
         items.map(({ key, message }) =>
-          dispatchMessage(message, at, subscriptions).catch((err: unknown) => void failed.set(key, err)),
+          // Each message's lines carry its own correlation id (shared/log.ts).
+          withLogContext({ correlation_id: message.correlationId }, () =>
+            dispatchMessage(message, at, subscriptions),
+          ).catch((err: unknown) => void failed.set(key, err)),
         ),
       );
     }),

@@ -18,6 +18,7 @@ import {
   type StoredWebhook,
 } from '../../db/webhooks/index.js';
 import { ConditionFailed, transactWrite } from '../../db/transact.js';
+import { currentCorrelationId } from '../../log.js';
 import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { deliveryBody, deliveryId, subscribes, type BusMessage } from './delivery-policy.js';
 
@@ -28,6 +29,8 @@ export interface DeliveryJob {
   delivery_id: string;
   /** A replay asked for by the owner: one attempt, outside the schedule. */
   replay?: boolean;
+  /** The correlation id of the change delivered, or of the replay's request (shared/log.ts): the attempt's lines carry it. */
+  correlation_id?: string;
 }
 
 export const DELIVERIES_QUEUE = 'webhook-deliveries';
@@ -60,12 +63,15 @@ export function pendingDelivery(
   };
 }
 
-/** Queues the deliveries for their (next) attempt. */
+/** Queues the deliveries for their (next) attempt, each with its correlation id (what runs now's, unless it has one). */
 export async function queueDeliveries(jobs: readonly DeliveryJob[]): Promise<void> {
+  const correlationId = currentCorrelationId();
   if (jobs.length > 0)
     await queues().send(
       DELIVERIES_QUEUE,
-      jobs.map((job) => ({ body: JSON.stringify(job) })),
+      jobs.map((job) => ({
+        body: JSON.stringify(correlationId && !job.correlation_id ? { ...job, correlation_id: correlationId } : job),
+      })),
     );
 }
 
@@ -116,7 +122,12 @@ export async function dispatchMessage(
     toQueue = [...missing, ...existing.filter((d) => d.status === 'pending' && d.attempts.length === 0)];
   }
   await queueDeliveries(
-    toQueue.map((d) => ({ tenant_id: d.tenant_id, webhook_id: d.webhook_id, delivery_id: d.delivery_id })),
+    toQueue.map((d) => ({
+      tenant_id: d.tenant_id,
+      webhook_id: d.webhook_id,
+      delivery_id: d.delivery_id,
+      ...(message.correlationId ? { correlation_id: message.correlationId } : {}),
+    })),
   );
   return wanted.length;
 }

@@ -7,7 +7,7 @@
  * message that is not JSON, or a bus message without a tenant or an id, is dropped; the messages
  * whose run has a step to try again are answered with why, to come back after a backoff.
  */
-import { log } from '../../log.js';
+import { log, withLogContext } from '../../log.js';
 import type { QueueMessage } from '../../vocabulary/queues.js';
 import { busMessageOf, type BusEnvelope, type BusMessage } from '../webhooks/index.js';
 import { continueRun, runWorkflowsFor, workflowsOf, type RunJob } from './runner.js';
@@ -56,7 +56,11 @@ export async function runWorkflowMessages<K>(messages: readonly QueueMessage<K>[
       for (const item of items) {
         try {
           if ('job' in item) await continueRun(item.job);
-          else if (workflows) await runWorkflowsFor(item.message, workflows);
+          // The message's correlation id on its lines and on the changes its runs make (shared/log.ts).
+          else if (workflows)
+            await withLogContext({ correlation_id: item.message.correlationId }, () =>
+              runWorkflowsFor(item.message, workflows),
+            );
         } catch (err) {
           failed.set(item.key, err);
         }
