@@ -116,6 +116,7 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
       // The class only: a message can carry an address (ECONNREFUSED 10.0.0.5:443), a table's or a
       // queue's name, and the live status is public. The message is in the worker's own log.
       error = err instanceof Error ? err.name : 'a non-Error value was thrown';
+      log.error('invocation failed', { records: recordsOf(args[0]), duration_ms: Date.now() - startedAt, err });
       throw err;
     } finally {
       // The work's outcome stands either way: a heartbeat that cannot be written is logged, not
