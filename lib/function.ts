@@ -1,7 +1,10 @@
 /**
- * Every Lambda of the service is a GatehouseFunction: the runtime, architecture and source-map
- * settings are pinned here once instead of per route. Its code comes built (lib/function-bundles.ts:
- * every function of the stack in one esbuild run).
+ * Every Lambda of the service is a GatehouseFunction: the runtime, architecture, source-map,
+ * logging and tracing settings are pinned here once instead of per route. Its code comes built
+ * (lib/function-bundles.ts: every function of the stack in one esbuild run).
+ *
+ * Logging: Lambda's JSON log format, with the variables Powertools for AWS Lambda reads
+ * (docs/observability.md). Tracing: X-Ray active on every function.
  */
 import { fileURLToPath } from 'node:url';
 import type { Duration } from 'aws-cdk-lib';
@@ -24,10 +27,38 @@ export interface GatehouseFunctionProps {
   readonly environment: Record<string, string>;
   readonly timeout: Duration;
   readonly memorySize: number;
-  readonly tracing: boolean;
+  readonly logging: FunctionLogging;
   /** A fixed name, where something must name the function without referring to it (lib/connector-schedules.ts). */
   readonly functionName?: string;
 }
+
+/** How every function logs (the stage's settings: lib/settings.ts). */
+export interface FunctionLogging {
+  readonly level: 'debug' | 'info' | 'warn' | 'error';
+  /** The share of invocations Powertools logs at debug (0 to 1). */
+  readonly sampleRate: number;
+}
+
+/** The service name and metrics namespace Powertools stamps on every log line and metric. */
+export const POWERTOOLS_SERVICE_NAME = 'gatehouse';
+export const METRICS_NAMESPACE = 'Gatehouse';
+
+/** The variables Powertools reads, the same for every function of a stage. */
+export function powertoolsEnvironment(logging: FunctionLogging): Record<string, string> {
+  return {
+    POWERTOOLS_SERVICE_NAME,
+    POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+    POWERTOOLS_LOG_LEVEL: logging.level.toUpperCase(),
+    POWERTOOLS_LOGGER_SAMPLE_RATE: String(logging.sampleRate),
+  };
+}
+
+const APPLICATION_LOG_LEVEL = {
+  debug: lambda.ApplicationLogLevel.DEBUG,
+  info: lambda.ApplicationLogLevel.INFO,
+  warn: lambda.ApplicationLogLevel.WARN,
+  error: lambda.ApplicationLogLevel.ERROR,
+} as const;
 
 export class GatehouseFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: GatehouseFunctionProps) {
@@ -42,9 +73,20 @@ export class GatehouseFunction extends lambda.Function {
       logGroup: props.logGroup,
       timeout: props.timeout,
       memorySize: props.memorySize,
-      tracing: props.tracing ? lambda.Tracing.ACTIVE : lambda.Tracing.DISABLED,
-      // The bundles carry source maps without sources: stack traces name the TypeScript lines.
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      tracing: lambda.Tracing.ACTIVE,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      // Lambda's own lines: REPORT (duration, memory, init: cold starts) and faults are kept.
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
+      // Lambda drops application lines below this level, and Powertools takes it over its own
+      // (AWS_LAMBDA_LOG_LEVEL wins, and then debug sampling is ignored: Logger.awsLogLevelShortCircuit).
+      // So where a share is sampled at debug, the level is left to Powertools (POWERTOOLS_LOG_LEVEL).
+      ...(props.logging.sampleRate > 0 ? {} : { applicationLogLevelV2: APPLICATION_LOG_LEVEL[props.logging.level] }),
+      environment: {
+        ...props.environment,
+        ...powertoolsEnvironment(props.logging),
+        // The bundles carry source maps without sources: stack traces name the TypeScript lines.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
     });
   }
 }

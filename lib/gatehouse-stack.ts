@@ -35,12 +35,14 @@ export interface GatehouseStackProps extends StackProps {
   readonly routes?: readonly RouteDef[];
   /** The worker table. Default: shared/workers. */
   readonly workers?: readonly WorkerDef[];
-  /** X-Ray on the API stage and every function. Default off. */
+  /** X-Ray on the API stage. Default off. (Every function traces: lib/function.ts.) */
   readonly tracing?: boolean;
-  /** LOG_LEVEL of every function. Default `info`. */
+  /** LOG_LEVEL and POWERTOOLS_LOG_LEVEL of every function, and Lambda's application log level. Default `info`. */
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error';
-  /** Retention of function logs. Default one month. */
-  readonly logRetention?: logs.RetentionDays;
+  /** POWERTOOLS_LOGGER_SAMPLE_RATE: the share of invocations logged at debug. Default 0. */
+  readonly logSampleRate?: number;
+  /** Retention of function logs, in days (one CloudWatch Logs accepts). Default 30. */
+  readonly logRetentionDays?: number;
   /** Cognito feature plan. Default `essentials`. */
   readonly userPoolFeaturePlan?: 'essentials' | 'plus';
   /** An SNS topic (yours, with its own encryption and subscriptions) the alarms notify. Default none. */
@@ -64,7 +66,8 @@ export class GatehouseStack extends Stack {
     // Every function in one esbuild run, when CDK first asks for one's code (lib/function-bundles.ts).
     const bundles = new FunctionBundles(functionSources(routes, workers));
     const tracing = props.tracing ?? false;
-    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+    const logRetention = retentionOf(props.logRetentionDays ?? 30);
+    const logging = { level: props.logLevel ?? 'info', sampleRate: props.logSampleRate ?? 0 };
     const retain = props.deletionProtection;
 
     const data = new Data(this, 'Data', { deletionProtection: props.deletionProtection });
@@ -115,10 +118,9 @@ export class GatehouseStack extends Stack {
         resourceFor: (path) => this.api.resourceFor(path),
         stage: props.stage,
         version,
-        logLevel: props.logLevel ?? 'info',
+        logging,
         bedrockModelId: props.bedrockModelId,
         emailFrom: props.emailFrom,
-        tracing,
         logRetention,
         bundles,
       });
@@ -138,11 +140,10 @@ export class GatehouseStack extends Stack {
       publicApiUrl: restApi.url,
       stage: props.stage,
       version,
-      logLevel: props.logLevel ?? 'info',
+      logging,
       bedrockModelId: props.bedrockModelId,
       emailFrom: props.emailFrom,
       alarmTopicArn: props.alarmTopicArn,
-      tracing,
       logRetention,
       retain,
       bundles,
@@ -155,6 +156,13 @@ export class GatehouseStack extends Stack {
     new CfnOutput(this, 'BucketName', { value: storage.bucket.bucketName });
     new CfnOutput(this, 'EventBusName', { value: events.bus.eventBusName });
   }
+}
+
+/** The RetentionDays member of a number of days; throws on one CloudWatch Logs does not accept. */
+function retentionOf(days: number): logs.RetentionDays {
+  const found = Object.values(logs.RetentionDays).find((v): v is logs.RetentionDays => Number(v) === days);
+  if (found === undefined) throw new Error(`log retention ${days} days is not one CloudWatch Logs accepts`);
+  return found;
 }
 
 /** The service version functions report (GATEHOUSE_VERSION), from package.json. */

@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDef } from '../shared/routes/index.js';
-import { GatehouseFunction } from './function.js';
+import { GatehouseFunction, type FunctionLogging } from './function.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { routePackageExtras } from './function-sources.js';
 import { counterActions } from '../shared/iam.js';
@@ -19,7 +19,7 @@ export interface RouteFunctionProps {
   readonly arns: ServiceArns;
   /** Settings every function reads through shared/config.ts. */
   readonly environment: Record<string, string>;
-  readonly tracing: boolean;
+  readonly logging: FunctionLogging;
   readonly logRetention: logs.RetentionDays;
   /** The stack's functions, built together (the route's code is `bundles.code(route.id)`). */
   readonly bundles: FunctionBundles;
@@ -60,15 +60,13 @@ export class RouteFunction extends Construct {
       },
       timeout: Duration.seconds(timeoutOf(route)),
       memorySize: route.memoryMb ?? DEFAULT_MEMORY_MB,
-      tracing: props.tracing,
+      logging: props.logging,
     });
 
     acknowledgeGrantWildcards(this, route.grants, props.arns.lakeDatabasePrefix);
-    if (props.tracing) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
-      });
-    }
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+    });
   }
 }

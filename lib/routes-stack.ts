@@ -13,6 +13,7 @@ import { MCP_METHODS_NOT_ALLOWED, mcpRoute } from '../shared/routes/mcp.js';
 import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
 import { importQueues, usesAuditKey } from './grants.js';
 import type { FunctionBundles } from './function-bundles.js';
+import type { FunctionLogging } from './function.js';
 import { RouteFunction } from './route-function.js';
 import { STREAMING_TIMEOUT_SECONDS, type RouteGroup } from './route-plan.js';
 
@@ -50,10 +51,9 @@ export interface RoutesStackProps {
   readonly resourceFor: (path: string) => apigw.IResource;
   readonly stage: string;
   readonly version: string;
-  readonly logLevel: string;
   readonly bedrockModelId?: string;
   readonly emailFrom?: string;
-  readonly tracing: boolean;
+  readonly logging: FunctionLogging;
   readonly logRetention: logs.RetentionDays;
   /** The stack's functions, built together. */
   readonly bundles: FunctionBundles;
@@ -116,7 +116,7 @@ export class RoutesStack extends NestedStack {
       USER_POOL_CLIENT_ID: userPoolClientId,
       GATEHOUSE_STAGE: props.stage,
       GATEHOUSE_VERSION: props.version,
-      LOG_LEVEL: props.logLevel,
+      LOG_LEVEL: props.logging.level,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
       ...(arns.secretsKeyArn ? { SECRETS_KEY_ID: arns.secretsKeyArn } : {}),
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
@@ -132,7 +132,7 @@ export class RoutesStack extends NestedStack {
         route,
         arns: { ...arns, queueArns: queues.queueArns },
         environment,
-        tracing: props.tracing,
+        logging: props.logging,
         logRetention: props.logRetention,
         bundles: props.bundles,
       });

@@ -1,6 +1,7 @@
 /**
  * Deployment settings from CDK context (`cdk.json` or `-c name=value`). Values given with `-c`
  * arrive as strings, so booleans are parsed here, and a bad value fails synth with its name.
+ * Log level, debug sampling and log retention default by stage (`stageLogging`).
  */
 import type { Node } from 'constructs';
 import type { GatehouseStackProps } from './gatehouse-stack.js';
@@ -11,6 +12,8 @@ export type Settings = Pick<
   | 'deletionProtection'
   | 'tracing'
   | 'logLevel'
+  | 'logSampleRate'
+  | 'logRetentionDays'
   | 'userPoolFeaturePlan'
   | 'alarmTopicArn'
   | 'bedrockModelId'
@@ -23,7 +26,8 @@ export function settingsFromContext(node: Node): Settings {
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
     throw new Error(`context stage "${stage}" must be lowercase letters, digits and dashes, at most 20`);
   }
-  const logLevel = String(node.tryGetContext('logLevel') ?? 'info');
+  const byStage = stageLogging(stage);
+  const logLevel = String(node.tryGetContext('logLevel') ?? byStage.logLevel);
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) {
     throw new Error(`context logLevel "${logLevel}" must be debug, info, warn or error`);
   }
@@ -50,16 +54,49 @@ export function settingsFromContext(node: Node): Settings {
     /^[^\s@<>]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/,
     'an email address verified in Amazon SES',
   );
+  const logSampleRate = Number(node.tryGetContext('logSampleRate') ?? byStage.logSampleRate);
+  if (!(logSampleRate >= 0 && logSampleRate <= 1)) {
+    throw new Error(
+      `context logSampleRate "${String(node.tryGetContext('logSampleRate'))}" must be a number from 0 to 1`,
+    );
+  }
+  const logRetentionDays = Number(node.tryGetContext('logRetentionDays') ?? byStage.logRetentionDays);
+  if (!(RETENTION_DAYS as readonly number[]).includes(logRetentionDays)) {
+    throw new Error(
+      `context logRetentionDays "${String(node.tryGetContext('logRetentionDays'))}" must be one of ${RETENTION_DAYS.join(', ')}`,
+    );
+  }
   return {
     stage,
     deletionProtection: flag(node, 'deletionProtection', true),
     tracing: flag(node, 'tracing', false),
     logLevel: logLevel as Settings['logLevel'],
+    logSampleRate,
+    logRetentionDays,
     userPoolFeaturePlan: plan,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
     ...(emailFrom ? { emailFrom } : {}),
   };
+}
+
+/** The retentions CloudWatch Logs accepts, in days. */
+const RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
+/**
+ * Logging defaults of a stage: `prod` logs at info with 1% of invocations sampled at debug and
+ * keeps function logs 90 days; any other stage logs at debug and keeps them 14 days.
+ */
+export function stageLogging(stage: string): {
+  logLevel: 'debug' | 'info';
+  logSampleRate: number;
+  logRetentionDays: number;
+} {
+  return stage === 'prod'
+    ? { logLevel: 'info', logSampleRate: 0.01, logRetentionDays: 90 }
+    : { logLevel: 'debug', logSampleRate: 0, logRetentionDays: 14 };
 }
 
 function optional(node: Node, name: string, form: RegExp, what: string): string | undefined {

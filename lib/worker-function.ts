@@ -19,7 +19,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
-import { GatehouseFunction } from './function.js';
+import { GatehouseFunction, type FunctionLogging } from './function.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { HEARTBEAT_ACTIONS } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
@@ -42,7 +42,7 @@ export interface WorkerFunctionProps {
   readonly arns: ServiceArns & { tableStreamArn: string };
   /** Settings every function reads through shared/config.ts. */
   readonly environment: Record<string, string>;
-  readonly tracing: boolean;
+  readonly logging: FunctionLogging;
   readonly logRetention: logs.RetentionDays;
   /** Keep the dead-letter queue (and what it holds) when the stack goes. */
   readonly retain: boolean;
@@ -94,7 +94,7 @@ export class WorkerFunction extends Construct {
       environment: props.environment,
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: worker.memoryMb,
-      tracing: props.tracing,
+      logging: props.logging,
       functionName: props.functionName,
     });
 
@@ -194,12 +194,10 @@ export class WorkerFunction extends Construct {
     }
 
     acknowledgeGrantWildcards(this, worker.grants, props.arns.lakeDatabasePrefix);
-    if (props.tracing) {
-      Validations.of(this).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
-      });
-    }
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+    });
   }
 }
 

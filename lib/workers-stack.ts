@@ -15,6 +15,7 @@ import type { QueueTarget } from '../shared/workers.js';
 import { ConnectorSchedules, connectorScheduleNames, importConnectorSchedules } from './connector-schedules.js';
 import { importQueues, usesAuditKey } from './grants.js';
 import type { FunctionBundles } from './function-bundles.js';
+import type { FunctionLogging } from './function.js';
 import { WorkerFunction } from './worker-function.js';
 
 /** The queue URL variables a worker needs: the queues its grants send to, and the one it reads. */
@@ -33,13 +34,12 @@ export interface WorkersStackProps {
   readonly publicApiUrl: string;
   readonly stage: string;
   readonly version: string;
-  readonly logLevel: string;
   readonly bedrockModelId?: string;
   /** The sender of email (EMAIL_FROM) for the workers whose grants send it. */
   readonly emailFrom?: string;
   /** The alarms notify this SNS topic when set. */
   readonly alarmTopicArn?: string;
-  readonly tracing: boolean;
+  readonly logging: FunctionLogging;
   readonly logRetention: logs.RetentionDays;
   /** Keep the dead-letter queues when the stack goes. */
   readonly retain: boolean;
@@ -74,7 +74,7 @@ export class WorkersStack extends NestedStack {
       PUBLIC_API_URL: param('PublicApiUrl', props.publicApiUrl),
       GATEHOUSE_STAGE: props.stage,
       GATEHOUSE_VERSION: props.version,
-      LOG_LEVEL: props.logLevel,
+      LOG_LEVEL: props.logging.level,
       ...(props.bedrockModelId ? { BEDROCK_MODEL_ID: props.bedrockModelId } : {}),
     };
     // Only the ARNs some worker's grants name become parameters.
@@ -157,7 +157,7 @@ export class WorkersStack extends NestedStack {
                   deadLettersArn: queueArns[`${worker.trigger.queue}:dead-letters`]!,
                 }
               : undefined,
-          tracing: props.tracing,
+          logging: props.logging,
           logRetention: props.logRetention,
           retain: props.retain,
           alarmTopic,

@@ -50,7 +50,7 @@ describe('a function package with the IP geography files', () => {
           environment: IP_GEO_PACKAGE_FILES.environment,
           timeout: Duration.seconds(10),
           memorySize: 512,
-          tracing: false,
+          logging: { level: 'info', sampleRate: 0 },
         }),
     );
     app.synth();

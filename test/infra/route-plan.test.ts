@@ -73,9 +73,23 @@ describe('settingsFromContext', () => {
       stage: 'dev',
       deletionProtection: true,
       tracing: false,
-      logLevel: 'info',
+      logLevel: 'debug',
+      logSampleRate: 0,
+      logRetentionDays: 14,
       userPoolFeaturePlan: 'essentials',
     });
+  });
+
+  it('logs by stage: prod at info with 1% sampled at debug, kept 90 days; others at debug, kept 14 days', () => {
+    expect(settings({ stage: 'prod' })).toMatchObject({ logLevel: 'info', logSampleRate: 0.01, logRetentionDays: 90 });
+    expect(settings({ stage: 'staging' })).toMatchObject({ logLevel: 'debug', logSampleRate: 0, logRetentionDays: 14 });
+    expect(settings({ stage: 'prod', logLevel: 'warn', logSampleRate: '0', logRetentionDays: '30' })).toMatchObject({
+      logLevel: 'warn',
+      logSampleRate: 0,
+      logRetentionDays: 30,
+    });
+    expect(() => settings({ logSampleRate: '2' })).toThrow(/context logSampleRate/);
+    expect(() => settings({ logRetentionDays: '31' })).toThrow(/context logRetentionDays/);
   });
 
   it('reads -c values, which arrive as strings', () => {

@@ -7,6 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RouteFunction } from '../../lib/route-function.js';
 import { ROUTES, routeById, type RouteDef } from '../../shared/routes/index.js';
+import { DEPLOYED_WORKERS } from '../../shared/workers.js';
 import { methods, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
 let s: Synthesized;
@@ -71,13 +72,44 @@ describe('functions', () => {
     }
   });
 
-  it('every function logs to its own log group with a retention', () => {
-    for (const r of ROUTES) {
-      const fn = functionOf(r);
-      const logGroupId = fn.props.LoggingConfig.LogGroup.Ref as string;
-      const logGroup = s.nested.get(fn.stack)!.toJSON().Resources[logGroupId];
+  it('every function, route or worker, logs JSON at the stage’s level to its own log group with a retention, and is traced', () => {
+    const functions = [...s.nested.values(), s.workers].flatMap((t) =>
+      resourcesOfType(t, 'AWS::Lambda::Function').map(([id, f]) => ({ t, id, props: f.Properties })),
+    );
+    expect(functions).toHaveLength(ROUTES.length + DEPLOYED_WORKERS.length);
+    for (const f of functions) {
+      expect(f.props.TracingConfig, f.id).toEqual({ Mode: 'Active' });
+      expect(f.props.LoggingConfig, f.id).toMatchObject({
+        LogFormat: 'JSON',
+        ApplicationLogLevel: 'INFO',
+        SystemLogLevel: 'INFO',
+      });
+      const logGroup = f.t.toJSON().Resources[f.props.LoggingConfig.LogGroup.Ref as string];
       expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
-      expect(logGroup.Properties.RetentionInDays).toBe(30);
+      expect(logGroup.Properties.RetentionInDays, f.id).toBe(30);
+      // Powertools' settings, the same for every function.
+      expect(f.props.Environment.Variables, f.id).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: 'gatehouse',
+        POWERTOOLS_METRICS_NAMESPACE: 'Gatehouse',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_LOGGER_SAMPLE_RATE: '0',
+      });
+    }
+  });
+
+  it('with debug sampling, the level is left to Powertools: Lambda’s would silence the sample', () => {
+    const sampled = synth({ routes: [], logLevel: 'info', logSampleRate: 0.01, logRetentionDays: 90 });
+    const functions = resourcesOfType(sampled.workers, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(DEPLOYED_WORKERS.length);
+    for (const [id, f] of functions) {
+      expect(f.Properties.LoggingConfig.LogFormat, id).toBe('JSON');
+      expect(f.Properties.LoggingConfig, id).not.toHaveProperty('ApplicationLogLevel');
+      expect(f.Properties.Environment.Variables, id).toMatchObject({
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_LOGGER_SAMPLE_RATE: '0.01',
+      });
+      const logGroup = sampled.workers.toJSON().Resources[f.Properties.LoggingConfig.LogGroup.Ref as string];
+      expect(logGroup.Properties.RetentionInDays, id).toBe(90);
     }
   });
 
@@ -147,7 +179,7 @@ describe('least privilege', () => {
     expect(actions).toContain('dynamodb:Query');
     expect(actions).not.toContain('dynamodb:PutItem');
     expect(actions).not.toContain('dynamodb:Scan');
-    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('logs:'))).toEqual([]);
+    expect(actions.filter((a) => !/^(dynamodb|logs|xray):/.test(a))).toEqual([]);
     // The plan's rate is counted on every authenticated call: UpdateItem, on counter items only.
     const updates = statementsOf(route('tenants.get')).filter((st) =>
       [st.Action].flat().includes('dynamodb:UpdateItem'),
@@ -286,16 +318,23 @@ describe('least privilege', () => {
     expect(actions).not.toContain('s3:PutObject');
   });
 
-  it('a route without grants can only write its logs', () => {
-    expect(actionsOf(route('openapi')).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+  it('a route without grants can only write its logs and traces', () => {
+    expect(actionsOf(route('openapi')).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 
-  it('no statement anywhere allows every action or every resource', () => {
+  it("no statement anywhere allows every action, or every resource but X-Ray's", () => {
+    // X-Ray's trace actions have no resource-level permissions (every function traces).
+    const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
     for (const template of [s.parent, ...s.nested.values()]) {
       for (const [, p] of resourcesOfType(template, 'AWS::IAM::Policy')) {
         for (const st of p.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]) {
           expect(st.Action).not.toEqual('*');
-          expect(st.Resource).not.toEqual('*');
+          if (st.Resource === '*') expect([st.Action].flat().sort()).toEqual(xray);
         }
       }
     }

@@ -80,7 +80,7 @@ function build(options: { routes?: readonly RouteDef[]; workers?: readonly Worke
       environment: {},
       timeout: Duration.seconds(10),
       memorySize: 512,
-      tracing: false,
+      logging: { level: 'info', sampleRate: 0 },
     });
   }
   app.synth();
