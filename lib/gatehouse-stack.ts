@@ -16,6 +16,7 @@ import { Data } from './data.js';
 import { Events } from './events.js';
 import { PROJECT_ROOT } from './function.js';
 import { Identity } from './identity.js';
+import { AlarmTopic, Observability } from './observability.js';
 import { checkRoutes, groupRoutes, routesFingerprint } from './route-plan.js';
 import { RoutesStack } from './routes-stack.js';
 import { FunctionBundles } from './function-bundles.js';
@@ -45,8 +46,10 @@ export interface GatehouseStackProps extends StackProps {
   readonly logRetentionDays?: number;
   /** Cognito feature plan. Default `essentials`. */
   readonly userPoolFeaturePlan?: 'essentials' | 'plus';
-  /** An SNS topic (yours, with its own encryption and subscriptions) the alarms notify. Default none. */
+  /** An SNS topic (yours, with its own encryption and subscriptions) the alarms notify instead of the stack's own. */
   readonly alarmTopicArn?: string;
+  /** The default of the AlarmEmail parameter: an address subscribed to the alarm topic. Default none. */
+  readonly alarmEmail?: string;
   /** BEDROCK_MODEL_ID of every function: the model or inference profile for extraction and summaries. */
   readonly bedrockModelId?: string;
   /** The sender of email (EMAIL_FROM), an identity verified in SES; none: no email integrations. */
@@ -57,6 +60,8 @@ export class GatehouseStack extends Stack {
   readonly api: Api;
   readonly routeStacks: RoutesStack[] = [];
   readonly workersStack: WorkersStack;
+  readonly alarmTopic: AlarmTopic;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: GatehouseStackProps) {
     super(scope, id, props);
@@ -131,6 +136,11 @@ export class GatehouseStack extends Stack {
     // ...and deployed again whenever a method changes, which CDK cannot see across stacks.
     deployment.addToLogicalId({ routes: routesFingerprint(routes) });
 
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', {
+      stage: props.stage,
+      topicArn: props.alarmTopicArn,
+      email: props.alarmEmail,
+    });
     const tableStreamArn = data.table.tableStreamArn;
     if (!tableStreamArn) throw new Error('the table must have a stream: the workers read it');
     this.workersStack = new WorkersStack(this, 'Workers', {
@@ -143,10 +153,21 @@ export class GatehouseStack extends Stack {
       logging,
       bedrockModelId: props.bedrockModelId,
       emailFrom: props.emailFrom,
-      alarmTopicArn: props.alarmTopicArn,
+      alarmTopicArn: this.alarmTopic.topic.topicArn,
       logRetention,
       retain,
       bundles,
+    });
+
+    this.observability = new Observability(this, 'Observability', {
+      stage: props.stage,
+      routes,
+      restApiName: `gatehouse-${props.stage}`,
+      accessLogs: this.api.accessLogs,
+      table: data.table,
+      queues: queues.byTarget,
+      workers: this.workersStack.workers,
+      topic: this.alarmTopic.topic,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: restApi.url });

@@ -14,6 +14,7 @@ export type Settings = Pick<
   | 'logLevel'
   | 'logSampleRate'
   | 'logRetentionDays'
+  | 'alarmEmail'
   | 'userPoolFeaturePlan'
   | 'alarmTopicArn'
   | 'bedrockModelId'
@@ -66,6 +67,12 @@ export function settingsFromContext(node: Node): Settings {
       `context logRetentionDays "${String(node.tryGetContext('logRetentionDays'))}" must be one of ${RETENTION_DAYS.join(', ')}`,
     );
   }
+  const alarmEmail = optional(
+    node,
+    'alarmEmail',
+    /^[^\s@<>]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/,
+    'an email address',
+  );
   return {
     stage,
     deletionProtection: flag(node, 'deletionProtection', true),
@@ -77,6 +84,7 @@ export function settingsFromContext(node: Node): Settings {
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     ...(bedrockModelId ? { bedrockModelId } : {}),
     ...(emailFrom ? { emailFrom } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../shared/workers.js';
 import { GatehouseFunction, type FunctionLogging } from './function.js';
+import { runbookLink } from './runbook.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { HEARTBEAT_ACTIONS } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
@@ -58,6 +59,7 @@ export interface WorkerFunctionProps {
 }
 
 export class WorkerFunction extends Construct {
+  readonly worker: WorkerDef;
   readonly function: GatehouseFunction;
   /** Its own, or for a queue trigger the queue's (where its redrive policy moves what keeps failing). */
   readonly deadLetterQueue: sqs.IQueue;
@@ -72,6 +74,7 @@ export class WorkerFunction extends Construct {
   constructor(scope: Construct, id: string, props: WorkerFunctionProps) {
     super(scope, id);
     const { worker } = props;
+    this.worker = worker;
 
     // An own role: the default one carries the managed AWSLambdaBasicExecutionRole (any log group).
     const role = new iam.Role(this, 'Role', {
@@ -172,13 +175,12 @@ export class WorkerFunction extends Construct {
       // A name operators can find and subscribe their paging to.
       alarmName: `gatehouse-${props.stage}-${worker.id}-dead-letters`,
       alarmDescription:
-        trigger.kind === 'queue'
-          ? `Gatehouse worker ${worker.id}: messages of its queue ${trigger.queue} are in the dead-letter queue, after their retries ` +
-            '(docs/webhooks.md, "When deliveries fail").'
+        (trigger.kind === 'queue'
+          ? `Gatehouse worker ${worker.id}: messages of its queue ${trigger.queue} are in the dead-letter queue, after their retries.`
           : trigger.kind === 'table-stream'
-            ? `Gatehouse worker ${worker.id} gave up on stream records: they are in its dead-letter queue ` +
-              'and must be published again (docs/events.md, "When publishing fails").'
-            : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue (docs/architecture.md, workers).`,
+            ? `Gatehouse worker ${worker.id} gave up on stream records: their positions are in its dead-letter queue and must be published again.`
+            : `Gatehouse worker ${worker.id} failed on events after its retries: they are in its dead-letter queue.`) +
+        ` Runbook: ${runbookLink('dead-letters')}`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(1),
         statistic: cloudwatch.Stats.MAXIMUM,

@@ -90,6 +90,8 @@ describe('settingsFromContext', () => {
     });
     expect(() => settings({ logSampleRate: '2' })).toThrow(/context logSampleRate/);
     expect(() => settings({ logRetentionDays: '31' })).toThrow(/context logRetentionDays/);
+    expect(() => settings({ alarmEmail: 'ops at harbour' })).toThrow(/context alarmEmail/);
+    expect(settings({ alarmEmail: 'ops@harbour.example' })).toMatchObject({ alarmEmail: 'ops@harbour.example' });
   });
 
   it('reads -c values, which arrive as strings', () => {

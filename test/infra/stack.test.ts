@@ -461,8 +461,16 @@ describe('api', () => {
   it('the stage writes JSON access logs and is throttled', () => {
     const [[, stage]] = resourcesOfType(s.parent, 'AWS::ApiGateway::Stage') as [[string, any]];
     expect(stage.Properties.StageName).toBe('test');
-    const format = JSON.parse(stage.Properties.AccessLogSetting.Format as string) as Record<string, string>;
-    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status' });
+    // Status and latency are written as numbers (the route groups' metric filters compare them).
+    const raw = stage.Properties.AccessLogSetting.Format as string;
+    const format = JSON.parse(raw.replace(/:(\$context\.\w+)/g, ':"$1"')) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      status: '$context.status',
+      stage: '$context.stage',
+    });
+    expect(raw).toContain('"status":$context.status');
+    expect(raw).toContain('"responseLatency":$context.responseLatency');
     expect(stage.Properties.MethodSettings[0]).toMatchObject({
       ThrottlingRateLimit: expect.any(Number),
       ThrottlingBurstLimit: expect.any(Number),

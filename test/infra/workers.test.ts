@@ -197,14 +197,16 @@ describe('workers stack', () => {
     });
   });
 
-  it('with an alarm topic, every dead-letter alarm notifies it when it fires and when it clears; without, none', () => {
+  it("with an alarm topic, every dead-letter alarm notifies it when it fires and when it clears; without, the stack's own", () => {
     const arn = 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging';
     const withTopic = synth({ alarmTopicArn: arn, routes: [] });
     const alarms = resourcesOfType(withTopic.workers, 'AWS::CloudWatch::Alarm');
     expect(alarms).toHaveLength(WORKERS.length);
     for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [arn], OKActions: [arn] });
+    expect(resourcesOfType(withTopic.parent, 'AWS::SNS::Topic')).toEqual([]);
+    // Without: the stack's topic (test/infra/observability.test.ts follows the reference).
     for (const [, alarm] of resourcesOfType(s.workers, 'AWS::CloudWatch::Alarm'))
-      expect(alarm.Properties.AlarmActions).toBeUndefined();
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.any(String) }]);
   });
 
   it('a configured Bedrock model id reaches every function; by default config.ts picks its own', () => {
