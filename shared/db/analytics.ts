@@ -10,7 +10,7 @@
  * tried again, so nothing is counted twice and nothing is lost.
  */
 import { TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { readItems, type ItemKey } from './read-batch.js';
 import { ConditionFailed, transactWrite, type TransactItem } from './transact.js';
 import { forEachPage } from './query.js';

@@ -19,7 +19,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { FeedName } from '../schemas/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { db, TABLE } from './client.js';
-import { keys, tenantPk } from './keys.js';
+import * as keys from './item-keys.js';
+import { tenantPk } from './keys.js';
 import { queryPage } from './query.js';
 
 export interface ConnectorSettings {

@@ -5,7 +5,7 @@
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 
 /**
  * Counts one call in a caller's fixed window (`name` and window start: `keys.rateWindow`), only

@@ -10,7 +10,7 @@ import type { DroneTask, DroneUpdateStatus } from '../schemas/drones.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { db, TABLE } from './client.js';
 import { pick, putNew } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { queryPage } from './query.js';
 import type { TransactItem } from './transact.js';
 

@@ -8,7 +8,7 @@ import type { ItemKey, Prefetched } from './read-batch.js';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { pick, putNew, versionedDelete, versionedUpdate } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';

@@ -11,7 +11,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { eventFromItem, eventKey, type StoredEvent } from './events.js';
-import { keys, sequenceKey } from './keys.js';
+import * as keys from './item-keys.js';
+import { sequenceKey } from './keys.js';
 import { readItems } from './read-batch.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 

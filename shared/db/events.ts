@@ -15,7 +15,8 @@ import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
 import { correlated } from '../log.js';
-import { keys, tenantPk } from './keys.js';
+import * as keys from './item-keys.js';
+import { tenantPk } from './keys.js';
 import { forEachPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';

@@ -6,7 +6,7 @@
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { TABLE_KEYS } from './table.js';
 
 export interface HeartbeatHour {

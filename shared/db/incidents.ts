@@ -8,7 +8,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { IncidentSeverity, IncidentStatus, Resolution } from '../vocabulary/incidents.js';
 import { db, TABLE } from './client.js';
 import { putNew, versionedUpdate } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { queryPage } from './query.js';
 import { eventFromItem, eventKey } from './events.js';
 import { readItems } from './read-batch.js';

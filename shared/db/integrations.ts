@@ -10,7 +10,7 @@ import type { ConnectorSettings } from './connectors.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { deleteCounted, getCounted, listCounted, putNewCounted, type CountedKind } from './counted-items.js';
 import { pick, versionedUpdate } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import type { PageRequest } from './query.js';
 import { readItems, type Prefetched } from './read-batch.js';
 import type { TransactItem } from './transact.js';

@@ -12,7 +12,7 @@
  */
 import { TABLE } from './client.js';
 import { integrationsFrom, type StoredIntegration } from './integrations.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { readItems } from './read-batch.js';
 import { writeAll } from './events.js';
 import type { TransactItem } from './transact.js';

@@ -12,7 +12,7 @@ import { DETAIL_TYPE, isOutboxSource } from '../vocabulary/bus.js';
 import { newTimeId, now } from '../ids.js';
 import { correlated } from '../log.js';
 import { putNew } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import type { TransactItem } from './transact.js';
 
 /**

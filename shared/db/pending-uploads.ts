@@ -8,7 +8,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { ConditionFailed, transactWrite, type TransactItem } from './transact.js';
 import type { Actor } from '../vocabulary/actor.js';
 import type { TenantId } from '../vocabulary/tenant.js';

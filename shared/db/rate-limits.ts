@@ -7,7 +7,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 
 const ZONE_PREFIX = 'z:';
 

@@ -5,7 +5,8 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { keys, SLA_TIMERS_PK } from './keys.js';
+import * as keys from './item-keys.js';
+import { SLA_TIMERS_PK } from './keys.js';
 import { dueItems } from './timers.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';

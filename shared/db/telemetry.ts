@@ -9,7 +9,8 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
 import { queryPage } from './query.js';
 import { ConditionFailed } from './transact.js';
-import { keys, telemetryPk } from './keys.js';
+import * as keys from './item-keys.js';
+import { telemetryPk } from './keys.js';
 
 /**
  * A disturbance a sensor's earlier batches raised an event for, kept so that the next batches

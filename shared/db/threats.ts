@@ -11,7 +11,7 @@ import { namedId } from '../ids.js';
 import type { IncidentSeverity } from '../vocabulary/incidents.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { db, TABLE } from './client.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { CounterAdd } from './analytics.js';

@@ -3,7 +3,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../vocabulary/roles.js';
 import { db, TABLE } from './client.js';
 import { pick } from './items.js';
-import { keys } from './keys.js';
+import * as keys from './item-keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';

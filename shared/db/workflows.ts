@@ -21,7 +21,8 @@ import {
 import { db, TABLE } from './client.js';
 import { deleteCounted, getCounted, putNewCountedMany, type CountedKind } from './counted-items.js';
 import { pick, versionedUpdate } from './items.js';
-import { keys, WORKFLOW_TIMERS_PK } from './keys.js';
+import * as keys from './item-keys.js';
+import { WORKFLOW_TIMERS_PK } from './keys.js';
 import { queryPage, type PageRequest } from './query.js';
 import { TABLE_KEYS } from './table.js';
 import { dueItems } from './timers.js';

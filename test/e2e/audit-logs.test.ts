@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { reindexAuditOfTenant } from '../../shared/db/audit/entries.js';
 import { digestTenant, HOUR_MS, SETTLE_MS } from '../../shared/domain/audit/digest.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import { derivedTimeId, newTimeId, timeOfId } from '../../shared/ids.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 

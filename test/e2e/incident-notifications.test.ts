@@ -19,7 +19,7 @@ import { deliverNotification, type NotificationDetail } from '../../shared/domai
 import { emailConfigured } from '../../shared/adapters/mailer.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 
 /** Paths that answer 503 this many more times before they answer as usual. */
 const failing = new Map<string, number>();

@@ -15,7 +15,7 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import { auditIndexKeys } from '../../shared/db/audit/index.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import { derivedTimeId, timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { startIndicatorListReceiver, type Receiver } from '../support/receiver.js';

@@ -12,7 +12,7 @@ import { client as cognito } from '../../shared/adapters/cognito.js';
 import { BUCKET, s3 } from '../../shared/adapters/s3.js';
 import { config } from '../../shared/config.js';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import { checkSharedClients, runAs } from '../../shared/local/iam-check.js';
 import type { RouteGrants } from '../../shared/routes/types.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhooks/delivery-policy.js';
 import type { LocalQueues } from '../../shared/local/queue.js';
 import type { QueueWorkers } from '../../shared/local/queue-workers.js';

@@ -8,7 +8,8 @@
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys, tenantPk } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
+import { tenantPk } from '../../shared/db/keys.js';
 import { forEachPage } from '../../shared/db/query.js';
 
 /** `PK|SK` -> the item as canonical JSON. */

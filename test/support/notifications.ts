@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
 
 export function sentFile(): string {

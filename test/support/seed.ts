@@ -7,7 +7,7 @@ import { createIdentity } from '../../shared/adapters/cognito.js';
 import type { AuditEntry } from '../../shared/db/audit/entries.js';
 import { auditFromItem } from '../../shared/db/audit/entries.js';
 import { db, TABLE } from '../../shared/db/client.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import { transactWrite } from '../../shared/db/transact.js';
 import { putNewUser } from '../../shared/db/users.js';
 import type { StoredEvent } from '../../shared/db/events.js';

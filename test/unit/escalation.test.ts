@@ -1,7 +1,7 @@
 /** The SLA clock and escalation levels (shared/domain/incidents/escalation.ts), without storage. */
 import { describe, expect, it } from 'vitest';
 import type { Incident } from '../../shared/db/incidents.js';
-import { keys } from '../../shared/db/keys.js';
+import * as keys from '../../shared/db/item-keys.js';
 import {
   raiseLevel,
   settleSlaClock,

@@ -7,7 +7,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { db, TABLE } from '../client.js';
-import { keys } from '../keys.js';
+import * as keys from '../item-keys.js';
 import { forEachPage } from '../query.js';
 import type { TransactItem } from '../transact.js';
 

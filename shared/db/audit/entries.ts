@@ -10,7 +10,7 @@ import { newTimeId, timeIdBound, timeOfId } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { db, TABLE } from '../client.js';
 import { pick } from '../items.js';
-import { keys } from '../keys.js';
+import * as keys from '../item-keys.js';
 import { forEachPage, queryCount, queryPage, type KeyQuery, type PageRequest } from '../query.js';
 import { BEFORE_WRITE, type TransactItem } from '../transact.js';
 import { redactSecretsIn } from '../../url-secrets.js';

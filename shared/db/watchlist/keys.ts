@@ -2,7 +2,8 @@
  * The keys of a tenant's watchlist (docs/data-model.md, patterns 47 to 47c), apart from
  * shared/db/keys.ts so that only the functions that read or write the watchlist carry them.
  */
-import { keys, tenantPk } from '../keys.js';
+import * as keys from '../item-keys.js';
+import { tenantPk } from '../keys.js';
 
 /** The sort-key prefix of the entries in the watchlist's partition. */
 export const WATCHLIST_ENTRY_PREFIX = 'ENTRY#';

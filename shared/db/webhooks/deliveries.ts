@@ -8,7 +8,7 @@ import { timeIdBound } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import { TABLE } from '../client.js';
 import { pick, putNew, versionedUpdate } from '../items.js';
-import { keys } from '../keys.js';
+import * as keys from '../item-keys.js';
 import { forEachPage, queryPage, type PageRequest } from '../query.js';
 import { readItems } from '../read-batch.js';
 import type { StoredWebhook } from './subscriptions.js';
