@@ -3,7 +3,7 @@
  * labels beside it, not the schemas. Installed as a bundle installs them, they refuse a drone
  * integration with a Slack setting naming the branch, as the compiler used from source does.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -49,5 +49,35 @@ describe('standalone validators', () => {
       msg: 'unknown field for `kind` `drone`',
       type: 'extra_forbidden',
     });
+  });
+
+  it("carry the schemas' checks without their words: a field named `description` is still checked", async () => {
+    // Descriptions are for the OpenAPI document; standalone code kept every word of a schema it
+    // refers to (an enum's values), in every bundle.
+    writeValidatorModules(
+      routeById('watchlist.alerts'),
+      dir,
+      join(process.cwd(), 'shared/http/compiled-validators.ts'),
+    );
+    const params = readFileSync(join(dir, 'watchlist.alerts.params.mjs'), 'utf8');
+    expect(params).not.toContain('"description"');
+    expect(params).toContain('"vessel"');
+
+    const route = routeById('assets.create');
+    await import(
+      pathToFileURL(writeValidatorModules(route, dir, join(process.cwd(), 'shared/http/compiled-validators.ts'))).href
+    );
+    const request = {
+      event: { pathParameters: {}, queryStringParameters: {}, body: { name: 'Gate', type: 'camera', description: 7 } },
+      context: {},
+    };
+    let issues: unknown[] = [];
+    try {
+      for (const v of requestValidators(route)) await v.before?.(request as never);
+    } catch (err) {
+      if (!(err instanceof RequestValidationError)) throw err;
+      issues = err.issues;
+    }
+    expect(issues).toContainEqual(expect.objectContaining({ loc: ['body', 'description'], type: 'type' }));
   });
 });
