@@ -1,7 +1,7 @@
 /**
  * Every function's bundle, built as `cdk synth` builds it, within its budget against the floor (a
  * handler that only sends one GetCommand with the DynamoDB document client, same settings): the
- * median at most the floor + 140 KB, none past the floor + 550 KB. And what a bundle must not
+ * median at most the floor + 140 KB, none past the floor + 580 KB. And what a bundle must not
  * carry: Ajv's schema compiler (validators are compiled at build time) and the deprecated
  * `punycode` module (DEP0040 at every cold start). The figures themselves, and import times, are
  * printed by the benchmark (bin/bench-cold-start.ts), not asserted here.
@@ -74,16 +74,16 @@ describe('function bundles', () => {
     expect(JSON.parse(run.stdout)).toEqual([]);
   }, 300_000);
 
-  it('the median bundle is at most the floor + 140 KB, and none is more than the floor + 550 KB', () => {
+  it('the median bundle is at most the floor + 140 KB, and none is more than the floor + 580 KB', () => {
     const floor = bundles.floor.bytes;
     const sizes = bundles.functions.map((b) => b.bytes);
     // 100 KB until issue 36 gave every route the paging of lists (about 1.9 KB) and the schemas
     // their tagged unions (about 1.2 KB at the median), and the plan gate its routes; 108 KB until
     // issue 37 put Powertools Logger and Metrics in every bundle (about 39 KB, 8 KB of it won back
-    // elsewhere): docs/architecture.md.
+    // elsewhere), which took the ceiling from 550 KB to 580 KB as well: docs/architecture.md.
     expect(median(sizes), `median vs floor ${Math.round(floor / KB)} KB`).toBeLessThanOrEqual(floor + 140 * KB);
     const over = bundles.functions
-      .filter((b) => b.bytes > floor + 550 * KB)
+      .filter((b) => b.bytes > floor + 580 * KB)
       .map((b) => `${b.name}: ${Math.round(b.bytes / KB)} KB`);
     expect(over).toEqual([]);
   });
