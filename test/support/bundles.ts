@@ -43,6 +43,13 @@ export interface Bundles {
   dispose(): void;
 }
 
+/**
+ * The bundle budget against the floor, in KB: the median bundle, and any bundle
+ * (test/infra/bundle-budget.test.ts holds it; bin/bench-cold-start.ts prints it; docs/architecture.md
+ * says what it is made of).
+ */
+export const BUNDLE_BUDGET_KB = { median: 140, each: 580 } as const;
+
 export const REFERENCE_HANDLERS = {
   floor: 'test/support/bundle-fixtures/floor.ts',
   empty: 'test/support/bundle-fixtures/empty.ts',
