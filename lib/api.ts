@@ -29,7 +29,7 @@ const NOT_FOUND_BODY = '{"detail":"Not Found"}';
 
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
-  /** The stage's access log: one JSON line a request; the route groups' metrics are filtered from it (lib/observability.ts). */
+  /** The stage's access log: one JSON line a request; the route groups' metrics are filtered from it (lib/stage-metrics.ts). */
   readonly accessLogs: logs.LogGroup;
   private readonly resources = new Map<string, apigw.IResource>();
 
@@ -62,7 +62,7 @@ export class Api extends Construct {
         dataTraceEnabled: false,
         // No per-method ("detailed") metrics: 5 custom metrics for each of ~160 methods would cost
         // about $240 a month a stage. The stage's own metrics (count, 4xx, 5xx, latency) come free,
-        // and the route groups' are filtered from the access log (lib/observability.ts).
+        // and the route groups' are filtered from the access log (lib/stage-metrics.ts).
         metricsEnabled: false,
         tracingEnabled: props.tracing,
         throttlingRateLimit: THROTTLE.rateLimit,

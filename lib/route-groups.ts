@@ -2,7 +2,7 @@
  * The route groups of the dashboard and the latency alarms: the API's paths gathered by their
  * first segment (after `/api/v1` or `/v1`) into a few groups of a kind, each with a p99 latency
  * budget. A group is a set of path prefixes, so that a metric filter on the stage's access log
- * (lib/observability.ts) can tell its requests by `$context.resourcePath` alone.
+ * (lib/stage-metrics.ts) can tell its requests by `$context.resourcePath` alone.
  *
  * A segment no group names falls in `other` (test/infra/observability.test.ts keeps the route
  * table's segments all placed; the synthetic route tables of the tests land there). Streamed responses (server-sent events, exports) last minutes by design and are
