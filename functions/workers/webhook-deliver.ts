@@ -11,13 +11,16 @@ import { DELIVERIES_QUEUE } from '../../shared/domain/webhooks/dispatch.js';
 import type { DeliverOptions } from '../../shared/domain/webhooks/delivery-attempt.js';
 import { queueBatch, withHeartbeat } from '../../shared/worker-handler.js';
 
-/** The handler, on a clock of the caller's (tests walk the retry schedule on a fake one). */
-export const deliverHandler =
-  (options: DeliverOptions = {}) =>
-  (event: SQSEvent) =>
+/**
+ * The worker, on a clock of the caller's (tests walk the retry schedule on a fake one): the same
+ * chain as the deployed handler's, so its lines name the worker and its metrics are the invocation's.
+ */
+export const deliverWorker = (options: DeliverOptions = {}) =>
+  withHeartbeat('webhook-deliver', (event: SQSEvent) =>
     queueBatch(event, (record) => deliverMessage(record.body, options), {
       hide: backoffOn(DELIVERIES_QUEUE),
       parallel: true,
-    });
+    }),
+  );
 
-export const handler = withHeartbeat('webhook-deliver', deliverHandler());
+export const handler = deliverWorker();

@@ -1,12 +1,13 @@
 /**
  * The webhook pipeline in a test's own process, on a fake clock: local queues, and the real
- * dispatcher and deliverer handlers run by the local queue runner, without jitter (each wait is the
- * schedule's own step). The test puts bus messages on the dispatch queue itself (`incidentCreatedOnBus`,
- * as the bus rule would), so the running stack's pipeline, which has its own queues, never sees them;
- * and it moves the clock, so eight attempts spread over two days take a moment.
+ * dispatcher and deliverer workers (their whole chains, as deployed) run by the local queue runner,
+ * without jitter (each wait is the schedule's own step). The test puts bus messages on the dispatch
+ * queue itself (`incidentCreatedOnBus`, as the bus rule would), so the running stack's pipeline,
+ * which has its own queues, never sees them; and it moves the clock, so eight attempts spread over
+ * two days take a moment.
  */
 import { handler as dispatchHandler } from '../../functions/workers/webhook-dispatch.js';
-import { deliverHandler } from '../../functions/workers/webhook-deliver.js';
+import { deliverWorker } from '../../functions/workers/webhook-deliver.js';
 import { useQueues } from '../../shared/adapters/queue.js';
 import { newTimeId } from '../../shared/ids.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
@@ -26,19 +27,26 @@ export async function startWebhookPipeline(
     workers: [workerById('webhook-dispatch'), workerById('webhook-deliver')],
     handlers: {
       'webhook-dispatch': dispatchHandler,
-      'webhook-deliver': deliverHandler({ clock, random: () => 0.5 }),
+      'webhook-deliver': deliverWorker({ clock, random: () => 0.5 }),
     },
     pollMs: 0,
   });
   return { queues, workers };
 }
 
-/** An `incident.created` of the tenant as the bus rule puts it on the dispatch queue, at `atMs`. */
-export function incidentCreatedOnBus(tenantId: string, atMs: number): { body: string } {
+/**
+ * An incident's change of the tenant as the bus rule puts it on the dispatch queue, at `atMs`: an
+ * `incident.created` unless `type` says another, carrying `correlationId` as publish-events does.
+ */
+export function incidentCreatedOnBus(
+  tenantId: string,
+  atMs: number,
+  { type = 'incident.created', correlationId }: { type?: string; correlationId?: string } = {},
+): { body: string } {
   const event = {
     version: '0',
     id: newTimeId(),
-    'detail-type': 'incident.created',
+    'detail-type': type,
     source: 'gatehouse.incidents',
     account: '000000000000',
     time: new Date(atMs).toISOString(),
@@ -50,6 +58,7 @@ export function incidentCreatedOnBus(tenantId: string, atMs: number): { body: st
       severity: 'high',
       tenant_id: tenantId,
       message_id: newTimeId(),
+      ...(correlationId ? { correlation_id: correlationId } : {}),
     },
   };
   return { body: JSON.stringify(event) };
