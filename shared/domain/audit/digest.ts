@@ -95,10 +95,14 @@ export async function digestTenant(tenantId: TenantId, nowMs: number): Promise<n
 }
 
 /**
- * `digestTenant`, answering also the start of the oldest settled hour still without a digest
- * after it (null when the chain reached the last settled hour).
+ * `digestTenant`, at most `maxHours` hours, answering also the start of the oldest settled hour
+ * still without a digest after it (null when the chain reached the last settled hour).
  */
-async function digestHours(tenantId: TenantId, nowMs: number): Promise<{ made: number; behindFrom: number | null }> {
+async function digestHours(
+  tenantId: TenantId,
+  nowMs: number,
+  maxHours = MAX_HOURS_PER_RUN,
+): Promise<{ made: number; behindFrom: number | null }> {
   const lastSettled = hourStartOf(nowMs - SETTLE_MS) - HOUR_MS;
   let head = await getDigestHead(tenantId);
   let next: number;
@@ -109,7 +113,7 @@ async function digestHours(tenantId: TenantId, nowMs: number): Promise<{ made: n
     next = hourStartOf(timeOfId(first.log_id));
   }
   let made = 0;
-  while (next <= lastSettled && made < MAX_HOURS_PER_RUN) {
+  while (next <= lastSettled && made < maxHours) {
     const entries = await auditEntriesBetween(tenantId, next, next + HOUR_MS - 1);
     const digest = digestOf(tenantId, next, entries, head?.digest_hash ?? null, iso(nowMs));
     try {
@@ -303,12 +307,14 @@ export interface DigestRun {
 }
 
 /**
- * One run of the worker: every tenant's settled hours, tenant by tenant, until `deadline` (ms). A
- * tenant that fails is logged and counted, and the others go on; the next run resumes each chain.
+ * One run of the worker: every tenant's settled hours, at most `maxHours` a tenant, tenant by
+ * tenant, until `deadline` (ms). A tenant that fails is logged and counted, and the others go on;
+ * the next run resumes each chain.
  */
 export async function digestAllTenants(
   deadline: number,
   onFailure: (tenantId: string, err: unknown) => void,
+  maxHours = MAX_HOURS_PER_RUN,
 ): Promise<DigestRun> {
   const run: DigestRun = { tenants: 0, digests: 0, failed: 0 };
   let oldestBehind: number | null = null;
@@ -319,7 +325,7 @@ export async function digestAllTenants(
       run.tenants++;
       try {
         // Every tenant's log, by the platform: no request decided the tenant.
-        const { made, behindFrom } = await digestHours(systemTenant(tenant.tenant_id), Date.now());
+        const { made, behindFrom } = await digestHours(systemTenant(tenant.tenant_id), Date.now(), maxHours);
         run.digests += made;
         if (behindFrom !== null && (oldestBehind === null || behindFrom < oldestBehind)) oldestBehind = behindFrom;
       } catch (err) {
