@@ -110,6 +110,15 @@ export const webhookDelivery = (tenantId: string, webhookId: string, deliveryId:
   SK: `DELIVERY#${deliveryId}`,
 });
 
+/**
+ * GSI1: a subscription's deliveries of one status, by delivery id (pattern 42b). Set with the
+ * status on every write that changes it, so the failed ones are a key range, not a filter.
+ */
+export const webhookDeliveryByStatus = (tenantId: string, webhookId: string, status: string, deliveryId: string) => ({
+  GSI1PK: `${tenantPk(tenantId)}#WEBHOOK#${webhookId}#${status}`,
+  GSI1SK: `DELIVERY#${deliveryId}`,
+});
+
 /** How many webhook subscriptions a tenant has: the limit is checked in the creating transaction. */
 export const webhookCount = (tenantId: string) => ({ PK: tenantPk(tenantId), SK: 'WEBHOOKCOUNT' });
 

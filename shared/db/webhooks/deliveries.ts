@@ -2,11 +2,15 @@
  * Webhook deliveries (docs/data-model.md, pattern 42): one item per message and subscription in
  * the subscription's own partition, `T#tid#WEBHOOK#<webhook id>`, `DELIVERY#<delivery id>`, with
  * every attempt made. Delivery ids are UUIDv7 made from the message's time, so the log reads
- * newest first by key and "failed since a time" is a key range. Kept 30 days (TTL).
+ * newest first by key. Each delivery is also in GSI1 under its status (pattern 42b), so the
+ * deliveries of one status, and "failed since a time", are a key range of that index, whatever the
+ * subscription's other deliveries. Kept 30 days (TTL).
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { timeIdBound } from '../../ids.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
-import { TABLE } from '../client.js';
+import { db, TABLE } from '../client.js';
 import { pick, putNew, versionedUpdate } from '../items.js';
 import * as keys from '../item-keys.js';
 import { forEachPage, queryPage, type PageRequest } from '../query.js';
@@ -76,10 +80,18 @@ export function publicDelivery(d: Delivery): Delivery {
 
 const partition = (tenantId: string, webhookId: string) => keys.webhookDelivery(tenantId, webhookId, '').PK;
 
+/** The status index's keys of a delivery (GSI1): they move with its status. */
+const statusKeys = (d: Pick<Delivery, 'tenant_id' | 'webhook_id' | 'delivery_id' | 'status'>) =>
+  keys.webhookDeliveryByStatus(d.tenant_id, d.webhook_id, d.status, d.delivery_id);
+
+const byStatus = (tenantId: string, webhookId: string, status: DeliveryStatus) =>
+  keys.webhookDeliveryByStatus(tenantId, webhookId, status, '').GSI1PK;
+
 /** The item of a new delivery, written only if it does not exist (a redelivered message writes nothing). */
 export function putNewDelivery(d: Delivery): TransactItem {
   return putNew({
     ...keys.webhookDelivery(d.tenant_id, d.webhook_id, d.delivery_id),
+    ...statusKeys(d),
     entity: 'WEBHOOK_DELIVERY',
     ...d,
     version: 1,
@@ -91,7 +103,8 @@ export function updateDelivery(next: StoredDelivery, fields: (keyof Delivery)[])
   const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
   return versionedUpdate(
     keys.webhookDelivery(next.tenant_id, next.webhook_id, next.delivery_id),
-    { ...changed, updated_at: next.updated_at },
+    // A status written moves the delivery in the status index with it.
+    { ...changed, ...(fields.includes('status') ? statusKeys(next) : {}), updated_at: next.updated_at },
     next.version,
   );
 }
@@ -124,7 +137,7 @@ export async function getDeliveryAndWebhook(
   };
 }
 
-/** A page of a subscription's deliveries, newest first, optionally of one status. */
+/** A page of a subscription's deliveries, newest first, optionally of one status (its key range in GSI1). */
 export async function listDeliveries(
   tenantId: TenantId,
   webhookId: string,
@@ -132,7 +145,9 @@ export async function listDeliveries(
   status?: DeliveryStatus,
 ): Promise<StoredDelivery[]> {
   const items = await queryPage(
-    { pk: partition(tenantId, webhookId), skPrefix: 'DELIVERY#', ascending: false, filter: { status } },
+    status
+      ? { index: 'GSI1', pk: byStatus(tenantId, webhookId, status), skPrefix: 'DELIVERY#', ascending: false }
+      : { pk: partition(tenantId, webhookId), skPrefix: 'DELIVERY#', ascending: false },
     page,
   );
   return items as unknown as StoredDelivery[];
@@ -140,7 +155,10 @@ export async function listDeliveries(
 
 /**
  * The subscription's deliveries of `status` whose message is from `sinceMs` on, oldest first, at
- * most `max` (the key range from that time's lowest UUIDv7; at most 30 days of deliveries are kept).
+ * most `max`: the range of GSI1 from that time's lowest UUIDv7, so it reads `max` items at most
+ * (at most 30 days of deliveries are kept). The index is eventually consistent: a delivery whose
+ * status changed a moment ago may be read as it was, and the write that follows, conditioned on
+ * its version, then fails.
  */
 export async function deliveriesSince(
   tenantId: TenantId,
@@ -149,24 +167,60 @@ export async function deliveriesSince(
   status: DeliveryStatus,
   max: number,
 ): Promise<StoredDelivery[]> {
-  const found: StoredDelivery[] = [];
+  const items = await queryPage(
+    {
+      index: 'GSI1',
+      pk: byStatus(tenantId, webhookId, status),
+      skBetween: [`DELIVERY#${timeIdBound(sinceMs, 'low')}`, 'DELIVERY#~'],
+      ascending: true,
+    },
+    { limit: max, offset: 0 },
+  );
+  return items as unknown as StoredDelivery[];
+}
+
+/**
+ * One-off migration (bin/migrate-delivery-index.ts): gives the subscription's deliveries written
+ * before the status index their index keys. Idempotent: deliveries that have them are not
+ * written; one whose status changes meanwhile is left to that change (which sets them).
+ */
+export async function reindexDeliveriesOfWebhook(tenantId: TenantId, webhookId: string): Promise<number> {
+  let changed = 0;
   await forEachPage(
     {
       TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      FilterExpression: '#status = :status',
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
+      FilterExpression: 'attribute_not_exists(GSI1PK)',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: {
-        ':pk': partition(tenantId, webhookId),
-        ':from': `DELIVERY#${timeIdBound(sinceMs, 'low')}`,
-        ':to': 'DELIVERY#~',
-        ':status': status,
-      },
-      ConsistentRead: true,
+      ExpressionAttributeValues: { ':pk': partition(tenantId, webhookId), ':sk': 'DELIVERY#' },
+      ProjectionExpression: 'SK, delivery_id, #status',
     },
-    (page) => {
-      if (found.length < max) found.push(...((page.Items ?? []) as unknown as StoredDelivery[]));
+    async (page) => {
+      for (const item of page.Items ?? []) {
+        const status = item.status as DeliveryStatus;
+        const index = statusKeys({
+          tenant_id: tenantId,
+          webhook_id: webhookId,
+          delivery_id: String(item.delivery_id),
+          status,
+        });
+        try {
+          await db.send(
+            new UpdateCommand({
+              TableName: TABLE,
+              Key: { PK: partition(tenantId, webhookId), SK: String(item.SK) },
+              UpdateExpression: 'SET GSI1PK = :gpk, GSI1SK = :gsk',
+              ConditionExpression: 'attribute_not_exists(GSI1PK) AND #status = :status',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':gpk': index.GSI1PK, ':gsk': index.GSI1SK, ':status': status },
+            }),
+          );
+          changed++;
+        } catch (err) {
+          if (!(err instanceof ConditionalCheckFailedException)) throw err;
+        }
+      }
     },
   );
-  return found.slice(0, max);
+  return changed;
 }
