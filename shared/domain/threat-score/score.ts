@@ -52,7 +52,7 @@ import { IP_GEO_ATTRIBUTION, ipGeoSource, lookupIp, type IpGeo } from '../../ada
 import { normaliseDomain, normaliseIp } from '../events/index.js';
 import { geofenceContains } from '../geo/index.js';
 import { tenantDefinitions } from '../threat-libraries/index.js';
-import { nearestLines } from '../infrastructure/index.js';
+import { lineFiles, nearestLines } from '../infrastructure/index.js';
 import { metresBetween } from '../../geo/distance.js';
 import { vesselProfile } from '../vessels/index.js';
 import { watchlistAt, type WatchHit, type WatchView } from '../watchlist/index.js';
@@ -444,10 +444,13 @@ async function behaviourOf(
 
 async function proximityOf(tenantId: TenantId, points: Point[], what: string) {
   if (points.length === 0) return { value: 0, detail: 'no position known' };
-  const [assets, lines] = await Promise.all([
+  // The tenant's line files once for all the points (up to 20 events' positions): one Query
+  // whatever the number of events naming the target, the line indexes kept per container.
+  const [assets, files] = await Promise.all([
     listSiteEntitiesOfTenant<Asset>(SITE_KINDS.asset, tenantId, { limit: 1000, offset: 0 }),
-    Promise.all(points.map((p) => nearestLines(tenantId, p, R.lineReachM, 1))),
+    lineFiles(tenantId),
   ]);
+  const lines = await Promise.all(points.map((p) => nearestLines(tenantId, p, R.lineReachM, 1, files)));
   let best = {
     value: 0,
     detail: `no critical asset within ${R.assetReachM / 1000} km and no line within ${R.lineReachM / 1000} km of ${what}`,
