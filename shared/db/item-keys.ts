@@ -373,6 +373,9 @@ export const idempotency = (tenantId: string, scope: string, key: string) => ({
 /** Audit entries live in their own partition per tenant, sorted by their time-ordered id. */
 export const audit = (tenantId: string, logId: string) => ({ PK: `${tenantPk(tenantId)}#AUDIT`, SK: logId });
 
+/** How many audit entries a tenant wrote on one UTC day (`YYYY-MM-DD`): the lists' `total`. */
+export const auditCount = (tenantId: string, day: string) => ({ PK: `${tenantPk(tenantId)}#AUDITCOUNT`, SK: day });
+
 /** The digest of a tenant's audit entries of one hour (its start, ISO), chained to the hour's before. */
 export const auditDigest = (tenantId: string, hourStart: string) => ({
   PK: `${tenantPk(tenantId)}#AUDITDIGEST`,

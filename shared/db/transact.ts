@@ -13,8 +13,17 @@ import { backoff } from './read-batch.js';
 export const BEFORE_WRITE = Symbol.for('gatehouse.beforeWrite');
 export type BeforeWrite = (items: readonly TransactItem[]) => Promise<void>;
 
+/**
+ * Items a transaction's items ask to be written with them, given all its items, once however many
+ * items ask: the audit entries of a transaction add one count per tenant and day
+ * (shared/db/audit/counts.ts). They count toward the transaction's 100 items.
+ */
+export const WRITE_WITH = Symbol.for('gatehouse.writeWith');
+export type WriteWith = (items: readonly TransactItem[]) => TransactItem[];
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number] & {
   [BEFORE_WRITE]?: BeforeWrite;
+  [WRITE_WITH]?: WriteWith;
 };
 
 /**
@@ -38,7 +47,8 @@ const CONFLICT_TRIES = 4;
 
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
   for (const step of new Set(items.flatMap((item) => item[BEFORE_WRITE] ?? []))) await step(items);
-  const toSend = items.map(({ [BEFORE_WRITE]: _step, ...item }) => item);
+  const added = [...new Set(items.flatMap((item) => item[WRITE_WITH] ?? []))].flatMap((also) => also(items));
+  const toSend = [...items, ...added].map(({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, ...item }) => item);
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: toSend, ClientRequestToken: clientRequestToken }));

@@ -12,7 +12,8 @@ import { db, TABLE } from '../client.js';
 import { pick } from '../items.js';
 import * as keys from '../item-keys.js';
 import { forEachPage, queryCount, queryPage, type KeyQuery, type PageRequest } from '../query.js';
-import { BEFORE_WRITE, type TransactItem } from '../transact.js';
+import { BEFORE_WRITE, WRITE_WITH, type TransactItem } from '../transact.js';
+import { auditCountUpdates, auditTotal } from './counts.js';
 import { redactSecretsIn } from '../../url-secrets.js';
 import { AUDIT_FIELDS, checkAuditSeals, sealAuditItems, type SealCheck } from './seal.js';
 
@@ -84,7 +85,15 @@ export function auditPut(entry: AuditEntry): TransactItem {
       ConditionExpression: 'attribute_not_exists(PK)',
     },
     [BEFORE_WRITE]: sealAuditPuts,
+    [WRITE_WITH]: countAuditPuts,
   };
+}
+
+/** The transaction's audit entries counted: one update per tenant and day (counts.ts). */
+function countAuditPuts(items: readonly TransactItem[]): TransactItem[] {
+  return auditCountUpdates(
+    items.flatMap((item) => (item[WRITE_WITH] === countAuditPuts && item.Put?.Item ? [item.Put.Item] : [])),
+  );
 }
 
 /** Seals the transaction's audit entries not sealed yet (a retried transaction keeps its seals). */
@@ -164,14 +173,22 @@ function auditQuery(tenantId: TenantId, f: AuditFilter): KeyQuery {
   return { pk: keys.audit(tenantId, '').PK, skBetween: range, ascending: false };
 }
 
-/** A page of the tenant's entries matching `filter`, newest first, and how many match in all. */
+/**
+ * A page of the tenant's entries matching `filter`, newest first, and how many match in all: of a
+ * time range alone, from the tenant's day counts (counts.ts), whatever it holds; with an action,
+ * resource type or user, a COUNT Query of the index range (it reads the entries that match it).
+ */
 export async function queryAudit(
   tenantId: TenantId,
   filter: AuditFilter,
   page: PageRequest,
 ): Promise<{ items: AuditEntry[]; total: number }> {
   const q = auditQuery(tenantId, filter);
-  const [items, total] = await Promise.all([queryPage(q, page), queryCount(q)]);
+  const byRange = !filter.action && !filter.resourceType && !filter.userId;
+  const [items, total] = await Promise.all([
+    queryPage(q, page),
+    byRange ? auditTotal(tenantId, filter.fromMs, filter.toMs ?? END_OF_TIME) : queryCount(q),
+  ]);
   return { items: items.map(auditFromItem), total };
 }
 

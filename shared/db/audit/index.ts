@@ -6,3 +6,4 @@
 export * from './digests.js';
 export * from './entries.js';
 export * from './seal.js';
+export * from './counts.js';

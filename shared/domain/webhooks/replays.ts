@@ -110,11 +110,12 @@ export async function replayFailedSince(
       resourceId: webhookId,
       changes: { since, delivery_ids: ids },
     });
-    // A transaction holds 100 items: the audit entry rides with the first 99 deliveries.
+    // A transaction holds 100 items: the audit entry and its day's count ride with the first 98
+    // deliveries.
     const writes = chosen.map((d) => pendingWrite(d, at));
     try {
-      for (let i = 0; i < writes.length; i += 99) {
-        const chunk = writes.slice(i, i + 99);
+      for (let i = 0; i < writes.length; i += 98) {
+        const chunk = writes.slice(i, i + 98);
         await transactWrite(i === 0 ? [...chunk, auditPut(audit)] : chunk);
       }
     } catch (err) {
