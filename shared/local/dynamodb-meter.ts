@@ -17,9 +17,22 @@
  *   delete and a put; transactional writes count double. The item before and after is read by the
  *   proxy itself (uncounted). A keys-only index entry is written only when its keys change.
  *
+ * It also keeps the size of every item written (`sizes`: the item as DynamoDB Local holds it after
+ * the write). With `count: false` it does only that, for the test run's item-size check
+ * (test/support/item-size-check.ts): every other call is forwarded as it streams, with no extra
+ * call, and a write costs one extra read only when its request does not hold the whole item (an
+ * UpdateItem, a transaction's Update), read back once it has answered.
+ *
  * Local tooling only: production code never imports it (test/unit/layers.test.ts).
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TABLE_KEYS } from '../db/table.js';
 
@@ -36,6 +49,8 @@ export type Tally = Record<string, OperationTally>;
 
 export interface DynamoDbMeter {
   url: string;
+  /** The size of every item written through the proxy since it started (not cleared by `reset`). */
+  sizes: WrittenSizes;
   /** What was counted since the last reset. */
   snapshot(): Tally;
   /** Resolves once every call answered so far is counted (units are priced after the answer). */
@@ -43,6 +58,11 @@ export interface DynamoDbMeter {
   reset(): void;
   /** Forward only: no extra reads to price writes and queries (for throughput runs). */
   passthrough: boolean;
+  /**
+   * Count calls and units (true unless the options say otherwise); false: only keep the sizes of
+   * the items written, at the least cost (seeding, the test run's item-size check).
+   */
+  counting: boolean;
   close(): Promise<void>;
 }
 
@@ -85,6 +105,83 @@ export function itemSize(item: Item | undefined): number {
   return Object.entries(item).reduce((s, [k, v]) => s + utf8(k) + valueSize(v), 0);
 }
 
+/** One item written, by its kind (`entity`, or its partition key's first part) and key. */
+export interface WrittenItem {
+  entity: string;
+  key: string;
+  bytes: number;
+}
+
+/** DynamoDB's bound is 400 KB; the service keeps its items far under it (docs/data-model.md). */
+export const ITEM_SIZE_LIMIT = 64 * 1024;
+
+/** The sizes of the items written: the largest, those over `limit`, and every size by entity. */
+export class WrittenSizes {
+  #largest: WrittenItem | undefined;
+  readonly #over: WrittenItem[] = [];
+  readonly #byEntity = new Map<string, number[]>();
+  constructor(readonly limit = ITEM_SIZE_LIMIT) {}
+
+  record(item: Item | undefined): void {
+    if (!item) return;
+    const bytes = itemSize(item);
+    const text = (v: AttributeValue | undefined) => (typeof v?.S === 'string' ? v.S : v ? JSON.stringify(v) : '');
+    const entity = text(item.entity) || text(item.PK).split('#')[0] || 'unknown';
+    const written = { entity, key: `${text(item.PK)} ${text(item.SK)}`, bytes };
+    let sizes = this.#byEntity.get(entity);
+    if (!sizes) this.#byEntity.set(entity, (sizes = []));
+    sizes.push(bytes);
+    if (!this.#largest || bytes > this.#largest.bytes) this.#largest = written;
+    // The first few over the bound are enough to name; the largest is kept apart.
+    if (bytes > this.limit && this.#over.length < 20) this.#over.push(written);
+  }
+
+  largest(): WrittenItem | undefined {
+    return this.#largest;
+  }
+
+  /** Items over `limit` (the first 20). */
+  over(): WrittenItem[] {
+    return [...this.#over];
+  }
+
+  /** Every size written of one entity, in bytes, in the order written. */
+  of(entity: string): number[] {
+    return [...(this.#byEntity.get(entity) ?? [])];
+  }
+
+  /** How many items were written. */
+  count(): number {
+    let n = 0;
+    for (const sizes of this.#byEntity.values()) n += sizes.length;
+    return n;
+  }
+}
+
+/** The writes whose items the size record needs. */
+const WRITES = new Set(['PutItem', 'UpdateItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+/**
+ * The items a successful write stored, as far as its request holds them (`items`), and the keys of
+ * those it changed in place (`updated`: an UpdateItem, a transaction's Update), whose item after the
+ * write only DynamoDB knows.
+ */
+export function writtenBy(operation: string, input: Record<string, unknown>): { items: Item[]; updated: Item[] } {
+  const items: Item[] = [];
+  const updated: Item[] = [];
+  if (operation === 'PutItem') items.push(input.Item as Item);
+  if (operation === 'UpdateItem') updated.push(input.Key as Item);
+  if (operation === 'BatchWriteItem')
+    for (const requests of Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>))
+      for (const r of requests) if (r.PutRequest) items.push(r.PutRequest.Item);
+  if (operation === 'TransactWriteItems')
+    for (const t of input.TransactItems as { Put?: { Item: Item }; Update?: { Key: Item } }[]) {
+      if (t.Put) items.push(t.Put.Item);
+      if (t.Update) updated.push(t.Update.Key);
+    }
+  return { items, updated };
+}
+
 const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 const readUnitsOf = (bytes: number, consistent: boolean) =>
   Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
@@ -119,8 +216,17 @@ export function writeCost(before: Item | undefined, after: Item | undefined): nu
   return units;
 }
 
-export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMeter> {
+export interface MeterOptions {
+  /**
+   * Count calls and units (the default). False: only keep the sizes of the items written, at the
+   * least cost (the test run's item-size check).
+   */
+  count?: boolean;
+}
+
+export async function startDynamoDbMeter(upstream: string, options: MeterOptions = {}): Promise<DynamoDbMeter> {
   const target = new URL(upstream);
+  const sizes = new WrittenSizes();
   let tally: Tally = {};
   const pending = new Set<Promise<void>>();
   const add = (op: string, readUnits: number, writeUnits: number, calls = 1) => {
@@ -194,9 +300,24 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     return ((out.Items as Item[] | undefined) ?? []).reduce((s, i) => s + itemSize(i), 0);
   }
 
+  /** Sizes only: what a successful write stored, the updated items read back (uncounted). */
+  async function recordWrite(headers: IncomingHttpHeaders, operation: string, body: string): Promise<void> {
+    const input = JSON.parse(body || '{}') as Record<string, unknown>;
+    const { items, updated } = writtenBy(operation, input);
+    for (const item of items) sizes.record(item);
+    if (updated.length === 0) return;
+    const table = (input.TableName as string | undefined) ?? tableOf(input);
+    for (const key of updated) sizes.record(await getItem(headers, table, key));
+  }
+  /** The table of a transaction's first Update (the service has one table). */
+  const tableOf = (input: Record<string, unknown>) =>
+    (input.TransactItems as { Update?: { TableName: string } }[]).find((t) => t.Update)!.Update!.TableName;
+
   const meter: DynamoDbMeter = {
     url: '',
+    sizes,
     passthrough: false,
+    counting: options.count ?? true,
     snapshot: () => structuredClone(tally),
     settle: async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
@@ -207,8 +328,45 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
+  /**
+   * Reads a request's whole body, then `handle`s it; counted as pending until done (units are
+   * priced and sizes kept after the answer); a failure of the proxy's own answers 502.
+   */
+  function buffered(
+    req: IncomingMessage,
+    res: ServerResponse,
+    handle: (body: string, headers: IncomingHttpHeaders) => Promise<void>,
+  ): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = { ...req.headers };
+      delete headers['content-length'];
+      const work = handle(Buffer.concat(chunks).toString('utf8'), headers).catch((err: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(502);
+          res.end(String(err));
+        }
+      });
+      pending.add(work);
+      void work.finally(() => pending.delete(work));
+    });
+  }
+
   const server: Server = createServer((req, res) => {
-    if (meter.passthrough) {
+    const targetHeader = String(req.headers['x-amz-target'] ?? '');
+    const [service, operation = 'unknown'] = targetHeader.split('.');
+    const isWrite = service === 'DynamoDB_20120810' && WRITES.has(operation);
+    if (!meter.passthrough && !meter.counting && isWrite) {
+      buffered(req, res, async (body, headers) => {
+        const out = await forward(headers, body);
+        res.writeHead(out.status, out.headers);
+        res.end(out.body);
+        if (out.status < 400) await recordWrite(headers, operation, body);
+      });
+      return;
+    }
+    if (meter.passthrough || !meter.counting) {
       // Forward only, streaming both ways: as little of the proxy's own work as can be.
       const upstreamRequest = httpRequest(
         {
@@ -230,101 +388,86 @@ export async function startDynamoDbMeter(upstream: string): Promise<DynamoDbMete
       req.pipe(upstreamRequest);
       return;
     }
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const work = (async () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const targetHeader = String(req.headers['x-amz-target'] ?? '');
-        const [service, operation = 'unknown'] = targetHeader.split('.');
-        const metered = !meter.passthrough && service === 'DynamoDB_20120810';
-        const input = metered ? (JSON.parse(body || '{}') as Record<string, unknown>) : {};
-        const headers = { ...req.headers };
-        delete headers['content-length'];
+    buffered(req, res, async (body, headers) => {
+      const metered = !meter.passthrough && service === 'DynamoDB_20120810';
+      const input = metered ? (JSON.parse(body || '{}') as Record<string, unknown>) : {};
 
-        // Writes: the items before, to price the change.
-        const before = new Map<string, Item | undefined>();
-        const writeKeys: { table: string; key: Item; transactional: boolean }[] = [];
-        if (metered) {
-          if (operation === 'PutItem')
-            writeKeys.push({
-              table: input.TableName as string,
-              key: keyFromItem(input.Item as Item),
-              transactional: false,
-            });
-          if (operation === 'UpdateItem' || operation === 'DeleteItem')
-            writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
-          if (operation === 'BatchWriteItem') {
-            for (const [table, requests] of Object.entries(
-              input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
-            )) {
-              for (const r of requests)
-                writeKeys.push({
-                  table,
-                  key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key,
-                  transactional: false,
-                });
-            }
-          }
-          if (operation === 'TransactWriteItems') {
-            for (const t of input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]) {
-              const [kind, spec] = Object.entries(t)[0]!;
-              if (kind === 'ConditionCheck') continue;
-              writeKeys.push({
-                table: spec.TableName,
-                key: spec.Item ? keyFromItem(spec.Item) : spec.Key!,
-                transactional: true,
-              });
-            }
-          }
-          await Promise.all(
-            writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))),
-          );
-        }
-
-        const out = await forward(headers, body);
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
-        if (!metered) return;
-
-        const result = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
-        const failed = out.status >= 400;
-        let readUnits = 0;
-        let writeUnits = 0;
-        if (operation === 'GetItem') {
-          readUnits = readUnitsOf(itemSize(result.Item as Item | undefined), input.ConsistentRead === true);
-        } else if (operation === 'BatchGetItem') {
-          for (const [table, spec] of Object.entries(
-            input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>,
+      // Writes: the items before, to price the change.
+      const before = new Map<string, Item | undefined>();
+      const writeKeys: { table: string; key: Item; transactional: boolean }[] = [];
+      if (metered) {
+        if (operation === 'PutItem')
+          writeKeys.push({
+            table: input.TableName as string,
+            key: keyFromItem(input.Item as Item),
+            transactional: false,
+          });
+        if (operation === 'UpdateItem' || operation === 'DeleteItem')
+          writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
+        if (operation === 'BatchWriteItem') {
+          for (const [table, requests] of Object.entries(
+            input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
           )) {
-            const found = (result.Responses as Record<string, Item[]> | undefined)?.[table] ?? [];
-            const sizes = new Map(found.map((i) => [JSON.stringify([i.PK, i.SK]), itemSize(i)]));
-            for (const key of spec.Keys)
-              readUnits += readUnitsOf(sizes.get(JSON.stringify([key.PK, key.SK])) ?? 0, spec.ConsistentRead === true);
-          }
-        } else if (operation === 'Query' || operation === 'Scan') {
-          const consistent = input.ConsistentRead === true && !input.IndexName;
-          readUnits = readUnitsOf(await evaluatedBytes(headers, operation, input), consistent);
-        } else if (operation === 'TransactGetItems') {
-          for (const g of input.TransactItems as { Get: { TableName: string; Key: Item } }[]) {
-            readUnits += 2 * readUnitsOf(itemSize(await getItem(headers, g.Get.TableName, g.Get.Key)), true);
-          }
-        } else if (writeKeys.length > 0) {
-          for (const w of writeKeys) {
-            const after = failed ? before.get(JSON.stringify(w.key)) : await getItem(headers, w.table, w.key);
-            const units = failed ? writeUnitsOf(itemSize(after)) : writeCost(before.get(JSON.stringify(w.key)), after);
-            writeUnits += w.transactional ? 2 * units : units;
+            for (const r of requests)
+              writeKeys.push({
+                table,
+                key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key,
+                transactional: false,
+              });
           }
         }
-        add(operation, readUnits, writeUnits);
-      })().catch((err: unknown) => {
-        if (!res.headersSent) {
-          res.writeHead(502);
-          res.end(String(err));
+        if (operation === 'TransactWriteItems') {
+          for (const t of input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]) {
+            const [kind, spec] = Object.entries(t)[0]!;
+            if (kind === 'ConditionCheck') continue;
+            writeKeys.push({
+              table: spec.TableName,
+              key: spec.Item ? keyFromItem(spec.Item) : spec.Key!,
+              transactional: true,
+            });
+          }
         }
-      });
-      pending.add(work);
-      void work.finally(() => pending.delete(work));
+        await Promise.all(
+          writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))),
+        );
+      }
+
+      const out = await forward(headers, body);
+      res.writeHead(out.status, out.headers);
+      res.end(out.body);
+      if (!metered) return;
+
+      const result = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
+      const failed = out.status >= 400;
+      let readUnits = 0;
+      let writeUnits = 0;
+      if (operation === 'GetItem') {
+        readUnits = readUnitsOf(itemSize(result.Item as Item | undefined), input.ConsistentRead === true);
+      } else if (operation === 'BatchGetItem') {
+        for (const [table, spec] of Object.entries(
+          input.RequestItems as Record<string, { Keys: Item[]; ConsistentRead?: boolean }>,
+        )) {
+          const found = (result.Responses as Record<string, Item[]> | undefined)?.[table] ?? [];
+          const sizes = new Map(found.map((i) => [JSON.stringify([i.PK, i.SK]), itemSize(i)]));
+          for (const key of spec.Keys)
+            readUnits += readUnitsOf(sizes.get(JSON.stringify([key.PK, key.SK])) ?? 0, spec.ConsistentRead === true);
+        }
+      } else if (operation === 'Query' || operation === 'Scan') {
+        const consistent = input.ConsistentRead === true && !input.IndexName;
+        readUnits = readUnitsOf(await evaluatedBytes(headers, operation, input), consistent);
+      } else if (operation === 'TransactGetItems') {
+        for (const g of input.TransactItems as { Get: { TableName: string; Key: Item } }[]) {
+          readUnits += 2 * readUnitsOf(itemSize(await getItem(headers, g.Get.TableName, g.Get.Key)), true);
+        }
+      } else if (writeKeys.length > 0) {
+        for (const w of writeKeys) {
+          const after = failed ? before.get(JSON.stringify(w.key)) : await getItem(headers, w.table, w.key);
+          if (!failed) sizes.record(after);
+          const units = failed ? writeUnitsOf(itemSize(after)) : writeCost(before.get(JSON.stringify(w.key)), after);
+          writeUnits += w.transactional ? 2 * units : units;
+        }
+      }
+      add(operation, readUnits, writeUnits);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

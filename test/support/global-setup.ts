@@ -16,6 +16,14 @@ import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
 import { handlersFromEnv } from '../../shared/local/handler-files.js';
+import {
+  enforceItemSizes,
+  itemSizeCheckOn,
+  itemSizeWatch,
+  ITEM_SIZES_FILE_ENV,
+  readItemSizeReport,
+  type ItemSizeReport,
+} from './item-size-check.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,7 +39,8 @@ interface Shared {
   baseUrl: string;
   localEnv: Record<string, string>;
   users: number;
-  stop: () => Promise<void>;
+  /** Stops everything; the item-size check's report (item-size-check.ts) when it was on. */
+  stop: () => Promise<ItemSizeReport | undefined>;
 }
 
 /**
@@ -47,10 +56,14 @@ async function start(): Promise<Shared> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   let stack: LocalStack | undefined;
   let server: LocalHttpServer | undefined;
+  const sizes = itemSizeCheckOn() ? itemSizeWatch() : undefined;
   const stop = async () => {
     await server?.close();
+    const report = await sizes?.report();
     await stack?.stop();
+    await sizes?.close();
     rmSync(dataDir, { recursive: true, force: true });
+    return report;
   };
   try {
     // The tests' webhook receivers listen on this machine.
@@ -58,7 +71,7 @@ async function start(): Promise<Shared> {
     // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
     const files = await handlersFromEnv((line) => console.error(line));
     // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
-    stack = await startLocalStack({ dataDir, persist: false, schedules: false, files });
+    stack = await startLocalStack({ dataDir, persist: false, schedules: false, files, dynamodbFront: sizes?.front });
     await ensureLocalAdmin(localAdminFromEnv());
     server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   } catch (error) {
@@ -81,9 +94,11 @@ async function start(): Promise<Shared> {
  */
 async function startChild(): Promise<Shared> {
   const root = resolve(import.meta.dirname, '..', '..');
+  const reportDir = mkdtempSync(join(tmpdir(), 'gatehouse-item-sizes-'));
+  const reportFile = join(reportDir, 'report.json');
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/stack-process.ts'], {
     cwd: root,
-    env: process.env,
+    env: { ...process.env, [ITEM_SIZES_FILE_ENV]: reportFile },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -92,6 +107,9 @@ async function startChild(): Promise<Shared> {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
     }
+    const report = readItemSizeReport(reportFile);
+    rmSync(reportDir, { recursive: true, force: true });
+    return report;
   };
   const ready = await new Promise<{ baseUrl: string; localEnv: Record<string, string> }>((done, fail) => {
     let out = '';
@@ -136,6 +154,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     shared.users -= 1;
     if (shared.users > 0) return;
     delete holder[KEY];
-    await shared.stop();
+    // The run fails here when a test wrote an item over 64 KB (item-size-check.ts).
+    enforceItemSizes(await shared.stop());
   };
 }

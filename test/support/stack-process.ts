@@ -11,6 +11,7 @@ import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
 import { handlersFromEnv } from '../../shared/local/handler-files.js';
+import { itemSizeCheckOn, itemSizeWatch, ITEM_SIZES_FILE_ENV, writeItemSizeReport } from './item-size-check.js';
 
 /** Also in global-setup.ts, which must not import this file (importing it starts a stack). */
 const READY = 'gatehouse-test-stack ';
@@ -18,11 +19,17 @@ const READY = 'gatehouse-test-stack ';
 const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
 let stack: LocalStack | undefined;
 let server: LocalHttpServer | undefined;
+// The item-size check (item-size-check.ts): its report goes to the file global-setup.ts reads.
+const sizes = itemSizeCheckOn() ? itemSizeWatch() : undefined;
 let stopping: Promise<void> | undefined;
 const stop = (code: number) =>
   (stopping ??= (async () => {
     await server?.close();
+    const report = await sizes?.report();
+    const reportFile = process.env[ITEM_SIZES_FILE_ENV];
+    if (reportFile) writeItemSizeReport(reportFile, report);
     await stack?.stop();
+    await sizes?.close();
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(code);
   })());
@@ -36,7 +43,7 @@ try {
   process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
   // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
   const files = await handlersFromEnv((line) => console.error(line));
-  stack = await startLocalStack({ dataDir, persist: false, schedules: false, files });
+  stack = await startLocalStack({ dataDir, persist: false, schedules: false, files, dynamodbFront: sizes?.front });
   await ensureLocalAdmin(localAdminFromEnv());
   server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   process.stdout.write(

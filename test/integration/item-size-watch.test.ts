@@ -1,0 +1,75 @@
+/**
+ * The proxy behind the test run's item-size check (test/support/item-size-check.ts), against a
+ * DynamoDB Local of its own (the shared stack's would carry the big item into the run's own check):
+ * an update's item is measured as DynamoDB holds it after the update, whatever the caller asked to
+ * be returned, and an item over 64 KB is named.
+ */
+import { CreateTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDynamoDbLocal } from '../../shared/local/dynamodb-local.js';
+import { startDynamoDbMeter, type DynamoDbMeter } from '../../shared/local/dynamodb-meter.js';
+import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
+
+describe('item-size check', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-item-sizes-'));
+  let dynamodb: Awaited<ReturnType<typeof startDynamoDbLocal>>;
+  let meter: DynamoDbMeter;
+  let client: DynamoDBClient;
+
+  beforeAll(async () => {
+    dynamodb = await startDynamoDbLocal({ logFile: join(dir, 'ddb.log') });
+    meter = await startDynamoDbMeter(dynamodb.endpoint, { count: false });
+    client = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: meter.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    await client.send(
+      new CreateTableCommand({
+        TableName: 'items',
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+  });
+  afterAll(async () => {
+    client?.destroy();
+    await meter?.close();
+    await dynamodb?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('measures an updated item as stored, and names the one over 64 KB', async () => {
+    const key = { PK: { S: 'T#a#INC#1' }, SK: { S: 'INCIDENT' } };
+    await client.send(new PutItemCommand({ TableName: 'items', Item: { ...key, entity: { S: 'INCIDENT' } } }));
+    // Grown past 64 KB by two updates, neither of which returns the item.
+    for (const part of ['a', 'b'])
+      await client.send(
+        new UpdateItemCommand({
+          TableName: 'items',
+          Key: key,
+          UpdateExpression: `SET #${part} = :v`,
+          ExpressionAttributeNames: { [`#${part}`]: `history_${part}` },
+          ExpressionAttributeValues: { ':v': { S: part.repeat(40_000) } },
+        }),
+      );
+    await meter.settle();
+
+    const verdict = judgeItemSizes(itemSizeReport(meter.sizes));
+
+    expect(verdict.ok).toBe(false);
+    expect(meter.sizes.largest()).toMatchObject({ entity: 'INCIDENT', key: 'T#a#INC#1 INCIDENT' });
+    expect(meter.sizes.largest()!.bytes).toBeGreaterThan(80_000);
+    expect(verdict.message).toMatch(/INCIDENT \(T#a#INC#1 INCIDENT\): 80,\d{3} bytes/);
+  });
+});

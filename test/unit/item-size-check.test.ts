@@ -1,0 +1,60 @@
+/**
+ * The test run's item-size check (test/support/item-size-check.ts): the sizes the proxy keeps of the
+ * items written, and the verdict the run's teardown enforces (issue 39: no item over 64 KB, the
+ * largest named).
+ */
+import { describe, expect, it } from 'vitest';
+import { itemSize, writtenBy, WrittenSizes } from '../../shared/local/dynamodb-meter.js';
+import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
+
+const item = (pk: string, sk: string, entity: string, text: string) => ({
+  PK: { S: pk },
+  SK: { S: sk },
+  entity: { S: entity },
+  text: { S: text },
+});
+
+/** Records what each write's request stored, as the proxy does for a successful write. */
+function record(sizes: WrittenSizes, operation: string, input: Record<string, unknown>) {
+  for (const i of writtenBy(operation, input).items) sizes.record(i);
+}
+
+describe('item-size check', () => {
+  it('reports an item over 64 KB, by entity, key and size, and fails the run', () => {
+    const sizes = new WrittenSizes();
+    const small = item('T#a#EVENT', 'E#1', 'EVENT', 'x'.repeat(500));
+    const big = item('T#a#INCIDENT#9', 'META', 'INCIDENT', 'y'.repeat(70_000));
+    record(sizes, 'PutItem', { TableName: 't', Item: small });
+    record(sizes, 'TransactWriteItems', {
+      TransactItems: [{ Put: { TableName: 't', Item: big } }, { Update: { TableName: 't', Key: small } }],
+    });
+
+    const verdict = judgeItemSizes(itemSizeReport(sizes));
+
+    expect(verdict.ok).toBe(false);
+    expect(verdict.message).toContain(`INCIDENT (T#a#INCIDENT#9 META): ${itemSize(big).toLocaleString('en')} bytes`);
+    expect(verdict.message).toMatch(/items over 65,536 bytes/);
+  });
+
+  it('names the largest item when none is over 64 KB, from batches too', () => {
+    const sizes = new WrittenSizes();
+    const events = Array.from({ length: 3 }, (_, i) => item('T#a#EVENT', `E#${i}`, 'EVENT', 'z'.repeat(100 * (i + 1))));
+    record(sizes, 'BatchWriteItem', { RequestItems: { t: events.map((Item) => ({ PutRequest: { Item } })) } });
+
+    const verdict = judgeItemSizes(itemSizeReport(sizes));
+
+    expect(verdict.ok).toBe(true);
+    expect(verdict.message).toContain(
+      `the largest: EVENT (T#a#EVENT E#2): ${itemSize(events[2]).toLocaleString('en')} bytes`,
+    );
+    expect(sizes.of('EVENT')).toEqual(events.map((e) => itemSize(e)));
+  });
+
+  it('leaves an update to be read back: its request does not hold the item', () => {
+    const key = { PK: { S: 'T#a#INCIDENT#9' }, SK: { S: 'META' } };
+    expect(writtenBy('UpdateItem', { TableName: 't', Key: key, UpdateExpression: 'SET a = :a' })).toEqual({
+      items: [],
+      updated: [key],
+    });
+  });
+});
