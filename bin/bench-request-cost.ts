@@ -73,6 +73,8 @@ const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/ad
 const { startHttpServer } = await import('../shared/local/http-server.js');
 const { ROUTES } = await import('../shared/routes/index.js');
 const { DEFAULT_MEMORY_MB } = await import('../lib/route-plan.js');
+// The local adapters (the audit seal's key among them): with no workers, nothing else installs them.
+await (await import('../shared/local/compose.js')).installLocalAdapters();
 await ensureLocalAdmin(localAdminFromEnv());
 const server = await startHttpServer({ port: 0 });
 const baseUrl = server.url;

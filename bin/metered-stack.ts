@@ -39,6 +39,8 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
   });
   const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');
   const { startHttpServer } = await import('../shared/local/http-server.js');
+  // The local adapters (the audit seal's key among them): with no workers, nothing else installs them.
+  await (await import('../shared/local/compose.js')).installLocalAdapters();
   await ensureLocalAdmin(localAdminFromEnv());
   const server = await startHttpServer({ port: 0 });
   const metered: MeteredStack = {
