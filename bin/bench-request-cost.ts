@@ -25,6 +25,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { confirmationLinkMailed } from './local-mail.js';
+import { medianTally } from './metered-stack.js';
+import { seedVessels } from './bench-vessels.js';
 import type { DynamoDbMeter, Tally } from '../shared/local/dynamodb-meter.js';
 import type { TenantId } from '../shared/vocabulary/tenant.js';
 
@@ -138,9 +140,7 @@ async function tallyOf(send: () => Promise<unknown>): Promise<Tally> {
     await m.settle();
     tallies.push(m.snapshot());
   }
-  const total = (t: Tally) => Object.values(t).reduce((s, o) => s + o.calls * 1000 + o.writeUnits + o.readUnits, 0);
-  tallies.sort((a, b) => total(a) - total(b));
-  return tallies[Math.floor(tallies.length / 2)]!;
+  return medianTally(tallies);
 }
 
 /** The handler's median time over TIMED requests sent one at a time, after three unmeasured. */
@@ -275,34 +275,13 @@ try {
 
   // Vessels: a cable, AIS traffic (the tests' three vessels, as sentences), tracked as the stream
   // worker would (the benchmark runs no workers), and a developer key.
-  const { scenario, CABLE_KML, ON_CABLE, VESSELS } = await import('../test/support/ais.js');
-  const { trackTenant } = await import('../shared/domain/vessels/index.js');
-  const sea = await api<{ environment_id: string }>('POST', '/api/v1/environments', user, {
-    name: 'Strait',
-    type: 'port',
-  });
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(CABLE_KML)]), 'cable.kml');
-  const uploaded = await fetch(new URL(`/api/v1/environments/${sea.environment_id}/infrastructure/upload`, baseUrl), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  if (uploaded.status !== 201) throw new Error(`cable upload: ${uploaded.status}`);
-  const traffic = scenario(new Date(Date.now() - 150 * 60_000)).map((r) => ({
-    type: 'ais.position',
-    environment_id: sea.environment_id,
-    occurred_at: r.at.toISOString(),
-    payload: { nmea: r.nmea.length === 1 ? r.nmea[0] : r.nmea },
-  }));
-  for (let i = 0; i < traffic.length; i += 100)
-    await api('POST', '/api/v1/events/batch', user, { events: traffic.slice(i, i + 100) });
-  const aisEvents: Parameters<typeof trackTenant>[1][number][] = [];
-  for (const type of ['ais.static', 'ais.position'])
-    aisEvents.push(
-      ...(await api<typeof aisEvents>('GET', `/api/v1/events?tenant_id=${org.tenant_id}&type=${type}&limit=200`, user)),
-    );
-  await trackTenant(org.tenant_id, aisEvents.reverse());
+  const { ON_CABLE, VESSELS } = await import('../test/support/ais.js');
+  const { traffic } = await seedVessels(
+    (method, path, body) => api(method, path, user, body),
+    baseUrl,
+    user.token,
+    org.tenant_id,
+  );
   const aisBatch = () => ({
     events: traffic.slice(0, 100).map((e) => ({ ...e, occurred_at: new Date().toISOString() })),
   });

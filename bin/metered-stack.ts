@@ -1,8 +1,8 @@
 /**
  * The local stack with the metering proxy in front of DynamoDB Local (shared/local/dynamodb-meter.ts),
  * for the scripts that count a request's DynamoDB calls (bin/bench-telemetry-cost.ts,
- * bin/bench-hazard-cost.ts, bin/bench-kev-cost.ts): an HTTP server on a free port, a JSON caller,
- * a new organisation's token, and the tally of what one step called.
+ * bin/bench-hazard-cost.ts, bin/bench-kev-cost.ts, bin/bench-cost-growth.ts): an HTTP server on a
+ * free port, a JSON caller, a new organisation's token, and the tally of what one step called.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,12 @@ export interface MeteredStack {
   tallyOf: (send: () => Promise<unknown>) => Promise<Tally>;
   /** A new organisation of the portal (`<label> <tag>`), and its administrator's access token. */
   signUp(label: string): Promise<string>;
+  /** The same, with the new tenant's id. */
+  signUpTenant(label: string): Promise<{ token: string; tenantId: string; email: string }>;
+  /** The bootstrap administrator's access token (SUPER_ADMIN: plans, every tenant). */
+  adminToken(): Promise<string>;
+  /** The proxy: its tally, the sizes of the items written, and whether it counts. */
+  meter: DynamoDbMeter;
   stop(): Promise<void>;
 }
 
@@ -45,6 +51,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
   const server = await startHttpServer({ port: 0 });
   const metered: MeteredStack = {
     url: server.url,
+    meter: meter!,
     async api<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
       const res = await fetch(new URL(path, server.url), {
         method,
@@ -63,15 +70,26 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
       return meter!.snapshot();
     },
     async signUp(label) {
+      return (await metered.signUpTenant(label)).token;
+    },
+    async signUpTenant(label) {
       const tag = Date.now().toString(36);
       const email = `${label.toLowerCase()}-${tag}@bench.example`;
       const password = `${label}-${tag}-Pass1`;
-      await metered.api('POST', '/api/v1/portal/register', undefined, {
+      const org = await metered.api<{ tenant_id: string }>('POST', '/api/v1/portal/register', undefined, {
         email,
         password,
         organization_name: `${label} ${tag}`,
       });
       await metered.api('POST', await confirmationLinkMailed(join(dataDir, 'mail'), email), undefined);
+      const login = await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, {
+        email,
+        password,
+      });
+      return { token: login.access_token, tenantId: org.tenant_id, email };
+    },
+    async adminToken() {
+      const { email, password } = localAdminFromEnv();
       return (
         await metered.api<{ access_token: string }>('POST', '/api/v1/portal/login', undefined, { email, password })
       ).access_token;
@@ -84,6 +102,13 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
     },
   };
   return metered;
+}
+
+const weight = (t: Tally) => Object.values(t).reduce((s, o) => s + o.calls * 1000 + o.writeUnits + o.readUnits, 0);
+
+/** The median of several tallies of one request, by calls first, then units. */
+export function medianTally(tallies: readonly Tally[]): Tally {
+  return [...tallies].sort((a, b) => weight(a) - weight(b))[Math.floor(tallies.length / 2)]!;
 }
 
 /** One line: the calls by operation, and with `units` the read and write units billed. */
