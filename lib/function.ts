@@ -4,7 +4,8 @@
  * (lib/function-bundles.ts: every function of the stack in one esbuild run).
  *
  * Logging: Lambda's JSON log format, with the variables Powertools for AWS Lambda reads
- * (docs/observability.md). Tracing: X-Ray active on every function.
+ * (docs/observability.md). Tracing: X-Ray active on every function, with Powertools Tracer's
+ * subsegments inside (shared/tracing.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { Duration } from 'aws-cdk-lib';
@@ -43,13 +44,19 @@ export interface FunctionLogging {
 export const POWERTOOLS_SERVICE_NAME = 'gatehouse';
 export const METRICS_NAMESPACE = 'Gatehouse';
 
-/** The variables Powertools reads, the same for every function of a stage. */
+/**
+ * The variables Powertools reads, the same for every function of a stage. The Tracer
+ * (shared/tracing.ts) is on in Lambda by itself; it records no answer (a tenant's data) and no
+ * outbound HTTP call (a URL can carry a credential): docs/observability.md#traces.
+ */
 export function powertoolsEnvironment(logging: FunctionLogging): Record<string, string> {
   return {
     POWERTOOLS_SERVICE_NAME,
     POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
     POWERTOOLS_LOG_LEVEL: logging.level.toUpperCase(),
     POWERTOOLS_LOGGER_SAMPLE_RATE: String(logging.sampleRate),
+    POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+    POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
   };
 }
 

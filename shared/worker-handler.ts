@@ -15,6 +15,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, 
 import { recordHeartbeat } from './db/heartbeats.js';
 import { invocationFields, log, saneCorrelationId, withLogContext } from './log.js';
 import { flushingMetrics } from './metrics.js';
+import { traced } from './tracing.js';
 import type { QueueMessage } from './vocabulary/queues.js';
 import type { TableStreamTrigger } from './workers.js';
 
@@ -90,7 +91,8 @@ const failedItems = (result: unknown): number => {
 /**
  * The handler, recording a heartbeat after each invocation; its signature unchanged. Each
  * invocation runs in a log context of its own (shared/log.ts): its lines carry the worker's id and
- * its records' correlation ids, and it ends with one line saying how it went.
+ * its records' correlation ids, and it ends with one line saying how it went. Its trace's handler
+ * subsegment (shared/tracing.ts) is annotated with the worker's id as `route`; a worker has no tier.
  */
 export function withHeartbeat<H extends Handler>(workerId: string, handler: H): H {
   const wrapped = (...args: Parameters<H>) =>
@@ -100,7 +102,7 @@ export function withHeartbeat<H extends Handler>(workerId: string, handler: H): 
         worker: workerId,
         correlation_ids: batchCorrelationIds(args[0]),
       },
-      () => invoke(...args),
+      () => traced({ route: workerId }, () => invoke(...args)),
     );
   const invoke = async (...args: Parameters<H>) => {
     const startedAt = Date.now();

@@ -20,13 +20,16 @@ import {
 import { config } from '../config.js';
 import { TENANT_ATTRIBUTE } from '../vocabulary/identity.js';
 import { sdkClient } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 /** Exported for the local runtime's permission check (shared/local/iam-check.ts). */
 export const client = sdkClient(
-  new CognitoIdentityProviderClient({
-    region: config.region,
-    ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
-  }),
+  tracedClient(
+    new CognitoIdentityProviderClient({
+      region: config.region,
+      ...(config.endpoints.cognito ? { endpoint: config.endpoints.cognito } : {}),
+    }),
+  ),
   'cognito-idp',
 );
 

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/client-scheduler';
 import { config } from '../config.js';
 import { portOf, setPort } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 export interface ConnectorSchedule {
   tenantId: string;
@@ -104,7 +105,10 @@ export function useConnectorSchedules(schedules: ConnectorSchedules): void {
 export function connectorSchedules(): ConnectorSchedules {
   return (
     portOf<ConnectorSchedules>('connectorSchedules') ??
-    (scheduler ??= awsConnectorSchedules(requiredSettings(), new SchedulerClient({ region: config.region })))
+    (scheduler ??= awsConnectorSchedules(
+      requiredSettings(),
+      tracedClient(new SchedulerClient({ region: config.region })),
+    ))
   );
 }
 

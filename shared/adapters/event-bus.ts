@@ -8,6 +8,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { config } from '../config.js';
 import type { BusEntry, EntryOutcome } from '../vocabulary/bus.js';
 import { portOf, setPort } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 export interface EventBus {
   readonly name: string;
@@ -59,6 +60,6 @@ export function useEventBus(bus: EventBus): void {
 export function projectEventBus(): EventBus {
   return (
     portOf<EventBus>('eventBus') ??
-    (eventBridge ??= awsEventBus(config.eventBusName, new EventBridgeClient({ region: config.region })))
+    (eventBridge ??= awsEventBus(config.eventBusName, tracedClient(new EventBridgeClient({ region: config.region }))))
   );
 }

@@ -6,6 +6,7 @@
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../config.js';
 import { portOf, setPort } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 export interface Mail {
   to: readonly string[];
@@ -61,7 +62,7 @@ export function mailer(): Mailer {
       throw new EmailNotConfiguredError(
         'no sender address is configured (EMAIL_FROM): this deployment cannot send email',
       );
-    ses = new SesMailer(new SESv2Client({ region: config.region }), config.emailFrom);
+    ses = new SesMailer(tracedClient(new SESv2Client({ region: config.region })), config.emailFrom);
   }
   return ses;
 }

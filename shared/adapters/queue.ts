@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { QueueId, QueueTarget } from '../vocabulary/queues.js';
 import { portOf, setPort } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -136,5 +137,7 @@ export function useQueues(queues: Queues): void {
 export function queues(): Queues {
   // The region Lambda sets (AWS_REGION), as shared/config.ts reads it; not imported here, so the
   // local runtime and the CDK app can load this module before the configuration exists.
-  return portOf<Queues>('queues') ?? (sqs ??= new SqsQueues(new SQSClient({ region: process.env.AWS_REGION })));
+  return (
+    portOf<Queues>('queues') ?? (sqs ??= new SqsQueues(tracedClient(new SQSClient({ region: process.env.AWS_REGION }))))
+  );
 }

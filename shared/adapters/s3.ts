@@ -16,19 +16,22 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.js';
 import { sdkClient } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
 export const s3 = sdkClient(
-  new S3Client({
-    region: config.region,
-    ...(config.endpoints.s3
-      ? {
-          endpoint: config.endpoints.s3,
-          forcePathStyle: true,
-          requestChecksumCalculation: 'WHEN_REQUIRED' as const,
-          responseChecksumValidation: 'WHEN_REQUIRED' as const,
-        }
-      : {}),
-  }),
+  tracedClient(
+    new S3Client({
+      region: config.region,
+      ...(config.endpoints.s3
+        ? {
+            endpoint: config.endpoints.s3,
+            forcePathStyle: true,
+            requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+            responseChecksumValidation: 'WHEN_REQUIRED' as const,
+          }
+        : {}),
+    }),
+  ),
   's3',
 );
 

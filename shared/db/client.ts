@@ -3,11 +3,15 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
 import { sdkClient } from '../runtime-ports.js';
+import { tracedClient } from '../tracing.js';
 
-const base = new DynamoDBClient({
-  region: config.region,
-  ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb } : {}),
-});
+// Traced (shared/tracing.ts): the document client below shares this client's middleware stack.
+const base = tracedClient(
+  new DynamoDBClient({
+    region: config.region,
+    ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb } : {}),
+  }),
+);
 // The SDK's logger step copies every input and output, filtered for secrets, for a logger we never
 // give it (the default discards them): a cost on every call, largest on a 25-item batch write.
 base.middlewareStack.remove('loggerMiddleware');

@@ -19,6 +19,7 @@ import { roleSatisfies, type Principal } from '../auth/principal.js';
 import type { Actor, CallerActor } from '../vocabulary/actor.js';
 import { appendLogContext, invocationFields, log, saneCorrelationId, withLogContext, type Logger } from '../log.js';
 import { flushingMetrics } from '../metrics.js';
+import { annotateTier, traced } from '../tracing.js';
 import type { BodyOf, HeadersOf, ParamsOf, QueryOf } from '../routes/input.js';
 import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -153,6 +154,7 @@ export function internalOf(context: Context): Internal {
 export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<RouteFn<R>>, options: RouteOptions = {}) {
   const paging = listPaging(route);
   return withInvocationLog(
+    route,
     handlerChain(
       route,
       async (event, context) => {
@@ -167,12 +169,13 @@ export function httpHandler<const R extends RouteDef>(route: R, fn: NoInfer<Rout
 /**
  * Each invocation of `handler` in a log context of its own (shared/log.ts): every line it writes,
  * however deep, carries its cold start and Lambda request id, and what the chain adds (the request
- * id, route, correlation id, tenant).
+ * id, route, correlation id, tenant). And in the handler subsegment of its trace, annotated with
+ * the route (shared/tracing.ts).
  */
 export const withInvocationLog =
-  <E, T>(handler: (event: E, context: Context) => Promise<T>) =>
+  <E, T>(route: RouteDef, handler: (event: E, context: Context) => Promise<T>) =>
   (event: E, context: Context): Promise<T> =>
-    withLogContext(invocationFields(context), () => handler(event, context));
+    withLogContext(invocationFields(context), () => traced({ route: route.id }, () => handler(event, context)));
 
 /** The function a chain wraps: it runs once every "before" step has passed. */
 export type ChainCore = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -432,6 +435,8 @@ function decideTenant(
       appendLogContext({ tenant_id: principal?.tenantId });
       if (route.tenant === 'none' || route.tenant === 'events') {
         if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
+        // No tenant decided here (an event's is, each): the caller's plan, if there is a caller.
+        annotateTier(principal?.plan);
         return;
       }
       if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
@@ -442,6 +447,9 @@ function decideTenant(
       appendLogContext({ tenant_id: internal.tenant });
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).
       if (plan) internal.plan = await plan.check(route, principal, internal.tenant, internal.read);
+      // The trace's tier: the plan checked, else the caller's when the request acts in its own
+      // tenant (another one's plan is only read where the route checks it).
+      annotateTier(internal.plan ?? (internal.tenant === ownTenant(principal) ? principal.plan : undefined));
     },
   };
 }

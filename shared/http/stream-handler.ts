@@ -17,6 +17,7 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { invocationFields, withLogContext, type Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
+import { traced } from '../tracing.js';
 import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
 
 /** What a stream body writes to. */
@@ -76,24 +77,27 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
     };
   });
 
-  // Each invocation in a log context of its own (shared/log.ts), the stream's lines included.
+  // Each invocation in a log context of its own (shared/log.ts), the stream's lines included, and
+  // in its trace's handler subsegment (shared/tracing.ts), the stream's reads included.
   return awslambda.streamifyResponse((event: APIGatewayProxyEvent, responseStream: Writable, context: Context) =>
-    withLogContext(invocationFields(context), async () => {
-      const result = await admit(event, context);
-      const stream = opened.get(context);
-      opened.delete(context);
-      const { body: text, isBase64Encoded: _base64, ...prelude } = result;
-      // The prelude (status, headers) goes out before the first body byte.
-      const out = awslambda.HttpResponseStream.from(responseStream, prelude);
-      if (!stream || result.statusCode >= 300) {
-        // A refusal or an error, as the chain shaped it.
-        out.end(text);
-        await finished(out).catch(() => undefined);
-        return;
-      }
-      const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
-      await pump(out, stream.body, deadline, stream.log);
-    }),
+    withLogContext(invocationFields(context), () =>
+      traced({ route: route.id }, async () => {
+        const result = await admit(event, context);
+        const stream = opened.get(context);
+        opened.delete(context);
+        const { body: text, isBase64Encoded: _base64, ...prelude } = result;
+        // The prelude (status, headers) goes out before the first body byte.
+        const out = awslambda.HttpResponseStream.from(responseStream, prelude);
+        if (!stream || result.statusCode >= 300) {
+          // A refusal or an error, as the chain shaped it.
+          out.end(text);
+          await finished(out).catch(() => undefined);
+          return;
+        }
+        const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
+        await pump(out, stream.body, deadline, stream.log);
+      }),
+    ),
   );
 }
 

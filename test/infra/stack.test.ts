@@ -93,6 +93,8 @@ describe('functions', () => {
         POWERTOOLS_METRICS_NAMESPACE: 'Gatehouse',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_LOGGER_SAMPLE_RATE: '0',
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_HTTPS_REQUESTS: 'false',
       });
     }
   });

@@ -7,6 +7,7 @@ import { config } from '../../config.js';
 import { BedrockExtractor } from './bedrock.js';
 import type { IncidentAi } from './fields.js';
 import { portOf, setPort } from '../../runtime-ports.js';
+import { tracedClient } from '../../tracing.js';
 
 export * from './fields.js';
 export { BedrockExtractor, EXTRACTION_TOOL } from './bedrock.js';
@@ -22,7 +23,7 @@ export function incidentAi(): IncidentAi {
   return (
     portOf<IncidentAi>('incidentAi') ??
     (bedrock ??= new BedrockExtractor({
-      client: new BedrockRuntimeClient({ region: config.region }),
+      client: tracedClient(new BedrockRuntimeClient({ region: config.region })),
       modelId: config.ai.bedrockModelId,
     }))
   );

@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { config } from '../../config.js';
+import { tracedClient } from '../../tracing.js';
 import { LAKE_RESULTS_PREFIX, LAKE_TABLES, tenantDatabaseName, tenantTablePrefix } from '../../vocabulary/data-lake.js';
 import { LAKE_BOUNDS, LakeSqlError, type LakeAnswer, type LakeEngine, type LakeQuery } from './types.js';
 
@@ -221,6 +222,9 @@ export function athenaLakeEngine(): AthenaLakeEngine {
       queryRoleArn: config.lake.queryRoleArn,
       databasePrefix: config.lake.databasePrefix,
     },
-    { sts: new STSClient({ region }), athena: (credentials) => new AthenaClient({ region, credentials }) },
+    {
+      sts: tracedClient(new STSClient({ region })),
+      athena: (credentials) => tracedClient(new AthenaClient({ region, credentials })),
+    },
   );
 }

@@ -31,6 +31,7 @@ import {
   type LakeTable,
 } from '../../vocabulary/data-lake.js';
 import { portOf, setPort } from '../../runtime-ports.js';
+import { tracedClient } from '../../tracing.js';
 
 export interface LakeCatalog {
   ensureTenant(tenantId: string): Promise<void>;
@@ -191,6 +192,6 @@ export function useLakeCatalog(catalog: LakeCatalog): void {
 export function lakeCatalog(): LakeCatalog {
   return (
     portOf<LakeCatalog>('lakeCatalog') ??
-    (glue ??= new GlueLakeCatalog(new GlueClient({ region: config.region }), config.bucketName))
+    (glue ??= new GlueLakeCatalog(tracedClient(new GlueClient({ region: config.region })), config.bucketName))
   );
 }

@@ -24,12 +24,13 @@ export {
   transcriptKeyFor,
 } from './transcribe.js';
 import { portOf, setPort } from '../../runtime-ports.js';
+import { tracedClient } from '../../tracing.js';
 export type { FinishedTranscription } from './transcribe.js';
 
 let transcribeDeps: TranscribeDeps | undefined;
 function awsDeps(): TranscribeDeps {
   transcribeDeps ??= {
-    transcribe: new TranscribeClient({ region: config.region }),
+    transcribe: tracedClient(new TranscribeClient({ region: config.region })),
     s3,
     bucket: BUCKET,
     languageCode: config.speech.languageCode,
