@@ -12,14 +12,25 @@
  *   `tracedClient` where it is made. Outbound HTTP (webhooks, feeds, notifications) is not
  *   captured: its URLs can carry credentials in their path (`captureHTTPsRequests: false`).
  *
- * Off unless the code runs in Lambda: Powertools turns the Tracer on only where Lambda's
- * AWS_EXECUTION_ENV is set (and POWERTOOLS_TRACE_ENABLED is not `false`), so under `npm start`
- * and the tests every function here hands back what it was given and opens nothing.
+ * Off unless the code runs in Lambda: Powertools traces only where Lambda's AWS_EXECUTION_ENV is
+ * set (and POWERTOOLS_TRACE_ENABLED is not `false`), and elsewhere (`npm start`, the tests, the
+ * scripts) the Tracer is not even loaded: loading the X-Ray SDK switches on an async hook that
+ * runs at every promise of the process. There every function here hands back what it was given
+ * and opens nothing. The bundles hold it all the same (the bundle budget counts it).
  */
-import { Tracer } from '@aws-lambda-powertools/tracer';
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { redactUrlsIn } from './url-secrets.js';
 
-const tracer = new Tracer({ serviceName: 'gatehouse', captureHTTPsRequests: false });
+/** Whether this process traces: Lambda's own variable, as Powertools decides. */
+const TRACING =
+  Boolean(process.env.AWS_EXECUTION_ENV) && process.env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() !== 'false';
+
+const tracer: Tracer | undefined = TRACING
+  ? new (await import('@aws-lambda-powertools/tracer')).Tracer({
+      serviceName: 'gatehouse',
+      captureHTTPsRequests: false,
+    })
+  : undefined;
 
 /** What the handler subsegment is annotated with at the start: the route id, or the worker id. */
 export interface TraceStart {
@@ -32,16 +43,17 @@ export interface TraceStart {
  * any URL's credentials redacted, as in the logs) and thrown on.
  */
 export function traced<T>(start: TraceStart, fn: () => Promise<T>): Promise<T> {
-  if (!tracer.isTracingEnabled()) return fn();
+  if (!tracer?.isTracingEnabled()) return fn();
   const name = `## ${process.env._HANDLER ?? 'handler'}`;
-  return tracer.provider.captureAsyncFunc(name, async (subsegment) => {
-    tracer.annotateColdStart();
-    tracer.addServiceNameAnnotation();
-    tracer.putAnnotation('route', start.route);
+  const on = tracer;
+  return on.provider.captureAsyncFunc(name, async (subsegment) => {
+    on.annotateColdStart();
+    on.addServiceNameAnnotation();
+    on.putAnnotation('route', start.route);
     try {
       return await fn();
     } catch (err) {
-      tracer.addErrorAsMetadata(redactedError(err));
+      on.addErrorAsMetadata(redactedError(err));
       throw err;
     } finally {
       subsegment?.close();
@@ -51,12 +63,12 @@ export function traced<T>(start: TraceStart, fn: () => Promise<T>): Promise<T> {
 
 /** Annotates the invocation's handler subsegment with the plan of the tenant the request acts in. */
 export function annotateTier(plan: string | null | undefined): void {
-  if (plan && tracer.isTracingEnabled()) tracer.putAnnotation('tier', plan);
+  if (plan && tracer?.isTracingEnabled()) tracer.putAnnotation('tier', plan);
 }
 
 /** An AWS SDK v3 client whose calls are traced, each as a subsegment of the invocation's (`traced`). */
 export function tracedClient<T>(client: T): T {
-  return tracer.captureAWSv3Client(client);
+  return tracer ? tracer.captureAWSv3Client(client) : client;
 }
 
 function redactedError(err: unknown): Error {
