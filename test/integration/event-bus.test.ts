@@ -120,7 +120,7 @@ describe("the run's stack publishes new items to the local bus", () => {
     const other = randomUUID();
     const event = storedEvent(other, 'sensor.alert');
     await write(event);
-    await waitFor(() => (published(file).some((e) => e.detail.tenant_id === other) ? true : undefined), 2000);
+    await waitFor(() => (published(file).some((e) => e.detail.tenant_id === other) ? true : undefined), 10_000);
     await write(event); // identical: no stream record
     await write({ ...event, processed: true, processed_at: now() }); // a MODIFY
     await writeAll([{ PK: `T#${other}`, SK: 'CONFIG', entity: 'TENANT_CONFIG', tenant_id: other }]);
