@@ -18,6 +18,7 @@ import { db } from '../../shared/db/client.js';
 import { listEvents } from '../../shared/db/events.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { call, registerTenant, type ApiResponse } from '../support/api.js';
+import { newEnvironment, newSensor } from '../support/sites.js';
 
 const WRITES = new Set([
   'PutItemCommand',
@@ -100,14 +101,12 @@ const seconds = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 
 /** Sends a batch of 100 that meets the fault, heals, retries until taken, and reads back what is stored. */
 async function run(scenario: Scenario): Promise<Outcome> {
   const org = await registerTenant('Faults');
-  const env = (await call('POST', '/api/v1/environments', { token: org.token, body: { name: 'Quay', type: 'port' } }))
-    .body;
-  const sensor = (
-    await call('POST', '/api/v1/sensors', {
-      token: org.token,
-      body: { environment_id: env.environment_id, name: 'Radar', type: 'radar', location: { lat: 59.91, lon: 10.75 } },
-    })
-  ).body;
+  const env = await newEnvironment(org, { name: 'Quay' });
+  const sensor = await newSensor(org, env.environment_id, {
+    name: 'Radar',
+    type: 'radar',
+    location: { lat: 59.91, lon: 10.75 },
+  });
   const events = Array.from({ length: 100 }, (_, seq) => ({
     type: 'motion.detected',
     sensor_id: sensor.sensor_id,

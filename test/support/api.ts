@@ -92,7 +92,7 @@ export function asAdmin(): Promise<string> {
  * For the setup steps every test file runs (registering, confirming, logging in), not for the
  * behaviour under test.
  */
-async function callRetrying503<T = unknown>(
+export async function callRetrying503<T = unknown>(
   method: string,
   path: string,
   options: Parameters<typeof call>[2] = {},
