@@ -52,8 +52,9 @@ const mentionFromItem = (i: Record<string, unknown>): StoredMention => ({
 });
 
 /**
- * The events that named an entity since `from`, newest first, at most `limit` (one Query, and
- * more pages only past 1 MB); `truncated` when there were more.
+ * The events that named an entity (or fell in a grid cell) that occurred from `from` (until `to`,
+ * an ISO time, when given), newest first, at most `limit` (one Query, and more pages only past
+ * 1 MB); `truncated` when there were more.
  */
 export async function mentionsSince(
   tenantId: TenantId,
@@ -61,8 +62,14 @@ export async function mentionsSince(
   value: string,
   from: string,
   limit: number,
+  to?: string,
 ): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
   const { PK } = mentionKeys.mention(tenantId, kind, value, '', '');
-  const items = await queryPage({ pk: PK, skBetween: [from, '~'], ascending: false }, { limit: limit + 1, offset: 0 });
+  // `<to>#~` sorts after every event id of that instant.
+  const upper = to === undefined ? '~' : `${to}#~`;
+  const items = await queryPage(
+    { pk: PK, skBetween: [from, upper], ascending: false },
+    { limit: limit + 1, offset: 0 },
+  );
   return { mentions: items.slice(0, limit).map(mentionFromItem), truncated: items.length > limit };
 }

@@ -1,15 +1,15 @@
 /**
  * Cross-domain correlation (docs/correlation.md): what of a tenant's happened near an anchor (an
- * event, an incident, or a point and time) in place and time. Two bounded reads besides the
- * anchor: the tenant's events received in the window (one Query on its event partition by UUIDv7
- * bounds, at most READ_EVENTS items), and AIS positions in the circle (the vessel area index, one
+ * event, an incident, or a point and time) in place and time. Besides the anchor, each domain is
+ * read through a key of its own, each read bounded (./reads.ts): the environments around the
+ * anchor by their event index, the feeds' alert types by the type index, events in no environment
+ * read by the grid cells of the mention index, and AIS positions by the vessel area index (one
  * Query per grid cell). Each match is scored by nearness in place and in time, equally weighted.
  */
-import { getEvent, listEvents, type StoredEvent } from '../../db/events.js';
+import { getEvent, type StoredEvent } from '../../db/events.js';
 import { getIncident } from '../../db/incidents.js';
 import type { StoredPosition } from '../../db/vessels/index.js';
 import { invalid, NotFoundError } from '../../errors.js';
-import { timeIdBound } from '../../ids.js';
 import type { Infer } from '../../schemas/json-schema.js';
 import { CORRELATION_DOMAINS, MAX_MATCHES_PER_DOMAIN, type correlationQuery } from '../../schemas/correlation.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
@@ -18,15 +18,13 @@ import { retentionFloorMs } from '../accounts/index.js';
 import type { TenantPlan } from '../../vocabulary/plans.js';
 import { positionsInArea } from '../vessels/index.js';
 import { metresBetween } from '../../geo/distance.js';
-
-/** Events one correlation reads at most (received in the window, newest first). */
-export const READ_EVENTS = 2000;
+import { ENVIRONMENT_REACH_M, eventsAround, FEED_TYPES, MAX_ENVIRONMENTS, READ_PER_KEY } from './reads.js';
 
 export const CORRELATION_METHOD =
   'Matches are events of your tenant that occurred within radius_km (great-circle distance) and window_minutes of the anchor, and AIS vessels with a position in that circle and window (the closest position counts). ' +
   'Domains: sensors (source sensor), ais (vessel positions), feeds (connector hazard alerts, watchlist alerts and other source api events of a feed), reports (source human), other. ' +
   'score = 0.5 * (1 - distance / radius) + 0.5 * (1 - |time offset| / window); zones shared with the anchor are listed. Events without a location are not matched. ' +
-  `At most ${READ_EVENTS} events received in the window (and as long after it) are read; truncated says the bound was reached.`;
+  `Events are read per key, received in the window (and as long after it), at most ${READ_PER_KEY} from each: the events of the anchor's environment and of the ${MAX_ENVIRONMENTS - 1} nearest others (located within ${ENVIRONMENT_REACH_M / 1000} km of the circle, or without a location), the ${FEED_TYPES.join(' and ')} events, and the circle's grid cells in the index of events by place (events in no environment read). truncated says a bound was reached.`;
 
 type Query = Infer<typeof correlationQuery>;
 type Domain = (typeof CORRELATION_DOMAINS)[number];
@@ -40,13 +38,16 @@ interface Anchor {
   zone_ids: string[];
 }
 
-const FEED_TYPES = new Set(['hazard.alert', 'watchlist.alert']);
+/** The anchor and, not shown, the environment it is in (an event's or an incident's). */
+type AnchorIn = Anchor & { environmentId: string | null };
+
+const FEED_TYPE_SET = new Set<string>(FEED_TYPES);
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
 function domainOf(e: StoredEvent): Domain {
   if (e.source === 'sensor') return 'sensors';
   if (e.source === 'human') return 'reports';
-  if (FEED_TYPES.has(e.type)) return 'feeds';
+  if (FEED_TYPE_SET.has(e.type)) return 'feeds';
   return 'other';
 }
 
@@ -54,7 +55,7 @@ function domainOf(e: StoredEvent): Domain {
  * The anchor: an event, an incident, or a point. Ids named are read first (an unknown one, or one
  * of another tenant, is 404 whatever else was sent); then exactly one anchor must have been given.
  */
-async function anchorOf(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs: number): Promise<Anchor> {
+async function anchorOf(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs: number): Promise<AnchorIn> {
   const [event, incident] = await Promise.all([
     // An event the plan no longer keeps is unknown, as GET /events/{id} answers it.
     q.event_id !== undefined ? (withinRetention(q.event_id, plan) ? getEvent(tenantId, q.event_id) : null) : undefined,
@@ -75,6 +76,7 @@ async function anchorOf(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs: n
       ...event.location,
       at: event.occurred_at,
       zone_ids: event.matched_zone_ids ?? [],
+      environmentId: event.environment_id,
     };
   }
   if (incident) {
@@ -90,16 +92,25 @@ async function anchorOf(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs: n
       ...incident.location,
       at: incident.occurred_at ?? incident.created_at,
       zone_ids: incident.zone_ids,
+      environmentId: incident.environment_id,
     };
   }
   if (q.lat === undefined) throw invalid(['query', 'lat'], 'required with lon', 'missing');
   if (q.lon === undefined) throw invalid(['query', 'lon'], 'required with lat', 'missing');
-  return { kind: 'point', id: null, lat: q.lat, lon: q.lon, at: q.at ?? new Date(nowMs).toISOString(), zone_ids: [] };
+  return {
+    kind: 'point',
+    id: null,
+    lat: q.lat,
+    lon: q.lon,
+    at: q.at ?? new Date(nowMs).toISOString(),
+    zone_ids: [],
+    environmentId: null,
+  };
 }
 
 /** What happened near the anchor; of events, only those the tenant's `plan` still keeps (docs/plans.md). */
 export async function correlate(tenantId: TenantId, q: Query, plan: TenantPlan, nowMs = Date.now()) {
-  const anchor = await anchorOf(tenantId, q, plan, nowMs);
+  const { environmentId, ...anchor } = await anchorOf(tenantId, q, plan, nowMs);
   const floorMs = retentionFloorMs(plan, nowMs);
   const radiusM = q.radius_km * 1000;
   const windowMs = q.window_minutes * 60_000;
@@ -111,12 +122,13 @@ export async function correlate(tenantId: TenantId, q: Query, plan: TenantPlan, 
   const eventsFromMs = Math.max(atMs - windowMs, floorMs ?? -Infinity);
   const [page, positions] = await Promise.all([
     eventsFromMs > atMs + 2 * windowMs
-      ? { events: [] as StoredEvent[], readLimitReached: false }
-      : listEvents(
-          tenantId,
-          { fromId: timeIdBound(eventsFromMs, 'low'), toId: timeIdBound(atMs + 2 * windowMs, 'high') },
-          { limit: READ_EVENTS, offset: 0 },
-        ),
+      ? { events: [] as StoredEvent[], truncated: false }
+      : eventsAround(tenantId, { ...anchor, environmentId }, radiusM, {
+          receivedFromMs: eventsFromMs,
+          receivedToMs: atMs + 2 * windowMs,
+          occurredFrom: from,
+          occurredTo: to,
+        }),
     positionsInArea(tenantId, anchor, radiusM, from, to),
   ]);
   const scored = (distanceM: number, occurredAt: string) => {
@@ -195,7 +207,7 @@ export async function correlate(tenantId: TenantId, q: Query, plan: TenantPlan, 
         matches: matches.sort((a, b) => b.score - a.score).slice(0, MAX_MATCHES_PER_DOMAIN),
       }))
       .sort((a, b) => b.count - a.count),
-    truncated: page.readLimitReached || page.events.length >= READ_EVENTS,
+    truncated: page.truncated,
     method: CORRELATION_METHOD,
   };
 }
