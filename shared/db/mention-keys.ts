@@ -14,4 +14,13 @@ export const mentionKeys = {
     PK: `${tenantPk(tenantId)}#MENTION#${type}#${value}`,
     SK: `${occurredAt}#${eventId}`,
   }),
+  /**
+   * What the events that named an entity on one UTC day (`YYYY-MM-DD`, of their `occurred_at`) add
+   * up to, in the entity's partition: `#` sorts before every time, so no Query of the mentions by
+   * time reads it (pattern 48a).
+   */
+  mentionDay: (tenantId: string, type: string, value: string, day: string) => ({
+    PK: `${tenantPk(tenantId)}#MENTION#${type}#${value}`,
+    SK: `#DAY#${day}`,
+  }),
 } as const;

@@ -16,7 +16,7 @@ import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { eventExpiry, eventRetentionDays } from '../accounts/index.js';
 import { queuedBusMessage } from '../webhooks/index.js';
-import { indexMentions } from './mention-index.js';
+import { restampMentions } from './mention-index.js';
 
 /** Re-stamps the events of the tenant a plan-change message names; returns how many changed. */
 export async function restampRetention(body: string, messageId: string): Promise<number> {
@@ -26,8 +26,12 @@ export async function restampRetention(body: string, messageId: string): Promise
   const [tenant, config] = await Promise.all([getTenant(tenantId), getTenantConfig(tenantId)]);
   if (!tenant) return 0;
   const days = eventRetentionDays(tenant.plan, config?.retention_days.events ?? 90);
-  // The mention index items of an event expire with it: put again with the event's new TTL.
-  const changed = await restampEventExpiry(tenantId, (eventId) => eventExpiry(timeOfId(eventId), days), indexMentions);
+  // The mention index items of an event expire with it: given the event's new TTL.
+  const changed = await restampEventExpiry(
+    tenantId,
+    (eventId) => eventExpiry(timeOfId(eventId), days),
+    restampMentions,
+  );
   log.info('events re-stamped for a plan change', { tenant_id: tenantId, plan: tenant.plan, days, changed });
   return changed;
 }

@@ -24,7 +24,6 @@
 import { NotFoundError, invalid } from '../../errors.js';
 import type { TenantId } from '../../vocabulary/tenant.js';
 import type { TenantPlan } from '../../vocabulary/plans.js';
-import { timeOfId } from '../../ids.js';
 import { retentionFloorMs } from '../accounts/index.js';
 import { severityOfScore } from '../../vocabulary/score-bands.js';
 import {
@@ -36,7 +35,6 @@ import {
   type ScoreFactor,
   type ScoreTargetType,
 } from '../../vocabulary/threat-score.js';
-import { mentionsSince, type StoredMention } from '../../db/mentions.js';
 import {
   getSiteEntity,
   listSiteEntitiesOfTenant,
@@ -47,7 +45,7 @@ import {
 } from '../../db/site-entities.js';
 import { readItems } from '../../db/read-batch.js';
 import { libraryRevisionFrom, libraryRevisionKey } from '../../db/threat-libraries.js';
-import { cellOf, episodesEndedBetween } from '../../db/vessels/index.js';
+import { episodesEndedBetween } from '../../db/vessels/index.js';
 import { IP_GEO_ATTRIBUTION, ipGeoSource, lookupIp, type IpGeo } from '../../adapters/ip-geo.js';
 import { normaliseDomain, normaliseIp } from '../events/index.js';
 import { geofenceContains } from '../geo/index.js';
@@ -57,6 +55,7 @@ import { metresBetween } from '../../geo/distance.js';
 import { vesselProfile } from '../vessels/index.js';
 import { watchlistAt, type WatchHit, type WatchView } from '../watchlist/index.js';
 import { watchlistRevisionFrom, watchlistRevisionKey } from '../../db/watchlist/index.js';
+import { historyOf, type History } from './history.js';
 
 export interface ScoreRequest {
   target: string;
@@ -124,11 +123,7 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: T
   // History reaches back R.historyDays, not before what the plan keeps: a mention is of an event,
   // and an event received before the plan's floor is one the event routes no longer show.
   const floorMs = retentionFloorMs(plan, nowMs) ?? -Infinity;
-  const from = new Date(Math.max(nowMs - R.historyDays * DAY_MS, floorMs)).toISOString();
-  const kept = (page: { mentions: StoredMention[]; truncated: boolean }) => ({
-    ...page,
-    mentions: page.mentions.filter((m) => timeOfId(m.event_id) >= floorMs),
-  });
+  const fromMs = Math.max(nowMs - R.historyDays * DAY_MS, floorMs);
 
   // What the target is, where it is, and what named it.
   // The threat libraries' and the watchlist's revisions in one read: each compiled set is read
@@ -137,15 +132,11 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: T
   const [watch, definitions, history, subject] = await Promise.all([
     revisions.then((read) => watchlistAt(tenantId, watchlistRevisionFrom(read, tenantId)?.revision ?? 0)),
     revisions.then((read) => tenantDefinitions(tenantId, libraryRevisionFrom(read, tenantId)?.revision)),
-    (req.target_type === 'location'
-      ? mentionsNear(tenantId, givenPoint!, from)
-      : mentionsSince(tenantId, req.target_type, key, from, R.historyLimit)
-    ).then(kept),
+    historyOf(tenantId, req.target_type, key, givenPoint, fromMs, floorMs, nowMs),
     subjectOf(tenantId, req.target_type, key, nowMs),
   ]);
   if (history.truncated) notes.push(`Only the newest ${R.historyLimit} events naming the target were read.`);
   const point = givenPoint ?? subject.point;
-  const eventPoints = history.mentions.map((m) => m.location).filter((l): l is Point => l !== null);
   // 1. Indicators and watchlists.
   const watched: WatchHit[] = watch.direct(req.target_type, key, point);
   const indicatorDefs = definitions.filter((d) => {
@@ -166,39 +157,33 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: T
   };
 
   // 2. History; 3. recency and frequency.
-  const events = history.mentions;
-  const incidents = new Set(events.map((m) => m.incident_id).filter(Boolean));
-  const signatureEvents = events.filter((m) => m.signatures.length > 0);
   const historyValue = clamp(
-    R.perEvent * events.length + R.perIncident * incidents.size + R.perSignatureEvent * signatureEvents.length,
+    R.perEvent * history.events + R.perIncident * history.incidents + R.perSignatureEvent * history.matched,
   );
-  const newest = events[0];
-  const ageDays = newest ? Math.max(0, (nowMs - Date.parse(newest.occurred_at)) / DAY_MS) : null;
-  const recentDays = new Set(
-    events.filter((m) => nowMs - Date.parse(m.occurred_at) <= 30 * DAY_MS).map((m) => m.occurred_at.slice(0, 10)),
-  );
+  const newest = history.newest;
+  const ageDays = newest ? Math.max(0, (nowMs - Date.parse(newest)) / DAY_MS) : null;
   const recency = ageDays === null ? 0 : 0.5 ** (ageDays / R.recencyHalfLifeDays);
-  const frequency = clamp(recentDays.size / R.busyDays);
+  const frequency = clamp(history.recentDays / R.busyDays);
 
   // 4. Geography.
   const geo = await geographyOf(req.target_type, key, point, subject, watch, tenantId);
 
   // 5. Behaviour; 6. proximity.
   const [behaviour, proximity] = await Promise.all([
-    behaviourOf(tenantId, req.target_type, point, subject, events, nowMs),
-    proximityOf(tenantId, point ? [point] : eventPoints.slice(0, 20), point ? 'the target' : 'the events naming it'),
+    behaviourOf(tenantId, req.target_type, point, subject, history, nowMs),
+    proximityOf(tenantId, point ? [point] : history.points, point ? 'the target' : 'the events naming it'),
   ]);
 
   const values: Record<Exclude<ScoreFactor, 'context'>, { value: number; detail: string }> = {
     indicators,
     history: {
       value: historyValue,
-      detail: `${events.length} event(s), ${incidents.size} incident(s), ${signatureEvents.length} event(s) matching a threat definition in ${R.historyDays} days`,
+      detail: `${history.events} event(s), ${history.incidents} incident(s), ${history.matched} event(s) matching a threat definition in ${R.historyDays} days`,
     },
     recency_frequency: {
       value: clamp(0.6 * recency + 0.4 * frequency),
       detail: newest
-        ? `last named ${newest.occurred_at} (${round(ageDays!, 1)} days ago), on ${recentDays.size} distinct day(s) of the last 30`
+        ? `last named ${newest} (${round(ageDays!, 1)} days ago), on ${history.recentDays} distinct day(s) of the last 30`
         : 'never named by an event',
     },
     geography: geo,
@@ -231,11 +216,10 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: T
     }),
   ) as Record<ScoreFactor, FactorResult>;
   const composite = Math.round(SCORE_FACTORS.reduce((s, name) => s + 100 * factors[name].value * weights[name], 0));
-  if (events.length === 0) notes.push('No event of the tenant names the target: history, recency and frequency are 0.');
+  if (history.events === 0)
+    notes.push('No event of the tenant names the target: history, recency and frequency are 0.');
   notes.push(...subject.notes, ...geo.notes);
-  const matched = [
-    ...new Set([...indicatorDefs.map((d) => d.definition.name), ...events.flatMap((m) => m.signatures)]),
-  ].sort();
+  const matched = [...new Set([...indicatorDefs.map((d) => d.definition.name), ...history.signatures])].sort();
   return {
     target: key,
     target_type: req.target_type,
@@ -246,31 +230,12 @@ export async function threatScore(tenantId: TenantId, req: ScoreRequest, plan: T
     factors,
     watchlist: watched.map(({ entry_id, entity_type, value, label }) => ({ entry_id, entity_type, value, label })),
     geography: geo.facts,
-    window: { from, to: new Date(nowMs).toISOString() },
+    window: { from: history.from, to: new Date(nowMs).toISOString() },
     computed_at: new Date(nowMs).toISOString(),
     notes,
     /** The watchlist entries touched, for the alert (not shown). */
     touched: [...watched, ...geo.watched],
   };
-}
-
-/** The events at a location: those in the grid cells within the behaviour distance, then by distance. */
-async function mentionsNear(
-  tenantId: TenantId,
-  at: Point,
-  from: string,
-): Promise<{ mentions: StoredMention[]; truncated: boolean }> {
-  const cells = new Set<string>();
-  const dLat = R.episodeNearM / 111_320;
-  const dLon = R.episodeNearM / (111_320 * Math.max(0.01, Math.cos((at.lat * Math.PI) / 180)));
-  for (const lat of [at.lat - dLat, at.lat + dLat])
-    for (const lon of [at.lon - dLon, at.lon + dLon]) cells.add(cellOf(lat, lon));
-  const pages = await Promise.all([...cells].map((c) => mentionsSince(tenantId, 'cell', c, from, R.historyLimit)));
-  const near = pages
-    .flatMap((p) => p.mentions)
-    .filter((m) => m.location && metresBetween(m.location, at) <= R.episodeNearM)
-    .sort((a, b) => b.occurred_at.localeCompare(a.occurred_at));
-  return { mentions: near, truncated: pages.some((p) => p.truncated) };
 }
 
 interface Subject {
@@ -383,7 +348,7 @@ async function behaviourOf(
   type: ScoreTargetType,
   point: Point | null,
   subject: Subject,
-  events: StoredMention[],
+  history: History,
   nowMs: number,
 ) {
   if (type === 'mmsi') {
@@ -403,18 +368,18 @@ async function behaviourOf(
   }
   if (type === 'sensor') {
     const s = subject.sensor;
-    const flagged = events.filter((m) => m.signatures.length > 0 || m.incident_id).length;
-    const share = events.length ? flagged / events.length : 0;
+    const { flagged, events } = history;
+    const share = events ? flagged / events : 0;
     if (!s)
       return {
         value: share,
-        detail: `${flagged} of ${events.length} event(s) matched a definition or opened an incident`,
+        detail: `${flagged} of ${events} event(s) matched a definition or opened an incident`,
       };
     const silent = s.last_seen_at ? (nowMs - Date.parse(s.last_seen_at)) / 60_000 : null;
     const odd = s.status !== 'active' ? 0.5 : silent !== null && silent > R.sensorSilentMinutes ? 0.3 : 0;
     return {
       value: clamp(odd + share),
-      detail: `status ${s.status}, ${silent === null ? 'never heard from' : `last heard ${Math.round(silent)} min ago`}; ${flagged} of ${events.length} event(s) matched a definition or opened an incident`,
+      detail: `status ${s.status}, ${silent === null ? 'never heard from' : `last heard ${Math.round(silent)} min ago`}; ${flagged} of ${events} event(s) matched a definition or opened an incident`,
     };
   }
   if (type === 'location' && point) {
@@ -433,11 +398,11 @@ async function behaviourOf(
       detail: `${l} loitering episode(s) and ${g} AIS gap(s) within ${R.episodeNearM} m in ${R.vesselDays} days`,
     };
   }
-  const flagged = events.filter((m) => m.signatures.length > 0 || m.incident_id).length;
+  const { flagged, events } = history;
   return {
-    value: events.length ? flagged / events.length : 0,
-    detail: events.length
-      ? `${flagged} of ${events.length} event(s) naming it matched a threat definition or opened an incident`
+    value: events ? flagged / events : 0,
+    detail: events
+      ? `${flagged} of ${events} event(s) naming it matched a threat definition or opened an incident`
       : 'no event names it',
   };
 }
