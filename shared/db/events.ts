@@ -1,145 +1,30 @@
 /**
  * Events in the single table: one partition per tenant (`T#<tid>#EVENT`) sorted by UUIDv7 event
- * id, so time ranges are key ranges; GSI1 by environment, GSI2 by type, GSI3 (sparse) while
- * unprocessed. Each stored event goes out to EventBridge through the table's stream (see
- * shared/workers), so storing is the only thing ingest must get right.
+ * id, so time ranges are key ranges; GSI1 by environment, GSI2 by type, GSI3 (sparse) once
+ * processed, GSI4 (sparse, keys only) by a source other than `api` or a high score, GSI5 by store
+ * sequence. The item and its keys: shared/db/event-items.ts; pages: shared/db/event-pages.ts.
+ * Each stored event goes out to EventBridge through the table's stream (see shared/workers), so
+ * storing is the only thing ingest must get right.
  */
-import {
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
-import { pick } from './items.js';
-import { correlated } from '../log.js';
 import * as keys from './item-keys.js';
-import { tenantPk } from './keys.js';
-import { forEachPage, type PageRequest } from './query.js';
+import { forEachEventPage } from './event-backfill.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
-import type { SignatureMatch } from '../vocabulary/threats.js';
+import { contentHashOf, eventFilterKeys, eventFromItem, type StoredEvent } from './event-items.js';
 
-export interface StoredEvent {
-  event_id: string;
-  tenant_id: TenantId;
-  environment_id: string | null;
-  sensor_id: string | null;
-  type: string;
-  source: string;
-  occurred_at: string;
-  received_at: string;
-  location: { lat: number; lon: number } | null;
-  severity: string | null;
-  description: string | null;
-  payload: Record<string, unknown>;
-  matched_zone_ids: string[];
-  /** The threat definitions it matched when ingested (shared/domain/threat-libraries/matching.ts). */
-  matched_signatures: SignatureMatch[];
-  threat_score: number | null;
-  threat_factors: Record<string, { value: number; weight: number }> | null;
-  processed: boolean;
-  processed_at: string | null;
-  incident_id: string | null;
-}
-
-export const EVENT_FIELDS = [
-  'event_id',
-  'tenant_id',
-  'environment_id',
-  'sensor_id',
-  'type',
-  'source',
-  'occurred_at',
-  'received_at',
-  'location',
-  'severity',
-  'description',
-  'payload',
-  'matched_zone_ids',
-  'matched_signatures',
-  'threat_score',
-  'threat_factors',
-  'processed',
-  'processed_at',
-  'incident_id',
-] as const;
-
-/** Fields left out of the item while they are null (the item stays under 1 KB: one write unit). */
-const NULLABLE = [
-  'environment_id',
-  'sensor_id',
-  'location',
-  'severity',
-  'description',
-  'processed_at',
-  'incident_id',
-  'threat_score',
-  'threat_factors',
-] as const;
-
-/** The tenant of an event item, from its partition key (`T#<tenant_id>#EVENT`). */
-const tenantOfEventPk = (pk: unknown) => String(pk).slice(2, -'#EVENT'.length);
-
-/**
- * An event as the API shows it (and as EventBridge and the stream carry it). Factors are kept as
- * `[value, weight]` pairs and shown as `{value, weight}`; absent fields are null.
- */
-export function eventFromItem(item: Record<string, unknown>): StoredEvent {
-  const event = pick<StoredEvent>(item, EVENT_FIELDS);
-  event.tenant_id ??= tenantOfEventPk(item.PK) as TenantId;
-  for (const field of NULLABLE) (event as unknown as Record<string, unknown>)[field] ??= null;
-  event.payload ??= {};
-  event.matched_zone_ids ??= [];
-  event.matched_signatures ??= [];
-  event.processed = item.processed === true;
-  if (event.threat_factors) {
-    event.threat_factors = Object.fromEntries(
-      Object.entries(event.threat_factors as Record<string, unknown>).map(([name, f]) => [
-        name,
-        Array.isArray(f) ? { value: f[0] as number, weight: f[1] as number } : (f as { value: number; weight: number }),
-      ]),
-    );
-  }
-  return event;
-}
-
-/** The hash of what the client sent, kept to tell a retry from a different event with the same id. */
-export interface EventRecord {
-  event: StoredEvent;
-  contentHash: string;
-  /** Epoch seconds when the event expires (the tenant's retention). */
-  expiresAt: number;
-}
-
-/**
- * The stored form: the tenant is in the key, nulls are left out, factors are `[value, weight]`
- * pairs. Written to the table and two indexes (environment, type): 3 write units while the item
- * is under 1 KB. The processed index (GSI3) is sparse: an event enters it when marked processed.
- */
-export function eventItem({ event, contentHash, expiresAt }: EventRecord): Record<string, unknown> {
-  const { tenant_id: tenantId, threat_factors: factors, ...fields } = event;
-  const stored: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) if (value !== null) stored[name] = value;
-  // Most events match no definition: the item stays small.
-  if (event.matched_signatures.length === 0) delete stored.matched_signatures;
-  if (factors)
-    stored.threat_factors = Object.fromEntries(Object.entries(factors).map(([name, f]) => [name, [f.value, f.weight]]));
-  return {
-    ...keys.event(tenantId, event.event_id),
-    ...(event.environment_id ? keys.eventByEnvironment(tenantId, event.environment_id, event.event_id) : {}),
-    ...keys.eventByType(tenantId, event.type, event.event_id),
-    ...(event.processed ? keys.eventProcessed(tenantId, event.event_id) : {}),
-    entity: 'EVENT',
-    ...stored,
-    content_hash: contentHash,
-    expires_at: expiresAt,
-    // The request's (or the record's) that stored it: published with it (shared/log.ts).
-    ...correlated(),
-  };
-}
+export {
+  DOMINANT_SOURCE,
+  EVENT_FIELDS,
+  eventFromItem,
+  eventItem,
+  type EventRecord,
+  type StoredEvent,
+} from './event-items.js';
+export { EVENT_READ_LIMIT, listEvents, type EventPage, type EventQuery } from './event-pages.js';
+export { keyEventFiltersOfTenant, reindexEventsOfTenant } from './event-backfill.js';
 
 export async function getEvent(
   tenantId: TenantId,
@@ -148,7 +33,7 @@ export async function getEvent(
   const out = await db.send(
     new GetCommand({ TableName: TABLE, Key: keys.event(tenantId, eventId), ConsistentRead: true }),
   );
-  return out.Item ? { ...eventFromItem(out.Item), content_hash: out.Item.content_hash as string | undefined } : null;
+  return out.Item ? { ...eventFromItem(out.Item), content_hash: contentHashOf(out.Item) } : null;
 }
 
 export const eventKey = (tenantId: TenantId, eventId: string): ItemKey => keys.event(tenantId, eventId);
@@ -195,7 +80,7 @@ export function storedEventFrom(
   eventId: string,
 ): { hash: string; event: StoredEvent } | null {
   const item = read.get(eventKey(tenantId, eventId));
-  return item ? { hash: String(item.content_hash ?? ''), event: eventFromItem(item) } : null;
+  return item ? { hash: contentHashOf(item), event: eventFromItem(item) } : null;
 }
 
 /**
@@ -240,233 +125,80 @@ export async function writeAll(
   if (failed) throw failed.reason;
 }
 
-export interface EventQuery {
-  environmentId?: string;
-  type?: string;
-  processed?: boolean;
-  /** Events whose geofence match includes this zone. */
-  zoneId?: string;
-  /** Events scored at least this. */
-  minScore?: number;
-  source?: string;
-  /** Fields of the payload that must equal these (top level): a watchlist alert's entry or trigger. */
-  payloadEquals?: Readonly<Record<string, string>>;
-  /** Inclusive id bounds (UUIDv7 of the time bounds). */
-  fromId?: string;
-  toId?: string;
-  /** A test no key or filter expression can make (free text): applied to what each Query returns, within EVENT_READ_LIMIT. */
-  matches?: (event: StoredEvent) => boolean;
-}
-
-/** Events a page may read from its key to find its matches; past it the page says so. */
-export const EVENT_READ_LIMIT = 10_000;
-/** The first read of a filtered page, in events, when the page itself asks for fewer. */
-const FIRST_FILTERED_READ = 50;
-
-export interface EventPage {
-  events: StoredEvent[];
-  /** The filters left matches unread: EVENT_READ_LIMIT events were read before the page filled. */
-  readLimitReached: boolean;
-}
-
 /**
- * A tenant's events, newest first, served by the narrowest key: processed (GSI3, sparse),
- * environment (GSI1; a zone's filter reads its environment's), type (GSI2), or the tenant's
- * partition; the other filters apply within (unprocessed ones are most events, so that filter
- * drops few). A page reads `offset + limit` items when no filter applies; a filtered one reads
- * twice that first (at least FIRST_FILTERED_READ) and four times more each further call while the
- * filters drop events, up to EVENT_READ_LIMIT events read.
- */
-export async function listEvents(tenantId: TenantId, q: EventQuery, page: PageRequest): Promise<EventPage> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  let input: QueryCommandInput;
-  const range = (skName: string, prefix = '') => {
-    names['#sk'] = skName;
-    values[':from'] = `${prefix}${q.fromId ?? '0'}`;
-    values[':to'] = `${prefix}${q.toId ?? 'g'}`;
-    return ' AND #sk BETWEEN :from AND :to';
-  };
-  const filters: string[] = [];
-  if (q.processed === true) {
-    names['#pk'] = 'GSI3PK';
-    values[':pk'] = keys.eventProcessed(tenantId, '').GSI3PK;
-    input = { TableName: TABLE, IndexName: 'GSI3', KeyConditionExpression: `#pk = :pk${range('GSI3SK')}` };
-    if (q.environmentId) filters.push('environment_id = :env');
-    if (q.type) filters.push('#type = :type');
-  } else if (q.environmentId) {
-    names['#pk'] = 'GSI1PK';
-    values[':pk'] = keys.eventByEnvironment(tenantId, q.environmentId, '').GSI1PK;
-    input = { TableName: TABLE, IndexName: 'GSI1', KeyConditionExpression: `#pk = :pk${range('GSI1SK', 'EVENT#')}` };
-    if (q.type) filters.push('#type = :type');
-  } else if (q.type) {
-    names['#pk'] = 'GSI2PK';
-    values[':pk'] = keys.eventByType(tenantId, q.type, '').GSI2PK;
-    input = { TableName: TABLE, IndexName: 'GSI2', KeyConditionExpression: `#pk = :pk${range('GSI2SK')}` };
-  } else {
-    names['#pk'] = 'PK';
-    values[':pk'] = keys.event(tenantId, '').PK;
-    input = { TableName: TABLE, KeyConditionExpression: `#pk = :pk${range('SK')}`, ConsistentRead: true };
-  }
-  if (q.environmentId && filters.includes('environment_id = :env')) values[':env'] = q.environmentId;
-  if (q.type && filters.includes('#type = :type')) {
-    names['#type'] = 'type';
-    values[':type'] = q.type;
-  }
-  if (q.processed === false) {
-    names['#processed'] = 'processed';
-    filters.push('#processed <> :true');
-    values[':true'] = true;
-  }
-  if (q.zoneId !== undefined) {
-    names['#zones'] = 'matched_zone_ids';
-    filters.push('contains(#zones, :zone)');
-    values[':zone'] = q.zoneId;
-  }
-  if (q.minScore !== undefined) {
-    names['#score'] = 'threat_score';
-    filters.push('#score >= :minScore');
-    values[':minScore'] = q.minScore;
-  }
-  if (q.source !== undefined) {
-    names['#source'] = 'source';
-    filters.push('#source = :source');
-    values[':source'] = q.source;
-  }
-  Object.entries(q.payloadEquals ?? {}).forEach(([field, value], i) => {
-    names['#payload'] = 'payload';
-    names[`#pf${i}`] = field;
-    filters.push(`#payload.#pf${i} = :pv${i}`);
-    values[`:pv${i}`] = value;
-  });
-  input = {
-    ...input,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    FilterExpression: filters.length > 0 ? filters.join(' AND ') : undefined,
-    ScanIndexForward: false,
-  };
-  const wanted = page.offset + page.limit;
-  const items: StoredEvent[] = [];
-  const filtered = filters.length > 0 || q.matches !== undefined;
-  let startKey: Record<string, unknown> | undefined;
-  let read = 0;
-  // A filtered read starts at twice what the page still needs (most filters keep most events) and
-  // grows fourfold a call while they drop more: a page of 20 costs about 40 items, not 1,000.
-  let batch = Math.max(2 * wanted, FIRST_FILTERED_READ);
-  do {
-    const limit = filtered ? Math.min(1000, EVENT_READ_LIMIT - read, batch) : Math.min(1000, wanted - items.length);
-    batch *= 4;
-    const out = await db.send(new QueryCommand({ ...input, Limit: limit, ExclusiveStartKey: startKey }));
-    const got = (out.Items ?? []).map(eventFromItem);
-    items.push(...(q.matches ? got.filter(q.matches) : got));
-    read += out.ScannedCount ?? 0;
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < wanted && read < EVENT_READ_LIMIT);
-  return { events: items.slice(page.offset, wanted), readLimitReached: Boolean(startKey) && items.length < wanted };
-}
-
-/**
- * The update that marks an event processed (or not): the flag and its time, the unprocessed index
- * entry removed or put back, and an operator's threat score and incident when given. Only for an
- * event that exists; a new incident only if the event still names `incidentWas` (the incident
- * side of the link is written in the same transaction).
+ * The update that marks an event processed (or not): the flag and its time and the processed
+ * index entry (GSI3), put or removed, and an operator's threat score (its band's key, GSI4, moved
+ * with it) and incident when given. Only for an event that exists; a new incident only if the
+ * event still names the one `current` (the event as read) names (the incident side of the link
+ * is written in the same transaction).
  */
 export function markProcessedUpdate(
   tenantId: TenantId,
-  eventId: string,
+  current: StoredEvent,
   update: { processed: boolean; threat_score?: number; incident_id?: string | null },
   at: string,
-  hasFactors: boolean,
-  incidentWas: string | null = null,
 ): TransactItem {
+  const eventId = current.event_id;
   // Every attribute by placeholder: `processed` is a reserved word in DynamoDB expressions.
   const names: Record<string, string> = { '#processed': 'processed', '#processedAt': 'processed_at' };
-  const values: Record<string, unknown> = { ':processed': update.processed, ':at': update.processed ? at : null };
-  const sets = ['#processed = :processed', '#processedAt = :at'];
-  let remove = '';
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const removes: string[] = [];
   if (update.processed) {
     const processed = keys.eventProcessed(tenantId, eventId);
-    sets.push('GSI3PK = :g3pk', 'GSI3SK = :g3sk');
-    values[':g3pk'] = processed.GSI3PK;
-    values[':g3sk'] = processed.GSI3SK;
+    sets.push('#processed = :processed', '#processedAt = :at', 'GSI3PK = :g3pk', 'GSI3SK = :g3sk');
+    Object.assign(values, { ':processed': true, ':at': at, ':g3pk': processed.GSI3PK, ':g3sk': processed.GSI3SK });
   } else {
-    remove = ' REMOVE GSI3PK, GSI3SK';
+    // Unprocessed is the item without them (as ingest stores it).
+    removes.push('#processed', '#processedAt', 'GSI3PK', 'GSI3SK');
   }
   if (update.threat_score !== undefined) {
     names['#score'] = 'threat_score';
     names['#factors'] = 'threat_factors';
-    sets.push('#score = :score', '#factors.operator_override = :override');
+    sets.push('#score = :score');
     values[':score'] = update.threat_score;
-    values[':override'] = [update.threat_score, 1];
+    if (current.threat_factors) {
+      sets.push('#factors.operator_override = :override');
+      values[':override'] = [update.threat_score, 1];
+    } else {
+      // No computed factors to extend: start the map.
+      sets.push('#factors = :factors');
+      values[':factors'] = { operator_override: [update.threat_score, 1] };
+    }
+    // The score's band may change: the filters' key (GSI4) follows.
+    const filter = eventFilterKeys(tenantId, { ...current, threat_score: update.threat_score });
+    if (filter) {
+      sets.push('GSI4PK = :g4pk', 'GSI4SK = :g4sk');
+      Object.assign(values, { ':g4pk': filter.GSI4PK, ':g4sk': filter.GSI4SK });
+    } else removes.push('GSI4PK', 'GSI4SK');
   }
   let condition = 'attribute_exists(PK)';
   if (update.incident_id !== undefined) {
     names['#incident'] = 'incident_id';
     sets.push('#incident = :incident');
     values[':incident'] = update.incident_id;
-    if (incidentWas === null) {
+    if (current.incident_id === null) {
       condition += ' AND (attribute_not_exists(#incident) OR #incident = :none)';
       values[':none'] = null;
     } else {
       condition += ' AND #incident = :was';
-      values[':was'] = incidentWas;
+      values[':was'] = current.incident_id;
     }
   }
-  if (!hasFactors && update.threat_score !== undefined) {
-    // No computed factors to extend: start the map.
-    sets.splice(sets.indexOf('#factors.operator_override = :override'), 1, '#factors = :factors');
-    values[':factors'] = { operator_override: [update.threat_score, 1] };
-    delete values[':override'];
-  }
+  const clauses = [
+    ...(sets.length > 0 ? [`SET ${sets.join(', ')}`] : []),
+    ...(removes.length > 0 ? [`REMOVE ${removes.join(', ')}`] : []),
+  ];
   return {
     Update: {
       TableName: TABLE,
       Key: keys.event(tenantId, eventId),
-      UpdateExpression: `SET ${sets.join(', ')}${remove}`,
+      UpdateExpression: clauses.join(' '),
       ConditionExpression: condition,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
     },
   };
-}
-
-/**
- * Moves a tenant's events stored before the processed index (GSI3 held the unprocessed ones,
- * `T#tid#UNPROCESSED`) to today's keys: processed events enter `T#tid#PROCESSED`, unprocessed
- * ones leave GSI3. Idempotent: a second run finds nothing to change. Returns the events changed.
- */
-export async function reindexEventsOfTenant(tenantId: TenantId): Promise<number> {
-  const old = `${tenantPk(tenantId)}#UNPROCESSED`;
-  let changed = 0;
-  await forEachPage(
-    {
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk',
-      FilterExpression: 'GSI3PK = :old OR (#processed = :true AND attribute_not_exists(GSI3PK))',
-      ExpressionAttributeNames: { '#processed': 'processed' },
-      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK, ':old': old, ':true': true },
-      ProjectionExpression: 'SK, #processed',
-    },
-    async (page) => {
-      for (const item of page.Items ?? []) {
-        const eventId = String(item.SK);
-        const processed = item.processed === true;
-        const index = keys.eventProcessed(tenantId, eventId);
-        await db.send(
-          new UpdateCommand({
-            TableName: TABLE,
-            Key: keys.event(tenantId, eventId),
-            UpdateExpression: processed ? 'SET GSI3PK = :g3pk, GSI3SK = :g3sk' : 'REMOVE GSI3PK, GSI3SK',
-            ConditionExpression: 'attribute_exists(PK)',
-            ...(processed ? { ExpressionAttributeValues: { ':g3pk': index.GSI3PK, ':g3sk': index.GSI3SK } } : {}),
-          }),
-        );
-        changed++;
-      }
-    },
-  );
-  return changed;
 }
 
 /**
@@ -483,45 +215,38 @@ export async function restampEventExpiry(
   stamped: (events: { event: StoredEvent; expiresAt: number }[]) => Promise<unknown>,
 ): Promise<number> {
   let changed = 0;
-  await forEachPage(
-    {
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': keys.event(tenantId, '').PK },
-    },
-    async (page) => {
-      const stale = (page.Items ?? []).filter((item) => item.expires_at !== expiryOf(String(item.SK)));
-      for (let i = 0; i < stale.length; i += 25) {
-        const chunk = stale
-          .slice(i, i + 25)
-          .map((item) => ({ event: eventFromItem(item), expiresAt: expiryOf(String(item.SK)) }));
-        const kept = await Promise.all(
-          chunk.map(({ event, expiresAt }) =>
-            db
-              .send(
-                new UpdateCommand({
-                  TableName: TABLE,
-                  Key: keys.event(tenantId, event.event_id),
-                  UpdateExpression: 'SET #ttl = :ttl',
-                  ConditionExpression: 'attribute_exists(PK)',
-                  ExpressionAttributeNames: { '#ttl': 'expires_at' },
-                  ExpressionAttributeValues: { ':ttl': expiresAt },
-                }),
-              )
-              .then(
-                () => true,
-                (err: unknown) => {
-                  // Deleted meanwhile (its TTL ran): nothing to stamp, and nothing expires with it.
-                  if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
-                  return false;
-                },
-              ),
-          ),
-        );
-        await stamped(chunk.filter((_, j) => kept[j]));
-      }
-      changed += stale.length;
-    },
-  );
+  await forEachEventPage(tenantId, async (items) => {
+    const stale = items.filter((item) => item.expires_at !== expiryOf(String(item.SK)));
+    for (let i = 0; i < stale.length; i += 25) {
+      const chunk = stale
+        .slice(i, i + 25)
+        .map((item) => ({ event: eventFromItem(item), expiresAt: expiryOf(String(item.SK)) }));
+      const kept = await Promise.all(
+        chunk.map(({ event, expiresAt }) =>
+          db
+            .send(
+              new UpdateCommand({
+                TableName: TABLE,
+                Key: keys.event(tenantId, event.event_id),
+                UpdateExpression: 'SET #ttl = :ttl',
+                ConditionExpression: 'attribute_exists(PK)',
+                ExpressionAttributeNames: { '#ttl': 'expires_at' },
+                ExpressionAttributeValues: { ':ttl': expiresAt },
+              }),
+            )
+            .then(
+              () => true,
+              (err: unknown) => {
+                // Deleted meanwhile (its TTL ran): nothing to stamp, and nothing expires with it.
+                if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+                return false;
+              },
+            ),
+        ),
+      );
+      await stamped(chunk.filter((_, j) => kept[j]));
+    }
+    changed += stale.length;
+  });
   return changed;
 }

@@ -282,6 +282,30 @@ export const eventProcessed = (tenantId: string, eventId: string) => ({
   GSI3SK: eventId,
 });
 
+/** GSI4: the events of one source and score band (`eventFilter`). */
+export const eventFilterPartition = (tenantId: string, source: string, band: string) => ({
+  GSI4PK: `${tenantPk(tenantId)}#EVF#${source}#${band}`,
+});
+
+/**
+ * GSI4 (keys only, sparse): an event by its source and score band, for the filters that keep few
+ * (shared/db/event-pages.ts). Only events of a source other than the dominant one (`api`) or
+ * scored at least the lowest band (0.5) have it: `band` is `0.5` ... `0.9` (the tenth the score
+ * is in; 0.9 holds 0.9 to 1) or `-` below. The sort key is the event id (newest first), then what
+ * the index cannot hold otherwise (it projects keys only): the exact score, the type and the first
+ * 8 characters of the environment id, so a page tests them on the key before reading the event.
+ */
+export const eventFilter = (
+  tenantId: string,
+  source: string,
+  band: string,
+  eventId: string,
+  tags: { score: number | null; type: string; environmentId: string | null },
+) => ({
+  ...eventFilterPartition(tenantId, source, band),
+  GSI4SK: `${eventId}#${tags.score ?? ''}#${tags.type}#${(tags.environmentId ?? '').slice(0, 8)}`,
+});
+
 /** An incident's own item (its transitions and notes share the partition). */
 export const incident = (tenantId: string, incidentId: string) => ({
   PK: `${tenantPk(tenantId)}#INC#${incidentId}`,

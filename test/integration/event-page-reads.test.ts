@@ -1,13 +1,15 @@
 /**
  * What a filtered page of events reads (issue 39): about what it answers when the filter keeps
- * most events, and no more when the tenant holds ten times as many; a rare filter still finds its
- * matches further back. Counted from the Query answers DynamoDB Local gives (ScannedCount).
+ * most events, and no more when the tenant holds ten times as many; a rare source or a high score
+ * is found by its key (GSI4), not by reading past the events it drops. Counted from the answers
+ * DynamoDB Local gives (a Query's ScannedCount, the items a BatchGetItem found).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.js';
 import { eventItem, listEvents, writeAll, type EventQuery } from '../../shared/db/events.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
+import { countReads } from '../support/db-reads.js';
 import { storedEventAt } from '../support/seed.js';
 
 const COUNTER = 'event-page-reads-counter';
@@ -35,23 +37,29 @@ afterEach(() => {
   db.middlewareStack.remove(COUNTER);
 });
 
-/** A tenant with `count` events a second apart: every tenth from a sensor, one in fifty scored high. */
+/**
+ * A tenant with `count` events a second apart in two environments: one in ten from a sensor, one in
+ * twenty a person's report; one in twenty scored high (0.9: a sensor's, in the first environment),
+ * one in ten 0.55 (in the second); the others 0.1.
+ */
 async function tenantWith(count: number): Promise<TenantId> {
   const tenantId = systemTenant(randomUUID());
   const start = Date.now() - count * 1000;
   const items = Array.from({ length: count }, (_, i) =>
     eventItem({
-      event: storedEventAt(tenantId, null, start + i * 1000, {
-        source: i % 10 === 0 ? 'sensor' : 'api',
-        threat_score: i % 50 === 0 ? 0.9 : 0.1,
+      event: storedEventAt(tenantId, ENVIRONMENTS[i % 2]!, start + i * 1000, {
+        source: i % 20 === 1 ? 'human' : i % 10 === 0 ? 'sensor' : 'api',
+        threat_score: i % 20 === 0 ? 0.9 : i % 10 === 5 ? 0.55 : 0.1,
       }),
       contentHash: `h${i}`,
       expiresAt: Math.floor(Date.now() / 1000) + 3600,
     }),
   );
-  await writeAll(items);
+  for (let i = 0; i < items.length; i += 500) await writeAll(items.slice(i, i + 500));
   return tenantId;
 }
+
+const ENVIRONMENTS = [randomUUID(), randomUUID()];
 
 describe('a filtered page of events', () => {
   const page = { offset: 0, limit: 21 };
@@ -59,7 +67,7 @@ describe('a filtered page of events', () => {
   let small: TenantId;
   let large: TenantId;
   beforeAll(async () => {
-    [small, large] = await Promise.all([tenantWith(200), tenantWith(2000)]);
+    [small, large] = await Promise.all([tenantWith(600), tenantWith(6000)]);
   });
 
   it('reads about twice what it answers when the filter keeps most events, whatever the tenant holds', async () => {
@@ -74,14 +82,52 @@ describe('a filtered page of events', () => {
     expect(readLarge).toBe(readSmall);
   });
 
-  it('reads further back for a rare filter, and finds every match on the page', async () => {
-    let answer: Awaited<ReturnType<typeof listEvents>> | undefined;
-    const read = await itemsRead(async () => (answer = await listEvents(large, { minScore: 0.5 }, page)));
-    expect(answer!.events).toHaveLength(21);
-    expect(answer!.events.every((e) => e.threat_score === 0.9)).toBe(true);
-    expect(answer!.readLimitReached).toBe(false);
-    // 21 matches of one in fifty: about 1,050 events back, read in growing steps (50, 200, 800, 1,000).
-    expect(read).toBeGreaterThanOrEqual(1000);
-    expect(read).toBeLessThanOrEqual(2000);
+  /** What a page of `q` answers in the large tenant, and the items it read there and in the small one. */
+  async function readsOf(q: EventQuery) {
+    const inSmall = await countReads(() => listEvents(small, q, page));
+    const inLarge = await countReads(() => listEvents(large, q, page));
+    return { answer: inLarge.result, small: inSmall.tally, large: inLarge.tally };
+  }
+
+  it('finds a rare source or a high score by its key: about what it answers, whatever the tenant holds', async () => {
+    for (const q of [{ minScore: 0.9 }, { minScore: 0.6 }, { source: 'human' }, { source: 'sensor' }] as EventQuery[]) {
+      const { answer, small: s, large: l } = await readsOf(q);
+      const label = JSON.stringify(q);
+      expect(answer.events, label).toHaveLength(21);
+      expect(answer.readLimitReached, label).toBe(false);
+      if (q.minScore) expect(answer.events.every((e) => e.threat_score === 0.9)).toBe(true);
+      if (q.source) expect(answer.events.every((e) => e.source === q.source)).toBe(true);
+      // Newest first, as every page.
+      const ids = answer.events.map((e) => e.event_id);
+      expect(ids).toEqual([...ids].sort().reverse());
+      // Index entries (a Query of 21 per partition of the key with any) and the 21 events
+      // themselves. Before: some 420 events (one in twenty, in growing reads) for each of them.
+      expect(l.items, label).toBeLessThanOrEqual(21 * 2 + 21);
+      expect(l.items, label).toBe(s.items);
+      expect(l.calls, label).toBe(s.calls);
+    }
+  });
+
+  it('tests a score band entry on its key: the exact min_score, the type and the environment', async () => {
+    // 0.55 is in the 0.5 band with 0.5..0.6: min_score=0.56 reads that band and keeps none of it.
+    const above = await listEvents(large, { minScore: 0.56 }, page);
+    expect(above.events.every((e) => e.threat_score === 0.9)).toBe(true);
+    const { answer, small: s, large: l } = await readsOf({ minScore: 0.5, environmentId: ENVIRONMENTS[1] });
+    // One in ten of the environment's events scores 0.55, none of them 0.9 (those are even).
+    expect(answer.events).toHaveLength(21);
+    expect(answer.events.every((e) => e.environment_id === ENVIRONMENTS[1] && e.threat_score === 0.55)).toBe(true);
+    // Entries of the other environment are dropped on the key: only the page's events are read whole.
+    expect(l.commands.filter((c) => c === 'BatchGetItemCommand')).toHaveLength(1);
+    expect(l.items).toBe(s.items);
+    const none = await listEvents(large, { minScore: 0.5, type: 'door.forced' }, page);
+    expect(none).toEqual({ events: [], readLimitReached: false });
+  });
+
+  it('combines a keyed filter with the others: the processed flag and a zone are tested on the event read', async () => {
+    const q: EventQuery = { source: 'sensor', minScore: 0.9, processed: false, environmentId: ENVIRONMENTS[0] };
+    const answer = await listEvents(large, q, { offset: 20, limit: 5 });
+    expect(answer.events).toHaveLength(5);
+    expect(answer.events.every((e) => e.source === 'sensor' && e.threat_score === 0.9 && !e.processed)).toBe(true);
+    expect((await listEvents(large, { ...q, zoneId: randomUUID() }, page)).events).toEqual([]);
   });
 });

@@ -159,7 +159,7 @@ export async function markProcessed(
           .map(([k, v]) => [k, { from: (current as unknown as Record<string, unknown>)[k] ?? null, to: v }]),
       );
       await transactWrite([
-        markProcessedUpdate(tenantId, eventId, update, at, Boolean(current.threat_factors), current.incident_id),
+        markProcessedUpdate(tenantId, current, update, at),
         auditPut(
           auditEntry(actor, {
             tenantId,
