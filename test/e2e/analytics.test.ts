@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
 import { TABLE } from '../../shared/db/client.js';
+import { eventFromItem } from '../../shared/db/events.js';
 import { forEachPage } from '../../shared/db/query.js';
 import { openIncident, respond, type RespondInput } from '../../shared/domain/incidents/incidents.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
@@ -63,9 +64,9 @@ interface RawEvent {
   event_id: string;
   type: string;
   occurred_at: string;
-  environment_id?: string;
+  environment_id?: string | null;
   matched_zone_ids?: string[];
-  threat_score?: number;
+  threat_score?: number | null;
 }
 
 interface RawIncident {
@@ -380,7 +381,8 @@ async function readRaw(tenantId: string): Promise<{ events: RawEvent[]; incident
       ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
     }),
   ]);
-  return { events: events as RawEvent[], incidents: incidents as RawIncident[] };
+  // An event item holds some fields in its keys only (shared/db/event-items.ts): read as stored.
+  return { events: events.map(eventFromItem), incidents: incidents as RawIncident[] };
 }
 
 beforeAll(async () => {
