@@ -103,10 +103,11 @@ describe('events.list filters', () => {
     const at = new Date().toISOString();
     const event = (source: string): StoredEvent =>
       storedEventAt(tenantId, null, Date.parse(at), { event_id: v7(), source });
-    // The one human report is the oldest; 10,000 sensor readings came after it. A filter on the
-    // dominant source (`api`, not keyed: it drops few, usually) reads through them and stops.
+    // The one human report is the oldest; 10,001 sensor readings (more than a page may read) came
+    // after it. A filter on the dominant source (`api`, not keyed: it drops few, usually) reads
+    // through them and stops.
     const old = event('human');
-    const items = [old, ...Array.from({ length: 10_000 }, () => event('sensor'))].map((e) =>
+    const items = [old, ...Array.from({ length: 10_001 }, () => event('sensor'))].map((e) =>
       eventItem({ event: e, contentHash: '', expiresAt: 0 }),
     );
     // A thousand at a time: writeAll sends its chunks of 25 at once, more than the client's sockets.
@@ -118,6 +119,13 @@ describe('events.list filters', () => {
     const reports = await call('GET', '/api/v1/events', { token: org.token, query: { source: 'human' } });
     expect((reports.body as { event_id: string }[]).map((e) => e.event_id)).toEqual([old.event_id]);
     expect(reports.headers.get('x-read-limit-reached')).toBeNull();
+    // A keyed source with a filter its key drops every entry of: as bounded, and said so.
+    const doors = await call('GET', '/api/v1/events', {
+      token: org.token,
+      query: { source: 'sensor', type: 'door.forced' },
+    });
+    expect(doors.body).toEqual([]);
+    expect(doors.headers.get('x-read-limit-reached')).toBe('true');
     // Without a filter nothing is dropped: the newest page, and no such header.
     const plain = await call('GET', '/api/v1/events', { token: org.token, query: { limit: 5 } });
     expect(plain.body).toHaveLength(5);
