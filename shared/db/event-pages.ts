@@ -158,7 +158,8 @@ async function keyedPage(q: EventQuery, partitions: string[], page: PageRequest)
       read++;
       if (onKey(entry.sk)) batch.push({ PK: entry.PK, SK: entry.SK });
     }
-    const items = await readItems(batch);
+    // The index that found them is eventually consistent: so may be the read of their items (half the units).
+    const items = await readItems(batch, undefined, { consistent: false });
     for (const key of batch) {
       const item = items.get(key);
       // Gone since (its TTL ran), or changed since its index entry was read: tested again whole.

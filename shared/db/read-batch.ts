@@ -41,10 +41,15 @@ export function backoff(attempt: number): Promise<void> {
 }
 
 /**
- * Reads `keys` (consistently: what was written before is seen) into `into`, skipping keys it
- * holds already and keys given twice. Returns `into`.
+ * Reads `keys` into `into`, skipping keys it holds already and keys given twice. Returns `into`.
+ * Consistently by default (what was written before is seen); `consistent: false` reads at half
+ * the units, for items found through an index, which is itself eventually consistent.
  */
-export async function readItems(keys: ItemKey[], into = new Prefetched()): Promise<Prefetched> {
+export async function readItems(
+  keys: ItemKey[],
+  into = new Prefetched(),
+  { consistent = true }: { consistent?: boolean } = {},
+): Promise<Prefetched> {
   const wanted = new Map<string, ItemKey>();
   for (const key of keys) if (!into.has(key)) wanted.set(idOf(key), { PK: key.PK, SK: key.SK });
   const all = [...wanted.values()];
@@ -52,7 +57,7 @@ export async function readItems(keys: ItemKey[], into = new Prefetched()): Promi
     const chunk = all.slice(i, i + 100);
     for (const key of chunk) into.set(key, null);
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [TABLE]: { Keys: chunk.map((k) => ({ PK: k.PK, SK: k.SK })), ConsistentRead: true },
+      [TABLE]: { Keys: chunk.map((k) => ({ PK: k.PK, SK: k.SK })), ConsistentRead: consistent },
     };
     for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
       if (attempt > 8) throw new Error('the table kept refusing reads; try again');
