@@ -9,7 +9,9 @@ export const handler = httpHandler(
   async (req): Promise<Reply> => {
     const { limit, offset, ...filter } = req.query;
     const page = await listEvents(req.tenant, filter, { limit, offset }, req.plan);
-    return { json: page.events, headers: page.readLimitReached ? { 'X-Read-Limit-Reached': 'true' } : {} };
+    const headers: Record<string, string> = page.readLimitReached ? { 'X-Read-Limit-Reached': 'true' } : {};
+    if (page.readBackTo) headers['X-Read-Back-To'] = page.readBackTo;
+    return { json: page.events, headers };
   },
   { plan: planGate },
 );

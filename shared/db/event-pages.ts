@@ -49,7 +49,13 @@ export interface EventPage {
   events: StoredEvent[];
   /** The filters left matches unread: EVENT_READ_LIMIT events were read before the page filled. */
   readLimitReached: boolean;
+  /** When readLimitReached: the id of the oldest event the page looked at (every newer one was). */
+  readBackTo?: string;
 }
+
+/** The event id of an index or table sort key: `<id>`, `EVENT#<id>`, or GSI4's `<id>#<score>#...`. */
+const idOfSortKey = (sk: unknown): string | undefined =>
+  typeof sk === 'string' ? sk.replace(/^EVENT#/, '').split('#')[0] : undefined;
 
 /**
  * A tenant's events, newest first. A source other than the dominant one, or a score of at least
@@ -143,6 +149,7 @@ async function keyedPage(q: EventQuery, partitions: string[], page: PageRequest)
   const whole = eventTest(q);
   const events: StoredEvent[] = [];
   let read = 0;
+  let lastSk: string | undefined;
   let exhausted = false;
   while (events.length < wanted && !exhausted && read < EVENT_READ_LIMIT) {
     const batch: ItemKey[] = [];
@@ -155,6 +162,7 @@ async function keyedPage(q: EventQuery, partitions: string[], page: PageRequest)
       }
       const newest = live.reduce((a, b) => (a.entries[0]!.sk > b.entries[0]!.sk ? a : b));
       const entry = newest.entries.shift()!;
+      lastSk = entry.sk;
       read++;
       if (onKey(entry.sk)) batch.push({ PK: entry.PK, SK: entry.SK });
     }
@@ -168,7 +176,12 @@ async function keyedPage(q: EventQuery, partitions: string[], page: PageRequest)
     }
   }
   const unread = cursors.some((c) => c.entries.length > 0 || !c.done);
-  return { events: events.slice(page.offset, wanted), readLimitReached: unread && events.length < wanted };
+  const readLimitReached = unread && events.length < wanted;
+  return {
+    events: events.slice(page.offset, wanted),
+    readLimitReached,
+    ...(readLimitReached ? { readBackTo: idOfSortKey(lastSk) } : {}),
+  };
 }
 
 /**
@@ -272,5 +285,12 @@ async function queriedPage(tenantId: TenantId, q: EventQuery, page: PageRequest)
     read += out.ScannedCount ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < wanted && read < EVENT_READ_LIMIT);
-  return { events: items.slice(page.offset, wanted), readLimitReached: Boolean(startKey) && items.length < wanted };
+  const readLimitReached = Boolean(startKey) && items.length < wanted;
+  // The last key evaluated: the oldest event looked at (the sort key of the index read).
+  const sortName = names['#sk'];
+  return {
+    events: items.slice(page.offset, wanted),
+    readLimitReached,
+    ...(readLimitReached && sortName ? { readBackTo: idOfSortKey(startKey?.[sortName]) } : {}),
+  };
 }

@@ -200,6 +200,11 @@ const HEADERS: Readonly<Record<string, Json>> = {
       'Present (`true`) when the filters left matches unread: the page read as many items as one request may before it filled. Narrow the time range (start_date, end_date) to see older matches.',
     schema: { type: 'string', enum: ['true'] },
   },
+  'X-Read-Back-To': {
+    description:
+      'With `X-Read-Limit-Reached`: how far back the page looked, the receipt time of the oldest event it read (every event received after it was read). Set end_date before it to look further back.',
+    schema: { type: 'string', format: 'date-time' },
+  },
   Link: {
     description:
       'RFC 8288: `<url>; rel="next"`, the next page of this list (the same path and query with the next `offset`; `skip` on the audit log), root-relative. Absent on the last page.',

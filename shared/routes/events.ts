@@ -85,13 +85,13 @@ export const eventsListRoute = {
   tag: 'events',
   summary: 'List events, newest first, by environment, zone, type, source, score, processed flag and time',
   description:
-    "Served by the narrowest key: processed events, an environment (a zone's, when only a zone is named), a type, or all of the tenant's, newest first; the other filters apply to what that key holds. To fill a page a request reads at most 10,000 events; when matches may lie beyond, the answer says so in `X-Read-Limit-Reached` (narrow the time range to reach them).",
+    "Served by the narrowest key: processed events, an environment (a zone's, when only a zone is named), a type, or all of the tenant's, newest first; the other filters apply to what that key holds. To fill a page a request reads at most 10,000 events; when matches may lie beyond, the answer says so in `X-Read-Limit-Reached`, and how far back it looked in `X-Read-Back-To` (narrow the time range to reach older ones).",
   request: { query: eventListQuery },
   response: {
     status: 200,
     description: 'A page of events.',
     schema: { type: 'array', items: eventResponse },
-    headers: ['X-Read-Limit-Reached'],
+    headers: ['X-Read-Limit-Reached', 'X-Read-Back-To'],
   },
   errors: [404],
   grants: { table: 'read' },

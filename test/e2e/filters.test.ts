@@ -5,6 +5,7 @@ import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { storedEventAt } from '../support/seed.js';
 import { eventItem, writeAll, type StoredEvent } from '../../shared/db/events.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { timeOfId } from '../../shared/ids.js';
 
 /** An environment with two zones 1 km apart (circles of 100 m) and the points inside each and outside. */
 async function site(org: RegisteredTenant) {
@@ -107,14 +108,15 @@ describe('events.list filters', () => {
     // after it. A filter on the dominant source (`api`, not keyed: it drops few, usually) reads
     // through them and stops.
     const old = event('human');
-    const items = [old, ...Array.from({ length: 10_001 }, () => event('sensor'))].map((e) =>
-      eventItem({ event: e, contentHash: '', expiresAt: 0 }),
-    );
+    const readings = Array.from({ length: 10_001 }, () => event('sensor'));
+    const items = [old, ...readings].map((e) => eventItem({ event: e, contentHash: '', expiresAt: 0 }));
     // A thousand at a time: writeAll sends its chunks of 25 at once, more than the client's sockets.
     for (let i = 0; i < items.length; i += 1000) await writeAll(items.slice(i, i + 1000));
     const page = await call('GET', '/api/v1/events', { token: org.token, query: { source: 'api' } });
     expect(page.body, JSON.stringify(page.body)).toEqual([]);
     expect(page.headers.get('x-read-limit-reached')).toBe('true');
+    // And how far back it looked: the 10,000th reading from the newest, the oldest it read.
+    expect(page.headers.get('x-read-back-to')).toBe(new Date(timeOfId(readings[1]!.event_id)).toISOString());
     // The human report is found by its source's key, past them all.
     const reports = await call('GET', '/api/v1/events', { token: org.token, query: { source: 'human' } });
     expect((reports.body as { event_id: string }[]).map((e) => e.event_id)).toEqual([old.event_id]);
@@ -126,10 +128,12 @@ describe('events.list filters', () => {
     });
     expect(doors.body).toEqual([]);
     expect(doors.headers.get('x-read-limit-reached')).toBe('true');
+    expect(doors.headers.get('x-read-back-to')).toBe(new Date(timeOfId(readings[1]!.event_id)).toISOString());
     // Without a filter nothing is dropped: the newest page, and no such header.
     const plain = await call('GET', '/api/v1/events', { token: org.token, query: { limit: 5 } });
     expect(plain.body).toHaveLength(5);
     expect(plain.headers.get('x-read-limit-reached')).toBeNull();
+    expect(plain.headers.get('x-read-back-to')).toBeNull();
   }, 120_000);
 });
 

@@ -37,7 +37,11 @@ export async function listEvents(
   filter: EventFilter,
   page: PageRequest,
   plan: TenantPlan,
-): Promise<EventPage> {
+): Promise<
+  EventPage & {
+    /** When the read limit was reached: the receipt time (ISO) of the oldest event read. */ readBackTo?: string;
+  }
+> {
   const asked = filter.start_date ? Date.parse(filter.start_date) : undefined;
   const to = filter.end_date ? Date.parse(filter.end_date) : undefined;
   if (asked !== undefined && to !== undefined && asked > to) {
@@ -76,7 +80,9 @@ export async function listEvents(
   if (result.events.length === 0 && filter.environment_id && !(await getEnvironment(tenantId, filter.environment_id))) {
     throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
   }
-  return result;
+  // How far back a page that stopped at its read limit looked: when the oldest event it read was received.
+  const { readBackTo, ...rest } = result;
+  return readBackTo ? { ...rest, readBackTo: new Date(timeOfId(readBackTo)).toISOString() } : rest;
 }
 
 /**
