@@ -1,8 +1,8 @@
 /**
  * Incidents in the single table: one partition per incident (`T#<tid>#INC#<id>`) holding the
- * incident item (with its whole history, so one read gives the detail and the replay) and its
- * acknowledgement tokens; GSI1 lists a tenant's incidents by id (time), GSI2 by status, GSI3 by
- * severity. Feed entries live in `T#<tid>#FEED`.
+ * incident item (with its status changes), its timeline entries (shared/db/incident-timeline.ts)
+ * and its acknowledgement tokens; the tenant's list is rows of keys (shared/db/incident-list.ts).
+ * Feed entries live in `T#<tid>#FEED`.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { IncidentSeverity, IncidentStatus, Resolution } from '../vocabulary/incidents.js';
@@ -15,15 +15,18 @@ import { readItems } from './read-batch.js';
 import { SITE_KINDS, siteEntityFromItem, siteEntityKey, type Zone } from './site-entities.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import {
+  entriesOnItem,
+  readWithTimeline,
+  summaryOf,
+  TIMELINE_LAYOUT,
+  timelinePuts,
+  type HistoryEntry,
+} from './incident-timeline.js';
+import { deleteRows, listChange, putRows } from './incident-list.js';
+import { BEFORE_WRITE } from './transact.js';
 
-/** One thing that happened to an incident, in time order: the replay is this list. */
-export interface HistoryEntry {
-  at: string;
-  /** `status`, `note`, `assigned`, `escalated`, `acknowledged`, `linked`, `created`, `resolution`. */
-  kind: string;
-  by: string;
-  detail: Record<string, unknown>;
-}
+export type { HistoryEntry } from './incident-timeline.js';
 
 /** What a voice report added: the recording, its transcript and the fields read from it. */
 export interface VoiceReport {
@@ -76,6 +79,10 @@ export interface Incident {
   /** Internal: the zones of its location when opened (kept to recompute `zone_ids` when an event leaves). */
   location_zone_ids?: string[];
   voice?: VoiceReport | null;
+  /**
+   * Its timeline as far as this copy knows it: read from the table, the status changes (and, on
+   * an item of before the timeline items, every entry); a change appends its entries here.
+   */
   history: HistoryEntry[];
   created_at: string;
   updated_at: string;
@@ -83,45 +90,118 @@ export interface Incident {
 
 export type StoredIncident = Incident & { version: number };
 
-const INTERNAL = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'entity']);
+const INTERNAL = new Set([
+  ...['', 'GSI1', 'GSI2', 'GSI3'].flatMap((index) => [`${index}PK`, `${index}SK`]),
+  'entity',
+  'layout',
+  'timeline_split',
+]);
 
 /** Fields added after incidents were first stored, as older items read. */
 const ADDED_FIELDS = { sla_breached_at: null, next_escalation_at: null, zone_ids: [] };
 
+/** How a read incident was stored: its layout, and how many entries of its `history` were read. */
+interface Stored {
+  listed: boolean;
+  /** Leading entries of `history` that are on the item only (an item of before the timeline items). */
+  onItem: number;
+  read: number;
+}
+const storedAs = new WeakMap<object, Stored>();
+
 function fromItem(item: Record<string, unknown>): StoredIncident {
-  return {
+  const incident = {
     ...ADDED_FIELDS,
     ...Object.fromEntries(Object.entries(item).filter(([k]) => !INTERNAL.has(k))),
   } as unknown as StoredIncident;
-}
-
-function indexKeys(i: Incident) {
-  return {
-    ...keys.incidentDirectory(i.tenant_id, i.incident_id),
-    ...keys.incidentByStatus(i.tenant_id, i.status, i.incident_id),
-    ...keys.incidentBySeverity(i.tenant_id, i.severity, i.incident_id),
-  };
-}
-
-export function putNewIncident(i: Incident): TransactItem {
-  return putNew({
-    ...keys.incident(i.tenant_id, i.incident_id),
-    ...indexKeys(i),
-    entity: 'INCIDENT',
-    ...i,
-    version: 1,
+  incident.history ??= [];
+  storedAs.set(incident, {
+    listed: item.layout === TIMELINE_LAYOUT,
+    onItem: entriesOnItem(item),
+    read: incident.history.length,
   });
+  return incident;
 }
 
-/** Writes the changed fields (the index keys follow status and severity), if still at `version`. */
-export function updateIncident(next: Incident, fields: (keyof Incident)[], expectedVersion: number): TransactItem {
-  const changed = Object.fromEntries(fields.map((f) => [f, next[f]]));
-  return versionedUpdate(
-    keys.incident(next.tenant_id, next.incident_id),
-    { ...changed, updated_at: next.updated_at, ...indexKeys(next) },
-    expectedVersion,
-  );
+/** A new incident: its item (with its status changes), its timeline entries, its list counts; its list rows just before. */
+export function putNewIncident(i: Incident): TransactItem[] {
+  const list = listChange(null, i);
+  return [
+    {
+      ...putNew({
+        ...keys.incident(i.tenant_id, i.incident_id),
+        entity: 'INCIDENT',
+        ...i,
+        history: summaryOf(i.history),
+        layout: TIMELINE_LAYOUT,
+        version: 1,
+      }),
+      [BEFORE_WRITE]: () => putRows(list.puts, 1),
+    },
+    ...timelinePuts(i.tenant_id, i.incident_id, 1, i.history),
+    ...list.counts,
+  ];
 }
+
+/**
+ * Writes the changed fields if `current` is still at its version (item 0), the timeline entries
+ * appended to `next.history` since `current` was read (items of their own) and the counts of the
+ * list scopes it joins or leaves; the list rows it moves to are put just before the transaction.
+ * The rows it leaves are deleted by `afterUpdate` once the transaction is in, or, for a caller
+ * that cannot run it (`leftRows: 'in-transaction'`), in the transaction: the first
+ * ROWS_LEFT_IN_TRANSACTION of them (an incident in more zones leaves the rest for readers to skip).
+ */
+export function updateIncident(
+  current: StoredIncident,
+  next: Incident,
+  fields: (keyof Incident)[],
+  leftRows: 'after' | 'in-transaction' = 'after',
+): TransactItem[] {
+  const stored = storedOf(current);
+  const added = next.history.slice(stored.read);
+  const changed: Record<string, unknown> = Object.fromEntries(
+    fields.filter((f) => f !== 'history').map((f) => [f, next[f]]),
+  );
+  if (added.length > 0) changed.history = [...next.history.slice(0, stored.read), ...summaryOf(added)];
+  if (!stored.listed) changed.timeline_split = stored.onItem;
+  const version = current.version + 1;
+  // An item of before the list rows has none to move: the migration writes them.
+  const list = stored.listed ? listChange(current, next) : null;
+  const update = versionedUpdate(
+    keys.incident(next.tenant_id, next.incident_id),
+    { ...changed, updated_at: next.updated_at },
+    current.version,
+  );
+  const deletes =
+    list && leftRows === 'in-transaction'
+      ? list.deletes
+          .slice(0, ROWS_LEFT_IN_TRANSACTION)
+          .map((r): TransactItem => ({ Delete: { TableName: TABLE, Key: { PK: r.PK, SK: r.SK } } }))
+      : [];
+  return [
+    list && list.puts.length > 0 ? { ...update, [BEFORE_WRITE]: () => putRows(list.puts, version) } : update,
+    ...timelinePuts(next.tenant_id, next.incident_id, version, added),
+    ...(list?.counts ?? []),
+    ...deletes,
+  ];
+}
+
+/** List rows a link deletes in its transaction (those of the tenant-wide, status, severity and environment scopes first). */
+export const ROWS_LEFT_IN_TRANSACTION = 30;
+
+/** After `updateIncident`'s transaction: deletes the list rows the incident left. */
+export async function afterUpdate(current: StoredIncident, next: Incident): Promise<void> {
+  if (!storedOf(current).listed) return;
+  const { deletes } = listChange(current, next);
+  if (deletes.length > 0) await deleteRows(deletes, current.version + 1);
+}
+
+/** The list rows a new incident put, when its transaction failed (not for an id that exists: they may be its). */
+export async function dropNewIncidentRows(i: Incident): Promise<void> {
+  await deleteRows(listChange(null, i).puts, 1);
+}
+
+const storedOf = (i: StoredIncident): Stored => storedAs.get(i) ?? { listed: true, onItem: 0, read: i.history.length };
 
 export async function getIncident(tenantId: TenantId, incidentId: string): Promise<StoredIncident | null> {
   const out = await db.send(
@@ -144,33 +224,13 @@ export async function getIncidents(
   return found;
 }
 
-/** Up to `max` of a tenant's incidents, newest first, from the narrowest index for the filters. */
-export async function listIncidents(
+/** An incident with its whole timeline (the replay and the snapshot): one Query of its partition. */
+export async function getIncidentWithTimeline(
   tenantId: TenantId,
-  filter: { status?: string; severity?: string },
-  max: number,
-): Promise<StoredIncident[]> {
-  const page = { limit: max, offset: 0 };
-  let items;
-  if (filter.status) {
-    items = await queryPage(
-      {
-        index: 'GSI2',
-        pk: keys.incidentByStatus(tenantId, filter.status, '').GSI2PK,
-        ascending: false,
-        filter: { severity: filter.severity },
-      },
-      page,
-    );
-  } else if (filter.severity) {
-    items = await queryPage(
-      { index: 'GSI3', pk: keys.incidentBySeverity(tenantId, filter.severity, '').GSI3PK, ascending: false },
-      page,
-    );
-  } else {
-    items = await queryPage({ index: 'GSI1', pk: keys.incidentDirectory(tenantId, '').GSI1PK, ascending: false }, page);
-  }
-  return items.map(fromItem);
+  incidentId: string,
+): Promise<{ incident: StoredIncident; timeline: HistoryEntry[] } | null> {
+  const { item, timeline } = await readWithTimeline(tenantId, incidentId);
+  return item ? { incident: fromItem(item), timeline } : null;
 }
 
 export interface StoredAckToken {

@@ -312,22 +312,45 @@ export const incident = (tenantId: string, incidentId: string) => ({
   SK: 'INCIDENT',
 });
 
-/** GSI1: a tenant's incidents, newest first by their UUIDv7 ids. */
+/** GSI1: a tenant's incidents, newest first by their UUIDv7 ids (items of before the list rows; bin/migrate-incident-list.ts). */
 export const incidentDirectory = (tenantId: string, incidentId: string) => ({
   GSI1PK: `${tenantPk(tenantId)}#INCIDENTS`,
   GSI1SK: incidentId,
 });
 
-/** GSI2: a tenant's incidents in one status. */
-export const incidentByStatus = (tenantId: string, status: string, incidentId: string) => ({
-  GSI2PK: `${tenantPk(tenantId)}#INCSTATUS#${status}`,
-  GSI2SK: incidentId,
+/**
+ * An entry of an incident's timeline, in its partition right after the incident item (one Query of
+ * `begins_with INCIDENT` reads both): ordered by the incident version its change wrote, then by its
+ * place in that change. Entries of before the timeline had items of its own are version 0.
+ */
+export const incidentTimeline = (tenantId: string, incidentId: string, version: number, index: number) => ({
+  PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+  SK: `${INCIDENT_TIMELINE_PREFIX}${String(version).padStart(10, '0')}#${String(index).padStart(4, '0')}`,
 });
+export const INCIDENT_TIMELINE_PREFIX = 'INCIDENT#TL#';
 
-/** GSI3: a tenant's incidents of one severity. */
-export const incidentBySeverity = (tenantId: string, severity: string, incidentId: string) => ({
-  GSI3PK: `${tenantPk(tenantId)}#INCSEV#${severity}`,
-  GSI3SK: incidentId,
+/**
+ * A row of a tenant's incident list: keys only. One per scope the list filters by (`all`,
+ * `status#<s>`, `severity#<v>`, `env#<eid>`, `zone#<zid>`) and order (`c` created, `u` updated,
+ * `v` severity, `s` status, `e` escalation level); the sort key is the order's key, then the id.
+ */
+export const incidentListRow = (
+  tenantId: string,
+  scope: string,
+  order: string,
+  sortKey: string,
+  incidentId: string,
+) => ({
+  PK: incidentListPk(tenantId, scope, order),
+  SK: `${sortKey}#${incidentId}`,
+});
+export const incidentListPk = (tenantId: string, scope: string, order: string) =>
+  `${tenantPk(tenantId)}#INCL#${scope}#${order}`;
+
+/** One of the few shards of a list scope's count (the shard: by the incident id), summed on read. */
+export const incidentListCount = (tenantId: string, scope: string, shard: number) => ({
+  PK: `${tenantPk(tenantId)}#INCCOUNT`,
+  SK: `${scope}#${shard}`,
 });
 
 /** A drone dispatch of an incident, one per task (shared/db/drone-dispatches.ts), in its incident's partition. */

@@ -118,7 +118,8 @@ function incidentWrites(
     updated_at: at,
   };
   return [
-    updateIncident(next, ['event_ids', 'zone_ids', 'history'], current.version),
+    // The caller runs the transaction: the rows the incident leaves go in it.
+    ...updateIncident(current, next, ['event_ids', 'zone_ids', 'history'], 'in-transaction'),
     ...companions(actor, next, 'incident.updated', { event_ids: { from: current.event_ids, to: eventIds } }),
   ];
 }

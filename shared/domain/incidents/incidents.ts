@@ -5,8 +5,9 @@
  */
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
+  afterUpdate,
+  dropNewIncidentRows,
   getIncident,
-  listIncidents as listStoredIncidents,
   putFeedEntry,
   putNewIncident,
   updateIncident,
@@ -16,7 +17,7 @@ import {
 } from '../../db/incidents.js';
 import { outboxPut } from '../../db/outbox.js';
 import { getTenantConfig } from '../../db/tenants.js';
-import { retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
+import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactItem } from '../../db/transact.js';
 import { getUser } from '../../db/users.js';
 import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
@@ -25,25 +26,17 @@ import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
 import { USER_NOT_FOUND, defaultTenantConfig, type TenantConfig } from '../accounts/index.js';
 import { getEnvironment } from '../../db/environments.js';
+import { listPage, type ListQuery } from './list.js';
 import { getSiteEntity, SITE_KINDS } from '../../db/site-entities.js';
 import { raiseLevel, settleSlaClock, slaTimerWrites, startSlaClock } from './escalation.js';
 import { confirmationWrites, INCIDENTS_SOURCE, notificationWrites } from './notifications.js';
-import {
-  ForbiddenTransitionError,
-  severityRank,
-  timeFigures,
-  transition,
-  transitionsOf,
-  type Transition,
-} from './lifecycle.js';
-import type { Infer, InputOf } from '../../schemas/json-schema.js';
-import type { incidentCreate, incidentListQuery, incidentRespond } from '../../schemas/incidents.js';
+import { ForbiddenTransitionError, timeFigures, transition, transitionsOf, type Transition } from './lifecycle.js';
+import type { InputOf } from '../../schemas/json-schema.js';
+import type { incidentCreate, incidentRespond } from '../../schemas/incidents.js';
 import { type TenantId } from '../../vocabulary/tenant.js';
 import { actorName } from '../../vocabulary/actor.js';
 
 export const INCIDENT_NOT_FOUND = 'Incident not found';
-/** Incidents read to sort by something other than time; lists past it are cut, newest first. */
-const SORT_WINDOW = 1000;
 
 export interface IncidentView extends Omit<Incident, 'history' | 'location_zone_ids'> {
   transitions: Transition[];
@@ -165,13 +158,21 @@ export async function openIncident(
     ...incident.event_ids.map((eventId) => ({ at, kind: 'linked', by: byOf(actor), detail: { event_id: eventId } })),
   );
   const confirmation = status === 'confirmed' ? confirmationWrites(incident, config) : [];
-  await transactWrite([
-    putNewIncident(incident),
-    ...companions(actor, incident, 'incident.created', { title: incident.title, severity, status, source }),
-    ...confirmation,
-    ...slaTimerWrites(null, incident),
-    ...alongside(incident.incident_id),
-  ]);
+  try {
+    await transactWrite([
+      ...putNewIncident(incident),
+      ...companions(actor, incident, 'incident.created', { title: incident.title, severity, status, source }),
+      ...confirmation,
+      ...slaTimerWrites(null, incident),
+      ...alongside(incident.incident_id),
+    ]);
+  } catch (err) {
+    // Its list rows were put first. Refused on another item's condition, it is not there: nor
+    // are they. (Refused because the id exists, or failed not knowing, they may be a real incident's.)
+    if (err instanceof ConditionFailed && !err.indexes.includes(0))
+      await dropNewIncidentRows(incident).catch(() => undefined);
+    throw err;
+  }
   metrics.incidentOpened();
   return viewOf(incident);
 }
@@ -187,48 +188,21 @@ export async function findIncident(tenantId: TenantId, incidentId: string): Prom
   return viewOf(await findStored(tenantId, incidentId));
 }
 
-/** As validated: paging and sorting defaults filled in. */
-export type ListQuery = Infer<typeof incidentListQuery>;
+export type { ListQuery };
 
-/**
- * Status and severity come from the indexes; environment and zone filter the newest SORT_WINDOW
- * incidents read from there, which are then sorted (ties newest first).
- */
 export async function listIncidents(
   tenantId: TenantId,
   q: ListQuery,
 ): Promise<{ items: IncidentView[]; total: number; limit: number; offset: number }> {
-  const all = (await listStoredIncidents(tenantId, { status: q.status, severity: q.severity }, SORT_WINDOW))
-    .filter(
-      (i) =>
-        (q.environment_id === undefined || i.environment_id === q.environment_id) &&
-        (q.zone_id === undefined || i.zone_ids.includes(q.zone_id)),
-    )
-    .map(viewOf);
+  const { items, total } = await listPage(tenantId, q);
   // A place named that is not the tenant's is answered as the unknown it is; a match shows it exists.
-  if (all.length === 0) {
+  if (total === 0) {
     if (q.environment_id && !(await getEnvironment(tenantId, q.environment_id)))
       throw new NotFoundError(ENVIRONMENT_NOT_FOUND);
     if (q.zone_id && !(await getSiteEntity(SITE_KINDS.zone, tenantId, q.zone_id)))
       throw new NotFoundError(ZONE_NOT_FOUND);
   }
-  const key = (i: IncidentView): string | number =>
-    q.sort_by === 'severity'
-      ? severityRank(i.severity)
-      : q.sort_by === 'escalation_level'
-        ? i.escalation_level
-        : q.sort_by === 'status'
-          ? i.status
-          : i[q.sort_by];
-  const sign = q.sort_order === 'asc' ? 1 : -1;
-  const sorted = [...all].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    if (ka < kb) return -sign;
-    if (ka > kb) return sign;
-    return a.incident_id < b.incident_id ? 1 : -1;
-  });
-  return { items: sorted.slice(q.offset, q.offset + q.limit), total: all.length, limit: q.limit, offset: q.offset };
+  return { items: items.map(viewOf), total, limit: q.limit, offset: q.offset };
 }
 
 /** Read, change, write with the version condition; a forbidden transition is 409 and writes nothing. */
@@ -261,15 +235,18 @@ export async function change(
     const next = settleSlaClock({ ...result.next, updated_at: at });
     await transactWrite([
       // The SLA fields are always written: any change may stop or move the clock.
-      updateIncident(
-        next,
-        [...result.fields, 'history', 'sla_due_at', 'sla_breached_at', 'next_escalation_at'],
-        current.version,
-      ),
+      ...updateIncident(current, next, [
+        ...result.fields,
+        'history',
+        'sla_due_at',
+        'sla_breached_at',
+        'next_escalation_at',
+      ]),
       ...companions(actor, next, result.action, result.changes),
       ...(result.extra ?? []),
       ...slaTimerWrites(current, next),
     ]);
+    await afterUpdate(current, next);
     countMoves(current, next);
     return viewOf(next);
   });
