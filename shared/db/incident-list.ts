@@ -10,8 +10,8 @@
  * the counts of the scopes it joins or leaves in it, the rows that go once it is in. So the
  * transaction holds no row however many zones the incident is in, and a row costs one write unit,
  * not two. Meanwhile, or if a step fails, a row may name an incident that does not (yet, or any
- * more) stand where it says: the reader checks each row against its incident, skips one that does
- * not hold, and deletes it when it is older than the incident (shared/domain/incidents/list.ts).
+ * more) stand where it says: the reader checks each row against its incident and skips one that
+ * does not hold (shared/domain/incidents/list.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
