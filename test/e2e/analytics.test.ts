@@ -22,6 +22,7 @@ import { countStreamRecords } from '../../functions/workers/count-analytics.js';
 import { TABLE } from '../../shared/db/client.js';
 import { eventFromItem } from '../../shared/db/events.js';
 import { forEachPage } from '../../shared/db/query.js';
+import { readItems } from '../../shared/db/read-batch.js';
 import { openIncident, respond, type RespondInput } from '../../shared/domain/incidents/incidents.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { asAdmin, call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
@@ -55,6 +56,18 @@ async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Re
     items.push(...(page.Items ?? []));
   });
   return items;
+}
+
+/** A tenant's incident items as stored: the ids its list rows name (scope `all`), then the items by key. */
+async function incidentItemsOf(tenantId: string): Promise<Record<string, any>[]> {
+  const rows = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCL#all#c` },
+    ConsistentRead: true,
+  });
+  const keys = rows.map((r) => ({ PK: `T#${tenantId}#INC#${String(r.SK).split('#').at(-1)}`, SK: 'INCIDENT' }));
+  const read = await readItems(keys);
+  return keys.map((k) => read.get(k)).filter((i): i is Record<string, any> => Boolean(i));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,11 +359,7 @@ async function openIncidents(org: RegisteredTenant, now: number): Promise<void> 
 /** Whether the worker has counted every event, and every incident at its current version. */
 async function caughtUp(tenantId: string): Promise<boolean> {
   const [incidents, markers] = await Promise.all([
-    queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
-    }),
+    incidentItemsOf(tenantId),
     queryAll({
       KeyConditionExpression: 'PK = :pk',
       ExpressionAttributeValues: { ':pk': `T#${tenantId}#COUNTED` },
@@ -375,11 +384,7 @@ async function readRaw(tenantId: string): Promise<{ events: RawEvent[]; incident
       ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` },
       ConsistentRead: true,
     }),
-    queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
-    }),
+    incidentItemsOf(tenantId),
   ]);
   // An event item holds some fields in its keys only (shared/db/event-items.ts): read as stored.
   return { events: events.map(eventFromItem), incidents: incidents as RawIncident[] };
@@ -694,11 +699,7 @@ describe('analytics: the worker fed the same records again', () => {
         ExpressionAttributeValues: { ':pk': `T#${tenantId}#EVENT` },
       })
     ).filter((_, i) => i % step === 7 % step);
-    const incidentItems = await queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': `T#${tenantId}#INCIDENTS` },
-    });
+    const incidentItems = await incidentItemsOf(tenantId);
     // Stale images: an older version of moved incidents, as a redriven batch would bring them.
     const stale = incidentItems
       .filter((i) => i.version > 1)
