@@ -24,7 +24,7 @@ import {
   type HistoryEntry,
 } from './incident-timeline.js';
 import { deleteRows, listChange, putRows } from './incident-list.js';
-import { BEFORE_WRITE } from './transact.js';
+import { AFTER_WRITE, BEFORE_WRITE } from './transact.js';
 
 export type { HistoryEntry } from './incident-timeline.js';
 
@@ -146,17 +146,11 @@ export function putNewIncident(i: Incident): TransactItem[] {
 /**
  * Writes the changed fields if `current` is still at its version (item 0), the timeline entries
  * appended to `next.history` since `current` was read (items of their own) and the counts of the
- * list scopes it joins or leaves; the list rows it moves to are put just before the transaction.
- * The rows it leaves are deleted by `afterUpdate` once the transaction is in, or, for a caller
- * that cannot run it (`leftRows: 'in-transaction'`), in the transaction: the first
- * ROWS_LEFT_IN_TRANSACTION of them (an incident in more zones leaves the rest for readers to skip).
+ * list scopes it joins or leaves; the list rows it moves to are put just before the transaction
+ * (BEFORE_WRITE) and the rows it leaves deleted once it is in (AFTER_WRITE), so no transaction
+ * grows with the incident's zones, whoever runs it.
  */
-export function updateIncident(
-  current: StoredIncident,
-  next: Incident,
-  fields: (keyof Incident)[],
-  leftRows: 'after' | 'in-transaction' = 'after',
-): TransactItem[] {
+export function updateIncident(current: StoredIncident, next: Incident, fields: (keyof Incident)[]): TransactItem[] {
   const stored = storedOf(current);
   const added = next.history.slice(stored.read);
   const changed: Record<string, unknown> = Object.fromEntries(
@@ -167,33 +161,14 @@ export function updateIncident(
   const version = current.version + 1;
   // An item of before the list rows has none to move: the migration writes them.
   const list = stored.listed ? listChange(current, next) : null;
-  const update = versionedUpdate(
+  const update: TransactItem = versionedUpdate(
     keys.incident(next.tenant_id, next.incident_id),
     { ...changed, updated_at: next.updated_at },
     current.version,
   );
-  const deletes =
-    list && leftRows === 'in-transaction'
-      ? list.deletes
-          .slice(0, ROWS_LEFT_IN_TRANSACTION)
-          .map((r): TransactItem => ({ Delete: { TableName: TABLE, Key: { PK: r.PK, SK: r.SK } } }))
-      : [];
-  return [
-    list && list.puts.length > 0 ? { ...update, [BEFORE_WRITE]: () => putRows(list.puts, version) } : update,
-    ...timelinePuts(next.tenant_id, next.incident_id, version, added),
-    ...(list?.counts ?? []),
-    ...deletes,
-  ];
-}
-
-/** List rows a link deletes in its transaction (those of the tenant-wide, status, severity and environment scopes first). */
-export const ROWS_LEFT_IN_TRANSACTION = 30;
-
-/** After `updateIncident`'s transaction: deletes the list rows the incident left. */
-export async function afterUpdate(current: StoredIncident, next: Incident): Promise<void> {
-  if (!storedOf(current).listed) return;
-  const { deletes } = listChange(current, next);
-  if (deletes.length > 0) await deleteRows(deletes, current.version + 1);
+  if (list && list.puts.length > 0) update[BEFORE_WRITE] = () => putRows(list.puts, version);
+  if (list && list.deletes.length > 0) update[AFTER_WRITE] = () => deleteRows(list.deletes, version);
+  return [update, ...timelinePuts(next.tenant_id, next.incident_id, version, added), ...(list?.counts ?? [])];
 }
 
 /** The list rows a new incident put, when its transaction failed (not for an id that exists: they may be its). */

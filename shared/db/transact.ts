@@ -2,6 +2,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../errors.js';
+import { log } from '../log.js';
 import { db } from './client.js';
 import { backoff } from './read-batch.js';
 
@@ -21,9 +22,19 @@ export type BeforeWrite = (items: readonly TransactItem[]) => Promise<void>;
 export const WRITE_WITH = Symbol.for('gatehouse.writeWith');
 export type WriteWith = (items: readonly TransactItem[]) => TransactItem[];
 
+/**
+ * A step an item asks for once its transaction is in, once however many items ask: clean-up that
+ * may lag the change without harm (the list rows an incident left, which readers skip meanwhile:
+ * shared/db/incidents.ts). The change is in whatever the step does: a step that fails is logged,
+ * and the transaction's caller is answered as the write succeeded.
+ */
+export const AFTER_WRITE = Symbol.for('gatehouse.afterWrite');
+export type AfterWrite = () => Promise<void>;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number] & {
   [BEFORE_WRITE]?: BeforeWrite;
   [WRITE_WITH]?: WriteWith;
+  [AFTER_WRITE]?: AfterWrite;
 };
 
 /**
@@ -48,10 +59,13 @@ const CONFLICT_TRIES = 4;
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
   for (const step of new Set(items.flatMap((item) => item[BEFORE_WRITE] ?? []))) await step(items);
   const added = [...new Set(items.flatMap((item) => item[WRITE_WITH] ?? []))].flatMap((also) => also(items));
-  const toSend = [...items, ...added].map(({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, ...item }) => item);
+  const toSend = [...items, ...added].map(
+    ({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, [AFTER_WRITE]: _after, ...item }) => item,
+  );
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: toSend, ClientRequestToken: clientRequestToken }));
+      await afterWrite(items);
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
@@ -67,6 +81,17 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
       throw err;
     }
   }
+}
+
+/** Runs the AFTER_WRITE steps of a transaction that is in; one that fails is logged, not thrown. */
+async function afterWrite(items: readonly TransactItem[]): Promise<void> {
+  const steps = [...new Set(items.flatMap((item) => item[AFTER_WRITE] ?? []))];
+  const settled = await Promise.allSettled(steps.map((step) => step()));
+  for (const r of settled)
+    if (r.status === 'rejected')
+      log.warn('a clean-up after a transaction failed; what it leaves is skipped by readers', {
+        error: r.reason instanceof Error ? r.reason.message : String(r.reason),
+      });
 }
 
 /**

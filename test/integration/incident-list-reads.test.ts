@@ -6,9 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
 import { getIncidents } from '../../shared/db/incidents.js';
+import { eventItem, writeAll } from '../../shared/db/events.js';
+import { markProcessed } from '../../shared/domain/events/read.js';
+import { storedEventAt } from '../support/seed.js';
 import { migrateIncidentsOfTenant } from '../../shared/db/incident-migration.js';
 import * as keys from '../../shared/db/item-keys.js';
 import {
@@ -179,6 +182,10 @@ describe('an incident in many zones', () => {
       location_zone_ids: [zones[59]!],
     });
     await respond(actor, tenantId, incident_id, { note: 'Patrol sent' });
+    // An event linked to it: the events code runs that transaction, and the incident's rows move too.
+    const event = storedEventAt(tenantId, null, Date.now(), { matched_zone_ids: [zones[0]!] });
+    await writeAll([eventItem({ event, contentHash: '', expiresAt: 0 })]);
+    await markProcessed(actor, event.event_id, tenantId, { processed: true, incident_id }, 'enterprise');
     const moved = await respond(actor, tenantId, incident_id, { status: 'acknowledged' });
     expect(moved.status).toBe('acknowledged');
     for (const zone of [zones[0]!, zones[59]!]) {
@@ -192,6 +199,22 @@ describe('an incident in many zones', () => {
       total: 1,
     });
     expect((await listIncidents(tenantId, query({ zone_id: zones[59]! }))).total).toBe(2);
+    // Each change (the link's too) moved the incident's updated-order row in all 63 of its scopes: the
+    // rows it left are gone once the change is in (deleted after its transaction), none left for readers to skip.
+    const rowsOf = async (scope: string) =>
+      (
+        await db.send(
+          new QueryCommand({
+            TableName: TABLE,
+            KeyConditionExpression: 'PK = :pk',
+            ExpressionAttributeValues: { ':pk': keys.incidentListPk(tenantId, scope, 'u') },
+            ConsistentRead: true,
+          }),
+        )
+      ).Items ?? [];
+    expect(await rowsOf(`zone#${zones[0]!}`)).toHaveLength(1);
+    expect(await rowsOf(`zone#${zones[59]!}`)).toHaveLength(2);
+    expect(await rowsOf('all')).toHaveLength(2);
     expect((await listIncidents(tenantId, query({ status: 'confirmed' }))).items.map((i) => i.incident_id)).toEqual([
       other.incident_id,
     ]);

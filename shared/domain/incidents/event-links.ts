@@ -118,8 +118,7 @@ function incidentWrites(
     updated_at: at,
   };
   return [
-    // The caller runs the transaction: the rows the incident leaves go in it.
-    ...updateIncident(current, next, ['event_ids', 'zone_ids', 'history'], 'in-transaction'),
+    ...updateIncident(current, next, ['event_ids', 'zone_ids', 'history']),
     ...companions(actor, next, 'incident.updated', { event_ids: { from: current.event_ids, to: eventIds } }),
   ];
 }

@@ -5,7 +5,6 @@
  */
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
-  afterUpdate,
   dropNewIncidentRows,
   getIncident,
   putFeedEntry,
@@ -21,7 +20,6 @@ import { ConditionFailed, retryOnConcurrentChange, transactWrite, type TransactI
 import { getUser } from '../../db/users.js';
 import { ConflictError, invalid, NotFoundError } from '../../errors.js';
 import { newTimeId, now } from '../../ids.js';
-import { log } from '../../log.js';
 import { metrics } from '../../metrics.js';
 import type { Actor } from '../actor.js';
 import { ENVIRONMENT_NOT_FOUND, ZONE_NOT_FOUND, zonesAt } from '../sites/index.js';
@@ -247,13 +245,6 @@ export async function change(
       ...(result.extra ?? []),
       ...slaTimerWrites(current, next),
     ]);
-    // The change is in: rows it left that stay a while are skipped by readers, not an error here.
-    await afterUpdate(current, next).catch((err: unknown) =>
-      log.warn('could not delete the list rows an incident left', {
-        incident_id: incidentId,
-        error: err instanceof Error ? err.message : String(err),
-      }),
-    );
     countMoves(current, next);
     return viewOf(next);
   });
