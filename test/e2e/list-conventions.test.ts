@@ -145,6 +145,15 @@ beforeAll(async () => {
   doc = (await call('GET', '/openapi.json')).body;
 }, 180_000);
 
+/**
+ * Fields an answer computes from the clock as it is made: a vessel's `silent_minutes`, to a tenth
+ * of a minute, so two reads of one vessel a moment apart may differ in it. Items are compared
+ * without them.
+ */
+const CLOCK_FIELDS = new Set(['silent_minutes']);
+const withoutClock = (key: string, value: unknown) => (CLOCK_FIELDS.has(key) ? undefined : value);
+const sameItem = (a: unknown, b: unknown) => JSON.stringify(a, withoutClock) === JSON.stringify(b, withoutClock);
+
 /** The operation's 200 schema, its `$ref` resolved. */
 function successSchema(op: Json): Json {
   const schema = op.responses?.['200']?.content?.['application/json']?.schema;
@@ -218,9 +227,9 @@ async function problemsOf(path: string, op: Json): Promise<string[]> {
   const followed = await call('GET', next, { token });
   if (followed.status !== 200) return [...problems, `${path}: following ${next} answers ${followed.status}`];
   const [a, b] = [itemsOf(first.body)[0], itemsOf(followed.body)[0]];
-  if (!b || JSON.stringify(a) === JSON.stringify(b)) problems.push(`${path}: following ${next} gives the same item`);
+  if (!b || sameItem(a, b)) problems.push(`${path}: following ${next} gives the same item`);
   const second = await get({ limit: 1, offset: 1 });
-  if (second.status !== 200 || JSON.stringify(itemsOf(second.body)[0]) !== JSON.stringify(b))
+  if (second.status !== 200 || !sameItem(itemsOf(second.body)[0], b))
     problems.push(`${path}: offset=1&limit=1 is not the item the link gave (${second.status})`);
   return problems;
 }
