@@ -14,11 +14,11 @@
  * does not hold (shared/domain/incidents/list.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, severityRank } from '../vocabulary/incidents.js';
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
-import { backoff } from './read-batch.js';
+import { writeAll } from './events.js';
 import type { TransactItem } from './transact.js';
 
 /** What the list needs of an incident to place it. */
@@ -117,25 +117,7 @@ export function listChange(before: Listed | null, after: Listed): ListChange {
  * Puts row items outside a transaction, each with `v`, the incident version whose change put it.
  */
 export const putRows = (puts: readonly Row[], version: number): Promise<void> =>
-  putAll(puts.map((r) => ({ PK: r.PK, SK: r.SK, v: version })));
-
-/** Puts items outside a transaction: BatchWriteItems of 25 at once, retrying what is left. */
-export async function putAll(items: readonly Record<string, unknown>[]): Promise<void> {
-  const requests = items.map((Item) => ({ PutRequest: { Item } }));
-  const chunks: (typeof requests)[] = [];
-  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      let pending = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 8) throw new Error('the table kept refusing writes; try again');
-        if (attempt > 0) await backoff(attempt);
-        const out = await db.send(new BatchWriteCommand({ RequestItems: { [TABLE]: pending } }));
-        pending = (out.UnprocessedItems?.[TABLE] ?? []) as typeof requests;
-      }
-    }),
-  );
-}
+  writeAll(puts.map((r) => ({ PK: r.PK, SK: r.SK, v: version })));
 
 /**
  * Deletes rows an incident left at `version` or before: each a DeleteItem conditioned on the

@@ -8,7 +8,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { allRowsOf, deleteRows, listChange, putAll, putRows, type Listed } from './incident-list.js';
+import { allRowsOf, deleteRows, listChange, putRows, type Listed } from './incident-list.js';
+import { writeAll } from './events.js';
 import { entriesOnItem, summaryOf, TIMELINE_LAYOUT, timelineItem, type HistoryEntry } from './incident-timeline.js';
 import * as keys from './item-keys.js';
 import { readItems } from './read-batch.js';
@@ -50,7 +51,7 @@ async function migrateIncident(tenantId: string, incidentId: string): Promise<bo
     // Rows put for the state a concurrent change replaced: those it does not keep go.
     if (putBefore) await deleteRows(listChange(putBefore.as, listed).deletes, putBefore.version);
     const before = history.slice(0, entriesOnItem(item));
-    await putAll(before.map((e, i) => timelineItem(tenantId, incidentId, 0, i, e)));
+    await writeAll(before.map((e, i) => timelineItem(tenantId, incidentId, 0, i, e)));
     await putRows(allRowsOf(listed), version + 1);
     putBefore = { as: listed, version: version + 1 };
     try {
