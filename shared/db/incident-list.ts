@@ -15,7 +15,13 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, severityRank } from '../vocabulary/incidents.js';
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  severityRank,
+  type IncidentSeverity,
+  type IncidentStatus,
+} from '../vocabulary/incidents.js';
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
 import { writeAll } from './events.js';
@@ -25,8 +31,8 @@ import type { TransactItem } from './transact.js';
 export interface Listed {
   tenant_id: string;
   incident_id: string;
-  status: string;
-  severity: string;
+  status: IncidentStatus;
+  severity: IncidentSeverity;
   environment_id: string | null;
   zone_ids: readonly string[];
   escalation_level: number;
@@ -47,7 +53,7 @@ export const sortKeyOf = (i: Listed, order: Order): string =>
     : order === 'u'
       ? i.updated_at
       : order === 'v'
-        ? String(severityRank(i.severity as never))
+        ? String(severityRank(i.severity))
         : order === 's'
           ? i.status
           : String(i.escalation_level).padStart(2, '0');

@@ -26,10 +26,10 @@ const ORDER_OF: Record<ListQuery['sort_by'], Order> = {
 };
 
 /** The ids of `filter`'s scope that are also in `scope`, from rows of `scope` where it can. */
-function membersWithin(tenantId: TenantId, scope: string, filter: string): Promise<Set<string>> {
-  const [kind, value] = [filter.slice(0, filter.indexOf('#')), filter.slice(filter.indexOf('#') + 1)];
-  if (kind === 'status') return idsOf(tenantId, scope, 's', value);
-  if (kind === 'severity') return idsOf(tenantId, scope, 'v', String(severityRank(value as never)));
+function membersWithin(tenantId: TenantId, scope: string, filter: string, q: ListQuery): Promise<Set<string>> {
+  if (q.status && filter === `status#${q.status}`) return idsOf(tenantId, scope, 's', q.status);
+  if (q.severity && filter === `severity#${q.severity}`)
+    return idsOf(tenantId, scope, 'v', String(severityRank(q.severity)));
   return idsOf(tenantId, filter, 'c');
 }
 
@@ -45,7 +45,7 @@ export async function listPage(tenantId: TenantId, q: ListQuery): Promise<{ item
   let total: Promise<number>;
   let keep: ((ref: RowRef) => boolean) | undefined;
   if (filters.length > 1) {
-    const sets = await Promise.all(filters.slice(1).map((f) => membersWithin(tenantId, scope, f)));
+    const sets = await Promise.all(filters.slice(1).map((f) => membersWithin(tenantId, scope, f, q)));
     const [first, ...rest] = sets;
     const both = new Set([...first!].filter((id) => rest.every((s) => s.has(id))));
     keep = (ref) => both.has(ref.incidentId);
