@@ -20,6 +20,7 @@ import { emailConfigured } from '../../shared/adapters/mailer.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from '../../shared/db/client.js';
 import * as keys from '../../shared/db/item-keys.js';
+import { pipelineDeadline } from '../support/pipeline.js';
 
 /** Paths that answer 503 this many more times before they answer as usual. */
 const failing = new Map<string, number>();
@@ -77,9 +78,9 @@ async function open(org: RegisteredTenant, title: string, severity = 'high'): Pr
   return res.body;
 }
 
-/** What the receiver got on `path`, once there are `count` requests (10 s at most). */
+/** What the receiver got on `path`, once there are `count` requests (PIPELINE_WAIT_MS at most). */
 async function receivedOn(path: string, count = 1): Promise<Received[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const got = receiver.received.filter((r) => r.path === path);
     if (got.length >= count) return got;

@@ -45,6 +45,7 @@ import { ackPathOf } from '../support/notifications.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { actorOf } from '../support/seed.js';
 import { incidentCreatedOnBus, startWebhookPipeline } from '../support/webhook-pipeline.js';
+import { pipelineDeadline } from '../support/pipeline.js';
 
 const logFile = process.env.LOG_FILE!;
 const stage = inject('localEnv').GATEHOUSE_STAGE ?? 'local';
@@ -112,9 +113,9 @@ const named = (points: MetricPoint[], name: string, dims: Record<string, string>
   points.filter((p) => p.name === name && Object.entries(dims).every(([k, v]) => p.dimensions[k] === v));
 const total = (points: MetricPoint[]) => points.reduce((sum, p) => sum + p.values.reduce((a, b) => a + b, 0), 0);
 
-/** Waits (15 s at most) until the log holds what `found` looks for. */
+/** Waits (PIPELINE_WAIT_MS at most) until the log holds what `found` looks for. */
 async function logged(found: (points: MetricPoint[]) => boolean, what: string): Promise<MetricPoint[]> {
-  const deadline = Date.now() + 15_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const { points } = written();
     if (found(points)) return points;
@@ -161,9 +162,9 @@ function functionsOf(lines: Line[]): Record<string, string[]> {
   return seen;
 }
 
-/** Waits (15 s at most) until the lines of `id` name every one of `functions`. */
+/** Waits (PIPELINE_WAIT_MS at most) until the lines of `id` name every one of `functions`. */
 async function storyOf(id: string, functions: string[]): Promise<Line[]> {
-  const deadline = Date.now() + 15_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const story = linesOf(id);
     if (functions.every((f) => f in functionsOf(story)) || Date.now() > deadline) return story;

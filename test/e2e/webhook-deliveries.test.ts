@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { auditEntriesOf } from '../support/seed.js';
 import { startReceiver, type Receiver, type Received } from '../support/receiver.js';
+import { pipelineDeadline } from '../support/pipeline.js';
 
 /** Answers by path: /gone 410 until told otherwise, everything else 200. */
 const answers = new Map<string, number>();
@@ -36,9 +37,9 @@ const openIncident = async (org: RegisteredTenant, title = 'Fence cut at the nor
   return res.body as { incident_id: string };
 };
 
-/** The requests `path` got, once there are `count` (10 s at most). */
+/** The requests `path` got, once there are `count` (PIPELINE_WAIT_MS at most). */
 async function receivedAt(path: string, count = 1): Promise<Received[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const got = receiver.received.filter((r) => r.path === path);
     if (got.length >= count) return got;
@@ -47,14 +48,14 @@ async function receivedAt(path: string, count = 1): Promise<Received[]> {
   }
 }
 
-/** The subscription's deliveries once `done` says they are as expected (10 s at most). */
+/** The subscription's deliveries once `done` says they are as expected (PIPELINE_WAIT_MS at most). */
 async function deliveriesWhen(
   org: RegisteredTenant,
   webhookId: string,
   done: (items: any[]) => boolean,
   query: Record<string, string> = {},
 ): Promise<any[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const res = await call('GET', `/api/v1/webhooks/${webhookId}/deliveries`, { token: org.token, query });
     expect(res.status).toBe(200);

@@ -36,6 +36,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiResponse, CallOptions } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { pipelineDeadline } from '../support/pipeline.js';
 
 let receiver: Promise<Receiver> | undefined;
 /** The loopback receiver the tenants' webhooks deliver to (it answers 200 to all). */
@@ -314,7 +315,7 @@ export const FIXTURES: Readonly<Record<string, Fixture>> = {
         await t.call('POST', '/api/v1/incidents', { body: { title: t.name('delivered incident'), severity: 'high' } }),
         'incident_id',
       );
-      const deadline = Date.now() + 10_000;
+      const deadline = pipelineDeadline();
       for (;;) {
         const res = await t.call('GET', `/api/v1/webhooks/${t.ids.webhook_id}/deliveries`);
         const items = (res.body as { items?: { delivery_id: string; status: string }[] }).items ?? [];

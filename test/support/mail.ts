@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { inject } from 'vitest';
 import { CONFIRMATION_LINK } from '../../bin/local-mail.js';
+import { pipelineDeadline } from './pipeline.js';
 
 export interface ReceivedMail {
   file: string;
@@ -43,9 +44,9 @@ export async function mailNow(matches: (m: ReceivedMail) => boolean): Promise<Re
   return (await Promise.all(files.map((f) => read(dir, f)))).filter(matches);
 }
 
-/** The messages that `match`, once there are `count` of them (10 s at most). */
+/** The messages that `match`, once there are `count` of them (PIPELINE_WAIT_MS at most). */
 export async function waitForMail(matches: (m: ReceivedMail) => boolean, count = 1): Promise<ReceivedMail[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const found = await mailNow(matches);
     if (found.length >= count) return found;

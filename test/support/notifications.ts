@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { db, TABLE } from '../../shared/db/client.js';
 import * as keys from '../../shared/db/item-keys.js';
 import type { PersonNotification } from '../../shared/adapters/notification-sender.js';
+import { pipelineDeadline } from './pipeline.js';
 
 export function sentFile(): string {
   const file = inject('localEnv').LOCAL_NOTIFICATIONS_FILE;
@@ -26,10 +27,10 @@ function sentNow(file = sentFile()): PersonNotification[] {
 
 /**
  * The notifications sent about an incident, by escalation level (they are sent in parallel, so
- * the file's order is not theirs), once there are `count` of them (10 s at most).
+ * the file's order is not theirs), once there are `count` of them (PIPELINE_WAIT_MS at most).
  */
 export async function sentNotifications(incidentId: string, count = 1): Promise<PersonNotification[]> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const sent = sentNow().filter((n) => n.incident_id === incidentId);
     if (sent.length >= count)
@@ -46,13 +47,13 @@ export async function ackPathOf(incidentId: string, count = 1): Promise<string> 
 }
 
 /**
- * Waits until every target of every notification of an incident is marked sent (10 s at most):
+ * Waits until every target of every notification of an incident is marked sent (PIPELINE_WAIT_MS at most):
  * the sender claims each (`sending`), then marks it `sent` after it delivered, in the background,
  * so a test that snapshots a tenant's items waits for this first.
  */
 export async function notificationsSettled(tenantId: string, incidentId: string): Promise<void> {
   const { PK } = keys.incident(tenantId, incidentId);
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   for (;;) {
     const out = await db.send(
       new QueryCommand({

@@ -4,13 +4,14 @@
  */
 import { listDeliveries } from '../../shared/db/webhooks/deliveries.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { pipelineDeadline } from './pipeline.js';
 
 /**
  * Waits until the subscription's deliveries are none pending and `settleMs` passed without a new one
- * (10 s at most): a delivery is made shortly after the change it carries is published.
+ * (PIPELINE_WAIT_MS at most): a delivery is made shortly after the change it carries is published.
  */
 export async function deliveriesSettled(tenantId: string, webhookId: string, settleMs = 500): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = pipelineDeadline();
   let last = '';
   let stableSince = Date.now();
   for (;;) {
