@@ -13,6 +13,7 @@ import { correlated } from '../log.js';
 import * as keys from './item-keys.js';
 import { timeOfId } from '../ids.js';
 import { EVENT_SOURCES } from '../schemas/events.js';
+import { EVENT_FIELDS } from '../vocabulary/event-fields.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import type { SignatureMatch } from '../vocabulary/threats.js';
 
@@ -38,28 +39,6 @@ export interface StoredEvent {
   processed_at: string | null;
   incident_id: string | null;
 }
-
-export const EVENT_FIELDS = [
-  'event_id',
-  'tenant_id',
-  'environment_id',
-  'sensor_id',
-  'type',
-  'source',
-  'occurred_at',
-  'received_at',
-  'location',
-  'severity',
-  'description',
-  'payload',
-  'matched_zone_ids',
-  'matched_signatures',
-  'threat_score',
-  'threat_factors',
-  'processed',
-  'processed_at',
-  'incident_id',
-] as const;
 
 /** Fields left out of the item while they are null. */
 const NULLABLE = [

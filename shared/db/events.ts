@@ -15,14 +15,7 @@ import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { contentHashOf, eventFilterKeys, eventFromItem, type StoredEvent } from './event-items.js';
 
-export {
-  DOMINANT_SOURCE,
-  EVENT_FIELDS,
-  eventFromItem,
-  eventItem,
-  type EventRecord,
-  type StoredEvent,
-} from './event-items.js';
+export { DOMINANT_SOURCE, eventFromItem, eventItem, type EventRecord, type StoredEvent } from './event-items.js';
 export { EVENT_READ_LIMIT, listEvents, type EventPage, type EventQuery } from './event-pages.js';
 export { keyEventFiltersOfTenant, reindexEventsOfTenant } from './event-backfill.js';
 

@@ -6,6 +6,7 @@ import { SEVERITIES } from './tenants.js';
 import { tenantScope } from './users.js';
 import { INCIDENT_SEVERITIES } from '../vocabulary/incidents.js';
 
+import { EVENT_FIELDS } from '../vocabulary/event-fields.js';
 import { EVENT_TYPES, type EventType } from '../vocabulary/event-types.js';
 
 export { EVENT_TYPES, type EventType } from '../vocabulary/event-types.js';
@@ -166,27 +167,7 @@ export const eventResponse = /* @__PURE__ */ (() =>
       processed_at: { ...timestamp, type: ['string', 'null'] },
       incident_id: { ...uuid, type: ['string', 'null'] },
     },
-    required: [
-      'event_id',
-      'tenant_id',
-      'environment_id',
-      'sensor_id',
-      'type',
-      'source',
-      'occurred_at',
-      'received_at',
-      'location',
-      'severity',
-      'description',
-      'payload',
-      'matched_zone_ids',
-      'matched_signatures',
-      'threat_score',
-      'threat_factors',
-      'processed',
-      'processed_at',
-      'incident_id',
-    ],
+    required: [...EVENT_FIELDS],
   }) as const satisfies JsonSchema)();
 
 export const eventPath = {
