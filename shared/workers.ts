@@ -299,7 +299,12 @@ export const WORKERS: readonly WorkerDef[] = [
     // processed, linking it); the handler drops them.
     trigger: {
       kind: 'table-stream',
-      filters: [{ eventNames: ['INSERT', 'MODIFY'], entities: ['EVENT', 'INCIDENT'] }],
+      // And new pending incident list counts (shared/db/incident-list-counts.ts), applied if their
+      // change's own step did not.
+      filters: [
+        { eventNames: ['INSERT', 'MODIFY'], entities: ['EVENT', 'INCIDENT'] },
+        { eventNames: ['INSERT'], entities: ['INCIDENT_LIST_COUNTS'] },
+      ],
       batchSize: 100,
       retryAttempts: 10,
     },

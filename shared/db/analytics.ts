@@ -12,12 +12,11 @@
 import { TABLE } from './client.js';
 import * as keys from './item-keys.js';
 import { readItems, type ItemKey } from './read-batch.js';
-import { ConditionFailed, transactWrite, type TransactItem } from './transact.js';
+import { ConditionFailed, MAX_TRANSACTION_ITEMS, transactWrite, type TransactItem } from './transact.js';
 import { forEachPage } from './query.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 
-/** DynamoDB's most items in one transaction. */
-export const MAX_TRANSACTION_ITEMS = 100;
+export { MAX_TRANSACTION_ITEMS };
 /**
  * Most attributes one counter update ADDs: an update expression is at most 4 KB, and
  * `#a123 :a123, ` is 13 characters.

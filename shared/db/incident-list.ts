@@ -7,11 +7,12 @@
  *
  * A change writes only the rows whose keys move (every change moves the `u` rows: updated_at):
  * the new rows just before its transaction (BatchWriteItem, marked with the version it writes),
- * the counts of the scopes it joins or leaves in it, the rows that go once it is in. So the
- * transaction holds no row however many zones the incident is in, and a row costs one write unit,
- * not two. Meanwhile, or if a step fails, a row may name an incident that does not (yet, or any
- * more) stand where it says: the reader checks each row against its incident and skips one that
- * does not hold (shared/domain/incidents/list.ts).
+ * the counts of the scopes it joins or leaves in it (those it cannot hold just after it:
+ * ./incident-list-counts.ts), the rows that go once it is in. So the transaction holds no row
+ * however many zones the incident is in, and a row costs one write unit, not two. Meanwhile, or if
+ * a step fails, a row may name an incident that does not (yet, or any more) stand where it says:
+ * the reader checks each row against its incident and skips one that does not hold
+ * (shared/domain/incidents/list.ts).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -25,7 +26,10 @@ import {
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
 import { writeAll } from './events.js';
+import { countChanges } from './incident-list-counts.js';
 import type { TransactItem } from './transact.js';
+
+export { countOf } from './incident-list-counts.js';
 
 /** What the list needs of an incident to place it. */
 export interface Listed {
@@ -43,9 +47,6 @@ export interface Listed {
 /** The orders: created, updated, severity (rank), status, escalation level. */
 export type Order = 'c' | 'u' | 'v' | 's' | 'e';
 const ORDERS: readonly Order[] = ['c', 'u', 'v', 's', 'e'];
-
-/** The count of a scope is kept in this many items, by the incident id: concurrent writes rarely meet. */
-export const COUNT_SHARDS = 4;
 
 export const sortKeyOf = (i: Listed, order: Order): string =>
   order === 'c'
@@ -66,8 +67,6 @@ export function scopesOf(i: Listed): string[] {
   return scopes;
 }
 
-const shardOf = (incidentId: string) => parseInt(incidentId.slice(-1), 16) % COUNT_SHARDS || 0;
-
 type Row = { PK: string; SK: string };
 const rowKey = (r: Row) => `${r.PK}\u0000${r.SK}`;
 const rowsOf = (i: Listed | null): Map<string, Row> =>
@@ -80,34 +79,32 @@ const rowsOf = (i: Listed | null): Map<string, Row> =>
     ),
   );
 
-const countAdd = (tenantId: string, scope: string, incidentId: string, n: number): TransactItem => ({
-  Update: {
-    TableName: TABLE,
-    Key: keys.incidentListCount(tenantId, scope, shardOf(incidentId)),
-    UpdateExpression: 'ADD n :n',
-    ExpressionAttributeValues: { ':n': n },
-  },
-});
-
 /** What a change from `before` (null: a new incident) to `after` does to the list. */
 export interface ListChange {
   /** Rows that appear: put before the change's transaction, marked with the version it writes. */
   puts: Row[];
   /** Rows that go: deleted once the transaction is in (the reader skips them meanwhile). */
   deletes: Row[];
-  /** The counts of the scopes joined and left: in the transaction. */
+  /**
+   * The counts of the scopes joined and left: in the transaction, as many as it holds (100 items
+   * in all); the rest in a pending item of `version`, applied once it is in (./incident-list-counts.ts).
+   */
   counts: TransactItem[];
 }
 
-export function listChange(before: Listed | null, after: Listed): ListChange {
+/** What the change writing `version` of an incident does to the list. */
+export function listChange(before: Listed | null, after: Listed, version: number): ListChange {
   const was = rowsOf(before);
   const is = rowsOf(after);
   const wasScopes = new Set(before ? scopesOf(before) : []);
   const isScopes = new Set(scopesOf(after));
-  const counts = [
-    ...[...isScopes].filter((s) => !wasScopes.has(s)).map((s) => countAdd(after.tenant_id, s, after.incident_id, 1)),
-    ...[...wasScopes].filter((s) => !isScopes.has(s)).map((s) => countAdd(after.tenant_id, s, after.incident_id, -1)),
-  ];
+  const counts = countChanges(
+    after.tenant_id,
+    after.incident_id,
+    version,
+    [...isScopes].filter((s) => !wasScopes.has(s)),
+    [...wasScopes].filter((s) => !isScopes.has(s)),
+  );
   const zonesLast = (a: Row, b: Row) => Number(a.PK.includes('#INCL#zone#')) - Number(b.PK.includes('#INCL#zone#'));
   return {
     puts: [...is].filter(([k]) => !was.has(k)).map(([, r]) => r),
@@ -150,20 +147,6 @@ export async function deleteRows(rows: readonly Row[], version: number): Promise
 
 /** The rows (and counts) of an incident that has none yet: what the migration writes. */
 export const allRowsOf = (i: Listed): Row[] => [...rowsOf(i).values()];
-
-/** How many incidents a scope lists: one Query of its count's shards. */
-export async function countOf(tenantId: string, scope: string): Promise<number> {
-  const { PK } = keys.incidentListCount(tenantId, scope, 0);
-  const out = await db.send(
-    new QueryCommand({
-      TableName: TABLE,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :sk)',
-      ExpressionAttributeValues: { ':pk': PK, ':sk': `${scope}#` },
-      ConsistentRead: true,
-    }),
-  );
-  return (out.Items ?? []).reduce((sum, i) => sum + Number(i.n ?? 0), 0);
-}
 
 export interface RowRef extends Row {
   incidentId: string;

@@ -49,7 +49,7 @@ async function migrateIncident(tenantId: string, incidentId: string): Promise<bo
     const version = Number(item.version);
     const listed = item as unknown as Listed;
     // Rows put for the state a concurrent change replaced: those it does not keep go.
-    if (putBefore) await deleteRows(listChange(putBefore.as, listed).deletes, putBefore.version);
+    if (putBefore) await deleteRows(listChange(putBefore.as, listed, putBefore.version).deletes, putBefore.version);
     const before = history.slice(0, entriesOnItem(item));
     await writeAll(before.map((e, i) => timelineItem(tenantId, incidentId, 0, i, e)));
     await putRows(allRowsOf(listed), version + 1);
@@ -71,7 +71,7 @@ async function migrateIncident(tenantId: string, incidentId: string): Promise<bo
             },
           },
         },
-        ...listChange(null, listed).counts,
+        ...listChange(null, listed, version + 1).counts,
       ]);
       return true;
     } catch (err) {

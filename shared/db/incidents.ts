@@ -123,9 +123,12 @@ function fromItem(item: Record<string, unknown>): StoredIncident {
   return incident;
 }
 
-/** A new incident: its item (with its status changes), its timeline entries, its list counts; its list rows just before. */
+/**
+ * A new incident: its item (with its status changes), its timeline entries, its list counts (those
+ * the transaction cannot hold, for an incident in many zones, just after it); its list rows just before.
+ */
 export function putNewIncident(i: Incident): TransactItem[] {
-  const list = listChange(null, i);
+  const list = listChange(null, i, 1);
   return [
     {
       ...putNew({
@@ -146,7 +149,9 @@ export function putNewIncident(i: Incident): TransactItem[] {
 /**
  * Writes the changed fields if `current` is still at its version (item 0), the timeline entries
  * appended to `next.history` since `current` was read (items of their own) and the counts of the
- * list scopes it joins or leaves; the list rows it moves to are put just before the transaction
+ * list scopes it joins or leaves (those the transaction cannot hold, 100 items in all, in a pending
+ * item applied just after it: shared/db/incident-list-counts.ts, so any number of zones joined or
+ * left fits); the list rows it moves to are put just before the transaction
  * (BEFORE_WRITE) and the rows it leaves deleted once it is in (AFTER_WRITE), so no transaction
  * grows with the incident's zones, whoever runs it.
  */
@@ -160,7 +165,7 @@ export function updateIncident(current: StoredIncident, next: Incident, fields: 
   if (!stored.listed) changed.timeline_split = stored.onItem;
   const version = current.version + 1;
   // An item of before the list rows has none to move: the migration writes them.
-  const list = stored.listed ? listChange(current, next) : null;
+  const list = stored.listed ? listChange(current, next, version) : null;
   const update: TransactItem = versionedUpdate(
     keys.incident(next.tenant_id, next.incident_id),
     { ...changed, updated_at: next.updated_at },
@@ -173,7 +178,7 @@ export function updateIncident(current: StoredIncident, next: Incident, fields: 
 
 /** The list rows a new incident put, when its transaction failed (not for an id that exists: they may be its). */
 export async function dropNewIncidentRows(i: Incident): Promise<void> {
-  await deleteRows(listChange(null, i).puts, 1);
+  await deleteRows(listChange(null, i, 1).puts, 1);
 }
 
 const storedOf = (i: StoredIncident): Stored => storedAs.get(i) ?? { listed: true, onItem: 0, read: i.history.length };

@@ -353,6 +353,15 @@ export const incidentListCount = (tenantId: string, scope: string, shard: number
   SK: `${scope}#${shard}`,
 });
 
+/**
+ * The list counts a change of an incident (its version) could not hold in its transaction, in its
+ * partition: applied, and deleted, once the transaction is in (shared/db/incident-list-counts.ts).
+ */
+export const incidentListPendingCounts = (tenantId: string, incidentId: string, version: number) => ({
+  PK: `${tenantPk(tenantId)}#INC#${incidentId}`,
+  SK: `LISTCOUNTS#${String(version).padStart(10, '0')}`,
+});
+
 /** A drone dispatch of an incident, one per task (shared/db/drone-dispatches.ts), in its incident's partition. */
 export const droneDispatch = (tenantId: string, incidentId: string, task: string) => ({
   PK: `${tenantPk(tenantId)}#INC#${incidentId}`,

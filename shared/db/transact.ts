@@ -31,10 +31,25 @@ export type WriteWith = (items: readonly TransactItem[]) => TransactItem[];
 export const AFTER_WRITE = Symbol.for('gatehouse.afterWrite');
 export type AfterWrite = () => Promise<void>;
 
+/** DynamoDB's most items in one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+/**
+ * An item that may leave a transaction that would otherwise hold more than DynamoDB's 100 items.
+ * The function it carries is its group's (one per group, the same for each of its items): given
+ * those of its items that leave, it answers the one item written in their place, which asks
+ * (AFTER_WRITE) to write what they would have once the transaction is in. The list counts of an
+ * incident joining or leaving many zones go so (shared/db/incident-list-counts.ts). A transaction
+ * of 100 items or fewer is sent as it is.
+ */
+export const DEFERRABLE = Symbol.for('gatehouse.deferrable');
+export type Defer = (deferred: readonly TransactItem[]) => TransactItem;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number] & {
   [BEFORE_WRITE]?: BeforeWrite;
   [WRITE_WITH]?: WriteWith;
   [AFTER_WRITE]?: AfterWrite;
+  [DEFERRABLE]?: Defer;
 };
 
 /**
@@ -59,18 +74,22 @@ const CONFLICT_TRIES = 4;
 export async function transactWrite(items: TransactItem[], clientRequestToken?: string): Promise<void> {
   for (const step of new Set(items.flatMap((item) => item[BEFORE_WRITE] ?? []))) await step(items);
   const added = [...new Set(items.flatMap((item) => item[WRITE_WITH] ?? []))].flatMap((also) => also(items));
-  const toSend = [...items, ...added].map(
-    ({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, [AFTER_WRITE]: _after, ...item }) => item,
+  const { send, origin } = fitted([...items, ...added]);
+  const toSend = send.map(
+    ({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, [AFTER_WRITE]: _after, [DEFERRABLE]: _defer, ...item }) => item,
   );
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: toSend, ClientRequestToken: clientRequestToken }));
-      await afterWrite(items);
+      await afterWrite([...items, ...send.slice(origin.length)]);
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
-      const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+      // Indexes of the items as given (an item that stands for deferred ones has none: it has no condition).
+      const failed = reasons.flatMap((r, i) =>
+        r.Code === 'ConditionalCheckFailed' && i < origin.length ? [origin[i]!] : [],
+      );
       if (failed.length > 0) throw new ConditionFailed(failed[0]!, failed);
       // Two writers of one item at once (an environment's count, a tenant's zone revision):
       // nothing was written; the same transaction again, after a pause, is safe.
@@ -81,6 +100,34 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
       throw err;
     }
   }
+}
+
+/**
+ * The items to send: all of them when they are 100 or fewer; else, largest group first, as many
+ * DEFERRABLE items as it takes leave, each group's replaced by the one item its function answers
+ * (at the end). `origin` gives the place, among the items given, of each item sent that was given.
+ * When even that is too many (few deferrable items), what is left is sent, and refused as before.
+ */
+function fitted(all: readonly TransactItem[]): { send: TransactItem[]; origin: number[] } {
+  const groups = new Map<Defer, number[]>();
+  all.forEach((item, i) => {
+    const defer = item[DEFERRABLE];
+    if (defer) groups.set(defer, [...(groups.get(defer) ?? []), i]);
+  });
+  const leaving = new Set<number>();
+  const standIns: TransactItem[] = [];
+  let size = all.length;
+  for (const [defer, places] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
+    if (size <= MAX_TRANSACTION_ITEMS) break;
+    // One item comes in for those that leave: at least two leave, so the transaction shrinks.
+    const moved = places.slice(-Math.min(places.length, size - MAX_TRANSACTION_ITEMS + 1));
+    if (moved.length < 2) continue;
+    moved.forEach((i) => leaving.add(i));
+    standIns.push(defer(moved.map((i) => all[i]!)));
+    size += 1 - moved.length;
+  }
+  const origin = all.flatMap((_, i) => (leaving.has(i) ? [] : [i]));
+  return { send: [...origin.map((i) => all[i]!), ...standIns], origin };
 }
 
 /** Runs the AFTER_WRITE steps of a transaction that is in; one that fails is logged, not thrown. */

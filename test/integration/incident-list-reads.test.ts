@@ -11,7 +11,7 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { getIncidents } from '../../shared/db/incidents.js';
 import { eventItem, writeAll } from '../../shared/db/events.js';
 import { markProcessed } from '../../shared/domain/events/read.js';
-import { storedEventAt } from '../support/seed.js';
+import { adminIn, storedEventAt } from '../support/seed.js';
 import { migrateIncidentsOfTenant } from '../../shared/db/incident-migration.js';
 import * as keys from '../../shared/db/item-keys.js';
 import {
@@ -27,7 +27,6 @@ import {
   type ListQuery,
 } from '../../shared/domain/incidents/index.js';
 import { severityRank } from '../../shared/domain/incidents/lifecycle.js';
-import type { Actor } from '../../shared/domain/actor.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 import { countReads } from '../support/db-reads.js';
 
@@ -47,13 +46,6 @@ const NULL_FIELDS = [
   'summary',
 ];
 
-const actorIn = (tenantId: string): Actor => ({
-  kind: 'user',
-  principal: { userId: randomUUID(), tenantId, role: 'TENANT_ADMIN', via: 'jwt', requestsPerMinute: null },
-  requestId: 'test',
-  sourceIp: '10.1.2.3',
-});
-
 interface Seeded {
   tenantId: TenantId;
   zone: string;
@@ -63,7 +55,7 @@ interface Seeded {
 /** A tenant with `n` incidents: severities in turn, every third in the zone, some acknowledged, escalated, noted. */
 async function tenantWith(n: number): Promise<Seeded> {
   const tenantId = systemTenant(randomUUID());
-  const actor = actorIn(tenantId);
+  const actor = adminIn(tenantId);
   const zone = randomUUID();
   const ids: string[] = [];
   for (let i = 0; i < n; i += 10)
@@ -173,7 +165,7 @@ describe('a page of incidents', () => {
 describe('an incident in many zones', () => {
   it('opens, changes and is listed in each of its zones', async () => {
     const tenantId = systemTenant(randomUUID());
-    const actor = actorIn(tenantId);
+    const actor = adminIn(tenantId);
     const zones = Array.from({ length: 60 }, () => randomUUID());
     const { incident_id } = await openIncident(actor, tenantId, { title: 'Along the fence' }, 'manual', {
       location_zone_ids: zones,
@@ -224,7 +216,7 @@ describe('an incident in many zones', () => {
 describe('an incident stored before the timeline items', () => {
   it('reads, replays and changes as before, and is listed once migrated (a second run moves nothing)', async () => {
     const tenantId = systemTenant(randomUUID());
-    const actor = actorIn(tenantId);
+    const actor = adminIn(tenantId);
     const id = randomUUID();
     const at = '2026-01-05T10:00:00.000Z';
     const history = [

@@ -16,7 +16,7 @@ import type { Principal } from '../../shared/auth/principal.js';
 import type { Actor } from '../../shared/domain/actor.js';
 import type { Role } from '../../shared/routes/types.js';
 import { login, type RegisteredTenant } from './api.js';
-import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 
 const PASSWORD = 'Seeded-user-pass-1';
 
@@ -77,7 +77,7 @@ export async function outboxOf(tenantId: string): Promise<OutboxMessage[]> {
 }
 
 /** The registered tenant's admin as the actor domain code expects (for tests that call it directly). */
-export function actorOf(org: RegisteredTenant): Actor {
+export function actorOf(org: Pick<RegisteredTenant, 'userId' | 'tenantId'>): Actor {
   const principal: Principal = {
     userId: org.userId,
     tenantId: org.tenantId,
@@ -87,6 +87,9 @@ export function actorOf(org: RegisteredTenant): Actor {
   };
   return { kind: 'user', principal, requestId: 'test', sourceIp: '10.1.2.3' };
 }
+
+/** An administrator of a tenant that exists in its items only (no registration), as domain code expects. */
+export const adminIn = (tenantId: TenantId): Actor => actorOf({ userId: v7(), tenantId });
 
 /**
  * An event received at `receivedMs` as ingest stores it, for a test to write where ingest would

@@ -10,13 +10,17 @@
  * - the vessels' tracks (../vessels/tracker.ts) from new AIS events, per tenant, in the stream's order;
  * - the mention index of the threat score (../events/mention-index.ts): new events, and changed ones linked
  *   to an incident;
- * - watchlist alerts (../watchlist-touches.ts) for watched entities the new events touch.
+ * - watchlist alerts (../watchlist-touches.ts) for watched entities the new events touch;
+ * - the incident list counts a change could not hold in its transaction (an incident joining or
+ *   leaving many zones): a pending counts item inserted is applied, if the change's own step after
+ *   its transaction did not (shared/db/incident-list-counts.ts), each delta once.
  *
  * The records whose part could not be done are answered as failed: the stream retries them and,
  * after the mapping's retries, sends them to the dead-letter queue; the others are not counted
  * again on the retry.
  */
 import { eventFromItem, type StoredEvent } from '../../db/events.js';
+import { applyPendingCounts, PENDING_COUNTS_ENTITY } from '../../db/incident-list-counts.js';
 import { log } from '../../log.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { countEvents, countIncidents, type ItemToCount } from './stream-counting.js';
@@ -46,7 +50,13 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
   const mentioned: { id: string; event: StoredEvent; expiresAt: number }[] = [];
   /** New events by tenant, for the watchlist. */
   const fresh = new Map<string, { id: string; event: StoredEvent }[]>();
+  /** Pending list counts inserted (a change's own step applies them first, usually: then nothing is left). */
+  const pendingCounts: { id: string; item: Record<string, unknown> }[] = [];
   for (const { id, eventName, item } of changes) {
+    if (item.entity === PENDING_COUNTS_ENTITY) {
+      if (eventName === 'INSERT') pendingCounts.push({ id, item });
+      continue;
+    }
     if (item.entity === 'INCIDENT') {
       incidents.push({ id, item });
       continue;
@@ -132,6 +142,16 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
       );
     }
   }
+  await Promise.all(
+    pendingCounts.map(async ({ id, item }) => {
+      try {
+        await applyPendingCounts(String(item.tenant_id), String(item.incident_id), Number(item.version));
+      } catch (error) {
+        log.error('could not apply pending incident list counts', { sequence_number: id, err: error });
+        fail([id], 'list counts not applied');
+      }
+    }),
+  );
   log.info('counted for analytics', {
     records: changes.length,
     events_counted: counted.counted,
@@ -142,6 +162,7 @@ export async function countStoredChanges(changes: readonly StoredChange[]): Prom
     ais_events: [...ais.values()].reduce((n, l) => n + l.length, 0),
     mention_items: mentionItems,
     watchlist_alerts: alerts,
+    pending_list_counts: pendingCounts.length,
     failed: failed.size,
   });
   return failed;
