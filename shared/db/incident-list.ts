@@ -12,7 +12,7 @@
  * however many zones the incident is in, and a row costs one write unit, not two. Meanwhile, or if
  * a step fails, a row may name an incident that does not (yet, or any more) stand where it says:
  * the reader checks each row against its incident and skips one that does not hold
- * (shared/domain/incidents/list.ts).
+ * (shared/domain/incidents/list.ts), and sweeps one that is stale for good (`sweepRows`).
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -23,6 +23,7 @@ import {
   type IncidentSeverity,
   type IncidentStatus,
 } from '../vocabulary/incidents.js';
+import { log } from '../log.js';
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
 import { writeAll } from './events.js';
@@ -143,6 +144,25 @@ export async function deleteRows(rows: readonly Row[], version: number): Promise
       }
     }),
   );
+}
+
+/**
+ * Deletes rows a reader found stale for good (their incident, at `version`, no longer stands
+ * where they say, and they were put by that version's change or before): each conditioned on the
+ * version the reader read, so a row that a later change put again meanwhile stays. It never
+ * throws: a failure is logged, and the rows are skipped (and swept) by a later reader.
+ */
+export async function sweepRows(stale: readonly { row: Row; version: number }[]): Promise<void> {
+  const byVersion = new Map<number, Row[]>();
+  for (const { row, version } of stale) byVersion.set(version, [...(byVersion.get(version) ?? []), row]);
+  try {
+    await Promise.all([...byVersion].map(([version, rows]) => deleteRows(rows, version)));
+  } catch (err) {
+    log.warn('stale incident list rows could not be swept; readers skip them', {
+      rows: stale.length,
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
 
 /** The rows (and counts) of an incident that has none yet: what the migration writes. */

@@ -2,11 +2,12 @@
  * The incident list of an incident in more zones than a transaction holds (issue 39): it opens,
  * links an event matching many more and changes like any other, listed and counted exactly in each
  * scope; the counts its transaction could not hold are applied just after it or, when that step
- * fails, by the stream worker, each once however often its record comes.
+ * fails, by the stream worker, each once however often its record comes. Rows a failed clean-up
+ * left are swept by the readers that skip them; a row of a change on its way stays.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { countStreamRecords } from '../../functions/workers/count-analytics.js';
@@ -164,5 +165,53 @@ describe('an incident in more zones than a transaction holds', () => {
     ).toEqual({ batchItemFailures: [] });
     expect(await countStreamRecords([record])).toEqual({ batchItemFailures: [] });
     expect(await countsOf(tenantId)).toEqual(want);
+  });
+});
+
+describe('rows a failed clean-up left', () => {
+  it('are swept by the reader that skips them, the page answering the same; a row of a change on its way stays', async () => {
+    const tenantId = systemTenant(randomUUID());
+    const actor = adminIn(tenantId);
+    const zone = randomUUID();
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++)
+      ids.push(
+        (await openIncident(actor, tenantId, { title: `Gate ${n}` }, 'manual', { location_zone_ids: [zone] }))
+          .incident_id,
+      );
+    // The deletes after the change's transaction fail: the rows it left stay.
+    const send = db.send.bind(db);
+    vi.spyOn(db, 'send').mockImplementation(((command: unknown) =>
+      command instanceof DeleteCommand && String(command.input.Key?.PK).includes('#INCL#')
+        ? Promise.reject(new Error('throttled'))
+        : send(command as never)) as never);
+    await respond(actor, tenantId, ids[0]!, { status: 'acknowledged' });
+    vi.restoreAllMocks();
+    const confirmedRows = () => queryAll(keys.incidentListPk(tenantId, 'status#confirmed', 'u'));
+    const zoneRows = () => queryAll(keys.incidentListPk(tenantId, `zone#${zone}`, 'u'));
+    expect(await confirmedRows()).toHaveLength(3);
+    expect(await zoneRows()).toHaveLength(4);
+    // A change on its way: its row is put (version 2) before its transaction moves the incident (at 1).
+    const inFlight = keys.incidentListRow(tenantId, `zone#${zone}`, 'u', '9999-01-01T00:00:00.000Z', ids[1]!);
+    await db.send(new PutCommand({ TableName: TABLE, Item: { ...inFlight, v: 2 } }));
+
+    const want = { ids: [ids[2], ids[1]], total: 2 };
+    const first = await listIncidents(tenantId, query({ status: 'confirmed' }));
+    expect({ ids: first.items.map((i) => i.incident_id), total: first.total }).toEqual(want);
+    const inZone = await listIncidents(tenantId, query({ zone_id: zone }));
+    expect(inZone.items.map((i) => i.incident_id)).toEqual([ids[0], ids[2], ids[1]]);
+
+    // The stale rows are gone; the in-flight one stays; the pages answer the same.
+    expect(await confirmedRows()).toHaveLength(2);
+    const left = (await zoneRows()).map((r) => r.SK);
+    expect(left).toHaveLength(4);
+    expect(left).toContain(inFlight.SK);
+    const again = await listIncidents(tenantId, query({ status: 'confirmed' }));
+    expect({ ids: again.items.map((i) => i.incident_id), total: again.total }).toEqual(want);
+    expect((await listIncidents(tenantId, query({ zone_id: zone }))).items.map((i) => i.incident_id)).toEqual([
+      ids[0],
+      ids[2],
+      ids[1],
+    ]);
   });
 });

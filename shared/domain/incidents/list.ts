@@ -6,9 +6,22 @@
  * walked in order, keeping the ids the other filters' rows name within it (status and severity:
  * the scope's own rows of that key, so about as many as match; an environment under a zone: the
  * environment's rows), and the total is how many those are.
+ *
+ * A row that no longer holds is skipped; one stale for good (put by its incident's version read or
+ * before, so no change on its way: a clean-up after a change that failed) is swept, its deletes
+ * sent once the page is read and awaited with the total, their failure logged (sweepRows).
  */
 import { getIncidents, type StoredIncident } from '../../db/incidents.js';
-import { countOf, idsOf, rowCursor, scopesOf, sortKeyOf, type Order, type RowRef } from '../../db/incident-list.js';
+import {
+  countOf,
+  idsOf,
+  rowCursor,
+  scopesOf,
+  sortKeyOf,
+  sweepRows,
+  type Order,
+  type RowRef,
+} from '../../db/incident-list.js';
 import { severityRank } from './lifecycle.js';
 import type { Infer } from '../../schemas/json-schema.js';
 import type { incidentListQuery } from '../../schemas/incidents.js';
@@ -56,6 +69,7 @@ export async function listPage(tenantId: TenantId, q: ListQuery): Promise<{ item
   // The rows before the page are skipped unread beyond their keys.
   await cursor.take(q.offset);
   const items: StoredIncident[] = [];
+  const stale: { row: RowRef; version: number }[] = [];
   // A row that no longer holds (an incident in many zones moved on) is skipped: read on to fill the page.
   for (let round = 0; items.length < q.limit && round < 5; round++) {
     const refs = await cursor.take(q.limit - items.length);
@@ -67,9 +81,23 @@ export async function listPage(tenantId: TenantId, q: ListQuery): Promise<{ item
     for (const ref of refs) {
       const incident = found.get(ref.incidentId);
       if (incident && holds(incident, filters, order, ref)) items.push(incident);
+      else if (incident && isStale(incident, scope, order, ref)) stale.push({ row: ref, version: incident.version });
     }
   }
-  return { items, total: await total };
+  // Rows are swept once the page is read (a rare case: a clean-up after a change failed).
+  const swept = stale.length > 0 ? sweepRows(stale) : undefined;
+  const [count] = await Promise.all([total, swept]);
+  return { items, total: count };
+}
+
+/**
+ * Whether a row of `scope` is stale for good: its incident is not there at its key, and the row was
+ * put by the incident's version read or an earlier one. A row of a later version may be a change on
+ * its way (its rows are put before its transaction): it stays.
+ */
+function isStale(incident: StoredIncident, scope: string, order: Order, ref: RowRef): boolean {
+  const there = scopesOf(incident).includes(scope) && sortKeyOf(incident, order) === ref.sortKey;
+  return !there && ref.version <= incident.version;
 }
 
 /** Whether a row still says what its incident is: in every scope filtered, at the row's key. */
