@@ -20,6 +20,7 @@ import {
   ConditionFailed,
   DEFERRABLE,
   MAX_TRANSACTION_ITEMS,
+  MOVABLE,
   transactWrite,
   type Defer,
   type TransactItem,
@@ -36,6 +37,11 @@ const CHUNK = MAX_TRANSACTION_ITEMS - 5;
 
 const shardOf = (incidentId: string) => parseInt(incidentId.slice(-1), 16) % COUNT_SHARDS || 0;
 
+/**
+ * A scope's count moved by `n`, in the incident's shard; in another when the transaction holds an
+ * operation on that one already (another incident of the shard joining or leaving the scope in it):
+ * a count is the sum of its shards, so any shard counts the same.
+ */
 const countAdd = (tenantId: string, scope: string, incidentId: string, n: number): TransactItem => ({
   Update: {
     TableName: TABLE,
@@ -43,6 +49,10 @@ const countAdd = (tenantId: string, scope: string, incidentId: string, n: number
     UpdateExpression: 'ADD n :n',
     ExpressionAttributeValues: { ':n': n },
   },
+  [MOVABLE]: (taken) =>
+    Array.from({ length: COUNT_SHARDS }, (_, shard) => keys.incidentListCount(tenantId, scope, shard)).find(
+      (key) => !taken(key),
+    ),
 });
 
 /**

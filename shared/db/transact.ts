@@ -45,11 +45,23 @@ export const MAX_TRANSACTION_ITEMS = 100;
 export const DEFERRABLE = Symbol.for('gatehouse.deferrable');
 export type Defer = (deferred: readonly TransactItem[]) => TransactItem;
 
+/**
+ * An item that may be written under another key when the transaction already holds an operation on
+ * its own: DynamoDB refuses a transaction with two operations on one item. A sharded count's ADD may go to any of its
+ * shards: two incidents of one shard that join and leave one zone in a transaction (an event moved
+ * between them) each move their count (shared/db/incident-list-counts.ts). Given whether a key is
+ * taken, it answers a free key, or undefined when every one is taken.
+ */
+export const MOVABLE = Symbol.for('gatehouse.movable');
+export type Move = (taken: (key: ItemKey) => boolean) => ItemKey | undefined;
+type ItemKey = Record<string, unknown>;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number] & {
   [BEFORE_WRITE]?: BeforeWrite;
   [WRITE_WITH]?: WriteWith;
   [AFTER_WRITE]?: AfterWrite;
   [DEFERRABLE]?: Defer;
+  [MOVABLE]?: Move;
 };
 
 /**
@@ -75,8 +87,15 @@ export async function transactWrite(items: TransactItem[], clientRequestToken?: 
   for (const step of new Set(items.flatMap((item) => item[BEFORE_WRITE] ?? []))) await step(items);
   const added = [...new Set(items.flatMap((item) => item[WRITE_WITH] ?? []))].flatMap((also) => also(items));
   const { send, origin } = fitted([...items, ...added]);
-  const toSend = send.map(
-    ({ [BEFORE_WRITE]: _step, [WRITE_WITH]: _with, [AFTER_WRITE]: _after, [DEFERRABLE]: _defer, ...item }) => item,
+  const toSend = onePerItem(send).map(
+    ({
+      [BEFORE_WRITE]: _step,
+      [WRITE_WITH]: _with,
+      [AFTER_WRITE]: _after,
+      [DEFERRABLE]: _defer,
+      [MOVABLE]: _move,
+      ...item
+    }) => item,
   );
   for (let attempt = 0; ; attempt++) {
     try {
@@ -128,6 +147,30 @@ function fitted(all: readonly TransactItem[]): { send: TransactItem[]; origin: n
   }
   const origin = all.flatMap((_, i) => (leaving.has(i) ? [] : [i]));
   return { send: [...origin.map((i) => all[i]!), ...standIns], origin };
+}
+
+/** The key of the item an operation of a transaction is on. */
+function keyOf(item: TransactItem): { table: string; key: ItemKey } {
+  const [, body] = Object.entries(item)[0] as [string, { TableName?: string; Key?: ItemKey; Item?: ItemKey }];
+  return { table: body.TableName ?? '', key: body.Key ?? { PK: body.Item?.PK, SK: body.Item?.SK } };
+}
+const keyText = (table: string, key: ItemKey) => `${table}\u0000${String(key.PK)}\u0000${String(key.SK)}`;
+
+/**
+ * The items with a MOVABLE one whose key is taken by an earlier item moved to a free key. Two
+ * operations on one item otherwise are sent as they are, and refused by DynamoDB (DynamoDB Local
+ * too: "Transaction request cannot include multiple operations on one item").
+ */
+function onePerItem(items: readonly TransactItem[]): TransactItem[] {
+  const taken = new Set<string>();
+  return items.map((item) => {
+    const { table, key } = keyOf(item);
+    const moved = taken.has(keyText(table, key)) ? item[MOVABLE]?.((k) => taken.has(keyText(table, k))) : undefined;
+    taken.add(keyText(table, moved ?? key));
+    if (!moved) return item;
+    const [kind, body] = Object.entries(item)[0] as [string, Record<string, unknown>];
+    return { ...item, [kind]: { ...body, Key: moved } };
+  });
 }
 
 /** Runs the AFTER_WRITE steps of a transaction that is in; one that fails is logged, not thrown. */

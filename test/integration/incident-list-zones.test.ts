@@ -15,6 +15,7 @@ import { db, TABLE } from '../../shared/db/client.js';
 import { eventItem, writeAll } from '../../shared/db/events.js';
 import { getIncident } from '../../shared/db/incidents.js';
 import { scopesOf } from '../../shared/db/incident-list.js';
+import { COUNT_SHARDS } from '../../shared/db/incident-list-counts.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { markProcessed } from '../../shared/domain/events/read.js';
 import { listIncidents, openIncident, respond, type ListQuery } from '../../shared/domain/incidents/index.js';
@@ -165,6 +166,67 @@ describe('an incident in more zones than a transaction holds', () => {
     ).toEqual({ batchItemFailures: [] });
     expect(await countStreamRecords([record])).toEqual({ batchItemFailures: [] });
     expect(await countsOf(tenantId)).toEqual(want);
+  });
+});
+
+describe('an event moved between two incidents of one count shard', () => {
+  it('moves the zone count in one transaction with one operation per item, and both stay counted exactly', async () => {
+    const tenantId = systemTenant(randomUUID());
+    const actor = adminIn(tenantId);
+    const zone = randomUUID();
+    const shard = (id: string) => parseInt(id.slice(-1), 16) % COUNT_SHARDS;
+    // The event's zone is the first incident's only one; the second, of the same shard, has none.
+    const event = storedEventAt(tenantId, null, Date.now(), { matched_zone_ids: [zone] });
+    await writeAll([eventItem({ event, contentHash: '', expiresAt: 0 })]);
+    const first = await openIncident(actor, tenantId, { title: 'At the gate', severity: 'high' }, 'manual', {});
+    await markProcessed(
+      actor,
+      event.event_id,
+      tenantId,
+      { processed: true, incident_id: first.incident_id },
+      'enterprise',
+    );
+    let second = await openIncident(actor, tenantId, { title: 'Later', severity: 'low' }, 'manual', {});
+    const opened = [first.incident_id, second.incident_id];
+    while (shard(second.incident_id) !== shard(first.incident_id)) {
+      second = await openIncident(actor, tenantId, { title: 'Later', severity: 'low' }, 'manual', {});
+      opened.push(second.incident_id);
+    }
+    expect(await totalIn(tenantId, zone)).toBe(1);
+
+    // DynamoDB refuses a transaction with two operations on one item: the counts of the two go to two shards.
+    const send = db.send.bind(db);
+    const sent: string[][] = [];
+    vi.spyOn(db, 'send').mockImplementation(((command: unknown) => {
+      if (command instanceof TransactWriteCommand)
+        sent.push(
+          (command.input.TransactItems ?? []).map((item) => {
+            const body = Object.values(item)[0] as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+            const key = body.Key ?? body.Item!;
+            return `${String(key.PK)} ${String(key.SK)}`;
+          }),
+        );
+      return send(command as never);
+    }) as never);
+    await markProcessed(
+      actor,
+      event.event_id,
+      tenantId,
+      { processed: true, incident_id: second.incident_id },
+      'enterprise',
+    );
+    vi.restoreAllMocks();
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.length).toBe(new Set(sent[0]).size);
+    expect((await getIncident(tenantId, first.incident_id))!.zone_ids).toEqual([]);
+    expect((await getIncident(tenantId, second.incident_id))!.zone_ids).toEqual([zone]);
+    const page = await listIncidents(tenantId, query({ zone_id: zone }));
+    expect({ ids: page.items.map((i) => i.incident_id), total: page.total }).toEqual({
+      ids: [second.incident_id],
+      total: 1,
+    });
+    expect(await countsOf(tenantId)).toEqual(await expectedCounts(tenantId, opened));
   });
 });
 
