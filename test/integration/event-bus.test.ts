@@ -21,6 +21,7 @@ import { ensureTable } from '../../shared/local/provision.js';
 import { startStreamPoller, type StreamPoller } from '../../shared/local/stream-poller.js';
 import { isTableStream, WORKERS } from '../../shared/workers.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 
 const env = inject('localEnv');
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -90,7 +91,7 @@ describe("the run's stack publishes new items to the local bus", () => {
     ]);
     const mine = () => published(file).filter((e) => e.detail.tenant_id === tenant);
     // A bound for a stuck poller, not a speed target.
-    await waitFor(() => (mine().length >= 2 ? true : undefined), 10_000);
+    await waitFor(() => (mine().length >= 2 ? true : undefined), PIPELINE_WAIT_MS);
     // Time for a duplicate to show up, if there were one.
     await pause(750);
     const events = mine();
@@ -120,7 +121,10 @@ describe("the run's stack publishes new items to the local bus", () => {
     const other = randomUUID();
     const event = storedEvent(other, 'sensor.alert');
     await write(event);
-    await waitFor(() => (published(file).some((e) => e.detail.tenant_id === other) ? true : undefined), 10_000);
+    await waitFor(
+      () => (published(file).some((e) => e.detail.tenant_id === other) ? true : undefined),
+      PIPELINE_WAIT_MS,
+    );
     await write(event); // identical: no stream record
     await write({ ...event, processed: true, processed_at: now() }); // a MODIFY
     await writeAll([{ PK: `T#${other}`, SK: 'CONFIG', entity: 'TENANT_CONFIG', tenant_id: other }]);
@@ -182,7 +186,7 @@ describe('subscribers of the in-process bus', () => {
       ]);
       await waitFor(
         () => (got.tenant.length >= 3 && got.breaches.length >= 2 && got.incidents.length >= 1 ? true : undefined),
-        2000,
+        PIPELINE_WAIT_MS,
       );
       await pause(750);
       await localEventBus().idle();

@@ -21,6 +21,7 @@ import {
   type StreamPollerOptions,
 } from '../../shared/local/stream-poller.js';
 import type { StreamWorker, TableStreamTrigger } from '../../shared/workers.js';
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 
 const env = inject('localEnv');
 const pollers: StreamPoller[] = [];
@@ -76,7 +77,7 @@ async function putItems(entity: string, names: string[]): Promise<void> {
 
 const nameOf = (r: DynamoDBRecord) => r.dynamodb?.NewImage?.name?.S ?? '?';
 
-async function waitFor(probe: () => boolean, timeoutMs = 4000): Promise<void> {
+async function waitFor(probe: () => boolean, timeoutMs = PIPELINE_WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!probe()) {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
