@@ -96,6 +96,11 @@ export interface Config {
     localTimers: boolean;
   };
   /** The data lake (docs/data-lake.md). */
+  /**
+   * The role assumed, tagged with a tenant, for that tenant's data (TENANT_DATA_ROLE_ARN): route
+   * functions have it (shared/adapters/tenant-credentials.ts).
+   */
+  tenantDataRoleArn?: string;
   lake: {
     /** `local`: DuckDB over the tenant's files in the local S3. `aws`: Athena. LAKE_MODE; default as for `speech.mode`. */
     mode: 'aws' | 'local';
@@ -234,6 +239,7 @@ export function loadConfig(env: Env): Config {
       largeDeadLetterArn: env.CONNECTOR_LARGE_DEAD_LETTER_ARN || undefined,
       localTimers: env.LOCAL_CONNECTORS === 'on',
     },
+    tenantDataRoleArn: env.TENANT_DATA_ROLE_ARN || undefined,
     lake: {
       mode: mode(env, 'LAKE_MODE', offline ? 'local' : 'aws'),
       databasePrefix: env.LAKE_DATABASE_PREFIX || 'gatehouse_lake',

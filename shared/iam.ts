@@ -4,6 +4,7 @@
  * AWS SDK call a route or worker makes (shared/local/iam-check.ts), so a missing grant fails the
  * tests instead of the first call in AWS.
  */
+import { stringLike, TENANT_SESSION_PLATFORM_PARTITIONS, tenantPk } from './db/keys.js';
 import type { RouteDef, RouteGrants } from './routes/types.js';
 
 // No Scan: the data model serves every access pattern by key or index (docs/data-model.md).
@@ -126,4 +127,74 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
     ),
     rateCounters: counters.filter((a) => !(table as readonly string[]).includes(a)),
   };
+}
+
+/**
+ * The TenantData role (lib/tenant-data.ts), assumed with the session tag `tenant_id` for the calls
+ * on one tenant's data (docs/architecture.md, 26): the one definition lib/tenant-data.ts turns into
+ * its policy (with `${aws:PrincipalTag/tenant_id}` for `tenant`) and the local IAM check evaluates
+ * (with the tenant's id). Every item and Query it names must lead with these partitions
+ * (`ForAllValues:StringLike` on `dynamodb:LeadingKeys`), every object be under these prefixes.
+ */
+export const TENANT_DATA_TABLE_ACTIONS = [
+  ...TABLE_READ.filter((a) => a !== 'dynamodb:DescribeTable'),
+  ...TABLE_WRITE,
+] as readonly string[];
+export const TENANT_DATA_OBJECT_ACTIONS = [...OBJECT_READ, ...OBJECT_WRITE] as readonly string[];
+export const TENANT_DATA_BUCKET_ACTIONS = BUCKET_READ as readonly string[];
+
+/** The partitions a tenant's credentials reach: its own, and the platform ones its transactions write. */
+export const tenantLeadingKeys = (tenant: string): string[] => [
+  tenantPk(tenant),
+  `${tenantPk(tenant)}#*`,
+  ...TENANT_SESSION_PLATFORM_PARTITIONS,
+];
+
+/**
+ * Where a tenant's objects are in the files bucket, as IAM `StringLike` patterns: its files and
+ * recordings, its telemetry, its data lake files and its connectors' lake export state.
+ */
+export const tenantObjectPatterns = (tenant: string): string[] => [
+  `tenants/${tenant}/*`,
+  `telemetry/${tenant}/*`,
+  `lake/*/tenant_id=${tenant}/*`,
+  `lake-state/connectors/${tenant}/*`,
+];
+
+/**
+ * What IAM answers for a call made with `tenant`'s credentials: the action is one the role allows
+ * and every partition the call names (shared/db/request-keys.ts; `null`, a call that names
+ * partitions it cannot tell, matches none) leads with one of the tenant's.
+ */
+export function tenantDataAllowsTable(tenant: string, action: string, partitions: readonly string[] | null): boolean {
+  if (!TENANT_DATA_TABLE_ACTIONS.includes(action) || partitions === null) return false;
+  const allowed = tenantLeadingKeys(tenant);
+  return partitions.every((pk) => allowed.some((pattern) => stringLike(pattern, pk)));
+}
+
+/** The same for the objects (keys) or a listing (its prefix) of the files bucket. */
+export function tenantDataAllowsObjects(tenant: string, action: string, keys: readonly string[]): boolean {
+  const actions = action === 's3:ListBucket' ? TENANT_DATA_BUCKET_ACTIONS : TENANT_DATA_OBJECT_ACTIONS;
+  if (!actions.includes(action) || keys.length === 0) return false;
+  const allowed = tenantObjectPatterns(tenant);
+  return keys.every((key) => allowed.some((pattern) => stringLike(pattern, key)));
+}
+
+/**
+ * The session policy a route's function passes when it assumes the TenantData role: the route's
+ * own table and bucket actions, so a session is never more than the route's grants (the role's
+ * policy fences the tenant; the two intersect). A route without either grant makes no such call
+ * and assumes nothing.
+ */
+export function tenantSessionPolicy(grants: RouteGrants): string {
+  const allowed = allowedActions(grants);
+  const actions = [
+    ...allowed.table.filter((a) => TENANT_DATA_TABLE_ACTIONS.includes(a)),
+    ...allowed.objects,
+    ...allowed.bucket,
+  ];
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Action: actions, Resource: '*' }],
+  });
 }

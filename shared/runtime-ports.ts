@@ -24,6 +24,8 @@ export type PortName =
   | 'lakeEngine'
   | 'lakeCatalog'
   | 'connectorSchedules'
+  /** Credentials for one tenant's data instead of STS (shared/adapters/tenant-credentials.ts). */
+  | 'tenantCredentials'
   /** The local server's URL, known once it listens (shared/config.ts). */
   | 'localPublicApiUrl'
   /** Which handlers the runtime serves (`sources` or `bundles`), for /health; unset in Lambda. */

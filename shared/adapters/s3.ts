@@ -16,7 +16,9 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.js';
 import { sdkClient } from '../runtime-ports.js';
+import { chooseCredentialsPerCall } from '../tenant-scope.js';
 import { tracedClient } from '../tracing.js';
+import { bucketCallScope } from './object-keys.js';
 
 export const s3 = sdkClient(
   tracedClient(
@@ -34,6 +36,10 @@ export const s3 = sdkClient(
   ),
   's3',
 );
+
+// A call on a tenant's objects runs with that tenant's credentials (shared/adapters/object-keys.ts
+// decides; docs/architecture.md, 26), presigned URLs included.
+chooseCredentialsPerCall(s3, bucketCallScope);
 
 export const BUCKET = config.bucketName;
 

@@ -20,7 +20,7 @@ import type { FeedName } from '../schemas/integrations.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
-import { tenantPk } from './keys.js';
+import { CONNECTOR_DIRECTORY_PK, tenantPk } from './keys.js';
 import { queryPage } from './query.js';
 
 export interface ConnectorSettings {
@@ -59,8 +59,6 @@ export interface PollStatus {
   bytes: number;
   latency_ms: number;
 }
-
-export const CONNECTOR_DIRECTORY_PK = 'CONNECTORS';
 
 /** The attributes a `feed` integration's item carries besides an integration's. */
 export function connectorAttributes(

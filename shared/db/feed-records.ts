@@ -12,8 +12,7 @@ import { queryPage } from './query.js';
 import { writeAll } from './events.js';
 import { readItems } from './read-batch.js';
 
-/** Platform partitions of feed records start with this (IAM fences them by it). */
-export const FEED_PK_PREFIX = 'FEED#';
+import { FEED_PK_PREFIX } from './keys.js';
 
 export const feedRecordKey = (source: string, id: string) => ({ PK: `${FEED_PK_PREFIX}${source}`, SK: `R#${id}` });
 

@@ -11,7 +11,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { db, TABLE } from './client.js';
-import { FEED_PK_PREFIX } from './feed-records.js';
+import { FEED_PK_PREFIX } from './keys.js';
 import { tenantPk } from './keys.js';
 import { queryPage } from './query.js';
 

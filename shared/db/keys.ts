@@ -21,4 +21,45 @@ export const SLA_TIMERS_PK = 'SLATIMERS';
 export const WORKFLOW_TIMERS_PK = 'WFTIMERS';
 export const TENANT_DIRECTORY_PK = 'TENANTS';
 export const USER_PREFIX = 'USER#';
+/** The threat feeds' records, shared by every tenant (shared/db/feed-records.ts). */
+export const FEED_PK_PREFIX = 'FEED#';
+/** GSI1 partition of the connectors every tenant configured, for the poller (shared/db/connectors.ts). */
+export const CONNECTOR_DIRECTORY_PK = 'CONNECTORS';
+
+/**
+ * The partitions (of the table or of an index's partition key) that hold no tenant's data, as IAM
+ * `StringLike` patterns: everything else starts with `T#<tenant_id>`. A call naming only these runs
+ * with the function's own role; any other runs with its tenant's credentials (shared/db/client.ts),
+ * whose policy allows `T#<tenant>` and `T#<tenant>#*` only, plus TENANT_SESSION_PLATFORM_PARTITIONS.
+ * docs/architecture.md ("Isolation") says why each is platform-wide.
+ */
+export const PLATFORM_PARTITIONS = [
+  `${RATE_PK_PREFIX}*`,
+  'REGISTRATION#*',
+  'PUBLICKEY#*',
+  TENANT_DIRECTORY_PK,
+  SLA_TIMERS_PK,
+  WORKFLOW_TIMERS_PK,
+  `${EVENT_MINUTES_PK_PREFIX}*`,
+  `${FEED_PK_PREFIX}*`,
+  CONNECTOR_DIRECTORY_PK,
+] as const;
+
+/**
+ * The platform partitions a tenant's own transactions write together with its items, so its
+ * credentials must reach them too (one call, one set of credentials): an incident's SLA timer and
+ * a workflow's timers move in the transaction that changes them, and a public reporting key's
+ * lookup item in the one that rotates it.
+ */
+export const TENANT_SESSION_PLATFORM_PARTITIONS = [SLA_TIMERS_PK, WORKFLOW_TIMERS_PK, 'PUBLICKEY#*'] as const;
+
+/** IAM's `StringLike`: `*` any run of characters, `?` any one; the rest literal. */
+export function stringLike(pattern: string, value: string): boolean {
+  let re = '^';
+  for (const ch of pattern) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${re}$`, 's').test(value);
+}
+
+/** Whether a partition key value holds no tenant's data (PLATFORM_PARTITIONS). */
+export const isPlatformPartition = (pk: string): boolean => PLATFORM_PARTITIONS.some((p) => stringLike(p, pk));
 export const API_KEY_PREFIX = 'APIKEY#';

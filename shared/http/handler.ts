@@ -25,6 +25,9 @@ import type { RouteDef, RouteRateLimit, RouteUpload } from '../routes/types.js';
 import type { TenantId } from '../vocabulary/tenant.js';
 import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/requests/index.js';
 import { TenantMeter } from './tenant-meter.js';
+import { tenantScopeOf } from '../adapters/tenant-credentials.js';
+import { withTenantScope } from '../tenant-scope.js';
+import { tenantSessionPolicy } from '../iam.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
 import { pageOfList } from './list-page.js';
@@ -197,7 +200,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
     throw new Error(`route ${route.id} declares a plan: its function must pass planGate (shared/http/plan-gate.ts)`);
   }
   const validators = requestValidators(route);
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(asDecidedTenant(route, core))
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
@@ -451,6 +454,27 @@ function decideTenant(
       // tenant (another one's plan is only read where the route checks it).
       annotateTier(internal.plan ?? (internal.tenant === ownTenant(principal) ? principal.plan : undefined));
     },
+  };
+}
+
+/**
+ * `core` run as the tenant the chain decided: its table and bucket calls on tenant data use that
+ * tenant's credentials (shared/tenant-scope.ts; docs/architecture.md, 26). A batch of events
+ * (`tenant: 'events'`) has one tenant unless a SUPER_ADMIN sends it: then, like a route with no
+ * tenant, it runs with the function's own role.
+ */
+function asDecidedTenant(route: RouteDef, core: ChainCore): ChainCore {
+  // A route without table or bucket grants makes no call on tenant data.
+  if (!route.grants.table && !route.grants.bucket) return core;
+  const sessionPolicy = tenantSessionPolicy(route.grants);
+  return (event, context) => {
+    const { tenant, principal } = internalOf(context);
+    const decided =
+      tenant ??
+      (route.tenant === 'events' && principal && principal.role !== 'SUPER_ADMIN' ? ownTenant(principal) : null);
+    return decided
+      ? withTenantScope(tenantScopeOf(decided, sessionPolicy), () => core(event, context))
+      : core(event, context);
   };
 }
 

@@ -50,14 +50,17 @@ export async function installLocalAdapters(): Promise<void> {
     import('../adapters/mailer.js'),
     import('./smtp.js'),
   ]);
-  const [queue, localQueue, schedules, timers, auditSeal, localAuditMac] = await Promise.all([
+  const [queue, localQueue, schedules, timers, auditSeal, localAuditMac, tenantData] = await Promise.all([
     import('../adapters/queue.js'),
     import('./queue.js'),
     import('../adapters/connector-schedules.js'),
     import('./connector-timers.js'),
     import('../db/audit/index.js'),
     import('./audit-mac.js'),
+    import('../adapters/tenant-credentials.js'),
   ]);
+  // No STS: the local IAM check evaluates the TenantData role's policy on each tenant's call.
+  tenantData.useTenantCredentials(tenantData.localTenantCredentials);
   // No EventBridge Scheduler either: connectors' schedules are timers (off unless LOCAL_CONNECTORS=on).
   schedules.useConnectorSchedules(timers.localConnectorSchedules());
   if (config.lake.mode === 'local') {

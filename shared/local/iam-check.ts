@@ -8,7 +8,9 @@
  * Calls made outside a function (bootstrap, tests calling domain code directly) are not checked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { allowedActions, type Allowed } from '../iam.js';
+import { allowedActions, tenantDataAllowsObjects, tenantDataAllowsTable, type Allowed } from '../iam.js';
+import { requestPartitions, tableCallScope } from '../db/request-keys.js';
+import { bucketCallScope, objectKeysOf } from '../adapters/object-keys.js';
 import type { RouteGrants } from '../routes/types.js';
 import { RATE_PK_PREFIX } from '../db/keys.js';
 import { setPort } from '../runtime-ports.js';
@@ -151,6 +153,38 @@ function actionsOf(service: string, command: string, input: Input): { action: st
   return [{ action: `${service}:${name}` }];
 }
 
+/**
+ * A call made with a tenant's credentials (shared/tenant-scope.ts: the handler chain decided the
+ * tenant; shared/db/request-keys.ts and shared/adapters/object-keys.ts chose them for this call) is
+ * evaluated against the TenantData role's policy with that tenant (shared/iam.ts), as IAM would:
+ * every partition it names must lead with the tenant's, every object be under its prefixes.
+ */
+function checkTenantData(service: string, command: string, input: Input): void {
+  const scope =
+    service === 'dynamodb'
+      ? tableCallScope(command, input)
+      : service === 's3'
+        ? bucketCallScope(command, input)
+        : undefined;
+  if (!scope) return;
+  const tenant = scope.tenantId;
+  for (const { action } of actionsOf(service, command, input)) {
+    const ok =
+      service === 'dynamodb'
+        ? tenantDataAllowsTable(tenant, action, requestPartitions(command, input))
+        : tenantDataAllowsObjects(tenant, action, objectKeysOf(input));
+    if (!ok) {
+      const named =
+        service === 'dynamodb'
+          ? `partitions ${JSON.stringify(requestPartitions(command, input))}`
+          : `objects ${JSON.stringify(objectKeysOf(input))}`;
+      throw new LocalAccessDenied(
+        `the credentials of tenant ${tenant} are not allowed to perform ${action} on ${named}: the TenantData role's policy (shared/iam.ts) allows only that tenant's`,
+      );
+    }
+  }
+}
+
 interface SdkClient {
   middlewareStack: { add: (middleware: unknown, options: { step: string; name: string }) => void };
 }
@@ -168,6 +202,7 @@ export function checkCallsOf(client: SdkClient, service: string): void {
     (next: (args: { input: Input }) => Promise<unknown>, context: { commandName?: string }) =>
       async (args: { input: Input }) => {
         const running = current.getStore();
+        checkTenantData(service, context.commandName ?? 'Unknown', args.input);
         if (running) {
           for (const { action, pk } of actionsOf(service, context.commandName ?? 'Unknown', args.input)) {
             if (!permits(running.allowed, action, pk)) {

@@ -1,0 +1,119 @@
+/**
+ * The second wall (docs/architecture.md, 26): a route's data calls run with its tenant's
+ * credentials, whose policy allows only that tenant's partitions and objects. Here a real route's
+ * domain functions run as the route's function in tenant A's scope (what the handler chain sets),
+ * and a bug is forced through a test-only seam: they are handed tenant B's id. The local IAM check
+ * refuses the calls as IAM would, before they reach the table or the bucket; A's own keys pass.
+ */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUCKET, s3 } from '../../shared/adapters/s3.js';
+import { tenantScopeOf } from '../../shared/adapters/tenant-credentials.js';
+import { db, TABLE } from '../../shared/db/client.js';
+import * as keys from '../../shared/db/item-keys.js';
+import { tenantPk } from '../../shared/db/keys.js';
+import { createEnvironment, findEnvironment } from '../../shared/domain/sites/environments.js';
+import { counterActions, tenantSessionPolicy } from '../../shared/iam.js';
+import { checkSharedClients, runAs } from '../../shared/local/iam-check.js';
+import { environmentsCreateRoute, environmentsGetRoute } from '../../shared/routes/environments.js';
+import type { RouteDef } from '../../shared/routes/types.js';
+import { withTenantScope } from '../../shared/tenant-scope.js';
+import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { registerTenant, type RegisteredTenant } from '../support/api.js';
+import { actorOf } from '../support/seed.js';
+
+const denied = { name: 'AccessDeniedException' };
+
+/** `work` as `route`'s function acting in `tenant`, as the handler chain runs it. */
+const asRouteIn = <T>(route: RouteDef, tenant: RegisteredTenant, work: () => Promise<T>) =>
+  withTenantScope(tenantScopeOf(tenant.tenantId, tenantSessionPolicy(route.grants)), () =>
+    runAs(route.id, route.grants, counterActions(route), work),
+  );
+
+let a: RegisteredTenant;
+let b: RegisteredTenant;
+beforeAll(async () => {
+  await checkSharedClients();
+  [a, b] = await Promise.all([registerTenant('WallA'), registerTenant('WallB')]);
+});
+
+describe("a route acting in tenant A, handed tenant B's id", () => {
+  it("reads A's environment, and is refused B's by the table's policy, not by the code", async () => {
+    const input = { name: 'North yard', type: 'site' as const };
+    const own = await createEnvironment(actorOf(a), systemTenant(a.tenantId), input);
+    const other = await createEnvironment(actorOf(b), systemTenant(b.tenantId), input);
+
+    await expect(
+      asRouteIn(environmentsGetRoute, a, () => findEnvironment(systemTenant(a.tenantId), own.environment_id)),
+    ).resolves.toMatchObject({ environment_id: own.environment_id });
+    await expect(
+      asRouteIn(environmentsGetRoute, a, () => findEnvironment(systemTenant(b.tenantId), other.environment_id)),
+    ).rejects.toMatchObject(denied);
+    // The other way round, B's route reads B's and is refused A's.
+    await expect(
+      asRouteIn(environmentsGetRoute, b, () => findEnvironment(systemTenant(b.tenantId), other.environment_id)),
+    ).resolves.toMatchObject({ environment_id: other.environment_id });
+    await expect(
+      asRouteIn(environmentsGetRoute, b, () => findEnvironment(systemTenant(a.tenantId), own.environment_id)),
+    ).rejects.toMatchObject(denied);
+  });
+
+  it("writes in A, and a write in B is refused whole: nothing of it reaches B's partition", async () => {
+    const input = { name: 'Wrong tenant', type: 'site' as const };
+    const made = await asRouteIn(environmentsCreateRoute, a, () =>
+      createEnvironment(actorOf(a), systemTenant(a.tenantId), input),
+    );
+    expect(made.tenant_id).toBe(a.tenantId);
+    await expect(
+      asRouteIn(environmentsCreateRoute, a, () => createEnvironment(actorOf(a), systemTenant(b.tenantId), input)),
+    ).rejects.toMatchObject(denied);
+    const inB = await db.send(
+      new QueryCommand({
+        TableName: TABLE,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :env)',
+        ExpressionAttributeValues: { ':pk': tenantPk(b.tenantId), ':env': 'ENV#' },
+        ConsistentRead: true,
+      }),
+    );
+    expect((inB.Items ?? []).filter((item) => item.name === input.name)).toEqual([]);
+  });
+
+  it("a call naming only platform partitions runs with the function's own role, inside the scope too", async () => {
+    await expect(
+      asRouteIn(environmentsGetRoute, a, () =>
+        db.send(new GetCommand({ TableName: TABLE, Key: keys.registration('nobody') })),
+      ),
+    ).resolves.toBeDefined();
+    // Mixed with a tenant's item it is one call, one set of credentials: the tenant's, which do not reach it.
+    await expect(
+      asRouteIn(environmentsGetRoute, a, () =>
+        db.send(
+          new TransactGetCommand({
+            TransactItems: [
+              { Get: { TableName: TABLE, Key: keys.tenant(a.tenantId) } },
+              { Get: { TableName: TABLE, Key: keys.registration('nobody') } },
+            ],
+          }),
+        ),
+      ),
+    ).rejects.toMatchObject(denied);
+  });
+});
+
+describe("a route's objects", () => {
+  const grants = { bucket: 'write' as const };
+  const route = { ...environmentsGetRoute, id: 'probe-objects', grants } as unknown as RouteDef;
+
+  it("puts and reads under A's prefix; B's prefix is refused", async () => {
+    const own = `tenants/${a.tenantId}/probe/wall.txt`;
+    const other = `tenants/${b.tenantId}/probe/wall.txt`;
+    await asRouteIn(route, a, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: own, Body: 'a' })));
+    await expect(
+      asRouteIn(route, a, () => s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: own }))),
+    ).resolves.toBeDefined();
+    await expect(
+      asRouteIn(route, a, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: other, Body: 'a' }))),
+    ).rejects.toMatchObject(denied);
+  });
+});
