@@ -26,6 +26,7 @@ import { Queues } from './queues.js';
 import { Secrets } from './secrets.js';
 import { Storage } from './storage.js';
 import { DataLake } from './data-lake.js';
+import { TenantData } from './tenant-data.js';
 import { WorkersStack } from './workers-stack.js';
 
 export interface GatehouseStackProps extends StackProps {
@@ -86,6 +87,7 @@ export class GatehouseStack extends Stack {
     const events = new Events(this, 'Events', { stage: props.stage, archiveRetention: Duration.days(90) });
     const queues = new Queues(this, 'Queues', { bus: events.bus, retain });
     const lake = new DataLake(this, 'DataLake', { bucket: storage.bucket, stage: props.stage });
+    const tenantData = new TenantData(this, 'TenantData', { table: data.table, bucket: storage.bucket });
     this.api = new Api(this, 'Api', {
       stage: props.stage,
       tracing,
@@ -108,6 +110,7 @@ export class GatehouseStack extends Stack {
       auditKeyArn: secrets.auditKey.keyArn,
       queues: queues.refs(),
       lakeQueryRoleArn: lake.queryRole.roleArn,
+      tenantDataRoleArn: tenantData.role.roleArn,
       lakeWorkgroup: lake.workgroupName,
       lakeDatabasePrefix: lake.databasePrefix,
       restApiId: restApi.restApiId,

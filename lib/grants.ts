@@ -36,7 +36,17 @@ export interface ServiceArns {
   lakeQueryRoleArn?: string;
   /** The tenants' Glue databases are `<prefix>_<tenant>`. */
   lakeDatabasePrefix?: string;
+  /** The role a route's calls on one tenant's data run as (lib/tenant-data.ts); empty where no route of the stack has table or bucket grants. */
+  tenantDataRoleArn?: string;
 }
+
+/**
+ * Whether a route's function touches tenant data (a table or bucket grant): the handler chain runs
+ * its calls on a decided tenant's data as that tenant (shared/http/handler.ts), so it assumes the
+ * TenantData role.
+ */
+export const onTenantData = (route: { grants: RouteGrants }): boolean =>
+  Boolean(route.grants.table || route.grants.bucket);
 
 /**
  * The queues some of `grants` send to, imported as parameters through `param`: their ARNs (for the

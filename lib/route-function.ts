@@ -11,7 +11,8 @@ import { GatehouseFunction, type FunctionLogging } from './function.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { routePackageExtras } from './function-sources.js';
 import { counterActions } from '../shared/iam.js';
-import { acknowledgeGrantWildcards, grantStatements, usesAuditKey, type ServiceArns } from './grants.js';
+import { acknowledgeGrantWildcards, grantStatements, onTenantData, usesAuditKey, type ServiceArns } from './grants.js';
+import { ASSUME_TENANT_DATA } from './tenant-data.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
 
 export interface RouteFunctionProps {
@@ -47,6 +48,13 @@ export class RouteFunction extends Construct {
     logGroup.grantWrite(role);
     for (const statement of grantStatements(route.grants, props.arns, counterActions(route)))
       role.addToPrincipalPolicy(statement);
+    if (onTenantData(route)) {
+      if (!props.arns.tenantDataRoleArn)
+        throw new Error(`route ${route.id} has table or bucket grants: it needs the TenantData role`);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...ASSUME_TENANT_DATA], resources: [props.arns.tenantDataRoleArn] }),
+      );
+    }
 
     this.function = new GatehouseFunction(this, 'Function', {
       code: props.bundles.code(route.id),

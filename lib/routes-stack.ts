@@ -11,7 +11,7 @@ import type { RouteDef } from '../shared/routes/index.js';
 import { AUTH_IN_FUNCTION, acknowledgeOpenMethod, addMethodNotAllowed } from './api.js';
 import { MCP_METHODS_NOT_ALLOWED, mcpRoute } from '../shared/routes/mcp.js';
 import { importConnectorSchedules, type ConnectorScheduleRefs } from './connector-schedules.js';
-import { importQueues, usesAuditKey } from './grants.js';
+import { importQueues, onTenantData, usesAuditKey } from './grants.js';
 import type { FunctionBundles } from './function-bundles.js';
 import type { FunctionLogging } from './function.js';
 import { RouteFunction } from './route-function.js';
@@ -38,6 +38,8 @@ export interface ServiceRefs {
   lakeQueryRoleArn: string;
   lakeWorkgroup: string;
   lakeDatabasePrefix: string;
+  /** The role a route's calls on one tenant's data run as (lib/tenant-data.ts). */
+  tenantDataRoleArn: string;
   restApiId: string;
   rootResourceId: string;
   /** Connectors' schedules (lib/connector-schedules.ts). */
@@ -95,6 +97,8 @@ export class RoutesStack extends NestedStack {
         ? param('LakeQueryRoleArn', s.lakeQueryRoleArn)
         : '',
       lakeDatabasePrefix: s.lakeDatabasePrefix,
+      // Every group has routes on tenant data (a table or bucket grant): they assume it.
+      tenantDataRoleArn: props.group.routes.some(onTenantData) ? param('TenantDataRoleArn', s.tenantDataRoleArn) : '',
     };
     // Only the queues the group's grants send to.
     const queues = importQueues(
@@ -122,6 +126,7 @@ export class RoutesStack extends NestedStack {
       ...(props.emailFrom && props.group.routes.some((r) => r.grants.email) ? { EMAIL_FROM: props.emailFrom } : {}),
       ...queues.environment,
       ...(arns.connectorSchedules ? arns.connectorSchedules.environment : {}),
+      ...(arns.tenantDataRoleArn ? { TENANT_DATA_ROLE_ARN: arns.tenantDataRoleArn } : {}),
       ...(arns.lakeQueryRoleArn ? { LAKE_QUERY_ROLE_ARN: arns.lakeQueryRoleArn, LAKE_WORKGROUP: s.lakeWorkgroup } : {}),
       // A lake query names the tenant's database; a connector poll creates it (its catalog grant).
       ...(props.group.routes.some((r) => r.grants.lake) ? { LAKE_DATABASE_PREFIX: s.lakeDatabasePrefix } : {}),

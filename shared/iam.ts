@@ -131,7 +131,7 @@ export function allowedActions(grants: RouteGrants, counters: readonly string[] 
 
 /**
  * The TenantData role (lib/tenant-data.ts), assumed with the session tag `tenant_id` for the calls
- * on one tenant's data (docs/architecture.md, 26): the one definition lib/tenant-data.ts turns into
+ * on one tenant's data (docs/architecture.md, 27): the one definition lib/tenant-data.ts turns into
  * its policy (with `${aws:PrincipalTag/tenant_id}` for `tenant`) and the local IAM check evaluates
  * (with the tenant's id). Every item and Query it names must lead with these partitions
  * (`ForAllValues:StringLike` on `dynamodb:LeadingKeys`), every object be under these prefixes.

@@ -1,6 +1,6 @@
 /**
  * The tenant whose data an invocation acts on, with the credentials scoped to it
- * (docs/architecture.md, 26): set by the handler chain once it decided the tenant, read by the
+ * (docs/architecture.md, 27): set by the handler chain once it decided the tenant, read by the
  * table's client (shared/db/client.ts) and the bucket's (shared/adapters/s3.ts), which run every
  * call on that tenant's data with these credentials. On `globalThis`, like the runtime ports: the
  * local IAM check sees the scope a bundle set.

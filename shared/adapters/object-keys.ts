@@ -1,5 +1,5 @@
 /**
- * Whose credentials a call on the files bucket runs with (docs/architecture.md, 26): inside a
+ * Whose credentials a call on the files bucket runs with (docs/architecture.md, 27): inside a
  * tenant scope every call naming an object or a listing prefix runs as the tenant, unless the key
  * is a platform one (PLATFORM_OBJECT_PREFIXES); calls naming no key (HeadBucket) run with the
  * function's own role. Read by shared/adapters/s3.ts and by the local IAM check.

@@ -38,7 +38,7 @@ export const s3 = sdkClient(
 );
 
 // A call on a tenant's objects runs with that tenant's credentials (shared/adapters/object-keys.ts
-// decides; docs/architecture.md, 26), presigned URLs included.
+// decides; docs/architecture.md, 27), presigned URLs included.
 chooseCredentialsPerCall(s3, bucketCallScope);
 
 export const BUCKET = config.bucketName;

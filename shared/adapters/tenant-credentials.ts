@@ -1,5 +1,5 @@
 /**
- * Credentials scoped to one tenant, for the calls on its data (docs/architecture.md, "Isolation"):
+ * Credentials scoped to one tenant, for the calls on its data (docs/architecture.md, 27):
  * in AWS the TenantData role (`TENANT_DATA_ROLE_ARN`, lib/tenant-data.ts) assumed with the session
  * tag `tenant_id`, whose policy allows only that tenant's partitions and objects; under
  * `npm start` and the tests a local adapter (shared/local/compose.ts) that needs no STS, the local

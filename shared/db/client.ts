@@ -18,7 +18,7 @@ const base = tracedClient(
 // give it (the default discards them): a cost on every call, largest on a 25-item batch write.
 base.middlewareStack.remove('loggerMiddleware');
 // A call on a tenant's data runs with that tenant's credentials, one naming only platform
-// partitions with the function's role (shared/db/request-keys.ts decides; docs/architecture.md, 26).
+// partitions with the function's role (shared/db/request-keys.ts decides; docs/architecture.md, 27).
 chooseCredentialsPerCall(base, tableCallScope);
 
 export const db = sdkClient(

@@ -31,7 +31,7 @@ export const CONNECTOR_DIRECTORY_PK = 'CONNECTORS';
  * `StringLike` patterns: everything else starts with `T#<tenant_id>`. A call naming only these runs
  * with the function's own role; any other runs with its tenant's credentials (shared/db/client.ts),
  * whose policy allows `T#<tenant>` and `T#<tenant>#*` only, plus TENANT_SESSION_PLATFORM_PARTITIONS.
- * docs/architecture.md ("Isolation") says why each is platform-wide.
+ * docs/architecture.md (27) says why each is platform-wide.
  */
 export const PLATFORM_PARTITIONS = [
   `${RATE_PK_PREFIX}*`,

@@ -459,7 +459,7 @@ function decideTenant(
 
 /**
  * `core` run as the tenant the chain decided: its table and bucket calls on tenant data use that
- * tenant's credentials (shared/tenant-scope.ts; docs/architecture.md, 26). A batch of events
+ * tenant's credentials (shared/tenant-scope.ts; docs/architecture.md, 27). A batch of events
  * (`tenant: 'events'`) has one tenant unless a SUPER_ADMIN sends it: then, like a route with no
  * tenant, it runs with the function's own role.
  */

@@ -1,5 +1,5 @@
 /**
- * The second wall (docs/architecture.md, 26): a route's data calls run with its tenant's
+ * The second wall (docs/architecture.md, 27): a route's data calls run with its tenant's
  * credentials, whose policy allows only that tenant's partitions and objects. Here a real route's
  * domain functions run as the route's function in tenant A's scope (what the handler chain sets),
  * and a bug is forced through a test-only seam: they are handed tenant B's id. The local IAM check

@@ -1,5 +1,5 @@
 /**
- * The second wall's parts (docs/architecture.md, 26): which partitions a request names, which
+ * The second wall's parts (docs/architecture.md, 27): which partitions a request names, which
  * credentials a call runs with, what the TenantData role's policy allows, and the STS adapter's
  * cache. The wall against the stand-ins: test/integration/tenant-wall.test.ts.
  */
