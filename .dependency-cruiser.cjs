@@ -8,7 +8,7 @@
 const LAYERS = [
   [
     'base',
-    '^shared/(vocabulary|geo)/|^shared/(errors|config|log|log-sink|metrics|ids|xml|runtime-ports|tenant-scope|json-depth|url-secrets|kms-json)\\.ts$',
+    '^shared/(vocabulary|geo)/|^shared/(errors|config|log|log-sink|metrics|ids|xml|runtime-ports|tenant-scope|json-depth|url-secrets|kms-json|aws-signed)\\.ts$',
   ],
   ['schemas', '^shared/schemas/'],
   ['db', '^shared/db/'],

@@ -23,7 +23,7 @@ export interface Config {
   /** Where the issuer publishes its signing keys. */
   jwksUri: string;
   /** Endpoints of local stand-ins; unset in AWS. */
-  endpoints: { dynamodb?: string; s3?: string; cognito?: string };
+  endpoints: { dynamodb?: string; s3?: string; cognito?: string; sts?: string };
   /**
    * The local runtime's stand-in for sending notifications to people (LOCAL_NOTIFICATIONS_FILE):
    * each message, with its acknowledgement link, as a JSON line. Unset in AWS (no sender yet).
@@ -206,6 +206,8 @@ export function loadConfig(env: Env): Config {
       dynamodb: env.DYNAMODB_ENDPOINT || undefined,
       s3: env.S3_ENDPOINT || undefined,
       cognito: cognitoEndpoint || undefined,
+      // The SDK's own variable: STS's endpoint, for the tenant wall's AssumeRole (shared/adapters/sts-assume-role.ts).
+      sts: env.AWS_ENDPOINT_URL_STS || undefined,
     },
     localNotificationsFile: env.LOCAL_NOTIFICATIONS_FILE || undefined,
     secretsKeyId: env.SECRETS_KEY_ID || undefined,

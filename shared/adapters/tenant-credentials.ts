@@ -9,11 +9,10 @@
  * chain sets with shared/tenant-scope.ts); the table's and bucket's clients pick these credentials
  * for every call on its data.
  */
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { config } from '../config.js';
 import { portOf, setPort } from '../runtime-ports.js';
 import type { ScopedCredentials, TenantScope } from '../tenant-scope.js';
-import { tracedClient } from '../tracing.js';
+import { StsAssumeRole, type AssumeRoleInput } from './sts-assume-role.js';
 
 /**
  * Gives credentials for a tenant, narrowed by `sessionPolicy` (the route's own actions,
@@ -34,9 +33,7 @@ export const REFRESH_BEFORE_MS = 20 * 60_000;
 const MAX_TENANTS = 500;
 
 interface StsLike {
-  send: (command: AssumeRoleCommand) => Promise<{
-    Credentials?: { AccessKeyId?: string; SecretAccessKey?: string; SessionToken?: string; Expiration?: Date };
-  }>;
+  assumeRole: (input: AssumeRoleInput) => Promise<ScopedCredentials>;
 }
 
 /**
@@ -73,26 +70,13 @@ export class AssumedTenantCredentials {
   ): Promise<ScopedCredentials> {
     const current = this.cache.get(key);
     if (current && current !== stale) return current;
-    const pending = this.sts
-      .send(
-        new AssumeRoleCommand({
-          RoleArn: this.roleArn,
-          RoleSessionName: `tenant-${tenantId}`.slice(0, 64),
-          DurationSeconds: SESSION_SECONDS,
-          Tags: [{ Key: TENANT_TAG, Value: tenantId }],
-          Policy: sessionPolicy,
-        }),
-      )
-      .then(({ Credentials: c }) => {
-        if (!c?.AccessKeyId || !c.SecretAccessKey || !c.SessionToken)
-          throw new Error('AssumeRole of the tenant data role gave no credentials');
-        return {
-          accessKeyId: c.AccessKeyId,
-          secretAccessKey: c.SecretAccessKey,
-          sessionToken: c.SessionToken,
-          ...(c.Expiration ? { expiration: c.Expiration } : {}),
-        };
-      });
+    const pending = this.sts.assumeRole({
+      roleArn: this.roleArn,
+      roleSessionName: `tenant-${tenantId}`.slice(0, 64),
+      durationSeconds: SESSION_SECONDS,
+      tags: { [TENANT_TAG]: tenantId },
+      policy: sessionPolicy,
+    });
     this.cache.delete(key);
     if (this.cache.size >= MAX_TENANTS) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, pending);
@@ -134,7 +118,7 @@ export function tenantCredentials(): TenantCredentialsSource {
     throw new Error('TENANT_DATA_ROLE_ARN is not set: there are no credentials for tenant data');
   assumed ??= new AssumedTenantCredentials(
     config.tenantDataRoleArn,
-    tracedClient(new STSClient({ region: config.region })),
+    new StsAssumeRole({ region: config.region, endpoint: config.endpoints.sts }),
   );
   return assumed.credentialsFor;
 }

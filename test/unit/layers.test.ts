@@ -53,7 +53,7 @@ const show = (list: Import[]) => list.map((i) => `${i.from} -> ${i.to}`);
 const LAYERS: [name: string, test: RegExp][] = [
   [
     'base',
-    /^shared\/(vocabulary\/|geo\/|(errors|config|log|log-sink|metrics|tracing|ids|xml|runtime-ports|tenant-scope|json-depth|url-secrets|kms-json)\.ts$)/,
+    /^shared\/(vocabulary\/|geo\/|(errors|config|log|log-sink|metrics|tracing|ids|xml|runtime-ports|tenant-scope|json-depth|url-secrets|kms-json|aws-signed)\.ts$)/,
   ],
   ['schemas', /^shared\/schemas\//],
   ['db', /^shared\/db\//],

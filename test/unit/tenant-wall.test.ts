@@ -3,9 +3,10 @@
  * credentials a call runs with, what the TenantData role's policy allows, and the STS adapter's
  * cache. The wall against the stand-ins: test/integration/tenant-wall.test.ts.
  */
-import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { mockClient } from 'aws-sdk-client-mock';
-import { describe, expect, it } from 'vitest';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StsAssumeRole } from '../../shared/adapters/sts-assume-role.js';
 import { AssumedTenantCredentials, REFRESH_BEFORE_MS } from '../../shared/adapters/tenant-credentials.js';
 import { bucketCallScope } from '../../shared/adapters/object-keys.js';
 import { isPlatformPartition, stringLike } from '../../shared/db/keys.js';
@@ -147,45 +148,149 @@ describe("the TenantData role's policy, evaluated for a tenant", () => {
   });
 });
 
+/** A local STS: AssumeRole of one role, answered as STS answers (the XML of its API reference). */
+function localSts() {
+  const seen: { method: string; headers: IncomingHttpHeaders; form: URLSearchParams }[] = [];
+  const state = { now: 1_000_000, refuse: [] as { status: number; code: string; message: string }[], issued: 0 };
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      const form = new URLSearchParams(raw);
+      seen.push({ method: req.method!, headers: req.headers, form });
+      res.setHeader('content-type', 'text/xml');
+      const refusal = state.refuse.shift();
+      if (refusal) {
+        res.writeHead(refusal.status);
+        return res.end(
+          `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">\n  <Error>\n    <Type>Sender</Type>\n` +
+            `    <Code>${refusal.code}</Code>\n    <Message>${refusal.message}</Message>\n  </Error>\n` +
+            `  <RequestId>4b2f5a0e-7d3c-11e0-9b0a-0123456789ab</RequestId>\n</ErrorResponse>\n`,
+        );
+      }
+      const n = ++state.issued;
+      const session = form.get('RoleSessionName');
+      res.writeHead(200);
+      res.end(
+        `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <AssumeRoleResult>
+    <AssumedRoleUser>
+      <Arn>arn:aws:sts::111122223333:assumed-role/td/${session}</Arn>
+      <AssumedRoleId>AROA3XFRBF535PLBIFPI4:${session}</AssumedRoleId>
+    </AssumedRoleUser>
+    <Credentials>
+      <AccessKeyId>ASIAIOSFODNN7EXAMPL${n}</AccessKeyId>
+      <SecretAccessKey>wJalrXUtnFEMI/K7MDENG/bPxRfiCY+EXAMPLEKEY</SecretAccessKey>
+      <SessionToken>
+       FwoGZXIvYXdzEN//////////wEaDOjEXAMPLE${n}+tenant&amp;token==
+      </SessionToken>
+      <Expiration>${new Date(state.now + 3_600_000).toISOString()}</Expiration>
+    </Credentials>
+    <PackedPolicySize>6</PackedPolicySize>
+  </AssumeRoleResult>
+  <ResponseMetadata>
+    <RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId>
+  </ResponseMetadata>
+</AssumeRoleResponse>
+`,
+      );
+    });
+  });
+  return { server, seen, state };
+}
+
 describe('the TenantData role assumed through STS', () => {
-  const expiring = (ms: number) => ({
-    Credentials: { AccessKeyId: 'AK', SecretAccessKey: 'S', SessionToken: 'T', Expiration: new Date(ms) },
+  const sts = localSts();
+  let endpoint: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => sts.server.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(sts.server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((resolve) => sts.server.close(() => resolve())));
+  beforeEach(() => {
+    sts.seen.length = 0;
+    sts.state.refuse = [];
+  });
+  const client = () =>
+    new StsAssumeRole({
+      region: 'eu-west-1',
+      endpoint,
+      credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'function-role' },
+    });
+  const ROLE = 'arn:aws:iam::111122223333:role/td';
+
+  it('AssumeRole is a signed form POST naming the role, the tag and the policy; its answer is the credentials', async () => {
+    const source = new AssumedTenantCredentials(ROLE, client(), () => sts.state.now);
+    const policy = tenantSessionPolicy({ table: 'read' });
+    const got = await source.credentialsFor(A, policy);
+    expect(got).toEqual({
+      accessKeyId: `ASIAIOSFODNN7EXAMPL${sts.state.issued}`,
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCY+EXAMPLEKEY',
+      sessionToken: `FwoGZXIvYXdzEN//////////wEaDOjEXAMPLE${sts.state.issued}+tenant&token==`,
+      expiration: new Date(sts.state.now + 3_600_000),
+    });
+    const [req] = sts.seen;
+    expect(req!.method).toBe('POST');
+    expect(req!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(req!.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/sts\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
+    );
+    expect(req!.headers['x-amz-security-token']).toBe('function-role');
+    expect(Object.fromEntries(req!.form)).toEqual({
+      Action: 'AssumeRole',
+      Version: '2011-06-15',
+      RoleArn: ROLE,
+      RoleSessionName: `tenant-${A}`,
+      DurationSeconds: '3600',
+      Policy: policy,
+      'Tags.member.1.Key': 'tenant_id',
+      'Tags.member.1.Value': A,
+    });
   });
 
-  it('once per tenant, tagged with it; first calls at once share one AssumeRole; again shortly before expiry', async () => {
-    const sts = mockClient(STSClient);
-    let now = 1_000_000;
-    sts.on(AssumeRoleCommand).callsFake(async () => expiring(now + 3_600_000));
-    const source = new AssumedTenantCredentials('arn:aws:iam::1:role/td', new STSClient({}), () => now);
+  it('once per tenant; first calls at once share one AssumeRole; again shortly before expiry', async () => {
+    const source = new AssumedTenantCredentials(ROLE, client(), () => sts.state.now);
     const policy = tenantSessionPolicy({ table: 'read' });
     const first = await Promise.all([source.credentialsFor(A, policy), source.credentialsFor(A, policy)]);
     expect(first[0]).toBe(first[1]);
-    expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(1);
-    const input = sts.commandCalls(AssumeRoleCommand)[0]!.args[0].input;
-    expect(input.Tags).toEqual([{ Key: 'tenant_id', Value: A }]);
-    expect(input.RoleArn).toBe('arn:aws:iam::1:role/td');
-    expect(input.Policy).toBe(policy);
+    expect(sts.seen).toHaveLength(1);
 
     await source.credentialsFor(B, policy);
-    expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(2);
-    now += 3_600_000 - REFRESH_BEFORE_MS - 1;
-    await source.credentialsFor(A, policy);
-    expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(2);
-    now += 2;
-    await Promise.all([source.credentialsFor(A, policy), source.credentialsFor(A, policy)]);
-    expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(3);
-    sts.restore();
+    expect(sts.seen.map((r) => r.form.get('Tags.member.1.Value'))).toEqual([A, B]);
+    sts.state.now += 3_600_000 - REFRESH_BEFORE_MS - 1;
+    expect(await source.credentialsFor(A, policy)).toBe(first[0]);
+    expect(sts.seen).toHaveLength(2);
+    sts.state.now += 2;
+    const again = await Promise.all([source.credentialsFor(A, policy), source.credentialsFor(A, policy)]);
+    expect(sts.seen).toHaveLength(3);
+    expect(again[0]).toBe(again[1]);
+    expect(again[0].accessKeyId).not.toBe(first[0].accessKeyId);
   });
 
-  it('a failed AssumeRole is not kept: the next call tries again', async () => {
-    const sts = mockClient(STSClient);
-    sts
-      .on(AssumeRoleCommand)
-      .rejectsOnce(new Error('Throttling'))
-      .resolves(expiring(Date.now() + 3_600_000));
-    const source = new AssumedTenantCredentials('arn:aws:iam::1:role/td', new STSClient({}));
-    await expect(source.credentialsFor(A, '{}')).rejects.toThrow('Throttling');
-    await expect(source.credentialsFor(A, '{}')).resolves.toMatchObject({ accessKeyId: 'AK' });
-    sts.restore();
+  it("STS's refusal is an error named by its Code, and is not kept: the next call tries again", async () => {
+    const source = new AssumedTenantCredentials(ROLE, client(), () => sts.state.now);
+    sts.state.refuse = [{ status: 403, code: 'AccessDenied', message: 'not authorized to perform sts:TagSession' }];
+    const err = (await source.credentialsFor(A, '{}').catch((e: unknown) => e)) as Error & {
+      $metadata: { httpStatusCode: number };
+    };
+    expect(err.name).toBe('AccessDenied');
+    expect(err.message).toBe('not authorized to perform sts:TagSession');
+    expect(err.$metadata.httpStatusCode).toBe(403);
+    expect(sts.seen).toHaveLength(1);
+    await expect(source.credentialsFor(A, '{}')).resolves.toMatchObject({ sessionToken: expect.any(String) });
+    expect(sts.seen).toHaveLength(2);
+  });
+
+  it('throttling is tried again, as the SDK tries it; throttling that lasts is the Throttling error', async () => {
+    const throttled = { status: 400, code: 'Throttling', message: 'Rate exceeded' };
+    sts.state.refuse = [throttled];
+    await expect(
+      client().assumeRole({ roleArn: ROLE, roleSessionName: 's', durationSeconds: 900 }),
+    ).resolves.toMatchObject({ accessKeyId: expect.stringMatching(/^ASIA/) });
+    expect(sts.seen).toHaveLength(2);
+    sts.state.refuse = [throttled, throttled, throttled];
+    await expect(
+      client().assumeRole({ roleArn: ROLE, roleSessionName: 's', durationSeconds: 900 }),
+    ).rejects.toMatchObject({ name: 'Throttling', message: 'Rate exceeded' });
   });
 });
