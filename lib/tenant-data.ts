@@ -19,7 +19,7 @@ import {
   tenantLeadingKeys,
   tenantObjectPatterns,
 } from '../shared/iam.js';
-import { TENANT_TAG } from '../shared/adapters/tenant-credentials.js';
+import { TENANT_TAG } from '../shared/tenant-scope.js';
 
 /** The session's tenant, as IAM reads it in a policy. */
 export const SESSION_TENANT = `\${aws:PrincipalTag/${TENANT_TAG}}`;

@@ -7,6 +7,13 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+/**
+ * The session tag naming the tenant: the TenantData role's policy reads `${aws:PrincipalTag/tenant_id}`.
+ * Here, not in shared/adapters/tenant-credentials.ts, which reads the configuration: the CDK app
+ * (lib/tenant-data.ts) imports it, and the local bundles' synth runs before any configuration.
+ */
+export const TENANT_TAG = 'tenant_id';
+
 export interface ScopedCredentials {
   accessKeyId: string;
   secretAccessKey: string;

@@ -11,7 +11,7 @@
  */
 import { config } from '../config.js';
 import { portOf, setPort } from '../runtime-ports.js';
-import type { ScopedCredentials, TenantScope } from '../tenant-scope.js';
+import { TENANT_TAG, type ScopedCredentials, type TenantScope } from '../tenant-scope.js';
 import { StsAssumeRole, type AssumeRoleInput } from './sts-assume-role.js';
 
 /**
@@ -20,8 +20,6 @@ import { StsAssumeRole, type AssumeRoleInput } from './sts-assume-role.js';
  */
 export type TenantCredentialsSource = (tenantId: string, sessionPolicy: string) => Promise<ScopedCredentials>;
 
-/** The session tag naming the tenant: the TenantData role's policy reads `${aws:PrincipalTag/tenant_id}`. */
-export const TENANT_TAG = 'tenant_id';
 /** Role chaining (a function's role assuming another) allows one hour at most. */
 export const SESSION_SECONDS = 3600;
 /**
