@@ -12,6 +12,11 @@ if (!process.env.LOG_FILE && process.env.TEST_LOGS !== 'stdout') {
   process.env.LOG_FILE = logFile;
 }
 
+// /health's bound on each dependency (shared/config.ts): the stack's DynamoDB Local shares two cores
+// with the whole suite, and a DescribeTable took over the 2 s a deployed stage allows. Set here, in
+// the main process, before the stack's modules read the configuration.
+process.env.HEALTH_CHECK_SECONDS ??= '10';
+
 /**
  * Unit files that need the local stack (DynamoDB Local, the server): they run in the `stack` project.
  * Everything else under test/unit is pure and runs in `unit`, where no service starts.

@@ -31,6 +31,12 @@ export interface Config {
   localNotificationsFile?: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   version: string;
+  /**
+   * How long `/health` waits for each dependency before it calls it not answering
+   * (HEALTH_CHECK_SECONDS, default 2). The test run's stack sets more: its DynamoDB Local shares two
+   * cores with the whole suite, and a DescribeTable took over 2 s there.
+   */
+  healthCheckSeconds: number;
   /** The live event stream (`GET /api/v1/events/stream`). */
   eventStream: {
     /** Longest silence before a keep-alive comment, in seconds (default 15). */
@@ -220,6 +226,7 @@ export function loadConfig(env: Env): Config {
     localSmtpUrl: env.LOCAL_SMTP_URL || undefined,
     logLevel: logLevel as Config['logLevel'],
     version: env.GATEHOUSE_VERSION ?? '0.1.0',
+    healthCheckSeconds: seconds(env, 'HEALTH_CHECK_SECONDS', 2, 29),
     eventStream: {
       keepAliveSeconds: seconds(env, 'EVENT_STREAM_KEEPALIVE_SECONDS', 15, STREAM_LIMIT_SECONDS),
       maxDurationSeconds: seconds(env, 'EVENT_STREAM_MAX_SECONDS', 14 * 60, STREAM_LIMIT_SECONDS),

@@ -15,8 +15,6 @@ export interface Health {
   checks: Record<string, 'ok' | 'error'>;
 }
 
-const CHECK_TIMEOUT_MS = 2000;
-
 const CHECKS: Record<string, () => Promise<unknown>> = {
   database: pingTable,
   storage: pingBucket,
@@ -26,7 +24,9 @@ const CHECKS: Record<string, () => Promise<unknown>> = {
 function withTimeout(p: Promise<unknown>): Promise<unknown> {
   return Promise.race([
     p,
-    new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS).unref()),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('timed out')), config.healthCheckSeconds * 1000).unref(),
+    ),
   ]);
 }
 
