@@ -13,7 +13,9 @@ import { isPlatformPartition, stringLike } from '../../shared/db/keys.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { requestPartitions, tableCallScope } from '../../shared/db/request-keys.js';
 import { tenantDataAllowsObjects, tenantDataAllowsTable, tenantSessionPolicy } from '../../shared/iam.js';
-import { withTenantScope } from '../../shared/tenant-scope.js';
+import { chooseCredentialsPerCall, withTenantScope } from '../../shared/tenant-scope.js';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
 const A = '0190a000-0000-7000-8000-00000000000a';
 const B = '0190b000-0000-7000-8000-00000000000b';
@@ -292,5 +294,51 @@ describe('the TenantData role assumed through STS', () => {
     await expect(
       client().assumeRole({ roleArn: ROLE, roleSessionName: 's', durationSeconds: 900 }),
     ).rejects.toMatchObject({ name: 'Throttling', message: 'Rate exceeded' });
+  });
+});
+
+describe('a real DynamoDB client signs with the credentials chosen for the call', () => {
+  // The SDK resolves credentials when it signs: this shows the per-call choice reaches the
+  // signature (the local stand-ins accept any key, so nothing else would notice if it did not).
+  let server: Server;
+  let endpoint = '';
+  const signedBy: string[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      signedBy.push(/Credential=([^/]+)\//.exec(req.headers.authorization ?? '')?.[1] ?? 'unsigned');
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("the function's own key outside a scope and for platform partitions; the tenant's inside it", async () => {
+    const base = new DynamoDBClient({
+      region: 'eu-west-1',
+      endpoint,
+      credentials: { accessKeyId: 'OWNROLEKEY', secretAccessKey: 'own' },
+      maxAttempts: 1,
+    });
+    chooseCredentialsPerCall(base, tableCallScope);
+    const client = DynamoDBDocumentClient.from(base);
+    const get = (key: Record<string, unknown>) => client.send(new GetCommand({ TableName: T, Key: key }));
+    const scope = {
+      tenantId: A,
+      credentials: async () => ({ accessKeyId: 'TENANTAKEY', secretAccessKey: 'a', sessionToken: 'session-a' }),
+    };
+    signedBy.length = 0;
+    await get(keys.tenant(A));
+    await withTenantScope(scope, async () => {
+      await get(keys.tenant(A));
+      await get(keys.rateLog('x', 'ip'));
+      await get(keys.tenant(B));
+    });
+    await get(keys.tenant(A));
+    expect(signedBy).toEqual(['OWNROLEKEY', 'TENANTAKEY', 'OWNROLEKEY', 'TENANTAKEY', 'OWNROLEKEY']);
   });
 });
