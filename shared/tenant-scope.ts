@@ -27,17 +27,75 @@ export interface TenantScope {
   credentials: () => Promise<ScopedCredentials>;
 }
 
+/** Makes the scope of a tenant for the function that runs (its session policy): set per invocation. */
+export type ScopeMaker = (tenantId: string) => TenantScope;
+
+/** What the store holds for one invocation: how to scope a tenant, and the scope once decided. */
+interface Cell {
+  make?: ScopeMaker;
+  scope?: TenantScope;
+  /** Acting on several tenants: each call runs as the tenant its keys name (`enterEachTenant`). */
+  each?: boolean;
+}
+
 const KEY = Symbol.for('gatehouse.tenantScope');
-const holder = globalThis as unknown as Record<symbol, AsyncLocalStorage<TenantScope> | undefined>;
-const store = (holder[KEY] ??= new AsyncLocalStorage<TenantScope>());
+const holder = globalThis as unknown as Record<symbol, AsyncLocalStorage<Cell> | undefined>;
+const store = (holder[KEY] ??= new AsyncLocalStorage<Cell>());
 
 /** Runs `work` in `scope`: its table and bucket calls on tenant data run as that tenant. */
 export function withTenantScope<T>(scope: TenantScope, work: () => T): T {
-  return store.run(scope, work);
+  return store.run({ scope }, work);
 }
 
-/** The scope of the current invocation, if the edge decided a tenant. */
-export const tenantScope = (): TenantScope | undefined => store.getStore();
+/**
+ * Runs `work`, one invocation of a function on tenant data, with no tenant yet: the steps that
+ * decide it set it with `enterTenant` (the handler chain's), or run a part as one tenant with
+ * `asTenant`; `make` gives the scope of a tenant.
+ */
+export function withUndecidedTenant<T>(make: ScopeMaker, work: () => T): T {
+  return store.run({ make }, work);
+}
+
+/**
+ * Decides the tenant of the current invocation (`withUndecidedTenant`): the rest of it, however
+ * deep, runs as `tenantId`; `undefined` runs the rest with the function's own role.
+ */
+export function enterTenant(tenantId: string | undefined): void {
+  const cell = store.getStore();
+  if (!cell?.make) throw new Error('enterTenant outside withUndecidedTenant: no invocation to decide a tenant for');
+  cell.scope = tenantId === undefined ? undefined : cell.make(tenantId);
+}
+
+/**
+ * Runs `work` as `tenantId`, inside an invocation that may act on several tenants (a SUPER_ADMIN's
+ * batch of events) or learns its tenant from what it reads (a public report's key). Outside an
+ * invocation of a function on tenant data it runs `work` as it is.
+ */
+export function asTenant<T>(tenantId: string, work: () => T): T {
+  const make = store.getStore()?.make;
+  return make ? store.run({ make, scope: make(tenantId) }, work) : work();
+}
+
+/**
+ * Decides that the current invocation acts on several tenants, each of its calls as the one tenant
+ * its keys name (a SUPER_ADMIN's batch of events for several tenants): a call naming two tenants
+ * is refused, as their credentials reach one each.
+ */
+export function enterEachTenant(): void {
+  const cell = store.getStore();
+  if (!cell?.make) throw new Error('enterEachTenant outside withUndecidedTenant: no invocation to decide tenants for');
+  cell.scope = undefined;
+  cell.each = true;
+}
+
+/** In an invocation acting on several tenants, the scope of the tenant a call names. */
+export function eachTenantScope(tenantId: string): TenantScope | undefined {
+  const cell = store.getStore();
+  return cell?.each && cell.make ? cell.make(tenantId) : undefined;
+}
+
+/** The scope of the current invocation, if a tenant was decided. */
+export const tenantScope = (): TenantScope | undefined => store.getStore()?.scope;
 
 type Provider = (options?: Record<string, unknown>) => Promise<ScopedCredentials>;
 

@@ -13,6 +13,7 @@ import { apiKeyIds, checkApiKey, lowerRole, planOf } from '../domain/accounts/in
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { IdentityUnavailableError, verifyBearer } from '../adapters/jwt.js';
 import type { TenantId } from '../vocabulary/tenant.js';
+import { asTenant } from '../tenant-scope.js';
 import { credentialTenant } from './tenant.js';
 import type { Principal } from './principal.js';
 
@@ -50,12 +51,15 @@ export async function authenticate(creds: Credentials, prefetch?: Prefetch): Pro
     if (hasCause(err, IdentityUnavailableError)) throw new IdentityUnavailableError('keys unavailable');
     throw new UnauthorizedError(INVALID_TOKEN);
   }
-  // The token's signature vouches for its tenant: the route's reads can go in the same trip.
-  const read = await readItems([
-    userKey(claims.tenantId, claims.userId),
-    tenantKey(claims.tenantId),
-    ...(prefetch?.(credentialTenant(claims.tenantId)) ?? []),
-  ]);
+  // The token's signature vouches for its tenant: the route's reads can go in the same trip, all
+  // as that tenant (shared/tenant-scope.ts).
+  const read = await asTenant(claims.tenantId, () =>
+    readItems([
+      userKey(claims.tenantId, claims.userId),
+      tenantKey(claims.tenantId),
+      ...(prefetch?.(credentialTenant(claims.tenantId)) ?? []),
+    ]),
+  );
   const { user, tenant } = activeUser(read, claims.tenantId, claims.userId, INVALID_TOKEN);
   return {
     principal: {
@@ -77,15 +81,18 @@ async function authenticateApiKey(apiKey: string, sourceIp: string, prefetch?: P
   // The key names its tenant and creator; they and the route's reads in that tenant go in one
   // trip, and serve nothing unless the key is good. A key minted before it named its creator
   // reads the creator (whose role now caps the key's) in a second trip.
-  const read = await readItems([
-    apiKeyKey(ids.tenantId, ids.keyId),
-    tenantKey(ids.tenantId),
-    ...(ids.creatorId ? [userKey(ids.tenantId, ids.creatorId)] : []),
-    ...(prefetch?.(credentialTenant(ids.tenantId)) ?? []),
-  ]);
+  // Read as the tenant the key names: a key of another tenant's reaches nothing of it.
+  const read = await asTenant(ids.tenantId, () =>
+    readItems([
+      apiKeyKey(ids.tenantId, ids.keyId),
+      tenantKey(ids.tenantId),
+      ...(ids.creatorId ? [userKey(ids.tenantId, ids.creatorId)] : []),
+      ...(prefetch?.(credentialTenant(ids.tenantId)) ?? []),
+    ]),
+  );
   const key = apiKeyFrom(read, ids.tenantId, ids.keyId);
   if (!checkApiKey(key, apiKey, sourceIp)) throw new UnauthorizedError(INVALID_KEY);
-  await readItems([userKey(key.tenant_id, key.created_by)], read);
+  await asTenant(key.tenant_id, () => readItems([userKey(key.tenant_id, key.created_by)], read));
   const { user: creator, tenant } = activeUser(read, key.tenant_id, key.created_by, INVALID_KEY);
   return {
     principal: {

@@ -6,6 +6,9 @@
  */
 
 export const tenantPk = (tenantId: string) => `T#${tenantId}`;
+/** The tenant a partition key value belongs to (`T#<tenant>` or `T#<tenant>#...`), if any. */
+export const tenantOfPartition = (pk: string): string | undefined =>
+  pk.startsWith('T#') ? pk.slice(2).split('#')[0] || undefined : undefined;
 /** Rate-limit counters' partitions start with this (`keys.rateWindow`); IAM fences them by it. */
 export const RATE_PK_PREFIX = 'RATE#';
 
@@ -58,6 +61,21 @@ export function stringLike(pattern: string, value: string): boolean {
   let re = '^';
   for (const ch of pattern) re += ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`${re}$`, 's').test(value);
+}
+
+/**
+ * `items` in groups of one owner each (one tenant, or the platform), in the order first seen: a
+ * batch call runs with one set of credentials (shared/db/request-keys.ts), which reach one owner.
+ */
+export function byOwner<T>(items: readonly T[], pkOf: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const owner = tenantOfPartition(pkOf(item)) ?? '';
+    const group = groups.get(owner);
+    if (group) group.push(item);
+    else groups.set(owner, [item]);
+  }
+  return [...groups.values()];
 }
 
 /** Whether a partition key value holds no tenant's data (PLATFORM_PARTITIONS). */

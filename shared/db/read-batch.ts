@@ -6,6 +6,7 @@
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
+import { byOwner } from './keys.js';
 
 export interface ItemKey {
   PK: string;
@@ -52,9 +53,11 @@ export async function readItems(
 ): Promise<Prefetched> {
   const wanted = new Map<string, ItemKey>();
   for (const key of keys) if (!into.has(key)) wanted.set(idOf(key), { PK: key.PK, SK: key.SK });
-  const all = [...wanted.values()];
-  for (let i = 0; i < all.length; i += 100) {
-    const chunk = all.slice(i, i + 100);
+  // A tenant's keys apart from another's and from the platform's: one call, one set of credentials.
+  const chunks = byOwner([...wanted.values()], (k) => k.PK).flatMap((group) =>
+    Array.from({ length: Math.ceil(group.length / 100) }, (_, i) => group.slice(i * 100, i * 100 + 100)),
+  );
+  for (const chunk of chunks) {
     for (const key of chunk) into.set(key, null);
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
       [TABLE]: { Keys: chunk.map((k) => ({ PK: k.PK, SK: k.SK })), ConsistentRead: consistent },

@@ -6,8 +6,8 @@
  * (shared/db/client.ts) and by the local IAM check (shared/local/iam-check.ts), so both see the
  * same keys. The input may be the document client's (plain strings) or marshalled (`{S: ...}`).
  */
-import { tenantScope, type TenantScope } from '../tenant-scope.js';
-import { isPlatformPartition } from './keys.js';
+import { eachTenantScope, tenantScope, type TenantScope } from '../tenant-scope.js';
+import { isPlatformPartition, tenantOfPartition } from './keys.js';
 import { TABLE_KEYS } from './table.js';
 
 type Input = Record<string, unknown>;
@@ -96,8 +96,12 @@ export function requestPartitions(command: string, input: Input): string[] | nul
  * is refused by IAM (and locally by shared/local/iam-check.ts, which asks this same function).
  */
 export function tableCallScope(command: string, input: Input): TenantScope | undefined {
-  const scope = tenantScope();
-  if (!scope) return undefined;
   const partitions = requestPartitions(command, input);
-  return partitions !== null && partitions.every(isPlatformPartition) ? undefined : scope;
+  if (partitions !== null && partitions.every(isPlatformPartition)) return undefined;
+  const scope = tenantScope();
+  if (scope) return scope;
+  // Acting on several tenants (shared/tenant-scope.ts `enterEachTenant`): as the tenant the call
+  // names first; a call that names another too is refused by that tenant's policy.
+  const named = (partitions ?? []).map(tenantOfPartition).find((t) => t !== undefined);
+  return named === undefined ? undefined : eachTenantScope(named);
 }

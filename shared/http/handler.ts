@@ -26,7 +26,7 @@ import type { TenantId } from '../vocabulary/tenant.js';
 import { consumeRateLimit, type RateLimitState, type TenantEvents, type ZoneMinute } from '../domain/requests/index.js';
 import { TenantMeter } from './tenant-meter.js';
 import { tenantScopeOf } from '../adapters/tenant-credentials.js';
-import { withTenantScope } from '../tenant-scope.js';
+import { enterEachTenant, enterTenant, withUndecidedTenant } from '../tenant-scope.js';
 import { tenantSessionPolicy } from '../iam.js';
 import { RateLimitedError } from '../errors.js';
 import { toProxyResult, errorResult } from './respond.js';
@@ -200,7 +200,7 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
     throw new Error(`route ${route.id} declares a plan: its function must pass planGate (shared/http/plan-gate.ts)`);
   }
   const validators = requestValidators(route);
-  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(asDecidedTenant(route, core))
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>(core)
     .use(requestContext(route))
     .use(httpHeaderNormalizer());
   if (route.rateLimit) chain.use(rateLimiter(route.rateLimit));
@@ -212,7 +212,21 @@ export function handlerChain(route: RouteDef, core: ChainCore, options: RouteOpt
   }
   for (const v of validators) chain.use(v);
   chain.use(decideTenant(route, options.plan));
-  return flushingMetrics(chain);
+  return asTenantDecided(route, flushingMetrics(chain));
+}
+
+/**
+ * `run` as the tenant the chain decides: from then on, its table and bucket calls on tenant data
+ * (the plan check, the route's function, the steps after it) use that tenant's credentials
+ * (shared/tenant-scope.ts; docs/architecture.md, 27), and so do the caller's own reads while
+ * authenticating, in the tenant the credential names. A route without table or bucket grants
+ * makes no call on tenant data.
+ */
+function asTenantDecided(route: RouteDef, run: ChainCore): ChainCore {
+  if (!route.grants.table && !route.grants.bucket) return run;
+  const sessionPolicy = tenantSessionPolicy(route.grants);
+  const make = (tenantId: string) => tenantScopeOf(tenantId, sessionPolicy);
+  return (event, context) => withUndecidedTenant(make, () => run(event, context));
 }
 
 /**
@@ -436,17 +450,28 @@ function decideTenant(
       const internal = internalOf(request.context);
       const principal = internal.principal;
       appendLogContext({ tenant_id: principal?.tenantId });
+      // Whose credentials the rest runs with (asTenantDecided), for a route on tenant data.
+      const onTenantData = Boolean(route.grants.table || route.grants.bucket);
+      const decide = (tenantId: string) => {
+        if (onTenantData) enterTenant(tenantId);
+      };
       if (route.tenant === 'none' || route.tenant === 'events') {
         if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
         // No tenant decided here (an event's is, each): the caller's plan, if there is a caller.
         annotateTier(principal?.plan);
+        // A batch of events has its sender's tenant, unless a SUPER_ADMIN sends it: then each call
+        // runs as the one tenant its keys name (shared/tenant-scope.ts `enterEachTenant`).
+        if (route.tenant === 'events' && principal && onTenantData) {
+          if (principal.role === 'SUPER_ADMIN') enterEachTenant();
+          else enterTenant(ownTenant(principal));
+        }
         return;
       }
       if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
-      internal.tenant =
-        route.tenant === 'credential'
-          ? ownTenant(principal)
-          : await resolveTenant(principal, namedTenant(request.event, route.tenant));
+      const named = route.tenant === 'credential' ? undefined : namedTenant(request.event, route.tenant);
+      // A SUPER_ADMIN's read of the tenant it names is that tenant's.
+      decide(named ?? ownTenant(principal));
+      internal.tenant = named === undefined ? ownTenant(principal) : await resolveTenant(principal, named);
       appendLogContext({ tenant_id: internal.tenant });
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).
       if (plan) internal.plan = await plan.check(route, principal, internal.tenant, internal.read);
@@ -454,27 +479,6 @@ function decideTenant(
       // tenant (another one's plan is only read where the route checks it).
       annotateTier(internal.plan ?? (internal.tenant === ownTenant(principal) ? principal.plan : undefined));
     },
-  };
-}
-
-/**
- * `core` run as the tenant the chain decided: its table and bucket calls on tenant data use that
- * tenant's credentials (shared/tenant-scope.ts; docs/architecture.md, 27). A batch of events
- * (`tenant: 'events'`) has one tenant unless a SUPER_ADMIN sends it: then, like a route with no
- * tenant, it runs with the function's own role.
- */
-function asDecidedTenant(route: RouteDef, core: ChainCore): ChainCore {
-  // A route without table or bucket grants makes no call on tenant data.
-  if (!route.grants.table && !route.grants.bucket) return core;
-  const sessionPolicy = tenantSessionPolicy(route.grants);
-  return (event, context) => {
-    const { tenant, principal } = internalOf(context);
-    const decided =
-      tenant ??
-      (route.tenant === 'events' && principal && principal.role !== 'SUPER_ADMIN' ? ownTenant(principal) : null);
-    return decided
-      ? withTenantScope(tenantScopeOf(decided, sessionPolicy), () => core(event, context))
-      : core(event, context);
   };
 }
 

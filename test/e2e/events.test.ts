@@ -262,6 +262,34 @@ describe('events.batch', () => {
     expect((await call('GET', '/api/v1/events', { token: site.org.token })).body).toEqual([]);
   });
 
+  it("a SUPER_ADMIN's batch for two tenants stores each event in its tenant, each tenant's calls as that tenant", async () => {
+    const [one, two] = await Promise.all([newSite('BatchOne'), newSite('BatchTwo')]);
+    const events = [one, two, one, two].map((site, i) => ({
+      type: 'motion.detected',
+      tenant_id: site.org.tenantId,
+      environment_id: site.environmentId,
+      location: inside,
+      payload: { value: i },
+    }));
+    const res = await call('POST', '/api/v1/events/batch', {
+      token: await asAdmin(),
+      body: { events },
+      headers: { 'idempotency-key': `admin-batch-${Date.now()}` },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.map((e: { tenant_id: string }) => e.tenant_id)).toEqual(events.map((e) => e.tenant_id));
+    // Each event was matched against its own tenant's zone.
+    expect(res.body.map((e: { matched_zone_ids: string[] }) => e.matched_zone_ids)).toEqual(
+      [one, two, one, two].map((site) => [site.zoneId]),
+    );
+    for (const site of [one, two]) {
+      const listed = (await call('GET', '/api/v1/events', { token: site.org.token })).body;
+      expect(listed.map((e: { payload: { value: number } }) => e.payload.value).sort()).toEqual(
+        site === one ? [0, 2] : [1, 3],
+      );
+    }
+  });
+
   it('events of one zone in a batch raise each other density', async () => {
     const site = await newSite();
     const events = Array.from({ length: 10 }, () => ({
