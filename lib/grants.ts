@@ -9,9 +9,16 @@
 import { Aws, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type { IConstruct } from 'constructs';
-import { RATE_PK_PREFIX } from '../shared/db/keys.js';
+import { PLATFORM_PARTITIONS, RATE_PK_PREFIX } from '../shared/db/keys.js';
 import { TABLE_KEYS } from '../shared/db/table.js';
-import { allowedActions, AUDIT_SEAL, AUDIT_VERIFY, QUEUE_DEPTH, QUEUE_SEND } from '../shared/iam.js';
+import {
+  allowedActions,
+  AUDIT_SEAL,
+  AUDIT_VERIFY,
+  OWN_ROLE_OBJECT_PATTERNS,
+  QUEUE_DEPTH,
+  QUEUE_SEND,
+} from '../shared/iam.js';
 import { queueUrlVariable } from '../shared/adapters/queue.js';
 import type { RouteGrants } from '../shared/routes/index.js';
 import type { QueueTarget } from '../shared/workers.js';
@@ -93,15 +100,24 @@ export function grantStatements(
   grants: RouteGrants,
   arns: ServiceArns,
   counters: readonly string[] = [],
+  fenced = false,
 ): iam.PolicyStatement[] {
   const allowed = allowedActions(grants, counters);
   const statements: iam.PolicyStatement[] = [];
+  // A function serving a tenant route (shared/iam.ts `fencedToPlatform`) reaches platform
+  // partitions only with its own role; a tenant's items need the TenantData role.
+  const platformOnly = fenced
+    ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...PLATFORM_PARTITIONS] } } }
+    : {};
   if (allowed.table.length > 0) {
-    statements.push(new iam.PolicyStatement({ actions: [...allowed.table], resources: [arns.tableArn] }));
+    statements.push(
+      new iam.PolicyStatement({ actions: [...allowed.table], resources: [arns.tableArn], ...platformOnly }),
+    );
     statements.push(
       new iam.PolicyStatement({
         actions: ['dynamodb:Query'],
         resources: TABLE_KEYS.indexes.map((index) => `${arns.tableArn}/index/${index.name}`),
+        ...platformOnly,
       }),
     );
   }
@@ -114,7 +130,22 @@ export function grantStatements(
       }),
     );
   }
-  if (allowed.bucket.length > 0) {
+  if (allowed.bucket.length > 0 && fenced) {
+    // The same for the bucket: the platform's objects (feeds' exports) only.
+    statements.push(
+      new iam.PolicyStatement({
+        actions: [...allowed.bucket],
+        resources: [arns.bucketArn],
+        conditions: { StringLike: { 's3:prefix': OWN_ROLE_OBJECT_PATTERNS } },
+      }),
+    );
+    statements.push(
+      new iam.PolicyStatement({
+        actions: [...allowed.objects],
+        resources: OWN_ROLE_OBJECT_PATTERNS.map((pattern) => `${arns.bucketArn}/${pattern}`),
+      }),
+    );
+  } else if (allowed.bucket.length > 0) {
     statements.push(new iam.PolicyStatement({ actions: [...allowed.bucket], resources: [arns.bucketArn] }));
     statements.push(new iam.PolicyStatement({ actions: [...allowed.objects], resources: [`${arns.bucketArn}/*`] }));
   }
@@ -218,8 +249,21 @@ export function grantsObjects(grants: RouteGrants): boolean {
  * The cdk-nag acknowledgements of the wildcards the grants need (resources named at run time),
  * each with its reason: for a route's function and a worker's alike.
  */
-export function acknowledgeGrantWildcards(scope: IConstruct, grants: RouteGrants, lakePrefix?: string): void {
-  if (grantsObjects(grants)) {
+export function acknowledgeGrantWildcards(
+  scope: IConstruct,
+  grants: RouteGrants,
+  lakePrefix?: string,
+  fenced = false,
+): void {
+  if (grantsObjects(grants) && fenced) {
+    Validations.of(scope).acknowledge(
+      ...OWN_ROLE_OBJECT_PATTERNS.map((pattern) => ({
+        id: `AwsSolutions-IAM5[Resource::<BucketArn>/${pattern}]`,
+        reason:
+          "The platform's objects (the feeds' exports) are named at run time under their prefix; a tenant's objects need the TenantData role.",
+      })),
+    );
+  } else if (grantsObjects(grants)) {
     Validations.of(scope).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::<BucketArn>/*]',
       reason:

@@ -10,7 +10,7 @@ import type { RouteDef } from '../shared/routes/index.js';
 import { GatehouseFunction, type FunctionLogging } from './function.js';
 import type { FunctionBundles } from './function-bundles.js';
 import { routePackageExtras } from './function-sources.js';
-import { counterActions } from '../shared/iam.js';
+import { counterActions, fencedToPlatform } from '../shared/iam.js';
 import { acknowledgeGrantWildcards, grantStatements, onTenantData, usesAuditKey, type ServiceArns } from './grants.js';
 import { ASSUME_TENANT_DATA } from './tenant-data.js';
 import { DEFAULT_MEMORY_MB, timeoutOf } from './route-plan.js';
@@ -46,7 +46,8 @@ export class RouteFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(route.grants, props.arns, counterActions(route)))
+    const fenced = fencedToPlatform(route);
+    for (const statement of grantStatements(route.grants, props.arns, counterActions(route), fenced))
       role.addToPrincipalPolicy(statement);
     if (onTenantData(route)) {
       if (!props.arns.tenantDataRoleArn)
@@ -71,7 +72,7 @@ export class RouteFunction extends Construct {
       logging: props.logging,
     });
 
-    acknowledgeGrantWildcards(this, route.grants, props.arns.lakeDatabasePrefix);
+    acknowledgeGrantWildcards(this, route.grants, props.arns.lakeDatabasePrefix, fenced);
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',

@@ -4,7 +4,8 @@
  * AWS SDK call a route or worker makes (shared/local/iam-check.ts), so a missing grant fails the
  * tests instead of the first call in AWS.
  */
-import { stringLike, TENANT_SESSION_PLATFORM_PARTITIONS, tenantPk } from './db/keys.js';
+import { isPlatformPartition, stringLike, TENANT_SESSION_PLATFORM_PARTITIONS, tenantPk } from './db/keys.js';
+import { PLATFORM_OBJECT_PREFIXES } from './adapters/object-keys.js';
 import type { RouteDef, RouteGrants } from './routes/types.js';
 
 // No Scan: the data model serves every access pattern by key or index (docs/data-model.md).
@@ -198,3 +199,29 @@ export function tenantSessionPolicy(grants: RouteGrants): string {
     Statement: [{ Effect: 'Allow', Action: actions, Resource: '*' }],
   });
 }
+
+/**
+ * Whether a route's function serves one tenant's data, so its own role is fenced to the platform
+ * (docs/architecture.md, 27): every route whose tenant the chain decides (from the credential,
+ * the path, the query, the body, or a batch's sender), on the table or the bucket. Its calls on
+ * that tenant's data run with the TenantData role; what its own role keeps is below. A route with
+ * no tenant (`none`: registration, public reports, acknowledgement links, the tenant directory's
+ * SUPER_ADMIN routes, the live stream, health) is a platform function, listed in the docs.
+ */
+export const fencedToPlatform = (route: Pick<RouteDef, 'tenant' | 'grants'>): boolean =>
+  route.tenant !== 'none' && Boolean(route.grants.table || route.grants.bucket);
+
+/**
+ * What a fenced function's own role may name in the table: platform partitions only
+ * (shared/db/keys.ts PLATFORM_PARTITIONS), the `dynamodb:LeadingKeys` condition of its statements.
+ * A call naming no partition (DescribeTable) passes, as `ForAllValues` does; no Scan is granted.
+ */
+export const ownRoleAllowsTable = (partitions: readonly string[] | null): boolean =>
+  partitions !== null && partitions.every(isPlatformPartition);
+
+/** The objects a fenced function's own role may name: the platform's (`feeds/`), as `StringLike` patterns. */
+export const OWN_ROLE_OBJECT_PATTERNS = PLATFORM_OBJECT_PREFIXES.map((prefix) => `${prefix}*`);
+
+/** The same for the bucket: every key (or listing prefix) under a platform prefix, and at least one. */
+export const ownRoleAllowsObjects = (keys: readonly string[]): boolean =>
+  keys.length > 0 && keys.every((key) => OWN_ROLE_OBJECT_PATTERNS.some((pattern) => stringLike(pattern, key)));

@@ -21,7 +21,7 @@ import { buildContext, buildProxyEvent } from './proxy-event.js';
 import { RouteMatcher } from './route-matcher.js';
 import { writeLogLine } from '../log-sink.js';
 import { counterActions } from '../iam.js';
-import { runAs } from './iam-check.js';
+import { runAsRoute } from './iam-check.js';
 import { announceHandlers, sourceHandlers, type HandlerFiles } from './handler-files.js';
 
 /** API Gateway's payload limit. (Lambda's own invoke limit, 6 MB, is lower; see the README.) */
@@ -179,9 +179,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     if (route.streaming) {
       const stream = new LocalResponseStream(res);
       try {
-        await runAs(route.id, route.grants, counterActions(route), () =>
-          (handler as StreamingHandler)(event, stream, context),
-        );
+        await runAsRoute(route, counterActions(route), () => (handler as StreamingHandler)(event, stream, context));
       } catch (error) {
         if (res.destroyed) return; // the client left; its writes failing is expected
         logError(`streaming handler of route ${route.id} failed`, error, requestId);
@@ -198,9 +196,7 @@ export async function startHttpServer(options: HttpServerOptions = {}): Promise<
     let result: APIGatewayProxyResult;
     const started = performance.now();
     try {
-      result = await runAs(route.id, route.grants, counterActions(route), () =>
-        (handler as ProxyHandler)(event, context),
-      );
+      result = await runAsRoute(route, counterActions(route), () => (handler as ProxyHandler)(event, context));
     } catch (error) {
       logError(`handler of route ${route.id} threw`, error, requestId);
       return sendJson(res, 500, { detail: `Internal Server Error (request ${requestId})` }, requestId);

@@ -8,10 +8,18 @@
  * Calls made outside a function (bootstrap, tests calling domain code directly) are not checked.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { allowedActions, tenantDataAllowsObjects, tenantDataAllowsTable, type Allowed } from '../iam.js';
+import {
+  allowedActions,
+  fencedToPlatform,
+  ownRoleAllowsObjects,
+  ownRoleAllowsTable,
+  tenantDataAllowsObjects,
+  tenantDataAllowsTable,
+  type Allowed,
+} from '../iam.js';
 import { requestPartitions, tableCallScope } from '../db/request-keys.js';
 import { bucketCallScope, objectKeysOf } from '../adapters/object-keys.js';
-import type { RouteGrants } from '../routes/types.js';
+import type { RouteDef, RouteGrants } from '../routes/types.js';
 import { RATE_PK_PREFIX } from '../db/keys.js';
 import { setPort } from '../runtime-ports.js';
 
@@ -21,6 +29,8 @@ interface Running {
   allowed: Allowed;
   /** The queue its trigger reads, if any. */
   consumes?: string;
+  /** Its own role reaches platform partitions and objects only (shared/iam.ts `fencedToPlatform`). */
+  fenced?: boolean;
 }
 
 const current = new AsyncLocalStorage<Running>();
@@ -32,8 +42,14 @@ export function runAs<T>(
   counters: readonly string[],
   work: () => T,
   consumes?: string,
+  fenced?: boolean,
 ): T {
-  return current.run({ who, allowed: allowedActions(grants, counters), consumes }, work);
+  return current.run({ who, allowed: allowedActions(grants, counters), consumes, fenced }, work);
+}
+
+/** Runs `work` as the function of `route`: its grants, and its own role fenced if it serves a tenant route. */
+export function runAsRoute<T>(route: RouteDef, counters: readonly string[], work: () => T): T {
+  return runAs(route.id, route.grants, counters, work, undefined, fencedToPlatform(route));
 }
 
 /**
@@ -159,14 +175,17 @@ function actionsOf(service: string, command: string, input: Input): { action: st
  * evaluated against the TenantData role's policy with that tenant (shared/iam.ts), as IAM would:
  * every partition it names must lead with the tenant's, every object be under its prefixes.
  */
-function checkTenantData(service: string, command: string, input: Input): void {
+function checkTenantData(service: string, command: string, input: Input, running: Running | undefined): void {
   const scope =
     service === 'dynamodb'
       ? tableCallScope(command, input)
       : service === 's3'
         ? bucketCallScope(command, input)
         : undefined;
-  if (!scope) return;
+  if (!scope) {
+    checkOwnRole(service, command, input, running);
+    return;
+  }
   const tenant = scope.tenantId;
   for (const { action } of actionsOf(service, command, input)) {
     const ok =
@@ -174,14 +193,32 @@ function checkTenantData(service: string, command: string, input: Input): void {
         ? tenantDataAllowsTable(tenant, action, requestPartitions(command, input))
         : tenantDataAllowsObjects(tenant, action, objectKeysOf(input));
     if (!ok) {
-      const named =
-        service === 'dynamodb'
-          ? `partitions ${JSON.stringify(requestPartitions(command, input))}`
-          : `objects ${JSON.stringify(objectKeysOf(input))}`;
       throw new LocalAccessDenied(
-        `the credentials of tenant ${tenant} are not allowed to perform ${action} on ${named}: the TenantData role's policy (shared/iam.ts) allows only that tenant's`,
+        `the credentials of tenant ${tenant} are not allowed to perform ${action} on ${named(service, command, input)}: the TenantData role's policy (shared/iam.ts) allows only that tenant's`,
       );
     }
+  }
+}
+
+const named = (service: string, command: string, input: Input): string =>
+  service === 'dynamodb'
+    ? `partitions ${JSON.stringify(requestPartitions(command, input))}`
+    : `objects ${JSON.stringify(objectKeysOf(input))}`;
+
+/**
+ * A call made with the function's own role, by a function that serves a tenant route: its
+ * statements carry the platform condition (lib/grants.ts), so a key of any tenant is refused.
+ */
+function checkOwnRole(service: string, command: string, input: Input, running: Running | undefined): void {
+  if (!running?.fenced || (service !== 'dynamodb' && service !== 's3')) return;
+  const ok =
+    service === 'dynamodb'
+      ? ownRoleAllowsTable(requestPartitions(command, input))
+      : ownRoleAllowsObjects(objectKeysOf(input));
+  if (!ok) {
+    throw new LocalAccessDenied(
+      `${running.who}'s own role is not allowed to perform ${command.replace(/Command$/, '')} on ${named(service, command, input)}: it reaches platform partitions and objects only; a tenant's data needs that tenant's credentials (shared/tenant-scope.ts)`,
+    );
   }
 }
 
@@ -202,7 +239,7 @@ export function checkCallsOf(client: SdkClient, service: string): void {
     (next: (args: { input: Input }) => Promise<unknown>, context: { commandName?: string }) =>
       async (args: { input: Input }) => {
         const running = current.getStore();
-        checkTenantData(service, context.commandName ?? 'Unknown', args.input);
+        checkTenantData(service, context.commandName ?? 'Unknown', args.input, running);
         if (running) {
           for (const { action, pk } of actionsOf(service, context.commandName ?? 'Unknown', args.input)) {
             if (!permits(running.allowed, action, pk)) {

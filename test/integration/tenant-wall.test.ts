@@ -6,19 +6,22 @@
  * refuses the calls as IAM would, before they reach the table or the bucket; A's own keys pass.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET, s3 } from '../../shared/adapters/s3.js';
 import { tenantScopeOf } from '../../shared/adapters/tenant-credentials.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { tenantPk } from '../../shared/db/keys.js';
+import { readItems } from '../../shared/db/read-batch.js';
 import { createEnvironment, findEnvironment } from '../../shared/domain/sites/environments.js';
 import { counterActions, tenantSessionPolicy } from '../../shared/iam.js';
-import { checkSharedClients, runAs } from '../../shared/local/iam-check.js';
+import { checkSharedClients, runAsRoute } from '../../shared/local/iam-check.js';
 import { environmentsCreateRoute, environmentsGetRoute } from '../../shared/routes/environments.js';
+import { eventsBatchRoute } from '../../shared/routes/events.js';
+import { tenantsGetRoute } from '../../shared/routes/tenants.js';
 import type { RouteDef } from '../../shared/routes/types.js';
-import { withTenantScope } from '../../shared/tenant-scope.js';
+import { enterEachTenant, withTenantScope, withUndecidedTenant } from '../../shared/tenant-scope.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf } from '../support/seed.js';
@@ -28,7 +31,7 @@ const denied = { name: 'AccessDeniedException' };
 /** `work` as `route`'s function acting in `tenant`, as the handler chain runs it. */
 const asRouteIn = <T>(route: RouteDef, tenant: RegisteredTenant, work: () => Promise<T>) =>
   withTenantScope(tenantScopeOf(tenant.tenantId, tenantSessionPolicy(route.grants)), () =>
-    runAs(route.id, route.grants, counterActions(route), work),
+    runAsRoute(route, counterActions(route), work),
   );
 
 let a: RegisteredTenant;
@@ -115,5 +118,52 @@ describe("a route's objects", () => {
     await expect(
       asRouteIn(route, a, () => s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: other, Body: 'a' }))),
     ).rejects.toMatchObject(denied);
+  });
+});
+
+describe("a tenant route's own role", () => {
+  it("is refused a tenant's items and objects: outside a tenant scope, the route reaches the platform's only", async () => {
+    const made = await createEnvironment(actorOf(a), systemTenant(a.tenantId), { name: 'Own role', type: 'site' });
+    const asRoute = <T>(work: () => Promise<T>) =>
+      runAsRoute(environmentsGetRoute, counterActions(environmentsGetRoute), work);
+    await expect(asRoute(() => findEnvironment(systemTenant(a.tenantId), made.environment_id))).rejects.toMatchObject(
+      denied,
+    );
+    await expect(
+      asRoute(() => db.send(new GetCommand({ TableName: TABLE, Key: keys.registration('nobody') }))),
+    ).resolves.toBeDefined();
+    const objects = { ...environmentsGetRoute, id: 'probe-own-objects', grants: { bucket: 'read' as const } };
+    await expect(
+      runAsRoute(objects as unknown as RouteDef, [], () =>
+        s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `tenants/${a.tenantId}/probe/wall.txt` })),
+      ),
+    ).rejects.toMatchObject(denied);
+  });
+
+  it("a SUPER_ADMIN's batch runs each call as the tenant it names; a call naming two tenants is refused", async () => {
+    const [one, two] = [keys.tenant(a.tenantId), keys.tenant(b.tenantId)];
+    const asAdminBatch = <T>(work: () => Promise<T>) =>
+      withUndecidedTenant(
+        (tenantId) => tenantScopeOf(tenantId, tenantSessionPolicy(eventsBatchRoute.grants)),
+        () => {
+          enterEachTenant();
+          return runAsRoute(eventsBatchRoute, counterActions(eventsBatchRoute), work);
+        },
+      );
+    await expect(
+      asAdminBatch(() => db.send(new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: [one, two] } } }))),
+    ).rejects.toMatchObject(denied);
+    // The store's batch read splits its keys by tenant: one call each, each as its tenant.
+    const read = await asAdminBatch(() => readItems([one, two]));
+    expect(read.get(one)).toMatchObject({ tenant_id: a.tenantId });
+    expect(read.get(two)).toMatchObject({ tenant_id: b.tenantId });
+  });
+
+  it("a route with no tenant (the directory's SUPER_ADMIN routes) is a platform function: its own role is not fenced", async () => {
+    await expect(
+      runAsRoute(tenantsGetRoute, counterActions(tenantsGetRoute), () =>
+        db.send(new GetCommand({ TableName: TABLE, Key: keys.tenant(a.tenantId) })),
+      ),
+    ).resolves.toMatchObject({ Item: { tenant_id: a.tenantId } });
   });
 });
