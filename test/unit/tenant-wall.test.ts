@@ -3,7 +3,7 @@
  * credentials a call runs with, what the TenantData role's policy allows, and the STS adapter's
  * cache. The wall against the stand-ins: test/integration/tenant-wall.test.ts.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StsAssumeRole } from '../../shared/adapters/sts-assume-role.js';
@@ -14,6 +14,7 @@ import * as keys from '../../shared/db/item-keys.js';
 import { requestPartitions, tableCallScope } from '../../shared/db/request-keys.js';
 import { tenantDataAllowsObjects, tenantDataAllowsTable, tenantSessionPolicy } from '../../shared/iam.js';
 import { chooseCredentialsPerCall, withTenantScope } from '../../shared/tenant-scope.js';
+import { localSts } from '../support/local-sts.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
@@ -149,57 +150,6 @@ describe("the TenantData role's policy, evaluated for a tenant", () => {
     expect(read.Statement[0]!.Action).toContain('dynamodb:Query');
   });
 });
-
-/** A local STS: AssumeRole of one role, answered as STS answers (the XML of its API reference). */
-function localSts() {
-  const seen: { method: string; headers: IncomingHttpHeaders; form: URLSearchParams }[] = [];
-  const state = { now: 1_000_000, refuse: [] as { status: number; code: string; message: string }[], issued: 0 };
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const form = new URLSearchParams(raw);
-      seen.push({ method: req.method!, headers: req.headers, form });
-      res.setHeader('content-type', 'text/xml');
-      const refusal = state.refuse.shift();
-      if (refusal) {
-        res.writeHead(refusal.status);
-        return res.end(
-          `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">\n  <Error>\n    <Type>Sender</Type>\n` +
-            `    <Code>${refusal.code}</Code>\n    <Message>${refusal.message}</Message>\n  </Error>\n` +
-            `  <RequestId>4b2f5a0e-7d3c-11e0-9b0a-0123456789ab</RequestId>\n</ErrorResponse>\n`,
-        );
-      }
-      const n = ++state.issued;
-      const session = form.get('RoleSessionName');
-      res.writeHead(200);
-      res.end(
-        `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
-  <AssumeRoleResult>
-    <AssumedRoleUser>
-      <Arn>arn:aws:sts::111122223333:assumed-role/td/${session}</Arn>
-      <AssumedRoleId>AROA3XFRBF535PLBIFPI4:${session}</AssumedRoleId>
-    </AssumedRoleUser>
-    <Credentials>
-      <AccessKeyId>ASIAIOSFODNN7EXAMPL${n}</AccessKeyId>
-      <SecretAccessKey>wJalrXUtnFEMI/K7MDENG/bPxRfiCY+EXAMPLEKEY</SecretAccessKey>
-      <SessionToken>
-       FwoGZXIvYXdzEN//////////wEaDOjEXAMPLE${n}+tenant&amp;token==
-      </SessionToken>
-      <Expiration>${new Date(state.now + 3_600_000).toISOString()}</Expiration>
-    </Credentials>
-    <PackedPolicySize>6</PackedPolicySize>
-  </AssumeRoleResult>
-  <ResponseMetadata>
-    <RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId>
-  </ResponseMetadata>
-</AssumeRoleResponse>
-`,
-      );
-    });
-  });
-  return { server, seen, state };
-}
 
 describe('the TenantData role assumed through STS', () => {
   const sts = localSts();
