@@ -14,23 +14,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { IP_GEO_DATA_FILES, ipGeoSource, lookupIp, type IpGeo } from '../shared/adapters/ip-geo.js';
+import { seededRandom } from '../test/support/seeded-random.js';
 
 const V4 = Number(process.env.BENCH_V4 ?? 10_000);
 const V6 = Number(process.env.BENCH_V6 ?? 2_000);
 const MB = 1024 * 1024;
 const mb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
-
-/** A small deterministic generator: the same addresses on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function memory(label: string): void {
   const m = process.memoryUsage();
@@ -88,7 +77,7 @@ const [first6, load6] = await timed(() => lookupIp('2001:4860:4860::8888'));
 console.log(`first IPv6 lookup (reads the IPv6 files): ${load6.toFixed(1)} ms -> ${JSON.stringify(first6)}`);
 memory('after the IPv6 data');
 
-const next = random(1);
+const next = seededRandom(1);
 const v4 = await publicAddresses(V4, () => [0, 0, 0, 0].map(() => Math.floor(next() * 256)).join('.'));
 const r4 = await meanLookup(v4);
 console.log(

@@ -17,6 +17,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IP_GEO_DATA_FILES, IP_GEO_PACKAGES, ipGeoSource, lookupIp, type IpGeo } from '../../shared/adapters/ip-geo.js';
 import { IP_GEO_PACKAGE_FILES } from '../../lib/ip-geo-files.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const require = createRequire(import.meta.url);
 const packageDir = (pkg: string) => dirname(require.resolve(`${pkg}/package.json`));
@@ -99,18 +100,6 @@ const ipv4Text = (value: bigint) => [24n, 16n, 8n, 0n].map((shift) => String((va
 const ipv6Text = (value: bigint) =>
   Array.from({ length: 8 }, (_, i) => ((value >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':');
 
-/** A small deterministic generator, so a failing address can be found again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe.each([
   { version: 4 as const, file: IP_GEO_DATA_FILES.asnIpv4.file, text: ipv4Text, bits: 32n },
   { version: 6 as const, file: IP_GEO_DATA_FILES.asnIpv6.file, text: ipv6Text, bits: 128n },
@@ -144,7 +133,7 @@ describe.each([
   });
 
   it('gives the row that holds the address, for random addresses and at the edges of rows', async () => {
-    const next = random(version);
+    const next = seededRandom(version);
     const values: bigint[] = [rows[0]!.start, rows[0]!.start - 1n, rows.at(-1)!.end, rows.at(-1)!.end + 1n];
     for (let i = 0; i < 400; i++) {
       const row = rows[Math.floor(next() * rows.length)]!;
