@@ -223,7 +223,7 @@ try {
     );
     console.log(`   in process (signing, form, XML parse): about ${ms(inProcess)} ms per AssumeRole`);
     console.log(
-      "   Real STS adds its own round trip to the regional endpoint (TLS, AWS's work): not measured here, and AWS publishes no latency figure for it.",
+      "   Real STS adds its own round trip to the regional endpoint (TLS, AWS's work): not measured here (no published figure found).",
     );
   } finally {
     await new Promise<void>((resolve) => sts.server.close(() => resolve()));
@@ -249,7 +249,10 @@ try {
     },
   ];
   console.log('\n3. AssumeRole calls: the real AssumedTenantCredentials per container, on a simulated clock');
-  console.log('   (Zipf s=1 tenant shares; a request lands on any container; steady fleets counted after 2 h)');
+  console.log(
+    '   (Zipf s=1 tenant shares; a request lands on any container; containers replaced after 2 h unless said,\n' +
+      '   an assumed lifetime; steady fleets: 6 h counted after 2 h of warm-up)',
+  );
   console.log('   scenario                                        requests  AssumeRoles  per 1,000  peak/s  peak/min');
   for (const { label, model } of scenarios) {
     const r = await simulateFleet(model);
