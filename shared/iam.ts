@@ -203,9 +203,9 @@ export function tenantSessionPolicy(grants: RouteGrants): string {
 /**
  * Whether a route's function serves one tenant's data, so its own role is fenced to the platform
  * (docs/architecture.md, 27): every route whose tenant the chain decides (from the credential,
- * the path, the query, the body, or a batch's sender), on the table or the bucket. Its calls on
- * that tenant's data run with the TenantData role; what its own role keeps is below. A route with
- * no tenant (`none`: registration, public reports, acknowledgement links, the tenant directory's
+ * the path, the query, the body, or a batch's sender) or the function finds (`found`), on the
+ * table or the bucket. Its calls on that tenant's data run with the TenantData role; what its own
+ * role keeps is below. A route with no tenant (`none`: registration, the tenant directory's
  * SUPER_ADMIN routes, the live stream, health) is a platform function, listed in the docs.
  */
 export const fencedToPlatform = (route: Pick<RouteDef, 'tenant' | 'grants'>): boolean =>

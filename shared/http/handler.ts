@@ -116,7 +116,7 @@ export interface RouteOptions {
 export type ActorOf<R extends RouteDef> = R['access'] extends 'public' ? Actor : CallerActor;
 
 /** A decided tenant for routes that declare where theirs comes from; none for the others. */
-export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events' ? null : TenantId;
+export type TenantOf<R extends RouteDef> = R['tenant'] extends 'none' | 'events' | 'found' ? null : TenantId;
 
 /** The decided tenant's plan for routes that declare what it must allow; none for the others. */
 export type PlanOf<R extends RouteDef> = R extends { plan: PlanRequirement } ? TenantPlan : null;
@@ -455,7 +455,7 @@ function decideTenant(
       const decide = (tenantId: string) => {
         if (onTenantData) enterTenant(tenantId);
       };
-      if (route.tenant === 'none' || route.tenant === 'events') {
+      if (route.tenant === 'none' || route.tenant === 'events' || route.tenant === 'found') {
         if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
         // No tenant decided here (an event's is, each): the caller's plan, if there is a caller.
         annotateTier(principal?.plan);

@@ -59,7 +59,7 @@ export const dronesCallbackRoute = {
   path: '/api/v1/drone-callbacks/{tenant_id}/{integration_id}',
   handler: 'functions/drones/callback.ts',
   access: 'public',
-  tenant: 'none',
+  tenant: 'found',
   tag: 'drones',
   summary: "A dock's status update for a dispatch, signed with the drone integration's secret",
   description:

@@ -126,7 +126,7 @@ export const incidentsPublicRoute = {
   path: '/api/v1/incidents/public',
   handler: 'functions/incidents/public.ts',
   access: 'public',
-  tenant: 'none',
+  tenant: 'found',
   tag: 'incidents',
   summary: 'Report an incident anonymously, to the organisation whose public reporting key you send',
   description:
@@ -228,7 +228,7 @@ export const incidentsAcknowledgeRoute = {
   path: '/api/v1/incidents/{incident_id}/acknowledge',
   handler: 'functions/incidents/acknowledge.ts',
   access: 'public',
-  tenant: 'none',
+  tenant: 'found',
   tag: 'incidents',
   summary: 'Acknowledge an incident through the link of its notification (no credential)',
   description:
@@ -254,7 +254,7 @@ export const incidentsAcknowledgePageRoute = {
   path: '/api/v1/incidents/{incident_id}/acknowledge',
   handler: 'functions/incidents/acknowledge-page.ts',
   access: 'public',
-  tenant: 'none',
+  tenant: 'found',
   tag: 'incidents',
   summary: 'The acknowledgement link opened in a browser: what the incident is, and a button that acknowledges it',
   description:

@@ -105,7 +105,13 @@ export interface RouteUpload {
  * - `none`: no tenant, or one the route finds itself (public routes by their key or token, the
  *   platform's tenant routes, the event stream, where a SUPER_ADMIN may watch every tenant).
  */
-export type TenantSource = 'credential' | 'query' | 'path' | 'body' | 'events' | 'none';
+/**
+ * Where a route's tenant comes from: the caller's credential, a `tenant_id` in the query, path or
+ * body, each event of a batch (`events`); `found`: a public route, with no caller, finds it in
+ * what the request carries (a reporting key, a link's token, a signed address) and acts as it
+ * (shared/tenant-scope.ts `asTenant`); `none`: it acts on no one tenant (docs/architecture.md, 27).
+ */
+export type TenantSource = 'credential' | 'query' | 'path' | 'body' | 'events' | 'found' | 'none';
 
 export interface RouteDef {
   /** Unique, stable id; also the OpenAPI operationId and the Lambda's logical name. */

@@ -11,6 +11,7 @@
  * by a request that ended midway) is sent again, under the same `webhook-id`, by the next dispatch
  * of the same task: the caller retries, not a worker.
  */
+import { asTenant } from '../../tenant-scope.js';
 import { Webhook } from 'standardwebhooks';
 import { postOutbound } from '../../adapters/outbound.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
@@ -299,7 +300,8 @@ export async function verifyCallback(
   };
   if (!messageId || !signed['webhook-timestamp'] || !signed['webhook-signature'])
     throw new UnauthorizedError(NOT_VERIFIED);
-  const integration = await getIntegration(tenantId, integrationId);
+  // Read as the tenant the address names (docs/architecture.md, 27).
+  const integration = await asTenant(tenantId, () => getIntegration(tenantId, integrationId));
   if (!integration || integration.kind !== 'drone' || !integration.enabled) throw new UnauthorizedError(NOT_VERIFIED);
   const secret = (await openIntegrationConfig(integration)).secret;
   try {
@@ -319,6 +321,14 @@ const dockName = (integrationId: string) => `drone:${integrationId}`;
  * taken before changes nothing (`duplicate`).
  */
 export async function takeCallback(
+  actor: Actor,
+  v: VerifiedCallback,
+  body: DroneCallback,
+): Promise<{ dispatch_id: string; status: string; duplicate: boolean }> {
+  return asTenant(v.tenantId, () => takeVerified(actor, v, body));
+}
+
+async function takeVerified(
   actor: Actor,
   v: VerifiedCallback,
   body: DroneCallback,

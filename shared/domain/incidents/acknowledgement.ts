@@ -21,6 +21,7 @@ import type { Actor } from '../actor.js';
 import { hashToken, linkState, tenantOfLinkToken, type StoredToken } from './ack-token.js';
 import { change, type IncidentView } from './incidents.js';
 import { canTransition } from './lifecycle.js';
+import { asTenant } from '../../tenant-scope.js';
 
 const REFUSED = 'This acknowledgement link is not valid: it may have been used already or have expired';
 
@@ -38,7 +39,16 @@ const storedToken = (t: StoredAckToken | null): StoredToken | null =>
 export async function acknowledge(actor: Actor, incidentId: string, token: string): Promise<IncidentView> {
   const link = parseLink(token);
   if (!link) throw new ForbiddenError(REFUSED);
-  const { tenantId, hash } = link;
+  // As the tenant the token names (docs/architecture.md, 27).
+  return asTenant(link.tenantId, () => acknowledgeAs(actor, incidentId, token, link));
+}
+
+async function acknowledgeAs(
+  actor: Actor,
+  incidentId: string,
+  token: string,
+  { tenantId, hash }: { tenantId: TenantId; hash: string },
+): Promise<IncidentView> {
   const stored = await getAckToken(tenantId, incidentId, hash);
   if (!stored || linkState(storedToken(stored), token, incidentId, Date.now()) !== 'valid')
     throw new ForbiddenError(REFUSED);
@@ -120,6 +130,14 @@ export type LinkView =
 export async function acknowledgementLink(incidentId: string, token: string): Promise<LinkView> {
   const link = parseLink(token);
   if (!link) return { state: 'invalid' };
+  return asTenant(link.tenantId, () => linkOf(incidentId, token, link));
+}
+
+async function linkOf(
+  incidentId: string,
+  token: string,
+  link: { tenantId: TenantId; hash: string },
+): Promise<LinkView> {
   const read = await getAckTokenAndIncident(link.tenantId, incidentId, link.hash);
   const state = linkState(storedToken(read.token), token, incidentId, Date.now());
   if (state === 'invalid' || !read.token || !read.incident) return { state: 'invalid' };

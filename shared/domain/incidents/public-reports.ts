@@ -4,6 +4,7 @@
  * for the per-IP limit and is never stored with the report (the audit entry records
  * `anonymous`), and the answer shows the reporter no internal id. A report opens a draft.
  */
+import { asTenant } from '../../tenant-scope.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
@@ -65,30 +66,33 @@ export async function filePublicReport(actor: Actor, report: PublicReport): Prom
   // The schema takes the key under either name, one of them.
   const tenantId = await tenantOfKey((report.report_key ?? report.public_report_key)!);
   if (!tenantId) throw new NotFoundError('No organisation has this reporting key');
-  // The reporter stays anonymous: no principal, and no address kept with what is stored.
-  const anonymous: Actor = { kind: 'anonymous', principal: null, requestId: actor.requestId, sourceIp: null };
-  // The reporter names no site: the zones that hold the place reported say which it is.
-  const place = report.location ? await zonesAtInTenant(systemTenant(tenantId), report.location) : null;
-  const incident = await openIncident(
-    anonymous,
-    // The key names the tenant: the reporter has no other credential.
-    systemTenant(tenantId),
-    {
-      title: report.title,
-      description: report.contact ? `${report.description}\n\nContact: ${report.contact}` : report.description,
-      location: report.location,
-      location_text: report.location_text,
-      occurred_at: report.occurred_at,
-      status: 'draft',
-      ...(place ? { environment_id: place.environmentId } : {}),
-    },
-    'public',
-    place ? { location_zone_ids: place.zoneIds } : {},
-  );
-  return {
-    incident_id: incident.incident_id,
-    title: incident.title,
-    status: incident.status,
-    created_at: incident.created_at,
-  };
+  // Everything after runs as the tenant the key names (docs/architecture.md, 27).
+  return asTenant(tenantId, async () => {
+    // The reporter stays anonymous: no principal, and no address kept with what is stored.
+    const anonymous: Actor = { kind: 'anonymous', principal: null, requestId: actor.requestId, sourceIp: null };
+    // The reporter names no site: the zones that hold the place reported say which it is.
+    const place = report.location ? await zonesAtInTenant(systemTenant(tenantId), report.location) : null;
+    const incident = await openIncident(
+      anonymous,
+      // The key names the tenant: the reporter has no other credential.
+      systemTenant(tenantId),
+      {
+        title: report.title,
+        description: report.contact ? `${report.description}\n\nContact: ${report.contact}` : report.description,
+        location: report.location,
+        location_text: report.location_text,
+        occurred_at: report.occurred_at,
+        status: 'draft',
+        ...(place ? { environment_id: place.environmentId } : {}),
+      },
+      'public',
+      place ? { location_zone_ids: place.zoneIds } : {},
+    );
+    return {
+      incident_id: incident.incident_id,
+      title: incident.title,
+      status: incident.status,
+      created_at: incident.created_at,
+    };
+  });
 }
