@@ -469,8 +469,8 @@ function decideTenant(
       }
       if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
       const named = route.tenant === 'credential' ? undefined : namedTenant(request.event, route.tenant);
-      // A SUPER_ADMIN's read of the tenant it names is that tenant's.
-      decide(named ?? ownTenant(principal));
+      // A SUPER_ADMIN's read of the tenant it names is that tenant's; an empty name is none.
+      decide(named || ownTenant(principal));
       internal.tenant = named === undefined ? ownTenant(principal) : await resolveTenant(principal, named);
       appendLogContext({ tenant_id: internal.tenant });
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).

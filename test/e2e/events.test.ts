@@ -397,6 +397,17 @@ describe('events.get', () => {
       detail: 'Event not found',
     });
   });
+
+  it('an empty tenant_id names no tenant: the caller reads in its own (it was a 500 once the wall came)', async () => {
+    const site = await newSite('EmptyTenant');
+    const event = (await call('POST', '/api/v1/events', { token: site.org.token, body: { type: 'glass.break' } })).body;
+    const read = await call('GET', `/api/v1/events/${event.event_id}`, {
+      token: site.org.token,
+      query: { tenant_id: '' },
+    });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(event);
+  });
 });
 
 describe('events.processed', () => {
