@@ -94,6 +94,15 @@ export function eachTenantScope(tenantId: string): TenantScope | undefined {
   return cell?.each && cell.make ? cell.make(tenantId) : undefined;
 }
 
+/**
+ * The current invocation's tenant, kept for work that runs after the invocation's steps returned
+ * (a streamed body): the function it returns runs `work` as the tenant (or tenants) decided.
+ */
+export function keepTenantScope(): <T>(work: () => T) => T {
+  const cell = store.getStore();
+  return (work) => (cell ? store.run(cell, work) : work());
+}
+
 /** The scope of the current invocation, if a tenant was decided. */
 export const tenantScope = (): TenantScope | undefined => store.getStore()?.scope;
 

@@ -5,6 +5,7 @@
  * exactly as an unknown one (404, same body), so ids of other tenants reveal nothing.
  */
 import { getTenant } from '../db/tenants.js';
+import { asTenant, enterEachTenant, enterTenant } from '../tenant-scope.js';
 import { NotFoundError } from '../errors.js';
 import type { Principal } from '../vocabulary/actor.js';
 import type { StreamScope } from '../domain/events/index.js';
@@ -30,8 +31,16 @@ export async function resolveTenant(principal: Principal, requested?: string | n
 /**
  * Whose events a stream watches: a tenant user only their own (naming another tenant is a 404,
  * as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named.
+ * The stream's reads then run as that tenant, or each as the tenant it names (`tenant: 'found'`).
  */
 export async function streamScopeOf(principal: Principal, requested: string | undefined): Promise<StreamScope> {
-  if (!requested && principal.role === 'SUPER_ADMIN') return { kind: 'all' };
-  return { kind: 'tenant', tenantId: await resolveTenant(principal, requested) };
+  if (!requested && principal.role === 'SUPER_ADMIN') {
+    // Every tenant's: each read runs as the one tenant it names (docs/architecture.md, 27).
+    enterEachTenant();
+    return { kind: 'all' };
+  }
+  // The tenant named is read as itself, and the stream runs as the tenant decided.
+  const tenantId = await asTenant(requested || principal.tenantId, () => resolveTenant(principal, requested));
+  enterTenant(tenantId);
+  return { kind: 'tenant', tenantId };
 }

@@ -18,7 +18,7 @@ import { finished } from 'node:stream/promises';
 import { invocationFields, withLogContext, type Logger } from '../log.js';
 import type { RouteDef } from '../routes/types.js';
 import { traced } from '../tracing.js';
-import { tenantScope, withTenantScope, type TenantScope } from '../tenant-scope.js';
+import { keepTenantScope } from '../tenant-scope.js';
 import { handlerChain, httpRequestOf, type HttpRequest } from './handler.js';
 
 /** What a stream body writes to. */
@@ -60,12 +60,15 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
   if (!route.streaming) throw new Error(`route ${route.id} is not marked streaming in the route table`);
   // What `open` returned, per invocation, from inside the chain to the streaming part below.
   // With the tenant scope it was opened in: the body runs after the chain returned, as that tenant.
-  const opened = new WeakMap<Context, { body: StreamBody; log: Logger; scope: TenantScope | undefined }>();
+  const opened = new WeakMap<
+    Context,
+    { body: StreamBody; log: Logger; asTenant: ReturnType<typeof keepTenantScope> }
+  >();
   const admit = handlerChain(route, async (event, context) => {
     const req = httpRequestOf(route, event, context);
     const reply = await open(req);
     const { body, headers } = typeof reply === 'function' ? { body: reply, headers: {} } : reply;
-    opened.set(context, { body, log: req.log, scope: tenantScope() });
+    opened.set(context, { body, log: req.log, asTenant: keepTenantScope() });
     return {
       statusCode: route.response.status,
       headers: {
@@ -97,8 +100,7 @@ export function streamingHttpHandler<const R extends RouteDef>(route: R, open: N
           return;
         }
         const deadline = Date.now() + context.getRemainingTimeInMillis() - END_MARGIN_MS;
-        const run = () => pump(out, stream.body, deadline, stream.log);
-        await (stream.scope ? withTenantScope(stream.scope, run) : run());
+        await stream.asTenant(() => pump(out, stream.body, deadline, stream.log));
       }),
     ),
   );

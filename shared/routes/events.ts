@@ -24,7 +24,7 @@ export const eventsStreamRoute = {
   path: '/api/v1/events/stream',
   handler: 'functions/events/stream.ts',
   access: 'VIEWER',
-  tenant: 'none',
+  tenant: 'found',
   tag: 'events',
   summary: 'Live stream of new events (server-sent events)',
   description:

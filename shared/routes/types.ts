@@ -107,9 +107,10 @@ export interface RouteUpload {
  */
 /**
  * Where a route's tenant comes from: the caller's credential, a `tenant_id` in the query, path or
- * body, each event of a batch (`events`); `found`: a public route, with no caller, finds it in
- * what the request carries (a reporting key, a link's token, a signed address) and acts as it
- * (shared/tenant-scope.ts `asTenant`); `none`: it acts on no one tenant (docs/architecture.md, 27).
+ * body, each event of a batch (`events`); `found`: the function finds it in what the request
+ * carries (a public report's key, a link's token, a signed address, the tenant a SUPER_ADMIN's
+ * path names as the resource) and acts as it (shared/tenant-scope.ts `asTenant`); `none`: it acts
+ * on no one tenant (docs/architecture.md, 27).
  */
 export type TenantSource = 'credential' | 'query' | 'path' | 'body' | 'events' | 'found' | 'none';
 
