@@ -104,9 +104,15 @@ export interface Config {
   /** The data lake (docs/data-lake.md). */
   /**
    * The role assumed, tagged with a tenant, for that tenant's data (TENANT_DATA_ROLE_ARN): route
-   * functions have it (shared/adapters/tenant-credentials.ts).
+   * and worker functions have it (shared/adapters/tenant-credentials.ts).
    */
   tenantDataRoleArn?: string;
+  /**
+   * A worker's session policy when it assumes that role (TENANT_SESSION_POLICY): its own table and
+   * bucket actions (shared/iam.ts `tenantSessionPolicy`), set by the stack from the worker's grants,
+   * which are not in its bundle (lib/worker-function.ts). A route's function takes its route's.
+   */
+  tenantSessionPolicy?: string;
   lake: {
     /** `local`: DuckDB over the tenant's files in the local S3. `aws`: Athena. LAKE_MODE; default as for `speech.mode`. */
     mode: 'aws' | 'local';
@@ -249,6 +255,7 @@ export function loadConfig(env: Env): Config {
       localTimers: env.LOCAL_CONNECTORS === 'on',
     },
     tenantDataRoleArn: env.TENANT_DATA_ROLE_ARN || undefined,
+    tenantSessionPolicy: env.TENANT_SESSION_POLICY || undefined,
     lake: {
       mode: mode(env, 'LAKE_MODE', offline ? 'local' : 'aws'),
       databasePrefix: env.LAKE_DATABASE_PREFIX || 'gatehouse_lake',

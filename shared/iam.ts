@@ -212,6 +212,21 @@ export const fencedToPlatform = (route: Pick<RouteDef, 'tenant' | 'grants'>): bo
   route.tenant !== 'none' && Boolean(route.grants.table || route.grants.bucket);
 
 /**
+ * The workers that act on the platform by nature, with no tenant's data reachable by their own
+ * role needed: none so far (docs/architecture.md, 27 lists them with why).
+ */
+export const PLATFORM_WORKERS: readonly string[] = [];
+
+/**
+ * Whether a worker's own role is fenced to the platform (docs/architecture.md, 27): every worker on
+ * the table or the bucket, but PLATFORM_WORKERS. Its calls on a tenant's data run as that tenant
+ * (shared/worker-handler.ts: a stream batch's records per tenant, a queue's or a sweep's calls each
+ * as the tenant its keys name).
+ */
+export const workerFencedToPlatform = (worker: { id: string; grants: RouteGrants }): boolean =>
+  Boolean(worker.grants.table || worker.grants.bucket) && !PLATFORM_WORKERS.includes(worker.id);
+
+/**
  * What a fenced function's own role may name in the table: platform partitions only
  * (shared/db/keys.ts PLATFORM_PARTITIONS), the `dynamodb:LeadingKeys` condition of its statements.
  * A call naming no partition (DescribeTable) passes, as `ForAllValues` does; no Scan is granted.

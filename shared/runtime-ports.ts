@@ -26,6 +26,8 @@ export type PortName =
   | 'connectorSchedules'
   /** Credentials for one tenant's data instead of STS (shared/adapters/tenant-credentials.ts). */
   | 'tenantCredentials'
+  /** The session policy of the worker running, where workers share one environment (shared/adapters/tenant-credentials.ts). */
+  | 'tenantSessionPolicy'
   /** The local server's URL, known once it listens (shared/config.ts). */
   | 'localPublicApiUrl'
   /** Which handlers the runtime serves (`sources` or `bundles`), for /health; unset in Lambda. */

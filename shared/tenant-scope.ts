@@ -88,6 +88,17 @@ export function enterEachTenant(): void {
   cell.each = true;
 }
 
+/**
+ * Runs `work` acting on several tenants, each of its calls as the one tenant its keys name (as
+ * `enterEachTenant`, for a part of an invocation: a worker's batch of many tenants' messages, a
+ * sweep over every tenant). Outside an invocation of a function on tenant data it runs `work` as
+ * it is.
+ */
+export function asEachTenant<T>(work: () => T): T {
+  const make = store.getStore()?.make;
+  return make ? store.run({ make, each: true }, work) : work();
+}
+
 /** In an invocation acting on several tenants, the scope of the tenant a call names. */
 export function eachTenantScope(tenantId: string): TenantScope | undefined {
   const cell = store.getStore();

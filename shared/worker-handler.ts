@@ -7,14 +7,23 @@
  * And the one way a batch's partial failures are answered, for the queues and the table's stream
  * (`queueWorker`, `queueBatchWorker`, `streamBatch`, on Powertools' batch utility), and the
  * scheduled sweeps' run (`sweepWorker`): a worker is then a few lines of glue, as a route is.
+ *
+ * Each invocation runs with no tenant decided (shared/tenant-scope.ts), its calls on a tenant's
+ * data with that tenant's credentials (docs/architecture.md, 27): a stream batch's records a
+ * tenant at a time (`streamBatch`), a queue's messages and a sweep's calls each as the tenant its
+ * keys name (`queueBatch`, `queueBatchOf`, `sweepWorker`); the function's own role reaches the
+ * platform's partitions only.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { workerScopeOf } from './adapters/tenant-credentials.js';
 import { recordHeartbeat } from './db/heartbeats.js';
+import { tenantOfPartition } from './db/keys.js';
 import { invocationFields, log, saneCorrelationId, withLogContext } from './log.js';
 import { flushingMetrics } from './metrics.js';
+import { asEachTenant, asTenant, withUndecidedTenant } from './tenant-scope.js';
 import { traced } from './tracing.js';
 import type { QueueMessage } from './vocabulary/queues.js';
 import type { TableStreamTrigger } from './workers.js';
@@ -93,9 +102,13 @@ const failedItems = (result: unknown): number => {
  * invocation runs in a log context of its own (shared/log.ts): its lines carry the worker's id and
  * its records' correlation ids, and it ends with one line saying how it went. Its trace's handler
  * subsegment (shared/tracing.ts) is annotated with the worker's id as `route`; a worker has no tier.
+ * It runs with no tenant decided: its calls on a tenant's data need `asTenant` or `asEachTenant`
+ * (shared/tenant-scope.ts), else they run with the function's own role, which reaches the
+ * platform's partitions only.
  */
 export function withHeartbeat<H extends Handler>(workerId: string, handler: H): H {
-  const wrapped = (...args: Parameters<H>) =>
+  const wrapped = (...args: Parameters<H>) => withUndecidedTenant(workerScopeOf, () => logged(...args));
+  const logged = (...args: Parameters<H>) =>
     withLogContext(
       {
         ...invocationFields(args[1] as Context | undefined),
@@ -172,7 +185,11 @@ export interface QueueBatchOptions {
   parallel?: boolean;
 }
 
-/** The work of each message of a queue's batch; a message whose work throws is reported (and hidden for its backoff). */
+/**
+ * The work of each message of a queue's batch; a message whose work throws is reported (and hidden
+ * for its backoff). The messages are many tenants', in bodies of many shapes: each call runs as the
+ * tenant its keys name (shared/tenant-scope.ts `asEachTenant`).
+ */
 export function queueBatch(
   event: SQSEvent,
   work: (record: SQSRecord) => Promise<unknown>,
@@ -184,7 +201,7 @@ export function queueBatch(
     (record) =>
       withLogContext(
         { correlation_id: recordCorrelationId(record) ?? undefined, sqs_message_id: record.messageId },
-        () => queueRecord(record),
+        () => asEachTenant(() => queueRecord(record)),
       ),
     options.parallel ?? false,
   );
@@ -205,14 +222,14 @@ export function queueBatch(
 /**
  * The work of a whole queue's batch at once (a tenant's subscriptions read once, one file per
  * tenant and day): it answers the messages that failed, with why; each is then reported as if
- * its own work had thrown.
+ * its own work had thrown. Each of its calls runs as the tenant its keys name.
  */
 export async function queueBatchOf(
   event: SQSEvent,
   work: (messages: readonly QueueMessage<SQSRecord>[]) => Promise<ReadonlyMap<SQSRecord, unknown>>,
   options: QueueBatchOptions = {},
 ): Promise<SQSBatchResponse> {
-  const failed = await work(event.Records.map((r) => ({ key: r, id: r.messageId, body: r.body })));
+  const failed = await asEachTenant(() => work(event.Records.map((r) => ({ key: r, id: r.messageId, body: r.body }))));
   return queueBatch(
     event,
     async (record) => {
@@ -240,16 +257,49 @@ export interface StreamItem {
 }
 
 /**
+ * The items of a batch a tenant at a time, by the tenant of each item's partition key (the
+ * platform's items, of no tenant, under `undefined`), each group in stream order.
+ */
+export function byTenant(items: readonly StreamItem[]): Map<string | undefined, StreamItem[]> {
+  const groups = new Map<string | undefined, StreamItem[]>();
+  for (const item of items) {
+    const pk = item.item.PK;
+    const tenant = typeof pk === 'string' ? tenantOfPartition(pk) : undefined;
+    groups.set(tenant, [...(groups.get(tenant) ?? []), item]);
+  }
+  return groups;
+}
+
+/**
+ * `work` on each tenant's items as that tenant (shared/tenant-scope.ts `asTenant`): a record of
+ * tenant A reaches A's data only; the platform's items with the function's own role. The tenants'
+ * groups run at once (their data are apart); their failures are merged.
+ */
+async function perTenant(
+  items: readonly StreamItem[],
+  work: (items: readonly StreamItem[]) => Promise<ReadonlyMap<string, unknown>>,
+): Promise<ReadonlyMap<string, unknown>> {
+  const answers = await Promise.all(
+    [...byTenant(items)].map(([tenant, group]) =>
+      tenant === undefined ? work(group) : asTenant(tenant, () => work(group)),
+    ),
+  );
+  return new Map(answers.flatMap((answer) => [...answer]));
+}
+
+/**
  * A batch of the table's stream: the records the worker's trigger's filters pass, when given (the
  * event source mapping lets only those through; anything else is not its own) are read and handed
- * to `work` at once, in stream order; it answers the ids of those that failed, with why. A record
- * that cannot be read fails. The failures are reported in record order: Lambda resumes the shard
- * from the first one.
+ * to `work` a tenant at a time (`perTenant`; `tenants: 'all'` at once, for a worker on no tenant's
+ * data), in stream order; it answers the ids of those that failed, with why. A record that cannot
+ * be read fails. The failures are reported in record order: Lambda resumes the shard from the
+ * first one.
  */
 export async function streamBatch(
   records: readonly DynamoDBRecord[],
   work: (items: readonly StreamItem[]) => Promise<ReadonlyMap<string, unknown>>,
   trigger?: TableStreamTrigger,
+  tenants: 'each' | 'all' = 'each',
 ): Promise<DynamoDBBatchResponse> {
   const failed = new Map<string, unknown>();
   const items: StreamItem[] = [];
@@ -266,7 +316,8 @@ export async function streamBatch(
       failed.set(id, err);
     }
   }
-  for (const [id, reason] of await work(items)) failed.set(id, reason);
+  const answer = tenants === 'all' ? await work(items) : await perTenant(items, work);
+  for (const [id, reason] of answer) failed.set(id, reason);
   return partialResponse(
     'DynamoDBStreams',
     records,
@@ -297,7 +348,8 @@ const DEADLINE_MARGIN_MS = 10_000;
 
 /**
  * A scheduled worker's run (a sweep of timers, of tenants): `work` goes on until its deadline (the
- * invocation's, less a margin) and answers what it did, with how many items `failed`. The answer
+ * invocation's, less a margin), each of its calls as the tenant its keys name
+ * (shared/tenant-scope.ts `asEachTenant`), and answers what it did, with how many items `failed`. The answer
  * is logged; a run with failures then throws, so the error count and the dead-letter alarm show it,
  * and the next run tries the failed items again.
  */
@@ -307,7 +359,8 @@ export const sweepWorker = <R extends { failed: number }>(
   work: (deadline: number, context: Context) => Promise<R>,
 ) =>
   withHeartbeat(workerId, async (_event: unknown, context: Context): Promise<R> => {
-    const result = await work(Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS, context);
+    const deadline = Date.now() + context.getRemainingTimeInMillis() - DEADLINE_MARGIN_MS;
+    const result = await asEachTenant(() => work(deadline, context));
     log.info('scheduled run done', { worker: workerId, ...result });
     if (result.failed > 0)
       throw new Error(`${result.failed} ${failedItems} could not be handled; the next run tries again`);

@@ -12,7 +12,8 @@ import { streamBatch, withHeartbeat } from '../../shared/worker-handler.js';
 const trigger = triggerOf('publish-events', 'table-stream');
 
 export const publishStreamRecords = (records: readonly DynamoDBRecord[], bus: EventBus, options: PublishOptions = {}) =>
-  streamBatch(records, (items) => publishStoredItems(items, bus, options), trigger);
+  // No tenant's data read or written (the bus only): the batch's records at once, not a tenant at a time.
+  streamBatch(records, (items) => publishStoredItems(items, bus, options), trigger, 'all');
 
 export const handler = withHeartbeat('publish-events', (event: { Records: DynamoDBRecord[] }) =>
   publishStreamRecords(event.Records, projectEventBus()),

@@ -128,3 +128,21 @@ export function tenantCredentials(): TenantCredentialsSource {
 export function tenantScopeOf(tenantId: string, sessionPolicy: string): TenantScope {
   return { tenantId, credentials: () => tenantCredentials()(tenantId, sessionPolicy) };
 }
+
+/**
+ * A worker's session policy (the worker table, which holds its grants, is not in its bundle):
+ * TENANT_SESSION_POLICY, which the stack sets from its grants (lib/worker-function.ts); under
+ * `npm start` and the tests the runtime's port gives the policy of the worker running
+ * (shared/local/iam-check.ts `runAs`), as every worker there shares one environment.
+ */
+function workerSessionPolicy(): string {
+  const policy = config.tenantSessionPolicy ?? portOf<() => string | undefined>('tenantSessionPolicy')?.();
+  if (policy === undefined)
+    throw new Error('TENANT_SESSION_POLICY is not set: a worker on tenant data needs its session policy');
+  return policy;
+}
+
+/** The scope of `tenantId` for a worker: its calls on that tenant's data run with its credentials. */
+export function workerScopeOf(tenantId: string): TenantScope {
+  return { tenantId, credentials: () => tenantCredentials()(tenantId, workerSessionPolicy()) };
+}

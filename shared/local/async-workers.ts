@@ -8,14 +8,13 @@
  *
  * A schedule run that is still going when its next turn comes is not started twice.
  */
-import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT, localEventBus, type BusEvent, type LocalEventBus } from './event-bus.js';
-import { runAs } from './iam-check.js';
+import { runAsWorker } from './iam-check.js';
 import type { ItemSchedules } from './connector-timers.js';
 import { importHandler, workerContext } from './lambda-context.js';
 import { sourceHandlers, type HandlerFiles } from './handler-files.js';
@@ -79,9 +78,7 @@ export async function startAsyncWorkers(options: AsyncWorkersOptions): Promise<A
     const run = (async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          await runAs(worker.id, worker.grants, HEARTBEAT_ACTIONS, () =>
-            handler(event, workerContext(worker, options.region)),
-          );
+          await runAsWorker(worker, () => handler(event, workerContext(worker, options.region)));
           return;
         } catch (error) {
           const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -6,17 +6,25 @@
  *
  * - the Lambda runtime's global `awslambda` (streaming handlers call it when they load);
  * - a compiler for request validators (bundles carry them precompiled: lib/validators.ts);
+ * - a worker's session policy for its tenants' credentials (the stack sets it per function);
  * - the in-process event bus and queues, pocketsphinx and the offline extractor, the data lake's DuckDB
  *   engine, where the configuration says `local` (EVENT_BUS_MODE, SPEECH_MODE, AI_MODE, LAKE_MODE:
  *   docs/configuration.md).
  */
 import { installAwslambdaShim } from './awslambda-shim.js';
 import { installValidatorCompiler } from './validators.js';
+import { runningSessionPolicy } from './iam-check.js';
+import { setPort } from '../runtime-ports.js';
 
-/** What needs no configuration: the Lambda runtime's global and the validator compiler. */
+/**
+ * What needs no configuration: the Lambda runtime's global, the validator compiler, and a
+ * worker's session policy (in AWS its own TENANT_SESSION_POLICY; here every worker shares the
+ * process's environment, so it is the running worker's: shared/adapters/tenant-credentials.ts).
+ */
 export function composeLocalRuntime(): void {
   installAwslambdaShim();
   installValidatorCompiler();
+  setPort('tenantSessionPolicy', runningSessionPolicy);
 }
 
 /**

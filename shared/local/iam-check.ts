@@ -11,21 +11,26 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   allowedActions,
   fencedToPlatform,
+  HEARTBEAT_ACTIONS,
   ownRoleAllowsObjects,
   ownRoleAllowsTable,
   tenantDataAllowsObjects,
   tenantDataAllowsTable,
+  tenantSessionPolicy,
+  workerFencedToPlatform,
   type Allowed,
 } from '../iam.js';
 import { requestPartitions, tableCallScope } from '../db/request-keys.js';
 import { bucketCallScope, objectKeysOf } from '../adapters/object-keys.js';
 import type { RouteDef, RouteGrants } from '../routes/types.js';
+import type { WorkerDef } from '../workers.js';
 import { RATE_PK_PREFIX } from '../db/keys.js';
 import { setPort } from '../runtime-ports.js';
 
 interface Running {
   /** The route or worker id, for the message. */
   who: string;
+  grants: RouteGrants;
   allowed: Allowed;
   /** The queue its trigger reads, if any. */
   consumes?: string;
@@ -44,7 +49,24 @@ export function runAs<T>(
   consumes?: string,
   fenced?: boolean,
 ): T {
-  return current.run({ who, allowed: allowedActions(grants, counters), consumes, fenced }, work);
+  return current.run({ who, grants, allowed: allowedActions(grants, counters), consumes, fenced }, work);
+}
+
+/**
+ * Runs `work` as `worker`'s function (a queue worker's, reading `consumes`): its grants and its
+ * heartbeat, its own role fenced if it acts on tenant data (shared/iam.ts `workerFencedToPlatform`).
+ */
+export function runAsWorker<T>(worker: WorkerDef, work: () => T, consumes?: string): T {
+  return runAs(worker.id, worker.grants, HEARTBEAT_ACTIONS, work, consumes, workerFencedToPlatform(worker));
+}
+
+/**
+ * The session policy of the function running (what the stack gives a worker as
+ * TENANT_SESSION_POLICY: shared/adapters/tenant-credentials.ts); outside a function, where nothing
+ * is checked, the TenantData role's whole.
+ */
+export function runningSessionPolicy(): string {
+  return tenantSessionPolicy(current.getStore()?.grants ?? { table: 'write', bucket: 'write' });
 }
 
 /** Runs `work` as the function of `route`: its grants, and its own role fenced if it serves a tenant route. */

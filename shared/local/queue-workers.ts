@@ -4,11 +4,10 @@
  * ones the handler does not name in `batchItemFailures` deleted; a handler that throws keeps them all.
  */
 import type { SQSEvent } from 'aws-lambda';
-import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import type { QueueTrigger, WorkerDef } from '../workers.js';
 import { LOCAL_ACCOUNT } from './event-bus.js';
-import { runAs } from './iam-check.js';
+import { runAsWorker } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
 import type { LocalQueues, QueuedMessage, QueueHandler } from './queue.js';
 import { sourceHandlers, type HandlerFiles } from './handler-files.js';
@@ -68,10 +67,8 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
       })),
     };
     try {
-      const answer = await runAs(
-        c.worker.id,
-        c.worker.grants,
-        HEARTBEAT_ACTIONS,
+      const answer = await runAsWorker(
+        c.worker,
         () => c.handler(event, workerContext(c.worker, options.region)),
         queue,
       );

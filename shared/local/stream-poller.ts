@@ -13,7 +13,6 @@
  *   keeps its own position per shard, saved after each handled batch when a file is given, so a
  *   restart on persisted data resumes where it stopped: nothing lost, nothing repeated.
  */
-import { HEARTBEAT_ACTIONS } from '../iam.js';
 import { writeLogLine } from '../log-sink.js';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -30,7 +29,7 @@ import type { AttributeValue, Context, DynamoDBBatchResponse, DynamoDBRecord, Dy
 import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { streamFilterPatterns, type StreamWorker, type TableStreamTrigger, type WorkerDef } from '../workers.js';
 import { checkPattern, matchesPattern, type EventPattern } from './event-pattern.js';
-import { runAs } from './iam-check.js';
+import { runAsWorker } from './iam-check.js';
 import { importHandler, workerContext } from './lambda-context.js';
 import { sourceHandlers, type HandlerFiles } from './handler-files.js';
 
@@ -392,7 +391,7 @@ class Consumer {
       let failedFrom: number;
       let reason: string;
       try {
-        const response = await runAs(this.worker.id, this.worker.grants, HEARTBEAT_ACTIONS, () =>
+        const response = await runAsWorker(this.worker, () =>
           this.handler({ Records: batch }, workerContext(this.worker, this.rt.options.region)),
         );
         const failures = response?.batchItemFailures ?? [];

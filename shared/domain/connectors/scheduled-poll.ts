@@ -6,6 +6,7 @@
  */
 import type { PollRequest } from '../../adapters/connector-schedules.js';
 import { log } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { pollConnector, type RoutingPoll } from './poll-connector.js';
 
@@ -18,8 +19,10 @@ export async function pollScheduledConnector(
     log.error('a connector poll without its tenant and connector: dropped', { event: request });
     return;
   }
-  // The schedule's own input, written by the route that made it for the connector's tenant.
-  const polled = await pollConnector(systemTenant(request.tenant_id), request.integration_id, false, pollRouting);
+  // The schedule's own input, written by the route that made it for the connector's tenant: the
+  // poll runs as that tenant (docs/architecture.md, 27).
+  const { tenant_id: tenantId, integration_id: connectorId } = request;
+  const polled = await asTenant(tenantId, () => pollConnector(systemTenant(tenantId), connectorId, false, pollRouting));
   if (polled)
     log.info('connector polled', {
       tenant_id: request.tenant_id,
