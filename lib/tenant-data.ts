@@ -1,7 +1,7 @@
 /**
- * The TenantData role (docs/architecture.md, 27): what a route's calls on one tenant's data run
- * as. A route's function assumes it with the session tag `tenant_id` (and a session policy of its
- * own actions: shared/adapters/tenant-credentials.ts); the policy here allows the table only for
+ * The TenantData role (docs/architecture.md, 27): what a route's or a worker's calls on one
+ * tenant's data run as. The function assumes it with the session tag `tenant_id` (and a session
+ * policy of its own actions: shared/adapters/tenant-credentials.ts); the policy here allows the table only for
  * items and queries whose partition keys all lead with that tenant's (`dynamodb:LeadingKeys`), plus
  * the platform partitions a tenant's transactions write, and the bucket only under the tenant's
  * prefixes. One definition (shared/iam.ts) gives this policy and the local IAM check's.
@@ -40,7 +40,7 @@ export class TenantData extends Construct {
     const tableArn = props.table.tableArn;
     this.role = new iam.Role(this, 'Role', {
       description:
-        'Assumed by route functions, tagged with a tenant, for the table items and objects of that tenant only',
+        'Assumed by route and worker functions, tagged with a tenant, for the table items and objects of that tenant only',
       // Assumable, with a tenant_id tag, by principals of this account allowed sts:AssumeRole on it: the route functions.
       assumedBy: new iam.AccountRootPrincipal().withSessionTags(),
       inlinePolicies: {

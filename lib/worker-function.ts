@@ -3,7 +3,9 @@
  * event source mapping on the table's stream, or an EventBridge rule: a schedule or a pattern on
  * the default bus), a dead-letter queue for what it gives up on, and an alarm when that queue
  * holds anything. Granted the worker's `grants`, reading its trigger, and sending to its queue:
- * nothing else.
+ * nothing else. A worker on tenant data gets its table and bucket statements fenced to the
+ * platform's partitions and objects, and assumes the TenantData role, with its own actions as the
+ * session policy (TENANT_SESSION_POLICY), for each tenant's (docs/architecture.md, 27).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -22,8 +24,9 @@ import { streamFilterPatterns, type EventRuleTrigger, type WorkerDef } from '../
 import { GatehouseFunction, type FunctionLogging } from './function.js';
 import { runbookLink } from './runbook.js';
 import type { FunctionBundles } from './function-bundles.js';
-import { HEARTBEAT_ACTIONS } from '../shared/iam.js';
-import { acknowledgeGrantWildcards, grantStatements, type ServiceArns } from './grants.js';
+import { HEARTBEAT_ACTIONS, tenantSessionPolicy, workerFencedToPlatform } from '../shared/iam.js';
+import { acknowledgeGrantWildcards, grantStatements, onTenantData, type ServiceArns } from './grants.js';
+import { ASSUME_TENANT_DATA } from './tenant-data.js';
 
 /** The stream actions an event source mapping's function needs, on the stream only. */
 export const STREAM_READ_ACTIONS = [
@@ -86,15 +89,27 @@ export class WorkerFunction extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     logGroup.grantWrite(role);
-    for (const statement of grantStatements(worker.grants, props.arns, HEARTBEAT_ACTIONS))
+    const fenced = workerFencedToPlatform(worker);
+    for (const statement of grantStatements(worker.grants, props.arns, HEARTBEAT_ACTIONS, fenced))
       role.addToPrincipalPolicy(statement);
+    const tenantData: Record<string, string> = {};
+    if (onTenantData(worker)) {
+      if (!props.arns.tenantDataRoleArn)
+        throw new Error(`worker ${worker.id} has table or bucket grants: it needs the TenantData role`);
+      role.addToPrincipalPolicy(
+        new iam.PolicyStatement({ actions: [...ASSUME_TENANT_DATA], resources: [props.arns.tenantDataRoleArn] }),
+      );
+      // The worker table is not in the bundle: its grants' session policy comes with the environment.
+      tenantData.TENANT_DATA_ROLE_ARN = props.arns.tenantDataRoleArn;
+      tenantData.TENANT_SESSION_POLICY = tenantSessionPolicy(worker.grants);
+    }
 
     this.function = new GatehouseFunction(this, 'Function', {
       code: props.bundles.code(worker.id),
       description: `Gatehouse worker ${worker.id}: ${worker.description}`,
       role,
       logGroup,
-      environment: props.environment,
+      environment: { ...props.environment, ...tenantData },
       timeout: Duration.seconds(worker.timeoutSeconds),
       memorySize: worker.memoryMb,
       logging: props.logging,
@@ -195,7 +210,7 @@ export class WorkerFunction extends Construct {
       this.deadLetterAlarm.addOkAction(new cloudwatchActions.SnsAction(props.alarmTopic));
     }
 
-    acknowledgeGrantWildcards(this, worker.grants, props.arns.lakeDatabasePrefix);
+    acknowledgeGrantWildcards(this, worker.grants, props.arns.lakeDatabasePrefix, fenced);
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',

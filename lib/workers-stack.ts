@@ -109,6 +109,7 @@ export class WorkersStack extends NestedStack {
         ? { connectorSchedules: importConnectorSchedules(s.connectorSchedules, param) }
         : {}),
       lakeDatabasePrefix: s.lakeDatabasePrefix,
+      tenantDataRoleArn: grants.some((g) => g.table || g.bucket) ? param('TenantDataRoleArn', s.tenantDataRoleArn) : '',
     };
     // The queues the workers send to, and those that trigger them (with their dead letters, for
     // the alarm): ARNs and URLs as parameters.
