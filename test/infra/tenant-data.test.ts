@@ -7,8 +7,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_PARTITIONS } from '../../shared/db/keys.js';
 import { TABLE_KEYS } from '../../shared/db/table.js';
-import { fencedToPlatform, OWN_ROLE_OBJECT_PATTERNS } from '../../shared/iam.js';
+import {
+  fencedToPlatform,
+  OWN_ROLE_OBJECT_PATTERNS,
+  PLATFORM_WORKERS,
+  tenantSessionPolicy,
+  workerFencedToPlatform,
+} from '../../shared/iam.js';
 import { ROUTES } from '../../shared/routes/index.js';
+import { DEPLOYED_WORKERS } from '../../shared/workers.js';
 import { resourcesOfType, synth, type Synthesized } from './synth.js';
 
 let s: Synthesized;
@@ -71,16 +78,17 @@ describe('the TenantData role', () => {
   });
 });
 
-/** A route function's own role: its statements by route id, from each nested stack's policies. */
-function ownStatementsByRoute(): Map<string, any[]> {
+/** A route's or a worker's function's own role: its statements by route or worker id, from each nested stack's policies. */
+function ownStatementsOf(kind: 'route' | 'worker'): Map<string, any[]> {
   const byRoute = new Map<string, any[]>();
-  for (const template of s.nested.values()) {
+  const described = new RegExp(`^Gatehouse ${kind} (\\S+)$`);
+  for (const template of kind === 'route' ? s.nested.values() : [s.workers]) {
     const roles = new Map(
       resourcesOfType(template, 'AWS::IAM::Role').map(([id, r]) => [id, String(r.Properties.Description ?? '')]),
     );
     for (const [, policy] of resourcesOfType(template, 'AWS::IAM::Policy')) {
       for (const ref of policy.Properties.Roles ?? []) {
-        const route = /^Gatehouse route (\S+)$/.exec(roles.get(ref.Ref) ?? '')?.[1];
+        const route = described.exec(roles.get(ref.Ref) ?? '')?.[1];
         if (!route) continue;
         byRoute.set(route, [...(byRoute.get(route) ?? []), ...policy.Properties.PolicyDocument.Statement]);
       }
@@ -91,9 +99,37 @@ function ownStatementsByRoute(): Map<string, any[]> {
 
 const names = (st: any, param: string) => JSON.stringify(st.Resource).includes(`"Ref":"${param}"`);
 
+/**
+ * Asserts a function's own statements reach the platform only: each table statement with a
+ * `dynamodb:LeadingKeys` condition naming platform partitions, each bucket statement under
+ * `feeds/`. Answers how many table and bucket statements it saw.
+ */
+function expectFencedToPlatform(id: string, statements: any[]): { table: number; bucket: number } {
+  let table = 0;
+  let bucket = 0;
+  for (const st of statements) {
+    if (names(st, 'TableArn')) {
+      table++;
+      const leading = st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
+      expect(leading, `${id}: ${JSON.stringify(st)}`).toBeDefined();
+      // Only the platform's partitions (shared/db/keys.ts), none of a tenant's.
+      for (const pattern of leading!) expect(PLATFORM_PARTITIONS as readonly string[]).toContain(pattern);
+    }
+    if (names(st, 'BucketArn')) {
+      bucket++;
+      const text = JSON.stringify(st);
+      const listing = st.Condition?.StringLike?.['s3:prefix'];
+      if (listing) expect(listing, id).toEqual(OWN_ROLE_OBJECT_PATTERNS);
+      else expect(text, id).toMatch(/\/feeds\/\*"/);
+      expect(text, id).not.toMatch(/"\/\*"|tenants\//);
+    }
+  }
+  return { table, bucket };
+}
+
 describe("a tenant route's own role (docs/architecture.md, 27)", () => {
   it('holds no table or bucket permission without a platform condition: tenant data needs the TenantData role', () => {
-    const byRoute = ownStatementsByRoute();
+    const byRoute = ownStatementsOf('route');
     const fenced = ROUTES.filter(fencedToPlatform);
     expect(fenced.length).toBeGreaterThan(130);
     let tableStatements = 0;
@@ -101,23 +137,9 @@ describe("a tenant route's own role (docs/architecture.md, 27)", () => {
     for (const route of fenced) {
       const statements = byRoute.get(route.id);
       expect(statements, route.id).toBeDefined();
-      for (const st of statements!) {
-        if (names(st, 'TableArn')) {
-          tableStatements++;
-          const leading = st.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] as string[] | undefined;
-          expect(leading, `${route.id}: ${JSON.stringify(st)}`).toBeDefined();
-          // Only the platform's partitions (shared/db/keys.ts), none of a tenant's.
-          for (const pattern of leading!) expect(PLATFORM_PARTITIONS as readonly string[]).toContain(pattern);
-        }
-        if (names(st, 'BucketArn')) {
-          bucketStatements++;
-          const text = JSON.stringify(st);
-          const listing = st.Condition?.StringLike?.['s3:prefix'];
-          if (listing) expect(listing, route.id).toEqual(OWN_ROLE_OBJECT_PATTERNS);
-          else expect(text, route.id).toMatch(/\/feeds\/\*"/);
-          expect(text, route.id).not.toMatch(/"\/\*"|tenants\//);
-        }
-      }
+      const seen = expectFencedToPlatform(route.id, statements!);
+      tableStatements += seen.table;
+      bucketStatements += seen.bucket;
     }
     // Every fenced route's table grant was seen (its items, its indexes, and the rate counters'),
     // and every bucket grant (the listing and the objects).
@@ -140,5 +162,60 @@ describe("a tenant route's own role (docs/architecture.md, 27)", () => {
         'developer.keys.issue',
       ].sort(),
     );
+  });
+});
+
+/** The workers' functions, by worker id, in the workers' nested stack. */
+function workerFunctions(): Map<string, any> {
+  const byWorker = new Map<string, any>();
+  for (const [, f] of resourcesOfType(s.workers, 'AWS::Lambda::Function')) {
+    const id = /^Gatehouse worker ([^:]+):/.exec(String(f.Properties.Description ?? ''))?.[1];
+    if (id) byWorker.set(id, f.Properties);
+  }
+  return byWorker;
+}
+
+describe("a worker's own role (docs/architecture.md, 27)", () => {
+  const onData = DEPLOYED_WORKERS.filter((w) => w.grants.table || w.grants.bucket);
+
+  it('holds no table or bucket permission without a platform condition: tenant data needs the TenantData role', () => {
+    const byWorker = ownStatementsOf('worker');
+    const fenced = DEPLOYED_WORKERS.filter(workerFencedToPlatform);
+    expect(fenced.length).toBeGreaterThan(10);
+    for (const worker of fenced) {
+      const statements = byWorker.get(worker.id);
+      expect(statements, worker.id).toBeDefined();
+      const seen = expectFencedToPlatform(worker.id, statements!);
+      // Its items and its indexes (and the heartbeat's counters), its listing and its objects.
+      if (worker.grants.table) expect(seen.table, worker.id).toBeGreaterThanOrEqual(2);
+      expect(seen.bucket, worker.id).toBe(worker.grants.bucket ? 2 : 0);
+    }
+  });
+
+  it('the workers left unfenced are the platform workers the docs list', () => {
+    const unfenced = onData.filter((w) => !workerFencedToPlatform(w)).map((w) => w.id);
+    expect(unfenced.sort()).toEqual([...PLATFORM_WORKERS].sort());
+    expect(PLATFORM_WORKERS).toEqual([]);
+  });
+
+  it("every worker on tenant data may assume the TenantData role, with its own actions as the session's policy", () => {
+    const functions = workerFunctions();
+    const byWorker = ownStatementsOf('worker');
+    for (const worker of DEPLOYED_WORKERS) {
+      const variables = functions.get(worker.id)?.Environment?.Variables ?? {};
+      const assumes = (byWorker.get(worker.id) ?? []).some(
+        (st) => JSON.stringify(st.Action) === JSON.stringify(['sts:AssumeRole', 'sts:TagSession']),
+      );
+      if (onData.includes(worker)) {
+        expect(variables.TENANT_SESSION_POLICY, worker.id).toBe(tenantSessionPolicy(worker.grants));
+        expect(variables.TENANT_DATA_ROLE_ARN, worker.id).toEqual({ Ref: 'TenantDataRoleArn' });
+        expect(assumes, worker.id).toBe(true);
+      } else {
+        // The stream's publisher: the bus only.
+        expect(variables.TENANT_SESSION_POLICY, worker.id).toBeUndefined();
+        expect(assumes, worker.id).toBe(false);
+      }
+    }
+    expect(functions.size).toBe(DEPLOYED_WORKERS.length);
   });
 });

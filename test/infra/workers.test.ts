@@ -354,8 +354,13 @@ describe('sla-escalation runs on a schedule', () => {
     expect(actions.filter((a) => a.startsWith('dynamodb:') && /Stream|GetRecords|GetShardIterator/.test(a))).toEqual(
       [],
     );
-    // Besides sealing the audit entries of its changes (grants.audit).
-    expect(actions.filter((a) => !/^(dynamodb|sqs|logs|xray):/.test(a))).toEqual(['kms:GenerateMac']);
+    // Besides sealing the audit entries of its changes (grants.audit), and assuming the TenantData
+    // role for each tenant's items (docs/architecture.md, 27).
+    expect(actions.filter((a) => !/^(dynamodb|sqs|logs|xray):/.test(a))).toEqual([
+      'kms:GenerateMac',
+      'sts:AssumeRole',
+      'sts:TagSession',
+    ]);
     const queueId = s.stack.workersStack.getLogicalId(
       workerFunction(sla.id).deadLetterQueue.node.defaultChild as never,
     );
@@ -401,9 +406,12 @@ describe("transcription-finished runs on Transcribe's state changes", () => {
     expect(actions.filter((a) => a.startsWith('s3:')).sort()).toEqual(['s3:GetObject', 's3:ListBucket']);
     expect(actions).toContain('bedrock:InvokeModel');
     expect(actions).toContain('dynamodb:UpdateItem');
-    // Besides sealing the audit entries of its changes (grants.audit).
+    // Besides sealing the audit entries of its changes (grants.audit), and assuming the TenantData
+    // role for the tenant's items and objects.
     expect(actions.filter((a) => !/^(dynamodb|s3|transcribe|bedrock|sqs|logs|xray):/.test(a))).toEqual([
       'kms:GenerateMac',
+      'sts:AssumeRole',
+      'sts:TagSession',
     ]);
   });
 });

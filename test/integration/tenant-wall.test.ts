@@ -4,25 +4,31 @@
  * domain functions run as the route's function in tenant A's scope (what the handler chain sets),
  * and a bug is forced through a test-only seam: they are handed tenant B's id. The local IAM check
  * refuses the calls as IAM would, before they reach the table or the bucket; A's own keys pass.
+ * The workers' batches likewise: a stream batch's records each as its tenant, a queue's calls each
+ * as the tenant its keys name.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchGetCommand, GetCommand, QueryCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BUCKET, s3 } from '../../shared/adapters/s3.js';
-import { tenantScopeOf } from '../../shared/adapters/tenant-credentials.js';
+import { tenantScopeOf, workerScopeOf } from '../../shared/adapters/tenant-credentials.js';
 import { db, TABLE } from '../../shared/db/client.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { tenantPk } from '../../shared/db/keys.js';
 import { readItems } from '../../shared/db/read-batch.js';
 import { createEnvironment, findEnvironment } from '../../shared/domain/sites/environments.js';
 import { counterActions, tenantSessionPolicy } from '../../shared/iam.js';
-import { checkSharedClients, runAsRoute } from '../../shared/local/iam-check.js';
+import { checkSharedClients, runAsRoute, runAsWorker } from '../../shared/local/iam-check.js';
 import { environmentsCreateRoute, environmentsGetRoute } from '../../shared/routes/environments.js';
 import { eventsBatchRoute } from '../../shared/routes/events.js';
 import { tenantsGetRoute } from '../../shared/routes/tenants.js';
 import type { RouteDef } from '../../shared/routes/types.js';
 import { enterEachTenant, withTenantScope, withUndecidedTenant } from '../../shared/tenant-scope.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
+import { queueBatch, streamBatch, type StreamItem } from '../../shared/worker-handler.js';
+import { workerById, type WorkerDef } from '../../shared/workers.js';
 import { registerTenant, type RegisteredTenant } from '../support/api.js';
 import { actorOf } from '../support/seed.js';
 
@@ -165,5 +171,87 @@ describe("a tenant route's own role", () => {
         db.send(new GetCommand({ TableName: TABLE, Key: keys.tenant(a.tenantId) })),
       ),
     ).resolves.toMatchObject({ Item: { tenant_id: a.tenantId } });
+  });
+});
+
+/**
+ * A worker's batch (docs/architecture.md, 27): each record read as its tenant. The work is the
+ * test's seam: each record names the environment its work reads, which a bug could make another
+ * tenant's.
+ */
+describe("a worker's batch of two tenants' records", () => {
+  const streamWorker = workerById('count-analytics');
+  const queueWorker = workerById('webhook-dispatch');
+  const asWorker = <T>(worker: WorkerDef, work: () => Promise<T>) =>
+    withUndecidedTenant(workerScopeOf, () => runAsWorker(worker, work));
+
+  let own: { a: string; b: string };
+  beforeAll(async () => {
+    const input = { name: 'Worker yard', type: 'site' as const };
+    const [inA, inB] = await Promise.all([
+      createEnvironment(actorOf(a), systemTenant(a.tenantId), input),
+      createEnvironment(actorOf(b), systemTenant(b.tenantId), input),
+    ]);
+    own = { a: inA.environment_id, b: inB.environment_id };
+  });
+
+  /** A stream record of an item of `tenant` whose work reads `reads`' environment. */
+  const record = (seq: string, tenant: RegisteredTenant, reads: RegisteredTenant): DynamoDBRecord => ({
+    eventName: 'INSERT',
+    dynamodb: {
+      SequenceNumber: seq,
+      NewImage: marshall({
+        PK: tenantPk(tenant.tenantId),
+        SK: `PROBE#${seq}`,
+        entity: 'EVENT',
+        reads: reads.tenantId,
+      }) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+    },
+  });
+  const reasons = new Map<string, unknown>();
+  const readEach = async (items: readonly StreamItem[]) => {
+    const failed = new Map<string, unknown>();
+    for (const { id, item } of items) {
+      const reads = String(item.reads);
+      try {
+        await findEnvironment(systemTenant(reads), reads === a.tenantId ? own.a : own.b);
+      } catch (err) {
+        failed.set(id, err);
+        reasons.set(id, err);
+      }
+    }
+    return failed;
+  };
+
+  it("runs each tenant's records as that tenant: a record of A whose work reads B's item is refused", async () => {
+    const records = [record('1', a, a), record('2', b, b), record('3', a, b), record('4', b, b)];
+    const answer = await asWorker(streamWorker, () => streamBatch(records, readEach));
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: '3' }]);
+    expect(reasons.get('3')).toMatchObject(denied);
+  });
+
+  it("and its own role reaches no tenant's items: a read outside the records' scope is refused", async () => {
+    await expect(asWorker(streamWorker, () => findEnvironment(systemTenant(a.tenantId), own.a))).rejects.toMatchObject(
+      denied,
+    );
+  });
+
+  it("a queue worker's calls run each as the tenant their keys name; one call naming two tenants is refused", async () => {
+    const message = (id: string, body: string): SQSRecord =>
+      ({ messageId: id, body, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
+    const event = {
+      Records: [message('a', a.tenantId), message('b', b.tenantId), message('both', 'both')],
+    };
+    const answer = await asWorker(queueWorker, () =>
+      queueBatch(event, async (r) => {
+        if (r.body !== 'both') return findEnvironment(systemTenant(r.body), r.body === a.tenantId ? own.a : own.b);
+        return db.send(
+          new BatchGetCommand({
+            RequestItems: { [TABLE]: { Keys: [keys.tenant(a.tenantId), keys.tenant(b.tenantId)] } },
+          }),
+        );
+      }),
+    );
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'both' }]);
   });
 });
