@@ -20,7 +20,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { workerScopeOf } from './adapters/tenant-credentials.js';
 import { recordHeartbeat } from './db/heartbeats.js';
-import { tenantOfPartition } from './db/keys.js';
+import { byOwner, tenantOfPartition } from './db/keys.js';
 import { invocationFields, log, saneCorrelationId, withLogContext } from './log.js';
 import { flushingMetrics } from './metrics.js';
 import { asEachTenant, asTenant, withUndecidedTenant } from './tenant-scope.js';
@@ -257,32 +257,21 @@ export interface StreamItem {
 }
 
 /**
- * The items of a batch a tenant at a time, by the tenant of each item's partition key (the
- * platform's items, of no tenant, under `undefined`), each group in stream order.
- */
-export function byTenant(items: readonly StreamItem[]): Map<string | undefined, StreamItem[]> {
-  const groups = new Map<string | undefined, StreamItem[]>();
-  for (const item of items) {
-    const pk = item.item.PK;
-    const tenant = typeof pk === 'string' ? tenantOfPartition(pk) : undefined;
-    groups.set(tenant, [...(groups.get(tenant) ?? []), item]);
-  }
-  return groups;
-}
-
-/**
- * `work` on each tenant's items as that tenant (shared/tenant-scope.ts `asTenant`): a record of
- * tenant A reaches A's data only; the platform's items with the function's own role. The tenants'
- * groups run at once (their data are apart); their failures are merged.
+ * `work` on each tenant's items as that tenant (shared/tenant-scope.ts `asTenant`), grouped by the
+ * tenant of each item's partition key, each group in stream order: a record of tenant A reaches A's
+ * data only; the platform's items with the function's own role. The tenants' groups run at once
+ * (their data are apart); their failures are merged.
  */
 async function perTenant(
   items: readonly StreamItem[],
   work: (items: readonly StreamItem[]) => Promise<ReadonlyMap<string, unknown>>,
 ): Promise<ReadonlyMap<string, unknown>> {
+  const pkOf = (item: StreamItem) => (typeof item.item.PK === 'string' ? item.item.PK : '');
   const answers = await Promise.all(
-    [...byTenant(items)].map(([tenant, group]) =>
-      tenant === undefined ? work(group) : asTenant(tenant, () => work(group)),
-    ),
+    byOwner(items, pkOf).map((group) => {
+      const tenant = tenantOfPartition(pkOf(group[0]!));
+      return tenant === undefined ? work(group) : asTenant(tenant, () => work(group));
+    }),
   );
   return new Map(answers.flatMap((answer) => [...answer]));
 }
