@@ -13,7 +13,8 @@ import { restampEventExpiry } from '../../db/events.js';
 import { getTenant, getTenantConfig } from '../../db/tenants.js';
 import { timeOfId } from '../../ids.js';
 import { log } from '../../log.js';
-import { systemTenant } from '../../vocabulary/tenant.js';
+import { asTenant } from '../../tenant-scope.js';
+import { systemTenant, type TenantId } from '../../vocabulary/tenant.js';
 import { eventExpiry, eventRetentionDays } from '../accounts/index.js';
 import { queuedBusMessage } from '../webhooks/index.js';
 import { restampMentions } from './mention-index.js';
@@ -22,7 +23,11 @@ import { restampMentions } from './mention-index.js';
 export async function restampRetention(body: string, messageId: string): Promise<number> {
   const message = queuedBusMessage(body, messageId, 'plan-change');
   if (!message) return 0;
-  const tenantId = systemTenant(message.tenantId);
+  // As the plan's tenant (docs/architecture.md, 27): its credentials reach its own data only.
+  return asTenant(message.tenantId, () => restampTenant(systemTenant(message.tenantId)));
+}
+
+async function restampTenant(tenantId: TenantId): Promise<number> {
   const [tenant, config] = await Promise.all([getTenant(tenantId), getTenantConfig(tenantId)]);
   if (!tenant) return 0;
   const days = eventRetentionDays(tenant.plan, config?.retention_days.events ?? 90);

@@ -7,6 +7,7 @@
  */
 import type { NotificationSender } from '../../adapters/notification-sender.js';
 import { log } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import { deliverNotification, type NotificationDetail } from './notification-delivery.js';
 
 interface NotificationEnvelope {
@@ -23,5 +24,9 @@ export async function sendNotificationMessage(body: string, sender: Notification
     });
     return;
   }
-  await deliverNotification({ ...(detail as NotificationDetail), tenant_id: detail.tenant_id }, sender);
+  // As the bus entry's tenant (docs/architecture.md, 27): its credentials reach its own data only.
+  const tenantId = detail.tenant_id;
+  await asTenant(tenantId, () =>
+    deliverNotification({ ...(detail as NotificationDetail), tenant_id: tenantId }, sender),
+  );
 }

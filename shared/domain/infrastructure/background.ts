@@ -23,6 +23,7 @@ import { ConflictError, isRefusal } from '../../errors.js';
 import { now } from '../../ids.js';
 import { log } from '../../log.js';
 import { MAX_STREAM_FEATURES, MAX_STREAM_VERTICES } from '../../schemas/infrastructure.js';
+import { asTenant } from '../../tenant-scope.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import { systemActor } from '../actor.js';
 import { openByNameAndContent, sniffContainer } from './detect.js';
@@ -62,7 +63,12 @@ export async function extractInBackground(body: string, lastTry: boolean): Promi
     log.error('a map-extractions message is not an extraction_requested event: dropped');
     return 'skipped';
   }
-  // The message was written by the extract call of the file's own tenant.
+  // The message was written by the extract call of the file's own tenant: run as that tenant
+  // (docs/architecture.md, 27), whose credentials reach its own items and objects only.
+  return asTenant(message.tenant_id, () => extractFile(message, lastTry));
+}
+
+async function extractFile(message: ExtractionMessage, lastTry: boolean): Promise<BackgroundOutcome> {
   const tenantId = systemTenant(message.tenant_id);
   const pending = await getPendingUpload(tenantId, message.file_id);
   if (!pending || pending.status !== 'processing' || pending.environment_id !== message.environment_id)

@@ -6,6 +6,7 @@
  * (no retry makes it one); a failed ingest throws, and the message is tried again.
  */
 import { log } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import { systemTenant } from '../../vocabulary/tenant.js';
 import type { EventInput } from '../../schemas/events.js';
 import { queuedBusMessage } from '../webhooks/index.js';
@@ -18,6 +19,7 @@ export async function announceMessage(body: string, messageId: string): Promise<
     if (message) log.warn('an announcement message without an event: dropped', { sqs_message_id: messageId });
     return;
   }
-  // The message's own tenant: the tracker's, written with the episode.
-  await announceEvent(systemTenant(message.tenantId), announced);
+  // The message's own tenant: the tracker's, written with the episode; as that tenant
+  // (docs/architecture.md, 27).
+  await asTenant(message.tenantId, () => announceEvent(systemTenant(message.tenantId), announced));
 }

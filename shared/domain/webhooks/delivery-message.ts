@@ -7,12 +7,17 @@
  */
 import { RetryAfter } from '../../adapters/queue-retry.js';
 import { log } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import { attemptDelivery, type DeliverOptions } from './delivery-attempt.js';
 import type { DeliveryJob } from './dispatch.js';
 
 export async function deliverMessage(body: string, options: DeliverOptions = {}): Promise<void> {
   const job = JSON.parse(body) as DeliveryJob;
-  const outcome = await attemptDelivery(job, options);
+  // As the delivery's tenant (docs/architecture.md, 27); a job without one reaches no tenant's data.
+  const outcome =
+    typeof job.tenant_id === 'string'
+      ? await asTenant(job.tenant_id, () => attemptDelivery(job, options))
+      : await attemptDelivery(job, options);
   // One line per attempt, with the message's correlation id (the worker's context, shared/log.ts).
   log.info('webhook delivery attempt', {
     tenant_id: job.tenant_id,

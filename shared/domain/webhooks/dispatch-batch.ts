@@ -8,6 +8,7 @@
 import type { QueueMessage } from '../../vocabulary/queues.js';
 import { now } from '../../ids.js';
 import { withLogContext } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import { queuedBusMessage, type BusMessage } from './delivery-policy.js';
 import { dispatchMessage, subscriptionsOf } from './dispatch.js';
 
@@ -21,23 +22,26 @@ export async function dispatchToWebhooks<K>(messages: readonly QueueMessage<K>[]
   }
   const at = now();
   await Promise.all(
-    [...byTenant].map(async ([tenantId, items]) => {
-      let subscriptions;
-      try {
-        subscriptions = await subscriptionsOf(tenantId);
-      } catch (err) {
-        for (const { key } of items) failed.set(key, err);
-        return;
-      }
-      await Promise.all(
-        items.map(({ key, message }) =>
-          // Each message's lines carry its own correlation id (shared/log.ts).
-          withLogContext({ correlation_id: message.correlationId }, () =>
-            dispatchMessage(message, at, subscriptions),
-          ).catch((err: unknown) => void failed.set(key, err)),
-        ),
-      );
-    }),
+    [...byTenant].map(([tenantId, items]) =>
+      // As that tenant (docs/architecture.md, 27): its credentials reach its own data only.
+      asTenant(tenantId, async () => {
+        let subscriptions;
+        try {
+          subscriptions = await subscriptionsOf(tenantId);
+        } catch (err) {
+          for (const { key } of items) failed.set(key, err);
+          return;
+        }
+        await Promise.all(
+          items.map(({ key, message }) =>
+            // Each message's lines carry its own correlation id (shared/log.ts).
+            withLogContext({ correlation_id: message.correlationId }, () =>
+              dispatchMessage(message, at, subscriptions),
+            ).catch((err: unknown) => void failed.set(key, err)),
+          ),
+        );
+      }),
+    ),
   );
   return failed;
 }

@@ -8,6 +8,7 @@
  * whose run has a step to try again are answered with why, to come back after a backoff.
  */
 import { log, withLogContext } from '../../log.js';
+import { asTenant } from '../../tenant-scope.js';
 import type { QueueMessage } from '../../vocabulary/queues.js';
 import { busMessageOf, type BusEnvelope, type BusMessage } from '../webhooks/index.js';
 import { continueRun, runWorkflowsFor, workflowsOf, type RunJob } from './runner.js';
@@ -42,30 +43,33 @@ export async function runWorkflowMessages<K>(messages: readonly QueueMessage<K>[
     byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), item]);
   }
   await Promise.all(
-    [...byTenant].map(async ([tenantId, items]) => {
-      const busMessages = items.filter((i) => 'message' in i);
-      let workflows;
-      try {
-        // Read only when a bus message needs them: a run job carries what it runs.
-        workflows = busMessages.length > 0 ? await workflowsOf(tenantId) : [];
-      } catch (err) {
-        for (const i of busMessages) failed.set(i.key, err);
-        workflows = null;
-      }
-      // One tenant's messages one after the other: a run job and the message that made it never race.
-      for (const item of items) {
+    [...byTenant].map(([tenantId, items]) =>
+      // As that tenant (docs/architecture.md, 27): its credentials reach its own data only.
+      asTenant(tenantId, async () => {
+        const busMessages = items.filter((i) => 'message' in i);
+        let workflows;
         try {
-          if ('job' in item) await continueRun(item.job);
-          // The message's correlation id on its lines and on the changes its runs make (shared/log.ts).
-          else if (workflows)
-            await withLogContext({ correlation_id: item.message.correlationId }, () =>
-              runWorkflowsFor(item.message, workflows),
-            );
+          // Read only when a bus message needs them: a run job carries what it runs.
+          workflows = busMessages.length > 0 ? await workflowsOf(tenantId) : [];
         } catch (err) {
-          failed.set(item.key, err);
+          for (const i of busMessages) failed.set(i.key, err);
+          workflows = null;
         }
-      }
-    }),
+        // One tenant's messages one after the other: a run job and the message that made it never race.
+        for (const item of items) {
+          try {
+            if ('job' in item) await continueRun(item.job);
+            // The message's correlation id on its lines and on the changes its runs make (shared/log.ts).
+            else if (workflows)
+              await withLogContext({ correlation_id: item.message.correlationId }, () =>
+                runWorkflowsFor(item.message, workflows),
+              );
+          } catch (err) {
+            failed.set(item.key, err);
+          }
+        }
+      }),
+    ),
   );
   return failed;
 }
