@@ -33,6 +33,7 @@ import { HOUR_MS, SETTLE_MS } from '../../shared/domain/audit/digest.js';
 import { openIncident } from '../../shared/domain/incidents/incidents.js';
 import { RETRY_SCHEDULE_MS } from '../../shared/domain/webhooks/delivery-policy.js';
 import { derivedTimeId, newTimeId } from '../../shared/ids.js';
+import { checkSharedClients, runAsWorker } from '../../shared/local/iam-check.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import type { LocalQueues } from '../../shared/local/queue.js';
 import type { QueueWorkers } from '../../shared/local/queue-workers.js';
@@ -74,6 +75,7 @@ const KEV_TWO = (() => {
 })();
 
 beforeAll(async () => {
+  await checkSharedClients();
   expect(logFile, 'the test run writes the service log to LOG_FILE (vitest.config.ts)').toBeTruthy();
   from = statSync(logFile).size;
   ({ queues, workers } = await startWebhookPipeline(() => nowMs));
@@ -296,7 +298,10 @@ describe('metrics and correlation in the local log', () => {
       }),
     );
     const swept = await atTime(sweepAt, () =>
-      slaEscalation(SCHEDULED, workerContext(workerById('sla-escalation'), 'us-east-1')),
+      // As the local runtime runs it: its own role fenced to the platform (docs/architecture.md, 27).
+      runAsWorker(workerById('sla-escalation'), () =>
+        slaEscalation(SCHEDULED, workerContext(workerById('sla-escalation'), 'us-east-1')),
+      ),
     );
     expect(swept).toMatchObject({ due: 1, breached: 1, escalated: 1, failed: 0 });
     // Acknowledged: its next level's timer (in 2001) is no other file's SLA run's business.
@@ -324,7 +329,9 @@ describe('metrics and correlation in the local log', () => {
     const digestAt = T0 + (hours + 1) * HOUR_MS + 35 * MINUTE;
     expect(digestAt - (T0 + hours * HOUR_MS + HOUR_MS + SETTLE_MS)).toBe(30 * MINUTE);
     const run = await atTime(digestAt, () =>
-      digestsWorker(hours)(SCHEDULED, workerContext(workerById('audit-digests'), 'us-east-1')),
+      runAsWorker(workerById('audit-digests'), () =>
+        digestsWorker(hours)(SCHEDULED, workerContext(workerById('audit-digests'), 'us-east-1')),
+      ),
     );
     expect(run).toMatchObject({ digests: hours, failed: 0 });
 

@@ -17,6 +17,7 @@ import { handler as runnerHandler } from '../../functions/workers/workflow-runne
 import { handler as timersHandler } from '../../functions/workers/workflow-timers.js';
 import { useQueues } from '../../shared/adapters/queue.js';
 import { installLocalAdapters } from '../../shared/local/compose.js';
+import { checkSharedClients, runAsWorker } from '../../shared/local/iam-check.js';
 import { workerContext } from '../../shared/local/lambda-context.js';
 import { LocalQueues } from '../../shared/local/queue.js';
 import { startQueueWorkers, type QueueWorkers } from '../../shared/local/queue-workers.js';
@@ -37,6 +38,7 @@ let queues: LocalQueues;
 let runner: QueueWorkers;
 
 beforeAll(async () => {
+  await checkSharedClients();
   receiver = await startReceiver((path) => ({ status: path.startsWith('/down') ? 503 : 200, body: 'ok' }));
   await installLocalAdapters();
   // This file's own queue: what the handlers in this process queue (resumed runs) lands here.
@@ -451,7 +453,10 @@ describe('workflows.delete', () => {
 /** Runs the timers' worker with this process's clock `minutes` ahead, then the runs it queued. */
 async function minutesLater(minutes: number): Promise<void> {
   await atTime(Date.now() + minutes * 60_000, async () => {
-    await timersHandler({}, workerContext(workerById('workflow-timers'), 'us-east-1'));
+    // As the local runtime runs it: its own role fenced to the platform (docs/architecture.md, 27).
+    await runAsWorker(workerById('workflow-timers'), () =>
+      timersHandler({}, workerContext(workerById('workflow-timers'), 'us-east-1')),
+    );
     await runner.drain();
   });
 }
