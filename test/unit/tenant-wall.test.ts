@@ -8,12 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StsAssumeRole } from '../../shared/adapters/sts-assume-role.js';
 import { AssumedTenantCredentials, REFRESH_BEFORE_MS } from '../../shared/adapters/tenant-credentials.js';
-import { bucketCallScope } from '../../shared/adapters/object-keys.js';
+import { bucketCallScope, tenantOfObjectKey } from '../../shared/adapters/object-keys.js';
 import { isPlatformPartition, stringLike } from '../../shared/db/keys.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { requestPartitions, tableCallScope } from '../../shared/db/request-keys.js';
 import { tenantDataAllowsObjects, tenantDataAllowsTable, tenantSessionPolicy } from '../../shared/iam.js';
-import { chooseCredentialsPerCall, withTenantScope } from '../../shared/tenant-scope.js';
+import {
+  asEachTenant,
+  chooseCredentialsPerCall,
+  withTenantScope,
+  withUndecidedTenant,
+} from '../../shared/tenant-scope.js';
 import { localSts } from '../support/local-sts.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -103,6 +108,33 @@ describe('which credentials a call runs with', () => {
       expect(bucketCallScope('GetObjectCommand', { Key: 'feeds/rpki/vrps.txt.gz' })).toBeUndefined();
       expect(bucketCallScope('HeadBucketCommand', { Bucket: 'b' })).toBeUndefined();
     });
+  });
+  it("acting on several tenants (a queue's, a sweep's), each call as the tenant its keys name: items and objects alike", () => {
+    const made: string[] = [];
+    const make = (tenantId: string) => {
+      made.push(tenantId);
+      return { ...scope, tenantId };
+    };
+    withUndecidedTenant(make, () =>
+      asEachTenant(() => {
+        expect(tableCallScope('GetCommand', { Key: keys.tenant(B) })?.tenantId).toBe(B);
+        expect(tableCallScope('UpdateCommand', { Key: keys.rateLog('x', 'ip') })).toBeUndefined();
+        for (const [key, tenant] of [
+          [`tenants/${A}/files/x.kml`, A],
+          [`telemetry/${B}/s/1.json`, B],
+          [`lake/events/tenant_id=${A}/dt=2026-01-01/b.parquet`, A],
+          [`lake-state/connectors/${B}/c.json`, B],
+        ] as const) {
+          expect(tenantOfObjectKey(key), key).toBe(tenant);
+          expect(bucketCallScope('PutObjectCommand', { Key: key })?.tenantId, key).toBe(tenant);
+        }
+        expect(bucketCallScope('GetObjectCommand', { Key: 'feeds/rpki/vrps.txt.gz' })).toBeUndefined();
+        // A key of no tenant's prefix names no tenant: the own role, which reaches feeds/ only.
+        expect(tenantOfObjectKey('lake/events/x.parquet')).toBeUndefined();
+        expect(bucketCallScope('GetObjectCommand', { Key: 'elsewhere/x' })).toBeUndefined();
+      }),
+    );
+    expect(made).toEqual([B, A, B, A, B]);
   });
   it('the platform partitions', () => {
     for (const pk of ['RATE#tenant#x', 'REGISTRATION#h', 'PUBLICKEY#h', 'TENANTS', 'SLATIMERS', 'WFTIMERS', 'FEED#x'])
