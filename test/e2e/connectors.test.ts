@@ -7,8 +7,12 @@
  * none for a far one), the status says so, and the catalogue answers a lookup by CVE.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as pollOnSchedule } from '../../functions/workers/connector-poll.js';
 import { feedRecords } from '../../shared/db/feed-records.js';
 import { feedSource } from '../../shared/domain/connectors/feed-sources.js';
+import { installLocalAdapters } from '../../shared/local/compose.js';
+import { checkSharedClients, runAsWorker } from '../../shared/local/iam-check.js';
+import { workerById } from '../../shared/workers.js';
 import { redactUrl } from '../../shared/url-secrets.js';
 import { call, createUser, registerTenant, type RegisteredTenant } from '../support/api.js';
 import { until } from '../support/threat-site.js';
@@ -512,5 +516,23 @@ describe('threatFeed.indicators', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['query', 'ip']);
     expect((await look({ hash: 'abc' })).status).toBe(422);
+  });
+});
+
+describe('the connector-poll worker', () => {
+  it("polls a connector on its schedule as the connector's tenant, its own role fenced to the platform's records", async () => {
+    // As the local runtime runs it (shared/local/async-workers.ts): the local adapters, and its
+    // calls checked against its grants and its own role's platform fence (docs/architecture.md, 27).
+    await installLocalAdapters();
+    await checkSharedClients();
+    const { org } = await site('FeedScheduled');
+    const id = await connector(org, 'swpc-kp', '/kp.json');
+    const worker = workerById('connector-poll');
+    await runAsWorker(worker, () => pollOnSchedule({ tenant_id: org.tenantId, integration_id: id }));
+    const res = await call('GET', '/api/v1/connectors', { token: org.token });
+    const polled = res.body.items.find((c: { connector_id: string }) => c.connector_id === id);
+    expect(polled.status).toMatchObject({ state: 'ok', consecutive_failures: 0, last_error: null });
+    expect(polled.status.last_success_at).toBe(polled.status.last_run_at);
+    expect(polled.status.last_run_at).not.toBeNull();
   });
 });
