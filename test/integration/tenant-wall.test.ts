@@ -23,9 +23,9 @@ import { counterActions, tenantSessionPolicy } from '../../shared/iam.js';
 import { checkSharedClients, runAsRoute, runAsWorker } from '../../shared/local/iam-check.js';
 import { environmentsCreateRoute, environmentsGetRoute } from '../../shared/routes/environments.js';
 import { eventsBatchRoute } from '../../shared/routes/events.js';
-import { tenantsGetRoute } from '../../shared/routes/tenants.js';
+import { tenantsGetRoute, tenantsListRoute } from '../../shared/routes/tenants.js';
 import type { RouteDef } from '../../shared/routes/types.js';
-import { enterEachTenant, withTenantScope, withUndecidedTenant } from '../../shared/tenant-scope.js';
+import { asTenant, enterEachTenant, withTenantScope, withUndecidedTenant } from '../../shared/tenant-scope.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
 import { queueBatch, streamBatch, type StreamItem } from '../../shared/worker-handler.js';
 import { workerById, type WorkerDef } from '../../shared/workers.js';
@@ -165,10 +165,24 @@ describe("a tenant route's own role", () => {
     expect(read.get(two)).toMatchObject({ tenant_id: b.tenantId });
   });
 
-  it("a route with no tenant (the directory's SUPER_ADMIN routes) is a platform function: its own role is not fenced", async () => {
+  it("a route with no tenant (the tenant directory's list) is a platform function: its own role is not fenced", async () => {
     await expect(
-      runAsRoute(tenantsGetRoute, counterActions(tenantsGetRoute), () =>
+      runAsRoute(tenantsListRoute, counterActions(tenantsListRoute), () =>
         db.send(new GetCommand({ TableName: TABLE, Key: keys.tenant(a.tenantId) })),
+      ),
+    ).resolves.toMatchObject({ Item: { tenant_id: a.tenantId } });
+  });
+
+  it('a route that finds its tenant (a SUPER_ADMIN naming one in the path) is fenced: it reads it as that tenant', async () => {
+    const asGet = <T>(work: () => Promise<T>) => runAsRoute(tenantsGetRoute, counterActions(tenantsGetRoute), work);
+    const read = () => db.send(new GetCommand({ TableName: TABLE, Key: keys.tenant(a.tenantId) }));
+    await expect(asGet(read)).rejects.toMatchObject(denied);
+    await expect(
+      asGet(() =>
+        withUndecidedTenant(
+          (tenantId) => tenantScopeOf(tenantId, tenantSessionPolicy(tenantsGetRoute.grants)),
+          () => asTenant(a.tenantId, read),
+        ),
       ),
     ).resolves.toMatchObject({ Item: { tenant_id: a.tenantId } });
   });
