@@ -1,7 +1,7 @@
 /** GET /api/v1/events/stream: new events as server-sent events (shared/domain/events/stream.ts). */
 import { config } from '../../shared/config.js';
 import { openEventStream } from '../../shared/domain/events/stream-feed.js';
-import { streamScopeOf } from '../../shared/auth/tenant.js';
+import { enterStreamScope } from '../../shared/auth/tenant.js';
 import { streamingHttpHandler } from '../../shared/http/stream-handler.js';
 import { eventsStreamRoute } from '../../shared/routes/events.js';
 
@@ -10,7 +10,7 @@ const { keepAliveSeconds, maxDurationSeconds } = config.eventStream;
 export const handler = streamingHttpHandler(eventsStreamRoute, async (req) => {
   const run = await openEventStream(
     {
-      scope: await streamScopeOf(req.actor.principal, req.query.tenant_id),
+      scope: await enterStreamScope(req.actor.principal, req.query.tenant_id),
       eventType: req.query.event_type,
       lastEventId: req.headers['last-event-id'],
     },

@@ -29,11 +29,12 @@ export async function resolveTenant(principal: Principal, requested?: string | n
 }
 
 /**
- * Whose events a stream watches: a tenant user only their own (naming another tenant is a 404,
- * as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named.
- * The stream's reads then run as that tenant, or each as the tenant it names (`tenant: 'found'`).
+ * Decides whose events a stream watches, and runs the rest of the invocation as them (the route
+ * finds its tenant: `tenant: 'found'`): a tenant user only their own (naming another tenant is a
+ * 404, as for an unknown one); a SUPER_ADMIN the tenant named, or every tenant when none is named,
+ * each read then as the one tenant it names.
  */
-export async function streamScopeOf(principal: Principal, requested: string | undefined): Promise<StreamScope> {
+export async function enterStreamScope(principal: Principal, requested: string | undefined): Promise<StreamScope> {
   if (!requested && principal.role === 'SUPER_ADMIN') {
     // Every tenant's: each read runs as the one tenant it names (docs/architecture.md, 27).
     enterEachTenant();

@@ -10,7 +10,7 @@ import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import { backoff, readItems, type ItemKey, type Prefetched } from './read-batch.js';
 import { db, TABLE } from './client.js';
 import * as keys from './item-keys.js';
-import { byOwner } from './keys.js';
+import { chunksByOwner } from './keys.js';
 import { forEachEventPage } from './event-backfill.js';
 import type { TransactItem } from './transact.js';
 import type { TenantId } from '../vocabulary/tenant.js';
@@ -91,9 +91,7 @@ export async function writeAll(
   } = {},
 ): Promise<void> {
   // Each chunk of one tenant (a SUPER_ADMIN's batch has several): one call, one set of credentials.
-  const chunks: Record<string, unknown>[][] = [];
-  for (const group of byOwner(items, (item) => String(item.PK)))
-    for (let i = 0; i < group.length; i += 25) chunks.push(group.slice(i, i + 25));
+  const chunks = chunksByOwner(items, (item) => String(item.PK), 25);
   if (options.inOrder && chunks.length > 1) {
     // One chunk after the other: the table's stream carries them in this order.
     for (const chunk of chunks) await writeAll(chunk, { beforeAttempt: options.beforeAttempt });

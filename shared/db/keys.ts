@@ -73,10 +73,11 @@ export const stringLike = (pattern: string, value: string): boolean => likePatte
 const PLATFORM_PATTERNS = PLATFORM_PARTITIONS.map(likePattern);
 
 /**
- * `items` in groups of one owner each (one tenant, or the platform), in the order first seen: a
- * batch call runs with one set of credentials (shared/db/request-keys.ts), which reach one owner.
+ * `items` in chunks of at most `size` (a batch call's limit), each of one owner (one tenant, or the
+ * platform), the owners in the order first seen: a batch call runs with one set of credentials
+ * (shared/db/request-keys.ts), which reach one owner.
  */
-export function byOwner<T>(items: readonly T[], pkOf: (item: T) => string): T[][] {
+export function chunksByOwner<T>(items: readonly T[], pkOf: (item: T) => string, size: number): T[][] {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const owner = tenantOfPartition(pkOf(item)) ?? '';
@@ -84,8 +85,15 @@ export function byOwner<T>(items: readonly T[], pkOf: (item: T) => string): T[][
     if (group) group.push(item);
     else groups.set(owner, [item]);
   }
-  return [...groups.values()];
+  const chunks: T[][] = [];
+  for (const group of groups.values())
+    for (let i = 0; i < group.length; i += size) chunks.push(group.slice(i, i + size));
+  return chunks;
 }
+
+/** `items` in groups of one owner each: `chunksByOwner` with no limit. */
+export const byOwner = <T>(items: readonly T[], pkOf: (item: T) => string): T[][] =>
+  chunksByOwner(items, pkOf, Infinity);
 
 /** Whether a partition key value holds no tenant's data (PLATFORM_PARTITIONS). */
 export const isPlatformPartition = (pk: string): boolean => PLATFORM_PATTERNS.some((p) => p.test(pk));

@@ -6,7 +6,7 @@
  */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, TABLE } from './client.js';
-import { byOwner } from './keys.js';
+import { chunksByOwner } from './keys.js';
 
 export interface ItemKey {
   PK: string;
@@ -54,10 +54,7 @@ export async function readItems(
   const wanted = new Map<string, ItemKey>();
   for (const key of keys) if (!into.has(key)) wanted.set(idOf(key), { PK: key.PK, SK: key.SK });
   // A tenant's keys apart from another's and from the platform's: one call, one set of credentials.
-  const chunks = byOwner([...wanted.values()], (k) => k.PK).flatMap((group) =>
-    Array.from({ length: Math.ceil(group.length / 100) }, (_, i) => group.slice(i * 100, i * 100 + 100)),
-  );
-  for (const chunk of chunks) {
+  for (const chunk of chunksByOwner([...wanted.values()], (k) => k.PK, 100)) {
     for (const key of chunk) into.set(key, null);
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
       [TABLE]: { Keys: chunk.map((k) => ({ PK: k.PK, SK: k.SK })), ConsistentRead: consistent },

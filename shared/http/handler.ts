@@ -452,9 +452,6 @@ function decideTenant(
       appendLogContext({ tenant_id: principal?.tenantId });
       // Whose credentials the rest runs with (asTenantDecided), for a route on tenant data.
       const onTenantData = Boolean(route.grants.table || route.grants.bucket);
-      const decide = (tenantId: string) => {
-        if (onTenantData) enterTenant(tenantId);
-      };
       if (route.tenant === 'none' || route.tenant === 'events' || route.tenant === 'found') {
         if (route.plan) throw new Error(`route ${route.id} declares a plan but no tenant to check it in`);
         // No tenant decided here (an event's is, each): the caller's plan, if there is a caller.
@@ -470,7 +467,7 @@ function decideTenant(
       if (!principal) throw new Error(`route ${route.id} declares a tenant but has no caller`);
       const named = route.tenant === 'credential' ? undefined : namedTenant(request.event, route.tenant);
       // A SUPER_ADMIN's read of the tenant it names is that tenant's; an empty name is none.
-      decide(named || ownTenant(principal));
+      if (onTenantData) enterTenant(named || ownTenant(principal));
       internal.tenant = named === undefined ? ownTenant(principal) : await resolveTenant(principal, named);
       appendLogContext({ tenant_id: internal.tenant });
       // What the tenant's plan allows, before the route's function runs (shared/http/plan-gate.ts).

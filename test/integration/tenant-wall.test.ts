@@ -53,19 +53,18 @@ describe("a route acting in tenant A, handed tenant B's id", () => {
     const own = await createEnvironment(actorOf(a), systemTenant(a.tenantId), input);
     const other = await createEnvironment(actorOf(b), systemTenant(b.tenantId), input);
 
-    await expect(
-      asRouteIn(environmentsGetRoute, a, () => findEnvironment(systemTenant(a.tenantId), own.environment_id)),
-    ).resolves.toMatchObject({ environment_id: own.environment_id });
-    await expect(
-      asRouteIn(environmentsGetRoute, a, () => findEnvironment(systemTenant(b.tenantId), other.environment_id)),
-    ).rejects.toMatchObject(denied);
-    // The other way round, B's route reads B's and is refused A's.
-    await expect(
-      asRouteIn(environmentsGetRoute, b, () => findEnvironment(systemTenant(b.tenantId), other.environment_id)),
-    ).resolves.toMatchObject({ environment_id: other.environment_id });
-    await expect(
-      asRouteIn(environmentsGetRoute, b, () => findEnvironment(systemTenant(a.tenantId), own.environment_id)),
-    ).rejects.toMatchObject(denied);
+    // A's route reads A's and is refused B's; the other way round, B's reads B's and is refused A's.
+    for (const [me, mine, them, theirs] of [
+      [a, own, b, other],
+      [b, other, a, own],
+    ] as const) {
+      await expect(
+        asRouteIn(environmentsGetRoute, me, () => findEnvironment(systemTenant(me.tenantId), mine.environment_id)),
+      ).resolves.toMatchObject({ environment_id: mine.environment_id });
+      await expect(
+        asRouteIn(environmentsGetRoute, me, () => findEnvironment(systemTenant(them.tenantId), theirs.environment_id)),
+      ).rejects.toMatchObject(denied);
+    }
   });
 
   it("writes in A, and a write in B is refused whole: nothing of it reaches B's partition", async () => {

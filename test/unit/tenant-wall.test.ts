@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StsAssumeRole } from '../../shared/adapters/sts-assume-role.js';
 import { AssumedTenantCredentials, REFRESH_BEFORE_MS } from '../../shared/adapters/tenant-credentials.js';
 import { bucketCallScope, tenantOfObjectKey } from '../../shared/adapters/object-keys.js';
-import { isPlatformPartition, stringLike } from '../../shared/db/keys.js';
+import { chunksByOwner, isPlatformPartition, stringLike } from '../../shared/db/keys.js';
 import * as keys from '../../shared/db/item-keys.js';
 import { requestPartitions, tableCallScope } from '../../shared/db/request-keys.js';
 import { tenantDataAllowsObjects, tenantDataAllowsTable, tenantSessionPolicy } from '../../shared/iam.js';
@@ -84,6 +84,16 @@ describe('the partitions a request names', () => {
     expect(requestPartitions('QueryCommand', { KeyConditionExpression: 'SK = :x' })).toEqual(['']);
     expect(requestPartitions('ScanCommand', {})).toBeNull();
     expect(requestPartitions('DescribeTableCommand', { TableName: T })).toEqual([]);
+  });
+});
+
+describe("a batch's keys in chunks of one owner", () => {
+  it('keeps each tenant and the platform apart, in the order first seen, within the batch limit', () => {
+    const pk = (tenant: string) => ({ PK: tenant === '' ? 'RATE#x' : `T#${tenant}#EVT`, tenant });
+    const items = ['a', 'b', 'a', '', 'a', 'b', ''].map(pk);
+    const chunks = chunksByOwner(items, (i) => i.PK, 2).map((c) => c.map((i) => i.tenant));
+    expect(chunks).toEqual([['a', 'a'], ['a'], ['b', 'b'], ['', '']]);
+    expect(chunksByOwner([], (i: { PK: string }) => i.PK, 25)).toEqual([]);
   });
 });
 
