@@ -7,6 +7,7 @@
  * incident, vessel or event; the HTTP transport refuses a foreign Origin or Host and a missing
  * credential; the audit names the key and the tool.
  */
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -160,7 +161,7 @@ async function world(label: string, at: { lat: number; lon: number }, mmsi: numb
     async () => (await call('GET', `/api/v1/vessels/${mmsi}`, { token: org.token })).status,
     (s) => s === 200,
     `vessel ${mmsi} tracked`,
-    30_000,
+    PIPELINE_WAIT_MS,
   );
   return {
     org,

@@ -9,6 +9,7 @@
  * padding (the name ends at the first one), and an IMO number or ship type of 0 means "not
  * available" (null here).
  */
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, registerTenant, type RegisteredTenant } from '../support/api.js';
@@ -126,7 +127,7 @@ beforeAll(async () => {
     },
     (b: any) => b.track?.positions === 2,
     'the last report to be tracked',
-    30_000,
+    PIPELINE_WAIT_MS,
   );
   for (const [mmsi] of ALL) profiles.set(mmsi, await call('GET', `/api/v1/vessels/${mmsi}`, { token: org.token }));
 }, 120_000);

@@ -4,6 +4,7 @@
  * receiver, a subsea cable uploaded as KML and tagged, then the profiles, the dark and loitering
  * lists, the tracks, the area search, the decoding failures and the cable risk that follow.
  */
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { trackTenant, type AisEvent } from '../../shared/domain/vessels/tracker.js';
 import { baseUrl, call, randomClientIp, registerTenant, type RegisteredTenant } from '../support/api.js';
@@ -95,7 +96,7 @@ beforeAll(async () => {
       b.gaps?.some((g: any) => g.mmsi === String(VESSELS.dark.mmsi)) &&
       b.loitering?.some((l: any) => l.mmsi === String(VESSELS.loiterer.mmsi)),
     'the gap and the loitering to be found',
-    30_000,
+    PIPELINE_WAIT_MS,
   );
   // The gap and the loitering show before every report is tracked: the bus hands the batch's
   // events to the tracker in several deliveries. Wait for each vessel's whole track.
