@@ -18,13 +18,19 @@ import { countReads } from '../support/db-reads.js';
 import { storedEventAt } from '../support/seed.js';
 
 const IP = '203.0.113.7';
-const HOUR = 3_600_000;
+const DAY = 86_400_000;
 
-/** `n` events naming the IP over the last five days, each at its own place; every tenth matched a definition. */
+/**
+ * `n` events naming the IP, each at its own place, spread evenly from a minute ago back to the
+ * first minute of the UTC day four days before today. Six or more are less than a day apart, so 30
+ * and 300 name the same UTC days whatever the time of day the test runs (they named five against
+ * six from 04:00 UTC on, when the oldest was placed back from now). Every tenth matched a definition.
+ */
 function eventsNaming(tenantId: TenantId, n: number): StoredEvent[] {
-  const now = Date.now();
+  const newest = Date.now() - 60_000;
+  const oldest = Math.floor(Date.now() / DAY) * DAY - 4 * DAY + 60_000;
   return Array.from({ length: n }, (_, i) => {
-    const at = now - Math.floor((i / n) * 5 * 24 * HOUR) - 60_000;
+    const at = newest - Math.round((i / Math.max(1, n - 1)) * (newest - oldest));
     return storedEventAt(tenantId, null, at, {
       type: 'network.intrusion',
       payload: { source_ip: IP },
@@ -68,7 +74,7 @@ describe('the threat score', () => {
     expect(small.result.factors.history.detail).toMatch(/^30 event\(s\), 0 incident\(s\), 3 event\(s\) matching/);
     expect(large.result.factors.history.detail).toMatch(/^300 event\(s\), 0 incident\(s\), 30 event\(s\) matching/);
     expect(large.result.matched_signatures).toEqual(['Scanner']);
-    // Named on each of the last five or six UTC days: the same recency and frequency.
+    // Named on each of the same five UTC days: the same recency and frequency.
     expect(large.result.factors.recency_frequency.value).toBe(small.result.factors.recency_frequency.value);
     expect(large.tally.commands.sort()).toEqual(small.tally.commands.sort());
     expect(large.tally.items).toBe(small.tally.items);
