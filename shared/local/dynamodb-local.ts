@@ -54,6 +54,12 @@ export async function startDynamoDbLocal(
     const args = [
       // Fast start matters more than peak throughput for a local stand-in.
       '-XX:TieredStopAtLevel=1',
+      // The serial collector with a young generation of 256 MB: most of what a request allocates
+      // dies young. On the isolation suite's file of site routes it took DynamoDB Local from 16.4
+      // to 14.2 CPU seconds (the default G1 spends more on its own bookkeeping on two cores).
+      '-XX:+UseSerialGC',
+      '-Xms512m',
+      '-Xmn256m',
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(emulator, 'DynamoDBLocal.jar'),
