@@ -56,6 +56,23 @@ const UNIT_ENV: Record<string, string> = {
 /** One local stack for the `stack` and `e2e` projects together: see test/support/global-setup.ts. */
 const STACK_SETUP = 'test/support/global-setup.ts';
 
+/** What Lambda and the bundles give a handler (awslambda, compiled validators), for tests that import one. */
+const RUNTIME_SETUP = 'test/support/local-runtime.ts';
+
+/**
+ * The `bundles` project: the README's walk, the platform's health, the MCP e2e, the traces and the
+ * isolation suite, served by the bundles `cdk synth` builds (routes and workers), on a stack of
+ * their own (global-setup.ts): a bundle that loads but does not answer, or answers another
+ * tenant, fails `npm test`. Every route still answers from the sources in the other e2e files.
+ */
+const FROM_BUNDLES = [
+  'test/e2e/platform.test.ts',
+  'test/e2e/walkthrough.test.ts',
+  'test/e2e/mcp.test.ts',
+  'test/e2e/traces.test.ts',
+  'test/isolation/**/*.test.ts',
+];
+
 /**
  * A test against the local stack shares two cores with the JVM, the server and three other files:
  * under that load a test that takes 5 s alone took over 20 s (the data lake's, restarting DynamoDB
@@ -68,8 +85,6 @@ export default defineConfig({
     // Projects inherit these (vitest 5: inline projects extend the root config). The root has no
     // globalSetup on purpose: vitest runs the root project's globalSetup for any project run, and
     // `npm run test:unit` must start nothing.
-    // What Lambda and the bundles give a handler (awslambda, compiled validators), for tests that import one.
-    setupFiles: ['test/support/local-runtime.ts'],
     testTimeout: 20_000,
     // A test is listed by name when it fails, not for being slow (the local stack makes many slow).
     slowTestThreshold: 120_000,
@@ -87,7 +102,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts', ...PURE_ISOLATION],
           exclude: UNIT_NEEDING_STACK,
           // Pure tests: no local stack, and a test that asks for one fails loudly (unit-guard.ts).
-          setupFiles: ['test/support/unit-guard.ts'],
+          setupFiles: [RUNTIME_SETUP, 'test/support/unit-guard.ts'],
           env: UNIT_ENV,
         },
       },
@@ -95,6 +110,7 @@ export default defineConfig({
         test: {
           name: 'stack',
           include: ['test/integration/**/*.test.ts', 'test/infra/**/*.test.ts', ...UNIT_NEEDING_STACK],
+          setupFiles: [RUNTIME_SETUP],
           globalSetup: [STACK_SETUP],
           testTimeout: STACK_TEST_TIMEOUT,
         },
@@ -102,8 +118,20 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/isolation/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: FROM_BUNDLES,
+          setupFiles: [RUNTIME_SETUP],
+          globalSetup: [STACK_SETUP],
+          testTimeout: STACK_TEST_TIMEOUT,
+        },
+      },
+      {
+        test: {
+          name: 'bundles',
+          include: FROM_BUNDLES,
           exclude: PURE_ISOLATION,
+          // Its stack's variables first (bundles-env.ts), then what Lambda gives a handler.
+          setupFiles: ['test/support/bundles-env.ts', RUNTIME_SETUP],
           globalSetup: [STACK_SETUP],
           testTimeout: STACK_TEST_TIMEOUT,
         },

@@ -50,7 +50,9 @@ interface Shared {
  * and stops it after the last project's teardown.
  */
 const KEY = Symbol.for('gatehouse.test.localStack');
-type Holder = { [KEY]?: Promise<Shared> };
+/** The `bundles` project's own stack (stackOf). */
+const BUNDLES_KEY = Symbol.for('gatehouse.test.localStack.bundles');
+type Holder = Record<symbol, Promise<Shared> | undefined>;
 
 async function start(): Promise<Shared> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
@@ -92,13 +94,17 @@ async function start(): Promise<Shared> {
  * third worker that it would make room for overloaded DynamoDB Local (timeouts, 503s). The CPU,
  * not vitest's event loop, is what two cores run out of. Kept to measure again on other machines.
  */
-async function startChild(): Promise<Shared> {
+async function startChild(options: { bundles: boolean; ownEnv: boolean }): Promise<Shared> {
   const root = resolve(import.meta.dirname, '..', '..');
   const reportDir = mkdtempSync(join(tmpdir(), 'gatehouse-item-sizes-'));
   const reportFile = join(reportDir, 'report.json');
   const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['test/support/stack-process.ts'], {
     cwd: root,
-    env: { ...process.env, [ITEM_SIZES_FILE_ENV]: reportFile },
+    env: {
+      ...process.env,
+      [ITEM_SIZES_FILE_ENV]: reportFile,
+      ...(options.bundles ? { GATEHOUSE_HANDLERS: 'bundles' } : {}),
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
@@ -126,25 +132,45 @@ async function startChild(): Promise<Shared> {
     });
     child.once('exit', (code) => fail(new Error(`the test stack process ended (${code}) before it listened`)));
   });
-  Object.assign(process.env, ready.localEnv);
-  delete process.env.AWS_SESSION_TOKEN;
-  delete process.env.AWS_PROFILE;
-  process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
+  // A stack of its own (the `bundles` project's beside the sources' stack): its files take its
+  // variables from `inject('localEnv')` (bundles-env.ts), and this process keeps the other's.
+  if (!options.ownEnv) {
+    Object.assign(process.env, ready.localEnv);
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
+    process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
+  }
   return { ...ready, users: 0, stop };
+}
+
+/**
+ * Which stack a project runs against. The `bundles` project has its own, in a child process
+ * serving the bundles cdk synth builds (routes and workers), beside the other projects' stack from
+ * the sources: one `npm test` runs the walk, the MCP e2e and the isolation suite once, in the form
+ * that deploys, where CI ran them again after it. GATEHOUSE_HANDLERS=bundles serves every project
+ * from one stack of bundles, as before.
+ */
+function stackOf(project: TestProject): { key: symbol; start: () => Promise<Shared> } {
+  if (process.env.GATEHOUSE_HANDLERS === 'bundles')
+    return { key: KEY, start: () => startChild({ bundles: true, ownEnv: false }) };
+  if (project.name === 'bundles') return { key: BUNDLES_KEY, start: () => startChild({ bundles: true, ownEnv: true }) };
+  if (process.env.GATEHOUSE_TEST_STACK === 'child')
+    return { key: KEY, start: () => startChild({ bundles: false, ownEnv: false }) };
+  return { key: KEY, start };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const holder = globalThis as Holder;
-  const first = !holder[KEY];
-  // The bundles run in the child, a plain Node process as in Lambda: in this one Vite would load
+  // The bundles run in a child, a plain Node process as in Lambda: in this one Vite would load
   // them (rewriting their imports and warning about their dependencies' source maps).
-  const child = process.env.GATEHOUSE_TEST_STACK === 'child' || process.env.GATEHOUSE_HANDLERS === 'bundles';
-  holder[KEY] ??= child ? startChild() : start();
+  const { key, start: startStack } = stackOf(project);
+  const first = !holder[key];
+  holder[key] ??= startStack();
   let shared: Shared;
   try {
-    shared = await holder[KEY];
+    shared = await holder[key];
   } catch (error) {
-    if (first) delete holder[KEY];
+    if (first) delete holder[key];
     throw error;
   }
   shared.users += 1;
@@ -153,7 +179,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;
-    delete holder[KEY];
+    delete holder[key];
     // The run fails here when a test wrote an item over 64 KB (item-size-check.ts).
     enforceItemSizes(await shared.stop());
   };
