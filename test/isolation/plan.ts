@@ -7,7 +7,7 @@
  * Planning refuses loudly (PlanError) a route it cannot fill: a path parameter or a reference
  * without a fixture, or a body schema the generator cannot satisfy.
  */
-import { requestAjv } from '../../shared/http/ajv.js';
+import { sharedRequestAjv } from '../../shared/http/ajv.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import type { HttpMethod, RouteDef } from '../../shared/routes/types.js';
 import type { JsonSchema } from '../../shared/schemas/json-schema.js';
@@ -274,7 +274,6 @@ export function materialize(
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 const validators = new Map<string, Validate>();
-
 /** The request passes the route's own schemas, as the service compiles them. */
 function assertValid(route: RouteDef, req: ConcreteRequest, v: Variant): void {
   const check = (part: string, schema: JsonSchema | undefined, data: unknown, coerce: boolean) => {
@@ -282,7 +281,7 @@ function assertValid(route: RouteDef, req: ConcreteRequest, v: Variant): void {
     const key = `${route.id}:${part}`;
     let validate = validators.get(key);
     if (!validate) {
-      validate = requestAjv(coerce ? 'array' : false).compile(schema) as Validate;
+      validate = sharedRequestAjv(coerce ? 'array' : false).compile(schema) as Validate;
       validators.set(key, validate);
     }
     if (!validate(structuredClone(data))) {
