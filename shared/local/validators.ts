@@ -1,9 +1,10 @@
 /**
  * The local runtime's validator compiler: the local server and the tests run handlers straight
  * from source, where no build has generated standalone validators, so each route's schemas are
- * compiled once, when its handler module loads, with the Ajv the build uses (shared/http/ajv.ts).
+ * compiled once, when its handler module loads, with the Ajv the build uses (shared/http/ajv.ts),
+ * one instance per coercion mode for all of them.
  */
-import { requestAjv } from '../http/ajv.js';
+import { sharedRequestAjv } from '../http/ajv.js';
 import { useValidatorCompiler, type CompiledValidators } from '../http/compiled-validators.js';
 import { requestSchemas } from '../http/request-schemas.js';
 import { unionBranchLabels } from '../http/union-branches.js';
@@ -12,8 +13,8 @@ import type { RouteDef } from '../routes/types.js';
 export function compileRequestValidators(route: RouteDef): CompiledValidators {
   const { params, body } = requestSchemas(route);
   return {
-    params: requestAjv(params.coerceTypes).compile(params.schema),
-    ...(body ? { body: requestAjv(body.coerceTypes).compile(body.schema) } : {}),
+    params: sharedRequestAjv(params.coerceTypes).compile(params.schema),
+    ...(body ? { body: sharedRequestAjv(body.coerceTypes).compile(body.schema) } : {}),
     unions: { params: unionBranchLabels(params.schema), ...(body ? { body: unionBranchLabels(body.schema) } : {}) },
   };
 }
