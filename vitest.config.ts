@@ -137,14 +137,13 @@ export default defineConfig({
         },
       },
     ],
-    // Two worker processes (TEST_WORKERS overrides it). The stack-backed files wait much of the
-    // time and with two the cores sit idle for about a third of the run (1.4 of 2 busy on average),
-    // but more are not safe on a 2-core machine yet: the local server, s3rver and the workers all
-    // share the main process's event loop, and with three or four files at once it lagged past
-    // the health check's 2 s bound (/health answered 503 "storage" in two runs of two), and the
-    // run was no shorter: npm test took 13.5 min with two workers, 13.5 with three, 15.1 with four
-    // (measured on the 2-core CI machine; the cores are the limit once they are busy).
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    // Three worker processes (TEST_WORKERS overrides it). With two, a fresh clone's npm test kept
+    // the two cores 1.5 busy on average (1,840 CPU seconds in 1,203 s of .ci/run, 2026-11-29):
+    // the longest files mostly wait (leases running out, a stopped worker's queue, npm start), and
+    // each held one of the two slots. Earlier, three or four files at once lagged the main
+    // process's event loop past /health's bound; the isolation suite and the walk now run against
+    // a stack of their own in a child process (the `bundles` project), off that loop.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     // Longest first, across the projects (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
   },

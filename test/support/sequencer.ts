@@ -11,27 +11,32 @@
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds each took in a full run with four workers on the 2-core CI machine (2026-11-28). */
+/** Seconds each took in a fresh clone's npm test, two workers, on the 2-core CI machine (2026-11-29). */
 const MEASURED: Record<string, number> = {
-  'test/integration/ingest-faults.test.ts': 120,
-  'test/integration/stopped-worker.test.ts': 116,
-  'test/integration/restart-tokens.test.ts': 104,
-  'test/integration/local-runtime.test.ts': 98,
-  'test/e2e/fuzz-1.test.ts': 96,
-  'test/integration/database-outage.test.ts': 68,
-  'test/isolation/routes-automation.test.ts': 67,
-  'test/e2e/workflows.test.ts': 66,
-  'test/isolation/routes-incidents.test.ts': 64,
-  'test/e2e/mcp.test.ts': 63,
-  'test/isolation/routes-accounts.test.ts': 62,
-  'test/isolation/routes-events.test.ts': 61,
-  'test/infra/bundle-budget.test.ts': 56,
-  'test/integration/mcp-inspector.test.ts': 55,
-  'test/e2e/event-stream.test.ts': 51,
-  'test/e2e/events.test.ts': 46,
-  'test/e2e/data-lake.test.ts': 45,
-  'test/isolation/routes-infrastructure.test.ts': 43,
-  'test/isolation/routes-sites.test.ts': 41,
+  'test/integration/ingest-faults.test.ts': 107,
+  'test/integration/stopped-worker.test.ts': 74,
+  'test/e2e/analytics.test.ts': 73,
+  'test/isolation/routes-accounts.test.ts': 64,
+  'test/infra/bundle-budget.test.ts': 62,
+  'test/e2e/fuzz-2.test.ts': 61,
+  'test/e2e/infrastructure.test.ts': 60,
+  'test/isolation/routes-automation.test.ts': 57,
+  'test/integration/incident-list-reads.test.ts': 57,
+  'test/isolation/routes-incidents.test.ts': 54,
+  'test/isolation/routes-events.test.ts': 54,
+  'test/isolation/routes-infrastructure.test.ts': 54,
+  'test/e2e/event-stream.test.ts': 52,
+  'test/isolation/routes-sites.test.ts': 46,
+  'test/e2e/mcp.test.ts': 45,
+  'test/integration/local-runtime.test.ts': 44,
+  'test/e2e/fuzz-1.test.ts': 42,
+  'test/e2e/filters.test.ts': 35,
+  'test/integration/restart-tokens.test.ts': 30,
+  'test/e2e/workflows.test.ts': 27,
+  'test/integration/database-outage.test.ts': 26,
+  'test/e2e/events.test.ts': 24,
+  'test/e2e/data-lake.test.ts': 22,
+  'test/e2e/connectors.test.ts': 20,
 };
 
 /** A guess for files not measured, by folder: the unit files are pure and quick, so they go last. */
