@@ -13,6 +13,7 @@ import { timeOfId } from '../../shared/ids.js';
 import { call, registerTenant, setPlan, type RegisteredTenant } from '../support/api.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { storedEventAt } from '../support/seed.js';
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 
 let receiver: Receiver;
 beforeAll(async () => {
@@ -178,7 +179,9 @@ describe('retention by plan', () => {
     expect(await listedIds(org)).toEqual([freshId, old.event_id]);
     expect((await call('GET', `/api/v1/events/${old.event_id}`, { token: org.token })).status).toBe(200);
     // And re-stamped by the plan-change worker: pro keeps 365 days, the tenant's configuration 90.
-    await expect.poll(() => ttlOf(org, old.event_id), { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
+    await expect
+      .poll(() => ttlOf(org, old.event_id), { timeout: PIPELINE_WAIT_MS, interval: 500 })
+      .toBe(oldSeconds + 91 * DAY_S);
     expect(await ttlOf(org, freshId)).toBe(freshSeconds + 91 * DAY_S);
   });
 
@@ -242,7 +245,7 @@ describe('retention by plan', () => {
     const mentionKey = mentionKeys.mention(org.tenantId, 'ip', ip, named.occurred_at, named.event_id);
     const mentionTtl = async () =>
       (await db.send(new GetCommand({ TableName: TABLE, Key: mentionKey, ConsistentRead: true }))).Item?.expires_at;
-    await expect.poll(mentionTtl, { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 31 * DAY_S);
+    await expect.poll(mentionTtl, { timeout: PIPELINE_WAIT_MS, interval: 500 }).toBe(oldSeconds + 31 * DAY_S);
 
     const historyOf = async () => {
       const res = await call('GET', '/api/v1/threat-score', {
@@ -265,6 +268,6 @@ describe('retention by plan', () => {
     expect(await historyOf()).toMatch(/^1 event\(s\)/);
     expect(await alertIds()).toEqual([alert.event_id]);
     // The mention expires with its event: re-stamped to pro's (the configuration's 90 days) too.
-    await expect.poll(mentionTtl, { timeout: 30_000, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
+    await expect.poll(mentionTtl, { timeout: PIPELINE_WAIT_MS, interval: 500 }).toBe(oldSeconds + 91 * DAY_S);
   });
 });

@@ -110,7 +110,7 @@ beforeAll(async () => {
       async () => (await get(`/api/v1/vessels/${mmsi}`)).body,
       (b: any) => b.track?.positions === positions,
       `all ${positions} reports of vessel ${mmsi} to be tracked`,
-      30_000,
+      PIPELINE_WAIT_MS,
     );
 }, 120_000);
 

@@ -21,6 +21,7 @@ import { markProcessed } from '../../shared/domain/events/read.js';
 import { listIncidents, openIncident, respond, type ListQuery } from '../../shared/domain/incidents/index.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 import { adminIn, storedEventAt } from '../support/seed.js';
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 
 const query = (q: Partial<ListQuery>): ListQuery => ({
   limit: 21,
@@ -141,7 +142,7 @@ describe('an incident in more zones than a transaction holds', () => {
 
     // The local stack's stream worker (count-analytics) sees the pending item inserted and applies it.
     await vi.waitFor(async () => expect(await pendingOf(tenantId, incident_id)).toEqual([]), {
-      timeout: 30_000,
+      timeout: PIPELINE_WAIT_MS,
       interval: 200,
     });
     const want = await expectedCounts(tenantId, [incident_id]);

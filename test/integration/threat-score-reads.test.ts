@@ -16,6 +16,7 @@ import { threatScore } from '../../shared/domain/threat-score/score.js';
 import { systemTenant, type TenantId } from '../../shared/vocabulary/tenant.js';
 import { countReads } from '../support/db-reads.js';
 import { storedEventAt } from '../support/seed.js';
+import { PIPELINE_WAIT_MS } from '../support/pipeline.js';
 
 const IP = '203.0.113.7';
 const DAY = 86_400_000;
@@ -104,7 +105,7 @@ describe('the threat score', () => {
     const history = async () => (await score(tenantId)).result.factors.history.detail;
     // The stack's stream worker indexes them; then the table is made as it was before the totals:
     // the mention items without `counted`, and no day totals.
-    await expect.poll(history, { timeout: 30_000, interval: 500 }).toMatch(/^12 event\(s\)/);
+    await expect.poll(history, { timeout: PIPELINE_WAIT_MS, interval: 500 }).toMatch(/^12 event\(s\)/);
     await putMentions(events.flatMap((e) => mentionRecords(e).map((m) => mentionItem(tenantId, m, expiresAt()))));
     const days = new Set(events.map((e) => e.occurred_at.slice(0, 10)));
     await Promise.all(
