@@ -142,9 +142,11 @@ export default defineConfig({
     // Three worker processes (TEST_WORKERS overrides it). With two, a fresh clone's npm test kept
     // the two cores 1.5 busy on average (1,840 CPU seconds in 1,203 s of .ci/run, 2026-11-29):
     // the longest files mostly wait (leases running out, a stopped worker's queue, npm start), and
-    // each held one of the two slots. Earlier, three or four files at once lagged the main
-    // process's event loop past /health's bound; the isolation suite and the walk now run against
-    // a stack of their own in a child process (the `bundles` project), off that loop.
+    // each held one of the two slots. With three, npm test took 994 s and 1,108 s in two fresh-clone
+    // runs (1,124 s with two): a gain within this machine's spread, kept because no run was slower.
+    // Earlier, three or four files at once lagged the main process's event loop past /health's
+    // bound; the isolation suite and the walk now run against a stack of their own in a child
+    // process (the `bundles` project), off that loop.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     // Longest first, across the projects (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
