@@ -10,19 +10,11 @@
  * 2-core machine) and removes the old set.
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { buildDirectory } from './built-directory.js';
 import { GatehouseFunction, PROJECT_ROOT } from './function.js';
 import { GatehouseStack } from './gatehouse-stack.js';
 import { quietBundling } from './quiet-bundling.js';
@@ -113,30 +105,24 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
   options.log?.(`synthesizing the bundles into ${relative(PROJECT_ROOT, target)} (sources changed or none yet)`);
   mkdirSync(LOCAL_BUNDLES_ROOT, { recursive: true });
   // At the final folder's depth under the project, so the bundles' source maps find their sources.
-  const outdir = mkdtempSync(join(LOCAL_BUNDLES_ROOT, 'tmp-'));
-  try {
-    const app = new App({ outdir, context: cdkContext() });
-    // The stage only names resources; the bundles are the same for every stage. CDK stages (and
-    // so builds) each function's asset as the stack is constructed, not at synth.
-    quietBundling(() => {
-      new GatehouseStack(app, 'Gatehouse-local', { stage: 'local', deletionProtection: false });
-      app.synth();
-    });
-    const files: Record<string, string> = {};
-    for (const fn of synthesizedFunctions(app, outdir))
-      files[fn.construct.node.scope!.node.id] = relative(outdir, fn.file);
-    writeFileSync(join(outdir, MANIFEST), JSON.stringify(files, null, 2));
-    try {
-      renameSync(outdir, target);
-    } catch (error) {
-      // Another process got there first with the same digest: its set is as good as ours.
-      if (!existsSync(manifest)) throw error;
-      rmSync(outdir, { recursive: true, force: true });
-    }
-  } catch (error) {
-    rmSync(outdir, { recursive: true, force: true });
-    throw error;
-  }
+  buildDirectory(
+    target,
+    join(LOCAL_BUNDLES_ROOT, 'tmp-'),
+    (outdir) => {
+      const app = new App({ outdir, context: cdkContext() });
+      // The stage only names resources; the bundles are the same for every stage. CDK stages (and
+      // so builds) each function's asset as the stack is constructed, not at synth.
+      quietBundling(() => {
+        new GatehouseStack(app, 'Gatehouse-local', { stage: 'local', deletionProtection: false });
+        app.synth();
+      });
+      const files: Record<string, string> = {};
+      for (const fn of synthesizedFunctions(app, outdir))
+        files[fn.construct.node.scope!.node.id] = relative(outdir, fn.file);
+      writeFileSync(join(outdir, MANIFEST), JSON.stringify(files, null, 2));
+    },
+    () => existsSync(manifest),
+  );
   // Older sets (and the folders of synths that did not finish) go.
   for (const name of readdirSync(LOCAL_BUNDLES_ROOT)) {
     if (name !== digest && !name.startsWith('tmp-'))

@@ -10,24 +10,14 @@
  * ajv-formats, all errors, unknown keywords allowed (the document's own, such as `example`).
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { buildDirectory } from '../../lib/built-directory.js';
 
 // CommonJS: imported from an ES module, each function is its module's `default`.
 const addFormats = addFormatsModule.default;
@@ -95,15 +85,7 @@ function directoryOf(source: Source): string {
     return target;
   }
   mkdirSync(source.dir, { recursive: true });
-  const temp = mkdtempSync(`${target}.tmp-`);
-  try {
-    generate(source, temp);
-    renameSync(temp, target);
-  } catch (err) {
-    // Nothing half-written stays; when another process renamed its copy first (the same files), that one does.
-    rmSync(temp, { recursive: true, force: true });
-    if (!existsSync(target)) throw err;
-  }
+  buildDirectory(target, `${target}.tmp-`, (temp) => generate(source, temp));
   for (const other of readdirSync(source.dir)) {
     const path = join(source.dir, other);
     const used = statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
