@@ -39,7 +39,7 @@ const stack = await startLocalStack({
   schedules: false,
   dynamodbFront: async (endpoint: string) => {
     meter = await startDynamoDbMeter(endpoint);
-    return meter.url;
+    return meter;
   },
 });
 const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');

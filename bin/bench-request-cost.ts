@@ -67,7 +67,7 @@ const stack = await startLocalStack({
     : {
         dynamodbFront: async (endpoint: string) => {
           meter = await startDynamoDbMeter(endpoint);
-          return meter.url;
+          return meter;
         },
       }),
 });

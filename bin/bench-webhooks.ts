@@ -30,7 +30,7 @@ const stack = await startLocalStack({
   schedules: false,
   dynamodbFront: async (endpoint) => {
     meter = await startDynamoDbMeter(endpoint);
-    return meter.url;
+    return meter;
   },
 });
 

@@ -40,7 +40,7 @@ export async function startMeteredStack(name: string): Promise<MeteredStack> {
     workers: false,
     dynamodbFront: async (endpoint: string) => {
       meter = await startDynamoDbMeter(endpoint);
-      return meter.url;
+      return meter;
     },
   });
   const { ensureLocalAdmin, localAdminFromEnv } = await import('../shared/local/admin.js');

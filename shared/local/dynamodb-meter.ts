@@ -63,6 +63,11 @@ export interface DynamoDbMeter {
    * the items written, at the least cost (seeding, the test run's item-size check).
    */
   counting: boolean;
+  /**
+   * Calls `listener` after each write DynamoDB Local accepted, once its answer is on the way back:
+   * the local stream poller reads at once instead of at its next turn (shared/local/stack.ts).
+   */
+  onWrite(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -229,6 +234,10 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   const sizes = new WrittenSizes();
   let tally: Tally = {};
   const pending = new Set<Promise<void>>();
+  const writeListeners: (() => void)[] = [];
+  const wrote = () => {
+    for (const listener of writeListeners) listener();
+  };
   const add = (op: string, readUnits: number, writeUnits: number, calls = 1) => {
     const t = (tally[op] ??= { calls: 0, readUnits: 0, writeUnits: 0 });
     t.calls += calls;
@@ -325,6 +334,7 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
     reset: () => {
       tally = {};
     },
+    onWrite: (listener) => void writeListeners.push(listener),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -362,7 +372,10 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
         const out = await forward(headers, body);
         res.writeHead(out.status, out.headers);
         res.end(out.body);
-        if (out.status < 400) await recordWrite(headers, operation, body);
+        if (out.status < 400) {
+          wrote();
+          await recordWrite(headers, operation, body);
+        }
       });
       return;
     }
@@ -377,8 +390,10 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
           headers: { ...req.headers, host: target.host },
         },
         (upstreamResponse) => {
-          res.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+          const status = upstreamResponse.statusCode ?? 502;
+          res.writeHead(status, upstreamResponse.headers);
           upstreamResponse.pipe(res);
+          if (isWrite && status < 400) upstreamResponse.on('end', wrote);
         },
       );
       upstreamRequest.on('error', (err) => {
@@ -435,6 +450,7 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
       const out = await forward(headers, body);
       res.writeHead(out.status, out.headers);
       res.end(out.body);
+      if (isWrite && out.status < 400) wrote();
       if (!metered) return;
 
       const result = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;

@@ -59,8 +59,14 @@ export interface StreamPollerOptions {
   checkpointFile?: string;
   /** Dead letters are appended to this file as JSON lines. */
   deadLetterFile?: string;
-  /** Pause between reads when the stream had nothing new. Default 250 ms. */
+  /** Pause between reads when the stream had nothing new, unless woken (`wake`). Default 250 ms. */
   pollIntervalMs?: number;
+  /**
+   * The caller calls `wake` after every write to the table: then a read that was not full is
+   * followed by a pause too, which the next write ends (one read per burst of writes, instead of
+   * one more read to find the stream empty and one every `pollIntervalMs` while nothing happens).
+   */
+  wokenByWrites?: boolean;
   /** Pause before invoking a failed batch again, doubled each time, capped at 1 s. Default 100 ms. */
   retryDelayMs?: number;
   log?: (line: PollerLogLine) => void;
@@ -88,6 +94,12 @@ export interface DeadLetter {
 export interface StreamPoller {
   readonly streamArn: string;
   readonly deadLetters: readonly DeadLetter[];
+  /**
+   * Something was written to the table: each reading loop pausing for want of records reads at
+   * once, and one reading now reads again when done. Given a caller that sees every write (the
+   * test run's proxy in front of DynamoDB Local), the pause between empty reads can be long.
+   */
+  wake(): void;
   /** Stops reading; an invocation under way finishes first (a retry pause does not). */
   stop(): Promise<void>;
 }
@@ -103,6 +115,8 @@ class Stopped extends Error {}
 
 const DESCRIBE_EVERY_MS = 5_000;
 const MAX_RECORDS_PER_READ = 1_000;
+/** How long a poller told of a write waits for the writes right behind it before reading. */
+const WRITE_BURST_MS = 20;
 
 /** What every worker's consumer shares. */
 interface Runtime {
@@ -130,9 +144,25 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   let stopping = false;
   /** Ends every pause under way (each worker's reading loop may be in one). */
   const sleepers = new Set<() => void>();
+  /** Idle pauses (no records at the last read), which a write ends as well as a stop. */
+  const idlers = new Set<() => void>();
+  /** Writes told by `wake`: a loop that started its last read before the latest reads again at once. */
+  let writes = 0;
   const wakeAll = () => {
-    for (const wake of [...sleepers]) wake();
+    for (const wake of [...sleepers, ...idlers]) wake();
   };
+  /** A pause that a write (or a stop) ends early; resolves whether a write came since `seenWrites`. */
+  const idle = (ms: number, seenWrites: number) =>
+    new Promise<boolean>((done) => {
+      if (writes !== seenWrites || stopping) return done(true);
+      const end = () => {
+        clearTimeout(timer);
+        idlers.delete(end);
+        done(writes !== seenWrites);
+      };
+      const timer = setTimeout(end, ms);
+      idlers.add(end);
+    });
   const sleep = (ms: number) =>
     new Promise<void>((done) => {
       const wake = () => {
@@ -203,6 +233,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
     consumers.map(async (consumer) => {
       let lastError = '';
       while (!stopping) {
+        const seenWrites = writes;
         let read = 0;
         try {
           read = await consumer.poll();
@@ -215,8 +246,11 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
             log({ level: 'error', source: 'stream-poller', msg: 'reading the table stream failed', error: message });
           lastError = message;
         }
-        // More may be waiting right behind a full read; otherwise pause.
-        if (read === 0 && !stopping) await sleep(pollIntervalMs);
+        // More may be waiting right behind a full read, or behind any read nothing wakes us for.
+        const more = read >= MAX_RECORDS_PER_READ || (read > 0 && !options.wokenByWrites);
+        if (more || stopping) continue;
+        // Woken by a write: a moment for the rest of its burst (a batch is several writes).
+        if (await idle(pollIntervalMs, seenWrites)) await sleep(WRITE_BURST_MS);
       }
     }),
   );
@@ -225,6 +259,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   return {
     streamArn,
     deadLetters,
+    wake: () => {
+      writes += 1;
+      for (const end of [...idlers]) end();
+    },
     stop: () =>
       (stopped ??= (async () => {
         stopping = true;

@@ -2,9 +2,16 @@
  * The proxy behind the test run's item-size check (test/support/item-size-check.ts), against a
  * DynamoDB Local of its own (the shared stack's would carry the big item into the run's own check):
  * an update's item is measured as DynamoDB holds it after the update, whatever the caller asked to
- * be returned, and an item over 64 KB is named.
+ * be returned, and an item over 64 KB is named. It also tells of each write DynamoDB Local
+ * accepted (the local stream poller reads on it), and of nothing else.
  */
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,5 +78,33 @@ describe('item-size check', () => {
     expect(meter.sizes.largest()).toMatchObject({ entity: 'INCIDENT', key: 'T#a#INC#1 INCIDENT' });
     expect(meter.sizes.largest()!.bytes).toBeGreaterThan(80_000);
     expect(verdict.message).toMatch(/INCIDENT \(T#a#INC#1 INCIDENT\): 80,\d{3} bytes/);
+  });
+
+  it('tells of each write DynamoDB Local accepted, not of reads or refused writes', async () => {
+    let told = 0;
+    meter.onWrite(() => (told += 1));
+    const key = { PK: { S: 'T#a#SITE#1' }, SK: { S: 'SITE' } };
+    await client.send(new PutItemCommand({ TableName: 'items', Item: { ...key, name: { S: 'Quay' } } }));
+    await client.send(new GetItemCommand({ TableName: 'items', Key: key }));
+    const refused = client.send(
+      new PutItemCommand({
+        TableName: 'items',
+        Item: { ...key, name: { S: 'Pier' } },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+    await expect(refused).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
+    await client.send(
+      new UpdateItemCommand({
+        TableName: 'items',
+        Key: key,
+        UpdateExpression: 'SET #n = :n',
+        ExpressionAttributeNames: { '#n': 'name' },
+        ExpressionAttributeValues: { ':n': { S: 'Wharf' } },
+      }),
+    );
+    await meter.settle();
+
+    expect(told).toBe(2);
   });
 });

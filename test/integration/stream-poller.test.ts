@@ -1,8 +1,9 @@
 /**
  * The local event source mapping against DynamoDB Local's stream, with stand-in handlers: the
  * worker's filter, batches of at most `batchSize`, a batch item failure invoked again from the
- * failed record, a record failing every retry dead-lettered while the shard moves on, and a
- * restart that resumes from the saved position (nothing lost, nothing repeated).
+ * failed record, a record failing every retry dead-lettered while the shard moves on, a
+ * restart that resumes from the saved position (nothing lost, nothing repeated), and a write it
+ * is told of read at once rather than at its next turn.
  *
  * Each test filters on an entity of its own, so the run's other writes never reach its handler.
  */
@@ -201,5 +202,21 @@ describe('local stream poller', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('reads at once when told of a write, however long its pause between empty reads', async () => {
+    const entity = `P${randomUUID().slice(0, 8)}`;
+    const { handled, handler } = recorder();
+    // Ten minutes between empty reads: past its first read, only a wake can make it read again
+    // within the wait below.
+    const poller = await start(probeWorker(entity), handler, { pollIntervalMs: 600_000, wokenByWrites: true });
+    await new Promise((r) => setTimeout(r, 200));
+    await putItems(entity, ['1']);
+    poller.wake();
+    await waitFor(() => handled().length >= 1);
+    await putItems(entity, ['2', '3']);
+    poller.wake();
+    await waitFor(() => handled().length >= 3);
+    expect(handled()).toEqual(['1', '2', '3']);
   });
 });

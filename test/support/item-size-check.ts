@@ -9,6 +9,7 @@
  * DynamoDB Local's own endpoint (a test that starts a stack of its own) are not seen.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { DynamoDbFront } from '../../shared/local/stack.js';
 import {
   startDynamoDbMeter,
   type DynamoDbMeter,
@@ -47,7 +48,7 @@ export function judgeItemSizes(report: ItemSizeReport): { ok: boolean; message: 
 
 /** The stack's `dynamodbFront` that keeps the sizes, and the report once every write is seen. */
 export function itemSizeWatch(): {
-  front: (endpoint: string) => Promise<string>;
+  front: (endpoint: string) => Promise<DynamoDbFront>;
   report: () => Promise<ItemSizeReport | undefined>;
   close: () => Promise<void>;
 } {
@@ -55,7 +56,7 @@ export function itemSizeWatch(): {
   return {
     front: async (endpoint) => {
       meter = await startDynamoDbMeter(endpoint, { count: false });
-      return meter.url;
+      return meter;
     },
     report: async () => {
       if (!meter) return undefined;
