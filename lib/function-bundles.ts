@@ -54,7 +54,8 @@ export const BUILD_ROOT = join(PROJECT_ROOT, '.build', 'bundles');
 /** The routes' entry modules, beside the builds (their source maps name them). */
 const ENTRIES_DIR = join(PROJECT_ROOT, '.build', 'entries');
 const VALIDATORS_DIR = join(PROJECT_ROOT, '.build', 'validators');
-const METAFILES_DIR = join(PROJECT_ROOT, '.build', 'metafiles');
+/** Each function's esbuild metafile, `<id>.json`, written by the latest build that built it. */
+export const METAFILES_DIR = join(PROJECT_ROOT, '.build', 'metafiles');
 const VALIDATOR_REGISTRY = join(PROJECT_ROOT, 'shared/http/compiled-validators.ts');
 
 export class FunctionBundles {

@@ -7,17 +7,25 @@
  * Kept under `.build/local-bundles/<digest>/`, where the digest covers every file a bundle is
  * built from (functions/, shared/ but its local runtime, lib/, the package and compiler files):
  * a start with nothing changed reuses them, a change synthesizes again (about a minute on a
- * 2-core machine) and removes the old set.
+ * 2-core machine) and removes the old set. Its manifest (`functions.json`) lists each function:
+ * its id, whether a route or a worker, its entry, its NODE_OPTIONS and its esbuild metafile (a
+ * copy in the set, so the set says what its own bundles hold): what the local server serves and
+ * what the bundle budget test (test/infra/bundle-budget.test.ts) measures, one build for both.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { RouteDef } from '../shared/routes/types.js';
+import type { WorkerDef } from '../shared/workers.js';
 import { buildDirectory } from './built-directory.js';
 import { GatehouseFunction, PROJECT_ROOT } from './function.js';
+import { METAFILES_DIR } from './function-bundles.js';
 import { GatehouseStack } from './gatehouse-stack.js';
 import { quietBundling } from './quiet-bundling.js';
+import { RouteFunction } from './route-function.js';
+import { WorkerFunction } from './worker-function.js';
 
 export const LOCAL_BUNDLES_ROOT = join(PROJECT_ROOT, '.build', 'local-bundles');
 
@@ -49,6 +57,55 @@ export function synthesizedFunctions(app: App, outdir: string): SynthesizedFunct
   });
 }
 
+/** One route's or worker's bundle, as the manifest lists it (paths absolute once read). */
+export interface BundledFunction {
+  /** The route or worker id. */
+  id: string;
+  kind: 'route' | 'worker';
+  /** The asset folder: the Lambda package (`asset.<hash of its contents>`). */
+  dir: string;
+  /** Its entry, index.mjs. */
+  file: string;
+  /** NODE_OPTIONS the function runs with. */
+  nodeOptions: string;
+  /** Its esbuild metafile (lib/function-bundles.ts): the inputs the bundle holds. */
+  metafile: string;
+}
+
+/**
+ * Synthesizes GatehouseStack (of the given tables, every function by default) into `outdir` the
+ * way `cdk synth` does, and lists its routes' and workers' bundles, each metafile copied to
+ * `outdir/metafiles/`. The stage only names resources: the bundles are the same for every stage.
+ */
+export function synthesizeBundles(
+  outdir: string,
+  options: { stage: string; routes?: readonly RouteDef[]; workers?: readonly WorkerDef[] },
+): BundledFunction[] {
+  const app = new App({ outdir, context: cdkContext() });
+  // CDK stages (and so builds) each function's asset as the stack is constructed, not at synth.
+  quietBundling(() => {
+    new GatehouseStack(app, `Gatehouse-${options.stage}`, {
+      stage: options.stage,
+      deletionProtection: false,
+      routes: options.routes,
+      workers: options.workers,
+    });
+    app.synth();
+  });
+  const metafiles = join(outdir, 'metafiles');
+  mkdirSync(metafiles, { recursive: true });
+  return synthesizedFunctions(app, outdir).map(({ construct, dir, file, nodeOptions }) => {
+    const owner = construct.node.scope;
+    if (!(owner instanceof RouteFunction) && !(owner instanceof WorkerFunction))
+      throw new Error(`${construct.node.path} is neither a route's nor a worker's function`);
+    const id = owner.node.id;
+    // Written by this synth's esbuild run just now (or by another build of the same sources since).
+    const metafile = join(metafiles, `${id}.json`);
+    cpSync(join(METAFILES_DIR, `${id}.json`), metafile);
+    return { id, kind: owner instanceof WorkerFunction ? 'worker' : 'route', dir, file, nodeOptions, metafile };
+  });
+}
+
 /** The app's feature flags, as `cdk synth` reads them from cdk.json. */
 export function cdkContext(): Record<string, unknown> {
   return (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> })
@@ -63,9 +120,16 @@ function inputFiles(dir: string): string[] {
   });
 }
 
-/** A digest of every file the bundles are built from: paths and contents. */
+/**
+ * The manifest's format, in the digest: a set whose manifest an older version of this module
+ * wrote (format 1 listed only each id's entry) lives under another digest, so it is built again.
+ */
+const MANIFEST_FORMAT = 2;
+
+/** A digest of every file the bundles are built from (paths and contents), and of the manifest's format. */
 export function sourceDigest(): string {
   const hash = createHash('sha256');
+  hash.update(`manifest format ${MANIFEST_FORMAT}\0`);
   const files = [...INPUT_DIRS.flatMap(inputFiles), ...INPUT_FILES].sort();
   for (const file of files) {
     hash.update(`${file}\0`);
@@ -78,6 +142,8 @@ export function sourceDigest(): string {
 export interface LocalBundles {
   /** Each route's and worker's entry file (index.mjs), by id. */
   files: Record<string, string>;
+  /** Each route's and worker's bundle. */
+  functions: BundledFunction[];
   /** Whether this call synthesized them (false: reused). */
   synthesized: boolean;
   /** Milliseconds the call took. */
@@ -96,11 +162,18 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
   const digest = sourceDigest();
   const target = join(LOCAL_BUNDLES_ROOT, digest);
   const manifest = join(target, MANIFEST);
-  const read = () => {
-    const relativeFiles = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>;
-    return Object.fromEntries(Object.entries(relativeFiles).map(([id, file]) => [id, join(target, file)]));
+  const read = (synthesized: boolean): LocalBundles => {
+    const listed = JSON.parse(readFileSync(manifest, 'utf8')) as { functions: BundledFunction[] };
+    const functions = listed.functions.map((fn) => ({
+      ...fn,
+      dir: join(target, fn.dir),
+      file: join(target, fn.file),
+      metafile: join(target, fn.metafile),
+    }));
+    const files = Object.fromEntries(functions.map((fn) => [fn.id, fn.file]));
+    return { files, functions, synthesized, ms: Math.round(performance.now() - started) };
   };
-  if (existsSync(manifest)) return { files: read(), synthesized: false, ms: Math.round(performance.now() - started) };
+  if (existsSync(manifest)) return read(false);
 
   options.log?.(`synthesizing the bundles into ${relative(PROJECT_ROOT, target)} (sources changed or none yet)`);
   mkdirSync(LOCAL_BUNDLES_ROOT, { recursive: true });
@@ -109,17 +182,13 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
     target,
     join(LOCAL_BUNDLES_ROOT, 'tmp-'),
     (outdir) => {
-      const app = new App({ outdir, context: cdkContext() });
-      // The stage only names resources; the bundles are the same for every stage. CDK stages (and
-      // so builds) each function's asset as the stack is constructed, not at synth.
-      quietBundling(() => {
-        new GatehouseStack(app, 'Gatehouse-local', { stage: 'local', deletionProtection: false });
-        app.synth();
-      });
-      const files: Record<string, string> = {};
-      for (const fn of synthesizedFunctions(app, outdir))
-        files[fn.construct.node.scope!.node.id] = relative(outdir, fn.file);
-      writeFileSync(join(outdir, MANIFEST), JSON.stringify(files, null, 2));
+      const functions = synthesizeBundles(outdir, { stage: 'local' }).map((fn) => ({
+        ...fn,
+        dir: relative(outdir, fn.dir),
+        file: relative(outdir, fn.file),
+        metafile: relative(outdir, fn.metafile),
+      }));
+      writeFileSync(join(outdir, MANIFEST), JSON.stringify({ format: MANIFEST_FORMAT, functions }, null, 2));
     },
     () => existsSync(manifest),
   );
@@ -128,5 +197,5 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
     if (name !== digest && !name.startsWith('tmp-'))
       rmSync(join(LOCAL_BUNDLES_ROOT, name), { recursive: true, force: true });
   }
-  return { files: read(), synthesized: true, ms: Math.round(performance.now() - started) };
+  return read(true);
 }

@@ -12,9 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { powertoolsEnvironment } from '../../lib/function.js';
-import { routeById } from '../../shared/routes/index.js';
 import { call, registerTenant } from '../support/api.js';
-import { buildBundles, type Bundle, type Bundles } from '../support/bundles.js';
+import { ensureLocalBundles, type BundledFunction } from '../../lib/local-bundles.js';
 
 interface TraceDocument {
   name: string;
@@ -40,7 +39,7 @@ function documentsOf(datagram: string): TraceDocument[] {
 
 /** Runs the bundle's handler once in a fresh Node process with Lambda's environment; its answer. */
 function invokeInLambdaEnv(
-  bundle: Bundle,
+  bundle: BundledFunction,
   env: Record<string, string>,
   event: unknown,
 ): Promise<{ statusCode: number; body: string }> {
@@ -69,19 +68,19 @@ function invokeInLambdaEnv(
 }
 
 describe('traces of a deployed route', () => {
-  let bundles: Bundles;
+  let bundle: BundledFunction;
   let daemon: Socket;
   const received: string[] = [];
   beforeAll(async () => {
-    bundles = buildBundles({ routes: [routeById('environments.list')], workers: [] });
+    // The route's bundle as cdk synth builds it: the local bundles (lib/local-bundles.ts), which
+    // this project's global setup has built (or found) for the stack it serves.
+    bundle = ensureLocalBundles().functions.find((fn) => fn.id === 'environments.list')!;
     daemon = createSocket('udp4');
     daemon.on('message', (message) => received.push(message.toString('utf8')));
     await new Promise<void>((ready) => daemon.bind(0, '127.0.0.1', ready));
-    // A route's bundle built as cdk synth builds it: four minutes on a loaded 2-core machine.
   }, 900_000);
   afterAll(() => {
     daemon?.close();
-    bundles?.dispose();
   });
 
   it('sends the handler subsegment, annotated with the route and the tier, and a subsegment per DynamoDB call', async () => {
@@ -93,7 +92,6 @@ describe('traces of a deployed route', () => {
     expect(minted.status).toBe(201);
     const apiKey = minted.body.api_key as string;
 
-    const bundle = bundles.functions.find((b) => b.name === 'environments.list')!;
     const traceId = `1-${Math.floor(Date.now() / 1000).toString(16)}-${hex(12)}`;
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',

@@ -5,25 +5,29 @@
  * carry: Ajv's schema compiler (validators are compiled at build time) and the deprecated
  * `punycode` module (DEP0040 at every cold start). The figures themselves, and import times, are
  * printed by the benchmark (bin/bench-cold-start.ts), not asserted here.
+ *
+ * The functions' bundles are the local bundles (lib/local-bundles.ts), which the `bundles` project
+ * serves: in `npm test` its global setup has built them before any file starts, so this file
+ * builds only the two reference bundles.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../lib/function.js';
 import { routeById } from '../../shared/routes/index.js';
 import { workerById } from '../../shared/workers.js';
-import { BUNDLE_BUDGET_KB, buildBundles, median, type Bundles } from '../support/bundles.js';
+import { BUNDLE_BUDGET_KB, buildFunctions, median, stackBundles, type Bundles } from '../support/bundles.js';
 
 const KB = 1024;
 
 describe('function bundles', () => {
   let bundles: Bundles;
   beforeAll(() => {
-    bundles = buildBundles();
+    bundles = stackBundles();
   }, 900_000);
+  // The reference bundles only: the local bundles stay for the next run.
   afterAll(() => bundles?.dispose());
 
   it('builds one bundle per route and worker, each with its source map', () => {
@@ -34,8 +38,9 @@ describe('function bundles', () => {
   it('the same sources give the same packages: another build of three of them hashes each alike', () => {
     // Asset hashes come from the output (lib/function-bundles.ts): a build in another folder, of
     // other functions beside them, must not change a byte, or every synth would redeploy everything.
+    // (The full set is the local bundles, of another stage: the stage names resources only.)
     const picked = ['health', 'docs.asset', 'incidents.create'];
-    const again = buildBundles({ routes: picked.map(routeById), workers: [workerById('publish-events')] });
+    const again = buildFunctions({ routes: picked.map(routeById), workers: [workerById('publish-events')] });
     try {
       const assetOf = (list: Bundles['functions'], name: string) => basename(list.find((b) => b.name === name)!.dir);
       for (const name of [...picked, 'publish-events']) {
@@ -100,7 +105,7 @@ describe('function bundles', () => {
     // writing an audit entry or checking seals: the bundle's metafile says whether it holds them.
     const wrong: string[] = [];
     for (const b of bundles.functions) {
-      const meta = JSON.parse(readFileSync(join(PROJECT_ROOT, '.build', 'metafiles', `${b.name}.json`), 'utf8')) as {
+      const meta = JSON.parse(readFileSync(b.metafile, 'utf8')) as {
         outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
       };
       const inputs = Object.values(meta.outputs)[0]!.inputs;
