@@ -96,9 +96,17 @@ interface Outcome {
   replayed: string[];
 }
 
+/**
+ * Events per batch: 60 are written in three BatchWriteItems of at most 25, sent at once (a first,
+ * one in the middle and a last, 10 items, each of which the faults hit in turn). The route's limit
+ * of 100 makes four of the same writes; this file sent 100 until issue 33: 64 scenarios instead of
+ * 56, each writing 100 events instead of 60, for the same paths.
+ */
+const BATCH = 60;
+
 const seconds = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 1000));
 
-/** Sends a batch of 100 that meets the fault, heals, retries until taken, and reads back what is stored. */
+/** Sends a batch of BATCH events that meets the fault, heals, retries until taken, and reads back what is stored. */
 async function run(scenario: Scenario): Promise<Outcome> {
   const org = await registerTenant('Faults');
   const env = await newEnvironment(org, { name: 'Quay' });
@@ -107,7 +115,7 @@ async function run(scenario: Scenario): Promise<Outcome> {
     type: 'radar',
     location: { lat: 59.91, lon: 10.75 },
   });
-  const events = Array.from({ length: 100 }, (_, seq) => ({
+  const events = Array.from({ length: BATCH }, (_, seq) => ({
     type: 'motion.detected',
     sensor_id: sensor.sensor_id,
     payload: { seq },
@@ -158,11 +166,11 @@ async function run(scenario: Scenario): Promise<Outcome> {
 }
 
 function expectExactlyOnce(o: Outcome, label = 'clean run') {
-  const seqs = Array.from({ length: 100 }, (_, i) => i);
+  const seqs = Array.from({ length: BATCH }, (_, i) => i);
   const seen = `${label}: ${o.inTable} in the table, ${o.answered.length} answered, ${o.listed.length} listed, ${o.replayed.length} replayed`;
-  expect(o.inTable, seen).toBe(100);
+  expect(o.inTable, seen).toBe(BATCH);
   expect(o.stored, seen).toEqual(seqs);
-  expect(new Set(o.answered).size, seen).toBe(100);
+  expect(new Set(o.answered).size, seen).toBe(BATCH);
   expect([...o.listed].sort(), seen).toEqual([...o.answered].sort());
   expect(o.replayed, seen).toEqual(o.answered);
 }
@@ -190,10 +198,10 @@ describe('a batch that meets a failing table', () => {
       const clean = await run({ failAt: Number.POSITIVE_INFINITY, mode: 'blip', when: 'before', clientIds });
       expect(clean.failedStatus).toBe(201);
       expectExactlyOnce(clean);
-      // The key's record (with a key), the tenant's minute and its store sequence (at once), four
+      // The key's record (with a key), the tenant's minute and its store sequence (at once), three
       // BatchWriteItems, the sensor's last-seen time, and the record's completion (with a key).
       const writesOfFirstAttempt = clean.writesBeforeHealing;
-      expect(writesOfFirstAttempt).toBe(clientIds ? 7 : 9);
+      expect(writesOfFirstAttempt).toBe(clientIds ? 6 : 8);
 
       const scenarios: Scenario[] = [];
       for (let failAt = 0; failAt < writesOfFirstAttempt; failAt++) {
