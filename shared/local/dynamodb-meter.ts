@@ -68,6 +68,11 @@ export interface DynamoDbMeter {
    * the local stream poller reads at once instead of at its next turn (shared/local/stack.ts).
    */
   onWrite(listener: () => void): void;
+  /**
+   * The number of the last accepted write that named one of `partitions` (0: none); counted from
+   * 1. Not kept for writes made while `passthrough` is on.
+   */
+  lastWriteTo(partitions: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -163,8 +168,33 @@ export class WrittenSizes {
   }
 }
 
-/** The writes whose items the size record needs. */
-const WRITES = new Set(['PutItem', 'UpdateItem', 'BatchWriteItem', 'TransactWriteItems']);
+/** The calls that change items (DeleteItem's only size is none: the size record skips it). */
+const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+
+/** The partition keys a write names: each item it puts, updates or deletes (a ConditionCheck changes nothing). */
+export function partitionsWrittenBy(operation: string, input: Record<string, unknown>): string[] {
+  const pk = (item: Item | undefined) => String((item?.PK as { S?: string } | undefined)?.S ?? '');
+  if (operation === 'PutItem') return [pk(input.Item as Item)];
+  if (operation === 'UpdateItem' || operation === 'DeleteItem') return [pk(input.Key as Item)];
+  if (operation === 'BatchWriteItem')
+    return Object.values(
+      input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
+    ).flatMap((requests) => requests.map((r) => pk(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
+  if (operation === 'TransactWriteItems')
+    return (input.TransactItems as Record<string, { Item?: Item; Key?: Item }>[]).flatMap((t) => {
+      const [kind, spec] = Object.entries(t)[0]!;
+      return kind === 'ConditionCheck' ? [] : [pk(spec.Item ?? spec.Key)];
+    });
+  return [];
+}
+
+/**
+ * The path on the proxy that answers, for the partitions named (`?pk=...&pk=...`), the number of
+ * the last write DynamoDB Local accepted that named one of them (`{"last": n}`, 0: none): how the
+ * tenant-isolation suite's guard knows that a tenant's partitions did not change without reading
+ * them back (test/isolation/snapshot.ts).
+ */
+export const WRITES_PATH = '/gatehouse/writes';
 
 /**
  * The items a successful write stored, as far as its request holds them (`items`), and the keys of
@@ -235,6 +265,15 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   let tally: Tally = {};
   const pending = new Set<Promise<void>>();
   const writeListeners: (() => void)[] = [];
+  /** Each partition's last accepted write, by number. */
+  const lastWrite = new Map<string, number>();
+  let writes = 0;
+  /** An accepted write: numbered and kept by partition before its answer goes back, then told. */
+  const accepted = (operation: string, body: string) => {
+    writes += 1;
+    for (const pk of partitionsWrittenBy(operation, JSON.parse(body || '{}') as Record<string, unknown>))
+      lastWrite.set(pk, writes);
+  };
   const wrote = () => {
     for (const listener of writeListeners) listener();
   };
@@ -335,6 +374,7 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
       tally = {};
     },
     onWrite: (listener) => void writeListeners.push(listener),
+    lastWriteTo: (partitions) => Math.max(0, ...partitions.map((pk) => lastWrite.get(pk) ?? 0)),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -364,17 +404,25 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   }
 
   const server: Server = createServer((req, res) => {
+    // Passing writes through unread, the proxy does not know their partitions: no answer then.
+    if (req.method === 'GET' && req.url?.startsWith(`${WRITES_PATH}?`) && !meter.passthrough) {
+      const partitions = new URL(req.url, 'http://proxy').searchParams.getAll('pk');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ last: meter.lastWriteTo(partitions) }));
+      return;
+    }
     const targetHeader = String(req.headers['x-amz-target'] ?? '');
     const [service, operation = 'unknown'] = targetHeader.split('.');
     const isWrite = service === 'DynamoDB_20120810' && WRITES.has(operation);
     if (!meter.passthrough && !meter.counting && isWrite) {
       buffered(req, res, async (body, headers) => {
         const out = await forward(headers, body);
+        if (out.status < 400) accepted(operation, body);
         res.writeHead(out.status, out.headers);
         res.end(out.body);
         if (out.status < 400) {
           wrote();
-          await recordWrite(headers, operation, body);
+          if (operation !== 'DeleteItem') await recordWrite(headers, operation, body);
         }
       });
       return;
@@ -448,6 +496,7 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
       }
 
       const out = await forward(headers, body);
+      if (isWrite && out.status < 400) accepted(operation, body);
       res.writeHead(out.status, out.headers);
       res.end(out.body);
       if (isWrite && out.status < 400) wrote();

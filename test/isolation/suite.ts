@@ -37,6 +37,7 @@ import { closeSink, FIXTURES } from './fixtures.js';
 import { inGroup, plannedAttempts, swapInGroup, type IsolationGroup } from './groups.js';
 import { planAll } from './plan.js';
 import { ALLOWED_IP, INVALID_PRINCIPAL_NAMES, OTHER_IP, VALID_PRINCIPALS } from './principals.js';
+import { itemSizeCheckOn } from '../support/item-size-check.js';
 import { diffSnapshots, prefixSnapshot, TenantGuard, type Snapshot } from './snapshot.js';
 import { credentials, seedWorld, type World } from './world.js';
 
@@ -55,6 +56,8 @@ export function isolationSuite(group: IsolationGroup): void {
   let guardA: TenantGuard;
   let guardB: TenantGuard;
   let startOfA: Snapshot;
+  /** The guard's positive control (beforeAll): its check with nothing written, and after a write of A's. */
+  let control: { quiet: string[]; quietReadNothing: boolean; status: number; requestId: string; afterWrite: string[] };
 
   beforeAll(async () => {
     world = await seedWorld();
@@ -66,6 +69,24 @@ export function isolationSuite(group: IsolationGroup): void {
     guardA = new TenantGuard('A', world.A.tenantId);
     guardB = new TenantGuard('B', world.B.tenantId);
     await Promise.all([guardA.start(), guardB.start()]);
+    // The guard's positive control: nothing written, its check finds nothing (and, with the proxy
+    // in front of DynamoDB Local, reads nothing); after A's admin changes an environment of A's
+    // (which seals an audit entry), it finds the change. Then it starts again from there.
+    const quickBefore = guardA.quickChecks;
+    const quiet = await guardA.check();
+    const quietReadNothing = guardA.quickChecks === quickBefore + 1;
+    const path = `/api/v1/environments/${world.A.ids.environment_id}`;
+    const environment = await call('GET', path, { token: world.A.admin.token });
+    const description = `${String((environment.body as { description?: string }).description)} (seen by the guard)`;
+    const saved = await call('PATCH', path, { token: world.A.admin.token, body: { description } });
+    control = {
+      quiet,
+      quietReadNothing,
+      status: saved.status,
+      requestId: saved.headers.get('x-request-id') ?? '',
+      afterWrite: await guardA.check(),
+    };
+    await guardA.start();
     startOfA = await prefixSnapshot(world.A.tenantId);
   }, 180_000);
 
@@ -78,7 +99,9 @@ export function isolationSuite(group: IsolationGroup): void {
     writeFileSync(
       report,
       `isolation (${group}): ${stats.attempts} attempts over ${covered} routes, ${stats.leaks.length} leaks\n` +
-        `isolation (${group}): plus ${stats.twins} unknown-id requests to compare 404 bodies with\n`,
+        `isolation (${group}): plus ${stats.twins} unknown-id requests to compare 404 bodies with\n` +
+        `isolation (${group}): guard checks that read the partitions back: ${guardA.fullReads + guardB.fullReads}; ` +
+        `that the proxy answered (no write to them since): ${guardA.quickChecks + guardB.quickChecks}\n`,
     );
   });
 
@@ -98,6 +121,15 @@ export function isolationSuite(group: IsolationGroup): void {
       for (const [kind, fixture] of Object.entries(FIXTURES)) {
         if (fixture.owned) expect(world.A.ids[kind], kind).not.toBe(world.B.ids[kind]);
       }
+    });
+
+    it("the guard finds a write to A's partitions, and with none reads nothing (positive control)", () => {
+      expect(control.quiet).toEqual([]);
+      // The proxy answers when the run's item-size check puts it in front of DynamoDB Local (the default).
+      expect(control.quietReadNothing).toBe(itemSizeCheckOn());
+      expect(control.status).toBe(200);
+      expect(control.requestId).not.toBe('');
+      expect(control.afterWrite.join('\n')).toContain(control.requestId);
     });
 
     it("the leak detector sees A's data in A's own answers (positive control)", async () => {
