@@ -136,6 +136,9 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const clientConfig = { region: options.region, endpoint: options.endpoint, credentials: options.credentials };
   const dynamodb = new DynamoDBClient(clientConfig);
   const streams = new DynamoDBStreamsClient(clientConfig);
+  // As for the table's client (shared/db/client.ts): the SDK's logger step copies every output,
+  // filtered for secrets, for a logger never given; here every GetRecords' records.
+  streams.middlewareStack.remove('loggerMiddleware');
   const destroy = () => {
     dynamodb.destroy();
     streams.destroy();
