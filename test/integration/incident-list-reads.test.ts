@@ -1,6 +1,6 @@
 /**
  * What a page of incidents reads (issue 39): about the page, in calls and items, whether the
- * tenant holds 70 incidents or 350, in every order and filter, answering what sorting all of them
+ * tenant holds 70 incidents or 210, in every order and filter, answering what sorting all of them
  * answered; an incident in many zones changes like any other; incidents stored before the
  * timeline items and list rows read as they did and are listed once migrated.
  */
@@ -110,7 +110,9 @@ describe('a page of incidents', () => {
   let small: Seeded;
   let large: Seeded;
   beforeAll(async () => {
-    [small, large] = [await tenantWith(70), await tenantWith(350)];
+    // Three times as many: a page that read what the tenant holds would read three times as much.
+    // (350 until issue 33: the figures were the same, at 140 more incidents to seed.)
+    [small, large] = [await tenantWith(70), await tenantWith(210)];
   }, 300_000);
 
   const variants = (s: Seeded): [string, ListQuery][] => [
@@ -120,7 +122,7 @@ describe('a page of incidents', () => {
     ['zone_id', query({ zone_id: s.zone })],
   ];
 
-  it('reads about what it answers, the same at 70 incidents and at 350', async () => {
+  it('reads about what it answers, the same at 70 incidents and at 210', async () => {
     for (const [[name, qSmall], [, qLarge]] of variants(small).map((v, i) => [v, variants(large)[i]!] as const)) {
       const a = await countReads(() => listIncidents(small.tenantId, qSmall));
       const b = await countReads(() => listIncidents(large.tenantId, qLarge));
