@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -18,6 +18,7 @@ import { GatehouseFunction, PROJECT_ROOT } from '../../lib/function.js';
 import { FunctionBundles } from '../../lib/function-bundles.js';
 import { IP_GEO_PACKAGE_FILES } from '../../lib/ip-geo-files.js';
 import { quietBundling } from '../../lib/quiet-bundling.js';
+import { validation } from './synth-cache.js';
 
 describe('a function package with the IP geography files', () => {
   let outdir: string;
@@ -30,6 +31,8 @@ describe('a function package with the IP geography files', () => {
       context: Record<string, unknown>;
     };
     const app = new App({ outdir, context });
+    // Validated as `cdk synth` does, once for a given template (./synth-cache.ts).
+    Validations.of(app).addPlugins(validation);
     const stack = new Stack(app, 'Gatehouse-ip-geo');
     // The function's asset is staged (and the bundle built) as it is constructed.
     const bundles = new FunctionBundles([

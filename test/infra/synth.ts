@@ -5,13 +5,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- reads synthesised CloudFormation, JSON whose shape CDK owns; the infra tests assert what it finds */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { quietBundling } from '../../lib/quiet-bundling.js';
 import type { RouteDef } from '../../shared/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';
+import { validation } from './synth-cache.js';
 
 const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
   context: Record<string, unknown>;
@@ -27,7 +28,10 @@ export interface Synthesized {
   workers: Template;
 }
 
-/** `outdir`: where the assembly goes (CDK's default: a temporary folder). */
+/**
+ * `outdir`: where the assembly goes (CDK's default: a temporary folder). Every call builds a new
+ * app, and its templates are validated as `cdk synth` validates them (./synth-cache.ts).
+ */
 export function synth(
   overrides: Partial<GatehouseStackProps> = {},
   options: { bundle?: boolean; outdir?: string } = {},
@@ -41,6 +45,7 @@ function synthesize(
 ): Synthesized {
   const bundling = options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] };
   const app = new App({ context: { ...cdkJson.context, ...bundling }, outdir: options.outdir });
+  Validations.of(app).addPlugins(validation);
   const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
   const parent = Template.fromStack(stack);
   const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
