@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { synth } from './synth.js';
+import { defaultTemplates } from './synth.js';
 
 type Json = Record<string, any>;
 
@@ -59,7 +59,7 @@ function resolveValue(value: unknown): unknown {
   return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, resolveValue(v)]));
 }
 
-const s = synth();
+const s = defaultTemplates();
 const templates: [string, Json][] = [
   ['parent', s.parent.toJSON()],
   ...[...s.nested].map(([id, t]): [string, Json] => [id, t.toJSON()]),

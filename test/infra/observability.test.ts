@@ -14,9 +14,9 @@ import { RUNBOOK_PATH } from '../../lib/runbook.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import { FEED_NAMES } from '../../shared/schemas/feed-catalog.js';
 import { DEPLOYED_WORKERS } from '../../shared/workers.js';
-import { resourcesOfType, synth } from './synth.js';
+import { defaultTemplates, resourcesOfType } from './synth.js';
 
-const s = synth();
+const s = defaultTemplates();
 
 /** GitHub's anchor of a Markdown heading. */
 const slug = (heading: string) =>
@@ -31,8 +31,7 @@ const anchors = new Set([...runbook.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug
 /** The parent's topic, and what each nested stack's parameter stands for in the parent. */
 const [[topicId]] = resourcesOfType(s.parent, 'AWS::SNS::Topic') as [[string, any]];
 const workersParameters = (() => {
-  const id = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource!);
-  return (s.parent.toJSON() as any).Resources[id].Properties.Parameters as Record<string, any>;
+  return (s.parent.toJSON() as any).Resources[s.workersStackId].Properties.Parameters as Record<string, any>;
 })();
 
 /** Every alarm of the parent and the workers' stack, with its actions resolved to the parent's resources. */

@@ -1,11 +1,13 @@
 /**
  * What the infrastructure tests' synths share across processes (each test file runs in its own),
- * kept under `.build/` and keyed so that a stale entry can never be used.
+ * kept under `.build/` and keyed so that a stale entry can never be used:
  *
  * - CloudFormation validation (cdk.json's `validateAgainstDefaultRules`): every synth still
  *   validates its templates, but a template whose exact bytes already passed, under the same
  *   dependencies, is not validated again. Starting the validator (a WebAssembly engine and its
  *   rules) is about half of a test file's first synth, and most files synthesize the same app.
+ * - The default app's templates, for the tests that read templates alone: synthesized once per
+ *   state of the sources (lib/local-bundles.ts's digest, and this folder's synth helpers).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -15,9 +17,13 @@ import {
   type IPolicyValidationContext,
   type PolicyValidationPluginReport,
 } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { buildDirectory } from '../../lib/built-directory.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
+import { sourceDigest } from '../../lib/local-bundles.js';
 
 const VALIDATED_ROOT = join(PROJECT_ROOT, '.build', 'cfn-validated');
+const TEMPLATES_ROOT = join(PROJECT_ROOT, '.build', 'infra-templates');
 /** A pass not seen for this long is forgotten (each is an empty file, named by its digest). */
 const FORGET_AFTER_MS = 14 * 24 * 3600 * 1000;
 
@@ -108,3 +114,57 @@ interface Engine {
 
 /** One per process, as CDK keeps its default one: the engine, once started, serves every app. */
 export const validation = new RememberedValidation();
+
+/** The templates of one synthesized app, as JSON. */
+export interface TemplateSet {
+  parent: object;
+  /** Nested route stack templates by construct id. */
+  nested: Record<string, object>;
+  workers: object;
+  /** Logical id, in the parent, of the workers' nested stack resource. */
+  workersStackId: string;
+}
+
+/** The same set, as assertion Templates. */
+export interface Templates {
+  parent: Template;
+  nested: Map<string, Template>;
+  workers: Template;
+  workersStackId: string;
+}
+
+const FILE = 'templates.json';
+
+/**
+ * The default app's templates: read from `.build/infra-templates/<digest>/` when the sources
+ * (lib/local-bundles.ts `sourceDigest`: lib/, shared/, functions/, the package and compiler
+ * files, cdk.json) and this folder's synth helpers are what they were built from, synthesized
+ * by `build` and kept otherwise. Several processes may build it at once; the first rename wins.
+ */
+export function cachedTemplates(build: () => TemplateSet): Templates {
+  const helpers = ['synth.ts', 'synth-cache.ts'].map((f) => readFileSync(join(PROJECT_ROOT, 'test', 'infra', f)));
+  const key = digest('infra templates 1', sourceDigest(), ...helpers).slice(0, 16);
+  const target = join(TEMPLATES_ROOT, key);
+  const file = join(target, FILE);
+  if (!existsSync(file)) {
+    mkdirSync(TEMPLATES_ROOT, { recursive: true });
+    buildDirectory(
+      target,
+      join(TEMPLATES_ROOT, 'tmp-'),
+      (dir) => writeFileSync(join(dir, FILE), JSON.stringify(build())),
+      () => existsSync(file),
+    );
+    // Sets of older sources (and folders of builds that did not finish) go.
+    for (const name of readdirSync(TEMPLATES_ROOT)) {
+      if (name !== key && !name.startsWith('tmp-'))
+        rmSync(join(TEMPLATES_ROOT, name), { recursive: true, force: true });
+    }
+  }
+  const set = JSON.parse(readFileSync(file, 'utf8')) as TemplateSet;
+  return {
+    parent: Template.fromJSON(set.parent),
+    nested: new Map(Object.entries(set.nested).map(([id, t]) => [id, Template.fromJSON(t)])),
+    workers: Template.fromJSON(set.workers),
+    workersStackId: set.workersStackId,
+  };
+}

@@ -12,7 +12,9 @@ import { quietBundling } from '../../lib/quiet-bundling.js';
 import type { RouteDef } from '../../shared/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';
-import { validation } from './synth-cache.js';
+import { cachedTemplates, type Templates, validation } from './synth-cache.js';
+
+export type { Templates } from './synth-cache.js';
 
 const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
   context: Record<string, unknown>;
@@ -50,6 +52,23 @@ function synthesize(
   const parent = Template.fromStack(stack);
   const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
   return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack) };
+}
+
+/**
+ * The default app's templates (what `synth()` gives), for a test that reads templates alone: one
+ * synth for every test file and run while the sources stay the same (./synth-cache.ts). A test
+ * that looks at constructs (the app, the stacks, cdk-nag) calls `synth()`.
+ */
+export function defaultTemplates(): Templates {
+  return cachedTemplates(() => {
+    const s = synth();
+    return {
+      parent: s.parent.toJSON(),
+      nested: Object.fromEntries([...s.nested].map(([id, t]) => [id, t.toJSON()])),
+      workers: s.workers.toJSON(),
+      workersStackId: s.stack.getLogicalId(s.stack.workersStack.nestedStackResource!),
+    };
+  });
 }
 
 export function resourceCount(template: Template): number {

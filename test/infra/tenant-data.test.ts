@@ -16,11 +16,11 @@ import {
 } from '../../shared/iam.js';
 import { ROUTES } from '../../shared/routes/index.js';
 import { DEPLOYED_WORKERS } from '../../shared/workers.js';
-import { resourcesOfType, synth, type Synthesized } from './synth.js';
+import { defaultTemplates, resourcesOfType, type Templates } from './synth.js';
 
-let s: Synthesized;
+let s: Templates;
 beforeAll(() => {
-  s = synth();
+  s = defaultTemplates();
 });
 
 const TAG = '${aws:PrincipalTag/tenant_id}';
