@@ -171,20 +171,64 @@ export class WrittenSizes {
 /** The calls that change items (DeleteItem's only size is none: the size record skips it). */
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
 
-/** The partition keys a write names: each item it puts, updates or deletes (a ConditionCheck changes nothing). */
-export function partitionsWrittenBy(operation: string, input: Record<string, unknown>): string[] {
-  const pk = (item: Item | undefined) => String((item?.PK as { S?: string } | undefined)?.S ?? '');
-  if (operation === 'PutItem') return [pk(input.Item as Item)];
-  if (operation === 'UpdateItem' || operation === 'DeleteItem') return [pk(input.Key as Item)];
+/** One item a write names: where, by which key, how, and the item itself when the request holds it. */
+export interface WriteTarget {
+  table: string;
+  key: Item;
+  change: 'put' | 'update' | 'delete';
+  /** The whole item, for a put. */
+  item?: Item;
+  transactional: boolean;
+}
+
+const keyFromItem = (item: Item): Item => ({ PK: item.PK!, SK: item.SK! });
+
+/**
+ * Every item a write names: each it puts, updates or deletes, in a single call, a batch or a
+ * transaction (a ConditionCheck changes nothing). The one reading of a write request that the
+ * size record, the pricing of units and the numbering of writes by partition share.
+ */
+export function writeTargets(operation: string, input: Record<string, unknown>): WriteTarget[] {
+  const table = input.TableName as string;
+  const put = (t: string, item: Item, transactional: boolean): WriteTarget => ({
+    table: t,
+    key: keyFromItem(item),
+    change: 'put',
+    item,
+    transactional,
+  });
+  if (operation === 'PutItem') return [put(table, input.Item as Item, false)];
+  if (operation === 'UpdateItem' || operation === 'DeleteItem')
+    return [
+      { table, key: input.Key as Item, change: operation === 'UpdateItem' ? 'update' : 'delete', transactional: false },
+    ];
   if (operation === 'BatchWriteItem')
-    return Object.values(
+    return Object.entries(
       input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
-    ).flatMap((requests) => requests.map((r) => pk(r.PutRequest?.Item ?? r.DeleteRequest?.Key)));
+    ).flatMap(([t, requests]) =>
+      requests.map((r): WriteTarget =>
+        r.PutRequest
+          ? put(t, r.PutRequest.Item, false)
+          : { table: t, key: r.DeleteRequest!.Key, change: 'delete', transactional: false },
+      ),
+    );
   if (operation === 'TransactWriteItems')
-    return (input.TransactItems as Record<string, { Item?: Item; Key?: Item }>[]).flatMap((t) => {
-      const [kind, spec] = Object.entries(t)[0]!;
-      return kind === 'ConditionCheck' ? [] : [pk(spec.Item ?? spec.Key)];
-    });
+    return (input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]).flatMap(
+      (t): WriteTarget[] => {
+        const [kind, spec] = Object.entries(t)[0]!;
+        if (kind === 'Put') return [put(spec.TableName, spec.Item!, true)];
+        if (kind === 'Update' || kind === 'Delete')
+          return [
+            {
+              table: spec.TableName,
+              key: spec.Key!,
+              change: kind === 'Update' ? 'update' : 'delete',
+              transactional: true,
+            },
+          ];
+        return [];
+      },
+    );
   return [];
 }
 
@@ -202,19 +246,11 @@ export const WRITES_PATH = '/gatehouse/writes';
  * write only DynamoDB knows.
  */
 export function writtenBy(operation: string, input: Record<string, unknown>): { items: Item[]; updated: Item[] } {
-  const items: Item[] = [];
-  const updated: Item[] = [];
-  if (operation === 'PutItem') items.push(input.Item as Item);
-  if (operation === 'UpdateItem') updated.push(input.Key as Item);
-  if (operation === 'BatchWriteItem')
-    for (const requests of Object.values(input.RequestItems as Record<string, { PutRequest?: { Item: Item } }[]>))
-      for (const r of requests) if (r.PutRequest) items.push(r.PutRequest.Item);
-  if (operation === 'TransactWriteItems')
-    for (const t of input.TransactItems as { Put?: { Item: Item }; Update?: { Key: Item } }[]) {
-      if (t.Put) items.push(t.Put.Item);
-      if (t.Update) updated.push(t.Update.Key);
-    }
-  return { items, updated };
+  const targets = writeTargets(operation, input);
+  return {
+    items: targets.flatMap((t) => (t.item ? [t.item] : [])),
+    updated: targets.filter((t) => t.change === 'update').map((t) => t.key),
+  };
 }
 
 const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
@@ -268,11 +304,10 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   /** Each partition's last accepted write, by number. */
   const lastWrite = new Map<string, number>();
   let writes = 0;
-  /** An accepted write: numbered and kept by partition before its answer goes back, then told. */
-  const accepted = (operation: string, body: string) => {
+  /** An accepted write: numbered and kept by partition before its answer goes back. */
+  const accepted = (targets: readonly WriteTarget[]) => {
     writes += 1;
-    for (const pk of partitionsWrittenBy(operation, JSON.parse(body || '{}') as Record<string, unknown>))
-      lastWrite.set(pk, writes);
+    for (const t of targets) lastWrite.set(String(t.key.PK?.S), writes);
   };
   const wrote = () => {
     for (const listener of writeListeners) listener();
@@ -324,8 +359,6 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   const getItem = async (headers: IncomingHttpHeaders, table: string, key: Item) =>
     (await call(headers, 'GetItem', { TableName: table, Key: key, ConsistentRead: true })).Item as Item | undefined;
 
-  const keyFromItem = (item: Item): Item => ({ PK: item.PK!, SK: item.SK! });
-
   async function evaluatedBytes(
     headers: IncomingHttpHeaders,
     operation: string,
@@ -349,17 +382,12 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
   }
 
   /** Sizes only: what a successful write stored, the updated items read back (uncounted). */
-  async function recordWrite(headers: IncomingHttpHeaders, operation: string, body: string): Promise<void> {
-    const input = JSON.parse(body || '{}') as Record<string, unknown>;
-    const { items, updated } = writtenBy(operation, input);
-    for (const item of items) sizes.record(item);
-    if (updated.length === 0) return;
-    const table = (input.TableName as string | undefined) ?? tableOf(input);
-    for (const key of updated) sizes.record(await getItem(headers, table, key));
+  async function recordWrite(headers: IncomingHttpHeaders, targets: readonly WriteTarget[]): Promise<void> {
+    for (const t of targets) {
+      if (t.item) sizes.record(t.item);
+      else if (t.change === 'update') sizes.record(await getItem(headers, t.table, t.key));
+    }
   }
-  /** The table of a transaction's first Update (the service has one table). */
-  const tableOf = (input: Record<string, unknown>) =>
-    (input.TransactItems as { Update?: { TableName: string } }[]).find((t) => t.Update)!.Update!.TableName;
 
   const meter: DynamoDbMeter = {
     url: '',
@@ -417,12 +445,14 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
     if (!meter.passthrough && !meter.counting && isWrite) {
       buffered(req, res, async (body, headers) => {
         const out = await forward(headers, body);
-        if (out.status < 400) accepted(operation, body);
+        const targets =
+          out.status < 400 ? writeTargets(operation, JSON.parse(body || '{}') as Record<string, unknown>) : [];
+        if (out.status < 400) accepted(targets);
         res.writeHead(out.status, out.headers);
         res.end(out.body);
         if (out.status < 400) {
           wrote();
-          if (operation !== 'DeleteItem') await recordWrite(headers, operation, body);
+          await recordWrite(headers, targets);
         }
       });
       return;
@@ -457,46 +487,13 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
 
       // Writes: the items before, to price the change.
       const before = new Map<string, Item | undefined>();
-      const writeKeys: { table: string; key: Item; transactional: boolean }[] = [];
-      if (metered) {
-        if (operation === 'PutItem')
-          writeKeys.push({
-            table: input.TableName as string,
-            key: keyFromItem(input.Item as Item),
-            transactional: false,
-          });
-        if (operation === 'UpdateItem' || operation === 'DeleteItem')
-          writeKeys.push({ table: input.TableName as string, key: input.Key as Item, transactional: false });
-        if (operation === 'BatchWriteItem') {
-          for (const [table, requests] of Object.entries(
-            input.RequestItems as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>,
-          )) {
-            for (const r of requests)
-              writeKeys.push({
-                table,
-                key: r.PutRequest ? keyFromItem(r.PutRequest.Item) : r.DeleteRequest!.Key,
-                transactional: false,
-              });
-          }
-        }
-        if (operation === 'TransactWriteItems') {
-          for (const t of input.TransactItems as Record<string, { TableName: string; Item?: Item; Key?: Item }>[]) {
-            const [kind, spec] = Object.entries(t)[0]!;
-            if (kind === 'ConditionCheck') continue;
-            writeKeys.push({
-              table: spec.TableName,
-              key: spec.Item ? keyFromItem(spec.Item) : spec.Key!,
-              transactional: true,
-            });
-          }
-        }
-        await Promise.all(
-          writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))),
-        );
-      }
+      const writeKeys = metered && isWrite ? writeTargets(operation, input) : [];
+      await Promise.all(
+        writeKeys.map(async (w) => before.set(JSON.stringify(w.key), await getItem(headers, w.table, w.key))),
+      );
 
       const out = await forward(headers, body);
-      if (isWrite && out.status < 400) accepted(operation, body);
+      if (isWrite && out.status < 400) accepted(writeKeys);
       res.writeHead(out.status, out.headers);
       res.end(out.body);
       if (isWrite && out.status < 400) wrote();

@@ -4,7 +4,7 @@
  * largest named).
  */
 import { describe, expect, it } from 'vitest';
-import { itemSize, writtenBy, WrittenSizes } from '../../shared/local/dynamodb-meter.js';
+import { itemSize, writeTargets, writtenBy, WrittenSizes } from '../../shared/local/dynamodb-meter.js';
 import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
 
 const item = (pk: string, sk: string, entity: string, text: string) => ({
@@ -56,5 +56,46 @@ describe('item-size check', () => {
       items: [],
       updated: [key],
     });
+  });
+});
+
+describe('the items a write names (the proxy numbers writes by their partitions with it)', () => {
+  const key = (pk: string, sk: string) => ({ PK: { S: pk }, SK: { S: sk } });
+  const named = (operation: string, input: Record<string, unknown>) =>
+    writeTargets(operation, input).map((t) => [t.table, t.key.PK!.S, t.key.SK!.S, t.change, t.transactional]);
+
+  it('names puts, updates and deletes, alone, in a batch and in a transaction, but not a condition check', () => {
+    expect(named('PutItem', { TableName: 't', Item: item('T#a', 'USER#1', 'USER', 'x') })).toEqual([
+      ['t', 'T#a', 'USER#1', 'put', false],
+    ]);
+    expect(named('DeleteItem', { TableName: 't', Key: key('T#a#AUDIT', 'A#1') })).toEqual([
+      ['t', 'T#a#AUDIT', 'A#1', 'delete', false],
+    ]);
+    expect(
+      named('BatchWriteItem', {
+        RequestItems: {
+          t: [
+            { PutRequest: { Item: item('T#b#EVENT', 'E#1', 'EVENT', 'x') } },
+            { DeleteRequest: { Key: key('T#a', 'K#1') } },
+          ],
+        },
+      }),
+    ).toEqual([
+      ['t', 'T#b#EVENT', 'E#1', 'put', false],
+      ['t', 'T#a', 'K#1', 'delete', false],
+    ]);
+    expect(
+      named('TransactWriteItems', {
+        TransactItems: [
+          { ConditionCheck: { TableName: 't', Key: key('T#a', 'TENANT') } },
+          { Update: { TableName: 't', Key: key('T#b', 'CONFIG') } },
+          { Delete: { TableName: 't', Key: key('T#a', 'KEY#2') } },
+        ],
+      }),
+    ).toEqual([
+      ['t', 'T#b', 'CONFIG', 'update', true],
+      ['t', 'T#a', 'KEY#2', 'delete', true],
+    ]);
+    expect(named('GetItem', { TableName: 't', Key: key('T#a', 'TENANT') })).toEqual([]);
   });
 });
