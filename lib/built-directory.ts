@@ -3,7 +3,8 @@
  * validators): each builds into a temporary folder and renames it into place, so no reader ever
  * sees half of one; when another process's rename came first, its copy is kept and ours goes.
  */
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Builds `target` with `build` (given the temporary folder, a new one whose path starts with
@@ -29,5 +30,15 @@ export function buildDirectory(
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * Removes every entry of `root` but `keep` (the set of today's inputs) and the temporary folders
+ * whose names start with `tempName`: those may be another process's build under way.
+ */
+export function removeOtherBuilds(root: string, keep: string, tempName: string): void {
+  for (const name of readdirSync(root)) {
+    if (name !== keep && !name.startsWith(tempName)) rmSync(join(root, name), { recursive: true, force: true });
   }
 }

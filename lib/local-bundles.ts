@@ -13,13 +13,13 @@
  * what the bundle budget test (test/infra/bundle-budget.test.ts) measures, one build for both.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { RouteDef } from '../shared/routes/types.js';
 import type { WorkerDef } from '../shared/workers.js';
-import { buildDirectory } from './built-directory.js';
+import { buildDirectory, removeOtherBuilds } from './built-directory.js';
 import { GatehouseFunction, PROJECT_ROOT } from './function.js';
 import { METAFILES_DIR } from './function-bundles.js';
 import { GatehouseStack } from './gatehouse-stack.js';
@@ -192,10 +192,7 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
     },
     () => existsSync(manifest),
   );
-  // Older sets (and the folders of synths that did not finish) go.
-  for (const name of readdirSync(LOCAL_BUNDLES_ROOT)) {
-    if (name !== digest && !name.startsWith('tmp-'))
-      rmSync(join(LOCAL_BUNDLES_ROOT, name), { recursive: true, force: true });
-  }
+  // Older sets go.
+  removeOtherBuilds(LOCAL_BUNDLES_ROOT, digest, 'tmp-');
   return read(true);
 }

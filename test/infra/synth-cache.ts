@@ -18,7 +18,7 @@ import {
   type PolicyValidationPluginReport,
 } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { buildDirectory } from '../../lib/built-directory.js';
+import { buildDirectory, removeOtherBuilds } from '../../lib/built-directory.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { sourceDigest } from '../../lib/local-bundles.js';
 
@@ -154,11 +154,8 @@ export function cachedTemplates(build: () => TemplateSet): Templates {
       (dir) => writeFileSync(join(dir, FILE), JSON.stringify(build())),
       () => existsSync(file),
     );
-    // Sets of older sources (and folders of builds that did not finish) go.
-    for (const name of readdirSync(TEMPLATES_ROOT)) {
-      if (name !== key && !name.startsWith('tmp-'))
-        rmSync(join(TEMPLATES_ROOT, name), { recursive: true, force: true });
-    }
+    // Sets of older sources go.
+    removeOtherBuilds(TEMPLATES_ROOT, key, 'tmp-');
   }
   const set = JSON.parse(readFileSync(file, 'utf8')) as TemplateSet;
   return {

@@ -3,11 +3,11 @@
  * whichever process asks first, and two may build at once. A reader must find a whole build or
  * none, and a failed build must leave nothing behind.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildDirectory } from '../../lib/built-directory.js';
+import { buildDirectory, removeOtherBuilds } from '../../lib/built-directory.js';
 
 let root: string;
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -43,5 +43,15 @@ describe('buildDirectory', () => {
     buildDirectory(target, `${target}.tmp-`, writing('first'));
     expect(() => buildDirectory(target, `${target}.tmp-`, writing('second'), () => false)).toThrow();
     expect(readdirSync(root)).toEqual(['set']);
+  });
+});
+
+describe('removeOtherBuilds', () => {
+  it("removes the sets of other inputs, and keeps today's and the builds under way", () => {
+    root = mkdtempSync(join(tmpdir(), 'built-directory-'));
+    for (const name of ['old-digest', 'today', 'tmp-abc123']) mkdirSync(join(root, name));
+    writeFileSync(join(root, 'stray-file'), '');
+    removeOtherBuilds(root, 'today', 'tmp-');
+    expect(readdirSync(root).sort()).toEqual(['tmp-abc123', 'today']);
   });
 });
