@@ -20,8 +20,10 @@
  * It also keeps the size of every item written (`sizes`: the item as DynamoDB Local holds it after
  * the write). With `count: false` it does only that, for the test run's item-size check
  * (test/support/item-size-check.ts): every other call is forwarded as it streams, with no extra
- * call, and a write costs one extra read only when its request does not hold the whole item (an
- * UpdateItem, a transaction's Update), read back once it has answered.
+ * call. An UpdateItem that asks for nothing back is sent asking for the item after it
+ * (`ReturnValues: ALL_NEW`), and that item is taken out of the answer before it goes back, so the
+ * caller gets what it asked for and the proxy no second call; only a transaction's Update, which
+ * cannot ask, costs one extra read, made once the write has answered.
  *
  * Local tooling only: production code never imports it (test/unit/layers.test.ts).
  */
@@ -34,6 +36,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 import { TABLE_KEYS } from '../db/table.js';
 
 type AttributeValue = Record<string, unknown>;
@@ -253,6 +256,35 @@ export function writtenBy(operation: string, input: Record<string, unknown>): { 
   };
 }
 
+/**
+ * An UpdateItem that asks for nothing back, as sent on asking for the whole item after it (the
+ * size record's), or undefined: any other write, or an update that asks for something itself.
+ */
+export function askedForItem(operation: string, input: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (operation !== 'UpdateItem' || (input.ReturnValues !== undefined && input.ReturnValues !== 'NONE'))
+    return undefined;
+  return { ...input, ReturnValues: 'ALL_NEW' };
+}
+
+/**
+ * DynamoDB's answer to an update sent by `askedForItem`, as the caller asked for it (no
+ * `Attributes`), and the item it held; its length and checksum headers made for the new body.
+ */
+export function withoutItem(out: { status: number; headers: IncomingHttpHeaders; body: Buffer }): {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  item: Item | undefined;
+} {
+  const { Attributes: item, ...rest } = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
+  const body = Buffer.from(JSON.stringify(rest));
+  // The body is sent whole: its length, not DynamoDB Local's chunks.
+  const { 'transfer-encoding': _chunked, ...kept } = out.headers;
+  const headers: IncomingHttpHeaders = { ...kept, 'content-length': String(body.length) };
+  if (headers['x-amz-crc32'] !== undefined) headers['x-amz-crc32'] = String(crc32(body));
+  return { status: out.status, headers, body, item: item as Item | undefined };
+}
+
 const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
 const readUnitsOf = (bytes: number, consistent: boolean) =>
   Math.max(1, Math.ceil(bytes / 4096)) * (consistent ? 1 : 0.5);
@@ -381,11 +413,18 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
     return ((out.Items as Item[] | undefined) ?? []).reduce((s, i) => s + itemSize(i), 0);
   }
 
-  /** Sizes only: what a successful write stored, the updated items read back (uncounted). */
-  async function recordWrite(headers: IncomingHttpHeaders, targets: readonly WriteTarget[]): Promise<void> {
+  /**
+   * Sizes only: what a successful write stored. An update's item is `updated` when its answer held
+   * it (askedForItem), else read back (uncounted).
+   */
+  async function recordWrite(
+    headers: IncomingHttpHeaders,
+    targets: readonly WriteTarget[],
+    updated?: Item,
+  ): Promise<void> {
     for (const t of targets) {
       if (t.item) sizes.record(t.item);
-      else if (t.change === 'update') sizes.record(await getItem(headers, t.table, t.key));
+      else if (t.change === 'update') sizes.record(updated ?? (await getItem(headers, t.table, t.key)));
     }
   }
 
@@ -444,15 +483,18 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
     const isWrite = service === 'DynamoDB_20120810' && WRITES.has(operation);
     if (!meter.passthrough && !meter.counting && isWrite) {
       buffered(req, res, async (body, headers) => {
-        const out = await forward(headers, body);
-        const targets =
-          out.status < 400 ? writeTargets(operation, JSON.parse(body || '{}') as Record<string, unknown>) : [];
-        if (out.status < 400) accepted(targets);
-        res.writeHead(out.status, out.headers);
-        res.end(out.body);
-        if (out.status < 400) {
+        const input = JSON.parse(body || '{}') as Record<string, unknown>;
+        const asked = askedForItem(operation, input);
+        const out = await forward(headers, asked ? JSON.stringify(asked) : body);
+        const ok = out.status < 400;
+        const targets = ok ? writeTargets(operation, input) : [];
+        if (ok) accepted(targets);
+        const answer = ok && asked ? withoutItem(out) : { ...out, item: undefined };
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
+        if (ok) {
           wrote();
-          await recordWrite(headers, targets);
+          await recordWrite(headers, targets, answer.item);
         }
       });
       return;

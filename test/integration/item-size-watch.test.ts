@@ -3,7 +3,8 @@
  * DynamoDB Local of its own (the shared stack's would carry the big item into the run's own check):
  * an update's item is measured as DynamoDB holds it after the update, whatever the caller asked to
  * be returned, and an item over 64 KB is named. It also tells of each write DynamoDB Local
- * accepted (the local stream poller reads on it), and of nothing else.
+ * accepted (the local stream poller reads on it), and of nothing else. An update is measured from
+ * DynamoDB's own answer, not a second call, and its caller still gets only what it asked for.
  */
 import {
   CreateTableCommand,
@@ -13,6 +14,8 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,5 +109,62 @@ describe('item-size check', () => {
     await meter.settle();
 
     expect(told).toBe(2);
+  });
+
+  it("answers an update as its caller asked, and measures it from DynamoDB's answer, not a read", async () => {
+    // What reaches DynamoDB Local from a second meter: a counting hop between the two.
+    const upstream = new URL(dynamodb.endpoint);
+    const sent: string[] = [];
+    const hop: Server = createServer((req, res) => {
+      sent.push(String(req.headers['x-amz-target']).split('.')[1] ?? '');
+      const forward = request(
+        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forward);
+    });
+    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+    const counted = await startDynamoDbMeter(`http://127.0.0.1:${(hop.address() as AddressInfo).port}`, {
+      count: false,
+    });
+    const via = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: counted.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    try {
+      const key = { PK: { S: 'T#a#ZONE#1' }, SK: { S: 'ZONE' } };
+      await via.send(new PutItemCommand({ TableName: 'items', Item: { ...key, name: { S: 'Quay' } } }));
+      const update = (value: string, ReturnValues?: 'UPDATED_OLD') =>
+        via.send(
+          new UpdateItemCommand({
+            TableName: 'items',
+            Key: key,
+            UpdateExpression: 'SET #n = :n, notes = :notes',
+            ExpressionAttributeNames: { '#n': 'name' },
+            ExpressionAttributeValues: { ':n': { S: value }, ':notes': { S: 'x'.repeat(2_000) } },
+            ReturnValues,
+          }),
+        );
+      const quiet = await update('Pier');
+      const old = await update('Wharf', 'UPDATED_OLD');
+      await counted.settle();
+
+      // Nothing back when nothing was asked for; the old values when they were.
+      expect(quiet.Attributes).toBeUndefined();
+      expect(old.Attributes).toEqual({ name: { S: 'Pier' }, notes: { S: 'x'.repeat(2_000) } });
+      // The first update was measured from its own answer; the second asked for something else,
+      // so the proxy read the item back.
+      expect(sent).toEqual(['PutItem', 'UpdateItem', 'UpdateItem', 'GetItem']);
+      expect(counted.sizes.largest()).toMatchObject({ key: 'T#a#ZONE#1 ZONE' });
+      expect(counted.sizes.largest()!.bytes).toBeGreaterThan(2_000);
+    } finally {
+      via.destroy();
+      await counted.close();
+      await new Promise((resolve) => hop.close(resolve));
+    }
   });
 });

@@ -4,7 +4,15 @@
  * largest named).
  */
 import { describe, expect, it } from 'vitest';
-import { itemSize, writeTargets, writtenBy, WrittenSizes } from '../../shared/local/dynamodb-meter.js';
+import { crc32 } from 'node:zlib';
+import {
+  askedForItem,
+  itemSize,
+  withoutItem,
+  writeTargets,
+  writtenBy,
+  WrittenSizes,
+} from '../../shared/local/dynamodb-meter.js';
 import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
 
 const item = (pk: string, sk: string, entity: string, text: string) => ({
@@ -55,6 +63,37 @@ describe('item-size check', () => {
     expect(writtenBy('UpdateItem', { TableName: 't', Key: key, UpdateExpression: 'SET a = :a' })).toEqual({
       items: [],
       updated: [key],
+    });
+  });
+
+  it('asks DynamoDB for an updated item only when the caller asked for nothing', () => {
+    const update = { TableName: 't', Key: { PK: { S: 'a' }, SK: { S: 'b' } }, UpdateExpression: 'SET a = :a' };
+    expect(askedForItem('UpdateItem', update)).toEqual({ ...update, ReturnValues: 'ALL_NEW' });
+    expect(askedForItem('UpdateItem', { ...update, ReturnValues: 'NONE' })).toEqual({
+      ...update,
+      ReturnValues: 'ALL_NEW',
+    });
+    // The caller's own ask is left alone (the item is then read back), and so is any other write.
+    expect(askedForItem('UpdateItem', { ...update, ReturnValues: 'UPDATED_OLD' })).toBeUndefined();
+    expect(askedForItem('PutItem', { TableName: 't', Item: update.Key })).toBeUndefined();
+    expect(askedForItem('TransactWriteItems', { TransactItems: [{ Update: update }] })).toBeUndefined();
+  });
+
+  it("takes the item out of DynamoDB's answer, with its length and checksum made anew", () => {
+    const answer = Buffer.from(
+      JSON.stringify({ Attributes: { PK: { S: 'a' }, n: { N: '1' } }, ConsumedCapacity: { CapacityUnits: 1 } }),
+    );
+    const out = withoutItem({
+      status: 200,
+      headers: { 'x-amz-crc32': String(crc32(answer)), 'transfer-encoding': 'chunked', 'x-amzn-requestid': 'r1' },
+      body: answer,
+    });
+    expect(out.item).toEqual({ PK: { S: 'a' }, n: { N: '1' } });
+    expect(JSON.parse(out.body.toString())).toEqual({ ConsumedCapacity: { CapacityUnits: 1 } });
+    expect(out.headers).toEqual({
+      'x-amz-crc32': String(crc32(out.body)),
+      'content-length': String(out.body.length),
+      'x-amzn-requestid': 'r1',
     });
   });
 });
