@@ -115,8 +115,14 @@ class Stopped extends Error {}
 
 const DESCRIBE_EVERY_MS = 5_000;
 const MAX_RECORDS_PER_READ = 1_000;
-/** How long a poller told of a write waits for the writes right behind it before reading. */
-const WRITE_BURST_MS = 20;
+/**
+ * A woken poller reads a shard at most this often, as Lambda's event source mapping polls a
+ * stream's shards four times a second (https://docs.aws.amazon.com/lambda/latest/dg/with-ddb.html):
+ * the writes of a burst reach the worker as one batch, as in AWS, not one invocation each. Measured
+ * on the analytics test (1,000 events, 200 incidents): 20 ms made it 11,600 DynamoDB calls, 535
+ * invocations of count-analytics and 557 of publish-events; 250 ms, 7,700.
+ */
+const READ_EVERY_MS = 250;
 
 /** What every worker's consumer shares. */
 interface Runtime {
@@ -235,8 +241,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
   const loop = Promise.all(
     consumers.map(async (consumer) => {
       let lastError = '';
+      let readAt: number;
       while (!stopping) {
         const seenWrites = writes;
+        readAt = Date.now();
         let read = 0;
         try {
           read = await consumer.poll();
@@ -252,8 +260,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<S
         // More may be waiting right behind a full read, or behind any read nothing wakes us for.
         const more = read >= MAX_RECORDS_PER_READ || (read > 0 && !options.wokenByWrites);
         if (more || stopping) continue;
-        // Woken by a write: a moment for the rest of its burst (a batch is several writes).
-        if (await idle(pollIntervalMs, seenWrites)) await sleep(WRITE_BURST_MS);
+        // Woken by a write: read at the loop's next quarter-second tick, so the rest of its burst
+        // comes in the same read.
+        if (await idle(pollIntervalMs, seenWrites))
+          await sleep(READ_EVERY_MS - ((Date.now() - readAt) % READ_EVERY_MS));
       }
     }),
   );
