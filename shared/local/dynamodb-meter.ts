@@ -276,13 +276,16 @@ export function withoutItem(out: { status: number; headers: IncomingHttpHeaders;
   body: Buffer;
   item: Item | undefined;
 } {
-  const { Attributes: item, ...rest } = JSON.parse(out.body.toString('utf8') || '{}') as Record<string, unknown>;
+  const { Attributes: item, ...rest } = JSON.parse(out.body.toString('utf8') || '{}') as {
+    Attributes?: Item;
+    [field: string]: unknown;
+  };
   const body = Buffer.from(JSON.stringify(rest));
   // The body is sent whole: its length, not DynamoDB Local's chunks.
   const { 'transfer-encoding': _chunked, ...kept } = out.headers;
   const headers: IncomingHttpHeaders = { ...kept, 'content-length': String(body.length) };
   if (headers['x-amz-crc32'] !== undefined) headers['x-amz-crc32'] = String(crc32(body));
-  return { status: out.status, headers, body, item: item as Item | undefined };
+  return { status: out.status, headers, body, item };
 }
 
 const writeUnitsOf = (bytes: number) => Math.max(1, Math.ceil(bytes / 1024));
