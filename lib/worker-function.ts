@@ -127,6 +127,11 @@ export class WorkerFunction extends Construct {
       this.queueSource = new SqsEventSource(queue, {
         batchSize: trigger.batchSize,
         maxConcurrency: trigger.maxConcurrency,
+        // Lets a batch fill (more than 10 messages need one): shared/workers.ts QueueTrigger.
+        maxBatchingWindow:
+          trigger.maxBatchingWindowSeconds === undefined
+            ? undefined
+            : Duration.seconds(trigger.maxBatchingWindowSeconds),
         reportBatchItemFailures: true,
       });
       this.function.addEventSource(this.queueSource);

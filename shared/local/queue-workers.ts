@@ -1,7 +1,9 @@
 /**
  * The runner of the queue workers under `npm start`, as Lambda's event source mapping runs them
- * over the local queues (shared/local/queue.ts): up to `batchSize` messages as an SQS event, the
- * ones the handler does not name in `batchItemFailures` deleted; a handler that throws keeps them all.
+ * over the local queues (shared/local/queue.ts): up to `batchSize` messages (and 6 MB) as an SQS
+ * event, the ones the handler does not name in `batchItemFailures` deleted; a handler that throws
+ * keeps them all. A trigger with a batching window waits until its batch is full or the oldest
+ * visible message has waited the window; `drain()` runs everything visible at once, window or not.
  */
 import type { SQSEvent } from 'aws-lambda';
 import { writeLogLine } from '../log-sink.js';
@@ -29,8 +31,13 @@ export interface QueueWorkersOptions {
 export interface QueueWorkers {
   /** Runs the workers until no message of their queues is visible now (a fake clock's tests call it after each step). */
   drain(): Promise<void>;
+  /** Looks once, as the poll does (batching windows honoured), and waits for the batches it started. */
+  poll(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Lambda's payload limit for a synchronous invocation: an event source mapping's batch stops there. */
+const PAYLOAD_BYTES = 6 * 1024 * 1024;
 
 /** Runs each queue worker over its queue, as an event source mapping does. */
 export async function startQueueWorkers(options: QueueWorkersOptions): Promise<QueueWorkers> {
@@ -86,13 +93,25 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
     }
   };
 
-  /** Starts batches while there are visible messages and room; resolves with what it started. */
-  const pump = (): Promise<void>[] => {
+  /** Whether the consumer's batch is due: full, or its oldest message has waited the window (none: at once). */
+  const due = ({ trigger }: (typeof consumers)[number]): boolean => {
+    if (trigger.maxBatchingWindowSeconds === undefined) return true;
+    const { full, oldestVisibleAt } = queues.visibleBatch(trigger.queue, trigger.batchSize, PAYLOAD_BYTES);
+    if (oldestVisibleAt === null) return false;
+    return full || queues.clock() - oldestVisibleAt >= trigger.maxBatchingWindowSeconds * 1000;
+  };
+
+  /**
+   * Starts batches while there are visible messages, due ones unless `all`, and room; returns
+   * what it started.
+   */
+  const pump = (all = false): Promise<void>[] => {
     const started: Promise<void>[] = [];
     if (stopping) return started;
     for (const c of consumers) {
       while (c.active < c.trigger.maxConcurrency) {
-        const batch = queues.receive(c.trigger.queue, c.trigger.batchSize);
+        if (!all && !due(c)) break;
+        const batch = queues.receive(c.trigger.queue, c.trigger.batchSize, PAYLOAD_BYTES);
         if (batch.length === 0) break;
         c.active += 1;
         const run = runBatch(c, batch).finally(() => {
@@ -121,10 +140,13 @@ export async function startQueueWorkers(options: QueueWorkersOptions): Promise<Q
   return {
     async drain() {
       for (;;) {
-        const started = pump();
+        const started = pump(true);
         if (started.length === 0 && running.size === 0) return;
         await Promise.allSettled([...running]);
       }
+    },
+    async poll() {
+      await Promise.allSettled(pump());
     },
     async stop() {
       stopping = true;

@@ -132,16 +132,21 @@ export class LocalQueues implements Queues {
     return this.list(target).map((m) => ({ ...m }));
   }
 
-  /** Receives up to `max` visible messages, as ReceiveMessage does; over the receive limit they move to the dead letters. */
-  receive(queue: QueueTarget, max: number): QueuedMessage[] {
+  /**
+   * Receives up to `max` visible messages, as ReceiveMessage does, and no more than `maxBytes` of
+   * bodies (one at least); over the receive limit they move to the dead letters.
+   */
+  receive(queue: QueueTarget, max: number, maxBytes = Infinity): QueuedMessage[] {
     const def = queueById(queue);
     const list = this.list(queue);
     const now = this.clock();
     const got: QueuedMessage[] = [];
+    let bytes = 0;
     let moved = false;
     for (const m of [...list]) {
       if (got.length >= max) break;
       if (m.visibleAt > now) continue;
+      if (got.length > 0 && bytes + Buffer.byteLength(m.body) > maxBytes) break;
       if (m.receiveCount >= def.maxReceiveCount) {
         list.splice(list.indexOf(m), 1);
         this.list(`${def.id}:dead-letters` as QueueTarget).push({ ...m, receiptHandle: null, visibleAt: now });
@@ -156,6 +161,7 @@ export class LocalQueues implements Queues {
         moved = true;
         continue;
       }
+      bytes += Buffer.byteLength(m.body);
       m.receiveCount += 1;
       m.receiptHandle = randomUUID();
       m.visibleAt = now + def.visibilityTimeoutSeconds * 1000;
@@ -164,6 +170,33 @@ export class LocalQueues implements Queues {
     // A move to the dead letters is a change too: it must reach the state file.
     if (got.length > 0 || moved) this.changed();
     return got;
+  }
+
+  /**
+   * What `receive(queue, max, maxBytes)` would deliver now, without receiving it: how many
+   * messages, whether the batch is full (`max` of them, or the next would pass `maxBytes`), and
+   * since when the oldest of them has been visible (null: none is).
+   */
+  visibleBatch(
+    queue: QueueTarget,
+    max: number,
+    maxBytes = Infinity,
+  ): { count: number; full: boolean; oldestVisibleAt: number | null } {
+    const { maxReceiveCount } = queueById(queue);
+    const now = this.clock();
+    let count = 0;
+    let bytes = 0;
+    let oldestVisibleAt: number | null = null;
+    for (const m of this.list(queue)) {
+      if (m.visibleAt > now || m.receiveCount >= maxReceiveCount) continue;
+      const size = Buffer.byteLength(m.body);
+      if (count > 0 && bytes + size > maxBytes) return { count, full: true, oldestVisibleAt };
+      count += 1;
+      bytes += size;
+      oldestVisibleAt = Math.min(oldestVisibleAt ?? m.visibleAt, m.visibleAt);
+      if (count >= max) return { count, full: true, oldestVisibleAt };
+    }
+    return { count, full: false, oldestVisibleAt };
   }
 
   /** Deletes a received message by its latest receipt (a stale receipt deletes nothing). */

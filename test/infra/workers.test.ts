@@ -579,6 +579,14 @@ describe('queues and the workers they trigger', () => {
     }
   });
 
+  it('export-lake gathers its batches: 100 messages or a 5 s window, whichever comes first', () => {
+    const fnId = logicalId(workerFunction('export-lake').function);
+    const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
+      ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
+    )!;
+    expect(mapping.Properties).toMatchObject({ BatchSize: 100, MaximumBatchingWindowInSeconds: 5 });
+  });
+
   it("the dispatcher may send to the deliveries queue only; the deliverer to its dead letters only, and may change its messages' visibility", () => {
     const sends = (id: string) => statementsOf(id).filter((st) => [st.Action].flat().includes('sqs:SendMessage'));
     expect(sends('webhook-dispatch')).toEqual([
