@@ -115,22 +115,39 @@ interface Engine {
 /** One per process, as CDK keeps its default one: the engine, once started, serves every app. */
 export const validation = new RememberedValidation();
 
+/**
+ * What a test finds through the construct tree, read from it at synth as logical ids: with them,
+ * a test that reads templates alone finds a route's or a worker's resources without the app.
+ */
+export interface ConstructIds {
+  /** Logical id, in the parent, of the workers' nested stack resource. */
+  workersStackId: string;
+  /** The route stacks in order: construct id (the key of `nested`), logical id in the parent. */
+  routeStacks: { id: string; logicalId: string }[];
+  /** Each route's function by route id: its stack's construct id, its logical id there. */
+  routeFunctions: Record<string, { stack: string; logicalId: string }>;
+  /**
+   * Each worker's function and dead-letter queue by worker id: logical ids in the workers' stack
+   * (a worker on a queue has that queue's dead letters, in the parent: none here).
+   */
+  workerFunctions: Record<string, { function: string; deadLetterQueue?: string }>;
+}
+
 /** The templates of one synthesized app, as JSON. */
-export interface TemplateSet {
+export interface TemplateSet extends ConstructIds {
   parent: object;
   /** Nested route stack templates by construct id. */
   nested: Record<string, object>;
   workers: object;
-  /** Logical id, in the parent, of the workers' nested stack resource. */
-  workersStackId: string;
 }
 
 /** The same set, as assertion Templates. */
-export interface Templates {
+export interface Templates extends ConstructIds {
   parent: Template;
+  /** Nested route stack templates by construct id (`RoutesTenants`). */
   nested: Map<string, Template>;
+  /** The workers' nested stack (shared/workers.ts). */
   workers: Template;
-  workersStackId: string;
 }
 
 const FILE = 'templates.json';
@@ -159,9 +176,9 @@ export function cachedTemplates(build: () => TemplateSet): Templates {
   }
   const set = JSON.parse(readFileSync(file, 'utf8')) as TemplateSet;
   return {
+    ...set,
     parent: Template.fromJSON(set.parent),
     nested: new Map(Object.entries(set.nested).map(([id, t]) => [id, Template.fromJSON(t)])),
     workers: Template.fromJSON(set.workers),
-    workersStackId: set.workersStackId,
   };
 }

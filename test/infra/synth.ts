@@ -5,14 +5,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- reads synthesised CloudFormation, JSON whose shape CDK owns; the infra tests assert what it finds */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import { App, type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { quietBundling } from '../../lib/quiet-bundling.js';
 import type { RouteDef } from '../../shared/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
 import { GatehouseStack, type GatehouseStackProps } from '../../lib/gatehouse-stack.js';
-import { cachedTemplates, type Templates, validation } from './synth-cache.js';
+import { RouteFunction } from '../../lib/route-function.js';
+import { cachedTemplates, type ConstructIds, type Templates, validation } from './synth-cache.js';
 
 export type { Templates } from './synth-cache.js';
 
@@ -20,14 +22,10 @@ const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8'))
   context: Record<string, unknown>;
 };
 
-export interface Synthesized {
+/** The app, its templates (nested ones by construct id, `RoutesTenants`) and ./synth-cache.ts `ConstructIds`. */
+export interface Synthesized extends Templates {
   app: App;
   stack: GatehouseStack;
-  parent: Template;
-  /** Nested stack templates by construct id (`RoutesTenants`). */
-  nested: Map<string, Template>;
-  /** The workers' nested stack (shared/workers.ts). */
-  workers: Template;
 }
 
 /**
@@ -51,7 +49,38 @@ function synthesize(
   const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
   const parent = Template.fromStack(stack);
   const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
-  return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack) };
+  return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack), ...constructIds(stack) };
+}
+
+/** The logical ids tests look up through the construct tree (./synth-cache.ts `ConstructIds`). */
+function constructIds(stack: GatehouseStack): ConstructIds {
+  const logicalId = (of: Stack, construct: IConstruct) => of.getLogicalId(construct.node.defaultChild as CfnElement);
+  // An imported queue (a queue's dead letters, in the parent) has no resource here.
+  const ownId = (of: Stack, construct: IConstruct) =>
+    construct.node.defaultChild ? logicalId(of, construct) : undefined;
+  const routeFunctions: ConstructIds['routeFunctions'] = {};
+  for (const routeStack of stack.routeStacks) {
+    for (const child of routeStack.node.children) {
+      if (child instanceof RouteFunction) {
+        routeFunctions[child.node.id] = { stack: routeStack.node.id, logicalId: logicalId(routeStack, child.function) };
+      }
+    }
+  }
+  const workers = stack.workersStack;
+  return {
+    workersStackId: stack.getLogicalId(workers.nestedStackResource!),
+    routeStacks: stack.routeStacks.map((s) => ({
+      id: s.node.id,
+      logicalId: stack.getLogicalId(s.nestedStackResource!),
+    })),
+    routeFunctions,
+    workerFunctions: Object.fromEntries(
+      [...workers.workers].map(([id, w]) => [
+        id,
+        { function: logicalId(workers, w.function), deadLetterQueue: ownId(workers, w.deadLetterQueue) },
+      ]),
+    ),
+  };
 }
 
 /**
@@ -63,10 +92,10 @@ export function defaultTemplates(): Templates {
   return cachedTemplates(() => {
     const s = synth();
     return {
+      ...constructIds(s.stack),
       parent: s.parent.toJSON(),
       nested: Object.fromEntries([...s.nested].map(([id, t]) => [id, t.toJSON()])),
       workers: s.workers.toJSON(),
-      workersStackId: s.stack.getLogicalId(s.stack.workersStack.nestedStackResource!),
     };
   });
 }
@@ -158,14 +187,13 @@ export interface MethodInfo {
  * stack parameter, whose value in the parent is the API resource, whose path is rebuilt from
  * its PathPart/ParentId chain.
  */
-export function methods(s: Synthesized): MethodInfo[] {
+export function methods(s: Templates): MethodInfo[] {
   const paths = resourcePaths(s.parent);
   const parentResources = resourcesOf(s.parent);
   const found: MethodInfo[] = [];
-  for (const routeStack of s.stack.routeStacks) {
-    const stackResourceId = s.stack.getLogicalId(routeStack.nestedStackResource!);
-    const parameters = parentResources[stackResourceId]!.Properties.Parameters as Record<string, Json>;
-    for (const r of Object.values(resourcesOf(s.nested.get(routeStack.node.id)!))) {
+  for (const routeStack of s.routeStacks) {
+    const parameters = parentResources[routeStack.logicalId]!.Properties.Parameters as Record<string, Json>;
+    for (const r of Object.values(resourcesOf(s.nested.get(routeStack.id)!))) {
       // A mock answers by itself (the 405s of /mcp); routes' methods invoke functions.
       if (r.Type !== 'AWS::ApiGateway::Method' || (r.Properties.Integration as Json).Type === 'MOCK') continue;
       const value = parameters[(r.Properties.ResourceId as Json).Ref as string]!;
@@ -175,7 +203,7 @@ export function methods(s: Synthesized): MethodInfo[] {
       found.push({
         method: r.Properties.HttpMethod as string,
         path,
-        stack: routeStack.node.id,
+        stack: routeStack.id,
         functionId: fnRef['Fn::GetAtt'][0] as string,
         integration: r.Properties.Integration as Json,
       });
