@@ -3,28 +3,20 @@
  * least-privilege roles, and the shared resources configured as issue 2 asks.
  */
 import { Match } from 'aws-cdk-lib/assertions';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { RouteFunction } from '../../lib/route-function.js';
+import { describe, expect, it } from 'vitest';
 import { ROUTES, routeById, type RouteDef } from '../../shared/routes/index.js';
 import { DEPLOYED_WORKERS } from '../../shared/workers.js';
-import { methods, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
+import { defaultTemplates, methods, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
 
-let s: Synthesized;
-beforeAll(() => {
-  s = synth();
-});
+/** The default app's templates, with the ids its construct tree gives (./synth-cache.ts). */
+const s = defaultTemplates();
 
 /** The template properties of a route's function, found through the construct tree. */
 function functionOf(route: RouteDef): { stack: string; logicalId: string; props: Record<string, any> } {
-  for (const routeStack of s.stack.routeStacks) {
-    const child = routeStack.node.tryFindChild(route.id);
-    if (!(child instanceof RouteFunction)) continue;
-    const logicalId = routeStack.getLogicalId(child.function.node.defaultChild as lambda.CfnFunction);
-    const template = s.nested.get(routeStack.node.id)!;
-    return { stack: routeStack.node.id, logicalId, props: template.toJSON().Resources[logicalId].Properties };
-  }
-  throw new Error(`no function for route ${route.id}`);
+  const found = s.routeFunctions[route.id];
+  if (!found) throw new Error(`no function for route ${route.id}`);
+  const template = s.nested.get(found.stack)!;
+  return { ...found, props: template.toJSON().Resources[found.logicalId].Properties };
 }
 
 /** Statements of the function's role policy. */
@@ -44,6 +36,22 @@ function actionsOf(route: RouteDef): string[] {
 
 const route = (id: string) => ROUTES.find((r) => r.id === id)!;
 
+/**
+ * The settings a stage may give, all in one small app: each shows on resources of its own (the
+ * workers' logging, the email route's policy, the table's and pool's protection), so one synth
+ * answers the three tests below that check them.
+ */
+let configuredApp: Synthesized | undefined;
+const configured = (): Synthesized =>
+  (configuredApp ??= synth({
+    routes: [route('health'), routeById('integrations.test')],
+    logLevel: 'info',
+    logSampleRate: 0.01,
+    logRetentionDays: 90,
+    emailFrom: 'alerts@harbour.example',
+    deletionProtection: false,
+  }));
+
 describe('functions', () => {
   it('one Lambda function per route, all in the route stacks', () => {
     expect(resourcesOfType(s.parent, 'AWS::Lambda::Function')).toHaveLength(0);
@@ -53,7 +61,7 @@ describe('functions', () => {
 
   it.each(ROUTES.map((r) => [r.id, r] as const))('%s has its function: nodejs24.x on arm64, ESM bundle', (_id, r) => {
     const { props, stack } = functionOf(r);
-    expect(stack).toBe(s.stack.routeStacks.find((rs) => rs.node.tryFindChild(r.id))!.node.id);
+    expect(s.routeStacks.map((rs) => rs.id)).toContain(stack);
     expect(props.Runtime).toBe('nodejs24.x');
     expect(props.Architectures).toEqual(['arm64']);
     expect(props.Handler).toBe('index.handler');
@@ -100,7 +108,7 @@ describe('functions', () => {
   });
 
   it('with debug sampling, the level is left to Powertools: Lambda’s would silence the sample', () => {
-    const sampled = synth({ routes: [], logLevel: 'info', logSampleRate: 0.01, logRetentionDays: 90 });
+    const sampled = configured();
     const functions = resourcesOfType(sampled.workers, 'AWS::Lambda::Function');
     expect(functions).toHaveLength(DEPLOYED_WORKERS.length);
     for (const [id, f] of functions) {
@@ -259,7 +267,7 @@ describe('least privilege', () => {
 
   it('email goes only from the configured sender, and without one no function may send any', () => {
     expect(actionsOf(route('integrations.test'))).not.toContain('ses:SendEmail');
-    const withSender = synth({ routes: [routeById('integrations.test')], emailFrom: 'alerts@harbour.example' });
+    const withSender = configured();
     const statements = [...withSender.nested.values()]
       .flatMap((t) => Object.values(t.findResources('AWS::IAM::Policy')))
       .flatMap(
@@ -384,7 +392,7 @@ describe('data, storage, identity, events', () => {
   });
 
   it('deletion protection can be turned off', () => {
-    const unprotected = synth({ deletionProtection: false, routes: [route('health')] });
+    const unprotected = configured();
     unprotected.parent.hasResource('AWS::DynamoDB::GlobalTable', {
       DeletionPolicy: 'Delete',
       Properties: Match.objectLike({ Replicas: [Match.objectLike({ DeletionProtectionEnabled: false })] }),
@@ -511,9 +519,7 @@ describe('api', () => {
 
   it('the deployment waits for every route stack', () => {
     const [[, deployment]] = resourcesOfType(s.parent, 'AWS::ApiGateway::Deployment') as [[string, any]];
-    for (const routeStack of s.stack.routeStacks) {
-      expect(deployment.DependsOn).toContain(s.stack.getLogicalId(routeStack.nestedStackResource!));
-    }
+    for (const routeStack of s.routeStacks) expect(deployment.DependsOn).toContain(routeStack.logicalId);
   });
 
   it('the deployment is replaced when the routes change, and only then', () => {
