@@ -4,9 +4,7 @@
  * queue, least privilege, and cdk-nag clean.
  */
 import { Match } from 'aws-cdk-lib/assertions';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { WorkerFunction } from '../../lib/worker-function.js';
+import { describe, expect, it } from 'vitest';
 import {
   DEPLOYED_WORKERS as WORKERS,
   QUEUES,
@@ -17,25 +15,49 @@ import {
 import { EVENT_TYPES } from '../../shared/schemas/events.js';
 import { INCIDENT_CHANGES } from '../../shared/vocabulary/workflows.js';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/webhooks.js';
-import { nagFindings, resourceCount, resourcesOfType, synth, type Synthesized } from './synth.js';
+import {
+  defaultTemplates,
+  nagFindings,
+  resourceCount,
+  resourcesOfType,
+  synth,
+  type Synthesized,
+  type Templates,
+} from './synth.js';
 
 type Json = Record<string, any>;
 
-let s: Synthesized;
-beforeAll(() => {
-  s = synth();
-});
+/** The default app's templates, with the ids its construct tree gives (./synth-cache.ts). */
+const s = defaultTemplates();
+
+/**
+ * The settings a stage may give, all in one app: each shows on resources of its own (the alarms'
+ * actions, the functions' environment, the queues' deletion policy), so one synth answers the
+ * three tests below that check them. With every route: the model id must reach every function.
+ */
+const CONFIGURED = {
+  alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging',
+  bedrockModelId: 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  deletionProtection: false,
+} as const;
+let configuredApp: Synthesized | undefined;
+const configured = (): Synthesized => (configuredApp ??= synth(CONFIGURED));
 
 const publisher = workerById('publish-events');
 const publisherTrigger = triggerOf('publish-events', 'table-stream');
 
-function logicalId(construct: { node: { defaultChild?: unknown } } | undefined): string {
-  return s.stack.workersStack.getLogicalId(construct!.node.defaultChild as lambda.CfnFunction);
+/** Logical ids, in the workers' stack, of a worker's function and its dead-letter queue. */
+function workerIds(id: string): Templates['workerFunctions'][string] {
+  const ids = s.workerFunctions[id];
+  if (!ids) throw new Error(`no function for worker ${id}`);
+  return ids;
 }
-
-function workerFunction(id: string): WorkerFunction {
-  return s.stack.workersStack.workers.get(id)!;
-}
+const functionId = (id: string) => workerIds(id).function;
+const deadLettersId = (id: string): string => {
+  const queueId = workerIds(id).deadLetterQueue;
+  if (!queueId) throw new Error(`worker ${id} has no dead-letter queue of its own`);
+  return queueId;
+};
 
 function resource(logical: string): Json {
   return (s.workers.toJSON() as { Resources: Record<string, Json> }).Resources[logical]!;
@@ -45,7 +67,7 @@ type Statement = { Action: string | string[]; Resource: unknown; Effect: string 
 
 /** The IAM statements of a worker's own role. */
 function statementsOf(workerId: string): Statement[] {
-  const fn = resource(logicalId(workerFunction(workerId).function));
+  const fn = resource(functionId(workerId));
   const roleId = fn.Properties.Role['Fn::GetAtt'][0] as string;
   return resourcesOfType(s.workers, 'AWS::IAM::Policy')
     .filter(([, p]) => (p.Properties.Roles as { Ref: string }[]).some((r) => r.Ref === roleId))
@@ -56,8 +78,8 @@ describe('workers stack', () => {
   it('holds one function per worker: nodejs24.x on arm64, ESM bundle, the settings config.ts needs', () => {
     expect(resourcesOfType(s.workers, 'AWS::Lambda::Function')).toHaveLength(WORKERS.length);
     // Notifications are sent in AWS too, from their queue.
-    expect(s.stack.workersStack.workers.has('send-notifications')).toBe(true);
-    const fn = resource(logicalId(workerFunction(publisher.id).function)).Properties as Json;
+    expect(s.workerFunctions['send-notifications']).toBeDefined();
+    const fn = resource(functionId(publisher.id)).Properties as Json;
     expect(fn).toMatchObject({
       Runtime: 'nodejs24.x',
       Architectures: ['arm64'],
@@ -79,16 +101,16 @@ describe('workers stack', () => {
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
     const [[tableId]] = resourcesOfType(s.parent, 'AWS::DynamoDB::GlobalTable') as [[string, Json]];
-    const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
+    const stackId = s.workersStackId;
     const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
       .Parameters;
     expect(params.TableStreamArn).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
   });
 
   it("the workers get the API stage's URL as PUBLIC_API_URL: the acknowledgement links they send are absolute", () => {
-    const env = resource(logicalId(workerFunction(publisher.id).function)).Properties.Environment.Variables as Json;
+    const env = resource(functionId(publisher.id)).Properties.Environment.Variables as Json;
     expect(env.PUBLIC_API_URL).toEqual({ Ref: 'PublicApiUrl' });
-    const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
+    const stackId = s.workersStackId;
     const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
       .Parameters;
     const [[restApiId]] = resourcesOfType(s.parent, 'AWS::ApiGateway::RestApi') as [[string, Json]];
@@ -111,11 +133,11 @@ describe('workers stack', () => {
   /** The table-stream mapping of a worker, checked to read the stream, report failures per record and dead-letter. */
   function streamMapping(id: string): Json {
     const trigger = triggerOf(id, 'table-stream');
-    const fnId = logicalId(workerFunction(id).function);
+    const fnId = functionId(id);
     const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
       ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
     )!;
-    const queueId = s.stack.workersStack.getLogicalId(workerFunction(id).deadLetterQueue.node.defaultChild as never);
+    const queueId = deadLettersId(id);
     expect(mapping.Properties).toMatchObject({
       FunctionName: { Ref: fnId },
       EventSourceArn: { Ref: 'TableStreamArn' },
@@ -163,8 +185,7 @@ describe('workers stack', () => {
   });
 
   it('the dead-letter queue is encrypted, refuses plain HTTP and keeps messages 14 days', () => {
-    const queue = workerFunction(publisher.id).deadLetterQueue;
-    const queueId = s.stack.workersStack.getLogicalId(queue.node.defaultChild as never);
+    const queueId = deadLettersId(publisher.id);
     expect(resource(queueId)).toMatchObject({
       DeletionPolicy: 'Retain',
       Properties: { SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 },
@@ -178,9 +199,7 @@ describe('workers stack', () => {
   });
 
   it('an alarm fires as soon as the dead-letter queue holds a message', () => {
-    const queueId = s.stack.workersStack.getLogicalId(
-      workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never,
-    );
+    const queueId = deadLettersId(publisher.id);
     s.workers.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'gatehouse-test-publish-events-dead-letters',
       Namespace: 'AWS/SQS',
@@ -197,8 +216,8 @@ describe('workers stack', () => {
   });
 
   it("with an alarm topic, every dead-letter alarm notifies it when it fires and when it clears; without, the stack's own", () => {
-    const arn = 'arn:aws:sns:eu-west-1:123456789012:gatehouse-paging';
-    const withTopic = synth({ alarmTopicArn: arn, routes: [] });
+    const arn = CONFIGURED.alarmTopicArn;
+    const withTopic = configured();
     const alarms = resourcesOfType(withTopic.workers, 'AWS::CloudWatch::Alarm');
     expect(alarms).toHaveLength(WORKERS.length);
     for (const [, alarm] of alarms) expect(alarm.Properties).toMatchObject({ AlarmActions: [arn], OKActions: [arn] });
@@ -209,21 +228,20 @@ describe('workers stack', () => {
   });
 
   it('a configured Bedrock model id reaches every function; by default config.ts picks its own', () => {
-    const model = 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0';
-    const configured = synth({ bedrockModelId: model });
-    for (const template of [configured.workers, ...configured.nested.values()]) {
+    const model = CONFIGURED.bedrockModelId;
+    const withModel = configured();
+    for (const template of [withModel.workers, ...withModel.nested.values()]) {
       for (const [, fn] of resourcesOfType(template, 'AWS::Lambda::Function')) {
         expect(fn.Properties.Environment.Variables.BEDROCK_MODEL_ID).toBe(model);
       }
     }
     expect(
-      resource(logicalId(workerFunction('transcription-finished').function)).Properties.Environment.Variables
-        .BEDROCK_MODEL_ID,
+      resource(functionId('transcription-finished')).Properties.Environment.Variables.BEDROCK_MODEL_ID,
     ).toBeUndefined();
   });
 
   it('without deletion protection the queue goes with the stack', () => {
-    const unprotected = synth({ deletionProtection: false, routes: [] });
+    const unprotected = configured();
     const queues = [
       ...resourcesOfType(unprotected.workers, 'AWS::SQS::Queue'),
       ...resourcesOfType(unprotected.parent, 'AWS::SQS::Queue'),
@@ -242,7 +260,7 @@ describe('publish-events least privilege', () => {
     expect(put).toHaveLength(1);
     expect(actions(put[0]!)).toEqual(['events:PutEvents']);
     expect(put[0]!.Resource).toEqual({ Ref: 'EventBusArn' });
-    const stackId = s.stack.getLogicalId(s.stack.workersStack.nestedStackResource as never);
+    const stackId = s.workersStackId;
     const params = resourcesOfType(s.parent, 'AWS::CloudFormation::Stack').find(([id]) => id === stackId)![1].Properties
       .Parameters;
     const [[busId]] = resourcesOfType(s.parent, 'AWS::Events::EventBus') as [[string, Json]];
@@ -269,9 +287,7 @@ describe('publish-events least privilege', () => {
       ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
     );
     expect(dynamo[0]!.Resource).toEqual({ Ref: 'TableStreamArn' });
-    const queueId = s.stack.workersStack.getLogicalId(
-      workerFunction(publisher.id).deadLetterQueue.node.defaultChild as never,
-    );
+    const queueId = deadLettersId(publisher.id);
     const sqs = all.filter((st) => actions(st).some((a) => a.startsWith('sqs:')));
     expect(sqs).toHaveLength(1);
     expect(actions(sqs[0]!)).toContain('sqs:SendMessage');
@@ -295,10 +311,8 @@ describe('sla-escalation runs on a schedule', () => {
   const trigger = triggerOf('sla-escalation', 'schedule');
 
   it('an EventBridge rule starts it every minute; what it cannot deliver, and a failed run, go to its dead-letter queue', () => {
-    const fnId = logicalId(workerFunction(sla.id).function);
-    const queueId = s.stack.workersStack.getLogicalId(
-      workerFunction(sla.id).deadLetterQueue.node.defaultChild as never,
-    );
+    const fnId = functionId(sla.id);
+    const queueId = deadLettersId(sla.id);
     const rules = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(
       ([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId,
     );
@@ -361,9 +375,7 @@ describe('sla-escalation runs on a schedule', () => {
       'sts:AssumeRole',
       'sts:TagSession',
     ]);
-    const queueId = s.stack.workersStack.getLogicalId(
-      workerFunction(sla.id).deadLetterQueue.node.defaultChild as never,
-    );
+    const queueId = deadLettersId(sla.id);
     for (const st of all.filter((x) => [x.Action].flat().some((a) => a.startsWith('sqs:')))) {
       expect(st.Resource).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
     }
@@ -377,10 +389,8 @@ describe("transcription-finished runs on Transcribe's state changes", () => {
   const worker = workerById('transcription-finished');
 
   it("a rule on the default bus matches our jobs' COMPLETED and FAILED changes only", () => {
-    const fnId = logicalId(workerFunction(worker.id).function);
-    const queueId = s.stack.workersStack.getLogicalId(
-      workerFunction(worker.id).deadLetterQueue.node.defaultChild as never,
-    );
+    const fnId = functionId(worker.id);
+    const queueId = deadLettersId(worker.id);
     const [rule] = resourcesOfType(s.workers, 'AWS::Events::Rule').filter(
       ([, r]) => r.Properties.Targets[0].Arn['Fn::GetAtt'][0] === fnId,
     );
@@ -524,14 +534,14 @@ describe('queues and the workers they trigger', () => {
       ['connector-poll-large', 'gatehouse-test-connector-poll-large', 2048],
     ] as const;
     for (const [id, name, memory] of fns) {
-      const fn = workerFunction(id).function;
-      const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([fid]) => fid === logicalId(fn))!;
+      const fnId = functionId(id);
+      const [, props] = resourcesOfType(s.workers, 'AWS::Lambda::Function').find(([fid]) => fid === fnId)!;
       expect(props.Properties.FunctionName).toBe(name);
       // Only the RPKI export's polls pay for 2 GB.
       expect(props.Properties.MemorySize).toBe(memory);
       expect(
         resourcesOfType(s.workers, 'AWS::Events::Rule').filter(([, r]) =>
-          JSON.stringify(r.Properties.Targets).includes(logicalId(fn)),
+          JSON.stringify(r.Properties.Targets).includes(fnId),
         ),
       ).toEqual([]);
     }
@@ -567,7 +577,7 @@ describe('queues and the workers they trigger', () => {
   it('the webhook workers read their queues in batches, report failures per message and are capped in concurrency', () => {
     for (const id of ['webhook-dispatch', 'webhook-deliver']) {
       const trigger = triggerOf(id, 'queue');
-      const fnId = logicalId(workerFunction(id).function);
+      const fnId = functionId(id);
       const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
         ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
       )!;
@@ -580,7 +590,7 @@ describe('queues and the workers they trigger', () => {
   });
 
   it('export-lake gathers its batches: 100 messages or a 5 s window, whichever comes first', () => {
-    const fnId = logicalId(workerFunction('export-lake').function);
+    const fnId = functionId('export-lake');
     const [, mapping] = resourcesOfType(s.workers, 'AWS::Lambda::EventSourceMapping').find(
       ([, m]) => JSON.stringify(m.Properties.FunctionName) === JSON.stringify({ Ref: fnId }),
     )!;
@@ -601,8 +611,7 @@ describe('queues and the workers they trigger', () => {
     expect(consume?.Resource).toEqual({ Ref: 'QueueWebhookDeliveriesArn' });
     // It opens the signing secrets with the key, and knows its queue's URL.
     expect(statementsOf('webhook-deliver').some((st) => [st.Action].flat().includes('kms:Decrypt'))).toBe(true);
-    const env = resource(logicalId(workerFunction('webhook-deliver').function)).Properties.Environment
-      .Variables as Json;
+    const env = resource(functionId('webhook-deliver')).Properties.Environment.Variables as Json;
     expect(
       Object.keys(env)
         .filter((k) => k.startsWith('QUEUE_URL_'))
