@@ -213,3 +213,13 @@ export async function answersHttp(url: string, init?: RequestInit): Promise<bool
   await response.body?.cancel();
   return true;
 }
+
+/** Whether a process of that id is running (one of another user's too). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -13,7 +13,7 @@ import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, closeSync } f
 import { join, resolve } from 'node:path';
 import { startCognitoLocal } from './cognito-local.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
-import type { LocalService } from './process.js';
+import { isAlive, type LocalService } from './process.js';
 import { supervise } from './supervise.js';
 import { LOCAL_NAMES, provision } from './provision.js';
 import { S3RVER_CREDENTIALS, startS3Local } from './s3-local.js';
@@ -425,15 +425,6 @@ function lockDataDir(dataDir: string): () => void {
       }
       rmSync(file, { force: true });
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
