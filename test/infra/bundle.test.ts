@@ -19,9 +19,13 @@ describe('the docs.asset function package', () => {
   let assetDir: string;
   beforeAll(() => {
     // At a build's depth under the project, so the bundle's source map finds its sources when it
-    // is imported here (lib/function-bundles.ts).
+    // is imported here (lib/function-bundles.ts). No workers: the one esbuild run builds this
+    // function alone, and a package is the same whatever is built beside it (bundle-budget.test.ts).
     mkdirSync(BUILD_ROOT, { recursive: true });
-    s = synth({ routes: [routeById('docs.asset')] }, { bundle: true, outdir: mkdtempSync(join(BUILD_ROOT, 'test-')) });
+    s = synth(
+      { routes: [routeById('docs.asset')], workers: [] },
+      { bundle: true, outdir: mkdtempSync(join(BUILD_ROOT, 'test-')) },
+    );
     // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- the stack made this child with new RouteFunction
     const fn = (s.stack.routeStacks[0]!.node.findChild('docs.asset') as RouteFunction).function;
     const code = (fn.node.defaultChild as lambda.CfnFunction).code as { s3Key: string };
