@@ -2,7 +2,7 @@
  * IP addresses for the offline geography (shared/adapters/ip-geo.ts): an address parsed as Node's
  * isIP accepts it, to a number (IPv4) or a bigint (IPv6) and its canonical text, and the scope of
  * the special-purpose block it falls in (IANA's registries), so that addresses that are not public
- * never reach the data. The outbound guard (shared/adapters/outbound.ts) reads IPv6 with
+ * never reach the data. The outbound guard (shared/adapters/outbound-address.ts) reads IPv6 with
  * `ipv6Value` too: it takes `::a.b.c.d` for the IPv4-compatible address it is.
  */
 import { isIP } from 'node:net';

@@ -1,12 +1,12 @@
 /**
- * The bounded read of an endless stream (shared/adapters/outbound.ts `streamOutbound`) and a poll
- * of RIS Live built on it, against the local feed server replaying the real RIS Live capture
+ * The bounded read of an endless stream (shared/adapters/outbound-http.ts `streamOutbound`) and a
+ * poll of RIS Live built on it, against the local feed server replaying the real RIS Live capture
  * (test/fixtures/feeds/ripe-ris, BGPKIT's) and then keeping the connection open, as RIS Live does:
  * a read ends at its time or size bound with what it got, which is no error; the guard refuses
  * what it refuses for a document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamOutbound } from '../../shared/adapters/outbound.js';
+import { streamOutbound } from '../../shared/adapters/outbound-http.js';
 import { pollFeed } from '../../shared/domain/connectors/poll-feed.js';
 import { parseRisLive } from '../../shared/feeds/ripe-ris.js';
 import { feedFixture, startFeedServer, type FeedServer } from '../support/feed-server.js';

@@ -1,19 +1,18 @@
 /**
- * The outbound guard (shared/adapters/outbound.ts) against real sockets: a receiver on loopback,
- * the addresses a tenant must never make us call, a name that resolves to one of them, redirects
- * not followed, and a receiver that never answers.
+ * The outbound guard (shared/adapters/outbound-address.ts and outbound-http.ts) against real
+ * sockets: a receiver on loopback, the addresses a tenant must never make us call, a name that
+ * resolves to one of them, redirects not followed, and a receiver that never answers.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkOutboundUrl,
-  getOutbound,
   OutboundRefusedError,
-  postOutbound,
   refusalOf,
   type Resolve,
-} from '../../shared/adapters/outbound.js';
+} from '../../shared/adapters/outbound-address.js';
+import { getOutbound, postOutbound } from '../../shared/adapters/outbound-http.js';
 
 const closed = { allowLoopback: false };
 const local = { allowLoopback: true };

@@ -1,10 +1,10 @@
 /**
- * The outbound guard's judgement of one address (shared/adapters/outbound.ts `refusalOf`), for the
- * IPv6 forms that carry an IPv4 address (issue 34, item 6): each is refused whatever it carries,
+ * The outbound guard's judgement of one address (shared/adapters/outbound-address.ts `refusalOf`),
+ * for the IPv6 forms that carry an IPv4 address (issue 34, item 6): each is refused whatever it carries,
  * and the refusal names a carried address that is not public. Sockets: test/integration/outbound.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { refusalOf } from '../../shared/adapters/outbound.js';
+import { refusalOf } from '../../shared/adapters/outbound-address.js';
 import { config } from '../../shared/config.js';
 import { outboundPolicy } from '../../shared/domain/outbound-policy.js';
 

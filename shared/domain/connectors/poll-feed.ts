@@ -12,7 +12,8 @@
  * The URL called may carry credentials; what the poll says of it (the outcome's `url`, the
  * records' `source_url`) has them `REDACTED` (shared/url-secrets.ts).
  */
-import { getOutbound, streamOutbound, type OutboundDownload, type OutboundPolicy } from '../../adapters/outbound.js';
+import type { OutboundPolicy } from '../../adapters/outbound-address.js';
+import { getOutbound, streamOutbound, type OutboundDownload } from '../../adapters/outbound-http.js';
 import { parseCisaKev } from '../../feeds/cisa-kev.js';
 import { FeedFormatError, type FeedProblem } from '../../feeds/feed-document.js';
 import { parseSwpcKp } from '../../feeds/swpc-kp.js';

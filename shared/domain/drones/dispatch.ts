@@ -13,7 +13,7 @@
  */
 import { asTenant } from '../../tenant-scope.js';
 import { Webhook } from 'standardwebhooks';
-import { postOutbound } from '../../adapters/outbound.js';
+import { postOutbound } from '../../adapters/outbound-http.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import {
   listDispatches,

@@ -3,7 +3,7 @@
  * shared by the integration test (`POST /api/v1/integrations/{id}/test`) and by incident
  * notifications (shared/domain/incidents/notification-delivery.ts). The payload builders are pure
  * (test/unit/integration-messages.test.ts); `sendNotice` posts through the outbound guard
- * (shared/adapters/outbound.ts) or hands the mail to the mailer.
+ * (shared/adapters/outbound-http.ts) or hands the mail to the mailer.
  *
  * - Slack incoming webhook: `text` (what notifications show), and when there is a link Block Kit
  *   `blocks`: a section with the text and facts, and an actions block with a link button.
@@ -15,7 +15,8 @@
  * - HTTP: `{type, timestamp, data}` signed per Standard Webhooks with the integration's secret.
  */
 import { mailer } from '../../adapters/mailer.js';
-import { postOutbound, type OutboundAnswer, type OutboundPolicy } from '../../adapters/outbound.js';
+import type { OutboundPolicy } from '../../adapters/outbound-address.js';
+import { postOutbound, type OutboundAnswer } from '../../adapters/outbound-http.js';
 import type { NotifyKind } from '../../schemas/integrations.js';
 import { signedHeaders } from '../webhooks/index.js';
 

@@ -11,7 +11,7 @@
  * shared/domain/integrations/connection-test.ts, and incident notifications go through the per-kind senders
  * (shared/domain/integrations/messages.ts).
  */
-import { checkOutboundUrl, OutboundRefusedError } from '../../adapters/outbound.js';
+import { checkOutboundUrl, OutboundRefusedError } from '../../adapters/outbound-address.js';
 import { outboundPolicy } from '../outbound-policy.js';
 import { emailConfigured } from '../../adapters/mailer.js';
 import { secretBox } from '../../adapters/secret-box.js';

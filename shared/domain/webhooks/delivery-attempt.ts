@@ -15,7 +15,7 @@
  */
 import { outboundPolicy } from '../outbound-policy.js';
 import { mailer, emailConfigured } from '../../adapters/mailer.js';
-import { postOutbound } from '../../adapters/outbound.js';
+import { postOutbound } from '../../adapters/outbound-http.js';
 import { queues } from '../../adapters/queue.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { outboxPut } from '../../db/outbox.js';

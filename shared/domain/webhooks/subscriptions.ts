@@ -1,12 +1,13 @@
 /**
  * Webhook subscriptions: a tenant's receivers, the types each wants, its signing secret (shown
  * once, at creation or rotation; kept sealed), and a signed test ping. Every address is checked
- * (shared/adapters/outbound.ts) when it is saved and again when it is called. The credentials of a
- * receiver's URL (shared/url-secrets.ts) are sealed too, and shown `REDACTED`; a URL sent back so
- * keeps them. Each change is audited in its own transaction, without the secrets.
+ * (shared/adapters/outbound-address.ts) when it is saved and again when it is called
+ * (shared/adapters/outbound-http.ts). The credentials of a receiver's URL (shared/url-secrets.ts)
+ * are sealed too, and shown `REDACTED`; a URL sent back so keeps them. Each change is audited in its own transaction, without the secrets.
  */
 import { outboundPolicy } from '../outbound-policy.js';
-import { checkOutboundUrl, OutboundRefusedError, postOutbound } from '../../adapters/outbound.js';
+import { checkOutboundUrl, OutboundRefusedError } from '../../adapters/outbound-address.js';
+import { postOutbound } from '../../adapters/outbound-http.js';
 import { secretBox, type SecretContext } from '../../adapters/secret-box.js';
 import { auditEntry, auditPut } from '../../db/audit/index.js';
 import { getEnvironment } from '../../db/environments.js';
