@@ -131,8 +131,13 @@ describe('a page of incidents', () => {
       // The rows of the page (21), its incidents (21) and the count's shards (4 at most), in 3
       // calls. Before: every incident of the tenant (up to 1,000), each with its whole history.
       expect(b.tally.calls, name).toBe(3);
-      expect(b.tally.items, name).toBeLessThanOrEqual(21 + 21 + 4);
-      expect(b.tally, name).toEqual(a.tally);
+      expect(b.tally.commands, name).toEqual(a.tally.commands);
+      // Only the count's shards may differ: an incident's shard is a digit of its random id, so a
+      // scope of few incidents can leave one of the 4 empty (24 in the zone: about 1 run in 250).
+      for (const { tally } of [a, b]) {
+        expect(tally.items, name).toBeGreaterThanOrEqual(21 + 21 + 1);
+        expect(tally.items, name).toBeLessThanOrEqual(21 + 21 + 4);
+      }
     }
   });
 
