@@ -20,6 +20,13 @@ export interface DynamoDbLocalOptions {
   logFile: string;
   /** A given port (a restart keeps the endpoint every client knows); a free one when absent. */
   port?: number;
+  /**
+   * Compile hot code fully (the JVM's C2 compiler) for an instance that serves many requests for
+   * minutes, as the test run's shared stacks do: the compiling costs CPU in its first minute and
+   * saves more after. Without it only the quick compiler runs, which serves a short session best
+   * (`npm start`, a test's own stack).
+   */
+  longLived?: boolean;
 }
 
 /** Java is not installed (or too old): the message says what to install; print it, no stack. */
@@ -52,8 +59,8 @@ export async function startDynamoDbLocal(
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const args = [
-      // Fast start matters more than peak throughput for a local stand-in.
-      '-XX:TieredStopAtLevel=1',
+      // Fast start matters more than peak throughput for a local stand-in, unless it lives long.
+      ...(options.longLived ? [] : ['-XX:TieredStopAtLevel=1']),
       // The serial collector with a young generation of 256 MB: most of what a request allocates
       // dies young. On the isolation suite's file of site routes it took DynamoDB Local from 16.4
       // to 14.2 CPU seconds (the default G1 spends more on its own bookkeeping on two cores).

@@ -15,6 +15,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+import { SHARED_STACK } from './shared-stack.js';
 import { handlersFromEnv } from '../../shared/local/handler-files.js';
 import {
   enforceItemSizes,
@@ -72,8 +73,7 @@ async function start(): Promise<Shared> {
     process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
     // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
     const files = await handlersFromEnv((line) => console.error(line));
-    // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
-    stack = await startLocalStack({ dataDir, persist: false, schedules: false, files, dynamodbFront: sizes?.front });
+    stack = await startLocalStack({ ...SHARED_STACK, dataDir, files, dynamodbFront: sizes?.front });
     await ensureLocalAdmin(localAdminFromEnv());
     server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   } catch (error) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
+import { SHARED_STACK } from './shared-stack.js';
 import { handlersFromEnv } from '../../shared/local/handler-files.js';
 import { itemSizeCheckOn, itemSizeWatch, ITEM_SIZES_FILE_ENV, writeItemSizeReport } from './item-size-check.js';
 
@@ -43,7 +44,7 @@ try {
   process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
   // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
   const files = await handlersFromEnv((line) => console.error(line));
-  stack = await startLocalStack({ dataDir, persist: false, schedules: false, files, dynamodbFront: sizes?.front });
+  stack = await startLocalStack({ ...SHARED_STACK, dataDir, files, dynamodbFront: sizes?.front });
   await ensureLocalAdmin(localAdminFromEnv());
   server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
   process.stdout.write(
