@@ -28,6 +28,9 @@ async function switchAgent(org: RegisteredTenant, agent: string, enabled: boolea
 describe('agent switches on the workers', () => {
   it("switched off, the SLA watchdog leaves the tenant's overdue incident alone; on again, the next sweep escalates it", async () => {
     const org = await registerTenant('SlaOff');
+    // Off before the incident exists: the other files' sweeps (metrics, sla-scheduler) run beside
+    // this one and escalate whatever is overdue and switched on, this tenant's incident included.
+    await switchAgent(org, 'sla-watchdog', false);
     // Critical, opened 60 minutes ago: 45 minutes past its SLA.
     const opened = await atTime(Date.now() - 60 * MINUTE, () =>
       openIncident(actorOf(org), systemTenant(org.tenantId), {
@@ -48,7 +51,6 @@ describe('agent switches on the workers', () => {
       (await call('GET', `/api/v1/incidents/${opened.incident_id}`, { token: org.token })).body
         .escalation_level as number;
 
-    await switchAgent(org, 'sla-watchdog', false);
     const skipped = await sweep();
     expect(skipped.skipped).toBeGreaterThanOrEqual(1);
     expect(await level()).toBe(0);
