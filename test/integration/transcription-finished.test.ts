@@ -7,7 +7,7 @@
 import { GetTranscriptionJobCommand, StartTranscriptionJobCommand, TranscribeClient } from '@aws-sdk/client-transcribe';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.hoisted(() => {
   // Before shared/config.ts loads: Transcribe for speech, the offline extractor for fields.
@@ -88,6 +88,8 @@ const messages = async (tenantId: string, incidentId: string) =>
 // Transcribe (SPEECH_MODE=aws, mocked above).
 beforeAll(() => installLocalAdapters());
 beforeEach(() => transcribe.reset());
+// The stub is on the SDK's client class, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => transcribe.restore());
 
 describe('worker transcription-finished', () => {
   it('a slow job leaves a pending draft; its state-change event completes it with transcript, fields and questions', async () => {

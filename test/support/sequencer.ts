@@ -1,8 +1,11 @@
 /**
- * The order files start in: longest first, across the three projects (vitest's own order runs the
+ * The order files start in: the long ones first, across the projects (vitest's own order runs the
  * projects one after another, by name: e2e, stack, unit). A run is as long as its last file, so
  * the files that take minutes, most of it waiting on a stack of their own (the integration tests
  * that start `npm start`), start at once, beside the rest, instead of last with nothing to overlap.
+ * Then the short ones, a project at a time, longest first within each: a worker runs the next file
+ * in its own process only when that file is of the same project (vitest.config.ts, `isolate:
+ * false`), so interleaving the projects there would start a process for nearly every file.
  *
  * A file's weight is its duration in vitest's results cache when there is one (a developer's
  * machine), else the seconds measured for the slowest files below (a fresh clone in CI has no
@@ -52,6 +55,9 @@ function guess(path: string): number {
   return MEASURED[path] ?? BY_FOLDER.find(([prefix]) => path.startsWith(prefix))?.[1] ?? 5;
 }
 
+/** Files expected to take at least this long start first, whatever their project. */
+const LONG_SECONDS = 15;
+
 export class LongestFirstSequencer extends BaseSequencer {
   override sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
@@ -63,6 +69,18 @@ export class LongestFirstSequencer extends BaseSequencer {
       return guess(path);
     };
     const weights = new Map(files.map((spec) => [spec, weight(spec)]));
-    return Promise.resolve([...files].sort((a, b) => weights.get(b)! - weights.get(a)!));
+    const longestFirst = (a: TestSpecification, b: TestSpecification) => weights.get(b)! - weights.get(a)!;
+    const isLong = (spec: TestSpecification) => weights.get(spec)! >= LONG_SECONDS;
+    const long = files.filter(isLong).sort(longestFirst);
+    // The short files of each project together, the project with the most seconds of them first.
+    const projects = [
+      ...Map.groupBy(
+        files.filter((spec) => !isLong(spec)),
+        (spec) => spec.project.name,
+      ).values(),
+    ];
+    const total = (specs: TestSpecification[]) => specs.reduce((sum, spec) => sum + weights.get(spec)!, 0);
+    const short = projects.sort((a, b) => total(b) - total(a)).flatMap((specs) => specs.sort(longestFirst));
+    return Promise.resolve([...long, ...short]);
   }
 }

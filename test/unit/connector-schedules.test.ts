@@ -12,7 +12,7 @@ import {
   UpdateScheduleCommand,
 } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { awsConnectorSchedules } from '../../shared/adapters/connector-schedules.js';
 
 const settings = {
@@ -38,6 +38,8 @@ const notFound = () =>
   });
 
 beforeEach(() => scheduler.reset());
+// The stub is on the SDK's client class, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => scheduler.restore());
 
 describe('awsConnectorSchedules', () => {
   it('creates a schedule the first time: rate(n minutes), the connector as input, the role, no retry, the dead letters', async () => {

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-athena';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { AthenaLakeEngine, tenantSessionPolicy, type AthenaLakeSettings } from '../../shared/adapters/lake/athena.js';
 import {
   AlreadyExistsException,
@@ -50,6 +50,11 @@ const settings: AthenaLakeSettings = {
 
 const sts = mockClient(STSClient);
 const athena = mockClient(AthenaClient);
+// The stubs are on the SDK's client classes, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => {
+  sts.restore();
+  athena.restore();
+});
 let clock = 0;
 const credentialsSeen: unknown[] = [];
 

@@ -5,7 +5,7 @@
  */
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandOutput } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { BedrockExtractor, EXTRACTION_TOOL } from '../../shared/adapters/extraction/bedrock.js';
 import { FIELDS_JSON_SCHEMA, INCIDENT_TYPES } from '../../shared/adapters/extraction/fields.js';
 import { DEFAULT_BEDROCK_MODEL_ID, loadConfig } from '../../shared/config.js';
@@ -30,6 +30,8 @@ const toolAnswer = (input: Record<string, unknown>): ConverseCommandOutput => ({
 });
 
 beforeEach(() => bedrockMock.reset());
+// The stub is on the SDK's client class, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => bedrockMock.restore());
 
 describe('BedrockExtractor.extract', () => {
   it('sends the tool schema of the fields and forces that tool', async () => {

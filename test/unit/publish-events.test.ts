@@ -47,6 +47,8 @@ afterAll(() => {
 
 const eventBridge = mockClient(EventBridgeClient);
 beforeEach(() => eventBridge.reset());
+// The stub is on the SDK's client class, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => eventBridge.restore());
 
 const TENANT = systemTenant('0198f0a0-0000-7000-8000-0000000000aa');
 const noWait = { sleep: () => Promise.resolve() };

@@ -12,7 +12,7 @@ import {
   type TranscriptionJobStatus,
 } from '@aws-sdk/client-transcribe';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   finishTranscriptionJob,
   jobNameFor,
@@ -27,6 +27,11 @@ import { join } from 'node:path';
 
 const transcribeMock = mockClient(TranscribeClient);
 const s3Mock = mockClient(S3Client);
+// The stubs are on the SDK's client classes, which the next file of this worker shares (fresh-file.ts).
+afterAll(() => {
+  transcribeMock.restore();
+  s3Mock.restore();
+});
 
 const BUCKET = 'gatehouse-files';
 const TENANT = '0b6a3c1e-1111-4222-8333-444455556666';
