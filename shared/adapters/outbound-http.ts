@@ -38,6 +38,8 @@ export interface OutboundAnswer {
 }
 
 const EXCERPT_BYTES = 1024;
+/** How long a call waits for an answer when its caller does not say. */
+const DEFAULT_TIMEOUT_MS = 15_000;
 /** Read no more than this of an answer (a receiver cannot make us buffer its megabytes). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -50,14 +52,15 @@ export async function postOutbound(
 ): Promise<OutboundAnswer> {
   const answer = await callOutbound(
     raw,
-    'POST',
-    req.headers,
-    req.body,
+    {
+      method: 'POST',
+      headers: req.headers,
+      body: req.body,
+      timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
+      resolve,
+    },
     policy,
-    req.timeoutMs ?? 15_000,
-    MAX_ANSWER_BYTES,
-    undefined,
-    resolve,
   );
   // A long answer is read only in part; for a delivery that is no fault of the receiver's.
   return {
@@ -90,17 +93,22 @@ export function getOutbound(
   policy: OutboundPolicy,
   resolve?: Resolve,
 ): Promise<OutboundDownload> {
-  return callOutbound(
-    raw,
-    'GET',
-    req.headers ?? {},
-    null,
-    policy,
-    req.timeoutMs ?? 15_000,
-    req.maxBytes,
-    undefined,
+  return callOutbound(raw, getCall(req, resolve), policy);
+}
+
+/** A GET of getOutbound and streamOutbound: no body, the caller's headers, time and size bounds. */
+function getCall(
+  req: { headers?: Record<string, string>; timeoutMs?: number; maxBytes: number },
+  resolve: Resolve | undefined,
+): OutboundCall {
+  return {
+    method: 'GET',
+    headers: req.headers ?? {},
+    body: null,
+    timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxBytes: req.maxBytes,
     resolve,
-  );
+  };
 }
 
 export interface OutboundStreamRead extends OutboundDownload {
@@ -127,19 +135,16 @@ export async function streamOutbound(
   const read: { stopped: 'window' | null } = { stopped: null };
   const answer = await callOutbound(
     raw,
-    'GET',
-    req.headers ?? {},
-    null,
-    policy,
-    req.timeoutMs ?? 15_000,
-    req.maxBytes,
     {
-      windowMs: req.windowMs,
-      onStop: (why) => {
-        read.stopped = why;
+      ...getCall(req, resolve),
+      stream: {
+        windowMs: req.windowMs,
+        onStop: (why) => {
+          read.stopped = why;
+        },
       },
     },
-    resolve,
+    policy,
   );
   if (answer.status === null) return { ...answer, stopped: null };
   const why = answer.truncated ? 'size' : (read.stopped ?? 'end');
@@ -177,19 +182,21 @@ function guardedLookup(policy: OutboundPolicy, resolve: Resolve | undefined): Lo
   };
 }
 
-function callOutbound(
-  raw: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | null,
-  policy: OutboundPolicy,
-  timeoutMs: number,
-  maxBytes: number,
+/** One guarded call: what callOutbound sends and how long and how much it reads. */
+interface OutboundCall {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body: string | null;
+  timeoutMs: number;
+  maxBytes: number;
   /** A stream: once the answer starts, read it for `windowMs` (then `onStop('window')`) instead of to its end. */
-  stream?: { windowMs: number; onStop: (why: 'window') => void },
+  stream?: { windowMs: number; onStop: (why: 'window') => void };
   /** Stands in for DNS where the socket resolves a name (tests); the system resolver otherwise. */
-  resolve?: Resolve,
-): Promise<OutboundDownload> {
+  resolve?: Resolve | undefined;
+}
+
+function callOutbound(raw: string, spec: OutboundCall, policy: OutboundPolicy): Promise<OutboundDownload> {
+  const { method, headers, body, timeoutMs, maxBytes, stream, resolve } = spec;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const nothing = (error: string): OutboundDownload => ({
