@@ -14,6 +14,7 @@ import {
   MAX_PRESIGNED_UPLOAD_BYTES,
   MAX_STREAM_FEATURES,
   MAX_SYNC_GEOJSON_BYTES,
+  MAX_SYNC_KML_BYTES,
 } from '../../shared/schemas/infrastructure.js';
 import {
   asAdmin,
@@ -491,14 +492,26 @@ function quakesBbox(): number[] {
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
+/**
+ * The background extraction's KMZ: 50,000 point placemarks, 4.8 MB of KML, past the 4 MiB a request
+ * extracts itself. The worker reads any size as a stream, so its assertions (202 at once, every
+ * feature, one stored collection) hold as well here as at issue 34's file of 230,000 placemarks
+ * (22 MB of KML), which cost the test run about 13 CPU seconds more. KMZ_PLACEMARKS=230000 runs
+ * this test at that size; its time and memory are bin/bench-map-upload.ts's (docs/benchmarks.md).
+ */
+const KMZ_PLACEMARKS = Number(process.env.KMZ_PLACEMARKS ?? 50_000);
+
 describe('large map files in the background', () => {
   it(
-    'a KMZ of 230,000 placemarks (22 MB of KML) is accepted at once and extracted by the worker, every feature',
+    `a KMZ of ${KMZ_PLACEMARKS.toLocaleString('en')} placemarks, past a request's KML budget, is accepted at once and extracted by the worker, every feature`,
     { timeout: 300_000 },
     async () => {
       const site = await newSite();
-      const count = 230_000;
-      const data = await kmzBytes(pointsKml(count));
+      const count = KMZ_PLACEMARKS;
+      const kml = pointsKml(count);
+      // Past what a request extracts itself: the extract hands it to the worker.
+      expect(Buffer.byteLength(kml)).toBeGreaterThan(MAX_SYNC_KML_BYTES);
+      const data = await kmzBytes(kml);
       const ticket = await presignedUpload(site, 'poles.kmz', data);
       const accepted = await call('POST', `${site.base}/${ticket.file_id}/extract`, { token: site.org.token });
       expect(accepted.status).toBe(202);
