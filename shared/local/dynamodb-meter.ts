@@ -172,7 +172,13 @@ export class WrittenSizes {
 }
 
 /** The calls that change items (DeleteItem's only size is none: the size record skips it). */
-const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+export const WRITE_OPERATIONS: ReadonlySet<string> = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactWriteItems',
+]);
 
 /** One item a write names: where, by which key, how, and the item itself when the request holds it. */
 export interface WriteTarget {
@@ -483,7 +489,7 @@ export async function startDynamoDbMeter(upstream: string, options: MeterOptions
     }
     const targetHeader = String(req.headers['x-amz-target'] ?? '');
     const [service, operation = 'unknown'] = targetHeader.split('.');
-    const isWrite = service === 'DynamoDB_20120810' && WRITES.has(operation);
+    const isWrite = service === 'DynamoDB_20120810' && WRITE_OPERATIONS.has(operation);
     if (!meter.passthrough && !meter.counting && isWrite) {
       buffered(req, res, async (body, headers) => {
         const input = JSON.parse(body || '{}') as Record<string, unknown>;

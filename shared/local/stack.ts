@@ -26,6 +26,7 @@ import { localQueues } from './queue.js';
 import { startQueueWorkers, type QueueWorkers } from './queue-workers.js';
 import { QUEUES } from '../workers.js';
 import { asService, checkSharedClients } from './iam-check.js';
+import { sendTableReadsTo } from './dynamodb-reads.js';
 import type { HandlerFiles } from './handler-files.js';
 
 /** What stands in front of DynamoDB Local (shared/local/dynamodb-meter.ts is one). */
@@ -38,6 +39,11 @@ export interface DynamoDbFront {
    * cores the reads of an idle stream cost the test run about 3.5% of a core per stack.
    */
   onWrite?(listener: () => void): void;
+  /**
+   * It needs to see the writes only (the test run's item-size check): the handlers' other calls go
+   * to DynamoDB Local itself (shared/local/dynamodb-reads.ts). A metering front counts reads too.
+   */
+  writesOnly?: boolean;
 }
 
 export interface LocalStackOptions {
@@ -305,6 +311,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     delete process.env.AWS_PROFILE;
     // Functions run here may make only the calls their role in AWS would allow.
     await checkSharedClients();
+    if (front?.writesOnly) await sendTableReadsTo(dynamodb.endpoint);
   }
 
   const workersOn = options.workers ?? options.setProcessEnv ?? true;

@@ -4,7 +4,8 @@
  * an update's item is measured as DynamoDB holds it after the update, whatever the caller asked to
  * be returned, and an item over 64 KB is named. It also tells of each write DynamoDB Local
  * accepted (the local stream poller reads on it), and of nothing else. An update is measured from
- * DynamoDB's own answer, not a second call, and its caller still gets only what it asked for.
+ * DynamoDB's own answer, not a second call, and its caller still gets only what it asked for. A
+ * client whose reads go past it (shared/local/dynamodb-reads.ts) still sends it every write.
  */
 import {
   CreateTableCommand,
@@ -13,6 +14,15 @@ import {
   PutItemCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +31,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb-local.js';
 import { startDynamoDbMeter, type DynamoDbMeter } from '../../shared/local/dynamodb-meter.js';
+import { sendReadsTo } from '../../shared/local/dynamodb-reads.js';
 import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
 
 describe('item-size check', () => {
@@ -113,23 +124,8 @@ describe('item-size check', () => {
 
   it("answers an update as its caller asked, and measures it from DynamoDB's answer, not a read", async () => {
     // What reaches DynamoDB Local from a second meter: a counting hop between the two.
-    const upstream = new URL(dynamodb.endpoint);
-    const sent: string[] = [];
-    const hop: Server = createServer((req, res) => {
-      sent.push(String(req.headers['x-amz-target']).split('.')[1] ?? '');
-      const forward = request(
-        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      req.pipe(forward);
-    });
-    await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
-    const counted = await startDynamoDbMeter(`http://127.0.0.1:${(hop.address() as AddressInfo).port}`, {
-      count: false,
-    });
+    const { url: hopUrl, sent, close: closeHop } = await countingHop(dynamodb.endpoint);
+    const counted = await startDynamoDbMeter(hopUrl, { count: false });
     const via = new DynamoDBClient({
       region: 'us-east-1',
       endpoint: counted.url,
@@ -164,7 +160,73 @@ describe('item-size check', () => {
     } finally {
       via.destroy();
       await counted.close();
-      await new Promise((resolve) => hop.close(resolve));
+      await closeHop();
+    }
+  });
+
+  it('a client sending its reads past the front: the front sees every write and no read, and a read sees the write before it', async () => {
+    // The front's place, counting what reaches it (the test run's is the meter above).
+    const front = await countingHop(dynamodb.endpoint);
+    const low = new DynamoDBClient({
+      region: 'us-east-1',
+      endpoint: front.url,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    sendReadsTo(low, dynamodb.endpoint);
+    // The service's calls go through the document client, on the same middleware stack.
+    const doc = DynamoDBDocumentClient.from(low);
+    try {
+      const key = { PK: 'T#a#ASSET#1', SK: 'ASSET' };
+      await doc.send(new PutCommand({ TableName: 'items', Item: { ...key, name: 'Crane' } }));
+      expect((await doc.send(new GetCommand({ TableName: 'items', Key: key }))).Item?.name).toBe('Crane');
+      await doc.send(
+        new UpdateCommand({
+          TableName: 'items',
+          Key: key,
+          UpdateExpression: 'SET #n = :n',
+          ExpressionAttributeNames: { '#n': 'name' },
+          ExpressionAttributeValues: { ':n': 'Gantry' },
+        }),
+      );
+      const listed = await doc.send(
+        new QueryCommand({
+          TableName: 'items',
+          KeyConditionExpression: 'PK = :pk',
+          ExpressionAttributeValues: { ':pk': key.PK },
+        }),
+      );
+      expect(listed.Items?.map((i) => i.name)).toEqual(['Gantry']);
+      await doc.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: 'items', Key: key } }] }));
+      const gone = await doc.send(new BatchGetCommand({ RequestItems: { items: { Keys: [key] } } }));
+      expect(gone.Responses?.items).toEqual([]);
+
+      expect(front.sent).toEqual(['PutItem', 'UpdateItem', 'TransactWriteItems']);
+    } finally {
+      low.destroy();
+      await front.close();
     }
   });
 });
+
+/** A plain HTTP hop to `upstream` that records the operation of each call passing it. */
+async function countingHop(upstream: string): Promise<{ url: string; sent: string[]; close: () => Promise<void> }> {
+  const target = new URL(upstream);
+  const sent: string[] = [];
+  const hop: Server = createServer((req, res) => {
+    sent.push(String(req.headers['x-amz-target']).split('.')[1] ?? '');
+    const forward = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(hop.address() as AddressInfo).port}`,
+    sent,
+    close: () => new Promise<void>((resolve) => hop.close(() => resolve())),
+  };
+}

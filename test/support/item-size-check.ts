@@ -56,7 +56,8 @@ export function itemSizeWatch(): {
   return {
     front: async (endpoint) => {
       meter = await startDynamoDbMeter(endpoint, { count: false });
-      return meter;
+      // Sizes come from writes: the handlers' reads go past it (shared/local/dynamodb-reads.ts).
+      return { url: meter.url, onWrite: (listener) => meter?.onWrite(listener), writesOnly: true };
     },
     report: async () => {
       if (!meter) return undefined;
