@@ -20,20 +20,22 @@ interface BuildArgs {
   request: { hostname?: string; port?: number; headers?: Record<string, string> };
 }
 
-const routed = new WeakSet<object>();
+/** Where each routed client sends its reads: the last endpoint it was given. */
+const readEndpoints = new WeakMap<object, URL>();
 
-/** Sends the calls other than writes of `client` (a DynamoDB client) to `endpoint`, once per client. */
+/** Sends the calls other than writes of `client` (a DynamoDB client) to `endpoint`. */
 export function sendReadsTo(client: object, endpoint: string): void {
-  if (routed.has(client)) return;
-  routed.add(client);
-  const { hostname, port } = new URL(endpoint);
+  const routed = readEndpoints.has(client);
+  readEndpoints.set(client, new URL(endpoint));
+  if (routed) return;
   (client as SdkClient).middlewareStack.add(
     (next: (args: BuildArgs) => Promise<unknown>) => async (args: BuildArgs) => {
       // `DynamoDB_20120810.GetItem`: the operation, as the wire names it.
       const operation = args.request.headers?.['x-amz-target']?.split('.')[1];
-      if (operation !== undefined && !WRITE_OPERATIONS.has(operation)) {
-        args.request.hostname = hostname;
-        args.request.port = Number(port);
+      const to = readEndpoints.get(client);
+      if (to && operation !== undefined && !WRITE_OPERATIONS.has(operation)) {
+        args.request.hostname = to.hostname;
+        args.request.port = Number(to.port);
       }
       return next(args);
     },
