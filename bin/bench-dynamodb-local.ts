@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDynamoDbLocal } from '../shared/local/dynamodb-local.js';
 import { startDynamoDbMeter } from '../shared/local/dynamodb-meter.js';
-import { ensureTable } from '../shared/local/provision.js';
+import { bareTableInput, ensureTable } from '../shared/local/provision.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
 const ROUNDS = 3;
@@ -53,50 +53,43 @@ const direct = client(dynamodb.endpoint);
 const fronted = client(meter.url);
 
 await ensureTable(direct, 'bench');
-await direct.send(
-  new CreateTableCommand({
-    TableName: 'bench-plain',
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'PK', AttributeType: 'S' },
-      { AttributeName: 'SK', AttributeType: 'S' },
-    ],
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-  }),
-);
+await direct.send(new CreateTableCommand(bareTableInput('bench-plain')));
 
 type Kind = 'PutItem' | 'GetItem' | 'Query';
 const payload = 'x'.repeat(1000);
 let written = 0;
 
-function call(kind: Kind, table: string, i: number) {
+/** Sends call `i` of `kind` through `via`. */
+function send(via: DynamoDBClient, kind: Kind, table: string, i: number): Promise<unknown> {
   const pk = { S: `T#bench-${i % 50}` };
   if (kind === 'PutItem')
-    return new PutItemCommand({
+    return via.send(
+      new PutItemCommand({
+        TableName: table,
+        Item: {
+          PK: pk,
+          SK: { S: `EVENT#${written + i}` },
+          GSI1PK: { S: `E#${i % 7}` },
+          GSI1SK: { S: `${i}` },
+          payload: { S: payload },
+        },
+      }),
+    );
+  if (kind === 'GetItem')
+    return via.send(new GetItemCommand({ TableName: table, Key: { PK: pk, SK: { S: `EVENT#${i}` } } }));
+  return via.send(
+    new QueryCommand({
       TableName: table,
-      Item: {
-        PK: pk,
-        SK: { S: `EVENT#${written + i}` },
-        GSI1PK: { S: `E#${i % 7}` },
-        GSI1SK: { S: `${i}` },
-        payload: { S: payload },
-      },
-    });
-  if (kind === 'GetItem') return new GetItemCommand({ TableName: table, Key: { PK: pk, SK: { S: `EVENT#${i}` } } });
-  return new QueryCommand({
-    TableName: table,
-    KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': pk },
-    Limit: 10,
-  });
+      KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      Limit: 10,
+    }),
+  );
 }
 
 async function measure(kind: Kind, via: DynamoDBClient, table: string): Promise<{ jvm: number; sdk: number }> {
   const [jvm0, own0] = [jvmCpuMs(), ownCpuMs()];
-  for (let i = 0; i < CALLS; i++) await via.send(call(kind, table, i) as never);
+  for (let i = 0; i < CALLS; i++) await send(via, kind, table, i);
   if (kind === 'PutItem') written += CALLS;
   return { jvm: (jvmCpuMs() - jvm0) / CALLS, sdk: (ownCpuMs() - own0) / CALLS };
 }

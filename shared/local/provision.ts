@@ -22,7 +22,9 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
   type AttributeDefinition,
+  type CreateTableCommandInput,
   type GlobalSecondaryIndex,
+  type KeySchemaElement,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -103,6 +105,28 @@ export async function provision(input: ProvisionInput): Promise<Provisioned> {
   }
 }
 
+const attribute = (name: string): AttributeDefinition => ({ AttributeName: name, AttributeType: 'S' });
+
+/**
+ * A table with the service's own keys (PK, SK: strings), on demand, and nothing else: no index, no
+ * stream. The service's table starts from it (ensureTable); tests and benchmarks that want a bare
+ * table of the same keys create it as it is.
+ */
+export function bareTableInput(tableName: string): CreateTableCommandInput & {
+  KeySchema: KeySchemaElement[];
+  AttributeDefinitions: AttributeDefinition[];
+} {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+    ],
+    AttributeDefinitions: [attribute(TABLE_KEYS.partitionKey), attribute(TABLE_KEYS.sortKey)],
+  };
+}
+
 /**
  * Creates the table, or adds what TABLE_KEYS gained since the data was created: GSIs, the stream.
  */
@@ -125,20 +149,14 @@ export async function ensureTable(
     ],
     Projection: { ProjectionType: index.projection },
   }));
-  const attribute = (name: string): AttributeDefinition => ({ AttributeName: name, AttributeType: 'S' });
   let created = false;
   if (!existing) {
+    const bare = bareTableInput(tableName);
     await client.send(
       new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [
-          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
-          { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
-        ],
+        ...bare,
         AttributeDefinitions: [
-          attribute(TABLE_KEYS.partitionKey),
-          attribute(TABLE_KEYS.sortKey),
+          ...bare.AttributeDefinitions,
           // An index may use the table's own keys (GSI5's partition key is PK): each attribute once.
           ...[...new Set<string>(TABLE_KEYS.indexes.flatMap((index) => [index.partitionKey, index.sortKey]))]
             .filter((name) => name !== TABLE_KEYS.partitionKey && name !== TABLE_KEYS.sortKey)

@@ -17,7 +17,7 @@ import { outboxPut } from '../../shared/db/outbox.js';
 import { transactWrite } from '../../shared/db/transact.js';
 import { newTimeId, now } from '../../shared/ids.js';
 import { localEventBus, type BusEvent } from '../../shared/local/event-bus.js';
-import { ensureTable } from '../../shared/local/provision.js';
+import { bareTableInput, ensureTable } from '../../shared/local/provision.js';
 import { startStreamPoller, type StreamPoller } from '../../shared/local/stream-poller.js';
 import { isTableStream, WORKERS } from '../../shared/workers.js';
 import { systemTenant } from '../../shared/vocabulary/tenant.js';
@@ -211,20 +211,7 @@ describe('local provisioning', () => {
     const client = new DynamoDBClient({ region: env.AWS_REGION!, endpoint: env.DYNAMODB_ENDPOINT!, credentials });
     const tableName = `gatehouse-nostream-${randomUUID().slice(0, 8)}`;
     try {
-      await client.send(
-        new CreateTableCommand({
-          TableName: tableName,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [
-            { AttributeName: 'PK', KeyType: 'HASH' },
-            { AttributeName: 'SK', KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: [
-            { AttributeName: 'PK', AttributeType: 'S' },
-            { AttributeName: 'SK', AttributeType: 'S' },
-          ],
-        }),
-      );
+      await client.send(new CreateTableCommand(bareTableInput(tableName)));
       const result = await ensureTable(client, tableName);
       expect(result.created).toBe(false);
       expect(result.stream.new).toBe(true);

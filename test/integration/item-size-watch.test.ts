@@ -32,6 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynamoDbLocal } from '../../shared/local/dynamodb-local.js';
 import { startDynamoDbMeter, type DynamoDbMeter } from '../../shared/local/dynamodb-meter.js';
 import { sendReadsTo } from '../../shared/local/dynamodb-reads.js';
+import { bareTableInput } from '../../shared/local/provision.js';
 import { itemSizeReport, judgeItemSizes } from '../support/item-size-check.js';
 
 describe('item-size check', () => {
@@ -48,20 +49,7 @@ describe('item-size check', () => {
       endpoint: meter.url,
       credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
     });
-    await client.send(
-      new CreateTableCommand({
-        TableName: 'items',
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'PK', AttributeType: 'S' },
-          { AttributeName: 'SK', AttributeType: 'S' },
-        ],
-        KeySchema: [
-          { AttributeName: 'PK', KeyType: 'HASH' },
-          { AttributeName: 'SK', KeyType: 'RANGE' },
-        ],
-      }),
-    );
+    await client.send(new CreateTableCommand(bareTableInput('items')));
   });
   afterAll(async () => {
     client?.destroy();
