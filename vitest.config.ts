@@ -145,15 +145,12 @@ export default defineConfig({
         },
       },
     ],
-    // Three worker processes (TEST_WORKERS overrides it). With two, a fresh clone's npm test kept
-    // the two cores 1.5 busy on average (1,840 CPU seconds in 1,203 s of .ci/run, 2026-11-29):
-    // the longest files mostly wait (leases running out, a stopped worker's queue, npm start), and
-    // each held one of the two slots. With three, npm test took 994 s and 1,108 s in two fresh-clone
-    // runs (1,124 s with two): a gain within this machine's spread, kept because no run was slower.
-    // Earlier, three or four files at once lagged the main process's event loop past /health's
-    // bound; the isolation suite and the walk now run against a stack of their own in a child
-    // process (the `bundles` project), off that loop.
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    // Four worker processes (TEST_WORKERS overrides it). The long files mostly wait (leases running
+    // out, a stopped worker's queue, npm start) and each holds a slot, so the two cores were 1.2-1.5
+    // busy with three. One checkout, 2026-11-30, back to back: 389 s with three, 327 s with
+    // four, 342 s with six (vitest's own figure). On a slower day (2026-11-29) four took 637 s
+    // against three's 655 s: no loss where the CPU, not the waits, is what runs out.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 4),
     // Longest first, across the projects (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
   },

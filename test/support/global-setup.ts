@@ -16,6 +16,7 @@ import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
 import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
 import { SHARED_STACK } from './shared-stack.js';
+import { stopChild } from './child-stop.js';
 import { handlersFromEnv } from '../../shared/local/handler-files.js';
 import {
   enforceItemSizes,
@@ -107,12 +108,8 @@ async function startChild(options: { bundles: boolean; ownEnv: boolean }): Promi
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-    }
+    await stopChild(child);
     const report = readItemSizeReport(reportFile);
     rmSync(reportDir, { recursive: true, force: true });
     return report;

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
+import { stopChild } from './child-stop.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -44,11 +45,7 @@ export async function npmStart(
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   const stop = async (options: { keepData?: boolean } = {}) => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const ended = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([ended, new Promise((r) => setTimeout(r, 20_000))]);
-    }
+    await stopChild(child);
     if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
   };
   try {
