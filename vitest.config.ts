@@ -147,9 +147,9 @@ export default defineConfig({
     ],
     // Four worker processes (TEST_WORKERS overrides it). The long files mostly wait (leases running
     // out, a stopped worker's queue, npm start) and each holds a slot, so the two cores were 1.2-1.5
-    // busy with three. One checkout, 2026-11-30, back to back: 389 s with three, 327 s with
-    // four, 342 s with six (vitest's own figure). On a slower day (2026-11-29) four took 637 s
-    // against three's 655 s: no loss where the CPU, not the waits, is what runs out.
+    // busy with three. One checkout, 2026-11-30, back to back, from the first file's start to the
+    // last one's end: 358 s with three, 318 s with four, 333 s with six. On a slower day
+    // (2026-11-29) four took 637 s against three's 655 s: no loss where the CPU is what runs out.
     maxWorkers: Number(process.env.TEST_WORKERS ?? 4),
     // Longest first, across the projects (test/support/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
