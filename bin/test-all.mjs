@@ -41,12 +41,15 @@ function run(name, command, args, { quiet }) {
   });
 }
 
+const startedAll = performance.now();
 const statuses = await Promise.all([
   run('typecheck', 'npm', ['run', '--silent', 'typecheck'], { quiet: true }),
   run('lint:deps', 'npm', ['run', '--silent', 'lint:deps'], { quiet: true }),
   run('vitest', join(root, 'node_modules', '.bin', 'vitest'), ['run', ...process.argv.slice(2)], { quiet: false }),
 ]);
 const failed = statuses.find((s) => s !== 0);
+// The whole run, checks and teardown included (vitest's "Duration" leaves out its start and stop).
+process.stdout.write(`\nnpm test: ${((performance.now() - startedAll) / 1000).toFixed(0)} s in all\n`);
 if (failed !== undefined) {
   process.stdout.write(
     `\nnpm test failed: typecheck ${statuses[0]}, lint:deps ${statuses[1]}, vitest ${statuses[2]}\n`,

@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../shared/db/client.js';
 import { listEvents } from '../../shared/db/events.js';
 import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
+import { ROUTES } from '../../shared/routes/index.js';
+import { eventsBatchRoute } from '../../shared/routes/events.js';
 import { call, registerTenant, type ApiResponse } from '../support/api.js';
 import { newEnvironment, newSensor } from '../support/sites.js';
 
@@ -67,7 +69,12 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: INJECTOR },
   );
-  server = await startHttpServer({ port: 0, log: () => undefined });
+  // The batch route's Lambda timeout (29 s) is its Idempotency-Key's lease: an attempt whose failure
+  // could not be marked holds the key that long, and a retry waits 10 s for it before 409. This
+  // server gives the route 11 s (the local server reports a timeout and does not enforce it), so
+  // such a retry still meets 409 with Retry-After, and the key is free 2 s later, not 20.
+  const routes = ROUTES.map((r) => (r.id === eventsBatchRoute.id ? { ...r, timeoutSeconds: 11 } : r));
+  server = await startHttpServer({ port: 0, routes, log: () => undefined });
 });
 
 afterAll(async () => {
@@ -94,6 +101,8 @@ interface Outcome {
   answered: string[];
   listed: string[];
   replayed: string[];
+  /** Retry-After of each 409 a retry met while the failed attempt's lease held the key. */
+  leased: number[];
 }
 
 /**
@@ -133,8 +142,12 @@ async function run(scenario: Scenario): Promise<Outcome> {
 
   // An attempt whose failure could not even be marked holds the key until its lease ends: 409 with Retry-After.
   let taken = first;
+  const leased: number[] = [];
   for (let i = 0; i < 5 && taken.status !== 201; i++) {
-    if (taken.status === 409) await seconds(Number(taken.headers.get('retry-after') ?? 1));
+    if (taken.status === 409) {
+      leased.push(Number(taken.headers.get('retry-after')));
+      await seconds(leased.at(-1) || 1);
+    }
     taken = await send();
   }
   expect(taken.status, taken.text).toBe(201);
@@ -162,6 +175,7 @@ async function run(scenario: Scenario): Promise<Outcome> {
     answered: ids(taken),
     listed: listed.map((e) => e.event_id),
     replayed: ids(replay),
+    leased,
   };
 }
 
@@ -215,7 +229,14 @@ describe('a batch that meets a failing table', () => {
         expect(Number(o.failedRetryAfter), label).toBeGreaterThan(0);
         expect(o.writesBeforeHealing, label).toBeGreaterThan(s.failAt);
         expectExactlyOnce(o, label);
+        // 409 comes only from a key whose failed attempt still holds it, and says when it is free.
+        for (const after of o.leased) expect(after, label).toBeGreaterThanOrEqual(1);
+        for (const after of o.leased) expect(after, label).toBeLessThanOrEqual(12);
       }
+      const leasedOut = outcomes.filter(({ o }) => o.leased.length > 0).map(({ s }) => JSON.stringify(s));
+      if (clientIds) expect(leasedOut).toEqual([]);
+      // An outage that also lost the mark leaves the key IN_PROGRESS: the retry waits, then 409.
+      else expect(leasedOut.length).toBeGreaterThan(0);
     }, 240_000);
   }
 });

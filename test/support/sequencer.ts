@@ -16,7 +16,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Seconds each took in a fresh clone's npm test, two workers, on the 2-core CI machine (2026-11-29). */
 const MEASURED: Record<string, number> = {
-  'test/integration/ingest-faults.test.ts': 107,
+  'test/integration/ingest-faults.test.ts': 60,
   'test/integration/stopped-worker.test.ts': 74,
   'test/e2e/analytics.test.ts': 73,
   'test/isolation/routes-accounts.test.ts': 64,
