@@ -7,12 +7,11 @@
  * `inject` reads the worker state's provided context (vitest 5); the two keys become getters
  * that throw.
  */
+import { providedContext } from './provided-context.js';
+
 const STACK_KEYS = ['baseUrl', 'localEnv'] as const;
 
-const state = (globalThis as { __vitest_worker__?: { providedContext?: Record<string, unknown> } }).__vitest_worker__;
-const provided = state?.providedContext;
-if (!provided)
-  throw new Error('test/support/unit-guard.ts: vitest worker state not found (did vitest change how inject works?)');
+const provided = providedContext('test/support/unit-guard.ts');
 for (const key of STACK_KEYS) {
   Object.defineProperty(provided, key, {
     configurable: true,
