@@ -13,14 +13,13 @@
  * what the bundle budget test (test/infra/bundle-budget.test.ts) measures, one build for both.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { isAlive } from '../shared/local/process.js';
 import type { RouteDef } from '../shared/routes/types.js';
 import type { WorkerDef } from '../shared/workers.js';
-import { buildDirectory, removeOtherBuilds } from './built-directory.js';
+import { buildDirectory, buildOnce, removeOtherBuilds } from './built-directory.js';
 import { GatehouseFunction, PROJECT_ROOT } from './function.js';
 import { METAFILES_DIR } from './function-bundles.js';
 import { GatehouseStack } from './gatehouse-stack.js';
@@ -156,7 +155,7 @@ const MANIFEST = 'functions.json';
 /**
  * The bundles of the current sources: reused when already synthesized from them, synthesized
  * otherwise. Safe when two processes ask at once: the second waits for the first's set
- * (claimBuild), and a set is built in a folder of its own and renamed into place whole.
+ * (buildOnce), and a set is built in a folder of its own and renamed into place whole.
  */
 export function ensureLocalBundles(options: { log?: (line: string) => void } = {}): LocalBundles {
   const started = performance.now();
@@ -177,19 +176,19 @@ export function ensureLocalBundles(options: { log?: (line: string) => void } = {
   if (existsSync(manifest)) return read(false);
 
   mkdirSync(LOCAL_BUNDLES_ROOT, { recursive: true });
-  // Under the temporary folders' prefix, which removeOtherBuilds leaves alone.
-  const claim = join(LOCAL_BUNDLES_ROOT, `tmp-claim-${digest}`);
-  if (!claimBuild(claim, () => existsSync(manifest))) return read(false);
-  try {
-    // Built by another process between the look above and the claim: nothing to do.
-    if (existsSync(manifest)) return read(false);
-    synthesizeInto(target, manifest, options.log);
-  } finally {
-    rmSync(claim, { force: true });
-  }
+  let synthesized = false;
+  // A second process that asks meanwhile waits for this one's set instead of building another.
+  buildOnce(
+    join(LOCAL_BUNDLES_ROOT, `tmp-lock-${digest}`),
+    () => existsSync(manifest),
+    () => {
+      synthesizeInto(target, manifest, options.log);
+      synthesized = true;
+    },
+  );
   // Older sets go.
-  removeOtherBuilds(LOCAL_BUNDLES_ROOT, digest, 'tmp-');
-  return read(true);
+  if (synthesized) removeOtherBuilds(LOCAL_BUNDLES_ROOT, digest, 'tmp-');
+  return read(synthesized);
 }
 
 /** Synthesizes the bundles into `target` (a temporary folder, renamed into place when whole). */
@@ -210,34 +209,4 @@ function synthesizeInto(target: string, manifest: string, log?: (line: string) =
     },
     () => existsSync(manifest),
   );
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Claims the synthesis of one set, or waits while another process holds the claim: true when this
- * process is to build it, false once `built()` says the other one did. Synthesizing keeps a core
- * busy for 20-60 s; without the claim, the bundle budget test synthesized a second set beside the
- * `bundles` project's stack, which starts beside the tests (test/support/global-setup.ts). The
- * claim is a file naming its process; one whose process is gone (killed mid-build) is taken over.
- */
-function claimBuild(claim: string, built: () => boolean): boolean {
-  for (;;) {
-    try {
-      writeFileSync(claim, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    if (built()) return false;
-    let holder: number;
-    try {
-      holder = Number(readFileSync(claim, 'utf8'));
-    } catch {
-      continue; // released meanwhile: claim again
-    }
-    // An empty claim is one being written: its process is alive.
-    if (holder > 0 && !isAlive(holder)) rmSync(claim, { force: true });
-    else Atomics.wait(pause, 0, 0, 200);
-  }
 }

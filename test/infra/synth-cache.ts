@@ -10,17 +10,7 @@
  *   state of the sources (lib/local-bundles.ts's digest, and this folder's synth helpers).
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  linkSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CloudFormationValidatePlugin,
@@ -28,9 +18,8 @@ import {
   type PolicyValidationPluginReport,
 } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { buildDirectory, removeOtherBuilds } from '../../lib/built-directory.js';
+import { buildDirectory, buildOnce, removeOtherBuilds } from '../../lib/built-directory.js';
 import { PROJECT_ROOT } from '../../lib/function.js';
-import { isAlive } from '../../shared/local/process.js';
 import { sourceDigest } from '../../lib/local-bundles.js';
 
 const VALIDATED_ROOT = join(PROJECT_ROOT, '.build', 'cfn-validated');
@@ -177,7 +166,8 @@ export function cachedTemplates(build: () => TemplateSet): Templates {
   if (!existsSync(file)) {
     mkdirSync(TEMPLATES_ROOT, { recursive: true });
     buildOnce(
-      key,
+      // A temporary entry's name: removeOtherBuilds leaves it to its holder.
+      join(TEMPLATES_ROOT, `tmp-lock-${key}`),
       () => existsSync(file),
       () =>
         buildDirectory(
@@ -197,53 +187,4 @@ export function cachedTemplates(build: () => TemplateSet): Templates {
     nested: new Map(Object.entries(set.nested).map(([id, t]) => [id, Template.fromJSON(t)])),
     workers: Template.fromJSON(set.workers),
   };
-}
-
-/** How long a file waits for another process's build of the set before building it itself. */
-const LOCK_WAIT_MS = 5 * 60 * 1000;
-
-/**
- * Runs `build` unless another process is building the same set: then waits for that one (files
- * that start together each paid a full synth for one set). A lock whose process is gone is taken
- * over; past LOCK_WAIT_MS this process builds anyway (buildDirectory keeps the first copy).
- */
-function buildOnce(key: string, done: () => boolean, build: () => void): void {
-  // A temporary entry's name: removeOtherBuilds leaves it to its holder.
-  const lock = join(TEMPLATES_ROOT, `tmp-lock-${key}`);
-  const giveUp = Date.now() + LOCK_WAIT_MS;
-  while (!done()) {
-    const holder = takeLock(lock);
-    if (holder === 'taken' || Date.now() > giveUp) {
-      try {
-        if (!done()) build();
-      } finally {
-        if (holder === 'taken') rmSync(lock, { force: true });
-      }
-      return;
-    }
-    if (holder === 'gone') continue;
-    if (isAlive(holder)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
-    else rmSync(lock, { force: true });
-  }
-}
-
-/** Takes the lock, or says which process holds it ('gone': released as it was read). */
-function takeLock(lock: string): 'taken' | 'gone' | number {
-  // The pid is written first and linked into place: no reader sees the file half written.
-  const mine = `${lock}-${process.pid}`;
-  writeFileSync(mine, String(process.pid));
-  try {
-    linkSync(mine, lock);
-    return 'taken';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    try {
-      return Number(readFileSync(lock, 'utf8'));
-    } catch (readError) {
-      if ((readError as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-      throw readError;
-    }
-  } finally {
-    rmSync(mine, { force: true });
-  }
 }
