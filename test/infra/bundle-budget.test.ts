@@ -7,8 +7,9 @@
  * printed by the benchmark (bin/bench-cold-start.ts), not asserted here.
  *
  * The functions' bundles are the local bundles (lib/local-bundles.ts), which the `bundles` project
- * serves: in `npm test` its global setup has built them before any file starts, so this file
- * builds only the two reference bundles.
+ * serves: in `npm test` that project's stack synthesizes them beside the tests, and this file waits
+ * for that set (buildOnce, lib/built-directory.ts) rather than building a second one; it builds
+ * only the two reference bundles.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
