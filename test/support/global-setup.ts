@@ -176,10 +176,13 @@ function startBeside(project: TestProject, start: () => Promise<Shared>): () => 
     renameSync(`${file}.part`, file);
   };
   const started = start();
-  started.then(
-    ({ baseUrl, localEnv }) => write({ baseUrl, localEnv }),
-    (error: unknown) => write({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
-  );
+  started
+    .then(
+      ({ baseUrl, localEnv }) => write({ baseUrl, localEnv }),
+      (error: unknown) => write({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+    )
+    // The project's files then wait out their bound (bundles-env.ts) and fail; this says why.
+    .catch((error: unknown) => console.error(`the bundles' stack file could not be written: ${String(error)}`));
   project.provide('stackFile', file);
   return async () => {
     const shared = await started.catch(() => undefined);
