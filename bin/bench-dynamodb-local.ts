@@ -3,7 +3,7 @@
  *
  *   npx tsx bin/bench-dynamodb-local.ts
  *
- * Starts DynamoDB Local as the test run's shared stacks do (both JIT compilers, in memory), creates
+ * Starts DynamoDB Local as every local stack does (the JVM's quick compiler only, in memory), creates
  * the service's table (its five GSIs and its stream: shared/local/provision.ts), and makes
  * BENCH_CALLS (default 3,000) PutItem, GetItem and Query calls of 1 KB items one after another,
  * in rounds (the first warms the JIT). For each kind it prints the CPU milliseconds a call cost
@@ -30,7 +30,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 3000);
 const ROUNDS = 3;
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-ddb-'));
-const dynamodb = await startDynamoDbLocal({ logFile: join(dir, 'dynamodb.log'), longLived: true });
+const dynamodb = await startDynamoDbLocal({ logFile: join(dir, 'dynamodb.log') });
 const meter = await startDynamoDbMeter(dynamodb.endpoint, { count: false });
 
 /** CPU seconds the JVM has used (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */

@@ -20,13 +20,6 @@ export interface DynamoDbLocalOptions {
   logFile: string;
   /** A given port (a restart keeps the endpoint every client knows); a free one when absent. */
   port?: number;
-  /**
-   * Compile hot code fully (the JVM's C2 compiler) for an instance that serves many requests for
-   * minutes, as the test run's shared stacks do: the compiling costs CPU in its first minute and
-   * saves more after. Without it only the quick compiler runs, which serves a short session best
-   * (`npm start`, a test's own stack).
-   */
-  longLived?: boolean;
 }
 
 /** Java is not installed (or too old): the message says what to install; print it, no stack. */
@@ -59,8 +52,12 @@ export async function startDynamoDbLocal(
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     const args = [
-      // Fast start matters more than peak throughput for a local stand-in, unless it lives long.
-      ...(options.longLived ? [] : ['-XX:TieredStopAtLevel=1']),
+      // The quick compiler (C1) only, for every instance, the test run's long-lived ones included.
+      // C2 makes a call 30-45% cheaper once it has compiled it (bin/bench-dynamodb-local.ts: GetItem
+      // 0.24 against 0.35 CPU ms), but the service's calls run through so much of DynamoDB Local
+      // that it kept compiling: 41 of the shared instances' 168 CPU s in a full run (2026-11-30),
+      // most of it in the run's first minutes, when both cores are already busy.
+      '-XX:TieredStopAtLevel=1',
       // The serial collector with a young generation of 256 MB: most of what a request allocates
       // dies young. On the isolation suite's file of site routes it took DynamoDB Local from 16.4
       // to 14.2 CPU seconds (the default G1 spends more on its own bookkeeping on two cores).

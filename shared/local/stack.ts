@@ -55,8 +55,6 @@ export interface LocalStackOptions {
    */
   persist: boolean;
   region?: string;
-  /** DynamoDB Local serves many requests for minutes (the test run's shared stacks): see its `longLived`. */
-  longLived?: boolean;
   /**
    * Also copy `env` into `process.env` (the default): what `npm start` and the test run's global
    * setup want. Tests that start a second stack pass false, so they do not repoint the shared one.
@@ -160,7 +158,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startDynamoDbLocal({
         dbPath: options.persist ? dirs.dynamodb : undefined,
         logFile: join(logs, 'dynamodb-local.log'),
-        longLived: options.longLived,
       }),
     ),
     told('s3rver', startS3Local({ directory: dirs.s3 })),
@@ -210,7 +207,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         dbPath: options.persist ? dirs.dynamodb : undefined,
         logFile: join(logs, 'dynamodb-local.log'),
         port,
-        longLived: options.longLived,
       }),
     recovered: async () => {
       const again = await provision({

@@ -7,8 +7,6 @@ import type { LocalStackOptions } from '../../shared/local/stack.js';
 export const SHARED_STACK = {
   // In memory: nothing of a run outlives it.
   persist: false,
-  // They serve requests for the whole run: DynamoDB Local compiles hot code fully.
-  longLived: true,
   // No schedule timers: test/integration/sla-scheduler.test.ts runs the SLA scheduler itself.
   schedules: false,
 } as const satisfies Partial<LocalStackOptions>;
