@@ -2,6 +2,9 @@
  * cdk-nag AwsSolutionsChecks over the whole app (parent and nested stacks): nothing left
  * unacknowledged, and every acknowledgement is needed, specific and explained.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -81,9 +84,15 @@ describe('cdk-nag AwsSolutionsChecks', () => {
   });
 
   it('still catches a finding (the checker is live)', () => {
-    const app = new App();
-    new s3.Bucket(new Stack(app, 'Probe'), 'Unlogged');
-    const rules = nagFindings(app).map((f) => f.rule);
-    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-S1', 'AwsSolutions-S10']));
+    // An app makes its assembly's folder at once, a temporary one without `outdir`.
+    const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-nag-'));
+    try {
+      const app = new App({ outdir });
+      new s3.Bucket(new Stack(app, 'Probe'), 'Unlogged');
+      const rules = nagFindings(app).map((f) => f.rule);
+      expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-S1', 'AwsSolutions-S10']));
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });

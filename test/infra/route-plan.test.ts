@@ -1,6 +1,9 @@
 /** The pure rules of lib/route-plan.ts and lib/settings.ts. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkRoutes, groupRoutes, MAX_ROUTES_PER_STACK, routesFingerprint } from '../../lib/route-plan.js';
 import { settingsFromContext } from '../../lib/settings.js';
 import { ROUTES, type RouteDef } from '../../shared/routes/index.js';
@@ -66,7 +69,10 @@ describe('routesFingerprint', () => {
 });
 
 describe('settingsFromContext', () => {
-  const settings = (context: Record<string, unknown>) => settingsFromContext(new App({ context }).node);
+  // An app makes its assembly's folder at once (a temporary one without `outdir`): one for all, removed after.
+  const outdir = mkdtempSync(join(tmpdir(), 'gatehouse-settings-'));
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+  const settings = (context: Record<string, unknown>) => settingsFromContext(new App({ context, outdir }).node);
 
   it('defaults to stage dev with deletion protection', () => {
     expect(settings({})).toEqual({

@@ -3,7 +3,8 @@
  * without bundling, so a test costs template generation only.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- reads synthesised CloudFormation, JSON whose shape CDK owns; the infra tests assert what it finds */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
@@ -29,8 +30,9 @@ export interface Synthesized extends Templates {
 }
 
 /**
- * `outdir`: where the assembly goes (CDK's default: a temporary folder). Every call builds a new
- * app, and its templates are validated as `cdk synth` validates them (./synth-cache.ts).
+ * `outdir`: where the assembly goes and stays (without it, a temporary folder removed before this
+ * returns). Every call builds a new app, and its templates are validated as `cdk synth` validates
+ * them (./synth-cache.ts).
  */
 export function synth(
   overrides: Partial<GatehouseStackProps> = {},
@@ -48,12 +50,19 @@ function synthesize(
   // (`cdk synth` records them): the templates are the same byte for byte, no test reads the
   // traces, and capturing them was about a tenth of every synth.
   const traces = { 'aws:cdk:disable-creation-stack-traces': true };
-  const app = new App({ context: { ...cdkJson.context, ...bundling, ...traces }, outdir: options.outdir });
-  Validations.of(app).addPlugins(validation);
-  const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
-  const parent = Template.fromStack(stack);
-  const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
-  return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack), ...constructIds(stack) };
+  // Without an `outdir` the assembly (6 MB) is only a way to the templates, read at once: CDK's own
+  // temporary folder was never removed, 36 a run.
+  const outdir = options.outdir ?? mkdtempSync(join(tmpdir(), 'gatehouse-synth-'));
+  try {
+    const app = new App({ context: { ...cdkJson.context, ...bundling, ...traces }, outdir });
+    Validations.of(app).addPlugins(validation);
+    const stack = new GatehouseStack(app, 'Gatehouse-test', { stage: 'test', deletionProtection: true, ...overrides });
+    const parent = Template.fromStack(stack);
+    const nested = new Map(stack.routeStacks.map((s) => [s.node.id, Template.fromStack(s)]));
+    return { app, stack, parent, nested, workers: Template.fromStack(stack.workersStack), ...constructIds(stack) };
+  } finally {
+    if (!options.outdir) rmSync(outdir, { recursive: true, force: true });
+  }
 }
 
 /** The logical ids tests look up through the construct tree (./synth-cache.ts `ConstructIds`). */
