@@ -1,7 +1,8 @@
 /**
  * vitest globalSetup: one local stack for the whole test run, in memory (temp data under the OS
  * temp dir), the bootstrap administrator, and the local HTTP server on a free port serving every
- * route through the real handlers. Everything is stopped by PID at teardown.
+ * route through the real handlers, all in a child process (stack-process.ts); the `bundles`
+ * project has one of its own. Everything is stopped by PID at teardown.
  *
  * Tests get the base URL with `inject('baseUrl')` and the stack's variables with
  * `inject('localEnv')`; the variables are also in `process.env` before the workers start, so code
@@ -14,20 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { ensureLocalAdmin, localAdminFromEnv } from '../../shared/local/admin.js';
-import { startHttpServer, type LocalHttpServer } from '../../shared/local/http-server.js';
-import { startLocalStack, type LocalStack } from '../../shared/local/stack.js';
-import { SHARED_STACK } from './shared-stack.js';
 import { stopChild } from './child-stop.js';
-import { handlersFromEnv } from '../../shared/local/handler-files.js';
-import {
-  enforceItemSizes,
-  itemSizeCheckOn,
-  itemSizeWatch,
-  ITEM_SIZES_FILE_ENV,
-  readItemSizeReport,
-  type ItemSizeReport,
-} from './item-size-check.js';
+import { enforceItemSizes, ITEM_SIZES_FILE_ENV, readItemSizeReport, type ItemSizeReport } from './item-size-check.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -63,35 +52,6 @@ const KEY = Symbol.for('gatehouse.test.localStack');
 const BUNDLES_KEY = Symbol.for('gatehouse.test.localStack.bundles');
 type Holder = Record<symbol, Promise<Shared> | undefined>;
 
-async function start(): Promise<Shared> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-  let stack: LocalStack | undefined;
-  let server: LocalHttpServer | undefined;
-  const sizes = itemSizeCheckOn() ? itemSizeWatch() : undefined;
-  const stop = async () => {
-    await server?.close();
-    const report = await sizes?.report();
-    await stack?.stop();
-    await sizes?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    return report;
-  };
-  try {
-    // The tests' webhook receivers listen on this machine.
-    process.env.OUTBOUND_ALLOW_LOOPBACK = 'true';
-    // GATEHOUSE_HANDLERS=bundles: the routes and workers run from the bundles cdk synth builds.
-    const files = await handlersFromEnv((line) => console.error(line));
-    stack = await startLocalStack({ ...SHARED_STACK, dataDir, files, dynamodbFront: sizes?.front });
-    await ensureLocalAdmin(localAdminFromEnv());
-    server = await startHttpServer({ port: 0, trustForwardedFor: true, files });
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  process.env.GATEHOUSE_BASE_URL = server.url;
-  return { baseUrl: server.url, localEnv: { ...stack.env, GATEHOUSE_BASE_URL: server.url }, users: 0, stop };
-}
-
 /**
  * How a stack process runs the TypeScript: on Node's own support where this Node has it
  * (./ts-resolve.mjs says why; about 12 CPU s less for the bundles' stack), otherwise through tsx.
@@ -107,14 +67,13 @@ function typeScriptRunner(root: string): string[] {
 }
 
 /**
- * GATEHOUSE_TEST_STACK=child: the stack and the server in a child process (stack-process.ts), so
- * the handlers do not share vitest's main event loop with its bookkeeping. The env is copied into
- * this process so the workers vitest forks inherit it, as with the in-process stack.
- *
- * Not the default: measured at issue 33 on a loaded 2-core machine (six e2e files), the child
- * saved little at two workers (138 s against 151 s, one pair of runs, within the noise), and a
- * third worker that it would make room for overloaded DynamoDB Local (timeouts, 503s). The CPU,
- * not vitest's event loop, is what two cores run out of. Kept to measure again on other machines.
+ * A stack and its server in a process of their own (stack-process.ts), on Node's own TypeScript
+ * support: the handlers run as Node's ES modules, where in vitest's main process (the default until
+ * 2026-11-30) Vite's module runner evaluated them and their requests shared the main event loop
+ * with vitest's bookkeeping. Measured on the `stack` and `e2e` projects, two pairs of runs back to
+ * back: 268 s and 250 s in the main process, 253 s and 241 s in a child; all processes' CPU 440
+ * and 412 s against 411 and 386. The stack's variables are copied into this process (unless it
+ * has an env of its own, `ownEnv`), so the workers vitest forks inherit them.
  */
 async function startChild(options: { bundles: boolean; ownEnv: boolean }): Promise<Shared> {
   const root = resolve(import.meta.dirname, '..', '..');
@@ -172,9 +131,7 @@ function stackOf(project: TestProject): { key: symbol; start: () => Promise<Shar
   if (process.env.GATEHOUSE_HANDLERS === 'bundles')
     return { key: KEY, start: () => startChild({ bundles: true, ownEnv: false }) };
   if (project.name === 'bundles') return { key: BUNDLES_KEY, start: () => startChild({ bundles: true, ownEnv: true }) };
-  if (process.env.GATEHOUSE_TEST_STACK === 'child')
-    return { key: KEY, start: () => startChild({ bundles: false, ownEnv: false }) };
-  return { key: KEY, start };
+  return { key: KEY, start: () => startChild({ bundles: false, ownEnv: false }) };
 }
 
 /**

@@ -68,7 +68,7 @@ export function itemSizeWatch(): {
   };
 }
 
-/** The stack process (GATEHOUSE_TEST_STACK=child) hands its report over in this file. */
+/** The stack process (stack-process.ts) hands its report over in this file. */
 export const ITEM_SIZES_FILE_ENV = 'GATEHOUSE_ITEM_SIZES_FILE';
 
 export function writeItemSizeReport(file: string, report: ItemSizeReport | undefined): void {

@@ -1,6 +1,6 @@
 /**
- * How the test run starts its two shared stacks: the sources' (global-setup.ts, in vitest's main
- * process) and the bundles' (stack-process.ts, a child of it).
+ * How the test run starts its two shared stacks, the sources' and the bundles' (each in a
+ * stack-process.ts child of vitest's main process: global-setup.ts).
  */
 import type { LocalStackOptions } from '../../shared/local/stack.js';
 

@@ -1,8 +1,8 @@
 /**
- * The test run's local stack and HTTP server in a process of their own (GATEHOUSE_TEST_STACK=child,
- * see global-setup.ts): what the global setup does in vitest's main process otherwise, started by
- * tsx; prints one line `gatehouse-test-stack {"baseUrl": ..., "localEnv": {...}}` once it listens,
- * and stops everything on SIGTERM or when its parent goes (stdin closes).
+ * The test run's local stack and HTTP server in a process of their own (global-setup.ts starts it
+ * on Node's own TypeScript support, ./ts-resolve.mjs); prints one line
+ * `gatehouse-test-stack {"baseUrl": ..., "localEnv": {...}}` once it listens, and stops everything
+ * on SIGTERM or when its parent goes (stdin closes).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
