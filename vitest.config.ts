@@ -14,7 +14,7 @@ if (!process.env.LOG_FILE && process.env.TEST_LOGS !== 'stdout') {
 
 // /health's bound on each dependency (shared/config.ts): the stack's DynamoDB Local shares two cores
 // with the whole suite, and a DescribeTable took over the 2 s a deployed stage allows. Set here, in
-// the main process, before the stack's modules read the configuration.
+// the main process, so the stack processes it starts (test/support/global-setup.ts) inherit it.
 process.env.HEALTH_CHECK_SECONDS ??= '10';
 
 /**

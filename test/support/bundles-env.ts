@@ -1,7 +1,7 @@
 /**
  * vitest setupFiles of the `bundles` project, after fresh-file.ts: its files run against a stack of
  * their own (global-setup.ts, `stackOf`), whose variables the workers did not inherit from the
- * main process (that holds the sources' stack's). That stack starts beside the tests
+ * main process (which holds the sources' stack's). That stack starts beside the tests
  * (global-setup.ts, `startBeside`): here each file waits until it listens, then gets its address
  * and variables through `inject('baseUrl')` and `inject('localEnv')` as the other projects' files
  * do, and in the environment before anything reads shared/config.ts, with the form that answers
