@@ -61,8 +61,9 @@ const WAIT_MS = 5 * 60 * 1000;
  * the bundle budget test asked for them while the `bundles` project's stack was synthesizing
  * them) and the infrastructure tests' templates (files that start together each paid a full synth
  * for one set). A lock whose process is gone is taken over; past `waitMs` this process builds
- * anyway (buildDirectory keeps the first copy). Name the lock like a temporary folder, so
- * removeOtherBuilds leaves it to its holder.
+ * anyway (buildDirectory keeps the first copy). Two processes that find the same dead holder may
+ * both take over and both build: work done twice, never a half build. Name the lock like a
+ * temporary folder, so removeOtherBuilds leaves it to its holder.
  */
 export function buildOnce(lock: string, done: () => boolean, build: () => void, waitMs = WAIT_MS): void {
   const giveUp = Date.now() + waitMs;
