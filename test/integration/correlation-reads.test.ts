@@ -74,7 +74,9 @@ const around = (tenantId: TenantId) =>
 describe('a correlation around a point', () => {
   it('reads the same whatever the tenant holds near the point or elsewhere, each read bounded', async () => {
     const small = await tenantWith(250, 0);
-    const large = await tenantWith(1000, 1000);
+    // Twice the small tenant's events at the site, as many again at its other site. (1,000 and 1,000
+    // until issue 33: the same reads, at 1,000 more events for the stack's workers.)
+    const large = await tenantWith(500, 500);
     const a = await around(small.tenantId);
     const b = await around(large.tenantId);
 

@@ -1,6 +1,6 @@
 /**
  * What a filtered page of events reads (issue 39): about what it answers when the filter keeps
- * most events, and no more when the tenant holds ten times as many; a rare source or a high score
+ * most events, and no more when the tenant holds five times as many; a rare source or a high score
  * is found by its key (GSI4), not by reading past the events it drops. Counted from the answers
  * DynamoDB Local gives (a Query's ScannedCount, the items a BatchGetItem found).
  */
@@ -67,7 +67,10 @@ describe('a filtered page of events', () => {
   let small: TenantId;
   let large: TenantId;
   beforeAll(async () => {
-    [small, large] = await Promise.all([tenantWith(600), tenantWith(6000)]);
+    // Five times as many: a page that read what the tenant holds would read five times as much.
+    // (6,000 until issue 33: the figures were the same, at 3,000 more events for the stack's stream
+    // workers to count and publish, some 8 CPU seconds of the run.)
+    [small, large] = await Promise.all([tenantWith(600), tenantWith(3000)]);
   });
 
   it('reads about twice what it answers when the filter keeps most events, whatever the tenant holds', async () => {
