@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * `npm test`: the type check (`npm run typecheck`), the layer rules (`npm run lint:deps`) and every
- * vitest project, at once. The type check and the layer rules use one core for about 50 s on a fresh clone; the
- * test run leaves cores idle while it waits on the local stack, so they cost no wall time beside
- * it, where before them they added 50 s. Arguments go to vitest (`npm test -- test/unit`).
+ * vitest project, at once. The type check and the layer rules use one core for about 50 s on a
+ * fresh clone; the test run leaves a fifth of the cores idle while its files wait, and at nice 19
+ * the checks take that, at no wall time, where before the tests they added 50 s. Arguments go to
+ * vitest (`npm test -- test/unit`).
  *
  * The checks' output is held and printed when each ends, under its name, so it does not
  * interleave with vitest's. The exit status is the first failure's, or 0 when all pass.
